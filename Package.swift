@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "sut-launch",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "sut-launch", targets: ["sut-launch"]),
+        .library(name: "AutomationHost", targets: ["AutomationHost"]),
+        .library(name: "AutomationCore", targets: ["AutomationCore"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
+        .library(name: "AutomationTesting", targets: ["AutomationTesting"]),
+    ],
+    targets: [
+        // Linked by the program under test: the wire format and the bridge. Imports nothing of ours.
+        .target(name: "AutomationHost"),
+        // HTTP/1.1 stub server. Imports nothing of ours.
+        .target(name: "MockServer"),
+        // Flags, launcher, run orchestration, reports.
+        .target(name: "AutomationCore", dependencies: ["AutomationHost", "MockServer"]),
+        // XCTest / Swift Testing helpers; the only module that imports XCTest.
+        .target(name: "AutomationTesting", dependencies: ["AutomationCore"]),
+        // The CLI: parses arguments, calls AutomationCore.
+        .executableTarget(name: "sut-launch", dependencies: ["AutomationCore"]),
+
+        // Programs under test used by the README tour, the tests and the benchmarks.
+        .executableTarget(name: "MyAppCLI", dependencies: ["AutomationHost"], path: "Fixtures/MyAppCLI"),
+        .executableTarget(name: "argv-dump", path: "Fixtures/argv-dump"),
+
+        .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost"]),
+        .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "MockServer"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["AutomationHost", "MockServer", "sut-launch", "MyAppCLI", "argv-dump"]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,82 @@
+import MockServer
+
+/// A small getopt-style parser: `--name value`, `--name=value`, `-n value`, `-nvalue`, `--` ends options,
+/// and the first positional ends options too (everything after the program belongs to the program).
+package enum ArgumentParser {
+    /// Parses `arguments` (without argv[0]).
+    /// - Parameter stopAtPositional: treat everything from the first positional on as positionals.
+    /// - Throws: ``UsageError`` naming the bad token, with a suggestion for a typo.
+    package static func parse(_ arguments: [String], options: [OptionSpec], stopAtPositional: Bool = true) throws(UsageError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var index = 0
+        while index < arguments.count {
+            let token = arguments[index]
+            let position = index + 1
+            index += 1
+            if token == "--" {
+                result.positionals.append(contentsOf: arguments[index...])
+                break
+            }
+            if token.hasPrefix("--") {
+                var name = token
+                var inlineValue: String?
+                if let equals = token.firstIndex(of: "=") {
+                    name = String(token[..<equals])
+                    inlineValue = String(token[token.index(after: equals)...])
+                }
+                guard let spec = options.first(where: { $0.long == name }) else {
+                    throw UsageError("unknown option '\(name)'\(Suggestion.didYouMean(name, among: options.map(\.long), quote: "'"))")
+                }
+                if spec.takesValue {
+                    let value: String
+                    if let inlineValue {
+                        value = inlineValue
+                    } else {
+                        guard index < arguments.count else { throw missingValue(spec, spelling: name) }
+                        value = arguments[index]
+                        index += 1
+                    }
+                    result.options.append(ParsedOption(long: spec.long, value: value, index: position, spelling: name))
+                } else {
+                    if inlineValue != nil { throw UsageError("option '\(name)' takes no value; write '\(name)' alone") }
+                    result.options.append(ParsedOption(long: spec.long, value: nil, index: position, spelling: name))
+                }
+                continue
+            }
+            if token.hasPrefix("-"), token.count > 2, let spec = options.first(where: { $0.long == "-" + token.prefix { $0 != "=" } }) {
+                throw UsageError("unknown option '\(token.prefix { $0 != "=" })'; did you mean '\(spec.long)'?")
+            }
+            if token.hasPrefix("-"), token.count > 1 {
+                let short = String(token.prefix(2))
+                guard let spec = options.first(where: { $0.short == short }) else {
+                    throw UsageError("unknown option '\(short)'")
+                }
+                if spec.takesValue {
+                    var value = String(token.dropFirst(2))
+                    if value.isEmpty {
+                        guard index < arguments.count else { throw missingValue(spec, spelling: short) }
+                        value = arguments[index]
+                        index += 1
+                    } else if value.hasPrefix("=") {
+                        value.removeFirst()
+                    }
+                    result.options.append(ParsedOption(long: spec.long, value: value, index: position, spelling: short))
+                } else {
+                    guard token.count == 2 else { throw UsageError("option '\(short)' takes no value; write '\(short)' alone") }
+                    result.options.append(ParsedOption(long: spec.long, value: nil, index: position, spelling: short))
+                }
+                continue
+            }
+            if stopAtPositional {
+                result.positionals.append(contentsOf: arguments[(index - 1)...])
+                break
+            }
+            result.positionals.append(token)
+        }
+        return result
+    }
+
+    private static func missingValue(_ spec: OptionSpec, spelling: String) -> UsageError {
+        UsageError("option '\(spelling)' needs a value: \(spelling) \(spec.valueName ?? "VALUE")")
+    }
+}

@@ -1,0 +1,144 @@
+import AutomationHost
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The main form, `sut-launch [options] PROGRAM [ARGS...]`: its options and how they become a ``RunConfiguration``.
+public enum RunCommand {
+    static let options: [OptionSpec] = [
+        OptionSpec("--flag", short: "-f", value: "key=value", help: "feature flag, sent as EPHEMERAL (key:=JSON for any JSON value)"),
+        OptionSpec("--automation", short: "-a", value: "key=value", help: "automation flag, sent as AUTOMATION (key:=JSON likewise)"),
+        OptionSpec("--flags-file", value: "FILE", help: "JSON file {\"featureFlags\":{}, \"automationFlags\":{}, \"env\":{}}; command-line flags override it"),
+        OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel: launch arguments, environment, or both (default both)"),
+        OptionSpec("--entry-point", value: "NAME", help: "start the program at a named entry point (AUTOMATION entryPoint)"),
+        OptionSpec("--env", short: "-e", value: "KEY=VALUE", help: "set an environment variable for the program"),
+        OptionSpec("--env-file", value: "FILE", help: "read variables from a dotenv file (KEY=value, export, quotes, # comments)"),
+        OptionSpec("--clear-env", help: "start from an empty environment (PATH and HOME kept) plus what is given"),
+        OptionSpec("--cwd", short: "-C", value: "DIR", help: "run the program in DIR"),
+        OptionSpec("--timeout", short: "-t", value: "DURATION", help: "stop the program after DURATION (500ms, 30s, 2m) and exit 124"),
+        OptionSpec("--kill-grace", value: "DURATION", help: "time between SIGTERM and SIGKILL when stopping (default 5s)"),
+        OptionSpec("--report", value: "FILE", help: "write a JSON report: argv, env keys, flags, exit code, signal, timing, output bytes"),
+        OptionSpec("--quiet", short: "-q", help: "print nothing of sut-launch's own but errors"),
+        OptionSpec("--help", short: "-h", help: "show this help"),
+        OptionSpec("--version", help: "show the version"),
+    ]
+
+    /// What the command line asks for.
+    public enum Action: Sendable {
+        case run(RunConfiguration)
+        case help
+        case version
+    }
+
+    /// Parses the main form.
+    /// - Parameters:
+    ///   - arguments: argv without argv[0].
+    ///   - environment: the caller's environment.
+    ///   - readFile: reads a named file (injected for tests).
+    /// - Throws: ``UsageError`` (exit 2) for command-line mistakes, ``InputError`` (exit 3) for bad file content.
+    public static func parse(
+        _ arguments: [String], environment: [String: String],
+        readFile: (String) throws -> String = RunCommand.readTextFile
+    ) throws -> Action {
+        let parsed = try ArgumentParser.parse(arguments, options: options)
+        if parsed.has("--help") { return .help }
+        if parsed.has("--version") { return .version }
+        guard let program = parsed.positionals.first else {
+            throw UsageError("no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)")
+        }
+        var configuration = RunConfiguration(program: program, arguments: Array(parsed.positionals.dropFirst()))
+        configuration.callerEnvironment = environment
+
+        var fileFlags = FlagsFile()
+        if let option = parsed.last("--flags-file"), let path = option.value {
+            fileFlags = try FlagsFile.parse(try read(path, option: option, readFile), file: path)
+        }
+        var features = FlagCollector(kind: "feature flag")
+        var automations = FlagCollector(kind: "automation flag")
+        var variables: [(key: String, value: String)] = fileFlags.environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        var commandLineVariables: [(key: String, value: String)] = []
+
+        for option in parsed.options {
+            let value = option.value ?? ""
+            switch option.long {
+            case "--flag":
+                try features.add(try assignment(value, option), origin: option.origin)
+            case "--automation":
+                try automations.add(try assignment(value, option), origin: option.origin)
+            case "--env":
+                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                    throw UsageError("\(option.spelling) '\(value)' is not KEY=VALUE (argument \(option.index))")
+                }
+                commandLineVariables.append((String(value[..<equals]), String(value[value.index(after: equals)...])))
+            case "--env-file":
+                variables += try DotEnv.parse(try read(value, option: option, readFile), file: value)
+            case "--clear-env":
+                configuration.clearEnvironment = true
+            case "--cwd":
+                configuration.workingDirectory = value
+            case "--timeout":
+                let duration = try duration(value, option)
+                configuration.timeout = duration == .zero ? nil : duration
+            case "--kill-grace":
+                configuration.killGrace = try duration(value, option)
+            case "--flags-in":
+                guard let channel = WireFormat.Channel(rawValue: value) else {
+                    throw UsageError("\(option.spelling) '\(value)' is not one of args, env, both")
+                }
+                configuration.flagsIn = channel
+            case "--entry-point":
+                guard !value.isEmpty else { throw UsageError("\(option.spelling) needs a name (argument \(option.index))") }
+                if let earlier = parsed.values("--automation").first(where: { $0.value?.hasPrefix(WireFormat.entryPointKey + "=") == true || $0.value?.hasPrefix(WireFormat.entryPointKey + ":=") == true }) {
+                    throw UsageError("automation flag \"entryPoint\" is given twice: \(earlier.origin) and \(option.origin); keep one")
+                }
+                configuration.entryPoint = value
+            case "--report":
+                configuration.reportPath = value
+            case "--quiet":
+                configuration.quiet = true
+            default:
+                break
+            }
+        }
+        configuration.featureFlags = fileFlags.featureFlags.merging(features.values) { _, commandLine in commandLine }
+        configuration.automationFlags = fileFlags.automationFlags.merging(automations.values) { _, commandLine in commandLine }
+        configuration.environment = variables + commandLineVariables
+        return .run(configuration)
+    }
+
+    private static func assignment(_ value: String, _ option: ParsedOption) throws(UsageError) -> FlagAssignment {
+        do {
+            return try FlagAssignment.parse(value)
+        } catch {
+            throw UsageError("\(option.spelling) \(error.message) (argument \(option.index))")
+        }
+    }
+
+    private static func duration(_ value: String, _ option: ParsedOption) throws(UsageError) -> Duration {
+        guard let duration = DurationParser.parse(value) else {
+            throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m or 1h (argument \(option.index))")
+        }
+        return duration
+    }
+
+    private static func read(_ path: String, option: ParsedOption, _ readFile: (String) throws -> String) throws(UsageError) -> String {
+        do {
+            return try readFile(path)
+        } catch {
+            throw UsageError("\(option.spelling) \(path): cannot read the file (\(describe(error)))")
+        }
+    }
+
+    /// Reads a UTF-8 text file.
+    public static func readTextFile(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? CocoaError, error.code == .fileReadNoSuchFile { return "no such file" }
+        if let error = error as? CocoaError, error.code == .fileReadNoPermission { return "permission denied" }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,109 @@
+import MockServer
+
+/// Reads dotenv files: `KEY=value` lines, `export KEY=value`, `#` comments, blank lines, single quotes
+/// (literal), double quotes (with \n, \t, \", \\ escapes, may span lines), unquoted values trimmed and cut
+/// at ` #`.
+public enum DotEnv {
+    /// Parses a dotenv text; later lines override earlier ones.
+    /// - Throws: ``InputError`` naming the file and line.
+    public static func parse(_ text: String, file: String) throws(InputError) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+        var index = 0
+        while index < lines.count {
+            let lineNumber = index + 1
+            var line = Substring(lines[index])
+            index += 1
+            line = line.drop { $0 == " " || $0 == "\t" }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("export ") || line.hasPrefix("export\t") { line = line.dropFirst(7).drop { $0 == " " || $0 == "\t" } }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw InputError(file: file, line: lineNumber, "expected KEY=value, found '\(line)'")
+            }
+            let key = line[..<equals].trimmingCharacters(in: " \t")
+            guard isValidName(key) else {
+                throw InputError(file: file, line: lineNumber, "'\(key)' is not a valid variable name (letters, digits, _; not starting with a digit)")
+            }
+            var rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
+            let value: String
+            if rest.first == "'" {
+                rest = rest.dropFirst()
+                guard let close = rest.firstIndex(of: "'") else {
+                    throw InputError(file: file, line: lineNumber, "unterminated single quote in the value of \(key)")
+                }
+                value = String(rest[..<close])
+                try checkTrailing(rest[rest.index(after: close)...], file: file, line: lineNumber, key: key)
+            } else if rest.first == "\"" {
+                var text = String(rest.dropFirst())
+                var decoded = ""
+                var closed = false
+                while !closed {
+                    var iterator = text.makeIterator()
+                    var consumed = 0
+                    while let character = iterator.next() {
+                        consumed += 1
+                        if character == "\\" {
+                            consumed += 1
+                            switch iterator.next() {
+                            case "n": decoded.append("\n")
+                            case "t": decoded.append("\t")
+                            case "r": decoded.append("\r")
+                            case "\"": decoded.append("\"")
+                            case "\\": decoded.append("\\")
+                            case "$": decoded.append("$")
+                            case let other?: decoded.append("\\"); decoded.append(other)
+                            case nil: decoded.append("\\")
+                            }
+                        } else if character == "\"" {
+                            closed = true
+                            break
+                        } else {
+                            decoded.append(character)
+                        }
+                    }
+                    if closed {
+                        try checkTrailing(Substring(text.dropFirst(consumed)), file: file, line: lineNumber, key: key)
+                    } else {
+                        guard index < lines.count else {
+                            throw InputError(file: file, line: lineNumber, "unterminated double quote in the value of \(key)")
+                        }
+                        decoded.append("\n")
+                        text = lines[index]
+                        index += 1
+                    }
+                }
+                value = decoded
+            } else {
+                var text = String(rest)
+                if let comment = text.firstRange(of: " #") ?? text.firstRange(of: "\t#") { text = String(text[..<comment.lowerBound]) }
+                value = text.trimmingCharacters(in: " \t")
+            }
+            result.append((key: key, value: value))
+        }
+        return result
+    }
+
+    private static func checkTrailing(_ rest: Substring, file: String, line: Int, key: String) throws(InputError) {
+        let trimmed = rest.drop { $0 == " " || $0 == "\t" }
+        if !trimmed.isEmpty && !trimmed.hasPrefix("#") {
+            throw InputError(file: file, line: line, "unexpected text after the quoted value of \(key): '\(trimmed)'")
+        }
+    }
+
+    private static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in characters: String) -> String {
+        let set = Set(characters)
+        var slice = Substring(self)
+        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

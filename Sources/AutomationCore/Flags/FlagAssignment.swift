@@ -1,0 +1,53 @@
+public import AutomationHost
+import MockServer
+
+/// One `key=value` or `key:=JSON` assignment from the command line.
+public struct FlagAssignment: Sendable, Hashable {
+    public var key: String
+    public var value: FlagValue
+
+    public init(key: String, value: FlagValue) {
+        self.key = key
+        self.value = value
+    }
+
+    /// Parses `key=value` (value inferred: true/false, integers, decimals, else a string) or `key:=JSON`
+    /// (any JSON literal).
+    /// - Throws: a one-line reason naming the token.
+    public static func parse(_ token: String) throws(UsageError) -> FlagAssignment {
+        guard let equals = token.firstIndex(of: "=") else {
+            throw UsageError("'\(token)' is not key=value or key:=JSON (e.g. skipPreActiveCheck=true, retries:=3)")
+        }
+        var key = String(token[..<equals])
+        let text = String(token[token.index(after: equals)...])
+        let isJSON = key.hasSuffix(":")
+        if isJSON { key.removeLast() }
+        guard !key.isEmpty else { throw UsageError("'\(token)' has an empty key; write key=value") }
+        guard isJSON else { return FlagAssignment(key: key, value: FlagValue.inferred(from: text)) }
+        do {
+            return FlagAssignment(key: key, value: FlagValue(try JSONParser.parse(text)))
+        } catch {
+            let hint = text.first.map { "\"[{".contains($0) } == false
+                ? " (a JSON string needs quotes: \(key):='\"\(text)\"', or use \(key)=\(text))" : ""
+            throw UsageError("'\(token)': the value after := is not JSON: \(error.message)\(hint)")
+        }
+    }
+}
+
+/// The flags of one kind collected from the command line, remembering where each key came from so that
+/// a repeated key can name both occurrences.
+struct FlagCollector {
+    let kind: String
+    private(set) var values: [String: FlagValue] = [:]
+    private var origins: [String: String] = [:]
+
+    init(kind: String) { self.kind = kind }
+
+    mutating func add(_ assignment: FlagAssignment, origin: String) throws(UsageError) {
+        if let earlier = origins[assignment.key] {
+            throw UsageError("\(kind) \"\(assignment.key)\" is given twice: \(earlier) and \(origin); keep one")
+        }
+        origins[assignment.key] = origin
+        values[assignment.key] = assignment.value
+    }
+}

@@ -1,0 +1,42 @@
+/// What to launch and how. Flags are already marshalled into `arguments` and `environment` by the caller.
+public struct LaunchRequest: Sendable {
+    /// Where the program's stdin comes from.
+    public enum StandardInput: Sendable {
+        /// Our own stdin, passed through as is (a terminal is handed to the program while it runs).
+        case inherit
+        /// /dev/null: the program sees end of file at once.
+        case null
+        /// A pipe the test writes with ``LaunchedProcess/writeToStandardInput(_:)``.
+        case pipe
+    }
+
+    /// The program: a path (with a `/`) or a name looked up in the PATH of `environment`.
+    public var executable: String
+    /// argv[0] as the program sees it; defaults to `executable` as given.
+    public var argv0: String?
+    /// Arguments after argv[0].
+    public var arguments: [String]
+    /// The complete environment of the program.
+    public var environment: [String: String]
+    /// The program's working directory; nil keeps ours.
+    public var workingDirectory: String?
+    public var standardInput: StandardInput
+    /// Write the program's output through to our own stdout/stderr as it arrives.
+    public var forwardsOutput: Bool
+    /// Bytes of each stream kept for ``OutputRecorder/captured(_:)`` (0: only the tail).
+    public var captureLimit: Int
+
+    public init(
+        executable: String, arguments: [String] = [], environment: [String: String],
+        workingDirectory: String? = nil, standardInput: StandardInput = .inherit,
+        forwardsOutput: Bool = true, captureLimit: Int = 0
+    ) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.standardInput = standardInput
+        self.forwardsOutput = forwardsOutput
+        self.captureLimit = captureLimit
+    }
+}

@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// A running program under test. Its process group is its own: signals sent here reach its children too.
+public final class LaunchedProcess: Sendable {
+    /// The program's pid, which is also its process group id.
+    public let pid: Int32
+    /// The resolved path that was executed.
+    public let executablePath: String
+    /// argv as sent.
+    public let argv: [String]
+    /// What the program printed.
+    public let output: OutputRecorder
+    let started: ContinuousClock.Instant
+
+    private struct State {
+        var status: ProcessStatus?
+        var ended: ContinuousClock.Instant?
+        var standardInput: Int32
+        var terminal: TerminalHandoff?
+        var finished = false
+    }
+    private let state: Locked<State>
+    private let exited = DispatchSemaphore(value: 0)
+    private let pump: OutputPump
+
+    init(pid: pid_t, executablePath: String, argv: [String], started: ContinuousClock.Instant,
+         output: OutputRecorder, pump: OutputPump, standardInput: Int32, terminal: TerminalHandoff?) {
+        self.pid = pid
+        self.executablePath = executablePath
+        self.argv = argv
+        self.started = started
+        self.output = output
+        self.pump = pump
+        self.state = Locked(State(standardInput: standardInput, terminal: terminal))
+        let state = self.state, exited = self.exited
+        startThread {
+            let raw = PosixSpawn.waitForExit(pid)
+            let ended = ContinuousClock.now
+            let terminal = state.withLock { state -> TerminalHandoff? in
+                state.status = PosixSpawn.exitStatus(raw)
+                state.ended = ended
+                defer { state.terminal = nil }
+                return state.terminal
+            }
+            terminal?.takeBack()
+            exited.signal()
+            exited.signal() // one for waitForExit callers, one kept for later callers (see waitForExit)
+        }
+    }
+
+    /// The status once the program has exited; nil while it runs.
+    public var status: ProcessStatus? { state.withLock { $0.status } }
+
+    /// Time from spawn to exit (or to now while it runs).
+    public var duration: Duration { (state.withLock { $0.ended } ?? .now) - started }
+
+    /// Waits for the program to exit, at most `timeout` (nil: no limit).
+    /// - Returns: the status, or nil when the timeout passed first.
+    public func waitForExit(timeout: Duration? = nil) -> ProcessStatus? {
+        if let status { return status }
+        let deadline: DispatchTime = timeout.map { .now() + $0.dispatchInterval } ?? .distantFuture
+        guard exited.wait(timeout: deadline) == .success else { return nil }
+        exited.signal() // leave the semaphore signalled for every later waiter
+        return status
+    }
+
+    /// Sends `signal` to the program's whole process group.
+    public func signalGroup(_ signal: Int32) {
+        if kill(-pid, signal) != 0 && status == nil { kill(pid, signal) }
+    }
+
+    /// True while any process of the group (the program, or a child it left behind) is alive (zombies do not count).
+    public var groupIsAlive: Bool { ProcessGroup.hasLiveMembers(pid) }
+
+    /// Stops the program: `signal` to the group, then SIGKILL to the group after `grace` if the program
+    /// has not exited. Returns its status.
+    @discardableResult
+    public func stop(signal: Int32 = 15, grace: Duration) -> ProcessStatus {
+        signalGroup(signal)
+        if let status = waitForExit(timeout: grace) { return status }
+        signalGroup(SIGKILL)
+        return waitForExit()!
+    }
+
+    /// After the program exited: stops what it left running in its group (SIGTERM, SIGKILL after `grace`)
+    /// and waits for its output pipes to close, so no child outlives the run and no output is lost.
+    public func finish(grace: Duration) {
+        let alreadyFinished = state.withLock { state -> Bool in
+            defer { state.finished = true }
+            return state.finished
+        }
+        guard !alreadyFinished else { return }
+        _ = waitForExit()
+        if groupIsAlive {
+            signalGroup(SIGTERM)
+            let deadline = ContinuousClock.now + grace
+            while groupIsAlive && ContinuousClock.now < deadline { usleep(2_000) }
+            if groupIsAlive { signalGroup(SIGKILL) }
+        }
+        closeStandardInput()
+        pump.finish(within: .milliseconds(250))
+    }
+
+    /// Writes bytes to the program's stdin (launched with `.pipe`).
+    /// - Throws: ``Errno`` when stdin is not a pipe or the program closed it.
+    public func writeToStandardInput(_ bytes: [UInt8]) throws(Errno) {
+        let fd = state.withLock { $0.standardInput }
+        guard fd >= 0 else { throw Errno(EBADF) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Errno(errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Closes the program's stdin pipe: it reads end of file.
+    public func closeStandardInput() {
+        let fd = state.withLock { state -> Int32 in
+            defer { state.standardInput = -1 }
+            return state.standardInput
+        }
+        if fd >= 0 { close(fd) }
+    }
+}
+
+/// write() that reports EPIPE instead of raising SIGPIPE, whatever this process's SIGPIPE disposition is.
+private func sendNoSignal(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+    var block = sigset_t(), old = sigset_t(), pending = sigset_t()
+    sigemptyset(&block)
+    sigaddset(&block, SIGPIPE)
+    pthread_sigmask(SIG_BLOCK, &block, &old)
+    let written = write(fd, pointer, count)
+    let savedErrno = errno
+    if written < 0 && savedErrno == EPIPE {
+        sigpending(&pending)
+        if sigismember(&pending, SIGPIPE) == 1 {
+            var timeout = timespec()
+            sigtimedwait(&block, nil, &timeout) // consume the SIGPIPE we caused
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nil)
+    errno = savedErrno
+    return written
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// Starts programs under test: each in a process group of its own, with an empty signal mask and default
+/// signal dispositions, stdout/stderr through pipes that are read live, and exit detected by waitpid
+/// without a polling floor.
+public enum Launcher {
+    /// posix_spawn is not safe to call concurrently with other spawns that change descriptors on some
+    /// toolchains; spawns are serialized (they take microseconds).
+    private static let spawnLock = Locked(())
+
+    /// Launches the program.
+    /// - Returns: the running process; a failing exit is reported by ``LaunchedProcess/waitForExit(timeout:)``, not thrown.
+    /// - Throws: ``LaunchError`` when the program cannot be started (not found, not executable, bad directory).
+    public static func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchedProcess {
+        let callerDirectory = ExecutableLocator.currentDirectory()
+        let path = try ExecutableLocator.locate(request.executable, path: request.environment["PATH"], currentDirectory: callerDirectory).get()
+        if let directory = request.workingDirectory {
+            var info = stat()
+            guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw LaunchError(.cannotLaunch, "cannot use working directory \(directory): no such directory")
+            }
+        }
+
+        var toClose: [Int32] = []
+        defer { toClose.forEach { close($0) } }
+        var descriptors: [Int32] = [0, 1, 2]
+        var stdinWrite: Int32 = -1
+        switch request.standardInput {
+        case .inherit: break
+        case .null:
+            let fd = PosixSpawn.openNull(forWriting: false)
+            descriptors[0] = fd
+            toClose.append(fd)
+        case .pipe:
+            guard let pipe = PosixSpawn.pipe() else { throw LaunchError(.cannotLaunch, "cannot create a pipe: \(Errno(errno))") }
+            descriptors[0] = pipe.read
+            toClose.append(pipe.read)
+            stdinWrite = pipe.write
+        }
+        guard let out = PosixSpawn.pipe(), let err = PosixSpawn.pipe() else {
+            throw LaunchError(.cannotLaunch, "cannot create a pipe: \(Errno(errno))")
+        }
+        descriptors[1] = out.write
+        descriptors[2] = err.write
+        toClose.append(contentsOf: [out.write, err.write])
+
+        let argv = [request.argv0 ?? request.executable] + request.arguments
+        let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let started = ContinuousClock.now
+        let result = spawnLock.withLock { _ in
+            PosixSpawn.spawn(path: path, argv: argv, environment: environment,
+                             workingDirectory: request.workingDirectory, descriptors: descriptors)
+        }
+        let pid: pid_t
+        switch result {
+        case .success(let spawned): pid = spawned
+        case .failure(let error):
+            [out.read, err.read, stdinWrite].filter { $0 >= 0 }.forEach { close($0) }
+            throw launchError(for: error, path: request.executable)
+        }
+
+        let terminal = request.standardInput == .inherit ? TerminalHandoff.give(to: pid) : nil
+        let recorder = OutputRecorder(captureLimit: request.captureLimit)
+        let pump = OutputPump(pipes: [(.stdout, out.read), (.stderr, err.read)], recorder: recorder, forward: request.forwardsOutput)
+        return LaunchedProcess(pid: pid, executablePath: path, argv: argv, started: started,
+                               output: recorder, pump: pump, standardInput: stdinWrite, terminal: terminal)
+    }
+
+    private static func launchError(for error: Errno, path: String) -> LaunchError {
+        switch error.rawValue {
+        case ENOENT: LaunchError(.notFound, "\(path): \(error) (a missing interpreter in its #! line?)")
+        case EACCES, EISDIR: LaunchError(.notExecutable, "\(path): \(error)")
+        case ENOEXEC: LaunchError(.notExecutable, "\(path): exec format error (a script without a #! line?)")
+        default: LaunchError(.cannotLaunch, "\(path): cannot launch: \(error)")
+        }
+    }
+}
+
+extension LaunchRequest.StandardInput: Equatable {}
+
+/// Hands the controlling terminal to the program while it runs, so a program that reads the terminal
+/// is not stopped by SIGTTIN in its own process group; gives it back afterwards.
+struct TerminalHandoff: Sendable {
+    let ourGroup: pid_t
+
+    static func give(to pid: pid_t) -> TerminalHandoff? {
+        guard isatty(0) == 1, tcgetpgrp(0) == getpgrp() else { return nil }
+        guard tcsetpgrp(0, pid) == 0 else { return nil }
+        kill(-pid, SIGCONT) // in case it read the terminal before the handoff and was stopped
+        return TerminalHandoff(ourGroup: getpgrp())
+    }
+
+    func takeBack() {
+        // We are in the background now: tcsetpgrp would raise SIGTTOU unless it is blocked.
+        var block = sigset_t(), old = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGTTOU)
+        pthread_sigmask(SIG_BLOCK, &block, &old)
+        tcsetpgrp(0, ourGroup)
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+    }
+}

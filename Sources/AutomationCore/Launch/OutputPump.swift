@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// Reads the program's stdout and stderr pipes on one thread with poll(), hands every chunk to the
+/// recorder and (optionally) writes it through to our own stdout/stderr as it arrives: live, binary-safe,
+/// and never blocking the program on a full pipe while the other one fills.
+final class OutputPump: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let stopRequested = Locked(false)
+    private let wakeWrite: Int32
+
+    /// - Parameters:
+    ///   - pipes: read ends, by stream.
+    ///   - forward: write each chunk to fd 1 / fd 2 of this process.
+    init(pipes: [(OutputStream, Int32)], recorder: OutputRecorder, forward: Bool) {
+        let wake = PosixSpawn.pipe() ?? (-1, -1)
+        wakeWrite = wake.write
+        let stopRequested = self.stopRequested
+        let done = self.done
+        startThread {
+            var open = pipes
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var forwardBroken: Set<OutputStream> = []
+            while !open.isEmpty && !stopRequested.current {
+                var fds = open.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
+                if wake.read >= 0 { fds.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)) }
+                let ready = poll(&fds, nfds_t(fds.count), -1)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
+                var closed: [Int32] = []
+                for (index, (stream, fd)) in open.enumerated() where fds[index].revents != 0 {
+                    let count = read(fd, &buffer, buffer.count)
+                    if count > 0 {
+                        recorder.record(buffer[0..<count], from: stream)
+                        if forward, !forwardBroken.contains(stream),
+                           !Self.writeAll(stream == .stdout ? 1 : 2, buffer[0..<count]) {
+                            forwardBroken.insert(stream) // our reader went away; keep draining the program
+                        }
+                    } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                        closed.append(fd)
+                    }
+                }
+                for fd in closed { close(fd) }
+                open.removeAll { closed.contains($0.1) }
+            }
+            for (_, fd) in open { close(fd) }
+            if wake.read >= 0 { close(wake.read) }
+            recorder.markFinished()
+            done.signal()
+        }
+    }
+
+    /// Waits until both pipes reached end of file, at most `timeout`; then stops reading either way
+    /// (a background grandchild may hold a pipe open forever).
+    func finish(within timeout: Duration) {
+        if done.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+            stopRequested.withLock { $0 = true }
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+            done.wait()
+        }
+        close(wakeWrite)
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+}
+
+extension Duration {
+    /// The duration as a Dispatch interval (nanoseconds).
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        let nanos = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return .nanoseconds(Int(clamping: nanos))
+    }
+
+    /// The duration in seconds as a Double.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

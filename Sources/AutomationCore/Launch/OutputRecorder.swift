@@ -1,0 +1,86 @@
+/// Which output stream of the program.
+public enum OutputStream: String, Sendable, Hashable, CaseIterable {
+    case stdout, stderr
+}
+
+/// What a program printed: byte counts, the last bytes of each stream, and (optionally) everything, up to a cap.
+///
+/// Safe to read from any thread while the program runs.
+public final class OutputRecorder: Sendable {
+    struct State {
+        var byteCounts: [OutputStream: Int] = [.stdout: 0, .stderr: 0]
+        var tails: [OutputStream: [UInt8]] = [.stdout: [], .stderr: []]
+        var captured: [OutputStream: [UInt8]] = [.stdout: [], .stderr: []]
+        var truncated = false
+        var finished = false
+        var observers: [Int: @Sendable () -> Void] = [:]
+        var nextObserver = 0
+    }
+
+    let state = Locked(State())
+    /// How many bytes of each stream ``tail(_:)`` keeps.
+    public let tailLimit: Int
+    /// How many bytes of each stream ``captured(_:)`` keeps (0: capture nothing but the tail).
+    public let captureLimit: Int
+
+    public init(tailLimit: Int = 64 * 1024, captureLimit: Int = 0) {
+        self.tailLimit = tailLimit
+        self.captureLimit = captureLimit
+    }
+
+    func record(_ bytes: ArraySlice<UInt8>, from stream: OutputStream) {
+        let observers = state.withLock { state -> [@Sendable () -> Void] in
+            state.byteCounts[stream, default: 0] += bytes.count
+            var tail = state.tails[stream] ?? []
+            tail.append(contentsOf: bytes)
+            if tail.count > tailLimit { tail.removeFirst(tail.count - tailLimit) }
+            state.tails[stream] = tail
+            if captureLimit > 0 {
+                let room = captureLimit - (state.captured[stream]?.count ?? 0)
+                if room > 0 { state.captured[stream, default: []].append(contentsOf: bytes.prefix(room)) }
+                if room < bytes.count { state.truncated = true }
+            }
+            return Array(state.observers.values)
+        }
+        observers.forEach { $0() }
+    }
+
+    func markFinished() {
+        let observers = state.withLock { state -> [@Sendable () -> Void] in
+            state.finished = true
+            return Array(state.observers.values)
+        }
+        observers.forEach { $0() }
+    }
+
+    /// Bytes the stream carried so far.
+    public func byteCount(_ stream: OutputStream) -> Int { state.withLock { $0.byteCounts[stream] ?? 0 } }
+
+    /// The last ``tailLimit`` bytes of the stream.
+    public func tail(_ stream: OutputStream) -> [UInt8] { state.withLock { $0.tails[stream] ?? [] } }
+
+    /// Everything captured from the stream (up to ``captureLimit``).
+    public func captured(_ stream: OutputStream) -> [UInt8] { state.withLock { $0.captured[stream] ?? [] } }
+
+    /// True once both streams reached end of file (or the launcher stopped reading them).
+    public var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// The last `count` lines of the stream, as text (invalid UTF-8 repaired).
+    public func lastLines(_ stream: OutputStream, count: Int) -> [String] {
+        let text = String(decoding: tail(stream), as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return Array(lines.suffix(count))
+    }
+
+    /// Calls `observer` after every chunk and at the end; returns a token for ``removeObserver(_:)``.
+    package func addObserver(_ observer: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state in
+            state.nextObserver += 1
+            state.observers[state.nextObserver] = observer
+            return state.nextObserver
+        }
+    }
+
+    package func removeObserver(_ token: Int) { _ = state.withLock { $0.observers.removeValue(forKey: token) } }
+}

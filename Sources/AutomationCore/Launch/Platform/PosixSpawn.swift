@@ -1,0 +1,167 @@
+// The one place the launcher talks to the C library about processes: posix_spawn, waitpid, pipes, threads.
+//
+// Why not Foundation.Process (measured on Swift 6.3.1, Linux; see LauncherTests "whyNotFoundationProcess"):
+// - waitUntilExit() polls its run loop in 50 ms steps; a trivial program "takes" 56 ms.
+// - the child inherits the spawning thread's signal mask (a Dispatch worker blocks SIGTERM, so terminate()
+//   does nothing); we set an empty mask and default dispositions explicitly.
+// - exit detection waits on a descriptor the child inherits: a background grandchild that keeps it open
+//   delays the exit by seconds. waitpid() here sees the exit at once.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum PosixSpawn {
+    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+
+    /// posix_spawn_file_actions_addchdir_np: glibc ≥ 2.29 and macOS 10.15 have it, but Swift's Glibc module
+    /// does not export it, so it is looked up once at run time.
+    static let addChdir: AddChdir? = {
+        #if canImport(Glibc)
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "posix_spawn_file_actions_addchdir_np") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: AddChdir.self)
+        #else
+        return { actions, path in posix_spawn_file_actions_addchdir_np(actions, path) }
+        #endif
+    }()
+
+    typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+
+    /// pipe2 (atomic close-on-exec), likewise looked up at run time on Linux.
+    static let pipe2: Pipe2? = {
+        #if canImport(Glibc)
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: Pipe2.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// Spawns `path` in a new process group (its PGID is its PID) with an empty signal mask and default
+    /// signal dispositions; `descriptors[i]` becomes the child's fd i.
+    /// - Returns: the pid, or the errno posix_spawn reported.
+    static func spawn(
+        path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32]
+    ) -> Result<pid_t, Errno> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, source) in descriptors.enumerated() where source != Int32(target) {
+            posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
+        }
+        if let workingDirectory {
+            guard let addChdir else { return .failure(Errno(ENOSYS)) }
+            let status = workingDirectory.withCString { addChdir(&actions, $0) }
+            if status != 0 { return .failure(Errno(status)) }
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        sigdelset(&allSignals, SIGKILL)
+        sigdelset(&allSignals, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        var pid: pid_t = 0
+        let status = withCStrings(argv) { argvPointers in
+            withCStrings(environment) { environmentPointers in
+                posix_spawn(&pid, path, &actions, &attributes, argvPointers, environmentPointers)
+            }
+        }
+        return status == 0 ? .success(pid) : .failure(Errno(status))
+    }
+
+    /// A pipe whose both ends are close-on-exec (dup2 in the child clears the flag on the copy it makes).
+    static func pipe() -> (read: Int32, write: Int32)? {
+        var fds: [Int32] = [-1, -1]
+        if let pipe2 {
+            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { return nil }
+            return (fds[0], fds[1])
+        }
+        // No pipe2 (macOS): the window between pipe() and fcntl() is covered by POSIX_SPAWN_CLOEXEC_DEFAULT.
+        guard systemPipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        return (fds[0], fds[1])
+    }
+
+    private static func systemPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.pipe(fds)
+        #else
+        Darwin.pipe(fds)
+        #endif
+    }
+
+    /// Opens /dev/null close-on-exec.
+    static func openNull(forWriting: Bool) -> Int32 {
+        open("/dev/null", (forWriting ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+    }
+
+    /// Blocks until `pid` exits; returns the raw wait status.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            if errno != EINTR { return 0 }
+        }
+        return status
+    }
+
+    static func exitStatus(_ status: Int32) -> ProcessStatus {
+        if status & 0x7F == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signaled(status & 0x7F)
+    }
+
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// A C errno with its text.
+public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+    public var description: String { String(cString: strerror(rawValue)) }
+}
+
+/// Starts a detached POSIX thread (not a Dispatch worker: these threads block in waitpid, poll and read).
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    #else
+    var thread: pthread_t?
+    #endif
+    let status = pthread_create(&thread, nil, { context in
+        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    if status != 0 {
+        Unmanaged<Box>.fromOpaque(context).release()
+        body() // cannot start a thread: run inline rather than lose the work
+        return
+    }
+    #if canImport(Glibc)
+    pthread_detach(thread)
+    #else
+    if let thread { pthread_detach(thread) }
+    #endif
+}

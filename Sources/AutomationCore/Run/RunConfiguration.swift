@@ -1,0 +1,71 @@
+public import AutomationHost
+
+/// Everything one run needs: the program, its flags and environment, limits and outputs.
+public struct RunConfiguration: Sendable {
+    /// The program: a path, or a name looked up in PATH.
+    public var program: String
+    /// The program's own arguments.
+    public var arguments: [String] = []
+    /// Feature flags (`--flag`): travel as `EPHEMERAL`.
+    public var featureFlags: [String: FlagValue] = [:]
+    /// Automation flags (`--automation`): travel as `AUTOMATION`.
+    public var automationFlags: [String: FlagValue] = [:]
+    /// Variables set on top of the base environment, in order of precedence (later wins).
+    public var environment: [(key: String, value: String)] = []
+    /// Start from nothing but PATH and HOME instead of the caller's environment.
+    public var clearEnvironment = false
+    /// The caller's environment (the base unless ``clearEnvironment``).
+    public var callerEnvironment: [String: String] = [:]
+    public var workingDirectory: String?
+    /// Stop the program after this long (nil: never).
+    public var timeout: Duration?
+    /// Time between SIGTERM and SIGKILL when stopping the program.
+    public var killGrace: Duration = .seconds(5)
+    /// Where flags travel: launch arguments, environment, or both.
+    public var flagsIn: WireFormat.Channel = .both
+    /// Entry point for the program (`AUTOMATION.entryPoint`).
+    public var entryPoint: String?
+    /// sut-launch prints nothing of its own but errors.
+    public var quiet = false
+    /// Write the JSON run report here.
+    public var reportPath: String?
+    /// Where the program's stdin comes from.
+    public var standardInput: LaunchRequest.StandardInput = .inherit
+
+    public init(program: String, arguments: [String] = []) {
+        self.program = program
+        self.arguments = arguments
+    }
+
+    /// The automation flags as sent: the given ones plus `entryPoint`.
+    public var effectiveAutomationFlags: [String: FlagValue] {
+        var flags = automationFlags
+        if let entryPoint { flags[WireFormat.entryPointKey] = .string(entryPoint) }
+        return flags
+    }
+
+    /// argv after argv[0], as the program receives it.
+    public var launchArguments: [String] {
+        guard flagsIn != .env else { return arguments }
+        return WireFormat.launchArguments(ephemeral: featureFlags, automation: effectiveAutomationFlags) + arguments
+    }
+
+    /// The program's complete environment.
+    public var launchEnvironment: [String: String] {
+        var result: [String: String] = [:]
+        if clearEnvironment {
+            for key in ["PATH", "HOME"] { result[key] = callerEnvironment[key] }
+        } else {
+            result = callerEnvironment
+        }
+        for (key, value) in environment { result[key] = value }
+        if flagsIn == .args {
+            result[WireFormat.underTestVariable] = "1"
+        } else {
+            for (key, value) in WireFormat.environment(ephemeral: featureFlags, automation: effectiveAutomationFlags) {
+                result[key] = value
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,63 @@
+public import AutomationHost
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The machine-readable account of one run (`--report FILE`). Written even when the program could not
+/// start, timed out or was interrupted.
+public struct RunReport: Codable, Sendable {
+    public var sutLaunchVersion = SutLaunch.version
+    /// The program as given, and the path that was executed (nil when it was not found).
+    public var program: String
+    public var executablePath: String?
+    /// argv as sent, argv[0] included.
+    public var argv: [String]
+    /// Names of the environment variables sent (values are left out: they may hold secrets).
+    public var environmentKeys: [String]
+    public var featureFlags: [String: FlagValue]
+    public var automationFlags: [String: FlagValue]
+    public var flagsIn: String
+    public var workingDirectory: String?
+    /// True when the program started.
+    public var launched = false
+    /// sut-launch's own exit code for this run.
+    public var exitCode: Int32 = 0
+    /// The program's exit code; nil when it did not exit normally.
+    public var programExitCode: Int32?
+    /// The signal that ended the program, if one did.
+    public var signal: Int32?
+    public var signalName: String?
+    public var timedOut = false
+    /// The signal sut-launch received and forwarded (Ctrl-C: SIGINT).
+    public var interruptedBy: String?
+    public var durationMs: Double = 0
+    public var stdoutBytes = 0
+    public var stderrBytes = 0
+    /// Why the run failed before or around the program (launch failure), if it did.
+    public var error: String?
+
+    init(configuration: RunConfiguration) {
+        program = configuration.program
+        argv = [configuration.program] + configuration.launchArguments
+        environmentKeys = configuration.launchEnvironment.keys.sorted()
+        featureFlags = configuration.featureFlags
+        automationFlags = configuration.effectiveAutomationFlags
+        flagsIn = configuration.flagsIn.rawValue
+        workingDirectory = configuration.workingDirectory
+    }
+
+    /// Writes the report as pretty-printed JSON.
+    /// - Throws: when the file cannot be written.
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Facts about sut-launch itself.
+public enum SutLaunch {
+    public static let version = "0.1.0"
+}

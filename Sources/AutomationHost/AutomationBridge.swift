@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The program-under-test side of sut-launch: reads the marshalled flags once and exposes them typed.
+///
+/// ```swift
+/// let bridge = AutomationBridge.shared
+/// if bridge.ephemeralConfiguration.bool("skipPreActiveCheck") == true { ... }
+/// ```
+/// Extend it with your own computed flags:
+/// ```swift
+/// extension AutomationBridge {
+///     var simulateUserAlreadyLoggedIn: Bool { automationConfiguration.bool("simulateUserAlreadyLoggedIn") ?? false }
+/// }
+/// ```
+/// A malformed marshalled value never crashes the program: it lands in ``problems`` and one line goes to stderr.
+public final class AutomationBridge: Sendable {
+    /// The bridge for this process, read from `ProcessInfo` on first use.
+    public static let shared = AutomationBridge(
+        arguments: ProcessInfo.processInfo.arguments, environment: ProcessInfo.processInfo.environment,
+        reportsProblems: true)
+
+    /// True when the program runs under sut-launch (or another launcher using the same wire format).
+    public let isUnderTest: Bool
+    /// Feature flags (`--flag`, the `EPHEMERAL` kind).
+    public let ephemeralConfiguration: FlagConfiguration
+    /// Automation flags (`--automation`, the `AUTOMATION` kind).
+    public let automationConfiguration: FlagConfiguration
+    /// argv without the marshalled entries; `arguments[0]` is the program path.
+    public let arguments: [String]
+    /// The full argv as received.
+    public let launchArguments: [String]
+    /// Marshalled values that could not be read. Empty in a healthy run.
+    public let problems: [WireFormatProblem]
+    /// The environment the bridge was read from.
+    public let environment: [String: String]
+
+    /// Reads a bridge from explicit argv and environment (tests, or programs that filter their own).
+    /// - Parameter reportsProblems: print one line per problem to stderr.
+    public init(arguments: [String], environment: [String: String], reportsProblems: Bool = false) {
+        let received = WireFormat.decode(arguments: arguments, environment: environment)
+        self.isUnderTest = received.isUnderTest
+        self.ephemeralConfiguration = FlagConfiguration(received.ephemeral)
+        self.automationConfiguration = FlagConfiguration(received.automation)
+        self.arguments = received.arguments
+        self.launchArguments = arguments
+        self.problems = received.problems
+        self.environment = environment
+        if reportsProblems {
+            for problem in received.problems {
+                let line = "AutomationBridge: ignoring \(problem)\n"
+                var bytes = Array(line.utf8)
+                _ = write(2, &bytes, bytes.count)
+            }
+        }
+    }
+
+    /// True when argv contains exactly this argument.
+    public func launchArgumentsContain(_ argument: String) -> Bool { launchArguments.contains(argument) }
+
+    /// The mock server's base URL (`AUTOMATION.mockServerURL`, else `SUT_MOCK_SERVER_URL`), if one runs.
+    public var mockServerURL: URL? {
+        let text = automationConfiguration.string(WireFormat.mockServerURLKey) ?? environment[WireFormat.mockServerURLVariable]
+        return text.flatMap { URL(string: $0) }
+    }
+
+    /// The entry point a test selected with `--entry-point NAME`, if any.
+    public var entryPoint: String? { automationConfiguration.string(WireFormat.entryPointKey) }
+}

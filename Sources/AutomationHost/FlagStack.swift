@@ -1,0 +1,114 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Layers of flag values, consulted in order: the first layer that holds a key wins.
+///
+/// The usual stack is ephemeral flags > environment > JSON file > defaults, like a tweak manager:
+/// ```swift
+/// let flags = FlagStack([
+///     .configuration("ephemeral", AutomationBridge.shared.ephemeralConfiguration),
+///     .environment(prefix: "MYAPP_"),
+///     try .jsonFile("/etc/myapp/flags.json"),
+///     .defaults(["greeting": "hello"]),
+/// ])
+/// flags.string("greeting")   // "hi" when launched with --flag greeting=hi
+/// ```
+public struct FlagStack: Sendable {
+    /// One layer: a name (for ``source(of:)``) and its values.
+    public struct Layer: Sendable {
+        public var name: String
+        public var values: [String: FlagValue]
+
+        public init(name: String, values: [String: FlagValue]) {
+            self.name = name
+            self.values = values
+        }
+
+        /// A layer from a flag configuration.
+        public static func configuration(_ name: String, _ configuration: FlagConfiguration) -> Layer {
+            Layer(name: name, values: configuration.values)
+        }
+
+        /// Fixed defaults.
+        public static func defaults(_ values: [String: FlagValue]) -> Layer { Layer(name: "defaults", values: values) }
+
+        /// Environment variables starting with `prefix`, key = the rest of the name; values inferred like
+        /// `--flag key=value` (true/false, integers, decimals, else strings).
+        public static func environment(prefix: String, _ environment: [String: String]? = nil) -> Layer {
+            let environment = environment ?? ProcessInfo.processInfo.environment
+            var values: [String: FlagValue] = [:]
+            for (name, text) in environment where name.hasPrefix(prefix) && name.count > prefix.count {
+                values[String(name.dropFirst(prefix.count))] = FlagValue.inferred(from: text)
+            }
+            return Layer(name: "environment", values: values)
+        }
+
+        /// A JSON file holding one object.
+        /// - Throws: when the file cannot be read or is not a JSON object.
+        public static func jsonFile(_ path: String) throws -> Layer {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            switch WireFormat.decodeObject(String(decoding: data, as: UTF8.self), source: path) {
+            case .success(let values): return Layer(name: path, values: values)
+            case .failure(let problem): throw problem
+            }
+        }
+    }
+
+    /// The layers, highest precedence first.
+    public let layers: [Layer]
+
+    /// A stack of layers, highest precedence first.
+    public init(_ layers: [Layer]) { self.layers = layers }
+
+    /// The value from the first layer holding `key`.
+    public func value(_ key: String) -> FlagValue? {
+        for layer in layers { if let value = layer.values[key] { return value } }
+        return nil
+    }
+
+    /// The name of the layer that supplies `key`; nil when no layer does.
+    public func source(of key: String) -> String? { layers.first { $0.values[key] != nil }?.name }
+
+    /// The first layer's value that is a Bool (a mistyped value in a higher layer is skipped).
+    public func bool(_ key: String) -> Bool? { first(key) { FlagConfiguration($0).bool(key) } }
+    /// The first layer's value that is an Int.
+    public func int(_ key: String) -> Int? { first(key) { FlagConfiguration($0).int(key) } }
+    /// The first layer's value that is a number.
+    public func double(_ key: String) -> Double? { first(key) { FlagConfiguration($0).double(key) } }
+    /// The first layer's value that is a String.
+    public func string(_ key: String) -> String? { first(key) { FlagConfiguration($0).string(key) } }
+
+    private func first<T>(_ key: String, _ read: ([String: FlagValue]) -> T?) -> T? {
+        for layer in layers { if let value = read(layer.values) { return value } }
+        return nil
+    }
+}
+
+extension FlagValue {
+    /// Infers a value from command-line text: `true`/`false` → Bool, integers → Int, decimals → Double,
+    /// anything else → String (the `key=value` rule of `sut-launch --flag`).
+    public static func inferred(from text: String) -> FlagValue {
+        if text == "true" { return .bool(true) }
+        if text == "false" { return .bool(false) }
+        if isInteger(text), let value = Int(text) { return .int(value) }
+        if isDecimal(text), let value = Double(text), value.isFinite { return .double(value) }
+        return .string(text)
+    }
+
+    private static func isInteger(_ text: String) -> Bool {
+        var digits = Substring(text)
+        if digits.first == "-" { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        // "007" stays a String: leading zeros carry meaning (codes, ids).
+        return !(digits.count > 1 && digits.first == "0")
+    }
+
+    private static func isDecimal(_ text: String) -> Bool {
+        // -?digits.digits with an optional exponent; no leading "." or trailing "." and no "inf"/"nan".
+        let pattern = /-?(0|[1-9][0-9]*)\.[0-9]+([eE][-+]?[0-9]+)?/
+        return text.wholeMatch(of: pattern) != nil
+    }
+}

@@ -1,0 +1,189 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How flags travel from `sut-launch` to the program under test. Encoder and decoder live side by side so
+/// both ends can never disagree.
+///
+/// argv is `PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS...` (a kind with no flags is left
+/// out), and the environment carries `SUT_EPHEMERAL={json}`, `SUT_AUTOMATION={json}` and `SUT_UNDER_TEST=1`.
+public enum WireFormat {
+    /// The launch argument that marks a run under test (the seed toolkit's marker).
+    public static let testModeArgument = "UI_TEST_MODE"
+    /// Prefix of the launch argument that carries the feature flags.
+    public static let ephemeralPrefix = "EPHEMERAL_"
+    /// Prefix of the launch argument that carries the automation flags.
+    public static let automationPrefix = "AUTOMATION_"
+    /// Environment variable that carries the feature flags.
+    public static let ephemeralVariable = "SUT_EPHEMERAL"
+    /// Environment variable that carries the automation flags.
+    public static let automationVariable = "SUT_AUTOMATION"
+    /// Environment variable set to `1` in every run under test.
+    public static let underTestVariable = "SUT_UNDER_TEST"
+    /// Environment variable that carries the mock server's base URL.
+    public static let mockServerURLVariable = "SUT_MOCK_SERVER_URL"
+    /// Automation flag that carries the mock server's base URL.
+    public static let mockServerURLKey = "mockServerURL"
+    /// Automation flag that names the entry point.
+    public static let entryPointKey = "entryPoint"
+
+    /// Where the flags go.
+    public enum Channel: String, Sendable, CaseIterable {
+        case args, env, both
+    }
+
+    // MARK: Encoding
+
+    /// Encodes flags as one compact JSON object with sorted keys and unescaped slashes.
+    public static func encode(_ flags: [String: FlagValue]) -> String {
+        encodeValue(.object(flags))
+    }
+
+    static func encodeValue(_ value: FlagValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // FlagValue holds only finite numbers it was given; a non-finite Double is written as null.
+        guard let data = try? encoder.encode(value.replacingNonFinite()) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The launch arguments that go between the program path and its own arguments.
+    public static func launchArguments(ephemeral: [String: FlagValue], automation: [String: FlagValue]) -> [String] {
+        var arguments = [testModeArgument]
+        if !ephemeral.isEmpty { arguments.append(ephemeralPrefix + encode(ephemeral)) }
+        if !automation.isEmpty { arguments.append(automationPrefix + encode(automation)) }
+        return arguments
+    }
+
+    /// The environment variables that carry the flags (a kind with no flags is left out).
+    public static func environment(ephemeral: [String: FlagValue], automation: [String: FlagValue]) -> [String: String] {
+        var environment = [underTestVariable: "1"]
+        if !ephemeral.isEmpty { environment[ephemeralVariable] = encode(ephemeral) }
+        if !automation.isEmpty { environment[automationVariable] = encode(automation) }
+        return environment
+    }
+
+    // MARK: Decoding
+
+    /// Decodes one marshalled JSON object. A valid JSON value that is not an object, an empty text or broken
+    /// JSON is a ``WireFormatProblem``, never a crash.
+    public static func decodeObject(_ text: String, source: String) -> Result<[String: FlagValue], WireFormatProblem> {
+        if text.isEmpty {
+            return .failure(WireFormatProblem(source: source, message: "is empty; expected a JSON object like {\"key\":true}"))
+        }
+        let value: FlagValue
+        do {
+            value = try JSONDecoder().decode(FlagValue.self, from: Data(text.utf8))
+        } catch {
+            return .failure(WireFormatProblem(source: source, message: "is not valid JSON (\(describe(error))): \(excerpt(text))"))
+        }
+        guard case .object(let object) = value else {
+            return .failure(WireFormatProblem(
+                source: source, message: "is a JSON \(value.typeName), expected an object like {\"key\":true}: \(excerpt(text))"))
+        }
+        return .success(object)
+    }
+
+    /// What a program under test received: both flag kinds, its own arguments, and any problems found.
+    public struct Received: Sendable {
+        public var ephemeral: [String: FlagValue] = [:]
+        public var automation: [String: FlagValue] = [:]
+        /// argv without the marshalled entries (`UI_TEST_MODE`, `EPHEMERAL_…`, `AUTOMATION_…`).
+        public var arguments: [String] = []
+        /// True when `UI_TEST_MODE` or `SUT_UNDER_TEST=1` was present.
+        public var isUnderTest = false
+        public var problems: [WireFormatProblem] = []
+    }
+
+    /// Reads flags from argv and the environment. Launch arguments win over the environment when both carry a kind.
+    ///
+    /// Marshalled entries are taken from right after the program path when argv[1] is `UI_TEST_MODE`
+    /// (sut-launch's layout); otherwise from anywhere in argv, as the seed toolkit did.
+    public static func decode(arguments argv: [String], environment: [String: String]) -> Received {
+        var received = Received()
+        var ephemeralText: (String, String)?
+        var automationText: (String, String)?
+        var remaining: [String] = []
+
+        if argv.count > 1, argv[1] == testModeArgument {
+            received.isUnderTest = true
+            remaining.append(argv[0])
+            var index = 2
+            while index < argv.count {
+                let argument = argv[index]
+                if ephemeralText == nil, argument.hasPrefix(ephemeralPrefix) {
+                    ephemeralText = (String(argument.dropFirst(ephemeralPrefix.count)), "launch argument EPHEMERAL_")
+                } else if automationText == nil, argument.hasPrefix(automationPrefix) {
+                    automationText = (String(argument.dropFirst(automationPrefix.count)), "launch argument AUTOMATION_")
+                } else {
+                    break
+                }
+                index += 1
+            }
+            remaining.append(contentsOf: argv[index...])
+        } else {
+            for (index, argument) in argv.enumerated() {
+                if index > 0, argument == testModeArgument {
+                    received.isUnderTest = true
+                } else if index > 0, ephemeralText == nil, argument.hasPrefix(ephemeralPrefix) {
+                    ephemeralText = (String(argument.dropFirst(ephemeralPrefix.count)), "launch argument EPHEMERAL_")
+                } else if index > 0, automationText == nil, argument.hasPrefix(automationPrefix) {
+                    automationText = (String(argument.dropFirst(automationPrefix.count)), "launch argument AUTOMATION_")
+                } else {
+                    remaining.append(argument)
+                }
+            }
+        }
+        received.arguments = remaining
+        if environment[underTestVariable] == "1" { received.isUnderTest = true }
+        if ephemeralText == nil, let text = environment[ephemeralVariable] { ephemeralText = (text, "environment variable \(ephemeralVariable)") }
+        if automationText == nil, let text = environment[automationVariable] { automationText = (text, "environment variable \(automationVariable)") }
+
+        if let (text, source) = ephemeralText {
+            switch decodeObject(text, source: source) {
+            case .success(let flags): received.ephemeral = flags
+            case .failure(let problem): received.problems.append(problem)
+            }
+        }
+        if let (text, source) = automationText {
+            switch decodeObject(text, source: source) {
+            case .success(let flags): received.automation = flags
+            case .failure(let problem): received.problems.append(problem)
+            }
+        }
+        return received
+    }
+
+    private static func excerpt(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(57)) + "..."
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            if let underlying = context.underlyingError { return "\(underlying)" }
+            return context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+/// A marshalled value that could not be read. The program keeps running; the bridge reports it once.
+public struct WireFormatProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where the value came from: "launch argument EPHEMERAL_" or "environment variable SUT_AUTOMATION".
+    public var source: String
+    public var message: String
+    public var description: String { "\(source) \(message)" }
+}
+
+extension FlagValue {
+    fileprivate func replacingNonFinite() -> FlagValue {
+        switch self {
+        case .double(let value) where !value.isFinite: .null
+        case .array(let values): .array(values.map { $0.replacingNonFinite() })
+        case .object(let values): .object(values.mapValues { $0.replacingNonFinite() })
+        default: self
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// A line and column (both from 1) in a text file.
+package struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
+    package var line: Int
+    package var column: Int
+    package init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+    package var description: String { "\(line):\(column)" }
+}
+
+/// A parsed JSON value that remembers where it stood, so stub and flag files can name the line of a bad key.
+package struct JSONNode: Sendable, Hashable {
+    package enum Value: Sendable, Hashable {
+        case null
+        case bool(Bool)
+        /// An integral literal that fits an Int.
+        case int(Int)
+        case double(Double)
+        case string(String)
+        case array([JSONNode])
+        /// Members in file order; a duplicate key is reported by the parser.
+        case object([Member])
+    }
+
+    package struct Member: Sendable, Hashable {
+        package var key: String
+        package var keyPosition: SourcePosition
+        package var value: JSONNode
+    }
+
+    package var value: Value
+    package var position: SourcePosition
+
+    package init(_ value: Value, at position: SourcePosition = SourcePosition(line: 1, column: 1)) {
+        self.value = value
+        self.position = position
+    }
+
+    /// The JSON type's name for messages: "object", "array", "string", "number", "boolean", "null".
+    package var typeName: String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int, .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    package var members: [Member]? {
+        if case .object(let members) = value { return members }
+        return nil
+    }
+    package var elements: [JSONNode]? {
+        if case .array(let elements) = value { return elements }
+        return nil
+    }
+    package var string: String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+    package var bool: Bool? {
+        if case .bool(let flag) = value { return flag }
+        return nil
+    }
+    package var int: Int? {
+        switch value {
+        case .int(let number): number
+        case .double(let number) where number.rounded() == number && abs(number) < 9e18: Int(number)
+        default: nil
+        }
+    }
+    package var double: Double? {
+        switch value {
+        case .int(let number): Double(number)
+        case .double(let number): number
+        default: nil
+        }
+    }
+    package var isNull: Bool { value == .null }
+
+    /// The member named `key`, if this is an object that has one.
+    package subscript(key: String) -> JSONNode? {
+        members?.first { $0.key == key }?.value
+    }
+}

@@ -1,0 +1,281 @@
+/// A strict RFC 8259 JSON parser that keeps line and column of every value and key.
+///
+/// Written here (not JSONSerialization) because stub and flag files need positions in their messages,
+/// and because JSONSerialization on Linux cannot tell `true` from `1`.
+package struct JSONParser {
+    /// A syntax error with its position: `3:14: expected ',' or '}' after an object member, found '"'`.
+    package struct Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
+        package var position: SourcePosition
+        package var message: String
+        package var description: String { "\(position): \(message)" }
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+    private static let maxDepth = 512
+
+    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses one JSON document; anything but whitespace after it is an error.
+    package static func parse(_ text: String) throws(Error) -> JSONNode {
+        try parse(Array(text.utf8))
+    }
+
+    /// Parses one JSON document from UTF-8 bytes.
+    package static func parse(_ bytes: [UInt8]) throws(Error) -> JSONNode {
+        var parser = JSONParser(bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 } // a UTF-8 byte order mark
+        parser.skipWhitespace()
+        let node = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < bytes.count {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+        }
+        return node
+    }
+
+    private var position: SourcePosition { SourcePosition(line: line, column: index - lineStart + 1) }
+
+    private func error(_ message: String, at position: SourcePosition? = nil) -> Error {
+        Error(position: position ?? self.position, message: message)
+    }
+
+    private func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of file" }
+        let byte = bytes[index]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16))"
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(Error) -> JSONNode {
+        let start = position
+        guard index < bytes.count else { throw error("expected a JSON value, found end of file") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(start)
+        case UInt8(ascii: "["): return try parseArray(start)
+        case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
+        case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber(start)
+        case UInt8(ascii: "'"): throw error("strings take double quotes in JSON, found '")
+        default: throw error("expected a JSON value, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func expectWord(_ word: String) throws(Error) {
+        let utf8 = Array(word.utf8)
+        guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw error("expected a JSON value, found \(describeCurrent())")
+        }
+        index += utf8.count
+    }
+
+    private mutating func enter() throws(Error) {
+        depth += 1
+        if depth > Self.maxDepth { throw error("nesting deeper than \(Self.maxDepth) levels") }
+    }
+
+    private mutating func parseObject(_ start: SourcePosition) throws(Error) -> JSONNode {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [JSONNode.Member] = []
+        var seen: [String: SourcePosition] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return JSONNode(.object(members), at: start)
+        }
+        while true {
+            skipWhitespace()
+            let keyPosition = position
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    throw error("trailing comma before '}'")
+                }
+                throw error("expected a member name in double quotes, found \(describeCurrent())")
+            }
+            let key = try parseString()
+            if let earlier = seen[key] {
+                throw error("duplicate key \"\(key)\" (first at line \(earlier.line))", at: keyPosition)
+            }
+            seen[key] = keyPosition
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after \"\(key)\", found \(describeCurrent())")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: value))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or '}', found end of file") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return JSONNode(.object(members), at: start)
+            }
+            throw error("expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
+        }
+    }
+
+    private mutating func parseArray(_ start: SourcePosition) throws(Error) -> JSONNode {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONNode] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return JSONNode(.array(elements), at: start)
+        }
+        while true {
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or ']', found end of file") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return JSONNode(.array(elements), at: start)
+            }
+            throw error("expected ',' or ']' in an array, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func parseString() throws(Error) -> String {
+        let start = position
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flush(_ parser: JSONParser, upTo end: Int) {
+            if end > runStart { scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                flush(self, upTo: index)
+                index += 1
+                return String(scalars)
+            }
+            if byte == UInt8(ascii: "\\") {
+                flush(self, upTo: index)
+                index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+                default:
+                    let at = SourcePosition(line: line, column: index - 2 - lineStart + 1)
+                    throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: at)
+                }
+                runStart = index
+                continue
+            }
+            if byte < 0x20 {
+                throw error(byte == 0x0A ? "unterminated string (strings cannot span lines; use \\n)" : "control character \(describeCurrent()) in a string; escape it")
+            }
+            index += 1
+        }
+        throw error("unterminated string", at: start)
+    }
+
+    private mutating func parseHex4() throws(Error) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("\\u needs four hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("\\u needs four hex digits, found \(describeCurrent())")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseUnicodeEscape() throws(Error) -> Unicode.Scalar {
+        let first = try parseHex4()
+        if (0xD800...0xDBFF).contains(first) {
+            if bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                index += 2
+                let second = try parseHex4()
+                if (0xDC00...0xDFFF).contains(second) {
+                    return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+                }
+            }
+            return "\u{FFFD}" // a lone surrogate: replaced, as JSON decoders commonly do
+        }
+        return Unicode.Scalar(first) ?? "\u{FFFD}"
+    }
+
+    private mutating func parseNumber(_ start: SourcePosition) throws(Error) -> JSONNode {
+        let begin = index
+        var isIntegral = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '-'") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw error("numbers cannot have leading zeros", at: start) }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isIntegral = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isIntegral = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: bytes[begin..<index], as: UTF8.self)
+        if isIntegral, let number = Int(text) { return JSONNode(.int(number), at: start) }
+        guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
+        return JSONNode(.double(number), at: start)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+}
+

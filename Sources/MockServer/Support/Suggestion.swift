@@ -1,0 +1,42 @@
+/// "Did you mean …?" for typos in option names, stub keys and step texts.
+package enum Suggestion {
+    /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo
+    /// (distance at most 1 for short words, at most a third of the length, never more than 3).
+    package static func nearest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let limit = min(3, max(1, word.count / 3))
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(word.lowercased(), candidate.lowercased())
+            if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    /// "; did you mean \"x\"?" or "".
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>, quote: String = "\"") -> String {
+        guard let match = nearest(to: word, among: candidates) else { return "" }
+        return "; did you mean \(quote)\(match)\(quote)?"
+    }
+
+    /// Levenshtein distance, counting an adjacent transposition as one edit.
+    package static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}

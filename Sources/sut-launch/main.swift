@@ -1,0 +1,54 @@
+// sut-launch: parses the command line and calls AutomationCore; nothing else.
+import AutomationCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+SignalForwarder.blockSignalsInThisProcess()
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = currentEnvironment()
+
+func currentEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        pointer += 1
+    }
+    return result
+}
+
+func printOut(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = write(1, &bytes, bytes.count)
+}
+
+do {
+    switch try RunCommand.parse(arguments, environment: environment) {
+    case .help:
+        printOut(HelpText.main)
+        exit(0)
+    case .version:
+        printOut("sut-launch \(SutLaunch.version)\n")
+        exit(0)
+    case .run(let configuration):
+        let forwarder = SignalForwarder(grace: configuration.killGrace)
+        let outcome = Runner.run(configuration, signals: forwarder)
+        exit(outcome.exitCode)
+    }
+} catch let error as UsageError {
+    Console.error("\(error.message)")
+    exit(ExitCode.usage)
+} catch let error as InputError {
+    Console.error("\(error)")
+    exit(ExitCode.invalidInput)
+} catch {
+    Console.error("\(error)")
+    exit(ExitCode.usage)
+}

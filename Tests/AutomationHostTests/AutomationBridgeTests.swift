@@ -1,0 +1,81 @@
+import AutomationHost
+import Foundation
+import Testing
+
+extension AutomationBridge {
+    // A user extension, as the README teaches.
+    fileprivate var simulateUserAlreadyLoggedIn: Bool { automationConfiguration.bool("simulateUserAlreadyLoggedIn") ?? false }
+}
+
+@Suite struct AutomationBridgeTests {
+    private func bridge(_ ephemeral: [String: FlagValue] = [:], _ automation: [String: FlagValue] = [:], args: [String] = []) -> AutomationBridge {
+        AutomationBridge(
+            arguments: ["/bin/app"] + WireFormat.launchArguments(ephemeral: ephemeral, automation: automation) + args,
+            environment: [:])
+    }
+
+    @Test func typedAccessorsReadTheirOwnTypeOnly() {
+        let flags = bridge(["b": true, "i": 3, "d": 2.5, "s": "x", "whole": 4.0]).ephemeralConfiguration
+        #expect(flags.bool("b") == true)
+        #expect(flags.bool("s") == nil)
+        #expect(flags.int("i") == 3)
+        #expect(flags.int("d") == nil)
+        #expect(flags.int("whole") == 4)
+        #expect(flags.double("i") == 3)
+        #expect(flags.string("s") == "x")
+        #expect(flags.string("i") == nil)
+        #expect(flags.bool("missing") == nil)
+        #expect(flags.contains("b"))
+        #expect(flags.keys == ["b", "d", "i", "s", "whole"])
+    }
+
+    @Test func codableDecode() throws {
+        struct User: Decodable, Equatable { var name: String; var ids: [Int] }
+        let flags = bridge([:], ["user": ["name": "Ada", "ids": [1, 2]]]).automationConfiguration
+        #expect(try flags.decode("user", as: User.self) == User(name: "Ada", ids: [1, 2]))
+        #expect(try flags.decode("absent", as: User.self) == nil)
+        #expect(throws: (any Error).self) { try flags.decode("user", as: Int.self) }
+    }
+
+    @Test func userExtensionsReadThroughTheBridge() {
+        #expect(bridge([:], ["simulateUserAlreadyLoggedIn": true]).simulateUserAlreadyLoggedIn)
+        #expect(!bridge().simulateUserAlreadyLoggedIn)
+    }
+
+    @Test func argumentsLeaveOutTheMarshalledEntries() {
+        let subject = bridge(["a": 1], ["b": 2], args: ["login", "--verbose"])
+        #expect(subject.arguments == ["/bin/app", "login", "--verbose"])
+        #expect(subject.launchArgumentsContain("UI_TEST_MODE"))
+        #expect(subject.launchArgumentsContain("--verbose"))
+        #expect(!subject.launchArgumentsContain("--quiet"))
+    }
+
+    @Test func mockServerURLAndEntryPoint() {
+        let subject = bridge([:], ["mockServerURL": "http://127.0.0.1:8080", "entryPoint": "search"])
+        #expect(subject.mockServerURL?.absoluteString == "http://127.0.0.1:8080")
+        #expect(subject.entryPoint == "search")
+        let fromEnvironment = AutomationBridge(arguments: ["app"], environment: ["SUT_MOCK_SERVER_URL": "http://127.0.0.1:9"])
+        #expect(fromEnvironment.mockServerURL?.port == 9)
+        #expect(!fromEnvironment.isUnderTest)
+    }
+
+    @Test func malformedInputIsRecordedNotFatal() {
+        let subject = AutomationBridge(arguments: ["app", "UI_TEST_MODE", "EPHEMERAL_[1]", "AUTOMATION_{"], environment: [:])
+        #expect(subject.problems.count == 2)
+        #expect(subject.ephemeralConfiguration.values.isEmpty)
+        #expect(subject.isUnderTest)
+    }
+
+    @Test func entryPointsRunTheNamedOneOrTheDefault() throws {
+        var ran: [String] = []
+        var entryPoints = EntryPoints()
+        entryPoints.register("search") { ran.append("search") }
+        try entryPoints.run(bridge([:], ["entryPoint": "search"])) { ran.append("default") }
+        try entryPoints.run(bridge()) { ran.append("default") }
+        #expect(ran == ["search", "default"])
+        let error = #expect(throws: EntryPoints.UnknownEntryPoint.self) {
+            try entryPoints.run(self.bridge([:], ["entryPoint": "serch"])) {}
+        }
+        #expect(error?.description == "unknown entry point \"serch\"; known entry points: search")
+    }
+}

@@ -1,0 +1,49 @@
+import AutomationHost
+import Foundation
+import Testing
+
+@Suite struct FlagStackTests {
+    @Test func higherLayersWinAndNameTheirSource() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("flagstack-\(UUID().uuidString).json")
+        try Data(#"{"greeting":"file","retries":2,"fileOnly":true}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let stack = FlagStack([
+            .configuration("ephemeral", FlagConfiguration(["greeting": "hi"])),
+            .environment(prefix: "MYAPP_", ["MYAPP_retries": "5", "MYAPP_verbose": "true", "OTHER": "x"]),
+            try .jsonFile(file.path),
+            .defaults(["greeting": "hello", "timeout": 1.5]),
+        ])
+        #expect(stack.string("greeting") == "hi")
+        #expect(stack.source(of: "greeting") == "ephemeral")
+        #expect(stack.int("retries") == 5)
+        #expect(stack.source(of: "retries") == "environment")
+        #expect(stack.bool("verbose") == true)
+        #expect(stack.bool("fileOnly") == true)
+        #expect(stack.double("timeout") == 1.5)
+        #expect(stack.value("OTHER") == nil)
+        #expect(stack.source(of: "missing") == nil)
+    }
+
+    @Test func aMistypedHigherValueFallsThrough() {
+        let stack = FlagStack([.defaults(["n": "not a number"]), .defaults(["n": 3])])
+        #expect(stack.int("n") == 3)
+        #expect(stack.string("n") == "not a number")
+    }
+
+    @Test func aBrokenJSONFileThrows() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("flagstack-\(UUID().uuidString).json")
+        try Data("[1]".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: WireFormatProblem.self) { try FlagStack.Layer.jsonFile(file.path) }
+    }
+
+    @Test(arguments: [
+        ("true", FlagValue.bool(true)), ("false", .bool(false)), ("42", .int(42)), ("-3", .int(-3)),
+        ("1.5", .double(1.5)), ("-0.25", .double(-0.25)), ("2.5e3", .double(2500)), ("007", .string("007")),
+        ("True", .string("True")), ("1.", .string("1.")), (".5", .string(".5")), ("inf", .string("inf")),
+        ("nan", .string("nan")), ("", .string("")), ("a=b", .string("a=b")), ("99999999999999999999", .string("99999999999999999999")),
+    ])
+    func inferenceFollowsTheDocumentedRules(text: String, expected: FlagValue) {
+        #expect(FlagValue.inferred(from: text) == expected)
+    }
+}

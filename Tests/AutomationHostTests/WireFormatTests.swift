@@ -1,0 +1,122 @@
+import AutomationHost
+import Testing
+
+@Suite struct WireFormatTests {
+    private func roundTrip(_ ephemeral: [String: FlagValue], _ automation: [String: FlagValue] = [:]) -> WireFormat.Received {
+        let argv = ["/bin/prog"] + WireFormat.launchArguments(ephemeral: ephemeral, automation: automation) + ["own", "args"]
+        return WireFormat.decode(arguments: argv, environment: [:])
+    }
+
+    @Test func everyJSONTypeRoundTripsThroughLaunchArguments() {
+        let flags: [String: FlagValue] = [
+            "bool": true, "false": false, "int": 42, "negative": -7, "double": 1.25, "string": "text",
+            "null": nil, "array": [1, "two", [3.5], ["k": false]], "object": ["nested": ["deeper": "yes"]],
+            "big": .int(Int.max), "small": .int(Int.min),
+        ]
+        let received = roundTrip(flags, ["auto": "x"])
+        #expect(received.problems.isEmpty)
+        #expect(received.ephemeral == flags)
+        #expect(received.automation == ["auto": "x"])
+        #expect(received.arguments == ["/bin/prog", "own", "args"])
+        #expect(received.isUnderTest)
+    }
+
+    @Test(arguments: [
+        "ünïcödé ✓ 日本語 🚀", "say \"hi\" and 'bye'", "a=b=c", "line1\nline2\r\nline3", "back\\slash", "tab\tand\u{0}nul",
+        "{\"looks\":\"like json\"}", "EPHEMERAL_{}", "", "/path/with/slashes", "\u{7F}\u{1F}",
+    ])
+    func awkwardStringsRoundTrip(value: String) {
+        let received = roundTrip(["value": .string(value)])
+        #expect(received.problems.isEmpty)
+        #expect(received.ephemeral["value"] == .string(value))
+    }
+
+    @Test func emptyKindsAreLeftOut() {
+        #expect(WireFormat.launchArguments(ephemeral: [:], automation: [:]) == ["UI_TEST_MODE"])
+        #expect(WireFormat.launchArguments(ephemeral: [:], automation: ["a": 1]) == ["UI_TEST_MODE", "AUTOMATION_{\"a\":1}"])
+        #expect(WireFormat.environment(ephemeral: [:], automation: [:]) == ["SUT_UNDER_TEST": "1"])
+        #expect(roundTrip([:]).ephemeral.isEmpty)
+    }
+
+    @Test func anEmptyObjectInsideRoundTrips() {
+        let received = roundTrip(["empty": [:], "emptyArray": []])
+        #expect(received.ephemeral == ["empty": .object([:]), "emptyArray": .array([])])
+    }
+
+    @Test func aOneMegabyteValueRoundTrips() {
+        let big = String(repeating: "0123456789abcdef", count: 65_536) // 1 MiB
+        let received = roundTrip(["big": .string(big)])
+        #expect(received.ephemeral["big"] == .string(big))
+    }
+
+    @Test func encodingIsCompactSortedAndByteCompatibleWithTheSeedLayout() {
+        #expect(WireFormat.encode(["b": 1, "a": "x/y"]) == #"{"a":"x/y","b":1}"#)
+        #expect(WireFormat.launchArguments(ephemeral: ["skipPreActiveCheck": true], automation: [:])
+            == ["UI_TEST_MODE", #"EPHEMERAL_{"skipPreActiveCheck":true}"#])
+    }
+
+    @Test func environmentCarriesTheSameFlags() {
+        let environment = WireFormat.environment(ephemeral: ["a": 1], automation: ["b": true])
+        #expect(environment == ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": #"{"a":1}"#, "SUT_AUTOMATION": #"{"b":true}"#])
+        let received = WireFormat.decode(arguments: ["prog"], environment: environment)
+        #expect(received.ephemeral == ["a": 1])
+        #expect(received.automation == ["b": true])
+        #expect(received.isUnderTest)
+    }
+
+    @Test func launchArgumentsWinOverTheEnvironment() {
+        let received = WireFormat.decode(
+            arguments: ["prog", "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#],
+            environment: ["SUT_EPHEMERAL": #"{"a":2}"#, "SUT_AUTOMATION": #"{"b":3}"#])
+        #expect(received.ephemeral == ["a": 1])
+        #expect(received.automation == ["b": 3])
+    }
+
+    @Test func seedToolkitOrderAnywhereInArgvIsRead() {
+        let received = WireFormat.decode(
+            arguments: ["prog", "first", #"AUTOMATION_{"x":true}"#, "UI_TEST_MODE", #"EPHEMERAL_{"y":1}"#, "last"], environment: [:])
+        #expect(received.ephemeral == ["y": 1])
+        #expect(received.automation == ["x": true])
+        #expect(received.arguments == ["prog", "first", "last"])
+        #expect(received.isUnderTest)
+    }
+
+    @Test func ownArgumentsThatLookMarshalledAfterTheBlockAreKept() {
+        let received = WireFormat.decode(
+            arguments: ["prog", "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x", "EPHEMERAL_mine"], environment: [:])
+        #expect(received.arguments == ["prog", "x", "EPHEMERAL_mine"])
+    }
+
+    @Test(arguments: [
+        ("EPHEMERAL_[1]", "is a JSON array, expected an object"),
+        ("EPHEMERAL_", "is empty"),
+        ("EPHEMERAL_{broken", "is not valid JSON"),
+        ("EPHEMERAL_\"text\"", "is a JSON string, expected an object"),
+        ("EPHEMERAL_42", "is a JSON number, expected an object"),
+        ("EPHEMERAL_null", "is a JSON null, expected an object"),
+    ])
+    func malformedValuesBecomeProblemsNotCrashes(argument: String, expected: String) {
+        let received = WireFormat.decode(arguments: ["prog", "UI_TEST_MODE", argument, "own"], environment: [:])
+        #expect(received.ephemeral.isEmpty)
+        #expect(received.arguments == ["prog", "own"])
+        #expect(received.problems.count == 1)
+        #expect(received.problems.first?.description.contains(expected) == true, "\(received.problems)")
+        #expect(received.problems.first?.source == "launch argument EPHEMERAL_")
+    }
+
+    @Test func aMalformedEnvironmentVariableIsNamed() {
+        let received = WireFormat.decode(arguments: ["prog"], environment: ["SUT_AUTOMATION": "{"])
+        #expect(received.problems.map(\.source) == ["environment variable SUT_AUTOMATION"])
+    }
+
+    @Test func numbersKeepTheirJSONType() {
+        let received = WireFormat.decode(arguments: ["p", "UI_TEST_MODE", #"EPHEMERAL_{"one":1,"t":true,"d":2.5,"e":1e3}"#], environment: [:])
+        #expect(received.ephemeral["one"] == .int(1))
+        #expect(received.ephemeral["t"] == .bool(true))
+        #expect(received.ephemeral["d"] == .double(2.5))
+        let configuration = FlagConfiguration(received.ephemeral)
+        #expect(configuration.bool("one") == nil) // 1 is not true
+        #expect(configuration.int("t") == nil)
+        #expect(configuration.double("e") == 1000)
+    }
+}

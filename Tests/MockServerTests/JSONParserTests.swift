@@ -1,0 +1,54 @@
+@testable import MockServer
+import Testing
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryTypeWithPositions() throws {
+        let node = try JSONParser.parse("{\n  \"a\": [1, -2.5e1, true, false, null],\n  \"b\": \"x\\n\\u00e9\\ud83d\\ude80\"\n}")
+        #expect(node.position == SourcePosition(line: 1, column: 1))
+        let members = try #require(node.members)
+        #expect(members.map(\.key) == ["a", "b"])
+        #expect(members[1].keyPosition == SourcePosition(line: 3, column: 3))
+        #expect(node["a"]?.elements?.map(\.value) == [.int(1), .double(-25), .bool(true), .bool(false), .null])
+        #expect(node["b"]?.string == "x\né🚀")
+    }
+
+    @Test(arguments: [
+        ("{\"a\":1,}", "1:8: trailing comma before '}'"),
+        ("[1,]", "1:4: trailing comma before ']'"),
+        ("{\"a\" 1}", "1:6: expected ':' after \"a\", found '1'"),
+        ("{\"a\":1 \"b\":2}", "1:8: expected ',' or '}' after the value of \"a\", found '\"'"),
+        ("{'a':1}", "1:2: expected a member name in double quotes, found '''"),
+        ("[01]", "1:2: numbers cannot have leading zeros"),
+        ("\"abc", "1:1: unterminated string"),
+        ("{\"a\":1,\n\"a\":2}", "2:1: duplicate key \"a\" (first at line 1)"),
+        ("", "1:1: expected a JSON value, found end of file"),
+        ("[1] x", "1:5: unexpected 'x' after the JSON value"),
+        ("{\"a\": tru}", "1:7: expected a JSON value, found 't'"),
+        ("\"a\\qb\"", "1:3: invalid escape '\\q' in a string"),
+    ])
+    func reportsErrorsWithLineAndColumn(text: String, expected: String) {
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(text) }
+        do {
+            _ = try JSONParser.parse(text)
+        } catch {
+            #expect(error.description == expected)
+        }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(text) }
+    }
+
+    @Test func writerRoundTrips() throws {
+        let text = #"{"b":[1,2.5,"q\"\\\n\u0001"],"a":{"n":null,"t":true}}"#
+        #expect(JSONWriter.write(try JSONParser.parse(text)) == text)
+    }
+
+    @Test func suggestionsFindTyposOnly() {
+        #expect(Suggestion.nearest(to: "--flgs", among: ["--flag", "--env", "--flags-file"]) == "--flag")
+        #expect(Suggestion.nearest(to: "stauts", among: ["status", "body", "headers"]) == "status")
+        #expect(Suggestion.nearest(to: "zzzzzz", among: ["status", "body"]) == nil)
+        #expect(Suggestion.editDistance("ab", "ba") == 1)
+    }
+}
