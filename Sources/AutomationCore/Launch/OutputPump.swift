@@ -16,7 +16,7 @@ final class OutputPump: Sendable {
     /// - Parameters:
     ///   - pipes: read ends, by stream.
     ///   - forward: write each chunk to fd 1 / fd 2 of this process.
-    init(pipes: [(OutputStream, Int32)], recorder: OutputRecorder, forward: Bool) {
+    init(pipes: [(StandardStream, Int32)], recorder: OutputRecorder, forward: Bool) {
         let wake = PosixSpawn.pipe() ?? (-1, -1)
         wakeWrite = wake.write
         let stopRequested = self.stopRequested
@@ -24,7 +24,7 @@ final class OutputPump: Sendable {
         startThread {
             var open = pipes
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            var forwardBroken: Set<OutputStream> = []
+            var forwardBroken: Set<StandardStream> = []
             while !open.isEmpty && !stopRequested.current {
                 var fds = open.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
                 if wake.read >= 0 { fds.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)) }

@@ -1,5 +1,5 @@
 /// Which output stream of the program.
-public enum OutputStream: String, Sendable, Hashable, CaseIterable {
+public enum StandardStream: String, Sendable, Hashable, CaseIterable {
     case stdout, stderr
 }
 
@@ -8,9 +8,9 @@ public enum OutputStream: String, Sendable, Hashable, CaseIterable {
 /// Safe to read from any thread while the program runs.
 public final class OutputRecorder: Sendable {
     struct State {
-        var byteCounts: [OutputStream: Int] = [.stdout: 0, .stderr: 0]
-        var tails: [OutputStream: [UInt8]] = [.stdout: [], .stderr: []]
-        var captured: [OutputStream: [UInt8]] = [.stdout: [], .stderr: []]
+        var byteCounts: [StandardStream: Int] = [.stdout: 0, .stderr: 0]
+        var tails: [StandardStream: [UInt8]] = [.stdout: [], .stderr: []]
+        var captured: [StandardStream: [UInt8]] = [.stdout: [], .stderr: []]
         var truncated = false
         var finished = false
         var observers: [Int: @Sendable () -> Void] = [:]
@@ -28,7 +28,7 @@ public final class OutputRecorder: Sendable {
         self.captureLimit = captureLimit
     }
 
-    func record(_ bytes: ArraySlice<UInt8>, from stream: OutputStream) {
+    func record(_ bytes: ArraySlice<UInt8>, from stream: StandardStream) {
         let observers = state.withLock { state -> [@Sendable () -> Void] in
             state.byteCounts[stream, default: 0] += bytes.count
             var tail = state.tails[stream] ?? []
@@ -54,19 +54,19 @@ public final class OutputRecorder: Sendable {
     }
 
     /// Bytes the stream carried so far.
-    public func byteCount(_ stream: OutputStream) -> Int { state.withLock { $0.byteCounts[stream] ?? 0 } }
+    public func byteCount(_ stream: StandardStream) -> Int { state.withLock { $0.byteCounts[stream] ?? 0 } }
 
     /// The last ``tailLimit`` bytes of the stream.
-    public func tail(_ stream: OutputStream) -> [UInt8] { state.withLock { $0.tails[stream] ?? [] } }
+    public func tail(_ stream: StandardStream) -> [UInt8] { state.withLock { $0.tails[stream] ?? [] } }
 
     /// Everything captured from the stream (up to ``captureLimit``).
-    public func captured(_ stream: OutputStream) -> [UInt8] { state.withLock { $0.captured[stream] ?? [] } }
+    public func captured(_ stream: StandardStream) -> [UInt8] { state.withLock { $0.captured[stream] ?? [] } }
 
     /// True once both streams reached end of file (or the launcher stopped reading them).
     public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// The last `count` lines of the stream, as text (invalid UTF-8 repaired).
-    public func lastLines(_ stream: OutputStream, count: Int) -> [String] {
+    public func lastLines(_ stream: StandardStream, count: Int) -> [String] {
         let text = String(decoding: tail(stream), as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Runs the built `sut-launch` (and finds the fixtures built beside it) with Foundation.Process: an
+/// independent launcher, so a bug in ours cannot hide itself.
+enum CLI {
+    /// The directory holding the built products (sut-launch, MyAppCLI, argv-dump).
+    static let productsDirectory: URL = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [beside, beside.deletingLastPathComponent()] where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sut-launch").path) {
+            return candidate
+        }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func product(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
+    static var sutLaunch: String { product("sut-launch") }
+    static var myApp: String { product("MyAppCLI") }
+    static var argvDump: String { product("argv-dump") }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stdoutBytes: Int
+    }
+
+    /// A fresh temporary directory, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sut-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs sut-launch to completion with stdout/stderr in files (so 100 MB of output cannot block us).
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil,
+                    cwd: URL? = nil, whileRunning: ((Process, URL) throws -> Void)? = nil) throws -> Result {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: sutLaunch)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let cwd { process.currentDirectoryURL = cwd }
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
+        try whileRunning?(process, outURL)
+        process.waitUntilExit()
+        let out = try Data(contentsOf: outURL)
+        return Result(status: process.terminationStatus,
+                      stdout: out.count > 1 << 20 ? "" : String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), stdoutBytes: out.count)
+    }
+
+    /// True when `name` is an executable in PATH.
+    static func hasCommand(_ name: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+        }
+    }
+
+    /// Waits until `condition` holds, polling every 10 ms, at most `seconds`.
+    static func eventually(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(10_000)
+        }
+        return try condition()
+    }
+}
+
+/// What argv-dump printed: its argv, environment and directory.
+struct Dump: Decodable {
+    var argv: [String]
+    var env: [String: String]
+    var cwd: String
+
+    init(_ output: String) throws {
+        self = try JSONDecoder().decode(Dump.self, from: Data(output.utf8))
+    }
+}
+
+/// True when `pid` is a live process (zombies count as gone).
+func isAlive(_ pid: Int32) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)]
+    return state != "Z" && state != "X"
+}

@@ -1,0 +1,103 @@
+import AutomationHost
+import Foundation
+import Testing
+
+@Suite struct FlagsEndToEndTests {
+    @Test func theREADMEExampleLogsInWithFlags() throws {
+        let result = try CLI.run(["--flag", "skipPreActiveCheck=true", "--automation", "simulateUserAlreadyLoggedIn=true", CLI.myApp, "login"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "MyAppCLI (under test: yes)\npre-active check: skipped\nalready logged in as test-user\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test func flagsRoundTripIntoAProgramLinkingTheHost() throws {
+        let result = try CLI.run(["-f", "greeting=hi", "-f", "n:=1.5", "-a", #"user:={"name":"Ada Lovelace","ids":[1,2]}"#,
+                                  "--entry-point", "albums", CLI.myApp, "flags", "extra arg"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#"feature flags: {"greeting":"hi","n":1.5}"#))
+        #expect(result.stdout.contains(#"automation flags: {"entryPoint":"albums","user":{"ids":[1,2],"name":"Ada Lovelace"}}"#))
+        #expect(result.stdout.contains("arguments: flags extra arg"))
+    }
+
+    @Test func entryPointSelectsTheStartingScreen() throws {
+        #expect(try CLI.run(["--entry-point", "search", CLI.myApp, "start"]).stdout.hasSuffix("screen: search\n"))
+        #expect(try CLI.run([CLI.myApp, "start"]).stdout.hasSuffix("screen: main menu\n"))
+        let unknown = try CLI.run(["--entry-point", "nowhere", CLI.myApp, "start"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stdout.contains("unknown entry point \"nowhere\"; known entry points: search, albums"))
+    }
+
+    @Test func aProgramWithoutTheHostSeesTheDocumentedArgvAndEnvironment() throws {
+        let result = try CLI.run(["-f", "a=1", "-f", "s=x y", "-a", "b=true", CLI.argvDump, "own", "--args"])
+        let dump = try Dump(result.stdout)
+        #expect(dump.argv == [CLI.argvDump, "UI_TEST_MODE", #"EPHEMERAL_{"a":1,"s":"x y"}"#, #"AUTOMATION_{"b":true}"#, "own", "--args"])
+        #expect(dump.env["SUT_EPHEMERAL"] == #"{"a":1,"s":"x y"}"#)
+        #expect(dump.env["SUT_AUTOMATION"] == #"{"b":true}"#)
+        #expect(dump.env["SUT_UNDER_TEST"] == "1")
+    }
+
+    @Test func flagsInArgsOrEnvOnly() throws {
+        let args = try Dump(try CLI.run(["--flags-in", "args", "-f", "a=1", CLI.argvDump, "x"]).stdout)
+        #expect(args.argv == [CLI.argvDump, "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
+        #expect(args.env["SUT_EPHEMERAL"] == nil)
+        let env = try Dump(try CLI.run(["--flags-in", "env", "-f", "a=1", CLI.argvDump, "x"]).stdout)
+        #expect(env.argv == [CLI.argvDump, "x"])
+        #expect(env.env["SUT_EPHEMERAL"] == #"{"a":1}"#)
+        let none = try Dump(try CLI.run([CLI.argvDump]).stdout)
+        #expect(none.argv == [CLI.argvDump, "UI_TEST_MODE"])
+        #expect(none.env["SUT_EPHEMERAL"] == nil && none.env["SUT_AUTOMATION"] == nil)
+    }
+
+    @Test func awkwardValuesSurviveTheWholeTrip() throws {
+        let value = "quote \" backslash \\ equals = newline \n unicode ✓ 🚀"
+        let result = try CLI.run(["-f", "v=\(value)", CLI.argvDump])
+        let dump = try Dump(result.stdout)
+        let bridge = AutomationBridge(arguments: dump.argv, environment: dump.env)
+        #expect(bridge.problems.isEmpty)
+        #expect(bridge.ephemeralConfiguration.string("v") == value)
+    }
+
+    @Test func environmentOptionsLayerAsDocumented() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let envFile = directory.appendingPathComponent("test.env")
+        try "# test env\nexport FROM_FILE='file value'\nOVERRIDDEN=file\n".write(to: envFile, atomically: true, encoding: .utf8)
+        let flagsFile = directory.appendingPathComponent("flags.json")
+        try #"{"featureFlags":{"fromFile":true,"a":0},"env":{"FLAGS_ENV":"yes"}}"#.write(to: flagsFile, atomically: true, encoding: .utf8)
+        var caller = ProcessInfo.processInfo.environment
+        caller["CALLER_SECRET"] = "hidden"
+        let result = try CLI.run([
+            "--clear-env", "--env-file", envFile.path, "--flags-file", flagsFile.path, "-e", "OVERRIDDEN=cli",
+            "-f", "a=1", "--cwd", directory.path, CLI.argvDump,
+        ], environment: caller)
+        let dump = try Dump(result.stdout)
+        #expect(Set(dump.env.keys) == ["PATH", "HOME", "FROM_FILE", "OVERRIDDEN", "FLAGS_ENV", "SUT_EPHEMERAL", "SUT_UNDER_TEST"])
+        #expect(dump.env["FROM_FILE"] == "file value")
+        #expect(dump.env["OVERRIDDEN"] == "cli")
+        #expect(dump.env["SUT_EPHEMERAL"] == #"{"a":1,"fromFile":true}"#)
+        #expect(dump.cwd == directory.resolvingSymlinksInPath().path || dump.cwd == directory.path)
+
+        let inherited = try Dump(try CLI.run([CLI.argvDump], environment: caller).stdout)
+        #expect(inherited.env["CALLER_SECRET"] == "hidden")
+    }
+
+    @Test func theReportCarriesWhatWasSent() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("run.json")
+        let result = try CLI.run(["--report", report.path, "-f", "a=1", "-e", "K=secret-value", CLI.argvDump, "x"],
+                                 environment: ["PATH": "/usr/bin:/bin", "ARGV_DUMP_EXIT": "5"])
+        #expect(result.status == 5)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        #expect(json["argv"] as? [String] == [CLI.argvDump, "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
+        #expect(json["environmentKeys"] as? [String] == ["ARGV_DUMP_EXIT", "K", "PATH", "SUT_EPHEMERAL", "SUT_UNDER_TEST"])
+        #expect((json["featureFlags"] as? [String: Any])?["a"] as? Int == 1)
+        #expect(json["exitCode"] as? Int == 5)
+        #expect(json["programExitCode"] as? Int == 5)
+        #expect(json["signal"] == nil)
+        #expect(json["timedOut"] as? Bool == false)
+        #expect(json["stdoutBytes"] as? Int == result.stdoutBytes)
+        #expect((json["durationMs"] as? Double ?? -1) >= 0)
+        #expect(!(String(decoding: try Data(contentsOf: report), as: UTF8.self).contains("secret-value")))
+    }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# bench-launch.sh: what does launching a program through sut-launch cost?
+#
+# Compares, in one run on this machine, the median wall time of
+#   1. ./true                       (a trivial C program, run directly)
+#   2. c-launcher ./true            (a minimal C posix_spawn + waitpid launcher: the floor for any launcher)
+#   3. sut-launch ./true            (release build, static Swift stdlib)
+# and prints sut-launch's median overhead over both, plus its peak memory (max RSS).
+# Target (issue 2): at most 5 ms median overhead over the direct launch; under 30 MB peak memory.
+#
+# Usage: scripts/bench-launch.sh            (needs hyperfine: apt-get install -y hyperfine; and a C compiler)
+#   RUNS=500 WARMUP=50 scripts/bench-launch.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RUNS="${RUNS:-300}"
+WARMUP="${WARMUP:-30}"
+CC="${CC:-cc}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+[ -x /usr/bin/time ] || { echo "bench-launch: /usr/bin/time not found; install it with: apt-get install -y time" >&2; exit 2; }
+command -v hyperfine >/dev/null || { echo "bench-launch: hyperfine not found; install it with: apt-get install -y hyperfine" >&2; exit 2; }
+
+echo "building sut-launch (release, static Swift stdlib)..." >&2
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product sut-launch >&2)
+SUT="$ROOT/.build/release/sut-launch"
+
+cat > "$WORK/true.c" <<'C'
+int main(void) { return 0; }
+C
+cat > "$WORK/c-launcher.c" <<'C'
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+extern char **environ;
+int main(int argc, char **argv) {
+    pid_t pid;
+    if (argc < 2 || posix_spawn(&pid, argv[1], NULL, NULL, argv + 1, environ) != 0) return 125;
+    int status;
+    if (waitpid(pid, &status, 0) < 0) return 125;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+C
+"$CC" -O2 -o "$WORK/true" "$WORK/true.c"
+"$CC" -O2 -o "$WORK/c-launcher" "$WORK/c-launcher.c"
+
+hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$WORK/results.json" \
+    -n direct "$WORK/true" \
+    -n c-launcher "$WORK/c-launcher $WORK/true" \
+    -n sut-launch "$SUT $WORK/true" >&2
+
+peak_kb() {
+    local best=0 kb
+    for _ in 1 2 3 4 5; do
+        /usr/bin/time -o "$WORK/rss" -f "%M" "$@" >/dev/null 2>&1
+        kb=$(tail -1 "$WORK/rss")
+        [ "$kb" -gt "$best" ] && best=$kb
+    done
+    echo "$best"
+}
+
+python3 - "$WORK/results.json" "$(peak_kb "$SUT" "$WORK/true")" "$(peak_kb "$WORK/true")" <<'PY'
+import json, sys
+results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+median = {name: results[name]["median"] * 1000 for name in results}
+sut_kb, direct_kb = int(sys.argv[2]), int(sys.argv[3])
+print(f"median wall time: direct {median['direct']:.2f} ms, c-launcher {median['c-launcher']:.2f} ms, sut-launch {median['sut-launch']:.2f} ms")
+over = median['sut-launch'] - median['direct']
+print(f"sut-launch overhead: {over:.2f} ms over direct (target <= 5 ms: {'PASS' if over <= 5 else 'FAIL'}), "
+      f"{median['sut-launch'] - median['c-launcher']:.2f} ms over the C launcher")
+print(f"peak memory (max RSS): sut-launch {sut_kb / 1024:.1f} MB (target < 30 MB: {'PASS' if sut_kb < 30 * 1024 else 'FAIL'}), direct {direct_kb / 1024:.1f} MB")
+PY

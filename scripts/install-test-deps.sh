@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# install-test-deps.sh: installs what the test suite talks to (real peers: curl, python3) when missing.
+# CI calls it from a fresh machine; on a machine that has them it does nothing.
+# Usage: scripts/install-test-deps.sh
+set -euo pipefail
+
+missing=()
+command -v curl >/dev/null || missing+=(curl)
+command -v python3 >/dev/null || missing+=(python3)
+command -v setsid >/dev/null || missing+=(util-linux)
+[ ${#missing[@]} -eq 0 ] && { echo "install-test-deps: curl, python3 and setsid are present"; exit 0; }
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+if command -v apt-get >/dev/null; then
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+elif command -v dnf >/dev/null; then
+    $SUDO dnf install -y "${missing[@]}"
+elif command -v yum >/dev/null; then
+    $SUDO yum install -y "${missing[@]}"
+else
+    echo "install-test-deps: please install: ${missing[*]}" >&2
+    exit 1
+fi
