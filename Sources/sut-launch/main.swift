@@ -30,6 +30,11 @@ func printOut(_ text: String) {
 }
 
 do {
+    switch arguments.first {
+    case "serve": exit(try ServeCommand.run(Array(arguments.dropFirst())))
+    case "check": exit(try CheckCommand.run(Array(arguments.dropFirst())))
+    default: break
+    }
     switch try RunCommand.parse(arguments, environment: environment) {
     case .help:
         printOut(HelpText.main)

@@ -1,4 +1,5 @@
 import AutomationHost
+public import MockServer
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,6 +20,12 @@ public enum RunCommand {
         OptionSpec("--cwd", short: "-C", value: "DIR", help: "run the program in DIR"),
         OptionSpec("--timeout", short: "-t", value: "DURATION", help: "stop the program after DURATION (500ms, 30s, 2m) and exit 124"),
         OptionSpec("--kill-grace", value: "DURATION", help: "time between SIGTERM and SIGKILL when stopping (default 5s)"),
+        OptionSpec("--stub", short: "-s", value: "FILE|DIR", help: "start a mock server with these stubs (native, WireMock mapping or root dir); repeatable"),
+        OptionSpec("--strict", help: "fail the run (exit 4) on any request no stub matched"),
+        OptionSpec("--port", short: "-p", value: "PORT", help: "mock server port (default 8080; 0 picks a free port)"),
+        OptionSpec("--host", value: "ADDRESS", help: "mock server address (default 127.0.0.1)"),
+        OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON"),
+        OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000; the oldest go first)"),
         OptionSpec("--report", value: "FILE", help: "write a JSON report: argv, env keys, flags, exit code, signal, timing, output bytes"),
         OptionSpec("--quiet", short: "-q", help: "print nothing of sut-launch's own but errors"),
         OptionSpec("--help", short: "-h", help: "show this help"),
@@ -59,6 +66,7 @@ public enum RunCommand {
         var automations = FlagCollector(kind: "automation flag")
         var variables: [(key: String, value: String)] = fileFlags.environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         var commandLineVariables: [(key: String, value: String)] = []
+        var stubPaths: [String] = []
 
         for option in parsed.options {
             let value = option.value ?? ""
@@ -96,6 +104,21 @@ public enum RunCommand {
                 configuration.entryPoint = value
             case "--report":
                 configuration.reportPath = value
+            case "--stub":
+                stubPaths.append(value)
+            case "--strict":
+                configuration.strict = true
+            case "--port":
+                configuration.mockPort = try port(value, option)
+            case "--host":
+                configuration.mockHost = value
+            case "--journal":
+                configuration.journalPath = value
+            case "--journal-limit":
+                guard let limit = Int(value), limit > 0 else {
+                    throw UsageError("\(option.spelling) '\(value)' is not a positive number (argument \(option.index))")
+                }
+                configuration.journalLimit = limit
             case "--quiet":
                 configuration.quiet = true
             default:
@@ -105,7 +128,27 @@ public enum RunCommand {
         configuration.featureFlags = fileFlags.featureFlags.merging(features.values) { _, commandLine in commandLine }
         configuration.automationFlags = fileFlags.automationFlags.merging(automations.values) { _, commandLine in commandLine }
         configuration.environment = variables + commandLineVariables
+        if !stubPaths.isEmpty { configuration.stubs = try loadStubs(stubPaths) }
+        if configuration.journalPath != nil && stubPaths.isEmpty {
+            throw UsageError("--journal needs a mock server: add --stub FILE")
+        }
         return .run(configuration)
+    }
+
+    /// Loads stub files, turning a stub problem into an ``InputError`` (exit 3).
+    public static func loadStubs(_ paths: [String]) throws(InputError) -> StubSet {
+        do {
+            return try StubLoader.load(paths)
+        } catch {
+            throw InputError(file: error.file, line: error.line, column: error.column, error.message)
+        }
+    }
+
+    static func port(_ value: String, _ option: ParsedOption) throws(UsageError) -> UInt16 {
+        guard let port = UInt16(value) else {
+            throw UsageError("\(option.spelling) '\(value)' is not a port number 0...65535 (argument \(option.index))")
+        }
+        return port
     }
 
     private static func assignment(_ value: String, _ option: ParsedOption) throws(UsageError) -> FlagAssignment {

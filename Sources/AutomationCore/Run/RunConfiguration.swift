@@ -1,4 +1,5 @@
 public import AutomationHost
+public import MockServer
 
 /// Everything one run needs: the program, its flags and environment, limits and outputs.
 public struct RunConfiguration: Sendable {
@@ -31,6 +32,18 @@ public struct RunConfiguration: Sendable {
     public var reportPath: String?
     /// Where the program's stdin comes from.
     public var standardInput: LaunchRequest.StandardInput = .inherit
+    /// The mock server's stubs; nil: no mock server.
+    public var stubs: StubSet?
+    /// Fail the run on unexpected requests even when the stub files do not say `"unexpected": "fail"`.
+    public var strict = false
+    /// The mock server's address and port (0: a free port).
+    public var mockHost = "127.0.0.1"
+    public var mockPort: UInt16 = 8080
+    /// Write the mock server's journal here.
+    public var journalPath: String?
+    public var journalLimit = 10_000
+    /// Set once the mock server listens: its base URL, passed to the program.
+    public var mockServerURL: String?
 
     public init(program: String, arguments: [String] = []) {
         self.program = program
@@ -41,6 +54,7 @@ public struct RunConfiguration: Sendable {
     public var effectiveAutomationFlags: [String: FlagValue] {
         var flags = automationFlags
         if let entryPoint { flags[WireFormat.entryPointKey] = .string(entryPoint) }
+        if let mockServerURL, flags[WireFormat.mockServerURLKey] == nil { flags[WireFormat.mockServerURLKey] = .string(mockServerURL) }
         return flags
     }
 
@@ -59,6 +73,15 @@ public struct RunConfiguration: Sendable {
             result = callerEnvironment
         }
         for (key, value) in environment { result[key] = value }
+        if let mockServerURL {
+            result[WireFormat.mockServerURLVariable] = mockServerURL
+            // CI machines often set http_proxy: keep mock-server traffic off the proxy.
+            for key in ["NO_PROXY", "no_proxy"] {
+                let existing = result[key].map { $0.split(separator: ",").map(String.init) } ?? []
+                let missing = ["127.0.0.1", "localhost"].filter { !existing.contains($0) }
+                result[key] = (existing + missing).joined(separator: ",")
+            }
+        }
         if flagsIn == .args {
             result[WireFormat.underTestVariable] = "1"
         } else {

@@ -1,4 +1,5 @@
 public import AutomationHost
+import MockServer
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -37,6 +38,8 @@ public struct RunReport: Codable, Sendable {
     public var stderrBytes = 0
     /// Why the run failed before or around the program (launch failure), if it did.
     public var error: String?
+    /// What the mock server saw, when one ran.
+    public var mockServer: MockServerReport?
 
     init(configuration: RunConfiguration) {
         program = configuration.program
@@ -54,6 +57,38 @@ public struct RunReport: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// The mock server's part of the run report.
+public struct MockServerReport: Codable, Sendable {
+    public struct Route: Codable, Sendable {
+        public var id: String
+        public var name: String
+        public var source: String
+        public var calls: Int
+        public var expectationFailure: String?
+    }
+    public struct Unexpected: Codable, Sendable {
+        public var method: String
+        public var url: String
+        public var nearMiss: String
+    }
+    public var url: String
+    public var totalRequests: Int
+    public var unexpectedPolicy: String
+    public var routes: [Route]
+    public var unexpected: [Unexpected]
+    /// What failed the run (unmet expectations; unexpected requests under strict).
+    public var failures: [String]
+
+    init(url: String, summary: ServerSummary) {
+        self.url = url
+        totalRequests = summary.totalRequests
+        unexpectedPolicy = summary.policy.rawValue
+        routes = summary.routes.map { Route(id: $0.id, name: $0.name, source: $0.source, calls: $0.calls, expectationFailure: $0.expectationFailure) }
+        unexpected = summary.unexpected.map { Unexpected(method: $0.method, url: $0.url, nearMiss: $0.nearMiss) }
+        failures = summary.failures
     }
 }
 

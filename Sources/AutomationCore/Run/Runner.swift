@@ -1,3 +1,4 @@
+import MockServer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,6 +16,52 @@ public struct RunOutcome: Sendable {
 public enum Runner {
     /// Runs the configuration. Never throws: every failure is an exit code, a line on stderr and the report.
     public static func run(_ configuration: RunConfiguration, signals: SignalForwarder? = nil) -> RunOutcome {
+        var configuration = configuration
+        var server: StubServer?
+        if var stubs = configuration.stubs {
+            if configuration.strict { stubs.unexpected = .fail }
+            let stubServer = StubServer(stubs: stubs, host: configuration.mockHost, journalLimit: configuration.journalLimit)
+            do {
+                try stubServer.start(port: configuration.mockPort)
+            } catch {
+                var report = RunReport(configuration: configuration)
+                let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""
+                report.error = "cannot start the mock server on \(configuration.mockHost):\(configuration.mockPort): \(error)\(hint)"
+                report.exitCode = ExitCode.cannotLaunch
+                Console.error(report.error!)
+                writeReport(report, configuration)
+                return RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
+            }
+            configuration.mockServerURL = stubServer.baseURL
+            server = stubServer
+        }
+        var outcome = launchAndWait(configuration, signals: signals)
+        if let server {
+            finishServer(server, configuration, &outcome)
+            writeReport(outcome.report, configuration)
+        }
+        return outcome
+    }
+
+    private static func finishServer(_ server: StubServer, _ configuration: RunConfiguration, _ outcome: inout RunOutcome) {
+        server.stop()
+        let summary = server.summary
+        outcome.report.mockServer = MockServerReport(url: server.baseURL, summary: summary)
+        if let path = configuration.journalPath, !FileSystem.write(Array(server.journal.json().utf8), to: path) {
+            Console.error("cannot write the journal to \(path)")
+        }
+        let failures = summary.failures
+        if !configuration.quiet || !failures.isEmpty { Console.line(summary.render()) }
+        if !failures.isEmpty {
+            Console.error("mock-server checks failed: \(failures.joined(separator: "; "))")
+            if outcome.exitCode == 0 {
+                outcome.exitCode = ExitCode.serverChecksFailed
+                outcome.report.exitCode = ExitCode.serverChecksFailed
+            }
+        }
+    }
+
+    private static func launchAndWait(_ configuration: RunConfiguration, signals: SignalForwarder?) -> RunOutcome {
         var report = RunReport(configuration: configuration)
         let request = LaunchRequest(
             executable: configuration.program, arguments: configuration.launchArguments,
@@ -28,7 +75,7 @@ public enum Runner {
             report.error = error.message
             report.exitCode = error.exitCode
             Console.error(error.message)
-            writeReport(report, configuration)
+            if configuration.stubs == nil { writeReport(report, configuration) }
             return RunOutcome(exitCode: error.exitCode, report: report)
         }
         report.launched = true
@@ -68,7 +115,7 @@ public enum Runner {
             Console.error("\(configuration.program) was \(final)")
         }
         report.exitCode = exitCode
-        writeReport(report, configuration)
+        if configuration.stubs == nil { writeReport(report, configuration) }
         return RunOutcome(exitCode: exitCode, report: report)
     }
 

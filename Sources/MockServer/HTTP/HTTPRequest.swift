@@ -1,0 +1,109 @@
+/// One request as the mock server received it.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: String
+    /// The request-target as sent: `/cities?q=Milano`.
+    public var target: String
+    /// The target's path, still percent-encoded: `/cities`.
+    public var path: String
+    /// The raw query string after `?`, if any.
+    public var rawQuery: String?
+    public var version: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The peer's IP address.
+    public var clientAddress: String
+
+    public init(method: String, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = [:],
+                body: [UInt8] = [], clientAddress: String = "127.0.0.1") {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.clientAddress = clientAddress
+        if let question = target.firstIndex(of: "?") {
+            path = String(target[..<question])
+            rawQuery = String(target[target.index(after: question)...])
+        } else {
+            path = target
+            rawQuery = nil
+        }
+        if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
+        // An absolute-form target (a client talking to us as a proxy): keep only the path.
+        if path.hasPrefix("http://") || path.hasPrefix("https://"), let slash = path.dropFirst(8).firstIndex(of: "/") {
+            path = String(path[slash...])
+        }
+    }
+
+    /// Query parameters in order, percent-decoded (`+` as space).
+    public var queryItems: [(name: String, value: String)] {
+        guard let rawQuery, !rawQuery.isEmpty else { return [] }
+        return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            if let equals = pair.firstIndex(of: "=") {
+                return (PercentEncoding.decode(pair[..<equals], plusAsSpace: true),
+                        PercentEncoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true))
+            }
+            return (PercentEncoding.decode(pair, plusAsSpace: true), "")
+        }
+    }
+
+    /// The first value of a query parameter.
+    public func query(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
+
+    /// Every value of a query parameter.
+    public func queryValues(_ name: String) -> [String] { queryItems.filter { $0.name == name }.map(\.value) }
+
+    /// The first value of a header (case-insensitive name).
+    public func header(_ name: String) -> String? { headers[name] }
+
+    /// The body as UTF-8 text (invalid bytes repaired).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// Cookies from the Cookie headers.
+    public var cookies: [String: String] {
+        var result: [String: String] = [:]
+        for header in headers.values("Cookie") {
+            for pair in header.split(separator: ";") {
+                let trimmed = pair.drop { $0 == " " }
+                if let equals = trimmed.firstIndex(of: "=") {
+                    result[String(trimmed[..<equals])] = String(trimmed[trimmed.index(after: equals)...])
+                }
+            }
+        }
+        return result
+    }
+
+    /// The path percent-decoded, for display and template values.
+    public var decodedPath: String { PercentEncoding.decode(Substring(path), plusAsSpace: false) }
+}
+
+/// Percent-decoding for paths and queries.
+package enum PercentEncoding {
+    package static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
+        guard text.contains("%") || (plusAsSpace && text.contains("+")) else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "%"), iterator.count >= 2,
+               let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1]) {
+                bytes.append(high << 4 | low)
+                iterator = iterator.dropFirst(2)
+            } else if plusAsSpace && byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

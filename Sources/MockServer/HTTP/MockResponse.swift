@@ -1,0 +1,100 @@
+/// What the mock server answers: status, headers, body, and how (delay, fault, chunked).
+public struct MockResponse: Sendable, Hashable {
+    /// Ways to misbehave on purpose, as WireMock's faults.
+    public enum Fault: String, Sendable, Hashable, CaseIterable {
+        /// Close with a TCP reset (WireMock CONNECTION_RESET_BY_PEER).
+        case connectionReset = "connection-reset"
+        /// Close without a byte (WireMock EMPTY_RESPONSE).
+        case emptyResponse = "empty-response"
+        /// A 200 with a broken chunked body (WireMock MALFORMED_RESPONSE_CHUNK).
+        case malformedChunk = "malformed-chunk"
+        /// Garbage bytes, then close (WireMock RANDOM_DATA_THEN_CLOSE).
+        case randomDataThenClose = "random-data"
+
+        /// The WireMock name of the fault.
+        public var wireMockName: String {
+            switch self {
+            case .connectionReset: "CONNECTION_RESET_BY_PEER"
+            case .emptyResponse: "EMPTY_RESPONSE"
+            case .malformedChunk: "MALFORMED_RESPONSE_CHUNK"
+            case .randomDataThenClose: "RANDOM_DATA_THEN_CLOSE"
+            }
+        }
+    }
+
+    public var status: Int
+    /// The reason phrase; nil for the standard one.
+    public var reason: String?
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    public var delayMs: Int
+    public var fault: Fault?
+    /// Send the body with chunked transfer encoding (HTTP/1.1 clients only).
+    public var chunked: Bool
+
+    public init(status: Int = 200, reason: String? = nil, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                delayMs: Int = 0, fault: Fault? = nil, chunked: Bool = false) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+        self.delayMs = delayMs
+        self.fault = fault
+        self.chunked = chunked
+    }
+
+    /// A text response (text/plain; charset=utf-8 unless `contentType` says otherwise).
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> MockResponse {
+        MockResponse(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
+    }
+
+    /// A JSON response from already-encoded JSON text.
+    public static func json(text: String, status: Int = 200) -> MockResponse {
+        MockResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
+    }
+}
+
+/// Standard reason phrases.
+package enum HTTPStatus {
+    package static func reason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: "Status \(status)"
+        }
+    }
+
+    /// Statuses that never carry a body (RFC 9110 §6.4.1).
+    package static func forbidsBody(_ status: Int) -> Bool { status < 200 || status == 204 || status == 304 }
+}

@@ -1,0 +1,118 @@
+/// Finds the stubs that may match a request without scanning them all: exact paths by hash, templates by a
+/// segment trie, regular expressions by their literal prefix. Candidates come back best first:
+/// lower priority number, then more specific path (literal > {param} > * > **), then definition order.
+struct Router: Sendable {
+    let stubs: [Stub]
+    /// Position of each stub in the total order "best first".
+    private let rank: [Int]
+    private var exactPaths: [String: [Int]] = [:]
+    private var trie = TrieNode()
+    private var patterns: [(prefix: String, includesQuery: Bool, index: Int)] = []
+    private var anyURL: [Int] = []
+
+    final class TrieNode: @unchecked Sendable {
+        var literal: [String: TrieNode] = [:]
+        var parameter: TrieNode?
+        var star: TrieNode?
+        var doubleStar: [Int] = []
+        var terminal: [Int] = []
+    }
+
+    init(_ stubs: [Stub]) {
+        self.stubs = stubs
+        let order = stubs.indices.sorted { a, b in
+            let x = stubs[a], y = stubs[b]
+            if x.priority != y.priority { return x.priority < y.priority }
+            let sx = x.url.specificity, sy = y.url.specificity
+            if sx != sy { return sx.lexicographicallyPrecedes(sy) == false }
+            return x.order < y.order
+        }
+        var rank = [Int](repeating: 0, count: stubs.count)
+        for (position, index) in order.enumerated() { rank[index] = position }
+        self.rank = rank
+        for (index, stub) in stubs.enumerated() {
+            switch stub.url {
+            case .exactURL(let url):
+                let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+                exactPaths[path, default: []].append(index)
+            case .template(let segments):
+                if segments.allSatisfy({ if case .literal = $0 { return true } else { return false } }) {
+                    exactPaths["/" + segments.map(\.description).joined(separator: "/"), default: []].append(index)
+                } else {
+                    insert(segments[...], index: index, into: trie)
+                }
+            case .pattern(let regex, _, let includesQuery):
+                patterns.append((Self.literalPrefix(regex.source), includesQuery, index))
+            case .any:
+                anyURL.append(index)
+            }
+        }
+    }
+
+    private func insert(_ segments: ArraySlice<PathSegment>, index: Int, into node: TrieNode) {
+        guard let first = segments.first else {
+            node.terminal.append(index)
+            return
+        }
+        let rest = segments.dropFirst()
+        switch first {
+        case .literal(let text):
+            let child = node.literal[text] ?? TrieNode()
+            node.literal[text] = child
+            insert(rest, index: index, into: child)
+        case .parameter:
+            let child = node.parameter ?? TrieNode()
+            node.parameter = child
+            insert(rest, index: index, into: child)
+        case .star:
+            let child = node.star ?? TrieNode()
+            node.star = child
+            insert(rest, index: index, into: child)
+        case .doubleStar:
+            node.doubleStar.append(index)
+        }
+    }
+
+    /// Stub indices whose URL may match, best first. The caller still checks every field.
+    func candidates(for input: MatchInput) -> [Int] {
+        var result = exactPaths[input.request.path] ?? []
+        collect(input.segments[...], node: trie, into: &result)
+        for pattern in patterns where (pattern.includesQuery ? input.request.target : input.request.path).hasPrefix(pattern.prefix) {
+            result.append(pattern.index)
+        }
+        result += anyURL
+        if result.count > 1 { result.sort { rank[$0] < rank[$1] } }
+        return result
+    }
+
+    private func collect(_ segments: ArraySlice<Substring>, node: TrieNode, into result: inout [Int]) {
+        result += node.doubleStar
+        guard let first = segments.first else {
+            result += node.terminal
+            return
+        }
+        let rest = segments.dropFirst()
+        if let child = node.literal[String(first)] { collect(rest, node: child, into: &result) }
+        if !first.isEmpty {
+            if let child = node.parameter { collect(rest, node: child, into: &result) }
+            if let child = node.star { collect(rest, node: child, into: &result) }
+        }
+    }
+
+    /// The literal text a regular expression's matches must start with ("" when unknown).
+    static func literalPrefix(_ source: String) -> String {
+        var text = Substring(source)
+        if text.hasPrefix("^") { text = text.dropFirst() }
+        var prefix = ""
+        let special: Set<Character> = [".", "^", "$", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "\\"]
+        for character in text {
+            if special.contains(character) {
+                // A quantifier applies to the last literal character: it is optional or repeated.
+                if character == "*" || character == "?" || character == "{", !prefix.isEmpty { prefix.removeLast() }
+                break
+            }
+            prefix.append(character)
+        }
+        return prefix
+    }
+}

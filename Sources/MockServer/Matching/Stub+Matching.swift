@@ -1,0 +1,127 @@
+/// A reason a request did not match a stub, for near-miss messages.
+struct Mismatch: Sendable {
+    var field: String
+    var expected: String
+    var actual: String
+    var weight: Double
+
+    var description: String { "\(field): expected \(expected), got \(actual)" }
+}
+
+/// A request prepared once for matching against many stubs.
+struct MatchInput {
+    let request: HTTPRequest
+    let segments: [Substring]
+    let query: [(name: String, value: String)]
+    let cookies: [String: String]
+    let bodyText: String
+
+    init(_ request: HTTPRequest) {
+        self.request = request
+        let path = request.path.hasPrefix("/") ? request.path.dropFirst() : Substring(request.path)
+        segments = path.isEmpty ? [] : path.split(separator: "/", omittingEmptySubsequences: false)
+        query = request.queryItems
+        cookies = request.cookies
+        bodyText = request.bodyText
+    }
+}
+
+extension Stub {
+    /// The template's parameter values for this request (names to decoded values); nil when the URL does not match.
+    func pathParameterValues(_ input: MatchInput) -> [String: String]? {
+        guard case .template(let template) = url else { return [:] }
+        var values: [String: String] = [:]
+        var index = 0
+        for (position, segment) in template.enumerated() {
+            switch segment {
+            case .doubleStar:
+                if position == template.count - 1 { return values }
+                return nil
+            case .literal(let text):
+                guard index < input.segments.count, input.segments[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < input.segments.count, !input.segments[index].isEmpty else { return nil }
+                values[name] = PercentEncoding.decode(input.segments[index], plusAsSpace: false)
+            case .star:
+                guard index < input.segments.count, !input.segments[index].isEmpty else { return nil }
+            }
+            index += 1
+        }
+        return index == input.segments.count ? values : nil
+    }
+
+    func urlMatches(_ input: MatchInput) -> Bool {
+        switch url {
+        case .exactURL(let expected): return input.request.target == expected
+        case .template: return pathParameterValues(input) != nil
+        case .pattern(let regex, _, let includesQuery):
+            return regex.matchesWhole(includesQuery ? input.request.target : input.request.path)
+        case .any: return true
+        }
+    }
+
+    /// Whether the request matches, given the scenario's current state.
+    func matches(_ input: MatchInput, scenarioState: String?) -> Bool {
+        evaluate(input, scenarioState: scenarioState, collectAll: false).isEmpty
+    }
+
+    /// The differences between the request and this stub (empty: it matches). With `collectAll: false`
+    /// it stops at the first difference.
+    func evaluate(_ input: MatchInput, scenarioState: String?, collectAll: Bool) -> [Mismatch] {
+        var mismatches: [Mismatch] = []
+        let request = input.request
+        if let method, method != request.method, !(method == "GET" && request.method == "HEAD") {
+            mismatches.append(Mismatch(field: "method", expected: method, actual: request.method, weight: 1))
+            if !collectAll { return mismatches }
+        }
+        if !urlMatches(input) {
+            let distance = Suggestion.editDistance(url.description, request.path)
+            let similarity = Double(distance) / Double(max(url.description.count, request.path.count, 1))
+            mismatches.append(Mismatch(field: "url", expected: url.description, actual: request.target, weight: 2 + similarity))
+            if !collectAll { return mismatches }
+        } else if !pathParameters.isEmpty, let values = pathParameterValues(input) {
+            for (name, matcher) in pathParameters where !matcher.matches(values[name]) {
+                mismatches.append(Mismatch(field: "path parameter \(name)", expected: matcher.description, actual: values[name].map { "\"\($0)\"" } ?? "nothing", weight: 1))
+                if !collectAll { return mismatches }
+            }
+        }
+        for (name, matcher) in query {
+            let values = input.query.filter { $0.name == name }.map(\.value)
+            let ok = values.isEmpty ? matcher.matches(nil) : values.contains { matcher.matches($0) }
+            if !ok {
+                mismatches.append(Mismatch(field: "query \(name)", expected: matcher.description,
+                                           actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
+                if !collectAll { return mismatches }
+            }
+        }
+        for (name, matcher) in headers {
+            let values = request.headers.values(name)
+            let ok = values.isEmpty ? matcher.matches(nil) : values.contains { matcher.matches($0) }
+            if !ok {
+                mismatches.append(Mismatch(field: "header \(name)", expected: matcher.description,
+                                           actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
+                if !collectAll { return mismatches }
+            }
+        }
+        for (name, matcher) in cookies where !matcher.matches(input.cookies[name]) {
+            mismatches.append(Mismatch(field: "cookie \(name)", expected: matcher.description,
+                                       actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent", weight: 1))
+            if !collectAll { return mismatches }
+        }
+        for matcher in body where !matcher.matches(input.bodyText) {
+            let shown = input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
+            mismatches.append(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1))
+            if !collectAll { return mismatches }
+        }
+        if let scenario, let required = scenario.requiredState, required != (scenarioState ?? ScenarioStates.started) {
+            mismatches.append(Mismatch(field: "scenario \"\(scenario.name)\"", expected: "state \"\(required)\"",
+                                       actual: "state \"\(scenarioState ?? ScenarioStates.started)\"", weight: 0.5))
+        }
+        return mismatches
+    }
+}
+
+enum ScenarioStates {
+    /// WireMock's initial scenario state.
+    static let started = "Started"
+}

@@ -1,0 +1,110 @@
+/// Matches one value (a header, query parameter, cookie, body): WireMock's string matchers.
+indirect enum ValueMatcher: Sendable {
+    case equalTo(String, caseInsensitive: Bool)
+    case contains(String, caseInsensitive: Bool)
+    case doesNotContain(String)
+    case matches(RegexBox)
+    case doesNotMatch(RegexBox)
+    /// `absent: true`: the value must be missing; `absent: false`: present with any value.
+    case absent(Bool)
+    case equalToJSON(JSONNode, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
+    case matchesJSONPath(JSONPath, ValueMatcher?)
+    case and([ValueMatcher])
+    case or([ValueMatcher])
+
+    /// Whether the (possibly missing) value matches.
+    func matches(_ value: String?) -> Bool {
+        switch self {
+        case .absent(let mustBeAbsent): return mustBeAbsent ? value == nil : value != nil
+        case .and(let all): return all.allSatisfy { $0.matches(value) }
+        case .or(let any): return any.contains { $0.matches(value) }
+        case .doesNotContain(let text): return value.map { !$0.contains(text) } ?? true
+        case .doesNotMatch(let regex): return value.map { !regex.matchesWhole($0) } ?? true
+        default: break
+        }
+        guard let value else { return false }
+        switch self {
+        case .equalTo(let expected, let caseInsensitive):
+            return caseInsensitive ? value.lowercased() == expected.lowercased() : value == expected
+        case .contains(let expected, let caseInsensitive):
+            return caseInsensitive ? value.lowercased().contains(expected.lowercased()) : value.contains(expected)
+        case .matches(let regex): return regex.matchesWhole(value)
+        case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
+            guard let actual = try? JSONParser.parse(value) else { return false }
+            return JSONComparison.matches(expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+                                          ignoreExtraElements: ignoreExtraElements)
+        case .matchesJSONPath(let path, let valueMatcher):
+            guard let document = try? JSONParser.parse(value) else { return false }
+            let found = path.evaluate(document)
+            guard let valueMatcher else { return !found.isEmpty }
+            return found.contains { node in
+                valueMatcher.matches(node.string ?? JSONWriter.write(node))
+            }
+        default: return false
+        }
+    }
+
+    /// How the expectation reads in a near-miss message: `equal to "Milano"`.
+    var description: String {
+        switch self {
+        case .equalTo(let text, let caseInsensitive): "equal to \"\(text)\"\(caseInsensitive ? " (any case)" : "")"
+        case .contains(let text, _): "containing \"\(text)\""
+        case .doesNotContain(let text): "not containing \"\(text)\""
+        case .matches(let regex): "matching /\(regex.source)/"
+        case .doesNotMatch(let regex): "not matching /\(regex.source)/"
+        case .absent(let absent): absent ? "absent" : "present"
+        case .equalToJSON(let node, _, let extra): "JSON \(extra ? "including" : "equal to") \(JSONWriter.write(node).prefix(120))"
+        case .matchesJSONPath(let path, let matcher): "JSON with \(path.source)" + (matcher.map { " " + $0.description } ?? "")
+        case .and(let all): all.map(\.description).joined(separator: " and ")
+        case .or(let any): any.map(\.description).joined(separator: " or ")
+        }
+    }
+}
+
+/// Structural JSON comparison for `equalToJson` and native `requestJson`/`requestJsonIncludes`.
+enum JSONComparison {
+    static func matches(expected: JSONNode, actual: JSONNode, ignoreArrayOrder: Bool, ignoreExtraElements: Bool) -> Bool {
+        switch (expected.value, actual.value) {
+        case (.object(let expectedMembers), .object(let actualMembers)):
+            if !ignoreExtraElements && expectedMembers.count != actualMembers.count { return false }
+            for member in expectedMembers {
+                guard let other = actualMembers.first(where: { $0.key == member.key }) else { return false }
+                guard matches(expected: member.value, actual: other.value, ignoreArrayOrder: ignoreArrayOrder,
+                              ignoreExtraElements: ignoreExtraElements) else { return false }
+            }
+            return true
+        case (.array(let expectedElements), .array(let actualElements)):
+            if !ignoreExtraElements && expectedElements.count != actualElements.count { return false }
+            if !ignoreArrayOrder {
+                guard expectedElements.count <= actualElements.count else { return false }
+                if ignoreExtraElements && expectedElements.count != actualElements.count {
+                    // In order, as a subsequence.
+                    var index = 0
+                    for element in actualElements where index < expectedElements.count {
+                        if matches(expected: expectedElements[index], actual: element, ignoreArrayOrder: false,
+                                   ignoreExtraElements: true) { index += 1 }
+                    }
+                    return index == expectedElements.count
+                }
+                return zip(expectedElements, actualElements).allSatisfy {
+                    matches(expected: $0, actual: $1, ignoreArrayOrder: false, ignoreExtraElements: ignoreExtraElements)
+                }
+            }
+            var unused = actualElements
+            for element in expectedElements {
+                guard let index = unused.firstIndex(where: {
+                    matches(expected: element, actual: $0, ignoreArrayOrder: true, ignoreExtraElements: ignoreExtraElements)
+                }) else { return false }
+                unused.remove(at: index)
+            }
+            return true
+        case (.int(let a), .double(let b)): return Double(a) == b
+        case (.double(let a), .int(let b)): return a == Double(b)
+        case (.string(let text), _) where text == "${json-unit.any-string}": if case .string = actual.value { return true }; return false
+        case (.string(let text), _) where text == "${json-unit.any-number}":
+            switch actual.value { case .int, .double: return true; default: return false }
+        case (.string(let text), _) where text == "${json-unit.ignore}": return true
+        default: return expected.value == actual.value
+        }
+    }
+}

@@ -1,0 +1,279 @@
+// The one place MockServer talks to the C library about sockets.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A TCP socket descriptor with the few operations the server needs. Every socket is close-on-exec, so a
+/// program under test never inherits the listening port.
+package struct Socket: Sendable, Hashable {
+    package let fd: Int32
+
+    /// An error from a socket call, with the call's name.
+    package struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        package let call: String
+        package let code: Int32
+        package var description: String { "\(call): \(String(cString: strerror(code)))" }
+        package var isAddressInUse: Bool { code == EADDRINUSE }
+    }
+
+    /// Binds and listens on `host:port` (IPv4 dotted quad, or an IPv6 address); port 0 picks a free port.
+    package static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(Error) -> Socket {
+        let isIPv6 = host.contains(":")
+        let fd = makeSocket(family: isIPv6 ? AF_INET6 : AF_INET)
+        guard fd >= 0 else { throw Error(call: "socket", code: errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var result: Int32
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
+                closeDescriptor(fd)
+                throw Error(call: "inet_pton(\(host))", code: EINVAL)
+            }
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+                closeDescriptor(fd)
+                throw Error(call: "inet_pton(\(host))", code: EINVAL)
+            }
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            closeDescriptor(fd)
+            throw Error(call: "bind", code: code)
+        }
+        guard Glibc_or_Darwin_listen(fd, backlog) == 0 else {
+            let code = errno
+            closeDescriptor(fd)
+            throw Error(call: "listen", code: code)
+        }
+        return Socket(fd: fd)
+    }
+
+    /// The port the socket is bound to (getsockname), for `--port 0`.
+    package var localPort: UInt16 {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Self.port(of: storage)
+    }
+
+    /// Accepts one connection (blocking), close-on-exec, with TCP_NODELAY set.
+    /// - Returns: the connection and the peer's address, or nil when the listening socket was closed.
+    package func accept() -> (Socket, String)? {
+        while true {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { acceptCloseOnExec(fd, $0, &length) }
+            }
+            if client < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED, EPROTO: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    usleep(10_000) // out of descriptors: back off instead of spinning
+                    continue
+                default: return nil
+                }
+            }
+            var yes: Int32 = 1
+            setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+            setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            return (Socket(fd: client), Self.address(of: storage))
+        }
+    }
+
+    /// Waits until the socket is readable or `timeoutMs` passes (-1: forever). False on timeout.
+    package func waitReadable(timeoutMs: Int32) -> Bool {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&pfd, 1, timeoutMs)
+            if result < 0 && errno == EINTR { continue }
+            return result != 0
+        }
+    }
+
+    /// Reads what is available into `buffer` (appending). Returns bytes read; 0 at end of stream; -1 on error.
+    package func receive(into buffer: inout [UInt8], maximum: Int = 65_536) -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: maximum))
+        let count = buffer.withUnsafeMutableBytes { raw -> Int in
+            while true {
+                let result = recv(fd, raw.baseAddress! + start, maximum, 0)
+                if result < 0 && errno == EINTR { continue }
+                return result
+            }
+        }
+        buffer.removeLast(maximum - max(count, 0))
+        return count
+    }
+
+    /// Writes all bytes; false when the peer went away. Never raises SIGPIPE.
+    @discardableResult
+    package func send(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let result = Glibc_or_Darwin_send(fd, raw.baseAddress! + offset, raw.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += result
+            }
+            return true
+        }
+    }
+
+    /// Sets the send timeout, so a client that never reads cannot hold a thread forever.
+    package func setSendTimeout(milliseconds: Int) {
+        var value = timeval(tv_sec: milliseconds / 1000, tv_usec: .init((milliseconds % 1000) * 1000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Makes the coming close send an RST instead of a FIN (SO_LINGER 0): the "connection reset by peer" fault.
+    package func resetOnClose() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
+    /// Stops both directions (wakes a thread blocked on this socket) without closing the descriptor.
+    package func shutdown() { _ = Glibc_or_Darwin_shutdown(fd) }
+
+    package func close() { closeDescriptor(fd) }
+
+    private static func makeSocket(family: Int32) -> Int32 {
+        #if canImport(Glibc)
+        return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let fd = socket(family, SOCK_STREAM, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
+        #endif
+    }
+
+    private static func port(of storage: sockaddr_storage) -> UInt16 {
+        var copy = storage
+        return withUnsafePointer(to: &copy) { pointer in
+            if Int32(storage.ss_family) == AF_INET6 {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
+    }
+
+    private static func address(of storage: sockaddr_storage) -> String {
+        var copy = storage
+        var text = [CChar](repeating: 0, count: 64)
+        withUnsafePointer(to: &copy) { pointer in
+            if Int32(storage.ss_family) == AF_INET6 {
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    var raw = address.pointee.sin6_addr
+                    _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+                }
+            } else {
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    var raw = address.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+                }
+            }
+        }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+// Thin wrappers where the two C libraries differ.
+private func Glibc_or_Darwin_listen(_ fd: Int32, _ backlog: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.listen(fd, backlog)
+    #else
+    Darwin.listen(fd, backlog)
+    #endif
+}
+
+private func Glibc_or_Darwin_send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL))
+    #else
+    Darwin.send(fd, pointer, count, 0) // SO_NOSIGPIPE is set on accept
+    #endif
+}
+
+private func Glibc_or_Darwin_shutdown(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    #else
+    Darwin.shutdown(fd, SHUT_RDWR)
+    #endif
+}
+
+private func closeDescriptor(_ fd: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(fd)
+    #else
+    _ = Darwin.close(fd)
+    #endif
+}
+
+#if canImport(Glibc)
+/// accept4 (atomic close-on-exec): Swift's Glibc module does not export it, so it is looked up once.
+private let accept4Function: (@convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32)? = {
+    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "accept4") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32).self)
+}()
+#endif
+
+private func acceptCloseOnExec(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    #if canImport(Glibc)
+    if let accept4Function { return accept4Function(fd, address, length, Int32(SOCK_CLOEXEC.rawValue)) }
+    let client = Glibc.accept(fd, address, length)
+    if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
+    return client
+    #else
+    let client = Darwin.accept(fd, address, length)
+    if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
+    return client
+    #endif
+}
+
+/// Starts a detached POSIX thread (connection handlers block in poll and recv; not for Dispatch workers).
+package func startServerThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    #else
+    var thread: pthread_t?
+    #endif
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    pthread_attr_setstacksize(&attributes, 256 * 1024)
+    defer { pthread_attr_destroy(&attributes) }
+    let status = pthread_create(&thread, &attributes, { context in
+        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    if status != 0 {
+        Unmanaged<Box>.fromOpaque(context).release()
+        return false
+    }
+    return true
+}

@@ -1,0 +1,99 @@
+/// The admin API under `/__admin`, for tests and other languages driving the server while a program runs.
+/// Answers only clients on this machine (loopback).
+///
+/// | request | effect |
+/// |---|---|
+/// | `GET /__admin/health` | `{"status":"ok"}` |
+/// | `GET /__admin/mappings` | the stubs with their call counts |
+/// | `POST /__admin/mappings` | adds a WireMock mapping (JSON body); 201 with its id |
+/// | `DELETE /__admin/mappings` | removes every stub |
+/// | `POST /__admin/mappings/reset` | back to the stubs loaded from files |
+/// | `GET /__admin/requests` | the journal; `GET /__admin/requests/unmatched` the unexpected ones |
+/// | `DELETE /__admin/requests` | clears the journal |
+/// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset` | scenario states |
+/// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start |
+enum AdminAPI {
+    static func respond(to request: HTTPRequest, state: StubServer.State) -> MockResponse {
+        guard isLoopback(request.clientAddress) else {
+            return .text("the admin API answers clients on this machine only\n", status: 403)
+        }
+        let route = request.method + " " + (request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path)
+        switch route {
+        case "GET /__admin/health", "GET /__admin":
+            return .json(text: "{\"status\":\"ok\"}")
+        case "GET /__admin/mappings":
+            let body = state.locked { state in
+                "{\"mappings\":[" + state.router.stubs.indices.map { index in
+                    let stub = state.router.stubs[index]
+                    return "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"name\":" + JSONWriter.quoted(stub.name)
+                        + ",\"source\":" + JSONWriter.quoted(stub.source) + ",\"calls\":\(state.counts[index])}"
+                }.joined(separator: ",") + "],\"meta\":{\"total\":\(state.router.stubs.count)}}"
+            }
+            return .json(text: body)
+        case "POST /__admin/mappings":
+            do {
+                let node = try JSONParser.parse(request.body)
+                let files = state.locked { $0.fileStubs.files.first.map { FileSystem.directory(of: $0) + "/__files" } } ?? "./__files"
+                let stub = try StubSet.wireMockMapping(node, file: "POST /__admin/mappings", filesDirectory: files)
+                state.locked { state in
+                    var set = StubSet()
+                    for existing in state.router.stubs { set.stubs.append(existing) }
+                    set.append(stub)
+                    state.router = Router(set.stubs)
+                    state.counts.append(0)
+                }
+                return .json(text: "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"name\":" + JSONWriter.quoted(stub.name) + "}", status: 201)
+            } catch let error as JSONParser.Error {
+                return .text("invalid JSON: \(error)\n", status: 400)
+            } catch {
+                return .text("\(error)\n", status: 422)
+            }
+        case "DELETE /__admin/mappings":
+            state.locked { state in
+                state.router = Router([])
+                state.counts = []
+            }
+            return .json(text: "{}")
+        case "POST /__admin/mappings/reset":
+            state.locked { resetStubs($0) }
+            return .json(text: "{}")
+        case "GET /__admin/requests":
+            return .json(text: state.locked { $0.journal.json() })
+        case "GET /__admin/requests/unmatched":
+            let entries = state.locked { $0.journal.ordered.filter(\.isUnexpected) }
+            return .json(text: "{\"requests\":[" + entries.map(Journal.json).joined(separator: ",\n") + "]}")
+        case "DELETE /__admin/requests", "POST /__admin/requests/reset":
+            state.locked { $0.journal.removeAll() }
+            return .json(text: "{}")
+        case "GET /__admin/scenarios":
+            let body = state.locked { state in
+                "{\"scenarios\":[" + state.scenarios.sorted { $0.key < $1.key }.map {
+                    "{\"name\":" + JSONWriter.quoted($0.key) + ",\"state\":" + JSONWriter.quoted($0.value) + "}"
+                }.joined(separator: ",") + "]}"
+            }
+            return .json(text: body)
+        case "POST /__admin/scenarios/reset":
+            state.locked { $0.scenarios.removeAll() }
+            return .json(text: "{}")
+        case "POST /__admin/reset":
+            state.locked { state in
+                resetStubs(state)
+                state.scenarios.removeAll()
+                state.journal.removeAll()
+                state.sequence = 0
+            }
+            return .json(text: "{}")
+        default:
+            return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
+        }
+    }
+
+    private static func resetStubs(_ state: StubServer.State) {
+        state.router = Router(state.fileStubs.stubs)
+        state.counts = [Int](repeating: 0, count: state.fileStubs.count)
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+}

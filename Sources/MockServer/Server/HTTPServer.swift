@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on BSD sockets: a thread accepts, a thread per connection serves it (keep-alive,
+/// pipelining, chunked request bodies, `Expect: 100-continue`, HEAD), each within ``ServerLimits``.
+///
+/// A slow client holds only its own thread; `maxConnections` bounds the threads.
+public final class HTTPServer: Sendable {
+    /// Answers one request. Runs on the connection's thread; must be thread-safe.
+    public typealias Handler = @Sendable (HTTPRequest) -> MockResponse
+
+    public let host: String
+    public let limits: ServerLimits
+    private let handler: Handler
+    private let state = ServerState()
+
+    final class ServerState: @unchecked Sendable {
+        private var mutex = pthread_mutex_t()
+        private var listener: Socket?
+        private var connections: Set<Socket> = []
+        private var stopped = false
+        private var boundPort: UInt16 = 0
+        init() { pthread_mutex_init(&mutex, nil) }
+        func locked<R>(_ body: (ServerState) -> R) -> R {
+            pthread_mutex_lock(&mutex)
+            defer { pthread_mutex_unlock(&mutex) }
+            return body(self)
+        }
+        func setListener(_ socket: Socket, port: UInt16) { locked { $0.listener = socket; $0.boundPort = port } }
+        var port: UInt16 { locked { $0.boundPort } }
+        func add(_ socket: Socket, limit: Int) -> Bool {
+            locked { state in
+                guard !state.stopped, state.connections.count < limit else { return false }
+                state.connections.insert(socket)
+                return true
+            }
+        }
+        func remove(_ socket: Socket) { locked { _ = $0.connections.remove(socket) } }
+        var isStopped: Bool { locked { $0.stopped } }
+        func stop() -> (Socket?, [Socket]) {
+            locked { state in
+                state.stopped = true
+                defer { state.listener = nil }
+                return (state.listener, Array(state.connections))
+            }
+        }
+        var openConnections: Int { locked { $0.connections.count } }
+    }
+
+    /// - Parameters:
+    ///   - host: the address to listen on (127.0.0.1 by default: the mock server is for this machine).
+    public init(host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), handler: @escaping Handler) {
+        self.host = host
+        self.limits = limits
+        self.handler = handler
+    }
+
+    /// The port the server listens on (after ``start(port:)``).
+    public var port: UInt16 { state.port }
+
+    /// The base URL, `http://127.0.0.1:PORT` (numeric: `localhost` may resolve to IPv6 first).
+    public var baseURL: String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// Number of connections open now.
+    public var openConnections: Int { state.openConnections }
+
+    /// Binds, listens and starts accepting. Returns when the server is ready: a connection made after this
+    /// returns is accepted.
+    /// - Parameter port: 0 picks a free port.
+    /// - Throws: ``Socket/Error`` when the address cannot be bound (for instance, the port is in use).
+    @discardableResult
+    public func start(port: UInt16) throws -> UInt16 {
+        let listener = try Socket.listen(host: host, port: port)
+        let bound = listener.localPort
+        state.setListener(listener, port: bound)
+        let state = self.state, limits = self.limits, handler = self.handler
+        let started = startServerThread {
+            while let (client, address) = listener.accept() {
+                guard state.add(client, limit: limits.maxConnections) else {
+                    if !state.isStopped {
+                        var refusal: [UInt8] = []
+                        ResponseWriter.append(.text("too many connections\n", status: 503), to: &refusal,
+                                              headRequest: false, keepAlive: false, http10: false)
+                        client.send(refusal)
+                    }
+                    client.close()
+                    continue
+                }
+                let threadStarted = startServerThread {
+                    Connection(socket: client, clientAddress: address, limits: limits, handler: handler,
+                               isStopped: { state.isStopped }).serve()
+                    state.remove(client)
+                    client.close()
+                }
+                if !threadStarted {
+                    state.remove(client)
+                    client.close()
+                }
+            }
+            listener.close()
+        }
+        guard started else {
+            listener.close()
+            throw Socket.Error(call: "pthread_create", code: EAGAIN)
+        }
+        return bound
+    }
+
+    /// Stops accepting and closes every connection. Requests being answered finish their write or fail it.
+    public func stop() {
+        let (listener, connections) = state.stop()
+        // shutdown() wakes the accept and every blocked recv; the owning threads close the descriptors.
+        listener?.shutdown()
+        for connection in connections { connection.shutdown() }
+        if let listener {
+            // On Linux shutdown() of a listening socket wakes accept(); close as well for other systems.
+            #if !os(Linux)
+            listener.close()
+            #endif
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Serializes responses: status line, headers and body in one buffer, so one write (with TCP_NODELAY)
+/// answers a request; no 40 ms delayed-ACK step between a header write and a body write.
+package enum ResponseWriter {
+    /// Appends the response to `output`.
+    /// - Parameters:
+    ///   - headRequest: a HEAD request: headers as for GET (Content-Length included), no body.
+    ///   - keepAlive: the connection stays open; `Connection: close` is sent otherwise.
+    package static func append(_ response: MockResponse, to output: inout [UInt8], headRequest: Bool,
+                               keepAlive: Bool, http10: Bool) {
+        let reason = response.reason ?? HTTPStatus.reason(response.status)
+        var head = (http10 ? "HTTP/1.0 " : "HTTP/1.1 ") + String(response.status) + " " + reason + "\r\n"
+        let noBody = HTTPStatus.forbidsBody(response.status)
+        let chunked = response.chunked && !http10 && !noBody
+        var hasContentType = false
+        for (name, value) in response.headers {
+            let lowered = name.lowercased()
+            // Framing is ours to decide; a stub's Content-Length or Transfer-Encoding would lie about the body.
+            if lowered == "content-length" || lowered == "transfer-encoding" || lowered == "connection" { continue }
+            if lowered == "content-type" { hasContentType = true }
+            head += name + ": " + sanitize(value) + "\r\n"
+        }
+        if !noBody {
+            if chunked {
+                head += "Transfer-Encoding: chunked\r\n"
+            } else {
+                head += "Content-Length: " + String(response.body.count) + "\r\n"
+            }
+            if !hasContentType && !response.body.isEmpty { head += "Content-Type: application/octet-stream\r\n" }
+        }
+        if !keepAlive {
+            head += "Connection: close\r\n"
+        } else if http10 {
+            head += "Connection: keep-alive\r\n"
+        }
+        head += "\r\n"
+        output.append(contentsOf: head.utf8)
+        guard !headRequest, !noBody else { return }
+        if chunked {
+            if !response.body.isEmpty {
+                output.append(contentsOf: String(response.body.count, radix: 16).utf8)
+                output.append(contentsOf: [0x0D, 0x0A])
+                output.append(contentsOf: response.body)
+                output.append(contentsOf: [0x0D, 0x0A])
+            }
+            output.append(contentsOf: Array("0\r\n\r\n".utf8))
+        } else {
+            output.append(contentsOf: response.body)
+        }
+    }
+
+    /// A plain-text error response for a request the server refuses.
+    package static func errorResponse(_ error: RequestHead.Error) -> MockResponse {
+        .text(error.message + "\n", status: error.status)
+    }
+
+    private static func sanitize(_ value: String) -> String {
+        value.contains(where: { $0 == "\r" || $0 == "\n" }) ? String(value.filter { $0 != "\r" && $0 != "\n" }) : value
+    }
+}

@@ -1,0 +1,66 @@
+/// What the mock server saw during a run: calls per route, unexpected requests, unmet expectations.
+public struct ServerSummary: Sendable {
+    public struct Route: Sendable {
+        public var id: String
+        public var name: String
+        public var source: String
+        public var calls: Int
+        /// Why the route's `expect` does not hold; nil when it holds or there is none.
+        public var expectationFailure: String?
+    }
+
+    public struct UnexpectedRequest: Sendable {
+        public var method: String
+        public var url: String
+        public var nearMiss: String
+    }
+
+    public var routes: [Route]
+    public var unexpected: [UnexpectedRequest]
+    public var totalRequests: Int
+    public var policy: StubSet.UnexpectedPolicy
+
+    /// One line per problem that fails the run: unmet expectations always, unexpected requests under `fail`.
+    public var failures: [String] {
+        var lines = routes.compactMap { route in
+            route.expectationFailure.map { "route \(route.name) (\(route.source)): \($0)" }
+        }
+        if policy == .fail {
+            lines += unexpected.map { "unexpected request \($0.method) \($0.url)" }
+        }
+        return lines
+    }
+
+    /// The end-of-run text for stderr.
+    public func render() -> String {
+        var lines = ["mock server: \(totalRequests) request\(totalRequests == 1 ? "" : "s"), \(unexpected.count) unexpected"]
+        let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil }
+        for route in shown {
+            var line = "  \(route.calls)× \(route.name)"
+            if let failure = route.expectationFailure { line += "  ✗ \(failure)" }
+            lines.append(line)
+        }
+        let uncalled = routes.count - routes.filter { $0.calls > 0 }.count
+        if uncalled > 0 && shown.count < routes.count { lines.append("  (\(uncalled) route\(uncalled == 1 ? "" : "s") not called)") }
+        for request in unexpected.prefix(20) {
+            lines.append("  unexpected: \(request.method) \(request.url)")
+            for detail in request.nearMiss.split(separator: "\n").dropFirst() { lines.append("    \(detail)") }
+        }
+        if unexpected.count > 20 { lines.append("  … and \(unexpected.count - 20) more unexpected requests (see the journal)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The summary as JSON, for the run report.
+    public func json() -> String {
+        var output = "{\"totalRequests\":\(totalRequests),\"unexpectedPolicy\":" + JSONWriter.quoted(policy.rawValue)
+        output += ",\"routes\":[" + routes.map { route in
+            "{\"id\":" + JSONWriter.quoted(route.id) + ",\"name\":" + JSONWriter.quoted(route.name) + ",\"source\":" + JSONWriter.quoted(route.source)
+                + ",\"calls\":\(route.calls)" + (route.expectationFailure.map { ",\"expectationFailure\":" + JSONWriter.quoted($0) } ?? "") + "}"
+        }.joined(separator: ",") + "]"
+        output += ",\"unexpected\":[" + unexpected.map {
+            "{\"method\":" + JSONWriter.quoted($0.method) + ",\"url\":" + JSONWriter.quoted($0.url) + ",\"nearMiss\":" + JSONWriter.quoted($0.nearMiss) + "}"
+        }.joined(separator: ",") + "]"
+        output += ",\"failures\":[" + failures.map(JSONWriter.quoted).joined(separator: ",") + "]}"
+        return output
+    }
+}

@@ -1,0 +1,135 @@
+/// One stubbed route: how to recognise a request, and what to answer.
+public struct Stub: Sendable {
+    /// A stable id: the WireMock `id`/`uuid`, or `file:line` of a native route.
+    public var id: String
+    /// A readable label: the route's `name`, else `METHOD path`.
+    public var name: String
+    /// Where it was defined: `routes.json:12`.
+    public var source: String
+    /// nil: any method.
+    public var method: String?
+    var url: URLMatcher
+    var query: [(name: String, matcher: ValueMatcher)] = []
+    var headers: [(name: String, matcher: ValueMatcher)] = []
+    var cookies: [(name: String, matcher: ValueMatcher)] = []
+    var pathParameters: [(name: String, matcher: ValueMatcher)] = []
+    var body: [ValueMatcher] = []
+    /// Lower wins (WireMock's rule); 5 when not given.
+    public var priority: Int = 5
+    /// Tie-breaker among equals: smaller wins (native: file order; WireMock: most recent first).
+    var order: Int = 0
+    var scenario: ScenarioRule?
+    /// Answered by call count; the last one repeats.
+    var responses: [ResponseDefinition]
+    public var expectation: Expectation?
+
+    /// `expect` of a native route: how many calls the run must see.
+    public struct Expectation: Sendable, Hashable {
+        public var times: Int?
+        public var atLeast: Int?
+        public var atMost: Int?
+
+        /// nil when `count` satisfies it, else why not.
+        public func check(_ count: Int) -> String? {
+            if let times, count != times { return "expected \(times) call\(times == 1 ? "" : "s"), got \(count)" }
+            if let atLeast, count < atLeast { return "expected at least \(atLeast), got \(count)" }
+            if let atMost, count > atMost { return "expected at most \(atMost), got \(count)" }
+            return nil
+        }
+    }
+}
+
+/// WireMock-style scenario state: the stub matches only in `requiredState` and moves the scenario to `newState`.
+struct ScenarioRule: Sendable, Hashable {
+    var name: String
+    var requiredState: String?
+    var newState: String?
+}
+
+/// How a stub recognises the URL.
+enum URLMatcher: Sendable {
+    /// Path and query exactly as sent (WireMock `url`).
+    case exactURL(String)
+    /// A path template: literal, `{param}`/`:param`, `*` (one segment), `**` (the rest). All-literal is an exact path.
+    case template([PathSegment])
+    /// A regular expression on the path (`urlPathPattern`) or on path plus query (`urlPattern`).
+    case pattern(RegexBox, source: String, includesQuery: Bool)
+    /// Any URL.
+    case any
+
+    var specificity: [UInt8] {
+        switch self {
+        case .exactURL: [4]
+        case .template(let segments): segments.map(\.rank)
+        case .pattern, .any: []
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .exactURL(let url): url
+        case .template(let segments): "/" + segments.map(\.description).joined(separator: "/")
+        case .pattern(_, let source, _): "~" + source
+        case .any: "any URL"
+        }
+    }
+}
+
+enum PathSegment: Sendable, Hashable {
+    case literal(String)
+    case parameter(String)
+    case star
+    case doubleStar
+
+    var rank: UInt8 {
+        switch self {
+        case .literal: 3
+        case .parameter: 2
+        case .star: 1
+        case .doubleStar: 0
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .literal(let text): text
+        case .parameter(let name): "{\(name)}"
+        case .star: "*"
+        case .doubleStar: "**"
+        }
+    }
+
+    /// Parses `/a/{id}/:other/*/**` into segments.
+    static func parse(_ path: String) -> [PathSegment] {
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        if trimmed.isEmpty { return [] }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            if segment == "*" { return .star }
+            if segment == "**" { return .doubleStar }
+            if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 { return .parameter(String(segment.dropFirst().dropLast())) }
+            if segment.hasPrefix(":"), segment.count > 1 { return .parameter(String(segment.dropFirst())) }
+            return .literal(String(segment))
+        }
+    }
+}
+
+/// A compiled regular expression, shared across threads (matching does not mutate it).
+final class RegexBox: @unchecked Sendable {
+    let regex: Regex<AnyRegexOutput>
+    let source: String
+    init(_ source: String) throws {
+        self.source = source
+        self.regex = try Regex(source)
+    }
+    /// Whole-string match, as Java's `matches()` (WireMock's semantics).
+    func matchesWhole(_ text: String) -> Bool { (try? regex.wholeMatch(in: text)) != nil }
+    /// Somewhere in the text.
+    func matchesPart(_ text: String) -> Bool { (try? regex.firstMatch(in: text)) != nil }
+}
+
+/// What a stub answers.
+struct ResponseDefinition: Sendable {
+    var response: MockResponse
+    /// Serve files from this directory (native `files`): the path after the route's literal prefix names the file.
+    var filesDirectory: String?
+}

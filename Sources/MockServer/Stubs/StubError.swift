@@ -1,0 +1,95 @@
+/// A problem in a stub file, with where it is: `routes.json:12:7: unknown key "stauts"; did you mean "status"?`
+public struct StubError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, column: Int? = nil, _ message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    init(file: String, at position: SourcePosition, _ message: String) {
+        self.init(file: file, line: position.line, column: position.column, message)
+    }
+
+    public var description: String {
+        var location = file
+        if let line { location += ":\(line)" }
+        if let column { location += ":\(column)" }
+        return "\(location): \(message)"
+    }
+}
+
+/// Reads one JSON object of a stub file: typed member access, and unknown keys reported with a suggestion.
+struct ObjectReader {
+    let node: JSONNode
+    let file: String
+    let what: String
+    private let members: [JSONNode.Member]
+
+    init(_ node: JSONNode, file: String, what: String) throws(StubError) {
+        guard let members = node.members else {
+            throw StubError(file: file, at: node.position, "\(what) must be a JSON object, found a JSON \(node.typeName)")
+        }
+        self.node = node
+        self.file = file
+        self.what = what
+        self.members = members
+    }
+
+    /// Fails on the first key not in `known`; keys in `unsupported` get a message saying so by name.
+    func checkKeys(_ known: [String], unsupported: [String: String] = [:]) throws(StubError) {
+        for member in members where !known.contains(member.key) {
+            if let reason = unsupported[member.key] {
+                throw StubError(file: file, at: member.keyPosition, "\(what): \"\(member.key)\" is not supported by sut-launch (\(reason))")
+            }
+            throw StubError(file: file, at: member.keyPosition,
+                            "unknown key \"\(member.key)\" in \(what)\(Suggestion.didYouMean(member.key, among: known)); known keys: \(known.joined(separator: ", "))")
+        }
+    }
+
+    subscript(key: String) -> JSONNode? { members.first { $0.key == key }?.value }
+
+    var keys: [String] { members.map(\.key) }
+
+    func string(_ key: String) throws(StubError) -> String? {
+        guard let value = self[key] else { return nil }
+        guard let text = value.string else { throw typeError(key, value, "a string") }
+        return text
+    }
+
+    func int(_ key: String) throws(StubError) -> Int? {
+        guard let value = self[key] else { return nil }
+        guard let number = value.int else { throw typeError(key, value, "an integer") }
+        return number
+    }
+
+    func bool(_ key: String) throws(StubError) -> Bool? {
+        guard let value = self[key] else { return nil }
+        guard let flag = value.bool else { throw typeError(key, value, "true or false") }
+        return flag
+    }
+
+    func object(_ key: String) throws(StubError) -> ObjectReader? {
+        guard let value = self[key] else { return nil }
+        return try ObjectReader(value, file: file, what: "\"\(key)\"")
+    }
+
+    func array(_ key: String) throws(StubError) -> [JSONNode]? {
+        guard let value = self[key] else { return nil }
+        guard let elements = value.elements else { throw typeError(key, value, "an array") }
+        return elements
+    }
+
+    func error(_ key: String, _ message: String) -> StubError {
+        StubError(file: file, at: self[key]?.position ?? node.position, message)
+    }
+
+    func typeError(_ key: String, _ value: JSONNode, _ expected: String) -> StubError {
+        StubError(file: file, at: value.position, "\"\(key)\" must be \(expected), found a JSON \(value.typeName)")
+    }
+}

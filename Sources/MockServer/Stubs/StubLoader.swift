@@ -1,0 +1,71 @@
+/// Loads stub files and directories: native files, WireMock mapping files, and WireMock root directories
+/// (`mappings/` + `__files/`), side by side.
+public enum StubLoader {
+    /// Loads and merges every path, in order.
+    /// - Throws: ``StubError`` naming the file, line and column of the first problem.
+    public static func load(_ paths: [String]) throws(StubError) -> StubSet {
+        var set = StubSet()
+        for path in paths { set.merge(try load(path)) }
+        return set
+    }
+
+    /// Loads one file or directory.
+    public static func load(_ path: String) throws(StubError) -> StubSet {
+        if FileSystem.isDirectory(path) {
+            let mappings = path + "/mappings"
+            if FileSystem.isDirectory(mappings) {
+                var set = StubSet()
+                let files = path + "/__files"
+                for name in FileSystem.list(mappings) where name.hasSuffix(".json") {
+                    set.merge(try loadFile(mappings + "/" + name, wireMockFiles: files))
+                }
+                return set
+            }
+            var set = StubSet()
+            let jsonFiles = FileSystem.list(path).filter { $0.hasSuffix(".json") }
+            if jsonFiles.isEmpty { throw StubError(file: path, "no .json stub files in this directory (and no mappings/ directory)") }
+            for name in jsonFiles { set.merge(try loadFile(path + "/" + name, wireMockFiles: nil)) }
+            return set
+        }
+        return try loadFile(path, wireMockFiles: nil)
+    }
+
+    /// Parses stub text (used by `load` and by tests).
+    public static func parse(_ text: String, file: String, directory: String = ".") throws(StubError) -> StubSet {
+        try parse(Array(text.utf8), file: file, directory: directory, wireMockFiles: nil)
+    }
+
+    private static func loadFile(_ path: String, wireMockFiles: String?) throws(StubError) -> StubSet {
+        guard FileSystem.isRegularFile(path), let bytes = FileSystem.read(path) else {
+            throw StubError(file: path, FileSystem.isDirectory(path) ? "is a directory" : "cannot read the file (no such file?)")
+        }
+        return try parse(bytes, file: path, directory: FileSystem.directory(of: path), wireMockFiles: wireMockFiles)
+    }
+
+    private static func parse(_ bytes: [UInt8], file: String, directory: String, wireMockFiles: String?) throws(StubError) -> StubSet {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw StubError(file: file, at: error.position, error.message)
+        }
+        let isWireMock = root["mappings"] != nil || root["request"] != nil || root["response"] != nil
+        if isWireMock {
+            // A mapping in .../mappings/x.json takes its files from .../__files; else from __files beside it.
+            var files = wireMockFiles ?? directory + "/__files"
+            if wireMockFiles == nil, directory.hasSuffix("/mappings") || directory == "mappings" {
+                files = FileSystem.directory(of: directory) + "/__files"
+            }
+            return try StubSet.wireMock(root, file: file, filesDirectory: files)
+        }
+        if root["routes"] != nil || root.elements != nil { return try StubSet.native(root, file: file, directory: directory) }
+        guard let members = root.members else {
+            throw StubError(file: file, at: root.position, "expected a stub file: {\"routes\": [...]}, a WireMock mapping or {\"mappings\": [...]}")
+        }
+        let keys = members.map(\.key)
+        let known = ["routes", "mappings", "request", "response"]
+        let hint = keys.lazy.compactMap { Suggestion.nearest(to: $0, among: known).map { "; did you mean \"\($0)\"?" } }.first ?? ""
+        throw StubError(file: file, at: members.first?.keyPosition ?? root.position,
+                        "not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \(keys.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)")
+    }
+}

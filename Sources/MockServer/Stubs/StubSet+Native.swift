@@ -1,0 +1,164 @@
+extension StubSet {
+    static let nativeRootKeys = ["routes", "unexpected"]
+    static let nativeResponseKeys = ["status", "reason", "body", "json", "bodyFile", "responseHeaders", "delayMs", "fault", "chunked"]
+    static let nativeRouteKeys = [
+        "name", "method", "path", "query", "headers", "cookies", "requestBody", "requestJson", "requestJsonIncludes", "priority",
+        "scenario", "whenState", "setState", "expect", "responses", "files",
+    ] + nativeResponseKeys
+
+    /// Loads the native format: `{"routes": [...], "unexpected": "fail"}` (or a bare array of routes).
+    static func native(_ root: JSONNode, file: String, directory: String) throws(StubError) -> StubSet {
+        var set = StubSet()
+        set.files = [file]
+        let routes: [JSONNode]
+        if let elements = root.elements {
+            routes = elements
+        } else {
+            let reader = try ObjectReader(root, file: file, what: "the stub file")
+            try reader.checkKeys(nativeRootKeys)
+            guard let list = try reader.array("routes") else {
+                throw StubError(file: file, at: root.position, "a native stub file needs \"routes\": [...]")
+            }
+            routes = list
+            if let policy = try reader.string("unexpected") {
+                guard let parsed = UnexpectedPolicy(rawValue: policy) else {
+                    throw reader.error("unexpected", "\"unexpected\" must be \"fail\" or \"404\", found \"\(policy)\"")
+                }
+                set.unexpected = parsed
+            }
+        }
+        for route in routes { set.append(try nativeRoute(route, file: file, directory: directory)) }
+        return set
+    }
+
+    private static func nativeRoute(_ node: JSONNode, file: String, directory: String) throws(StubError) -> Stub {
+        let reader = try ObjectReader(node, file: file, what: "a route")
+        try reader.checkKeys(nativeRouteKeys)
+        let method = try reader.string("method").map { $0.uppercased() }
+        let path = try reader.string("path") ?? "/**"
+        guard path.hasPrefix("/") else { throw reader.error("path", "\"path\" must start with /, found \"\(path)\"") }
+        let segments = PathSegment.parse(path)
+        if let index = segments.firstIndex(of: .doubleStar), index != segments.count - 1 {
+            throw reader.error("path", "** must be the last segment of \"\(path)\"")
+        }
+        var stub = Stub(id: "\(file):\(node.position.line)", name: try reader.string("name") ?? "\(method ?? "ANY") \(path)",
+                        source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
+                        url: .template(segments), responses: [])
+        stub.query = try matchers(reader, "query", file: file)
+        stub.headers = try matchers(reader, "headers", file: file)
+        stub.cookies = try matchers(reader, "cookies", file: file)
+        if let text = try reader.string("requestBody") { stub.body.append(.equalTo(text, caseInsensitive: false)) }
+        if let json = reader["requestJson"] { stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: false)) }
+        if let json = reader["requestJsonIncludes"] { stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: true)) }
+        stub.priority = try reader.int("priority") ?? 5
+        if let scenario = try reader.string("scenario") {
+            stub.scenario = ScenarioRule(name: scenario, requiredState: try reader.string("whenState"), newState: try reader.string("setState"))
+        } else if reader["whenState"] != nil || reader["setState"] != nil {
+            throw reader.error("whenState", "\"whenState\"/\"setState\" need \"scenario\": \"name\"")
+        }
+        if let expect = try reader.object("expect") {
+            try expect.checkKeys(["times", "atLeast", "atMost"])
+            stub.expectation = Stub.Expectation(times: try expect.int("times"), atLeast: try expect.int("atLeast"), atMost: try expect.int("atMost"))
+        }
+        if let files = try reader.string("files") {
+            let resolved = resolve(files, relativeTo: directory)
+            guard FileSystem.isDirectory(resolved) else {
+                throw reader.error("files", "\"files\": no directory \(resolved)")
+            }
+            guard segments.last == .star || segments.last == .doubleStar else {
+                throw reader.error("files", "\"files\" needs a path ending in /* or /**, like \"/images/*\"")
+            }
+            stub.responses = [ResponseDefinition(response: MockResponse(), filesDirectory: resolved)]
+        } else if let list = try reader.array("responses") {
+            if reader.keys.contains(where: { nativeResponseKeys.contains($0) }) {
+                throw reader.error("responses", "a route has either \"responses\": [...] or one response's keys (status, body, ...), not both")
+            }
+            guard !list.isEmpty else { throw reader.error("responses", "\"responses\" is empty") }
+            for element in list {
+                let responseReader = try ObjectReader(element, file: file, what: "a response")
+                try responseReader.checkKeys(nativeResponseKeys)
+                stub.responses.append(ResponseDefinition(response: try nativeResponse(responseReader, directory: directory)))
+            }
+        } else {
+            stub.responses = [ResponseDefinition(response: try nativeResponse(reader, directory: directory))]
+        }
+        return stub
+    }
+
+    private static func matchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(name: String, matcher: ValueMatcher)] {
+        guard let object = reader[key] else { return [] }
+        guard let members = object.members else { throw reader.typeError(key, object, "an object") }
+        var result: [(name: String, matcher: ValueMatcher)] = []
+        for member in members {
+            result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"")))
+        }
+        return result
+    }
+
+    private static func nativeResponse(_ reader: ObjectReader, directory: String) throws(StubError) -> MockResponse {
+        var response = MockResponse(status: try reader.int("status") ?? 200)
+        guard (100...599).contains(response.status) else { throw reader.error("status", "\"status\" must be 100...599, found \(response.status)") }
+        response.reason = try reader.string("reason")
+        let bodies = ["body", "json", "bodyFile"].filter { reader[$0] != nil }
+        if bodies.count > 1 { throw reader.error(bodies[1], "a response has one of \"body\", \"json\", \"bodyFile\", found \(bodies.joined(separator: " and "))") }
+        if let body = try reader.string("body") {
+            response.body = Array(body.utf8)
+            response.headers.add("Content-Type", "text/plain; charset=utf-8")
+        } else if let json = reader["json"] {
+            response.body = Array(JSONWriter.write(json).utf8)
+            response.headers.add("Content-Type", "application/json")
+        } else if let bodyFile = try reader.string("bodyFile") {
+            let path = resolve(bodyFile, relativeTo: directory)
+            guard let data = FileSystem.read(path) else { throw reader.error("bodyFile", "\"bodyFile\": cannot read \(path)") }
+            response.body = data
+            response.headers.add("Content-Type", ContentType.forPath(path))
+        }
+        if let headers = try reader.object("responseHeaders") {
+            for key in headers.keys {
+                guard let value = headers[key] else { continue }
+                let text: String
+                switch value.value {
+                case .string(let string): text = string
+                case .int, .double, .bool: text = JSONWriter.write(value)
+                default: throw headers.typeError(key, value, "a string")
+                }
+                response.headers.set(key, text)
+            }
+        }
+        response.delayMs = try reader.int("delayMs") ?? 0
+        if let fault = try reader.string("fault") {
+            guard let parsed = MockResponse.Fault(rawValue: fault) ?? MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
+                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: MockResponse.Fault.allCases.map(\.rawValue))); faults: \(MockResponse.Fault.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            response.fault = parsed
+        }
+        response.chunked = try reader.bool("chunked") ?? false
+        return response
+    }
+
+    static func resolve(_ path: String, relativeTo directory: String) -> String {
+        path.hasPrefix("/") ? path : (directory.hasSuffix("/") ? directory : directory + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+}
+
+/// Content types by file extension, for `files` and `bodyFile`.
+enum ContentType {
+    static func forPath(_ path: String) -> String {
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        switch ext {
+        case "json": return "application/json"
+        case "txt", "text": return "text/plain; charset=utf-8"
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "css": return "text/css"
+        case "js": return "text/javascript"
+        case "xml": return "application/xml"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "svg": return "image/svg+xml"
+        case "webp": return "image/webp"
+        case "pdf": return "application/pdf"
+        default: return "application/octet-stream"
+        }
+    }
+}

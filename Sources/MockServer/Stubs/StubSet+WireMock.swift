@@ -1,0 +1,161 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension StubSet {
+    static let wireMockMappingKeys = [
+        "id", "uuid", "name", "request", "response", "priority", "scenarioName", "requiredScenarioState", "newScenarioState",
+        "persistent", "metadata", "insertionIndex",
+    ]
+    static let wireMockUnsupportedMappingKeys = [
+        "postServeActions": "post-serve actions (webhooks) are not implemented",
+        "serveEventListeners": "serve event listeners are not implemented",
+    ]
+    static let wireMockRequestKeys = [
+        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "queryParameters", "headers", "cookies",
+        "bodyPatterns", "pathParameters",
+    ]
+    static let wireMockUnsupportedRequestKeys = [
+        "basicAuthCredentials": "match the Authorization header instead", "multipartPatterns": "multipart matching is not implemented",
+        "customMatcher": "custom matchers are Java extensions", "host": "host matching is not implemented",
+        "port": "port matching is not implemented", "scheme": "scheme matching is not implemented",
+        "formParameters": "match the body with contains/matches instead", "clientIp": "client IP matching is not implemented",
+    ]
+    static let wireMockResponseKeys = [
+        "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
+    ]
+    static let wireMockUnsupportedResponseKeys = [
+        "transformers": "response templating is not implemented", "transformerParameters": "response templating is not implemented",
+        "proxyBaseUrl": "proxying is not implemented", "delayDistribution": "use fixedDelayMilliseconds",
+        "chunkedDribbleDelay": "use fixedDelayMilliseconds", "additionalProxyRequestHeaders": "proxying is not implemented",
+        "proxyUrlPrefixToRemove": "proxying is not implemented", "removeProxyRequestHeaders": "proxying is not implemented",
+    ]
+
+    /// Loads WireMock mappings: a single mapping (`request` + `response`) or `{"mappings": [...]}`.
+    /// - Parameter filesDirectory: where `bodyFileName` is looked up (the `__files` directory).
+    static func wireMock(_ root: JSONNode, file: String, filesDirectory: String) throws(StubError) -> StubSet {
+        var set = StubSet()
+        set.files = [file]
+        if let mappings = root["mappings"] {
+            let reader = try ObjectReader(root, file: file, what: "the mappings file")
+            try reader.checkKeys(["mappings", "meta"])
+            guard let list = mappings.elements else { throw reader.typeError("mappings", mappings, "an array") }
+            for mapping in list { set.append(try wireMockMapping(mapping, file: file, filesDirectory: filesDirectory)) }
+        } else {
+            set.append(try wireMockMapping(root, file: file, filesDirectory: filesDirectory))
+        }
+        return set
+    }
+
+    /// One WireMock mapping as a stub (public for the admin API, which adds mappings at run time).
+    static func wireMockMapping(_ node: JSONNode, file: String, filesDirectory: String) throws(StubError) -> Stub {
+        let mapping = try ObjectReader(node, file: file, what: "a mapping")
+        try mapping.checkKeys(wireMockMappingKeys, unsupported: wireMockUnsupportedMappingKeys)
+        guard let request = try mapping.object("request") else { throw StubError(file: file, at: node.position, "a mapping needs \"request\"") }
+        try request.checkKeys(wireMockRequestKeys, unsupported: wireMockUnsupportedRequestKeys)
+        let method = (try request.string("method") ?? "ANY").uppercased()
+
+        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { request[$0] != nil }
+        if urlKeys.count > 1 { throw request.error(urlKeys[1], "a request has one URL matcher, found \(urlKeys.joined(separator: " and "))") }
+        var url = URLMatcher.any
+        if let key = urlKeys.first, let value = try request.string(key) {
+            switch key {
+            case "url": url = .exactURL(value)
+            case "urlPath":
+                url = .template(value.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { .literal(String($0)) })
+            case "urlPathTemplate":
+                let segments = PathSegment.parse(value)
+                if segments.contains(.star) || segments.contains(.doubleStar) {
+                    throw request.error(key, "urlPathTemplate takes {name} parameters only, found * in \"\(value)\"")
+                }
+                url = .template(segments)
+            default:
+                do {
+                    url = .pattern(try RegexBox(value), source: value, includesQuery: key == "urlPattern")
+                } catch {
+                    throw request.error(key, "\(key): invalid regular expression \"\(value)\": \(error)")
+                }
+            }
+        }
+        let name = try mapping.string("name") ?? "\(method) \(url.description)"
+        let explicitID = try mapping.string("id")
+        let uuid = try mapping.string("uuid")
+        let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
+        var stub = Stub(id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
+                        url: url, order: -1, responses: [])
+        stub.query = try namedMatchers(request, "queryParameters", file: file)
+        stub.headers = try namedMatchers(request, "headers", file: file)
+        stub.cookies = try namedMatchers(request, "cookies", file: file)
+        stub.pathParameters = try namedMatchers(request, "pathParameters", file: file)
+        for pattern in try request.array("bodyPatterns") ?? [] {
+            stub.body.append(try ValueMatcher.parse(pattern, file: file, what: "a body pattern"))
+        }
+        stub.priority = try mapping.int("priority") ?? 5
+        if let scenario = try mapping.string("scenarioName") {
+            stub.scenario = ScenarioRule(name: scenario, requiredState: try mapping.string("requiredScenarioState"),
+                                         newState: try mapping.string("newScenarioState"))
+        }
+        var response = try mapping.object("response")
+        if response == nil { response = try ObjectReader(JSONNode(.object([]), at: node.position), file: file, what: "response") }
+        stub.responses = [ResponseDefinition(response: try wireMockResponse(response!, filesDirectory: filesDirectory))]
+        return stub
+    }
+
+    private static func namedMatchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(name: String, matcher: ValueMatcher)] {
+        guard let object = reader[key] else { return [] }
+        guard let members = object.members else { throw reader.typeError(key, object, "an object") }
+        var result: [(name: String, matcher: ValueMatcher)] = []
+        for member in members {
+            guard member.value.members != nil else {
+                throw StubError(file: file, at: member.value.position, "\(key) \"\(member.key)\" must be a matcher object like {\"equalTo\": \"value\"}")
+            }
+            result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"")))
+        }
+        return result
+    }
+
+    private static func wireMockResponse(_ reader: ObjectReader, filesDirectory: String) throws(StubError) -> MockResponse {
+        try reader.checkKeys(wireMockResponseKeys, unsupported: wireMockUnsupportedResponseKeys)
+        var response = MockResponse(status: try reader.int("status") ?? 200)
+        response.reason = try reader.string("statusMessage")
+        if let headers = try reader.object("headers") {
+            for key in headers.keys {
+                guard let value = headers[key] else { continue }
+                if let values = value.elements {
+                    for element in values { response.headers.add(key, element.string ?? JSONWriter.write(element)) }
+                } else {
+                    response.headers.add(key, value.string ?? JSONWriter.write(value))
+                }
+            }
+        }
+        let bodies = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { reader[$0] != nil }
+        if bodies.count > 1 { throw reader.error(bodies[1], "a response has one body, found \(bodies.joined(separator: " and "))") }
+        if let body = try reader.string("body") {
+            response.body = Array(body.utf8)
+        } else if let json = reader["jsonBody"] {
+            response.body = Array(JSONWriter.write(json).utf8)
+            if !response.headers.contains("Content-Type") { response.headers.add("Content-Type", "application/json") }
+        } else if let base64 = try reader.string("base64Body") {
+            guard let data = Data(base64Encoded: base64) else { throw reader.error("base64Body", "base64Body is not valid base64") }
+            response.body = Array(data)
+        } else if let name = try reader.string("bodyFileName") {
+            let path = resolve(name, relativeTo: filesDirectory)
+            guard let bytes = FileSystem.read(path) else {
+                throw reader.error("bodyFileName", "bodyFileName: cannot read \(path) (looked in \(filesDirectory))")
+            }
+            response.body = bytes
+            if !response.headers.contains("Content-Type") { response.headers.add("Content-Type", ContentType.forPath(path)) }
+        }
+        response.delayMs = try reader.int("fixedDelayMilliseconds") ?? 0
+        if let fault = try reader.string("fault") {
+            guard let parsed = MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
+                let names = MockResponse.Fault.allCases.map(\.wireMockName)
+                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names)); faults: \(names.joined(separator: ", "))")
+            }
+            response.fault = parsed
+        }
+        return response
+    }
+}

@@ -1,0 +1,38 @@
+/// The stubs a mock server answers with, loaded from native stub files and WireMock mappings side by side.
+public struct StubSet: Sendable {
+    /// What to do with a request no stub matches.
+    public enum UnexpectedPolicy: String, Sendable {
+        /// Answer 404 with the near-miss explanation, and list it in the summary.
+        case report = "404"
+        /// The same, and the run fails (exit 4 when the program itself passed).
+        case fail
+    }
+
+    public internal(set) var stubs: [Stub] = []
+    public var unexpected: UnexpectedPolicy = .report
+    /// The files loaded, in order.
+    public internal(set) var files: [String] = []
+
+    public init() {}
+
+    /// Adds another set's stubs after this one's (its `unexpected: fail` carries over).
+    ///
+    /// Among equally good matches a native route defined earlier wins, and a WireMock mapping added later
+    /// wins (WireMock's rule); a stub's `order` sign says which rule it follows.
+    public mutating func merge(_ other: StubSet) {
+        for stub in other.stubs { append(stub) }
+        if other.unexpected == .fail { unexpected = .fail }
+        files += other.files
+    }
+
+    /// Appends one stub, numbering it after the ones present.
+    mutating func append(_ stub: Stub) {
+        var stub = stub
+        let sequence = stubs.count + 1
+        stub.order = stub.order >= 0 ? sequence : -sequence
+        stubs.append(stub)
+    }
+
+    /// Number of routes.
+    public var count: Int { stubs.count }
+}
