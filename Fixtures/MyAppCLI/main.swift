@@ -1,6 +1,7 @@
 // MyAppCLI: the example program under test. It links AutomationHost, reads its flags through
 // AutomationBridge, and prints what it saw, so the README tour and the tests can check it.
 import AutomationHost
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,6 +40,40 @@ func showFlags() {
     say("arguments: \(bridge.arguments.dropFirst().joined(separator: " "))")
 }
 
+/// The seed toolkit's demo: fetch /message (text) and /image (bytes) from the backend and print them.
+func fetch() {
+    do {
+        let message = try Backend.get("message")
+        say("message: \(message.status) \(String(decoding: message.body, as: UTF8.self))")
+        let image = try Backend.get("image")
+        let head = image.body.prefix(4).map { String(format: "%02x", $0) }.joined()
+        say("image: \(image.status) \(image.body.count) bytes, starts \(head)")
+    } catch {
+        say("backend error: \(error)")
+        exit(3)
+    }
+}
+
+/// Logs in against the backend: POST /login with the user name read from stdin (or the simulated user).
+func backendLogin() {
+    let name = bridge.simulateUserAlreadyLoggedIn ? bridge.simulatedUserName : (readLine() ?? "")
+    do {
+        let body = Data("{\"user\":\"\(name)\"}".utf8)
+        var answer = try Backend.request("login", method: "POST", body: body)
+        var attempts = 1
+        while answer.status >= 500 && attempts < 3 {
+            say("login: server error \(answer.status), retrying")
+            answer = try Backend.request("login", method: "POST", body: body)
+            attempts += 1
+        }
+        say("login: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+        exit(answer.status == 200 ? 0 : 1)
+    } catch {
+        say("backend error: \(error)")
+        exit(3)
+    }
+}
+
 var entryPoints = EntryPoints()
 entryPoints.register("search") { say("screen: search") }
 entryPoints.register("albums") { say("screen: albums") }
@@ -52,6 +87,10 @@ case "login":
     login()
 case "flags":
     showFlags()
+case "fetch":
+    fetch()
+case "backend-login":
+    backendLogin()
 case "start":
     do {
         try entryPoints.run(bridge) { say("screen: main menu") }
@@ -62,6 +101,6 @@ case "start":
 case "exit":
     exit(Int32(bridge.arguments.dropFirst(2).first ?? "0") ?? 0)
 default:
-    say("unknown command \(command); commands: greet, login, flags, start, exit N")
+    say("unknown command \(command); commands: greet, login, flags, start, fetch, backend-login, exit N")
     exit(64)
 }

@@ -97,7 +97,7 @@ package struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [JSONNode.Member] = []
-        var seen: [String: SourcePosition] = [:]
+        var seen: Set<String> = [] // filled only for large objects; small ones are scanned
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -113,10 +113,14 @@ package struct JSONParser {
                 throw error("expected a member name in double quotes, found \(describeCurrent())")
             }
             let key = try parseString()
-            if let earlier = seen[key] {
-                throw error("duplicate key \"\(key)\" (first at line \(earlier.line))", at: keyPosition)
+            if members.count >= 16 {
+                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                if !seen.insert(key).inserted, let earlier = members.first(where: { $0.key == key }) {
+                    throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
+                }
+            } else if let earlier = members.first(where: { $0.key == key }) {
+                throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
             }
-            seen[key] = keyPosition
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after \"\(key)\", found \(describeCurrent())")
@@ -170,44 +174,47 @@ package struct JSONParser {
     private mutating func parseString() throws(Error) -> String {
         let start = position
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flush(_ parser: JSONParser, upTo end: Int) {
-            if end > runStart { scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
-        }
+        // Fast path: no escapes, decoded straight from the bytes.
+        let contentStart = index
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(self, upTo: index)
                 index += 1
-                return String(scalars)
+                return String(decoding: bytes[contentStart..<(index - 1)], as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var utf8 = Array(bytes[contentStart..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: utf8, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") {
-                flush(self, upTo: index)
                 index += 1
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "u"): utf8.append(contentsOf: String(Character(try parseUnicodeEscape())).utf8)
                 default:
                     let at = SourcePosition(line: line, column: index - 2 - lineStart + 1)
                     throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: at)
                 }
-                runStart = index
                 continue
             }
             if byte < 0x20 {
                 throw error(byte == 0x0A ? "unterminated string (strings cannot span lines; use \\n)" : "control character \(describeCurrent()) in a string; escape it")
             }
+            utf8.append(byte)
             index += 1
         }
         throw error("unterminated string", at: start)

@@ -20,11 +20,12 @@ struct Router: Sendable {
 
     init(_ stubs: [Stub]) {
         self.stubs = stubs
-        let order = stubs.indices.sorted { a, b in
-            let x = stubs[a], y = stubs[b]
+        // Sort keys computed once: comparing whole Stub values would copy them on every comparison.
+        let keys = stubs.map { (priority: $0.priority, specificity: $0.url.specificity, order: $0.order) }
+        let order = keys.indices.sorted { a, b in
+            let x = keys[a], y = keys[b]
             if x.priority != y.priority { return x.priority < y.priority }
-            let sx = x.url.specificity, sy = y.url.specificity
-            if sx != sy { return sx.lexicographicallyPrecedes(sy) == false }
+            if x.specificity != y.specificity { return x.specificity.lexicographicallyPrecedes(y.specificity) == false }
             return x.order < y.order
         }
         var rank = [Int](repeating: 0, count: stubs.count)

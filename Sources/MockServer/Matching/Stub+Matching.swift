@@ -8,21 +8,18 @@ struct Mismatch: Sendable {
     var description: String { "\(field): expected \(expected), got \(actual)" }
 }
 
-/// A request prepared once for matching against many stubs.
-struct MatchInput {
+/// A request prepared once for matching against many stubs; the parts few stubs look at are computed on first use.
+final class MatchInput {
     let request: HTTPRequest
     let segments: [Substring]
-    let query: [(name: String, value: String)]
-    let cookies: [String: String]
-    let bodyText: String
+    lazy var query: [(name: String, value: String)] = request.queryItems
+    lazy var cookies: [String: String] = request.cookies
+    lazy var bodyText: String = request.bodyText
 
     init(_ request: HTTPRequest) {
         self.request = request
         let path = request.path.hasPrefix("/") ? request.path.dropFirst() : Substring(request.path)
         segments = path.isEmpty ? [] : path.split(separator: "/", omittingEmptySubsequences: false)
-        query = request.queryItems
-        cookies = request.cookies
-        bodyText = request.bodyText
     }
 }
 

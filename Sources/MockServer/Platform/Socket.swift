@@ -109,18 +109,18 @@ package struct Socket: Sendable, Hashable {
         }
     }
 
-    /// Reads what is available into `buffer` (appending). Returns bytes read; 0 at end of stream; -1 on error.
-    package func receive(into buffer: inout [UInt8], maximum: Int = 65_536) -> Int {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: maximum))
-        let count = buffer.withUnsafeMutableBytes { raw -> Int in
+    /// Reads what is available into `buffer` (appending), through `scratch`. Returns bytes read; 0 at end of
+    /// stream; -1 on error. With `wait: false` it returns -2 at once when nothing is there yet.
+    package func receive(into buffer: inout [UInt8], scratch: inout [UInt8], wait: Bool = true) -> Int {
+        let count = scratch.withUnsafeMutableBytes { raw -> Int in
             while true {
-                let result = recv(fd, raw.baseAddress! + start, maximum, 0)
+                let result = recv(fd, raw.baseAddress!, raw.count, wait ? 0 : Int32(MSG_DONTWAIT))
                 if result < 0 && errno == EINTR { continue }
+                if result < 0 && !wait && (errno == EAGAIN || errno == EWOULDBLOCK) { return -2 }
                 return result
             }
         }
-        buffer.removeLast(maximum - max(count, 0))
+        if count > 0 { buffer.append(contentsOf: scratch[0..<count]) }
         return count
     }
 

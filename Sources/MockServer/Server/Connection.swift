@@ -20,6 +20,7 @@ struct Connection {
         buffer.reserveCapacity(8192)
         var start = 0 // bytes before `start` are consumed
         var output: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 65_536)
         while !isStopped() {
             // RFC 9112 §2.2: empty lines before a request line are ignored.
             while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
@@ -34,22 +35,29 @@ struct Connection {
                     buffer.removeFirst(start)
                     start = 0
                 }
+                // The next request is often here already (keep-alive clients send right after reading): try
+                // before paying for poll().
+                let searchStart = max(0, buffer.count - 3)
+                if socket.receive(into: &buffer, scratch: &scratch, wait: false) == 0 { return }
+                while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
+                headEnd = Self.findHeadEnd(buffer, from: max(start, searchStart))
                 let deadline = now() + (buffer.isEmpty ? limits.idleTimeoutMs : limits.headerTimeoutMs)
                 while headEnd == nil {
-                    if buffer.count > limits.maxHeaderBytes {
+                    if buffer.count - start > limits.maxHeaderBytes {
                         refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
                         return
                     }
                     let remaining = deadline - now()
                     guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
-                        if buffer.contains(where: { $0 != 0x0D && $0 != 0x0A }) {
+                        if start < buffer.count {
                             refuse(RequestHead.Error(408, "request header not received within \(limits.headerTimeoutMs) ms"))
                         }
                         return
                     }
                     let searchFrom = max(0, buffer.count - 3)
-                    guard socket.receive(into: &buffer) > 0 else { return }
-                    headEnd = Self.findHeadEnd(buffer, from: searchFrom)
+                    guard socket.receive(into: &buffer, scratch: &scratch) > 0 else { return }
+                    while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
+                    headEnd = Self.findHeadEnd(buffer, from: max(start, searchFrom))
                 }
             }
             guard let (headLength, terminatorLength) = headEnd.map({ ($0.end - start, $0.terminator) }) else { return }
@@ -93,7 +101,7 @@ struct Connection {
                         refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
                         return
                     }
-                    guard socket.receive(into: &buffer, maximum: max(65_536, min(length - (buffer.count - start), 1 << 20))) > 0 else { return }
+                    guard socket.receive(into: &buffer, scratch: &scratch) > 0 else { return }
                 }
                 body = Array(buffer[start..<(start + length)])
                 start += length
@@ -121,7 +129,7 @@ struct Connection {
                         refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
                         return
                     }
-                    guard socket.receive(into: &buffer) > 0 else { return }
+                    guard socket.receive(into: &buffer, scratch: &scratch) > 0 else { return }
                 }
                 body = decoder.body
             }

@@ -48,6 +48,7 @@ public final class HTTPServer: Sendable {
             }
         }
         var openConnections: Int { locked { $0.connections.count } }
+        var listenerDescriptor: Int32? { locked { $0.listener?.fd } }
     }
 
     /// - Parameters:
@@ -65,6 +66,9 @@ public final class HTTPServer: Sendable {
     public var baseURL: String {
         host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
     }
+
+    /// The listening socket's descriptor while the server runs (tests check it is not inherited).
+    package var listeningDescriptor: Int32? { state.listenerDescriptor }
 
     /// Number of connections open now.
     public var openConnections: Int { state.openConnections }

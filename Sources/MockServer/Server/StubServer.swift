@@ -67,6 +67,7 @@ public final class StubServer: Sendable {
     public func stop() { server.stop() }
 
     public var port: UInt16 { server.port }
+    package var listeningDescriptor: Int32? { server.listeningDescriptor }
     /// `http://127.0.0.1:PORT`.
     public var baseURL: String { server.baseURL }
 

@@ -1,5 +1,8 @@
 /// One stubbed route: how to recognise a request, and what to answer.
-public struct Stub: Sendable {
+///
+/// A class, so that router and stub-set copies share stubs instead of copying every field; a stub is built
+/// by a loader and not changed once it is in a ``StubSet``.
+public final class Stub: @unchecked Sendable {
     /// A stable id: the WireMock `id`/`uuid`, or `file:line` of a native route.
     public var id: String
     /// A readable label: the route's `name`, else `METHOD path`.
@@ -22,6 +25,16 @@ public struct Stub: Sendable {
     /// Answered by call count; the last one repeats.
     var responses: [ResponseDefinition]
     public var expectation: Expectation?
+
+    init(id: String, name: String, source: String, method: String?, url: URLMatcher, order: Int = 0, responses: [ResponseDefinition]) {
+        self.id = id
+        self.name = name
+        self.source = source
+        self.method = method
+        self.url = url
+        self.order = order
+        self.responses = responses
+    }
 
     /// `expect` of a native route: how many calls the run must see.
     public struct Expectation: Sendable, Hashable {
@@ -99,16 +112,20 @@ enum PathSegment: Sendable, Hashable {
         }
     }
 
-    /// Parses `/a/{id}/:other/*/**` into segments.
+    /// Parses `/a/{id}/:other/*/**` into segments (byte-wise: loading 10,000 routes stays in milliseconds).
     static func parse(_ path: String) -> [PathSegment] {
-        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        if trimmed.isEmpty { return [] }
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            if segment == "*" { return .star }
-            if segment == "**" { return .doubleStar }
-            if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 { return .parameter(String(segment.dropFirst().dropLast())) }
-            if segment.hasPrefix(":"), segment.count > 1 { return .parameter(String(segment.dropFirst())) }
-            return .literal(String(segment))
+        var utf8 = Array(path.utf8)[...]
+        if utf8.first == UInt8(ascii: "/") { utf8 = utf8.dropFirst() }
+        if utf8.isEmpty { return [] }
+        return utf8.split(separator: UInt8(ascii: "/"), maxSplits: Int.max, omittingEmptySubsequences: false).map { bytes in
+            let count = bytes.count
+            if count == 1 && bytes.first == UInt8(ascii: "*") { return .star }
+            if count == 2 && bytes.first == UInt8(ascii: "*") && bytes.last == UInt8(ascii: "*") { return .doubleStar }
+            if count > 2 && bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") {
+                return .parameter(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
+            }
+            if count > 1 && bytes.first == UInt8(ascii: ":") { return .parameter(String(decoding: bytes.dropFirst(), as: UTF8.self)) }
+            return .literal(String(decoding: bytes, as: UTF8.self))
         }
     }
 }

@@ -41,7 +41,7 @@ extension StubSet {
         if let index = segments.firstIndex(of: .doubleStar), index != segments.count - 1 {
             throw reader.error("path", "** must be the last segment of \"\(path)\"")
         }
-        var stub = Stub(id: "\(file):\(node.position.line)", name: try reader.string("name") ?? "\(method ?? "ANY") \(path)",
+        let stub = Stub(id: "\(file):\(node.position.line)", name: try reader.string("name") ?? "\(method ?? "ANY") \(path)",
                         source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
                         url: .template(segments), responses: [])
         stub.query = try matchers(reader, "query", file: file)

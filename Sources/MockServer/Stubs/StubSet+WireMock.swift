@@ -83,7 +83,7 @@ extension StubSet {
         let explicitID = try mapping.string("id")
         let uuid = try mapping.string("uuid")
         let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
-        var stub = Stub(id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
+        let stub = Stub(id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
                         url: url, order: -1, responses: [])
         stub.query = try namedMatchers(request, "queryParameters", file: file)
         stub.headers = try namedMatchers(request, "headers", file: file)

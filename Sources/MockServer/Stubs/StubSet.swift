@@ -27,7 +27,6 @@ public struct StubSet: Sendable {
 
     /// Appends one stub, numbering it after the ones present.
     mutating func append(_ stub: Stub) {
-        var stub = stub
         let sequence = stubs.count + 1
         stub.order = stub.order >= 0 ? sequence : -sequence
         stubs.append(stub)

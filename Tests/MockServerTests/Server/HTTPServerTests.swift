@@ -1,0 +1,249 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+private let routes = """
+{ "routes": [
+  { "method": "GET", "path": "/message", "body": "Hello world" },
+  { "method": "POST", "path": "/upload", "status": 201, "body": "stored" },
+  { "method": "GET", "path": "/chunked", "body": "in chunks", "chunked": true },
+  { "path": "/slow", "delayMs": 300, "body": "late" },
+  { "path": "/reset", "fault": "connection-reset" },
+  { "path": "/empty", "fault": "empty-response" },
+  { "path": "/malformed", "fault": "malformed-chunk" },
+  { "path": "/random", "fault": "random-data" },
+  { "path": "/nocontent", "status": 204 }
+] }
+"""
+
+@Suite struct HTTPServerCurlTests {
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func http11KeepAliveReusesOneConnection() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let result = try run("curl", ["-s", "-w", " %{num_connects}\\n", "\(server.url)/message", "\(server.url)/message", "\(server.url)/message"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "Hello world 1\nHello world 0\nHello world 0\n")
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func http10ClosesUnlessAskedToKeepAlive() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let result = try run("curl", ["-s", "-0", "-i", "\(server.url)/message"])
+        #expect(result.stdout.hasPrefix("HTTP/1.0 200 OK\r\n"))
+        #expect(result.stdout.contains("Connection: close\r\n"))
+        #expect(result.stdout.hasSuffix("\r\n\r\nHello world"))
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func headAnswersHeadersWithoutABody() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let result = try run("curl", ["-s", "-I", "\(server.url)/message"])
+        #expect(result.stdout == "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 11\r\n\r\n")
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func chunkedUploadIsDecodedIntoTheJournal() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let body = String(repeating: "0123456789", count: 5_000)
+        let result = try run("curl", ["-s", "-w", "%{http_code}", "-H", "Transfer-Encoding: chunked", "--data-binary", "@-", "\(server.url)/upload"],
+                             stdin: Data(body.utf8))
+        #expect(result.stdout == "stored201")
+        let entry = try #require(server.server.journal.ordered.last)
+        #expect(entry.request.body.count == body.utf8.count)
+        #expect(entry.request.bodyText == body)
+        #expect(entry.request.header("Transfer-Encoding") == "chunked")
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func expect100ContinueIsAnsweredAtOnce() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let body = Data(repeating: 65, count: 200_000)
+        let started = Date()
+        // curl waits a full second for "100 Continue" when a server does not send it.
+        let result = try run("curl", ["-s", "-v", "-H", "Expect: 100-continue", "--expect100-timeout", "5", "--data-binary", "@-", "\(server.url)/upload"], stdin: body)
+        #expect(result.stdout == "stored")
+        #expect(result.stderr.contains("HTTP/1.1 100 Continue"))
+        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(server.server.journal.ordered.last?.request.body.count == 200_000)
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func chunkedResponsesAndNoContent() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let chunked = try run("curl", ["-s", "-i", "\(server.url)/chunked"])
+        #expect(chunked.stdout.contains("Transfer-Encoding: chunked\r\n"))
+        #expect(chunked.stdout.hasSuffix("in chunks"))
+        let noContent = try run("curl", ["-s", "-i", "\(server.url)/nocontent"])
+        #expect(noContent.stdout == "HTTP/1.1 204 No Content\r\n\r\n")
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func faultsBreakTheConnectionTheWayWireMockDoes() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        #expect(try run("curl", ["-s", "\(server.url)/reset"]).status == 56)   // recv failure: connection reset
+        #expect(try run("curl", ["-s", "\(server.url)/empty"]).status == 52)   // empty reply from server
+        #expect(try run("curl", ["-s", "\(server.url)/malformed"]).status != 0)
+        #expect(try run("curl", ["-s", "\(server.url)/random"]).status != 0)
+        // The server is fine afterwards.
+        #expect(try run("curl", ["-s", "\(server.url)/message"]).stdout == "Hello world")
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func delaysDelay() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let started = Date()
+        #expect(try run("curl", ["-s", "\(server.url)/slow"]).stdout == "late")
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+    }
+}
+
+@Suite struct HTTPServerRawTests {
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("GET /message HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing-here HTTP/1.1\r\nHost: x\r\n\r\nPOST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET /message HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answer = client.read()
+        let statuses = answer.matches(of: /HTTP\/1\.1 \d{3} [A-Za-z ]+\r\n/).map { $0.output.dropLast(1) } // "\r\n" is one Character
+        #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 201 Created", "HTTP/1.1 200 OK"])
+        #expect(answer.hasSuffix("Connection: close\r\n\r\nHello world"))
+        #expect(server.server.journal.ordered.map(\.request.path) == ["/message", "/nothing-here", "/upload", "/message"])
+    }
+
+    @Test(arguments: [
+        ("GARBAGE\r\n\r\n", "HTTP/1.1 400 Bad Request", "malformed request line"),
+        ("GET /message HTTP/1.1\r\n\r\n", "HTTP/1.1 400 Bad Request", "without a Host header"),
+        ("GET /message HTTP/2.0\r\nHost: x\r\n\r\n", "HTTP/1.1 505 HTTP Version Not Supported", "HTTP/2.0 is not supported"),
+        ("GET /message HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid header field name"),
+        ("GET /message HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", "HTTP/1.1 400 Bad Request", "obsolete line folding"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", "HTTP/1.1 400 Bad Request", "both Transfer-Encoding and Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1, 2\r\n\r\n", "HTTP/1.1 400 Bad Request", "conflicting Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "HTTP/1.1 501 Not Implemented", "gzip"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", "HTTP/1.1 413 Content Too Large", "larger than"),
+    ])
+    func malformedRequestsGetTheirStatusAndTheConnectionCloses(request: String, status: String, reason: String) throws {
+        var limits = ServerLimits()
+        limits.maxBodyBytes = 1_000_000
+        let server = try TestServer(routes, limits: limits)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send(request)
+        let answer = client.read()
+        #expect(answer.hasPrefix(status + "\r\n"), "\(answer)")
+        #expect(answer.contains(reason), "\(answer)")
+        #expect(answer.contains("Connection: close"))
+        // And it still serves everybody else.
+        let other = try RawClient(port: server.port)
+        defer { other.close() }
+        other.send("GET /message HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(other.read().hasSuffix("Hello world"))
+    }
+
+    @Test func headersLargerThanTheLimitGet431() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("GET /message HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n")
+        #expect(client.read().hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
+    }
+
+    @Test func aSlowClientGets408AndDoesNotStallOthers() throws {
+        var limits = ServerLimits()
+        limits.headerTimeoutMs = 300
+        let server = try TestServer(routes, limits: limits)
+        defer { server.stop() }
+        let slow = try RawClient(port: server.port)
+        defer { slow.close() }
+        slow.send("GET /message HTTP/1.1\r\nHost: x\r\n") // never finished
+        let started = Date()
+        for _ in 0..<5 {
+            let other = try RawClient(port: server.port)
+            other.send("GET /message HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(other.read().hasSuffix("Hello world"))
+            other.close()
+        }
+        #expect(Date().timeIntervalSince(started) < 0.3)
+        #expect(slow.read(timeout: 3).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+    }
+
+    @Test func anIdleKeepAliveConnectionIsClosedQuietly() throws {
+        var limits = ServerLimits()
+        limits.idleTimeoutMs = 200
+        let server = try TestServer(routes, limits: limits)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("GET /message HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.read(until: "Hello world").hasSuffix("Hello world"))
+        #expect(client.isClosed(timeout: 3))
+    }
+
+    @Test func leadingEmptyLinesAndBareLineFeedsAreAccepted() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("\r\n\r\nGET /message HTTP/1.1\nHost: x\nConnection: close\n\n")
+        #expect(client.read().hasSuffix("Hello world"))
+    }
+
+    @Test func stopClosesTheListenerAndOpenConnections() throws {
+        let server = try TestServer(routes)
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("GET /message HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = client.read(until: "Hello world")
+        server.stop()
+        #expect(client.isClosed())
+        #expect(throws: (any Error).self) { try RawClient(port: server.port) }
+    }
+
+    @Test func theListeningSocketIsNotInheritedByChildren() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let listener = try #require(server.server.listeningDescriptor)
+        let inode = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(listener)")
+        #expect(inode.hasPrefix("socket:["))
+        let result = try run("sh", ["-c", "ls -l /proc/$$/fd"])
+        #expect(!result.stdout.contains(inode), "\(result.stdout)")
+    }
+}
+
+@Suite struct HTTPServerPythonTests {
+    @Test(.enabled(if: hasCommand("python3"), "needs python3 (apt-get install python3)"))
+    func httpClientKeepAliveAndHead() throws {
+        let server = try TestServer(routes)
+        defer { server.stop() }
+        let script = """
+        import http.client, sys
+        c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+        bodies = []
+        for i in range(50):
+            c.request("GET", "/message")
+            r = c.getresponse()
+            bodies.append(r.read().decode())
+        c.request("HEAD", "/message")
+        r = c.getresponse()
+        head = (r.status, r.getheader("Content-Length"), r.read())
+        c.request("POST", "/upload", body=b"x" * 100000)
+        r = c.getresponse()
+        print(len(set(bodies)), bodies[0], head, r.status, r.read().decode())
+        """
+        let result = try run("python3", ["-c", script, "\(server.port)"])
+        #expect(result.stdout == "1 Hello world (200, '11', b'') 201 stored\n", "\(result.stderr)")
+        #expect(server.server.journal.entries.count == 52)
+    }
+}

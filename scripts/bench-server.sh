@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# bench-server.sh: how fast is the mock server, beside nginx serving the same body on this machine?
+#
+# Measures, in one run:
+#   1. keep-alive GET requests/second with wrk: nginx, sut-launch serve with 1 route, with 10,000 routes;
+#   2. time from process start to the first answered request, with 1,000 routes loaded;
+#   3. peak memory (VmHWM) of sut-launch serve with 10,000 routes after the wrk run.
+# Targets (issue 3): >= 0.4 x nginx req/s; 10,000 routes >= 0.9 x the 1-route figure; ready < 10 ms
+# with 1,000 routes; < 40 MB peak memory at 10,000 routes.
+#
+# Usage: scripts/bench-server.sh      (needs wrk and nginx: apt-get install -y wrk nginx-light; python3)
+#   DURATION=10s CONNECTIONS=10 THREADS=2 scripts/bench-server.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DURATION="${DURATION:-5s}"
+CONNECTIONS="${CONNECTIONS:-10}"
+THREADS="${THREADS:-2}"
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+for tool in wrk nginx python3; do
+    command -v "$tool" >/dev/null || { echo "bench-server: $tool not found; install it with: apt-get install -y wrk nginx-light python3" >&2; exit 2; }
+done
+
+echo "building sut-launch (release, static Swift stdlib)..." >&2
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product sut-launch >&2)
+SUT="$ROOT/.build/release/sut-launch"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+python3 - "$WORK" <<'PY'
+import json, sys
+work = sys.argv[1]
+def routes(n):
+    items = [{"method": "GET", "path": "/message", "body": "Hello world"}]
+    for i in range(n - 1):
+        items.append({"method": "GET", "path": f"/api/v1/items/{i}", "json": {"id": i}} if i % 2 == 0
+                     else {"method": "POST", "path": f"/api/v1/users/{{id}}/orders/{i}", "status": 201})
+    return {"routes": items}
+for n in (1, 1000, 10000):
+    json.dump(routes(n), open(f"{work}/routes-{n}.json", "w"))
+PY
+
+NGINX_PORT=$(free_port)
+mkdir -p "$WORK/nginx"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+worker_processes auto;
+daemon off;
+error_log $WORK/nginx/error.log;
+pid $WORK/nginx/nginx.pid;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location = /message { default_type text/plain; return 200 "Hello world"; }
+  }
+}
+CONF
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" & PIDS+=($!)
+
+start_server() { # $1 routes file; prints "pid port"
+    local port; port=$(free_port)
+    "$SUT" serve -q --port "$port" "$1" > /dev/null 2>&1 & PIDS+=($!)
+    echo "$! $port"
+}
+wait_port() { python3 - "$1" <<'PY'
+import socket, sys, time
+for _ in range(500):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=0.1).close(); sys.exit(0)
+    except OSError:
+        time.sleep(0.01)
+sys.exit(1)
+PY
+}
+rps() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "http://127.0.0.1:$1/message" | awk '/Requests\/sec/ {print $2}'; }
+
+wait_port "$NGINX_PORT"
+read -r PID1 PORT1 < <(start_server "$WORK/routes-1.json"); wait_port "$PORT1"
+read -r PID10K PORT10K < <(start_server "$WORK/routes-10000.json"); wait_port "$PORT10K"
+
+echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION, keep-alive GET /message (11-byte body)..." >&2
+NGINX_RPS=$(rps "$NGINX_PORT")
+ONE_RPS=$(rps "$PORT1")
+TENK_RPS=$(rps "$PORT10K")
+TENK_HWM_KB=$(awk '/VmHWM/ {print $2}' "/proc/$PID10K/status")
+
+READY=$(python3 - "$SUT" "$WORK/routes-1000.json" <<'PY'
+import os, socket, statistics, subprocess, sys, time
+sut, routes = sys.argv[1], sys.argv[2]
+samples = []
+for _ in range(20):
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+    start = time.perf_counter()
+    proc = subprocess.Popen([sut, "serve", "-q", "--port", str(port), routes], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while True:
+        try:
+            c = socket.create_connection(("127.0.0.1", port), timeout=1)
+            c.sendall(b"GET /message HTTP/1.1\r\nHost: x\r\n\r\n")
+            if c.recv(100).startswith(b"HTTP/1.1 200"):
+                samples.append((time.perf_counter() - start) * 1000); c.close(); break
+        except OSError:
+            time.sleep(0.0005)
+    proc.terminate(); proc.wait()
+print(f"{statistics.median(samples):.2f}")
+PY
+)
+
+python3 - "$NGINX_RPS" "$ONE_RPS" "$TENK_RPS" "$READY" "$TENK_HWM_KB" <<'PY'
+import sys
+nginx, one, tenk, ready, hwm = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+ok = lambda c: "PASS" if c else "FAIL"
+print(f"requests/s: nginx {nginx:,.0f}; sut-launch 1 route {one:,.0f} ({one / nginx:.2f} x nginx, target >= 0.4: {ok(one >= 0.4 * nginx)}); "
+      f"10,000 routes {tenk:,.0f} ({tenk / one:.2f} x 1 route, target >= 0.9: {ok(tenk >= 0.9 * one)})")
+print(f"ready (start to first answered request, 1,000 routes, median of 20): {ready:.1f} ms (target < 10 ms: {ok(ready < 10)})")
+print(f"peak memory with 10,000 routes after the wrk run: {hwm / 1024:.1f} MB (target < 40 MB: {ok(hwm < 40 * 1024)})")
+PY
