@@ -47,7 +47,7 @@ public struct FlagsFile: Sendable, Hashable {
                 }
             default:
                 throw InputError(file: file, position: member.keyPosition,
-                                 "unknown key \"\(member.key)\"\(Suggestion.didYouMean(member.key, among: knownKeys)); expected one of featureFlags, automationFlags, env")
+                                 "unknown key \"\(member.key)\"\(Suggestion.didYouMean(member.key, among: knownKeys, otherwise: "; expected one of featureFlags, automationFlags, env"))")
             }
         }
         return result

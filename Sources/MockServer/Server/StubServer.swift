@@ -91,6 +91,9 @@ public final class StubServer: Sendable {
 
     // MARK: Answering
 
+    /// Answers a request as if it had come over a socket (journal, counts and scenarios included).
+    public func handle(_ request: HTTPRequest) -> MockResponse { Self.respond(to: request, state: state) }
+
     static func respond(to request: HTTPRequest, state: State) -> MockResponse {
         if request.path.hasPrefix("/__admin") {
             return AdminAPI.respond(to: request, state: state)

@@ -48,7 +48,7 @@ struct ObjectReader {
                 throw StubError(file: file, at: member.keyPosition, "\(what): \"\(member.key)\" is not supported by sut-launch (\(reason))")
             }
             throw StubError(file: file, at: member.keyPosition,
-                            "unknown key \"\(member.key)\" in \(what)\(Suggestion.didYouMean(member.key, among: known)); known keys: \(known.joined(separator: ", "))")
+                            "unknown key \"\(member.key)\" in \(what)\(Suggestion.didYouMean(member.key, among: known, otherwise: "; known keys: \(known.joined(separator: ", "))"))")
         }
     }
 

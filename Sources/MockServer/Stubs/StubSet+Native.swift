@@ -128,7 +128,8 @@ extension StubSet {
         response.delayMs = try reader.int("delayMs") ?? 0
         if let fault = try reader.string("fault") {
             guard let parsed = MockResponse.Fault(rawValue: fault) ?? MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
-                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: MockResponse.Fault.allCases.map(\.rawValue))); faults: \(MockResponse.Fault.allCases.map(\.rawValue).joined(separator: ", "))")
+                let names = MockResponse.Fault.allCases.map(\.rawValue)
+                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names, otherwise: "; faults: \(names.joined(separator: ", "))"))")
             }
             response.fault = parsed
         }

@@ -152,7 +152,7 @@ extension StubSet {
         if let fault = try reader.string("fault") {
             guard let parsed = MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
                 let names = MockResponse.Fault.allCases.map(\.wireMockName)
-                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names)); faults: \(names.joined(separator: ", "))")
+                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names, otherwise: "; faults: \(names.joined(separator: ", "))"))")
             }
             response.fault = parsed
         }

@@ -5,6 +5,9 @@ package enum Suggestion {
     package static func nearest(to word: String, among candidates: some Sequence<String>) -> String? {
         let limit = min(3, max(1, word.count / 3))
         var best: (String, Int)?
+        let lowered = word.lowercased()
+        // A truncated name ("CONNECTION_RESET" for "CONNECTION_RESET_BY_PEER") is a likely slip too.
+        if lowered.count >= 4, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(lowered) }) { return prefixed }
         for candidate in candidates {
             let distance = editDistance(word.lowercased(), candidate.lowercased())
             if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
@@ -13,8 +16,10 @@ package enum Suggestion {
     }
 
     /// "; did you mean \"x\"?" or "".
-    package static func didYouMean(_ word: String, among candidates: some Sequence<String>, quote: String = "\"") -> String {
-        guard let match = nearest(to: word, among: candidates) else { return "" }
+    ///
+    /// With `otherwise`, the text when there is no suggestion (say, the list of valid names).
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>, quote: String = "\"", otherwise: String = "") -> String {
+        guard let match = nearest(to: word, among: candidates) else { return otherwise }
         return "; did you mean \(quote)\(match)\(quote)?"
     }
 

@@ -1,0 +1,77 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+@Suite struct StubLoaderTests {
+    private func error(_ text: String) -> String? {
+        do {
+            _ = try StubLoader.parse(text, file: "routes.json")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test(arguments: [
+        ("{ \"routes\": [\n  { \"path\": \"/a\", \"stauts\": 200 }\n] }",
+         "routes.json:2:19: unknown key \"stauts\" in a route; did you mean \"status\"?"),
+        ("{ \"routes\": [ { \"path\": \"a\" } ] }", "routes.json:1:25: \"path\" must start with /, found \"a\""),
+        ("{ \"routes\": [ { \"path\": \"/a/**/b\" } ] }", "routes.json:1:25: ** must be the last segment of \"/a/**/b\""),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"status\": \"200\" } ] }", "routes.json:1:41: \"status\" must be an integer, found a JSON string"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"status\": 999 } ] }", "routes.json:1:41: \"status\" must be 100...599, found 999"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"fault\": \"conection-reset\" } ] }", "routes.json:1:40: unknown fault \"conection-reset\"; did you mean \"connection-reset\"?"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"body\": \"x\", \"json\": 1 } ] }", "routes.json:1:52: a response has one of \"body\", \"json\", \"bodyFile\", found body and json"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"responses\": [] } ] }", "routes.json:1:44: \"responses\" is empty"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"headers\": { \"h\": { \"matches\": \"[\" } } } ] }", "invalid regular expression \"[\""),
+        ("{ \"routes\": [], \"unexpected\": \"boom\" }", "routes.json:1:31: \"unexpected\" must be \"fail\" or \"404\", found \"boom\""),
+        ("{ \"rotues\": [] }", "routes.json:1:3: not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \"rotues\"; did you mean \"routes\"?"),
+        ("{ \"routes\": [ ", "routes.json:1:15: expected a JSON value, found end of file"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"files\": \"./nope\" } ] }", "routes.json:1:40: \"files\": no directory ./nope"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"bodyFile\": \"nope.txt\" } ] }", "routes.json:1:43: \"bodyFile\": cannot read ./nope.txt"),
+    ])
+    func nativeErrorsNameLineColumnAndKey(text: String, expected: String) {
+        let message = error(text)
+        if expected.hasPrefix("routes.json:") {
+            #expect(message == expected, "\(message ?? "no error")")
+        } else {
+            #expect(message?.contains(expected) == true, "\(message ?? "no error")")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{ "request": { "url": "/a", "basicAuthCredentials": {} }, "response": {} }"#, "\"basicAuthCredentials\" is not supported by sut-launch (match the Authorization header instead)"),
+        (#"{ "request": { "url": "/a" }, "response": { "proxyBaseUrl": "http://x" } }"#, "\"proxyBaseUrl\" is not supported by sut-launch (proxying is not implemented)"),
+        (#"{ "request": { "url": "/a" }, "response": { "transformers": ["response-template"] } }"#, "\"transformers\" is not supported by sut-launch (response templating is not implemented)"),
+        (#"{ "request": { "url": "/a", "bodyPatterns": [ { "equalToXml": "<a/>" } ] }, "response": {} }"#, "\"equalToXml\" is not supported by sut-launch"),
+        (#"{ "request": { "url": "/a", "urlPath": "/b" }, "response": {} }"#, "a request has one URL matcher, found url and urlPath"),
+        (#"{ "request": { "urlPath": "/a", "queryParameters": { "q": "x" } }, "response": {} }"#, "queryParameters \"q\" must be a matcher object like {\"equalTo\": \"value\"}"),
+        (#"{ "request": { "urlPath": "/a" }, "response": { "fault": "CONNECTION_RESET" } }"#, "unknown fault \"CONNECTION_RESET\"; did you mean \"CONNECTION_RESET_BY_PEER\"?"),
+        (#"{ "request": { "urlPath": "/a" }, "respons": {} }"#, "unknown key \"respons\" in a mapping; did you mean \"response\"?"),
+        (#"{ "request": { "urlPath": "/a", "headers": { "h": { "equalTo": "x", "contains": "y" } } }, "response": {} }"#, "has 2 matchers (equalTo, contains); use one, or \"and\""),
+    ])
+    func wireMockFeaturesWeDoNotSupportAreNamed(text: String, expected: String) {
+        let message = error(text)
+        #expect(message?.contains(expected) == true, "\(message ?? "no error")")
+    }
+
+    @Test func aDirectoryOfFilesAndAWireMockRootLoadSideBySide() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stub-dirs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let wiremock = root.appendingPathComponent("wiremock")
+        try FileManager.default.createDirectory(at: wiremock.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: wiremock.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        try #"{ "request": { "urlPath": "/w" }, "response": { "bodyFileName": "w.txt" } }"#.write(to: wiremock.appendingPathComponent("mappings/w.json"), atomically: true, encoding: .utf8)
+        try "from __files".write(to: wiremock.appendingPathComponent("__files/w.txt"), atomically: true, encoding: .utf8)
+        let native = root.appendingPathComponent("native")
+        try FileManager.default.createDirectory(at: native, withIntermediateDirectories: true)
+        try #"{ "routes": [ { "path": "/n", "body": "native" } ] }"#.write(to: native.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
+        try #"[ { "path": "/bare", "body": "array form" } ]"#.write(to: native.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
+        let stubs = try StubLoader.load([wiremock.path, native.path])
+        #expect(stubs.count == 3)
+        let subject = StubServer(stubs: stubs)
+        #expect(subject.ask("GET", "/w").body == "from __files")
+        #expect(subject.ask("GET", "/n").body == "native")
+        #expect(subject.ask("GET", "/bare").body == "array form")
+        #expect(throws: StubError.self) { try StubLoader.load(root.appendingPathComponent("missing.json").path) }
+    }
+}
