@@ -48,6 +48,7 @@ func fetch() {
         let image = try Backend.get("image")
         let head = image.body.prefix(4).map { String(format: "%02x", $0) }.joined()
         say("image: \(image.status) \(image.body.count) bytes, starts \(head)")
+        if message.status != 200 || image.status != 200 { exit(1) }
     } catch {
         say("backend error: \(error)")
         exit(3)

@@ -105,7 +105,7 @@ extension Stub {
                                        actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent", weight: 1))
             if !collectAll { return mismatches }
         }
-        for matcher in body where !matcher.matches(input.bodyText) {
+        for matcher in body where !matcher.matches(request.body.isEmpty ? nil : input.bodyText) {
             let shown = input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
             mismatches.append(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1))
             if !collectAll { return mismatches }

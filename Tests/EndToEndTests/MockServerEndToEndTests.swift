@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@Suite struct MockServerEndToEndTests {
+    static let stubs = CLI.packageRoot.appendingPathComponent("Fixtures/stubs")
+
+    @Test func theSeedDemoFetchesTextAndBytesFromTheMockServer() throws {
+        let result = try CLI.run(["--port", "0", "--stub", Self.stubs.appendingPathComponent("demo.json").path, CLI.myApp, "fetch"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "MyAppCLI (under test: yes)\nmessage: 200 Hello world\nimage: 200 17 bytes, starts 89504e47\n")
+        #expect(result.stderr.contains("sut-launch: mock server: 2 requests, 0 unexpected"))
+    }
+
+    @Test func theProgramGetsTheServersNumericURLAndStaysOffProxies() throws {
+        let stubs = Self.stubs.appendingPathComponent("routes.json").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_PROXY"] = "internal.example"
+        let result = try CLI.run(["-q", "--port", "0", "--stub", stubs, CLI.argvDump], environment: environment)
+        let dump = try Dump(result.stdout)
+        let url = try #require(dump.env["SUT_MOCK_SERVER_URL"])
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        #expect(dump.env["NO_PROXY"] == "internal.example,127.0.0.1,localhost")
+        #expect(dump.env["no_proxy"] == "127.0.0.1,localhost")
+        #expect(dump.argv.contains("AUTOMATION_{\"mockServerURL\":\"\(url)\"}"))
+    }
+
+    @Test func loginRetriesThroughAResponseSequence() throws {
+        let stubs = Self.stubs.appendingPathComponent("routes.json").path
+        let result = try CLI.run(["--port", "0", "--stub", stubs, "-a", "simulateUserAlreadyLoggedIn=true", CLI.myApp, "backend-login"])
+        #expect(result.stdout.hasSuffix("login: server error 500, retrying\nlogin: 200 {\"token\":\"t\"}\n"))
+        // The stub file expects one call to /cities, which never came: the program passed, the run fails.
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("sut-launch: error: mock-server checks failed: route GET /cities (\(stubs):4): expected 1 call, got 0"))
+        #expect(result.stderr.contains("  2× POST /login"))
+    }
+
+    @Test func unexpectedRequestsAreListedAndFailTheRunUnderStrict() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = directory.appendingPathComponent("only-message.json")
+        try #"{ "routes": [ { "method": "GET", "path": "/message", "body": "Hello world" } ] }"#.write(to: stubs, atomically: true, encoding: .utf8)
+        let lenient = try CLI.run(["--port", "0", "--stub", stubs.path, CLI.myApp, "fetch"])
+        #expect(lenient.status == 1) // MyAppCLI's own exit: /image answered 404
+        #expect(lenient.stderr.contains("unexpected: GET /image\n    Nearest stub: GET /message (\(stubs.path):1)\n      url: expected /message, got /image"))
+
+        let report = directory.appendingPathComponent("report.json")
+        let strict = try CLI.run(["--strict", "--port", "0", "--report", report.path, "--stub", stubs.path, "--flags-in", "env",
+                                  "/bin/sh", "-c", "curl -s $SUT_MOCK_SERVER_URL/message; curl -s -o /dev/null $SUT_MOCK_SERVER_URL/nope"])
+        #expect(strict.stdout == "Hello world")
+        #expect(strict.status == 4)
+        #expect(strict.stderr.contains("mock-server checks failed: unexpected request GET /nope"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let server = try #require(json["mockServer"] as? [String: Any])
+        #expect(server["totalRequests"] as? Int == 2)
+        #expect((server["unexpected"] as? [[String: Any]])?.first?["url"] as? String == "/nope")
+        #expect(json["exitCode"] as? Int == 4)
+        #expect(json["programExitCode"] as? Int == 0)
+    }
+
+    @Test func theJournalIsWrittenWhenTheProgramTimesOut() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = directory.appendingPathComponent("journal.json")
+        let stubs = Self.stubs.appendingPathComponent("routes.json").path
+        let result = try CLI.run(["-q", "--timeout", "1s", "--kill-grace", "200ms", "--port", "0", "--stub", stubs, "--journal", journal.path,
+                                  "--flags-in", "env", "/bin/sh", "-c", "curl -s -o /dev/null $SUT_MOCK_SERVER_URL/message; sleep 30"])
+        #expect(result.status == 124)
+        let text = try String(contentsOf: journal, encoding: .utf8)
+        #expect(text.hasPrefix("{\"total\":1,\"dropped\":0,\"requests\":["))
+        #expect(text.contains("\"path\":\"/message\""))
+        #expect(text.contains("\"stub\":{\"id\":\"\(stubs):3\",\"name\":\"GET /message\"}"))
+    }
+
+    @Test func aBadStubFileExits3BeforeAnythingIsLaunched() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = directory.appendingPathComponent("bad.json")
+        try "{ \"routes\": [\n  { \"path\": \"/a\", \"stauts\": 200 }\n] }".write(to: stubs, atomically: true, encoding: .utf8)
+        let marker = directory.appendingPathComponent("launched")
+        let result = try CLI.run(["--stub", stubs.path, "/usr/bin/touch", marker.path])
+        #expect(result.status == 3)
+        #expect(result.stderr == "sut-launch: error: \(stubs.path):2:19: unknown key \"stauts\" in a route; did you mean \"status\"?\n")
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+        let check = try CLI.run(["check", stubs.path, Self.stubs.appendingPathComponent("routes.json").path])
+        #expect(check.status == 3)
+        #expect(check.stdout == "ok: \(Self.stubs.appendingPathComponent("routes.json").path): 8 routes\n")
+        #expect(check.stderr.hasPrefix("sut-launch: error: \(stubs.path):2:19: unknown key"))
+        #expect(try CLI.run(["check", Self.stubs.appendingPathComponent("demo.json").path]).status == 0)
+    }
+
+    @Test func aBusyPortIsExplained() throws {
+        let first = try CLI.run(["serve", "--help"])
+        #expect(first.stdout.contains("sut-launch serve [options] STUBS..."))
+        let stubs = Self.stubs.appendingPathComponent("demo.json").path
+        var busy = ""
+        var status: Int32 = 0
+        _ = try CLI.run(["serve", "--port", "0", stubs]) { process, stdout in
+            _ = CLI.eventually { ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").hasSuffix("\n") }
+            let url = try String(contentsOf: stdout, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let port = String(url.split(separator: ":").last ?? "")
+            let second = try CLI.run(["--port", port, "--stub", stubs, CLI.argvDump])
+            busy = second.stderr
+            status = second.status
+            process.interrupt()
+        }
+        #expect(status == 125)
+        #expect(busy.contains("cannot start the mock server on 127.0.0.1:"))
+        #expect(busy.contains("bind: Address already in use; pass --port 0 for a free port"), "\(busy)")
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func serveAnswersUntilInterruptedAndWritesItsJournal() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = directory.appendingPathComponent("journal.json")
+        var answer = ""
+        let result = try CLI.run(["serve", "--port", "0", "--journal", journal.path, Self.stubs.appendingPathComponent("routes.json").path]) { process, stdout in
+            _ = CLI.eventually { ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").hasSuffix("\n") }
+            let url = try String(contentsOf: stdout, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.arguments = ["curl", "-s", "\(url)/message"]
+            let pipe = Pipe()
+            curl.standardOutput = pipe
+            try curl.run()
+            answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            curl.waitUntilExit()
+            process.interrupt()
+        }
+        #expect(answer == "Hello world")
+        #expect(result.stdout.hasPrefix("http://127.0.0.1:"))
+        #expect(result.stderr.contains("GET /message → 200 (GET /message)"))
+        // routes.json expects one call to /cities: serve reports it and exits 4.
+        #expect(result.status == 4)
+        #expect(try String(contentsOf: journal, encoding: .utf8).contains("\"path\":\"/message\""))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// WireMock mapping files covering every supported field (Fixtures/wiremock is a WireMock root directory:
+/// mappings/ + __files/), answered the way WireMock answers them.
+@Suite struct WireMockCompatibilityTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/wiremock").path
+
+    private func server() throws -> StubServer { StubServer(stubs: try StubLoader.load(Self.root)) }
+
+    @Test func urlMatchers() throws {
+        let subject = try server()
+        #expect(subject.ask("GET", "/exact?a=1").body == "url")
+        #expect(subject.ask("GET", "/exact?a=2").status == 404)
+        #expect(subject.ask("GET", "/path?anything=1").body == "urlPath")
+        #expect(subject.ask("GET", "/pattern/123?x=y").body == "urlPattern")
+        #expect(subject.ask("GET", "/pattern/abc?x=y").status == 404)
+        #expect(subject.ask("GET", "/users/ada/avatar").body == "urlPathPattern")
+        #expect(subject.ask("GET", "/users/Ada1/avatar").status == 404)
+        #expect(subject.ask("GET", "/contacts/12345/addresses/99").body == "urlPathTemplate")
+        #expect(subject.ask("GET", "/contacts/1/addresses/99").status == 404)
+        #expect(subject.ask("PATCH", "/any").body == "any method")
+        #expect(subject.ask("DELETE", "/whatever/at/all").status == 202)
+        #expect(subject.ask("GET", "/single").body == "a single mapping file")
+    }
+
+    @Test func requestMatchers() throws {
+        let subject = try server()
+        #expect(subject.ask("GET", "/query?search=Milano&page=2").body == "queryParameters")
+        #expect(subject.ask("GET", "/query?search=Milano&page=2&debug=1").status == 404)
+        #expect(subject.ask("GET", "/query?search=Roma&page=2").status == 404)
+        #expect(subject.ask("GET", "/headers", headers: ["Accept": "application/json", "Authorization": "x"]).body == "headers")
+        #expect(subject.ask("GET", "/headers", headers: ["Accept": "application/json"]).status == 404)
+        #expect(subject.ask("GET", "/headers", headers: ["Accept": "application/json", "Authorization": "x", "X-Trace": "bad1"]).status == 404)
+        #expect(subject.ask("GET", "/cookies", headers: ["Cookie": "other=1; session=abc"]).body == "cookies")
+        #expect(subject.ask("POST", "/body/equal", body: "exact").body == "equalTo")
+        #expect(subject.ask("POST", "/body/equal", body: "exact ").status == 404)
+        #expect(subject.ask("POST", "/body/contains", body: "a needle here").body == "contains + doesNotMatch")
+        #expect(subject.ask("POST", "/body/contains", body: "a needle, forbidden").status == 404)
+        #expect(subject.ask("POST", "/body/matches", body: "id=123").body == "matches")
+        #expect(subject.ask("POST", "/body/json", body: #"{"tags":["a","b"],"name":"Ada"}"#).body == "equalToJson")
+        #expect(subject.ask("POST", "/body/json", body: #"{"tags":["b","a"],"name":"Ada"}"#).status == 404)
+        #expect(subject.ask("POST", "/body/json-lenient", body: #"{"tags":["a","b","c"],"extra":1}"#).body == "equalToJson lenient")
+        #expect(subject.ask("POST", "/body/jsonpath", body: #"{"order":{"items":[{"sku":"B2"},{"sku":"A1"}],"total":42}}"#).body == "matchesJsonPath")
+        #expect(subject.ask("POST", "/body/jsonpath", body: #"{"order":{"items":[{"sku":"B2"}],"total":42}}"#).status == 404)
+        #expect(subject.ask("POST", "/body/absent").body == "absent body")
+        #expect(subject.ask("POST", "/body/absent", body: "x").status == 404)
+    }
+
+    @Test func responses() throws {
+        let subject = try server()
+        let teapot = subject.handle(HTTPRequest(method: "GET", target: "/response/status"))
+        #expect(teapot.status == 418)
+        #expect(teapot.reason == "I'm a teapot")
+        #expect(teapot.headers.values("Set-Cookie") == ["a=1", "b=2"])
+        #expect(teapot.headers["X-One"] == "1")
+        let json = subject.handle(HTTPRequest(method: "GET", target: "/response/json"))
+        #expect(String(decoding: json.body, as: UTF8.self) == #"{"list":[1,2],"ok":true}"#)
+        #expect(json.headers["Content-Type"] == "application/json")
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/response/base64")).body == [0, 1, 2, 255])
+        #expect(subject.ask("GET", "/response/file").body == "{\"hello\":\"from __files\"}\n")
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/response/delay")).delayMs == 200)
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/fault/reset")).fault == .connectionReset)
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/fault/empty")).fault == .emptyResponse)
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/fault/chunk")).fault == .malformedChunk)
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/fault/random")).fault == .randomDataThenClose)
+    }
+
+    @Test func priorityRecencyAndScenarios() throws {
+        let subject = try server()
+        #expect(subject.ask("GET", "/priority").body == "priority 1")
+        #expect(subject.ask("GET", "/recent").body == "newer wins")
+        #expect(subject.ask("GET", "/todo/items").body == #"{"items":["Buy milk"]}"#)
+        #expect(subject.ask("POST", "/todo/items", body: "Cancel newspaper subscription").status == 201)
+        #expect(subject.ask("GET", "/todo/items").body == #"{"items":["Buy milk","Cancel newspaper subscription"]}"#)
+        #expect(subject.summary.routes.first { $0.id == "8c5db8b0-2db4-4ad7-a99f-38c9b00da3f7" }?.calls == 1)
+    }
+
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func adminAPIDrivesTheServerWhileItRuns() throws {
+        let server = try TestServer(stubs: try StubLoader.load(Self.root))
+        defer { server.stop() }
+        let added = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary",
+                                     #"{"request":{"method":"GET","urlPath":"/added"},"response":{"body":"added at run time"}}"#,
+                                     "\(server.url)/__admin/mappings"])
+        #expect(added.stdout.hasSuffix(" 201"))
+        #expect(try run("curl", ["-s", "\(server.url)/added"]).stdout == "added at run time")
+        #expect(try run("curl", ["-s", "\(server.url)/nothing"]).status == 0)
+        let journal = try run("curl", ["-s", "\(server.url)/__admin/requests"]).stdout
+        #expect(journal.hasPrefix("{\"total\":2,"))
+        let unmatched = try run("curl", ["-s", "\(server.url)/__admin/requests/unmatched"]).stdout
+        #expect(unmatched.contains("\"url\":\"/nothing\""))
+        #expect(unmatched.contains("No stub matched GET /nothing"))
+        let mappings = try run("curl", ["-s", "\(server.url)/__admin/mappings"]).stdout
+        #expect(mappings.contains("\"name\":\"GET /added\""))
+        _ = try run("curl", ["-s", "-X", "POST", "\(server.url)/__admin/reset"])
+        #expect(try run("curl", ["-s", "-w", "%{http_code}", "-o", "/dev/null", "\(server.url)/added"]).stdout == "404")
+        #expect(try run("curl", ["-s", "\(server.url)/__admin/health"]).stdout == "{\"status\":\"ok\"}")
+        let bad = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", #"{"request":{"urlPth":"/x"}}"#, "\(server.url)/__admin/mappings"])
+        #expect(bad.stdout.contains("did you mean \"urlPath\"?"))
+        #expect(bad.stdout.hasSuffix(" 422"))
+    }
+}
