@@ -25,7 +25,7 @@ struct Router: Sendable {
         let order = keys.indices.sorted { a, b in
             let x = keys[a], y = keys[b]
             if x.priority != y.priority { return x.priority < y.priority }
-            if x.specificity != y.specificity { return x.specificity.lexicographicallyPrecedes(y.specificity) == false }
+            if x.specificity != y.specificity { return x.specificity > y.specificity }
             return x.order < y.order
         }
         var rank = [Int](repeating: 0, count: stubs.count)
@@ -38,7 +38,12 @@ struct Router: Sendable {
                 exactPaths[path, default: []].append(index)
             case .template(let segments):
                 if segments.allSatisfy({ if case .literal = $0 { return true } else { return false } }) {
-                    exactPaths["/" + segments.map(\.description).joined(separator: "/"), default: []].append(index)
+                    var key = ""
+                    for segment in segments {
+                        key += "/"
+                        if case .literal(let text) = segment { key += text }
+                    }
+                    exactPaths[key.isEmpty ? "/" : key, default: []].append(index)
                 } else {
                     insert(segments[...], index: index, into: trie)
                 }

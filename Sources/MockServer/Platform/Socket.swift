@@ -252,7 +252,8 @@ private func acceptCloseOnExec(_ fd: Int32, _ address: UnsafeMutablePointer<sock
     #endif
 }
 
-/// Starts a detached POSIX thread (connection handlers block in poll and recv; not for Dispatch workers).
+/// Starts a detached POSIX thread with a 256 KiB stack (connection handlers, waitpid and pipe readers block
+/// in system calls, which Dispatch workers must not). False when no thread could be started.
 package func startServerThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()

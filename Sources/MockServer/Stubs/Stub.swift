@@ -70,11 +70,19 @@ enum URLMatcher: Sendable {
     /// Any URL.
     case any
 
-    var specificity: [UInt8] {
+    /// How specific the URL is, comparable as a number (greater: more specific). Segment ranks are base-5
+    /// digits from the left (literal 4 … ** 1; an absent segment 0), so `/a/b` > `/a/{x}` > `/a/*` > `/a/**`
+    /// and a longer literal prefix wins, as a lexicographic comparison of the ranks would decide.
+    var specificity: UInt64 {
         switch self {
-        case .exactURL: [4]
-        case .template(let segments): segments.map(\.rank)
-        case .pattern, .any: []
+        case .exactURL: return UInt64.max
+        case .template(let segments):
+            var value: UInt64 = 0
+            for position in 0..<24 {
+                value = value * 5 + (position < segments.count ? UInt64(segments[position].rank) + 1 : 0)
+            }
+            return value
+        case .pattern, .any: return 0
         }
     }
 
@@ -112,21 +120,36 @@ enum PathSegment: Sendable, Hashable {
         }
     }
 
-    /// Parses `/a/{id}/:other/*/**` into segments (byte-wise: loading 10,000 routes stays in milliseconds).
+    /// Parses `/a/{id}/:other/*/**` into segments (one pass over the bytes: loading 10,000 routes stays fast).
     static func parse(_ path: String) -> [PathSegment] {
-        var utf8 = Array(path.utf8)[...]
-        if utf8.first == UInt8(ascii: "/") { utf8 = utf8.dropFirst() }
-        if utf8.isEmpty { return [] }
-        return utf8.split(separator: UInt8(ascii: "/"), maxSplits: Int.max, omittingEmptySubsequences: false).map { bytes in
-            let count = bytes.count
-            if count == 1 && bytes.first == UInt8(ascii: "*") { return .star }
-            if count == 2 && bytes.first == UInt8(ascii: "*") && bytes.last == UInt8(ascii: "*") { return .doubleStar }
-            if count > 2 && bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") {
-                return .parameter(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
+        var path = path
+        return path.withUTF8 { bytes -> [PathSegment] in
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            guard start < bytes.count else { return [] }
+            var segments: [PathSegment] = []
+            var index = start
+            while index <= bytes.count {
+                if index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                    segments.append(segment(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+                    start = index + 1
+                }
+                index += 1
             }
-            if count > 1 && bytes.first == UInt8(ascii: ":") { return .parameter(String(decoding: bytes.dropFirst(), as: UTF8.self)) }
-            return .literal(String(decoding: bytes, as: UTF8.self))
+            return segments
         }
+    }
+
+    private static func segment(_ bytes: UnsafeBufferPointer<UInt8>) -> PathSegment {
+        let count = bytes.count
+        if count == 1 && bytes[0] == UInt8(ascii: "*") { return .star }
+        if count == 2 && bytes[0] == UInt8(ascii: "*") && bytes[1] == UInt8(ascii: "*") { return .doubleStar }
+        if count > 2 && bytes[0] == UInt8(ascii: "{") && bytes[count - 1] == UInt8(ascii: "}") {
+            return .parameter(String(decoding: UnsafeBufferPointer(rebasing: bytes[1..<(count - 1)]), as: UTF8.self))
+        }
+        if count > 1 && bytes[0] == UInt8(ascii: ":") {
+            return .parameter(String(decoding: UnsafeBufferPointer(rebasing: bytes[1...]), as: UTF8.self))
+        }
+        return .literal(String(decoding: bytes, as: UTF8.self))
     }
 }
 

@@ -1,6 +1,8 @@
 extension StubSet {
     static let nativeRootKeys = ["routes", "unexpected"]
     static let nativeResponseKeys = ["status", "reason", "body", "json", "bodyFile", "responseHeaders", "delayMs", "fault", "chunked"]
+    static let nativeRouteKeySet = Set(nativeRouteKeys)
+    static let nativeResponseKeySet = Set(nativeResponseKeys)
     static let nativeRouteKeys = [
         "name", "method", "path", "query", "headers", "cookies", "requestBody", "requestJson", "requestJsonIncludes", "priority",
         "scenario", "whenState", "setState", "expect", "responses", "files",
@@ -33,7 +35,7 @@ extension StubSet {
 
     private static func nativeRoute(_ node: JSONNode, file: String, directory: String) throws(StubError) -> Stub {
         let reader = try ObjectReader(node, file: file, what: "a route")
-        try reader.checkKeys(nativeRouteKeys)
+        try reader.checkKeys(nativeRouteKeySet, ordered: nativeRouteKeys)
         let method = try reader.string("method").map { $0.uppercased() }
         let path = try reader.string("path") ?? "/**"
         guard path.hasPrefix("/") else { throw reader.error("path", "\"path\" must start with /, found \"\(path)\"") }
@@ -41,8 +43,9 @@ extension StubSet {
         if let index = segments.firstIndex(of: .doubleStar), index != segments.count - 1 {
             throw reader.error("path", "** must be the last segment of \"\(path)\"")
         }
-        let stub = Stub(id: "\(file):\(node.position.line)", name: try reader.string("name") ?? "\(method ?? "ANY") \(path)",
-                        source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
+        let source = file + ":" + String(node.position.line)
+        let stub = Stub(id: source, name: try reader.string("name") ?? (method ?? "ANY") + " " + path,
+                        source: source, method: method == "ANY" ? nil : method,
                         url: .template(segments), responses: [])
         stub.query = try matchers(reader, "query", file: file)
         stub.headers = try matchers(reader, "headers", file: file)
@@ -70,13 +73,13 @@ extension StubSet {
             }
             stub.responses = [ResponseDefinition(response: MockResponse(), filesDirectory: resolved)]
         } else if let list = try reader.array("responses") {
-            if reader.keys.contains(where: { nativeResponseKeys.contains($0) }) {
+            if reader.keys.contains(where: { nativeResponseKeySet.contains($0) }) {
                 throw reader.error("responses", "a route has either \"responses\": [...] or one response's keys (status, body, ...), not both")
             }
             guard !list.isEmpty else { throw reader.error("responses", "\"responses\" is empty") }
             for element in list {
                 let responseReader = try ObjectReader(element, file: file, what: "a response")
-                try responseReader.checkKeys(nativeResponseKeys)
+                try responseReader.checkKeys(nativeResponseKeySet, ordered: nativeResponseKeys)
                 stub.responses.append(ResponseDefinition(response: try nativeResponse(responseReader, directory: directory)))
             }
         } else {

@@ -6,6 +6,7 @@
 //   does nothing); we set an empty mask and default dispositions explicitly.
 // - exit detection waits on a descriptor the child inherits: a background grandchild that keeps it open
 //   delays the exit by seconds. waitpid() here sees the exit at once.
+import MockServer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -141,27 +142,7 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Starts a detached POSIX thread (not a Dispatch worker: these threads block in waitpid, poll and read).
+/// When no thread can be started the work runs inline rather than being lost.
 func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    #if canImport(Glibc)
-    var thread = pthread_t()
-    #else
-    var thread: pthread_t?
-    #endif
-    let status = pthread_create(&thread, nil, { context in
-        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
-    if status != 0 {
-        Unmanaged<Box>.fromOpaque(context).release()
-        body() // cannot start a thread: run inline rather than lose the work
-        return
-    }
-    #if canImport(Glibc)
-    pthread_detach(thread)
-    #else
-    if let thread { pthread_detach(thread) }
-    #endif
+    if !startServerThread(body) { body() }
 }
