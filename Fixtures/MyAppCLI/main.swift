@@ -75,6 +75,21 @@ func backendLogin() {
     }
 }
 
+/// Waits for control messages from the test and prints each; "quit" ends the program.
+func listen() {
+    guard let channel = ControlChannel(bridge) else {
+        say("no mock server: no control channel")
+        exit(2)
+    }
+    say("listening for control messages")
+    while let message = channel.next(timeoutMs: 10_000) {
+        say("control: \(message)")
+        if message == "quit" { exit(0) }
+    }
+    say("no control message within 10 s")
+    exit(1)
+}
+
 var entryPoints = EntryPoints()
 entryPoints.register("search") { say("screen: search") }
 entryPoints.register("albums") { say("screen: albums") }
@@ -88,6 +103,8 @@ case "login":
     login()
 case "flags":
     showFlags()
+case "listen":
+    listen()
 case "fetch":
     fetch()
 case "backend-login":
@@ -102,6 +119,6 @@ case "start":
 case "exit":
     exit(Int32(bridge.arguments.dropFirst(2).first ?? "0") ?? 0)
 default:
-    say("unknown command \(command); commands: greet, login, flags, start, fetch, backend-login, exit N")
+    say("unknown command \(command); commands: greet, login, flags, start, fetch, backend-login, listen, exit N")
     exit(64)
 }

@@ -88,6 +88,23 @@ enum AdminAPI {
         }
     }
 
+    /// The control channel: `POST /__sut/control` queues its body as a message; `GET /__sut/control?timeoutMs=N`
+    /// waits up to N ms (default 25,000) for the next one: 200 with the message, 204 when none came.
+    static func control(_ request: HTTPRequest, state: StubServer.State) -> MockResponse {
+        guard isLoopback(request.clientAddress) else { return .text("loopback clients only\n", status: 403) }
+        switch request.method {
+        case "POST":
+            state.sendControlMessage(request.bodyText)
+            return MockResponse(status: 202)
+        case "GET":
+            let timeout = min(max(Int(request.query("timeoutMs") ?? "") ?? 25_000, 0), 120_000)
+            guard let message = state.nextControlMessage(timeoutMs: timeout) else { return MockResponse(status: 204) }
+            return .text(message)
+        default:
+            return .text("use GET (receive) or POST (send)\n", status: 405)
+        }
+    }
+
     private static func resetStubs(_ state: StubServer.State) {
         state.router = Router(state.fileStubs.stubs)
         state.counts = [Int](repeating: 0, count: state.fileStubs.count)

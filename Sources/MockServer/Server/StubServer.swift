@@ -20,6 +20,9 @@ public final class StubServer: Sendable {
         var sequence = 0
         let started = State.now()
         var observer: (@Sendable (JournalEntry) -> Void)?
+        /// Messages for the program under test (`/__sut/control`), oldest first.
+        var controlMessages: [String] = []
+        var controlSignal = pthread_cond_t()
 
         init(stubs: StubSet, journalLimit: Int) {
             fileStubs = stubs
@@ -27,6 +30,32 @@ public final class StubServer: Sendable {
             counts = [Int](repeating: 0, count: stubs.count)
             journal = Journal(limit: journalLimit)
             pthread_mutex_init(&mutex, nil)
+            pthread_cond_init(&controlSignal, nil)
+        }
+
+        /// Waits up to `timeoutMs` for a control message and takes it.
+        func nextControlMessage(timeoutMs: Int) -> String? {
+            pthread_mutex_lock(&mutex)
+            defer { pthread_mutex_unlock(&mutex) }
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            deadline.tv_sec += timeoutMs / 1000
+            deadline.tv_nsec += (timeoutMs % 1000) * 1_000_000
+            if deadline.tv_nsec >= 1_000_000_000 {
+                deadline.tv_sec += 1
+                deadline.tv_nsec -= 1_000_000_000
+            }
+            while controlMessages.isEmpty {
+                if pthread_cond_timedwait(&controlSignal, &mutex, &deadline) != 0 { break }
+            }
+            return controlMessages.isEmpty ? nil : controlMessages.removeFirst()
+        }
+
+        func sendControlMessage(_ message: String) {
+            pthread_mutex_lock(&mutex)
+            controlMessages.append(message)
+            pthread_cond_broadcast(&controlSignal)
+            pthread_mutex_unlock(&mutex)
         }
 
         func locked<R>(_ body: (State) throws -> R) rethrows -> R {
@@ -63,6 +92,9 @@ public final class StubServer: Sendable {
         state.locked { $0.observer = observer }
     }
 
+    /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
+    public func sendControlMessage(_ message: String) { state.sendControlMessage(message) }
+
     /// Stops listening and closes every connection.
     public func stop() { server.stop() }
 
@@ -97,6 +129,9 @@ public final class StubServer: Sendable {
     static func respond(to request: HTTPRequest, state: State) -> MockResponse {
         if request.path.hasPrefix("/__admin") {
             return AdminAPI.respond(to: request, state: state)
+        }
+        if request.path == "/__sut/control" {
+            return AdminAPI.control(request, state: state)
         }
         let input = MatchInput(request)
         let chosen: (index: Int, stub: Stub, call: Int)? = state.locked { state in

@@ -1,0 +1,90 @@
+/// A parsed `.feature` file.
+public struct GherkinDocument: Sendable {
+    public var uri: String
+    public var feature: Feature?
+
+    public struct Tag: Sendable, Hashable {
+        public var name: String
+        public var line: Int
+    }
+
+    public struct DataTable: Sendable, Hashable {
+        public var rows: [[String]]
+        public var line: Int
+    }
+
+    public struct DocString: Sendable, Hashable {
+        public var content: String
+        public var mediaType: String?
+        public var line: Int
+    }
+
+    public struct Step: Sendable, Hashable {
+        /// As written: "Given ", "And ", "* ".
+        public var keyword: String
+        /// Given/When/Then, with And/But/* resolved to the step before.
+        public var kind: String
+        public var text: String
+        public var line: Int
+        public var dataTable: DataTable?
+        public var docString: DocString?
+    }
+
+    public struct Examples: Sendable, Hashable {
+        public var name: String
+        public var tags: [Tag]
+        public var line: Int
+        public var header: [String]
+        public var rows: [(cells: [String], line: Int)]
+
+        public static func == (lhs: Examples, rhs: Examples) -> Bool {
+            lhs.name == rhs.name && lhs.line == rhs.line && lhs.header == rhs.header && lhs.rows.map(\.cells) == rhs.rows.map(\.cells)
+        }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(line)
+        }
+    }
+
+    public struct Scenario: Sendable, Hashable {
+        public var keyword: String
+        public var name: String
+        public var tags: [Tag]
+        public var line: Int
+        public var steps: [Step]
+        public var examples: [Examples]
+        public var isOutline: Bool { !examples.isEmpty || keyword.hasPrefix("Scenario Outline") || keyword.hasPrefix("Scenario Template") }
+    }
+
+    public struct Background: Sendable, Hashable {
+        public var name: String
+        public var line: Int
+        public var steps: [Step]
+    }
+
+    public struct Rule: Sendable, Hashable {
+        public var name: String
+        public var tags: [Tag]
+        public var line: Int
+        public var background: Background?
+        public var scenarios: [Scenario]
+    }
+
+    public struct Feature: Sendable, Hashable {
+        public var name: String
+        public var description: String
+        public var tags: [Tag]
+        public var line: Int
+        public var background: Background?
+        public var scenarios: [Scenario]
+        public var rules: [Rule]
+    }
+}
+
+/// A syntax error in a feature file: `login.feature:12: expected a step, Scenario, or Examples, found "Whenn I..."`.
+public struct GherkinError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+    public var description: String { "\(file):\(line): \(message)" }
+}

@@ -1,0 +1,286 @@
+import MockServer
+
+/// Parses Gherkin: Feature, Background, Rule, Scenario / Example, Scenario Outline / Template with Examples /
+/// Scenarios, Given/When/Then/And/But/`*` steps, doc strings (`"""` or ``` ``` ```), data tables, tags and
+/// comments. English keywords only.
+public enum GherkinParser {
+    static let stepKeywords = ["Given ", "When ", "Then ", "And ", "But ", "* "]
+
+    /// - Throws: ``GherkinError`` with the file, the line and what was expected there.
+    public static func parse(_ text: String, uri: String) throws(GherkinError) -> GherkinDocument {
+        var parser = Parser(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        }, uri: uri)
+        return try parser.document()
+    }
+
+    private struct Parser {
+        let lines: [String]
+        let uri: String
+        var index = 0
+        var pendingTags: [GherkinDocument.Tag] = []
+
+        init(lines: [String], uri: String) {
+            self.lines = lines
+            self.uri = uri
+        }
+
+        func error(_ message: String, line: Int? = nil) -> GherkinError {
+            GherkinError(file: uri, line: line ?? index + 1, message: message)
+        }
+
+        var current: String? { index < lines.count ? lines[index].trimmingSpaces() : nil }
+
+        /// Skips blank lines and comments; collects tag lines into `pendingTags`.
+        mutating func skipTrivia() throws(GherkinError) {
+            while let line = current {
+                if line.isEmpty || line.hasPrefix("#") {
+                    index += 1
+                } else if line.hasPrefix("@") {
+                    try readTags(line)
+                    index += 1
+                } else {
+                    return
+                }
+            }
+        }
+
+        mutating func readTags(_ line: String) throws(GherkinError) {
+            var text = Substring(line)
+            if let comment = text.firstRange(of: " #") { text = text[..<comment.lowerBound] }
+            for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+                guard word.hasPrefix("@"), word.count > 1 else {
+                    throw error("expected a tag like @smoke, found \"\(word)\"")
+                }
+                pendingTags.append(GherkinDocument.Tag(name: String(word), line: index + 1))
+            }
+        }
+
+        mutating func takeTags() -> [GherkinDocument.Tag] {
+            defer { pendingTags = [] }
+            return pendingTags
+        }
+
+        static func keyword(_ line: String, _ candidates: [String]) -> (keyword: String, rest: String)? {
+            for candidate in candidates where line.hasPrefix(candidate + ":") {
+                return (candidate, String(line.dropFirst(candidate.count + 1)).trimmingSpaces())
+            }
+            return nil
+        }
+
+        mutating func document() throws(GherkinError) -> GherkinDocument {
+            var document = GherkinDocument(uri: uri)
+            try skipTrivia()
+            guard let line = current else { return document }
+            guard let (_, name) = Self.keyword(line, ["Feature", "Business Need", "Ability"]) else {
+                throw error("expected \"Feature:\", found \"\(line.prefix(40))\"")
+            }
+            var feature = GherkinDocument.Feature(name: name, description: "", tags: takeTags(), line: index + 1,
+                                                  background: nil, scenarios: [], rules: [])
+            index += 1
+            feature.description = readDescription()
+            while true {
+                try skipTrivia()
+                guard let line = current else { break }
+                if let (_, name) = Self.keyword(line, ["Background"]) {
+                    guard feature.background == nil, feature.scenarios.isEmpty, feature.rules.isEmpty else {
+                        throw error("Background must come before the first Scenario, once")
+                    }
+                    if !pendingTags.isEmpty { throw error("a Background cannot have tags") }
+                    feature.background = try background(name)
+                } else if let (_, name) = Self.keyword(line, ["Rule"]) {
+                    feature.rules.append(try rule(name))
+                } else if let scenario = try scenarioIfPresent(line) {
+                    if !feature.rules.isEmpty { throw error("a Scenario after a Rule belongs in a Rule", line: scenario.line) }
+                    feature.scenarios.append(scenario)
+                } else {
+                    throw unexpected(line, expected: "Scenario, Scenario Outline, Background, Rule or a tag")
+                }
+            }
+            if !pendingTags.isEmpty { throw error("tags at the end of the file belong to nothing", line: pendingTags[0].line) }
+            document.feature = feature
+            return document
+        }
+
+        func unexpected(_ line: String, expected: String) -> GherkinError {
+            var hint = ""
+            let word = String(line.prefix { $0 != " " && $0 != ":" })
+            let keywords = ["Feature", "Background", "Scenario", "Example", "Rule", "Examples", "Given", "When", "Then", "And", "But"]
+            if let match = Suggestion.nearest(to: word, among: keywords), match != word { hint = "; did you mean \"\(match)\"?" }
+            return error("expected \(expected), found \"\(line.prefix(60))\"\(hint)")
+        }
+
+        mutating func readDescription() -> String {
+            var text: [String] = []
+            while let line = current, !line.hasPrefix("@"), Self.keyword(line, ["Background", "Rule", "Scenario", "Example", "Scenario Outline", "Scenario Template"]) == nil {
+                if !line.hasPrefix("#") { text.append(line) }
+                index += 1
+            }
+            while text.last == "" { text.removeLast() }
+            return text.joined(separator: "\n")
+        }
+
+        mutating func background(_ name: String) throws(GherkinError) -> GherkinDocument.Background {
+            let line = index + 1
+            index += 1
+            _ = readDescription()
+            return GherkinDocument.Background(name: name, line: line, steps: try steps())
+        }
+
+        mutating func rule(_ name: String) throws(GherkinError) -> GherkinDocument.Rule {
+            var rule = GherkinDocument.Rule(name: name, tags: takeTags(), line: index + 1, background: nil, scenarios: [])
+            index += 1
+            _ = readDescription()
+            while true {
+                try skipTrivia()
+                guard let line = current else { break }
+                if Self.keyword(line, ["Rule"]) != nil { break }
+                if let (_, name) = Self.keyword(line, ["Background"]) {
+                    guard rule.background == nil, rule.scenarios.isEmpty else { throw error("Background must come before the first Scenario, once") }
+                    rule.background = try background(name)
+                } else if let scenario = try scenarioIfPresent(line) {
+                    rule.scenarios.append(scenario)
+                } else {
+                    throw unexpected(line, expected: "Scenario, Background, Rule or a tag")
+                }
+            }
+            return rule
+        }
+
+        mutating func scenarioIfPresent(_ line: String) throws(GherkinError) -> GherkinDocument.Scenario? {
+            guard let (keyword, name) = Self.keyword(line, ["Scenario Outline", "Scenario Template", "Scenario", "Example"]) else { return nil }
+            var scenario = GherkinDocument.Scenario(keyword: keyword, name: name, tags: takeTags(), line: index + 1, steps: [], examples: [])
+            index += 1
+            _ = readDescription()
+            scenario.steps = try steps()
+            while true {
+                try skipTrivia()
+                guard let line = current, let (_, examplesName) = Self.keyword(line, ["Examples", "Scenarios"]) else { break }
+                scenario.examples.append(try examples(examplesName))
+            }
+            if scenario.isOutline && scenario.examples.isEmpty {
+                throw error("\(keyword) \"\(name)\" needs an Examples table", line: scenario.line)
+            }
+            if !pendingTags.isEmpty && current == nil {
+                throw error("tags at the end of the file belong to nothing", line: pendingTags[0].line)
+            }
+            return scenario
+        }
+
+        mutating func examples(_ name: String) throws(GherkinError) -> GherkinDocument.Examples {
+            let line = index + 1
+            let tags = takeTags()
+            index += 1
+            _ = readDescription()
+            try skipTrivia()
+            guard let table = try tableIfPresent(), let header = table.rows.first else {
+                throw error("Examples needs a table: | name | value |")
+            }
+            let rows = table.rows.dropFirst().enumerated().map { (cells: $0.element, line: table.line + 1 + $0.offset) }
+            return GherkinDocument.Examples(name: name, tags: tags, line: line, header: header, rows: Array(rows))
+        }
+
+        mutating func steps() throws(GherkinError) -> [GherkinDocument.Step] {
+            var steps: [GherkinDocument.Step] = []
+            var lastKind: String?
+            while true {
+                while let line = current, line.isEmpty || line.hasPrefix("#") { index += 1 }
+                guard let line = current, let keyword = GherkinParser.stepKeywords.first(where: { line.hasPrefix($0) }) else { break }
+                let text = String(line.dropFirst(keyword.count)).trimmingSpaces()
+                let trimmedKeyword = keyword.trimmingSpaces()
+                var kind = trimmedKeyword
+                if ["And", "But", "*"].contains(trimmedKeyword) {
+                    guard let lastKind else {
+                        if trimmedKeyword == "*" { kind = "Given" } else {
+                            throw error("\"\(trimmedKeyword)\" needs a Given, When or Then before it")
+                        }
+                        steps.append(GherkinDocument.Step(keyword: keyword, kind: kind, text: text, line: index + 1))
+                        index += 1
+                        continue
+                    }
+                    kind = lastKind
+                }
+                lastKind = kind
+                var step = GherkinDocument.Step(keyword: keyword, kind: kind, text: text, line: index + 1)
+                index += 1
+                while let next = current, next.isEmpty || next.hasPrefix("#") { index += 1 }
+                if let table = try tableIfPresent() {
+                    step.dataTable = table
+                } else if let docString = try docStringIfPresent() {
+                    step.docString = docString
+                }
+                steps.append(step)
+            }
+            return steps
+        }
+
+        mutating func tableIfPresent() throws(GherkinError) -> GherkinDocument.DataTable? {
+            guard let first = current, first.hasPrefix("|") else { return nil }
+            let line = index + 1
+            var rows: [[String]] = []
+            while let text = current, text.hasPrefix("|") {
+                guard text.hasSuffix("|"), text.count >= 2 else { throw error("a table row must end with |") }
+                rows.append(Self.cells(String(text.dropFirst().dropLast())))
+                if rows.count > 1 && rows.last!.count != rows[0].count {
+                    throw error("this table row has \(rows.last!.count) cells, the first has \(rows[0].count)")
+                }
+                index += 1
+                while let next = current, next.hasPrefix("#") { index += 1 }
+            }
+            return GherkinDocument.DataTable(rows: rows, line: line)
+        }
+
+        static func cells(_ text: String) -> [String] {
+            var cells: [String] = []
+            var cell = ""
+            var escaped = false
+            for character in text {
+                if escaped {
+                    switch character {
+                    case "n": cell.append("\n")
+                    case "|": cell.append("|")
+                    case "\\": cell.append("\\")
+                    default: cell.append("\\"); cell.append(character)
+                    }
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "|" {
+                    cells.append(cell.trimmingSpaces())
+                    cell = ""
+                } else {
+                    cell.append(character)
+                }
+            }
+            cells.append(cell.trimmingSpaces())
+            return cells
+        }
+
+        mutating func docStringIfPresent() throws(GherkinError) -> GherkinDocument.DocString? {
+            guard let first = current, first.hasPrefix("\"\"\"") || first.hasPrefix("```") else { return nil }
+            let fence = first.hasPrefix("\"\"\"") ? "\"\"\"" : "```"
+            let mediaType = String(first.dropFirst(3)).trimmingSpaces()
+            let line = index + 1
+            let indent = lines[index].prefix { $0 == " " || $0 == "\t" }.count
+            index += 1
+            var content: [String] = []
+            while index < lines.count {
+                let raw = lines[index]
+                if raw.trimmingSpaces() == fence {
+                    index += 1
+                    return GherkinDocument.DocString(content: content.joined(separator: "\n"), mediaType: mediaType.isEmpty ? nil : mediaType, line: line)
+                }
+                // Remove the fence's indentation from each line (never more than the line has).
+                var dropped = 0
+                var text = Substring(raw)
+                while dropped < indent, let character = text.first, character == " " || character == "\t" {
+                    text = text.dropFirst()
+                    dropped += 1
+                }
+                content.append(String(text).replacingOccurrences(of: "\\" + fence, with: fence))
+                index += 1
+            }
+            throw error("unterminated doc string (no closing \(fence))", line: line)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// One runnable scenario: background steps plus the scenario's own, an outline row already substituted.
+public struct Pickle: Sendable, Hashable {
+    /// The feature file.
+    public var uri: String
+    public var featureName: String
+    public var ruleName: String?
+    /// The scenario's name; an outline row's name gets the row's values, like "Login (user = ada)".
+    public var name: String
+    /// Line of the scenario, or of the Examples row for an outline.
+    public var line: Int
+    /// Feature, rule, scenario and examples tags, without duplicates.
+    public var tags: [String]
+    public var steps: [GherkinDocument.Step]
+
+    /// `login.feature:12`.
+    public var location: String { "\(uri):\(line)" }
+
+    /// Compiles a document into pickles, in file order.
+    public static func compile(_ document: GherkinDocument) -> [Pickle] {
+        guard let feature = document.feature else { return [] }
+        var result: [Pickle] = []
+        let featureTags = feature.tags.map(\.name)
+        let featureBackground = feature.background?.steps ?? []
+        func add(_ scenario: GherkinDocument.Scenario, rule: GherkinDocument.Rule?) {
+            let background = featureBackground + (rule?.background?.steps ?? [])
+            let baseTags = featureTags + (rule?.tags.map(\.name) ?? []) + scenario.tags.map(\.name)
+            if scenario.examples.isEmpty {
+                result.append(Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name, name: scenario.name,
+                                     line: scenario.line, tags: unique(baseTags), steps: background + scenario.steps))
+                return
+            }
+            for examples in scenario.examples {
+                for row in examples.rows {
+                    var values: [String: String] = [:]
+                    for (name, value) in zip(examples.header, row.cells) { values[name] = value }
+                    let substitute = { (text: String) -> String in
+                        var output = text
+                        for (name, value) in values { output = output.replacingOccurrences(of: "<\(name)>", with: value) }
+                        return output
+                    }
+                    let steps = scenario.steps.map { step -> GherkinDocument.Step in
+                        var copy = step
+                        copy.text = substitute(step.text)
+                        copy.docString?.content = substitute(step.docString?.content ?? "")
+                        if var table = copy.dataTable {
+                            table.rows = table.rows.map { $0.map(substitute) }
+                            copy.dataTable = table
+                        }
+                        return copy
+                    }
+                    let label = zip(examples.header, row.cells).map { "\($0) = \($1)" }.joined(separator: ", ")
+                    let name = substitute(scenario.name)
+                    result.append(Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name,
+                                         name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line,
+                                         tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps))
+                }
+            }
+        }
+        for scenario in feature.scenarios { add(scenario, rule: nil) }
+        for rule in feature.rules {
+            for scenario in rule.scenarios { add(scenario, rule: rule) }
+        }
+        return result
+    }
+
+    private static func unique(_ tags: [String]) -> [String] {
+        var seen: Set<String> = []
+        return tags.filter { seen.insert($0).inserted }
+    }
+}
