@@ -29,7 +29,7 @@ let package = Package(
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost"]),
         .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "MockServer"]),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer"], exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["AutomationHost", "MockServer", "sut-launch", "MyAppCLI", "argv-dump"]

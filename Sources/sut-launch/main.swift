@@ -33,6 +33,7 @@ do {
     switch arguments.first {
     case "serve": exit(try ServeCommand.run(Array(arguments.dropFirst())))
     case "check": exit(try CheckCommand.run(Array(arguments.dropFirst())))
+    case "test": exit(try TestCommand.run(Array(arguments.dropFirst()), environment: environment))
     default: break
     }
     switch try RunCommand.parse(arguments, environment: environment) {

@@ -7,7 +7,8 @@ public enum HelpText {
         USAGE:
           sut-launch [options] PROGRAM [ARGS...]
           sut-launch serve [options] STUBS...    the mock server alone, until Ctrl-C (see serve --help)
-          sut-launch check FILES...              validate stub files and WireMock mappings
+          sut-launch check FILES...              validate stub files, WireMock mappings and feature files
+          sut-launch test [options] FEATURES...  run Gherkin scenarios (see test --help)
 
         The program receives its flags as launch arguments
           PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS...

@@ -85,6 +85,10 @@ public enum CheckCommand {
         }
         var failed = false
         for path in parsed.positionals {
+            if path.hasSuffix(".feature") {
+                if !checkFeature(path) { failed = true }
+                continue
+            }
             do {
                 let stubs = try StubLoader.load(path)
                 print("ok: \(path): \(stubs.count) route\(stubs.count == 1 ? "" : "s")")
@@ -94,5 +98,30 @@ public enum CheckCommand {
             }
         }
         return failed ? ExitCode.invalidInput : 0
+    }
+
+    /// Parses a feature file and checks that every step is in the catalog.
+    static func checkFeature(_ path: String) -> Bool {
+        guard let bytes = FileSystem.read(path) else {
+            Console.error("\(path): cannot read the file")
+            return false
+        }
+        do {
+            let pickles = Pickle.compile(try GherkinParser.parse(String(decoding: bytes, as: UTF8.self), uri: path))
+            var ok = true
+            var reported: Set<Int> = []
+            for pickle in pickles {
+                for step in pickle.steps where StepCatalog.find(step.text) == nil && reported.insert(step.line).inserted {
+                    let closest = StepCatalog.closest(to: step.keyword + step.text, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
+                    Console.error("\(path):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest)")
+                    ok = false
+                }
+            }
+            if ok { print("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")") }
+            return ok
+        } catch {
+            Console.error("\(error)")
+            return false
+        }
     }
 }

@@ -112,7 +112,9 @@ public enum GherkinParser {
 
         mutating func readDescription() -> String {
             var text: [String] = []
-            while let line = current, !line.hasPrefix("@"), Self.keyword(line, ["Background", "Rule", "Scenario", "Example", "Scenario Outline", "Scenario Template"]) == nil {
+            while let line = current, !line.hasPrefix("@"), !line.hasPrefix("|"), !line.hasPrefix("\"\"\""), !line.hasPrefix("```"),
+                  !GherkinParser.stepKeywords.contains(where: { line.hasPrefix($0) }),
+                  Self.keyword(line, ["Background", "Rule", "Scenario", "Example", "Scenario Outline", "Scenario Template", "Examples", "Scenarios"]) == nil {
                 if !line.hasPrefix("#") { text.append(line) }
                 index += 1
             }

@@ -154,17 +154,17 @@ enum PathSegment: Sendable, Hashable {
 }
 
 /// A compiled regular expression, shared across threads (matching does not mutate it).
-final class RegexBox: @unchecked Sendable {
+package final class RegexBox: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
-    let source: String
-    init(_ source: String) throws {
+    package let source: String
+    package init(_ source: String) throws {
         self.source = source
         self.regex = try Regex(source)
     }
     /// Whole-string match, as Java's `matches()` (WireMock's semantics).
-    func matchesWhole(_ text: String) -> Bool { (try? regex.wholeMatch(in: text)) != nil }
+    package func matchesWhole(_ text: String) -> Bool { (try? regex.wholeMatch(in: text)) != nil }
     /// Somewhere in the text.
-    func matchesPart(_ text: String) -> Bool { (try? regex.firstMatch(in: text)) != nil }
+    package func matchesPart(_ text: String) -> Bool { (try? regex.firstMatch(in: text)) != nil }
 }
 
 /// What a stub answers.

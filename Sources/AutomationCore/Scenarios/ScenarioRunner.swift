@@ -1,0 +1,155 @@
+import MockServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// How `sut-launch test` runs scenarios.
+public struct ScenarioOptions: Sendable {
+    public var tags: TagExpression?
+    /// Scenarios run at once, each with its own mock-server port and working directory.
+    public var jobs = 1
+    /// `(k, n)`: run the k-th of n shares (1-based).
+    public var shard: (index: Int, count: Int)?
+    /// How long a waiting step waits (the seed step framework's 2 s).
+    public var stepTimeout: Duration = .seconds(2)
+    /// How long a scenario may take in all (60 s; `@timeout=10s` on a scenario overrides it).
+    public var scenarioTimeout: Duration = .seconds(60)
+    public var killGrace: Duration = .seconds(2)
+    /// `--define NAME=VALUE`, for `${NAME}` in steps (`PROGRAM` is the default program).
+    public var defines: [String: String] = [:]
+    /// The caller's environment (for `${NAME}` and the program's environment).
+    public var environment: [String: String] = [:]
+
+    public init() {}
+}
+
+/// The outcome of one scenario.
+public struct ScenarioResult: Sendable {
+    public enum Status: String, Sendable {
+        case passed, failed, error
+    }
+    public var pickle: Pickle
+    public var status: Status
+    public var duration: Duration
+    /// `login.feature:14: Then I see "x"` and why, when it did not pass.
+    public var failedStep: String?
+    public var message: String?
+    /// Every step with its mark (✓ passed, ✗ failed, - skipped).
+    public var trail: [String]
+    /// The program's last output lines (both streams).
+    public var outputTail: String
+    /// Unexpected requests the mock server received, with their near misses.
+    public var unexpectedRequests: [String]
+}
+
+/// Runs pickles: in parallel with `jobs`, each in its own world, and reports as each ends.
+public enum ScenarioRunner {
+    /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
+    public static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
+        var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
+        if let shard = options.shard {
+            selected = selected.sorted { ($0.uri, $0.line) < ($1.uri, $1.line) }
+                .enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        }
+        return selected
+    }
+
+    /// Runs every pickle and calls `report` (serialized) as each finishes. Results come back in input order.
+    public static func run(_ pickles: [Pickle], options: ScenarioOptions,
+                           started: @escaping @Sendable (Pickle) -> Void = { _ in },
+                           report: @escaping @Sendable (ScenarioResult) -> Void) -> [ScenarioResult] {
+        let results = Locked([ScenarioResult?](repeating: nil, count: pickles.count))
+        let next = Locked(0)
+        let reportLock = Locked(())
+        let done = DispatchSemaphore(value: 0)
+        let workers = max(1, min(options.jobs, pickles.count))
+        for _ in 0..<workers {
+            startThread {
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < pickles.count else { break }
+                    reportLock.withLock { _ in started(pickles[index]) }
+                    let result = runOne(pickles[index], options: options)
+                    results.withLock { $0[index] = result }
+                    reportLock.withLock { _ in report(result) }
+                }
+                done.signal()
+            }
+        }
+        for _ in 0..<workers { done.wait() }
+        return results.current.compactMap { $0 }
+    }
+
+    /// Runs one scenario in a fresh working directory.
+    public static func runOne(_ pickle: Pickle, options: ScenarioOptions) -> ScenarioResult {
+        let started = ContinuousClock.now
+        var timeout = options.scenarioTimeout
+        for tag in pickle.tags where tag.hasPrefix("@timeout=") {
+            if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
+        }
+        var template = Array("/tmp/sut-scenario-XXXXXX".utf8CString)
+        let workDirectory = template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) } ?? "/tmp"
+        }
+        defer { removeTree(workDirectory) }
+        let run = ScenarioRun(pickle: pickle, options: options, workDirectory: workDirectory, timeout: timeout)
+
+        var trail: [String] = []
+        var failure: (step: GherkinDocument.Step?, StepFailure)?
+        // Every step must be defined before anything starts.
+        for step in pickle.steps where StepCatalog.find(step.text) == nil {
+            let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(separator: "\n")
+            failure = (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)", kind: .error))
+            break
+        }
+        for step in pickle.steps {
+            let label = "\(step.keyword)\(step.text)"
+            guard failure == nil else {
+                trail.append("- \(label)")
+                continue
+            }
+            if ContinuousClock.now >= run.deadline {
+                failure = (step, StepFailure("the scenario timed out after \(Runner.format(timeout))"))
+                trail.append("✗ \(label)")
+                continue
+            }
+            let (definition, captures) = StepCatalog.find(step.text)!
+            do {
+                try definition.run(run, captures, step)
+                trail.append("✓ \(label)")
+            } catch {
+                failure = (step, error as? StepFailure ?? StepFailure("\(error)"))
+                trail.append("✗ \(label)")
+            }
+        }
+        let outputTail = run.outputTail()
+        let unexpected = run.unexpectedRequests
+        let serverFailures = run.tearDown()
+        if failure == nil, !serverFailures.isEmpty {
+            failure = (nil, StepFailure("mock server: " + serverFailures.joined(separator: "; ")))
+        }
+        var result = ScenarioResult(pickle: pickle, status: .passed, duration: .now - started, trail: trail,
+                                    outputTail: outputTail, unexpectedRequests: unexpected)
+        if let (step, error) = failure {
+            result.status = error.kind == .error ? .error : .failed
+            result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location
+            result.message = error.message
+        }
+        return result
+    }
+
+    private static func removeTree(_ path: String) {
+        guard path.hasPrefix("/tmp/sut-scenario-") else { return }
+        for name in FileSystem.list(path) {
+            let child = path + "/" + name
+            if FileSystem.isDirectory(child) { removeTree(child) } else { unlink(child) }
+        }
+        rmdir(path)
+    }
+}

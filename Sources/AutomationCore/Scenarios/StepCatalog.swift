@@ -1,0 +1,282 @@
+import AutomationHost
+import MockServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One ready step: its pattern, an example for docs and suggestions, and what it does.
+struct StepDefinition: @unchecked Sendable {
+    let pattern: Regex<AnyRegexOutput>
+    let example: String
+    /// Throws ``StepFailure`` (any other error counts as a failure with its text).
+    let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
+
+    init(_ pattern: String, example: String, _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void) {
+        // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
+        self.pattern = try! Regex("^" + pattern + "$")
+        self.example = example
+        self.run = run
+    }
+
+    /// The captured groups when `text` matches.
+    func match(_ text: String) -> [String]? {
+        guard let match = try? pattern.wholeMatch(in: text) else { return nil }
+        return match.output.dropFirst().map { $0.substring.map(String.init) ?? "" }
+    }
+}
+
+/// The catalog of ready steps (README "Scenarios" lists each with an example).
+enum StepCatalog {
+    static let quoted = #""((?:[^"\\]|\\.)*)""#
+
+    static func find(_ text: String) -> (StepDefinition, [String])? {
+        for definition in all { if let captures = definition.match(text) { return (definition, captures.map(unescape)) } }
+        return nil
+    }
+
+    /// The catalog entries closest to an undefined step's text (quoted values do not count).
+    static func closest(to text: String, count: Int = 3) -> [String] {
+        let shape = { (step: String) -> String in
+            String(step.split(separator: "\n").first ?? "").replacing(/"(?:[^"\\]|\\.)*"/, with: "\"\"").lowercased()
+        }
+        let wanted = shape(text)
+        return all.map(\.example).map { ($0, Suggestion.editDistance(wanted, shape($0))) }
+            .sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
+    }
+
+    /// "did not appear within 2s", or "the program exited with code 0 without printing it".
+    static func notSeen(_ run: ScenarioRun) -> String {
+        if let status = run.process?.status { return "the program \(status) without printing it" }
+        return "it did not appear within \(Runner.format(run.options.stepTimeout))"
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
+    }
+
+    static let all: [StepDefinition] = setup + actions + outcomes
+
+    // MARK: Given
+
+    static let setup: [StepDefinition] = [
+        StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"") { run, captures, _ in
+            run.program = run.expand(captures[0])
+        },
+        StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") { run, captures, _ in
+            run.featureFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
+        },
+        StepDefinition("the feature flags:", example: "Given the feature flags:\n  | greeting | hi |") { run, _, step in
+            for (key, value) in try table(step) { run.featureFlags[key] = FlagValue.inferred(from: run.expand(value)) }
+        },
+        StepDefinition("the automation flag \(quoted) is \(quoted)", example: "Given the automation flag \"simulateUserAlreadyLoggedIn\" is \"true\"") { run, captures, _ in
+            run.automationFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
+        },
+        StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |") { run, _, step in
+            for (key, value) in try table(step) { run.automationFlags[key] = FlagValue.inferred(from: run.expand(value)) }
+        },
+        StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") { run, captures, _ in
+            run.environment.append((captures[0], run.expand(captures[1])))
+        },
+        StepDefinition("the entry point (?:is )?\(quoted)", example: "Given the entry point \"search\"") { run, captures, _ in
+            run.entryPoint = captures[0]
+        },
+        StepDefinition("the stubs \(quoted)", example: "Given the stubs \"stubs/login.json\"") { run, captures, _ in
+            do {
+                run.stubs.merge(try StubLoader.load(run.featurePath(captures[0])))
+                run.hasStubs = true
+            } catch {
+                throw StepFailure("\(error)", kind: .error)
+            }
+        },
+        StepDefinition("the route \"([A-Z]+) (\\S+)\" answers (\\d{3})(?: with( JSON)?:)?",
+                       example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"") { run, captures, step in
+            let isJSON = !captures[3].isEmpty
+            var route = "{ \"method\": \(JSONWriter.quoted(captures[0])), \"path\": \(JSONWriter.quoted(captures[1])), \"status\": \(captures[2])"
+            if let body = step.docString?.content {
+                route += isJSON ? ", \"json\": \(body)" : ", \"body\": \(JSONWriter.quoted(run.expand(body)))"
+            }
+            route += " }"
+            do {
+                run.stubs.merge(try StubLoader.parse("{ \"routes\": [\(route)] }", file: "\(run.pickle.uri):\(step.line)"))
+                run.hasStubs = true
+            } catch {
+                throw StepFailure("the route is not valid: \(error)", kind: .error)
+            }
+        },
+        StepDefinition("unexpected requests fail the scenario", example: "Given unexpected requests fail the scenario") { run, _, _ in
+            run.strict = true
+        },
+    ]
+
+    // MARK: When
+
+    static let actions: [StepDefinition] = [
+        StepDefinition("I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"") { run, captures, _ in
+            try run.launch(arguments: ShellWords.split(run.expand(captures[0])))
+        },
+        StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
+            let process = try run.requireProcess()
+            do {
+                try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8))
+            } catch {
+                throw StepFailure("cannot type into the program: \(error) (did it exit or close stdin?)")
+            }
+        },
+        StepDefinition("I close the input", example: "When I close the input") { run, _, _ in
+            try run.requireProcess().closeStandardInput()
+        },
+        StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
+            try run.requireServer().sendControlMessage(run.expand(captures[0]))
+        },
+        StepDefinition("I wait (\\S+)", example: "When I wait 500ms") { run, captures, _ in
+            guard let duration = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
+            let limit = run.deadline - .now
+            try? sleepFor(duration < limit ? duration : limit)
+        },
+    ]
+
+    // MARK: Then
+
+    static let outcomes: [StepDefinition] = [
+        StepDefinition("I see \(quoted)( on stderr)?", example: "Then I see \"logged in as ada\"") { run, captures, _ in
+            let text = run.expand(captures[0])
+            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
+            guard try run.waitForOutput({ $0.contains(text) }, on: stream) else {
+                throw StepFailure("expected \"\(text)\" on \(stream.rawValue): \(notSeen(run))")
+            }
+        },
+        StepDefinition("I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"") { run, captures, _ in
+            let source = captures[0]
+            let regex: RegexBox
+            do { regex = try RegexBox(source) } catch { throw StepFailure("invalid regular expression \"\(source)\": \(error)", kind: .error) }
+            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
+            guard try run.waitForOutput({ $0.split(separator: "\n").contains { regex.matchesPart(String($0)) } }, on: stream) else {
+                throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: \(notSeen(run))")
+            }
+        },
+        StepDefinition("I do not see \(quoted)( on stderr)?", example: "Then I do not see \"error\"") { run, captures, _ in
+            let text = run.expand(captures[0])
+            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
+            let output = String(decoding: try run.requireProcess().output.captured(stream), as: UTF8.self)
+            if output.contains(text) { throw StepFailure("\"\(text)\" appeared on \(stream.rawValue)") }
+        },
+        StepDefinition("the (?:exit code is|program exits with code) (\\d+)", example: "Then the exit code is 0") { run, captures, _ in
+            let process = try run.requireProcess()
+            guard let status = process.waitForExit(timeout: run.waitLimit) else {
+                throw StepFailure("the program was still running after \(Runner.format(run.options.stepTimeout)); expected exit code \(captures[0])")
+            }
+            process.finish(grace: run.options.killGrace)
+            guard status == .exited(Int32(captures[0]) ?? -1) else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
+        },
+        StepDefinition("the program is still running", example: "Then the program is still running") { run, _, _ in
+            if let status = try run.requireProcess().status { throw StepFailure("the program is not running: it \(status)") }
+        },
+        StepDefinition("the program finishes within (\\S+)", example: "Then the program finishes within 2s") { run, captures, _ in
+            guard let limit = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
+            let remaining = run.deadline - .now
+            guard try run.requireProcess().waitForExit(timeout: limit < remaining ? limit : remaining) != nil else {
+                throw StepFailure("the program was still running after \(captures[0])")
+            }
+        },
+        StepDefinition("the server received (\\d+) requests? to \"([A-Z]+) (\\S+)\"", example: "Then the server received 1 request to \"GET /message\"") { run, captures, _ in
+            let count = try requests(run, captures[1], captures[2]).count
+            guard count == Int(captures[0]) else {
+                throw StepFailure("expected \(captures[0]) request\(captures[0] == "1" ? "" : "s") to \(captures[1]) \(captures[2]), the server received \(count)\(received(run))")
+            }
+        },
+        StepDefinition("the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)", example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\"") { run, captures, _ in
+            let matching = try requests(run, captures[0], captures[1])
+            guard matching.contains(where: { $0.request.headers.values(captures[2]).contains(captures[3]) }) else {
+                throw StepFailure("no \(captures[0]) \(captures[1]) request had header \(captures[2]): \(captures[3])\(received(run))")
+            }
+        },
+        StepDefinition("the server received a request to \"([A-Z]+) (\\S+)\" with query \(quoted) \(quoted)", example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\"") { run, captures, _ in
+            let matching = try requests(run, captures[0], captures[1])
+            guard matching.contains(where: { $0.request.queryValues(captures[2]).contains(captures[3]) }) else {
+                throw StepFailure("no \(captures[0]) \(captures[1]) request had query \(captures[2])=\(captures[3])\(received(run))")
+            }
+        },
+        StepDefinition("the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:", example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\"") { run, captures, step in
+            guard let text = step.docString?.content else { throw StepFailure("this step needs a doc string with the JSON", kind: .error) }
+            let expected: JSONNode
+            do { expected = try JSONParser.parse(text) } catch { throw StepFailure("the expected body is not JSON: \(error)", kind: .error) }
+            let matching = try requests(run, captures[0], captures[1])
+            guard matching.contains(where: { entry in
+                (try? JSONParser.parse(entry.request.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
+            }) else {
+                let bodies = matching.map { "  " + $0.request.bodyText }.joined(separator: "\n")
+                throw StepFailure("no \(captures[0]) \(captures[1]) request had a JSON body including \(JSONWriter.write(expected)); bodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)")
+            }
+        },
+        StepDefinition("the server received no unexpected requests", example: "Then the server received no unexpected requests") { run, _, _ in
+            let unexpected = run.unexpectedRequests
+            if !unexpected.isEmpty { throw StepFailure("the server received unexpected requests:\n" + unexpected.joined(separator: "\n")) }
+        },
+    ]
+
+    // MARK: Helpers
+
+    private static func table(_ step: GherkinDocument.Step) throws(StepFailure) -> [(String, String)] {
+        guard let table = step.dataTable else { throw StepFailure("this step needs a table: | key | value |", kind: .error) }
+        var rows = table.rows
+        if rows.first.map({ $0.map { $0.lowercased() } == ["key", "value"] }) == true { rows.removeFirst() }
+        var pairs: [(String, String)] = []
+        for row in rows {
+            guard row.count == 2 else { throw StepFailure("each row needs two cells: | key | value |", kind: .error) }
+            pairs.append((row[0], row[1]))
+        }
+        return pairs
+    }
+
+    private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {
+        let server = try run.requireServer()
+        return server.journal.ordered.filter { RequestMatching.matches($0.request, method: method, path: path) }
+    }
+
+    private static func received(_ run: ScenarioRun) -> String {
+        let entries = run.server?.journal.ordered ?? []
+        guard !entries.isEmpty else { return "; it received no requests" }
+        return "; it received:\n" + entries.map { "  \($0.request.method) \($0.request.target) → \($0.status)" }.joined(separator: "\n")
+    }
+}
+
+/// Splits `login --name "Ada Lovelace" 'a b'` into words, as a shell would (quotes, backslash escapes).
+enum ShellWords {
+    static func split(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in text {
+            if escaped {
+                word.append(character)
+                escaped = false
+            } else if character == "\\" && quote != "'" {
+                escaped = true
+                inWord = true
+            } else if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+}
+
+func sleepFor(_ duration: Duration) throws {
+    let nanoseconds = max(0, duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}
