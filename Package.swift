@@ -32,7 +32,8 @@ let package = Package(
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"], exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AutomationHost", "MockServer", "sut-launch", "MyAppCLI", "argv-dump"]
+            dependencies: ["AutomationHost", "MockServer", "sut-launch", "MyAppCLI", "argv-dump"],
+            exclude: ["Schemas"]
         ),
     ]
 )

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# install-test-deps.sh: installs what the test suite talks to (real peers: curl, python3) when missing.
+# install-test-deps.sh: installs what the test suite talks to (real peers: curl, python3; xmllint for the
+# JUnit schema check) when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
 set -euo pipefail
@@ -8,7 +9,8 @@ missing=()
 command -v curl >/dev/null || missing+=(curl)
 command -v python3 >/dev/null || missing+=(python3)
 command -v setsid >/dev/null || missing+=(util-linux)
-[ ${#missing[@]} -eq 0 ] && { echo "install-test-deps: curl, python3 and setsid are present"; exit 0; }
+command -v xmllint >/dev/null || missing+=(libxml2-utils)
+[ ${#missing[@]} -eq 0 ] && { echo "install-test-deps: curl, python3, setsid and xmllint are present"; exit 0; }
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"

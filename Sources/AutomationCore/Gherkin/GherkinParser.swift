@@ -78,7 +78,7 @@ public enum GherkinParser {
             var feature = GherkinDocument.Feature(name: name, description: "", tags: takeTags(), line: index + 1,
                                                   background: nil, scenarios: [], rules: [])
             index += 1
-            feature.description = readDescription()
+            feature.description = try readDescription()
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
@@ -110,11 +110,18 @@ public enum GherkinParser {
             return error("expected \(expected), found \"\(line.prefix(60))\"\(hint)")
         }
 
-        mutating func readDescription() -> String {
+        /// Free text under a Feature, Rule, Scenario or Examples line. A line that looks like a misspelt keyword
+        /// ("Scenaro: x") is an error rather than description, or the scenario would silently vanish.
+        mutating func readDescription() throws(GherkinError) -> String {
             var text: [String] = []
+            let keywords = ["Feature", "Background", "Scenario", "Scenario Outline", "Scenario Template", "Example", "Examples", "Rule"]
             while let line = current, !line.hasPrefix("@"), !line.hasPrefix("|"), !line.hasPrefix("\"\"\""), !line.hasPrefix("```"),
                   !GherkinParser.stepKeywords.contains(where: { line.hasPrefix($0) }),
                   Self.keyword(line, ["Background", "Rule", "Scenario", "Example", "Scenario Outline", "Scenario Template", "Examples", "Scenarios"]) == nil {
+                if let colon = line.firstIndex(of: ":"), line[..<colon].count <= 20,
+                   let match = Suggestion.nearest(to: String(line[..<colon]), among: keywords) {
+                    throw error("\"\(line[..<colon]):\" is not a keyword; did you mean \"\(match):\"?")
+                }
                 if !line.hasPrefix("#") { text.append(line) }
                 index += 1
             }
@@ -125,14 +132,14 @@ public enum GherkinParser {
         mutating func background(_ name: String) throws(GherkinError) -> GherkinDocument.Background {
             let line = index + 1
             index += 1
-            _ = readDescription()
+            _ = try readDescription()
             return GherkinDocument.Background(name: name, line: line, steps: try steps())
         }
 
         mutating func rule(_ name: String) throws(GherkinError) -> GherkinDocument.Rule {
             var rule = GherkinDocument.Rule(name: name, tags: takeTags(), line: index + 1, background: nil, scenarios: [])
             index += 1
-            _ = readDescription()
+            _ = try readDescription()
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
@@ -153,7 +160,7 @@ public enum GherkinParser {
             guard let (keyword, name) = Self.keyword(line, ["Scenario Outline", "Scenario Template", "Scenario", "Example"]) else { return nil }
             var scenario = GherkinDocument.Scenario(keyword: keyword, name: name, tags: takeTags(), line: index + 1, steps: [], examples: [])
             index += 1
-            _ = readDescription()
+            _ = try readDescription()
             scenario.steps = try steps()
             while true {
                 try skipTrivia()
@@ -173,7 +180,7 @@ public enum GherkinParser {
             let line = index + 1
             let tags = takeTags()
             index += 1
-            _ = readDescription()
+            _ = try readDescription()
             try skipTrivia()
             guard let table = try tableIfPresent(), let header = table.rows.first else {
                 throw error("Examples needs a table: | name | value |")

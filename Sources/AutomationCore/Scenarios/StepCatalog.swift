@@ -48,7 +48,8 @@ enum StepCatalog {
 
     /// "did not appear within 2s", or "the program exited with code 0 without printing it".
     static func notSeen(_ run: ScenarioRun) -> String {
-        if let status = run.process?.status { return "the program \(status) without printing it" }
+        // Output ends a moment before waitpid reports the exit: give it that moment.
+        if let status = run.process?.waitForExit(timeout: .milliseconds(200)) { return "the program \(status) without printing it" }
         return "it did not appear within \(Runner.format(run.options.stepTimeout))"
     }
 

@@ -1,0 +1,156 @@
+@testable import AutomationCore
+import Testing
+
+@Suite struct GherkinParserTests {
+    private let feature = """
+    # a comment
+    @feature-tag
+    Feature: Everything
+      A description
+      over two lines.
+
+      Background:
+        Given the program "${APP}"
+
+      @smoke @fast
+      Scenario: Plain
+        Given the feature flags:
+          | greeting | hi |
+          | count    | 3  |
+        When I launch the program with "greet"
+        # a comment between steps
+        Then I see "hi"
+        And I do not see "bye"
+        But the exit code is 0
+
+      Scenario Outline: Outline <name>
+        Given the route "POST /x" answers 200 with:
+          ```json
+          { "name": "<name>" }
+          ```
+        Then I see "<name>"
+
+        @first
+        Examples: first
+          | name |
+          | ada  |
+        Examples: second
+          | name  |
+          | grace |
+
+      Rule: A rule
+        Background:
+          Given the entry point "search"
+
+        @ruled
+        Example: In a rule
+          * I launch the program
+    """
+
+    @Test func parsesEveryConstruct() throws {
+        let document = try GherkinParser.parse(feature, uri: "all.feature")
+        let parsed = try #require(document.feature)
+        #expect(parsed.name == "Everything")
+        #expect(parsed.description == "A description\nover two lines.")
+        #expect(parsed.tags.map(\.name) == ["@feature-tag"])
+        #expect(parsed.background?.steps.map(\.text) == ["the program \"${APP}\""])
+        #expect(parsed.scenarios.count == 2)
+        let plain = parsed.scenarios[0]
+        #expect(plain.tags.map(\.name) == ["@smoke", "@fast"])
+        #expect(plain.steps.map(\.kind) == ["Given", "When", "Then", "Then", "Then"])
+        #expect(plain.steps[0].dataTable?.rows == [["greeting", "hi"], ["count", "3"]])
+        let outline = parsed.scenarios[1]
+        #expect(outline.isOutline)
+        #expect(outline.steps[0].docString?.content == "{ \"name\": \"<name>\" }")
+        #expect(outline.steps[0].docString?.mediaType == "json")
+        #expect(outline.examples.map(\.name) == ["first", "second"])
+        #expect(parsed.rules.first?.scenarios.first?.steps.first?.kind == "Given")
+    }
+
+    @Test func picklesCarryBackgroundsTagsAndOutlineRows() throws {
+        let pickles = Pickle.compile(try GherkinParser.parse(feature, uri: "all.feature"))
+        #expect(pickles.map(\.name) == ["Plain", "Outline ada", "Outline grace", "In a rule"])
+        #expect(pickles[0].tags == ["@feature-tag", "@smoke", "@fast"])
+        #expect(pickles[1].tags == ["@feature-tag", "@first"])
+        #expect(pickles[1].steps.map(\.text) == ["the program \"${APP}\"", "the route \"POST /x\" answers 200 with:", "I see \"ada\""])
+        #expect(pickles[1].steps[1].docString?.content == "{ \"name\": \"ada\" }")
+        #expect(pickles[1].line == 31)
+        #expect(pickles[3].steps.map(\.text) == ["the program \"${APP}\"", "the entry point \"search\"", "I launch the program"])
+        #expect(pickles[3].tags == ["@feature-tag", "@ruled"])
+        #expect(pickles[3].ruleName == "A rule")
+    }
+
+    @Test(arguments: [
+        ("Scenario: no feature", "f.feature:1: expected \"Feature:\", found \"Scenario: no feature\""),
+        ("Feature: x\n  Scenaro: typo", "f.feature:2: \"Scenaro:\" is not a keyword; did you mean \"Scenario:\"?"),
+        ("Feature: x\n  Scenario: a\n    Given b\n  Scenaro: typo", "f.feature:4: expected Scenario, Scenario Outline, Background, Rule or a tag, found \"Scenaro: typo\"; did you mean \"Scenario\"?"),
+        ("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |", "f.feature:5: this table row has 1 cells, the first has 2"),
+        ("Feature: x\n  Scenario Outline: s\n    Given <a>", "f.feature:2: Scenario Outline \"s\" needs an Examples table"),
+        ("Feature: x\n  Scenario: s\n    Given a\n      \"\"\"\n      never closed", "f.feature:4: unterminated doc string (no closing \"\"\")"),
+        ("Feature: x\n  Scenario: s\n    And a", "f.feature:3: \"And\" needs a Given, When or Then before it"),
+        ("Feature: x\n  @tag", "f.feature:2: tags at the end of the file belong to nothing"),
+        ("Feature: x\n  @ bad", "f.feature:2: expected a tag like @smoke, found \"@\""),
+        ("Feature: x\n  Scenario: a\n  Background:\n    Given b", "f.feature:3: Background must come before the first Scenario, once"),
+        ("Feature: x\n  Scenario Outline: s\n    Given <a>\n  Examples:\n    Given b", "f.feature:5: Examples needs a table: | name | value |"),
+    ])
+    func errorsNameTheLineAndWhatWasExpected(text: String, message: String) {
+        #expect {
+            try GherkinParser.parse(text, uri: "f.feature")
+        } throws: { error in
+            (error as? GherkinError)?.description == message
+        }
+    }
+
+    @Test func anEmptyFileHasNoScenarios() throws {
+        #expect(Pickle.compile(try GherkinParser.parse("# nothing\n", uri: "e.feature")).isEmpty)
+    }
+}
+
+@Suite struct TagAndShardTests {
+    @Test(arguments: [
+        ("@smoke", ["@smoke"], true), ("@smoke and not @slow", ["@smoke", "@slow"], false),
+        ("@smoke and not @slow", ["@smoke"], true), ("@a or @b and @c", ["@a"], true),
+        ("(@a or @b) and @c", ["@a"], false), ("not (@a or @b)", ["@c"], true),
+    ])
+    func tagExpressions(expression: String, tags: [String], selected: Bool) throws {
+        #expect(try TagExpression.parse(expression).matches(tags) == selected)
+    }
+
+    @Test(arguments: [("@a and", "expected a tag, not, or ( at the end"), ("smoke", "expected a tag like @smoke, found \"smoke\""),
+                      ("(@a", "missing )"), ("@a @b", "unexpected \"@b\"")])
+    func badTagExpressionsAreUsageErrors(expression: String, message: String) {
+        #expect { try TagExpression.parse(expression) } throws: { ($0 as? UsageError)?.message.contains(message) == true }
+    }
+
+    @Test func shardsCoverEveryScenarioExactlyOnce() {
+        let pickles = (1...23).map { Pickle(uri: "f\($0 % 3).feature", featureName: "F", ruleName: nil, name: "s\($0)", line: $0, tags: [], steps: []) }
+        var options = ScenarioOptions()
+        var seen: [String] = []
+        for index in 1...4 {
+            options.shard = (index, 4)
+            let share = ScenarioRunner.select(pickles.shuffled(), options: options)
+            #expect(share.count >= 5 && share.count <= 6)
+            seen += share.map(\.location)
+        }
+        #expect(seen.sorted() == pickles.map(\.location).sorted())
+        options.shard = (2, 4)
+        #expect(ScenarioRunner.select(pickles, options: options).map(\.location) == ScenarioRunner.select(pickles.reversed(), options: options).map(\.location))
+    }
+
+    @Test func junitEscapingDropsANSIAndForbiddenCharacters() {
+        #expect(JUnitReport.escape("a\u{1B}[31mred\u{1B}[0m <b> & \"q\" \u{01}\u{0B}ok\tz") == "ared &lt;b&gt; &amp; &quot;q&quot; ok\tz")
+    }
+
+    @Test func shellWords() {
+        #expect(ShellWords.split(#"login --name "Ada Lovelace" 'a b' c\ d"#) == ["login", "--name", "Ada Lovelace", "a b", "c d"])
+        #expect(ShellWords.split("") == [])
+    }
+
+    @Test func everyCatalogExampleMatchesItsOwnStep() {
+        for definition in StepCatalog.all {
+            let firstLine = String(definition.example.split(separator: "\n").first!)
+            let text = String(firstLine.drop { $0 != " " }.dropFirst())
+            #expect(StepCatalog.find(text) != nil, "\(definition.example)")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@Suite struct ScenarioEndToEndTests {
+    static let features = CLI.packageRoot.appendingPathComponent("Fixtures/features").path
+    static let failing = CLI.packageRoot.appendingPathComponent("Fixtures/features-failing").path
+
+    private func test(_ arguments: [String]) throws -> CLI.Result {
+        try CLI.run(["test", "-D", "PROGRAM=\(CLI.myApp)"] + arguments)
+    }
+
+    /// Writes a feature file into a fresh directory.
+    private func feature(_ text: String, in directory: URL, name: String = "t.feature") throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func theExampleSuitePasses() throws {
+        let result = try test(["--jobs", "2", Self.features])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasSuffix("") && result.stdout.contains("10 scenarios: 10 passed in "))
+        #expect(result.stdout.contains("✓ Login: Greetings follow the feature flag (greeting = ciao)"))
+    }
+
+    @Test func failuresShowTheStepTheOutputAndUnexpectedRequests() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let junit = directory.appendingPathComponent("junit.xml")
+        let report = directory.appendingPathComponent("report.json")
+        let result = try test(["--junit", junit.path, "--report", report.path, Self.failing])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Failed: \(Self.failing)/failing.feature:7: Then I see \"goodbye, world\"\n    expected \"goodbye, world\" on stdout: the program exited with code 0 without printing it"))
+        #expect(result.stdout.contains("--- last 2 lines of stdout ---\n    MyAppCLI (under test: yes)\n    hello, world"))
+        #expect(result.stdout.contains("undefined step: Then I should see \"hello, world\"\n      closest catalog entries:\n        Then I do not see \"error\"\n        Then I see \"logged in as ada\""))
+        #expect(result.stdout.contains("Unexpected requests:\n    GET /image\n      Nearest stub: GET /message"))
+        #expect(result.stdout.contains("3 scenarios: 0 passed, 2 failed, 1 could not run"))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuite name=\"Failures on purpose\" tests=\"3\" failures=\"2\" errors=\"1\""))
+        #expect(xml.contains("<testcase classname=\"Failures on purpose\" name=\"The expected text never appears\""))
+        #expect(xml.contains("<error message=\"undefined step: Then I should see &quot;hello, world&quot;\" type=\"ScenarioError\">"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        #expect(json["failed"] as? Int == 2)
+        #expect(json["errors"] as? Int == 1)
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("xmllint"), "needs xmllint (apt-get install libxml2-utils)"))
+    func junitPassesASchemaCheck() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, suite) in [("pass.xml", Self.features), ("fail.xml", Self.failing)] {
+            let junit = directory.appendingPathComponent(name)
+            _ = try test(["--junit", junit.path, suite])
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            let schema = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/Schemas/junit.xsd").path
+            process.arguments = ["xmllint", "--noout", "--schema", schema, junit.path]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text)")
+        }
+    }
+
+    @Test func tagsSelectAndListShowsTheSelection() throws {
+        let smoke = try test(["--list", "--tags", "@smoke and not @backend", Self.features])
+        #expect(smoke.status == 0)
+        let lines = smoke.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("@smoke") })
+        let run = try test(["--tags", "@backend", Self.features])
+        #expect(run.stdout.contains("1 scenario: 1 passed (9 not selected)"))
+        #expect(try test(["--tags", "@smoke and", Self.features]).status == 2)
+    }
+
+    @Test func shardsSplitTheSuiteWithoutOverlap() throws {
+        var all: [Substring] = []
+        for shard in 1...3 {
+            let listed = try test(["--list", "--shard", "\(shard)/3", Self.features]).stdout.split(separator: "\n")
+            #expect(!listed.isEmpty)
+            all += listed
+        }
+        let everything = try test(["--list", Self.features]).stdout.split(separator: "\n")
+        #expect(all.sorted() == everything.sorted())
+        #expect(Set(all).count == all.count)
+        #expect(try test(["--shard", "4/3", Self.features]).status == 2)
+    }
+
+    @Test func stepAndScenarioTimeoutsFire() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try feature("""
+        Feature: Timeouts
+          Scenario: A step waits at most the step timeout
+            When I launch the program with "login"
+            Then I see "never printed"
+
+          @timeout=1s
+          Scenario: A scenario stops at its timeout
+            When I launch the program with "login"
+            And I wait 5s
+            Then the program is still running
+        """, in: directory)
+        let started = Date()
+        let result = try CLI.run(["test", "--step-timeout", "300ms", "-D", "PROGRAM=\(CLI.myApp)", path])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("expected \"never printed\" on stdout: it did not appear within 300ms"))
+        #expect(result.stdout.contains("the scenario timed out after 1s"))
+        #expect(elapsed < 4, "took \(elapsed) s")
+    }
+
+    @Test func parallelJobsGetTheirOwnPortsAndDirectories() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var scenarios = ""
+        for index in 1...12 {
+            scenarios += """
+
+              Scenario: Server \(index)
+                Given the route "GET /message" answers 200 with:
+                  \"\"\"
+                  from scenario \(index)
+                  \"\"\"
+                And the route "GET /image" answers 200
+                When I launch the program with "fetch"
+                Then I see "message: 200 from scenario \(index)"
+                And the exit code is 0
+                And the server received 1 request to "GET /message"
+
+            """
+        }
+        let path = try feature("Feature: Parallel\n" + scenarios, in: directory)
+        let result = try test(["--jobs", "4", path])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("12 scenarios: 12 passed"))
+    }
+
+    @Test func badFeatureFilesExit3AndCheckFindsUndefinedSteps() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broken = try feature("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |\n", in: directory, name: "broken.feature")
+        let result = try test([broken])
+        #expect(result.status == 3)
+        #expect(result.stderr == "sut-launch: error: \(broken):5: this table row has 1 cells, the first has 2\n")
+        let undefined = try feature("Feature: y\n  Scenario: s\n    When I lanch the program\n", in: directory, name: "undefined.feature")
+        let check = try CLI.run(["check", undefined, Self.features + "/login.feature"])
+        #expect(check.status == 3)
+        #expect(check.stderr == "sut-launch: error: \(undefined):3: undefined step \"When I lanch the program\"; closest: When I launch the program with \"login --verbose\"\n")
+        #expect(check.stdout == "ok: \(Self.features)/login.feature: 6 scenarios\n")
+        #expect(try test([directory.appendingPathComponent("missing").path]).status == 2)
+    }
+}
