@@ -29,6 +29,7 @@ let package = Package(
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost"]),
         .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "MockServer"]),
+        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "MockServer", "MyAppCLI"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"], exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",

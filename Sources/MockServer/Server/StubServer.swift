@@ -20,6 +20,7 @@ public final class StubServer: Sendable {
         var sequence = 0
         let started = State.now()
         var observer: (@Sendable (JournalEntry) -> Void)?
+        var unexpectedObserver: (@Sendable (HTTPRequest) -> Void)?
         /// Messages for the program under test (`/__sut/control`), oldest first.
         var controlMessages: [String] = []
         var controlSignal = pthread_cond_t()
@@ -92,6 +93,11 @@ public final class StubServer: Sendable {
         state.locked { $0.observer = observer }
     }
 
+    /// Calls `observer` for every request no stub matched (before the 404 goes out).
+    public func onUnexpected(_ observer: @escaping @Sendable (HTTPRequest) -> Void) {
+        state.locked { $0.unexpectedObserver = observer }
+    }
+
     /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
     public func sendControlMessage(_ message: String) { state.sendControlMessage(message) }
 
@@ -149,11 +155,16 @@ public final class StubServer: Sendable {
         var nearMiss: String?
         if let chosen {
             let definition = chosen.stub.responses[min(chosen.call, chosen.stub.responses.count) - 1]
-            response = definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response
+            if let handler = definition.handler {
+                response = handler(request, chosen.call)
+            } else {
+                response = definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response
+            }
         } else {
             let stubs = state.locked { $0.router.stubs }
             nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: state.locked { $0.scenarios })
             response = .text(nearMiss! + "\n", status: 404)
+            state.locked { $0.unexpectedObserver }?(request)
         }
         let (entry, observer) = state.locked { state in
             state.sequence += 1

@@ -42,6 +42,12 @@ public final class Stub: @unchecked Sendable {
         public var atLeast: Int?
         public var atMost: Int?
 
+        public init(times: Int? = nil, atLeast: Int? = nil, atMost: Int? = nil) {
+            self.times = times
+            self.atLeast = atLeast
+            self.atMost = atMost
+        }
+
         /// nil when `count` satisfies it, else why not.
         public func check(_ count: Int) -> String? {
             if let times, count != times { return "expected \(times) call\(times == 1 ? "" : "s"), got \(count)" }
@@ -172,4 +178,12 @@ struct ResponseDefinition: Sendable {
     var response: MockResponse
     /// Serve files from this directory (native `files`): the path after the route's literal prefix names the file.
     var filesDirectory: String?
+    /// Answer with code: the request and its call number (1, 2, …).
+    var handler: (@Sendable (HTTPRequest, Int) -> MockResponse)?
+
+    init(response: MockResponse, filesDirectory: String? = nil, handler: (@Sendable (HTTPRequest, Int) -> MockResponse)? = nil) {
+        self.response = response
+        self.filesDirectory = filesDirectory
+        self.handler = handler
+    }
 }

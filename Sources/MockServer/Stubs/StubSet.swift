@@ -32,6 +32,18 @@ public struct StubSet: Sendable {
         stubs.append(stub)
     }
 
+    /// Adds a route answered by code, as a native route with this method (nil: any) and path template.
+    /// - Parameter handler: gets the request and its call number (1, 2, …) for this route.
+    public mutating func addRoute(method: String?, path: String, name: String? = nil, source: String = "code",
+                                  expectedCalls: Stub.Expectation? = nil,
+                                  handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse) {
+        let label = name ?? "\(method ?? "ANY") \(path)"
+        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path)),
+                        responses: [ResponseDefinition(response: MockResponse(), handler: handler)])
+        stub.expectation = expectedCalls
+        append(stub)
+    }
+
     /// Number of routes.
     public var count: Int { stubs.count }
 }

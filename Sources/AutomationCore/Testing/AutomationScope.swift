@@ -1,0 +1,74 @@
+/// What one test launched and built, torn down when the test ends: programs are stopped (with everything
+/// they started), servers stopped, scratch state cleared, released objects let go. Also keeps the step trail
+/// for failure messages.
+///
+/// AutomationTesting opens a scope per test (XCTest: `AutomationTestCase`; Swift Testing: the
+/// `.automationScope` trait); ``SUTApplication`` and ``MockServerBuilder`` register with the current one.
+public final class AutomationScope: Sendable {
+    private struct State {
+        var applications: [SUTApplication] = []
+        var servers: [MockServerHandle] = []
+        var cleanups: [@Sendable () -> Void] = []
+        var steps: [String] = []
+        var scratch: [String: any Sendable] = [:]
+        var tornDown = false
+    }
+    private let state = Locked(State())
+
+    /// The scope of the running test: the task's, else the one an XCTest case opened.
+    public static var current: AutomationScope? { taskScope ?? caseScope.current }
+
+    @TaskLocal public static var taskScope: AutomationScope?
+    /// XCTest runs one test at a time and has no task to carry a task-local: its scope is set here.
+    private static let caseScope = Locked<AutomationScope?>(nil)
+
+    /// Makes `scope` current outside any task (XCTest's setUp); nil clears it (tearDown).
+    public static func setCaseScope(_ scope: AutomationScope?) { caseScope.withLock { $0 = scope } }
+
+    public init() {}
+
+    public func register(_ application: SUTApplication) { state.withLock { $0.applications.append(application) } }
+    public func register(_ server: MockServerHandle) { state.withLock { $0.servers.append(server) } }
+    /// Runs `cleanup` at teardown (last registered first).
+    public func addTeardown(_ cleanup: @escaping @Sendable () -> Void) { state.withLock { $0.cleanups.append(cleanup) } }
+
+    /// The launched applications, in launch order (for failure messages).
+    public var applications: [SUTApplication] { state.withLock { $0.applications } }
+
+    /// Records a step ("Given the user is logged in") for failure messages.
+    public func record(step: String) { state.withLock { $0.steps.append(step) } }
+    public var steps: [String] { state.withLock { $0.steps } }
+
+    /// Per-test values, cleared at teardown.
+    public subscript<Value: Sendable>(scratch key: String, as type: Value.Type = Value.self) -> Value? {
+        get { state.withLock { $0.scratch[key] as? Value } }
+        set { state.withLock { $0.scratch[key] = newValue } }
+    }
+
+    /// The step trail and every program's last output lines: what a failure message carries.
+    public var failureContext: String {
+        var text = ""
+        let steps = self.steps
+        if !steps.isEmpty { text += "Steps:\n" + steps.map { "  " + $0 }.joined(separator: "\n") + "\n" }
+        for application in applications { text += "\(application.executable):\n" + application.lastLines() }
+        return text
+    }
+
+    /// Stops everything the test started. Safe to call twice.
+    public func tearDown() {
+        let (applications, servers, cleanups) = state.withLock { state -> ([SUTApplication], [MockServerHandle], [@Sendable () -> Void]) in
+            guard !state.tornDown else { return ([], [], []) }
+            state.tornDown = true
+            defer {
+                state.applications = []
+                state.servers = []
+                state.cleanups = []
+                state.scratch = [:]
+            }
+            return (state.applications, state.servers, state.cleanups)
+        }
+        for application in applications { application.terminate(grace: .seconds(1)) }
+        for server in servers { server.stop() }
+        for cleanup in cleanups.reversed() { cleanup() }
+    }
+}

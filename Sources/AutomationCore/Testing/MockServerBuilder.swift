@@ -1,0 +1,115 @@
+public import MockServer
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Builds a mock server in code:
+///
+/// ```swift
+/// let server = try MockServerBuilder()
+///     .route("GET /cities") { request, callCount in .ok(json: ["Milano"]) }
+///     .route("POST /login") { _, call in call == 1 ? .status(500) : .ok(json: ["token": "t"]) }
+///     .onUnexpected { request in print("unexpected", request.target) }
+///     .start()                       // a free port
+/// try app.launch(arguments: ["fetch"], server: server)
+/// ```
+public final class MockServerBuilder {
+    private var stubs = StubSet()
+    private var unexpected: (@Sendable (HTTPRequest) -> Void)?
+    private var limits = ServerLimits()
+
+    public init() {}
+
+    /// Adds a route: `"GET /cities"`, `"POST /users/{id}"`, `"ANY /files/**"`.
+    /// - Parameter handler: the request and its call number for this route (1, 2, …).
+    @discardableResult
+    public func route(_ route: String, expectedCalls: Int? = nil,
+                      _ handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse) -> MockServerBuilder {
+        let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
+        let (method, path) = parts.count == 2 ? (parts[0].uppercased(), parts[1]) : ("ANY", parts.first ?? "/")
+        stubs.addRoute(method: method == "ANY" ? nil : method, path: path, name: "\(method) \(path)",
+                       expectedCalls: expectedCalls.map { Stub.Expectation(times: $0) }, handler: handler)
+        return self
+    }
+
+    /// Adds the routes of stub files (native or WireMock), as `--stub` does.
+    /// - Throws: ``StubError`` naming the file, line and key.
+    @discardableResult
+    public func stubs(_ paths: String...) throws -> MockServerBuilder {
+        stubs.merge(try StubLoader.load(paths))
+        return self
+    }
+
+    /// Calls `handler` for each request no route matched (it still gets the near-miss 404).
+    @discardableResult
+    public func onUnexpected(_ handler: @escaping @Sendable (HTTPRequest) -> Void) -> MockServerBuilder {
+        unexpected = handler
+        return self
+    }
+
+    /// Unexpected requests count as failures in ``MockServerHandle/failures``.
+    @discardableResult
+    public func strict() -> MockServerBuilder {
+        stubs.unexpected = .fail
+        return self
+    }
+
+    /// Starts the server on 127.0.0.1 (port 0: a free one) and registers it for teardown.
+    public func start(port: UInt16 = 0) throws -> MockServerHandle {
+        let server = StubServer(stubs: stubs, limits: limits)
+        if let unexpected { server.onUnexpected(unexpected) }
+        try server.start(port: port)
+        let handle = MockServerHandle(server)
+        AutomationScope.current?.register(handle)
+        return handle
+    }
+}
+
+/// A running mock server: its URL, what it received, and how to stop it.
+public final class MockServerHandle: Sendable {
+    public let server: StubServer
+    init(_ server: StubServer) { self.server = server }
+
+    /// `http://127.0.0.1:PORT`.
+    public var url: String { server.baseURL }
+    /// Every request received so far, in order.
+    public var requests: [HTTPRequest] { server.journal.ordered.map(\.request) }
+    /// Requests no route matched.
+    public var unexpectedRequests: [HTTPRequest] { server.journal.ordered.filter(\.isUnexpected).map(\.request) }
+    /// Requests to a route (`"GET /cities"`, templates allowed).
+    public func requests(to route: String) -> [HTTPRequest] {
+        let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return requests.filter { RequestMatching.matches($0, method: $0.method, path: route) } }
+        return requests.filter { RequestMatching.matches($0, method: parts[0].uppercased(), path: parts[1]) }
+    }
+    /// Unmet expectations and (when strict) unexpected requests.
+    public var failures: [String] { server.summary.failures }
+    public func send(controlMessage: String) { server.sendControlMessage(controlMessage) }
+    public func stop() { server.stop() }
+}
+
+extension MockResponse {
+    /// 200 with a text body.
+    public static func ok(text: String) -> MockResponse { .text(text) }
+
+    /// 200 (or `status`) with a JSON body encoded from any Encodable value.
+    public static func ok<Body: Encodable>(json body: Body, status: Int = 200) -> MockResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data("null".utf8)
+        return MockResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(data))
+    }
+
+    /// An empty response with this status.
+    public static func status(_ status: Int) -> MockResponse { MockResponse(status: status) }
+}
+
+extension HTTPRequest {
+    /// The body decoded from JSON.
+    /// - Throws: `DecodingError` when it does not fit.
+    public func json<Value: Decodable>(as type: Value.Type) throws -> Value {
+        try JSONDecoder().decode(Value.self, from: Data(body))
+    }
+}

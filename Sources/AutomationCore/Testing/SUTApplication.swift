@@ -1,0 +1,233 @@
+public import AutomationHost
+public import MockServer
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A wait or check on a program under test that did not hold. The message carries the program's last
+/// output lines, so a failure reads like a screenshot of the terminal.
+public struct AutomationError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Named timeouts for waits.
+public enum WaitTimeout {
+    /// 1 s: for things that should be there at once.
+    public static let short: Duration = .seconds(1)
+    /// 5 s: the default.
+    public static let standard: Duration = .seconds(5)
+    /// 30 s: for slow starts and network round trips.
+    public static let long: Duration = .seconds(30)
+}
+
+/// A program under test, launched with flags from Swift tests.
+///
+/// ```swift
+/// let app = SUTApplication(executable: ".build/debug/MyAppCLI")
+/// try app.launch(featureFlags: ["skipPreActiveCheck": true], arguments: ["login"])
+/// try await app.waitForOutput(containing: "username:")
+/// try app.type("ada\n")
+/// #expect(try await app.exitCode == 0)
+/// ```
+/// A failing exit is a value (``exitCode``), not an error; waits that time out throw ``AutomationError``.
+public final class SUTApplication: Sendable {
+    public let executable: String
+    private struct State {
+        var process: LaunchedProcess?
+        var server: MockServerHandle?
+        var defaultTimeout: Duration
+    }
+    private let state: Locked<State>
+
+    /// - Parameters:
+    ///   - executable: a path, or a name looked up in PATH.
+    ///   - defaultTimeout: how long waits wait unless told otherwise.
+    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard) {
+        self.executable = executable
+        self.state = Locked(State(defaultTimeout: defaultTimeout))
+        AutomationScope.current?.register(self)
+    }
+
+    /// How long waits wait unless told otherwise.
+    public var defaultTimeout: Duration {
+        get { state.withLock { $0.defaultTimeout } }
+        set { state.withLock { $0.defaultTimeout = newValue } }
+    }
+
+    /// Launches the program, with flags marshalled as `sut-launch` does; stdin is a pipe for ``type(_:)``.
+    /// - Throws: ``LaunchError`` when it cannot start; ``AutomationError`` when it already runs.
+    public func launch(featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:],
+                       environment: [String: String] = [:], arguments: [String] = [], entryPoint: String? = nil,
+                       server: MockServerHandle? = nil, flagsIn: WireFormat.Channel = .both,
+                       workingDirectory: String? = nil) throws {
+        if let running = state.withLock({ $0.process }), running.status == nil {
+            throw AutomationError("\(executable) is already running; terminate() it first")
+        }
+        var configuration = RunConfiguration(program: executable, arguments: arguments)
+        configuration.featureFlags = featureFlags
+        configuration.automationFlags = automationFlags
+        configuration.entryPoint = entryPoint
+        configuration.flagsIn = flagsIn
+        configuration.environment = environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        configuration.callerEnvironment = ProcessEnvironment.current
+        configuration.mockServerURL = server?.url
+        let request = LaunchRequest(executable: executable, arguments: configuration.launchArguments,
+                                    environment: configuration.launchEnvironment, workingDirectory: workingDirectory,
+                                    standardInput: .pipe, forwardsOutput: false, captureLimit: 64 << 20)
+        let process = try Launcher.launch(request)
+        state.withLock {
+            $0.process = process
+            $0.server = server
+        }
+    }
+
+    private func requireProcess() throws(AutomationError) -> LaunchedProcess {
+        guard let process = state.withLock({ $0.process }) else { throw AutomationError("\(executable) was not launched; call launch() first") }
+        return process
+    }
+
+    /// Everything the program wrote to stdout (or stderr) so far.
+    public func output(_ stream: StandardStream = .stdout) -> String {
+        guard let process = state.withLock({ $0.process }) else { return "" }
+        return String(decoding: process.output.captured(stream), as: UTF8.self)
+    }
+
+    /// The last lines of both streams, for failure messages.
+    public func lastLines(_ count: Int = 15) -> String {
+        guard let process = state.withLock({ $0.process }) else { return "(the program was not launched)" }
+        var text = ""
+        for stream in StandardStream.allCases {
+            let lines = process.output.lastLines(stream, count: count)
+            text += "--- last \(lines.count) line\(lines.count == 1 ? "" : "s") of \(stream.rawValue) ---\n" + lines.map { $0 + "\n" }.joined()
+        }
+        return text
+    }
+
+    /// Waits until the stream contains `text`.
+    /// - Throws: ``AutomationError`` with the last output lines when it does not appear within `timeout`.
+    public func waitForOutput(containing text: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws {
+        _ = try await wait(on: stream, timeout: timeout, what: "\"\(text)\" on \(stream.rawValue)") { $0.contains(text) ? text : nil }
+    }
+
+    /// Waits until a line of the stream matches the regular expression; returns that line.
+    public func waitForOutput(matching pattern: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws -> String {
+        let regex: RegexBox
+        do { regex = try RegexBox(pattern) } catch { throw AutomationError("invalid regular expression \"\(pattern)\": \(error)") }
+        return try await wait(on: stream, timeout: timeout, what: "a line of \(stream.rawValue) matching /\(pattern)/") { text in
+            text.split(separator: "\n").first { regex.matchesPart(String($0)) }.map(String.init)
+        }
+    }
+
+    /// Watches the stream for `duration` and throws as soon as `text` appears (a negative wait).
+    public func waitForOutput(notContaining text: String, on stream: StandardStream = .stdout, for duration: Duration) async throws {
+        do {
+            _ = try await wait(on: stream, timeout: duration, what: "", quietTimeout: true) { $0.contains(text) ? text : nil }
+        } catch is QuietTimeout {
+            return
+        }
+        throw AutomationError("\"\(text)\" appeared on \(stream.rawValue), which it should not have\n\(lastLines())")
+    }
+
+    private struct QuietTimeout: Error {}
+
+    private func wait(on stream: StandardStream, timeout: Duration?, what: String, quietTimeout: Bool = false,
+                      _ found: @escaping @Sendable (String) -> String?) async throws -> String {
+        let process = try requireProcess()
+        let limit = timeout ?? defaultTimeout
+        let application = self
+        return try await withCheckedThrowingContinuation { continuation in
+            startThread {
+                let recorder = process.output
+                let text = { String(decoding: recorder.captured(stream), as: UTF8.self) }
+                let changed = DispatchSemaphore(value: 0)
+                let token = recorder.addObserver { changed.signal() }
+                defer { recorder.removeObserver(token) }
+                let end = ContinuousClock.now + limit
+                while true {
+                    if let match = found(text()) { return continuation.resume(returning: match) }
+                    let finished = recorder.isFinished
+                    if finished || ContinuousClock.now >= end {
+                        if let match = found(text()) { return continuation.resume(returning: match) }
+                        if quietTimeout { return continuation.resume(throwing: QuietTimeout()) }
+                        let reason = finished
+                            ? "the program \(process.waitForExit(timeout: .milliseconds(200)).map(\.description) ?? "closed its output") first"
+                            : "waited \(Runner.format(limit))"
+                        return continuation.resume(throwing: AutomationError("expected \(what): \(reason)\n\(application.lastLines())"))
+                    }
+                    let remaining = end - .now
+                    _ = changed.wait(timeout: .now() + (remaining < .milliseconds(200) ? remaining : .milliseconds(200)).dispatchInterval)
+                }
+            }
+        }
+    }
+
+    /// Writes text to the program's stdin (add "\n" to end a line).
+    public func type(_ text: String) throws {
+        let process = try requireProcess()
+        do {
+            try process.writeToStandardInput(Array(text.utf8))
+        } catch {
+            throw AutomationError("cannot type into \(executable): \(error) (did it exit or close stdin?)\n\(lastLines())")
+        }
+    }
+
+    /// Closes stdin: the program reads end of file.
+    public func closeInput() throws { try requireProcess().closeStandardInput() }
+
+    /// Sends a message over the control channel (the program reads it with `ControlChannel`).
+    public func send(controlMessage message: String) throws {
+        guard let server = state.withLock({ $0.server }) else {
+            throw AutomationError("no mock server: launch(server:) with a MockServerBuilder().start() to use the control channel")
+        }
+        server.send(controlMessage: message)
+    }
+
+    /// Waits for the program to exit (default timeout) and returns its status.
+    /// - Throws: ``AutomationError`` when it is still running after `timeout`.
+    public func waitForExit(timeout: Duration? = nil) async throws -> ProcessStatus {
+        let process = try requireProcess()
+        let limit = timeout ?? defaultTimeout
+        let status: ProcessStatus? = await withCheckedContinuation { continuation in
+            startThread { continuation.resume(returning: process.waitForExit(timeout: limit)) }
+        }
+        guard let status else {
+            throw AutomationError("\(executable) was still running after \(Runner.format(limit))\n\(lastLines())")
+        }
+        process.finish(grace: .seconds(1))
+        return status
+    }
+
+    /// The exit code once the program exits (128 + N when signal N ended it); waits the default timeout.
+    public var exitCode: Int32 {
+        get async throws { try await waitForExit().shellExitCode }
+    }
+
+    /// True while the program runs.
+    public var isRunning: Bool { state.withLock { $0.process }.map { $0.status == nil } ?? false }
+
+    /// Stops the program and everything it started: SIGTERM to its process group, SIGKILL after `grace`.
+    public func terminate(grace: Duration = .seconds(2)) {
+        guard let process = state.withLock({ $0.process }) else { return }
+        if process.status == nil { process.stop(signal: 15, grace: grace) }
+        process.finish(grace: grace)
+    }
+}
+
+/// The current process's environment, read from `environ` (FoundationEssentials has no ProcessInfo.environment on every platform).
+enum ProcessEnvironment {
+    static var current: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            pointer += 1
+        }
+        return result
+    }
+}

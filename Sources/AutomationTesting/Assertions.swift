@@ -1,0 +1,118 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import AutomationCore
+public import MockServer
+
+/// A part of a URL that ``assertURLEqual(_:_:ignoring:fileID:filePath:line:column:)`` can ignore.
+public enum URLComponent: String, Sendable, CaseIterable {
+    case scheme, host, port, path, query, fragment
+}
+
+/// The differences between two URLs, one line each; empty when they are equal. Query parameters compare
+/// as a multiset: order does not matter, repeats do.
+public func urlDifferences(_ actual: URL, _ expected: URL, ignoring: Set<URLComponent> = []) -> [String] {
+    let a = URLComponents(url: actual, resolvingAgainstBaseURL: false)
+    let e = URLComponents(url: expected, resolvingAgainstBaseURL: false)
+    var differences: [String] = []
+    func compare(_ component: URLComponent, _ left: String?, _ right: String?) {
+        guard !ignoring.contains(component), left != right else { return }
+        differences.append("\(component.rawValue): \(left.map { "\"\($0)\"" } ?? "none") is not \(right.map { "\"\($0)\"" } ?? "none")")
+    }
+    compare(.scheme, a?.scheme?.lowercased(), e?.scheme?.lowercased())
+    compare(.host, a?.host?.lowercased(), e?.host?.lowercased())
+    compare(.port, a?.port.map(String.init), e?.port.map(String.init))
+    compare(.path, a?.path, e?.path)
+    compare(.fragment, a?.fragment, e?.fragment)
+    if !ignoring.contains(.query) {
+        let left = (a?.queryItems ?? []).map { "\($0.name)=\($0.value ?? "")" }.sorted()
+        let right = (e?.queryItems ?? []).map { "\($0.name)=\($0.value ?? "")" }.sorted()
+        if left != right {
+            let missing = right.filter { item in left.filter { $0 == item }.count < right.filter { $0 == item }.count }
+            let extra = left.filter { item in right.filter { $0 == item }.count < left.filter { $0 == item }.count }
+            differences.append("query: " + (missing.isEmpty ? "" : "missing \(Set(missing).sorted().joined(separator: "&"))")
+                + (missing.isEmpty || extra.isEmpty ? "" : ", ") + (extra.isEmpty ? "" : "unexpected \(Set(extra).sorted().joined(separator: "&"))"))
+        }
+    }
+    return differences
+}
+
+/// Asserts two URLs are equal but for the ignored components; query order does not matter.
+public func assertURLEqual(_ actual: URL, _ expected: URL, ignoring: Set<URLComponent> = [],
+                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    let differences = urlDifferences(actual, expected, ignoring: ignoring)
+    guard !differences.isEmpty else { return }
+    recordAutomationIssue("URLs differ: \(actual.absoluteString) vs \(expected.absoluteString)\n  " + differences.joined(separator: "\n  "),
+                          fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Asserts the server received requests to `route` (`"GET /cities"`, templates allowed): `times` exactly,
+/// or at least once when `times` is nil.
+public func assertReceived(_ server: MockServerHandle, _ route: String, times: Int? = nil,
+                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    let count = server.requests(to: route).count
+    if let times, count == times { return }
+    if times == nil, count > 0 { return }
+    recordAutomationIssue("expected \(times.map { "\($0)" } ?? "at least 1") request\(times == 1 ? "" : "s") to \(route), got \(count)\n" + seen(server),
+                          fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Asserts some request to `route` had a JSON body including `json` (extra members allowed).
+public func assertReceived(_ server: MockServerHandle, _ route: String, jsonBodyIncluding json: String,
+                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    guard let expected = try? JSONParser.parse(json) else {
+        return recordAutomationIssue("the expected body is not JSON: \(json)", fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    let requests = server.requests(to: route)
+    if requests.contains(where: { (try? JSONParser.parse($0.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false }) { return }
+    let bodies = requests.map { "  " + $0.bodyText }.joined(separator: "\n")
+    recordAutomationIssue("no request to \(route) had a JSON body including \(json)\nbodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)",
+                          fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Asserts requests to these routes came in this order (others may come between).
+public func assertReceivedInOrder(_ server: MockServerHandle, _ routes: [String],
+                                  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    var index = 0
+    for request in server.requests where index < routes.count {
+        let parts = routes[index].split(separator: " ", maxSplits: 1).map(String.init)
+        if parts.count == 2, RequestMatching.matches(request, method: parts[0], path: parts[1]) { index += 1 }
+    }
+    guard index < routes.count else { return }
+    recordAutomationIssue("expected requests in this order: \(routes.joined(separator: ", ")); \(routes[index]) did not follow\n" + seen(server),
+                          fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Asserts these texts appear in the output in this order (each after the one before).
+public func assertOutputInOrder(_ app: SUTApplication, _ texts: [String], on stream: StandardStream = .stdout,
+                                fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    let output = app.output(stream)
+    var searchFrom = output.startIndex
+    for (position, text) in texts.enumerated() {
+        guard let range = output[searchFrom...].firstRange(of: text) else {
+            let order = texts.compactMap { text in output.firstRange(of: text).map { (text, $0.lowerBound) } }
+                .sorted { $0.1 < $1.1 }.map { "\"\($0.0)\"" }
+            recordAutomationIssue("expected on \(stream.rawValue) in this order: \(texts.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                                  + "\"\(text)\" (#\(position + 1)) did not follow; order seen: \(order.isEmpty ? "none of them" : order.joined(separator: ", "))",
+                                  fileID: fileID, filePath: filePath, line: line, column: column)
+            return
+        }
+        searchFrom = range.upperBound
+    }
+}
+
+/// Asserts no request reached the server that no route matched.
+public func assertNoUnexpectedRequests(_ server: MockServerHandle,
+                                       fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    let unexpected = server.server.summary.unexpected
+    guard !unexpected.isEmpty else { return }
+    recordAutomationIssue("unexpected requests:\n" + unexpected.map { "\($0.method) \($0.url)\n  " + $0.nearMiss.split(separator: "\n").dropFirst().joined(separator: "\n  ") }.joined(separator: "\n"),
+                          fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+private func seen(_ server: MockServerHandle) -> String {
+    let requests = server.requests
+    return "requests seen, in order:" + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n"))
+}

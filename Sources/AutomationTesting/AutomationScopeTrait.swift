@@ -1,0 +1,27 @@
+public import AutomationCore
+public import Testing
+
+/// A Swift Testing trait that opens an ``AutomationScope`` around each test: what it launches and starts is
+/// stopped when it ends, pass or fail.
+///
+/// ```swift
+/// @Test(.automationScope) func login() async throws { ... }
+/// @Suite(.automationScope) struct LoginTests { ... }
+/// ```
+public struct AutomationScopeTrait: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        guard testCase != nil || !test.isSuite else { return try await function() }
+        let scope = AutomationScope()
+        defer { scope.tearDown() }
+        try await AutomationScope.$taskScope.withValue(scope) {
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == AutomationScopeTrait {
+    /// Stops programs and servers the test started when it ends.
+    public static var automationScope: Self { AutomationScopeTrait() }
+}

@@ -1,0 +1,4 @@
+// `import AutomationTesting` is all a test needs: the launch handle, the server builder, flag literals.
+@_exported public import AutomationCore
+@_exported public import AutomationHost
+@_exported public import MockServer
