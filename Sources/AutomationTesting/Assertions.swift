@@ -4,7 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import AutomationCore
-public import MockServer
+import MockServer
 
 /// A part of a URL that ``assertURLEqual(_:_:ignoring:fileID:filePath:line:column:)`` can ignore.
 public enum URLComponent: String, Sendable, CaseIterable {

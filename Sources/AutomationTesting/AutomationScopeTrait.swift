@@ -1,4 +1,4 @@
-public import AutomationCore
+import AutomationCore
 public import Testing
 
 /// A Swift Testing trait that opens an ``AutomationScope`` around each test: what it launches and starts is

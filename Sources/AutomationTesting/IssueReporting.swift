@@ -1,4 +1,4 @@
-public import AutomationCore
+import AutomationCore
 import Testing
 import XCTest
 

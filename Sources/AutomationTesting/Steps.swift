@@ -1,4 +1,4 @@
-public import AutomationCore
+import AutomationCore
 
 /// Given/When/Then helpers: each names a step, records it in the test's step trail, and a failure inside it
 /// says which step failed.

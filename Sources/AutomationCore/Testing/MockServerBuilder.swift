@@ -1,8 +1,8 @@
 public import MockServer
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
 
 /// Builds a mock server in code:

@@ -1,5 +1,5 @@
 public import AutomationHost
-public import MockServer
+import MockServer
 import Dispatch
 #if canImport(Glibc)
 import Glibc
