@@ -109,7 +109,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("expected \"never printed\" on stdout: it did not appear within 300ms"))
         #expect(result.stdout.contains("the scenario timed out after 1s"))
-        #expect(elapsed < 4, "took \(elapsed) s")
+        #expect(elapsed < 10, "took \(elapsed) s") // 0.3 s + 1 s of timeouts, far from 2 s and 60 s defaults
     }
 
     @Test func parallelJobsGetTheirOwnPortsAndDirectories() throws {

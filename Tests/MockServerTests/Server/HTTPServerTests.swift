@@ -65,10 +65,10 @@ private let routes = """
         let body = Data(repeating: 65, count: 200_000)
         let started = Date()
         // curl waits a full second for "100 Continue" when a server does not send it.
-        let result = try run("curl", ["-s", "-v", "-H", "Expect: 100-continue", "--expect100-timeout", "5", "--data-binary", "@-", "\(server.url)/upload"], stdin: body)
+        let result = try run("curl", ["-s", "-v", "-H", "Expect: 100-continue", "--expect100-timeout", "60", "--data-binary", "@-", "\(server.url)/upload"], stdin: body)
         #expect(result.stdout == "stored")
         #expect(result.stderr.contains("HTTP/1.1 100 Continue"))
-        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(Date().timeIntervalSince(started) < 30) // curl would wait the full 60 s for a 100 that never came
         #expect(server.server.journal.ordered.last?.request.body.count == 200_000)
     }
 
@@ -162,7 +162,7 @@ private let routes = """
 
     @Test func aSlowClientGets408AndDoesNotStallOthers() throws {
         var limits = ServerLimits()
-        limits.headerTimeoutMs = 300
+        limits.headerTimeoutMs = 3_000
         let server = try TestServer(routes, limits: limits)
         defer { server.stop() }
         let slow = try RawClient(port: server.port)
@@ -175,8 +175,9 @@ private let routes = """
             #expect(other.read().hasSuffix("Hello world"))
             other.close()
         }
-        #expect(Date().timeIntervalSince(started) < 0.3)
-        #expect(slow.read(timeout: 3).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        // Served while the slow client still holds its connection (it is answered 408 only after 3 s).
+        #expect(Date().timeIntervalSince(started) < 2.5)
+        #expect(slow.read(timeout: 10).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
     }
 
     @Test func anIdleKeepAliveConnectionIsClosedQuietly() throws {
