@@ -5,8 +5,8 @@ import Testing
     static let features = CLI.packageRoot.appendingPathComponent("Fixtures/features").path
     static let failing = CLI.packageRoot.appendingPathComponent("Fixtures/features-failing").path
 
-    private func test(_ arguments: [String]) throws -> CLI.Result {
-        try CLI.run(["test", "-D", "PROGRAM=\(CLI.myApp)"] + arguments)
+    private func test(_ arguments: [String], whileRunning: ((Process, URL) throws -> Void)? = nil) throws -> CLI.Result {
+        try CLI.run(["test", "-D", "PROGRAM=\(CLI.myApp)"] + arguments, whileRunning: whileRunning)
     }
 
     /// Writes a feature file into a fresh directory.
@@ -136,6 +136,20 @@ import Testing
         let result = try test(["--jobs", "4", path])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("12 scenarios: 12 passed"))
+    }
+
+    @Test func ctrlCStopsTheRunAndItsPrograms() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try feature("Feature: hang\n  Scenario: waits\n    When I launch the program with \"login\"\n    And I wait 30s\n", in: directory)
+        let started = Date()
+        let result = try test([path]) { process, _ in
+            usleep(700_000)
+            process.interrupt()
+        }
+        #expect(result.status == 130)
+        #expect(result.stderr.contains("sut-launch: interrupted by SIGINT; stopping the scenarios' programs"))
+        #expect(Date().timeIntervalSince(started) < 20)
     }
 
     @Test func badFeatureFilesExit3AndCheckFindsUndefinedSteps() throws {

@@ -90,6 +90,17 @@ public enum TestCommand {
             for pickle in selected { print("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))") }
             return 0
         }
+        // Ctrl-C (or SIGTERM) stops every program the scenarios started, then ends the run as a shell would.
+        startThread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for signal in SignalForwarder.forwarded { sigaddset(&set, signal) }
+            var received: Int32 = 0
+            while sigwait(&set, &received) != 0 {}
+            Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
+            ScenarioRunner.stopAll(grace: .seconds(1))
+            exit(ExitCode.signaled(received))
+        }
         let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count)
         let started = ContinuousClock.now
         let results = ScenarioRunner.run(selected, options: scenarioOptions, started: console.started, report: console.finished)

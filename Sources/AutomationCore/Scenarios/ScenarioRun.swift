@@ -106,7 +106,9 @@ final class ScenarioRun {
             executable: program, arguments: configuration.launchArguments, environment: configuration.launchEnvironment,
             workingDirectory: workDirectory, standardInput: .pipe, forwardsOutput: false, captureLimit: 16 << 20)
         do {
-            process = try Launcher.launch(request)
+            let launched = try Launcher.launch(request)
+            process = launched
+            ScenarioRunner.live.withLock { $0[launched.pid] = launched }
         } catch {
             throw StepFailure(error.message, kind: .error)
         }
@@ -159,6 +161,7 @@ final class ScenarioRun {
         if let process {
             if process.status == nil { process.stop(signal: SIGTERM, grace: options.killGrace) }
             process.finish(grace: options.killGrace)
+            _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
         }
         guard let server else { return [] }
         server.stop()

@@ -47,6 +47,19 @@ public struct ScenarioResult: Sendable {
 
 /// Runs pickles: in parallel with `jobs`, each in its own world, and reports as each ends.
 public enum ScenarioRunner {
+    /// Programs running in scenarios now, so an interrupted test run can stop them all.
+    static let live = Locked<[Int32: LaunchedProcess]>([:])
+
+    /// Stops every program a scenario is running (SIGTERM to its group, SIGKILL after `grace`).
+    public static func stopAll(grace: Duration) {
+        let processes = live.withLock { live -> [LaunchedProcess] in
+            defer { live.removeAll() }
+            return Array(live.values)
+        }
+        for process in processes { process.signalGroup(SIGTERM) }
+        for process in processes { process.stop(signal: SIGTERM, grace: grace) }
+    }
+
     /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
     public static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
         var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }

@@ -133,6 +133,7 @@ enum PathSegment: Sendable, Hashable {
             var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
             guard start < bytes.count else { return [] }
             var segments: [PathSegment] = []
+            segments.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
             var index = start
             while index <= bytes.count {
                 if index == bytes.count || bytes[index] == UInt8(ascii: "/") {

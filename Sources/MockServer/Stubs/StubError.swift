@@ -30,9 +30,6 @@ struct ObjectReader {
     let file: String
     let what: String
     private let members: [JSONNode.Member]
-    /// Per member: length and first byte, so most lookups of absent keys skip the string comparison
-    /// (loading 1,000 routes does ~30 lookups per route, most of them for keys that are not there).
-    private let fingerprints: [UInt32]
 
     init(_ node: JSONNode, file: String, what: String) throws(StubError) {
         guard let members = node.members else {
@@ -42,12 +39,6 @@ struct ObjectReader {
         self.file = file
         self.what = what
         self.members = members
-        self.fingerprints = members.map { Self.fingerprint($0.key) }
-    }
-
-    private static func fingerprint(_ key: String) -> UInt32 {
-        let utf8 = key.utf8
-        return UInt32(truncatingIfNeeded: utf8.count) << 8 | UInt32(utf8.first ?? 0)
     }
 
     /// Fails on the first key not in `known`; keys in `unsupported` get a message saying so by name.
@@ -66,13 +57,7 @@ struct ObjectReader {
         }
     }
 
-    subscript(key: String) -> JSONNode? {
-        let wanted = Self.fingerprint(key)
-        for index in members.indices where fingerprints[index] == wanted && members[index].key == key {
-            return members[index].value
-        }
-        return nil
-    }
+    subscript(key: String) -> JSONNode? { members.first { $0.key == key }?.value }
 
     var keys: [String] { members.map(\.key) }
 
