@@ -1,3 +1,5 @@
+import Dispatch
+
 extension StubSet {
     static let nativeRootKeys = ["routes", "unexpected"]
     static let nativeResponseKeys = ["status", "reason", "body", "json", "bodyFile", "responseHeaders", "delayMs", "fault", "chunked"]
@@ -29,7 +31,9 @@ extension StubSet {
                 set.unexpected = parsed
             }
         }
-        for route in routes { set.append(try nativeRoute(route, file: file, directory: directory)) }
+        for stub in try buildInParallel(routes, { route throws(StubError) in try nativeRoute(route, file: file, directory: directory) }) {
+            set.append(stub)
+        }
         return set
     }
 
@@ -86,6 +90,32 @@ extension StubSet {
             stub.responses = [ResponseDefinition(response: try nativeResponse(reader, directory: directory))]
         }
         return stub
+    }
+
+    /// Builds stubs from many routes on two threads (loading is on the path to "ready"); the first error in
+    /// file order wins, as if they were built one by one.
+    static func buildInParallel(_ nodes: [JSONNode], _ build: @escaping @Sendable (JSONNode) throws(StubError) -> Stub) throws(StubError) -> [Stub] {
+        @Sendable func buildAll(_ slice: ArraySlice<JSONNode>) -> Result<[Stub], StubError> {
+            var stubs: [Stub] = []
+            stubs.reserveCapacity(slice.count)
+            for node in slice {
+                do throws(StubError) { stubs.append(try build(node)) } catch { return .failure(error) }
+            }
+            return .success(stubs)
+        }
+        guard nodes.count >= 256 else { return try buildAll(nodes[...]).get() }
+        let middle = nodes.count / 2
+        final class Box: @unchecked Sendable { var result: Result<[Stub], StubError> = .success([]) }
+        let second = Box()
+        let done = DispatchSemaphore(value: 0)
+        let tail = nodes[middle...]
+        if !startServerThread({ second.result = buildAll(tail); done.signal() }) {
+            second.result = buildAll(tail)
+            done.signal()
+        }
+        let first = buildAll(nodes[..<middle])
+        done.wait()
+        return try first.get() + second.result.get()
     }
 
     private static func matchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(name: String, matcher: ValueMatcher)] {

@@ -54,6 +54,18 @@ import Testing
         #expect(message?.contains(expected) == true, "\(message ?? "no error")")
     }
 
+    @Test func largeFilesBuiltOnTwoThreadsReportTheFirstErrorInFileOrder() throws {
+        var routes = (0..<600).map { "{ \"path\": \"/r/\($0)\" }" }
+        routes[450] = "{ \"path\": \"/late\", \"stauts\": 1 }"
+        routes[100] = "{ \"path\": \"/early\", \"bodi\": \"x\" }"
+        let text = "{ \"routes\": [\n" + routes.joined(separator: ",\n") + "\n] }"
+        #expect(error(text)?.hasPrefix("routes.json:102:") == true, "\(error(text) ?? "")")
+        routes[100] = "{ \"path\": \"/early\" }"
+        let good = "{ \"routes\": [\n" + routes.joined(separator: ",\n").replacingOccurrences(of: "\"stauts\": 1", with: "\"status\": 201") + "\n] }"
+        let stubs = try StubLoader.parse(good, file: "routes.json")
+        #expect(stubs.stubs.map(\.source) == (0..<600).map { "routes.json:\($0 + 2)" })
+    }
+
     @Test func aDirectoryOfFilesAndAWireMockRootLoadSideBySide() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stub-dirs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
