@@ -31,8 +31,9 @@ struct Router: Sendable {
         var rank = [Int](repeating: 0, count: stubs.count)
         for (position, index) in order.enumerated() { rank[index] = position }
         self.rank = rank
-        for (index, stub) in stubs.enumerated() {
-            switch stub.url {
+        exactPaths.reserveCapacity(stubs.count)
+        for index in stubs.indices {
+            switch stubs[index].url {
             case .exactURL(let url):
                 let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
                 exactPaths[path, default: []].append(index)
@@ -63,9 +64,13 @@ struct Router: Sendable {
         let rest = segments.dropFirst()
         switch first {
         case .literal(let text):
-            let child = node.literal[text] ?? TrieNode()
-            node.literal[text] = child
-            insert(rest, index: index, into: child)
+            if let child = node.literal[text] {
+                insert(rest, index: index, into: child)
+            } else {
+                let child = TrieNode()
+                node.literal[text] = child
+                insert(rest, index: index, into: child)
+            }
         case .parameter:
             let child = node.parameter ?? TrieNode()
             node.parameter = child
