@@ -106,7 +106,8 @@ public enum ScenarioRunner {
         for tag in pickle.tags where tag.hasPrefix("@timeout=") {
             if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
         }
-        var template = Array("/tmp/sut-scenario-XXXXXX".utf8CString)
+        let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((temporary + "/sut-scenario-XXXXXX").utf8CString)
         let workDirectory = template.withUnsafeMutableBufferPointer { buffer in
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) } ?? "/tmp"
         }
@@ -158,7 +159,7 @@ public enum ScenarioRunner {
     }
 
     private static func removeTree(_ path: String) {
-        guard path.hasPrefix("/tmp/sut-scenario-") else { return }
+        guard path.contains("/sut-scenario-") else { return } // only what runOne made
         for name in FileSystem.list(path) {
             let child = path + "/" + name
             if FileSystem.isDirectory(child) { removeTree(child) } else { unlink(child) }
