@@ -60,12 +60,15 @@ http {
   }
 }
 CONF
-nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" & PIDS+=($!)
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
+PIDS+=($!)
 
-start_server() { # $1 routes file; prints "pid port"
+start_server() { # $1 routes file, $2 name: sets PID_$2 and PORT_$2 (no subshell, so cleanup sees the pid)
     local port; port=$(free_port)
-    "$SUT" serve -q --port "$port" "$1" > /dev/null 2>&1 & PIDS+=($!)
-    echo "$! $port"
+    "$SUT" serve -q --port "$port" "$1" > /dev/null 2>&1 &
+    PIDS+=($!)
+    printf -v "PID_$2" '%s' "$!"
+    printf -v "PORT_$2" '%s' "$port"
 }
 wait_port() { python3 - "$1" <<'PY'
 import socket, sys, time
@@ -80,8 +83,8 @@ PY
 rps() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "http://127.0.0.1:$1/message" | awk '/Requests\/sec/ {print $2}'; }
 
 wait_port "$NGINX_PORT"
-read -r PID1 PORT1 < <(start_server "$WORK/routes-1.json"); wait_port "$PORT1"
-read -r PID10K PORT10K < <(start_server "$WORK/routes-10000.json"); wait_port "$PORT10K"
+start_server "$WORK/routes-1.json" ONE; PORT1=$PORT_ONE; wait_port "$PORT1"
+start_server "$WORK/routes-10000.json" TENK; PID10K=$PID_TENK; PORT10K=$PORT_TENK; wait_port "$PORT10K"
 
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION, keep-alive GET /message (11-byte body)..." >&2
 NGINX_RPS=$(rps "$NGINX_PORT")
