@@ -11,27 +11,34 @@ import Dispatch
 final class OutputPump: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let stopRequested = Locked(false)
-    private let wakeWrite: Int32
+    /// The write end of the pipe that wakes the reader; -1 once closed.
+    private let wakeWrite: Locked<Int32>
 
     /// - Parameters:
     ///   - pipes: read ends, by stream.
     ///   - forward: write each chunk to fd 1 / fd 2 of this process.
     init(pipes: [(StandardStream, Int32)], recorder: OutputRecorder, forward: Bool) {
         let wake = PosixSpawn.pipe() ?? (-1, -1)
-        wakeWrite = wake.write
+        wakeWrite = Locked(wake.write)
         let stopRequested = self.stopRequested
         let done = self.done
         startThread {
             var open = pipes
+            var wakeRead = wake.read
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             var forwardBroken: Set<StandardStream> = []
             while !open.isEmpty && !stopRequested.current {
                 var fds = open.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
-                if wake.read >= 0 { fds.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)) }
+                if wakeRead >= 0 { fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)) }
                 let ready = poll(&fds, nfds_t(fds.count), -1)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     break
+                }
+                if wakeRead >= 0, fds[fds.count - 1].revents != 0, !stopRequested.current {
+                    // The pump was dropped without finish(): keep draining the program's pipes, without the wake pipe.
+                    close(wakeRead)
+                    wakeRead = -1
                 }
                 var closed: [Int32] = []
                 for (index, (stream, fd)) in open.enumerated() where fds[index].revents != 0 {
@@ -50,7 +57,7 @@ final class OutputPump: Sendable {
                 open.removeAll { closed.contains($0.1) }
             }
             for (_, fd) in open { close(fd) }
-            if wake.read >= 0 { close(wake.read) }
+            if wakeRead >= 0 { close(wakeRead) }
             recorder.markFinished()
             done.signal()
         }
@@ -62,11 +69,21 @@ final class OutputPump: Sendable {
         if done.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             stopRequested.withLock { $0 = true }
             var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
+            _ = write(wakeWrite.current, &byte, 1)
             done.wait()
         }
-        close(wakeWrite)
+        closeWake()
     }
+
+    private func closeWake() {
+        let fd = wakeWrite.withLock { fd -> Int32 in
+            defer { fd = -1 }
+            return fd
+        }
+        if fd >= 0 { close(fd) }
+    }
+
+    deinit { closeWake() } // a process dropped without finish() does not leak the wake pipe
 
     private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
         var offset = bytes.startIndex
