@@ -53,6 +53,8 @@ public final class LaunchedProcess: Sendable {
         }
     }
 
+    deinit { closeStandardInput() } // a handle dropped without finish() does not leak the stdin pipe
+
     /// The status once the program has exited; nil while it runs.
     public var status: ProcessStatus? { state.withLock { $0.status } }
 
