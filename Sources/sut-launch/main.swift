@@ -9,20 +9,7 @@ import Darwin
 SignalForwarder.blockSignalsInThisProcess()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let environment = currentEnvironment()
-
-func currentEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-        let text = String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        pointer += 1
-    }
-    return result
-}
+let environment = ProcessEnvironment.current
 
 func printOut(_ text: String) {
     var bytes = Array(text.utf8)

@@ -17,13 +17,7 @@ public enum HelpText {
         OPTIONS:
 
         """
-        for option in RunCommand.options {
-            var names = option.short.map { "\($0), " } ?? "    "
-            names += option.long
-            if let value = option.valueName { names += " \(value)" }
-            let padded = names.count < 30 ? names + String(repeating: " ", count: 30 - names.count) : names + "  "
-            text += "  \(padded)\(option.help)\n"
-        }
+        text += OptionSpec.helpLines(RunCommand.options)
         text += """
 
         VALUES:

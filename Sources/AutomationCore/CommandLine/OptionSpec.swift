@@ -16,6 +16,16 @@ package struct OptionSpec: Sendable {
     }
 
     var takesValue: Bool { valueName != nil }
+
+    /// The OPTIONS part of a help text: `  -f, --flag key=value` padded to a column, then the help line.
+    static func helpLines(_ options: [OptionSpec]) -> String {
+        options.map { option in
+            var names = (option.short.map { "\($0), " } ?? "    ") + option.long
+            if let value = option.valueName { names += " \(value)" }
+            let padded = names.count < 30 ? names + String(repeating: " ", count: 30 - names.count) : names + "  "
+            return "  \(padded)\(option.help)\n"
+        }.joined()
+    }
 }
 
 /// One option occurrence in the order given: which option, its value, and where it stood (1-based argument index).

@@ -19,7 +19,7 @@ public enum ServeCommand {
 
     public static var help: String {
         "USAGE:\n  sut-launch serve [options] STUBS...\n\nRuns the mock server until Ctrl-C (or SIGTERM); prints its URL first.\n\nOPTIONS:\n"
-            + options.map { "  " + ($0.short.map { "\($0), " } ?? "    ") + $0.long + ($0.valueName.map { " \($0)" } ?? "") + "  " + $0.help }.joined(separator: "\n") + "\n"
+            + OptionSpec.helpLines(options)
     }
 
     /// Runs the server; returns the exit code. Signals must be blocked in this process already.
@@ -59,11 +59,7 @@ public enum ServeCommand {
         _ = write(1, &line, line.count)
         if !quiet { Console.line("serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops") }
 
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in SignalForwarder.forwarded { sigaddset(&set, signal) }
-        var received: Int32 = 0
-        while sigwait(&set, &received) != 0 {}
+        _ = SignalForwarder.waitForTerminationSignal()
         server.stop()
         let summary = server.summary
         if let path = parsed.last("--journal")?.value, !FileSystem.write(Array(server.journal.json().utf8), to: path) {

@@ -24,11 +24,7 @@ public enum TestCommand {
 
     public static var help: String {
         var text = "USAGE:\n  sut-launch test [options] FEATURES...   (files, or directories searched for *.feature)\n\nOPTIONS:\n"
-        for option in options {
-            var names = (option.short.map { "\($0), " } ?? "    ") + option.long
-            if let value = option.valueName { names += " \(value)" }
-            text += "  " + names.padding(30) + option.help + "\n"
-        }
+        text += OptionSpec.helpLines(options)
         text += "\nSTEPS:\n" + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
         return text
     }
@@ -92,11 +88,7 @@ public enum TestCommand {
         }
         // Ctrl-C (or SIGTERM) stops every program the scenarios started, then ends the run as a shell would.
         startThread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for signal in SignalForwarder.forwarded { sigaddset(&set, signal) }
-            var received: Int32 = 0
-            while sigwait(&set, &received) != 0 {}
+            let received = SignalForwarder.waitForTerminationSignal()
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
             ScenarioRunner.stopAll(grace: .seconds(1))
             exit(ExitCode.signaled(received))
@@ -191,8 +183,4 @@ private func Glibc_or_Darwin_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ co
     #else
     Darwin.write(fd, buffer, count)
     #endif
-}
-
-extension String {
-    func padding(_ width: Int) -> String { count < width ? self + String(repeating: " ", count: width - count) : self + "  " }
 }

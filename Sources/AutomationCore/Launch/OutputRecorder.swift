@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Which output stream of the program.
 public enum StandardStream: String, Sendable, Hashable, CaseIterable {
     case stdout, stderr
@@ -71,6 +73,34 @@ public final class OutputRecorder: Sendable {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return Array(lines.suffix(count))
+    }
+
+    /// The last `count` lines of both streams under headings, for failure messages:
+    /// `--- last 2 lines of stdout ---` then the lines, then the same for stderr.
+    public func tailReport(lines count: Int) -> String {
+        var text = ""
+        for stream in StandardStream.allCases {
+            let tail = lastLines(stream, count: count)
+            text += "--- last \(tail.count) line\(tail.count == 1 ? "" : "s") of \(stream.rawValue) ---\n" + tail.map { $0 + "\n" }.joined()
+        }
+        return text
+    }
+
+    /// Blocks until `match` finds something in what the stream captured so far, the streams end, or `timeout`
+    /// passes; wakes on every chunk (no polling floor). Returns the match, or nil (then ``isFinished`` tells why).
+    package func wait<Match>(on stream: StandardStream, timeout: Duration, _ match: (String) -> Match?) -> Match? {
+        let text = { String(decoding: self.captured(stream), as: UTF8.self) }
+        if let found = match(text()) { return found }
+        let changed = DispatchSemaphore(value: 0)
+        let token = addObserver { changed.signal() }
+        defer { removeObserver(token) }
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end && !isFinished {
+            if let found = match(text()) { return found }
+            let remaining = end - .now
+            _ = changed.wait(timeout: .now() + (remaining < .milliseconds(200) ? remaining : .milliseconds(200)).dispatchInterval)
+        }
+        return match(text())
     }
 
     /// Calls `observer` after every chunk and at the end; returns a token for ``removeObserver(_:)``.

@@ -91,4 +91,14 @@ public struct RunConfiguration: Sendable {
         }
         return result
     }
+
+    /// The launch request for this configuration: argv and environment marshalled once.
+    /// - Parameters:
+    ///   - forwardsOutput: write the program's output through to ours (the CLI), or only record it (tests).
+    ///   - captureLimit: bytes of each stream kept for waits and assertions.
+    public func launchRequest(forwardsOutput: Bool = true, captureLimit: Int = 0) -> LaunchRequest {
+        LaunchRequest(executable: program, arguments: launchArguments, environment: launchEnvironment,
+                      workingDirectory: workingDirectory, standardInput: standardInput,
+                      forwardsOutput: forwardsOutput, captureLimit: captureLimit)
+    }
 }

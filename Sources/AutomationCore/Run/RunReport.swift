@@ -41,10 +41,10 @@ public struct RunReport: Codable, Sendable {
     /// What the mock server saw, when one ran.
     public var mockServer: MockServerReport?
 
-    init(configuration: RunConfiguration) {
+    init(configuration: RunConfiguration, request: LaunchRequest) {
         program = configuration.program
-        argv = [configuration.program] + configuration.launchArguments
-        environmentKeys = configuration.launchEnvironment.keys.sorted()
+        argv = [configuration.program] + request.arguments
+        environmentKeys = request.environment.keys.sorted()
         featureFlags = configuration.featureFlags
         automationFlags = configuration.effectiveAutomationFlags
         flagsIn = configuration.flagsIn.rawValue

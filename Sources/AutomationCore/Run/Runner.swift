@@ -24,7 +24,7 @@ public enum Runner {
             do {
                 try stubServer.start(port: configuration.mockPort)
             } catch {
-                var report = RunReport(configuration: configuration)
+                var report = RunReport(configuration: configuration, request: configuration.launchRequest())
                 let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""
                 report.error = "cannot start the mock server on \(configuration.mockHost):\(configuration.mockPort): \(error)\(hint)"
                 report.exitCode = ExitCode.cannotLaunch
@@ -62,11 +62,8 @@ public enum Runner {
     }
 
     private static func launchAndWait(_ configuration: RunConfiguration, signals: SignalForwarder?) -> RunOutcome {
-        var report = RunReport(configuration: configuration)
-        let request = LaunchRequest(
-            executable: configuration.program, arguments: configuration.launchArguments,
-            environment: configuration.launchEnvironment, workingDirectory: configuration.workingDirectory,
-            standardInput: configuration.standardInput)
+        let request = configuration.launchRequest()
+        var report = RunReport(configuration: configuration, request: request)
 
         let process: LaunchedProcess
         do {

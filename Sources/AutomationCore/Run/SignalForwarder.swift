@@ -20,11 +20,24 @@ public final class SignalForwarder: Sendable {
     private let state = Locked(State())
     private let grace: Duration
 
-    /// Blocks the forwarded signals in the calling thread (and every thread it starts later).
-    public static func blockSignalsInThisProcess() {
+    private static var forwardedSet: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in forwarded { sigaddset(&set, signal) }
+        return set
+    }
+
+    /// Waits for the next SIGINT, SIGTERM or SIGHUP (blocked by ``blockSignalsInThisProcess()``) and returns it.
+    public static func waitForTerminationSignal() -> Int32 {
+        var set = forwardedSet
+        var received: Int32 = 0
+        while sigwait(&set, &received) != 0 {}
+        return received
+    }
+
+    /// Blocks the forwarded signals in the calling thread (and every thread it starts later).
+    public static func blockSignalsInThisProcess() {
+        var set = forwardedSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
         // Writing to a closed stdout must not kill sut-launch before it writes its report; the program
         // gets the default disposition back (posix_spawn SETSIGDEF).
@@ -36,12 +49,8 @@ public final class SignalForwarder: Sendable {
         self.grace = grace
         let state = self.state
         startThread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for signal in Self.forwarded { sigaddset(&set, signal) }
             while true {
-                var received: Int32 = 0
-                guard sigwait(&set, &received) == 0 else { continue }
+                let received = Self.waitForTerminationSignal()
                 let (process, count) = state.withLock { state -> (LaunchedProcess?, Int) in
                     state.count += 1
                     if state.received == nil { state.received = received }

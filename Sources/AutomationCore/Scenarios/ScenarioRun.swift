@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// Why a step did not pass: an assertion that failed, or something that kept the scenario from running.
 public struct StepFailure: Error, Sendable, CustomStringConvertible {
@@ -102,9 +101,9 @@ final class ScenarioRun {
             self.server = server
             configuration.mockServerURL = server.baseURL
         }
-        let request = LaunchRequest(
-            executable: program, arguments: configuration.launchArguments, environment: configuration.launchEnvironment,
-            workingDirectory: workDirectory, standardInput: .pipe, forwardsOutput: false, captureLimit: 16 << 20)
+        configuration.workingDirectory = workDirectory
+        configuration.standardInput = .pipe
+        let request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
         do {
             let launched = try Launcher.launch(request)
             process = launched
@@ -128,32 +127,12 @@ final class ScenarioRun {
 
     /// Waits until `condition` holds on the program's output (or the program ended and it still does not).
     func waitForOutput(_ condition: @escaping @Sendable (String) -> Bool, on stream: StandardStream) throws(StepFailure) -> Bool {
-        let process = try requireProcess()
-        let recorder = process.output
-        let text = { String(decoding: recorder.captured(stream), as: UTF8.self) }
-        if condition(text()) { return true }
-        let changed = DispatchSemaphore(value: 0)
-        let token = recorder.addObserver { changed.signal() }
-        defer { recorder.removeObserver(token) }
-        let end = ContinuousClock.now + waitLimit
-        while ContinuousClock.now < end {
-            if condition(text()) { return true }
-            if recorder.isFinished { return condition(text()) }
-            _ = changed.wait(timeout: .now() + min(end - .now, .milliseconds(200)).dispatchInterval)
-        }
-        return condition(text())
+        try requireProcess().output.wait(on: stream, timeout: waitLimit) { condition($0) ? true : nil } ?? false
     }
 
     /// The last lines of both streams, for failure messages.
     func outputTail(lines: Int = 20) -> String {
-        guard let process else { return "(no program was launched)" }
-        var text = ""
-        for stream in StandardStream.allCases {
-            let tail = process.output.lastLines(stream, count: lines)
-            text += "--- last \(tail.count) line\(tail.count == 1 ? "" : "s") of \(stream.rawValue) ---\n"
-            text += tail.map { $0 + "\n" }.joined()
-        }
-        return text
+        process?.output.tailReport(lines: lines) ?? "(no program was launched)"
     }
 
     /// Stops what the scenario started; returns the mock server's failures (unmet expectations, strict unexpected).

@@ -1,11 +1,5 @@
 public import AutomationHost
 import MockServer
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A wait or check on a program under test that did not hold. The message carries the program's last
 /// output lines, so a failure reads like a screenshot of the terminal.
@@ -76,9 +70,9 @@ public final class SUTApplication: Sendable {
         configuration.environment = environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         configuration.callerEnvironment = ProcessEnvironment.current
         configuration.mockServerURL = server?.url
-        let request = LaunchRequest(executable: executable, arguments: configuration.launchArguments,
-                                    environment: configuration.launchEnvironment, workingDirectory: workingDirectory,
-                                    standardInput: .pipe, forwardsOutput: false, captureLimit: 64 << 20)
+        configuration.workingDirectory = workingDirectory
+        configuration.standardInput = .pipe
+        let request = configuration.launchRequest(forwardsOutput: false, captureLimit: 64 << 20)
         let process = try Launcher.launch(request)
         state.withLock {
             $0.process = process
@@ -99,13 +93,7 @@ public final class SUTApplication: Sendable {
 
     /// The last lines of both streams, for failure messages.
     public func lastLines(_ count: Int = 15) -> String {
-        guard let process = state.withLock({ $0.process }) else { return "(the program was not launched)" }
-        var text = ""
-        for stream in StandardStream.allCases {
-            let lines = process.output.lastLines(stream, count: count)
-            text += "--- last \(lines.count) line\(lines.count == 1 ? "" : "s") of \(stream.rawValue) ---\n" + lines.map { $0 + "\n" }.joined()
-        }
-        return text
+        state.withLock { $0.process }?.output.tailReport(lines: count) ?? "(the program was not launched)"
     }
 
     /// Waits until the stream contains `text`.
@@ -142,26 +130,12 @@ public final class SUTApplication: Sendable {
         let application = self
         return try await withCheckedThrowingContinuation { continuation in
             startThread {
-                let recorder = process.output
-                let text = { String(decoding: recorder.captured(stream), as: UTF8.self) }
-                let changed = DispatchSemaphore(value: 0)
-                let token = recorder.addObserver { changed.signal() }
-                defer { recorder.removeObserver(token) }
-                let end = ContinuousClock.now + limit
-                while true {
-                    if let match = found(text()) { return continuation.resume(returning: match) }
-                    let finished = recorder.isFinished
-                    if finished || ContinuousClock.now >= end {
-                        if let match = found(text()) { return continuation.resume(returning: match) }
-                        if quietTimeout { return continuation.resume(throwing: QuietTimeout()) }
-                        let reason = finished
-                            ? "the program \(process.waitForExit(timeout: .milliseconds(200)).map(\.description) ?? "closed its output") first"
-                            : "waited \(Runner.format(limit))"
-                        return continuation.resume(throwing: AutomationError("expected \(what): \(reason)\n\(application.lastLines())"))
-                    }
-                    let remaining = end - .now
-                    _ = changed.wait(timeout: .now() + (remaining < .milliseconds(200) ? remaining : .milliseconds(200)).dispatchInterval)
-                }
+                if let match = process.output.wait(on: stream, timeout: limit, found) { return continuation.resume(returning: match) }
+                if quietTimeout { return continuation.resume(throwing: QuietTimeout()) }
+                let reason = process.output.isFinished
+                    ? "the program \(process.waitForExit(timeout: .milliseconds(200)).map(\.description) ?? "closed its output") first"
+                    : "waited \(Runner.format(limit))"
+                continuation.resume(throwing: AutomationError("expected \(what): \(reason)\n\(application.lastLines())"))
             }
         }
     }
@@ -215,19 +189,5 @@ public final class SUTApplication: Sendable {
         guard let process = state.withLock({ $0.process }) else { return }
         if process.status == nil { process.stop(signal: 15, grace: grace) }
         process.finish(grace: grace)
-    }
-}
-
-/// The current process's environment, read from `environ` (FoundationEssentials has no ProcessInfo.environment on every platform).
-enum ProcessEnvironment {
-    static var current: [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            pointer += 1
-        }
-        return result
     }
 }

@@ -90,26 +90,18 @@ struct Connection {
                     return
                 }
                 if buffer.count - start < length && head.expectsContinue {
-                    flush(&output)
-                    guard socket.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+                    guard sendContinue(&output) else { return }
                 }
                 let deadline = now() + limits.bodyTimeoutMs
                 while buffer.count - start < length {
-                    if !output.isEmpty { flush(&output) }
-                    let remaining = deadline - now()
-                    guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
-                        refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
-                        return
-                    }
-                    guard socket.receive(into: &buffer, scratch: &scratch) > 0 else { return }
+                    guard readMoreBody(into: &buffer, scratch: &scratch, output: &output, deadline: deadline) else { return }
                 }
                 body = Array(buffer[start..<(start + length)])
                 start += length
             case .chunked:
                 var decoder = ChunkedDecoder(limit: limits.maxBodyBytes)
                 if head.expectsContinue && buffer.count == start {
-                    flush(&output)
-                    guard socket.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+                    guard sendContinue(&output) else { return }
                 }
                 let deadline = now() + limits.bodyTimeoutMs
                 while true {
@@ -123,13 +115,7 @@ struct Connection {
                         refuse(error)
                         return
                     }
-                    if !output.isEmpty { flush(&output) }
-                    let remaining = deadline - now()
-                    guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
-                        refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
-                        return
-                    }
-                    guard socket.receive(into: &buffer, scratch: &scratch) > 0 else { return }
+                    guard readMoreBody(into: &buffer, scratch: &scratch, output: &output, deadline: deadline) else { return }
                 }
                 body = decoder.body
             }
@@ -159,6 +145,24 @@ struct Connection {
                 flush(&output)
             }
         }
+    }
+
+    /// Sends "100 Continue" (after what is pending) to a client that waits for it before its body.
+    private func sendContinue(_ output: inout [UInt8]) -> Bool {
+        flush(&output)
+        return socket.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+    }
+
+    /// Waits for more of a request body until `deadline` (ms, monotonic), after writing what is pending.
+    /// False when the connection is to end: the client went away, or it was answered 408.
+    private func readMoreBody(into buffer: inout [UInt8], scratch: inout [UInt8], output: inout [UInt8], deadline: Int) -> Bool {
+        flush(&output)
+        let remaining = deadline - now()
+        guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
+            refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
+            return false
+        }
+        return socket.receive(into: &buffer, scratch: &scratch) > 0
     }
 
     private func flush(_ output: inout [UInt8]) {
