@@ -14,10 +14,12 @@ let package = Package(
     targets: [
         // Linked by the program under test: the wire format and the bridge. Imports nothing of ours.
         .target(name: "AutomationHost"),
-        // HTTP/1.1 stub server. Imports nothing of ours.
-        .target(name: "MockServer"),
+        // The C calls Swift's Glibc module leaves out (accept4, pipe2, addchdir_np). A leaf: imports nothing.
+        .target(name: "CSystemShims"),
+        // HTTP/1.1 stub server. Imports nothing of ours but the C shims.
+        .target(name: "MockServer", dependencies: ["CSystemShims"]),
         // Flags, launcher, run orchestration, reports.
-        .target(name: "AutomationCore", dependencies: ["AutomationHost", "MockServer"]),
+        .target(name: "AutomationCore", dependencies: ["AutomationHost", "MockServer", "CSystemShims"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
         .target(name: "AutomationTesting", dependencies: ["AutomationCore"]),
         // The CLI: parses arguments, calls AutomationCore.
@@ -39,7 +41,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CSystemShims" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -1,4 +1,5 @@
 // The one place MockServer talks to the C library about sockets.
+internal import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -231,25 +232,9 @@ private func closeDescriptor(_ fd: Int32) {
     #endif
 }
 
-#if canImport(Glibc)
-/// accept4 (atomic close-on-exec): Swift's Glibc module does not export it, so it is looked up once.
-private let accept4Function: (@convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32)? = {
-    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "accept4") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32).self)
-}()
-#endif
-
+/// accept with the new descriptor close-on-exec from the start, so a program launched meanwhile cannot inherit it.
 private func acceptCloseOnExec(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
-    #if canImport(Glibc)
-    if let accept4Function { return accept4Function(fd, address, length, Int32(SOCK_CLOEXEC.rawValue)) }
-    let client = Glibc.accept(fd, address, length)
-    if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
-    return client
-    #else
-    let client = Darwin.accept(fd, address, length)
-    if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
-    return client
-    #endif
+    csystem_accept_cloexec(fd, address, length)
 }
 
 /// Starts a detached POSIX thread with a 256 KiB stack (connection handlers, waitpid and pipe readers block

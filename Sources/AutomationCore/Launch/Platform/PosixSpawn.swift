@@ -6,6 +6,7 @@
 //   does nothing); we set an empty mask and default dispositions explicitly.
 // - exit detection waits on a descriptor the child inherits: a background grandchild that keeps it open
 //   delays the exit by seconds. waitpid() here sees the exit at once.
+internal import CSystemShims
 import MockServer
 #if canImport(Glibc)
 import Glibc
@@ -14,33 +15,6 @@ import Darwin
 #endif
 
 enum PosixSpawn {
-    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-
-    /// posix_spawn_file_actions_addchdir_np: glibc ≥ 2.29 and macOS 10.15 have it, but Swift's Glibc module
-    /// does not export it, so it is looked up once at run time.
-    static let addChdir: AddChdir? = {
-        #if canImport(Glibc)
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "posix_spawn_file_actions_addchdir_np") else {
-            return nil
-        }
-        return unsafeBitCast(symbol, to: AddChdir.self)
-        #else
-        return { actions, path in posix_spawn_file_actions_addchdir_np(actions, path) }
-        #endif
-    }()
-
-    typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-
-    /// pipe2 (atomic close-on-exec), likewise looked up at run time on Linux.
-    static let pipe2: Pipe2? = {
-        #if canImport(Glibc)
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "pipe2") else { return nil }
-        return unsafeBitCast(symbol, to: Pipe2.self)
-        #else
-        return nil
-        #endif
-    }()
-
     /// Spawns `path` in a new process group (its PGID is its PID) with an empty signal mask and default
     /// signal dispositions; `descriptors[i]` becomes the child's fd i.
     /// - Returns: the pid, or the errno posix_spawn reported.
@@ -54,8 +28,7 @@ enum PosixSpawn {
             posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
         }
         if let workingDirectory {
-            guard let addChdir else { return .failure(Errno(ENOSYS)) }
-            let status = workingDirectory.withCString { addChdir(&actions, $0) }
+            let status = workingDirectory.withCString { csystem_spawn_file_actions_addchdir(&actions, $0) }
             if status != 0 { return .failure(Errno(status)) }
         }
 
@@ -89,23 +62,8 @@ enum PosixSpawn {
     /// A pipe whose both ends are close-on-exec (dup2 in the child clears the flag on the copy it makes).
     static func pipe() -> (read: Int32, write: Int32)? {
         var fds: [Int32] = [-1, -1]
-        if let pipe2 {
-            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { return nil }
-            return (fds[0], fds[1])
-        }
-        // No pipe2 (macOS): the window between pipe() and fcntl() is covered by POSIX_SPAWN_CLOEXEC_DEFAULT.
-        guard systemPipe(&fds) == 0 else { return nil }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        guard csystem_pipe_cloexec(&fds) == 0 else { return nil }
         return (fds[0], fds[1])
-    }
-
-    private static func systemPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.pipe(fds)
-        #else
-        Darwin.pipe(fds)
-        #endif
     }
 
     /// Opens /dev/null close-on-exec.

@@ -1,0 +1,18 @@
+// The few C library calls Swift's Glibc module does not export (it is built without _GNU_SOURCE), wrapped
+// so that they link directly, including into a fully static executable, where dlsym cannot find them.
+// The header includes no system header (their types would then belong to this module); pointers are untyped.
+#ifndef C_SYSTEM_SHIMS_H
+#define C_SYSTEM_SHIMS_H
+
+/// accept(2) whose new descriptor is close-on-exec from the start (accept4 on Linux).
+/// `address` is a struct sockaddr *, `length` a socklen_t *.
+int csystem_accept_cloexec(int fd, void *address, unsigned int *length);
+
+/// pipe(2) with both ends close-on-exec from the start (pipe2 on Linux); 0, or -1 and errno.
+int csystem_pipe_cloexec(int fds[2]);
+
+/// posix_spawn_file_actions_addchdir_np on a posix_spawn_file_actions_t *: the child changes directory
+/// before exec. 0 or an errno value.
+int csystem_spawn_file_actions_addchdir(void *actions, const char *path);
+
+#endif

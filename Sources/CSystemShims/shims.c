@@ -1,0 +1,35 @@
+#define _GNU_SOURCE
+#include "CSystemShims.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(socklen_t) == sizeof(unsigned int), "socklen_t is 32 bits");
+
+int csystem_accept_cloexec(int fd, void *address, unsigned int *length) {
+#if defined(__linux__)
+    return accept4(fd, (struct sockaddr *)address, (socklen_t *)length, SOCK_CLOEXEC);
+#else
+    // No accept4 (macOS): the window before fcntl is covered by POSIX_SPAWN_CLOEXEC_DEFAULT in the launcher.
+    int client = accept(fd, (struct sockaddr *)address, (socklen_t *)length);
+    if (client >= 0) fcntl(client, F_SETFD, FD_CLOEXEC);
+    return client;
+#endif
+}
+
+int csystem_pipe_cloexec(int fds[2]) {
+#if defined(__linux__)
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
+}
+
+int csystem_spawn_file_actions_addchdir(void *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np((posix_spawn_file_actions_t *)actions, path);
+}
