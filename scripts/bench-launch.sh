@@ -4,7 +4,7 @@
 # Compares, in one run on this machine, the median wall time of
 #   1. ./true                       (a trivial C program, run directly)
 #   2. c-launcher ./true            (a minimal C posix_spawn + waitpid launcher: the floor for any launcher)
-#   3. sut-launch ./true            (release build, static Swift stdlib)
+#   3. sut-launch ./true            (scripts/build-release.sh: release, one static executable on Linux)
 # and prints sut-launch's median overhead over both, plus its peak memory (max RSS).
 # Target (issue 2): at most 5 ms median overhead over the direct launch; under 30 MB peak memory.
 #
@@ -22,9 +22,8 @@ trap 'rm -rf "$WORK"' EXIT
 [ -x /usr/bin/time ] || { echo "bench-launch: /usr/bin/time not found; install it with: apt-get install -y time" >&2; exit 2; }
 command -v hyperfine >/dev/null || { echo "bench-launch: hyperfine not found; install it with: apt-get install -y hyperfine" >&2; exit 2; }
 
-echo "building sut-launch (release, static Swift stdlib)..." >&2
-(cd "$ROOT" && swift build -c release --static-swift-stdlib --product sut-launch >&2)
-SUT="$ROOT/.build/release/sut-launch"
+echo "building sut-launch (scripts/build-release.sh: release, one static executable on Linux)..." >&2
+SUT="$("$ROOT/scripts/build-release.sh")"
 
 cat > "$WORK/true.c" <<'C'
 int main(void) { return 0; }

@@ -15,10 +15,10 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
 # MyAppCLI links FoundationNetworking (URLSession), which links statically only with libcurl's static
-# library; both are built the default way here (sut-launch starts once per suite, so that is no factor).
-echo "building sut-launch and MyAppCLI (release)..." >&2
-(cd "$ROOT" && swift build -c release --product sut-launch >&2 && swift build -c release --product MyAppCLI >&2)
-SUT="$ROOT/.build/release/sut-launch"
+# library, so it is a default release build; sut-launch is built as it is installed (scripts/build-release.sh).
+echo "building MyAppCLI (release) and sut-launch (scripts/build-release.sh)..." >&2
+(cd "$ROOT" && swift build -c release --product MyAppCLI >&2)
+SUT="$("$ROOT/scripts/build-release.sh")"
 APP="$ROOT/.build/release/MyAppCLI"
 
 {

@@ -3,7 +3,7 @@
 #
 # Measures, in one run:
 #   1. keep-alive GET requests/second with wrk: nginx, sut-launch serve with 1 route, with 10,000 routes;
-#   2. time from process start to the first answered request, with 1,000 routes loaded;
+#   2. time from process start to the first answered request, with 1 and 1,000 routes loaded, beside nginx's;
 #   3. peak memory (VmHWM) of sut-launch serve with 10,000 routes after the wrk run.
 # Targets (issue 3): >= 0.4 x nginx req/s; 10,000 routes >= 0.9 x the 1-route figure; ready < 10 ms
 # with 1,000 routes; < 40 MB peak memory at 10,000 routes.
@@ -25,9 +25,8 @@ for tool in wrk nginx python3; do
     command -v "$tool" >/dev/null || { echo "bench-server: $tool not found; install it with: apt-get install -y wrk nginx-light python3" >&2; exit 2; }
 done
 
-echo "building sut-launch (release, static Swift stdlib)..." >&2
-(cd "$ROOT" && swift build -c release --static-swift-stdlib --product sut-launch >&2)
-SUT="$ROOT/.build/release/sut-launch"
+echo "building sut-launch (scripts/build-release.sh: release, one static executable on Linux)..." >&2
+SUT="$("$ROOT/scripts/build-release.sh")"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
@@ -92,39 +91,72 @@ ONE_RPS=$(rps "$PORT1")
 TENK_RPS=$(rps "$PORT10K")
 TENK_HWM_KB=$(awk '/VmHWM/ {print $2}' "/proc/$PID10K/status")
 
-READY=$(python3 - "$SUT" "$WORK/routes-1000.json" <<'PY'
+# Ready: process start to the first answered GET /message, for sut-launch serve with 1 and 1,000 routes and for
+# nginx (master_process off, so one process, as ours) serving the same body: the reference for "ready".
+mkdir -p "$WORK/nginx-ready/logs"
+cat > "$WORK/nginx-ready.conf.in" <<CONF
+daemon off;
+master_process off;
+error_log $WORK/nginx-ready/error.log;
+pid $WORK/nginx-ready/nginx.pid;
+events { worker_connections 64; }
+http {
+  access_log off;
+  server {
+    listen 127.0.0.1:{port};
+    location = /message { default_type text/plain; return 200 "Hello world"; }
+  }
+}
+CONF
+NGINX_BIN="$(command -v nginx)"
+READY=$(python3 - "$SUT" "$WORK" "$NGINX_BIN" <<'PY'
 # posix_spawn (not subprocess.Popen, whose fork costs ~1 ms here) and a connect retry every 0.2 ms.
 import os, signal, socket, statistics, sys, time
-sut, routes = sys.argv[1], sys.argv[2]
-samples = []
+sut, work, nginx = sys.argv[1], sys.argv[2], sys.argv[3]
 devnull = os.open("/dev/null", os.O_WRONLY)
-for _ in range(30):
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
-    start = time.perf_counter()
-    pid = os.posix_spawn(sut, [sut, "serve", "-q", "--port", str(port), routes], os.environ,
-                         file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)])
-    while True:
-        c = socket.socket()
-        try:
-            c.connect(("127.0.0.1", port))
-        except OSError:
-            c.close(); time.sleep(0.0002); continue
-        c.sendall(b"GET /message HTTP/1.1\r\nHost: x\r\n\r\n")
-        if c.recv(100).startswith(b"HTTP/1.1 200"):
-            samples.append((time.perf_counter() - start) * 1000)
-        c.close(); break
-    os.kill(pid, signal.SIGTERM); os.waitpid(pid, 0)
-print(f"{statistics.median(samples):.2f}")
+template = open(f"{work}/nginx-ready.conf.in").read()
+
+def ready(argv_for_port, samples=30):
+    times = []
+    for _ in range(samples):
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+        argv = argv_for_port(port)
+        start = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, os.environ,
+                             file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)])
+        while True:
+            c = socket.socket()
+            try:
+                c.connect(("127.0.0.1", port))
+            except OSError:
+                c.close(); time.sleep(0.0002); continue
+            c.sendall(b"GET /message HTTP/1.1\r\nHost: x\r\n\r\n")
+            if c.recv(100).startswith(b"HTTP/1.1 200"):
+                times.append((time.perf_counter() - start) * 1000)
+            c.close(); break
+        os.kill(pid, signal.SIGTERM); os.waitpid(pid, 0)
+    return statistics.median(times)
+
+def nginx_argv(port):
+    path = f"{work}/nginx-ready.conf"
+    open(path, "w").write(template.replace("{port}", str(port)))
+    return [nginx, "-c", path, "-p", f"{work}/nginx-ready"]
+
+sut_argv = lambda routes: lambda port: [sut, "serve", "-q", "--port", str(port), f"{work}/routes-{routes}.json"]
+print(f"{ready(nginx_argv):.2f} {ready(sut_argv(1)):.2f} {ready(sut_argv(1000)):.2f}")
 PY
 )
+read -r READY_NGINX READY_ONE READY_1K <<< "$READY"
 
-
-python3 - "$NGINX_RPS" "$ONE_RPS" "$TENK_RPS" "$READY" "$TENK_HWM_KB" <<'PY'
+python3 - "$NGINX_RPS" "$ONE_RPS" "$TENK_RPS" "$READY_NGINX" "$READY_ONE" "$READY_1K" "$TENK_HWM_KB" <<'PY'
 import sys
-nginx, one, tenk, ready, hwm = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+nginx, one, tenk = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+ready_nginx, ready_one, ready = float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
+hwm = int(sys.argv[7])
 ok = lambda c: "PASS" if c else "FAIL"
 print(f"requests/s: nginx {nginx:,.0f}; sut-launch 1 route {one:,.0f} ({one / nginx:.2f} x nginx, target >= 0.4: {ok(one >= 0.4 * nginx)}); "
       f"10,000 routes {tenk:,.0f} ({tenk / one:.2f} x 1 route, target >= 0.9: {ok(tenk >= 0.9 * one)})")
-print(f"ready (start to first answered request, 1,000 routes, median of 30): {ready:.1f} ms (target < 10 ms: {ok(ready < 10)})")
+print(f"ready (process start to first answered request, median of 30): sut-launch with 1,000 routes {ready:.1f} ms "
+      f"(target < 10 ms: {ok(ready < 10)}); with 1 route {ready_one:.1f} ms; nginx (one process) {ready_nginx:.1f} ms")
 print(f"peak memory with 10,000 routes after the wrk run: {hwm / 1024:.1f} MB (target < 40 MB: {ok(hwm < 40 * 1024)})")
 PY
