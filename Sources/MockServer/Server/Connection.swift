@@ -41,7 +41,9 @@ struct Connection {
                 if socket.receive(into: &buffer, scratch: &scratch, wait: false) == 0 { return }
                 while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
                 headEnd = Self.findHeadEnd(buffer, from: max(start, searchStart))
-                let deadline = now() + (buffer.isEmpty ? limits.idleTimeoutMs : limits.headerTimeoutMs)
+                // Idle until a request starts; from its first byte, the header timeout.
+                var started = start < buffer.count
+                var deadline = now() + (started ? limits.headerTimeoutMs : limits.idleTimeoutMs)
                 while headEnd == nil {
                     if buffer.count - start > limits.maxHeaderBytes {
                         refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
@@ -57,6 +59,10 @@ struct Connection {
                     let searchFrom = max(0, buffer.count - 3)
                     guard socket.receive(into: &buffer, scratch: &scratch) > 0 else { return }
                     while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
+                    if !started, start < buffer.count {
+                        started = true
+                        deadline = now() + limits.headerTimeoutMs
+                    }
                     headEnd = Self.findHeadEnd(buffer, from: max(start, searchFrom))
                 }
             }

@@ -180,6 +180,19 @@ private let routes = """
         #expect(slow.read(timeout: 10).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
     }
 
+    @Test func aRequestStartedAfterAnIdleWaitGetsTheHeaderTimeoutNotTheIdleOne() throws {
+        var limits = ServerLimits()
+        limits.headerTimeoutMs = 300
+        limits.idleTimeoutMs = 60_000
+        let server = try TestServer(routes, limits: limits)
+        defer { server.stop() }
+        let slow = try RawClient(port: server.port)
+        defer { slow.close() }
+        Thread.sleep(forTimeInterval: 0.3) // the connection is idle: the server waits for a request to start
+        slow.send("GET /message HTTP/1.1\r\nHost: x\r\n") // it starts, and is never finished
+        #expect(slow.read(timeout: 10).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+    }
+
     @Test func anIdleKeepAliveConnectionIsClosedQuietly() throws {
         var limits = ServerLimits()
         limits.idleTimeoutMs = 200
