@@ -13,6 +13,16 @@ import Testing
     }
 
     @Test(arguments: [
+        ("0", JSONNode.Value.int(0)), ("-0", .int(0)), ("7", .int(7)), ("-42", .int(-42)),
+        ("999999999999999999", .int(999_999_999_999_999_999)), ("-99999999999999999", .int(-99_999_999_999_999_999)),
+        ("9223372036854775807", .int(Int.max)), ("-9223372036854775808", .int(Int.min)),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("1.5", .double(1.5)), ("2e3", .double(2000)),
+    ])
+    func integersAreExactAtEveryLength(text: String, expected: JSONNode.Value) throws {
+        #expect(try JSONParser.parse(text).value == expected)
+    }
+
+    @Test(arguments: [
         ("{\"a\":1,}", "1:8: trailing comma before '}'"),
         ("[1,]", "1:4: trailing comma before ']'"),
         ("{\"a\" 1}", "1:6: expected ':' after \"a\", found '1'"),

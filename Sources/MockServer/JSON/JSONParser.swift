@@ -103,6 +103,7 @@ package struct JSONParser {
             index += 1
             return JSONNode(.object(members), at: start)
         }
+        members.reserveCapacity(4) // one allocation for most objects, not one per doubling from 1
         while true {
             skipWhitespace()
             let keyPosition = position
@@ -276,6 +277,13 @@ package struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if isIntegral, index - begin <= 18 { // fits an Int without overflow checks: no text to build
+            var number = 0
+            for position in (bytes[begin] == UInt8(ascii: "-") ? begin + 1 : begin)..<index {
+                number = number * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+            }
+            return JSONNode(.int(bytes[begin] == UInt8(ascii: "-") ? -number : number), at: start)
         }
         let text = String(decoding: bytes[begin..<index], as: UTF8.self)
         if isIntegral, let number = Int(text) { return JSONNode(.int(number), at: start) }

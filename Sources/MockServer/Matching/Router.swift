@@ -38,15 +38,10 @@ struct Router: Sendable {
                 let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
                 exactPaths[path, default: []].append(index)
             case .template(let segments):
-                if segments.allSatisfy({ if case .literal = $0 { return true } else { return false } }) {
-                    var key = ""
-                    for segment in segments {
-                        key += "/"
-                        if case .literal(let text) = segment { key += text }
-                    }
-                    exactPaths[key.isEmpty ? "/" : key, default: []].append(index)
+                if let path = Self.exactPath(segments) {
+                    exactPaths[path, default: []].append(index)
                 } else {
-                    insert(segments[...], index: index, into: trie)
+                    insert(segments, index: index)
                 }
             case .pattern(let regex, _, let includesQuery):
                 patterns.append((Self.literalPrefix(regex.source), includesQuery, index))
@@ -56,32 +51,55 @@ struct Router: Sendable {
         }
     }
 
-    private func insert(_ segments: ArraySlice<PathSegment>, index: Int, into node: TrieNode) {
-        guard let first = segments.first else {
-            node.terminal.append(index)
-            return
+    /// "/a/b" for all-literal segments (nil otherwise), built in one allocation: 10,000 routes load on the
+    /// path to "ready".
+    static func exactPath(_ segments: [PathSegment]) -> String? {
+        var length = 0
+        for segment in segments {
+            guard case .literal(let text) = segment else { return nil }
+            length += 1 + text.utf8.count
         }
-        let rest = segments.dropFirst()
-        switch first {
-        case .literal(let text):
-            if let child = node.literal[text] {
-                insert(rest, index: index, into: child)
-            } else {
-                let child = TrieNode()
-                node.literal[text] = child
-                insert(rest, index: index, into: child)
+        if length == 0 { return "/" }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var offset = 0
+            for case .literal(var text) in segments {
+                buffer[offset] = UInt8(ascii: "/")
+                offset += 1
+                text.withUTF8 { bytes in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[offset..<offset + bytes.count]).initialize(from: bytes)
+                    offset += bytes.count
+                }
             }
-        case .parameter:
-            let child = node.parameter ?? TrieNode()
-            node.parameter = child
-            insert(rest, index: index, into: child)
-        case .star:
-            let child = node.star ?? TrieNode()
-            node.star = child
-            insert(rest, index: index, into: child)
-        case .doubleStar:
-            node.doubleStar.append(index)
+            return offset
         }
+    }
+
+    private func insert(_ segments: [PathSegment], index: Int) {
+        var node = trie
+        for segment in segments {
+            switch segment {
+            case .literal(let text):
+                if let child = node.literal[text] {
+                    node = child
+                } else {
+                    let child = TrieNode()
+                    node.literal[text] = child
+                    node = child
+                }
+            case .parameter:
+                let child = node.parameter ?? TrieNode()
+                node.parameter = child
+                node = child
+            case .star:
+                let child = node.star ?? TrieNode()
+                node.star = child
+                node = child
+            case .doubleStar:
+                node.doubleStar.append(index)
+                return
+            }
+        }
+        node.terminal.append(index)
     }
 
     /// Stub indices whose URL may match, best first. The caller still checks every field.

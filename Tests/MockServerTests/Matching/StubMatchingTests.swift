@@ -32,6 +32,26 @@ private func server(_ text: String, directory: String = ".") throws -> StubServe
         #expect(subject.ask("GET", "/files").body == "rest")
     }
 
+    @Test func exactPathsMatchAsSentIncludingRootTrailingSlashAndEmptySegments() throws {
+        let subject = try server("""
+        { "routes": [
+          { "path": "/", "body": "root" },
+          { "path": "/a", "body": "a" },
+          { "path": "/a/", "body": "a slash" },
+          { "path": "/a//b", "body": "a empty b" },
+          { "path": "/caf%C3%A9/x", "body": "encoded" }
+        ] }
+        """)
+        #expect(subject.ask("GET", "/").body == "root")
+        #expect(subject.ask("GET", "/a").body == "a")
+        #expect(subject.ask("GET", "/a/").body == "a slash")
+        #expect(subject.ask("GET", "/a//b").body == "a empty b")
+        #expect(subject.ask("GET", "/caf%C3%A9/x").body == "encoded") // paths match as sent, percent escapes and all
+        #expect(subject.ask("GET", "/a/b").status == 404)
+        #expect(Router.exactPath(PathSegment.parse("/x/yz/")) == "/x/yz/")
+        #expect(Router.exactPath(PathSegment.parse("/x/{id}")) == nil)
+    }
+
     @Test func priorityOverridesSpecificity() throws {
         let subject = try server("""
         { "routes": [ { "path": "/a/b", "body": "exact" }, { "path": "/a/*", "body": "urgent", "priority": 1 } ] }
