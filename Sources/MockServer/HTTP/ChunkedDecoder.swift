@@ -25,7 +25,9 @@ package struct ChunkedDecoder {
             var sizeText = bytes[start..<lineEnd.contentEnd]
             if let semicolon = sizeText.firstIndex(of: UInt8(ascii: ";")) { sizeText = sizeText[..<semicolon] } // chunk extensions
             while let last = sizeText.last, last == 0x20 || last == 0x09 { sizeText = sizeText.dropLast() }
-            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else {
+            // Hex digits only: Int(_:radix:) would also take a sign, and a negative size must not reach the ranges below.
+            guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(Self.isHexDigit),
+                  let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else {
                 throw RequestHead.Error(400, "invalid chunk size \"\(String(decoding: sizeText.prefix(20), as: UTF8.self))\"")
             }
             if size == 0 {
@@ -50,6 +52,10 @@ package struct ChunkedDecoder {
                 throw RequestHead.Error(400, "chunk data not followed by CRLF")
             }
         }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     private static func findLineEnd(_ bytes: ArraySlice<UInt8>, from start: Int) -> (contentEnd: Int, next: Int)? {

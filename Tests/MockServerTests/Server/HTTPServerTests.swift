@@ -130,6 +130,9 @@ private let routes = """
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "HTTP/1.1 501 Not Implemented", "gzip"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
+        // Found by fuzzing: a signed size once reached a range with its negative value and stopped the server.
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-556\r\n1\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n0\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", "HTTP/1.1 413 Content Too Large", "larger than"),
     ])
     func malformedRequestsGetTheirStatusAndTheConnectionCloses(request: String, status: String, reason: String) throws {
