@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fuzz.sh: runs libFuzzer (with AddressSanitizer) on the parsers that read what users and clients send:
-# JSON + stub files (ParseJSON), HTTP request heads + chunked bodies (ParseRequest), Gherkin (ParseGherkin).
+# JSON + stub files (ParseJSON), HTTP request heads + chunked bodies (ParseRequest), Gherkin (ParseGherkin),
+# and flags: the wire format, flag assignments, flags files, .env files, durations (ParseFlags).
 #
 # The targets live in Fuzz/ (not in Package.swift, so normal builds skip them). This script builds them in a
 # scratch package under .build/fuzz whose library targets link to Sources/, then runs each for SECONDS,
@@ -12,7 +13,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags); fi
 WORK="$ROOT/.build/fuzz"
 PACKAGE="$WORK/fuzz" # its directory name is the package name swiftc gets below (-package-name fuzz)
 mkdir -p "$PACKAGE/Sources" "$WORK/crashes" "$WORK/modulemap"
@@ -46,6 +47,11 @@ seed() { # $1 target, $2 corpus directory
             printf 'GET /a?b=c HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n' > "$2/head"
             printf '5\r\nhello\r\n0\r\nTrailer: x\r\n\r\n' > "$2/chunked" ;;
         ParseGherkin) find "$ROOT/Fixtures" -name '*.feature' -exec cp {} "$2"/ \; ;;
+        ParseFlags)
+            printf '{"skipPreActiveCheck":true,"retries":3,"name":"x","list":[1,"a"]}' > "$2/wire"
+            printf 'retries:=3' > "$2/assignment"
+            printf 'A=1\nexport B="two words"\n# comment\n' > "$2/dotenv"
+            printf '1m30s' > "$2/duration" ;;
     esac
 }
 

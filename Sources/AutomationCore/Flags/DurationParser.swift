@@ -1,5 +1,8 @@
-/// Parses durations like `500ms`, `30s`, `2m`, `1.5h`; a bare number is seconds.
+/// Parses durations like `500ms`, `30s`, `2m`, `1.5h`; a bare number is seconds. Up to a billion seconds
+/// (beyond, nil: a Duration counts nanoseconds in an Int64, which a longer one would overflow).
 public enum DurationParser {
+    static let maxSeconds = 1e9
+
     public static func parse(_ text: String) -> Duration? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = Substring(text)
@@ -10,7 +13,7 @@ public enum DurationParser {
             break
         }
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number), value.isFinite, value >= 0 else { return nil }
+              let value = Double(number), value.isFinite, value >= 0, value * scale <= maxSeconds else { return nil }
         return .nanoseconds(Int64(value * scale * 1e9))
     }
 }

@@ -99,12 +99,14 @@ import Testing
 }
 
 @Suite struct DurationParserTests {
-    @Test(arguments: [("500ms", 0.5), ("30s", 30.0), ("2m", 120.0), ("1.5h", 5400.0), ("7", 7.0), ("0", 0.0), ("0.25s", 0.25)])
+    @Test(arguments: [("500ms", 0.5), ("30s", 30.0), ("2m", 120.0), ("1.5h", 5400.0), ("7", 7.0), ("0", 0.0), ("0.25s", 0.25),
+                      ("1000000000", 1e9)])
     func parses(text: String, seconds: Double) {
         #expect(DurationParser.parse(text)?.seconds == seconds)
     }
 
-    @Test(arguments: ["", "ms", "-1s", "abc", "1d", "1 s", "1e3s"])
+    // The long ones were found by fuzzing: they overflowed Duration's Int64 nanoseconds and trapped.
+    @Test(arguments: ["", "ms", "-1s", "abc", "1d", "1 s", "1e3s", "8888888888888888888888888888", "16666667m", "277778h"])
     func rejects(text: String) {
         #expect(DurationParser.parse(text) == nil)
     }
