@@ -11,6 +11,9 @@ import Darwin
 package struct Socket: Sendable, Hashable {
     package let fd: Int32
 
+    /// Wraps a descriptor this process opened (tests and fuzzing hand it one end of a socketpair).
+    package init(fd: Int32) { self.fd = fd }
+
     /// An error from a socket call, with the call's name.
     package struct Error: Swift.Error, Sendable, CustomStringConvertible {
         package let call: String

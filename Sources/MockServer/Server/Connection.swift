@@ -5,16 +5,26 @@ import Darwin
 #endif
 
 /// Serves one client connection: reads requests (pipelined ones too), answers each in order.
-struct Connection {
+package struct Connection {
     let socket: Socket
     let clientAddress: String
     let limits: ServerLimits
     let handler: HTTPServer.Handler
     let isStopped: @Sendable () -> Bool
 
+    package init(socket: Socket, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
+                 isStopped: @escaping @Sendable () -> Bool) {
+        self.socket = socket
+        self.clientAddress = clientAddress
+        self.limits = limits
+        self.handler = handler
+        self.isStopped = isStopped
+    }
+
     private static let headTerminator: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
 
-    func serve() {
+    /// Serves until the client closes, a limit or fault ends the connection, or `isStopped`.
+    package func serve() {
         socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(8192)
