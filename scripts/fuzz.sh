@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# fuzz.sh: runs libFuzzer (with AddressSanitizer) on the parsers that read what users and clients send:
+# fuzz.sh: runs libFuzzer (with AddressSanitizer) on what reads input users and clients write:
 # JSON + stub files (ParseJSON), HTTP request heads + chunked bodies (ParseRequest), Gherkin (ParseGherkin),
 # flags: the wire format, flag assignments, flags files, .env files, durations (ParseFlags); and a whole client
 # connection answered by the server's connection loop over a socketpair (ServeConnection).
 #
-# The targets live in Fuzz/ (not in Package.swift, so normal builds skip them). This script builds them in a
-# scratch package under .build/fuzz whose library targets link to Sources/, then runs each for SECONDS,
-# seeded from the fixtures (the corpus grows in .build/fuzz/corpus across runs). A crash leaves its input in .build/fuzz/crashes/ and the script exits 1; rerun one
-# input with: .build/fuzz/ParseRequest .build/fuzz/crashes/crash-...
+# The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
+# saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the modules with the sanitizers in a
+# scratch package under .build/fuzz (its library targets link to Sources/), links each target with a generated
+# LLVMFuzzerTestOneInput, and runs it for FUZZ_SECONDS from a corpus seeded with the saved inputs and the fixtures
+# (the corpus grows in .build/fuzz/corpus across runs). A crash leaves its input in .build/fuzz/crashes/ and the
+# script exits 1: rerun it with `.build/fuzz/ParseRequest .build/fuzz/crashes/crash-...`; once fixed, copy it to
+# Tests/FuzzTargetsTests/Inputs/<target>/crash-<what> so it stays fixed.
 #
-# Usage: scripts/fuzz.sh                 FUZZ_SECONDS=600 scripts/fuzz.sh ParseRequest
+# Usage: scripts/fuzz.sh                 FUZZ_SECONDS=600 scripts/fuzz.sh ServeConnection
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,6 +20,7 @@ SECONDS_EACH="${FUZZ_SECONDS:-60}"
 if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection); fi
 WORK="$ROOT/.build/fuzz"
 PACKAGE="$WORK/fuzz" # its directory name is the package name swiftc gets below (-package-name fuzz)
+INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$PACKAGE/Sources" "$WORK/crashes" "$WORK/modulemap"
 for module in CSystemShims MockServer AutomationHost AutomationCore; do ln -sfn "$ROOT/Sources/$module" "$PACKAGE/Sources/$module"; done
 cat > "$PACKAGE/Package.swift" <<'SWIFT'
@@ -40,40 +44,34 @@ echo "building the fuzz targets (release, -sanitize=fuzzer,address)..." >&2
 BUILT="$PACKAGE/.build/release"
 OBJECTS=("$BUILT"/CSystemShims.build/*.o "$BUILT"/MockServer.build/*.o "$BUILT"/AutomationHost.build/*.o "$BUILT"/AutomationCore.build/*.o)
 
-seed() { # $1 target, $2 corpus directory
-    mkdir -p "$2"
-    case "$1" in
-        ParseJSON) cp "$ROOT"/Fixtures/stubs/*.json "$ROOT"/Tests/MockServerTests/Fixtures/wiremock/mappings/*.json "$2"/ ;;
-        ParseRequest)
-            printf 'GET /a?b=c HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n' > "$2/head"
-            printf '5\r\nhello\r\n0\r\nTrailer: x\r\n\r\n' > "$2/chunked" ;;
-        ParseGherkin) find "$ROOT/Fixtures" -name '*.feature' -exec cp {} "$2"/ \; ;;
-        ServeConnection)
-            printf 'GET /message HTTP/1.1\r\nHost: x\r\n\r\nGET /q?x=12 HTTP/1.1\r\nHost: x\r\nh: vv\r\n\r\n' > "$2/pipelined"
-            printf 'POST /users/7/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\n\r\n{"a":1}' > "$2/json"
-            printf 'POST /seq HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n' > "$2/chunked"
-            printf 'GET /s HTTP/1.0\r\n\r\n' > "$2/http10"
-            printf 'POST /x HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi' > "$2/continue" ;;
-        ParseFlags)
-            printf '{"skipPreActiveCheck":true,"retries":3,"name":"x","list":[1,"a"]}' > "$2/wire"
-            printf 'retries:=3' > "$2/assignment"
-            printf 'A=1\nexport B="two words"\n# comment\n' > "$2/dotenv"
-            printf '1m30s' > "$2/duration" ;;
-    esac
-}
-
 # No leak checks: the Swift runtime's and Regex's lazily built caches read as leaks to LeakSanitizer; this
 # looks for traps and memory errors.
 failed=0
 for target in "${TARGETS[@]}"; do
+    [ -d "$INPUTS/$target" ] || { echo "fuzz: no target $target (see $INPUTS)" >&2; exit 2; }
+    function="$(tr '[:upper:]' '[:lower:]' <<< "${target:0:1}")${target:1}"
+    cat > "$WORK/$target-entry.swift" <<SWIFT
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    FuzzTargets.$function(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+SWIFT
     swiftc -O -package-name fuzz -sanitize=fuzzer,address -parse-as-library -I "$BUILT/Modules" -I "$WORK/modulemap" \
-        "$ROOT/Fuzz/$target.swift" "${OBJECTS[@]}" -o "$WORK/$target" 2> "$WORK/$target.link.log" \
-        || { cat "$WORK/$target.link.log" >&2; exit 2; } # (gold warns about sanitizer symbols on every link)
+        "$ROOT/Tests/FuzzTargetsTests/FuzzTargets.swift" "$WORK/$target-entry.swift" "${OBJECTS[@]}" -o "$WORK/$target" \
+        2> "$WORK/$target.link.log" || { cat "$WORK/$target.link.log" >&2; exit 2; } # (gold warns about sanitizer symbols)
     corpus="$WORK/corpus/$target"
-    [ -d "$corpus" ] || seed "$target" "$corpus"
+    if [ ! -d "$corpus" ]; then
+        mkdir -p "$corpus"
+        cp "$INPUTS/$target"/* "$corpus"/
+        case "$target" in
+            ParseJSON) cp "$ROOT"/Fixtures/stubs/*.json "$ROOT"/Tests/MockServerTests/Fixtures/wiremock/mappings/*.json "$corpus"/ ;;
+            ParseGherkin) find "$ROOT/Fixtures" -name '*.feature' -exec cp {} "$corpus"/ \; ;;
+        esac
+    fi
     echo "fuzzing $target for ${SECONDS_EACH}s..." >&2
-    if ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$WORK/$target" -max_total_time="$SECONDS_EACH" -max_len=4096 -detect_leaks=0 -artifact_prefix="$WORK/crashes/" "$corpus" \
-        > "$WORK/$target.log" 2>&1; then
+    if ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$WORK/$target" -max_total_time="$SECONDS_EACH" \
+        -max_len=4096 -detect_leaks=0 -artifact_prefix="$WORK/crashes/" "$corpus" > "$WORK/$target.log" 2>&1; then
         echo "$target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$WORK/$target.log" | tail -1)s, no crash"
     else
         echo "$target: CRASH; see $WORK/$target.log and $WORK/crashes/" >&2

@@ -1,0 +1,131 @@
+// The fuzz targets: what scripts/fuzz.sh hands libFuzzer (it compiles this file with a generated
+// LLVMFuzzerTestOneInput that calls one of them), and what FuzzTargetsTests runs on every saved input, so they
+// stay compiled and every crash once found stays fixed. Each must end in a value or an error, never a trap.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AutomationCore
+import AutomationHost
+import MockServer
+
+enum FuzzTargets {
+    /// The names scripts/fuzz.sh takes, with their functions.
+    static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+        ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
+        ("ParseFlags", parseFlags), ("ServeConnection", serveConnection),
+    ]
+
+    /// The JSON parser and the stub loader (native and WireMock) on arbitrary bytes.
+    static func parseJSON(_ bytes: [UInt8]) {
+        _ = try? JSONParser.parse(bytes)
+        _ = try? StubLoader.parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.json", directory: "/nonexistent")
+    }
+
+    /// An HTTP/1.1 request head and a chunked body, as a client could send them.
+    static func parseRequest(_ bytes: [UInt8]) {
+        _ = try? RequestHead.parse(bytes[...]).framing()
+        var decoder = ChunkedDecoder(limit: 1 << 20)
+        _ = try? decoder.decode(bytes[...])
+    }
+
+    /// The Gherkin parser on arbitrary text.
+    static func parseGherkin(_ bytes: [UInt8]) {
+        _ = try? GherkinParser.parse(String(decoding: bytes, as: UTF8.self), uri: "fuzz.feature")
+    }
+
+    /// What carries flags: the wire format as the program under test decodes it (launch arguments and
+    /// environment), and the CLI's flag assignments, flags files, .env files and durations.
+    static func parseFlags(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = WireFormat.decode(arguments: ["app", "UI_TEST_MODE", "EPHEMERAL_" + text, "AUTOMATION_" + text],
+                              environment: ["SUT_EPHEMERAL": text, "SUT_AUTOMATION": text])
+        _ = try? FlagAssignment.parse(text)
+        _ = try? FlagsFile.parse(text, file: "fuzz.json")
+        _ = try? DotEnv.parse(text, file: "fuzz.env")
+        _ = DurationParser.parse(text)
+    }
+
+    /// A whole client connection: the bytes are what the client sends; the server's connection loop answers
+    /// them from a stub set over one end of a socketpair until the client's bytes end.
+    static func serveConnection(_ bytes: [UInt8]) {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, socketStream, 0, &pair) == 0 else { return }
+        // Input is at most a few KiB (fuzz.sh's -max_len): it fits the socket buffer, so it is all sent first.
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { write(pair[1], $0.baseAddress, $0.count) }
+            if sent <= 0 { break }
+            offset += sent
+        }
+        shutdown(pair[1], Int32(SHUT_WR))
+        let client = pair[1]
+        // The client reads on its own thread, so a large answer cannot block the server's writes.
+        let reader = JoinableThread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while read(client, &buffer, buffer.count) > 0 {}
+        }
+        Connection(socket: Socket(fd: pair[0]), clientAddress: "fuzz", limits: connectionLimits,
+                   handler: { stubServer.handle($0) }, isStopped: { false }).serve()
+        close(pair[0])
+        reader.join()
+        close(pair[1])
+    }
+
+    private static let stubServer = StubServer(stubs: try! StubLoader.parse("""
+    { "routes": [
+      { "method": "GET", "path": "/message", "body": "Hello world" },
+      { "method": "POST", "path": "/users/{id}/orders", "requestJsonIncludes": { "a": 1 }, "status": 201, "json": { "ok": true } },
+      { "path": "/chunked", "body": "in chunks", "chunked": true },
+      { "path": "/q", "query": { "x": { "matches": "[0-9]+" } }, "headers": { "h": { "contains": "v" } }, "body": "q" },
+      { "path": "/seq", "responses": [ { "status": 500 }, { "status": 200 } ] },
+      { "path": "/s", "scenario": "s", "whenState": "Started", "setState": "next", "body": "s" },
+      { "path": "/bad", "fault": "malformed-chunk" },
+      { "path": "/random", "fault": "random-data" }
+    ] }
+    """, file: "fuzz.json"))
+
+    /// Short timeouts: the client never sends more than its input, so waiting long only slows the fuzzer.
+    private static let connectionLimits: ServerLimits = {
+        var limits = ServerLimits()
+        limits.headerTimeoutMs = 20
+        limits.bodyTimeoutMs = 20
+        limits.idleTimeoutMs = 20
+        limits.sendTimeoutMs = 200
+        limits.maxBodyBytes = 64 * 1024
+        return limits
+    }()
+
+    #if canImport(Glibc)
+    private static let socketStream = Int32(SOCK_STREAM.rawValue)
+    #else
+    private static let socketStream = SOCK_STREAM
+    #endif
+}
+
+/// A POSIX thread that can be joined (Foundation's Thread cannot).
+private final class JoinableThread: @unchecked Sendable {
+    #if canImport(Glibc)
+    private var thread = pthread_t()
+    #else
+    private var thread: pthread_t?
+    #endif
+    private let body: () -> Void
+
+    init(_ body: @escaping () -> Void) {
+        self.body = body
+        pthread_create(&thread, nil, { context in
+            Unmanaged<JoinableThread>.fromOpaque(context!).takeUnretainedValue().body()
+            return nil
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func join() {
+        #if canImport(Glibc)
+        pthread_join(thread, nil)
+        #else
+        if let thread { pthread_join(thread, nil) }
+        #endif
+    }
+}
