@@ -116,7 +116,7 @@ private final class JoinableThread: @unchecked Sendable {
     init(_ body: @escaping () -> Void) {
         self.body = body
         pthread_create(&thread, nil, { context in
-            Unmanaged<JoinableThread>.fromOpaque(context!).takeUnretainedValue().body()
+            Unmanaged<JoinableThread>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeUnretainedValue().body()
             return nil
         }, Unmanaged.passUnretained(self).toOpaque())
     }

@@ -256,7 +256,7 @@ package func startServerThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     pthread_attr_setstacksize(&attributes, 256 * 1024)
     defer { pthread_attr_destroy(&attributes) }
     let status = pthread_create(&thread, &attributes, { context in
-        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+        let box = Unmanaged<Box>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue()
         box.body()
         return nil
     }, context)
