@@ -42,10 +42,20 @@ public struct ControlChannel: Sendable {
 
     /// A minimal blocking HTTP/1.1 GET on IPv4 (the Host library keeps to FoundationEssentials: no URLSession).
     private func get(_ target: String, timeoutMs: Int) -> (Int, String)? {
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let sendFlags = Int32(MSG_NOSIGNAL) // a server that went away must not kill the program with SIGPIPE
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let sendFlags: Int32 = 0
+        #endif
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #if canImport(Darwin)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: .init((timeoutMs % 1000) * 1000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -57,7 +67,7 @@ public struct ControlChannel: Sendable {
         }
         guard connected == 0 else { return nil }
         let request = Array("GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, sendFlags) }) == request.count else { return nil }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
