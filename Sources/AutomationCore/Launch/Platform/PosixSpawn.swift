@@ -21,10 +21,17 @@ enum PosixSpawn {
     static func spawn(
         path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32]
     ) -> Result<pid_t, Errno> {
+        // Glibc's posix_spawn types are structs; Darwin's are opaque pointers that the init calls allocate.
+        #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t = nil
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (target, source) in descriptors.enumerated() where source != Int32(target) {
+        // dup2 onto itself too: it clears close-on-exec on that descriptor (glibc >= 2.29, macOS), and on macOS,
+        // where POSIX_SPAWN_CLOEXEC_DEFAULT closes every descriptor no action names, it is what keeps it open.
+        for (target, source) in descriptors.enumerated() {
             posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
         }
         if let workingDirectory {
@@ -32,7 +39,11 @@ enum PosixSpawn {
             if status != 0 { return .failure(Errno(status)) }
         }
 
+        #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
+        #else
+        var attributes: posix_spawnattr_t = nil
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var emptyMask = sigset_t()
