@@ -8,7 +8,11 @@ import Darwin
 public enum ProcessEnvironment {
     public static var current: [String: String] {
         var result: [String: String] = [:]
+        #if canImport(Darwin)
+        guard var pointer = _NSGetEnviron()?.pointee else { return [:] } // Darwin declares no `environ` for Swift
+        #else
         var pointer = environ
+        #endif
         while let entry = pointer.pointee {
             let text = String(cString: entry)
             if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
