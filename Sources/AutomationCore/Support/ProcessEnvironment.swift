@@ -9,7 +9,7 @@ public enum ProcessEnvironment {
     public static var current: [String: String] {
         var result: [String: String] = [:]
         #if canImport(Darwin)
-        guard var pointer = _NSGetEnviron()?.pointee else { return [:] } // Darwin declares no `environ` for Swift
+        guard var pointer = _NSGetEnviron()?.pointee else { return [:] } // the documented accessor for programs on Darwin
         #else
         var pointer = environ
         #endif
