@@ -8,8 +8,11 @@
 # and prints sut-launch's median overhead over both, plus its peak memory (max RSS).
 # Target (issue 2): at most 5 ms median overhead over the direct launch; under 30 MB peak memory.
 #
+# With COMPARE_BUILDS=1 it also builds and times the same source linked the other ways (--static-swift-stdlib,
+# and a default release build), to show what the static executable saves (two more builds: a few minutes).
+#
 # Usage: scripts/bench-launch.sh            (needs hyperfine: apt-get install -y hyperfine; and a C compiler)
-#   RUNS=500 WARMUP=50 scripts/bench-launch.sh
+#   RUNS=500 WARMUP=50 scripts/bench-launch.sh      COMPARE_BUILDS=1 scripts/bench-launch.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -58,6 +61,21 @@ peak_kb() {
     done
     echo "$best"
 }
+
+if [ "${COMPARE_BUILDS:-0}" = 1 ]; then
+    echo "building the same source with --static-swift-stdlib and as a default release build..." >&2
+    (cd "$ROOT" && swift build -c release --scratch-path .build/static-stdlib --static-swift-stdlib --product sut-launch >&2 \
+        && swift build -c release --scratch-path .build/default-release --product sut-launch >&2)
+    hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$WORK/builds.json" \
+        -n "static executable" "$SUT $WORK/true" \
+        -n "static Swift stdlib" "$ROOT/.build/static-stdlib/release/sut-launch $WORK/true" \
+        -n "default release build" "$ROOT/.build/default-release/release/sut-launch $WORK/true" >&2
+    python3 - "$WORK/builds.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+print("sut-launch ./true by how it is linked (median): " + ", ".join(f"{r['command']} {r['median'] * 1000:.2f} ms" for r in results))
+PY
+fi
 
 python3 - "$WORK/results.json" "$(peak_kb "$SUT" "$WORK/true")" "$(peak_kb "$WORK/true")" <<'PY'
 import json, sys
