@@ -5,8 +5,8 @@
 # connection answered by the server's connection loop over a socketpair (ServeConnection).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
-# saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the modules with the sanitizers in a
-# scratch package under .build/fuzz (its library targets link to Sources/), links each target with a generated
+# saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
+# (scratch path .build/fuzz/build), links each target with a generated
 # LLVMFuzzerTestOneInput, and runs it for FUZZ_SECONDS from a corpus seeded with the saved inputs and the fixtures
 # (the corpus grows in .build/fuzz/corpus across runs). A crash leaves its input in .build/fuzz/crashes/ and the
 # script exits 1: rerun it with `.build/fuzz/ParseRequest .build/fuzz/crashes/crash-...`; once fixed, copy it to
@@ -19,30 +19,18 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection); fi
 WORK="$ROOT/.build/fuzz"
-PACKAGE="$WORK/fuzz" # its directory name is the package name swiftc gets below (-package-name fuzz)
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
-mkdir -p "$PACKAGE/Sources" "$WORK/crashes" "$WORK/modulemap"
-for module in CSystemShims MockServer AutomationHost AutomationCore; do ln -sfn "$ROOT/Sources/$module" "$PACKAGE/Sources/$module"; done
-cat > "$PACKAGE/Package.swift" <<'SWIFT'
-// swift-tools-version:6.0
-import PackageDescription
-let package = Package(name: "fuzz", targets: [
-    .target(name: "CSystemShims"),
-    .target(name: "MockServer", dependencies: ["CSystemShims"]),
-    .target(name: "AutomationHost"),
-    .target(name: "AutomationCore", dependencies: ["AutomationHost", "MockServer", "CSystemShims"]),
-])
-for target in package.targets where target.name != "CSystemShims" {
-    target.swiftSettings = ["ExistentialAny", "MemberImportVisibility", "InternalImportsByDefault"].map { .enableUpcomingFeature($0) }
-}
-SWIFT
+mkdir -p "$WORK/crashes" "$WORK/modulemap"
 printf 'module CSystemShims {\n  header "%s"\n  export *\n}\n' "$ROOT/Sources/CSystemShims/include/CSystemShims.h" > "$WORK/modulemap/module.modulemap"
 
-echo "building the fuzz targets (release, -sanitize=fuzzer,address)..." >&2
-(cd "$PACKAGE" && swift build -c release --target AutomationCore \
+echo "building the libraries with the sanitizers (release, -sanitize=fuzzer,address)..." >&2
+(cd "$ROOT" && swift build -c release --scratch-path "$WORK/build" --target AutomationCore \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address >&2)
-BUILT="$PACKAGE/.build/release"
+BUILT="$WORK/build/release"
 OBJECTS=("$BUILT"/CSystemShims.build/*.o "$BUILT"/MockServer.build/*.o "$BUILT"/AutomationHost.build/*.o "$BUILT"/AutomationCore.build/*.o)
+# FuzzTargets.swift uses `package` API: it must be compiled with the package name SwiftPM gave the modules
+# (it comes from the checkout's directory name).
+PACKAGE_NAME="$(grep -o '"-package-name","[^"]*"' "$WORK/build/release.yaml" | head -1 | cut -d'"' -f4)"
 
 # No leak checks: the Swift runtime's and Regex's lazily built caches read as leaks to LeakSanitizer; this
 # looks for traps and memory errors.
@@ -57,7 +45,7 @@ public func fuzzEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 SWIFT
-    swiftc -O -package-name fuzz -sanitize=fuzzer,address -parse-as-library -I "$BUILT/Modules" -I "$WORK/modulemap" \
+    swiftc -O -package-name "$PACKAGE_NAME" -sanitize=fuzzer,address -parse-as-library -I "$BUILT/Modules" -I "$WORK/modulemap" \
         "$ROOT/Tests/FuzzTargetsTests/FuzzTargets.swift" "$WORK/$target-entry.swift" "${OBJECTS[@]}" -o "$WORK/$target" \
         2> "$WORK/$target.link.log" || { cat "$WORK/$target.link.log" >&2; exit 2; } # (gold warns about sanitizer symbols)
     corpus="$WORK/corpus/$target"
