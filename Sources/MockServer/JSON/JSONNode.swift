@@ -83,6 +83,17 @@ package struct JSONNode: Sendable, Hashable {
 
     /// The member named `key`, if this is an object that has one.
     package subscript(key: String) -> JSONNode? {
-        members?.first { $0.key == key }?.value
+        members.flatMap { Self.member(key, in: $0) }
+    }
+
+    /// The value of the member named `key` among `members`. Most lookups while loading stubs are for keys a route
+    /// does not have; comparing lengths first keeps those from the full string comparison (thousands of routes
+    /// load on the path to "ready").
+    package static func member(_ key: String, in members: [Member]) -> JSONNode? {
+        let length = key.utf8.count
+        for index in members.indices where members[index].key.utf8.count == length && members[index].key == key {
+            return members[index].value
+        }
+        return nil
     }
 }

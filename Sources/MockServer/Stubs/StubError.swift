@@ -57,15 +57,7 @@ struct ObjectReader {
         }
     }
 
-    /// The member named `key`. Most lookups are for keys a route does not have; comparing lengths first keeps
-    /// those from the full string comparison (loading thousands of routes is on the path to "ready").
-    subscript(key: String) -> JSONNode? {
-        let length = key.utf8.count
-        for index in members.indices where members[index].key.utf8.count == length && members[index].key == key {
-            return members[index].value
-        }
-        return nil
-    }
+    subscript(key: String) -> JSONNode? { JSONNode.member(key, in: members) }
 
     var keys: [String] { members.map(\.key) }
 
