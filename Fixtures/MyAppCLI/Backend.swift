@@ -22,9 +22,13 @@ enum Backend {
     }
 
     /// Sends a request and waits for the answer (a command-line program has nothing else to do meanwhile).
-    static func request(_ path: String, method: String, body: Data?, contentType: String = "application/json") throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+    static func request(_ path: String, method: String, body: Data?, contentType: String = "application/json",
+                        query: [URLQueryItem] = [], headers: [String: String] = [:]) throws -> (status: Int, body: Data) {
+        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        if !query.isEmpty { components.queryItems = query }
+        var request = URLRequest(url: components.url!)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         let semaphore = DispatchSemaphore(value: 0)

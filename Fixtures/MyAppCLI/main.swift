@@ -16,12 +16,34 @@ func say(_ line: String) {
     fflush(nil)  // line by line, so a test sees each line as it is printed
 }
 
-func login() {
+func preActiveCheck() {
     if bridge.skipPreActiveCheck {
         say("pre-active check: skipped")
     } else {
         say("pre-active check: ok")
     }
+}
+
+/// The default command: the pre-active check, then (with a backend) the city search the bundled
+/// Fixtures/stubs/routes.json expects once, then the greeting.
+func home() {
+    preActiveCheck()
+    if bridge.mockServerURL != nil {
+        do {
+            let answer = try Backend.request("cities", method: "GET", body: nil, query: [URLQueryItem(name: "q", value: "Milano")],
+                                             headers: ["egon-route": "true"])
+            say("cities: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+            if answer.status != 200 { exit(1) }
+        } catch {
+            say("backend error: \(error)")
+            exit(3)
+        }
+    }
+    say("\(bridge.greeting), world")
+}
+
+func login() {
+    preActiveCheck()
     if bridge.simulateUserAlreadyLoggedIn {
         say("already logged in as \(bridge.simulatedUserName)")
         return
@@ -94,9 +116,11 @@ var entryPoints = EntryPoints()
 entryPoints.register("search") { say("screen: search") }
 entryPoints.register("albums") { say("screen: albums") }
 
-let command = bridge.arguments.dropFirst().first ?? "greet"
+let command = bridge.arguments.dropFirst().first ?? "home"
 say("MyAppCLI (under test: \(bridge.isUnderTest ? "yes" : "no"))")
 switch command {
+case "home":
+    home()
 case "greet":
     say("\(bridge.greeting), world")
 case "login":
@@ -119,6 +143,6 @@ case "start":
 case "exit":
     exit(Int32(bridge.arguments.dropFirst(2).first ?? "0") ?? 0)
 default:
-    say("unknown command \(command); commands: greet, login, flags, start, fetch, backend-login, listen, exit N")
+    say("unknown command \(command); commands: home, greet, login, flags, start, fetch, backend-login, listen, exit N")
     exit(64)
 }

@@ -8,6 +8,10 @@ public enum ExitCode {
     public static let invalidInput: Int32 = 3
     /// The program passed, but mock-server checks failed (unexpected requests, unmet expectations).
     public static let serverChecksFailed: Int32 = 4
+    /// No scenario was selected (a tag expression or path that matched nothing), as pytest's 5.
+    public static let noScenarios: Int32 = 5
+    /// A report or journal could not be written at the end (EX_IOERR).
+    public static let ioError: Int32 = 74
     /// The run timed out (as GNU timeout).
     public static let timeout: Int32 = 124
     /// The program could not be launched for a reason other than the two below (as GNU env).

@@ -57,12 +57,10 @@ public enum WireFormat {
         return arguments
     }
 
-    /// The environment variables that carry the flags (a kind with no flags is left out).
+    /// The environment variables that carry the flags: both kinds always, `{}` for a kind with no flags,
+    /// so a program can tell "no flags" from "not launched by sut-launch".
     public static func environment(ephemeral: [String: FlagValue], automation: [String: FlagValue]) -> [String: String] {
-        var environment = [underTestVariable: "1"]
-        if !ephemeral.isEmpty { environment[ephemeralVariable] = encode(ephemeral) }
-        if !automation.isEmpty { environment[automationVariable] = encode(automation) }
-        return environment
+        [underTestVariable: "1", ephemeralVariable: encode(ephemeral), automationVariable: encode(automation)]
     }
 
     // MARK: Decoding

@@ -34,7 +34,7 @@ import Testing
     @Test func emptyKindsAreLeftOut() {
         #expect(WireFormat.launchArguments(ephemeral: [:], automation: [:]) == ["UI_TEST_MODE"])
         #expect(WireFormat.launchArguments(ephemeral: [:], automation: ["a": 1]) == ["UI_TEST_MODE", "AUTOMATION_{\"a\":1}"])
-        #expect(WireFormat.environment(ephemeral: [:], automation: [:]) == ["SUT_UNDER_TEST": "1"])
+        #expect(WireFormat.environment(ephemeral: [:], automation: [:]) == ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": "{}", "SUT_AUTOMATION": "{}"])
         #expect(roundTrip([:]).ephemeral.isEmpty)
     }
 

@@ -43,9 +43,14 @@ import Testing
         let env = try Dump(try CLI.run(["--flags-in", "env", "-f", "a=1", CLI.argvDump, "x"]).stdout)
         #expect(env.argv == [CLI.argvDump, "x"])
         #expect(env.env["SUT_EPHEMERAL"] == #"{"a":1}"#)
-        let none = try Dump(try CLI.run([CLI.argvDump]).stdout)
-        #expect(none.argv == [CLI.argvDump, "UI_TEST_MODE"])
-        #expect(none.env["SUT_EPHEMERAL"] == nil && none.env["SUT_AUTOMATION"] == nil)
+        // No flags asked for: argv exactly as written, empty objects in the environment.
+        let none = try Dump(try CLI.run([CLI.argvDump, "x"]).stdout)
+        #expect(none.argv == [CLI.argvDump, "x"])
+        #expect(none.env["SUT_EPHEMERAL"] == "{}" && none.env["SUT_AUTOMATION"] == "{}" && none.env["SUT_UNDER_TEST"] == "1")
+        let forced = try Dump(try CLI.run(["--flags-in", "both", CLI.argvDump]).stdout)
+        #expect(forced.argv == [CLI.argvDump, "UI_TEST_MODE"])
+        let shell = try CLI.run(["sh", "-c", "echo hi"])
+        #expect(shell.status == 0 && shell.stdout == "hi\n")
     }
 
     @Test func awkwardValuesSurviveTheWholeTrip() throws {
@@ -71,7 +76,7 @@ import Testing
             "-f", "a=1", "--cwd", directory.path, CLI.argvDump,
         ], environment: caller)
         let dump = try Dump(result.stdout)
-        #expect(Set(dump.env.keys) == ["PATH", "HOME", "FROM_FILE", "OVERRIDDEN", "FLAGS_ENV", "SUT_EPHEMERAL", "SUT_UNDER_TEST"])
+        #expect(Set(dump.env.keys) == ["PATH", "HOME", "FROM_FILE", "OVERRIDDEN", "FLAGS_ENV", "SUT_EPHEMERAL", "SUT_AUTOMATION", "SUT_UNDER_TEST"])
         #expect(dump.env["FROM_FILE"] == "file value")
         #expect(dump.env["OVERRIDDEN"] == "cli")
         #expect(dump.env["SUT_EPHEMERAL"] == #"{"a":1,"fromFile":true}"#)
@@ -90,7 +95,7 @@ import Testing
         #expect(result.status == 5)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect(json["argv"] as? [String] == [CLI.argvDump, "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
-        #expect(json["environmentKeys"] as? [String] == ["ARGV_DUMP_EXIT", "K", "PATH", "SUT_EPHEMERAL", "SUT_UNDER_TEST"])
+        #expect(json["environmentKeys"] as? [String] == ["ARGV_DUMP_EXIT", "K", "PATH", "SUT_AUTOMATION", "SUT_EPHEMERAL", "SUT_UNDER_TEST"])
         #expect((json["featureFlags"] as? [String: Any])?["a"] as? Int == 1)
         #expect(json["exitCode"] as? Int == 5)
         #expect(json["programExitCode"] as? Int == 5)

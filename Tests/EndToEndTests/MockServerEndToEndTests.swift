@@ -21,7 +21,12 @@ import Testing
         #expect(url.hasPrefix("http://127.0.0.1:"))
         #expect(dump.env["NO_PROXY"] == "internal.example,127.0.0.1,localhost")
         #expect(dump.env["no_proxy"] == "127.0.0.1,localhost")
-        #expect(dump.argv.contains("AUTOMATION_{\"mockServerURL\":\"\(url)\"}"))
+        // No flag was asked for: argv is left alone, the URL travels in the environment.
+        #expect(dump.argv == [CLI.argvDump])
+        #expect(dump.env["SUT_AUTOMATION"] == "{\"mockServerURL\":\"\(url)\"}")
+        let flagged = try Dump(try CLI.run(["-q", "--port", "0", "--stub", stubs, "-f", "a=1", CLI.argvDump]).stdout)
+        let flaggedURL = try #require(flagged.env["SUT_MOCK_SERVER_URL"])
+        #expect(flagged.argv.contains("AUTOMATION_{\"mockServerURL\":\"\(flaggedURL)\"}"))
     }
 
     @Test func loginRetriesThroughAResponseSequence() throws {

@@ -76,6 +76,29 @@ package enum ArgumentParser {
         return result
     }
 
+    /// The last value of option `long` in `arguments`, found without failing on other mistakes: lets a
+    /// command write the report it was asked for even when the rest of its command line is wrong.
+    package static func lastValue(of long: String, in arguments: [String], options: [OptionSpec], stopAtPositional: Bool = true) -> String? {
+        var found: String?
+        var index = 0
+        while index < arguments.count {
+            let token = arguments[index]
+            index += 1
+            if token == "--" { break }
+            if token == long {
+                if index < arguments.count { found = arguments[index] }
+                index += 1
+            } else if token.hasPrefix(long + "=") {
+                found = String(token.dropFirst(long.count + 1))
+            } else if let spec = options.first(where: { $0.long == token || $0.short == token }), spec.takesValue {
+                index += 1
+            } else if !token.hasPrefix("-") && stopAtPositional {
+                break
+            }
+        }
+        return found
+    }
+
     private static func missingValue(_ spec: OptionSpec, spelling: String) -> UsageError {
         UsageError("option '\(spelling)' needs a value: \(spelling) \(spec.valueName ?? "VALUE")")
     }

@@ -1,54 +1,65 @@
 import MockServer
 
-/// `sut-launch check FILES...`: validates stub files, WireMock mappings and feature files (syntax, and every step
-/// in the catalog); exit 0 when all are valid, 3 otherwise.
+/// `sut-launch check FILES...`: validates stub files, WireMock mappings and feature files (syntax, durations,
+/// and every step in the catalog); exit 0 when all are valid, 3 otherwise. It accepts what `test` and
+/// `serve` accept (files and directories) and refuses what they refuse.
 public enum CheckCommand {
+    public static let help = """
+        USAGE:
+          sut-launch check FILES...
+
+        Validates stub files, WireMock mappings (files or root directories with mappings/) and .feature files,
+        or directories of them; exit 3 on the first problem in each file.
+
+        """
+
     public static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: "")], stopAtPositional: false)
-        if parsed.has("--help") || parsed.positionals.isEmpty {
-            guard parsed.has("--help") else { throw UsageError("check needs files: sut-launch check routes.json mappings/") }
-            print("USAGE:\n  sut-launch check FILES...\n\nValidates stub files, WireMock mappings and .feature files; exit 3 on the first problem in each file.")
+        if parsed.has("--help") {
+            Console.out(help)
             return 0
         }
+        guard !parsed.positionals.isEmpty else { throw UsageError("check needs files: sut-launch check routes.json mappings/ features/") }
         var failed = false
         for path in parsed.positionals {
-            if path.hasSuffix(".feature") {
-                if !checkFeature(path) { failed = true }
-                continue
+            guard FileSystem.exists(path) else { throw UsageError("\(path): no such file or directory") }
+            var features: [String] = []
+            var stubs = false
+            if FileSystem.isDirectory(path) {
+                features = try TestCommand.featureFiles([path])
+                stubs = FileSystem.isDirectory(path + "/mappings") || FileSystem.list(path).contains { $0.hasSuffix(".json") }
+                if features.isEmpty && !stubs {
+                    Console.error("\(path): no .feature files, .json stub files or mappings/ directory here")
+                    failed = true
+                }
+            } else if path.hasSuffix(".feature") {
+                features = [path]
+            } else {
+                stubs = true
             }
-            do {
-                let stubs = try StubLoader.load(path)
-                print("ok: \(path): \(stubs.count) route\(stubs.count == 1 ? "" : "s")")
-            } catch {
-                Console.error("\(error)")
-                failed = true
-            }
+            for feature in features where !checkFeature(feature) { failed = true }
+            if stubs && !checkStubs(path) { failed = true }
         }
         return failed ? ExitCode.invalidInput : 0
     }
 
-    /// Parses a feature file and checks that every step is in the catalog.
-    static func checkFeature(_ path: String) -> Bool {
-        guard let bytes = FileSystem.read(path) else {
-            Console.error("\(path): cannot read the file")
-            return false
-        }
+    static func checkStubs(_ path: String) -> Bool {
         do {
-            let pickles = Pickle.compile(try GherkinParser.parse(String(decoding: bytes, as: UTF8.self), uri: path))
-            var ok = true
-            var reported: Set<Int> = []
-            for pickle in pickles {
-                for step in pickle.steps where StepCatalog.find(step.text) == nil && reported.insert(step.line).inserted {
-                    let closest = StepCatalog.closest(to: step.keyword + step.text, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
-                    Console.error("\(path):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest)")
-                    ok = false
-                }
-            }
-            if ok { print("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")") }
-            return ok
+            let stubs = try StubLoader.load(path)
+            Console.out("ok: \(path): \(stubs.count) route\(stubs.count == 1 ? "" : "s")\n")
+            return true
         } catch {
             Console.error("\(error)")
             return false
         }
+    }
+
+    /// Parses a feature file and checks its durations and that every step is in the catalog.
+    static func checkFeature(_ path: String) -> Bool {
+        let (pickles, loadProblems) = ScenarioLint.load([path])
+        let problems = loadProblems + ScenarioLint.undefinedSteps(pickles)
+        for problem in problems { Console.error(problem) }
+        if problems.isEmpty { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
+        return problems.isEmpty
     }
 }

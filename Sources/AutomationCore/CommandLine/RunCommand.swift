@@ -61,6 +61,7 @@ public enum RunCommand {
         var fileFlags = FlagsFile()
         if let option = parsed.last("--flags-file"), let path = option.value {
             fileFlags = try FlagsFile.parse(try read(path, option: option, readFile), file: path)
+            configuration.flagsFileGiven = true
         }
         var features = FlagCollector(kind: "feature flag")
         var automations = FlagCollector(kind: "automation flag")
@@ -79,7 +80,11 @@ public enum RunCommand {
                 guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                     throw UsageError("\(option.spelling) '\(value)' is not KEY=VALUE (argument \(option.index))")
                 }
-                commandLineVariables.append((String(value[..<equals]), String(value[value.index(after: equals)...])))
+                let (name, variable) = (String(value[..<equals]), String(value[value.index(after: equals)...]))
+                if let problem = EnvironmentVariable.problem(name: name, value: variable) {
+                    throw UsageError("\(option.spelling) '\(value)': \(problem) (argument \(option.index))")
+                }
+                commandLineVariables.append((name, variable))
             case "--env-file":
                 variables += try DotEnv.parse(try read(value, option: option, readFile), file: value)
             case "--clear-env":
@@ -103,8 +108,11 @@ public enum RunCommand {
                 }
                 configuration.entryPoint = value
             case "--report":
-                configuration.reportPath = value
+                configuration.reportPath = try outputPath(value, option)
             case "--stub":
+                guard FileSystem.exists(value) else {
+                    throw UsageError("\(option.spelling) \(value): no such file or directory (argument \(option.index))")
+                }
                 stubPaths.append(value)
             case "--strict":
                 configuration.strict = true
@@ -113,7 +121,7 @@ public enum RunCommand {
             case "--host":
                 configuration.mockHost = value
             case "--journal":
-                configuration.journalPath = value
+                configuration.journalPath = try outputPath(value, option)
             case "--journal-limit":
                 guard let limit = Int(value), limit > 0 else {
                     throw UsageError("\(option.spelling) '\(value)' is not a positive number (argument \(option.index))")
@@ -141,6 +149,25 @@ public enum RunCommand {
             return try StubLoader.load(paths)
         } catch {
             throw InputError(file: error.file, line: error.line, column: error.column, error.message)
+        }
+    }
+
+    /// An output file named by an option, checked before anything launches: a missing directory or an
+    /// unwritable path is a usage error naming the option.
+    static func outputPath(_ value: String, _ option: ParsedOption) throws(UsageError) -> String {
+        if let problem = FileSystem.outputProblem(value) {
+            throw UsageError("\(option.spelling) \(value): cannot write there: \(problem) (argument \(option.index))")
+        }
+        return value
+    }
+
+    /// Writes the `--report` of a command line that failed before anything launched, when the option was given.
+    static func writeEarlyReport(_ arguments: [String], exitCode: Int32, error: String) {
+        guard let path = ArgumentParser.lastValue(of: "--report", in: arguments, options: options),
+              FileSystem.outputProblem(path) == nil else { return }
+        let program = (try? ArgumentParser.parse(arguments, options: options))?.positionals.first ?? ""
+        if !RunReport(notLaunched: program, exitCode: exitCode, error: error).write(to: path) {
+            Console.error("--report \(path): cannot write the report")
         }
     }
 

@@ -18,10 +18,12 @@ public enum TestCommand {
         OptionSpec("--junit", value: "FILE", help: "write JUnit XML"),
         OptionSpec("--report", value: "FILE", help: "write a JSON report"),
         OptionSpec("--list", help: "list the selected scenarios, run nothing"),
+        OptionSpec("--allow-empty", help: "pass when no scenario is selected (otherwise exit 5)"),
         OptionSpec("--quiet", short: "-q", help: "print failures and the summary only"),
         OptionSpec("--help", short: "-h", help: "show this help"),
     ]
 
+    /// The text of `sut-launch test --help`.
     public static var help: String {
         var text = "USAGE:\n  sut-launch test [options] FEATURES...   (files, or directories searched for *.feature)\n\nOPTIONS:\n"
         text += OptionSpec.helpLines(options)
@@ -30,9 +32,18 @@ public enum TestCommand {
     }
 
     public static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        // SIGINT/SIGTERM/SIGHUP at any moment: stop the scenarios' programs, write the reports with every
+        // finished scenario and the running ones as interrupted, exit 128+N.
+        let reports = ScenarioReports()
+        Interruption.exitOnSignal { received in
+            Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
+            ScenarioRunner.stopAll(grace: .seconds(1))
+            reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
+            return nil
+        }
         let parsed = try ArgumentParser.parse(arguments, options: options, stopAtPositional: false)
         if parsed.has("--help") {
-            print(help, terminator: "")
+            Console.out(help)
             return 0
         }
         var scenarioOptions = ScenarioOptions()
@@ -60,51 +71,78 @@ public enum TestCommand {
                     throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
                 }
                 if option.long == "--step-timeout" { scenarioOptions.stepTimeout = duration } else { scenarioOptions.scenarioTimeout = duration }
+            case "--junit", "--report":
+                _ = try RunCommand.outputPath(value, option)
             default: break
             }
         }
+        reports.configure(junit: parsed.last("--junit")?.value, report: parsed.last("--report")?.value)
         guard !parsed.positionals.isEmpty else { throw UsageError("test needs feature files: sut-launch test features/") }
 
-        var pickles: [Pickle] = []
-        var parseFailed = false
-        for path in try featureFiles(parsed.positionals) {
-            guard let bytes = FileSystem.read(path) else {
-                Console.error("\(path): cannot read the file")
-                parseFailed = true
-                continue
-            }
-            do {
-                pickles += Pickle.compile(try GherkinParser.parse(String(decoding: bytes, as: UTF8.self), uri: path))
-            } catch {
-                Console.error("\(error)")
-                parseFailed = true
-            }
+        let (pickles, problems) = ScenarioLint.load(try featureFiles(parsed.positionals))
+        if !problems.isEmpty {
+            for problem in problems { Console.error(problem) }
+            return reports.write([loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n"))
         }
-        if parseFailed { return ExitCode.invalidInput }
         let selected = ScenarioRunner.select(pickles, options: scenarioOptions)
-        if parsed.has("--list") {
-            for pickle in selected { print("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))") }
-            return 0
+        if selected.isEmpty {
+            if let empty = emptySelection(pickles, options: scenarioOptions, allowEmpty: parsed.has("--allow-empty")) {
+                Console.error(empty)
+                return reports.write([], exitCode: ExitCode.noScenarios, error: empty)
+            }
         }
-        // Ctrl-C (or SIGTERM) stops every program the scenarios started, then ends the run as a shell would.
-        startThread {
-            let received = SignalForwarder.waitForTerminationSignal()
-            Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
-            ScenarioRunner.stopAll(grace: .seconds(1))
-            exit(ExitCode.signaled(received))
+        if parsed.has("--list") {
+            for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n") }
+            return 0
         }
         let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count)
         let started = ContinuousClock.now
-        let results = ScenarioRunner.run(selected, options: scenarioOptions, started: console.started, report: console.finished)
+        let results = ScenarioRunner.run(selected, options: scenarioOptions, started: { pickle in
+            reports.scenarioStarted(pickle)
+            console.started(pickle)
+        }, report: { result in
+            reports.scenarioFinished(result)
+            console.finished(result)
+        })
         let total = (ContinuousClock.now - started).seconds
         console.summary(results, seconds: total, skipped: pickles.count - selected.count)
-        if let path = parsed.last("--junit")?.value, !FileSystem.write(Array(JUnitReport.render(results, totalSeconds: total).utf8), to: path) {
-            Console.error("cannot write the JUnit report to \(path)")
+        return reports.write(results, exitCode: results.allSatisfy { $0.status == .passed } ? 0 : 1)
+    }
+
+    /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard
+    /// left empty because there are more shards than scenarios (said on stderr).
+    static func emptySelection(_ pickles: [Pickle], options: ScenarioOptions, allowEmpty: Bool) -> String? {
+        var unsharded = options
+        unsharded.shard = nil
+        let tagged = ScenarioRunner.select(pickles, options: unsharded).count
+        if let shard = options.shard, tagged > 0 {
+            Console.line("shard \(shard.index)/\(shard.count) has no scenarios (\(tagged) selected across \(shard.count) shards); nothing to run")
+            return nil
         }
-        if let path = parsed.last("--report")?.value, !FileSystem.write(Array(ScenarioJSONReport.render(results, totalSeconds: total).utf8), to: path) {
-            Console.error("cannot write the report to \(path)")
+        if allowEmpty {
+            Console.line("no scenarios selected; passing because of --allow-empty")
+            return nil
         }
-        return results.allSatisfy { $0.status == .passed } ? 0 : 1
+        let reason = pickles.isEmpty ? "the feature files hold no scenarios" : "the tag expression matched none of \(pickles.count) scenarios"
+        return "no scenarios selected: \(reason) (exit \(ExitCode.noScenarios); pass --allow-empty to accept this)"
+    }
+
+    /// The JUnit/JSON entry for feature files that did not load.
+    private static func loadError(_ problems: [String]) -> ScenarioResult {
+        let file = problems.first.map { String($0.prefix { $0 != ":" }) } ?? ""
+        let pickle = Pickle(uri: file, featureName: "sut-launch", name: "load feature files", line: 0, tags: [], steps: [])
+        var result = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
+        result.failedStep = file
+        result.message = problems.joined(separator: "\n")
+        return result
+    }
+
+    /// Writes the `--report` of a command line that failed before any scenario ran, when the option was given.
+    static func writeEarlyReport(_ arguments: [String], exitCode: Int32, error: String) {
+        guard let path = ArgumentParser.lastValue(of: "--report", in: arguments, options: options, stopAtPositional: false),
+              FileSystem.outputProblem(path) == nil else { return }
+        let json = ScenarioJSONReport.render([], totalSeconds: 0, exitCode: exitCode, error: error)
+        if !FileSystem.write(Array(json.utf8), to: path) { Console.error("--report \(path): cannot write the report") }
     }
 
     /// Feature files named directly, and `*.feature` below named directories (sorted).

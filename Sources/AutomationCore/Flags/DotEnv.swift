@@ -23,7 +23,7 @@ public enum DotEnv {
                 throw InputError(file: file, line: lineNumber, "expected KEY=value, found '\(line)'")
             }
             let key = line[..<equals].trimmingCharacters(in: " \t")
-            guard isValidName(key) else {
+            guard EnvironmentVariable.isValidName(key) else {
                 throw InputError(file: file, line: lineNumber, "'\(key)' is not a valid variable name (letters, digits, _; not starting with a digit)")
             }
             var rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
@@ -80,6 +80,9 @@ public enum DotEnv {
                 if let comment = text.firstRange(of: " #") ?? text.firstRange(of: "\t#") { text = String(text[..<comment.lowerBound]) }
                 value = text.trimmingCharacters(in: " \t")
             }
+            if let problem = EnvironmentVariable.problem(name: key, value: value) {
+                throw InputError(file: file, line: lineNumber, problem)
+            }
             result.append((key: key, value: value))
         }
         return result
@@ -92,10 +95,6 @@ public enum DotEnv {
         }
     }
 
-    private static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
-    }
 }
 
 extension StringProtocol {

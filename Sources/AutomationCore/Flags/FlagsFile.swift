@@ -37,6 +37,9 @@ public struct FlagsFile: Sendable, Hashable {
                                      "\"env\" must be an object of strings, found a JSON \(member.value.typeName)")
                 }
                 for variable in variables {
+                    if let problem = EnvironmentVariable.problem(name: variable.key, value: variable.value.string ?? "") {
+                        throw InputError(file: file, position: variable.keyPosition, "env: \(problem)")
+                    }
                     switch variable.value.value {
                     case .string(let text): result.environment[variable.key] = text
                     case .int, .double, .bool: result.environment[variable.key] = JSONWriter.write(variable.value)

@@ -8,6 +8,8 @@ public enum GherkinParser {
 
     /// - Throws: ``GherkinError`` with the file, the line and what was expected there.
     public static func parse(_ text: String, uri: String) throws(GherkinError) -> GherkinDocument {
+        // A UTF-8 byte order mark (editors on Windows write one) is not part of the first line.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         var parser = Parser(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map {
             String($0.hasSuffix("\r") ? $0.dropLast() : $0)
         }, uri: uri)

@@ -91,9 +91,14 @@ public enum JUnitReport {
 
 /// The `--report` JSON of `sut-launch test`.
 public enum ScenarioJSONReport {
-    public static func render(_ results: [ScenarioResult], totalSeconds: Double) -> String {
+    /// - Parameters:
+    ///   - exitCode: sut-launch's exit code for the run.
+    ///   - error: why the run ended early (usage error, invalid file, signal), if it did.
+    public static func render(_ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil) -> String {
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
-        var json = "{\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
+        var json = "{\"exitCode\":\(exitCode),"
+        if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
+        json += "\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
         json += ",\"durationMs\":\(Int(totalSeconds * 1000)),\"results\":["
         json += results.map { result in
             var item = "{\"feature\":" + JSONWriter.quoted(result.pickle.featureName) + ",\"name\":" + JSONWriter.quoted(result.pickle.name)

@@ -22,8 +22,11 @@ public struct RunConfiguration: Sendable {
     public var timeout: Duration?
     /// Time between SIGTERM and SIGKILL when stopping the program.
     public var killGrace: Duration = .seconds(5)
-    /// Where flags travel: launch arguments, environment, or both.
-    public var flagsIn: WireFormat.Channel = .both
+    /// Where flags travel: launch arguments, environment, or both; nil: both when flags were asked for
+    /// (see ``flagsAsked``), the environment only otherwise, so argv reaches the program as written.
+    public var flagsIn: WireFormat.Channel?
+    /// A flags file was given (even one without flags): flags were asked for.
+    public var flagsFileGiven = false
     /// Entry point for the program (`AUTOMATION.entryPoint`).
     public var entryPoint: String?
     /// sut-launch prints nothing of its own but errors.
@@ -58,9 +61,19 @@ public struct RunConfiguration: Sendable {
         return flags
     }
 
+    /// True when a feature flag, automation flag, flags file or entry point was given.
+    public var flagsAsked: Bool {
+        flagsFileGiven || !featureFlags.isEmpty || !automationFlags.isEmpty || entryPoint != nil
+    }
+
+    /// Where flags travel in this run: ``flagsIn``, or the automatic choice.
+    public var effectiveFlagsIn: WireFormat.Channel {
+        flagsIn ?? (flagsAsked ? .both : .env)
+    }
+
     /// argv after argv[0], as the program receives it.
     public var launchArguments: [String] {
-        guard flagsIn != .env else { return arguments }
+        guard effectiveFlagsIn != .env else { return arguments }
         return WireFormat.launchArguments(ephemeral: featureFlags, automation: effectiveAutomationFlags) + arguments
     }
 
@@ -82,7 +95,7 @@ public struct RunConfiguration: Sendable {
                 result[key] = (existing + missing).joined(separator: ",")
             }
         }
-        if flagsIn == .args {
+        if effectiveFlagsIn == .args {
             result[WireFormat.underTestVariable] = "1"
         } else {
             for (key, value) in WireFormat.environment(ephemeral: featureFlags, automation: effectiveAutomationFlags) {

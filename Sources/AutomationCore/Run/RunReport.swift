@@ -47,16 +47,30 @@ public struct RunReport: Codable, Sendable {
         environmentKeys = request.environment.keys.sorted()
         featureFlags = configuration.featureFlags
         automationFlags = configuration.effectiveAutomationFlags
-        flagsIn = configuration.flagsIn.rawValue
+        flagsIn = configuration.effectiveFlagsIn.rawValue
         workingDirectory = configuration.workingDirectory
+    }
+
+    /// The report of a run that ended before anything launched (a usage error, an invalid file).
+    init(notLaunched program: String, exitCode: Int32, error: String) {
+        self.program = program
+        argv = program.isEmpty ? [] : [program]
+        environmentKeys = []
+        featureFlags = [:]
+        automationFlags = [:]
+        flagsIn = WireFormat.Channel.both.rawValue
+        self.exitCode = exitCode
+        self.error = error
     }
 
     /// Writes the report as pretty-printed JSON.
     /// - Throws: when the file cannot be written.
-    public func write(to path: String) throws {
+    /// - Returns: false when the file cannot be written.
+    public func write(to path: String) -> Bool {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+        guard let data = try? encoder.encode(self) else { return false }
+        return FileSystem.write(Array(data), to: path)
     }
 }
 

@@ -29,17 +29,16 @@ public enum Runner {
                 report.error = "cannot start the mock server on \(configuration.mockHost):\(configuration.mockPort): \(error)\(hint)"
                 report.exitCode = ExitCode.cannotLaunch
                 Console.error(report.error!)
-                writeReport(report, configuration)
-                return RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
+                var outcome = RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
+                writeReport(&outcome, configuration)
+                return outcome
             }
             configuration.mockServerURL = stubServer.baseURL
             server = stubServer
         }
         var outcome = launchAndWait(configuration, signals: signals)
-        if let server {
-            finishServer(server, configuration, &outcome)
-            writeReport(outcome.report, configuration)
-        }
+        if let server { finishServer(server, configuration, &outcome) }
+        writeReport(&outcome, configuration)
         return outcome
     }
 
@@ -47,8 +46,11 @@ public enum Runner {
         server.stop()
         let summary = server.summary
         outcome.report.mockServer = MockServerReport(url: server.baseURL, summary: summary)
-        if let path = configuration.journalPath, !FileSystem.write(Array(server.journal.json().utf8), to: path) {
-            Console.error("cannot write the journal to \(path)")
+        if let path = configuration.journalPath, !FileSystem.write(Array(server.journal.json().utf8), to: path, mode: 0o600) {
+            Console.error("--journal \(path): cannot write the journal")
+            outcome.exitCode = ExitCode.ioError
+            outcome.report.exitCode = ExitCode.ioError
+            outcome.report.error = "cannot write the journal to \(path)"
         }
         let failures = summary.failures
         if !configuration.quiet || !failures.isEmpty { Console.line(summary.render()) }
@@ -72,7 +74,6 @@ public enum Runner {
             report.error = error.message
             report.exitCode = error.exitCode
             Console.error(error.message)
-            if configuration.stubs == nil { writeReport(report, configuration) }
             return RunOutcome(exitCode: error.exitCode, report: report)
         }
         report.launched = true
@@ -112,16 +113,15 @@ public enum Runner {
             Console.error("\(configuration.program) was \(final)")
         }
         report.exitCode = exitCode
-        if configuration.stubs == nil { writeReport(report, configuration) }
         return RunOutcome(exitCode: exitCode, report: report)
     }
 
-    private static func writeReport(_ report: RunReport, _ configuration: RunConfiguration) {
+    /// Writes the `--report`; when that fails at the end, the run fails with exit 74 (EX_IOERR), never 0.
+    private static func writeReport(_ outcome: inout RunOutcome, _ configuration: RunConfiguration) {
         guard let path = configuration.reportPath else { return }
-        do {
-            try report.write(to: path)
-        } catch {
-            Console.error("cannot write the report to \(path): \(error)")
+        if !outcome.report.write(to: path) {
+            Console.error("--report \(path): cannot write the report (exit \(ExitCode.ioError))")
+            outcome.exitCode = ExitCode.ioError
         }
     }
 
@@ -133,8 +133,14 @@ public enum Runner {
     }
 }
 
-/// sut-launch's own lines on stderr, each prefixed `sut-launch: `.
+/// sut-launch's own lines on stderr, each prefixed `sut-launch: `; and its stdout.
 public enum Console {
+    /// Writes `text` to stdout as it is.
+    public static func out(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = write(1, &bytes, bytes.count)
+    }
+
     /// Writes `sut-launch: error: message` to stderr.
     public static func error(_ message: String) { line("error: " + message) }
 

@@ -30,6 +30,8 @@ final class ScenarioRun {
     let featureDirectory: String
     let workDirectory: String
     let deadline: ContinuousClock.Instant
+    /// The scenario's time limit (`--scenario-timeout`, or its `@timeout=` tag).
+    let timeout: Duration
 
     var program: String?
     var featureFlags: [String: FlagValue] = [:]
@@ -38,7 +40,9 @@ final class ScenarioRun {
     var entryPoint: String?
     var stubs = StubSet()
     var hasStubs = false
-    var strict = false
+    /// Unexpected requests fail the scenario (DESIGN "Strictness": strict where a test is the caller);
+    /// `@lenient` or `Given unexpected requests are allowed` opt out.
+    var strict: Bool
     var server: StubServer?
     var process: LaunchedProcess?
     var trail: [String] = []
@@ -49,6 +53,8 @@ final class ScenarioRun {
         self.featureDirectory = FileSystem.directory(of: pickle.uri)
         self.workDirectory = workDirectory
         self.deadline = .now + timeout
+        self.timeout = timeout
+        self.strict = !pickle.tags.contains("@lenient")
         self.program = options.defines["PROGRAM"]
     }
 
@@ -56,6 +62,13 @@ final class ScenarioRun {
     var waitLimit: Duration {
         let remaining = deadline - .now
         return remaining < options.stepTimeout ? max(remaining, .zero) : options.stepTimeout
+    }
+
+    /// How long a wait that just ended waited, for messages: "2s", or "the scenario's 1s timeout" when the
+    /// scenario's deadline cut it short.
+    var waitDescription: String {
+        if deadline - .now < .milliseconds(20) { return "the scenario's \(Runner.format(timeout)) timeout" }
+        return Runner.format(options.stepTimeout)
     }
 
     /// `${NAME}` replaced from `--define` and the environment.

@@ -10,13 +10,17 @@ import Darwin
 struct StepDefinition: @unchecked Sendable {
     let pattern: Regex<AnyRegexOutput>
     let example: String
+    /// Captures that must be durations (`500ms`, `2s`): checked when a feature file loads, by `check` and `test`.
+    let durationCaptures: [Int]
     /// Throws ``StepFailure`` (any other error counts as a failure with its text).
     let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
 
-    init(_ pattern: String, example: String, _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void) {
+    init(_ pattern: String, example: String, durationCaptures: [Int] = [],
+         _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void) {
         // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
         self.pattern = try! Regex("^" + pattern + "$")
         self.example = example
+        self.durationCaptures = durationCaptures
         self.run = run
     }
 
@@ -50,7 +54,7 @@ enum StepCatalog {
     static func notSeen(_ run: ScenarioRun) -> String {
         // Output ends a moment before waitpid reports the exit: give it that moment.
         if let status = run.process?.waitForExit(timeout: .milliseconds(200)) { return "the program \(status) without printing it" }
-        return "it did not appear within \(Runner.format(run.options.stepTimeout))"
+        return "it did not appear within \(run.waitDescription)"
     }
 
     static func unescape(_ text: String) -> String {
@@ -109,6 +113,9 @@ enum StepCatalog {
         StepDefinition("unexpected requests fail the scenario", example: "Given unexpected requests fail the scenario") { run, _, _ in
             run.strict = true
         },
+        StepDefinition("unexpected requests are allowed", example: "Given unexpected requests are allowed") { run, _, _ in
+            run.strict = false
+        },
     ]
 
     // MARK: When
@@ -131,7 +138,7 @@ enum StepCatalog {
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
             try run.requireServer().sendControlMessage(run.expand(captures[0]))
         },
-        StepDefinition("I wait (\\S+)", example: "When I wait 500ms") { run, captures, _ in
+        StepDefinition("I wait (\\S+)", example: "When I wait 500ms", durationCaptures: [0]) { run, captures, _ in
             guard let duration = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
             let limit = run.deadline - .now
             try? sleepFor(duration < limit ? duration : limit)
@@ -166,7 +173,7 @@ enum StepCatalog {
         StepDefinition("the (?:exit code is|program exits with code) (\\d+)", example: "Then the exit code is 0") { run, captures, _ in
             let process = try run.requireProcess()
             guard let status = process.waitForExit(timeout: run.waitLimit) else {
-                throw StepFailure("the program was still running after \(Runner.format(run.options.stepTimeout)); expected exit code \(captures[0])")
+                throw StepFailure("the program was still running after \(run.waitDescription); expected exit code \(captures[0])")
             }
             process.finish(grace: run.options.killGrace)
             guard status == .exited(Int32(captures[0]) ?? -1) else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
@@ -174,7 +181,7 @@ enum StepCatalog {
         StepDefinition("the program is still running", example: "Then the program is still running") { run, _, _ in
             if let status = try run.requireProcess().status { throw StepFailure("the program is not running: it \(status)") }
         },
-        StepDefinition("the program finishes within (\\S+)", example: "Then the program finishes within 2s") { run, captures, _ in
+        StepDefinition("the program finishes within (\\S+)", example: "Then the program finishes within 2s", durationCaptures: [0]) { run, captures, _ in
             guard let limit = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
             let remaining = run.deadline - .now
             guard try run.requireProcess().waitForExit(timeout: limit < remaining ? limit : remaining) != nil else {
@@ -182,9 +189,26 @@ enum StepCatalog {
             }
         },
         StepDefinition("the server received (\\d+) requests? to \"([A-Z]+) (\\S+)\"", example: "Then the server received 1 request to \"GET /message\"") { run, captures, _ in
-            let count = try requests(run, captures[1], captures[2]).count
-            guard count == Int(captures[0]) else {
-                throw StepFailure("expected \(captures[0]) request\(captures[0] == "1" ? "" : "s") to \(captures[1]) \(captures[2]), the server received \(count)\(received(run))")
+            // The program may send the request a moment after launch: wait for the count (up to the step
+            // timeout, less once the program has ended), then compare exactly.
+            let expected = Int(captures[0]) ?? 0
+            var count = try requests(run, captures[1], captures[2]).count
+            let deadline = ContinuousClock.now + run.waitLimit
+            var endedAt: ContinuousClock.Instant?
+            while count < expected && ContinuousClock.now < deadline {
+                if run.process?.status != nil {
+                    endedAt = endedAt ?? .now
+                    if ContinuousClock.now - endedAt! > .milliseconds(100) { break } // ended, and the server is idle
+                }
+                try? sleepFor(.milliseconds(5))
+                count = try requests(run, captures[1], captures[2]).count
+            }
+            guard count == expected else {
+                var when = ""
+                if count < expected {
+                    when = run.process?.status == nil ? " within \(run.waitDescription) (the program was still running)" : " (the program had ended)"
+                }
+                throw StepFailure("expected \(captures[0]) request\(captures[0] == "1" ? "" : "s") to \(captures[1]) \(captures[2]), the server received \(count)\(when)\(received(run))")
             }
         },
         StepDefinition("the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)", example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\"") { run, captures, _ in

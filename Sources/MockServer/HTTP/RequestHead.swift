@@ -139,10 +139,13 @@ package struct RequestHead: Sendable {
 }
 
 extension StringProtocol {
+    /// Without leading and trailing spaces and tabs. Linear in the length: it walks UTF-8 bytes, not
+    /// characters (a line of 40,000 blanks took seconds the other way).
     package func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
+        let bytes = Array(utf8)
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return "" }
+        if first == 0 && last == bytes.count - 1 { return String(self) }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

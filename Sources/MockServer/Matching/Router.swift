@@ -1,6 +1,6 @@
 /// Finds the stubs that may match a request without scanning them all: exact paths by hash, templates by a
 /// segment trie, regular expressions by their literal prefix. Candidates come back best first:
-/// lower priority number, then more specific path (literal > {param} > * > **), then definition order.
+/// lower priority number, then more specific path (literal > {param} > * > **), then the stub added later.
 struct Router: Sendable {
     let stubs: [Stub]
     /// Position of each stub in the total order "best first".
@@ -26,7 +26,7 @@ struct Router: Sendable {
             let x = keys[a], y = keys[b]
             if x.priority != y.priority { return x.priority < y.priority }
             if x.specificity != y.specificity { return x.specificity > y.specificity }
-            return x.order < y.order
+            return x.order > y.order
         }
         var rank = [Int](repeating: 0, count: stubs.count)
         for (position, index) in order.enumerated() { rank[index] = position }

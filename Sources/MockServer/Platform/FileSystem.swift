@@ -16,6 +16,12 @@ package enum FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// True when something (file, directory, link to one) exists at `path`.
+    package static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     /// The whole file, or nil when it cannot be read.
     package static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -55,11 +61,27 @@ package enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// Writes `bytes` to `path` (created or truncated); false on failure.
-    package static func write(_ bytes: [UInt8], to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Why `path` cannot be written as an output file, or nil when it can: its directory must exist and be
+    /// writable, and the path must not name a directory or a read-only file.
+    package static func outputProblem(_ path: String) -> String? {
+        if path.isEmpty { return "the path is empty" }
+        let directory = directory(of: path)
+        if !isDirectory(directory) { return "directory \(directory) does not exist" }
+        if isDirectory(path) { return "\(path) is a directory" }
+        if access(path, F_OK) == 0 {
+            if access(path, W_OK) != 0 { return "\(path) is not writable" }
+        } else if access(directory, W_OK) != 0 {
+            return "directory \(directory) is not writable"
+        }
+        return nil
+    }
+
+    /// Writes `bytes` to `path` (created or truncated, with `mode` when created); false on failure.
+    package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        if mode != 0o644 { fchmod(fd, mode_t(mode)) } // an existing file keeps its mode otherwise (journals are 0600)
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress, $0.count) }

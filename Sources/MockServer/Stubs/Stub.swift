@@ -19,7 +19,7 @@ public final class Stub: @unchecked Sendable {
     var body: [ValueMatcher] = []
     /// Lower wins (WireMock's rule); 5 when not given.
     public var priority: Int = 5
-    /// Tie-breaker among equals: smaller wins (native: file order; WireMock: most recent first).
+    /// Tie-breaker among equals: the position it was added at (1, 2, …); larger wins (most recent first).
     var order: Int = 0
     var scenario: ScenarioRule?
     /// Answered by call count; the last one repeats.

@@ -84,7 +84,7 @@ extension StubSet {
         let uuid = try mapping.string("uuid")
         let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
         let stub = Stub(id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
-                        url: url, order: -1, responses: [])
+                        url: url, responses: [])
         stub.query = try namedMatchers(request, "queryParameters", file: file)
         stub.headers = try namedMatchers(request, "headers", file: file)
         stub.cookies = try namedMatchers(request, "cookies", file: file)

@@ -17,8 +17,8 @@ public struct StubSet: Sendable {
 
     /// Adds another set's stubs after this one's (its `unexpected: fail` carries over).
     ///
-    /// Among equally good matches a native route defined earlier wins, and a WireMock mapping added later
-    /// wins (WireMock's rule); a stub's `order` sign says which rule it follows.
+    /// Among equally good matches (same priority and path specificity) the stub added later wins, as in
+    /// WireMock ("most recent first"): a scenario's routes override its Background's, a later `--stub` an earlier one.
     public mutating func merge(_ other: StubSet) {
         for stub in other.stubs { append(stub) }
         if other.unexpected == .fail { unexpected = .fail }
@@ -27,8 +27,7 @@ public struct StubSet: Sendable {
 
     /// Appends one stub, numbering it after the ones present.
     mutating func append(_ stub: Stub) {
-        let sequence = stubs.count + 1
-        stub.order = stub.order >= 0 ? sequence : -sequence
+        stub.order = stubs.count + 1
         stubs.append(stub)
     }
 

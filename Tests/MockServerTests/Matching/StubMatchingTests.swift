@@ -59,9 +59,10 @@ private func server(_ text: String, directory: String = ".") throws -> StubServe
         #expect(subject.ask("GET", "/a/b").body == "urgent")
     }
 
-    @Test func firstNativeRouteWinsAmongEquals() throws {
+    @Test func laterRouteWinsAmongEquals() throws {
+        // WireMock's "most recent first": an override added later (a scenario's route, a later --stub) wins.
         let subject = try server(#"{ "routes": [ { "path": "/x", "body": "first" }, { "path": "/x", "body": "second" } ] }"#)
-        #expect(subject.ask("GET", "/x").body == "first")
+        #expect(subject.ask("GET", "/x").body == "second")
     }
 
     @Test func methodQueryHeadersCookiesAndBody() throws {
@@ -70,8 +71,8 @@ private func server(_ text: String, directory: String = ".") throws -> StubServe
           { "method": "GET", "path": "/cities", "query": { "q": "Milano" }, "headers": { "egon-route": "true" }, "json": [ { "name": "Milano" } ] },
           { "method": "GET", "path": "/me", "cookies": { "session": { "matches": "[a-z]+" } }, "body": "me" },
           { "method": "POST", "path": "/echo", "requestBody": "exact text", "body": "text" },
-          { "method": "POST", "path": "/json", "requestJson": { "a": 1, "b": [1, 2] }, "body": "equal" },
-          { "method": "POST", "path": "/json", "requestJsonIncludes": { "a": 1 }, "body": "includes" }
+          { "method": "POST", "path": "/json", "requestJsonIncludes": { "a": 1 }, "body": "includes" },
+          { "method": "POST", "path": "/json", "requestJson": { "a": 1, "b": [1, 2] }, "body": "equal" }
         ] }
         """)
         #expect(subject.ask("GET", "/cities?q=Milano", headers: ["Egon-Route": "true"]).body == #"[{"name":"Milano"}]"#)

@@ -1,0 +1,97 @@
+import MockServer
+
+/// The whole command line: picks the subcommand, turns every error into its exit code, and writes the
+/// `--report` a parsed option asked for, whatever the exit code.
+///
+/// Subcommand names are reserved words: a first word that is a likely typo of one (`tests`, `serv`,
+/// `chek`, `hlep`) is a usage error, never a program launch; `--` before the program forces a launch
+/// (`sut-launch -- test` runs test(1)).
+public enum SutLaunchCommand {
+    /// The subcommands, and `help`.
+    static let subcommands = ["serve", "check", "test", "help"]
+    /// Words kept for subcommands to come; launching a program of that name needs `--`.
+    static let reservedWords = ["init"]
+
+    /// Runs the command line and returns sut-launch's exit code. Signals must be blocked in this process already.
+    /// - Parameters:
+    ///   - arguments: argv without argv[0].
+    ///   - environment: the caller's environment.
+    public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let first = arguments.first
+        do {
+            switch first {
+            case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
+            case "check":
+                Interruption.exitOnSignal()
+                return try CheckCommand.run(Array(arguments.dropFirst()))
+            case "test": return try TestCommand.run(Array(arguments.dropFirst()), environment: environment)
+            case "help": return try help(Array(arguments.dropFirst()))
+            default: break
+            }
+            if let first { try refuseLikelyTypo(first) }
+            switch try RunCommand.parse(arguments, environment: environment) {
+            case .help:
+                Console.out(HelpText.main)
+                return 0
+            case .version:
+                Console.out("sut-launch \(SutLaunch.version)\n")
+                return 0
+            case .run(let configuration):
+                let forwarder = SignalForwarder(grace: configuration.killGrace)
+                return Runner.run(configuration, signals: forwarder).exitCode
+            }
+        } catch {
+            let (code, message) = describe(error)
+            Console.error(message)
+            if first == "test" {
+                TestCommand.writeEarlyReport(Array(arguments.dropFirst()), exitCode: code, error: message)
+            } else if first != "serve" && first != "check" && first != "help" {
+                RunCommand.writeEarlyReport(arguments, exitCode: code, error: message)
+            }
+            return code
+        }
+    }
+
+    /// The exit code and the one-line message for an error that ended parsing.
+    static func describe(_ error: any Error) -> (Int32, String) {
+        switch error {
+        case let error as UsageError: (ExitCode.usage, error.message)
+        case let error as InputError: (ExitCode.invalidInput, error.description)
+        default: (ExitCode.usage, "\(error)")
+        }
+    }
+
+    /// `help`, `help SUBCOMMAND`.
+    static func help(_ arguments: [String]) throws(UsageError) -> Int32 {
+        switch arguments.first {
+        case nil: Console.out(HelpText.main)
+        case "serve": Console.out(ServeCommand.help)
+        case "check": Console.out(CheckCommand.help)
+        case "test": Console.out(TestCommand.help)
+        case "help": Console.out("USAGE:\n  sut-launch help [serve|check|test]\n")
+        case let topic?:
+            throw UsageError("no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test"))")
+        }
+        return 0
+    }
+
+    /// A first word that is not a subcommand but looks like a misspelt one is a usage error: launching
+    /// whatever program of that name is in PATH would be a surprise (`sut-launch init` ran telinit).
+    static func refuseLikelyTypo(_ word: String) throws(UsageError) {
+        guard !word.hasPrefix("-"), !word.contains("/") else { return }
+        let escape = "; to launch a program named \(word), write: sut-launch -- \(word)"
+        if reservedWords.contains(word) {
+            throw UsageError("'\(word)' is reserved for a sut-launch subcommand\(escape)")
+        }
+        // One edit for short words (so head, less, yes and tee still launch), two for longer ones.
+        let limit = word.count <= 4 ? 1 : 2
+        let lowered = word.lowercased()
+        let near = subcommands.map { ($0, Suggestion.editDistance(lowered, $0)) }.filter { $0.1 > 0 && $0.1 <= limit }
+        if let (subcommand, _) = near.min(by: { $0.1 < $1.1 }) {
+            throw UsageError("unknown subcommand '\(word)'; did you mean 'sut-launch \(subcommand)'?\(escape)")
+        }
+        if subcommands.contains(lowered) {
+            throw UsageError("unknown subcommand '\(word)'; subcommands are lower case: 'sut-launch \(lowered)'\(escape)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import MockServer
+
+/// The reports of one `sut-launch test` run (`--junit`, `--report`), written exactly once: when the run
+/// ends, when it ends early (usage error, invalid file), or when a signal interrupts it (finished
+/// scenarios, plus the running ones as errors "interrupted by SIGTERM").
+final class ScenarioReports: Sendable {
+    private struct State {
+        var junitPath: String?
+        var reportPath: String?
+        var finished: [ScenarioResult] = []
+        var running: [Pickle: ContinuousClock.Instant] = [:]
+        var written = false
+    }
+    private let state = Locked(State())
+    private let started = ContinuousClock.now
+
+    /// Sets where the reports go (paths already checked).
+    func configure(junit: String?, report: String?) {
+        state.withLock {
+            $0.junitPath = junit
+            $0.reportPath = report
+        }
+    }
+
+    func scenarioStarted(_ pickle: Pickle) {
+        state.withLock { $0.running[pickle] = .now }
+    }
+
+    func scenarioFinished(_ result: ScenarioResult) {
+        state.withLock {
+            $0.running[result.pickle] = nil
+            $0.finished.append(result)
+        }
+    }
+
+    /// Writes the reports unless they were written already.
+    /// - Parameters:
+    ///   - results: the results to write; nil: those finished so far, plus the running ones as errors
+    ///     saying `interruption`.
+    ///   - exitCode: the run's exit code so far.
+    /// - Returns: the exit code, 74 when a report could not be written.
+    @discardableResult
+    func write(_ results: [ScenarioResult]? = nil, exitCode: Int32, error: String? = nil, interruption: String? = nil) -> Int32 {
+        state.withLock { state -> Int32 in
+            guard !state.written else { return exitCode }
+            state.written = true
+            var all = results ?? state.finished
+            if results == nil, let interruption {
+                for (pickle, since) in state.running.sorted(by: { $0.value < $1.value }) {
+                    var result = ScenarioResult(pickle: pickle, status: .error, duration: .now - since, trail: [],
+                                                outputTail: "", unexpectedRequests: [])
+                    result.failedStep = pickle.location
+                    result.message = interruption
+                    all.append(result)
+                }
+            }
+            let seconds = (ContinuousClock.now - started).seconds
+            var code = exitCode
+            if let path = state.junitPath, !FileSystem.write(Array(JUnitReport.render(all, totalSeconds: seconds).utf8), to: path) {
+                Console.error("--junit \(path): cannot write the JUnit report (exit \(ExitCode.ioError))")
+                code = ExitCode.ioError
+            }
+            if let path = state.reportPath {
+                let json = ScenarioJSONReport.render(all, totalSeconds: seconds, exitCode: exitCode, error: error ?? interruption)
+                if !FileSystem.write(Array(json.utf8), to: path) {
+                    Console.error("--report \(path): cannot write the report (exit \(ExitCode.ioError))")
+                    code = ExitCode.ioError
+                }
+            }
+            return code
+        }
+    }
+}

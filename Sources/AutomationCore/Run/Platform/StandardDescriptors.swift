@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// sut-launch's own fds 0, 1 and 2, and how it ends.
+public enum StandardDescriptors {
+    /// Opens /dev/null on any of fds 0, 1, 2 that is closed, before anything else opens a descriptor.
+    /// Otherwise the next pipe or socket would take that number, and a program started with stdin closed
+    /// (`sut-launch cat <&-`) would read its own stdout pipe and hang.
+    public static func openClosedOnes() {
+        for target: Int32 in 0...2 where fcntl(target, F_GETFD) == -1 && errno == EBADF {
+            let fd = open("/dev/null", O_RDWR)
+            if fd >= 0 && fd != target {
+                dup2(fd, target)
+                close(fd)
+            }
+        }
+    }
+
+    /// Ends the process with `code` (the C library's exit).
+    public static func exitProcess(_ code: Int32) -> Never {
+        exit(code)
+    }
+}

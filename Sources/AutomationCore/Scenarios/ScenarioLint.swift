@@ -1,0 +1,68 @@
+import MockServer
+
+/// What `check` and `test` both refuse in feature files before anything runs, so `check` passes exactly
+/// what `test` accepts: files that do not parse, `@timeout=` tags and step durations that are not
+/// durations. `check` also names undefined steps (`test` reports them per scenario, as Cucumber does).
+enum ScenarioLint {
+    /// Reads and compiles feature files.
+    /// - Returns: the pickles, in file order, and one `file:line: message` per problem.
+    static func load(_ paths: [String]) -> (pickles: [Pickle], problems: [String]) {
+        var pickles: [Pickle] = []
+        var problems: [String] = []
+        for path in paths {
+            guard let bytes = FileSystem.read(path) else {
+                problems.append("\(path): cannot read the file")
+                continue
+            }
+            do {
+                let compiled = Pickle.compile(try GherkinParser.parse(String(decoding: bytes, as: UTF8.self), uri: path))
+                problems += durationProblems(compiled)
+                pickles += compiled
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        return (pickles, problems)
+    }
+
+    /// `@timeout=` tags and duration captures that do not parse, once per line.
+    static func durationProblems(_ pickles: [Pickle]) -> [String] {
+        var problems: [String] = []
+        var seen: Set<String> = []
+        func add(_ problem: String) { if seen.insert(problem).inserted { problems.append(problem) } }
+        for pickle in pickles {
+            for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
+                let value = String(tag.dropFirst(timeoutTag.count))
+                if DurationParser.parse(value) == nil {
+                    add("\(pickle.location): tag \(tag): '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
+                }
+            }
+            for step in pickle.steps {
+                guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
+                for index in definition.durationCaptures where index < captures.count {
+                    let value = captures[index]
+                    if !value.contains("${"), DurationParser.parse(value) == nil {
+                        add("\(pickle.uri):\(step.line): '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// `file:line: undefined step "…"; closest: …`, once per line.
+    static func undefinedSteps(_ pickles: [Pickle]) -> [String] {
+        var problems: [String] = []
+        var reported: Set<String> = []
+        for pickle in pickles {
+            for step in pickle.steps where StepCatalog.find(step.text) == nil && reported.insert("\(pickle.uri):\(step.line)").inserted {
+                let closest = StepCatalog.closest(to: step.keyword + step.text, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
+                problems.append("\(pickle.uri):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest)")
+            }
+        }
+        return problems
+    }
+
+    /// The scenario timeout tag's prefix: `@timeout=10s`.
+    static let timeoutTag = "@timeout="
+}
