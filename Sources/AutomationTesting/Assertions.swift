@@ -106,9 +106,9 @@ public func assertOutputInOrder(_ app: SUTApplication, _ texts: [String], on str
 /// Asserts no request reached the server that no route matched.
 public func assertNoUnexpectedRequests(_ server: MockServerHandle,
                                        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
-    let unexpected = server.server.summary.unexpected
+    let unexpected = server.unexpectedRequestDescriptions
     guard !unexpected.isEmpty else { return }
-    recordAutomationIssue("unexpected requests:\n" + unexpected.map { "\($0.method) \($0.url)\n  " + $0.nearMiss.split(separator: "\n").dropFirst().joined(separator: "\n  ") }.joined(separator: "\n"),
+    recordAutomationIssue("unexpected requests:\n" + unexpected.joined(separator: "\n"),
                           fileID: fileID, filePath: filePath, line: line, column: column)
 }
 

@@ -14,7 +14,9 @@ public struct AutomationScopeTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil || !test.isSuite else { return try await function() }
         let scope = AutomationScope()
-        defer { scope.tearDown() }
+        defer {
+            for problem in scope.tearDown() { Issue.record(Comment(rawValue: problem)) }
+        }
         try await AutomationScope.$taskScope.withValue(scope) {
             try await function()
         }

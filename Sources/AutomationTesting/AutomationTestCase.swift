@@ -19,7 +19,7 @@ open class AutomationTestCase: XCTestCase {
             let context = scope.failureContext
             if !context.isEmpty { print("Failure context for \(name):\n\(context)") }
         }
-        scope.tearDown()
+        for problem in scope.tearDown() { XCTFail(problem) }
         releaseReleasedProperties(in: self)
         AutomationScope.setCaseScope(nil)
         super.tearDown()

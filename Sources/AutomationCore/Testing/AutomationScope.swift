@@ -55,7 +55,9 @@ public final class AutomationScope: Sendable {
     }
 
     /// Stops everything the test started. Safe to call twice.
-    public func tearDown() {
+    /// - Returns: what fails the test: the unexpected requests of every strict server (with near misses).
+    @discardableResult
+    public func tearDown() -> [String] {
         let (applications, servers, cleanups) = state.withLock { state -> ([SUTApplication], [MockServerHandle], [@Sendable () -> Void]) in
             guard !state.tornDown else { return ([], [], []) }
             state.tornDown = true
@@ -70,5 +72,11 @@ public final class AutomationScope: Sendable {
         for application in applications { application.terminate(grace: .seconds(1)) }
         for server in servers { server.stop() }
         for cleanup in cleanups.reversed() { cleanup() }
+        return servers.filter(\.isStrict).compactMap { server in
+            let unexpected = server.unexpectedRequestDescriptions
+            guard !unexpected.isEmpty else { return nil }
+            return "mock server \(server.url) received unexpected requests (use MockServerBuilder.lenient() to allow them):\n"
+                + unexpected.joined(separator: "\n")
+        }
     }
 }

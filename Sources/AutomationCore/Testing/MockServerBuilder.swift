@@ -19,6 +19,7 @@ public final class MockServerBuilder {
     private var stubs = StubSet()
     private var unexpected: (@Sendable (HTTPRequest) -> Void)?
     private var limits = ServerLimits()
+    private var isLenient = false
 
     public init() {}
 
@@ -49,15 +50,26 @@ public final class MockServerBuilder {
         return self
     }
 
-    /// Unexpected requests count as failures in ``MockServerHandle/failures``.
+    /// Unexpected requests count as failures in ``MockServerHandle/failures`` and are recorded as test
+    /// issues at teardown. This is the default; the method stays for clarity at the call site.
     @discardableResult
     public func strict() -> MockServerBuilder {
-        stubs.unexpected = .fail
+        isLenient = false
+        return self
+    }
+
+    /// Unexpected requests are answered with the near-miss 404 and listed, but do not fail the test
+    /// (an ``onUnexpected(_:)`` handler still runs).
+    @discardableResult
+    public func lenient() -> MockServerBuilder {
+        isLenient = true
         return self
     }
 
     /// Starts the server on 127.0.0.1 (port 0: a free one) and registers it for teardown.
     public func start(port: UInt16 = 0) throws -> MockServerHandle {
+        var stubs = stubs
+        if !isLenient { stubs.unexpected = .fail }
         let server = StubServer(stubs: stubs, limits: limits)
         if let unexpected { server.onUnexpected(unexpected) }
         try server.start(port: port)
@@ -86,6 +98,12 @@ public final class MockServerHandle: Sendable {
     }
     /// Unmet expectations and (when strict) unexpected requests.
     public var failures: [String] { server.summary.failures }
+    /// True unless the builder was ``MockServerBuilder/lenient()`` (or the stubs say otherwise).
+    public var isStrict: Bool { server.summary.policy == .fail }
+    /// Each request no route matched, with its near miss: `GET /x` then the nearest route and what differed.
+    public var unexpectedRequestDescriptions: [String] {
+        server.summary.unexpected.map { "\($0.method) \($0.url)\n  " + $0.nearMiss.split(separator: "\n").dropFirst().joined(separator: "\n  ") }
+    }
     public func send(controlMessage: String) { server.sendControlMessage(controlMessage) }
     public func stop() { server.stop() }
 }

@@ -29,12 +29,14 @@ struct JSONPath: Sendable {
                 rest = rest.dropFirst(2)
                 let name = rest.prefix { $0 != "." && $0 != "[" }
                 guard !name.isEmpty else { throw Error(message: "JSONPath \"\(source)\": expected a name after ..") }
+                try Self.checkName(name, source: source)
                 steps.append(.descendant(String(name)))
                 rest = rest.dropFirst(name.count)
             } else if rest.hasPrefix(".") {
                 rest = rest.dropFirst()
                 let name = rest.prefix { $0 != "." && $0 != "[" }
                 guard !name.isEmpty else { throw Error(message: "JSONPath \"\(source)\": expected a name after .") }
+                if name != "*" { try Self.checkName(name, source: source) }
                 steps.append(name == "*" ? .wildcard : .child(String(name)))
                 rest = rest.dropFirst(name.count)
             } else if rest.hasPrefix("[") {
@@ -57,6 +59,18 @@ struct JSONPath: Sendable {
             }
         }
         self.steps = steps
+    }
+
+    /// The subset, for messages.
+    static let supported = "$, .name, ['name'], [0], [-1], [*], .*, ..name and filters [?(@.a.b)] / [?(@.a == 'x')] with == != < > <= >="
+
+    /// A member name after `.` or `..`: anything that looks like a function (`size()`), an operator or
+    /// a quote is outside the subset, refused at load rather than silently never matching.
+    private static func checkName(_ name: Substring, source: String) throws(Error) {
+        if let bad = name.first(where: { "()=~!<>?@,:'\" \\/|&".contains($0) }) {
+            let what = name.contains("(") ? "functions like \(name) are" : "'\(bad)' in a member name is"
+            throw Error(message: "JSONPath \"\(source)\": \(what) not supported; supported: \(supported)")
+        }
     }
 
     private static func closingBracket(_ text: Substring) -> Substring.Index? {
@@ -91,6 +105,10 @@ struct JSONPath: Sendable {
         }
         guard left.hasPrefix("@") else { throw Error(message: "JSONPath \"\(source)\": a filter must test @.field") }
         let field = left.dropFirst().split(separator: ".").map(String.init)
+        if comparison == nil, expression.contains("=~") || expression.contains("&&") || expression.contains("||") || expression.contains(" in ") {
+            throw Error(message: "JSONPath \"\(source)\": the filter [?(\(expression))] is not supported; supported: \(supported)")
+        }
+        for name in field { try checkName(Substring(name), source: source) }
         var operand: JSONNode?
         if var text = right {
             if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 { text = "\"" + text.dropFirst().dropLast() + "\"" }
@@ -122,7 +140,8 @@ struct JSONPath: Sendable {
                 case .descendant(let name):
                     Self.collect(name, in: node, into: &next)
                 case .filter(let field, let comparison, let operand):
-                    let candidates = node.elements ?? node.members?.map(\.value) ?? []
+                    // An array filters its elements; an object is tested itself (Jayway, WireMock's engine).
+                    let candidates = node.elements ?? (node.members != nil ? [node] : [])
                     next += candidates.filter { Self.test($0, field: field, comparison: comparison, operand: operand) }
                 }
             }

@@ -1,0 +1,3 @@
+﻿Feature: bom
+  Scenario: s
+    Given the program "true"
