@@ -33,3 +33,13 @@ int csystem_pipe_cloexec(int fds[2]) {
 int csystem_spawn_file_actions_addchdir(void *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np((posix_spawn_file_actions_t *)actions, path);
 }
+
+int csystem_spawn_file_actions_addclosefrom(void *actions, int from) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
+#else
+    (void)actions;
+    (void)from;
+    return 38; // ENOSYS on Linux: the launcher falls back to closing descriptors it knows of
+#endif
+}

@@ -53,7 +53,10 @@ public final class LaunchedProcess: Sendable {
         }
     }
 
-    deinit { closeStandardInput() } // a handle dropped without finish() does not leak the stdin pipe
+    deinit {
+        closeStandardInput() // a handle dropped without finish() does not leak the stdin pipe
+        if !state.withLock({ $0.finished }) && !groupIsAlive { Watchdog.release(pid) }
+    }
 
     /// The status once the program has exited; nil while it runs.
     public var status: ProcessStatus? { state.withLock { $0.status } }
@@ -106,6 +109,7 @@ public final class LaunchedProcess: Sendable {
         }
         closeStandardInput()
         pump.finish(within: .milliseconds(250))
+        Watchdog.release(pid)
     }
 
     /// Writes bytes to the program's stdin (launched with `.pipe`).
@@ -115,7 +119,7 @@ public final class LaunchedProcess: Sendable {
         guard fd >= 0 else { throw Errno(EBADF) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { sendNoSignal(fd, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw Errno(errno)
@@ -135,7 +139,7 @@ public final class LaunchedProcess: Sendable {
 }
 
 /// write() that reports EPIPE instead of raising SIGPIPE, whatever this process's SIGPIPE disposition is.
-private func sendNoSignal(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+func writeWithoutSIGPIPE(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
     var block = sigset_t(), old = sigset_t(), pending = sigset_t()
     sigemptyset(&block)
     sigaddset(&block, SIGPIPE)

@@ -52,9 +52,14 @@ public enum Launcher {
         let argv = [request.argv0 ?? request.executable] + request.arguments
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let started = ContinuousClock.now
-        let result = spawnLock.withLock { _ in
-            PosixSpawn.spawn(path: path, argv: argv, environment: environment,
-                             workingDirectory: request.workingDirectory, descriptors: descriptors)
+        var result = spawn(path, argv, environment, request.workingDirectory, descriptors)
+        // ETXTBSY: another thread's child still held the file open for writing in the instant between its
+        // fork and its exec (a test that writes a script and runs it). It passes in microseconds: retry.
+        var backoff: UInt32 = 1_000
+        while case .failure(let error) = result, error.rawValue == ETXTBSY, backoff <= 64_000 {
+            usleep(backoff)
+            backoff *= 2
+            result = spawn(path, argv, environment, request.workingDirectory, descriptors)
         }
         let pid: pid_t
         switch result {
@@ -64,6 +69,7 @@ public enum Launcher {
             throw launchError(for: error, path: request.executable)
         }
 
+        Watchdog.guardGroup(pid) // nothing of the run outlives us, even if we are SIGKILLed
         let terminal = request.standardInput == .inherit ? TerminalHandoff.give(to: pid) : nil
         let recorder = OutputRecorder(captureLimit: request.captureLimit)
         let pump = OutputPump(pipes: [(.stdout, out.read), (.stderr, err.read)], recorder: recorder, forward: request.forwardsOutput)
@@ -71,8 +77,16 @@ public enum Launcher {
                                output: recorder, pump: pump, standardInput: stdinWrite, terminal: terminal)
     }
 
+    private static func spawn(_ path: String, _ argv: [String], _ environment: [String], _ directory: String?,
+                              _ descriptors: [Int32]) -> Result<pid_t, Errno> {
+        spawnLock.withLock { _ in
+            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors)
+        }
+    }
+
     private static func launchError(for error: Errno, path: String) -> LaunchError {
         switch error.rawValue {
+        case ETXTBSY: LaunchError(.notExecutable, "\(path): \(error) (still open for writing after 7 tries over 127 ms)")
         case ENOENT: LaunchError(.notFound, "\(path): \(error) (a missing interpreter in its #! line?)")
         case EACCES, EISDIR: LaunchError(.notExecutable, "\(path): \(error)")
         case ENOEXEC: LaunchError(.notExecutable, "\(path): exec format error (a script without a #! line?)")

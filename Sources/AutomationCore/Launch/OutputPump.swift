@@ -26,7 +26,6 @@ final class OutputPump: Sendable {
             var open = pipes
             var wakeRead = wake.read
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            var forwardBroken: Set<StandardStream> = []
             while !open.isEmpty && !stopRequested.current {
                 var fds = open.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
                 if wakeRead >= 0 { fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)) }
@@ -45,9 +44,10 @@ final class OutputPump: Sendable {
                     let count = read(fd, &buffer, buffer.count)
                     if count > 0 {
                         recorder.record(buffer[0..<count], from: stream)
-                        if forward, !forwardBroken.contains(stream),
-                           !Self.writeAll(stream == .stdout ? 1 : 2, buffer[0..<count]) {
-                            forwardBroken.insert(stream) // our reader went away; keep draining the program
+                        if forward, !Self.writeAll(stream == .stdout ? 1 : 2, buffer[0..<count]) {
+                            // Our reader went away (`sut-launch prog | head`): stop reading, so the program
+                            // sees its stdout closed (EPIPE/SIGPIPE) as if it were piped to head directly.
+                            closed.append(fd)
                         }
                     } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                         closed.append(fd)

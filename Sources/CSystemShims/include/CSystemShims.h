@@ -15,4 +15,9 @@ int csystem_pipe_cloexec(int fds[2]);
 /// before exec. 0 or an errno value.
 int csystem_spawn_file_actions_addchdir(void *actions, const char *path);
 
+/// posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34): the child closes every descriptor >= `from`
+/// before exec, so it gets exactly the ones the launcher dup2'd onto 0, 1, 2. 0 or an errno value
+/// (ENOSYS where the C library lacks it; macOS uses POSIX_SPAWN_CLOEXEC_DEFAULT instead).
+int csystem_spawn_file_actions_addclosefrom(void *actions, int from);
+
 #endif

@@ -1,6 +1,7 @@
 // The one place the launcher talks to the C library about processes: posix_spawn, waitpid, pipes, threads.
 //
-// Why not Foundation.Process (measured on Swift 6.3.1, Linux; see LauncherTests "whyNotFoundationProcess"):
+// Why posix_spawn by default rather than Foundation.Process (measured on Swift 6.3.1, Linux; the launcher
+// contract tests run both backends and mark what Foundation.Process cannot meet):
 // - waitUntilExit() polls its run loop in 50 ms steps; a trivial program "takes" 56 ms.
 // - the child inherits the spawning thread's signal mask (a Dispatch worker blocks SIGTERM, so terminate()
 //   does nothing); we set an empty mask and default dispositions explicitly.
@@ -38,6 +39,11 @@ enum PosixSpawn {
             let status = workingDirectory.withCString { csystem_spawn_file_actions_addchdir(&actions, $0) }
             if status != 0 { return .failure(Errno(status)) }
         }
+        #if canImport(Glibc)
+        // The child gets fds 0, 1, 2 only: a descriptor the caller left inheritable (a file a test is
+        // writing, a socket) must not reach the program (ETXTBSY, ports held open, leaked files).
+        _ = csystem_spawn_file_actions_addclosefrom(&actions, Int32(descriptors.count))
+        #endif
 
         #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
