@@ -20,6 +20,7 @@ public enum RunCommand {
         OptionSpec("--cwd", short: "-C", value: "DIR", help: "run the program in DIR"),
         OptionSpec("--timeout", short: "-t", value: "DURATION", help: "stop the program after DURATION (500ms, 30s, 2m) and exit 124"),
         OptionSpec("--kill-grace", value: "DURATION", help: "time between SIGTERM and SIGKILL when stopping (default 5s)"),
+        OptionSpec("--launcher", value: "posix-spawn|foundation", help: "how the program is started (default posix-spawn; foundation: Foundation.Process)"),
         OptionSpec("--stub", short: "-s", value: "FILE|DIR", help: "start a mock server with these stubs (native, WireMock mapping or root dir); repeatable"),
         OptionSpec("--strict", help: "fail the run (exit 4) on any request no stub matched"),
         OptionSpec("--port", short: "-p", value: "PORT", help: "mock server port (default 8080; 0 picks a free port)"),
@@ -107,6 +108,11 @@ public enum RunCommand {
                     throw UsageError("automation flag \"entryPoint\" is given twice: \(earlier.origin) and \(option.origin); keep one")
                 }
                 configuration.entryPoint = value
+            case "--launcher":
+                guard let backend = LauncherBackend(rawValue: value) else {
+                    throw UsageError("\(option.spelling) '\(value)' is not one of posix-spawn, foundation (argument \(option.index))")
+                }
+                configuration.launcher = backend
             case "--report":
                 configuration.reportPath = try outputPath(value, option)
             case "--stub":

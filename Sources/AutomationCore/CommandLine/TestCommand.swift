@@ -36,6 +36,7 @@ public enum TestCommand {
         // finished scenario and the running ones as interrupted, exit 128+N.
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in
+            reports.interrupt()
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
             ScenarioRunner.stopAll(grace: .seconds(1))
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")

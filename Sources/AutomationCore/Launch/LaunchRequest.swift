@@ -1,3 +1,13 @@
+/// How a program is started. Both backends meet one contract (LauncherContractTests); where
+/// Foundation.Process cannot, the test for that row says why, measured.
+public enum LauncherBackend: String, Sendable, CaseIterable {
+    /// posix_spawn + a waitpid thread: own process group, clear mask, default dispositions, fds 0-2 only,
+    /// exit seen at once. The default on Linux and macOS.
+    case posixSpawn = "posix-spawn"
+    /// Foundation.Process, as the design card names it: the path to platforms without posix_spawn.
+    case foundation
+}
+
 /// What to launch and how. Flags are already marshalled into `arguments` and `environment` by the caller.
 public struct LaunchRequest: Sendable {
     /// Where the program's stdin comes from.
@@ -25,6 +35,8 @@ public struct LaunchRequest: Sendable {
     public var forwardsOutput: Bool
     /// Bytes of each stream kept for ``OutputRecorder/captured(_:)`` (0: only the tail).
     public var captureLimit: Int
+    /// How the program is started.
+    public var backend: LauncherBackend = .posixSpawn
 
     public init(
         executable: String, arguments: [String] = [], environment: [String: String],

@@ -28,8 +28,10 @@ public final class LaunchedProcess: Sendable {
     private let exited = DispatchSemaphore(value: 0)
     private let pump: OutputPump
 
+    /// - Parameter waitForExit: blocks until the program exits and returns its raw wait status (waitpid's,
+    ///   or one made from Foundation.Process's termination reason).
     init(pid: pid_t, executablePath: String, argv: [String], started: ContinuousClock.Instant,
-         output: OutputRecorder, pump: OutputPump, standardInput: Int32, terminal: TerminalHandoff?) {
+         waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pump: OutputPump, standardInput: Int32, terminal: TerminalHandoff?) {
         self.pid = pid
         self.executablePath = executablePath
         self.argv = argv
@@ -39,7 +41,7 @@ public final class LaunchedProcess: Sendable {
         self.state = Locked(State(standardInput: standardInput, terminal: terminal))
         let state = self.state, exited = self.exited
         startThread {
-            let raw = PosixSpawn.waitForExit(pid)
+            let raw = waitForExit()
             let ended = ContinuousClock.now
             let terminal = state.withLock { state -> TerminalHandoff? in
                 state.status = PosixSpawn.exitStatus(raw)

@@ -9,8 +9,9 @@ import Dispatch
 /// signal dispositions, stdout/stderr through pipes that are read live, and exit detected by waitpid
 /// without a polling floor.
 public enum Launcher {
-    /// posix_spawn is not safe to call concurrently with other spawns that change descriptors on some
-    /// toolchains; spawns are serialized (they take microseconds).
+    /// Spawns are serialized: concurrent `Process.run()` calls can crash on Swift 6.3.1, and posix_spawn is
+    /// not safe to call concurrently with other spawns that change descriptors on some toolchains (they take
+    /// microseconds).
     private static let spawnLock = Locked(())
 
     /// Launches the program.
@@ -52,18 +53,32 @@ public enum Launcher {
         let argv = [request.argv0 ?? request.executable] + request.arguments
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let started = ContinuousClock.now
-        var result = spawn(path, argv, environment, request.workingDirectory, descriptors)
+        let spawnOnce = { () -> Result<(pid_t, @Sendable () -> Int32), Errno> in
+            spawnLock.withLock { _ in
+                switch request.backend {
+                case .posixSpawn:
+                    PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: request.workingDirectory,
+                                     descriptors: descriptors).map { pid in (pid, { PosixSpawn.waitForExit(pid) }) }
+                case .foundation:
+                    FoundationSpawn.spawn(path: path, arguments: request.arguments, environment: request.environment,
+                                          workingDirectory: request.workingDirectory, descriptors: descriptors)
+                }
+            }
+        }
+        Watchdog.start()
+        var result = spawnOnce()
         // ETXTBSY: another thread's child still held the file open for writing in the instant between its
         // fork and its exec (a test that writes a script and runs it). It passes in microseconds: retry.
         var backoff: UInt32 = 1_000
         while case .failure(let error) = result, error.rawValue == ETXTBSY, backoff <= 64_000 {
             usleep(backoff)
             backoff *= 2
-            result = spawn(path, argv, environment, request.workingDirectory, descriptors)
+            result = spawnOnce()
         }
         let pid: pid_t
+        let waitForExit: @Sendable () -> Int32
         switch result {
-        case .success(let spawned): pid = spawned
+        case .success(let spawned): (pid, waitForExit) = spawned
         case .failure(let error):
             [out.read, err.read, stdinWrite].filter { $0 >= 0 }.forEach { close($0) }
             throw launchError(for: error, path: request.executable)
@@ -73,15 +88,10 @@ public enum Launcher {
         let terminal = request.standardInput == .inherit ? TerminalHandoff.give(to: pid) : nil
         let recorder = OutputRecorder(captureLimit: request.captureLimit)
         let pump = OutputPump(pipes: [(.stdout, out.read), (.stderr, err.read)], recorder: recorder, forward: request.forwardsOutput)
-        return LaunchedProcess(pid: pid, executablePath: path, argv: argv, started: started,
+        // Foundation.Process cannot set argv[0]: the program sees the resolved path there.
+        let sent = request.backend == .foundation ? [path] + request.arguments : argv
+        return LaunchedProcess(pid: pid, executablePath: path, argv: sent, started: started, waitForExit: waitForExit,
                                output: recorder, pump: pump, standardInput: stdinWrite, terminal: terminal)
-    }
-
-    private static func spawn(_ path: String, _ argv: [String], _ environment: [String], _ directory: String?,
-                              _ descriptors: [Int32]) -> Result<pid_t, Errno> {
-        spawnLock.withLock { _ in
-            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors)
-        }
     }
 
     private static func launchError(for error: Errno, path: String) -> LaunchError {

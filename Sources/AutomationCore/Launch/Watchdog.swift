@@ -25,6 +25,14 @@ enum Watchdog {
     /// The write end of the watchdog's pipe; -1 when it could not be started (launches go on unguarded).
     private static let channel = Locked<Int32?>(nil)
 
+    /// Starts the watchdog if it is not running yet. Called before the first spawn, so that the instant
+    /// between a program's spawn and its registration is one write, not the watchdog's own start.
+    static func start() {
+        channel.withLock { fd in
+            if fd == nil { fd = WatchdogProcess.start(script: script) }
+        }
+    }
+
     /// Registers a process group: it is killed if this process dies before ``release(_:)``.
     static func guardGroup(_ pgid: Int32) { send("+\(pgid)\n") }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import MockServer
 
 /// The reports of one `sut-launch test` run (`--junit`, `--report`), written exactly once: when the run
@@ -10,6 +11,8 @@ final class ScenarioReports: Sendable {
         var finished: [ScenarioResult] = []
         var running: [Pickle: ContinuousClock.Instant] = [:]
         var written = false
+        /// Set by ``interrupt()``: results that come in later (scenarios we stopped) are ignored.
+        var interrupted = false
     }
     private let state = Locked(State())
     private let started = ContinuousClock.now
@@ -28,9 +31,16 @@ final class ScenarioReports: Sendable {
 
     func scenarioFinished(_ result: ScenarioResult) {
         state.withLock {
+            guard !$0.interrupted else { return }
             $0.running[result.pickle] = nil
             $0.finished.append(result)
         }
+    }
+
+    /// Freezes the results at this instant: what finished counts, what runs is interrupted, and the
+    /// normal end of the run no longer writes (the interruption does, then exits).
+    func interrupt() {
+        state.withLock { $0.interrupted = true }
     }
 
     /// Writes the reports unless they were written already.
@@ -41,7 +51,11 @@ final class ScenarioReports: Sendable {
     /// - Returns: the exit code, 74 when a report could not be written.
     @discardableResult
     func write(_ results: [ScenarioResult]? = nil, exitCode: Int32, error: String? = nil, interruption: String? = nil) -> Int32 {
-        state.withLock { state -> Int32 in
+        if interruption == nil && state.withLock({ $0.interrupted }) {
+            // A signal arrived: its handler writes the reports and exits 128+N. Do not race it to exit().
+            DispatchSemaphore(value: 0).wait()
+        }
+        return state.withLock { state -> Int32 in
             guard !state.written else { return exitCode }
             state.written = true
             var all = results ?? state.finished

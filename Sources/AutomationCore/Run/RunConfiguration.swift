@@ -45,6 +45,8 @@ public struct RunConfiguration: Sendable {
     /// Write the mock server's journal here.
     public var journalPath: String?
     public var journalLimit = 10_000
+    /// How the program is started.
+    public var launcher: LauncherBackend = .posixSpawn
     /// Set once the mock server listens: its base URL, passed to the program.
     public var mockServerURL: String?
 
@@ -110,8 +112,10 @@ public struct RunConfiguration: Sendable {
     ///   - forwardsOutput: write the program's output through to ours (the CLI), or only record it (tests).
     ///   - captureLimit: bytes of each stream kept for waits and assertions.
     public func launchRequest(forwardsOutput: Bool = true, captureLimit: Int = 0) -> LaunchRequest {
-        LaunchRequest(executable: program, arguments: launchArguments, environment: launchEnvironment,
-                      workingDirectory: workingDirectory, standardInput: standardInput,
-                      forwardsOutput: forwardsOutput, captureLimit: captureLimit)
+        var request = LaunchRequest(executable: program, arguments: launchArguments, environment: launchEnvironment,
+                                    workingDirectory: workingDirectory, standardInput: standardInput,
+                                    forwardsOutput: forwardsOutput, captureLimit: captureLimit)
+        request.backend = launcher
+        return request
     }
 }

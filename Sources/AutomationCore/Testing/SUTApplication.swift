@@ -31,6 +31,8 @@ public enum WaitTimeout {
 /// A failing exit is a value (``exitCode``), not an error; waits that time out throw ``AutomationError``.
 public final class SUTApplication: Sendable {
     public let executable: String
+    /// How the program is started.
+    public let launcher: LauncherBackend
     private struct State {
         var process: LaunchedProcess?
         var server: MockServerHandle?
@@ -41,8 +43,10 @@ public final class SUTApplication: Sendable {
     /// - Parameters:
     ///   - executable: a path, or a name looked up in PATH.
     ///   - defaultTimeout: how long waits wait unless told otherwise.
-    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard) {
+    ///   - launcher: how the program is started (posix_spawn, or Foundation.Process).
+    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .posixSpawn) {
         self.executable = executable
+        self.launcher = launcher
         self.state = Locked(State(defaultTimeout: defaultTimeout))
         AutomationScope.current?.register(self)
     }
@@ -72,6 +76,7 @@ public final class SUTApplication: Sendable {
         configuration.mockServerURL = server?.url
         configuration.workingDirectory = workingDirectory
         configuration.standardInput = .pipe
+        configuration.launcher = launcher
         let request = configuration.launchRequest(forwardsOutput: false, captureLimit: 64 << 20)
         let process = try Launcher.launch(request)
         state.withLock {

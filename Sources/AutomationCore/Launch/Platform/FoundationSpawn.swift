@@ -1,0 +1,67 @@
+// The Foundation.Process backend (`--launcher foundation`), with the smallest workarounds for the traps
+// DESIGN.md "Facts measured" lists: the spawn runs on a thread whose signal mask is clear (the child
+// inherits the spawning thread's mask), and exit is seen through terminationHandler, not the polling
+// waitUntilExit(). What it still cannot do is marked, measured, in LauncherContractTests.
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+
+enum FoundationSpawn {
+    /// Starts `path` with Foundation.Process; `descriptors[i]` becomes the child's fd i.
+    /// - Returns: the pid and a function that blocks until the program exits and returns a wait status.
+    static func spawn(path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
+                      descriptors: [Int32]) -> Result<(pid_t, @Sendable () -> Int32), Errno> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
+        process.standardInput = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: false)
+        process.standardOutput = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: false)
+        process.standardError = FileHandle(fileDescriptor: descriptors[2], closeOnDealloc: false)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+
+        // Run on a fresh thread whose mask is clear, so the child does not start with SIGTERM blocked.
+        nonisolated(unsafe) var failure: (any Error)?
+        let spawned = DispatchSemaphore(value: 0)
+        startThread {
+            var empty = sigset_t(), old = sigset_t()
+            sigemptyset(&empty)
+            pthread_sigmask(SIG_SETMASK, &empty, &old)
+            do { try process.run() } catch { failure = error }
+            pthread_sigmask(SIG_SETMASK, &old, nil)
+            spawned.signal()
+        }
+        spawned.wait()
+        if let failure { return .failure(errno(of: failure)) }
+        let pid = process.processIdentifier
+        nonisolated(unsafe) let handle = process
+        return .success((pid, {
+            exited.wait()
+            exited.signal()
+            return handle.terminationReason == .uncaughtSignal ? handle.terminationStatus & 0x7F : (handle.terminationStatus & 0xFF) << 8
+        }))
+    }
+
+    /// The errno behind a Process.run() failure, as posix_spawn would have reported it.
+    private static func errno(of error: any Error) -> Errno {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return Errno(Int32(error.code)) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Errno(Int32(underlying.code))
+        }
+        switch CocoaError.Code(rawValue: error.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return Errno(ENOENT)
+        case .fileReadNoPermission, .fileWriteNoPermission: return Errno(EACCES)
+        default: return Errno(EINVAL)
+        }
+    }
+}
