@@ -5,8 +5,9 @@
 #   1. ./true                       (a trivial C program, run directly)
 #   2. c-launcher ./true            (a minimal C posix_spawn + waitpid launcher: the floor for any launcher)
 #   3. sut-launch ./true            (scripts/build-release.sh: release, one static executable on Linux)
-# and prints sut-launch's median overhead over both, plus its peak memory (max RSS).
-# Target (issue 2): at most 5 ms median overhead over the direct launch; under 30 MB peak memory.
+#   4. sut-launch --launcher foundation ./true   (the Foundation.Process backend)
+# and prints sut-launch's median overhead over both references for each backend, plus peak memory (max RSS).
+# Targets (issue 11): default backend at most 1 ms median overhead over the direct launch, peak RSS at most 6 MB.
 #
 # With COMPARE_BUILDS=1 it also builds and times the same source linked the other ways (--static-swift-stdlib,
 # and a default release build), to show what the static executable saves (two more builds: a few minutes).
@@ -50,7 +51,8 @@ C
 hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$WORK/results.json" \
     -n direct "$WORK/true" \
     -n c-launcher "$WORK/c-launcher $WORK/true" \
-    -n sut-launch "$SUT $WORK/true" >&2
+    -n sut-launch "$SUT $WORK/true" \
+    -n sut-launch-foundation "$SUT --launcher foundation $WORK/true" >&2
 
 peak_kb() {
     local best=0 kb
@@ -77,14 +79,18 @@ print("sut-launch ./true by how it is linked (median): " + ", ".join(f"{r['comma
 PY
 fi
 
-python3 - "$WORK/results.json" "$(peak_kb "$SUT" "$WORK/true")" "$(peak_kb "$WORK/true")" <<'PY'
+python3 - "$WORK/results.json" "$(peak_kb "$SUT" "$WORK/true")" "$(peak_kb "$SUT" --launcher foundation "$WORK/true")" "$(peak_kb "$WORK/true")" <<'PY'
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 median = {name: results[name]["median"] * 1000 for name in results}
-sut_kb, direct_kb = int(sys.argv[2]), int(sys.argv[3])
-print(f"median wall time: direct {median['direct']:.2f} ms, c-launcher {median['c-launcher']:.2f} ms, sut-launch {median['sut-launch']:.2f} ms")
+sut_kb, foundation_kb, direct_kb = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+print(f"median wall time: direct {median['direct']:.2f} ms, c-launcher {median['c-launcher']:.2f} ms, "
+      f"sut-launch {median['sut-launch']:.2f} ms, sut-launch --launcher foundation {median['sut-launch-foundation']:.2f} ms")
 over = median['sut-launch'] - median['direct']
-print(f"sut-launch overhead: {over:.2f} ms over direct (target <= 5 ms: {'PASS' if over <= 5 else 'FAIL'}), "
+print(f"sut-launch (posix-spawn) overhead: {over:.2f} ms over direct (target <= 1 ms: {'PASS' if over <= 1 else 'FAIL'}), "
       f"{median['sut-launch'] - median['c-launcher']:.2f} ms over the C launcher")
-print(f"peak memory (max RSS): sut-launch {sut_kb / 1024:.1f} MB (target < 30 MB: {'PASS' if sut_kb < 30 * 1024 else 'FAIL'}), direct {direct_kb / 1024:.1f} MB")
+print(f"sut-launch --launcher foundation overhead: {median['sut-launch-foundation'] - median['direct']:.2f} ms over direct, "
+      f"{median['sut-launch-foundation'] - median['c-launcher']:.2f} ms over the C launcher")
+print(f"peak memory (max RSS): sut-launch {sut_kb / 1024:.1f} MB (target <= 6 MB: {'PASS' if sut_kb <= 6 * 1024 else 'FAIL'}), "
+      f"--launcher foundation {foundation_kb / 1024:.1f} MB, direct {direct_kb / 1024:.1f} MB")
 PY

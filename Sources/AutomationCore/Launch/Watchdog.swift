@@ -25,13 +25,17 @@ enum Watchdog {
     /// The write end of the watchdog's pipe; -1 when it could not be started (launches go on unguarded).
     private static let channel = Locked<Int32?>(nil)
 
-    /// Starts the watchdog if it is not running yet. Called before the first spawn, so that the instant
-    /// between a program's spawn and its registration is one write, not the watchdog's own start.
+    /// Starts the watchdog on another thread if it is not running yet, so its spawn overlaps the
+    /// program's (``guardGroup(_:)`` waits for it). Called before the first spawn.
     static func start() {
-        channel.withLock { fd in
-            if fd == nil { fd = WatchdogProcess.start(script: script) }
+        guard !started.withLock({ started in defer { started = true }; return started }) else { return }
+        startThread {
+            channel.withLock { fd in
+                if fd == nil { fd = WatchdogProcess.start(script: script) }
+            }
         }
     }
+    private static let started = Locked(false)
 
     /// Registers a process group: it is killed if this process dies before ``release(_:)``.
     static func guardGroup(_ pgid: Int32) { send("+\(pgid)\n") }
