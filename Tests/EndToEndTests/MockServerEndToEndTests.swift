@@ -140,3 +140,52 @@ import Testing
         #expect(try String(contentsOf: journal, encoding: .utf8).contains("\"path\":\"/message\""))
     }
 }
+
+/// serve under attack and at its end (issue 10): a signal stops it whatever is in flight, the journal is
+/// private and holds no secrets unless asked.
+@Suite struct ServeSafetyEndToEndTests {
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func sigtermStopsServeWithARequestInFlightAndWritesAPrivateRedactedJournal() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = directory.appendingPathComponent("slow.json")
+        try #"{ "routes": [ { "path": "/slow", "delayMs": 30000, "body": "late" }, { "path": "/fast", "body": "ok" } ] }"#
+            .write(to: stubs, atomically: true, encoding: .utf8)
+        let journal = directory.appendingPathComponent("journal.json")
+        var stoppedIn: Double = 0
+        let result = try CLI.run(["serve", "--port", "0", "--journal", journal.path, stubs.path]) { process, out in
+            #expect(CLI.eventually { ((try? String(contentsOf: out, encoding: .utf8)) ?? "").hasSuffix("\n") })
+            let url = try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.arguments = ["curl", "-s", "-m", "60", "-H", "Authorization: Bearer s3cret", "\(url)/fast", "\(url)/slow"]
+            curl.standardOutput = FileHandle.nullDevice
+            try curl.run()
+            usleep(300_000)
+            let started = Date()
+            process.terminate()
+            process.waitUntilExit()
+            stoppedIn = Date().timeIntervalSince(started)
+            curl.terminate()
+        }
+        #expect(result.status == 0)
+        #expect(stoppedIn < 5, "serve took \(stoppedIn) s to stop with a 30 s response in flight")
+        let attributes = try FileManager.default.attributesOfItem(atPath: journal.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let text = try String(contentsOf: journal, encoding: .utf8)
+        #expect(text.contains("\"Authorization\":\"[redacted]\"") && !text.contains("s3cret"))
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func noAdminAndJournalSecretsAreOptions() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = directory.appendingPathComponent("s.json")
+        try #"{ "routes": [ { "path": "/x", "body": "ok" } ] }"#.write(to: stubs, atomically: true, encoding: .utf8)
+        let journal = directory.appendingPathComponent("j.json")
+        let result = try CLI.run(["-q", "--port", "0", "--no-admin", "--journal-secrets", "--journal", journal.path, "--stub", stubs.path,
+                                  "sh", "-c", "curl -s -o /dev/null -w '%{http_code} ' $SUT_MOCK_SERVER_URL/__admin/health; curl -s -H 'Cookie: k=v' $SUT_MOCK_SERVER_URL/x"])
+        #expect(result.stdout == "404 ok")
+        #expect(try String(contentsOf: journal, encoding: .utf8).contains("\"Cookie\":\"k=v\""))
+    }
+}

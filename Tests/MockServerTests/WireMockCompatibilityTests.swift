@@ -81,7 +81,7 @@ import Testing
     func adminAPIDrivesTheServerWhileItRuns() throws {
         let server = try TestServer(stubs: try StubLoader.load(Self.root))
         defer { server.stop() }
-        let added = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary",
+        let added = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
                                      #"{"request":{"method":"GET","urlPath":"/added"},"response":{"body":"added at run time"}}"#,
                                      "\(server.url)/__admin/mappings"])
         #expect(added.stdout.hasSuffix(" 201"))
@@ -97,7 +97,7 @@ import Testing
         _ = try run("curl", ["-s", "-X", "POST", "\(server.url)/__admin/reset"])
         #expect(try run("curl", ["-s", "-w", "%{http_code}", "-o", "/dev/null", "\(server.url)/added"]).stdout == "404")
         #expect(try run("curl", ["-s", "\(server.url)/__admin/health"]).stdout == "{\"status\":\"ok\"}")
-        let bad = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", #"{"request":{"urlPth":"/x"}}"#, "\(server.url)/__admin/mappings"])
+        let bad = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", #"{"request":{"urlPth":"/x"}}"#, "\(server.url)/__admin/mappings"])
         #expect(bad.stdout.contains("did you mean \"urlPath\"?"))
         #expect(bad.stdout.hasSuffix(" 422"))
     }

@@ -27,6 +27,8 @@ public enum RunCommand {
         OptionSpec("--host", value: "ADDRESS", help: "mock server address (default 127.0.0.1)"),
         OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON"),
         OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000; the oldest go first)"),
+        OptionSpec("--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)"),
+        OptionSpec("--no-admin", help: "turn the mock server's /__admin API off"),
         OptionSpec("--report", value: "FILE", help: "write a JSON report: argv, env keys, flags, exit code, signal, timing, output bytes"),
         OptionSpec("--quiet", short: "-q", help: "print nothing of sut-launch's own but errors"),
         OptionSpec("--help", short: "-h", help: "show this help"),
@@ -133,6 +135,10 @@ public enum RunCommand {
                     throw UsageError("\(option.spelling) '\(value)' is not a positive number (argument \(option.index))")
                 }
                 configuration.journalLimit = limit
+            case "--journal-secrets":
+                configuration.journalSecrets = true
+            case "--no-admin":
+                configuration.admin = false
             case "--quiet":
                 configuration.quiet = true
             default:

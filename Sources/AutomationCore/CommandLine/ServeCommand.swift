@@ -1,9 +1,4 @@
 import MockServer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `sut-launch serve [options] STUBS...`: the mock server alone, until Ctrl-C; its URL on the first line.
 public enum ServeCommand {
@@ -13,6 +8,8 @@ public enum ServeCommand {
         OptionSpec("--strict", help: "exit 4 at the end if any request matched no stub"),
         OptionSpec("--journal", value: "FILE", help: "write the journal here when stopped"),
         OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000)"),
+        OptionSpec("--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)"),
+        OptionSpec("--no-admin", help: "turn the /__admin API off"),
         OptionSpec("--quiet", short: "-q", help: "do not log each request to stderr"),
         OptionSpec("--help", short: "-h", help: "show this help"),
     ]
@@ -26,7 +23,7 @@ public enum ServeCommand {
     public static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, options: options, stopAtPositional: false)
         if parsed.has("--help") {
-            print(help, terminator: "")
+            Console.out(help)
             return 0
         }
         guard !parsed.positionals.isEmpty else { throw UsageError("serve needs stub files: sut-launch serve routes.json") }
@@ -41,31 +38,30 @@ public enum ServeCommand {
             limit = value
         }
         let quiet = parsed.has("--quiet")
-        let server = StubServer(stubs: stubs, host: host, journalLimit: limit)
+        let journalPath = try parsed.last("--journal").map { try RunCommand.outputPath($0.value ?? "", $0) }
+        var serverOptions = StubServer.Options()
+        serverOptions.journalLimit = limit
+        serverOptions.journalSecrets = parsed.has("--journal-secrets")
+        serverOptions.admin = !parsed.has("--no-admin")
+        let server: StubServer
+        switch MockServerRun.start(stubs, host: host, port: port, options: serverOptions) {
+        case .success(let started): server = started
+        case .failure(let error):
+            Console.error(error.message)
+            return ExitCode.cannotLaunch
+        }
         if !quiet {
             server.onRequest { entry in
                 let label = entry.stubName.map { " (\($0))" } ?? " (unexpected)"
                 Console.line("\(entry.request.method) \(entry.request.target) → \(entry.fault ?? String(entry.status))\(label)")
             }
         }
-        do {
-            try server.start(port: port)
-        } catch {
-            let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""
-            Console.error("cannot start the mock server on \(host):\(port): \(error)\(hint)")
-            return ExitCode.cannotLaunch
-        }
-        var line = Array((server.baseURL + "\n").utf8)
-        _ = write(1, &line, line.count)
+        Console.out(server.baseURL + "\n")
         if !quiet { Console.line("serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops") }
 
         _ = SignalForwarder.waitForTerminationSignal()
-        server.stop()
-        let summary = server.summary
-        if let path = parsed.last("--journal")?.value, !FileSystem.write(Array(server.journal.json().utf8), to: path) {
-            Console.error("cannot write the journal to \(path)")
-        }
-        if !quiet || !summary.failures.isEmpty { Console.line(summary.render()) }
+        let (summary, journalFailed) = MockServerRun.finish(server, journalPath: journalPath, secrets: serverOptions.journalSecrets, quiet: quiet)
+        if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
     }
 }

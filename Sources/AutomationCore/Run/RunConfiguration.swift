@@ -45,6 +45,19 @@ public struct RunConfiguration: Sendable {
     /// Write the mock server's journal here.
     public var journalPath: String?
     public var journalLimit = 10_000
+    /// Keep secret header values in the journal (`--journal-secrets`).
+    public var journalSecrets = false
+    /// Serve the mock server's admin API (`--no-admin` turns it off).
+    public var admin = true
+
+    /// The mock server's admin and journal settings.
+    public var serverOptions: StubServer.Options {
+        var options = StubServer.Options()
+        options.journalLimit = journalLimit
+        options.journalSecrets = journalSecrets
+        options.admin = admin
+        return options
+    }
     /// How the program is started.
     public var launcher: LauncherBackend = .posixSpawn
     /// Set once the mock server listens: its base URL, passed to the program.

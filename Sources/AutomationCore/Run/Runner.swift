@@ -20,21 +20,19 @@ public enum Runner {
         var server: StubServer?
         if var stubs = configuration.stubs {
             if configuration.strict { stubs.unexpected = .fail }
-            let stubServer = StubServer(stubs: stubs, host: configuration.mockHost, journalLimit: configuration.journalLimit)
-            do {
-                try stubServer.start(port: configuration.mockPort)
-            } catch {
+            switch MockServerRun.start(stubs, host: configuration.mockHost, port: configuration.mockPort, options: configuration.serverOptions) {
+            case .success(let started):
+                configuration.mockServerURL = started.baseURL
+                server = started
+            case .failure(let error):
                 var report = RunReport(configuration: configuration, request: configuration.launchRequest())
-                let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""
-                report.error = "cannot start the mock server on \(configuration.mockHost):\(configuration.mockPort): \(error)\(hint)"
+                report.error = error.message
                 report.exitCode = ExitCode.cannotLaunch
-                Console.error(report.error!)
+                Console.error(error.message)
                 var outcome = RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
                 writeReport(&outcome, configuration)
                 return outcome
             }
-            configuration.mockServerURL = stubServer.baseURL
-            server = stubServer
         }
         var outcome = launchAndWait(configuration, signals: signals)
         if let server { finishServer(server, configuration, &outcome) }
@@ -43,23 +41,21 @@ public enum Runner {
     }
 
     private static func finishServer(_ server: StubServer, _ configuration: RunConfiguration, _ outcome: inout RunOutcome) {
-        server.stop()
-        let summary = server.summary
+        let (summary, journalFailed) = MockServerRun.finish(server, journalPath: configuration.journalPath,
+                                                            secrets: configuration.journalSecrets, quiet: configuration.quiet)
         outcome.report.mockServer = MockServerReport(url: server.baseURL, summary: summary)
-        if let path = configuration.journalPath, !FileSystem.write(Array(server.journal.json().utf8), to: path, mode: 0o600) {
-            Console.error("--journal \(path): cannot write the journal")
-            outcome.exitCode = ExitCode.ioError
-            outcome.report.exitCode = ExitCode.ioError
-            outcome.report.error = "cannot write the journal to \(path)"
-        }
         let failures = summary.failures
-        if !configuration.quiet || !failures.isEmpty { Console.line(summary.render()) }
         if !failures.isEmpty {
             Console.error("mock-server checks failed: \(failures.joined(separator: "; "))")
             if outcome.exitCode == 0 {
                 outcome.exitCode = ExitCode.serverChecksFailed
                 outcome.report.exitCode = ExitCode.serverChecksFailed
             }
+        }
+        if journalFailed {
+            outcome.exitCode = ExitCode.ioError
+            outcome.report.exitCode = ExitCode.ioError
+            outcome.report.error = "cannot write the journal to \(configuration.journalPath ?? "")"
         }
     }
 

@@ -10,6 +10,17 @@ package struct ChunkedDecoder {
     package private(set) var body: [UInt8] = []
     private var offset = 0
     private let limit: Int
+    /// Bytes of chunk-size lines (extensions included) so far, and where the trailer section has got to.
+    private var metadataBytes = 0
+    private var trailerStart: Int?
+
+    /// One chunk-size line, extensions included (400 beyond).
+    static let maxChunkLineBytes = 1024
+    /// All chunk-size lines of one body together (400 beyond): 1-byte chunks with 1 KiB extensions
+    /// must not turn a small body into hundreds of megabytes held in memory.
+    static let maxChunkMetadataBytes = 1024 * 1024
+    /// The trailer section (431 beyond).
+    static let maxTrailerBytes = 16 * 1024
 
     package init(limit: Int) { self.limit = limit }
 
@@ -18,9 +29,16 @@ package struct ChunkedDecoder {
     package mutating func decode(_ bytes: ArraySlice<UInt8>) throws(RequestHead.Error) -> Step {
         while true {
             let start = bytes.startIndex + offset
+            if let trailerStart { return try trailers(bytes, from: trailerStart) }
             guard let lineEnd = Self.findLineEnd(bytes, from: start) else {
-                if bytes.endIndex - start > 1024 { throw RequestHead.Error(400, "chunk size line too long") }
+                if bytes.endIndex - start > Self.maxChunkLineBytes { throw RequestHead.Error(400, "chunk size line longer than \(Self.maxChunkLineBytes) bytes") }
                 return .needMore
+            }
+            let lineLength = lineEnd.next - start
+            if lineLength > Self.maxChunkLineBytes { throw RequestHead.Error(400, "chunk size line longer than \(Self.maxChunkLineBytes) bytes") }
+            // Counted once, when the line is consumed (a chunk whose data is still arriving is read again).
+            if metadataBytes + lineLength > Self.maxChunkMetadataBytes {
+                throw RequestHead.Error(400, "chunk size lines (with extensions) longer than \(Self.maxChunkMetadataBytes) bytes in all")
             }
             var sizeText = bytes[start..<lineEnd.contentEnd]
             if let semicolon = sizeText.firstIndex(of: UInt8(ascii: ";")) { sizeText = sizeText[..<semicolon] } // chunk extensions
@@ -31,18 +49,16 @@ package struct ChunkedDecoder {
                 throw RequestHead.Error(400, "invalid chunk size \"\(String(decoding: sizeText.prefix(20), as: UTF8.self))\"")
             }
             if size == 0 {
-                // Trailer fields until an empty line.
-                var cursor = lineEnd.next
-                while true {
-                    guard let trailerEnd = Self.findLineEnd(bytes, from: cursor) else { return .needMore }
-                    if trailerEnd.contentEnd == cursor { return .done(consumed: trailerEnd.next - bytes.startIndex) }
-                    cursor = trailerEnd.next
-                }
+                metadataBytes += lineLength
+                trailerStart = lineEnd.next - bytes.startIndex
+                offset = trailerStart!
+                continue
             }
             guard body.count + size <= limit else { throw RequestHead.Error(413, "request body larger than \(limit) bytes") }
             let dataStart = lineEnd.next
             guard bytes.endIndex - dataStart >= size + 2 else { return .needMore }
             body.append(contentsOf: bytes[dataStart..<(dataStart + size)])
+            metadataBytes += lineLength
             let afterData = dataStart + size
             if bytes[afterData] == 0x0D && bytes[afterData + 1] == 0x0A {
                 offset = afterData + 2 - bytes.startIndex
@@ -51,6 +67,26 @@ package struct ChunkedDecoder {
             } else {
                 throw RequestHead.Error(400, "chunk data not followed by CRLF")
             }
+        }
+    }
+
+    /// Trailer fields until an empty line, each line scanned once however the bytes arrive, within
+    /// ``maxTrailerBytes``.
+    private mutating func trailers(_ bytes: ArraySlice<UInt8>, from trailerStart: Int) throws(RequestHead.Error) -> Step {
+        var cursor = bytes.startIndex + offset
+        while true {
+            guard let trailerEnd = Self.findLineEnd(bytes, from: cursor) else {
+                if bytes.endIndex - (bytes.startIndex + trailerStart) > Self.maxTrailerBytes {
+                    throw RequestHead.Error(431, "trailer fields larger than \(Self.maxTrailerBytes) bytes")
+                }
+                offset = cursor - bytes.startIndex
+                return .needMore
+            }
+            if trailerEnd.next - (bytes.startIndex + trailerStart) > Self.maxTrailerBytes {
+                throw RequestHead.Error(431, "trailer fields larger than \(Self.maxTrailerBytes) bytes")
+            }
+            if trailerEnd.contentEnd == cursor { return .done(consumed: trailerEnd.next - bytes.startIndex) }
+            cursor = trailerEnd.next
         }
     }
 

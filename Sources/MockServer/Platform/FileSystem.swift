@@ -54,6 +54,28 @@ package enum FileSystem {
         return names.sorted()
     }
 
+    /// `name` resolved inside `root`, or why it may not be: a body file is relative, has no `..`, and its
+    /// real path (symlinks resolved) lies under the root's real path.
+    package static func confined(_ name: String, in root: String) -> Result<String, ConfinementError> {
+        if name.isEmpty { return .failure(ConfinementError("the file name is empty")) }
+        if name.hasPrefix("/") { return .failure(ConfinementError("\(name) is an absolute path; name a file inside \(root)")) }
+        if name.split(separator: "/").contains("..") { return .failure(ConfinementError("\(name) climbs out with ..; name a file inside \(root)")) }
+        if name.utf8.contains(0) { return .failure(ConfinementError("the file name contains a NUL byte")) }
+        let relative = name.hasPrefix("./") ? String(name.dropFirst(2)) : name
+        let candidate = (root.hasSuffix("/") ? root : root + "/") + relative
+        guard let real = realPath(candidate) else { return .failure(ConfinementError("cannot read \(candidate) (looked in \(root))")) }
+        guard let realRoot = realPath(root), real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
+            return .failure(ConfinementError("\(name) resolves to \(real), outside \(root) (a symlink out?)"))
+        }
+        return .success(real)
+    }
+
+    /// Why a file name is refused by ``confined(_:in:)``.
+    package struct ConfinementError: Error, Sendable, CustomStringConvertible {
+        package let description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// The canonical absolute path (symlinks resolved), or nil when it does not exist.
     package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }

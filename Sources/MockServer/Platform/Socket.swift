@@ -253,7 +253,9 @@ package func startServerThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    pthread_attr_setstacksize(&attributes, 256 * 1024)
+    // 1 MiB (virtual; pages are committed when touched): room for JSON and regex structure at their
+    // documented depth limits (JSONParser.maxDepth, LinearRegex.maxNesting) with debug builds' frames.
+    pthread_attr_setstacksize(&attributes, 1024 * 1024)
     defer { pthread_attr_destroy(&attributes) }
     let status = pthread_create(&thread, &attributes, { context in
         let box = Unmanaged<Box>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue()

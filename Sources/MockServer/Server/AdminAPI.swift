@@ -1,5 +1,9 @@
 /// The admin API under `/__admin`, for tests and other languages driving the server while a program runs.
-/// Answers only clients on this machine (loopback).
+///
+/// It answers only clients on this machine (loopback) whose `Host` names a loopback address or the server's
+/// own address (a web page cannot reach it through DNS rebinding), never a request carrying a foreign
+/// `Origin` (a web page's cross-site request), and writes with a body need `Content-Type: application/json`
+/// (a form cannot send that). Answers carry no CORS headers. `--no-admin` turns it off.
 ///
 /// | request | effect |
 /// |---|---|
@@ -14,9 +18,7 @@
 /// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start |
 enum AdminAPI {
     static func respond(to request: HTTPRequest, state: StubServer.State) -> MockResponse {
-        guard isLoopback(request.clientAddress) else {
-            return .text("the admin API answers clients on this machine only\n", status: 403)
-        }
+        if let refusal = refusal(of: request, serverHost: state.host) { return refusal }
         let route = request.method + " " + (request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path)
         switch route {
         case "GET /__admin/health", "GET /__admin":
@@ -58,10 +60,11 @@ enum AdminAPI {
             state.locked { resetStubs($0) }
             return .json(text: "{}")
         case "GET /__admin/requests":
-            return .json(text: state.locked { $0.journal.json() })
+            return .json(text: state.locked { $0.journal.json(secrets: $0.options.journalSecrets) })
         case "GET /__admin/requests/unmatched":
             let entries = state.locked { $0.journal.ordered.filter(\.isUnexpected) }
-            return .json(text: "{\"requests\":[" + entries.map(Journal.json).joined(separator: ",\n") + "]}")
+            let secrets = state.options.journalSecrets
+            return .json(text: "{\"requests\":[" + entries.map { Journal.json($0, secrets: secrets) }.joined(separator: ",\n") + "]}")
         case "DELETE /__admin/requests", "POST /__admin/requests/reset":
             state.locked { $0.journal.removeAll() }
             return .json(text: "{}")
@@ -108,6 +111,46 @@ enum AdminAPI {
     private static func resetStubs(_ state: StubServer.State) {
         state.router = Router(state.fileStubs.stubs)
         state.counts = [Int](repeating: 0, count: state.fileStubs.count)
+    }
+
+    /// Why the admin API does not answer this request (403/415 with the reason), or nil when it does.
+    static func refusal(of request: HTTPRequest, serverHost: String) -> MockResponse? {
+        guard isLoopback(request.clientAddress) else {
+            return .text("the admin API answers clients on this machine only\n", status: 403)
+        }
+        if let host = request.header("Host"), !isLocalName(hostName(host), serverHost: serverHost) {
+            return .text("the admin API answers requests for 127.0.0.1, localhost or \(serverHost) only, not Host: \(host)\n", status: 403)
+        }
+        if let origin = request.header("Origin"), !isLocalName(hostName(originHost(origin)), serverHost: serverHost) {
+            return .text("the admin API does not answer cross-site requests (Origin: \(origin))\n", status: 403)
+        }
+        if request.method != "GET" && request.method != "HEAD" {
+            let type = request.header("Content-Type")?.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() }
+            if (!request.body.isEmpty || type != nil) && type != "application/json" {
+                return .text("admin writes need Content-Type: application/json\n", status: 415)
+            }
+        }
+        return nil
+    }
+
+    /// `127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `::1`.
+    static func hostName(_ host: String) -> String {
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[host.index(after: host.startIndex)..<close]) }
+        return String(host.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    /// `http://127.0.0.1:8080` → `127.0.0.1:8080`.
+    static func originHost(_ origin: String) -> String {
+        let rest = origin.firstRange(of: "://").map { String(origin[$0.upperBound...]) } ?? origin
+        return String(rest.split(separator: "/", maxSplits: 1).first ?? "")
+    }
+
+    static func isLocalName(_ name: String, serverHost: String) -> Bool {
+        let name = name.lowercased()
+        if name == "localhost" || name == serverHost.lowercased() || name == "::1" { return true }
+        // A numeric 127.x.x.x only: "127.evil.example" is a name an attacker's DNS controls.
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     static func isLoopback(_ address: String) -> Bool {

@@ -1,15 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One request the mock server received, and how it answered.
 public struct JournalEntry: Sendable {
     /// 1, 2, 3… in arrival order.
     public var sequence: Int
     /// Milliseconds since the server started.
     public var receivedAtMs: Double
+    /// The request; its body holds at most ``Journal/maxBodyBytes`` (see ``bodySize``).
     public var request: HTTPRequest
     /// The stub that answered; nil for an unexpected request.
     public var stubID: String?
@@ -18,64 +13,102 @@ public struct JournalEntry: Sendable {
     public var fault: String?
     /// Why the request matched nothing, with the nearest stub (unexpected requests only).
     public var nearMiss: String?
+    /// The body's size as received; larger than `request.body.count` when the journal cut it.
+    public var bodySize = 0
 
     public var isUnexpected: Bool { stubID == nil && !request.path.hasPrefix("/__admin") }
+    /// True when the journal kept only the first ``Journal/maxBodyBytes`` of the body.
+    public var bodyTruncated: Bool { bodySize > request.body.count }
 }
 
-/// Every request and response, bounded: the oldest entries go first once `limit` is reached.
+/// Every request and response, bounded three ways: at most `limit` entries, at most ``maxBodyBytes`` of
+/// each body, and at most `byteBudget` bytes of bodies and headers in all. The oldest entries go first;
+/// ``dropped`` counts them (the summary says so).
 public struct Journal: Sendable {
-    public let limit: Int
-    public private(set) var entries: [JournalEntry] = []
-    /// Entries dropped to stay within the limit.
-    public private(set) var dropped = 0
-    private var head = 0
+    /// Bytes of each body kept.
+    public static let maxBodyBytes = 64 * 1024
+    /// Headers whose values the journal's JSON replaces with `[redacted]` unless secrets are asked for.
+    public static let secretHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
-    public init(limit: Int = 10_000) { self.limit = max(1, limit) }
+    public let limit: Int
+    public let byteBudget: Int
+    /// Entries dropped to stay within the limits.
+    public private(set) var dropped = 0
+    private var storage: [JournalEntry] = []
+    private var head = 0
+    private var bytes = 0
+
+    public init(limit: Int = 10_000, byteBudget: Int = 64 * 1024 * 1024) {
+        self.limit = max(1, limit)
+        self.byteBudget = max(Self.maxBodyBytes, byteBudget)
+    }
 
     mutating func append(_ entry: JournalEntry) {
-        if entries.count < limit {
-            entries.append(entry)
-        } else {
-            entries[head] = entry
-            head = (head + 1) % limit
+        var entry = entry
+        entry.bodySize = entry.request.body.count
+        if entry.request.body.count > Self.maxBodyBytes { entry.request.body = Array(entry.request.body.prefix(Self.maxBodyBytes)) }
+        storage.append(entry)
+        bytes += Self.cost(entry)
+        while storage.count - head > 1 && (storage.count - head > limit || bytes > byteBudget) {
+            bytes -= Self.cost(storage[head])
+            head += 1
             dropped += 1
+        }
+        if head >= 1024 && head * 2 >= storage.count { // compact now and then: amortized O(1)
+            storage.removeFirst(head)
+            head = 0
         }
     }
 
+    private static func cost(_ entry: JournalEntry) -> Int {
+        entry.request.body.count + entry.request.target.utf8.count + (entry.nearMiss?.utf8.count ?? 0)
+            + entry.request.headers.entries.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } + 128
+    }
+
     mutating func removeAll() {
-        entries.removeAll()
+        storage.removeAll()
         head = 0
+        bytes = 0
         dropped = 0
     }
 
     /// Entries in arrival order.
-    public var ordered: [JournalEntry] { Array(entries[head...] + entries[..<head]) }
+    public var ordered: [JournalEntry] { Array(storage[head...]) }
+    /// Entries kept now.
+    public var count: Int { storage.count - head }
 
     /// The journal as JSON: `{"total": N, "dropped": D, "requests": [...]}`.
-    public func json() -> String {
-        var output = "{\"total\":\(entries.count + dropped),\"dropped\":\(dropped),\"requests\":["
-        for (offset, entry) in ordered.enumerated() {
+    /// - Parameter secrets: keep the values of `Authorization`, `Cookie` and `Proxy-Authorization`
+    ///   (`--journal-secrets`); by default they read `[redacted]`.
+    public func json(secrets: Bool = false) -> String {
+        var output = "{\"total\":\(count + dropped),\"dropped\":\(dropped),\"requests\":["
+        for (offset, entry) in storage[head...].enumerated() {
             if offset > 0 { output += "," }
             output += "\n"
-            output += Self.json(entry)
+            output += Self.json(entry, secrets: secrets)
         }
         output += "\n]}\n"
         return output
     }
 
-    static func json(_ entry: JournalEntry) -> String {
+    static func json(_ entry: JournalEntry, secrets: Bool = false) -> String {
         let request = entry.request
         var output = "{\"sequence\":\(entry.sequence),\"receivedAtMs\":\(JSONWriter.number((entry.receivedAtMs * 1000).rounded() / 1000))"
         output += ",\"method\":" + JSONWriter.quoted(request.method)
         output += ",\"url\":" + JSONWriter.quoted(request.target)
         output += ",\"path\":" + JSONWriter.quoted(request.path)
         output += ",\"query\":{" + request.queryItems.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
-        output += ",\"headers\":{" + request.headers.entries.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
+        output += ",\"headers\":{" + request.headers.entries.map { header in
+            let value = !secrets && secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
+            return JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(value)
+        }.joined(separator: ",") + "}"
         if let text = String(validating: request.body, as: UTF8.self) {
             output += ",\"body\":" + JSONWriter.quoted(text)
         } else {
             output += ",\"bodyBase64\":" + JSONWriter.quoted(Base64.encode(request.body))
         }
+        output += ",\"bodySize\":\(entry.bodySize)"
+        if entry.bodyTruncated { output += ",\"bodyTruncated\":true" }
         output += ",\"clientAddress\":" + JSONWriter.quoted(request.clientAddress)
         output += ",\"matched\":" + (entry.stubID == nil ? "false" : "true")
         if let id = entry.stubID { output += ",\"stub\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}" }

@@ -16,9 +16,24 @@ public struct ServerSummary: Sendable {
     }
 
     public var routes: [Route]
+    /// The unexpected requests described (the first 1,000).
     public var unexpected: [UnexpectedRequest]
+    /// Every unexpected request, described or not.
+    public var unexpectedTotal: Int
     public var totalRequests: Int
+    /// Journal entries dropped to stay within its limits (the oldest went first).
+    public var journalDropped: Int
     public var policy: StubSet.UnexpectedPolicy
+
+    public init(routes: [Route], unexpected: [UnexpectedRequest], unexpectedTotal: Int? = nil, totalRequests: Int,
+                journalDropped: Int = 0, policy: StubSet.UnexpectedPolicy) {
+        self.routes = routes
+        self.unexpected = unexpected
+        self.unexpectedTotal = unexpectedTotal ?? unexpected.count
+        self.totalRequests = totalRequests
+        self.journalDropped = journalDropped
+        self.policy = policy
+    }
 
     /// One line per problem that fails the run: unmet expectations always, unexpected requests under `fail`.
     public var failures: [String] {
@@ -27,13 +42,15 @@ public struct ServerSummary: Sendable {
         }
         if policy == .fail {
             lines += unexpected.map { "unexpected request \($0.method) \($0.url)" }
+            if unexpectedTotal > unexpected.count { lines.append("\(unexpectedTotal - unexpected.count) more unexpected requests") }
         }
         return lines
     }
 
     /// The end-of-run text for stderr.
     public func render() -> String {
-        var lines = ["mock server: \(totalRequests) request\(totalRequests == 1 ? "" : "s"), \(unexpected.count) unexpected"]
+        var lines = ["mock server: \(totalRequests) request\(totalRequests == 1 ? "" : "s"), \(unexpectedTotal) unexpected"
+            + (journalDropped > 0 ? " (journal kept the latest; \(journalDropped) older entries dropped to stay within its limits)" : "")]
         let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil }
         for route in shown {
             var line = "  \(route.calls)× \(route.name)"
@@ -46,7 +63,7 @@ public struct ServerSummary: Sendable {
             lines.append("  unexpected: \(request.method) \(request.url)")
             for detail in request.nearMiss.split(separator: "\n").dropFirst() { lines.append("    \(detail)") }
         }
-        if unexpected.count > 20 { lines.append("  … and \(unexpected.count - 20) more unexpected requests (see the journal)") }
+        if unexpectedTotal > 20 { lines.append("  … and \(unexpectedTotal - 20) more unexpected requests (see the journal)") }
         return lines.joined(separator: "\n")
     }
 

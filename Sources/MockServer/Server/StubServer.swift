@@ -13,11 +13,21 @@ public final class StubServer: Sendable {
     final class State: @unchecked Sendable {
         private var mutex = pthread_mutex_t()
         var fileStubs: StubSet
-        var router: Router
+        /// What answers. Matching runs on a snapshot, outside the lock; ``version`` says whether the
+        /// snapshot is still current when its result is committed (counts, scenario transitions).
+        var router: Router { didSet { version += 1 } }
         var counts: [Int]
-        var scenarios: [String: String] = [:]
+        var scenarios: [String: String] = [:] { didSet { version += 1 } }
+        private(set) var version = 0
         var journal: Journal
         var sequence = 0
+        /// Unexpected requests, kept apart from the journal so none is lost when the journal drops old
+        /// entries (strictness must not depend on the journal's size); the first 1,000 are described.
+        var unexpected: [ServerSummary.UnexpectedRequest] = []
+        var unexpectedTotal = 0
+        let options: StubServer.Options
+        /// The address the server listens on (the admin API also answers a `Host` naming it).
+        let host: String
         let started = State.now()
         var observer: (@Sendable (JournalEntry) -> Void)?
         var unexpectedObserver: (@Sendable (HTTPRequest) -> Void)?
@@ -25,11 +35,13 @@ public final class StubServer: Sendable {
         var controlMessages: [String] = []
         var controlSignal = pthread_cond_t()
 
-        init(stubs: StubSet, journalLimit: Int) {
+        init(stubs: StubSet, host: String, options: StubServer.Options) {
+            self.host = host
             fileStubs = stubs
             router = Router(stubs.stubs)
             counts = [Int](repeating: 0, count: stubs.count)
-            journal = Journal(limit: journalLimit)
+            journal = Journal(limit: options.journalLimit)
+            self.options = options
             pthread_mutex_init(&mutex, nil)
             pthread_cond_init(&controlSignal, nil)
         }
@@ -72,11 +84,31 @@ public final class StubServer: Sendable {
         }
     }
 
+    /// How the server treats its admin API and journal.
+    public struct Options: Sendable {
+        /// Requests kept in the journal (the oldest go first).
+        public var journalLimit = 10_000
+        /// Serve `/__admin` (`--no-admin` turns it off: those paths are then ordinary requests).
+        public var admin = true
+        /// Keep `Authorization`, `Cookie` and `Proxy-Authorization` values in the journal's JSON (`--journal-secrets`).
+        public var journalSecrets = false
+        public init() {}
+    }
+
     /// - Parameters:
     ///   - stubs: what to answer.
     ///   - journalLimit: requests kept in the journal (the oldest go first).
-    public init(stubs: StubSet, host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), journalLimit: Int = 10_000) {
-        let state = State(stubs: stubs, journalLimit: journalLimit)
+    public convenience init(stubs: StubSet, host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), journalLimit: Int = 10_000) {
+        var options = Options()
+        options.journalLimit = journalLimit
+        self.init(stubs: stubs, host: host, limits: limits, options: options)
+    }
+
+    /// - Parameters:
+    ///   - stubs: what to answer.
+    ///   - options: admin API and journal settings.
+    public init(stubs: StubSet, host: String, limits: ServerLimits = ServerLimits(), options: Options) {
+        let state = State(stubs: stubs, host: host, options: options)
         self.state = state
         self.server = HTTPServer(host: host, limits: limits) { request in
             StubServer.respond(to: request, state: state)
@@ -120,10 +152,8 @@ public final class StubServer: Sendable {
                 ServerSummary.Route(id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
                                     calls: state.counts[index], expectationFailure: stubs[index].expectation?.check(state.counts[index]))
             }
-            let unexpected = state.journal.ordered.filter(\.isUnexpected).map {
-                ServerSummary.UnexpectedRequest(method: $0.request.method, url: $0.request.target, nearMiss: $0.nearMiss ?? "")
-            }
-            return ServerSummary(routes: routes, unexpected: unexpected, totalRequests: state.sequence, policy: state.fileStubs.unexpected)
+            return ServerSummary(routes: routes, unexpected: state.unexpected, unexpectedTotal: state.unexpectedTotal,
+                                 totalRequests: state.sequence, journalDropped: state.journal.dropped, policy: state.fileStubs.unexpected)
         }
     }
 
@@ -133,24 +163,14 @@ public final class StubServer: Sendable {
     public func handle(_ request: HTTPRequest) -> MockResponse { Self.respond(to: request, state: state) }
 
     static func respond(to request: HTTPRequest, state: State) -> MockResponse {
-        if request.path.hasPrefix("/__admin") {
+        if state.options.admin && request.path.hasPrefix("/__admin") {
             return AdminAPI.respond(to: request, state: state)
         }
         if request.path == "/__sut/control" {
             return AdminAPI.control(request, state: state)
         }
         let input = MatchInput(request)
-        let chosen: (index: Int, stub: Stub, call: Int)? = state.locked { state in
-            for index in state.router.candidates(for: input) {
-                let stub = state.router.stubs[index]
-                let scenarioState = stub.scenario.map { state.scenarios[$0.name] ?? ScenarioStates.started }
-                guard stub.matches(input, scenarioState: scenarioState) else { continue }
-                state.counts[index] += 1
-                if let scenario = stub.scenario, let newState = scenario.newState { state.scenarios[scenario.name] = newState }
-                return (index, stub, state.counts[index])
-            }
-            return nil
-        }
+        let chosen = choose(input, state: state)
         let response: MockResponse
         var nearMiss: String?
         if let chosen {
@@ -161,8 +181,8 @@ public final class StubServer: Sendable {
                 response = definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response
             }
         } else {
-            let stubs = state.locked { $0.router.stubs }
-            nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: state.locked { $0.scenarios })
+            let (stubs, scenarios) = state.locked { ($0.router.stubs, $0.scenarios) }
+            nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: scenarios)
             response = .text(nearMiss! + "\n", status: 404)
             state.locked { $0.unexpectedObserver }?(request)
         }
@@ -172,11 +192,55 @@ public final class StubServer: Sendable {
                 sequence: state.sequence, receivedAtMs: State.now() - state.started, request: request,
                 stubID: chosen?.stub.id, stubName: chosen?.stub.name, status: response.status,
                 fault: response.fault?.rawValue, nearMiss: nearMiss)
+            if let nearMiss {
+                state.unexpectedTotal += 1
+                if state.unexpected.count < 1_000 {
+                    state.unexpected.append(ServerSummary.UnexpectedRequest(method: request.method, url: request.target, nearMiss: nearMiss))
+                }
+            }
             state.journal.append(entry)
             return (entry, state.observer)
         }
         observer?(entry)
         return response
+    }
+
+    /// The stub that answers, its index and call number. Matching (regular expressions, JSON bodies) runs
+    /// on a snapshot of the router without the lock, so one slow match never blocks other connections;
+    /// the result is committed under the lock only if nothing changed meanwhile (else it is redone).
+    private static func choose(_ input: MatchInput, state: State) -> (index: Int, stub: Stub, call: Int)? {
+        for _ in 0..<4 {
+            let (router, scenarios, version) = state.locked { ($0.router, $0.scenarios, $0.version) }
+            var found: (index: Int, stub: Stub)?
+            for index in router.candidates(for: input) {
+                let stub = router.stubs[index]
+                let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
+                if stub.matches(input, scenarioState: scenarioState) {
+                    found = (index, stub)
+                    break
+                }
+            }
+            let committed: (Bool, (index: Int, stub: Stub, call: Int)?) = state.locked { state in
+                guard state.version == version else { return (false, nil) }
+                guard let found else { return (true, nil) }
+                state.counts[found.index] += 1
+                if let scenario = found.stub.scenario, let newState = scenario.newState { state.scenarios[scenario.name] = newState }
+                return (true, (found.index, found.stub, state.counts[found.index]))
+            }
+            if committed.0 { return committed.1 }
+        }
+        // The stubs keep changing under us (an admin client adding mappings in a loop): decide under the lock.
+        return state.locked { state in
+            for index in state.router.candidates(for: input) {
+                let stub = state.router.stubs[index]
+                let scenarioState = stub.scenario.map { state.scenarios[$0.name] ?? ScenarioStates.started }
+                guard stub.matches(input, scenarioState: scenarioState) else { continue }
+                state.counts[index] += 1
+                if let scenario = stub.scenario, let newState = scenario.newState { state.scenarios[scenario.name] = newState }
+                return (index, stub, state.counts[index])
+            }
+            return nil
+        }
     }
 
     /// Serves a file below `directory`: the request path after the route's literal prefix names it. No path

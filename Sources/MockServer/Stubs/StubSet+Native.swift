@@ -142,8 +142,12 @@ extension StubSet {
             response.body = Array(JSONWriter.write(json).utf8)
             response.headers.add("Content-Type", "application/json")
         } else if let bodyFile = try reader.string("bodyFile") {
-            let path = resolve(bodyFile, relativeTo: directory)
-            guard let data = FileSystem.read(path) else { throw reader.error("bodyFile", "\"bodyFile\": cannot read \(path)") }
+            let path: String
+            switch FileSystem.confined(bodyFile, in: directory) {
+            case .success(let real): path = real
+            case .failure(let problem): throw reader.error("bodyFile", "\"bodyFile\": \(problem)")
+            }
+            guard FileSystem.isRegularFile(path), let data = FileSystem.read(path) else { throw reader.error("bodyFile", "\"bodyFile\": cannot read \(path)") }
             response.body = data
             response.headers.add("Content-Type", ContentType.forPath(path))
         }

@@ -141,8 +141,12 @@ extension StubSet {
             guard let data = Data(base64Encoded: base64) else { throw reader.error("base64Body", "base64Body is not valid base64") }
             response.body = Array(data)
         } else if let name = try reader.string("bodyFileName") {
-            let path = resolve(name, relativeTo: filesDirectory)
-            guard let bytes = FileSystem.read(path) else {
+            let path: String
+            switch FileSystem.confined(name, in: filesDirectory) {
+            case .success(let real): path = real
+            case .failure(let problem): throw reader.error("bodyFileName", "bodyFileName: \(problem)")
+            }
+            guard FileSystem.isRegularFile(path), let bytes = FileSystem.read(path) else {
                 throw reader.error("bodyFileName", "bodyFileName: cannot read \(path) (looked in \(filesDirectory))")
             }
             response.body = bytes

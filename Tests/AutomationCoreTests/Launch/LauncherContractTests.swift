@@ -66,7 +66,7 @@ import Testing
 
     /// The trap Foundation.Process falls into: a child spawned from a Dispatch worker inherits its blocked
     /// signals, and SIG_IGN dispositions are inherited too. Ours starts clean wherever it is spawned from.
-    @Test(arguments: LauncherBackend.allCases) func theProgramStartsWithAnEmptySignalMaskAndDefaultDispositions(backend: LauncherBackend) async throws {
+    @Test(.serialized, arguments: LauncherBackend.allCases) func theProgramStartsWithAnEmptySignalMaskAndDefaultDispositions(backend: LauncherBackend) async throws {
         let status = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 var blocked = sigset_t()

@@ -1,0 +1,34 @@
+import MockServer
+
+/// Starting and finishing the mock server of a run, a `serve` or a scenario: one place for the port hint,
+/// the journal file and the summary.
+enum MockServerRun {
+    /// Starts a server for `stubs`.
+    /// - Returns: the running server, or the one-line reason it could not start (with `--port 0` as the hint
+    ///   when the port is taken).
+    static func start(_ stubs: StubSet, host: String, port: UInt16, options: StubServer.Options) -> Result<StubServer, UsageError> {
+        let server = StubServer(stubs: stubs, host: host, options: options)
+        do {
+            try server.start(port: port)
+            return .success(server)
+        } catch {
+            let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""
+            return .failure(UsageError("cannot start the mock server on \(host):\(port): \(error)\(hint)"))
+        }
+    }
+
+    /// Stops the server, writes the journal (mode 0600; secret headers redacted unless asked for) and prints
+    /// the summary unless quiet (failures always).
+    /// - Returns: the summary, and whether the journal asked for could not be written (exit 74).
+    static func finish(_ server: StubServer, journalPath: String?, secrets: Bool, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
+        server.stop()
+        let summary = server.summary
+        var journalFailed = false
+        if let path = journalPath, !FileSystem.write(Array(server.journal.json(secrets: secrets).utf8), to: path, mode: 0o600) {
+            Console.error("--journal \(path): cannot write the journal (exit \(ExitCode.ioError))")
+            journalFailed = true
+        }
+        if !quiet || !summary.failures.isEmpty { Console.line(summary.render()) }
+        return (summary, journalFailed)
+    }
+}
