@@ -2,7 +2,8 @@
 # fuzz.sh: runs libFuzzer (with AddressSanitizer) on what reads input users and clients write:
 # JSON + stub files (ParseJSON), HTTP request heads + chunked bodies (ParseRequest), Gherkin (ParseGherkin),
 # flags: the wire format, flag assignments, flags files, .env files, durations (ParseFlags); and a whole client
-# connection answered by the server's connection loop over a socketpair (ServeConnection).
+# connection answered by the server's connection loop over a socketpair (ServeConnection); regular expressions
+# as stubs and steps compile and match them (ParseRegex).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -17,7 +18,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"

@@ -130,7 +130,7 @@ import Testing
         var sawReadyWhileRunning = false
         let result = try CLI.run(["--timeout", "20s", "--flags-in", "env", "/bin/sh", "-c", script]) { process, stdout in
             sawReadyWhileRunning = CLI.eventually { (try? String(contentsOf: stdout, encoding: .utf8)) == "ready\n" } && process.isRunning
-            FileManager.default.createFile(atPath: release.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
         }
         #expect(sawReadyWhileRunning)
         #expect(result.stdout == "ready\ndone\n")

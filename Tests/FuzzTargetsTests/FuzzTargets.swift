@@ -14,8 +14,18 @@ enum FuzzTargets {
     /// The names scripts/fuzz.sh takes, with their functions.
     static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
-        ("ParseFlags", parseFlags), ("ServeConnection", serveConnection),
+        ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
     ]
+
+    /// The regular expression engine stubs and steps use: the first line is the pattern, the rest the text.
+    static func parseRegex(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let regex = try? RegexBox(String(parts[0])) else { return }
+        let input = parts.count > 1 ? String(parts[1]) : ""
+        _ = regex.matchesWhole(input)
+        _ = regex.matchesPart(input)
+    }
 
     /// The JSON parser and the stub loader (native and WireMock) on arbitrary bytes.
     static func parseJSON(_ bytes: [UInt8]) {
@@ -82,6 +92,7 @@ enum FuzzTargets {
       { "path": "/seq", "responses": [ { "status": 500 }, { "status": 200 } ] },
       { "path": "/s", "scenario": "s", "whenState": "Started", "setState": "next", "body": "s" },
       { "path": "/bad", "fault": "malformed-chunk" },
+      { "path": "/re", "query": { "r": { "matches": "(a+)+b" } }, "body": "re" },
       { "path": "/random", "fault": "random-data" }
     ] }
     """, file: "fuzz.json"))

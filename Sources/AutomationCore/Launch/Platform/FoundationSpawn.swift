@@ -43,11 +43,10 @@ enum FoundationSpawn {
         spawned.wait()
         if let failure { return .failure(errno(of: failure)) }
         let pid = process.processIdentifier
-        nonisolated(unsafe) let handle = process
         return .success((pid, {
             exited.wait()
             exited.signal()
-            return handle.terminationReason == .uncaughtSignal ? handle.terminationStatus & 0x7F : (handle.terminationStatus & 0xFF) << 8
+            return process.terminationReason == .uncaughtSignal ? process.terminationStatus & 0x7F : (process.terminationStatus & 0xFF) << 8
         }))
     }
 
