@@ -43,3 +43,17 @@ int csystem_spawn_file_actions_addclosefrom(void *actions, int from) {
     return 38; // ENOSYS on Linux: the launcher falls back to closing descriptors it knows of
 #endif
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void csystem_bound_malloc_caching(void) {
+#if defined(__GLIBC__)
+    // Buffers of 1 MiB and more are mapped and unmapped, never kept in an arena: glibc otherwise raises its
+    // mmap threshold after the first large free, and each thread's arena then keeps request bodies it freed
+    // (measured: 210 MB peak for two clients posting 4 MiB bodies in a loop). Fewer arenas likewise.
+    mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
+    mallopt(M_ARENA_MAX, 4);
+#endif
+}

@@ -20,4 +20,9 @@ int csystem_spawn_file_actions_addchdir(void *actions, const char *path);
 /// (ENOSYS where the C library lacks it; macOS uses POSIX_SPAWN_CLOEXEC_DEFAULT instead).
 int csystem_spawn_file_actions_addclosefrom(void *actions, int from);
 
+/// Makes glibc's malloc return large buffers to the system when they are freed (a fixed mmap threshold of
+/// 1 MiB) and use at most 4 arenas, so a server's memory follows what it holds, not what it once held.
+/// Does nothing on other C libraries.
+void csystem_bound_malloc_caching(void);
+
 #endif

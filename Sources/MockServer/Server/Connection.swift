@@ -109,6 +109,8 @@ package struct Connection {
                     guard sendContinue(&output) else { return }
                 }
                 let deadline = now() + limits.bodyTimeoutMs
+                // Room for exactly this body: growing by doubling would hold up to twice its size.
+                if buffer.count - start < length { buffer.reserveCapacity(start + length + 4096) }
                 while buffer.count - start < length {
                     guard readMoreBody(into: &buffer, scratch: &scratch, output: &output, deadline: deadline) else { return }
                 }
@@ -134,6 +136,12 @@ package struct Connection {
                     guard readMoreBody(into: &buffer, scratch: &scratch, output: &output, deadline: deadline) else { return }
                 }
                 body = decoder.body
+            }
+
+            // A large body is consumed: do not keep its buffer for the rest of a keep-alive connection.
+            if buffer.capacity > 256 * 1024 {
+                buffer = Array(buffer[start...])
+                start = 0
             }
 
             // 4. Answer.

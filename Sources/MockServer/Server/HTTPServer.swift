@@ -79,6 +79,7 @@ public final class HTTPServer: Sendable {
     /// - Throws: ``Socket/Error`` when the address cannot be bound (for instance, the port is in use).
     @discardableResult
     public func start(port: UInt16) throws -> UInt16 {
+        _ = boundMallocCaching
         let listener = try Socket.listen(host: host, port: port)
         let bound = listener.localPort
         state.setListener(listener, port: bound)

@@ -38,7 +38,7 @@ public struct Journal: Sendable {
     private var head = 0
     private var bytes = 0
 
-    public init(limit: Int = 10_000, byteBudget: Int = 64 * 1024 * 1024) {
+    public init(limit: Int = 10_000, byteBudget: Int = 32 * 1024 * 1024) {
         self.limit = max(1, limit)
         self.byteBudget = max(Self.maxBodyBytes, byteBudget)
     }
