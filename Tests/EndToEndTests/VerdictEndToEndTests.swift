@@ -207,4 +207,36 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("pre-active check: skipped\ncities: 200 [{\"name\":\"Milano\"}]"))
     }
+
+    @Test func scenariosLeaveArgvAloneUnlessFlagsAreAskedFor() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try write("""
+        Feature: argv
+          Scenario: no flags
+            Given the program "\(CLI.argvDump)"
+            When I launch the program with "plain"
+            Then the exit code is 0
+            And I do not see "UI_TEST_MODE"
+
+          Scenario: flags in the environment only
+            Given the program "\(CLI.argvDump)"
+            And the feature flag "a" is "1"
+            And the flags travel in the environment
+            When I launch the program
+            Then the exit code is 0
+            And I do not see "UI_TEST_MODE"
+            And I see "SUT_EPHEMERAL"
+
+          Scenario: flags as launch arguments
+            Given the program "\(CLI.argvDump)"
+            And the feature flag "a" is "1"
+            When I launch the program
+            Then I see "UI_TEST_MODE"
+        """, "argv.feature", in: directory)
+        let result = try CLI.run(["test", feature])
+        #expect(result.status == 0, "\(result.stdout)")
+        let forced = try CLI.run(["test", "--flags-in", "args", "--tags", "not @none", feature])
+        #expect(forced.status == 1) // the first scenario now sees UI_TEST_MODE
+    }
 }

@@ -1,3 +1,4 @@
+import AutomationHost
 import MockServer
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +14,7 @@ public enum TestCommand {
         OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)"),
         OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)"),
         OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps; PROGRAM=path is the default program"),
+        OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)"),
         OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)"),
         OptionSpec("--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)"),
         OptionSpec("--junit", value: "FILE", help: "write JUnit XML"),
@@ -72,6 +74,11 @@ public enum TestCommand {
                     throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
                 }
                 if option.long == "--step-timeout" { scenarioOptions.stepTimeout = duration } else { scenarioOptions.scenarioTimeout = duration }
+            case "--flags-in":
+                guard let channel = WireFormat.Channel(rawValue: value) else {
+                    throw UsageError("\(option.spelling) '\(value)' is not one of args, env, both")
+                }
+                scenarioOptions.flagsIn = channel
             case "--junit", "--report":
                 _ = try RunCommand.outputPath(value, option)
             default: break

@@ -38,6 +38,7 @@ final class ScenarioRun {
     var automationFlags: [String: FlagValue] = [:]
     var environment: [(key: String, value: String)] = []
     var entryPoint: String?
+    var flagsIn: WireFormat.Channel?
     var stubs = StubSet()
     var hasStubs = false
     /// Unexpected requests fail the scenario (DESIGN "Strictness": strict where a test is the caller);
@@ -56,6 +57,7 @@ final class ScenarioRun {
         self.timeout = timeout
         self.strict = !pickle.tags.contains("@lenient")
         self.program = options.defines["PROGRAM"]
+        self.flagsIn = options.flagsIn
     }
 
     /// How long a waiting step may wait: the step timeout, cut by the scenario's deadline.
@@ -115,6 +117,7 @@ final class ScenarioRun {
             configuration.mockServerURL = server.baseURL
         }
         configuration.workingDirectory = workDirectory
+        configuration.flagsIn = flagsIn
         configuration.standardInput = .pipe
         let request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
         do {

@@ -1,3 +1,4 @@
+public import AutomationHost
 import MockServer
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,9 @@ public struct ScenarioOptions: Sendable {
     public var killGrace: Duration = .seconds(2)
     /// `--define NAME=VALUE`, for `${NAME}` in steps (`PROGRAM` is the default program).
     public var defines: [String: String] = [:]
+    /// Where flags travel (`--flags-in`); nil: as `sut-launch` decides (launch arguments and environment
+    /// when flags were asked for, the environment only otherwise).
+    public var flagsIn: WireFormat.Channel?
     /// The caller's environment (for `${NAME}` and the program's environment).
     public var environment: [String: String] = [:]
 

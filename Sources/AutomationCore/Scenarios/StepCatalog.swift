@@ -84,6 +84,10 @@ enum StepCatalog {
         StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") { run, captures, _ in
             run.environment.append((captures[0], run.expand(captures[1])))
         },
+        StepDefinition("the flags travel in the (environment|launch arguments|launch arguments and the environment)",
+                       example: "Given the flags travel in the environment") { run, captures, _ in
+            run.flagsIn = captures[0] == "environment" ? .env : captures[0] == "launch arguments" ? .args : .both
+        },
         StepDefinition("the entry point (?:is )?\(quoted)", example: "Given the entry point \"search\"") { run, captures, _ in
             run.entryPoint = captures[0]
         },
