@@ -1,10 +1,5 @@
 import AutomationHost
 import MockServer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `sut-launch test [options] FEATURES...`: runs Gherkin scenarios; exit 0 all passed, 1 any failed,
 /// 2 usage error, 3 a feature file does not parse.
@@ -185,7 +180,7 @@ final class ScenarioConsole: Sendable {
     init(quiet: Bool, total: Int) {
         self.quiet = quiet
         self.total = total
-        self.isTerminal = isatty(1) == 1
+        self.isTerminal = StandardDescriptors.isTerminal(1)
     }
 
     func started(_ pickle: Pickle) {
@@ -217,16 +212,5 @@ final class ScenarioConsole: Sendable {
         write(line)
     }
 
-    private func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = Glibc_or_Darwin_write(1, &bytes, bytes.count)
-    }
-}
-
-private func Glibc_or_Darwin_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
-    #endif
+    private func write(_ text: String) { Console.out(text) }
 }

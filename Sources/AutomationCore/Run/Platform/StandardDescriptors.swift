@@ -19,6 +19,9 @@ public enum StandardDescriptors {
         }
     }
 
+    /// True when `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
     /// Ends the process with `code` (the C library's exit).
     public static func exitProcess(_ code: Int32) -> Never {
         exit(code)
