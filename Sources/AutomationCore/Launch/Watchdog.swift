@@ -1,12 +1,27 @@
 /// Kills what this process launched when this process dies, however it dies (SIGKILL from a CI job
-/// timeout included): the idea of Testcontainers' reaper.
+/// timeout included): the idea of Testcontainers' reaper, in a few lines of sh.
 ///
-/// One small process per process, forked at the first launch (no exec: a loop in C that only reads, kills
-/// and sleeps), in a process group of its own and deaf to job-control signals, reads `+PGID` / `-PGID`
-/// lines from a pipe whose only writer is this process. When this process exits, the kernel closes the
-/// pipe; the watchdog reads end of file and sends SIGTERM, then SIGKILL 0.5 s later, to every group still
-/// registered. Works the same on Linux and macOS.
+/// One small `sh` per process, started at the first launch in a process group of its own, reads
+/// `+PGID` / `-PGID` lines from a pipe whose only writer is this process. When this process exits, the
+/// kernel closes the pipe; the watchdog reads end of file and sends SIGTERM, then SIGKILL 0.5 s later, to
+/// every group still registered. Works the same on Linux and macOS; costs one spawn per process.
 enum Watchdog {
+    /// The script: ignores the signals a terminal or a CI runner sends to a job, keeps the set of groups.
+    static let script = """
+        trap '' INT TERM HUP QUIT PIPE
+        groups=' '
+        while IFS= read -r line; do
+          case $line in
+            +*) groups="$groups${line#+} " ;;
+            -*) kept=' '; for g in $groups; do [ "$g" = "${line#-}" ] || kept="$kept$g "; done; groups=$kept ;;
+          esac
+        done
+        [ "$groups" = ' ' ] && exit 0
+        for g in $groups; do kill -s TERM -- "-$g" 2>/dev/null; done
+        sleep 0.5
+        for g in $groups; do kill -s KILL -- "-$g" 2>/dev/null; done
+        """
+
     /// The write end of the watchdog's pipe; -1 when it could not be started (launches go on unguarded).
     private static let channel = Locked<Int32?>(nil)
 
@@ -16,7 +31,7 @@ enum Watchdog {
         guard !started.withLock({ started in defer { started = true }; return started }) else { return }
         startThread {
             channel.withLock { fd in
-                if fd == nil { fd = WatchdogProcess.start() }
+                if fd == nil { fd = WatchdogProcess.start(script: script) }
             }
         }
     }
@@ -30,7 +45,7 @@ enum Watchdog {
 
     private static func send(_ line: String) {
         channel.withLock { fd in
-            if fd == nil { fd = WatchdogProcess.start() }
+            if fd == nil { fd = WatchdogProcess.start(script: script) }
             guard let descriptor = fd, descriptor >= 0 else { return }
             if !WatchdogProcess.write(Array(line.utf8), to: descriptor) { fd = -1 } // it died: stop trying
         }

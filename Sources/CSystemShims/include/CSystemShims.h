@@ -25,10 +25,4 @@ int csystem_spawn_file_actions_addclosefrom(void *actions, int from);
 /// Does nothing on other C libraries.
 void csystem_bound_malloc_caching(void);
 
-/// Forks the watchdog: a child in its own process group that ignores job-control and termination signals,
-/// keeps only `input` (as its fd 0), and reads `+PGID` / `-PGID` lines from it. At end of file (the parent
-/// died or closed the pipe) it sends SIGTERM, then SIGKILL 0.5 s later, to every group still registered.
-/// No exec, no allocation in the child. Returns the child's pid, or -1.
-int csystem_fork_watchdog(int input);
-
 #endif

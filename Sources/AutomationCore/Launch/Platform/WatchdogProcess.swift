@@ -1,18 +1,28 @@
-internal import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Starts the ``Watchdog`` process and writes to it.
+/// Starts the ``Watchdog``'s `sh` and writes to it.
 enum WatchdogProcess {
-    /// Forks the watchdog (see `csystem_fork_watchdog`), its stdin the read end of a new pipe. Returns the
-    /// pipe's write end (close-on-exec: no program inherits it), or -1.
-    static func start() -> Int32 {
+    /// Spawns `/bin/sh -c script` in its own process group, its stdin the read end of a new pipe, stdout and
+    /// stderr on /dev/null. Returns the pipe's write end (close-on-exec: no program inherits it), or -1.
+    static func start(script: String) -> Int32 {
         guard let pipe = PosixSpawn.pipe() else { return -1 }
-        defer { close(pipe.read) }
-        guard csystem_fork_watchdog(pipe.read) > 0 else {
+        let null = PosixSpawn.openNull(forWriting: true)
+        defer {
+            close(pipe.read)
+            if null >= 0 { close(null) }
+        }
+        guard null >= 0 else {
+            close(pipe.write)
+            return -1
+        }
+        let result = PosixSpawn.spawn(path: "/bin/sh", argv: ["sut-launch-watchdog", "-c", script],
+                                      environment: ["PATH=/usr/bin:/bin:/usr/sbin:/sbin"], workingDirectory: "/",
+                                      descriptors: [pipe.read, null, null])
+        guard case .success = result else {
             close(pipe.write)
             return -1
         }
