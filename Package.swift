@@ -21,7 +21,7 @@ let package = Package(
         // Flags, launcher, run orchestration, reports.
         .target(name: "AutomationCore", dependencies: ["AutomationHost", "MockServer", "CSystemShims"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
-        .target(name: "AutomationTesting", dependencies: ["AutomationCore"]),
+        .target(name: "AutomationTesting", dependencies: ["AutomationCore", "AutomationHost", "MockServer"]),
         // The CLI: parses arguments, calls AutomationCore.
         .executableTarget(name: "sut-launch", dependencies: ["AutomationCore"]),
 

@@ -166,4 +166,23 @@ import Testing
         #expect(check.stdout == "ok: \(Self.features)/login.feature: 6 scenarios\n")
         #expect(try test([directory.appendingPathComponent("missing").path]).status == 2)
     }
+
+    /// Removing a scenario's directory never follows a symbolic link the program left there.
+    @Test func cleaningUpAScenarioDoesNotFollowSymlinksOut() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let precious = directory.appendingPathComponent("precious")
+        try FileManager.default.createDirectory(at: precious, withIntermediateDirectories: true)
+        try "keep me".write(to: precious.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
+        let path = try feature("""
+        Feature: cleanup
+          Scenario: a link out of the scenario directory
+            Given the program "sh"
+            When I launch the program with "-c 'ln -s \(precious.path) link && mkdir -p a/b/c && ln -s \(precious.path) a/b/c/deep'"
+            Then the exit code is 0
+        """, in: directory)
+        let result = try CLI.run(["test", path])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: precious.appendingPathComponent("file.txt").path))
+    }
 }

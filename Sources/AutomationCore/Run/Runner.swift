@@ -1,9 +1,4 @@
 import MockServer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The result of one run: sut-launch's exit code and the report.
 public struct RunOutcome: Sendable {
@@ -80,7 +75,7 @@ public enum Runner {
         var status = process.waitForExit(timeout: configuration.timeout)
         if status == nil {
             timedOut = true
-            status = process.stop(signal: SIGTERM, grace: configuration.killGrace)
+            status = process.stop(signal: SignalNumber.terminate, grace: configuration.killGrace)
         }
         process.finish(grace: configuration.killGrace)
         let final = status!
@@ -121,28 +116,10 @@ public enum Runner {
         }
     }
 
-    static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let seconds = duration.seconds
         if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
         if seconds == seconds.rounded() { return "\(Int(seconds))s" }
         return "\(seconds)s"
-    }
-}
-
-/// sut-launch's own lines on stderr, each prefixed `sut-launch: `; and its stdout.
-public enum Console {
-    /// Writes `text` to stdout as it is.
-    public static func out(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = write(1, &bytes, bytes.count)
-    }
-
-    /// Writes `sut-launch: error: message` to stderr.
-    public static func error(_ message: String) { line("error: " + message) }
-
-    /// Writes `sut-launch: message` to stderr.
-    public static func line(_ message: String) {
-        var bytes = Array(("sut-launch: " + message + "\n").utf8)
-        _ = write(2, &bytes, bytes.count)
     }
 }

@@ -1,10 +1,5 @@
 import AutomationHost
 import MockServer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why a step did not pass: an assertion that failed, or something that kept the scenario from running.
 public struct StepFailure: Error, Sendable, CustomStringConvertible {
@@ -154,7 +149,7 @@ final class ScenarioRun {
     /// Stops what the scenario started; returns the mock server's failures (unmet expectations, strict unexpected).
     func tearDown() -> [String] {
         if let process {
-            if process.status == nil { process.stop(signal: SIGTERM, grace: options.killGrace) }
+            if process.status == nil { process.stop(signal: SignalNumber.terminate, grace: options.killGrace) }
             process.finish(grace: options.killGrace)
             _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
         }

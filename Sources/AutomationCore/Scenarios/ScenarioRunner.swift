@@ -1,10 +1,5 @@
 public import AutomationHost
 import MockServer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 
 /// How `sut-launch test` runs scenarios.
@@ -60,8 +55,8 @@ public enum ScenarioRunner {
             defer { live.removeAll() }
             return Array(live.values)
         }
-        for process in processes { process.signalGroup(SIGTERM) }
-        for process in processes { process.stop(signal: SIGTERM, grace: grace) }
+        for process in processes { process.signalGroup(SignalNumber.terminate) }
+        for process in processes { process.stop(signal: SignalNumber.terminate, grace: grace) }
     }
 
     /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
@@ -111,11 +106,8 @@ public enum ScenarioRunner {
             if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
         }
         let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((temporary + "/sut-scenario-XXXXXX").utf8CString)
-        let workDirectory = template.withUnsafeMutableBufferPointer { buffer in
-            mkdtemp(buffer.baseAddress!).map { String(cString: $0) } ?? "/tmp"
-        }
-        defer { removeTree(workDirectory) }
+        let workDirectory = ScratchDirectory.make(in: temporary) ?? ScratchDirectory.make(in: "/tmp") ?? "/tmp"
+        defer { ScratchDirectory.remove(workDirectory) }
         let run = ScenarioRun(pickle: pickle, options: options, workDirectory: workDirectory, timeout: timeout)
 
         var trail: [String] = []
@@ -160,14 +152,5 @@ public enum ScenarioRunner {
             result.message = error.message
         }
         return result
-    }
-
-    private static func removeTree(_ path: String) {
-        guard path.contains("/sut-scenario-") else { return } // only what runOne made
-        for name in FileSystem.list(path) {
-            let child = path + "/" + name
-            if FileSystem.isDirectory(child) { removeTree(child) } else { unlink(child) }
-        }
-        rmdir(path)
     }
 }

@@ -1,10 +1,5 @@
 import AutomationHost
 import MockServer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One ready step: its pattern, an example for docs and suggestions, and what it does.
 struct StepDefinition: @unchecked Sendable {
@@ -301,11 +296,4 @@ enum ShellWords {
         if inWord { words.append(word) }
         return words
     }
-}
-
-func sleepFor(_ duration: Duration) throws {
-    let nanoseconds = max(0, duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-    var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

@@ -118,6 +118,6 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Starts a detached POSIX thread (not a Dispatch worker: these threads block in waitpid, poll and read).
 /// When no thread can be started the work runs inline rather than being lost.
-func startThread(_ body: @escaping @Sendable () -> Void) {
+package func startThread(_ body: @escaping @Sendable () -> Void) {
     if !startServerThread(body) { body() }
 }

@@ -27,3 +27,11 @@ public enum StandardDescriptors {
         exit(code)
     }
 }
+
+/// The signal numbers the rest of the code names.
+public enum SignalNumber {
+    public static let interrupt = SIGINT
+    public static let terminate = SIGTERM
+    public static let hangUp = SIGHUP
+    public static let kill = SIGKILL
+}

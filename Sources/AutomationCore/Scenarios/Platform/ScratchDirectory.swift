@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A scenario's own directory: made fresh, removed with everything the scenario put in it.
+enum ScratchDirectory {
+    /// Makes `TMPDIR/sut-scenario-XXXXXX` (mode 0700); nil when it cannot.
+    static func make(in temporary: String) -> String? {
+        var template = Array((temporary + "/sut-scenario-XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+    }
+
+    /// Removes `path` and everything below it. Symbolic links are removed, never followed (a program that
+    /// leaves `ln -s / link` behind must not have us delete through it), and the walk uses a list, not
+    /// recursion, so no depth a program creates can overflow the stack.
+    static func remove(_ path: String) {
+        guard path.contains("/sut-scenario-") else { return } // only what make(in:) made
+        var pending = [path]
+        var directories: [String] = []
+        while let current = pending.popLast() {
+            var info = stat()
+            guard lstat(current, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                directories.append(current)
+                pending += list(current).map { current + "/" + $0 }
+            } else {
+                unlink(current)
+            }
+        }
+        for directory in directories.reversed() { rmdir(directory) }
+    }
+
+    private static func list(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+/// Sleeps for `duration` (the rest of it after a signal interrupts).
+func sleepFor(_ duration: Duration) throws {
+    let nanoseconds = max(0, duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}
