@@ -3,12 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The program-under-test side of sut-launch: reads the marshalled flags once and exposes them typed.
 ///
 /// ```swift
@@ -56,9 +50,7 @@ public final class AutomationBridge: Sendable {
         self.environment = environment
         if reportsProblems {
             for problem in received.problems {
-                let line = "AutomationBridge: ignoring \(problem)\n"
-                var bytes = Array(line.utf8)
-                _ = write(2, &bytes, bytes.count)
+                HostStandardError.write("AutomationBridge: ignoring \(problem)\n")
             }
         }
     }

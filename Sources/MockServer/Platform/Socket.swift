@@ -20,6 +20,8 @@ package struct Socket: Sendable, Hashable {
         package let code: Int32
         package var description: String { "\(call): \(String(cString: strerror(code)))" }
         package var isAddressInUse: Bool { code == EADDRINUSE }
+        /// The code for "no thread could be started".
+        package static let noThreadCode = EAGAIN
     }
 
     /// Binds and listens on `host:port` (IPv4 dotted quad, or an IPv6 address); port 0 picks a free port.

@@ -12,20 +12,6 @@ package enum StandardError {
     }
 }
 
-/// A flag that is set once, from any thread.
-package final class LockedFlag: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var value = false
-    package init() { pthread_mutex_init(&mutex, nil) }
-    /// Sets the flag; true when this call set it (it was clear).
-    package func set() -> Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        defer { value = true }
-        return !value
-    }
-}
-
 private func Glibc_or_Darwin_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.write(fd, buffer, count)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Serves one client connection: reads requests (pipelined ones too), answers each in order.
 package struct Connection {
     let socket: Socket
@@ -151,7 +145,7 @@ package struct Connection {
             let keepAlive = head.keepAlive && !isStopped()
             if response.delayMs > 0 {
                 flush(&output)
-                usleep(UInt32(clamping: response.delayMs * 1000))
+                MonotonicClock.sleep(milliseconds: response.delayMs)
             }
             if let fault = response.fault {
                 flush(&output)
@@ -233,9 +227,5 @@ package struct Connection {
         return nil
     }
 
-    private func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
-    }
+    private func now() -> Int { Int(MonotonicClock.milliseconds()) }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// An HTTP/1.1 server on BSD sockets: a thread accepts, a thread per connection serves it (keep-alive,
 /// pipelining, chunked request bodies, `Expect: 100-continue`, HEAD), each within ``ServerLimits``.
 ///
@@ -18,17 +12,12 @@ public final class HTTPServer: Sendable {
     private let state = ServerState()
 
     final class ServerState: @unchecked Sendable {
-        private var mutex = pthread_mutex_t()
+        private let lock = Lock()
         private var listener: Socket?
         private var connections: Set<Socket> = []
         private var stopped = false
         private var boundPort: UInt16 = 0
-        init() { pthread_mutex_init(&mutex, nil) }
-        func locked<R>(_ body: (ServerState) -> R) -> R {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            return body(self)
-        }
+        func locked<R>(_ body: (ServerState) -> R) -> R { lock.withLock { body(self) } }
         func setListener(_ socket: Socket, port: UInt16) { locked { $0.listener = socket; $0.boundPort = port } }
         var port: UInt16 { locked { $0.boundPort } }
         func add(_ socket: Socket, limit: Int) -> Bool {
@@ -111,7 +100,7 @@ public final class HTTPServer: Sendable {
         }
         guard started else {
             listener.close()
-            throw Socket.Error(call: "pthread_create", code: EAGAIN)
+            throw Socket.Error(call: "pthread_create", code: Socket.Error.noThreadCode)
         }
         return bound
     }

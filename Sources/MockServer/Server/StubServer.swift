@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The mock backend: answers requests from a ``StubSet``, counts calls per route, keeps scenario states and
 /// the journal, explains every unexpected request, and serves the admin API under `/__admin`.
 public final class StubServer: Sendable {
@@ -11,7 +5,7 @@ public final class StubServer: Sendable {
     let state: State
 
     final class State: @unchecked Sendable {
-        private var mutex = pthread_mutex_t()
+        private let lock = Lock()
         var fileStubs: StubSet
         /// What answers. Matching runs on a snapshot, outside the lock; ``version`` says whether the
         /// snapshot is still current when its result is committed (counts, scenario transitions).
@@ -33,7 +27,6 @@ public final class StubServer: Sendable {
         var unexpectedObserver: (@Sendable (HTTPRequest) -> Void)?
         /// Messages for the program under test (`/__sut/control`), oldest first.
         var controlMessages: [String] = []
-        var controlSignal = pthread_cond_t()
 
         init(stubs: StubSet, host: String, options: StubServer.Options) {
             self.host = host
@@ -42,46 +35,28 @@ public final class StubServer: Sendable {
             counts = [Int](repeating: 0, count: stubs.count)
             journal = Journal(limit: options.journalLimit)
             self.options = options
-            pthread_mutex_init(&mutex, nil)
-            pthread_cond_init(&controlSignal, nil)
         }
 
         /// Waits up to `timeoutMs` for a control message and takes it.
         func nextControlMessage(timeoutMs: Int) -> String? {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            var deadline = timespec()
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            deadline.tv_sec += timeoutMs / 1000
-            deadline.tv_nsec += (timeoutMs % 1000) * 1_000_000
-            if deadline.tv_nsec >= 1_000_000_000 {
-                deadline.tv_sec += 1
-                deadline.tv_nsec -= 1_000_000_000
+            lock.withLock {
+                guard lock.wait(until: { !controlMessages.isEmpty }, timeoutMs: timeoutMs) else { return nil }
+                return controlMessages.removeFirst()
             }
-            while controlMessages.isEmpty {
-                if pthread_cond_timedwait(&controlSignal, &mutex, &deadline) != 0 { break }
-            }
-            return controlMessages.isEmpty ? nil : controlMessages.removeFirst()
         }
 
         func sendControlMessage(_ message: String) {
-            pthread_mutex_lock(&mutex)
-            controlMessages.append(message)
-            pthread_cond_broadcast(&controlSignal)
-            pthread_mutex_unlock(&mutex)
+            lock.withLock {
+                controlMessages.append(message)
+                lock.broadcast()
+            }
         }
 
         func locked<R>(_ body: (State) throws -> R) rethrows -> R {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            return try body(self)
+            try lock.withLock { try body(self) }
         }
 
-        static func now() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
-        }
+        static func now() -> Double { MonotonicClock.milliseconds() }
     }
 
     /// How the server treats its admin API and journal.
