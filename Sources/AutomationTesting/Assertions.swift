@@ -77,8 +77,7 @@ public func assertReceivedInOrder(_ server: MockServerHandle, _ routes: [String]
                                   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
     var index = 0
     for request in server.requests where index < routes.count {
-        let parts = routes[index].split(separator: " ", maxSplits: 1).map(String.init)
-        if parts.count == 2, RequestMatching.matches(request, method: parts[0], path: parts[1]) { index += 1 }
+        if RouteKey(routes[index]).matches(request) { index += 1 }
     }
     guard index < routes.count else { return }
     recordAutomationIssue("expected requests in this order: \(routes.joined(separator: ", ")); \(routes[index]) did not follow\n" + seen(server),

@@ -161,6 +161,6 @@ final class ScenarioRun {
     }
 
     var unexpectedRequests: [String] {
-        server?.summary.unexpected.map { "\($0.method) \($0.url)\n" + $0.nearMiss.split(separator: "\n").dropFirst().map { "  \($0)" }.joined(separator: "\n") } ?? []
+        server?.summary.unexpected.map(\.description) ?? []
     }
 }

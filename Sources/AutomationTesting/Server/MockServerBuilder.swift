@@ -28,9 +28,8 @@ public final class MockServerBuilder {
     @discardableResult
     public func route(_ route: String, expectedCalls: Int? = nil,
                       _ handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse) -> MockServerBuilder {
-        let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
-        let (method, path) = parts.count == 2 ? (parts[0].uppercased(), parts[1]) : ("ANY", parts.first ?? "/")
-        stubs.addRoute(method: method == "ANY" ? nil : method, path: path, name: "\(method) \(path)",
+        let key = RouteKey(route)
+        stubs.addRoute(method: key.method, path: key.path, name: key.description,
                        expectedCalls: expectedCalls.map { Stub.Expectation(times: $0) }, handler: handler)
         return self
     }
@@ -92,18 +91,15 @@ public final class MockServerHandle: Sendable {
     public var unexpectedRequests: [HTTPRequest] { server.journal.ordered.filter(\.isUnexpected).map(\.request) }
     /// Requests to a route (`"GET /cities"`, templates allowed).
     public func requests(to route: String) -> [HTTPRequest] {
-        let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return requests.filter { RequestMatching.matches($0, method: $0.method, path: route) } }
-        return requests.filter { RequestMatching.matches($0, method: parts[0].uppercased(), path: parts[1]) }
+        let key = RouteKey(route)
+        return requests.filter(key.matches)
     }
     /// Unmet expectations and (when strict) unexpected requests.
     public var failures: [String] { server.summary.failures }
     /// True unless the builder was ``MockServerBuilder/lenient()`` (or the stubs say otherwise).
     public var isStrict: Bool { server.summary.policy == .fail }
     /// Each request no route matched, with its near miss: `GET /x` then the nearest route and what differed.
-    public var unexpectedRequestDescriptions: [String] {
-        server.summary.unexpected.map { "\($0.method) \($0.url)\n  " + $0.nearMiss.split(separator: "\n").dropFirst().joined(separator: "\n  ") }
-    }
+    public var unexpectedRequestDescriptions: [String] { server.summary.unexpected.map(\.description) }
     public func send(controlMessage: String) { server.sendControlMessage(controlMessage) }
     public func stop() { server.stop() }
 }

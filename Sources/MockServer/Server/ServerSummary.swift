@@ -9,10 +9,18 @@ public struct ServerSummary: Sendable {
         public var expectationFailure: String?
     }
 
-    public struct UnexpectedRequest: Sendable {
+    public struct UnexpectedRequest: Sendable, CustomStringConvertible {
         public var method: String
         public var url: String
         public var nearMiss: String
+
+        /// `GET /x`, then the nearest stub and what differed, indented: the one rendering of a near miss
+        /// for summaries, scenario failures and test issues.
+        public var description: String { description(indent: "  ") }
+
+        public func description(indent: String) -> String {
+            ([ "\(method) \(url)" ] + nearMiss.split(separator: "\n").dropFirst().map { indent + $0 }).joined(separator: "\n")
+        }
     }
 
     public var routes: [Route]
@@ -60,8 +68,7 @@ public struct ServerSummary: Sendable {
         let uncalled = routes.count - routes.filter { $0.calls > 0 }.count
         if uncalled > 0 && shown.count < routes.count { lines.append("  (\(uncalled) route\(uncalled == 1 ? "" : "s") not called)") }
         for request in unexpected.prefix(20) {
-            lines.append("  unexpected: \(request.method) \(request.url)")
-            for detail in request.nearMiss.split(separator: "\n").dropFirst() { lines.append("    \(detail)") }
+            lines.append("  unexpected: " + request.description(indent: "    "))
         }
         if unexpectedTotal > 20 { lines.append("  … and \(unexpectedTotal - 20) more unexpected requests (see the journal)") }
         return lines.joined(separator: "\n")
