@@ -1,5 +1,10 @@
 import AutomationHost
 import MockServer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `sut-launch test [options] FEATURES...`: runs Gherkin scenarios; exit 0 all passed, 1 any failed,
 /// 2 usage error, 3 a feature file does not parse.
@@ -14,6 +19,8 @@ public enum TestCommand {
         OptionSpec("--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)"),
         OptionSpec("--junit", value: "FILE", help: "write JUnit XML"),
         OptionSpec("--report", value: "FILE", help: "write a JSON report"),
+        OptionSpec("--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)"),
+        OptionSpec("--artifacts", value: "DIR", help: "failed scenarios leave outputs, commands, journal and their directory in DIR"),
         OptionSpec("--list", help: "list the selected scenarios, run nothing"),
         OptionSpec("--allow-empty", help: "pass when no scenario is selected (otherwise exit 5)"),
         OptionSpec("--quiet", short: "-q", help: "print failures and the summary only"),
@@ -46,6 +53,7 @@ public enum TestCommand {
         }
         var scenarioOptions = ScenarioOptions()
         scenarioOptions.environment = environment
+        scenarioOptions.updateSnapshots = ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
         for option in parsed.options {
             let value = option.value ?? ""
             switch option.long {
@@ -74,6 +82,14 @@ public enum TestCommand {
                     throw UsageError("\(option.spelling) '\(value)' is not one of args, env, both")
                 }
                 scenarioOptions.flagsIn = channel
+            case "--update-snapshots":
+                scenarioOptions.updateSnapshots = true
+            case "--artifacts":
+                try? FileManager.default.createDirectory(atPath: value, withIntermediateDirectories: true)
+                if let problem = FileSystem.outputProblem(value + "/artifact") {
+                    throw UsageError("\(option.spelling) \(value): cannot write there: \(problem)")
+                }
+                scenarioOptions.artifactsDirectory = value
             case "--junit", "--report":
                 _ = try RunCommand.outputPath(value, option)
             default: break

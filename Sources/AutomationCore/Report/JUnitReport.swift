@@ -47,6 +47,7 @@ public enum JUnitReport {
         var text = "Scenario: \(result.pickle.name) (\(result.pickle.location))\n" + result.trail.joined(separator: "\n") + "\n"
         if let failedStep = result.failedStep, let message = result.message { text += "\nFailed: \(failedStep)\n\(message)\n" }
         if !result.unexpectedRequests.isEmpty { text += "\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") + "\n" }
+        if let artifacts = result.artifacts { text += "\nArtefacts: \(artifacts)\n" }
         if result.status != .passed { text += "\n" + result.outputTail }
         return text
     }
@@ -108,6 +109,7 @@ public enum ScenarioJSONReport {
             if let step = result.failedStep { item += ",\"failedStep\":" + JSONWriter.quoted(step) }
             if let message = result.message { item += ",\"message\":" + JSONWriter.quoted(message) }
             if !result.unexpectedRequests.isEmpty { item += ",\"unexpectedRequests\":[" + result.unexpectedRequests.map(JSONWriter.quoted).joined(separator: ",") + "]" }
+            if let artifacts = result.artifacts { item += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
             return item + "}"
         }.joined(separator: ",\n")
         return json + "]}\n"

@@ -25,7 +25,8 @@ enum ScenarioLint {
         return (pickles, problems)
     }
 
-    /// `@timeout=` tags and duration captures that do not parse, once per line.
+    /// `@timeout=` tags and duration captures that do not parse, and each step's own load-time check
+    /// (paths out of the scenario's directory, snapshot names, signal names, unterminated quotes), once per line.
     static func durationProblems(_ pickles: [Pickle]) -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
@@ -39,9 +40,10 @@ enum ScenarioLint {
             }
             for step in pickle.steps {
                 guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
+                if let problem = definition.check(captures) { add("\(pickle.uri):\(step.line): \(problem)") }
                 for index in definition.durationCaptures where index < captures.count {
                     let value = captures[index]
-                    if !value.contains("${"), DurationParser.parse(value) == nil {
+                    if !value.isEmpty, !value.contains("${"), DurationParser.parse(value) == nil {
                         add("\(pickle.uri):\(step.line): '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
                     }
                 }

@@ -1,5 +1,10 @@
 import AutomationHost
 import MockServer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Why a step did not pass: an assertion that failed, or something that kept the scenario from running.
 public struct StepFailure: Error, Sendable, CustomStringConvertible {
@@ -23,6 +28,9 @@ final class ScenarioRun {
     let pickle: Pickle
     let options: ScenarioOptions
     let featureDirectory: String
+    /// The scenario's own directory: `work/` (the working directory of its program and commands) and the
+    /// isolated `home/`, `tmp/` and `xdg/…` beside it.
+    let rootDirectory: String
     let workDirectory: String
     let deadline: ContinuousClock.Instant
     /// The scenario's time limit (`--scenario-timeout`, or its `@timeout=` tag).
@@ -40,32 +48,74 @@ final class ScenarioRun {
     /// `@lenient` or `Given unexpected requests are allowed` opt out.
     var strict: Bool
     var server: StubServer?
+    /// The most recent command or launched program: what the `Then` steps look at.
     var process: LaunchedProcess?
+    /// Every command and launch, in order, for teardown and failure artefacts.
+    var launches: [Launch] = []
+    /// A step's own deadline (`… within 5s`), instead of the step timeout.
+    var stepTimeoutOverride: Duration?
     var trail: [String] = []
 
-    init(pickle: Pickle, options: ScenarioOptions, workDirectory: String, timeout: Duration) {
+    /// One command or launch: what ran, where, with what it added to the environment.
+    struct Launch {
+        var label: String
+        var argv: [String]
+        var addedEnvironment: [(key: String, value: String)]
+        var process: LaunchedProcess
+    }
+
+    init(pickle: Pickle, options: ScenarioOptions, rootDirectory: String, timeout: Duration) {
         self.pickle = pickle
         self.options = options
         self.featureDirectory = FileSystem.directory(of: pickle.uri)
-        self.workDirectory = workDirectory
+        self.rootDirectory = rootDirectory
+        self.workDirectory = rootDirectory + "/work"
         self.deadline = .now + timeout
         self.timeout = timeout
         self.strict = !pickle.tags.contains("@lenient")
         self.program = options.defines["PROGRAM"]
         self.flagsIn = options.flagsIn
+        for directory in ["work"] + Self.isolated.map(\.directory) {
+            try? FileManager.default.createDirectory(atPath: rootDirectory + "/" + directory, withIntermediateDirectories: true)
+        }
     }
 
-    /// How long a waiting step may wait: the step timeout, cut by the scenario's deadline.
+    /// The variables that keep a scenario away from the real home, and their directories (inside the
+    /// scenario's own directory, created empty).
+    static let isolated: [(variable: String, directory: String)] = [
+        ("HOME", "home"), ("TMPDIR", "tmp"), ("XDG_CONFIG_HOME", "xdg/config"), ("XDG_CACHE_HOME", "xdg/cache"),
+        ("XDG_DATA_HOME", "xdg/data"), ("XDG_STATE_HOME", "xdg/state"),
+    ]
+
+    /// The isolation variables, for those no step set.
+    var isolationEnvironment: [(key: String, value: String)] {
+        let set = Set(environment.map(\.key))
+        return Self.isolated.filter { !set.contains($0.variable) }.map { ($0.variable, rootDirectory + "/" + $0.directory) }
+    }
+
+    /// How long a waiting step may wait: the step timeout (or the step's own `within`), cut by the
+    /// scenario's deadline.
     var waitLimit: Duration {
         let remaining = deadline - .now
-        return remaining < options.stepTimeout ? max(remaining, .zero) : options.stepTimeout
+        let limit = stepTimeoutOverride ?? options.stepTimeout
+        return remaining < limit ? max(remaining, .zero) : limit
     }
 
     /// How long a wait that just ended waited, for messages: "2s", or "the scenario's 1s timeout" when the
     /// scenario's deadline cut it short.
     var waitDescription: String {
         if deadline - .now < .milliseconds(20) { return "the scenario's \(Runner.format(timeout)) timeout" }
-        return Runner.format(options.stepTimeout)
+        return Runner.format(stepTimeoutOverride ?? options.stepTimeout)
+    }
+
+    /// Runs `body` with `within` (a duration text, or "" for none) as the step's deadline.
+    func within<R>(_ text: String, _ body: () throws -> R) throws -> R {
+        if !text.isEmpty {
+            guard let duration = DurationParser.parse(text) else { throw StepFailure("\"\(text)\" is not a duration like 500ms or 2s", kind: .error) }
+            stepTimeoutOverride = duration
+        }
+        defer { stepTimeoutOverride = nil }
+        return try body()
     }
 
     /// `${NAME}` replaced from `--define` and the environment.
@@ -91,7 +141,9 @@ final class ScenarioRun {
     // MARK: Program
 
     func launch(arguments: [String]) throws(StepFailure) {
-        if let process, process.status == nil { throw StepFailure("the program is already running; launch once per scenario") }
+        if let running = launches.last(where: { $0.label == "launch" })?.process, running.status == nil {
+            throw StepFailure("the program is already running; launch once per scenario")
+        }
         guard let program else {
             throw StepFailure("no program to launch: add Given the program \"path\" (or pass --define PROGRAM=path)", kind: .error)
         }
@@ -99,33 +151,66 @@ final class ScenarioRun {
         configuration.featureFlags = featureFlags
         configuration.automationFlags = automationFlags
         configuration.entryPoint = entryPoint
-        configuration.environment = environment
-        configuration.callerEnvironment = options.environment
-        if hasStubs {
-            let server = StubServer(stubs: stubs)
-            do {
-                try server.start(port: 0)
-            } catch {
-                throw StepFailure("cannot start the mock server: \(error)", kind: .error)
-            }
-            self.server = server
-            configuration.mockServerURL = server.baseURL
-        }
-        configuration.workingDirectory = workDirectory
         configuration.flagsIn = flagsIn
         configuration.standardInput = .pipe
+        try start(configuration, label: "launch")
+    }
+
+    /// Runs a command line to completion (`When I run`): no shell, words split as a shell would, the
+    /// first a PATH name or a path relative to the scenario's directory; stdin is /dev/null.
+    func runCommand(_ line: String) throws(StepFailure) {
+        let words: [String]
+        do { words = try ShellWords.split(expand(line)) } catch { throw StepFailure("\(error)", kind: .error) }
+        guard let first = words.first else { throw StepFailure("When I run needs a command", kind: .error) }
+        let program = first.contains("/") && !first.hasPrefix("/") ? workDirectory + "/" + first : first
+        var configuration = RunConfiguration(program: program, arguments: Array(words.dropFirst()))
+        configuration.standardInput = .null
+        let process = try start(configuration, label: "run \(words.joined(separator: " "))")
+        guard process.waitForExit(timeout: waitLimit) != nil else {
+            process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+            process.finish(grace: options.killGrace)
+            throw StepFailure("\(first) was still running after \(waitDescription) and was stopped")
+        }
+        process.finish(grace: options.killGrace)
+    }
+
+    /// Starts a program with the scenario's environment, directory and mock server; it becomes the one
+    /// the `Then` steps look at.
+    @discardableResult
+    private func start(_ base: RunConfiguration, label: String) throws(StepFailure) -> LaunchedProcess {
+        var configuration = base
+        configuration.environment = isolationEnvironment + environment
+        configuration.callerEnvironment = options.environment
+        configuration.mockServerURL = try ensureServer()?.baseURL
+        configuration.workingDirectory = workDirectory
         let request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
         do {
             let launched = try Launcher.launch(request)
             process = launched
+            launches.append(Launch(label: label, argv: launched.argv, addedEnvironment: configuration.environment, process: launched))
             ScenarioRunner.live.withLock { $0[launched.pid] = launched }
+            return launched
         } catch {
             throw StepFailure(error.message, kind: .error)
         }
     }
 
+    /// The scenario's mock server, started at the first launch when the scenario has stubs.
+    private func ensureServer() throws(StepFailure) -> StubServer? {
+        if let server { return server }
+        guard hasStubs else { return nil }
+        let server = StubServer(stubs: stubs)
+        do {
+            try server.start(port: 0)
+        } catch {
+            throw StepFailure("cannot start the mock server: \(error)", kind: .error)
+        }
+        self.server = server
+        return server
+    }
+
     func requireProcess() throws(StepFailure) -> LaunchedProcess {
-        guard let process else { throw StepFailure("no program was launched; add When I launch the program", kind: .error) }
+        guard let process else { throw StepFailure("no program was launched or run; add When I launch the program or When I run \"…\"", kind: .error) }
         return process
     }
 
@@ -148,7 +233,7 @@ final class ScenarioRun {
 
     /// Stops what the scenario started; returns the mock server's failures (unmet expectations, strict unexpected).
     func tearDown() -> [String] {
-        if let process {
+        for process in launches.map(\.process) {
             if process.status == nil { process.stop(signal: SignalNumber.terminate, grace: options.killGrace) }
             process.finish(grace: options.killGrace)
             _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }

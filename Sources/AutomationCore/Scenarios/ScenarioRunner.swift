@@ -19,6 +19,10 @@ public struct ScenarioOptions: Sendable {
     /// Where flags travel (`--flags-in`); nil: as `sut-launch` decides (launch arguments and environment
     /// when flags were asked for, the environment only otherwise).
     public var flagsIn: WireFormat.Channel?
+    /// `--artifacts DIR`: failed scenarios leave their outputs, journal and directory there.
+    public var artifactsDirectory: String?
+    /// `--update-snapshots` or `SUT_UPDATE_SNAPSHOTS=1`: write the snapshots a run compares (never with `CI` set).
+    public var updateSnapshots = false
     /// The caller's environment (for `${NAME}` and the program's environment).
     public var environment: [String: String] = [:]
 
@@ -42,6 +46,8 @@ public struct ScenarioResult: Sendable {
     public var outputTail: String
     /// Unexpected requests the mock server received, with their near misses.
     public var unexpectedRequests: [String]
+    /// Where a failed scenario's artefacts were written (`--artifacts`), or its directory kept.
+    public var artifacts: String?
 }
 
 /// Runs pickles: in parallel with `jobs`, each in its own world, and reports as each ends.
@@ -106,9 +112,8 @@ public enum ScenarioRunner {
             if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
         }
         let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let workDirectory = ScratchDirectory.make(in: temporary) ?? ScratchDirectory.make(in: "/tmp") ?? "/tmp"
-        defer { ScratchDirectory.remove(workDirectory) }
-        let run = ScenarioRun(pickle: pickle, options: options, workDirectory: workDirectory, timeout: timeout)
+        let rootDirectory = ScratchDirectory.make(in: temporary) ?? ScratchDirectory.make(in: "/tmp") ?? "/tmp"
+        let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: rootDirectory, timeout: timeout)
 
         var trail: [String] = []
         var failure: (step: GherkinDocument.Step?, StepFailure)?
@@ -150,6 +155,14 @@ public enum ScenarioRunner {
             result.status = error.kind == .error ? .error : .failed
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location
             result.message = error.message
+        }
+        if result.status != .passed, let directory = options.artifactsDirectory {
+            result.artifacts = ScenarioArtifacts.write(run, result: result, under: directory)
+            ScratchDirectory.remove(rootDirectory)
+        } else if result.status != .passed {
+            result.artifacts = run.workDirectory // kept for a look, as --keep-going tools do
+        } else {
+            ScratchDirectory.remove(rootDirectory)
         }
         return result
     }

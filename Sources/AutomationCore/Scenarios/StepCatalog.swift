@@ -7,15 +7,18 @@ struct StepDefinition: @unchecked Sendable {
     let example: String
     /// Captures that must be durations (`500ms`, `2s`): checked when a feature file loads, by `check` and `test`.
     let durationCaptures: [Int]
+    /// Checks the captures when a feature file loads, before anything runs: the problem, or nil.
+    let check: @Sendable ([String]) -> String?
     /// Throws ``StepFailure`` (any other error counts as a failure with its text).
     let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
 
-    init(_ pattern: String, example: String, durationCaptures: [Int] = [],
+    init(_ pattern: String, example: String, durationCaptures: [Int] = [], check: @escaping @Sendable ([String]) -> String? = { _ in nil },
          _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void) {
         // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
         self.pattern = try! Regex("^" + pattern + "$")
         self.example = example
         self.durationCaptures = durationCaptures
+        self.check = check
         self.run = run
     }
 
@@ -52,11 +55,23 @@ enum StepCatalog {
         return "it did not appear within \(run.waitDescription)"
     }
 
+    /// An unterminated quote in a command line, found at load (values with `${…}` are checked when they run).
+    static func wordsProblem(_ line: String) -> String? {
+        guard !line.contains("${") else { return nil }
+        do { _ = try ShellWords.split(line) } catch { return "\(error)" }
+        return nil
+    }
+
+    /// A file step's path that leaves the scenario's directory, found at load.
+    static func pathProblem(_ name: String) -> String? {
+        name.contains("${") ? nil : ScenarioRun.pathProblem(name)
+    }
+
     static func unescape(_ text: String) -> String {
         text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
     }
 
-    static let all: [StepDefinition] = setup + actions + outcomes
+    static let all: [StepDefinition] = setup + actions + outcomes + commands
 
     // MARK: Given
 
@@ -120,8 +135,11 @@ enum StepCatalog {
     // MARK: When
 
     static let actions: [StepDefinition] = [
-        StepDefinition("I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"") { run, captures, _ in
-            try run.launch(arguments: ShellWords.split(run.expand(captures[0])))
+        StepDefinition("I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"",
+                       check: { wordsProblem($0[0]) }) { run, captures, _ in
+            let arguments: [String]
+            do { arguments = try ShellWords.split(run.expand(captures[0])) } catch { throw StepFailure("\(error)", kind: .error) }
+            try run.launch(arguments: arguments)
         },
         StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
             let process = try run.requireProcess()
@@ -147,11 +165,14 @@ enum StepCatalog {
     // MARK: Then
 
     static let outcomes: [StepDefinition] = [
-        StepDefinition("I see \(quoted)( on stderr)?", example: "Then I see \"logged in as ada\"") { run, captures, _ in
+        StepDefinition("I see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I see \"logged in as ada\"",
+                       durationCaptures: [2]) { run, captures, _ in
             let text = run.expand(captures[0])
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
-            guard try run.waitForOutput({ $0.contains(text) }, on: stream) else {
-                throw StepFailure("expected \"\(text)\" on \(stream.rawValue): \(notSeen(run))")
+            try run.within(captures[2]) {
+                guard try run.waitForOutput({ $0.contains(text) }, on: stream) else {
+                    throw StepFailure("expected \"\(text)\" on \(stream.rawValue): \(notSeen(run))")
+                }
             }
         },
         StepDefinition("I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"") { run, captures, _ in
@@ -163,16 +184,28 @@ enum StepCatalog {
                 throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: \(notSeen(run))")
             }
         },
-        StepDefinition("I do not see \(quoted)( on stderr)?", example: "Then I do not see \"error\"") { run, captures, _ in
+        StepDefinition("I do not see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I do not see \"error\"",
+                       durationCaptures: [2]) { run, captures, _ in
             let text = run.expand(captures[0])
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
+            if !captures[2].isEmpty {
+                // Watch for the whole period (or until the program ends): it must not appear meanwhile.
+                if try run.within(captures[2], { try run.waitForOutput({ $0.contains(text) }, on: stream) }) {
+                    throw StepFailure("\"\(text)\" appeared on \(stream.rawValue) within \(captures[2])")
+                }
+                return
+            }
             let output = String(decoding: try run.requireProcess().output.captured(stream), as: UTF8.self)
             if output.contains(text) { throw StepFailure("\"\(text)\" appeared on \(stream.rawValue)") }
         },
-        StepDefinition("the (?:exit code is|program exits with code) (\\d+)", example: "Then the exit code is 0") { run, captures, _ in
+        StepDefinition("the (?:exit code is|program exits with code) (\\d+)(?: within (\\S+))?", example: "Then the exit code is 0",
+                       durationCaptures: [1]) { run, captures, _ in
             let process = try run.requireProcess()
-            guard let status = process.waitForExit(timeout: run.waitLimit) else {
-                throw StepFailure("the program was still running after \(run.waitDescription); expected exit code \(captures[0])")
+            let status = try run.within(captures[1]) { () throws -> ProcessStatus in
+                guard let status = process.waitForExit(timeout: run.waitLimit) else {
+                    throw StepFailure("the program was still running after \(run.waitDescription); expected exit code \(captures[0])")
+                }
+                return status
             }
             process.finish(grace: run.options.killGrace)
             guard status == .exited(Int32(captures[0]) ?? -1) else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
@@ -263,37 +296,5 @@ enum StepCatalog {
         let entries = run.server?.journal.ordered ?? []
         guard !entries.isEmpty else { return "; it received no requests" }
         return "; it received:\n" + entries.map { "  \($0.request.method) \($0.request.target) → \($0.status)" }.joined(separator: "\n")
-    }
-}
-
-/// Splits `login --name "Ada Lovelace" 'a b'` into words, as a shell would (quotes, backslash escapes).
-enum ShellWords {
-    static func split(_ text: String) -> [String] {
-        var words: [String] = []
-        var word = ""
-        var inWord = false
-        var quote: Character?
-        var escaped = false
-        for character in text {
-            if escaped {
-                word.append(character)
-                escaped = false
-            } else if character == "\\" && quote != "'" {
-                escaped = true
-                inWord = true
-            } else if let open = quote {
-                if character == open { quote = nil } else { word.append(character) }
-            } else if character == "\"" || character == "'" {
-                quote = character
-                inWord = true
-            } else if character == " " || character == "\t" {
-                if inWord { words.append(word); word = ""; inWord = false }
-            } else {
-                word.append(character)
-                inWord = true
-            }
-        }
-        if inWord { words.append(word) }
-        return words
     }
 }

@@ -141,9 +141,12 @@ import Testing
         #expect(JUnitReport.escape("a\u{1B}[31mred\u{1B}[0m <b> & \"q\" \u{01}\u{0B}ok\tz") == "ared &lt;b&gt; &amp; &quot;q&quot; ok\tz")
     }
 
-    @Test func shellWords() {
-        #expect(ShellWords.split(#"login --name "Ada Lovelace" 'a b' c\ d"#) == ["login", "--name", "Ada Lovelace", "a b", "c d"])
-        #expect(ShellWords.split("") == [])
+    @Test func shellWords() throws {
+        #expect(try ShellWords.split(#"login --name "Ada Lovelace" 'a b' c\ d"#) == ["login", "--name", "Ada Lovelace", "a b", "c d"])
+        #expect(try ShellWords.split("") == [])
+        #expect(try ShellWords.split(#"a "b\"c" 'd\e' "f\g""#) == ["a", "b\"c", "d\\e", "f\\g"])
+        #expect(throws: ShellWords.Error.self) { try ShellWords.split("sort 'input.txt") }
+        #expect(throws: ShellWords.Error.self) { try ShellWords.split("echo \"open") }
     }
 
     @Test func everyCatalogExampleMatchesItsOwnStep() {

@@ -1,0 +1,41 @@
+/// Splits `login --name "Ada Lovelace" 'a b'` into words as a POSIX shell would (single quotes, double
+/// quotes with backslash escapes, backslash outside quotes), with no expansion: no variables, globs or pipes.
+enum ShellWords {
+    /// A quote opened and never closed, or a line ending in a lone backslash.
+    struct Error: Swift.Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func split(_ text: String) throws(Error) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in text {
+            if escaped {
+                // Inside double quotes a backslash escapes only $ ` " \ and newline (POSIX); elsewhere anything.
+                if quote == "\"" && !"$`\"\\\n".contains(character) { word.append("\\") }
+                word.append(character)
+                escaped = false
+            } else if character == "\\" && quote != "'" {
+                escaped = true
+                inWord = true
+            } else if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if let quote { throw Error(description: "unterminated \(quote) quote in \"\(text)\"") }
+        if escaped { throw Error(description: "a lone backslash at the end of \"\(text)\"") }
+        if inWord { words.append(word) }
+        return words
+    }
+}
