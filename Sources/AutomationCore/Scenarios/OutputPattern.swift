@@ -74,10 +74,10 @@ enum UnifiedDiff {
             while i < a.count || j < b.count {
                 if i < a.count, j < b.count, OutputPattern.lineMatches(a[i], b[j]) {
                     body.append(" " + b[j]); i += 1; j += 1
-                } else if j < b.count, i == a.count || table[i][j + 1] >= table[i + 1][j] {
-                    body.append("+" + b[j]); j += 1
+                } else if i < a.count, j == b.count || table[i + 1][j] >= table[i][j + 1] {
+                    body.append("-" + a[i]); i += 1 // what was expected first, then what came, as diff -u does
                 } else {
-                    body.append("-" + a[i]); i += 1
+                    body.append("+" + b[j]); j += 1
                 }
             }
         } else {

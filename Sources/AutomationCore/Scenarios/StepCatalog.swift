@@ -208,7 +208,8 @@ enum StepCatalog {
                 return status
             }
             process.finish(grace: run.options.killGrace)
-            guard status == .exited(Int32(captures[0]) ?? -1) else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
+            // A program killed by signal N has exit code 128+N, as shells say (130 after INT).
+            guard status.shellExitCode == Int32(captures[0]) ?? -1 else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
         },
         StepDefinition("the program is still running", example: "Then the program is still running") { run, _, _ in
             if let status = try run.requireProcess().status { throw StepFailure("the program is not running: it \(status)") }
