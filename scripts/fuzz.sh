@@ -55,7 +55,7 @@ SWIFT
         cp "$INPUTS/$target"/* "$corpus"/
         case "$target" in
             ParseJSON) cp "$ROOT"/Fixtures/stubs/*.json "$ROOT"/Tests/MockServerTests/Fixtures/wiremock/mappings/*.json "$corpus"/ ;;
-            ParseGherkin) find "$ROOT/Fixtures" -name '*.feature' -exec cp {} "$corpus"/ \; ;;
+            ParseGherkin) find "$ROOT/Fixtures" -type f -name '*.feature' -exec cp {} "$corpus"/ \; ;;
         esac
     fi
     echo "fuzzing $target for ${SECONDS_EACH}s..." >&2
