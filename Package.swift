@@ -31,7 +31,8 @@ let package = Package(
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost"]),
         .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "MockServer"]),
-        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "MockServer", "MyAppCLI"]),
+        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "MockServer", "MyAppCLI"],
+                    exclude: ["Application/__snapshots__"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"], exclude: ["Fixtures"]),
         // The fuzz targets scripts/fuzz.sh runs, kept compiled and run on every saved input (seeds and old crashes).
         .testTarget(name: "FuzzTargetsTests", dependencies: ["MockServer", "AutomationCore", "AutomationHost"], exclude: ["Inputs"]),

@@ -115,3 +115,34 @@ private func seen(_ server: MockServerHandle) -> String {
     let requests = server.requests
     return "requests seen, in order:" + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n"))
 }
+
+/// Asserts `text` matches the snapshot `name`, stored beside the test file in
+/// `__snapshots__/TEST-FILE-NAME/NAME.txt` (trycmd's `[..]` and `...` allowed in it). A missing or different
+/// snapshot fails with a diff; `SUT_UPDATE_SNAPSHOTS=1` writes what the test saw instead, except when `CI` is
+/// set (the same rules as `sut-launch test --update-snapshots`).
+public func assertSnapshot(of text: String, named name: String,
+                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    if let problem = Snapshots.nameProblem(name) {
+        recordAutomationIssue(problem, fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+    }
+    let path = Snapshots.path(named: name, featureFile: "\(filePath)")
+    if let failure = Snapshots.check(text, at: path, name: name, update: false, environment: ProcessEnvironment.current,
+                                     updateCommand: "SUT_UPDATE_SNAPSHOTS=1 swift test") {
+        recordAutomationIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// Asserts a file exists (relative paths: in the test's ``ScratchSpace``) and, when given, contains `text`.
+public func assertFile(_ path: String, contains text: String? = nil,
+                       fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    let resolved = path.hasPrefix("/") ? path : ((try? AutomationScope.current?.scratch.path(path)) ?? path) ?? path
+    guard let bytes = FileManager.default.contents(atPath: resolved) else {
+        recordAutomationIssue("\(path): no such file (looked at \(resolved))", fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+    }
+    if let text, !String(decoding: bytes, as: UTF8.self).contains(text) {
+        recordAutomationIssue("\(path) does not contain \"\(text)\"; it holds:\n\(String(decoding: bytes.prefix(2000), as: UTF8.self))",
+                              fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}

@@ -1,8 +1,8 @@
 /// Expected output as trycmd writes it: a line may hold `[..]` (any text on that line), and a line that is
 /// just `...` matches any number of lines. One trailing newline is ignored on both sides.
-enum OutputPattern {
+package enum OutputPattern {
     /// nil when `actual` matches `expected`; otherwise a unified diff (expected `-`, actual `+`).
-    static func mismatch(expected: String, actual: String) -> String? {
+    package static func mismatch(expected: String, actual: String) -> String? {
         let wanted = lines(expected), got = lines(actual)
         if matches(wanted[...], got[...]) { return nil }
         return UnifiedDiff.render(expected: wanted, actual: got)

@@ -80,12 +80,7 @@ final class ScenarioRun {
         }
     }
 
-    /// The variables that keep a scenario away from the real home, and their directories (inside the
-    /// scenario's own directory, created empty).
-    static let isolated: [(variable: String, directory: String)] = [
-        ("HOME", "home"), ("TMPDIR", "tmp"), ("XDG_CONFIG_HOME", "xdg/config"), ("XDG_CACHE_HOME", "xdg/cache"),
-        ("XDG_DATA_HOME", "xdg/data"), ("XDG_STATE_HOME", "xdg/state"),
-    ]
+    static var isolated: [(variable: String, directory: String)] { ScratchDirectory.isolated }
 
     /// The isolation variables, for those no step set.
     var isolationEnvironment: [(key: String, value: String)] {

@@ -1,12 +1,12 @@
 /// Splits `login --name "Ada Lovelace" 'a b'` into words as a POSIX shell would (single quotes, double
 /// quotes with backslash escapes, backslash outside quotes), with no expansion: no variables, globs or pipes.
-enum ShellWords {
+package enum ShellWords {
     /// A quote opened and never closed, or a line ending in a lone backslash.
-    struct Error: Swift.Error, CustomStringConvertible {
-        let description: String
+    package struct Error: Swift.Error, CustomStringConvertible {
+        package let description: String
     }
 
-    static func split(_ text: String) throws(Error) -> [String] {
+    package static func split(_ text: String) throws(Error) -> [String] {
         var words: [String] = []
         var word = ""
         var inWord = false

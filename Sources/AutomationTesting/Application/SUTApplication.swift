@@ -58,6 +58,8 @@ public final class SUTApplication: Sendable {
     }
 
     /// Launches the program, with flags marshalled as `sut-launch` does; stdin is a pipe for ``type(_:)``.
+    /// In a test with a scope, `HOME`, `TMPDIR` and `XDG_*` point into the scope's ``ScratchSpace`` unless
+    /// `environment` sets them: nothing a test launches touches the real home.
     /// - Throws: ``LaunchError`` when it cannot start; ``AutomationError`` when it already runs.
     public func launch(featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:],
                        environment: [String: String] = [:], arguments: [String] = [], entryPoint: String? = nil,
@@ -71,7 +73,8 @@ public final class SUTApplication: Sendable {
         configuration.automationFlags = automationFlags
         configuration.entryPoint = entryPoint
         configuration.flagsIn = flagsIn
-        configuration.environment = environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let isolation = try AutomationScope.current.map { try $0.scratch.environment } ?? [:]
+        configuration.environment = isolation.merging(environment) { _, given in given }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         configuration.callerEnvironment = ProcessEnvironment.current
         configuration.mockServerURL = server?.url
         configuration.workingDirectory = workingDirectory
@@ -84,6 +87,9 @@ public final class SUTApplication: Sendable {
             $0.server = server
         }
     }
+
+    /// The launched process, for extensions in this module.
+    func runningProcess() throws(AutomationError) -> LaunchedProcess { try requireProcess() }
 
     private func requireProcess() throws(AutomationError) -> LaunchedProcess {
         guard let process = state.withLock({ $0.process }) else { throw AutomationError("\(executable) was not launched; call launch() first") }

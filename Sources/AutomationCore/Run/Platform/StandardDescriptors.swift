@@ -35,7 +35,7 @@ public enum SignalNumber {
     public static let hangUp = SIGHUP
     public static let kill = SIGKILL
     /// The signals a scenario step may send, by name.
-    static let named: [(name: String, number: Int32)] = [
+    public static let named: [(name: String, number: Int32)] = [
         ("INT", SIGINT), ("TERM", SIGTERM), ("HUP", SIGHUP), ("QUIT", SIGQUIT), ("USR1", SIGUSR1), ("USR2", SIGUSR2), ("KILL", SIGKILL),
     ]
 }
