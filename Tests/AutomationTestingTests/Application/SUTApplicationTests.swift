@@ -10,7 +10,7 @@ let myAppCLI: String = {
     for candidate in [beside, beside.deletingLastPathComponent()] where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("MyAppCLI").path) {
         return candidate.appendingPathComponent("MyAppCLI").path
     }
-    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/debug/MyAppCLI").path
 }()
 
@@ -113,7 +113,7 @@ let myAppCLI: String = {
     }
 
     @Test func stubFilesLoadIntoTheBuilder() async throws {
-        let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/stubs/demo.json").path
         let server = try MockServerBuilder().stubs(stubs).start()
         let app = SUTApplication(executable: myAppCLI)
