@@ -204,34 +204,37 @@ extension LauncherContractTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let rounds = backend == .posixSpawn ? 64 : 16 // 16 threads × 64 = 1,024 launches
-        let failures = try await withThrowingTaskGroup(of: [String].self) { group in
-            for thread in 0..<16 {
-                group.addTask {
-                    var failures: [String] = []
-                    for round in 0..<rounds {
-                        let path = directory.appendingPathComponent("s\(thread)-\(round).sh").path
-                        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o755) // inheritable, as many writers leave it
-                        let text = Array("#!/bin/sh\necho \(thread)-\(round)\n".utf8)
-                        _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                        close(fd)
-                        do {
-                            let process = try self.launch(path, backend: backend)
-                            let status = process.waitForExit()
-                            process.finish(grace: .seconds(1))
-                            if status != .exited(0) || self.text(process) != "\(thread)-\(round)\n" {
-                                failures.append("\(path): \(String(describing: status)) \(self.text(process))")
-                            }
-                        } catch {
-                            failures.append("\(path): \(error)")
+        // Sixteen real threads, not tasks: blocking launches and waits on Swift's cooperative pool (two threads
+        // here) would starve every other async test for as long as this one runs.
+        let results = Locked([String]())
+        let done = DispatchGroup()
+        for thread in 0..<16 {
+            done.enter()
+            startThread {
+                defer { done.leave() }
+                for round in 0..<rounds {
+                    let path = directory.appendingPathComponent("s\(thread)-\(round).sh").path
+                    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o755) // inheritable, as many writers leave it
+                    let text = Array("#!/bin/sh\necho \(thread)-\(round)\n".utf8)
+                    _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    close(fd)
+                    do {
+                        let process = try self.launch(path, backend: backend)
+                        let status = process.waitForExit()
+                        process.finish(grace: .seconds(1))
+                        if status != .exited(0) || self.text(process) != "\(thread)-\(round)\n" {
+                            results.withLock { $0.append("\(path): \(String(describing: status)) \(self.text(process))") }
                         }
+                    } catch {
+                        results.withLock { $0.append("\(path): \(error)") }
                     }
-                    return failures
                 }
             }
-            var all: [String] = []
-            for try await failures in group { all += failures }
-            return all
         }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            done.notify(queue: .global()) { continuation.resume() }
+        }
+        let failures = results.current
         #expect(failures.isEmpty, "\(failures.count) of \(16 * rounds) launches failed, first: \(failures.first ?? "")")
     }
 }
