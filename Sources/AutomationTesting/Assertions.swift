@@ -136,7 +136,7 @@ public func assertSnapshot(of text: String, named name: String,
 /// Asserts a file exists (relative paths: in the test's ``ScratchSpace``) and, when given, contains `text`.
 public func assertFile(_ path: String, contains text: String? = nil,
                        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
-    let resolved = path.hasPrefix("/") ? path : ((try? AutomationScope.current?.scratch.path(path)) ?? path) ?? path
+    let resolved = path.hasPrefix("/") ? path : (try? AutomationScope.current?.scratch.path(path)) ?? path
     guard let bytes = FileManager.default.contents(atPath: resolved) else {
         recordAutomationIssue("\(path): no such file (looked at \(resolved))", fileID: fileID, filePath: filePath, line: line, column: column)
         return

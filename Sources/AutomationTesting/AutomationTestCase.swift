@@ -1,4 +1,4 @@
-public import AutomationCore
+import AutomationCore
 public import XCTest
 
 /// An XCTestCase that opens an ``AutomationScope`` per test: programs launched and servers started during the
