@@ -64,6 +64,14 @@ enum CLI {
                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), stdoutBytes: out.count)
     }
 
+    /// Writes `text` to `name` inside `directory` (creating subdirectories); returns its path.
+    static func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
     /// True when `name` is an executable in PATH.
     static func hasCommand(_ name: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {

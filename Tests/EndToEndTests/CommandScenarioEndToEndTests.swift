@@ -7,10 +7,7 @@ import Testing
     static let suite = CLI.packageRoot.appendingPathComponent("Fixtures/features-cli").path
 
     private func write(_ text: String, _ name: String, in directory: URL) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
+        try CLI.write(text, name, in: directory)
     }
 
     /// The environment without CI (a CI machine sets it; these tests decide it themselves).

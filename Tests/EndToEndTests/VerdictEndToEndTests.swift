@@ -6,10 +6,7 @@ import Testing
     static let features = CLI.packageRoot.appendingPathComponent("Fixtures/features").path
 
     private func write(_ text: String, _ name: String, in directory: URL) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
+        try CLI.write(text, name, in: directory)
     }
 
     @Test func outputPathsAreCheckedBeforeAnythingLaunches() throws {

@@ -180,7 +180,7 @@ package final class RegexBox: Sendable {
     private func decide(_ answer: Bool?, _ text: String) -> Bool {
         if let answer { return answer }
         if warned.set() {
-            StandardError.write("sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget; treated as no match\n")
+            StandardStreams.error("sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget; treated as no match\n")
         }
         return false
     }
