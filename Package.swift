@@ -16,12 +16,15 @@ let package = Package(
         .target(name: "AutomationHost"),
         // The C calls Swift's Glibc module leaves out (accept4, pipe2, addchdir_np). A leaf: imports nothing.
         .target(name: "CSystemShims"),
-        // HTTP/1.1 stub server. Imports nothing of ours but the C shims.
-        .target(name: "MockServer", dependencies: ["CSystemShims"]),
-        // Flags, launcher, run orchestration, reports.
-        .target(name: "AutomationCore", dependencies: ["AutomationHost", "MockServer", "CSystemShims"]),
+        // The package-internal toolbox (no product; never linked into the program under test): JSON with
+        // positions, suggestions, text, durations, files, threads, locks, standard streams.
+        .target(name: "AutomationSupport"),
+        // HTTP/1.1 stub server, on the toolbox and the C shims.
+        .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
+        // Flags, launcher, run orchestration, reports, scenarios, the commands.
+        .target(name: "AutomationCore", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
-        .target(name: "AutomationTesting", dependencies: ["AutomationCore", "AutomationHost", "MockServer"]),
+        .target(name: "AutomationTesting", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer"]),
         // The CLI: parses arguments, calls AutomationCore.
         .executableTarget(name: "sut-launch", dependencies: ["AutomationCore"]),
 
@@ -30,12 +33,13 @@ let package = Package(
         .executableTarget(name: "argv-dump", path: "Fixtures/argv-dump"),
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost"]),
-        .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "MockServer"]),
-        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "MockServer", "MyAppCLI"],
+        .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"]),
+        .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer"]),
+        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "AutomationSupport", "MockServer", "MyAppCLI"],
                     exclude: ["Application/__snapshots__"]),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "AutomationSupport"], exclude: ["Fixtures"]),
         // The fuzz targets scripts/fuzz.sh runs, kept compiled and run on every saved input (seeds and old crashes).
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["MockServer", "AutomationCore", "AutomationHost"], exclude: ["Inputs"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["AutomationSupport", "MockServer", "AutomationCore", "AutomationHost"], exclude: ["Inputs"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["AutomationHost", "MockServer", "sut-launch", "MyAppCLI", "argv-dump"],

@@ -1,4 +1,4 @@
-package import MockServer
+package import AutomationSupport
 
 /// A command-line mistake: unknown option, missing value, malformed flag. Exit code 2, nothing launched.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import AutomationSupport
 public import FoundationEssentials
 #else
 public import Foundation

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// What one test launched and built, torn down when the test ends: programs are stopped (with everything
 /// they started), servers stopped, scratch state cleared, released objects let go. Also keeps the step trail
 /// for failure messages.

@@ -2,6 +2,7 @@
 // LLVMFuzzerTestOneInput that calls one of them), and what FuzzTargetsTests runs on every saved input, so they
 // stay compiled and every crash once found stays fixed. Each must end in a value or an error, never a trap.
 #if canImport(Glibc)
+import AutomationSupport
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 
 /// A small getopt-style parser: `--name value`, `--name=value`, `-n value`, `-nvalue`, `--` ends options,
 /// and the first positional ends options too (everything after the program belongs to the program).

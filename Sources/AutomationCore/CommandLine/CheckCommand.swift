@@ -1,3 +1,4 @@
+import AutomationSupport
 import MockServer
 
 /// `sut-launch check FILES...`: validates stub files, WireMock mappings and feature files (syntax, durations,

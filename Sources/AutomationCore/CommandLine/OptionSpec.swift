@@ -52,17 +52,3 @@ package struct ParsedArguments: Sendable {
     /// The last value given for an option (a later one overrides an earlier one, as in most tools).
     package func last(_ long: String) -> ParsedOption? { options.last { $0.long == long } }
 }
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-}

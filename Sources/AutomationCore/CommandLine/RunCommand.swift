@@ -1,3 +1,4 @@
+import AutomationSupport
 import AutomationHost
 public import MockServer
 #if canImport(FoundationEssentials)

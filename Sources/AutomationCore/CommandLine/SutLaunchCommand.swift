@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 
 /// The whole command line: picks the subcommand, turns every error into its exit code, and writes the
 /// `--report` a parsed option asked for, whatever the exit code.

@@ -1,5 +1,5 @@
+import AutomationSupport
 import AutomationHost
-import MockServer
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

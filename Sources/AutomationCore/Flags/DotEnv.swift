@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 
 /// Reads dotenv files: `KEY=value` lines, `export KEY=value`, `#` comments, blank lines, single quotes
 /// (literal), double quotes (with \n, \t, \", \\ escapes, may span lines), unquoted values trimmed and cut
@@ -95,14 +95,4 @@ public enum DotEnv {
         }
     }
 
-}
-
-extension StringProtocol {
-    func trimmingCharacters(in characters: String) -> String {
-        let set = Set(characters)
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
-    }
 }

@@ -1,5 +1,5 @@
+import AutomationSupport
 public import AutomationHost
-import MockServer
 
 /// One `key=value` or `key:=JSON` assignment from the command line.
 public struct FlagAssignment: Sendable, Hashable {

@@ -1,5 +1,5 @@
+package import AutomationSupport
 import AutomationHost
-package import MockServer
 
 extension FlagValue {
     /// Converts a parsed JSON node into a flag value.

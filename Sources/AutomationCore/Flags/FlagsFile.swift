@@ -1,5 +1,5 @@
+import AutomationSupport
 public import AutomationHost
-import MockServer
 
 /// A `--flags-file`: `{"featureFlags": {...}, "automationFlags": {...}, "env": {...}}`.
 public struct FlagsFile: Sendable, Hashable {

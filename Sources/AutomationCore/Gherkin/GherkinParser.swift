@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 
 /// Parses Gherkin: Feature, Background, Rule, Scenario / Example, Scenario Outline / Template with Examples /
 /// Scenarios, Given/When/Then/And/But/`*` steps, doc strings (`"""` or ``` ``` ```), data tables, tags and

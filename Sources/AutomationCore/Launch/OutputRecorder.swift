@@ -1,3 +1,4 @@
+import AutomationSupport
 import Dispatch
 
 /// Which output stream of the program.

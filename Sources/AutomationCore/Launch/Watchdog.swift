@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// Kills what this process launched when this process dies, however it dies (SIGKILL from a CI job
 /// timeout included): the idea of Testcontainers' reaper, in a few lines of sh.
 ///

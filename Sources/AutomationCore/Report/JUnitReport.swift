@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 
 /// JUnit XML that GitHub Actions, GitLab and Jenkins read: a testsuite per feature, a testcase per scenario
 /// (`classname` = feature, `name` = scenario, `time` in seconds), `<failure>` for assertions, `<error>` for

@@ -1,3 +1,4 @@
+import AutomationSupport
 import MockServer
 #if canImport(FoundationEssentials)
 import FoundationEssentials

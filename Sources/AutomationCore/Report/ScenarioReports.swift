@@ -1,5 +1,5 @@
+import AutomationSupport
 import Dispatch
-import MockServer
 
 /// The reports of one `sut-launch test` run (`--junit`, `--report`), written exactly once: when the run
 /// ends, when it ends early (usage error, invalid file), or when a signal interrupts it (finished

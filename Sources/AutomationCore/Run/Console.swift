@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 
 /// sut-launch's own lines on stderr, each prefixed `sut-launch: `; and its stdout.
 public enum Console {

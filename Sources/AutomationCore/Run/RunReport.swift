@@ -1,3 +1,4 @@
+import AutomationSupport
 public import AutomationHost
 import MockServer
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// One runnable scenario: background steps plus the scenario's own, an outline row already substituted.
 public struct Pickle: Sendable, Hashable {
     /// The feature file.

@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 
 /// What `check` and `test` both refuse in feature files before anything runs, so `check` passes exactly
 /// what `test` accepts: files that do not parse, `@timeout=` tags and step durations that are not

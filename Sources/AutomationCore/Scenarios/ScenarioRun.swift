@@ -1,3 +1,4 @@
+import AutomationSupport
 import AutomationHost
 import MockServer
 #if canImport(FoundationEssentials)
@@ -194,14 +195,13 @@ final class ScenarioRun {
     private func ensureServer() throws(StepFailure) -> StubServer? {
         if let server { return server }
         guard hasStubs else { return nil }
-        let server = StubServer(stubs: stubs)
-        do {
-            try server.start(port: 0)
-        } catch {
-            throw StepFailure("cannot start the mock server: \(error)", kind: .error)
+        switch MockServerRun.start(stubs, host: "127.0.0.1", port: 0, options: StubServer.Options()) {
+        case .success(let server):
+            self.server = server
+            return server
+        case .failure(let error):
+            throw StepFailure(error.message, kind: .error)
         }
-        self.server = server
-        return server
     }
 
     func requireProcess() throws(StepFailure) -> LaunchedProcess {

@@ -1,5 +1,5 @@
+import AutomationSupport
 public import AutomationHost
-import MockServer
 import Dispatch
 
 /// How `sut-launch test` runs scenarios.

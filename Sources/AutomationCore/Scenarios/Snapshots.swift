@@ -1,4 +1,4 @@
-import MockServer
+import AutomationSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

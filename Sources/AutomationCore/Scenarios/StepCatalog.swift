@@ -1,3 +1,4 @@
+import AutomationSupport
 import AutomationHost
 import MockServer
 

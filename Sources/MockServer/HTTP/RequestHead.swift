@@ -1,3 +1,4 @@
+import AutomationSupport
 /// A parsed request line and header block, before the body.
 package struct RequestHead: Sendable {
     package var method: String
@@ -135,17 +136,5 @@ package struct RequestHead: Sendable {
              UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
         default: false
         }
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs. Linear in the length: it walks UTF-8 bytes, not
-    /// characters (a line of 40,000 blanks took seconds the other way).
-    package func trimmingSpaces() -> String {
-        let bytes = Array(utf8)
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return "" }
-        if first == 0 && last == bytes.count - 1 { return String(self) }
-        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// The subset of JSONPath that `matchesJsonPath` supports:
 /// `$`, `.name`, `['name']`, `[0]`, `[-1]`, `[*]`, `.*`, `..name` (recursive descent), and filters
 /// `[?(@.field)]`, `[?(@.field == 'text')]`, `[?(@.field == 3)]`, `!=`, `<`, `>`, `<=`, `>=`.

@@ -1,3 +1,4 @@
+package import AutomationSupport
 /// Matching helpers for other modules (the scenario runner's request assertions).
 package enum RequestMatching {
     /// True when the request has this method and its path fits the template (`/users/{id}`, `/files/*`).

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// A reason a request did not match a stub, for near-miss messages.
 struct Mismatch: Sendable {
     var field: String

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// Matches one value (a header, query parameter, cookie, body): WireMock's string matchers.
 indirect enum ValueMatcher: Sendable {
     case equalTo(String, caseInsensitive: Bool)

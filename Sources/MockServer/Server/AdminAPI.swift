@@ -1,3 +1,4 @@
+import AutomationSupport
 /// The admin API under `/__admin`, for tests and other languages driving the server while a program runs.
 ///
 /// It answers only clients on this machine (loopback) whose `Host` names a loopback address or the server's

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// Serves one client connection: reads requests (pipelined ones too), answers each in order.
 package struct Connection {
     let socket: Socket

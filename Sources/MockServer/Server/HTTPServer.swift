@@ -1,3 +1,4 @@
+import AutomationSupport
 /// An HTTP/1.1 server on BSD sockets: a thread accepts, a thread per connection serves it (keep-alive,
 /// pipelining, chunked request bodies, `Expect: 100-continue`, HEAD), each within ``ServerLimits``.
 ///
@@ -73,7 +74,7 @@ public final class HTTPServer: Sendable {
         let bound = listener.localPort
         state.setListener(listener, port: bound)
         let state = self.state, limits = self.limits, handler = self.handler
-        let started = startServerThread {
+        let started = startDetachedThread {
             while let (client, address) = listener.accept() {
                 guard state.add(client, limit: limits.maxConnections) else {
                     if !state.isStopped {
@@ -85,7 +86,7 @@ public final class HTTPServer: Sendable {
                     client.close()
                     continue
                 }
-                let threadStarted = startServerThread {
+                let threadStarted = startDetachedThread {
                     Connection(socket: client, clientAddress: address, limits: limits, handler: handler,
                                isStopped: { state.isStopped }).serve()
                     state.remove(client)

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// One request the mock server received, and how it answered.
 public struct JournalEntry: Sendable {
     /// 1, 2, 3… in arrival order.

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// What the mock server saw during a run: calls per route, unexpected requests, unmet expectations.
 public struct ServerSummary: Sendable {
     public struct Route: Sendable {

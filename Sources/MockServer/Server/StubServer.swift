@@ -1,3 +1,4 @@
+import AutomationSupport
 /// The mock backend: answers requests from a ``StubSet``, counts calls per route, keeps scenario states and
 /// the journal, explains every unexpected request, and serves the admin API under `/__admin`.
 public final class StubServer: Sendable {

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// One stubbed route: how to recognise a request, and what to answer.
 ///
 /// A class, so that router and stub-set copies share stubs instead of copying every field; a stub is built
@@ -164,7 +165,7 @@ enum PathSegment: Sendable, Hashable {
 package final class RegexBox: Sendable {
     let regex: LinearRegex
     package let source: String
-    private let warned = LockedFlag()
+    private let warned = Locked(false)
 
     /// - Throws: ``LinearRegex/Error`` naming the position and what is not supported.
     package init(_ source: String) throws {
@@ -179,7 +180,7 @@ package final class RegexBox: Sendable {
     /// A match that spent its step budget (a huge body against a large pattern) is no match, said once.
     private func decide(_ answer: Bool?, _ text: String) -> Bool {
         if let answer { return answer }
-        if warned.set() {
+        if warned.withLock({ warned in defer { warned = true }; return !warned }) {
             StandardStreams.error("sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget; treated as no match\n")
         }
         return false

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// A problem in a stub file, with where it is: `routes.json:12:7: unknown key "stauts"; did you mean "status"?`
 public struct StubError: Error, Sendable, Hashable, CustomStringConvertible {
     public var file: String

@@ -1,3 +1,4 @@
+import AutomationSupport
 /// Loads stub files and directories: native files, WireMock mapping files, and WireMock root directories
 /// (`mappings/` + `__files/`), side by side.
 public enum StubLoader {

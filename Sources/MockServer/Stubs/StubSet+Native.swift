@@ -1,3 +1,4 @@
+import AutomationSupport
 import Dispatch
 
 extension StubSet {
@@ -110,7 +111,7 @@ extension StubSet {
         let second = Box()
         let done = DispatchSemaphore(value: 0)
         let tail = nodes[middle...]
-        if !startServerThread({ second.result = buildAll(tail); done.signal() }) {
+        if !startDetachedThread({ second.result = buildAll(tail); done.signal() }) {
             second.result = buildAll(tail)
             done.signal()
         }

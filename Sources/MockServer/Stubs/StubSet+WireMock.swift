@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import AutomationSupport
 import FoundationEssentials
 #else
 import Foundation

@@ -1,3 +1,4 @@
+import AutomationSupport
 extension ValueMatcher {
     static let knownOperators = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "and", "or",

@@ -1,3 +1,4 @@
+import AutomationSupport
 @testable import AutomationCore
 import AutomationHost
 import Testing

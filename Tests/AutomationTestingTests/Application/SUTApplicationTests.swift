@@ -1,3 +1,4 @@
+import AutomationSupport
 import AutomationCore
 @testable import AutomationTesting
 import Foundation

@@ -8,7 +8,7 @@
 // - exit detection waits on a descriptor the child inherits: a background grandchild that keeps it open
 //   delays the exit by seconds. waitpid() here sees the exit at once.
 internal import CSystemShims
-import MockServer
+import AutomationSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -119,5 +119,5 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
 /// Starts a detached POSIX thread (not a Dispatch worker: these threads block in waitpid, poll and read).
 /// When no thread can be started the work runs inline rather than being lost.
 package func startThread(_ body: @escaping @Sendable () -> Void) {
-    if !startServerThread(body) { body() }
+    if !startDetachedThread(body) { body() }
 }

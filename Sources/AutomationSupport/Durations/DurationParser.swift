@@ -1,9 +1,9 @@
 /// Parses durations like `500ms`, `30s`, `2m`, `1.5h`; a bare number is seconds. Up to a billion seconds
 /// (beyond, nil: a Duration counts nanoseconds in an Int64, which a longer one would overflow).
-public enum DurationParser {
+package enum DurationParser {
     static let maxSeconds = 1e9
 
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = Substring(text)
         var scale = 1.0

@@ -1,4 +1,4 @@
-@testable import MockServer
+@testable import AutomationSupport
 import Testing
 
 @Suite struct JSONParserTests {
