@@ -51,7 +51,7 @@ public func assertURLEqual(_ actual: URL, _ expected: URL, ignoring: Set<URLComp
 
 /// Asserts the server received requests to `route` (`"GET /cities"`, templates allowed): `times` exactly,
 /// or at least once when `times` is nil.
-public func assertReceived(_ server: MockServerHandle, _ route: String, times: Int? = nil,
+public func assertReceived(_ server: MockServer, _ route: String, times: Int? = nil,
                            fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
     let count = server.requests(to: route).count
     if let times, count == times { return }
@@ -61,7 +61,7 @@ public func assertReceived(_ server: MockServerHandle, _ route: String, times: I
 }
 
 /// Asserts some request to `route` had a JSON body including `json` (extra members allowed).
-public func assertReceived(_ server: MockServerHandle, _ route: String, jsonBodyIncluding json: String,
+public func assertReceived(_ server: MockServer, _ route: String, jsonBodyIncluding json: String,
                            fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
     guard let expected = try? JSONParser.parse(json) else {
         return recordAutomationIssue("the expected body is not JSON: \(json)", fileID: fileID, filePath: filePath, line: line, column: column)
@@ -74,7 +74,7 @@ public func assertReceived(_ server: MockServerHandle, _ route: String, jsonBody
 }
 
 /// Asserts requests to these routes came in this order (others may come between).
-public func assertReceivedInOrder(_ server: MockServerHandle, _ routes: [String],
+public func assertReceivedInOrder(_ server: MockServer, _ routes: [String],
                                   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
     var index = 0
     for request in server.requests where index < routes.count {
@@ -104,7 +104,7 @@ public func assertOutputInOrder(_ app: SUTApplication, _ texts: [String], on str
 }
 
 /// Asserts no request reached the server that no route matched.
-public func assertNoUnexpectedRequests(_ server: MockServerHandle,
+public func assertNoUnexpectedRequests(_ server: MockServer,
                                        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
     let unexpected = server.unexpectedRequestDescriptions
     guard !unexpected.isEmpty else { return }
@@ -112,7 +112,7 @@ public func assertNoUnexpectedRequests(_ server: MockServerHandle,
                           fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
-private func seen(_ server: MockServerHandle) -> String {
+private func seen(_ server: MockServer) -> String {
     let requests = server.requests
     return "requests seen, in order:" + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n"))
 }

@@ -9,7 +9,7 @@ import AutomationSupport
 public final class AutomationScope: Sendable {
     private struct State {
         var applications: [SUTApplication] = []
-        var servers: [MockServerHandle] = []
+        var servers: [MockServer] = []
         var cleanups: [@Sendable () -> Void] = []
         var steps: [String] = []
         var scratch: [String: any Sendable] = [:]
@@ -30,7 +30,7 @@ public final class AutomationScope: Sendable {
     public init() {}
 
     public func register(_ application: SUTApplication) { state.withLock { $0.applications.append(application) } }
-    public func register(_ server: MockServerHandle) { state.withLock { $0.servers.append(server) } }
+    public func register(_ server: MockServer) { state.withLock { $0.servers.append(server) } }
     /// Runs `cleanup` at teardown (last registered first).
     public func addTeardown(_ cleanup: @escaping @Sendable () -> Void) { state.withLock { $0.cleanups.append(cleanup) } }
 
@@ -60,7 +60,7 @@ public final class AutomationScope: Sendable {
     /// - Returns: what fails the test: the unexpected requests of every strict server (with near misses).
     @discardableResult
     public func tearDown() -> [String] {
-        let (applications, servers, cleanups) = state.withLock { state -> ([SUTApplication], [MockServerHandle], [@Sendable () -> Void]) in
+        let (applications, servers, cleanups) = state.withLock { state -> ([SUTApplication], [MockServer], [@Sendable () -> Void]) in
             guard !state.tornDown else { return ([], [], []) }
             state.tornDown = true
             defer {

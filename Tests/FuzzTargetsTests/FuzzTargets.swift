@@ -84,7 +84,7 @@ enum FuzzTargets {
         close(pair[1])
     }
 
-    private static let stubServer = StubServer(stubs: try! StubLoader.parse("""
+    private static let stubServer = MockServer(stubs: try! StubLoader.parse("""
     { "routes": [
       { "method": "GET", "path": "/message", "body": "Hello world" },
       { "method": "POST", "path": "/users/{id}/orders", "requestJsonIncludes": { "a": 1 }, "status": 201, "json": { "ok": true } },

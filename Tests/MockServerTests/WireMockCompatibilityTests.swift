@@ -7,7 +7,7 @@ import Testing
 @Suite struct WireMockCompatibilityTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/wiremock").path
 
-    private func server() throws -> StubServer { StubServer(stubs: try StubLoader.load(Self.root)) }
+    private func server() throws -> MockServer { MockServer(stubs: try StubLoader.load(Self.root)) }
 
     @Test func urlMatchers() throws {
         let subject = try server()

@@ -39,11 +39,11 @@ public enum ServeCommand {
         }
         let quiet = parsed.has("--quiet")
         let journalPath = try parsed.last("--journal").map { try RunCommand.outputPath($0.value ?? "", $0) }
-        var serverOptions = StubServer.Options()
+        var serverOptions = MockServer.Options()
         serverOptions.journalLimit = limit
         serverOptions.journalSecrets = parsed.has("--journal-secrets")
         serverOptions.admin = !parsed.has("--no-admin")
-        let server: StubServer
+        let server: MockServer
         switch MockServerRun.start(stubs, host: host, port: port, options: serverOptions) {
         case .success(let started): server = started
         case .failure(let error):

@@ -7,8 +7,8 @@ enum MockServerRun {
     /// Starts a server for `stubs`.
     /// - Returns: the running server, or the one-line reason it could not start (with `--port 0` as the hint
     ///   when the port is taken).
-    static func start(_ stubs: StubSet, host: String, port: UInt16, options: StubServer.Options) -> Result<StubServer, UsageError> {
-        let server = StubServer(stubs: stubs, host: host, options: options)
+    static func start(_ stubs: StubSet, host: String, port: UInt16, options: MockServer.Options) -> Result<MockServer, UsageError> {
+        let server = MockServer(stubs: stubs, host: host, options: options)
         do {
             try server.start(port: port)
             return .success(server)
@@ -21,7 +21,7 @@ enum MockServerRun {
     /// Stops the server, writes the journal (mode 0600; secret headers redacted unless asked for) and prints
     /// the summary unless quiet (failures always).
     /// - Returns: the summary, and whether the journal asked for could not be written (exit 74).
-    static func finish(_ server: StubServer, journalPath: String?, secrets: Bool, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
+    static func finish(_ server: MockServer, journalPath: String?, secrets: Bool, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
         server.stop()
         let summary = server.summary
         var journalFailed = false

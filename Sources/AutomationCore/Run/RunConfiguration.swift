@@ -51,8 +51,8 @@ public struct RunConfiguration: Sendable {
     public var admin = true
 
     /// The mock server's admin and journal settings.
-    public var serverOptions: StubServer.Options {
-        var options = StubServer.Options()
+    public var serverOptions: MockServer.Options {
+        var options = MockServer.Options()
         options.journalLimit = journalLimit
         options.journalSecrets = journalSecrets
         options.admin = admin

@@ -12,7 +12,7 @@ public enum Runner {
     /// Runs the configuration. Never throws: every failure is an exit code, a line on stderr and the report.
     public static func run(_ configuration: RunConfiguration, signals: SignalForwarder? = nil) -> RunOutcome {
         var configuration = configuration
-        var server: StubServer?
+        var server: MockServer?
         if var stubs = configuration.stubs {
             if configuration.strict { stubs.unexpected = .fail }
             switch MockServerRun.start(stubs, host: configuration.mockHost, port: configuration.mockPort, options: configuration.serverOptions) {
@@ -35,7 +35,7 @@ public enum Runner {
         return outcome
     }
 
-    private static func finishServer(_ server: StubServer, _ configuration: RunConfiguration, _ outcome: inout RunOutcome) {
+    private static func finishServer(_ server: MockServer, _ configuration: RunConfiguration, _ outcome: inout RunOutcome) {
         let (summary, journalFailed) = MockServerRun.finish(server, journalPath: configuration.journalPath,
                                                             secrets: configuration.journalSecrets, quiet: configuration.quiet)
         outcome.report.mockServer = MockServerReport(url: server.baseURL, summary: summary)

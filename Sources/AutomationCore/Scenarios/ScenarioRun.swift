@@ -48,7 +48,7 @@ final class ScenarioRun {
     /// Unexpected requests fail the scenario (DESIGN "Strictness": strict where a test is the caller);
     /// `@lenient` or `Given unexpected requests are allowed` opt out.
     var strict: Bool
-    var server: StubServer?
+    var server: MockServer?
     /// The most recent command or launched program: what the `Then` steps look at.
     var process: LaunchedProcess?
     /// Every command and launch, in order, for teardown and failure artefacts.
@@ -192,10 +192,10 @@ final class ScenarioRun {
     }
 
     /// The scenario's mock server, started at the first launch when the scenario has stubs.
-    private func ensureServer() throws(StepFailure) -> StubServer? {
+    private func ensureServer() throws(StepFailure) -> MockServer? {
         if let server { return server }
         guard hasStubs else { return nil }
-        switch MockServerRun.start(stubs, host: "127.0.0.1", port: 0, options: StubServer.Options()) {
+        switch MockServerRun.start(stubs, host: "127.0.0.1", port: 0, options: MockServer.Options()) {
         case .success(let server):
             self.server = server
             return server
@@ -209,7 +209,7 @@ final class ScenarioRun {
         return process
     }
 
-    func requireServer() throws(StepFailure) -> StubServer {
+    func requireServer() throws(StepFailure) -> MockServer {
         guard let server else {
             throw StepFailure("no mock server runs: add Given the stubs \"file\" or Given the route \"GET /path\" answers 200 before launching", kind: .error)
         }

@@ -36,7 +36,7 @@ public final class SUTApplication: Sendable {
     public let launcher: LauncherBackend
     private struct State {
         var process: LaunchedProcess?
-        var server: MockServerHandle?
+        var server: MockServer?
         var defaultTimeout: Duration
     }
     private let state: Locked<State>
@@ -64,7 +64,7 @@ public final class SUTApplication: Sendable {
     /// - Throws: ``LaunchError`` when it cannot start; ``AutomationError`` when it already runs.
     public func launch(featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:],
                        environment: [String: String] = [:], arguments: [String] = [], entryPoint: String? = nil,
-                       server: MockServerHandle? = nil, flagsIn: WireFormat.Channel? = nil,
+                       server: MockServer? = nil, flagsIn: WireFormat.Channel? = nil,
                        workingDirectory: String? = nil) throws {
         if let running = state.withLock({ $0.process }), running.status == nil {
             throw AutomationError("\(executable) is already running; terminate() it first")

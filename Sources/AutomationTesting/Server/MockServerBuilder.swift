@@ -49,7 +49,7 @@ public final class MockServerBuilder {
         return self
     }
 
-    /// Unexpected requests count as failures in ``MockServerHandle/failures`` and are recorded as test
+    /// Unexpected requests count as failures in ``MockServer/failures`` and are recorded as test
     /// issues at teardown. This is the default; the method stays for clarity at the call site.
     @discardableResult
     public func strict() -> MockServerBuilder {
@@ -66,42 +66,44 @@ public final class MockServerBuilder {
     }
 
     /// Starts the server on 127.0.0.1 (port 0: a free one) and registers it for teardown.
-    public func start(port: UInt16 = 0) throws -> MockServerHandle {
+    public func start(port: UInt16 = 0) throws -> MockServer {
         var stubs = stubs
         if !isLenient { stubs.unexpected = .fail }
-        let server = StubServer(stubs: stubs, limits: limits)
+        let server = MockServer(stubs: stubs, limits: limits)
         if let unexpected { server.onUnexpected(unexpected) }
         try server.start(port: port)
-        let handle = MockServerHandle(server)
-        AutomationScope.current?.register(handle)
-        return handle
+        AutomationScope.current?.register(server)
+        return server
     }
 }
 
-/// A running mock server: its URL, what it received, and how to stop it.
-public final class MockServerHandle: Sendable {
-    public let server: StubServer
-    init(_ server: StubServer) { self.server = server }
+/// The name earlier releases gave the running server that ``MockServerBuilder/start(port:)`` returns.
+@available(*, deprecated, renamed: "MockServer")
+public typealias MockServerHandle = MockServer
 
+/// What a test asks of the running server: its URL, what it received.
+extension MockServer {
     /// `http://127.0.0.1:PORT`.
-    public var url: String { server.baseURL }
+    public var url: String { baseURL }
+    /// The server itself (what earlier releases' handle wrapped).
+    public var server: MockServer { self }
     /// Every request received so far, in order.
-    public var requests: [HTTPRequest] { server.journal.ordered.map(\.request) }
+    public var requests: [HTTPRequest] { journal.ordered.map(\.request) }
     /// Requests no route matched.
-    public var unexpectedRequests: [HTTPRequest] { server.journal.ordered.filter(\.isUnexpected).map(\.request) }
+    public var unexpectedRequests: [HTTPRequest] { journal.ordered.filter(\.isUnexpected).map(\.request) }
     /// Requests to a route (`"GET /cities"`, templates allowed).
     public func requests(to route: String) -> [HTTPRequest] {
         let key = RouteKey(route)
         return requests.filter(key.matches)
     }
     /// Unmet expectations and (when strict) unexpected requests.
-    public var failures: [String] { server.summary.failures }
+    public var failures: [String] { summary.failures }
     /// True unless the builder was ``MockServerBuilder/lenient()`` (or the stubs say otherwise).
-    public var isStrict: Bool { server.summary.policy == .fail }
+    public var isStrict: Bool { summary.policy == .fail }
     /// Each request no route matched, with its near miss: `GET /x` then the nearest route and what differed.
-    public var unexpectedRequestDescriptions: [String] { server.summary.unexpected.map(\.description) }
-    public func send(controlMessage: String) { server.sendControlMessage(controlMessage) }
-    public func stop() { server.stop() }
+    public var unexpectedRequestDescriptions: [String] { summary.unexpected.map(\.description) }
+    /// Queues a message for the program under test (it reads it with `ControlChannel`).
+    public func send(controlMessage: String) { sendControlMessage(controlMessage) }
 }
 
 extension MockResponse {

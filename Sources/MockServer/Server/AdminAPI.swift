@@ -18,7 +18,7 @@ import AutomationSupport
 /// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset` | scenario states |
 /// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start |
 enum AdminAPI {
-    static func respond(to request: HTTPRequest, state: StubServer.State) -> MockResponse {
+    static func respond(to request: HTTPRequest, state: MockServer.State) -> MockResponse {
         if let refusal = refusal(of: request, serverHost: state.host) { return refusal }
         let route = request.method + " " + (request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path)
         switch route {
@@ -94,7 +94,7 @@ enum AdminAPI {
 
     /// The control channel: `POST /__sut/control` queues its body as a message; `GET /__sut/control?timeoutMs=N`
     /// waits up to N ms (default 25,000) for the next one: 200 with the message, 204 when none came.
-    static func control(_ request: HTTPRequest, state: StubServer.State) -> MockResponse {
+    static func control(_ request: HTTPRequest, state: MockServer.State) -> MockResponse {
         guard isLoopback(request.clientAddress) else { return .text("loopback clients only\n", status: 403) }
         switch request.method {
         case "POST":
@@ -109,7 +109,7 @@ enum AdminAPI {
         }
     }
 
-    private static func resetStubs(_ state: StubServer.State) {
+    private static func resetStubs(_ state: MockServer.State) {
         state.router = Router(state.fileStubs.stubs)
         state.counts = [Int](repeating: 0, count: state.fileStubs.count)
     }

@@ -2,7 +2,7 @@ import Foundation
 @testable import MockServer
 import Testing
 
-extension StubServer {
+extension MockServer {
     /// Answers `METHOD target` in process: status and body text.
     func ask(_ method: String, _ target: String, headers: HTTPHeaders = [:], body: String = "") -> (status: Int, body: String) {
         let response = handle(HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))
@@ -10,8 +10,8 @@ extension StubServer {
     }
 }
 
-private func server(_ text: String, directory: String = ".") throws -> StubServer {
-    StubServer(stubs: try StubLoader.parse(text, file: "routes.json", directory: directory))
+private func server(_ text: String, directory: String = ".") throws -> MockServer {
+    MockServer(stubs: try StubLoader.parse(text, file: "routes.json", directory: directory))
 }
 
 @Suite struct StubMatchingTests {
@@ -141,7 +141,7 @@ private func server(_ text: String, directory: String = ".") throws -> StubServe
         #expect(summary.failures.isEmpty) // 404 policy: reported, not failing
         var strict = try StubLoader.parse(#"{ "routes": [], "unexpected": "fail" }"#, file: "s.json")
         strict.merge(StubSet())
-        let strictServer = StubServer(stubs: strict)
+        let strictServer = MockServer(stubs: strict)
         _ = strictServer.ask("GET", "/x")
         #expect(strictServer.summary.failures == ["unexpected request GET /x"])
     }
@@ -195,7 +195,7 @@ private func server(_ text: String, directory: String = ".") throws -> StubServe
 
     @Test func journalIsBounded() throws {
         let stubs = try StubLoader.parse(#"{ "routes": [ { "path": "/**" } ] }"#, file: "r.json")
-        let subject = StubServer(stubs: stubs, journalLimit: 3)
+        let subject = MockServer(stubs: stubs, journalLimit: 3)
         for index in 1...5 { _ = subject.ask("GET", "/\(index)") }
         let journal = subject.journal
         #expect(journal.ordered.map(\.request.path) == ["/3", "/4", "/5"])

@@ -81,9 +81,9 @@ import Testing
     }
 
     @Test func noAdminTurnsTheAdminAPIOff() throws {
-        var options = StubServer.Options()
+        var options = MockServer.Options()
         options.admin = false
-        let server = StubServer(stubs: try StubLoader.parse(#"{ "routes": [] }"#, file: "t.json"), host: "127.0.0.1", options: options)
+        let server = MockServer(stubs: try StubLoader.parse(#"{ "routes": [] }"#, file: "t.json"), host: "127.0.0.1", options: options)
         let port = try server.start(port: 0)
         defer { server.stop() }
         let client = try RawClient(port: port)

@@ -80,7 +80,7 @@ import Testing
         try #"[ { "path": "/bare", "body": "array form" } ]"#.write(to: native.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
         let stubs = try StubLoader.load([wiremock.path, native.path])
         #expect(stubs.count == 3)
-        let subject = StubServer(stubs: stubs)
+        let subject = MockServer(stubs: stubs)
         #expect(subject.ask("GET", "/w").body == "from __files")
         #expect(subject.ask("GET", "/n").body == "native")
         #expect(subject.ask("GET", "/bare").body == "array form")

@@ -4,18 +4,18 @@ import Testing
 
 /// A stub server on a free port for one test; stopped by `stop()` (call it in `defer`).
 struct TestServer {
-    let server: StubServer
+    let server: MockServer
     let port: UInt16
     var url: String { "http://127.0.0.1:\(port)" }
 
     init(_ stubText: String, file: String = "test.json", directory: String = ".", limits: ServerLimits = ServerLimits()) throws {
         let stubs = try StubLoader.parse(stubText, file: file, directory: directory)
-        server = StubServer(stubs: stubs, limits: limits)
+        server = MockServer(stubs: stubs, limits: limits)
         port = try server.start(port: 0)
     }
 
     init(stubs: StubSet, limits: ServerLimits = ServerLimits()) throws {
-        server = StubServer(stubs: stubs, limits: limits)
+        server = MockServer(stubs: stubs, limits: limits)
         port = try server.start(port: 0)
     }
 

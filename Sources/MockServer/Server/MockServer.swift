@@ -1,7 +1,7 @@
 import AutomationSupport
 /// The mock backend: answers requests from a ``StubSet``, counts calls per route, keeps scenario states and
 /// the journal, explains every unexpected request, and serves the admin API under `/__admin`.
-public final class StubServer: Sendable {
+public final class MockServer: Sendable {
     private let server: HTTPServer
     let state: State
 
@@ -20,7 +20,7 @@ public final class StubServer: Sendable {
         /// entries (strictness must not depend on the journal's size); the first 1,000 are described.
         var unexpected: [ServerSummary.UnexpectedRequest] = []
         var unexpectedTotal = 0
-        let options: StubServer.Options
+        let options: MockServer.Options
         /// The address the server listens on (the admin API also answers a `Host` naming it).
         let host: String
         let started = State.now()
@@ -29,7 +29,7 @@ public final class StubServer: Sendable {
         /// Messages for the program under test (`/__sut/control`), oldest first.
         var controlMessages: [String] = []
 
-        init(stubs: StubSet, host: String, options: StubServer.Options) {
+        init(stubs: StubSet, host: String, options: MockServer.Options) {
             self.host = host
             fileStubs = stubs
             router = Router(stubs.stubs)
@@ -87,7 +87,7 @@ public final class StubServer: Sendable {
         let state = State(stubs: stubs, host: host, options: options)
         self.state = state
         self.server = HTTPServer(host: host, limits: limits) { request in
-            StubServer.respond(to: request, state: state)
+            MockServer.respond(to: request, state: state)
         }
     }
 
