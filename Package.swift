@@ -14,18 +14,18 @@ let package = Package(
     targets: [
         // Linked by the program under test: the wire format and the bridge. Imports nothing of ours.
         .target(name: "AutomationHost"),
-        // The C calls Swift's Glibc module leaves out (accept4, pipe2, addchdir_np). A leaf: imports nothing.
+        // The C calls Swift's Glibc module leaves out (accept4, pipe2, addchdir_np, addclosefrom_np, mallopt). A leaf.
         .target(name: "CSystemShims"),
         // The package-internal toolbox (no product; never linked into the program under test): JSON with
         // positions, suggestions, text, durations, files, threads, locks, standard streams.
         .target(name: "AutomationSupport"),
-        // HTTP/1.1 stub server, on the toolbox and the C shims.
+        // The mock server: HTTP/1.1 on sockets, stubs, matching, journal, admin API; on the toolbox and the C shims.
         .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
         // Flags, launcher, run orchestration, reports, scenarios, the commands.
         .target(name: "AutomationCore", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
         .target(name: "AutomationTesting", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer"]),
-        // The CLI: parses arguments, calls AutomationCore.
+        // The CLI: main.swift hands argv to AutomationCore's SutLaunchCommand and exits with its code.
         .executableTarget(name: "sut-launch", dependencies: ["AutomationCore"]),
 
         // Programs under test used by the README tour, the tests and the benchmarks.

@@ -79,7 +79,6 @@ package struct JSONNode: Sendable, Hashable {
         default: nil
         }
     }
-    package var isNull: Bool { value == .null }
 
     /// The member named `key`, if this is an object that has one.
     package subscript(key: String) -> JSONNode? {

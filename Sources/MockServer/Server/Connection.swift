@@ -16,7 +16,6 @@ package struct Connection {
         self.isStopped = isStopped
     }
 
-    private static let headTerminator: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
 
     /// Serves until the client closes, a limit or fault ends the connection, or `isStopped`.
     package func serve() {
