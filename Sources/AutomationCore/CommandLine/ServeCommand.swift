@@ -27,8 +27,7 @@ public enum ServeCommand {
             return 0
         }
         guard !parsed.positionals.isEmpty else { throw UsageError("serve needs stub files: sut-launch serve routes.json") }
-        var stubs = try RunCommand.loadStubs(parsed.positionals)
-        if parsed.has("--strict") { stubs.unexpected = .fail }
+        let stubs = try RunCommand.loadStubs(parsed.positionals)
         var port: UInt16 = 8080
         if let option = parsed.last("--port") { port = try RunCommand.port(option.value ?? "", option) }
         let host = parsed.last("--host")?.value ?? "127.0.0.1"
@@ -44,7 +43,7 @@ public enum ServeCommand {
         serverOptions.journalSecrets = parsed.has("--journal-secrets")
         serverOptions.admin = !parsed.has("--no-admin")
         let server: MockServer
-        switch MockServerRun.start(stubs, host: host, port: port, options: serverOptions) {
+        switch MockServerRun.start(stubs, host: host, port: port, strict: parsed.has("--strict"), options: serverOptions) {
         case .success(let started): server = started
         case .failure(let error):
             Console.error(error.message)

@@ -1,14 +1,18 @@
 import AutomationSupport
-import MockServer
+package import MockServer
 
 /// Starting and finishing the mock server of a run, a `serve` or a scenario: one place for the port hint,
 /// the journal file and the summary.
-enum MockServerRun {
-    /// Starts a server for `stubs`.
+package enum MockServerRun {
+    /// Starts a server for `stubs`. The one place strictness is decided: with `strict`, unexpected requests
+    /// fail the run, scenario or test (as `"unexpected": "fail"` in a stub file does).
     /// - Returns: the running server, or the one-line reason it could not start (with `--port 0` as the hint
     ///   when the port is taken).
-    static func start(_ stubs: StubSet, host: String, port: UInt16, options: MockServer.Options) -> Result<MockServer, UsageError> {
-        let server = MockServer(stubs: stubs, host: host, options: options)
+    package static func start(_ stubs: StubSet, host: String = "127.0.0.1", port: UInt16, strict: Bool,
+                              limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options()) -> Result<MockServer, UsageError> {
+        var stubs = stubs
+        if strict { stubs.unexpected = .fail }
+        let server = MockServer(stubs: stubs, host: host, limits: limits, options: options)
         do {
             try server.start(port: port)
             return .success(server)
@@ -21,7 +25,7 @@ enum MockServerRun {
     /// Stops the server, writes the journal (mode 0600; secret headers redacted unless asked for) and prints
     /// the summary unless quiet (failures always).
     /// - Returns: the summary, and whether the journal asked for could not be written (exit 74).
-    static func finish(_ server: MockServer, journalPath: String?, secrets: Bool, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
+    package static func finish(_ server: MockServer, journalPath: String?, secrets: Bool, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
         server.stop()
         let summary = server.summary
         var journalFailed = false

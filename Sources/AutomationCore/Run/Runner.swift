@@ -13,9 +13,9 @@ public enum Runner {
     public static func run(_ configuration: RunConfiguration, signals: SignalForwarder? = nil) -> RunOutcome {
         var configuration = configuration
         var server: MockServer?
-        if var stubs = configuration.stubs {
-            if configuration.strict { stubs.unexpected = .fail }
-            switch MockServerRun.start(stubs, host: configuration.mockHost, port: configuration.mockPort, options: configuration.serverOptions) {
+        if let stubs = configuration.stubs {
+            switch MockServerRun.start(stubs, host: configuration.mockHost, port: configuration.mockPort, strict: configuration.strict,
+                                       options: configuration.serverOptions) {
             case .success(let started):
                 configuration.mockServerURL = started.baseURL
                 server = started

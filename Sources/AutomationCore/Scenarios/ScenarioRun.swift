@@ -47,7 +47,9 @@ final class ScenarioRun {
     var hasStubs = false
     /// Unexpected requests fail the scenario (DESIGN "Strictness": strict where a test is the caller);
     /// `@lenient` or `Given unexpected requests are allowed` opt out.
-    var strict: Bool
+    var strict: Bool {
+        didSet { server?.setUnexpectedPolicy(strict ? .fail : stubs.unexpected) } // a step after the first launch
+    }
     var server: MockServer?
     /// The most recent command or launched program: what the `Then` steps look at.
     var process: LaunchedProcess?
@@ -195,7 +197,7 @@ final class ScenarioRun {
     private func ensureServer() throws(StepFailure) -> MockServer? {
         if let server { return server }
         guard hasStubs else { return nil }
-        switch MockServerRun.start(stubs, host: "127.0.0.1", port: 0, options: MockServer.Options()) {
+        switch MockServerRun.start(stubs, port: 0, strict: strict) {
         case .success(let server):
             self.server = server
             return server
@@ -235,9 +237,7 @@ final class ScenarioRun {
         }
         guard let server else { return [] }
         server.stop()
-        var summary = server.summary
-        if strict { summary.policy = .fail }
-        return summary.failures
+        return server.summary.failures
     }
 
     var unexpectedRequests: [String] {

@@ -67,11 +67,8 @@ public final class MockServerBuilder {
 
     /// Starts the server on 127.0.0.1 (port 0: a free one) and registers it for teardown.
     public func start(port: UInt16 = 0) throws -> MockServer {
-        var stubs = stubs
-        if !isLenient { stubs.unexpected = .fail }
-        let server = MockServer(stubs: stubs, limits: limits)
+        let server = try MockServerRun.start(stubs, port: port, strict: !isLenient, limits: limits).get()
         if let unexpected { server.onUnexpected(unexpected) }
-        try server.start(port: port)
         AutomationScope.current?.register(server)
         return server
     }

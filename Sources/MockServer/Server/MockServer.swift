@@ -106,6 +106,12 @@ public final class MockServer: Sendable {
         state.locked { $0.unexpectedObserver = observer }
     }
 
+    /// Changes what an unexpected request means for ``summary``'s failures (a scenario that turns strict
+    /// or lenient after its server started).
+    package func setUnexpectedPolicy(_ policy: StubSet.UnexpectedPolicy) {
+        state.locked { $0.fileStubs.unexpected = policy }
+    }
+
     /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
     public func sendControlMessage(_ message: String) { state.sendControlMessage(message) }
 
