@@ -126,4 +126,39 @@ import Testing
         #expect(path.hasSuffix("/work") && FileManager.default.fileExists(atPath: path + "/notes.txt"), "\(kept.stdout)")
         try? FileManager.default.removeItem(atPath: String(path.dropLast("/work".count)))
     }
+
+    /// On a terminal a diff is coloured; with NO_COLOR it is not (checked through a pseudo-terminal).
+    @Test(.enabled(if: CLI.hasCommand("python3"), "needs python3 for a pseudo-terminal"))
+    func diffsAreColouredOnATerminalUnlessNoColor() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try write("Feature: colour\n  Scenario: s\n    When I run \"echo b\"\n    Then the output is:\n      \"\"\"\n      x\n      \"\"\"\n", "c.feature", in: directory)
+        let script = """
+        import os, pty, sys
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], ['sut-launch', 'test', sys.argv[2]])
+        out = b''
+        while True:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+        print(b'\\x1b[31m-x' in out, b'\\x1b[32m+b' in out)
+        """
+        for (noColor, expected) in [("", "True True\n"), ("1", "False False\n")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["NO_COLOR=\(noColor)", "python3", "-c", script, CLI.sutLaunch, feature]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(text == expected, "NO_COLOR=\(noColor): \(text)")
+        }
+    }
 }

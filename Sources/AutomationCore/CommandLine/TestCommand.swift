@@ -114,7 +114,7 @@ public enum TestCommand {
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n") }
             return 0
         }
-        let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count)
+        let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count, environment: environment)
         let started = ContinuousClock.now
         let results = ScenarioRunner.run(selected, options: scenarioOptions, started: { pickle in
             reports.scenarioStarted(pickle)
@@ -193,10 +193,15 @@ final class ScenarioConsole: Sendable {
     let total: Int
     private let finishedCount = Locked(0)
 
-    init(quiet: Bool, total: Int) {
+    /// Colour diffs (red for what was expected, green for what came): on a terminal, unless `NO_COLOR`
+    /// is set or `TERM` is `dumb`.
+    let colours: Bool
+
+    init(quiet: Bool, total: Int, environment: [String: String]) {
         self.quiet = quiet
         self.total = total
         self.isTerminal = StandardDescriptors.isTerminal(1)
+        self.colours = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     func started(_ pickle: Pickle) {
@@ -213,7 +218,13 @@ final class ScenarioConsole: Sendable {
             if !quiet { write(line) }
             return
         }
-        write(line + JUnitReport.systemOut(result).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") + "\n")
+        let details = JUnitReport.systemOut(result).split(separator: "\n", omittingEmptySubsequences: false).map { detail -> String in
+            guard colours, !detail.hasPrefix("---"), !detail.hasPrefix("+++") else { return "    " + detail }
+            if detail.hasPrefix("-") { return "    \u{1B}[31m" + detail + "\u{1B}[0m" }
+            if detail.hasPrefix("+") { return "    \u{1B}[32m" + detail + "\u{1B}[0m" }
+            return "    " + detail
+        }
+        write(line + details.joined(separator: "\n") + "\n")
     }
 
     func summary(_ results: [ScenarioResult], seconds: Double, skipped: Int) {
