@@ -34,6 +34,16 @@ public final class MockServerBuilder {
         return self
     }
 
+    /// Adds a route answered by these responses in call order; `then` says what follows the last one: it
+    /// repeats (the default) or the list starts over (`.cycle`, as Sky's mock server does).
+    @discardableResult
+    public func route(_ route: String, responses: [MockResponse], then: ResponseOrder = .repeatLast, expectedCalls: Int? = nil) -> MockServerBuilder {
+        let key = RouteKey(route)
+        stubs.addRoute(method: key.method, path: key.path, responses: responses, then: then, name: key.description,
+                       expectedCalls: expectedCalls.map { Stub.Expectation(times: $0) })
+        return self
+    }
+
     /// Adds the routes of stub files (native or WireMock), as `--stub` does.
     /// - Throws: ``StubError`` naming the file, line and key.
     @discardableResult

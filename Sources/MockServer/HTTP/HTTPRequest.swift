@@ -59,6 +59,30 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The body as UTF-8 text (invalid bytes repaired).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
+    /// The values of the matched route's `{name}` segments, decoded (set for routes answered by code).
+    public internal(set) var pathParameters: [String: String] = [:]
+
+    /// A path parameter of the matched route: `request.pathParameter("id")` for `GET /users/{id}`.
+    public func pathParameter(_ name: String) -> String? { pathParameters[name] }
+
+    /// A path parameter read as a number, a Bool, …; nil when absent or not of that type.
+    public func pathParameter<Value: LosslessStringConvertible>(_ name: String, as type: Value.Type) -> Value? {
+        pathParameters[name].flatMap(Value.init)
+    }
+
+    /// A query value read as a number, a Bool, …; nil when absent or not of that type.
+    public func query<Value: LosslessStringConvertible>(_ name: String, as type: Value.Type) -> Value? {
+        query(name).flatMap(Value.init)
+    }
+
+    /// A header value read as a number, a Bool, …; nil when absent or not of that type.
+    public func header<Value: LosslessStringConvertible>(_ name: String, as type: Value.Type) -> Value? {
+        header(name).flatMap(Value.init)
+    }
+
+    /// A cookie's value.
+    public func cookie(_ name: String) -> String? { cookies[name] }
+
     /// Cookies from the Cookie headers.
     public var cookies: [String: String] {
         var result: [String: String] = [:]

@@ -1,4 +1,4 @@
-import AutomationSupport
+package import AutomationSupport
 /// The mock backend: answers requests from a ``StubSet``, counts calls per route, keeps scenario states and
 /// the journal, explains every unexpected request, and serves the admin API under `/__admin`.
 public final class MockServer: Sendable {
@@ -106,6 +106,10 @@ public final class MockServer: Sendable {
         state.locked { $0.unexpectedObserver = observer }
     }
 
+    /// Calls a test declared it expects, in declaration order (AutomationTesting's `expect` and
+    /// `waitForExpectations` read them).
+    package let declaredExpectations = Locked<[(route: RouteKey, times: Int)]>([])
+
     /// Changes what an unexpected request means for ``summary``'s failures (a scenario that turns strict
     /// or lenient after its server started).
     package func setUnexpectedPolicy(_ policy: StubSet.UnexpectedPolicy) {
@@ -156,8 +160,10 @@ public final class MockServer: Sendable {
         let response: MockResponse
         var nearMiss: String?
         if let chosen {
-            let definition = chosen.stub.responses[min(chosen.call, chosen.stub.responses.count) - 1]
+            let definition = chosen.stub.response(forCall: chosen.call)
             if let handler = definition.handler {
+                var request = request
+                request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
                 response = handler(request, chosen.call)
             } else {
                 response = definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response

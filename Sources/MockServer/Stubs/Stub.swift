@@ -25,6 +25,16 @@ public final class Stub: @unchecked Sendable {
     var scenario: ScenarioRule?
     /// Answered by call count; the last one repeats.
     var responses: [ResponseDefinition]
+    /// What comes after the last of ``responses``: it repeats (the default), or the list starts over.
+    var afterLast: ResponseOrder = .repeatLast
+
+    /// The response definition for call number `call` (1, 2, …).
+    func response(forCall call: Int) -> ResponseDefinition {
+        switch afterLast {
+        case .repeatLast: responses[min(call, responses.count) - 1]
+        case .cycle: responses[(call - 1) % responses.count]
+        }
+    }
     public var expectation: Expectation?
 
     init(id: String, name: String, source: String, method: String?, url: URLMatcher, order: Int = 0, responses: [ResponseDefinition]) {
@@ -185,6 +195,14 @@ package final class RegexBox: Sendable {
         }
         return false
     }
+}
+
+/// What a route answers once its list of responses is used up.
+public enum ResponseOrder: String, Sendable {
+    /// The last response repeats (WireMock's sequences end this way).
+    case repeatLast = "repeat-last"
+    /// The list starts over from the first.
+    case cycle
 }
 
 /// What a stub answers.

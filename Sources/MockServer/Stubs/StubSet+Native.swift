@@ -8,7 +8,7 @@ extension StubSet {
     static let nativeResponseKeySet = Set(nativeResponseKeys)
     static let nativeRouteKeys = [
         "name", "method", "path", "query", "headers", "cookies", "requestBody", "requestJson", "requestJsonIncludes", "priority",
-        "scenario", "whenState", "setState", "expect", "responses", "files",
+        "scenario", "whenState", "setState", "expect", "responses", "then", "files",
     ] + nativeResponseKeys
 
     /// Loads the native format: `{"routes": [...], "unexpected": "fail"}` (or a bare array of routes).
@@ -88,8 +88,17 @@ extension StubSet {
                 try responseReader.checkKeys(nativeResponseKeySet, ordered: nativeResponseKeys)
                 stub.responses.append(ResponseDefinition(response: try nativeResponse(responseReader, directory: directory)))
             }
+            if let then = try reader.string("then") {
+                guard let order = ResponseOrder(rawValue: then) else {
+                    throw reader.error("then", "\"then\": \"\(then)\" is not \"repeat-last\" or \"cycle\"")
+                }
+                stub.afterLast = order
+            }
         } else {
             stub.responses = [ResponseDefinition(response: try nativeResponse(reader, directory: directory))]
+        }
+        if reader["then"] != nil && reader["responses"] == nil {
+            throw reader.error("then", "\"then\" says what follows the last of \"responses\"; this route has no \"responses\"")
         }
         return stub
     }

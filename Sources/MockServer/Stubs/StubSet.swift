@@ -43,6 +43,17 @@ public struct StubSet: Sendable {
         append(stub)
     }
 
+    /// Adds a route answered by a list of responses in call order; after the last one, `then` says what follows.
+    public mutating func addRoute(method: String?, path: String, responses: [MockResponse], then: ResponseOrder = .repeatLast,
+                                  name: String? = nil, source: String = "code", expectedCalls: Stub.Expectation? = nil) {
+        let label = name ?? "\(method ?? "ANY") \(path)"
+        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path)),
+                        responses: responses.map { ResponseDefinition(response: $0) })
+        stub.afterLast = then
+        stub.expectation = expectedCalls
+        append(stub)
+    }
+
     /// Number of routes.
     public var count: Int { stubs.count }
 }

@@ -87,3 +87,18 @@ import Testing
         #expect(throws: StubError.self) { try StubLoader.load(root.appendingPathComponent("missing.json").path) }
     }
 }
+
+@Suite struct ResponseOrderTests {
+    @Test func nativeRoutesCycleWhenAsked() throws {
+        let stubs = try StubLoader.parse(#"{ "routes": [ { "path": "/c", "responses": [ { "body": "a" }, { "body": "b" } ], "then": "cycle" } ] }"#, file: "c.json")
+        let server = MockServer(stubs: stubs)
+        let bodies = (0..<3).map { _ in String(decoding: server.handle(HTTPRequest(method: "GET", target: "/c")).body, as: UTF8.self) }
+        #expect(bodies == ["a", "b", "a"])
+        #expect { try StubLoader.parse(#"{ "routes": [ { "path": "/c", "responses": [ { "body": "a" } ], "then": "loop" } ] }"#, file: "c.json") } throws: {
+            "\($0)".contains("is not \"repeat-last\" or \"cycle\"")
+        }
+        #expect { try StubLoader.parse(#"{ "routes": [ { "path": "/c", "body": "a", "then": "cycle" } ] }"#, file: "c.json") } throws: {
+            "\($0)".contains("has no \"responses\"")
+        }
+    }
+}
