@@ -27,7 +27,15 @@ public final class AutomationScope: Sendable {
     /// Makes `scope` current outside any task (XCTest's setUp); nil clears it (tearDown).
     public static func setCaseScope(_ scope: AutomationScope?) { caseScope.withLock { $0 = scope } }
 
-    public init() {}
+    /// The test's name, which seeds its mock data unless the test sets `Mocks.seed`.
+    public let name: String
+    /// This test's mock-data generator.
+    let mocks: Locked<Mocks.State>
+
+    public init(name: String = "") {
+        self.name = name
+        mocks = Locked(Mocks.State(seed: Mocks.seed(forTestNamed: name.isEmpty ? "\(UInt64.random(in: 1...999_999))" : name)))
+    }
 
     public func register(_ application: SUTApplication) { state.withLock { $0.applications.append(application) } }
     public func register(_ server: MockServer) { state.withLock { $0.servers.append(server) } }

@@ -13,7 +13,7 @@ public struct AutomationScopeTrait: TestTrait, SuiteTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil || !test.isSuite else { return try await function() }
-        let scope = AutomationScope()
+        let scope = AutomationScope(name: "\(test.id)")
         defer {
             for problem in scope.tearDown() { Issue.record(Comment(rawValue: problem)) }
         }

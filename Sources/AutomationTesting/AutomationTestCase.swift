@@ -10,7 +10,7 @@ open class AutomationTestCase: XCTestCase {
 
     open override func setUp() {
         super.setUp()
-        scope = AutomationScope()
+        scope = AutomationScope(name: name)
         AutomationScope.setCaseScope(scope)
     }
 
