@@ -15,7 +15,26 @@ let myAppCLI: String = {
         .appendingPathComponent(".build/debug/MyAppCLI").path
 }()
 
+/// MyAppCLI's login prompt as a page object.
+struct LoginScreen: ProgramScreen {
+    static let marker = "username:"
+    let app: SUTApplication
+    init(app: SUTApplication) { self.app = app }
+    func typeName(_ name: String) throws { try app.type(name + "\n") }
+}
+
 @Suite(.automationScope) struct SUTApplicationTests {
+    @Test func screensGroupAPromptsVerbs() async throws {
+        let app = SUTApplication(executable: myAppCLI)
+        try app.launch(arguments: ["login"])
+        try await app.on(LoginScreen.self) { try $0.typeName("ada") }
+        try await app.waitForOutput(containing: "logged in as ada")
+        #expect(try await app.exitCode == 0)
+        let quiet = SUTApplication(executable: myAppCLI, defaultTimeout: .milliseconds(300))
+        try quiet.launch(automationFlags: ["simulateUserAlreadyLoggedIn": true], arguments: ["login"])
+        await #expect { try await quiet.on(LoginScreen.self) { _ in } } throws: { "\($0)".contains("expected \"username:\"") }
+    }
+
     @Test func flagsInOutputWaitedStdinTyped() async throws {
         let app = SUTApplication(executable: myAppCLI)
         try app.launch(featureFlags: ["skipPreActiveCheck": true], arguments: ["login"])
