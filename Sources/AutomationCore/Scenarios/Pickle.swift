@@ -10,6 +10,8 @@ public struct Pickle: Sendable, Hashable {
     public var name: String
     /// Line of the scenario, or of the Examples row for an outline.
     public var line: Int
+    /// Line of the Scenario (or Scenario Outline) keyword: `file.feature:LINE` selects every row of an outline.
+    public var scenarioLine: Int = 0
     /// Feature, rule, scenario and examples tags, without duplicates.
     public var tags: [String]
     public var steps: [GherkinDocument.Step]
@@ -28,7 +30,7 @@ public struct Pickle: Sendable, Hashable {
             let baseTags = featureTags + (rule?.tags.map(\.name) ?? []) + scenario.tags.map(\.name)
             if scenario.examples.isEmpty {
                 result.append(Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name, name: scenario.name,
-                                     line: scenario.line, tags: unique(baseTags), steps: background + scenario.steps))
+                                     line: scenario.line, scenarioLine: scenario.line, tags: unique(baseTags), steps: background + scenario.steps))
                 return
             }
             for examples in scenario.examples {
@@ -53,7 +55,7 @@ public struct Pickle: Sendable, Hashable {
                     let label = zip(examples.header, row.cells).map { "\($0) = \($1)" }.joined(separator: ", ")
                     let name = substitute(scenario.name)
                     result.append(Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name,
-                                         name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line,
+                                         name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
                                          tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps))
                 }
             }

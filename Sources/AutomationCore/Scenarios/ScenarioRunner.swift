@@ -23,6 +23,12 @@ public struct ScenarioOptions: Sendable {
     public var artifactsDirectory: String?
     /// `--update-snapshots` or `SUT_UPDATE_SNAPSHOTS=1`: write the snapshots a run compares (never with `CI` set).
     public var updateSnapshots = false
+    /// `--name REGEX`: scenarios whose name matches somewhere.
+    public var namePattern: String?
+    /// `file.feature:LINE` arguments: per file, the lines that select (a scenario's, or an Examples row's).
+    public var lines: [String: Set<Int>] = [:]
+    /// `--fail-fast`: start no scenario after the first one that did not pass.
+    public var failFast = false
     /// The caller's environment (for `${NAME}` and the program's environment).
     public var environment: [String: String] = [:]
 
@@ -68,6 +74,15 @@ public enum ScenarioRunner {
     /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
     public static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
         var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
+        if let pattern = options.namePattern, let regex = try? RegexBox(pattern) {
+            selected = selected.filter { regex.matchesPart($0.name) }
+        }
+        if !options.lines.isEmpty {
+            selected = selected.filter { pickle in
+                guard let lines = options.lines[pickle.uri] else { return true } // a file named without a line
+                return lines.contains(pickle.line) || lines.contains(pickle.scenarioLine)
+            }
+        }
         if let shard = options.shard {
             selected = selected.sorted { ($0.uri, $0.line) < ($1.uri, $1.line) }
                 .enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
@@ -81,6 +96,7 @@ public enum ScenarioRunner {
                            report: @escaping @Sendable (ScenarioResult) -> Void) -> [ScenarioResult] {
         let results = Locked([ScenarioResult?](repeating: nil, count: pickles.count))
         let next = Locked(0)
+        let stopped = Locked(false)
         let reportLock = Locked(())
         let done = DispatchSemaphore(value: 0)
         let workers = max(1, min(options.jobs, pickles.count))
@@ -91,9 +107,10 @@ public enum ScenarioRunner {
                         defer { value += 1 }
                         return value
                     }
-                    guard index < pickles.count else { break }
+                    guard index < pickles.count, !stopped.current else { break }
                     reportLock.withLock { _ in started(pickles[index]) }
                     let result = runOne(pickles[index], options: options)
+                    if options.failFast && result.status != .passed { stopped.withLock { $0 = true } }
                     results.withLock { $0[index] = result }
                     reportLock.withLock { _ in report(result) }
                 }

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// Finds the stubs that may match a request without scanning them all: exact paths by hash, templates by a
 /// segment trie, regular expressions by their literal prefix. Candidates come back best first:
 /// lower priority number, then more specific path (literal > {param} > * > **), then the stub added later.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+@testable import AutomationSupport
 import Testing
 
 @Suite struct LinearRegexTests {
