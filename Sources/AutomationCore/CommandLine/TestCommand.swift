@@ -22,6 +22,10 @@ public enum TestCommand {
         OptionSpec("--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)"),
         OptionSpec("--artifacts", value: "DIR", help: "failed scenarios leave outputs, commands, journal and their directory in DIR"),
         OptionSpec("--list", help: "list the selected scenarios, run nothing"),
+        OptionSpec("--name", value: "REGEX", help: "run scenarios whose name matches (FILE.feature:LINE selects by line)"),
+        OptionSpec("--fail-fast", help: "start no scenario after the first that fails"),
+        OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)"),
+        OptionSpec("--format", value: "plain|github", help: "github: failures also as GitHub Actions annotations, and a summary in $GITHUB_STEP_SUMMARY"),
         OptionSpec("--allow-empty", help: "pass when no scenario is selected (otherwise exit 5)"),
         OptionSpec("--quiet", short: "-q", help: "print failures and the summary only"),
         OptionSpec("--help", short: "-h", help: "show this help"),
@@ -82,6 +86,13 @@ public enum TestCommand {
                     throw UsageError("\(option.spelling) '\(value)' is not one of args, env, both")
                 }
                 scenarioOptions.flagsIn = channel
+            case "--name":
+                do { _ = try RegexBox(value) } catch { throw UsageError("\(option.spelling) '\(value)': \(error)") }
+                scenarioOptions.namePattern = value
+            case "--fail-fast":
+                scenarioOptions.failFast = true
+            case "--format":
+                guard ["plain", "github"].contains(value) else { throw UsageError("\(option.spelling) '\(value)' is not one of plain, github") }
             case "--update-snapshots":
                 scenarioOptions.updateSnapshots = true
             case "--artifacts":
@@ -98,7 +109,18 @@ public enum TestCommand {
         reports.configure(junit: parsed.last("--junit")?.value, report: parsed.last("--report")?.value)
         guard !parsed.positionals.isEmpty else { throw UsageError("test needs feature files: sut-launch test features/") }
 
-        let (pickles, problems) = ScenarioLint.load(try featureFiles(parsed.positionals))
+        // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
+        var paths: [String] = []
+        for argument in parsed.positionals {
+            if let colon = argument.lastIndex(of: ":"), let line = Int(argument[argument.index(after: colon)...]), line > 0 {
+                let path = String(argument[..<colon])
+                paths.append(path)
+                scenarioOptions.lines[path, default: []].insert(line)
+            } else {
+                paths.append(argument)
+            }
+        }
+        let (pickles, problems) = ScenarioLint.load(try featureFiles(paths))
         if !problems.isEmpty {
             for problem in problems { Console.error(problem) }
             return reports.write([loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n"))
@@ -109,6 +131,13 @@ public enum TestCommand {
                 Console.error(empty)
                 return reports.write([], exitCode: ExitCode.noScenarios, error: empty)
             }
+        }
+        if parsed.has("--dry-run") {
+            let undefined = ScenarioLint.undefinedSteps(selected)
+            for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name) (\(pickle.steps.count) steps)\n") }
+            for problem in undefined { Console.error(problem) }
+            Console.out("\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s"); nothing launched\n")
+            return reports.write([], exitCode: undefined.isEmpty ? 0 : 1)
         }
         if parsed.has("--list") {
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n") }
@@ -125,7 +154,12 @@ public enum TestCommand {
         })
         let total = (ContinuousClock.now - started).seconds
         console.summary(results, seconds: total, skipped: pickles.count - selected.count)
-        return reports.write(results, exitCode: results.allSatisfy { $0.status == .passed } ? 0 : 1)
+        if results.count < selected.count {
+            Console.line("--fail-fast: \(selected.count - results.count) scenario\(selected.count - results.count == 1 ? "" : "s") not run after the first failure")
+        }
+        if parsed.last("--format")?.value == "github" { GitHubOutput.report(results, environment: environment) }
+        let passed = results.allSatisfy { $0.status == .passed } && results.count == selected.count
+        return reports.write(results, exitCode: passed ? 0 : 1)
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

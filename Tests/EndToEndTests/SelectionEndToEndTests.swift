@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Selecting and reporting the way Cucumber and CI users expect (issue 17, first points).
+@Suite struct SelectionEndToEndTests {
+    static let feature = """
+    Feature: selection
+      Scenario: first passes
+        When I run "true"
+        Then the exit code is 0
+
+      Scenario: second fails
+        When I run "false"
+        Then the exit code is 0
+
+      Scenario Outline: rows
+        When I run "<command>"
+        Then the exit code is 0
+
+        Examples:
+          | command |
+          | true    |
+          | true    |
+    """
+
+    @Test func aLineSelectsItsScenarioOrRowAndNameSelectsByPattern() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try CLI.write(Self.feature, "s.feature", in: directory)
+        let line = try CLI.run(["test", "\(path):2"])
+        #expect(line.status == 0 && line.stdout.contains("1 scenario: 1 passed"), "\(line.stdout)")
+        let outline = try CLI.run(["test", "\(path):10"])
+        #expect(outline.stdout.contains("2 scenarios: 2 passed"), "\(outline.stdout)")
+        let row = try CLI.run(["test", "\(path):17"])
+        #expect(row.stdout.contains("1 scenario: 1 passed"), "\(row.stdout)")
+        let named = try CLI.run(["test", "--name", "^sec", path])
+        #expect(named.status == 1 && named.stdout.contains("1 scenario: 0 passed, 1 failed"), "\(named.stdout)")
+    }
+
+    @Test func failFastStartsNothingAfterAFailure() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try CLI.write(Self.feature, "s.feature", in: directory)
+        let result = try CLI.run(["test", "--fail-fast", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("2 scenarios: 1 passed, 1 failed"), "\(result.stdout)")
+        #expect(result.stderr.contains("--fail-fast: 2 scenarios not run"))
+    }
+
+    @Test func dryRunResolvesStepsAndLaunchesNothing() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marker = directory.appendingPathComponent("ran").path
+        let good = try CLI.write("Feature: d\n  Scenario: s\n    When I run \"touch \(marker)\"\n", "good.feature", in: directory)
+        let dry = try CLI.run(["test", "--dry-run", good])
+        #expect(dry.status == 0 && dry.stdout.contains("1 scenario resolved, 0 undefined steps; nothing launched"))
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        let bad = try CLI.write("Feature: d\n  Scenario: s\n    When I jump\n", "bad.feature", in: directory)
+        let undefined = try CLI.run(["test", "--dry-run", bad])
+        #expect(undefined.status == 1 && undefined.stderr.contains("undefined step \"When I jump\""))
+    }
+
+    @Test func githubFormatAnnotatesTheFailingStepAndWritesASummary() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try CLI.write(Self.feature, "s.feature", in: directory)
+        let summary = directory.appendingPathComponent("summary.md").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["GITHUB_STEP_SUMMARY"] = summary
+        let result = try CLI.run(["test", "--format", "github", path], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("::error file=\(path),line=8,title=selection%3A second fails::expected exit code 0, the program exited with code 1"),
+                "\(result.stdout)")
+        let markdown = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(markdown.contains("| ❌ | selection: second fails |") && markdown.contains("3 of 4 passed"), "\(markdown)")
+    }
+}
