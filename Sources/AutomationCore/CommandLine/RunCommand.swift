@@ -201,7 +201,7 @@ public enum RunCommand {
 
     private static func duration(_ value: String, _ option: ParsedOption) throws(UsageError) -> Duration {
         guard let duration = DurationParser.parse(value) else {
-            throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m or 1h (argument \(option.index))")
+            throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s (argument \(option.index))")
         }
         return duration
     }

@@ -78,7 +78,7 @@ public enum TestCommand {
                 scenarioOptions.defines[String(value[..<equals])] = String(value[value.index(after: equals)...])
             case "--step-timeout", "--scenario-timeout":
                 guard let duration = DurationParser.parse(value) else {
-                    throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
+                    throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s")
                 }
                 if option.long == "--step-timeout" { scenarioOptions.stepTimeout = duration } else { scenarioOptions.scenarioTimeout = duration }
             case "--flags-in":

@@ -1,3 +1,4 @@
+import AutomationSupport
 import MockServer
 
 /// The result of one run: sut-launch's exit code and the report.
@@ -116,10 +117,5 @@ public enum Runner {
         }
     }
 
-    package static func format(_ duration: Duration) -> String {
-        let seconds = duration.seconds
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
-        if seconds == seconds.rounded() { return "\(Int(seconds))s" }
-        return "\(seconds)s"
-    }
+    package static func format(_ duration: Duration) -> String { DurationParser.format(duration) }
 }

@@ -35,7 +35,7 @@ enum ScenarioLint {
             for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
                 let value = String(tag.dropFirst(timeoutTag.count))
                 if DurationParser.parse(value) == nil {
-                    add("\(pickle.location): tag \(tag): '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
+                    add("\(pickle.location): tag \(tag): '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s")
                 }
             }
             for step in pickle.steps {
@@ -44,7 +44,7 @@ enum ScenarioLint {
                 for index in definition.durationCaptures where index < captures.count {
                     let value = captures[index]
                     if !value.isEmpty, !value.contains("${"), DurationParser.parse(value) == nil {
-                        add("\(pickle.uri):\(step.line): '\(value)' is not a duration; write 500ms, 30s, 2m or 1h")
+                        add("\(pickle.uri):\(step.line): '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s")
                     }
                 }
             }

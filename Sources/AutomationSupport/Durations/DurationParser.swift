@@ -1,19 +1,49 @@
-/// Parses durations like `500ms`, `30s`, `2m`, `1.5h`; a bare number is seconds. Up to a billion seconds
-/// (beyond, nil: a Duration counts nanoseconds in an Int64, which a longer one would overflow).
+/// Parses durations like `500ms`, `30s`, `2m`, `1.5h` and compound ones like `1m30s` or `1h2m3.5s`; a bare
+/// number is seconds. Up to a billion seconds (beyond, nil: a Duration counts nanoseconds in an Int64,
+/// which a longer one would overflow).
 package enum DurationParser {
     static let maxSeconds = 1e9
 
     package static func parse(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        var number = Substring(text)
-        var scale = 1.0
-        for (suffix, factor) in units where text.hasSuffix(suffix) {
-            number = text.dropLast(suffix.count)
-            scale = factor
-            break
+        guard !text.isEmpty else { return nil }
+        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return seconds(Double(text)) }
+        // Number-unit pairs, largest unit first, each unit once: 1h2m3s, 1m30s, 2s500ms.
+        let order = ["h", "m", "s", "ms"]
+        let factors: [String: Double] = ["h": 3600, "m": 60, "s": 1, "ms": 0.001]
+        var total = 0.0
+        var lastUnit = -1
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            rest = rest.dropFirst(number.count)
+            var unit = String(rest.prefix { $0.isASCII && $0.isLetter })
+            if unit.hasPrefix("ms") { unit = "ms" } else if unit.count > 1 { return nil }
+            rest = rest.dropFirst(unit.count)
+            guard let value = Double(number), value.isFinite, value >= 0, let position = order.firstIndex(of: unit),
+                  position > lastUnit, let factor = factors[unit] else { return nil }
+            lastUnit = position
+            total += value * factor
         }
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number), value.isFinite, value >= 0, value * scale <= maxSeconds else { return nil }
-        return .nanoseconds(Int64(value * scale * 1e9))
+        return seconds(total)
+    }
+
+    private static func seconds(_ value: Double?) -> Duration? {
+        guard let value, value.isFinite, value >= 0, value <= maxSeconds else { return nil }
+        return .nanoseconds(Int64(value * 1e9))
+    }
+
+    /// A duration the one way sut-launch prints them: `63ms`, `1.2s`, `45s`, `1m30s`, `2h5m`.
+    package static func format(_ duration: Duration) -> String {
+        let (wholeSeconds, attoseconds) = duration.components
+        let seconds = Double(wholeSeconds) + Double(attoseconds) / 1e18
+        if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
+        if seconds < 60 {
+            let tenths = Int((seconds * 10).rounded())
+            return tenths % 10 == 0 ? "\(tenths / 10)s" : "\(tenths / 10).\(tenths % 10)s"
+        }
+        let total = Int(seconds.rounded())
+        let (hours, minutes, secs) = (total / 3600, total % 3600 / 60, total % 60)
+        if hours > 0 { return "\(hours)h" + (minutes > 0 ? "\(minutes)m" : "") + (secs > 0 ? "\(secs)s" : "") }
+        return "\(minutes)m" + (secs > 0 ? "\(secs)s" : "")
     }
 }

@@ -62,3 +62,24 @@ import Testing
         #expect(Suggestion.editDistance("ab", "ba") == 1)
     }
 }
+
+@Suite struct DurationTests {
+    @Test(arguments: [("500ms", 0.5), ("30s", 30), ("2m", 120), ("1.5h", 5400), ("1m30s", 90), ("1h2m3.5s", 3723.5), ("2s500ms", 2.5), ("7", 7)])
+    func parsesSimpleAndCompoundForms(text: String, seconds: Double) throws {
+        let duration = try #require(DurationParser.parse(text))
+        #expect(abs(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 - seconds) < 1e-9)
+    }
+
+    @Test(arguments: ["", "1x", "30s1m", "1m1m", "-1s", "1..2s", "s", "1e3s", "9999999999s"])
+    func refusesWhatIsNotADuration(text: String) {
+        #expect(DurationParser.parse(text) == nil)
+    }
+
+    @Test func printsOneWay() {
+        #expect(DurationParser.format(.milliseconds(63)) == "63ms")
+        #expect(DurationParser.format(.nanoseconds(1_003_070_157)) == "1s")
+        #expect(DurationParser.format(.milliseconds(1_230)) == "1.2s")
+        #expect(DurationParser.format(.seconds(90)) == "1m30s")
+        #expect(DurationParser.format(.seconds(7500)) == "2h5m")
+    }
+}
