@@ -47,22 +47,27 @@ package enum ArgumentParser {
                 throw UsageError("unknown option '\(token.prefix { $0 != "=" })'; did you mean '\(spec.long)'?")
             }
             if token.hasPrefix("-"), token.count > 1 {
-                let short = String(token.prefix(2))
-                guard let spec = options.first(where: { $0.short == short }) else {
-                    throw UsageError("unknown option '\(short)'")
-                }
-                if spec.takesValue {
-                    var value = String(token.dropFirst(2))
-                    if value.isEmpty {
-                        guard index < arguments.count else { throw missingValue(spec, spelling: short) }
-                        value = arguments[index]
-                        index += 1
-                    } else if value.hasPrefix("=") {
-                        value.removeFirst()
+                // Short options bundle as getopt's do: `-qf k=v` is `-q -f k=v`, `-qfk=v` is `-q -f k=v`.
+                var letters = Substring(token.dropFirst())
+                while let letter = letters.first {
+                    let short = "-" + String(letter)
+                    letters = letters.dropFirst()
+                    guard let spec = options.first(where: { $0.short == short }) else {
+                        throw UsageError("unknown option '\(short)'\(shortHint(short, options: options))")
                     }
-                    result.options.append(ParsedOption(long: spec.long, value: value, index: position, spelling: short))
-                } else {
-                    guard token.count == 2 else { throw UsageError("option '\(short)' takes no value; write '\(short)' alone") }
+                    if spec.takesValue {
+                        var value = String(letters)
+                        if value.isEmpty {
+                            guard index < arguments.count else { throw missingValue(spec, spelling: short) }
+                            value = arguments[index]
+                            index += 1
+                        } else if value.hasPrefix("=") {
+                            value.removeFirst()
+                        }
+                        result.options.append(ParsedOption(long: spec.long, value: value, index: position, spelling: short))
+                        break
+                    }
+                    if letters.first == "=" { throw UsageError("option '\(short)' takes no value; write '\(short)' alone") }
                     result.options.append(ParsedOption(long: spec.long, value: nil, index: position, spelling: short))
                 }
                 continue
@@ -97,6 +102,12 @@ package enum ArgumentParser {
             }
         }
         return found
+    }
+
+    /// `-t` means `--timeout` (the run form's); `test` has no short form for `--tags`.
+    private static func shortHint(_ short: String, options: [OptionSpec]) -> String {
+        if short == "-t", options.contains(where: { $0.long == "--tags" }) { return "; write --tags (-t is --timeout in the run form)" }
+        return ""
     }
 
     private static func missingValue(_ spec: OptionSpec, spelling: String) -> UsageError {

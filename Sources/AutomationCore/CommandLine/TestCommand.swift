@@ -10,7 +10,7 @@ import Foundation
 /// 2 usage error, 3 a feature file does not parse.
 public enum TestCommand {
     static let options: [OptionSpec] = [
-        OptionSpec("--tags", short: "-t", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\""),
+        OptionSpec("--tags", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\""),
         OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)"),
         OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)"),
         OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps; PROGRAM=path is the default program"),

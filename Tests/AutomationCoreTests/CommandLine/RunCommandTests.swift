@@ -119,3 +119,15 @@ import Testing
         for option in RunCommand.options { #expect(HelpText.main.contains(option.long)) }
     }
 }
+
+@Suite struct ShortOptionBundlingTests {
+    @Test func shortOptionsBundleAsGetoptsDo() throws {
+        guard case .run(let bundled) = try RunCommand.parse(["-qf", "a=1", "-fb=2", "-e", "K=V", "prog"], environment: [:]) else {
+            Issue.record("expected a run")
+            return
+        }
+        #expect(bundled.quiet && bundled.featureFlags == ["a": 1, "b": 2])
+        #expect(throws: UsageError("unknown option '-z'")) { try RunCommand.parse(["-qz", "prog"], environment: [:]) }
+        #expect(throws: UsageError("option '-q' takes no value; write '-q' alone")) { try RunCommand.parse(["-q=1", "prog"], environment: [:]) }
+    }
+}
