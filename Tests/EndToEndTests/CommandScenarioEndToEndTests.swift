@@ -161,4 +161,13 @@ import Testing
             #expect(text == expected, "NO_COLOR=\(noColor): \(text)")
         }
     }
+
+    @Test func colorAlwaysAndNeverOverrideTheTerminal() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try write("Feature: colour\n  Scenario: s\n    When I run \"echo b\"\n    Then the output is:\n      \"\"\"\n      x\n      \"\"\"\n", "c.feature", in: directory)
+        #expect(try CLI.run(["test", "--color", "always", feature]).stdout.contains("\u{1B}[31m-x"))
+        #expect(!(try CLI.run(["test", "--color", "never", feature]).stdout.contains("\u{1B}[")))
+        #expect(try CLI.run(["test", "--color", "sometimes", feature]).status == 2)
+    }
 }

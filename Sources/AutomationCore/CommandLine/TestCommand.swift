@@ -25,6 +25,7 @@ public enum TestCommand {
         OptionSpec("--name", value: "REGEX", help: "run scenarios whose name matches (FILE.feature:LINE selects by line)"),
         OptionSpec("--fail-fast", help: "start no scenario after the first that fails"),
         OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)"),
+        OptionSpec("--color", value: "auto|always|never", help: "colour diffs: auto (a terminal without NO_COLOR or TERM=dumb), always, never"),
         OptionSpec("--format", value: "plain|github", help: "github: failures also as GitHub Actions annotations, and a summary in $GITHUB_STEP_SUMMARY"),
         OptionSpec("--allow-empty", help: "pass when no scenario is selected (otherwise exit 5)"),
         OptionSpec("--quiet", short: "-q", help: "print failures and the summary only"),
@@ -91,6 +92,8 @@ public enum TestCommand {
                 scenarioOptions.namePattern = value
             case "--fail-fast":
                 scenarioOptions.failFast = true
+            case "--color":
+                guard ["auto", "always", "never"].contains(value) else { throw UsageError("\(option.spelling) '\(value)' is not one of auto, always, never") }
             case "--format":
                 guard ["plain", "github"].contains(value) else { throw UsageError("\(option.spelling) '\(value)' is not one of plain, github") }
             case "--update-snapshots":
@@ -143,7 +146,8 @@ public enum TestCommand {
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n") }
             return 0
         }
-        let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count, environment: environment)
+        let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count, environment: environment,
+                                      colour: parsed.last("--color")?.value)
         let started = ContinuousClock.now
         let results = ScenarioRunner.run(selected, options: scenarioOptions, started: { pickle in
             reports.scenarioStarted(pickle)
@@ -227,15 +231,21 @@ final class ScenarioConsole: Sendable {
     let total: Int
     private let finishedCount = Locked(0)
 
-    /// Colour diffs (red for what was expected, green for what came): on a terminal, unless `NO_COLOR`
-    /// is set or `TERM` is `dumb`.
+    /// Colour diffs (red for what was expected, green for what came).
     let colours: Bool
 
-    init(quiet: Bool, total: Int, environment: [String: String]) {
+    /// - Parameter colour: `always`, `never`, or `auto` (nil): on a terminal, unless `NO_COLOR` is set or
+    ///   `TERM` is `dumb`, which also turn the live progress line off.
+    init(quiet: Bool, total: Int, environment: [String: String], colour: String? = nil) {
         self.quiet = quiet
         self.total = total
-        self.isTerminal = StandardDescriptors.isTerminal(1)
-        self.colours = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        let plain = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+        self.isTerminal = StandardDescriptors.isTerminal(1) && !plain
+        switch colour {
+        case "always": colours = true
+        case "never": colours = false
+        default: colours = isTerminal
+        }
     }
 
     func started(_ pickle: Pickle) {
