@@ -75,3 +75,18 @@ import Testing
         #expect(markdown.contains("| ❌ | selection: second fails |") && markdown.contains("3 of 4 passed"), "\(markdown)")
     }
 }
+
+@Suite struct InitEndToEndTests {
+    @Test func initWritesAStarterThatPassesAndNeverOverwrites() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let project = directory.appendingPathComponent("project").path
+        let made = try CLI.run(["init", "--program", "cat", project])
+        #expect(made.status == 0 && made.stdout.contains("wrote \(project)/features/example.feature"))
+        let run = try CLI.run(["test", project + "/features"])
+        #expect(run.status == 0 && run.stdout.contains("3 scenarios: 3 passed"), "\(run.stdout)\(run.stderr)")
+        let again = try CLI.run(["init", project])
+        #expect(again.status == 2 && again.stderr.contains("init will not overwrite"))
+        #expect(try CLI.run(["check", project + "/features", project + "/stubs"]).status == 0)
+    }
+}

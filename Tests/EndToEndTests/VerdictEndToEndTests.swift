@@ -103,7 +103,7 @@ import Testing
         #expect(json["exitCode"] as? Int == 3)
     }
 
-    @Test(arguments: ["tests", "serv", "chek", "tset", "hlep", "init"])
+    @Test(arguments: ["tests", "serv", "chek", "tset", "hlep", "inti"])
     func subcommandTyposAreUsageErrors(word: String) throws {
         let result = try CLI.run([word])
         #expect(result.status == 2)

@@ -8,9 +8,9 @@ import AutomationSupport
 /// (`sut-launch -- test` runs test(1)).
 public enum SutLaunchCommand {
     /// The subcommands, and `help`.
-    static let subcommands = ["serve", "check", "test", "help"]
+    static let subcommands = ["serve", "check", "test", "init", "help"]
     /// Words kept for subcommands to come; launching a program of that name needs `--`.
-    static let reservedWords = ["init"]
+    static let reservedWords: [String] = []
 
     /// Runs the command line and returns sut-launch's exit code. Signals must be blocked in this process already.
     /// - Parameters:
@@ -25,6 +25,7 @@ public enum SutLaunchCommand {
                 Interruption.exitOnSignal()
                 return try CheckCommand.run(Array(arguments.dropFirst()))
             case "test": return try TestCommand.run(Array(arguments.dropFirst()), environment: environment)
+            case "init": return try InitCommand.run(Array(arguments.dropFirst()))
             case "help": return try help(Array(arguments.dropFirst()))
             default: break
             }
@@ -45,7 +46,7 @@ public enum SutLaunchCommand {
             Console.error(message)
             if first == "test" {
                 TestCommand.writeEarlyReport(Array(arguments.dropFirst()), exitCode: code, error: message)
-            } else if first != "serve" && first != "check" && first != "help" {
+            } else if !["serve", "check", "help", "init"].contains(first) {
                 RunCommand.writeEarlyReport(arguments, exitCode: code, error: message)
             }
             return code
@@ -68,9 +69,10 @@ public enum SutLaunchCommand {
         case "serve": Console.out(ServeCommand.help)
         case "check": Console.out(CheckCommand.help)
         case "test": Console.out(TestCommand.help)
+        case "init": Console.out(InitCommand.help)
         case "help": Console.out("USAGE:\n  sut-launch help [serve|check|test]\n")
         case let topic?:
-            throw UsageError("no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test"))")
+            throw UsageError("no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test, init"))")
         }
         return 0
     }

@@ -1,0 +1,118 @@
+import AutomationSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `sut-launch init [--program PROGRAM] [DIR]`: a starter layout that passes as written against the program
+/// named (a feature file, a stub file, CI snippets). It never overwrites a file.
+public enum InitCommand {
+    static let options: [OptionSpec] = [
+        OptionSpec("--program", value: "PROGRAM", help: "the program the example scenarios launch (default: echo)"),
+        OptionSpec("--help", short: "-h", help: "show this help"),
+    ]
+
+    public static var help: String {
+        "USAGE:\n  sut-launch init [--program PROGRAM] [DIR]\n\nWrites features/example.feature, stubs/example.json and ci/ snippets into DIR (default: here),\n"
+            + "never overwriting a file; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + OptionSpec.helpLines(options)
+    }
+
+    public static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ArgumentParser.parse(arguments, options: options, stopAtPositional: false)
+        if parsed.has("--help") {
+            Console.out(help)
+            return 0
+        }
+        guard parsed.positionals.count <= 1 else { throw UsageError("init takes one directory, got \(parsed.positionals.joined(separator: " "))") }
+        let directory = parsed.positionals.first ?? "."
+        let program = parsed.last("--program")?.value ?? "echo"
+        let files = starterFiles(program: program)
+        let existing = files.map { directory + "/" + $0.path }.filter { FileManager.default.fileExists(atPath: $0) }
+        guard existing.isEmpty else {
+            throw UsageError("init will not overwrite \(existing.joined(separator: ", ")); choose an empty directory")
+        }
+        for file in files {
+            let path = directory + "/" + file.path
+            do {
+                try FileManager.default.createDirectory(atPath: FileSystem.directory(of: path), withIntermediateDirectories: true)
+            } catch {
+                throw UsageError("init: cannot create \(FileSystem.directory(of: path)): \(error)")
+            }
+            guard FileSystem.write(Array(file.text.utf8), to: path) else { throw UsageError("init: cannot write \(path)") }
+            Console.out("wrote \(path)\n")
+        }
+        Console.out("next: sut-launch test \(directory == "." ? "" : directory + "/")features\n")
+        return 0
+    }
+
+    static func starterFiles(program: String) -> [(path: String, text: String)] {
+        let quotedProgram = program.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return [
+            ("features/example.feature", """
+            Feature: \(program) under sut-launch
+              A starter suite: every scenario passes as written. Change the steps to say what the program must do
+              (sut-launch test --help lists every step).
+
+              Background:
+                Given the program "\(quotedProgram)"
+
+              Scenario: the program runs to its end
+                When I launch the program
+                And I close the input
+                Then the program finishes within 30s
+
+              Scenario: the program runs beside a mock backend
+                Given the stubs "../stubs/example.json"
+                When I launch the program
+                And I close the input
+                Then the program finishes within 30s
+
+              Scenario: files in, commands run, exact output out
+                Given a file "greeting.txt" with:
+                  \"\"\"
+                  hello
+                  \"\"\"
+                When I run "cat greeting.txt"
+                Then the exit code is 0
+                And the output is:
+                  \"\"\"
+                  hello
+                  \"\"\"
+
+            """),
+            ("stubs/example.json", """
+            {
+              "routes": [
+                { "method": "GET", "path": "/hello", "status": 200, "json": { "message": "hello" } }
+              ]
+            }
+
+            """),
+            ("ci/github-actions.yml", """
+            # A GitHub Actions job: copy into .github/workflows/. It runs the suite and keeps the JUnit report.
+            jobs:
+              scenarios:
+                runs-on: ubuntu-latest
+                steps:
+                  - uses: actions/checkout@v4
+                  - run: sut-launch test --format github --junit junit.xml features
+                  - if: always()
+                    uses: actions/upload-artifact@v4
+                    with: { name: junit, path: junit.xml }
+
+            """),
+            ("ci/gitlab-ci.yml", """
+            # A GitLab CI job: merge into .gitlab-ci.yml. GitLab reads the JUnit report into the merge request.
+            scenarios:
+              script:
+                - sut-launch test --junit junit.xml features
+              artifacts:
+                when: always
+                reports:
+                  junit: junit.xml
+
+            """),
+        ]
+    }
+}
