@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# install-test-deps.sh: installs what the test suite talks to (real peers: curl, python3; xmllint for the
-# JUnit schema check) when missing.
+# install-test-deps.sh: installs what the test suite talks to (real peers: curl, python3, git; xmllint for the
+# JUnit schema check; groff to render the man page) when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
 set -euo pipefail
@@ -10,7 +10,9 @@ command -v curl >/dev/null || missing+=(curl)
 command -v python3 >/dev/null || missing+=(python3)
 command -v setsid >/dev/null || missing+=(util-linux)
 command -v xmllint >/dev/null || missing+=(libxml2-utils)
-[ ${#missing[@]} -eq 0 ] && { echo "install-test-deps: curl, python3, setsid and xmllint are present"; exit 0; }
+command -v groff >/dev/null || missing+=(groff-base)
+command -v git >/dev/null || missing+=(git)
+[ ${#missing[@]} -eq 0 ] && { echo "install-test-deps: curl, python3, setsid, xmllint, groff and git are present"; exit 0; }
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -90,3 +90,59 @@ import Testing
         #expect(try CLI.run(["check", project + "/features", project + "/stubs"]).status == 0)
     }
 }
+
+@Suite struct ShellIntegrationEndToEndTests {
+    /// Loads the bash completion into bash and asks it what it completes for a few prefixes.
+    @Test(.enabled(if: CLI.hasCommand("bash"), "needs bash"))
+    func bashCompletesSubcommandsOptionsAndValues() throws {
+        let script = try CLI.run(["completions", "bash"]).stdout
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try CLI.write(script, "c.bash", in: directory)
+        func complete(_ words: [String]) throws -> Set<String> {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["bash", "-c", "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _sut_launch; printf '%s\\n' \"${COMPREPLY[@]}\""]
+            process.currentDirectoryURL = directory
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return Set(text.split(separator: "\n").map(String.init))
+        }
+        #expect(try complete(["sut-launch", "ser"]).contains("serve"))
+        #expect(try complete(["sut-launch", "--flags-in", ""]) == ["args", "env", "both"])
+        #expect(try complete(["sut-launch", "--launcher", "f"]) == ["foundation"])
+        #expect(try complete(["sut-launch", "test", "--fail"]) == ["--fail-fast"])
+        #expect(try complete(["sut-launch", "test", "--color", ""]) == ["auto", "always", "never"])
+        _ = try CLI.write("Feature: x\n", "login.feature", in: directory)
+        #expect(try complete(["sut-launch", "test", "log"]).contains("login.feature"))
+        #expect(try CLI.run(["completions", "fish"]).stdout.contains("complete -c sut-launch -n '__fish_seen_subcommand_from test' -l fail-fast"))
+        #expect(try CLI.run(["completions", "zsh"]).stdout.hasPrefix("#compdef sut-launch"))
+        #expect(try CLI.run(["completions", "tcsh"]).status == 2)
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("groff"), "needs groff (apt-get install groff-base)"))
+    func theManPageRendersWithItsSections() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = try CLI.write(try CLI.run(["manpage"]).stdout, "sut-launch.1", in: directory)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["groff", "-man", "-Tutf8", "-P", "-cbou", page]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "TEST", "EXIT STATUS", "ENVIRONMENT"] {
+            #expect(text.contains("\n" + section + "\n"), "missing section \(section)")
+        }
+        #expect(text.contains("--fail-fast") && text.contains("--flags-in args|env|both"))
+    }
+}

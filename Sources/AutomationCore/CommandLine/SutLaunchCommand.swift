@@ -8,7 +8,7 @@ import AutomationSupport
 /// (`sut-launch -- test` runs test(1)).
 public enum SutLaunchCommand {
     /// The subcommands, and `help`.
-    static let subcommands = ["serve", "check", "test", "init", "help"]
+    static let subcommands = ["serve", "check", "test", "init", "help", "completions", "manpage"]
     /// Words kept for subcommands to come; launching a program of that name needs `--`.
     static let reservedWords: [String] = []
 
@@ -26,6 +26,10 @@ public enum SutLaunchCommand {
                 return try CheckCommand.run(Array(arguments.dropFirst()))
             case "test": return try TestCommand.run(Array(arguments.dropFirst()), environment: environment)
             case "init": return try InitCommand.run(Array(arguments.dropFirst()))
+            case "completions": return try ShellIntegration.run(Array(arguments.dropFirst()))
+            case "manpage":
+                Console.out(ShellIntegration.manPage())
+                return 0
             case "help": return try help(Array(arguments.dropFirst()))
             default: break
             }
@@ -46,7 +50,7 @@ public enum SutLaunchCommand {
             Console.error(message)
             if first == "test" {
                 TestCommand.writeEarlyReport(Array(arguments.dropFirst()), exitCode: code, error: message)
-            } else if !["serve", "check", "help", "init"].contains(first) {
+            } else if !["serve", "check", "help", "init", "completions", "manpage"].contains(first) {
                 RunCommand.writeEarlyReport(arguments, exitCode: code, error: message)
             }
             return code
