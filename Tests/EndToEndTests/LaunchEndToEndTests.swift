@@ -162,8 +162,14 @@ import Testing
         let help = try CLI.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE:\n  sut-launch [options] PROGRAM [ARGS...]"))
-        #expect(help.stdout.contains("EXAMPLES:"))
+        #expect(help.stdout.contains("EXAMPLE:\n  sut-launch --flag skipPreActiveCheck=true --stub ./routes.json ./MyAppCLI"))
         #expect(try CLI.run(["--version"]).stdout == "sut-launch 0.1.0\n")
+        // One screen per subcommand (50 lines); the step catalog has its own topic.
+        for arguments in [["--help"], ["test", "--help"], ["serve", "--help"], ["check", "--help"], ["init", "--help"]] {
+            let lines = try CLI.run(arguments).stdout.split(separator: "\n", omittingEmptySubsequences: false).count
+            #expect(lines <= 50, "\(arguments.joined(separator: " ")) prints \(lines) lines")
+        }
+        #expect(try CLI.run(["help", "steps"]).stdout.contains("When I run \"sort input.txt\""))
     }
 
     @Test(.enabled(if: CLI.hasCommand("python3"), "needs python3 for a pseudo-terminal (apt-get install python3)"))

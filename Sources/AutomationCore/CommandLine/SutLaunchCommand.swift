@@ -74,9 +74,10 @@ public enum SutLaunchCommand {
         case "check": Console.out(CheckCommand.help)
         case "test": Console.out(TestCommand.help)
         case "init": Console.out(InitCommand.help)
-        case "help": Console.out("USAGE:\n  sut-launch help [serve|check|test]\n")
+        case "steps": Console.out(TestCommand.steps)
+        case "help": Console.out("USAGE:\n  sut-launch help [serve|check|test|init|steps]\n")
         case let topic?:
-            throw UsageError("no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test, init"))")
+            throw UsageError("no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test, init, steps"))")
         }
         return 0
     }

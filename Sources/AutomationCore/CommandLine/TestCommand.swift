@@ -36,8 +36,13 @@ public enum TestCommand {
     public static var help: String {
         var text = "USAGE:\n  sut-launch test [options] FEATURES...   (files, or directories searched for *.feature)\n\nOPTIONS:\n"
         text += OptionSpec.helpLines(options)
-        text += "\nSTEPS:\n" + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
+        text += "\nThe steps: sut-launch help steps\n"
         return text
+    }
+
+    /// Every step of the catalog with its example (`sut-launch help steps`).
+    public static var steps: String {
+        "STEPS:\n" + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
     }
 
     public static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
