@@ -38,7 +38,10 @@ import Testing
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains("<testsuite name=\"Failures on purpose\" tests=\"3\" failures=\"2\" errors=\"1\""))
         #expect(xml.contains("<testcase classname=\"Failures on purpose\" name=\"The expected text never appears\""))
-        #expect(xml.contains("<error message=\"undefined step: Then I should see &quot;hello, world&quot;\" type=\"ScenarioError\">"))
+        // The whole reason in the message attribute (its lines as &#10;), and the output tail in the body too.
+        #expect(xml.contains("<error message=\"undefined step: Then I should see &quot;hello, world&quot;&#10;  closest catalog entries:&#10;"))
+        #expect(xml.contains("Unexpected requests:\nGET /image"))
+        #expect(xml.contains("--- last 2 lines of stdout ---\nMyAppCLI (under test: yes)\nhello, world\n--- last 0 lines of stderr ---\n</failure>"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect(json["failed"] as? Int == 2)
         #expect(json["errors"] as? Int == 1)

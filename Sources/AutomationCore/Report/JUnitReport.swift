@@ -29,9 +29,14 @@ public enum JUnitReport {
                 xml += "    <testcase classname=\"\(escape(feature))\" name=\"\(escape(pickle.name))\" file=\"\(escape(pickle.uri))\" line=\"\(pickle.line)\" time=\"\(seconds(result.duration.seconds))\">\n"
                 if result.status != .passed {
                     let element = result.status == .error ? "error" : "failure"
-                    let message = (result.message ?? "").split(separator: "\n").first.map(String.init) ?? ""
-                    xml += "      <\(element) message=\"\(escape(message))\" type=\"\(result.status == .error ? "ScenarioError" : "AssertionFailure")\">"
-                    xml += escape(cap((result.failedStep ?? "") + "\n" + (result.message ?? "")))
+                    // The whole reason in the attribute (newlines kept as &#10;: a parser would fold them into
+                    // spaces), and in the body with the requests no route matched and the output tail.
+                    let message = escape(cap(result.message ?? "")).replacingOccurrences(of: "\n", with: "&#10;")
+                    xml += "      <\(element) message=\"\(message)\" type=\"\(result.status == .error ? "ScenarioError" : "AssertionFailure")\">"
+                    var body = (result.failedStep ?? "") + "\n" + (result.message ?? "")
+                    if !result.unexpectedRequests.isEmpty { body += "\n\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") }
+                    if !result.outputTail.isEmpty { body += "\n\n" + result.outputTail }
+                    xml += escape(cap(body))
                     xml += "</\(element)>\n"
                 }
                 xml += "      <system-out>\(escape(cap(systemOut(result))))</system-out>\n"
