@@ -146,3 +146,57 @@ import Testing
         #expect(text.contains("--fail-fast") && text.contains("--flags-in args|env|both"))
     }
 }
+
+@Suite struct ProgressEndToEndTests {
+    @Test func aLogGetsALineForAScenarioStillRunningAfterFiveSeconds() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: slow\n  Scenario: takes a while\n    When I run \"sleep 5.4\"\n    Then the exit code is 0\n",
+                                    "slow.feature", in: directory)
+        let result = try CLI.run(["test", "--step-timeout", "20s", feature])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("… still running after 5s: slow: takes a while (\(feature):2)\n✓ slow: takes a while"), "\(result.stdout)")
+    }
+
+    /// On a terminal with --jobs 2, both running scenarios have a live line.
+    @Test(.enabled(if: CLI.hasCommand("python3"), "needs python3 for a pseudo-terminal"))
+    func aTerminalShowsEveryRunningScenario() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: live
+          Scenario: one
+            When I run "sleep 0.5"
+          Scenario: two
+            When I run "sleep 0.5"
+        """, "live.feature", in: directory)
+        let script = """
+        import os, pty, sys
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.environ.pop('NO_COLOR', None)
+            os.environ['TERM'] = 'xterm'
+            os.execv(sys.argv[1], ['sut-launch', 'test', '--jobs', '2', sys.argv[2]])
+        out = b''
+        while True:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+        sys.stdout.write(out.decode('utf-8', 'replace'))
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, CLI.sutLaunch, feature]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("[0/2] live: one") && text.contains("[0/2] live: two"), "\(text)")
+        #expect(text.contains("2 scenarios: 2 passed"))
+    }
+}

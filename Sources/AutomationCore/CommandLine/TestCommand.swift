@@ -162,6 +162,7 @@ public enum TestCommand {
             console.finished(result)
         })
         let total = (ContinuousClock.now - started).seconds
+        console.close()
         console.summary(results, seconds: total, skipped: pickles.count - selected.count)
         if results.count < selected.count {
             Console.line("--fail-fast: \(selected.count - results.count) scenario\(selected.count - results.count == 1 ? "" : "s") not run after the first failure")
@@ -227,66 +228,4 @@ public enum TestCommand {
         }
         return files
     }
-}
-
-/// Progress and results on the terminal: a live line on a TTY, plain lines otherwise.
-final class ScenarioConsole: Sendable {
-    let quiet: Bool
-    let isTerminal: Bool
-    let total: Int
-    private let finishedCount = Locked(0)
-
-    /// Colour diffs (red for what was expected, green for what came).
-    let colours: Bool
-
-    /// - Parameter colour: `always`, `never`, or `auto` (nil): on a terminal, unless `NO_COLOR` is set or
-    ///   `TERM` is `dumb`, which also turn the live progress line off.
-    init(quiet: Bool, total: Int, environment: [String: String], colour: String? = nil) {
-        self.quiet = quiet
-        self.total = total
-        let plain = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
-        self.isTerminal = StandardDescriptors.isTerminal(1) && !plain
-        switch colour {
-        case "always": colours = true
-        case "never": colours = false
-        default: colours = isTerminal
-        }
-    }
-
-    func started(_ pickle: Pickle) {
-        guard isTerminal, !quiet else { return }
-        write("\r\u{1B}[K[\(finishedCount.current)/\(total)] \(pickle.featureName): \(pickle.name)")
-    }
-
-    func finished(_ result: ScenarioResult) {
-        finishedCount.withLock { $0 += 1 }
-        if isTerminal && !quiet { write("\r\u{1B}[K") }
-        let mark = result.status == .passed ? "✓" : "✗"
-        let line = "\(mark) \(result.pickle.featureName): \(result.pickle.name) (\(Runner.format(result.duration)))\n"
-        if result.status == .passed {
-            if !quiet { write(line) }
-            return
-        }
-        let details = JUnitReport.systemOut(result).split(separator: "\n", omittingEmptySubsequences: false).map { detail -> String in
-            guard colours, !detail.hasPrefix("---"), !detail.hasPrefix("+++") else { return "    " + detail }
-            if detail.hasPrefix("-") { return "    \u{1B}[31m" + detail + "\u{1B}[0m" }
-            if detail.hasPrefix("+") { return "    \u{1B}[32m" + detail + "\u{1B}[0m" }
-            return "    " + detail
-        }
-        write(line + details.joined(separator: "\n") + "\n")
-    }
-
-    func summary(_ results: [ScenarioResult], seconds: Double, skipped: Int) {
-        let passed = results.filter { $0.status == .passed }.count
-        let failed = results.filter { $0.status == .failed }.count
-        let errors = results.filter { $0.status == .error }.count
-        var line = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
-        if failed > 0 { line += ", \(failed) failed" }
-        if errors > 0 { line += ", \(errors) could not run" }
-        if skipped > 0 { line += " (\(skipped) not selected)" }
-        line += " in \(Runner.format(.milliseconds(Int(seconds * 1000))))\n"
-        write(line)
-    }
-
-    private func write(_ text: String) { Console.out(text) }
 }

@@ -19,6 +19,13 @@ public enum StandardDescriptors {
         }
     }
 
+    /// The terminal's width in columns (80 when it cannot be read).
+    public static func terminalColumns(_ fd: Int32) -> Int {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
     /// True when `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
