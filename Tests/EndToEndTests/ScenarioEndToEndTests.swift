@@ -51,12 +51,13 @@ import Testing
     func junitPassesASchemaCheck() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        for (name, suite) in [("pass.xml", Self.features), ("fail.xml", Self.failing)] {
+        // The default report against the schema with file/line; --junit-strict against the strict one.
+        for (name, suite, strict) in [("pass.xml", Self.features, false), ("fail.xml", Self.failing, false), ("strict.xml", Self.failing, true)] {
             let junit = directory.appendingPathComponent(name)
-            _ = try test(["--junit", junit.path, suite])
+            _ = try test(["--junit", junit.path] + (strict ? ["--junit-strict"] : []) + [suite])
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            let schema = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/Schemas/junit.xsd").path
+            let schema = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/Schemas/\(strict ? "junit-strict" : "junit").xsd").path
             process.arguments = ["xmllint", "--noout", "--schema", schema, junit.path]
             let errors = Pipe()
             process.standardError = errors

@@ -18,6 +18,7 @@ public enum TestCommand {
         OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)"),
         OptionSpec("--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)"),
         OptionSpec("--junit", value: "FILE", help: "write JUnit XML"),
+        OptionSpec("--junit-strict", help: "JUnit without file/line attributes: valid against the strict Jenkins/Ant schema"),
         OptionSpec("--report", value: "FILE", help: "write a JSON report"),
         OptionSpec("--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)"),
         OptionSpec("--artifacts", value: "DIR", help: "failed scenarios leave outputs, commands, journal and their directory in DIR"),
@@ -114,7 +115,7 @@ public enum TestCommand {
             default: break
             }
         }
-        reports.configure(junit: parsed.last("--junit")?.value, report: parsed.last("--report")?.value)
+        reports.configure(junit: parsed.last("--junit")?.value, report: parsed.last("--report")?.value, junitStrict: parsed.has("--junit-strict"))
         guard !parsed.positionals.isEmpty else { throw UsageError("test needs feature files: sut-launch test features/") }
 
         // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.

@@ -7,6 +7,7 @@ import Dispatch
 final class ScenarioReports: Sendable {
     private struct State {
         var junitPath: String?
+        var junitStrict = false
         var reportPath: String?
         var finished: [ScenarioResult] = []
         var running: [Pickle: ContinuousClock.Instant] = [:]
@@ -18,9 +19,10 @@ final class ScenarioReports: Sendable {
     private let started = ContinuousClock.now
 
     /// Sets where the reports go (paths already checked).
-    func configure(junit: String?, report: String?) {
+    func configure(junit: String?, report: String?, junitStrict: Bool = false) {
         state.withLock {
             $0.junitPath = junit
+            $0.junitStrict = junitStrict
             $0.reportPath = report
         }
     }
@@ -70,7 +72,7 @@ final class ScenarioReports: Sendable {
             }
             let seconds = (ContinuousClock.now - started).seconds
             var code = exitCode
-            if let path = state.junitPath, !FileSystem.write(Array(JUnitReport.render(all, totalSeconds: seconds).utf8), to: path) {
+            if let path = state.junitPath, !FileSystem.write(Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path) {
                 Console.error("--junit \(path): cannot write the JUnit report (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }
