@@ -170,4 +170,24 @@ import Testing
         #expect(!(try CLI.run(["test", "--color", "never", feature]).stdout.contains("\u{1B}[")))
         #expect(try CLI.run(["test", "--color", "sometimes", feature]).status == 2)
     }
+
+    @Test func fileContentsAreWrittenAsTheyStand() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try write("""
+        Feature: literal
+          Scenario: a script keeps its variables
+            Given a file "show.sh" with:
+              \"\"\"
+              echo "home is ${HOME}"
+              \"\"\"
+            When I run "sh show.sh"
+            Then the output is:
+              \"\"\"
+              home is [..]/sut-scenario-[..]/home
+              \"\"\"
+        """, "l.feature", in: directory)
+        let result = try CLI.run(["test", feature])
+        #expect(result.status == 0, "\(result.stdout)")
+    }
 }

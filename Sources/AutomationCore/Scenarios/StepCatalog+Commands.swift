@@ -18,7 +18,8 @@ extension StepCatalog {
             } catch {
                 throw StepFailure("cannot create the directory of \(captures[0]): \(error)", kind: .error)
             }
-            guard FileSystem.write(Array((run.expand(content) + "\n").utf8), to: path) else {
+            // As written: a script in the file keeps its ${HOME} (no substitution in file contents).
+            guard FileSystem.write(Array((content + "\n").utf8), to: path) else {
                 throw StepFailure("cannot write \(captures[0]) in the scenario's directory", kind: .error)
             }
         },
