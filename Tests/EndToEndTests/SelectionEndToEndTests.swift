@@ -200,3 +200,27 @@ import Testing
         #expect(text.contains("2 scenarios: 2 passed"))
     }
 }
+
+@Suite struct ShardTimingsEndToEndTests {
+    /// Balanced by measured time: the one slow scenario gets a shard to itself; together the shards are
+    /// an exact partition, the same on every machine.
+    @Test func shardsBalanceByTheTimesOfAnEarlierRun() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenarios = (1...6).map { "  Scenario: s\($0)\n    When I run \"true\"\n" }.joined()
+        let feature = try CLI.write("Feature: timed\n" + scenarios, "t.feature", in: directory)
+        let results = (1...6).map { "{\"feature\":\"timed\",\"name\":\"s\($0)\",\"durationMs\":\($0 == 4 ? 10_000 : 1_000)}" }.joined(separator: ",")
+        let report = try CLI.write("{\"results\":[\(results)]}", "report.json", in: directory)
+        func shard(_ index: Int) throws -> [String] {
+            let listed = try CLI.run(["test", "--list", "--shard", "\(index)/2", "--shard-timings", report, feature])
+            return listed.stdout.split(separator: "\n").compactMap { $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+        }
+        let first = try shard(1), second = try shard(2)
+        #expect(first == ["s4"], "\(first)")
+        #expect(second == ["s1", "s2", "s3", "s5", "s6"], "\(second)")
+        let junit = directory.appendingPathComponent("j.xml").path
+        _ = try CLI.run(["test", "--junit", junit, feature])
+        #expect(try CLI.run(["test", "--list", "--shard", "1/2", "--shard-timings", junit, feature]).status == 0)
+        #expect(try CLI.run(["test", "--shard", "1/2", "--shard-timings", feature, feature]).status == 2)
+    }
+}

@@ -13,6 +13,7 @@ public enum TestCommand {
         OptionSpec("--tags", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\""),
         OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)"),
         OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)"),
+        OptionSpec("--shard-timings", value: "FILE", help: "balance shards by the times in a JUnit or JSON report of an earlier run"),
         OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps; PROGRAM=path is the default program"),
         OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)"),
         OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)"),
@@ -96,6 +97,12 @@ public enum TestCommand {
             case "--name":
                 do { _ = try RegexBox(value) } catch { throw UsageError("\(option.spelling) '\(value)': \(error)") }
                 scenarioOptions.namePattern = value
+            case "--shard-timings":
+                guard let bytes = FileSystem.read(value) else { throw UsageError("\(option.spelling) \(value): cannot read the file") }
+                guard let timings = ScenarioRunner.timings(from: String(decoding: bytes, as: UTF8.self)) else {
+                    throw UsageError("\(option.spelling) \(value): not a JUnit file or a sut-launch test --report")
+                }
+                scenarioOptions.shardTimings = timings
             case "--fail-fast":
                 scenarioOptions.failFast = true
             case "--color":
