@@ -38,7 +38,10 @@ public enum CheckCommand {
             } else {
                 stubs = true
             }
-            for feature in features where !checkFeature(feature) { failed = true }
+            let (userSteps, stepProblems) = UserSteps.load(UserSteps.files(near: features))
+            for problem in stepProblems { Console.error(problem) }
+            if !stepProblems.isEmpty { failed = true }
+            for feature in features where !checkFeature(feature, userSteps: userSteps) { failed = true }
             if stubs && !checkStubs(path) { failed = true }
         }
         return failed ? ExitCode.invalidInput : 0
@@ -56,9 +59,9 @@ public enum CheckCommand {
     }
 
     /// Parses a feature file and checks its durations and that every step is in the catalog.
-    static func checkFeature(_ path: String) -> Bool {
+    static func checkFeature(_ path: String, userSteps: [UserStep] = []) -> Bool {
         let (pickles, loadProblems) = ScenarioLint.load([path])
-        let problems = loadProblems + ScenarioLint.undefinedSteps(pickles)
+        let problems = loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
         for problem in problems { Console.error(problem) }
         if problems.isEmpty { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
         return problems.isEmpty

@@ -14,6 +14,7 @@ public enum TestCommand {
         OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)"),
         OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)"),
         OptionSpec("--shard-timings", value: "FILE", help: "balance shards by the times in a JUnit or JSON report of an earlier run"),
+        OptionSpec("--steps", value: "FILE", help: "steps defined as commands (JSON), besides the *.steps.json found next to the features"),
         OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps; PROGRAM=path is the default program"),
         OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)"),
         OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)"),
@@ -136,7 +137,16 @@ public enum TestCommand {
                 paths.append(argument)
             }
         }
-        let (pickles, problems) = ScenarioLint.load(try featureFiles(paths))
+        let files = try featureFiles(paths)
+        var (pickles, problems) = ScenarioLint.load(files)
+        for option in parsed.values("--steps") where !FileSystem.isRegularFile(option.value ?? "") {
+            throw UsageError("\(option.spelling) \(option.value ?? ""): no such step file")
+        }
+        let stepFiles = UserSteps.files(near: files) + parsed.values("--steps").compactMap(\.value)
+        var seenStepFiles: Set<String> = []
+        let (userSteps, stepProblems) = UserSteps.load(stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted })
+        problems += stepProblems
+        scenarioOptions.userSteps = userSteps
         if !problems.isEmpty {
             for problem in problems { Console.error(problem) }
             return reports.write([loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n"))
@@ -149,7 +159,7 @@ public enum TestCommand {
             }
         }
         if parsed.has("--dry-run") {
-            let undefined = ScenarioLint.undefinedSteps(selected)
+            let undefined = ScenarioLint.undefinedSteps(selected, userSteps: userSteps)
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name) (\(pickle.steps.count) steps)\n") }
             for problem in undefined { Console.error(problem) }
             Console.out("\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s"); nothing launched\n")

@@ -53,13 +53,14 @@ enum ScenarioLint {
     }
 
     /// `file:line: undefined step "…"; closest: …`, once per line.
-    static func undefinedSteps(_ pickles: [Pickle]) -> [String] {
+    static func undefinedSteps(_ pickles: [Pickle], userSteps: [UserStep] = []) -> [String] {
         var problems: [String] = []
         var reported: Set<String> = []
         for pickle in pickles {
-            for step in pickle.steps where StepCatalog.find(step.text) == nil && reported.insert("\(pickle.uri):\(step.line)").inserted {
+            for step in pickle.steps where StepCatalog.find(step.text) == nil && !userSteps.contains(where: { $0.match(step.text) != nil })
+                && reported.insert("\(pickle.uri):\(step.line)").inserted {
                 let closest = StepCatalog.closest(to: step.keyword + step.text, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
-                problems.append("\(pickle.uri):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest)")
+                problems.append("\(pickle.uri):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text))")
             }
         }
         return problems

@@ -172,6 +172,38 @@ final class ScenarioRun {
         process.finish(grace: options.killGrace)
     }
 
+    /// Runs a step defined in a step file: its command with the step's values, a doc string (text) or a
+    /// table (JSON rows) on stdin. Exit 0 passes. It does not become what the `Then` steps look at.
+    func runUserStep(_ userStep: UserStep, values: [String], step: GherkinDocument.Step) throws(StepFailure) {
+        var argv = userStep.run.map { word -> String in
+            var word = word
+            for (index, value) in values.enumerated() { word = word.replacingOccurrences(of: "{\(index + 1)}", with: value) }
+            return expand(word)
+        }
+        if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = userStep.directory + "/" + argv[0] }
+        var configuration = RunConfiguration(program: argv[0], arguments: Array(argv.dropFirst()))
+        configuration.standardInput = .pipe
+        let subject = process
+        let process = try start(configuration, label: "step \(step.text)")
+        self.process = subject
+        var input = ""
+        if let content = step.docString?.content { input = content + "\n" }
+        if let table = step.dataTable {
+            input = "[" + table.rows.map { "[" + $0.map(JSONWriter.quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
+        }
+        if !input.isEmpty { try? process.writeToStandardInput(Array(input.utf8)) }
+        process.closeStandardInput()
+        guard let status = process.waitForExit(timeout: waitLimit) else {
+            process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+            process.finish(grace: options.killGrace)
+            throw StepFailure("the step's command \(argv[0]) was still running after \(waitDescription) and was stopped (\(userStep.source))")
+        }
+        process.finish(grace: options.killGrace)
+        guard status == .exited(0) else {
+            throw StepFailure("the step's command \(argv.joined(separator: " ")) \(status) (\(userStep.source))\n" + process.output.tailReport(lines: 20))
+        }
+    }
+
     /// Starts a program with the scenario's environment, directory and mock server; it becomes the one
     /// the `Then` steps look at.
     @discardableResult

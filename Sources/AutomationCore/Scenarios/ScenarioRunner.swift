@@ -29,6 +29,8 @@ public struct ScenarioOptions: Sendable {
     public var lines: [String: Set<Int>] = [:]
     /// `--fail-fast`: start no scenario after the first one that did not pass.
     public var failFast = false
+    /// Steps from `*.steps.json` files and `--steps`.
+    var userSteps: [UserStep] = []
     /// `--shard-timings FILE`: measured seconds by scenario (`feature: name`), to balance shards by time.
     public var shardTimings: [String: Double]?
     /// The caller's environment (for `${NAME}` and the program's environment).
@@ -188,9 +190,10 @@ public enum ScenarioRunner {
         var trail: [String] = []
         var failure: (step: GherkinDocument.Step?, StepFailure)?
         // Every step must be defined before anything starts.
-        for step in pickle.steps where StepCatalog.find(step.text) == nil {
+        for step in pickle.steps where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
             let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(separator: "\n")
-            failure = (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)", kind: .error))
+            failure = (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)\n"
+                + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))", kind: .error))
             break
         }
         for step in pickle.steps {
@@ -204,9 +207,12 @@ public enum ScenarioRunner {
                 trail.append("✗ \(label)")
                 continue
             }
-            let (definition, captures) = StepCatalog.find(step.text)!
             do {
-                try definition.run(run, captures, step)
+                if let (definition, captures) = StepCatalog.find(step.text) {
+                    try definition.run(run, captures, step)
+                } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
+                    try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
+                }
                 trail.append("✓ \(label)")
             } catch {
                 failure = (step, error as? StepFailure ?? StepFailure("\(error)"))

@@ -1,0 +1,132 @@
+import AutomationSupport
+
+/// A step a team defines as a shell command, in a `*.steps.json` file beside its feature files (or named
+/// with `--steps FILE`):
+///
+/// ```json
+/// [ { "step": "a user {string} exists", "run": ["./scripts/add-user.sh", "{1}"] } ]
+/// ```
+/// The pattern is the common subset of Cucumber Expressions: `{string}` (a value in double or single quotes),
+/// `{int}`, `{float}` and `{word}`; the rest is literal. `{1}`, `{2}`… in `run` are the values. The command
+/// runs in the scenario's directory with its environment; a doc string arrives on stdin as text, a table as
+/// JSON rows. Exit 0 passes; anything else fails the step with the command's output.
+struct UserStep: @unchecked Sendable {
+    let pattern: String
+    let regex: Regex<AnyRegexOutput>
+    let run: [String]
+    /// `steps.json:3` (the file and the position of the entry), for messages.
+    let source: String
+    /// The step file's directory: a relative `run[0]` with a `/` is found from there.
+    let directory: String
+
+    /// The captured values when `text` is this step.
+    func match(_ text: String) -> [String]? {
+        guard let match = try? regex.wholeMatch(in: text) else { return nil }
+        return match.output.dropFirst().compactMap { $0.substring.map(String.init) }
+    }
+}
+
+enum UserSteps {
+    /// `*.steps.json` in the directories that hold the feature files.
+    static func files(near featureFiles: [String]) -> [String] {
+        let directories = Set(featureFiles.map(FileSystem.directory(of:)))
+        return directories.sorted().flatMap { directory in
+            FileSystem.list(directory).filter { $0.hasSuffix(".steps.json") }.map { directory + "/" + $0 }
+        }
+    }
+
+    /// Loads step files; duplicates, and clashes with the built-in catalog, are problems naming both places.
+    static func load(_ paths: [String]) -> (steps: [UserStep], problems: [String]) {
+        var steps: [UserStep] = []
+        var problems: [String] = []
+        for path in paths {
+            guard let bytes = FileSystem.read(path) else {
+                problems.append("\(path): cannot read the step file")
+                continue
+            }
+            let root: JSONNode
+            do { root = try JSONParser.parse(bytes) } catch {
+                problems.append("\(path):\(error)")
+                continue
+            }
+            let entries = root.elements ?? root["steps"]?.elements
+            guard let entries else {
+                problems.append("\(path):\(root.position): expected [ { \"step\": \"…\", \"run\": [\"command\", …] } ]")
+                continue
+            }
+            for entry in entries {
+                let source = "\(path):\(entry.position.line)"
+                guard let pattern = entry["step"]?.string, !pattern.isEmpty,
+                      let run = entry["run"]?.elements?.compactMap(\.string), !run.isEmpty, run.count == entry["run"]?.elements?.count else {
+                    problems.append("\(source): a step needs \"step\": \"text with {string}\" and \"run\": [\"command\", \"{1}\"]")
+                    continue
+                }
+                let unknownKeys = (entry.members ?? []).map(\.key).filter { $0 != "step" && $0 != "run" }
+                if let key = unknownKeys.first {
+                    problems.append("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
+                    continue
+                }
+                guard let regex = try? Regex("^" + expression(pattern) + "$") else {
+                    problems.append("\(source): cannot read the step pattern \"\(pattern)\"")
+                    continue
+                }
+                let step = UserStep(pattern: pattern, regex: regex, run: run, source: source, directory: FileSystem.directory(of: path))
+                if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample(pattern)) != nil || step.match(sample($0.pattern)) != nil }) {
+                    problems.append("\(source): step \"\(pattern)\" clashes with \"\(earlier.pattern)\" (\(earlier.source)); keep one")
+                    continue
+                }
+                if let (builtIn, _) = StepCatalog.find(sample(pattern)) {
+                    problems.append("\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\"")
+                    continue
+                }
+                if let builtIn = StepCatalog.all.first(where: { step.match(withoutKeyword($0.example)) != nil }) {
+                    problems.append("\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\"")
+                    continue
+                }
+                steps.append(step)
+            }
+        }
+        return (steps, problems)
+    }
+
+    /// A Cucumber expression as a regular expression: parameters become groups, the rest is escaped.
+    static func expression(_ pattern: String) -> String {
+        let parameters = ["{string}": #"(?:"([^"]*)"|'([^']*)')"#, "{int}": #"(-?\d+)"#, "{float}": #"(-?\d*\.?\d+)"#, "{word}": #"(\S+)"#]
+        var result = ""
+        var rest = Substring(pattern)
+        outer: while !rest.isEmpty {
+            for (name, group) in parameters where rest.hasPrefix(name) {
+                result += group
+                rest = rest.dropFirst(name.count)
+                continue outer
+            }
+            let character = rest.removeFirst()
+            result += "\\^$.|?*+()[]{}/".contains(character) ? "\\" + String(character) : String(character)
+        }
+        return result
+    }
+
+    /// The pattern with sample values, to find clashes.
+    static func sample(_ pattern: String) -> String {
+        pattern.replacingOccurrences(of: "{string}", with: "\"x\"").replacingOccurrences(of: "{int}", with: "1")
+            .replacingOccurrences(of: "{float}", with: "1.5").replacingOccurrences(of: "{word}", with: "x")
+    }
+
+    static func withoutKeyword(_ example: String) -> String {
+        let line = String(example.split(separator: "\n").first ?? "")
+        for keyword in GherkinParser.stepKeywords where line.hasPrefix(keyword) { return String(line.dropFirst(keyword.count)) }
+        return line
+    }
+
+    /// The entry to paste into a step file for an undefined step.
+    static func snippet(for text: String) -> String {
+        // Quoted values become {string}, whole numbers {int}, as Cucumber's snippets do.
+        let words = text.replacing(/"[^"]*"/, with: "{string}").split(separator: " ", omittingEmptySubsequences: false)
+        let pattern = words.map { word in word.wholeMatch(of: /-?\d+/) != nil ? "{int}" : String(word) }.joined(separator: " ")
+        let plain = pattern.replacingOccurrences(of: "{string}", with: "").replacingOccurrences(of: "{int}", with: "").lowercased()
+        let dashed = String(plain.map { character -> Character in character.isLetter || character.isNumber ? character : "-" })
+        let name: String = dashed.split(separator: "-").map(String.init).joined(separator: "-")
+        let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "{ \"step\": \"\(escaped)\", \"run\": [\"./steps/\(name.prefix(40)).sh\"] }"
+    }
+}
