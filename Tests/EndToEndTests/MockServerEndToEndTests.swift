@@ -189,3 +189,31 @@ import Testing
         #expect(try String(contentsOf: journal, encoding: .utf8).contains("\"Cookie\":\"k=v\""))
     }
 }
+
+@Suite struct EmptyServeEndToEndTests {
+    /// serve without stub files starts an empty server that clients fill through the admin API.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func serveWithoutStubsStartsEmptyAndTakesMappings() throws {
+        let result = try CLI.run(["serve", "--port", "0"]) { process, out in
+            #expect(CLI.eventually { ((try? String(contentsOf: out, encoding: .utf8)) ?? "").hasSuffix("\n") })
+            let url = try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            func curl(_ arguments: [String]) throws -> String {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["curl", "-s"] + arguments
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return text
+            }
+            let added = try curl(["-X", "POST", "-H", "Content-Type: application/json", "-d",
+                                  #"{"request":{"urlPath":"/hi"},"response":{"body":"hello"}}"#, "\(url)/__admin/mappings"])
+            #expect(added.range(of: #"\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}""#, options: .regularExpression) != nil, "\(added)")
+            #expect(try curl(["\(url)/hi"]) == "hello")
+            process.terminate()
+        }
+        #expect(result.status == 0)
+    }
+}

@@ -1,3 +1,4 @@
+import AutomationSupport
 import MockServer
 
 /// `sut-launch serve [options] STUBS...`: the mock server alone, until Ctrl-C; its URL on the first line.
@@ -15,7 +16,7 @@ public enum ServeCommand {
     ]
 
     public static var help: String {
-        "USAGE:\n  sut-launch serve [options] STUBS...\n\nRuns the mock server until Ctrl-C (or SIGTERM); prints its URL first.\n\nOPTIONS:\n"
+        "USAGE:\n  sut-launch serve [options] [STUBS...]\n\nRuns the mock server until Ctrl-C (or SIGTERM); prints its URL first. Without stubs it starts empty,\nfor clients that add mappings through /__admin.\n\nOPTIONS:\n"
             + OptionSpec.helpLines(options)
     }
 
@@ -26,8 +27,9 @@ public enum ServeCommand {
             Console.out(help)
             return 0
         }
-        guard !parsed.positionals.isEmpty else { throw UsageError("serve needs stub files: sut-launch serve routes.json") }
-        let stubs = try RunCommand.loadStubs(parsed.positionals)
+        // No stub files: an empty server, driven through its admin API (as WireMock clients do).
+        for path in parsed.positionals where !FileSystem.exists(path) { throw UsageError("\(path): no such stub file or directory") }
+        let stubs = parsed.positionals.isEmpty ? StubSet() : try RunCommand.loadStubs(parsed.positionals)
         var port: UInt16 = 8080
         if let option = parsed.last("--port") { port = try RunCommand.port(option.value ?? "", option) }
         let host = parsed.last("--host")?.value ?? "127.0.0.1"

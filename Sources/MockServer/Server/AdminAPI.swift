@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import AutomationSupport
 /// The admin API under `/__admin`, for tests and other languages driving the server while a program runs.
 ///
@@ -38,6 +43,8 @@ enum AdminAPI {
                 let node = try JSONParser.parse(request.body)
                 let files = state.locked { $0.fileStubs.files.first.map { FileSystem.directory(of: $0) + "/__files" } } ?? "./__files"
                 let stub = try StubSet.wireMockMapping(node, file: "POST /__admin/mappings", filesDirectory: files)
+                // A mapping added without an id gets a UUID, as WireMock gives it (its clients read it back).
+                if node["id"] == nil && node["uuid"] == nil { stub.id = UUID().uuidString.lowercased() }
                 state.locked { state in
                     var set = StubSet()
                     for existing in state.router.stubs { set.stubs.append(existing) }
