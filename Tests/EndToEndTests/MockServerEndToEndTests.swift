@@ -95,7 +95,7 @@ import Testing
 
     @Test func aBusyPortIsExplained() throws {
         let first = try CLI.run(["serve", "--help"])
-        #expect(first.stdout.contains("sut-launch serve [options] STUBS..."))
+        #expect(first.stdout.contains("sut-launch serve [options] [STUBS...]"))
         let stubs = Self.stubs.appendingPathComponent("demo.json").path
         var busy = ""
         var status: Int32 = 0
