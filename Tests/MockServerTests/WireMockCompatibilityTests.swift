@@ -88,10 +88,21 @@ import Testing
         #expect(try run("curl", ["-s", "\(server.url)/added"]).stdout == "added at run time")
         #expect(try run("curl", ["-s", "\(server.url)/nothing"]).status == 0)
         let journal = try run("curl", ["-s", "\(server.url)/__admin/requests"]).stdout
-        #expect(journal.hasPrefix("{\"total\":2,"))
+        #expect(journal.hasPrefix("{\"requests\":[{\"id\":\"00000000-0000-4000-8000-000000000002\""))
+        #expect(journal.hasSuffix("\"meta\":{\"total\":2},\"requestJournalDisabled\":false}"))
+        let count = try run("curl", ["-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"method":"GET","urlPath":"/added"}"#,
+                                     "\(server.url)/__admin/requests/count"]).stdout
+        #expect(count == #"{"count":1}"#)
+        let found = try run("curl", ["-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"urlPathPattern":"/no.*"}"#,
+                                     "\(server.url)/__admin/requests/find"]).stdout
+        #expect(found.hasPrefix(#"{"requests":[{"id":"00000000-0000-4000-8000-000000000002","url":"/nothing""#), "\(found)")
+        let nearMisses = try run("curl", ["-s", "\(server.url)/__admin/requests/unmatched/near-misses"]).stdout
+        #expect(nearMisses.hasPrefix(#"{"nearMisses":[{"request":{"#) && nearMisses.contains("No stub matched GET /nothing"))
+        let one = try run("curl", ["-s", "\(server.url)/__admin/requests/00000000-0000-4000-8000-000000000001"]).stdout
+        #expect(one.contains(#""wasMatched":true"#) && one.contains(#""url":"/added""#), "\(one)")
         let unmatched = try run("curl", ["-s", "\(server.url)/__admin/requests/unmatched"]).stdout
         #expect(unmatched.contains("\"url\":\"/nothing\""))
-        #expect(unmatched.contains("No stub matched GET /nothing"))
+        #expect(unmatched.hasPrefix(#"{"requests":[{"id":"#))
         let mappings = try run("curl", ["-s", "\(server.url)/__admin/mappings"]).stdout
         #expect(mappings.contains("\"name\":\"GET /added\""))
         _ = try run("curl", ["-s", "-X", "POST", "\(server.url)/__admin/reset"])

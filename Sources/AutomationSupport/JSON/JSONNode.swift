@@ -27,6 +27,12 @@ package struct JSONNode: Sendable, Hashable {
         package var key: String
         package var keyPosition: SourcePosition
         package var value: JSONNode
+
+        package init(key: String, keyPosition: SourcePosition, value: JSONNode) {
+            self.key = key
+            self.keyPosition = keyPosition
+            self.value = value
+        }
     }
 
     package var value: Value

@@ -67,12 +67,6 @@ enum AdminAPI {
         case "POST /__admin/mappings/reset":
             state.locked { resetStubs($0) }
             return .json(text: "{}")
-        case "GET /__admin/requests":
-            return .json(text: state.locked { $0.journal.json(secrets: $0.options.journalSecrets) })
-        case "GET /__admin/requests/unmatched":
-            let entries = state.locked { $0.journal.ordered.filter(\.isUnexpected) }
-            let secrets = state.options.journalSecrets
-            return .json(text: "{\"requests\":[" + entries.map { Journal.json($0, secrets: secrets) }.joined(separator: ",\n") + "]}")
         case "DELETE /__admin/requests", "POST /__admin/requests/reset":
             state.locked { $0.journal.removeAll() }
             return .json(text: "{}")
@@ -95,6 +89,7 @@ enum AdminAPI {
             }
             return .json(text: "{}")
         default:
+            if let answer = requests(route, request, state: state) { return answer }
             return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
         }
     }

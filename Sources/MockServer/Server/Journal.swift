@@ -5,6 +5,8 @@ public struct JournalEntry: Sendable {
     public var sequence: Int
     /// Milliseconds since the server started.
     public var receivedAtMs: Double
+    /// Wall-clock milliseconds since 1970 when it was received (for WireMock's `loggedDate`).
+    public var loggedAtMs: Double = WallClock.milliseconds()
     /// The request; its body holds at most ``Journal/maxBodyBytes`` (see ``bodySize``).
     public var request: HTTPRequest
     /// The stub that answered; nil for an unexpected request.

@@ -1,0 +1,87 @@
+import AutomationSupport
+
+/// The request journal through the admin API in WireMock 2.x/3.x's JSON shape, so WireMock's own client
+/// libraries can read it and verify calls: `GET /__admin/requests` (`limit`, `since`), `GET …/requests/{id}`,
+/// `POST …/requests/count` and `…/find` with a request pattern, `GET …/requests/unmatched` and
+/// `…/unmatched/near-misses`. (`--journal FILE` keeps sut-launch's own format.)
+extension AdminAPI {
+    /// Answers the request-journal endpoints; nil when `route` is not one of them.
+    static func requests(_ route: String, _ request: HTTPRequest, state: MockServer.State) -> MockResponse? {
+        let secrets = state.options.journalSecrets
+        switch route {
+        case "GET /__admin/requests":
+            var entries = state.locked { $0.journal.ordered }.reversed().map { $0 } // most recent first, as WireMock
+            if let since = request.query("since").flatMap(WallClock.milliseconds(iso8601:)) { entries = entries.filter { $0.loggedAtMs > since } }
+            let total = entries.count
+            if let limit = request.query("limit", as: Int.self), limit >= 0 { entries = Array(entries.prefix(limit)) }
+            return .json(text: "{\"requests\":[" + entries.map { serveEvent($0, secrets: secrets) }.joined(separator: ",")
+                + "],\"meta\":{\"total\":\(total)},\"requestJournalDisabled\":false}")
+        case "GET /__admin/requests/unmatched":
+            let entries = state.locked { $0.journal.ordered.filter(\.isUnexpected) }
+            return .json(text: "{\"requests\":[" + entries.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
+        case "GET /__admin/requests/unmatched/near-misses":
+            let entries = state.locked { $0.journal.ordered.filter(\.isUnexpected) }
+            return .json(text: "{\"nearMisses\":[" + entries.map { entry in
+                "{\"request\":" + loggedRequest(entry, secrets: secrets) + ",\"explanation\":" + JSONWriter.quoted(entry.nearMiss ?? "") + "}"
+            }.joined(separator: ",") + "]}")
+        case "POST /__admin/requests/count", "POST /__admin/requests/find":
+            let probe: Stub
+            do {
+                let pattern = try JSONParser.parse(request.body)
+                probe = try StubSet.wireMockMapping(JSONNode(.object([
+                    JSONNode.Member(key: "request", keyPosition: pattern.position, value: pattern),
+                    JSONNode.Member(key: "response", keyPosition: pattern.position, value: JSONNode(.object([]))),
+                ])), file: route, filesDirectory: ".")
+            } catch {
+                return .text("not a request pattern: \(error)\n", status: 422)
+            }
+            let matching = state.locked { $0.journal.ordered }.filter { probe.matches(MatchInput($0.request), scenarioState: nil) }
+            if route.hasSuffix("count") { return .json(text: "{\"count\":\(matching.count)}") }
+            return .json(text: "{\"requests\":[" + matching.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
+        default:
+            let prefix = "GET /__admin/requests/"
+            guard route.hasPrefix(prefix) else { return nil }
+            let id = String(route.dropFirst(prefix.count))
+            guard let entry = state.locked({ $0.journal.ordered }).first(where: { requestID($0) == id }) else {
+                return .text("no request \(id) in the journal\n", status: 404)
+            }
+            return .json(text: serveEvent(entry, secrets: secrets))
+        }
+    }
+
+    /// A stable UUID-shaped id for a journal entry (its sequence number in the last group).
+    static func requestID(_ entry: JournalEntry) -> String {
+        let hex = String(entry.sequence, radix: 16)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+    }
+
+    static func serveEvent(_ entry: JournalEntry, secrets: Bool) -> String {
+        var json = "{\"id\":" + JSONWriter.quoted(requestID(entry)) + ",\"request\":" + loggedRequest(entry, secrets: secrets)
+        json += ",\"responseDefinition\":{\"status\":\(entry.status)}"
+        json += ",\"wasMatched\":" + (entry.stubID == nil ? "false" : "true")
+        if let id = entry.stubID { json += ",\"stubMapping\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}" }
+        return json + "}"
+    }
+
+    static func loggedRequest(_ entry: JournalEntry, secrets: Bool) -> String {
+        let request = entry.request
+        let host = request.header("Host") ?? "127.0.0.1"
+        var json = "{\"id\":" + JSONWriter.quoted(requestID(entry)) + ",\"url\":" + JSONWriter.quoted(request.target)
+        json += ",\"absoluteUrl\":" + JSONWriter.quoted("http://\(host)\(request.target)") + ",\"method\":" + JSONWriter.quoted(request.method)
+        json += ",\"clientIp\":" + JSONWriter.quoted(request.clientAddress)
+        json += ",\"headers\":{" + request.headers.entries.map { header in
+            let value = !secrets && Journal.secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
+            return JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(value)
+        }.joined(separator: ",") + "}"
+        var query: [(String, [String])] = []
+        for (name, value) in request.queryItems {
+            if let index = query.firstIndex(where: { $0.0 == name }) { query[index].1.append(value) } else { query.append((name, [value])) }
+        }
+        json += ",\"queryParams\":{" + query.map { name, values in
+            JSONWriter.quoted(name) + ":{\"key\":" + JSONWriter.quoted(name) + ",\"values\":[" + values.map(JSONWriter.quoted).joined(separator: ",") + "]}"
+        }.joined(separator: ",") + "}"
+        json += ",\"body\":" + JSONWriter.quoted(request.bodyText) + ",\"bodyAsBase64\":" + JSONWriter.quoted(Base64.encode(request.body))
+        json += ",\"loggedDate\":\(Int(entry.loggedAtMs)),\"loggedDateString\":" + JSONWriter.quoted(WallClock.iso8601(milliseconds: entry.loggedAtMs))
+        return json + "}"
+    }
+}
