@@ -113,3 +113,26 @@ import Testing
         #expect(bad.stdout.hasSuffix(" 422"))
     }
 }
+
+@Suite struct WireMockAdminMappingsTests {
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func mappingsAreAddedReadReplacedImportedAndRemovedInWireMocksShape() throws {
+        let server = try TestServer(#"{ "routes": [] }"#)
+        defer { server.stop() }
+        let json = ["-H", "Content-Type: application/json"]
+        let id = "11111111-2222-3333-4444-555555555555"
+        let added = try run("curl", ["-s", "-X", "POST"] + json + ["-d", #"{"id":"\#(id)","request":{"urlPath":"/a"},"response":{"body":"one"}}"#, "\(server.url)/__admin/mappings"]).stdout
+        #expect(added.hasPrefix(#"{"id":"\#(id)","uuid":"\#(id)","name":"ANY /a","request":{"urlPath":"/a"},"response":{"body":"one"}"#), "\(added)")
+        #expect(try run("curl", ["-s", "\(server.url)/a"]).stdout == "one")
+        #expect(try run("curl", ["-s", "\(server.url)/__admin/mappings/\(id)"]).stdout.contains(#""calls":1"#))
+        _ = try run("curl", ["-s", "-X", "PUT"] + json + ["-d", #"{"request":{"urlPath":"/a"},"response":{"body":"two"}}"#, "\(server.url)/__admin/mappings/\(id)"])
+        #expect(try run("curl", ["-s", "\(server.url)/a"]).stdout == "two")
+        _ = try run("curl", ["-s", "-X", "POST"] + json + ["-d", #"{"mappings":[{"request":{"urlPath":"/b"},"response":{"body":"b"}}]}"#, "\(server.url)/__admin/mappings/import"])
+        #expect(try run("curl", ["-s", "\(server.url)/b"]).stdout == "b")
+        _ = try run("curl", ["-s", "-X", "DELETE", "\(server.url)/__admin/mappings/\(id)"])
+        #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/a"]).stdout == "404")
+        let all = try run("curl", ["-s", "\(server.url)/__admin/mappings"]).stdout
+        #expect(all.hasSuffix(#""meta":{"total":1}}"#) && all.contains(#""request":{"urlPath":"/b"}"#), "\(all)")
+        #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/__admin/mappings/\(id)"]).stdout == "404")
+    }
+}

@@ -29,35 +29,6 @@ enum AdminAPI {
         switch route {
         case "GET /__admin/health", "GET /__admin":
             return .json(text: "{\"status\":\"ok\"}")
-        case "GET /__admin/mappings":
-            let body = state.locked { state in
-                "{\"mappings\":[" + state.router.stubs.indices.map { index in
-                    let stub = state.router.stubs[index]
-                    return "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"name\":" + JSONWriter.quoted(stub.name)
-                        + ",\"source\":" + JSONWriter.quoted(stub.source) + ",\"calls\":\(state.counts[index])}"
-                }.joined(separator: ",") + "],\"meta\":{\"total\":\(state.router.stubs.count)}}"
-            }
-            return .json(text: body)
-        case "POST /__admin/mappings":
-            do {
-                let node = try JSONParser.parse(request.body)
-                let files = state.locked { $0.fileStubs.files.first.map { FileSystem.directory(of: $0) + "/__files" } } ?? "./__files"
-                let stub = try StubSet.wireMockMapping(node, file: "POST /__admin/mappings", filesDirectory: files)
-                // A mapping added without an id gets a UUID, as WireMock gives it (its clients read it back).
-                if node["id"] == nil && node["uuid"] == nil { stub.id = UUID().uuidString.lowercased() }
-                state.locked { state in
-                    var set = StubSet()
-                    for existing in state.router.stubs { set.stubs.append(existing) }
-                    set.append(stub)
-                    state.router = Router(set.stubs)
-                    state.counts.append(0)
-                }
-                return .json(text: "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"name\":" + JSONWriter.quoted(stub.name) + "}", status: 201)
-            } catch let error as JSONParser.Error {
-                return .text("invalid JSON: \(error)\n", status: 400)
-            } catch {
-                return .text("\(error)\n", status: 422)
-            }
         case "DELETE /__admin/mappings":
             state.locked { state in
                 state.router = Router([])
@@ -89,6 +60,7 @@ enum AdminAPI {
             }
             return .json(text: "{}")
         default:
+            if let answer = mappings(route, request, state: state) { return answer }
             if let answer = requests(route, request, state: state) { return answer }
             return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
         }

@@ -25,6 +25,9 @@ public final class Stub: @unchecked Sendable {
     var scenario: ScenarioRule?
     /// Answered by call count; the last one repeats.
     var responses: [ResponseDefinition]
+    /// The WireMock mapping's `request` and `response` as loaded (JSON), for the admin API to give back.
+    var wireMockRequest: String?
+    var wireMockResponse: String?
     /// What comes after the last of ``responses``: it repeats (the default), or the list starts over.
     var afterLast: ResponseOrder = .repeatLast
 

@@ -86,6 +86,8 @@ extension StubSet {
         let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
         let stub = Stub(id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
                         url: url, responses: [])
+        stub.wireMockRequest = node["request"].map(JSONWriter.write)
+        stub.wireMockResponse = node["response"].map(JSONWriter.write)
         stub.query = try namedMatchers(request, "queryParameters", file: file)
         stub.headers = try namedMatchers(request, "headers", file: file)
         stub.cookies = try namedMatchers(request, "cookies", file: file)
