@@ -7,6 +7,7 @@ public enum ServeCommand {
         OptionSpec("--port", short: "-p", value: "PORT", help: "port (default 8080; 0 picks a free port)"),
         OptionSpec("--host", value: "ADDRESS", help: "address (default 127.0.0.1)"),
         OptionSpec("--strict", help: "exit 4 at the end if any request matched no stub"),
+        OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each)"),
         OptionSpec("--journal", value: "FILE", help: "write the journal here when stopped"),
         OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000)"),
         OptionSpec("--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)"),
@@ -29,7 +30,7 @@ public enum ServeCommand {
         }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in parsed.positionals where !FileSystem.exists(path) { throw UsageError("\(path): no such stub file or directory") }
-        let stubs = parsed.positionals.isEmpty ? StubSet() : try RunCommand.loadStubs(parsed.positionals)
+        let stubs = parsed.positionals.isEmpty ? StubSet() : try RunCommand.loadStubs(parsed.positionals, lenient: parsed.has("--lenient-stubs"))
         var port: UInt16 = 8080
         if let option = parsed.last("--port") { port = try RunCommand.port(option.value ?? "", option) }
         let host = parsed.last("--host")?.value ?? "127.0.0.1"

@@ -4,31 +4,42 @@ import AutomationSupport
 public enum StubLoader {
     /// Loads and merges every path, in order.
     /// - Throws: ``StubError`` naming the file, line and column of the first problem.
-    public static func load(_ paths: [String]) throws(StubError) -> StubSet {
+    /// - Parameter skip: lenient loading (`--lenient-stubs`): a mapping or file that cannot be loaded is
+    ///   handed here and skipped; nil (the default) refuses it.
+    public static func load(_ paths: [String], skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
         var set = StubSet()
-        for path in paths { set.merge(try load(path)) }
+        for path in paths { set.merge(try load(path, skip: skip)) }
         return set
     }
 
     /// Loads one file or directory.
-    public static func load(_ path: String) throws(StubError) -> StubSet {
+    public static func load(_ path: String, skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
+        func file(_ file: String, wireMockFiles: String?) throws(StubError) -> StubSet {
+            do {
+                return try loadFile(file, wireMockFiles: wireMockFiles, skip: skip)
+            } catch {
+                guard let skip else { throw error }
+                skip(error)
+                return StubSet()
+            }
+        }
         if FileSystem.isDirectory(path) {
             let mappings = path + "/mappings"
             if FileSystem.isDirectory(mappings) {
                 var set = StubSet()
                 let files = path + "/__files"
                 for name in FileSystem.list(mappings) where name.hasSuffix(".json") {
-                    set.merge(try loadFile(mappings + "/" + name, wireMockFiles: files))
+                    set.merge(try file(mappings + "/" + name, wireMockFiles: files))
                 }
                 return set
             }
             var set = StubSet()
             let jsonFiles = FileSystem.list(path).filter { $0.hasSuffix(".json") }
             if jsonFiles.isEmpty { throw StubError(file: path, "no .json stub files in this directory (and no mappings/ directory)") }
-            for name in jsonFiles { set.merge(try loadFile(path + "/" + name, wireMockFiles: nil)) }
+            for name in jsonFiles { set.merge(try file(path + "/" + name, wireMockFiles: nil)) }
             return set
         }
-        return try loadFile(path, wireMockFiles: nil)
+        return try loadFile(path, wireMockFiles: nil, skip: skip)
     }
 
     /// Parses stub text (used by `load` and by tests).
@@ -36,14 +47,15 @@ public enum StubLoader {
         try parse(Array(text.utf8), file: file, directory: directory, wireMockFiles: nil)
     }
 
-    private static func loadFile(_ path: String, wireMockFiles: String?) throws(StubError) -> StubSet {
+    private static func loadFile(_ path: String, wireMockFiles: String?, skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
         guard FileSystem.isRegularFile(path), let bytes = FileSystem.read(path) else {
             throw StubError(file: path, FileSystem.isDirectory(path) ? "is a directory" : "cannot read the file (no such file?)")
         }
-        return try parse(bytes, file: path, directory: FileSystem.directory(of: path), wireMockFiles: wireMockFiles)
+        return try parse(bytes, file: path, directory: FileSystem.directory(of: path), wireMockFiles: wireMockFiles, skip: skip)
     }
 
-    private static func parse(_ bytes: [UInt8], file: String, directory: String, wireMockFiles: String?) throws(StubError) -> StubSet {
+    private static func parse(_ bytes: [UInt8], file: String, directory: String, wireMockFiles: String?,
+                              skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
@@ -57,7 +69,7 @@ public enum StubLoader {
             if wireMockFiles == nil, directory.hasSuffix("/mappings") || directory == "mappings" {
                 files = FileSystem.directory(of: directory) + "/__files"
             }
-            return try StubSet.wireMock(root, file: file, filesDirectory: files)
+            return try StubSet.wireMock(root, file: file, filesDirectory: files, skip: skip)
         }
         if root["routes"] != nil || root.elements != nil { return try StubSet.native(root, file: file, directory: directory) }
         guard let members = root.members else {

@@ -36,14 +36,21 @@ extension StubSet {
 
     /// Loads WireMock mappings: a single mapping (`request` + `response`) or `{"mappings": [...]}`.
     /// - Parameter filesDirectory: where `bodyFileName` is looked up (the `__files` directory).
-    static func wireMock(_ root: JSONNode, file: String, filesDirectory: String) throws(StubError) -> StubSet {
+    static func wireMock(_ root: JSONNode, file: String, filesDirectory: String, skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
         var set = StubSet()
         set.files = [file]
         if let mappings = root["mappings"] {
             let reader = try ObjectReader(root, file: file, what: "the mappings file")
             try reader.checkKeys(["mappings", "meta"])
             guard let list = mappings.elements else { throw reader.typeError("mappings", mappings, "an array") }
-            for mapping in list { set.append(try wireMockMapping(mapping, file: file, filesDirectory: filesDirectory)) }
+            for mapping in list {
+                do {
+                    set.append(try wireMockMapping(mapping, file: file, filesDirectory: filesDirectory))
+                } catch {
+                    guard let skip else { throw error }
+                    skip(error) // --lenient-stubs: one line for this mapping, the others load
+                }
+            }
         } else {
             set.append(try wireMockMapping(root, file: file, filesDirectory: filesDirectory))
         }
