@@ -224,11 +224,11 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try CLI.write(#"{"request":{"urlPath":"/ok"},"response":{"body":"ok"}}"#, "mappings/a.json", in: directory)
-        _ = try CLI.write(#"{"request":{"urlPath":"/t"},"response":{"body":"x","transformers":["response-template"]}}"#, "mappings/b.json", in: directory)
+        _ = try CLI.write(#"{"request":{"urlPath":"/t"},"response":{"body":"x","transformers":["body-transformer"]}}"#, "mappings/b.json", in: directory)
         _ = try CLI.write(#"{"mappings":[{"request":{"urlPath":"/m1"},"response":{"body":"m1"}},{"request":{"urlPath":"/m2"},"response":{"proxyBaseUrl":"http://x"}}]}"#,
                           "mappings/c.json", in: directory)
         let refused = try CLI.run(["--port", "0", "--stub", directory.path, "true"])
-        #expect(refused.status == 3 && refused.stderr.contains("b.json:1:") && refused.stderr.contains("\"transformers\" is not supported"))
+        #expect(refused.status == 3 && refused.stderr.contains("b.json:1:") && refused.stderr.contains("\"body-transformer\" is not supported"))
         let lenient = try CLI.run(["-q", "--port", "0", "--lenient-stubs", "--stub", directory.path,
                                    "sh", "-c", "curl -s $SUT_MOCK_SERVER_URL/ok; curl -s $SUT_MOCK_SERVER_URL/m1"])
         #expect(lenient.status == 0 && lenient.stdout == "okm1")

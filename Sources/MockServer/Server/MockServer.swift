@@ -165,6 +165,10 @@ public final class MockServer: Sendable {
                 var request = request
                 request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
                 response = handler(request, chosen.call)
+            } else if let template = definition.template {
+                var request = request
+                request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
+                response = template.apply(to: definition.response, for: request)
             } else {
                 response = definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response
             }

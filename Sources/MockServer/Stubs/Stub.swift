@@ -189,6 +189,8 @@ struct ResponseDefinition: Sendable {
     var filesDirectory: String?
     /// Answer with code: the request and its call number (1, 2, …).
     var handler: (@Sendable (HTTPRequest, Int) -> MockResponse)?
+    /// Response templating (WireMock's `"transformers": ["response-template"]`).
+    var template: ResponseTemplates?
 
     init(response: MockResponse, filesDirectory: String? = nil, handler: (@Sendable (HTTPRequest, Int) -> MockResponse)? = nil) {
         self.response = response

@@ -26,9 +26,10 @@ extension StubSet {
     ]
     static let wireMockResponseKeys = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
+        "transformers",
     ]
     static let wireMockUnsupportedResponseKeys = [
-        "transformers": "response templating is not implemented", "transformerParameters": "response templating is not implemented",
+        "transformerParameters": "transformer parameters are not implemented",
         "proxyBaseUrl": "proxying is not implemented", "delayDistribution": "use fixedDelayMilliseconds",
         "chunkedDribbleDelay": "use fixedDelayMilliseconds", "additionalProxyRequestHeaders": "proxying is not implemented",
         "proxyUrlPrefixToRemove": "proxying is not implemented", "removeProxyRequestHeaders": "proxying is not implemented",
@@ -109,7 +110,14 @@ extension StubSet {
         }
         var response = try mapping.object("response")
         if response == nil { response = try ObjectReader(JSONNode(.object([]), at: node.position), file: file, what: "response") }
-        stub.responses = [ResponseDefinition(response: try wireMockResponse(response!, filesDirectory: filesDirectory))]
+        var definition = ResponseDefinition(response: try wireMockResponse(response!, filesDirectory: filesDirectory))
+        if let transformers = try response!.array("transformers") {
+            for transformer in transformers where transformer.string != "response-template" {
+                throw response!.error("transformers", "the transformer \(transformer.string.map { "\"\($0)\"" } ?? JSONWriter.write(transformer)) is not supported; \"response-template\" is")
+            }
+            if !transformers.isEmpty { definition.template = try ResponseTemplates(definition.response, reader: response!) }
+        }
+        stub.responses = [definition]
         return stub
     }
 
@@ -170,6 +178,30 @@ extension StubSet {
             }
             response.fault = parsed
         }
+        return response
+    }
+}
+
+/// The templates of one response: its body and header values, compiled at load.
+struct ResponseTemplates: Sendable {
+    var body: ResponseTemplate?
+    var headers: [(name: String, template: ResponseTemplate)] = []
+
+    init(_ response: MockResponse, reader: ObjectReader) throws(StubError) {
+        do {
+            if let text = String(validating: response.body, as: UTF8.self), text.contains("{{") { body = try ResponseTemplate(text) }
+            for header in response.headers.entries where header.value.contains("{{") {
+                headers.append((header.name, try ResponseTemplate(header.value)))
+            }
+        } catch {
+            throw reader.error("transformers", "\(error)")
+        }
+    }
+
+    func apply(to response: MockResponse, for request: HTTPRequest) -> MockResponse {
+        var response = response
+        if let body { response.body = Array(body.render(request).utf8) }
+        for (name, template) in headers { response.headers.set(name, template.render(request)) }
         return response
     }
 }

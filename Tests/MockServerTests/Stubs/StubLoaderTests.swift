@@ -41,7 +41,9 @@ import Testing
     @Test(arguments: [
         (#"{ "request": { "url": "/a", "basicAuthCredentials": {} }, "response": {} }"#, "\"basicAuthCredentials\" is not supported by sut-launch (match the Authorization header instead)"),
         (#"{ "request": { "url": "/a" }, "response": { "proxyBaseUrl": "http://x" } }"#, "\"proxyBaseUrl\" is not supported by sut-launch (proxying is not implemented)"),
-        (#"{ "request": { "url": "/a" }, "response": { "transformers": ["response-template"] } }"#, "\"transformers\" is not supported by sut-launch (response templating is not implemented)"),
+        (#"{ "request": { "url": "/a" }, "response": { "transformers": ["body-transformer"] } }"#, "the transformer \"body-transformer\" is not supported; \"response-template\" is"),
+        (#"{ "request": { "url": "/a" }, "response": { "body": "{{#each request.query}}x{{/each}}", "transformers": ["response-template"] } }"#, "block helpers like {{#each request.query}} are not supported"),
+        (#"{ "request": { "url": "/a" }, "response": { "body": "{{request.path", "transformers": ["response-template"] } }"#, "template: {{ without }}"),
         (#"{ "request": { "url": "/a", "bodyPatterns": [ { "equalToXml": "<a/>" } ] }, "response": {} }"#, "\"equalToXml\" is not supported by sut-launch"),
         (#"{ "request": { "url": "/a", "urlPath": "/b" }, "response": {} }"#, "a request has one URL matcher, found url and urlPath"),
         (#"{ "request": { "urlPath": "/a", "queryParameters": { "q": "x" } }, "response": {} }"#, "queryParameters \"q\" must be a matcher object like {\"equalTo\": \"value\"}"),

@@ -1,0 +1,38 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// WireMock response templating (`"transformers": ["response-template"]`), asked over real sockets with curl.
+@Suite struct ResponseTemplateTests {
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func templatesRenderRequestValuesAndHelpers() throws {
+        let server = try TestServer(#"""
+        { "mappings": [
+          { "request": { "urlPathTemplate": "/users/{id}/orders" },
+            "response": { "status": 200, "transformers": ["response-template"],
+              "headers": { "X-Echo": "{{request.headers.X-Trace}}" },
+              "body": "id={{request.path.id}} seg={{request.pathSegments.[0]}} q={{upper request.query.q}} m={{request.method}} url={{request.url}}" } },
+          { "request": { "method": "POST", "urlPath": "/echo" },
+            "response": { "transformers": ["response-template"],
+              "jsonBody": { "name": "{{jsonPath request.body '$.user.name'}}", "size": "{{size request.body}}" } } },
+          { "request": { "urlPath": "/random" },
+            "response": { "transformers": ["response-template"], "body": "{{randomValue length=12 type='NUMERIC'}} {{randomValue type='UUID'}} {{now format='unix'}}" } },
+          { "request": { "urlPath": "/plain" }, "response": { "body": "{{request.path}}" } }
+        ] }
+        """#)
+        defer { server.stop() }
+        let first = try run("curl", ["-s", "-D", "-", "-H", "X-Trace: t-42", "\(server.url)/users/ada/orders?q=milk"]).stdout
+        #expect(first.contains("id=ada seg=users q=MILK m=GET url=/users/ada/orders?q=milk"), "\(first)")
+        #expect(first.lowercased().contains("x-echo: t-42"), "\(first)")
+        let echo = try run("curl", ["-s", "-d", #"{"user":{"name":"Ada"}}"#, "\(server.url)/echo"]).stdout
+        #expect(echo == #"{"name":"Ada","size":"23"}"#)
+        let random = try run("curl", ["-s", "\(server.url)/random"]).stdout.split(separator: " ")
+        #expect(random.count == 3)
+        #expect(random[0].count == 12 && random[0].allSatisfy(\.isNumber))
+        #expect(random[1].count == 36 && random[1].split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+        let seconds = Int(random[2]) ?? 0
+        #expect(abs(seconds - Int(Date().timeIntervalSince1970)) < 60)
+        // Without the transformer the braces are sent as written, as WireMock does.
+        #expect(try run("curl", ["-s", "\(server.url)/plain"]).stdout == "{{request.path}}")
+    }
+}
