@@ -62,6 +62,9 @@ struct ResponseTemplate: Sendable {
             if first == "now", let format = options["format"], case .literal(let value) = format, value != "epoch" && value != "unix" {
                 throw Error(description: "template: {{now format='\(value)'}} is not supported; use no format (ISO 8601), 'epoch' or 'unix'")
             }
+            if first == "now", let offset = options["offset"], case .literal(let value) = offset, offsetMilliseconds(value) == nil {
+                throw Error(description: "template: {{now offset='\(value)'}} is not supported; write an amount and a unit like '3 days' or '-2 hours' (within 100 years)")
+            }
             return .expression(helper: first, arguments: arguments, options: options)
         }
         guard tokens.count == 1, first.hasPrefix("request.") || first == "request" else {
@@ -103,6 +106,16 @@ struct ResponseTemplate: Sendable {
         if quote != nil { throw Error(description: "template: unterminated quote in {{\(text)}}") }
         if !word.isEmpty { words.append(word) }
         return words
+    }
+
+    /// `'3 days'`, `'-2 hours'`: whole amounts of seconds … weeks, at most 100 years either way.
+    static func offsetMilliseconds(_ text: String) -> Double? {
+        let parts = text.split(separator: " ")
+        let units: [String: Double] = ["second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
+                                       "day": 86_400, "days": 86_400, "week": 604_800, "weeks": 604_800]
+        guard parts.count == 2, let amount = Int(parts[0]), let unit = units[String(parts[1]).lowercased()] else { return nil }
+        let shift = Double(amount) * unit * 1000
+        return abs(shift) <= 100 * 365.25 * 86_400_000 ? shift : nil
     }
 
     // MARK: Rendering
@@ -174,11 +187,8 @@ struct ResponseTemplate: Sendable {
             return String((0..<max(0, min(length, 10_000))).map { _ in characters.randomElement()! })
         case "now":
             var milliseconds = WallClock.milliseconds()
-            if case .literal(let offset)? = options["offset"] {
-                let parts = offset.split(separator: " ")
-                let units: [String: Double] = ["second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
-                                               "day": 86_400, "days": 86_400]
-                if parts.count == 2, let amount = Double(parts[0]), let unit = units[String(parts[1]).lowercased()] { milliseconds += amount * unit * 1000 }
+            if case .literal(let offset)? = options["offset"], let shift = offsetMilliseconds(offset) {
+                milliseconds = max(0, milliseconds + shift)
             }
             switch options["format"].map({ value($0, request) }) {
             case "epoch": return "\(Int(milliseconds))"

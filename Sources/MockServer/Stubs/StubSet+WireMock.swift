@@ -201,7 +201,10 @@ struct ResponseTemplates: Sendable {
     func apply(to response: MockResponse, for request: HTTPRequest) -> MockResponse {
         var response = response
         if let body { response.body = Array(body.render(request).utf8) }
-        for (name, template) in headers { response.headers.set(name, template.render(request)) }
+        for (name, template) in headers {
+            // A request value must not end the header line: CR and LF become spaces (no response splitting).
+            response.headers.set(name, String(template.render(request).map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 }))
+        }
         return response
     }
 }

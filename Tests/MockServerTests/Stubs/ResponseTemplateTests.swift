@@ -10,13 +10,14 @@ import Testing
         { "mappings": [
           { "request": { "urlPathTemplate": "/users/{id}/orders" },
             "response": { "status": 200, "transformers": ["response-template"],
-              "headers": { "X-Echo": "{{request.headers.X-Trace}}" },
+              "headers": { "X-Echo": "{{request.headers.X-Trace}}", "X-Id": "{{request.path.id}}", "X-Q": "{{request.query.q}}" },
               "body": "id={{request.path.id}} seg={{request.pathSegments.[0]}} q={{upper request.query.q}} m={{request.method}} url={{request.url}}" } },
           { "request": { "method": "POST", "urlPath": "/echo" },
             "response": { "transformers": ["response-template"],
               "jsonBody": { "name": "{{jsonPath request.body '$.user.name'}}", "size": "{{size request.body}}" } } },
           { "request": { "urlPath": "/random" },
             "response": { "transformers": ["response-template"], "body": "{{randomValue length=12 type='NUMERIC'}} {{randomValue type='UUID'}} {{now format='unix'}}" } },
+          { "request": { "urlPath": "/later" }, "response": { "transformers": ["response-template"], "body": "{{now offset='-3 days' format='unix'}}" } },
           { "request": { "urlPath": "/plain" }, "response": { "body": "{{request.path}}" } }
         ] }
         """#)
@@ -32,6 +33,12 @@ import Testing
         #expect(random[1].count == 36 && random[1].split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
         let seconds = Int(random[2]) ?? 0
         #expect(abs(seconds - Int(Date().timeIntervalSince1970)) < 60)
+        let later = Int(try run("curl", ["-s", "\(server.url)/later"]).stdout) ?? 0
+        #expect(abs(later + 3 * 86_400 - Int(Date().timeIntervalSince1970)) < 60)
+        // A request value cannot split the response: CR LF in a header template become spaces.
+        let split = try run("curl", ["-s", "-D", "-", "-o", "/dev/null", "-H", "X-Trace: a", "\(server.url)/users/x%0D%0AX-Injected:%201/orders?q=b%0D%0AX-Injected:%202"]).stdout
+        #expect(split.hasPrefix("HTTP/1.1 200") && split.lowercased().contains("x-q: b x-injected: 2"), "\(split)")
+        #expect(!split.lowercased().contains("\r\nx-injected"), "\(split)")
         // Without the transformer the braces are sent as written, as WireMock does.
         #expect(try run("curl", ["-s", "\(server.url)/plain"]).stdout == "{{request.path}}")
     }

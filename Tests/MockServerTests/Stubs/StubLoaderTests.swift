@@ -44,6 +44,7 @@ import Testing
         (#"{ "request": { "url": "/a" }, "response": { "transformers": ["body-transformer"] } }"#, "the transformer \"body-transformer\" is not supported; \"response-template\" is"),
         (#"{ "request": { "url": "/a" }, "response": { "body": "{{#each request.query}}x{{/each}}", "transformers": ["response-template"] } }"#, "block helpers like {{#each request.query}} are not supported"),
         (#"{ "request": { "url": "/a" }, "response": { "body": "{{request.path", "transformers": ["response-template"] } }"#, "template: {{ without }}"),
+        (#"{ "request": { "url": "/a" }, "response": { "body": "{{now offset='1e308 days'}}", "transformers": ["response-template"] } }"#, "{{now offset='1e308 days'}} is not supported"),
         (#"{ "request": { "url": "/a", "bodyPatterns": [ { "equalToXml": "<a/>" } ] }, "response": {} }"#, "\"equalToXml\" is not supported by sut-launch"),
         (#"{ "request": { "url": "/a", "urlPath": "/b" }, "response": {} }"#, "a request has one URL matcher, found url and urlPath"),
         (#"{ "request": { "urlPath": "/a", "queryParameters": { "q": "x" } }, "response": {} }"#, "queryParameters \"q\" must be a matcher object like {\"equalTo\": \"value\"}"),
