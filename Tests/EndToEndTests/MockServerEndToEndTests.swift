@@ -236,3 +236,27 @@ import Testing
         #expect(warnings.count == 2, "\(lenient.stderr)")
     }
 }
+
+@Suite struct GlobalResponseTemplatingEndToEndTests {
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func everyWireMockResponseIsTemplatedOnlyWhenAsked() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(#"{"request":{"urlPath":"/t"},"response":{"body":"at {{request.path}}"}}"#, "mappings/a.json", in: directory)
+        let script = #"""
+        curl -s $SUT_MOCK_SERVER_URL/t; echo
+        curl -s -X POST -H 'Content-Type: application/json' -o /dev/null \
+          -d '{"request":{"urlPath":"/added"},"response":{"body":"{{request.method}} {{request.path}}"}}' $SUT_MOCK_SERVER_URL/__admin/mappings
+        curl -s $SUT_MOCK_SERVER_URL/added
+        """#
+        let plain = try CLI.run(["-q", "--port", "0", "--stub", directory.path, "sh", "-c", script])
+        #expect(plain.status == 0 && plain.stdout == "at {{request.path}}\n{{request.method}} {{request.path}}", "\(plain.stdout)\(plain.stderr)")
+        let templated = try CLI.run(["-q", "--port", "0", "--global-response-templating", "--stub", directory.path, "sh", "-c", script])
+        #expect(templated.status == 0 && templated.stdout == "at /t\nGET /added", "\(templated.stdout)\(templated.stderr)")
+        // A template that cannot compile is refused when the file loads, naming it (exit 3), only under the option.
+        _ = try CLI.write(#"{"request":{"urlPath":"/b"},"response":{"body":"{{#each x}}{{/each}}"}}"#, "mappings/b.json", in: directory)
+        let refused = try CLI.run(["--port", "0", "--global-response-templating", "--stub", directory.path, "true"])
+        #expect(refused.status == 3 && refused.stderr.contains("b.json:1: mapping") && refused.stderr.contains("block helpers"), "\(refused.stderr)")
+        #expect(try CLI.run(["-q", "--port", "0", "--stub", directory.path, "true"]).status == 0)
+    }
+}

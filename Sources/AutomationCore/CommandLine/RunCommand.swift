@@ -25,6 +25,7 @@ public enum RunCommand {
         OptionSpec("--stub", short: "-s", value: "FILE|DIR", help: "start a mock server with these stubs (native, WireMock mapping or root dir); repeatable"),
         OptionSpec("--strict", help: "fail the run (exit 4) on any request no stub matched"),
         OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each) instead of refusing"),
+        OptionSpec("--global-response-templating", help: "template every WireMock mapping's response, as WireMock's option of that name"),
         OptionSpec("--port", short: "-p", value: "PORT", help: "mock server port (default 8080; 0 picks a free port)"),
         OptionSpec("--host", value: "ADDRESS", help: "mock server address (default 127.0.0.1)"),
         OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON"),
@@ -141,6 +142,8 @@ public enum RunCommand {
                 configuration.journalSecrets = true
             case "--no-admin":
                 configuration.admin = false
+            case "--global-response-templating":
+                configuration.globalResponseTemplating = true
             case "--quiet":
                 configuration.quiet = true
             default:
@@ -150,7 +153,8 @@ public enum RunCommand {
         configuration.featureFlags = fileFlags.featureFlags.merging(features.values) { _, commandLine in commandLine }
         configuration.automationFlags = fileFlags.automationFlags.merging(automations.values) { _, commandLine in commandLine }
         configuration.environment = variables + commandLineVariables
-        if !stubPaths.isEmpty { configuration.stubs = try loadStubs(stubPaths, lenient: parsed.has("--lenient-stubs")) }
+        if !stubPaths.isEmpty { configuration.stubs = try loadStubs(stubPaths, lenient: parsed.has("--lenient-stubs"),
+                                                                             templating: configuration.globalResponseTemplating) }
         if configuration.journalPath != nil && stubPaths.isEmpty {
             throw UsageError("--journal needs a mock server: add --stub FILE")
         }
@@ -159,9 +163,12 @@ public enum RunCommand {
 
     /// Loads stub files, turning a stub problem into an ``InputError`` (exit 3).
     /// - Parameter lenient: skip (with one line each) mappings and files that cannot be loaded.
-    public static func loadStubs(_ paths: [String], lenient: Bool = false) throws(InputError) -> StubSet {
+    /// - Parameter templating: `--global-response-templating`: template every WireMock mapping's response.
+    public static func loadStubs(_ paths: [String], lenient: Bool = false, templating: Bool = false) throws(InputError) -> StubSet {
         do {
-            return try StubLoader.load(paths, skip: lenient ? { Console.line("warning: skipped \($0)") } : nil)
+            let stubs = try StubLoader.load(paths, skip: lenient ? { Console.line("warning: skipped \($0)") } : nil)
+            if templating { try stubs.templateWireMockResponses() }
+            return stubs
         } catch {
             throw InputError(file: error.file, line: error.line, column: error.column, error.message)
         }

@@ -8,6 +8,7 @@ public enum ServeCommand {
         OptionSpec("--host", value: "ADDRESS", help: "address (default 127.0.0.1)"),
         OptionSpec("--strict", help: "exit 4 at the end if any request matched no stub"),
         OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each)"),
+        OptionSpec("--global-response-templating", help: "template every WireMock mapping's response, also those added through /__admin"),
         OptionSpec("--journal", value: "FILE", help: "write the journal here when stopped"),
         OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000)"),
         OptionSpec("--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)"),
@@ -30,7 +31,8 @@ public enum ServeCommand {
         }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in parsed.positionals where !FileSystem.exists(path) { throw UsageError("\(path): no such stub file or directory") }
-        let stubs = parsed.positionals.isEmpty ? StubSet() : try RunCommand.loadStubs(parsed.positionals, lenient: parsed.has("--lenient-stubs"))
+        let stubs = parsed.positionals.isEmpty ? StubSet() : try RunCommand.loadStubs(parsed.positionals, lenient: parsed.has("--lenient-stubs"),
+                                                                                                  templating: parsed.has("--global-response-templating"))
         var port: UInt16 = 8080
         if let option = parsed.last("--port") { port = try RunCommand.port(option.value ?? "", option) }
         let host = parsed.last("--host")?.value ?? "127.0.0.1"
@@ -45,6 +47,7 @@ public enum ServeCommand {
         serverOptions.journalLimit = limit
         serverOptions.journalSecrets = parsed.has("--journal-secrets")
         serverOptions.admin = !parsed.has("--no-admin")
+        serverOptions.globalResponseTemplating = parsed.has("--global-response-templating")
         let server: MockServer
         switch MockServerRun.start(stubs, host: host, port: port, strict: parsed.has("--strict"), options: serverOptions) {
         case .success(let started): server = started

@@ -49,6 +49,8 @@ public struct RunConfiguration: Sendable {
     public var journalSecrets = false
     /// Serve the mock server's admin API (`--no-admin` turns it off).
     public var admin = true
+    /// Template every WireMock mapping's response (`--global-response-templating`).
+    public var globalResponseTemplating = false
 
     /// The mock server's admin and journal settings.
     public var serverOptions: MockServer.Options {
@@ -56,6 +58,7 @@ public struct RunConfiguration: Sendable {
         options.journalLimit = journalLimit
         options.journalSecrets = journalSecrets
         options.admin = admin
+        options.globalResponseTemplating = globalResponseTemplating
         return options
     }
     /// How the program is started.

@@ -74,6 +74,7 @@ extension AdminAPI {
             do {
                 let stub = try StubSet.wireMockMapping(mapping, file: "admin API", filesDirectory: files)
                 if mapping["id"] == nil && mapping["uuid"] == nil { stub.id = UUID().uuidString.lowercased() }
+                if state.options.globalResponseTemplating { try stub.templateWireMockResponses() }
                 stubs.append(stub)
             } catch {
                 throw Refusal(.text("\(error)\n", status: 422))

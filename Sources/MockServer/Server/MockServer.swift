@@ -68,6 +68,9 @@ public final class MockServer: Sendable {
         public var admin = true
         /// Keep `Authorization`, `Cookie` and `Proxy-Authorization` values in the journal's JSON (`--journal-secrets`).
         public var journalSecrets = false
+        /// Template every WireMock mapping's response, also those added through the admin API
+        /// (`--global-response-templating`; load-time mappings are templated by ``StubSet/templateWireMockResponses()``).
+        public var globalResponseTemplating = false
         public init() {}
     }
 

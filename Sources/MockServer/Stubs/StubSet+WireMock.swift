@@ -115,7 +115,9 @@ extension StubSet {
             for transformer in transformers where transformer.string != "response-template" {
                 throw response!.error("transformers", "the transformer \(transformer.string.map { "\"\($0)\"" } ?? JSONWriter.write(transformer)) is not supported; \"response-template\" is")
             }
-            if !transformers.isEmpty { definition.template = try ResponseTemplates(definition.response, reader: response!) }
+            if !transformers.isEmpty {
+                do { definition.template = try ResponseTemplates(definition.response) } catch { throw response!.error("transformers", "\(error)") }
+            }
         }
         stub.responses = [definition]
         return stub
@@ -187,14 +189,10 @@ struct ResponseTemplates: Sendable {
     var body: ResponseTemplate?
     var headers: [(name: String, template: ResponseTemplate)] = []
 
-    init(_ response: MockResponse, reader: ObjectReader) throws(StubError) {
-        do {
-            if let text = String(validating: response.body, as: UTF8.self), text.contains("{{") { body = try ResponseTemplate(text) }
-            for header in response.headers.entries where header.value.contains("{{") {
-                headers.append((header.name, try ResponseTemplate(header.value)))
-            }
-        } catch {
-            throw reader.error("transformers", "\(error)")
+    init(_ response: MockResponse) throws(ResponseTemplate.Error) {
+        if let text = String(validating: response.body, as: UTF8.self), text.contains("{{") { body = try ResponseTemplate(text) }
+        for header in response.headers.entries where header.value.contains("{{") {
+            headers.append((header.name, try ResponseTemplate(header.value)))
         }
     }
 
@@ -206,5 +204,27 @@ struct ResponseTemplates: Sendable {
             response.headers.set(name, String(template.render(request).map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 }))
         }
         return response
+    }
+}
+
+extension Stub {
+    /// `--global-response-templating`: template every response of a WireMock mapping, as if each named
+    /// the `response-template` transformer. Native routes are left as they are.
+    func templateWireMockResponses() throws(StubError) {
+        guard wireMockResponse != nil else { return }
+        for index in responses.indices where responses[index].template == nil && responses[index].handler == nil {
+            do {
+                responses[index].template = try ResponseTemplates(responses[index].response)
+            } catch {
+                throw StubError(file: source, "mapping \(name): \(error)")
+            }
+        }
+    }
+}
+
+extension StubSet {
+    /// `--global-response-templating` for every WireMock mapping in the set.
+    public func templateWireMockResponses() throws(StubError) {
+        for stub in stubs { try stub.templateWireMockResponses() }
     }
 }
