@@ -136,3 +136,33 @@ import Testing
         #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/__admin/mappings/\(id)"]).stdout == "404")
     }
 }
+
+@Suite struct WireMockMetadataTests {
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func mappingsAreFoundAndRemovedByTheirMetadata() throws {
+        let server = try TestServer(#"{ "routes": [] }"#)
+        defer { server.stop() }
+        let json = ["-s", "-X", "POST", "-H", "Content-Type: application/json", "-d"]
+        let mappings = #"""
+        {"mappings":[
+          {"request":{"urlPath":"/a"},"response":{"body":"a"},"metadata":{"tags":["smoke","cart"],"owner":"ada"}},
+          {"request":{"urlPath":"/b"},"response":{"body":"b"},"metadata":{"tags":["cart"]}},
+          {"request":{"urlPath":"/c"},"response":{"body":"c"}}
+        ]}
+        """#
+        _ = try run("curl", json + [mappings, "\(server.url)/__admin/mappings/import"])
+        let smoke = try run("curl", json + [#"{"matchesJsonPath":"$.tags[?(@ == 'smoke')]"}"#, "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
+        #expect(smoke.contains(#""urlPath":"/a""#) && !smoke.contains(#""urlPath":"/b""#) && smoke.hasSuffix(#""meta":{"total":1}}"#), "\(smoke)")
+        #expect(smoke.contains(#""metadata":{"tags":["smoke","cart"],"owner":"ada"}"#), "\(smoke)")
+        let owner = try run("curl", json + [#"{"matchesJsonPath":{"expression":"$.owner","equalTo":"ada"}}"#, "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
+        #expect(owner.hasSuffix(#""meta":{"total":1}}"#), "\(owner)")
+        let cart = try run("curl", json + [#"{"equalToJson":{"tags":["cart"]},"ignoreExtraElements":true,"ignoreArrayOrder":true}"#, "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
+        #expect(cart.hasSuffix(#""meta":{"total":2}}"#), "\(cart)")
+        _ = try run("curl", json + [#"{"matchesJsonPath":"$.tags[?(@ == 'cart')]"}"#, "\(server.url)/__admin/mappings/remove-by-metadata"])
+        #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/a"]).stdout == "404")
+        #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/b"]).stdout == "404")
+        #expect(try run("curl", ["-s", "\(server.url)/c"]).stdout == "c")
+        let bad = try run("curl", json + [#"{"lessThan":3}"#, "-w", " %{http_code}", "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
+        #expect(bad.hasSuffix(" 422"), "\(bad)")
+    }
+}

@@ -6,7 +6,8 @@ import Foundation
 #endif
 
 /// Stub mappings through the admin API in WireMock's JSON shape: `GET/POST /__admin/mappings`,
-/// `GET/PUT/DELETE /__admin/mappings/{id}`, `POST /__admin/mappings/import`. A mapping added without an id
+/// `GET/PUT/DELETE /__admin/mappings/{id}`, `POST /__admin/mappings/import`, `POST /__admin/mappings/find-by-metadata`
+/// and `remove-by-metadata` (a WireMock matcher against each mapping's `metadata` JSON). A mapping added without an id
 /// gets a UUID, as in WireMock.
 extension AdminAPI {
     /// Answers the mapping endpoints; nil when `route` is not one of them.
@@ -31,6 +32,25 @@ extension AdminAPI {
                 add(try parseMappings(request, state: state, list: true), state: state)
                 return .json(text: "{}")
             } catch { return error.response }
+        case "POST /__admin/mappings/find-by-metadata", "POST /__admin/mappings/remove-by-metadata":
+            let matcher: ValueMatcher
+            do {
+                let node = try JSONParser.parse(request.body)
+                matcher = try ValueMatcher.parse(node, file: "admin API", what: "metadata pattern")
+            } catch {
+                return .text("\(error)\n", status: 422)
+            }
+            let matches: @Sendable (Stub) -> Bool = { stub in stub.wireMockMetadata.map { matcher.matches($0) } ?? false }
+            if route.hasSuffix("remove-by-metadata") {
+                replace(where: matches, with: nil, state: state)
+                return .json(text: "{}")
+            }
+            let body = state.locked { state in
+                let found = state.router.stubs.indices.filter { matches(state.router.stubs[$0]) }
+                return "{\"mappings\":[" + found.map { mappingJSON(state.router.stubs[$0], calls: state.counts[$0]) }.joined(separator: ",")
+                    + "],\"meta\":{\"total\":\(found.count)}}"
+            }
+            return .json(text: body)
         default:
             guard path.hasPrefix(prefix), !path.dropFirst(prefix.count).contains("/") else { return nil }
             let id = String(path.dropFirst(prefix.count))
@@ -60,6 +80,7 @@ extension AdminAPI {
         let response = stub.wireMockResponse ?? "{\"status\":\(stub.responses.first?.response.status ?? 200)}"
         return "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"uuid\":" + JSONWriter.quoted(stub.id) + ",\"name\":" + JSONWriter.quoted(stub.name)
             + ",\"request\":" + request + ",\"response\":" + response + ",\"priority\":\(stub.priority)"
+            + (stub.wireMockMetadata.map { ",\"metadata\":" + $0 } ?? "")
             + ",\"source\":" + JSONWriter.quoted(stub.source) + ",\"calls\":\(calls)}"
     }
 
@@ -101,10 +122,15 @@ extension AdminAPI {
 
     /// Removes the mapping `id`, or puts `stub` in its place (most recent: it wins among equals).
     private static func replace(_ id: String, with stub: Stub?, state: MockServer.State) {
+        replace(where: { $0.id == id }, with: stub, state: state)
+    }
+
+    /// Removes every mapping `remove` picks, then adds `stub` if given.
+    private static func replace(where remove: (Stub) -> Bool, with stub: Stub?, state: MockServer.State) {
         state.locked { state in
             var set = StubSet()
             var counts: [Int] = []
-            for (index, existing) in state.router.stubs.enumerated() where existing.id != id {
+            for (index, existing) in state.router.stubs.enumerated() where !remove(existing) {
                 set.stubs.append(existing)
                 counts.append(state.counts[index])
             }

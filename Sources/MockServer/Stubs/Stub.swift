@@ -28,6 +28,8 @@ public final class Stub: @unchecked Sendable {
     /// The WireMock mapping's `request` and `response` as loaded (JSON), for the admin API to give back.
     var wireMockRequest: String?
     var wireMockResponse: String?
+    /// The mapping's `metadata` (JSON), for `find-by-metadata` and `remove-by-metadata`.
+    var wireMockMetadata: String?
     /// What comes after the last of ``responses``: it repeats (the default), or the list starts over.
     var afterLast: ResponseOrder = .repeatLast
 

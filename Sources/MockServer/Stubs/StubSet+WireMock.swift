@@ -96,6 +96,10 @@ extension StubSet {
                         url: url, responses: [])
         stub.wireMockRequest = node["request"].map(JSONWriter.write)
         stub.wireMockResponse = node["response"].map(JSONWriter.write)
+        if let metadata = node["metadata"] {
+            guard metadata.members != nil else { throw StubError(file: file, at: metadata.position, "\"metadata\" must be an object, like {\"tags\": [\"smoke\"]}") }
+            stub.wireMockMetadata = JSONWriter.write(metadata)
+        }
         stub.query = try namedMatchers(request, "queryParameters", file: file)
         stub.headers = try namedMatchers(request, "headers", file: file)
         stub.cookies = try namedMatchers(request, "cookies", file: file)
