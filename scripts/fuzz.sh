@@ -28,7 +28,12 @@ echo "building the libraries with the sanitizers (release, -sanitize=fuzzer,addr
 (cd "$ROOT" && swift build -c release --scratch-path "$WORK/build" --target AutomationCore \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address >&2)
 BUILT="$WORK/build/release"
-OBJECTS=("$BUILT"/CSystemShims.build/*.o "$BUILT"/AutomationSupport.build/*.o "$BUILT"/MockServer.build/*.o "$BUILT"/AutomationHost.build/*.o "$BUILT"/AutomationCore.build/*.o)
+# Only the objects of today's sources: a file moved to another module leaves its old .o behind, and linking
+# both defines (or half-defines) its symbols twice.
+OBJECTS=("$BUILT"/CSystemShims.build/*.o)
+for module in AutomationSupport MockServer AutomationHost AutomationCore; do
+    while IFS= read -r source; do OBJECTS+=("$BUILT/$module.build/$(basename "$source").o"); done < "$BUILT/$module.build/sources"
+done
 # FuzzTargets.swift uses `package` API: it must be compiled with the package name SwiftPM gave the modules
 # (it comes from the checkout's directory name).
 PACKAGE_NAME="$(grep -o '"-package-name","[^"]*"' "$WORK/build/release.yaml" | head -1 | cut -d'"' -f4)"

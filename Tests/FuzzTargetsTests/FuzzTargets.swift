@@ -28,10 +28,15 @@ enum FuzzTargets {
         _ = regex.matchesPart(input)
     }
 
-    /// The JSON parser and the stub loader (native and WireMock) on arbitrary bytes.
+    /// The JSON parser and the stub loader (native and WireMock) on arbitrary bytes; and the bytes as a
+    /// response template, rendered for a request that carries them as its body.
     static func parseJSON(_ bytes: [UInt8]) {
         _ = try? JSONParser.parse(bytes)
-        _ = try? StubLoader.parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.json", directory: "/nonexistent")
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = try? StubLoader.parse(text, file: "fuzz.json", directory: "/nonexistent")
+        if let template = try? ResponseTemplate(text) {
+            _ = template.render(HTTPRequest(method: "POST", target: "/a/b?q=1", headers: ["X-A": "1"], body: bytes))
+        }
     }
 
     /// An HTTP/1.1 request head and a chunked body, as a client could send them.

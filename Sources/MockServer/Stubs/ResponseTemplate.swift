@@ -7,7 +7,7 @@ import AutomationSupport
 /// `{{randomValue length=8 type='ALPHANUMERIC'}}` (also NUMERIC, ALPHABETIC, HEXADECIMAL, UUID),
 /// `{{now}}` (ISO 8601; `format='epoch'` or `'unix'`, `offset='3 days'`), `{{upper x}}`, `{{lower x}}`,
 /// `{{trim x}}`, `{{size x}}`. Anything else (block helpers, other helpers) is refused at load by name.
-struct ResponseTemplate: Sendable {
+package struct ResponseTemplate: Sendable {
     enum Part: Sendable {
         case text(String)
         case expression(helper: String?, arguments: [Argument], options: [String: Argument])
@@ -18,15 +18,15 @@ struct ResponseTemplate: Sendable {
         case literal(String)
     }
 
-    struct Error: Swift.Error, CustomStringConvertible {
-        let description: String
+    package struct Error: Swift.Error, CustomStringConvertible {
+        package let description: String
     }
 
     static let helpers: Set<String> = ["jsonPath", "randomValue", "now", "upper", "lower", "trim", "size"]
 
     let parts: [Part]
 
-    init(_ source: String) throws(Error) {
+    package init(_ source: String) throws(Error) {
         var parts: [Part] = []
         var rest = Substring(source)
         while let open = rest.firstRange(of: "{{") {
@@ -120,7 +120,7 @@ struct ResponseTemplate: Sendable {
 
     // MARK: Rendering
 
-    func render(_ request: HTTPRequest) -> String {
+    package func render(_ request: HTTPRequest) -> String {
         var output = ""
         for part in parts {
             switch part {
