@@ -72,6 +72,43 @@ enum CLI {
         return url.path
     }
 
+    /// Runs sut-launch on a pseudo-terminal (through python3's `pty`) and returns all it wrote there.
+    /// - Parameter environment: `env` arguments applied first, e.g. `["NO_COLOR=1"]` or `["-u", "NO_COLOR"]`.
+    static func runOnTerminal(_ arguments: [String], environment: [String] = []) throws -> String {
+        let script = """
+        import os, pty, sys
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], ['sut-launch'] + sys.argv[2:])
+        out = b''
+        while True:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+        sys.stdout.write(out.decode('utf-8', 'replace'))
+        """
+        return try output(of: environment + ["python3", "-c", script, sutLaunch] + arguments)
+    }
+
+    /// Runs `/usr/bin/env arguments…` (a command found in PATH), in `directory` if given, and returns its
+    /// standard output.
+    static func output(of arguments: [String], in directory: URL? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
     /// True when `name` is an executable in PATH.
     static func hasCommand(_ name: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {

@@ -133,32 +133,9 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try write("Feature: colour\n  Scenario: s\n    When I run \"echo b\"\n    Then the output is:\n      \"\"\"\n      x\n      \"\"\"\n", "c.feature", in: directory)
-        let script = """
-        import os, pty, sys
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], ['sut-launch', 'test', sys.argv[2]])
-        out = b''
-        while True:
-            try:
-                data = os.read(fd, 4096)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-        print(b'\\x1b[31m-x' in out, b'\\x1b[32m+b' in out)
-        """
-        for (noColor, expected) in [("", "True True\n"), ("1", "False False\n")] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["NO_COLOR=\(noColor)", "python3", "-c", script, CLI.sutLaunch, feature]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(text == expected, "NO_COLOR=\(noColor): \(text)")
+        for (noColor, coloured) in [("", true), ("1", false)] {
+            let text = try CLI.runOnTerminal(["test", feature], environment: ["NO_COLOR=\(noColor)"])
+            #expect(text.contains("\u{1b}[31m-x") == coloured && text.contains("\u{1b}[32m+b") == coloured, "NO_COLOR=\(noColor): \(text)")
         }
     }
 

@@ -197,17 +197,7 @@ import Testing
         let result = try CLI.run(["serve", "--port", "0"]) { process, out in
             #expect(CLI.eventually { ((try? String(contentsOf: out, encoding: .utf8)) ?? "").hasSuffix("\n") })
             let url = try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            func curl(_ arguments: [String]) throws -> String {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["curl", "-s"] + arguments
-                let output = Pipe()
-                process.standardOutput = output
-                try process.run()
-                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                return text
-            }
+            func curl(_ arguments: [String]) throws -> String { try CLI.output(of: ["curl", "-s"] + arguments) }
             let added = try curl(["-X", "POST", "-H", "Content-Type: application/json", "-d",
                                   #"{"request":{"urlPath":"/hi"},"response":{"body":"hello"}}"#, "\(url)/__admin/mappings"])
             #expect(added.range(of: #"\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}""#, options: .regularExpression) != nil, "\(added)")

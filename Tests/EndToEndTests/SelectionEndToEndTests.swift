@@ -101,15 +101,8 @@ import Testing
         let file = try CLI.write(script, "c.bash", in: directory)
         func complete(_ words: [String]) throws -> Set<String> {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["bash", "-c", "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _sut_launch; printf '%s\\n' \"${COMPREPLY[@]}\""]
-            process.currentDirectoryURL = directory
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let text = try CLI.output(of: ["bash", "-c", "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _sut_launch; printf '%s\\n' \"${COMPREPLY[@]}\""],
+                                      in: directory)
             return Set(text.split(separator: "\n").map(String.init))
         }
         #expect(try complete(["sut-launch", "ser"]).contains("serve"))
@@ -170,32 +163,7 @@ import Testing
           Scenario: two
             When I run "sleep 0.5"
         """, "live.feature", in: directory)
-        let script = """
-        import os, pty, sys
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.environ.pop('NO_COLOR', None)
-            os.environ['TERM'] = 'xterm'
-            os.execv(sys.argv[1], ['sut-launch', 'test', '--jobs', '2', sys.argv[2]])
-        out = b''
-        while True:
-            try:
-                data = os.read(fd, 4096)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-        sys.stdout.write(out.decode('utf-8', 'replace'))
-        """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, CLI.sutLaunch, feature]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try CLI.runOnTerminal(["test", "--jobs", "2", feature], environment: ["-u", "NO_COLOR", "TERM=xterm"])
         #expect(text.contains("[0/2] live: one") && text.contains("[0/2] live: two"), "\(text)")
         #expect(text.contains("2 scenarios: 2 passed"))
     }
