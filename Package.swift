@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "sut-launch", targets: ["sut-launch"]),
+        .executable(name: "sut-launch-foundation", targets: ["sut-launch-foundation"]),
         .library(name: "AutomationHost", targets: ["AutomationHost"]),
         .library(name: "AutomationCore", targets: ["AutomationCore"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -23,10 +24,15 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
         // Flags, launcher, run orchestration, reports, scenarios, the commands.
         .target(name: "AutomationCore", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
+        // The Foundation.Process launcher backend: the only module that links all of Foundation, so that
+        // sut-launch itself does not (26 MB instead of 76 MB static; faster start, less memory).
+        .target(name: "FoundationLauncher", dependencies: ["AutomationCore", "AutomationSupport"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
-        .target(name: "AutomationTesting", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer"]),
+        .target(name: "AutomationTesting", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
         // The CLI: main.swift hands argv to AutomationCore's SutLaunchCommand and exits with its code.
         .executableTarget(name: "sut-launch", dependencies: ["AutomationCore"]),
+        // The same CLI with the Foundation.Process backend linked in: sut-launch runs it for `--launcher foundation`.
+        .executableTarget(name: "sut-launch-foundation", dependencies: ["AutomationCore", "FoundationLauncher"]),
 
         // Programs under test used by the README tour, the tests and the benchmarks.
         .executableTarget(name: "MyAppCLI", dependencies: ["AutomationHost"], path: "Fixtures/MyAppCLI"),
@@ -34,7 +40,7 @@ let package = Package(
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost"]),
         .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"]),
-        .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer"]),
+        .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
         .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "AutomationSupport", "MockServer", "MyAppCLI"],
                     exclude: ["Application/__snapshots__"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "AutomationSupport"], exclude: ["Fixtures"]),
@@ -42,7 +48,7 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["AutomationSupport", "MockServer", "AutomationCore", "AutomationHost"], exclude: ["Inputs"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["AutomationHost", "MockServer", "sut-launch", "MyAppCLI", "argv-dump"],
+            dependencies: ["AutomationHost", "MockServer", "sut-launch", "sut-launch-foundation", "MyAppCLI", "argv-dump"],
             exclude: ["Schemas"]
         ),
     ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# install.sh: builds sut-launch with scripts/build-release.sh and installs the binary (stripped unless
-# --debug-symbols), its man page and its bash, zsh and fish completions under PREFIX (default /usr/local).
+# install.sh: builds sut-launch with scripts/build-release.sh and installs the binary and its companion
+# sut-launch-foundation (what `--launcher foundation` runs; both stripped unless --debug-symbols), the man page
+# and the bash, zsh and fish completions under PREFIX (default /usr/local).
 #
 # Usage: scripts/install.sh [PREFIX]                 scripts/install.sh --uninstall [PREFIX]
 #        scripts/install.sh --debug-symbols [PREFIX]
@@ -22,6 +23,7 @@ done
 PREFIX="${PREFIX:-/usr/local}"
 FILES=(
     "$PREFIX/bin/sut-launch"
+    "$PREFIX/bin/sut-launch-foundation"
     "$PREFIX/share/man/man1/sut-launch.1"
     "$PREFIX/share/bash-completion/completions/sut-launch"
     "$PREFIX/share/zsh/site-functions/_sut-launch"
@@ -37,8 +39,10 @@ fi
 
 BINARY="$("$ROOT/scripts/build-release.sh")"
 for file in "${FILES[@]}"; do mkdir -p "$(dirname "$file")"; done
-install -m 0755 "$BINARY" "$PREFIX/bin/sut-launch"
-if [ "$STRIP" = 1 ] && command -v strip >/dev/null; then strip "$PREFIX/bin/sut-launch"; fi
+for name in sut-launch sut-launch-foundation; do
+    install -m 0755 "$(dirname "$BINARY")/$name" "$PREFIX/bin/$name"
+    if [ "$STRIP" = 1 ] && command -v strip >/dev/null; then strip "$PREFIX/bin/$name"; fi
+done
 "$PREFIX/bin/sut-launch" manpage > "$PREFIX/share/man/man1/sut-launch.1"
 "$PREFIX/bin/sut-launch" completions bash > "$PREFIX/share/bash-completion/completions/sut-launch"
 "$PREFIX/bin/sut-launch" completions zsh > "$PREFIX/share/zsh/site-functions/_sut-launch"

@@ -57,3 +57,143 @@ void csystem_bound_malloc_caching(void) {
     mallopt(M_ARENA_MAX, 4);
 #endif
 }
+
+void csystem_single_malloc_arena(void) {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
+// MARK: The reaper (see CSystemShims.h)
+//
+// The reaper shares this process's memory but not its descriptors, signal handlers or thread-local storage:
+// it runs on a stack of its own with the TLS pointer of the thread that cloned it. So it must not touch
+// errno or anything else of the C library's per-thread state: it makes its system calls itself (raw_syscall,
+// which returns -errno) and calls no libc function after the clone.
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#define REAPER_SLOTS 4096
+#define REAPER_STACK (64 * 1024)
+
+static _Atomic int reaper_slots[REAPER_SLOTS]; // registered process groups; 0 is a free slot
+static _Atomic int reaper_state;               // 0: not started, 1: running, -1: could not start
+static pthread_mutex_t reaper_start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int reaper_read_end = -1;
+
+static long raw_syscall(long number, long a, long b, long c) {
+#if defined(__x86_64__)
+    long result;
+    __asm__ volatile("syscall" : "=a"(result) : "a"(number), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+    return result;
+#else
+    register long x8 __asm__("x8") = number;
+    register long x0 __asm__("x0") = a;
+    register long x1 __asm__("x1") = b;
+    register long x2 __asm__("x2") = c;
+    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+    return x0;
+#endif
+}
+
+static void reaper_signal_all(int signal) {
+    for (int index = 0; index < REAPER_SLOTS; index++) {
+        int group = atomic_load(&reaper_slots[index]);
+        if (group > 0) raw_syscall(SYS_kill, -group, signal, 0);
+    }
+}
+
+static int reaper_main(void *unused) {
+    (void)unused;
+    int fd = reaper_read_end;
+    // Signals are blocked already (the cloning thread blocked them all around the clone).
+    raw_syscall(SYS_setpgid, 0, 0, 0); // out of the caller's group: a CI runner's kill of that group spares it
+    raw_syscall(SYS_chdir, (long)"/", 0, 0);
+    raw_syscall(SYS_prctl, PR_SET_NAME, (long)"sut-reaper", 0);
+    // Hold nothing of the caller's: its stdout (a reader would wait for us), sockets, the pipe's write end.
+    if (raw_syscall(SYS_close_range, 0, (long)(unsigned)(fd - 1), 0) != 0 && fd > 0) {
+        for (int other = 0; other < fd; other++) raw_syscall(SYS_close, other, 0, 0);
+    }
+    if (raw_syscall(SYS_close_range, fd + 1, (long)~0U, 0) != 0) {
+        for (int other = fd + 1; other < 65536; other++) raw_syscall(SYS_close, other, 0, 0);
+    }
+    char byte;
+    for (;;) {
+        long count = raw_syscall(SYS_read, fd, (long)&byte, 1);
+        if (count == 0) break;               // the caller is gone
+        if (count < 0 && count != -EINTR) return 0; // cannot watch: leave the programs alone rather than guess
+    }
+    int any = 0;
+    for (int index = 0; index < REAPER_SLOTS; index++) any |= atomic_load(&reaper_slots[index]) > 0;
+    if (!any) return 0;
+    reaper_signal_all(SIGTERM);
+    struct timespec grace = {0, 500 * 1000 * 1000};
+    while (raw_syscall(SYS_nanosleep, (long)&grace, (long)&grace, 0) == -EINTR) {}
+    reaper_signal_all(SIGKILL);
+    return 0;
+}
+
+static int reaper_spawn(void) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return 0;
+    void *stack = mmap(NULL, REAPER_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) {
+        close(fds[0]);
+        close(fds[1]);
+        return 0;
+    }
+    reaper_read_end = fds[0];
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    // The stack is never unmapped: after this process ends the reaper still runs on it.
+    int pid = clone(reaper_main, (char *)stack + REAPER_STACK, CLONE_VM | SIGCHLD, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    close(fds[0]);
+    if (pid < 0) {
+        munmap(stack, REAPER_STACK);
+        close(fds[1]);
+        return 0;
+    }
+    return 1; // fds[1] stays open, close-on-exec, for as long as this process lives
+}
+
+int csystem_reaper_start(void) {
+    int state = atomic_load(&reaper_state);
+    if (state != 0) return state > 0;
+    pthread_mutex_lock(&reaper_start_lock);
+    if (atomic_load(&reaper_state) == 0) atomic_store(&reaper_state, reaper_spawn() ? 1 : -1);
+    pthread_mutex_unlock(&reaper_start_lock);
+    return atomic_load(&reaper_state) > 0;
+}
+
+int csystem_reaper_guard(int pgid) {
+    if (pgid <= 0 || atomic_load(&reaper_state) <= 0) return 0;
+    for (int index = 0; index < REAPER_SLOTS; index++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&reaper_slots[index], &expected, pgid)) return 1;
+    }
+    return 0;
+}
+
+int csystem_reaper_release(int pgid) {
+    if (pgid <= 0) return 0;
+    for (int index = 0; index < REAPER_SLOTS; index++) {
+        int expected = pgid;
+        if (atomic_compare_exchange_strong(&reaper_slots[index], &expected, 0)) return 1;
+    }
+    return 0;
+}
+#else
+int csystem_reaper_start(void) { return 0; }
+int csystem_reaper_guard(int pgid) { (void)pgid; return 0; }
+int csystem_reaper_release(int pgid) { (void)pgid; return 0; }
+#endif

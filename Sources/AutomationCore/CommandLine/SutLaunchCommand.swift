@@ -1,4 +1,5 @@
 import AutomationSupport
+internal import CSystemShims
 
 /// The whole command line: picks the subcommand, turns every error into its exit code, and writes the
 /// `--report` a parsed option asked for, whatever the exit code.
@@ -16,6 +17,25 @@ public enum SutLaunchCommand {
     /// - Parameters:
     ///   - arguments: argv without argv[0].
     ///   - environment: the caller's environment.
+    /// The executable that has the Foundation.Process launcher linked in, installed next to sut-launch.
+    static let foundationCompanion = "sut-launch-foundation"
+
+    /// `--launcher foundation` in a sut-launch built without Foundation: the same command line, run by
+    /// ``foundationCompanion``. Returns only when that cannot start (exit 125, with the report).
+    private static func runCompanion(for configuration: RunConfiguration, arguments: [String]) -> Int32 {
+        let name = foundationCompanion
+        let message: String
+        if let path = CompanionExecutable.path(name) {
+            let error = CompanionExecutable.exec(path, arguments: arguments)
+            message = "--launcher \(configuration.launcher.rawValue): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
+        } else {
+            message = "--launcher \(configuration.launcher.rawValue): cannot find this executable's directory to start \(name) from"
+        }
+        Console.error(message)
+        RunCommand.writeEarlyReport(arguments, exitCode: ExitCode.cannotLaunch, error: message)
+        return ExitCode.cannotLaunch
+    }
+
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         let first = arguments.first
         do {
@@ -42,6 +62,8 @@ public enum SutLaunchCommand {
                 Console.out("sut-launch \(SutLaunch.version)\n")
                 return 0
             case .run(let configuration):
+                if !Launcher.isAvailable(configuration.launcher) { return runCompanion(for: configuration, arguments: arguments) }
+                csystem_single_malloc_arena() // a run has a few threads that allocate little: no arena each
                 let forwarder = SignalForwarder(grace: configuration.killGrace)
                 return Runner.run(configuration, signals: forwarder).exitCode
             }

@@ -6,6 +6,14 @@ public enum LauncherBackend: String, Sendable, CaseIterable {
     case posixSpawn = "posix-spawn"
     /// Foundation.Process, as the design card names it: the path to platforms without posix_spawn.
     case foundation
+
+    /// How a program gets this backend when it is not linked in.
+    var linkHint: String {
+        switch self {
+        case .posixSpawn: "it always is"
+        case .foundation: "call FoundationLauncher.register(), or run sut-launch-foundation, which sut-launch starts for --launcher foundation"
+        }
+    }
 }
 
 /// What to launch and how. Flags are already marshalled into `arguments` and `environment` by the caller.

@@ -10,14 +10,25 @@ public enum StandardStream: String, Sendable, Hashable, CaseIterable {
 ///
 /// Safe to read from any thread while the program runs.
 public final class OutputRecorder: Sendable {
+    struct Stream {
+        var byteCount = 0
+        var tail: [UInt8] = []
+        var captured: [UInt8] = []
+    }
+    // Plain fields, not dictionaries keyed by stream: a launch pays for every generic type it instantiates
+    // first (~20 µs each in the static binary), and this state is made once per launch.
     struct State {
-        var byteCounts: [StandardStream: Int] = [.stdout: 0, .stderr: 0]
-        var tails: [StandardStream: [UInt8]] = [.stdout: [], .stderr: []]
-        var captured: [StandardStream: [UInt8]] = [.stdout: [], .stderr: []]
+        var stdout = Stream()
+        var stderr = Stream()
         var truncated = false
         var finished = false
-        var observers: [Int: @Sendable () -> Void] = [:]
+        var observers: [(token: Int, observer: @Sendable () -> Void)] = []
         var nextObserver = 0
+
+        subscript(stream: StandardStream) -> Stream {
+            get { stream == .stdout ? stdout : stderr }
+            set { if stream == .stdout { stdout = newValue } else { stderr = newValue } }
+        }
     }
 
     let state = Locked(State())
@@ -31,19 +42,20 @@ public final class OutputRecorder: Sendable {
         self.captureLimit = captureLimit
     }
 
-    func record(_ bytes: ArraySlice<UInt8>, from stream: StandardStream) {
+    func record(_ bytes: UnsafeBufferPointer<UInt8>, from stream: StandardStream) {
         let observers = state.withLock { state -> [@Sendable () -> Void] in
-            state.byteCounts[stream, default: 0] += bytes.count
-            var tail = state.tails[stream] ?? []
-            tail.append(contentsOf: bytes)
-            if tail.count > tailLimit { tail.removeFirst(tail.count - tailLimit) }
-            state.tails[stream] = tail
-            if captureLimit > 0 {
-                let room = captureLimit - (state.captured[stream]?.count ?? 0)
-                if room > 0 { state.captured[stream, default: []].append(contentsOf: bytes.prefix(room)) }
-                if room < bytes.count { state.truncated = true }
+            let tailLimit = tailLimit, captureLimit = captureLimit
+            func update(_ recorded: inout Stream) -> Bool {
+                recorded.byteCount += bytes.count
+                recorded.tail.append(contentsOf: bytes)
+                if recorded.tail.count > tailLimit { recorded.tail.removeFirst(recorded.tail.count - tailLimit) }
+                guard captureLimit > 0 else { return false }
+                let room = captureLimit - recorded.captured.count
+                if room > 0 { recorded.captured.append(contentsOf: bytes.prefix(room)) }
+                return room < bytes.count
             }
-            return Array(state.observers.values)
+            if stream == .stdout ? update(&state.stdout) : update(&state.stderr) { state.truncated = true }
+            return state.observers.map(\.observer)
         }
         observers.forEach { $0() }
     }
@@ -51,19 +63,19 @@ public final class OutputRecorder: Sendable {
     func markFinished() {
         let observers = state.withLock { state -> [@Sendable () -> Void] in
             state.finished = true
-            return Array(state.observers.values)
+            return state.observers.map(\.observer)
         }
         observers.forEach { $0() }
     }
 
     /// Bytes the stream carried so far.
-    public func byteCount(_ stream: StandardStream) -> Int { state.withLock { $0.byteCounts[stream] ?? 0 } }
+    public func byteCount(_ stream: StandardStream) -> Int { state.withLock { $0[stream].byteCount } }
 
     /// The last ``tailLimit`` bytes of the stream.
-    public func tail(_ stream: StandardStream) -> [UInt8] { state.withLock { $0.tails[stream] ?? [] } }
+    public func tail(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].tail } }
 
     /// Everything captured from the stream (up to ``captureLimit``).
-    public func captured(_ stream: StandardStream) -> [UInt8] { state.withLock { $0.captured[stream] ?? [] } }
+    public func captured(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].captured } }
 
     /// True once both streams reached end of file (or the launcher stopped reading them).
     public var isFinished: Bool { state.withLock { $0.finished } }
@@ -108,10 +120,10 @@ public final class OutputRecorder: Sendable {
     package func addObserver(_ observer: @escaping @Sendable () -> Void) -> Int {
         state.withLock { state in
             state.nextObserver += 1
-            state.observers[state.nextObserver] = observer
+            state.observers.append((state.nextObserver, observer))
             return state.nextObserver
         }
     }
 
-    package func removeObserver(_ token: Int) { _ = state.withLock { $0.observers.removeValue(forKey: token) } }
+    package func removeObserver(_ token: Int) { state.withLock { $0.observers.removeAll { $0.token == token } } }
 }

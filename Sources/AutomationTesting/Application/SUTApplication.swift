@@ -1,6 +1,7 @@
 import AutomationSupport
 public import AutomationHost
 import MockServer
+import FoundationLauncher
 
 /// A wait or check on a program under test that did not hold. The message carries the program's last
 /// output lines, so a failure reads like a screenshot of the terminal.
@@ -48,6 +49,7 @@ public final class SUTApplication: Sendable {
     public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .posixSpawn) {
         self.executable = executable
         self.launcher = launcher
+        if launcher == .foundation { FoundationLauncher.register() }
         self.state = Locked(State(defaultTimeout: defaultTimeout))
         AutomationScope.current?.register(self)
     }

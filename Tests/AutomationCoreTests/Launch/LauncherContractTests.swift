@@ -1,6 +1,7 @@
 import AutomationSupport
 @testable import AutomationCore
 import Foundation
+import FoundationLauncher
 import Testing
 
 /// The launcher contract: every row runs against both backends (posix_spawn and Foundation.Process).
@@ -14,6 +15,7 @@ import Testing
             executable: executable, arguments: arguments, environment: environment, workingDirectory: cwd,
             standardInput: stdin, forwardsOutput: false, captureLimit: 1 << 20)
         request.backend = backend
+        FoundationLauncher.register()
         return try Launcher.launch(request)
     }
 

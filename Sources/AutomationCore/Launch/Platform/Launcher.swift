@@ -19,6 +19,9 @@ public enum Launcher {
     /// - Returns: the running process; a failing exit is reported by ``LaunchedProcess/waitForExit(timeout:)``, not thrown.
     /// - Throws: ``LaunchError`` when the program cannot be started (not found, not executable, bad directory).
     public static func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchedProcess {
+        if request.backend != .posixSpawn && registered(request.backend) == nil {
+            throw LaunchError(.cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
+        }
         let callerDirectory = ExecutableLocator.currentDirectory()
         let path = try ExecutableLocator.locate(request.executable, path: request.environment["PATH"], currentDirectory: callerDirectory).get()
         if let directory = request.workingDirectory {
@@ -60,9 +63,9 @@ public enum Launcher {
                 case .posixSpawn:
                     PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: request.workingDirectory,
                                      descriptors: descriptors).map { pid in (pid, { PosixSpawn.waitForExit(pid) }) }
-                case .foundation:
-                    FoundationSpawn.spawn(path: path, arguments: request.arguments, environment: request.environment,
-                                          workingDirectory: request.workingDirectory, descriptors: descriptors)
+                case let other:
+                    registered(other)!(Spawn(path: path, arguments: request.arguments, environment: request.environment,
+                                             workingDirectory: request.workingDirectory, descriptors: descriptors))
                 }
             }
         }
@@ -94,6 +97,32 @@ public enum Launcher {
         return LaunchedProcess(pid: pid, executablePath: path, argv: sent, started: started, waitForExit: waitForExit,
                                output: recorder, pump: pump, standardInput: stdinWrite, terminal: terminal)
     }
+
+    /// What a backend linked from another module is given: the resolved path, argv after argv[0], the whole
+    /// environment, and `descriptors[i]` to become the child's fd i.
+    package struct Spawn: Sendable {
+        package let path: String
+        package let arguments: [String]
+        package let environment: [String: String]
+        package let workingDirectory: String?
+        package let descriptors: [Int32]
+    }
+    /// Starts the program; returns its pid and a function that blocks until it exits and returns a wait status.
+    package typealias SpawnFunction = @Sendable (Spawn) -> Result<(Int32, @Sendable () -> Int32), Errno>
+
+    private static let backends = Locked<[LauncherBackend: SpawnFunction]>([:])
+
+    /// Makes a backend that lives in another module (FoundationLauncher) available to ``launch(_:)``.
+    package static func register(_ backend: LauncherBackend, _ spawn: @escaping SpawnFunction) {
+        backends.withLock { $0[backend] = spawn }
+    }
+
+    /// True when ``launch(_:)`` can use `backend` in this process.
+    public static func isAvailable(_ backend: LauncherBackend) -> Bool {
+        backend == .posixSpawn || registered(backend) != nil
+    }
+
+    private static func registered(_ backend: LauncherBackend) -> SpawnFunction? { backends.withLock { $0[backend] } }
 
     private static func launchError(for error: Errno, path: String) -> LaunchError {
         switch error.rawValue {

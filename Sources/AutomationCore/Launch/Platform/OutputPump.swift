@@ -26,7 +26,10 @@ final class OutputPump: Sendable {
         startThread {
             var open = pipes
             var wakeRead = wake.read
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            // Not zero-filled: only the pages read() writes become resident (a quiet program costs one, not 16).
+            let capacity = 64 * 1024
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            defer { buffer.deallocate() }
             while !open.isEmpty && !stopRequested.current {
                 var fds = open.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
                 if wakeRead >= 0 { fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)) }
@@ -42,10 +45,11 @@ final class OutputPump: Sendable {
                 }
                 var closed: [Int32] = []
                 for (index, (stream, fd)) in open.enumerated() where fds[index].revents != 0 {
-                    let count = read(fd, &buffer, buffer.count)
+                    let count = read(fd, buffer, capacity)
                     if count > 0 {
-                        recorder.record(buffer[0..<count], from: stream)
-                        if forward, !Self.writeAll(stream == .stdout ? 1 : 2, buffer[0..<count]) {
+                        let chunk = UnsafeBufferPointer(start: buffer, count: count)
+                        recorder.record(chunk, from: stream)
+                        if forward, !Self.writeAll(stream == .stdout ? 1 : 2, chunk) {
                             // Our reader went away (`sut-launch prog | head`): stop reading, so the program
                             // sees its stdout closed (EPIPE/SIGPIPE) as if it were piped to head directly.
                             closed.append(fd)
@@ -86,10 +90,10 @@ final class OutputPump: Sendable {
 
     deinit { closeWake() } // a process dropped without finish() does not leak the wake pipe
 
-    private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
-        var offset = bytes.startIndex
-        while offset < bytes.endIndex {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return false

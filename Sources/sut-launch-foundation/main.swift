@@ -1,0 +1,9 @@
+// sut-launch-foundation: sut-launch with the Foundation.Process launcher linked in. `sut-launch --launcher
+// foundation` execs this binary (found next to its own) with the same arguments.
+import AutomationCore
+import FoundationLauncher
+
+FoundationLauncher.register()
+SignalForwarder.blockSignalsInThisProcess()
+StandardDescriptors.openClosedOnes()
+StandardDescriptors.exitProcess(SutLaunchCommand.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current))
