@@ -97,10 +97,11 @@ func backendLogin() {
     }
 }
 
-/// Waits for control messages from the test and prints each; "quit" ends the program.
+/// Waits for control messages from the test, handles the built-in ones (switch screen, set or clear a flag
+/// at run time), prints each and acknowledges it with a reply; "quit" ends the program.
 func listen() {
     guard let channel = ControlChannel(bridge) else {
-        say("no mock server: no control channel")
+        say("no control channel")
         exit(2)
     }
     say("listening for control messages")
@@ -109,12 +110,26 @@ func listen() {
     let deadline = Date().addingTimeInterval(60)
     while Date() < deadline {
         let asked = Date()
-        guard let message = channel.next(timeoutMs: 10_000) else {
-            if Date().timeIntervalSince(asked) < 1 { usleep(100_000) } // the server is not there: do not spin
+        guard let message = channel.receive(timeoutMs: 10_000) else {
+            if Date().timeIntervalSince(asked) < 1 { usleep(100_000) } // the endpoint is not there: do not spin
             continue
         }
-        say("control: \(message)")
-        if message == "quit" { exit(0) }
+        var reply = "ok"
+        switch ControlCommand(message.text) {
+        case .entryPoint(let name)?:
+            say("screen: \(name)")
+            reply = "on \(name)"
+        case let command?:
+            RuntimeFlags.shared.apply(command)
+            let flags = FlagStack([.runtime(), .configuration("ephemeral", bridge.ephemeralConfiguration)])
+            let greeting = flags.string("greeting") ?? "hello"
+            say("greeting is now \(greeting)")
+            reply = greeting
+        case nil:
+            say("control: \(message.text)")
+        }
+        channel.acknowledge(message, reply: reply)
+        if message.text == "quit" { exit(0) }
     }
     say("no control message within 60 s")
     exit(1)

@@ -64,6 +64,11 @@ public final class AutomationBridge: Sendable {
         return text.flatMap { URL(string: $0) }
     }
 
+    /// Where ``ControlChannel`` talks to the test: `SUT_CONTROL_URL`, else the mock server's URL; nil when neither is set.
+    public var controlURL: URL? {
+        environment[WireFormat.controlURLVariable].flatMap { URL(string: $0) } ?? mockServerURL
+    }
+
     /// The entry point a test selected with `--entry-point NAME`, if any.
     public var entryPoint: String? { automationConfiguration.string(WireFormat.entryPointKey) }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 
 /// Layers of flag values, consulted in order: the first layer that holds a key wins.
 ///
@@ -110,5 +111,43 @@ extension FlagValue {
         // -?digits.digits with an optional exponent; no leading "." or trailing "." and no "inf"/"nan".
         let pattern = /-?(0|[1-9][0-9]*)\.[0-9]+([eE][-+]?[0-9]+)?/
         return text.wholeMatch(of: pattern) != nil
+    }
+}
+
+/// Flags a test sets or clears while the program runs (the control channel's ``ControlCommand/setFlag(_:_:)``
+/// and ``ControlCommand/clearFlag(_:)``): put ``FlagStack/Layer/runtime(_:)`` on top of a ``FlagStack`` and
+/// rebuild the stack after each change, and a test changes state without a relaunch.
+public final class RuntimeFlags: Sendable {
+    /// The process's runtime flags.
+    public static let shared = RuntimeFlags()
+
+    private let queue = DispatchQueue(label: "sut-launch.runtime-flags")
+    nonisolated(unsafe) private var storage: [String: FlagValue] = [:] // only touched on `queue`
+
+    public init() {}
+
+    /// The flags set now.
+    public var values: [String: FlagValue] { queue.sync { storage } }
+
+    public func set(_ key: String, _ value: FlagValue) { queue.sync { storage[key] = value } }
+
+    public func clear(_ key: String) { queue.sync { _ = storage.removeValue(forKey: key) } }
+
+    /// Applies a `flag set` / `flag clear` command; false for any other command (an entry point is the program's).
+    @discardableResult
+    public func apply(_ command: ControlCommand) -> Bool {
+        switch command {
+        case .setFlag(let key, let value): set(key, value)
+        case .clearFlag(let key): clear(key)
+        case .entryPoint: return false
+        }
+        return true
+    }
+}
+
+extension FlagStack.Layer {
+    /// The runtime flags as they are now, as a layer named "runtime" (put it first: it wins).
+    public static func runtime(_ flags: RuntimeFlags = .shared) -> FlagStack.Layer {
+        FlagStack.Layer(name: "runtime", values: flags.values)
     }
 }

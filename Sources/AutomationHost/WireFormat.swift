@@ -24,6 +24,8 @@ public enum WireFormat {
     public static let underTestVariable = "SUT_UNDER_TEST"
     /// Environment variable that carries the mock server's base URL.
     public static let mockServerURLVariable = "SUT_MOCK_SERVER_URL"
+    /// Environment variable that carries the control channel's base URL (``ControlChannel``).
+    public static let controlURLVariable = "SUT_CONTROL_URL"
     /// Automation flag that carries the mock server's base URL.
     public static let mockServerURLKey = "mockServerURL"
     /// Automation flag that names the entry point.

@@ -47,3 +47,42 @@ import Testing
         #expect(FlagValue.inferred(from: text) == expected)
     }
 }
+
+@Suite struct ControlCommandTests {
+    @Test(arguments: [
+        ("entryPoint albums", ControlCommand.entryPoint("albums")),
+        ("flag set greeting=ciao", .setFlag("greeting", "ciao")),
+        ("flag set retries=3", .setFlag("retries", 3)),
+        ("flag set dark=true", .setFlag("dark", true)),
+        (#"flag set code:="007""#, .setFlag("code", "007")),
+        (#"flag set user:={"name":"ada","tags":[1,2]}"#, .setFlag("user", ["name": "ada", "tags": [1, 2]])),
+        ("flag clear greeting", .clearFlag("greeting")),
+    ])
+    func builtInMessagesParseAndPrintBack(text: String, command: ControlCommand) {
+        #expect(ControlCommand(text) == command)
+        #expect(ControlCommand(command.text) == command)
+    }
+
+    @Test func stringsThatWouldReadAsOtherTypesTravelAsJSON() {
+        for value: FlagValue in ["true", "42", "two words", "a=b", ""] {
+            let command = ControlCommand.setFlag("k", value)
+            #expect(ControlCommand(command.text) == command, "\(command.text)")
+        }
+    }
+
+    @Test(arguments: ["refresh", "entryPoint", "entryPoint a b", "flag set", "flag set =1", "flag set k:=nope", "flag clear", "flag toggle k"])
+    func otherMessagesAreNotCommands(text: String) {
+        #expect(ControlCommand(text) == nil)
+    }
+
+    @Test func runtimeFlagsAreTheTopLayer() {
+        let runtime = RuntimeFlags()
+        let base = FlagStack.Layer.defaults(["greeting": "hello"])
+        #expect(runtime.apply(.setFlag("greeting", "ciao")))
+        #expect(FlagStack([.runtime(runtime), base]).string("greeting") == "ciao")
+        #expect(FlagStack([.runtime(runtime), base]).source(of: "greeting") == "runtime")
+        #expect(runtime.apply(.clearFlag("greeting")))
+        #expect(FlagStack([.runtime(runtime), base]).string("greeting") == "hello")
+        #expect(!runtime.apply(.entryPoint("albums")))
+    }
+}

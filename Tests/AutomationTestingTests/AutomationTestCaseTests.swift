@@ -26,6 +26,19 @@ final class AutomationTestCaseTests: AutomationTestCase {
         assertReceived(server, "GET /message", times: 1)
     }
 
+    func testTheControlChannelUnderXCTest() async throws {
+        let app = SUTApplication(executable: myAppCLI)
+        self.app = app
+        try app.launch(arguments: ["listen"])
+        try await app.waitForOutput(containing: "listening for control messages")
+        let reply = try await app.setFlag("greeting", "salve", waitForAck: .seconds(5))
+        XCTAssertEqual(reply, "salve")
+        try await app.waitForOutput(containing: "greeting is now salve")
+        try await app.send("quit", waitForAck: .seconds(5))
+        let code = try await app.exitCode
+        XCTAssertEqual(code, 0)
+    }
+
     func testReleasedPropertiesAreLetGo() {
         let owner = Owner()
         owner.value = "kept until released"

@@ -9,20 +9,31 @@ import Glibc
 import Darwin
 #endif
 
-/// Messages from the test to the running program (the pasteboard idea), over the mock server's
-/// `/__sut/control` long-poll endpoint.
+/// Messages from the test to the running program (the pasteboard idea, done right): the test sends, the
+/// program receives, and may acknowledge with a reply the test waits for.
+///
+/// The endpoint is `SUT_CONTROL_URL` (SUTApplication always sets it: the mock server's URL, or a loopback
+/// endpoint of its own when no mock server runs), else the mock server's URL.
 ///
 /// ```swift
 /// let channel = ControlChannel(AutomationBridge.shared)
-/// while let message = channel?.next(timeoutMs: 10_000) { handle(message) }
+/// while let message = channel?.receive(timeoutMs: 10_000) {
+///     switch ControlCommand(message.text) {
+///     case .entryPoint(let name)?: show(name)
+///     case .setFlag(let key, let value)?: RuntimeFlags.shared.set(key, value)
+///     case .clearFlag(let key)?: RuntimeFlags.shared.clear(key)
+///     case nil: handle(message.text)
+///     }
+///     channel?.acknowledge(message, reply: "done")
+/// }
 /// ```
 public struct ControlChannel: Sendable {
     public let host: String
     public let port: UInt16
 
-    /// The channel of the bridge's mock server; nil when no mock server runs.
+    /// The bridge's control endpoint (``AutomationBridge/controlURL``); nil when there is none.
     public init?(_ bridge: AutomationBridge) {
-        guard let url = bridge.mockServerURL, let host = url.host, let port = url.port, let value = UInt16(exactly: port) else { return nil }
+        guard let url = bridge.controlURL, let host = url.host, let port = url.port, let value = UInt16(exactly: port) else { return nil }
         self.host = host
         self.port = value
     }
@@ -32,19 +43,30 @@ public struct ControlChannel: Sendable {
         self.port = port
     }
 
-    /// Waits up to `timeoutMs` for the next message. nil when none came or the server cannot be reached.
-    public func next(timeoutMs: Int = 25_000) -> String? {
-        guard let (status, body) = get("/__sut/control?timeoutMs=\(timeoutMs)", timeoutMs: timeoutMs + 5_000), status == 200 else {
+    /// Waits up to `timeoutMs` for the next message. nil when none came or the endpoint cannot be reached.
+    public func receive(timeoutMs: Int = 25_000) -> ControlMessage? {
+        guard let answer = exchange("GET", "/__sut/control?timeoutMs=\(timeoutMs)", timeoutMs: timeoutMs + 5_000), answer.status == 200 else {
             return nil
         }
-        return body
+        return ControlMessage(id: answer.messageId, text: answer.body)
     }
 
-    /// A minimal blocking HTTP/1.1 GET on IPv4 (the Host library keeps to FoundationEssentials: no URLSession).
-    private func get(_ target: String, timeoutMs: Int) -> (Int, String)? {
+    /// The text of the next message (``receive(timeoutMs:)`` without the id: such a message is never acknowledged).
+    public func next(timeoutMs: Int = 25_000) -> String? { receive(timeoutMs: timeoutMs)?.text }
+
+    /// Tells the test the message was handled, with an optional reply (the test's `send(_:waitForAck:)` returns it).
+    /// - Returns: false when the endpoint could not be reached or does not know the message.
+    @discardableResult
+    public func acknowledge(_ message: ControlMessage, reply: String = "") -> Bool {
+        guard let id = message.id else { return false }
+        return exchange("POST", "/__sut/control/ack?id=\(id)", body: reply, timeoutMs: 5_000)?.status == 204
+    }
+
+    /// A minimal blocking HTTP/1.1 exchange on IPv4 (the Host library keeps to FoundationEssentials: no URLSession).
+    private func exchange(_ method: String, _ target: String, body: String = "", timeoutMs: Int) -> (status: Int, messageId: Int?, body: String)? {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        let sendFlags = Int32(MSG_NOSIGNAL) // a server that went away must not kill the program with SIGPIPE
+        let sendFlags = Int32(MSG_NOSIGNAL) // an endpoint that went away must not kill the program with SIGPIPE
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         let sendFlags: Int32 = 0
@@ -66,11 +88,18 @@ public struct ControlChannel: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { return nil }
-        let request = Array("GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, sendFlags) }) == request.count else { return nil }
+        let payload = Array(body.utf8)
+        let request = Array("\(method) \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Length: \(payload.count)\r\nConnection: close\r\n\r\n".utf8) + payload
+        var offset = 0
+        while offset < request.count {
+            let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, sendFlags) }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return nil }
+            offset += sent
+        }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
+        while response.count < 64 << 20 { // a message is at most the server's 16 MiB body limit
             let count = recv(fd, &buffer, buffer.count, 0)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
@@ -78,6 +107,68 @@ public struct ControlChannel: Sendable {
         }
         let text = String(decoding: response, as: UTF8.self)
         guard let headEnd = text.firstRange(of: "\r\n\r\n"), let status = Int(text.dropFirst(9).prefix(3)) else { return nil }
-        return (status, String(text[headEnd.upperBound...]))
+        var messageId: Int?
+        for line in text[..<headEnd.lowerBound].split(separator: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "x-sut-message-id" else { continue }
+            messageId = Int(line[line.index(after: colon)...].filter { $0 != " " && $0 != "\t" })
+        }
+        return (status, messageId, String(text[headEnd.upperBound...]))
+    }
+}
+
+/// One message from the test.
+public struct ControlMessage: Sendable, Hashable {
+    /// The endpoint's id for it (nil from an endpoint that gives none): what ``ControlChannel/acknowledge(_:reply:)`` names.
+    public var id: Int?
+    public var text: String
+    public init(id: Int?, text: String) {
+        self.id = id
+        self.text = text
+    }
+}
+
+/// The messages every program understands the same way (the test's `switchEntryPoint`, `setFlag`, `clearFlag`
+/// send them): `entryPoint NAME`, `flag set KEY=VALUE` (VALUE read as `--flag` reads it: true/false, a
+/// number, else text), `flag set KEY:=JSON` and `flag clear KEY`.
+public enum ControlCommand: Sendable, Hashable {
+    case entryPoint(String)
+    case setFlag(String, FlagValue)
+    case clearFlag(String)
+
+    /// The built-in command the text is, or nil for any other message.
+    public init?(_ text: String) {
+        let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+        switch (words.first, words.count) {
+        case ("entryPoint", 2): self = .entryPoint(words[1])
+        case ("flag", 3) where words[1] == "set":
+            let assignment = words[2]
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else { return nil }
+            let value = String(assignment[assignment.index(after: equals)...])
+            var key = assignment[..<equals]
+            if key.last == ":" {
+                key = key.dropLast()
+                guard !key.isEmpty, case .success(let object) = WireFormat.decodeObject("{\"v\":\(value)}", source: "flag set"),
+                      let decoded = object["v"] else { return nil }
+                self = .setFlag(String(key), decoded)
+            } else {
+                self = .setFlag(String(key), FlagValue.inferred(from: value))
+            }
+        case ("flag", 3) where words[1] == "clear": self = .clearFlag(words[2])
+        default: return nil
+        }
+    }
+
+    /// The message text that carries the command.
+    public var text: String {
+        switch self {
+        case .entryPoint(let name): "entryPoint \(name)"
+        case .setFlag(let key, let value):
+            if case .string(let text) = value, FlagValue.inferred(from: text) == value, !text.contains(" ") {
+                "flag set \(key)=\(text)"
+            } else {
+                "flag set \(key):=\(value)"
+            }
+        case .clearFlag(let key): "flag clear \(key)"
+        }
     }
 }

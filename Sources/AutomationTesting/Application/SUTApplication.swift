@@ -38,6 +38,8 @@ public final class SUTApplication: Sendable {
     private struct State {
         var process: LaunchedProcess?
         var server: MockServer?
+        /// The control channel's own loopback endpoint when no mock server was given.
+        var controlEndpoint: MockServer?
         var defaultTimeout: Duration
     }
     private let state: Locked<State>
@@ -80,6 +82,17 @@ public final class SUTApplication: Sendable {
         configuration.environment = isolation.merging(environment) { _, given in given }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         configuration.callerEnvironment = ProcessEnvironment.current
         configuration.mockServerURL = server?.url
+        // The control channel: the mock server's, or an endpoint of its own (an empty server, no admin API).
+        var controlEndpoint = state.withLock { $0.controlEndpoint }
+        if server == nil && controlEndpoint == nil {
+            var options = MockServer.Options()
+            options.admin = false
+            controlEndpoint = try MockServerRun.start(StubSet(), port: 0, strict: false, options: options).get()
+            state.withLock { $0.controlEndpoint = controlEndpoint }
+        }
+        if let url = server?.url ?? controlEndpoint?.url {
+            configuration.environment.append((WireFormat.controlURLVariable, url))
+        }
         configuration.workingDirectory = workingDirectory
         configuration.standardInput = .pipe
         configuration.launcher = launcher
@@ -167,12 +180,63 @@ public final class SUTApplication: Sendable {
     /// Closes stdin: the program reads end of file.
     public func closeInput() throws { try requireProcess().closeStandardInput() }
 
-    /// Sends a message over the control channel (the program reads it with `ControlChannel`).
+    /// Sends a message over the control channel (the program reads it with `ControlChannel`) without waiting.
     public func send(controlMessage message: String) throws {
-        guard let server = state.withLock({ $0.server }) else {
-            throw AutomationError("no mock server: launch(server:) with a MockServerBuilder().start() to use the control channel")
+        _ = try queue(message)
+    }
+
+    /// Sends a message over the control channel; with `waitForAck`, waits that long for the program to
+    /// acknowledge it (`ControlChannel.acknowledge(_:reply:)`) and returns its reply ("" when it gave none).
+    /// - Throws: ``AutomationError`` naming the message and the last output lines when no acknowledgement came.
+    @discardableResult
+    public func send(_ message: String, waitForAck timeout: Duration? = nil) async throws -> String? {
+        let (endpoint, id) = try queue(message)
+        guard let timeout else { return nil }
+        let process = try requireProcess()
+        let reply: String? = await withCheckedContinuation { continuation in
+            startThread {
+                // In slices, so a program that exits does not keep the test waiting for the whole timeout.
+                let end = ContinuousClock.now + timeout
+                while true {
+                    let slice = min(end - .now, .milliseconds(100))
+                    if let reply = endpoint.waitForControlAcknowledgement(of: id, timeout: max(slice, .zero)) { return continuation.resume(returning: reply) }
+                    if ContinuousClock.now >= end || process.status != nil { return continuation.resume(returning: nil) }
+                }
+            }
         }
-        server.send(controlMessage: message)
+        guard let reply else {
+            let why = process.status.map { "the program \($0) first" } ?? "waited \(Runner.format(timeout)); does it call ControlChannel.acknowledge?"
+            throw AutomationError("control message \"\(message)\" was not acknowledged: \(why)\n\(lastLines())")
+        }
+        return reply
+    }
+
+    /// Asks the program to switch to the entry point `name` (built-in message `entryPoint NAME`) and waits for its acknowledgement.
+    @discardableResult
+    public func switchEntryPoint(_ name: String, waitForAck timeout: Duration? = nil) async throws -> String {
+        try await send(ControlCommand.entryPoint(name).text, waitForAck: timeout ?? defaultTimeout) ?? ""
+    }
+
+    /// Sets a flag in the running program (built-in message `flag set`, the top layer of its FlagStack) and waits for its acknowledgement.
+    @discardableResult
+    public func setFlag(_ key: String, _ value: FlagValue, waitForAck timeout: Duration? = nil) async throws -> String {
+        try await send(ControlCommand.setFlag(key, value).text, waitForAck: timeout ?? defaultTimeout) ?? ""
+    }
+
+    /// Clears a flag set at run time (built-in message `flag clear`) and waits for the program's acknowledgement.
+    @discardableResult
+    public func clearFlag(_ key: String, waitForAck timeout: Duration? = nil) async throws -> String {
+        try await send(ControlCommand.clearFlag(key).text, waitForAck: timeout ?? defaultTimeout) ?? ""
+    }
+
+    private func queue(_ message: String) throws(AutomationError) -> (MockServer, Int) {
+        guard let endpoint = state.withLock({ $0.server ?? $0.controlEndpoint }) else {
+            throw AutomationError("\(executable) was not launched; call launch() first (the control channel starts with it)")
+        }
+        guard let id = endpoint.sendControlMessage(message) else {
+            throw AutomationError("control message \"\(message)\" not sent: 10,000 messages wait unread; is the program reading them?")
+        }
+        return (endpoint, id)
     }
 
     /// Waits for the program to exit (default timeout) and returns its status.
@@ -200,8 +264,15 @@ public final class SUTApplication: Sendable {
 
     /// Stops the program and everything it started: SIGTERM to its process group, SIGKILL after `grace`.
     public func terminate(grace: Duration = .seconds(2)) {
-        guard let process = state.withLock({ $0.process }) else { return }
+        let (process, endpoint) = state.withLock { state in
+            defer { state.controlEndpoint = nil }
+            return (state.process, state.controlEndpoint)
+        }
+        endpoint?.stop()
+        guard let process else { return }
         if process.status == nil { process.stop(signal: 15, grace: grace) }
         process.finish(grace: grace)
     }
+
+    deinit { state.withLock { $0.controlEndpoint }?.stop() }
 }

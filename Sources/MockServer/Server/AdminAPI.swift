@@ -66,18 +66,40 @@ enum AdminAPI {
         }
     }
 
-    /// The control channel: `POST /__sut/control` queues its body as a message; `GET /__sut/control?timeoutMs=N`
-    /// waits up to N ms (default 25,000) for the next one: 200 with the message, 204 when none came.
+    /// The control channel (loopback clients only):
+    /// - `POST /__sut/control` queues its body as a message: 202 with `{"id":N}` and `X-Sut-Message-Id: N`; with
+    ///   `?waitForAckMs=M` it waits up to M ms for the program's acknowledgement: 200 with the program's reply
+    ///   as the body, or 504 when none came.
+    /// - `GET /__sut/control?timeoutMs=N` waits up to N ms (default 25,000) for the next message: 200 with the
+    ///   message as the body and its id in `X-Sut-Message-Id`, 204 when none came.
+    /// - `POST /__sut/control/ack?id=N` acknowledges message N with the body as the reply: 204, or 404 for an
+    ///   id never sent.
     static func control(_ request: HTTPRequest, state: MockServer.State) -> MockResponse {
         guard isLoopback(request.clientAddress) else { return .text("loopback clients only\n", status: 403) }
+        let milliseconds = { (name: String, fallback: Int) in min(max(Int(request.query(name) ?? "") ?? fallback, 0), 120_000) }
+        if request.path == "/__sut/control/ack" {
+            guard request.method == "POST" else { return .text("use POST /__sut/control/ack?id=N with the reply as the body\n", status: 405) }
+            guard let id = Int(request.query("id") ?? "") else { return .text("missing or bad ?id=N (the X-Sut-Message-Id of the message)\n", status: 400) }
+            guard state.acknowledgeControlMessage(id, reply: request.bodyText) else { return .text("no control message \(id) was sent\n", status: 404) }
+            return MockResponse(status: 204)
+        }
         switch request.method {
         case "POST":
-            state.sendControlMessage(request.bodyText)
-            return MockResponse(status: 202)
+            guard let id = state.sendControlMessage(request.bodyText) else {
+                return .text("\(MockServer.State.controlQueueLimit) control messages wait unread; is the program reading them?\n", status: 503)
+            }
+            if request.query("waitForAckMs") != nil {
+                guard let reply = state.waitForControlAcknowledgement(id, timeoutMs: milliseconds("waitForAckMs", 0)) else {
+                    return MockResponse(status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
+                                        body: Array("the program did not acknowledge control message \(id) in time\n".utf8))
+                }
+                return MockResponse(status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8))
+            }
+            return MockResponse(status: 202, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "application/json"], body: Array("{\"id\":\(id)}".utf8))
         case "GET":
-            let timeout = min(max(Int(request.query("timeoutMs") ?? "") ?? 25_000, 0), 120_000)
-            guard let message = state.nextControlMessage(timeoutMs: timeout) else { return MockResponse(status: 204) }
-            return .text(message)
+            guard let message = state.nextControlMessage(timeoutMs: milliseconds("timeoutMs", 25_000)) else { return MockResponse(status: 204) }
+            return MockResponse(status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],
+                                body: Array(message.text.utf8))
         default:
             return .text("use GET (receive) or POST (send)\n", status: 405)
         }

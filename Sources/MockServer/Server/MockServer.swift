@@ -26,8 +26,11 @@ public final class MockServer: Sendable {
         let started = State.now()
         var observer: (@Sendable (JournalEntry) -> Void)?
         var unexpectedObserver: (@Sendable (HTTPRequest) -> Void)?
-        /// Messages for the program under test (`/__sut/control`), oldest first.
-        var controlMessages: [String] = []
+        /// Messages for the program under test (`/__sut/control`), oldest first, with their ids.
+        var controlMessages: [(id: Int, text: String)] = []
+        var lastControlId = 0
+        /// Replies of acknowledged messages by id (the latest ``controlAckLimit``).
+        var controlAcks: [Int: String] = [:]
 
         init(stubs: StubSet, host: String, options: MockServer.Options) {
             self.host = host
@@ -38,18 +41,46 @@ public final class MockServer: Sendable {
             self.options = options
         }
 
+        /// Messages queued and not yet received; a test that sends more gets 503 (a program that never reads).
+        static let controlQueueLimit = 10_000
+        /// Acknowledgements kept for tests to wait on; the oldest go first.
+        static let controlAckLimit = 1_000
+
         /// Waits up to `timeoutMs` for a control message and takes it.
-        func nextControlMessage(timeoutMs: Int) -> String? {
+        func nextControlMessage(timeoutMs: Int) -> (id: Int, text: String)? {
             lock.withLock {
                 guard lock.wait(until: { !controlMessages.isEmpty }, timeoutMs: timeoutMs) else { return nil }
                 return controlMessages.removeFirst()
             }
         }
 
-        func sendControlMessage(_ message: String) {
+        /// Queues a message; its id, or nil when the queue is full.
+        func sendControlMessage(_ message: String) -> Int? {
             lock.withLock {
-                controlMessages.append(message)
+                guard controlMessages.count < Self.controlQueueLimit else { return nil }
+                lastControlId += 1
+                controlMessages.append((lastControlId, message))
                 lock.broadcast()
+                return lastControlId
+            }
+        }
+
+        /// Records the program's acknowledgement of message `id`; false for an id never sent.
+        func acknowledgeControlMessage(_ id: Int, reply: String) -> Bool {
+            lock.withLock {
+                guard id > 0, id <= lastControlId else { return false }
+                controlAcks[id] = reply
+                if controlAcks.count > Self.controlAckLimit, let oldest = controlAcks.keys.min() { controlAcks[oldest] = nil }
+                lock.broadcast()
+                return true
+            }
+        }
+
+        /// Waits up to `timeoutMs` for the acknowledgement of message `id`; its reply, or nil.
+        func waitForControlAcknowledgement(_ id: Int, timeoutMs: Int) -> String? {
+            lock.withLock {
+                guard lock.wait(until: { controlAcks[id] != nil }, timeoutMs: timeoutMs) else { return nil }
+                return controlAcks[id]
             }
         }
 
@@ -120,7 +151,18 @@ public final class MockServer: Sendable {
     }
 
     /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
-    public func sendControlMessage(_ message: String) { state.sendControlMessage(message) }
+    /// - Returns: the message's id (for ``waitForControlAcknowledgement(of:timeout:)``), or nil when 10,000
+    ///   messages already wait unread.
+    @discardableResult
+    public func sendControlMessage(_ message: String) -> Int? { state.sendControlMessage(message) }
+
+    /// Waits until the program acknowledges message `id` (`ControlChannel.acknowledge`), at most `timeout`.
+    /// - Returns: the program's reply ("" when it gave none), or nil when no acknowledgement came in time.
+    public func waitForControlAcknowledgement(of id: Int, timeout: Duration) -> String? {
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int(attoseconds / 1_000_000_000_000_000)
+        return state.waitForControlAcknowledgement(id, timeoutMs: max(0, min(milliseconds, 3_600_000)))
+    }
 
     /// Stops listening and closes every connection.
     public func stop() { server.stop() }
@@ -155,7 +197,7 @@ public final class MockServer: Sendable {
         if state.options.admin && request.path.hasPrefix("/__admin") {
             return AdminAPI.respond(to: request, state: state)
         }
-        if request.path == "/__sut/control" {
+        if request.path == "/__sut/control" || request.path == "/__sut/control/ack" {
             return AdminAPI.control(request, state: state)
         }
         let input = MatchInput(request)

@@ -132,6 +132,29 @@ struct LoginScreen: ProgramScreen {
         #expect(try await app.exitCode == 0)
     }
 
+    /// No mock server: the channel has an endpoint of its own. The program acknowledges each message with a
+    /// reply; built-in messages switch its screen and set or clear a flag at run time, without a relaunch.
+    @Test func theControlChannelIsAcknowledgedAndChangesStateWithoutARelaunch() async throws {
+        let app = SUTApplication(executable: myAppCLI)
+        try app.launch(featureFlags: ["greeting": "hi"], arguments: ["listen"])
+        try await app.waitForOutput(containing: "listening for control messages")
+        #expect(try await app.send("refresh", waitForAck: .seconds(5)) == "ok")
+        #expect(app.output().contains("control: refresh"))
+        #expect(try await app.switchEntryPoint("albums") == "on albums")
+        #expect(app.output().contains("screen: albums"))
+        #expect(try await app.setFlag("greeting", "ciao") == "ciao")
+        #expect(try await app.clearFlag("greeting") == "hi")
+        #expect(try await app.send("quit", waitForAck: .seconds(5)) == "ok")
+        #expect(try await app.exitCode == 0)
+    }
+
+    @Test func aMessageTheProgramDoesNotAcknowledgeFailsNamingIt() async throws {
+        let app = SUTApplication(executable: myAppCLI)
+        try app.launch(arguments: ["greet"]) // prints and exits: never reads the channel
+        let error = await #expect(throws: AutomationError.self) { try await app.send("refresh", waitForAck: .seconds(10)) }
+        #expect(error?.message.contains(#"control message "refresh" was not acknowledged: the program exited with code 0 first"#) == true, "\(error?.message ?? "")")
+    }
+
     @Test func stubFilesLoadIntoTheBuilder() async throws {
         let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/stubs/demo.json").path

@@ -1,0 +1,67 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// `/__sut/control` over a real socket with curl: send, receive with the id, acknowledge with a reply, and a
+/// sender that waits for that reply.
+@Suite struct ControlChannelEndpointTests {
+    @Test func aMessageIsReceivedWithItsIdAndItsAcknowledgementCarriesTheReply() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        let sent = try run("curl", ["-s", "-i", "-X", "POST", "--data-binary", "refresh", "\(test.url)/__sut/control"])
+        #expect(sent.stdout.hasPrefix("HTTP/1.1 202"))
+        #expect(sent.stdout.contains("X-Sut-Message-Id: 1"))
+        #expect(sent.stdout.hasSuffix(#"{"id":1}"#))
+
+        let received = try run("curl", ["-s", "-i", "\(test.url)/__sut/control?timeoutMs=1000"])
+        #expect(received.stdout.hasPrefix("HTTP/1.1 200"))
+        #expect(received.stdout.contains("X-Sut-Message-Id: 1"))
+        #expect(received.stdout.hasSuffix("\r\n\r\nrefresh"))
+
+        #expect(test.server.waitForControlAcknowledgement(of: 1, timeout: .milliseconds(50)) == nil)
+        let acked = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "refreshed 3 items",
+                                     "\(test.url)/__sut/control/ack?id=1"])
+        #expect(acked.stdout == "204")
+        #expect(test.server.waitForControlAcknowledgement(of: 1, timeout: .seconds(1)) == "refreshed 3 items")
+    }
+
+    @Test func aSenderCanWaitForTheAcknowledgementOverHTTP() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        // The "program": takes the message and acknowledges it from another thread.
+        let program = Thread {
+            guard let message = test.server.state.nextControlMessage(timeoutMs: 5_000) else { return }
+            _ = test.server.state.acknowledgeControlMessage(message.id, reply: "pong to \(message.text)")
+        }
+        program.start()
+        let answer = try run("curl", ["-s", "-i", "-X", "POST", "--data-binary", "ping", "\(test.url)/__sut/control?waitForAckMs=5000"])
+        #expect(answer.stdout.hasPrefix("HTTP/1.1 200"))
+        #expect(answer.stdout.hasSuffix("\r\n\r\npong to ping"))
+
+        let unanswered = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "nobody reads",
+                                          "\(test.url)/__sut/control?waitForAckMs=100"])
+        #expect(unanswered.stdout == "504")
+    }
+
+    @Test func badAcknowledgementsAreNamed() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        let unknown = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "\(test.url)/__sut/control/ack?id=7"])
+        #expect(unknown.stdout == "no control message 7 was sent\n 404")
+        let missing = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "\(test.url)/__sut/control/ack"])
+        #expect(missing.stdout.hasSuffix(" 400"))
+        #expect(missing.stdout.contains("?id=N"))
+        let wrongMethod = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(test.url)/__sut/control/ack?id=1"])
+        #expect(wrongMethod.stdout == "405")
+    }
+
+    @Test func theQueueIsBounded() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        for index in 0..<MockServer.State.controlQueueLimit { #expect(test.server.sendControlMessage("m\(index)") != nil) }
+        #expect(test.server.sendControlMessage("one too many") == nil)
+        let refused = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control"])
+        #expect(refused.stdout.hasSuffix(" 503"))
+        #expect(refused.stdout.contains("is the program reading them?"))
+    }
+}
