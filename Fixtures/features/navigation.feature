@@ -13,7 +13,9 @@ Feature: Navigation, control messages and the backend
     And the program is still running
     When I send the control message "refresh"
     Then I see "control: refresh"
-    When I send the control message "quit"
+    And the program replies "on albums" to the control message "entryPoint albums"
+    And I see "screen: albums"
+    When the program acknowledges the control message "quit"
     Then the program finishes within 5s
     And the exit code is 0
 

@@ -68,6 +68,28 @@ import Testing
         }
     }
 
+    @Test func aReplyThatDiffersOrNeverComesFailsTheStepNamingTheMessage() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try feature("""
+            Feature: control
+              Scenario: wrong reply
+                Given the route "GET /health" answers 200
+                When I launch the program with "listen"
+                Then I see "listening for control messages"
+                And the program replies "pong" to the control message "ping"
+
+              Scenario: nobody listens
+                Given the route "GET /health" answers 200
+                When I launch the program with "greet"
+                Then the program acknowledges the control message "refresh"
+            """, in: directory)
+        let result = try test(["--step-timeout", "5s", path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(#"the program replied "ok" to the control message "ping", not "pong""#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"the program exited with code 0 before it acknowledged the control message "refresh""#), "\(result.stdout)")
+    }
+
     @Test func tagsSelectAndListShowsTheSelection() throws {
         let smoke = try test(["--list", "--tags", "@smoke and not @backend", Self.features])
         #expect(smoke.status == 0)

@@ -36,4 +36,15 @@ package enum MockServerRun {
         if !quiet || !summary.failures.isEmpty { Console.line(summary.render()) }
         return (summary, journalFailed)
     }
+
+    /// Waits up to `timeout` for the program's acknowledgement of control message `id`, in slices, so a program
+    /// that exits ends the wait at once. The reply, or nil (then `process.status` tells whether it exited).
+    package static func waitForAcknowledgement(of id: Int, by process: LaunchedProcess, on server: MockServer, timeout: Duration) -> String? {
+        let end = ContinuousClock.now + timeout
+        while true {
+            let slice = min(end - .now, .milliseconds(100))
+            if let reply = server.waitForControlAcknowledgement(of: id, timeout: max(slice, .zero)) { return reply }
+            if ContinuousClock.now >= end || process.status != nil { return nil }
+        }
+    }
 }

@@ -156,6 +156,16 @@ enum StepCatalog {
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
             try run.requireServer().sendControlMessage(run.expand(captures[0]))
         },
+        StepDefinition("the program acknowledges the control message \(quoted)",
+                       example: "When the program acknowledges the control message \"refresh\"") { run, captures, _ in
+            _ = try acknowledgedReply(run, to: run.expand(captures[0]))
+        },
+        StepDefinition("the program replies \(quoted) to the control message \(quoted)",
+                       example: "Then the program replies \"pong\" to the control message \"ping\"") { run, captures, _ in
+            let expected = run.expand(captures[0]), message = run.expand(captures[1])
+            let reply = try acknowledgedReply(run, to: message)
+            guard reply == expected else { throw StepFailure("the program replied \"\(reply)\" to the control message \"\(message)\", not \"\(expected)\"") }
+        },
         StepDefinition("I wait (\\S+)", example: "When I wait 500ms", durationCaptures: [0]) { run, captures, _ in
             guard let duration = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
             let limit = run.deadline - .now
@@ -299,4 +309,16 @@ enum StepCatalog {
         guard !entries.isEmpty else { return "; it received no requests" }
         return "; it received:\n" + entries.map { "  \($0.request.method) \($0.request.target) → \($0.status)" }.joined(separator: "\n")
     }
+}
+
+/// Sends a control message and waits (the step's wait limit) for the program to acknowledge it; its reply.
+private func acknowledgedReply(_ run: ScenarioRun, to message: String) throws(StepFailure) -> String {
+    let server = try run.requireServer()
+    guard let id = server.sendControlMessage(message) else {
+        throw StepFailure("control message \"\(message)\" not sent: 10,000 messages wait unread")
+    }
+    let process = try run.requireProcess()
+    if let reply = MockServerRun.waitForAcknowledgement(of: id, by: process, on: server, timeout: run.waitLimit) { return reply }
+    if let status = process.status { throw StepFailure("the program \(status) before it acknowledged the control message \"\(message)\"") }
+    throw StepFailure("the program did not acknowledge the control message \"\(message)\" within \(run.waitDescription) (does it call ControlChannel.acknowledge?)")
 }

@@ -194,15 +194,7 @@ public final class SUTApplication: Sendable {
         guard let timeout else { return nil }
         let process = try requireProcess()
         let reply: String? = await withCheckedContinuation { continuation in
-            startThread {
-                // In slices, so a program that exits does not keep the test waiting for the whole timeout.
-                let end = ContinuousClock.now + timeout
-                while true {
-                    let slice = min(end - .now, .milliseconds(100))
-                    if let reply = endpoint.waitForControlAcknowledgement(of: id, timeout: max(slice, .zero)) { return continuation.resume(returning: reply) }
-                    if ContinuousClock.now >= end || process.status != nil { return continuation.resume(returning: nil) }
-                }
-            }
+            startThread { continuation.resume(returning: MockServerRun.waitForAcknowledgement(of: id, by: process, on: endpoint, timeout: timeout)) }
         }
         guard let reply else {
             let why = process.status.map { "the program \($0) first" } ?? "waited \(Runner.format(timeout)); does it call ControlChannel.acknowledge?"
