@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CSystemShims.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -64,6 +65,76 @@ void csystem_single_malloc_arena(void) {
 #endif
 }
 
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+int csystem_pidfd_open(int pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#elif defined(__linux__)
+    return (int)syscall(434, pid, 0); // pidfd_open's number on every architecture since 5.3
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+// MARK: Forwarding signals (see CSystemShims.h)
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <time.h>
+
+static _Atomic int forward_group;
+static _Atomic int forward_first_signal;
+static _Atomic int forward_received;
+static _Atomic long long forward_first_at;
+
+static void forward_handler(int signal) {
+    int saved = errno;
+    int count = atomic_fetch_add(&forward_received, 1) + 1;
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&forward_first_signal, &expected, signal)) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now); // async-signal-safe
+        atomic_store(&forward_first_at, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    }
+    int group = atomic_load(&forward_group);
+    if (group > 0) kill(-group, count == 1 ? signal : SIGKILL);
+    errno = saved;
+}
+
+void csystem_forward_install(void) {
+    struct sigaction action;
+    action.sa_handler = forward_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigset_t set;
+    sigemptyset(&set);
+    int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int index = 0; index < 3; index++) {
+        sigaction(signals[index], &action, NULL);
+        sigaddset(&set, signals[index]);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void csystem_forward_attach(int pgid) {
+    // Publish the group first, then look for a signal that came before: one received in between is sent by
+    // the handler (it sees the group) and perhaps again here, which for the first signal is harmless.
+    atomic_store(&forward_group, pgid);
+    int first = atomic_load(&forward_first_signal);
+    if (first != 0 && pgid > 0) kill(-pgid, atomic_load(&forward_received) > 1 ? SIGKILL : first);
+}
+
+int csystem_forward_first(void) { return atomic_load(&forward_first_signal); }
+int csystem_forward_count(void) { return atomic_load(&forward_received); }
+long long csystem_forward_first_at(void) { return atomic_load(&forward_first_at); }
+
 // MARK: The reaper (see CSystemShims.h)
 //
 // The reaper shares this process's memory but not its descriptors, signal handlers or thread-local storage:
@@ -71,11 +142,8 @@ void csystem_single_malloc_arena(void) {
 // errno or anything else of the C library's per-thread state: it makes its system calls itself (raw_syscall,
 // which returns -errno) and calls no libc function after the clone.
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>

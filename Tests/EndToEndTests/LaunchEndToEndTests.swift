@@ -158,6 +158,23 @@ import Testing
         for pid in recorded { #expect(!isAlive(pid), "pid \(pid) survived") }
     }
 
+    /// A second Ctrl-C does not wait for the grace period: the group is killed at once.
+    @Test func aSecondSignalKillsAtOnce() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ready = directory.appendingPathComponent("ready")
+        let started = ContinuousClock.now
+        let result = try CLI.run(["--kill-grace", "60s", "--flags-in", "env", "/bin/sh", "-c", "trap '' INT; touch \(ready.path); while :; do sleep 0.05; done"]) { process, _ in
+            _ = CLI.eventually { FileManager.default.fileExists(atPath: ready.path) }
+            kill(process.processIdentifier, SIGINT)
+            usleep(200_000)
+            #expect(process.isRunning, "the program ignores SIGINT: the first Ctrl-C must leave it its grace period")
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(result.status == 130)
+        #expect(ContinuousClock.now - started < .seconds(20), "the second signal did not kill at once")
+    }
+
     @Test func helpAndVersion() throws {
         let help = try CLI.run(["--help"])
         #expect(help.status == 0)

@@ -73,7 +73,7 @@ public enum Runner {
         signals?.attach(process)
 
         var timedOut = false
-        var status = process.waitForExit(timeout: configuration.timeout)
+        var status = signals.map { $0.waitForExit(of: process, timeout: configuration.timeout) } ?? process.waitForExit(timeout: configuration.timeout)
         if status == nil {
             timedOut = true
             status = process.stop(signal: SignalNumber.terminate, grace: configuration.killGrace)

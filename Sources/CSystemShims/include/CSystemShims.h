@@ -30,6 +30,26 @@ void csystem_bound_malloc_caching(void);
 /// munmaps and an mprotect each). Call before starting threads. Does nothing on other C libraries.
 void csystem_single_malloc_arena(void);
 
+/// pidfd_open(2) (Linux 5.3+): a close-on-exec descriptor that polls readable when process `pid` exits, so the
+/// thread that reads a program's output also sees its exit (one thread per launch instead of two).
+/// -1 and errno (ENOSYS on other systems).
+int csystem_pidfd_open(int pid);
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that forward them to a process group (see
+/// csystem_forward_attach): the first received is sent as is, every later one as SIGKILL. Before a group is
+/// attached they are only counted. Unblocks the three in the calling thread (threads it starts inherit that).
+/// A handler, not a sigwait thread: a run then starts one thread fewer (measured on the launch path).
+void csystem_forward_install(void);
+
+/// The process group signals are forwarded to from now on; a signal received before is sent to it now.
+void csystem_forward_attach(int pgid);
+
+/// The first forwarded signal received (0: none yet), how many were received, and when the first came
+/// (CLOCK_MONOTONIC, nanoseconds).
+int csystem_forward_first(void);
+int csystem_forward_count(void);
+long long csystem_forward_first_at(void);
+
 /// Starts the reaper (Linux on x86_64 and arm64): a process that shares this process's memory (clone with
 /// CLONE_VM, so it costs one clone, no exec and no page-table copy), sits in a process group of its own with
 /// every signal blocked and every descriptor closed but the read end of a pipe only this process writes,

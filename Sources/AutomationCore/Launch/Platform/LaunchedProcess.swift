@@ -29,19 +29,23 @@ public final class LaunchedProcess: Sendable {
     private let exited = DispatchSemaphore(value: 0)
     private let pump: OutputPump
 
-    /// - Parameter waitForExit: blocks until the program exits and returns its raw wait status (waitpid's,
-    ///   or one made from Foundation.Process's termination reason).
+    /// - Parameters:
+    ///   - waitForExit: blocks until the program exits and returns its raw wait status (waitpid's, or one made
+    ///     from Foundation.Process's termination reason).
+    ///   - pipes: the read ends of its stdout and stderr, drained by the output pump.
+    ///   - exitDescriptor: a pidfd: the pump's thread sees the exit and calls `waitForExit` then (no waiter
+    ///     thread); -1: a thread of its own blocks in `waitForExit`.
     init(pid: pid_t, executablePath: String, argv: [String], started: ContinuousClock.Instant,
-         waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pump: OutputPump, standardInput: Int32, terminal: TerminalHandoff?) {
+         waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pipes: [(StandardStream, Int32)], forward: Bool,
+         exitDescriptor: Int32, standardInput: Int32, terminal: TerminalHandoff?) {
         self.pid = pid
         self.executablePath = executablePath
         self.argv = argv
         self.started = started
         self.output = output
-        self.pump = pump
         self.state = Locked(State(standardInput: standardInput, terminal: terminal))
         let state = self.state, exited = self.exited
-        startThread {
+        let recordExit: @Sendable () -> Void = {
             let raw = waitForExit()
             let ended = ContinuousClock.now
             let terminal = state.withLock { state -> TerminalHandoff? in
@@ -53,6 +57,13 @@ public final class LaunchedProcess: Sendable {
             terminal?.takeBack()
             exited.signal()
             exited.signal() // one for waitForExit callers, one kept for later callers (see waitForExit)
+        }
+        if exitDescriptor >= 0 {
+            pump = OutputPump(pipes: pipes, recorder: output, forward: forward,
+                              exitWatch: OutputPump.ExitWatch(fd: exitDescriptor, onExit: recordExit))
+        } else {
+            pump = OutputPump(pipes: pipes, recorder: output, forward: forward)
+            startThread(recordExit)
         }
     }
 

@@ -1,3 +1,4 @@
+internal import CSystemShims
 #if canImport(Glibc)
 import AutomationSupport
 import Glibc
@@ -91,11 +92,14 @@ public enum Launcher {
         Watchdog.guardGroup(pid) // nothing of the run outlives us, even if we are SIGKILLed
         let terminal = request.standardInput == .inherit ? TerminalHandoff.give(to: pid) : nil
         let recorder = OutputRecorder(captureLimit: request.captureLimit)
-        let pump = OutputPump(pipes: [(.stdout, out.read), (.stderr, err.read)], recorder: recorder, forward: request.forwardsOutput)
+        // posix_spawn's child is ours to reap: its pidfd lets the output thread see the exit too. Foundation
+        // reaps its own children, so that backend keeps a thread waiting for its termination handler.
+        let exitDescriptor = request.backend == .posixSpawn ? csystem_pidfd_open(pid) : -1
         // Foundation.Process cannot set argv[0]: the program sees the resolved path there.
         let sent = request.backend == .foundation ? [path] + request.arguments : argv
         return LaunchedProcess(pid: pid, executablePath: path, argv: sent, started: started, waitForExit: waitForExit,
-                               output: recorder, pump: pump, standardInput: stdinWrite, terminal: terminal)
+                               output: recorder, pipes: [(.stdout, out.read), (.stderr, err.read)], forward: request.forwardsOutput,
+                               exitDescriptor: exitDescriptor, standardInput: stdinWrite, terminal: terminal)
     }
 
     /// What a backend linked from another module is given: the resolved path, argv after argv[0], the whole

@@ -15,10 +15,18 @@ final class OutputPump: Sendable {
     /// The write end of the pipe that wakes the reader; -1 once closed.
     private let wakeWrite: Locked<Int32>
 
+    /// A process whose exit the pump also watches: `fd` is its pidfd (closed by the pump), `onExit` runs on the
+    /// pump's thread once it polls readable (it reaps the process).
+    struct ExitWatch {
+        let fd: Int32
+        let onExit: @Sendable () -> Void
+    }
+
     /// - Parameters:
     ///   - pipes: read ends, by stream.
     ///   - forward: write each chunk to fd 1 / fd 2 of this process.
-    init(pipes: [(StandardStream, Int32)], recorder: OutputRecorder, forward: Bool) {
+    ///   - exitWatch: the program's exit, seen by the same thread (no waiter thread per launch).
+    init(pipes: [(StandardStream, Int32)], recorder: OutputRecorder, forward: Bool, exitWatch: ExitWatch? = nil) {
         let wake = PosixSpawn.pipe() ?? (-1, -1)
         wakeWrite = Locked(wake.write)
         let stopRequested = self.stopRequested
@@ -26,25 +34,56 @@ final class OutputPump: Sendable {
         startThread {
             var open = pipes
             var wakeRead = wake.read
+            var watch = exitWatch
+            var pipesDone = false
             // Not zero-filled: only the pages read() writes become resident (a quiet program costs one, not 16).
             let capacity = 64 * 1024
             let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
             defer { buffer.deallocate() }
-            while !open.isEmpty && !stopRequested.current {
-                var fds = open.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
+            func finishPipes() {
+                for (_, fd) in open { close(fd) }
+                open = []
+                pipesDone = true
+                recorder.markFinished()
+                done.signal()
+            }
+            func seeExit() {
+                guard let current = watch else { return }
+                watch = nil
+                close(current.fd)
+                current.onExit()
+            }
+            while !pipesDone || watch != nil {
+                if !pipesDone && (open.isEmpty || stopRequested.current) {
+                    finishPipes()
+                    continue
+                }
+                var fds = pipesDone ? [] : open.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
+                let pipeCount = fds.count
+                let wakeIndex = wakeRead >= 0 ? fds.count : -1
                 if wakeRead >= 0 { fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)) }
+                let watchIndex = watch != nil ? fds.count : -1
+                if let watch { fds.append(pollfd(fd: watch.fd, events: Int16(POLLIN), revents: 0)) }
                 let ready = poll(&fds, nfds_t(fds.count), -1)
                 if ready < 0 {
                     if errno == EINTR { continue }
+                    if !pipesDone { finishPipes() }
+                    seeExit() // onExit blocks in waitpid: the exit is still seen
                     break
                 }
-                if wakeRead >= 0, fds[fds.count - 1].revents != 0, !stopRequested.current {
-                    // The pump was dropped without finish(): keep draining the program's pipes, without the wake pipe.
-                    close(wakeRead)
-                    wakeRead = -1
+                if wakeIndex >= 0, fds[wakeIndex].revents != 0 {
+                    if stopRequested.current {
+                        var byte: UInt8 = 0
+                        _ = read(wakeRead, &byte, 1)
+                    } else {
+                        // The pump was dropped without finish(): keep draining the program's pipes, without the wake pipe.
+                        close(wakeRead)
+                        wakeRead = -1
+                    }
                 }
+                if watchIndex >= 0, fds[watchIndex].revents != 0 { seeExit() }
                 var closed: [Int32] = []
-                for (index, (stream, fd)) in open.enumerated() where fds[index].revents != 0 {
+                for (index, (stream, fd)) in open.prefix(pipeCount).enumerated() where fds[index].revents != 0 {
                     let count = read(fd, buffer, capacity)
                     if count > 0 {
                         let chunk = UnsafeBufferPointer(start: buffer, count: count)
@@ -61,10 +100,7 @@ final class OutputPump: Sendable {
                 for fd in closed { close(fd) }
                 open.removeAll { closed.contains($0.1) }
             }
-            for (_, fd) in open { close(fd) }
             if wakeRead >= 0 { close(wakeRead) }
-            recorder.markFinished()
-            done.signal()
         }
     }
 

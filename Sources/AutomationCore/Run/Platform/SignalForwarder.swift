@@ -1,3 +1,4 @@
+internal import CSystemShims
 #if canImport(Glibc)
 import AutomationSupport
 import Glibc
@@ -8,19 +9,16 @@ import Darwin
 /// Forwards SIGINT, SIGTERM and SIGHUP that sut-launch receives to the program's whole process group,
 /// then SIGKILL after the grace period; a second signal kills at once.
 ///
-/// Call ``blockSignalsInThisProcess()`` first thing in `main`, before any thread starts, so every thread
-/// inherits the block and only the forwarder's `sigwait` sees them. The program gets an empty mask anyway.
+/// The forwarding is a signal handler (CSystemShims' `csystem_forward_*`), not a thread: a run starts one
+/// thread fewer. ``waitForExit(of:timeout:)`` enforces the grace period from the waiting thread.
+///
+/// `main` calls ``blockSignalsInThisProcess()`` first thing, so commands that wait with ``waitForTerminationSignal()``
+/// (serve, test) see them in one thread; creating a forwarder installs the handlers and unblocks the signals in
+/// the calling thread. The program gets an empty mask and default dispositions anyway.
 public final class SignalForwarder: Sendable {
     static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    private struct State {
-        var process: LaunchedProcess?
-        var received: Int32?
-        var count = 0
-    }
-    private let state = Locked(State())
     private let grace: Duration
-
     private static var forwardedSet: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
@@ -45,44 +43,44 @@ public final class SignalForwarder: Sendable {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Starts the forwarding thread.
+    /// Installs the forwarding handlers (once per process is enough; again is harmless).
     public init(grace: Duration) {
         self.grace = grace
-        let state = self.state
-        startThread {
-            while true {
-                let received = Self.waitForTerminationSignal()
-                let (process, count) = state.withLock { state -> (LaunchedProcess?, Int) in
-                    state.count += 1
-                    if state.received == nil { state.received = received }
-                    return (state.process, state.count)
-                }
-                guard let process else { continue }
-                if count == 1 {
-                    process.signalGroup(received)
-                    startThread {
-                        if process.waitForExit(timeout: grace) == nil { process.signalGroup(SIGKILL) }
-                    }
-                } else {
-                    process.signalGroup(SIGKILL)
-                }
-            }
-        }
+        csystem_forward_install()
     }
 
     /// The process that receives forwarded signals. A signal that came before it started is sent now.
     public func attach(_ process: LaunchedProcess) {
-        let pending = state.withLock { state -> Int32? in
-            state.process = process
-            return state.received
-        }
-        if let pending {
-            process.signalGroup(pending)
-            let grace = self.grace
-            startThread { if process.waitForExit(timeout: grace) == nil { process.signalGroup(SIGKILL) } }
-        }
+        csystem_forward_attach(process.pid)
     }
 
     /// The first signal received, if any.
-    public var receivedSignal: Int32? { state.withLock { $0.received } }
+    public var receivedSignal: Int32? {
+        let signal = csystem_forward_first()
+        return signal == 0 ? nil : signal
+    }
+
+    /// Waits for the program to exit, at most `timeout` (nil: no limit), and sends its group SIGKILL once the
+    /// grace period has passed since the first forwarded signal. Nil when the timeout passed first.
+    public func waitForExit(of process: LaunchedProcess, timeout: Duration?) -> ProcessStatus? {
+        let end = timeout.map { ContinuousClock.now + $0 }
+        var killed = false
+        while true {
+            // Slices of 50 ms: the handler cannot wake this thread, so the grace is checked this often.
+            var slice = Duration.milliseconds(50)
+            if let end { slice = min(slice, max(end - .now, .zero)) }
+            if let status = process.waitForExit(timeout: slice) { return status }
+            if let end, ContinuousClock.now >= end { return nil }
+            let firstAt = csystem_forward_first_at()
+            if !killed, firstAt != 0 {
+                var now = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &now)
+                let elapsed = Duration.nanoseconds(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - firstAt)
+                if elapsed >= grace {
+                    process.signalGroup(SIGKILL)
+                    killed = true
+                }
+            }
+        }
+    }
 }
