@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(name: "MyAppCLI", dependencies: ["AutomationHost"], path: "Fixtures/MyAppCLI"),
         .executableTarget(name: "argv-dump", path: "Fixtures/argv-dump"),
 
-        .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost"]),
+        .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost", "AutomationSupport"]),
         .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"]),
         .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
         .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "AutomationSupport", "MockServer", "MyAppCLI"],

@@ -20,6 +20,7 @@ public final class AutomationScope: Sendable {
     /// The scope of the running test: the task's, else the one an XCTest case opened.
     public static var current: AutomationScope? { taskScope ?? caseScope.current }
 
+    /// The scope of the running Swift Testing test (set by the `.automationScope` trait).
     @TaskLocal public static var taskScope: AutomationScope?
     /// XCTest runs one test at a time and has no task to carry a task-local: its scope is set here.
     private static let caseScope = Locked<AutomationScope?>(nil)
@@ -32,12 +33,15 @@ public final class AutomationScope: Sendable {
     /// This test's mock-data generator.
     let mocks: Locked<Mocks.State>
 
+    /// A scope named after its test (the name goes into failure messages and scratch directories).
     public init(name: String = "") {
         self.name = name
         mocks = Locked(Mocks.State(seed: Mocks.seed(forTestNamed: name.isEmpty ? "\(UInt64.random(in: 1...999_999))" : name)))
     }
 
+    /// Tracks a program so the scope stops it at teardown (SUTApplication does this itself).
     public func register(_ application: SUTApplication) { state.withLock { $0.applications.append(application) } }
+    /// Tracks a mock server so the scope stops and verifies it at teardown.
     public func register(_ server: MockServer) { state.withLock { $0.servers.append(server) } }
     /// Runs `cleanup` at teardown (last registered first).
     public func addTeardown(_ cleanup: @escaping @Sendable () -> Void) { state.withLock { $0.cleanups.append(cleanup) } }
@@ -47,6 +51,7 @@ public final class AutomationScope: Sendable {
 
     /// Records a step ("Given the user is logged in") for failure messages.
     public func record(step: String) { state.withLock { $0.steps.append(step) } }
+    /// The `given`/`when`/`then` steps run so far, oldest first.
     public var steps: [String] { state.withLock { $0.steps } }
 
     /// Per-test values, cleared at teardown.

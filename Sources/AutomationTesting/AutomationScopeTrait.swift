@@ -9,8 +9,10 @@ public import Testing
 /// @Suite(.automationScope) struct LoginTests { ... }
 /// ```
 public struct AutomationScopeTrait: TestTrait, SuiteTrait, TestScoping {
+    /// On a suite, every test in it gets a scope of its own.
     public var isRecursive: Bool { true }
 
+    /// Runs the test inside a fresh ``AutomationScope`` and reports what its teardown found.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil || !test.isSuite else { return try await function() }
         let scope = AutomationScope(name: "\(test.id)")

@@ -8,12 +8,14 @@ open class AutomationTestCase: XCTestCase {
     /// The scope of the running test.
     public private(set) var scope = AutomationScope()
 
+    /// Opens the test's ``AutomationScope``; call `super.setUp()` when overriding.
     open override func setUp() {
         super.setUp()
         scope = AutomationScope(name: name)
         AutomationScope.setCaseScope(scope)
     }
 
+    /// Stops what the test launched, reports unmet expectations, releases `@Released` properties.
     open override func tearDown() {
         if let run = testRun, run.failureCount + run.unexpectedExceptionCount > 0 {
             let context = scope.failureContext

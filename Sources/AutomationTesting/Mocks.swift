@@ -127,19 +127,6 @@ public enum Mocks {
                         "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua"]
 }
 
-/// A small, fast, seedable generator (SplitMix64): the same seed gives the same values on every platform.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension String {
     /// A plausible value of the kind (a word by default).
     public static func mock(_ kind: Mocks.Kind = .word) -> String { Mocks.string(kind) }
@@ -176,6 +163,7 @@ extension Mocks {
 }
 
 extension Bool {
+    /// A random Bool from the test's seeded generator.
     public static func mock() -> Bool { Mocks.next() & 1 == 1 }
 }
 

@@ -10,8 +10,10 @@
 public final class Released<Value> {
     private var value: Value?
 
+    /// Wraps the initial value (usually nil).
     public init(wrappedValue: Value?) { value = wrappedValue }
 
+    /// The value; set to nil after the test by ``AutomationTestCase``.
     public var wrappedValue: Value? {
         get { value }
         set { value = newValue }

@@ -23,8 +23,11 @@ public func then<T>(_ description: String, _ body: () async throws -> T) async t
 
 /// A failure inside a named step.
 public struct StepError: Error, CustomStringConvertible {
+    /// The step's name, as given to `given`/`when`/`then`.
     public let step: String
+    /// The error thrown inside the step.
     public let underlying: any Error
+    /// "STEP failed: ERROR".
     public var description: String { "\(step) failed: \(underlying)" }
 }
 

@@ -65,6 +65,55 @@ void csystem_single_malloc_arena(void) {
 #endif
 }
 
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+
+int csystem_set_window_size(int fd, int columns, int rows) {
+    struct winsize size;
+    memset(&size, 0, sizeof size);
+    size.ws_col = (unsigned short)columns;
+    size.ws_row = (unsigned short)rows;
+    return ioctl(fd, TIOCSWINSZ, &size);
+}
+
+int csystem_open_pseudo_terminal(int columns, int rows, char *name, unsigned long size) {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (fd < 0) return -1;
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0) goto fail;
+#if defined(__linux__)
+    if (ptsname_r(fd, name, size) != 0) goto fail;
+#else
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; // ptsname's buffer is shared
+    pthread_mutex_lock(&lock);
+    const char *path = ptsname(fd);
+    if (path == NULL || strlen(path) >= size) {
+        pthread_mutex_unlock(&lock);
+        goto fail;
+    }
+    strcpy(name, path);
+    pthread_mutex_unlock(&lock);
+#endif
+    if (csystem_set_window_size(fd, columns, rows) != 0) goto fail;
+    return fd;
+fail:;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
+int csystem_spawn_setsid_flag(void) {
+#if defined(POSIX_SPAWN_SETSID)
+    return POSIX_SPAWN_SETSID;
+#else
+    return 0;
+#endif
+}
+
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif

@@ -1,4 +1,5 @@
 import AutomationHost
+import AutomationSupport
 import Foundation
 import Testing
 
@@ -60,7 +61,7 @@ import Testing
     /// random (fixed seed): every control character, quotes, backslashes, slashes, non-ASCII, keys that sort
     /// differently by case and by number, integers and doubles of every magnitude, nesting.
     @Test func encodingMatchesJSONEncoderByteForByte() throws {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let alphabet: [Character] = (0..<0x20).map { Character(Unicode.Scalar($0)) } + ["\"", "\\", "/", "a", "B", "z", "é", "日", "🙂", "1", "9", "_", "\u{7F}", "\u{2028}"]
         func text() -> String { String((0..<generator.next(upTo: 8)).map { _ in alphabet[generator.next(upTo: alphabet.count)] }) }
         func value(_ depth: Int) -> FlagValue {
@@ -150,18 +151,5 @@ import Testing
         #expect(configuration.bool("one") == nil) // 1 is not true
         #expect(configuration.int("t") == nil)
         #expect(configuration.double("e") == 1000)
-    }
-}
-
-/// A small seeded generator, so a failing sample is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(upTo bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

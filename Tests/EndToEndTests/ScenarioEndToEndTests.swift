@@ -90,6 +90,46 @@ import Testing
         #expect(result.stdout.contains(#"the program exited with code 0 before it acknowledged the control message "refresh""#), "\(result.stdout)")
     }
 
+    @Test func aProgramRunsInATerminalWithKeysAndTheScreen() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try feature("""
+            Feature: terminal
+              Scenario: a prompt on a terminal
+                Given the program runs in a terminal of 60x10
+                And the program "sh"
+                When I launch the program with "-c 'stty size; printf \\"working...\\\\r\\\\033[Kname? \\"; read name; echo hi $name; trap \\"echo bye; exit 4\\" INT; while :; do sleep 0.05; done'"
+                Then the screen shows "10 60"
+                And the screen shows "name?"
+                When I type "ada"
+                Then the screen shows "hi ada"
+                When I press Ctrl-C
+                Then the screen shows "bye"
+                And the exit code is 4
+
+              Scenario: a screen that never shows
+                Given the program runs in a terminal
+                And the program "sh"
+                When I launch the program with "-c 'printf old\\\\r\\\\033[Knew'"
+                Then the screen shows "old" within 300ms
+            """, in: directory)
+        let result = try test([path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("✓ terminal: a prompt on a terminal"), "\(result.stdout)")
+        #expect(result.stdout.contains("expected the screen to show \"old\""), "\(result.stdout)")
+        #expect(result.stdout.contains("    --- screen (80x24) ---\n    new\n"), "\(result.stdout)")
+        let unknownKey = try feature("""
+            Feature: keys
+              Scenario: a key no terminal has
+                Given the program runs in a terminal
+                When I launch the program with "listen"
+                And I press F13
+            """, in: directory, name: "keys.feature")
+        let check = try CLI.run(["check", unknownKey])
+        #expect(check.status == 3, "\(check.stdout)\(check.stderr)")
+        #expect((check.stdout + check.stderr).contains("unknown key \"F13\"; keys: enter, tab"), "\(check.stdout)\(check.stderr)")
+    }
+
     @Test func tagsSelectAndListShowsTheSelection() throws {
         let smoke = try test(["--list", "--tags", "@smoke and not @backend", Self.features])
         #expect(smoke.status == 0)

@@ -16,6 +16,16 @@ public enum LauncherBackend: String, Sendable, CaseIterable {
     }
 }
 
+/// A terminal's size in character cells.
+public struct TerminalSize: Sendable, Hashable {
+    public var columns: Int
+    public var rows: Int
+    public init(columns: Int = 80, rows: Int = 24) {
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
 /// What to launch and how. Flags are already marshalled into `arguments` and `environment` by the caller.
 public struct LaunchRequest: Sendable {
     /// Where the program's stdin comes from.
@@ -45,6 +55,10 @@ public struct LaunchRequest: Sendable {
     public var captureLimit: Int
     /// How the program is started.
     public var backend: LauncherBackend = .posixSpawn
+    /// Run the program on a pseudo-terminal of this size (nil: pipes). Its stdin, stdout and stderr are then the
+    /// terminal: output arrives as one stream (`.stdout`, with the terminal's `\r\n`), input is typed into it
+    /// (``LaunchedProcess/writeToStandardInput(_:)``, Ctrl-C as byte 3), and `isatty` is true.
+    public var terminal: TerminalSize?
 
     public init(
         executable: String, arguments: [String] = [], environment: [String: String],

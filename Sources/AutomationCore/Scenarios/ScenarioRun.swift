@@ -43,6 +43,8 @@ final class ScenarioRun {
     var environment: [(key: String, value: String)] = []
     var entryPoint: String?
     var flagsIn: WireFormat.Channel?
+    /// Launch on a pseudo-terminal of this size (`Given the program runs in a terminal`); nil: pipes.
+    var terminal: TerminalSize?
     var stubs = StubSet()
     var hasStubs = false
     /// Unexpected requests fail the scenario (DESIGN "Strictness": strict where a test is the caller);
@@ -213,7 +215,8 @@ final class ScenarioRun {
         configuration.callerEnvironment = options.environment
         configuration.mockServerURL = try ensureServer()?.baseURL
         configuration.workingDirectory = workDirectory
-        let request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
+        var request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
+        request.terminal = terminal
         do {
             let launched = try Launcher.launch(request)
             process = launched
@@ -253,6 +256,12 @@ final class ScenarioRun {
     /// Waits until `condition` holds on the program's output (or the program ended and it still does not).
     func waitForOutput(_ condition: @escaping @Sendable (String) -> Bool, on stream: StandardStream) throws(StepFailure) -> Bool {
         try requireProcess().output.wait(on: stream, timeout: waitLimit) { condition($0) ? true : nil } ?? false
+    }
+
+    /// What the terminal shows now (launched with `terminal`).
+    func screen() -> TerminalScreen? {
+        guard let terminal, let process else { return nil }
+        return TerminalScreen(terminal, output: process.output.captured(.stdout))
     }
 
     /// The last lines of both streams, for failure messages.

@@ -95,6 +95,13 @@ enum StepCatalog {
         StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") { run, captures, _ in
             run.environment.append((captures[0], run.expand(captures[1])))
         },
+        StepDefinition("the program runs in a terminal(?: of (\\d+)x(\\d+))?", example: "Given the program runs in a terminal of 100x30") { run, captures, _ in
+            let columns = Int(captures[0]) ?? 80, rows = Int(captures[1]) ?? 24
+            guard (1...1_000).contains(columns), (1...1_000).contains(rows) else {
+                throw StepFailure("a terminal of \(captures[0])x\(captures[1]): columns and rows go from 1 to 1000", kind: .error)
+            }
+            run.terminal = TerminalSize(columns: columns, rows: rows)
+        },
         StepDefinition("the flags travel in the (environment|launch arguments|launch arguments and the environment)",
                        example: "Given the flags travel in the environment") { run, captures, _ in
             run.flagsIn = captures[0] == "environment" ? .env : captures[0] == "launch arguments" ? .args : .both
@@ -150,6 +157,15 @@ enum StepCatalog {
                 throw StepFailure("cannot type into the program: \(error) (did it exit or close stdin?)")
             }
         },
+        StepDefinition("I press (\\S+)", example: "When I press Ctrl-C",
+                       check: { TerminalKey(name: $0[0]) == nil ? "unknown key \"\($0[0])\"; keys: \(TerminalKey.names)" : nil }) { run, captures, _ in
+            guard let key = TerminalKey(name: captures[0]) else { throw StepFailure("unknown key \"\(captures[0])\"; keys: \(TerminalKey.names)", kind: .error) }
+            do {
+                try run.requireProcess().writeToStandardInput(key.bytes)
+            } catch {
+                throw StepFailure("cannot press \(captures[0]): \(error) (did the program exit?)")
+            }
+        },
         StepDefinition("I close the input", example: "When I close the input") { run, _, _ in
             try run.requireProcess().closeStandardInput()
         },
@@ -183,6 +199,17 @@ enum StepCatalog {
             try run.within(captures[2]) {
                 guard try run.waitForOutput({ $0.contains(text) }, on: stream) else {
                     throw StepFailure("expected \"\(text)\" on \(stream.rawValue): \(notSeen(run))")
+                }
+            }
+        },
+        StepDefinition("the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1]) { run, captures, _ in
+            let text = run.expand(captures[0])
+            guard let size = run.terminal else {
+                throw StepFailure("the screen needs Given the program runs in a terminal before the launch", kind: .error)
+            }
+            try run.within(captures[1]) {
+                guard try run.waitForOutput({ TerminalScreen(size, output: Array($0.utf8)).text.contains(text) }, on: .stdout) else {
+                    throw StepFailure("expected the screen to show \"\(text)\": \(notSeen(run))\n--- screen (\(size.columns)x\(size.rows)) ---\n\(run.screen()?.text ?? "")")
                 }
             }
         },

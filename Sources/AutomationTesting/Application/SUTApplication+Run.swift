@@ -2,8 +2,11 @@ import AutomationCore
 
 /// What a command printed and how it ended.
 public struct CommandResult: Sendable {
+    /// Everything the program wrote to stdout.
     public var stdout: String
+    /// Everything the program wrote to stderr.
     public var stderr: String
+    /// How the program ended.
     public var status: ProcessStatus
     /// The exit code, 128 + N when signal N ended it.
     public var exitCode: Int32 { status.shellExitCode }

@@ -6,8 +6,11 @@ import FoundationLauncher
 /// A wait or check on a program under test that did not hold. The message carries the program's last
 /// output lines, so a failure reads like a screenshot of the terminal.
 public struct AutomationError: Error, Sendable, CustomStringConvertible {
+    /// What did not hold, with the program's last output lines.
     public var message: String
+    /// An error with this message.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 
@@ -32,9 +35,12 @@ public enum WaitTimeout {
 /// ```
 /// A failing exit is a value (``exitCode``), not an error; waits that time out throw ``AutomationError``.
 public final class SUTApplication: Sendable {
+    /// The program: a path, or a name looked up in PATH.
     public let executable: String
     /// How the program is started.
     public let launcher: LauncherBackend
+    /// Where the program's stdin, stdout and stderr go: pipes, or a pseudo-terminal.
+    public let terminal: ProgramTerminal
     private struct State {
         var process: LaunchedProcess?
         var server: MockServer?
@@ -48,9 +54,13 @@ public final class SUTApplication: Sendable {
     ///   - executable: a path, or a name looked up in PATH.
     ///   - defaultTimeout: how long waits wait unless told otherwise.
     ///   - launcher: how the program is started (posix_spawn, or Foundation.Process).
-    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .posixSpawn) {
+    ///   - terminal: `.pseudo(columns:rows:)` runs it on a pseudo-terminal: `isatty` is true, output is one
+    ///     stream with the terminal's `\r\n`, ``screenText`` shows what a terminal would, ``press(_:)`` sends keys.
+    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .posixSpawn,
+                terminal: ProgramTerminal = .pipes) {
         self.executable = executable
         self.launcher = launcher
+        self.terminal = terminal
         if launcher == .foundation { FoundationLauncher.register() }
         self.state = Locked(State(defaultTimeout: defaultTimeout))
         AutomationScope.current?.register(self)
@@ -96,7 +106,8 @@ public final class SUTApplication: Sendable {
         configuration.workingDirectory = workingDirectory
         configuration.standardInput = .pipe
         configuration.launcher = launcher
-        let request = configuration.launchRequest(forwardsOutput: false, captureLimit: 64 << 20)
+        var request = configuration.launchRequest(forwardsOutput: false, captureLimit: 64 << 20)
+        if case .pseudo(let columns, let rows) = terminal { request.terminal = TerminalSize(columns: columns, rows: rows) }
         let process = try Launcher.launch(request)
         state.withLock {
             $0.process = process
@@ -149,6 +160,12 @@ public final class SUTApplication: Sendable {
     }
 
     private struct QuietTimeout: Error {}
+
+    /// Waits until `found` gives a value for what stdout captured so far (for this module's extensions).
+    @discardableResult
+    func waitForOutput(satisfying found: @escaping @Sendable (String) -> String?, timeout: Duration?, what: String) async throws -> String {
+        try await wait(on: .stdout, timeout: timeout, what: what, found)
+    }
 
     private func wait(on stream: StandardStream, timeout: Duration?, what: String, quietTimeout: Bool = false,
                       _ found: @escaping @Sendable (String) -> String?) async throws -> String {

@@ -21,6 +21,7 @@ public final class MockServerBuilder {
     private var limits = ServerLimits()
     private var isLenient = false
 
+    /// An empty builder: strict, no routes.
     public init() {}
 
     /// Adds a route: `"GET /cities"`, `"POST /users/{id}"`, `"ANY /files/**"`.

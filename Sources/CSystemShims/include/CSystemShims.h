@@ -30,6 +30,18 @@ void csystem_bound_malloc_caching(void);
 /// munmaps and an mprotect each). Call before starting threads. Does nothing on other C libraries.
 void csystem_single_malloc_arena(void);
 
+/// Opens a pseudo-terminal pair: returns the controller side (read-write, close-on-exec, not our controlling
+/// terminal) with the window size set, and writes the path of the other side into `name` (`size` bytes).
+/// -1 and errno on failure.
+int csystem_open_pseudo_terminal(int columns, int rows, char *name, unsigned long size);
+
+/// Sets a terminal's window size (the program in it gets SIGWINCH). 0, or -1 and errno.
+int csystem_set_window_size(int fd, int columns, int rows);
+
+/// The posix_spawn flag that makes the child a session leader (POSIX_SPAWN_SETSID), or 0 where the C library
+/// has none. Opening a terminal then makes it the child's controlling terminal (Linux).
+int csystem_spawn_setsid_flag(void);
+
 /// pidfd_open(2) (Linux 5.3+): a close-on-exec descriptor that polls readable when process `pid` exits, so the
 /// thread that reads a program's output also sees its exit (one thread per launch instead of two).
 /// -1 and errno (ENOSYS on other systems).

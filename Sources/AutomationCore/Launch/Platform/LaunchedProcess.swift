@@ -1,3 +1,4 @@
+internal import CSystemShims
 #if canImport(Glibc)
 import AutomationSupport
 import Glibc
@@ -142,7 +143,17 @@ public final class LaunchedProcess: Sendable {
         }
     }
 
-    /// Closes the program's stdin pipe: it reads end of file.
+    /// Sets the window size of the program's pseudo-terminal (launched with ``LaunchRequest/terminal``); the
+    /// program gets SIGWINCH.
+    /// - Throws: ``Errno`` when it was not launched on a terminal (EBADF) or the terminal is gone.
+    public func resizeTerminal(_ size: TerminalSize) throws(Errno) {
+        let fd = state.withLock { $0.standardInput }
+        guard fd >= 0, isatty(fd) == 1 else { throw Errno(EBADF) }
+        guard csystem_set_window_size(fd, Int32(clamping: size.columns), Int32(clamping: size.rows)) == 0 else { throw Errno(errno) }
+    }
+
+    /// Closes the program's stdin pipe: it reads end of file. (On a terminal it closes only the test's
+    /// keyboard; type Ctrl-D, byte 4, for end of file there.)
     public func closeStandardInput() {
         let fd = state.withLock { state -> Int32 in
             defer { state.standardInput = -1 }

@@ -32,28 +32,13 @@ public enum Launcher {
             }
         }
 
-        var toClose: [Int32] = []
-        defer { toClose.forEach { close($0) } }
-        var descriptors: [Int32] = [0, 1, 2]
-        var stdinWrite: Int32 = -1
-        switch request.standardInput {
-        case .inherit: break
-        case .null:
-            let fd = PosixSpawn.openNull(forWriting: false)
-            descriptors[0] = fd
-            toClose.append(fd)
-        case .pipe:
-            guard let pipe = PosixSpawn.pipe() else { throw LaunchError(.cannotLaunch, "cannot create a pipe: \(Errno(errno))") }
-            descriptors[0] = pipe.read
-            toClose.append(pipe.read)
-            stdinWrite = pipe.write
+        if request.terminal != nil && request.backend != .posixSpawn {
+            throw LaunchError(.cannotLaunch, "a pseudo-terminal needs the posix-spawn launcher, not \(request.backend.rawValue)")
         }
-        guard let out = PosixSpawn.pipe(), let err = PosixSpawn.pipe() else {
-            throw LaunchError(.cannotLaunch, "cannot create a pipe: \(Errno(errno))")
-        }
-        descriptors[1] = out.write
-        descriptors[2] = err.write
-        toClose.append(contentsOf: [out.write, err.write])
+        let plumbing: Plumbing
+        if let size = request.terminal { plumbing = try Plumbing.terminal(size) } else { plumbing = try Plumbing.pipes(request.standardInput) }
+        defer { plumbing.childSide.forEach { close($0) } }
+        let descriptors = plumbing.descriptors
 
         let argv = [request.argv0 ?? request.executable] + request.arguments
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -63,7 +48,7 @@ public enum Launcher {
                 switch request.backend {
                 case .posixSpawn:
                     PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: request.workingDirectory,
-                                     descriptors: descriptors).map { pid in (pid, { PosixSpawn.waitForExit(pid) }) }
+                                     descriptors: descriptors, terminal: plumbing.terminalPath).map { pid in (pid, { PosixSpawn.waitForExit(pid) }) }
                 case let other:
                     registered(other)!(Spawn(path: path, arguments: request.arguments, environment: request.environment,
                                              workingDirectory: request.workingDirectory, descriptors: descriptors))
@@ -85,12 +70,12 @@ public enum Launcher {
         switch result {
         case .success(let spawned): (pid, waitForExit) = spawned
         case .failure(let error):
-            [out.read, err.read, stdinWrite].filter { $0 >= 0 }.forEach { close($0) }
+            plumbing.ourSide.forEach { close($0) }
             throw launchError(for: error, path: request.executable)
         }
 
         Watchdog.guardGroup(pid) // nothing of the run outlives us, even if we are SIGKILLed
-        let terminal = request.standardInput == .inherit ? TerminalHandoff.give(to: pid) : nil
+        let terminal = request.standardInput == .inherit && request.terminal == nil ? TerminalHandoff.give(to: pid) : nil
         let recorder = OutputRecorder(captureLimit: request.captureLimit)
         // posix_spawn's child is ours to reap: its pidfd lets the output thread see the exit too. Foundation
         // reaps its own children, so that backend keeps a thread waiting for its termination handler.
@@ -98,8 +83,8 @@ public enum Launcher {
         // Foundation.Process cannot set argv[0]: the program sees the resolved path there.
         let sent = request.backend == .foundation ? [path] + request.arguments : argv
         return LaunchedProcess(pid: pid, executablePath: path, argv: sent, started: started, waitForExit: waitForExit,
-                               output: recorder, pipes: [(.stdout, out.read), (.stderr, err.read)], forward: request.forwardsOutput,
-                               exitDescriptor: exitDescriptor, standardInput: stdinWrite, terminal: terminal)
+                               output: recorder, pipes: plumbing.output, forward: request.forwardsOutput,
+                               exitDescriptor: exitDescriptor, standardInput: plumbing.standardInput, terminal: terminal)
     }
 
     /// What a backend linked from another module is given: the resolved path, argv after argv[0], the whole
@@ -140,6 +125,67 @@ public enum Launcher {
 }
 
 extension LaunchRequest.StandardInput: Equatable {}
+
+/// The descriptors of one launch: the child's side (closed once it is spawned) and ours.
+private struct Plumbing {
+    /// The child's fds 0, 1, 2 (pipes), or unused (terminal).
+    var descriptors: [Int32] = [0, 1, 2]
+    /// The pseudo-terminal's program side, opened by the child.
+    var terminalPath: String?
+    /// Where ``LaunchedProcess/writeToStandardInput(_:)`` writes; -1: nowhere.
+    var standardInput: Int32 = -1
+    /// What the output pump reads.
+    var output: [(StandardStream, Int32)] = []
+    /// Closed in this process after the spawn.
+    var childSide: [Int32] = []
+
+    /// Ours, closed when the spawn fails.
+    var ourSide: [Int32] { output.map(\.1) + (standardInput >= 0 ? [standardInput] : []) }
+
+    static func pipes(_ standardInput: LaunchRequest.StandardInput) throws(LaunchError) -> Plumbing {
+        var plumbing = Plumbing()
+        switch standardInput {
+        case .inherit: break
+        case .null:
+            let fd = PosixSpawn.openNull(forWriting: false)
+            plumbing.descriptors[0] = fd
+            plumbing.childSide.append(fd)
+        case .pipe:
+            guard let pipe = PosixSpawn.pipe() else { throw LaunchError(.cannotLaunch, "cannot create a pipe: \(Errno(errno))") }
+            plumbing.descriptors[0] = pipe.read
+            plumbing.childSide.append(pipe.read)
+            plumbing.standardInput = pipe.write
+        }
+        guard let out = PosixSpawn.pipe(), let err = PosixSpawn.pipe() else {
+            plumbing.ourSide.forEach { close($0) }
+            plumbing.childSide.forEach { close($0) }
+            throw LaunchError(.cannotLaunch, "cannot create a pipe: \(Errno(errno))")
+        }
+        plumbing.descriptors[1] = out.write
+        plumbing.descriptors[2] = err.write
+        plumbing.childSide += [out.write, err.write]
+        plumbing.output = [(.stdout, out.read), (.stderr, err.read)]
+        return plumbing
+    }
+
+    /// A pseudo-terminal: the child opens its program side; we read and type through the controller side
+    /// (two descriptors of it, so the pump closing its own at the end does not close the test's keyboard).
+    static func terminal(_ size: TerminalSize) throws(LaunchError) -> Plumbing {
+        var name = [CChar](repeating: 0, count: 256)
+        let controller = csystem_open_pseudo_terminal(Int32(clamping: size.columns), Int32(clamping: size.rows), &name, UInt(name.count))
+        guard controller >= 0 else { throw LaunchError(.cannotLaunch, "cannot open a pseudo-terminal: \(Errno(errno))") }
+        let keyboard = fcntl(controller, F_DUPFD_CLOEXEC, 3)
+        guard keyboard >= 0 else {
+            close(controller)
+            throw LaunchError(.cannotLaunch, "cannot open a pseudo-terminal: \(Errno(errno))")
+        }
+        var plumbing = Plumbing()
+        plumbing.terminalPath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        plumbing.standardInput = keyboard
+        plumbing.output = [(.stdout, controller)]
+        return plumbing
+    }
+}
 
 /// Hands the controlling terminal to the program while it runs, so a program that reads the terminal
 /// is not stopped by SIGTTIN in its own process group; gives it back afterwards.

@@ -18,9 +18,12 @@ import Darwin
 enum PosixSpawn {
     /// Spawns `path` in a new process group (its PGID is its PID) with an empty signal mask and default
     /// signal dispositions; `descriptors[i]` becomes the child's fd i.
+    /// - Parameter terminal: the path of a pseudo-terminal's program side: the child then starts a session
+    ///   of its own (so also a group) and gets the terminal as fds 0, 1 and 2 and as its controlling terminal;
+    ///   `descriptors` is not used.
     /// - Returns: the pid, or the errno posix_spawn reported.
     static func spawn(
-        path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32]
+        path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32], terminal: String? = nil
     ) -> Result<pid_t, Errno> {
         // Glibc's posix_spawn types are structs; Darwin's are opaque pointers that the init calls allocate.
         #if canImport(Glibc)
@@ -32,8 +35,15 @@ enum PosixSpawn {
         defer { posix_spawn_file_actions_destroy(&actions) }
         // dup2 onto itself too: it clears close-on-exec on that descriptor (glibc >= 2.29, macOS), and on macOS,
         // where POSIX_SPAWN_CLOEXEC_DEFAULT closes every descriptor no action names, it is what keeps it open.
-        for (target, source) in descriptors.enumerated() {
-            posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
+        if let terminal {
+            let status = terminal.withCString { posix_spawn_file_actions_addopen(&actions, 0, $0, O_RDWR, 0) }
+            if status != 0 { return .failure(Errno(status)) }
+            posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        } else {
+            for (target, source) in descriptors.enumerated() {
+                posix_spawn_file_actions_adddup2(&actions, source, Int32(target))
+            }
         }
         if let workingDirectory {
             let status = workingDirectory.withCString { csystem_spawn_file_actions_addchdir(&actions, $0) }
@@ -42,7 +52,7 @@ enum PosixSpawn {
         #if canImport(Glibc)
         // The child gets fds 0, 1, 2 only: a descriptor the caller left inheritable (a file a test is
         // writing, a socket) must not reach the program (ETXTBSY, ports held open, leaked files).
-        _ = csystem_spawn_file_actions_addclosefrom(&actions, Int32(descriptors.count))
+        _ = csystem_spawn_file_actions_addclosefrom(&actions, terminal == nil ? Int32(descriptors.count) : 3)
         #endif
 
         #if canImport(Glibc)
@@ -60,8 +70,15 @@ enum PosixSpawn {
         sigdelset(&allSignals, SIGSTOP)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if terminal != nil {
+            let setsid = csystem_spawn_setsid_flag() // a session leader is also the leader of a new group
+            guard setsid != 0 else { return .failure(Errno(ENOSYS)) }
+            flags |= setsid
+        } else {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+        }
         #if canImport(Darwin)
         flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
         #endif
