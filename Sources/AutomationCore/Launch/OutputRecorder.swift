@@ -14,7 +14,12 @@ public final class OutputRecorder: Sendable {
         var byteCount = 0
         var tail: [UInt8] = []
         var captured: [UInt8] = []
+        /// When the captured bytes arrived: chunk ends (offsets into `captured`) with their monotonic time.
+        var arrivals: [(end: Int, atMs: Double)] = []
     }
+    /// Arrivals kept per stream; beyond, every second one is dropped (a byte then carries the time of a
+    /// later chunk: "arrived by then").
+    static let arrivalLimit = 65_536
     // Plain fields, not dictionaries keyed by stream: a launch pays for every generic type it instantiates
     // first (~20 µs each in the static binary), and this state is made once per launch.
     struct State {
@@ -43,6 +48,7 @@ public final class OutputRecorder: Sendable {
     }
 
     func record(_ bytes: UnsafeBufferPointer<UInt8>, from stream: StandardStream) {
+        let now = captureLimit > 0 ? MonotonicClock.milliseconds() : 0
         let observers = state.withLock { state -> [@Sendable () -> Void] in
             let tailLimit = tailLimit, captureLimit = captureLimit
             func update(_ recorded: inout Stream) -> Bool {
@@ -51,7 +57,13 @@ public final class OutputRecorder: Sendable {
                 if recorded.tail.count > tailLimit { recorded.tail.removeFirst(recorded.tail.count - tailLimit) }
                 guard captureLimit > 0 else { return false }
                 let room = captureLimit - recorded.captured.count
-                if room > 0 { recorded.captured.append(contentsOf: bytes.prefix(room)) }
+                if room > 0 {
+                    recorded.captured.append(contentsOf: bytes.prefix(room))
+                    recorded.arrivals.append((recorded.captured.count, now))
+                    if recorded.arrivals.count > Self.arrivalLimit {
+                        recorded.arrivals = recorded.arrivals.indices.filter { $0 % 2 == 1 || $0 == recorded.arrivals.count - 1 }.map { recorded.arrivals[$0] }
+                    }
+                }
                 return room < bytes.count
             }
             if stream == .stdout ? update(&state.stdout) : update(&state.stderr) { state.truncated = true }
@@ -76,6 +88,20 @@ public final class OutputRecorder: Sendable {
 
     /// Everything captured from the stream (up to ``captureLimit``).
     public func captured(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].captured } }
+
+    /// When the captured byte at `offset` of the stream arrived (monotonic milliseconds, AutomationSupport's
+    /// MonotonicClock); nil beyond what was captured.
+    package func arrival(ofByteAt offset: Int, on stream: StandardStream) -> Double? {
+        state.withLock { state in
+            let arrivals = state[stream].arrivals
+            var low = 0, high = arrivals.count
+            while low < high {
+                let middle = (low + high) / 2
+                if arrivals[middle].end > offset { high = middle } else { low = middle + 1 }
+            }
+            return low < arrivals.count ? arrivals[low].atMs : nil
+        }
+    }
 
     /// True once both streams reached end of file (or the launcher stopped reading them).
     public var isFinished: Bool { state.withLock { $0.finished } }

@@ -115,6 +115,14 @@ public final class SUTApplication: Sendable {
         }
     }
 
+    /// The mock server given at launch, for extensions in this module.
+    func launchedServer() throws(AutomationError) -> MockServer {
+        guard let server = state.withLock({ $0.server }) else {
+            throw AutomationError("no mock server: launch(server:) with a MockServerBuilder().start() to expect requests")
+        }
+        return server
+    }
+
     /// The launched process, for extensions in this module.
     func runningProcess() throws(AutomationError) -> LaunchedProcess { try requireProcess() }
 

@@ -175,6 +175,10 @@ public final class MockServer: Sendable {
     /// The journal so far.
     public var journal: Journal { state.locked { $0.journal } }
 
+    /// When the server started, in AutomationSupport's MonotonicClock milliseconds: a journal entry's
+    /// `receivedAtMs` plus this is comparable with other monotonic times (a program's output arrivals).
+    package var startedAtMs: Double { state.started }
+
     /// Call counts, unexpected requests and expectation results so far.
     public var summary: ServerSummary {
         state.locked { state in

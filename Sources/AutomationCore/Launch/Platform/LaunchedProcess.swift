@@ -18,6 +18,8 @@ public final class LaunchedProcess: Sendable {
     /// What the program printed.
     public let output: OutputRecorder
     let started: ContinuousClock.Instant
+    /// About when it started, in AutomationSupport's MonotonicClock milliseconds (comparable with output arrivals).
+    package let startedAtMs = MonotonicClock.milliseconds()
 
     private struct State {
         var status: ProcessStatus?

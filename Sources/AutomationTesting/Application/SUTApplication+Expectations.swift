@@ -1,0 +1,108 @@
+import AutomationCore
+import AutomationSupport
+import MockServer
+
+/// One thing a test expects to happen while the program runs: output from it, or requests from it.
+public enum Expected: Sendable, Hashable, CustomStringConvertible {
+    /// The stream contains `text`.
+    case output(String, on: StandardStream = .stdout)
+    /// The mock server received `times` requests to `route` (`"POST /login"`, templates allowed).
+    case request(String, times: Int = 1)
+
+    /// The item as failure messages name it: `output "done"`, `a request to GET /message`.
+    public var description: String {
+        switch self {
+        case .output(let text, let stream): "output \"\(text)\"" + (stream == .stderr ? " on stderr" : "")
+        case .request(let route, let times): "\(times == 1 ? "a request" : "\(times) requests") to \(RouteKey(route))"
+        }
+    }
+}
+
+extension SUTApplication {
+    /// Output and requests closer than this count as simultaneous: the output's time is when the launcher's
+    /// thread read it, the request's when the server's thread did, so a few milliseconds of either order
+    /// are scheduling, not the program.
+    public static let simultaneity: Duration = .milliseconds(50)
+
+    /// Waits until everything listed has happened: each text appeared in the output and each route received
+    /// its requests (from the mock server given at launch). With `enforceOrder` (the default) they must have
+    /// happened in the order listed: an output/request that came before the previous item does not count.
+    ///
+    /// ```swift
+    /// try await app.waitFor([.output("username:"), .request("POST /login"), .output("logged in as ada")])
+    /// ```
+    /// - Throws: ``AutomationError`` listing each item with ✓ or ✗, the requests seen and the last output lines.
+    public func waitFor(_ expected: [Expected], timeout: Duration? = nil, enforceOrder: Bool = true) async throws {
+        let process = try runningProcess()
+        let server = try expected.contains(where: { if case .request = $0 { true } else { false } }) ? launchedServer() : nil
+        let limit = timeout ?? defaultTimeout
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let (lines, satisfied) = Self.check(expected, process: process, server: server, enforceOrder: enforceOrder)
+            if satisfied { return }
+            if ContinuousClock.now >= deadline || (process.status != nil && process.output.isFinished && !expectsRequestsAfterExit(expected, lines)) {
+                let requests = server.map { Self.seen($0.journal.ordered.map(\.request)) } ?? ""
+                throw AutomationError("expected\(enforceOrder ? ", in this order" : ""), within \(Runner.format(limit)):\n"
+                                      + lines.map { "  \($0)" }.joined(separator: "\n") + "\n" + requests + lastLines())
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Requests can still come after the program exits (a child it left); output cannot.
+    private func expectsRequestsAfterExit(_ expected: [Expected], _ lines: [String]) -> Bool {
+        zip(expected, lines).contains { item, line in
+            if case .request = item { return line.hasPrefix("✗") }
+            return false
+        }
+    }
+
+    /// One line per item (✓ with its time, or ✗ with why) and whether all hold.
+    private static func check(_ expected: [Expected], process: LaunchedProcess, server: MockServer?, enforceOrder: Bool) -> ([String], Bool) {
+        let (seconds, attoseconds) = SUTApplication.simultaneity.components
+        let slack = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        let origin = process.startedAtMs
+        var previous = -Double.infinity
+        var lines: [String] = []
+        var allHold = true
+        for item in expected {
+            let notBefore = enforceOrder ? previous - slack : -Double.infinity
+            var at: Double?
+            switch item {
+            case .output(let text, let stream):
+                let bytes = process.output.captured(stream), needle = Array(text.utf8)
+                var start = 0
+                while let found = firstIndex(of: needle, in: bytes, from: start) {
+                    let time = process.output.arrival(ofByteAt: found + max(needle.count, 1) - 1, on: stream) ?? .infinity
+                    if time >= notBefore { at = time; break }
+                    start = found + 1
+                }
+            case .request(let route, let times):
+                let key = RouteKey(route), base = server?.startedAtMs ?? 0
+                let matching = (server?.journal.ordered ?? []).filter { key.matches($0.request) }.map { base + $0.receivedAtMs }.filter { $0 >= notBefore }
+                if times == 0 { at = previous } else if matching.count >= times { at = matching[times - 1] }
+            }
+            if let at, allHold {
+                lines.append("✓ \(item) (at \(Int((at - origin).rounded())) ms)")
+                previous = max(previous, at)
+            } else {
+                lines.append("✗ \(item)" + (allHold ? (enforceOrder && previous > -.infinity ? ": not after the item before" : ": not yet") : ""))
+                allHold = false
+            }
+        }
+        return (lines, allHold)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= haystack.count ? start : nil }
+        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        for index in start...(haystack.count - needle.count) where haystack[index] == needle[0] {
+            if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+        }
+        return nil
+    }
+
+    private static func seen(_ requests: [HTTPRequest]) -> String {
+        "requests seen, in order:" + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n")) + "\n"
+    }
+}
