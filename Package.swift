@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["AutomationHost", "MockServer", "sut-launch", "sut-launch-foundation", "MyAppCLI", "argv-dump"],
-            exclude: ["Schemas"]
+            exclude: ["Schemas", "WireMock"]
         ),
     ]
 )

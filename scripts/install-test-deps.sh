@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-test-deps.sh: installs what the test suite talks to (real peers: curl, python3, git; xmllint for the
-# JUnit schema check; groff to render the man page; pyte, a terminal emulator from PyPI, as the oracle for
-# TerminalScreen) when missing.
+# JUnit schema check; groff to render the man page; Java and PyPI's `wiremock` client, whose wheel ships the
+# WireMock standalone jar, for the differential test against WireMock; pyte, a terminal emulator from PyPI, as
+# the oracle for TerminalScreen) when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
 set -euo pipefail
@@ -13,21 +14,26 @@ command -v setsid >/dev/null || missing+=(util-linux)
 command -v xmllint >/dev/null || missing+=(libxml2-utils)
 command -v groff >/dev/null || missing+=(groff-base)
 command -v git >/dev/null || missing+=(git)
+command -v java >/dev/null || missing+=(default-jre-headless)
 
-# pyte (PyPI) for the python3 on PATH, whichever installer that python accepts.
-install_pyte() {
-    python3 -c "import pyte" 2>/dev/null && return 0
-    python3 -m pip install --quiet pyte 2>/dev/null && return 0
-    python3 -m pip install --quiet --break-system-packages pyte 2>/dev/null && return 0
-    command -v apt-get >/dev/null && $SUDO apt-get install -y -qq python3-pyte >/dev/null 2>&1
-    python3 -c "import pyte" 2>/dev/null || echo "install-test-deps: could not install pyte; TerminalScreen's differential test will be skipped" >&2
+# A PyPI package for the python3 on PATH, whichever installer that python accepts: pip_package NAME [DEBIAN_PACKAGE].
+pip_package() {
+    python3 -c "import $1" 2>/dev/null && return 0
+    python3 -m pip install --quiet "$1" 2>/dev/null && return 0
+    python3 -m pip install --quiet --break-system-packages "$1" 2>/dev/null && return 0
+    if [ -n "${2:-}" ] && command -v apt-get >/dev/null; then $SUDO apt-get install -y -qq "$2" >/dev/null 2>&1 || true; fi
+    python3 -c "import $1" 2>/dev/null || echo "install-test-deps: could not install the Python package $1; the tests that need it are skipped" >&2
+}
+install_pip_packages() {
+    pip_package pyte python3-pyte
+    pip_package wiremock
 }
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-test-deps: curl, python3, setsid, xmllint, groff and git are present"
-    install_pyte
+    echo "install-test-deps: curl, python3, setsid, xmllint, groff, git and java are present"
+    install_pip_packages
     exit 0
 fi
 
@@ -42,4 +48,4 @@ else
     echo "install-test-deps: please install: ${missing[*]}" >&2
     exit 1
 fi
-install_pyte
+install_pip_packages

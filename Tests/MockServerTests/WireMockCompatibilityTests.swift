@@ -25,6 +25,24 @@ import Testing
         #expect(subject.ask("GET", "/single").body == "a single mapping file")
     }
 
+    /// WireMock answers HEAD only with a HEAD (or ANY) mapping; native routes answer HEAD for GET (curl -I).
+    @Test func aGetMappingDoesNotAnswerHeadButANativeGetRouteDoes() throws {
+        let subject = try server()
+        #expect(subject.ask("GET", "/single").status == 200)
+        #expect(subject.ask("HEAD", "/single").status == 404)
+        #expect(subject.ask("HEAD", "/any").status == 200) // method ANY
+        let native = MockServer(stubs: try StubLoader.parse(#"{"routes": [{"method": "GET", "path": "/n", "body": "x"}]}"#, file: "r.json", directory: "."))
+        #expect(native.ask("HEAD", "/n").status == 200)
+    }
+
+    @Test func templatesReadPathSegmentsTheWayBothWireMockVersionsWriteThem() throws {
+        let stubs = try StubLoader.parse(#"""
+            {"request": {"method": "GET", "urlPathPattern": "/users/[0-9]+/orders/[0-9]+"},
+             "response": {"body": "{{request.path.[1]}} {{request.pathSegments.[3]}} [{{request.path.[9]}}]", "transformers": ["response-template"]}}
+            """#, file: "m.json", directory: ".")
+        #expect(MockServer(stubs: stubs).ask("GET", "/users/42/orders/7").body == "42 7 []")
+    }
+
     @Test func requestMatchers() throws {
         let subject = try server()
         #expect(subject.ask("GET", "/query?search=Milano&page=2").body == "queryParameters")

@@ -1,7 +1,7 @@
 import AutomationSupport
 
 /// WireMock's response templating (`"transformers": ["response-template"]`), the Handlebars subset its users
-/// write most, compiled once at load: `{{request.url}}`, `{{request.path}}`, `{{request.pathSegments.[n]}}`,
+/// write most, compiled once at load: `{{request.url}}`, `{{request.path}}`, `{{request.pathSegments.[n]}}` (and 2.x's `{{request.path.[n]}}`),
 /// `{{request.path.NAME}}` (urlPathTemplate), `{{request.query.NAME}}`, `{{request.headers.NAME}}`,
 /// `{{request.cookies.NAME}}`, `{{request.method}}`, `{{request.body}}`, `{{jsonPath request.body '$.a.b'}}`,
 /// `{{randomValue length=8 type='ALPHANUMERIC'}}` (also NUMERIC, ALPHABETIC, HEXADECIMAL, UUID),
@@ -144,10 +144,13 @@ package struct ResponseTemplate: Sendable {
             case "method": return request.method
             case "body": return request.bodyText
             case "path" where path.count == 2: return request.path
-            case "path": return request.pathParameter(key) ?? ""
-            case "pathSegments":
-                let segments = request.path.split(separator: "/").map(String.init)
-                return Int(key).flatMap { segments.indices.contains($0) ? segments[$0] : nil } ?? ""
+            // `request.path.[n]` is the n-th segment (WireMock 2.x), `request.path.name` a path parameter (3.x).
+            case "path", "pathSegments":
+                if let index = Int(key) {
+                    let segments = request.path.split(separator: "/").map(String.init)
+                    return segments.indices.contains(index) ? segments[index] : ""
+                }
+                return path[1] == "path" ? request.pathParameter(key) ?? "" : ""
             case "query": return request.query(key) ?? ""
             case "headers": return request.header(key) ?? ""
             case "cookies": return request.cookie(key) ?? ""

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// WireMock's own Python client (PyPI `wiremock`) drives real WireMock (the 2.35 standalone jar that ships in
+/// that wheel, on Java) and `sut-launch serve` through the same session (WireMock/client_script.py): mappings
+/// added, read back, updated and removed (by id and by metadata), priorities, scenarios, templating, request
+/// counts, finds, the journal, unmatched requests and near misses. Every observation must be the same.
+@Suite struct WireMockDifferentialTests {
+    static let script = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/client_script.py").path
+
+    /// The standalone jar inside the Python client's package, when both Java and the client are installed.
+    static let jar: String? = {
+        guard CLI.hasCommand("java"), CLI.hasCommand("python3") else { return nil }
+        let finder = "import glob, os, wiremock; print((glob.glob(os.path.join(os.path.dirname(wiremock.__file__), 'server', '*.jar')) or [''])[0])"
+        guard let path = try? CLI.output(of: ["python3", "-c", finder], in: FileManager.default.temporaryDirectory)
+            .trimmingCharacters(in: .whitespacesAndNewlines), path.hasSuffix(".jar") else { return nil }
+        return path
+    }()
+
+    @Test(.enabled(if: jar != nil, "needs java and the Python WireMock client: pip install wiremock (scripts/install-test-deps.sh installs it)"))
+    func wireMocksOwnClientSeesTheSameServer() throws {
+        let wireMockPort = try Self.freePort(), ourPort = try Self.freePort()
+        let wireMock = try Self.start("/usr/bin/env", ["java", "-jar", Self.jar!, "--port", String(wireMockPort), "--local-response-templating",
+                                                       "--disable-banner"])
+        defer { wireMock.terminate(); wireMock.waitUntilExit() }
+        let ours = try Self.start(CLI.sutLaunch, ["serve", "-q", "--port", String(ourPort)])
+        defer { ours.terminate(); ours.waitUntilExit() }
+        for port in [wireMockPort, ourPort] {
+            // The JVM takes seconds to listen; we take milliseconds.
+            #expect(CLI.eventually(60) { Self.answers(port) }, "nothing answers on port \(port)")
+        }
+
+        let expected = try Self.session("http://127.0.0.1:\(wireMockPort)")
+        let actual = try Self.session("http://127.0.0.1:\(ourPort)")
+        #expect(expected.count >= 25, "the session against WireMock stopped early:\n\(expected.joined(separator: "\n"))")
+        for (index, line) in expected.enumerated() {
+            let ourLine = index < actual.count ? actual[index] : "(nothing)"
+            #expect(ourLine == line, "WireMock: \(line)\nsut-launch: \(ourLine)")
+        }
+        #expect(actual.count == expected.count, "sut-launch:\n\(actual.joined(separator: "\n"))")
+    }
+
+    private static func session(_ base: String) throws -> [String] {
+        try CLI.output(of: ["python3", script, base], in: FileManager.default.temporaryDirectory)
+            .split(separator: "\n").map(String.init)
+    }
+
+    private static func start(_ executable: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private static func answers(_ port: UInt16) -> Bool {
+        guard let url = URL(string: "http://127.0.0.1:\(port)/__admin/mappings"), let data = try? Data(contentsOf: url) else { return false }
+        return !data.isEmpty
+    }
+
+    private static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
