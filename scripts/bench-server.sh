@@ -51,6 +51,9 @@ hostile = routes(1)["routes"] + [
     {"method": "POST", "path": "/upload", "body": "stored"},
 ]
 json.dump({"routes": hostile}, open(f"{work}/routes-hostile.json", "w"))
+templated = routes(1)["routes"] + [{"method": "GET", "path": "/hello/{name}", "template": True,
+                                    "body": "Hello {{request.path.name}}, {{upper request.query.greeting}}{{#if request.query.greeting}}!{{/if}}"}]
+json.dump({"routes": templated}, open(f"{work}/routes-templated.json", "w"))
 json.dump({"request": {"urlPathPattern": "/r/(a+)+$"}, "response": {"body": "r"}}, open(f"{work}/regex.json", "w"))
 PY
 
@@ -90,16 +93,20 @@ for _ in range(500):
 sys.exit(1)
 PY
 }
-rps() { wrk -t"$THREADS" -c"${2:-$CONNECTIONS}" -d"$DURATION" "http://127.0.0.1:$1/message" | awk '/Requests\/sec/ {print $2}'; }
+rps() { wrk -t"$THREADS" -c"${2:-$CONNECTIONS}" -d"$DURATION" "http://127.0.0.1:$1${3:-/message}" | awk '/Requests\/sec/ {print $2}'; }
 
 wait_port "$NGINX_PORT"
 start_server "$WORK/routes-1.json" ONE; PORT1=$PORT_ONE; wait_port "$PORT1"
 start_server "$WORK/routes-10000.json" TENK; PID10K=$PID_TENK; PORT10K=$PORT_TENK; wait_port "$PORT10K"
+start_server "$WORK/routes-templated.json" TEMPLATED; wait_port "$PORT_TEMPLATED"
 
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION, keep-alive GET /message (11-byte body)..." >&2
 NGINX_RPS=$(rps "$NGINX_PORT")
 ONE_RPS=$(rps "$PORT1")
 TENK_RPS=$(rps "$PORT10K")
+# The same server answering a plain route and a templated one (path parameter, a helper, a block).
+PLAIN_RPS=$(rps "$PORT_TEMPLATED")
+TEMPLATED_RPS=$(rps "$PORT_TEMPLATED" "$CONNECTIONS" "/hello/ada?greeting=hi")
 TENK_HWM_KB=$(awk '/VmHWM/ {print $2}' "/proc/$PID10K/status")
 echo "wrk -t$THREADS -c256 -d$DURATION..." >&2
 NGINX_RPS_256=$(rps "$NGINX_PORT" 256)
@@ -212,18 +219,21 @@ PY
 read -r READY_NGINX READY_ONE READY_1K <<< "$READY"
 
 python3 - "$NGINX_RPS" "$ONE_RPS" "$TENK_RPS" "$READY_NGINX" "$READY_ONE" "$READY_1K" "$TENK_HWM_KB" \
-    "$NGINX_RPS_256" "$ONE_RPS_256" "$CALM_RPS" "$FLOOD_RPS" "$HOSTILE_HWM_KB" <<'PY'
+    "$NGINX_RPS_256" "$ONE_RPS_256" "$CALM_RPS" "$FLOOD_RPS" "$HOSTILE_HWM_KB" "$PLAIN_RPS" "$TEMPLATED_RPS" <<'PY'
 import sys
 nginx, one, tenk = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
 ready_nginx, ready_one, ready = float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
 hwm = int(sys.argv[7])
 nginx256, one256, calm, flood, hostile_hwm = float(sys.argv[8]), float(sys.argv[9]), float(sys.argv[10]), float(sys.argv[11] or 0), int(sys.argv[12])
+plain, templated = float(sys.argv[13]), float(sys.argv[14])
 ok = lambda c: "PASS" if c else "FAIL"
 print(f"requests/s (-c10): nginx (1 worker) {nginx:,.0f}; sut-launch 1 route {one:,.0f} ({one / nginx:.2f} x nginx, target >= 0.5: {ok(one >= 0.5 * nginx)}); "
       f"10,000 routes {tenk:,.0f} ({tenk / one:.2f} x 1 route, target >= 0.9: {ok(tenk >= 0.9 * one)})")
 print(f"requests/s (-c256): nginx {nginx256:,.0f}; sut-launch {one256:,.0f} ({one256 / nginx256:.2f} x nginx, target >= 0.5: {ok(one256 >= 0.5 * nginx256)})")
 print(f"ready (process start to first answered request, median of 30): sut-launch with 1,000 routes {ready:.1f} ms "
       f"(target <= nginx: {ok(ready <= ready_nginx)}); with 1 route {ready_one:.1f} ms; nginx (one process) {ready_nginx:.1f} ms")
+print(f"templating (-c10, same server): a templated answer {templated:,.0f} req/s vs a plain one {plain:,.0f} "
+      f"(costs {plain / templated:.2f} x a plain one, target <= 2: {ok(templated * 2 >= plain)})")
 print(f"peak memory with 10,000 routes after the wrk run: {hwm / 1024:.1f} MB (target < 40 MB: {ok(hwm < 40 * 1024)})")
 print(f"under hostile floods: a normal client {flood:,.0f} req/s vs {calm:,.0f} undisturbed ({flood / calm:.2f} x, target >= 0.5: {ok(flood >= 0.5 * calm)}); "
       f"peak memory {hostile_hwm / 1024:.1f} MB (target < 100 MB: {ok(hostile_hwm < 100 * 1024)})")

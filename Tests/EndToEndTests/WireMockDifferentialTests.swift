@@ -30,17 +30,22 @@ import Testing
             #expect(CLI.eventually(60) { Self.answers(port) }, "nothing answers on port \(port)")
         }
 
-        let expected = try Self.session("http://127.0.0.1:\(wireMockPort)")
-        let actual = try Self.session("http://127.0.0.1:\(ourPort)")
-        #expect(expected.count >= 25, "the session against WireMock stopped early:\n\(expected.joined(separator: "\n"))")
-        for (index, line) in expected.enumerated() {
-            let ourLine = index < actual.count ? actual[index] : "(nothing)"
-            #expect(ourLine == line, "WireMock: \(line)\nsut-launch: \(ourLine)")
+        // The client's admin session, then the templating table (one mapping per template, the same request).
+        for (script, minimum) in [(Self.script, 25), (Self.templates, 50)] {
+            let expected = try Self.session(script, "http://127.0.0.1:\(wireMockPort)")
+            let actual = try Self.session(script, "http://127.0.0.1:\(ourPort)")
+            #expect(expected.count >= minimum, "the session against WireMock stopped early:\n\(expected.joined(separator: "\n"))")
+            for (index, line) in expected.enumerated() {
+                let ourLine = index < actual.count ? actual[index] : "(nothing)"
+                #expect(ourLine == line, "WireMock: \(line)\nsut-launch: \(ourLine)")
+            }
+            #expect(actual.count == expected.count, "sut-launch:\n\(actual.joined(separator: "\n"))")
         }
-        #expect(actual.count == expected.count, "sut-launch:\n\(actual.joined(separator: "\n"))")
     }
 
-    private static func session(_ base: String) throws -> [String] {
+    static let templates = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/templates_script.py").path
+
+    private static func session(_ script: String, _ base: String) throws -> [String] {
         try CLI.output(of: ["python3", script, base], in: FileManager.default.temporaryDirectory)
             .split(separator: "\n").map(String.init)
     }

@@ -1,111 +1,283 @@
 import AutomationSupport
 
-/// WireMock's response templating (`"transformers": ["response-template"]`), the Handlebars subset its users
-/// write most, compiled once at load: `{{request.url}}`, `{{request.path}}`, `{{request.pathSegments.[n]}}` (and 2.x's `{{request.path.[n]}}`),
-/// `{{request.path.NAME}}` (urlPathTemplate), `{{request.query.NAME}}`, `{{request.headers.NAME}}`,
-/// `{{request.cookies.NAME}}`, `{{request.method}}`, `{{request.body}}`, `{{jsonPath request.body '$.a.b'}}`,
-/// `{{randomValue length=8 type='ALPHANUMERIC'}}` (also NUMERIC, ALPHABETIC, HEXADECIMAL, UUID),
-/// `{{now}}` (ISO 8601; `format='epoch'` or `'unix'`, `offset='3 days'`), `{{upper x}}`, `{{lower x}}`,
-/// `{{trim x}}`, `{{size x}}`. Anything else (block helpers, other helpers) is refused at load by name.
+/// WireMock's response templating (`"transformers": ["response-template"]`, native `"template": true`): the
+/// Handlebars subset WireMock users write, compiled once at load.
+///
+/// - Values: `{{request.url}}`, `{{request.path}}`, `{{request.pathSegments.[n]}}` (and 2.x's `{{request.path.[n]}}`),
+///   `{{request.path.NAME}}` (urlPathTemplate), `{{request.query.NAME}}` (`.[n]` for a repeated one),
+///   `{{request.headers.NAME}}`, `{{request.cookies.NAME}}`, `{{request.method}}`, `{{request.body}}`.
+/// - Helpers: `jsonPath`, `randomValue` (`length`, `type` ALPHANUMERIC, NUMERIC, ALPHABETIC, HEXADECIMAL, UUID),
+///   `now` (ISO 8601; `format='epoch'|'unix'`, `offset='3 days'`), `upper`, `lower`, `trim`, `size`, and the
+///   conditions `eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `and`, `or`, `not`, `contains`; subexpressions `(helper …)`.
+/// - Blocks: `{{#if}}`, `{{#unless}}`, `{{#each}}` (`this`, `@index`, `@first`, `@last`, `@key`, `as |item|`),
+///   `{{#with}}`, and every condition as a block (`{{#eq request.method 'POST'}}…{{else}}…{{/eq}}`).
+/// - `{{value}}` is HTML-escaped as in Handlebars; `{{{value}}}` is not. `{{! comments }}` and `~` trimming.
+/// Anything else is refused at load by name. Nesting is at most 32 deep; a rendering stops at 16 MiB or after
+/// 2,000,000 steps (nodes and loop turns), and parses the request body once however many `jsonPath`s read it.
 package struct ResponseTemplate: Sendable {
-    enum Part: Sendable {
-        case text(String)
-        case expression(helper: String?, arguments: [Argument], options: [String: Argument])
-    }
-
-    enum Argument: Sendable {
-        case path([String])
-        case literal(String)
-    }
-
     package struct Error: Swift.Error, CustomStringConvertible {
         package let description: String
+        init(_ description: String) { self.description = "template: " + description }
     }
 
-    static let helpers: Set<String> = ["jsonPath", "randomValue", "now", "upper", "lower", "trim", "size"]
+    indirect enum Node: Sendable {
+        case text(String)
+        case value(Expression, escaped: Bool)
+        case block(name: String, expression: Expression, parameters: [String], body: [Node], inverse: [Node])
+    }
 
-    let parts: [Part]
+    indirect enum Expression: Sendable {
+        case path([String])
+        case literal(Value)
+        case call(String, [Expression], [String: Expression])
+    }
+
+    /// What an expression evaluates to. The request's method, path and multi-valued parts are objects of
+    /// their own, as in WireMock (Java): they print as text but are not equal to a string (`{{#eq
+    /// request.method 'POST'}}` is false there, and here); `.[0]` of a query value is a string.
+    enum Value: Sendable {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case json(JSONNode)
+        case list([Value])
+        /// A query parameter or header: prints its first value; `size` counts them; `#each` walks them.
+        case multi([String])
+        case method(String)
+        /// The request path: prints as the path; `size` counts its segments; `.[n]` is one.
+        case requestPath(String)
+    }
+
+    static let valueHelpers: Set<String> = ["jsonPath", "randomValue", "now", "upper", "lower", "trim", "size"]
+    static let conditions: Set<String> = ["eq", "neq", "gt", "gte", "lt", "lte", "and", "or", "not", "contains"]
+    static let blocks: Set<String> = ["if", "unless", "each", "with"]
+    static let maxDepth = 32
+    static let maxOutputBytes = 16 << 20
+    /// Nodes rendered and loop turns taken per answer: `{{#each}}` inside `{{#each}}` over a client's 16 MiB
+    /// array must not hold a connection's thread for hours.
+    static let maxSteps = 2_000_000
+
+    let nodes: [Node]
 
     package init(_ source: String) throws(Error) {
-        var parts: [Part] = []
-        var rest = Substring(source)
-        while let open = rest.firstRange(of: "{{") {
-            if open.lowerBound > rest.startIndex { parts.append(.text(String(rest[..<open.lowerBound]))) }
-            var inside = rest[open.upperBound...]
-            let triple = inside.hasPrefix("{")
-            if triple { inside = inside.dropFirst() }
-            guard let close = inside.firstRange(of: triple ? "}}}" : "}}") else { throw Error(description: "template: {{ without }}") }
-            let expression = inside[..<close.lowerBound].trimmingSpaces()
-            parts.append(try Self.expression(expression))
-            rest = inside[close.upperBound...]
-        }
-        if !rest.isEmpty { parts.append(.text(String(rest))) }
-        self.parts = parts
+        nodes = try Parser(source).parse()
     }
 
-    private static func expression(_ text: String) throws(Error) -> Part {
-        if text.hasPrefix("#") || text.hasPrefix("/") || text == "else" || text.hasPrefix("else ") {
-            throw Error(description: "template: block helpers like {{\(text)}} are not supported; values and the helpers \(helpers.sorted().joined(separator: ", ")) are")
+    /// The helpers and blocks, for messages.
+    static var supported: String {
+        "values like {{request.path}}, the helpers \((valueHelpers.union(conditions)).sorted().joined(separator: ", ")) and the blocks #if, #unless, #each, #with"
+    }
+
+    // MARK: Rendering
+
+    package func render(_ request: HTTPRequest) -> String {
+        var renderer = Renderer(request: request)
+        renderer.render(nodes)
+        return renderer.output
+    }
+}
+
+// MARK: - Parsing
+
+extension ResponseTemplate {
+    private struct Parser {
+        let source: String
+        init(_ source: String) { self.source = source }
+
+        private struct Frame {
+            var name: String
+            var expression: Expression
+            var parameters: [String]
+            var body: [Node] = []
+            var inverse: [Node] = []
+            var inElse = false
+            /// Opened by `{{else if …}}`: closed by the `{{/…}}` of the block it continues.
+            var chained = false
         }
-        let tokens = try words(text)
-        guard let first = tokens.first else { throw Error(description: "template: an empty {{}}") }
-        if helpers.contains(first) {
-            var arguments: [Argument] = []
-            var options: [String: Argument] = [:]
-            for token in tokens.dropFirst() {
-                if let equals = token.firstIndex(of: "="), !token.hasPrefix("'"), !token.hasPrefix("\"") {
-                    options[String(token[..<equals])] = argument(String(token[token.index(after: equals)...]))
+
+        func parse() throws(Error) -> [Node] {
+            var root: [Node] = []
+            var stack: [Frame] = []
+            var aliases: [[String]] = []
+            func append(_ node: Node) {
+                if stack.isEmpty { root.append(node) } else if stack[stack.count - 1].inElse { stack[stack.count - 1].inverse.append(node) } else { stack[stack.count - 1].body.append(node) }
+            }
+            var rest = Substring(source)
+            while let open = rest.firstRange(of: "{{") {
+                let text = String(rest[..<open.lowerBound])
+                var inside = rest[open.upperBound...]
+                let raw = inside.hasPrefix("{")
+                if raw { inside = inside.dropFirst() }
+                let comment = inside.hasPrefix("!")
+                let closing = raw ? "}}}" : (inside.hasPrefix("!--") ? "--}}" : "}}")
+                guard let close = inside.firstRange(of: closing) else { throw Error("{{ without \(closing)") }
+                var content = inside[..<close.lowerBound]
+                rest = inside[close.upperBound...]
+                // `~` is read and, as WireMock 2.35 does, the whitespace around it is kept.
+                if content.hasPrefix("~") { content = content.dropFirst() }
+                if content.hasSuffix("~") { content = content.dropLast() }
+                if !text.isEmpty { append(.text(text)) }
+                if comment { continue }
+                let expression = String(content).trimmingSpaces()
+                if raw {
+                    append(.value(try Self.expression(expression, aliases: aliases.flatMap { $0 }), escaped: false))
+                } else if expression.hasPrefix("#") {
+                    guard stack.count < maxDepth else { throw Error("blocks nest more than \(maxDepth) deep") }
+                    var opening = String(expression.dropFirst())
+                    var parameters: [String] = []
+                    if let asRange = opening.firstRange(of: " as |"), opening.hasSuffix("|") {
+                        parameters = opening[asRange.upperBound...].dropLast().split(separator: " ").map(String.init)
+                        opening = String(opening[..<asRange.lowerBound])
+                    }
+                    let words = try Self.words(opening)
+                    guard let name = words.first else { throw Error("an empty {{#}}") }
+                    guard blocks.contains(name) || conditions.contains(name) else {
+                        throw Error("the block {{#\(name)}} is not supported; \(supported)")
+                    }
+                    if parameters.count > 2 || (name != "each" && name != "with" && !parameters.isEmpty) {
+                        throw Error("{{#\(name) … as |\(parameters.joined(separator: " "))|}}: only #each (item, index) and #with (one name) take block parameters")
+                    }
+                    let call: Expression
+                    if conditions.contains(name) {
+                        call = try Self.call(name, words.dropFirst(), aliases: aliases.flatMap { $0 })
+                    } else {
+                        guard words.count >= 2 else { throw Error("{{#\(name)}} needs a value, like {{#\(name) request.query.id}}") }
+                        call = try Self.operand(words.dropFirst(), aliases: aliases.flatMap { $0 })
+                    }
+                    stack.append(Frame(name: name, expression: call, parameters: parameters))
+                    aliases.append(parameters)
+                } else if expression.hasPrefix("/") {
+                    let name = expression.dropFirst().trimmingSpaces()
+                    while let frame = stack.last, frame.chained {
+                        stack.removeLast()
+                        aliases.removeLast()
+                        append(.block(name: frame.name, expression: frame.expression, parameters: frame.parameters, body: frame.body, inverse: frame.inverse))
+                    }
+                    guard let frame = stack.popLast() else { throw Error("{{/\(name)}} closes no block") }
+                    guard frame.name == name else { throw Error("{{/\(name)}} closes {{#\(frame.name)}}") }
+                    aliases.removeLast()
+                    append(.block(name: frame.name, expression: frame.expression, parameters: frame.parameters, body: frame.body, inverse: frame.inverse))
+                } else if expression == "else" {
+                    guard !stack.isEmpty, !stack[stack.count - 1].inElse else { throw Error("{{else}} outside a block (or a second one)") }
+                    stack[stack.count - 1].inElse = true
+                } else if expression.hasPrefix("else ") {
+                    // `{{else if b}}`: the rest of the block is an `{{#if b}}` inside its {{else}}.
+                    guard !stack.isEmpty, !stack[stack.count - 1].inElse else { throw Error("{{\(expression)}} outside a block (or after its {{else}})") }
+                    guard stack.count < maxDepth else { throw Error("blocks nest more than \(maxDepth) deep") }
+                    let words = try Self.words(String(expression.dropFirst(5)))
+                    guard let name = words.first, name == "if" || name == "unless" || conditions.contains(name) else {
+                        throw Error("{{\(expression)}}: only else if, else unless and else with a condition are supported")
+                    }
+                    let call = conditions.contains(name) ? try Self.call(name, words.dropFirst(), aliases: aliases.flatMap { $0 })
+                                                          : try Self.operand(words.dropFirst(), aliases: aliases.flatMap { $0 })
+                    stack[stack.count - 1].inElse = true
+                    var frame = Frame(name: name, expression: call, parameters: [])
+                    frame.chained = true
+                    stack.append(frame)
+                    aliases.append([])
+                } else if expression.hasPrefix("^") {
+                    throw Error("{{\(expression)}} is not supported; use {{#unless}}")
                 } else {
-                    arguments.append(argument(token))
+                    append(.value(try Self.expression(expression, aliases: aliases.flatMap { $0 }), escaped: true))
                 }
             }
-            if first == "now", let format = options["format"], case .literal(let value) = format, value != "epoch" && value != "unix" {
-                throw Error(description: "template: {{now format='\(value)'}} is not supported; use no format (ISO 8601), 'epoch' or 'unix'")
-            }
-            if first == "now", let offset = options["offset"], case .literal(let value) = offset, offsetMilliseconds(value) == nil {
-                throw Error(description: "template: {{now offset='\(value)'}} is not supported; write an amount and a unit like '3 days' or '-2 hours' (within 100 years)")
-            }
-            return .expression(helper: first, arguments: arguments, options: options)
+            if !rest.isEmpty { append(.text(String(rest))) }
+            if let open = stack.last { throw Error("{{#\(open.name)}} is not closed with {{/\(open.name)}}") }
+            return root
         }
-        guard tokens.count == 1, first.hasPrefix("request.") || first == "request" else {
-            throw Error(description: "template: {{\(text)}} is not supported; write a request value like {{request.path}} or one of the helpers \(helpers.sorted().joined(separator: ", "))")
-        }
-        return .expression(helper: nil, arguments: [argument(first)], options: [:])
-    }
 
-    private static func argument(_ token: String) -> Argument {
-        if (token.hasPrefix("'") && token.hasSuffix("'")) || (token.hasPrefix("\"") && token.hasSuffix("\"")), token.count >= 2 {
-            return .literal(String(token.dropFirst().dropLast()))
-        }
-        if token.hasPrefix("request") {
-            return .path(token.split(separator: ".").map { part in
-                let text = String(part)
-                return text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
-            })
-        }
-        return .literal(token)
-    }
-
-    private static func words(_ text: String) throws(Error) -> [String] {
-        var words: [String] = []
-        var word = ""
-        var quote: Character?
-        for character in text {
-            if let open = quote {
-                word.append(character)
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-                word.append(character)
-            } else if character == " " {
-                if !word.isEmpty { words.append(word); word = "" }
-            } else {
-                word.append(character)
+        /// The inside of `{{…}}`: a value, a literal, or a helper with arguments.
+        static func expression(_ text: String, aliases: [String]) throws(Error) -> Expression {
+            let words = try self.words(text)
+            guard let first = words.first else { throw Error("an empty {{}}") }
+            if valueHelpers.contains(first) || conditions.contains(first) { return try call(first, words.dropFirst(), aliases: aliases) }
+            guard words.count == 1 else {
+                throw Error("{{\(text)}}: \(first) is not a helper; \(supported)")
             }
+            return try operand(words[...], aliases: aliases)
         }
-        if quote != nil { throw Error(description: "template: unterminated quote in {{\(text)}}") }
-        if !word.isEmpty { words.append(word) }
-        return words
+
+        static func call(_ helper: String, _ words: ArraySlice<String>, aliases: [String]) throws(Error) -> Expression {
+            var arguments: [Expression] = []
+            var options: [String: Expression] = [:]
+            for word in words {
+                if let equals = word.firstIndex(of: "="), !word.hasPrefix("'"), !word.hasPrefix("\""), !word.hasPrefix("(") {
+                    options[String(word[..<equals])] = try operand([String(word[word.index(after: equals)...])][...], aliases: aliases)
+                } else {
+                    arguments.append(try operand([word][...], aliases: aliases))
+                }
+            }
+            if helper == "now", case .literal(.string(let format))? = options["format"], format != "epoch" && format != "unix" {
+                throw Error("{{now format='\(format)'}} is not supported; use no format (ISO 8601), 'epoch' or 'unix'")
+            }
+            if helper == "now", case .literal(.string(let offset))? = options["offset"], offsetMilliseconds(offset) == nil {
+                throw Error("{{now offset='\(offset)'}} is not supported; write an amount and a unit like '3 days' or '-2 hours' (within 100 years)")
+            }
+            return .call(helper, arguments, options)
+        }
+
+        /// One argument: a subexpression `(helper …)`, a quoted string, a number, true/false/null, or a path.
+        static func operand(_ words: ArraySlice<String>, aliases: [String], depth: Int = 0) throws(Error) -> Expression {
+            guard words.count == 1, let word = words.first else {
+                throw Error("expected one value, found \"\(words.joined(separator: " "))\"")
+            }
+            if word.hasPrefix("(") && word.hasSuffix(")") {
+                guard depth < maxDepth else { throw Error("subexpressions nest more than \(maxDepth) deep") }
+                let inner = try self.words(String(word.dropFirst().dropLast()))
+                guard let helper = inner.first, valueHelpers.contains(helper) || conditions.contains(helper) else {
+                    throw Error("(\(inner.first ?? "")) is not a helper; \(supported)")
+                }
+                return try call(helper, inner.dropFirst(), aliases: aliases)
+            }
+            if word.count >= 2, (word.hasPrefix("'") && word.hasSuffix("'")) || (word.hasPrefix("\"") && word.hasSuffix("\"")) {
+                return .literal(.string(String(word.dropFirst().dropLast())))
+            }
+            if word == "true" || word == "false" { return .literal(.bool(word == "true")) }
+            if word == "null" { return .literal(.null) }
+            if let number = Double(word), word.first.map({ $0.isNumber || $0 == "-" }) == true { return .literal(.number(number)) }
+            let segments = word.split(separator: ".", omittingEmptySubsequences: false).map { part -> String in
+                part.hasPrefix("[") && part.hasSuffix("]") ? String(part.dropFirst().dropLast()) : String(part)
+            }
+            guard let head = segments.first, !segments.contains(where: \.isEmpty) else { throw Error("\(word) is not a value") }
+            guard head == "request" || head == "this" || head.hasPrefix("@") || aliases.contains(head) else {
+                throw Error("{{\(word)}} is not supported; \(supported)")
+            }
+            return .path(segments)
+        }
+
+        /// Splits on spaces outside quotes and parentheses.
+        static func words(_ text: String) throws(Error) -> [String] {
+            var words: [String] = []
+            var word = ""
+            var quote: Character?
+            var depth = 0
+            for character in text {
+                if let open = quote {
+                    word.append(character)
+                    if character == open { quote = nil }
+                } else if character == "'" || character == "\"" {
+                    quote = character
+                    word.append(character)
+                } else if character == "(" {
+                    depth += 1
+                    guard depth <= maxDepth else { throw Error("parentheses nest more than \(maxDepth) deep") }
+                    word.append(character)
+                } else if character == ")" {
+                    depth -= 1
+                    guard depth >= 0 else { throw Error("a ) without ( in {{\(text)}}") }
+                    word.append(character)
+                } else if character == " " && depth == 0 {
+                    if !word.isEmpty { words.append(word); word = "" }
+                } else {
+                    word.append(character)
+                }
+            }
+            if quote != nil { throw Error("unterminated quote in {{\(text)}}") }
+            if depth != 0 { throw Error("a ( without ) in {{\(text)}}") }
+            if !word.isEmpty { words.append(word) }
+            return words
+        }
     }
 
     /// `'3 days'`, `'-2 hours'`: whole amounts of seconds … weeks, at most 100 years either way.
@@ -117,63 +289,342 @@ package struct ResponseTemplate: Sendable {
         let shift = Double(amount) * unit * 1000
         return abs(shift) <= 100 * 365.25 * 86_400_000 ? shift : nil
     }
+}
 
-    // MARK: Rendering
+// MARK: - Evaluating
 
-    package func render(_ request: HTTPRequest) -> String {
+extension ResponseTemplate {
+    private struct Scope {
+        var this: Value
+        var names: [String: Value] = [:]
+        var data: [String: Value] = [:]
+    }
+
+    private struct Renderer {
+        let request: HTTPRequest
         var output = ""
-        for part in parts {
-            switch part {
-            case .text(let text): output += text
-            case .expression(let helper, let arguments, let options):
-                output += Self.evaluate(helper, arguments, options, request)
-            }
-        }
-        return output
-    }
+        var outputBytes = 0
+        var steps = 0
+        var scopes: [Scope] = []
+        /// The body as text, made once, so `jsonPath request.body …` finds its parse in ``parsed``.
+        let body: String
+        var parsed: (text: String, node: JSONNode?)?
 
-    private static func value(_ argument: Argument?, _ request: HTTPRequest) -> String {
-        guard let argument else { return "" }
-        switch argument {
-        case .literal(let text): return text
-        case .path(let path):
-            guard path.first == "request", path.count >= 2 else { return "" }
-            let key = path.count > 2 ? path[2] : ""
-            switch path[1] {
-            case "url": return request.target
-            case "method": return request.method
-            case "body": return request.bodyText
-            case "path" where path.count == 2: return request.path
-            // `request.path.[n]` is the n-th segment (WireMock 2.x), `request.path.name` a path parameter (3.x).
-            case "path", "pathSegments":
-                if let index = Int(key) {
-                    let segments = request.path.split(separator: "/").map(String.init)
-                    return segments.indices.contains(index) ? segments[index] : ""
+        init(request: HTTPRequest) {
+            self.request = request
+            body = request.bodyText
+        }
+
+        /// False once the output or step budget is spent: nothing more is rendered.
+        private var hasBudget: Bool { outputBytes < maxOutputBytes && steps < maxSteps }
+
+        mutating func render(_ nodes: [Node]) {
+            for node in nodes where hasBudget {
+                steps += 1
+                switch node {
+                case .text(let text): emit(text)
+                case .value(let expression, let escaped):
+                    let text = Self.text(of: evaluate(expression))
+                    emit(escaped ? Self.escapeHTML(text) : text)
+                case .block(let name, let expression, let parameters, let body, let inverse):
+                    block(name, evaluate(expression), parameters, body, inverse)
                 }
-                return path[1] == "path" ? request.pathParameter(key) ?? "" : ""
-            case "query": return request.query(key) ?? ""
-            case "headers": return request.header(key) ?? ""
-            case "cookies": return request.cookie(key) ?? ""
-            default: return ""
             }
         }
-    }
 
-    private static func evaluate(_ helper: String?, _ arguments: [Argument], _ options: [String: Argument], _ request: HTTPRequest) -> String {
-        let first = value(arguments.first, request)
-        switch helper {
-        case nil: return first
-        case "upper": return first.uppercased()
-        case "lower": return first.lowercased()
-        case "trim": return first.trimmingSpaces()
-        case "size": return "\(first.count)"
-        case "jsonPath":
-            guard let document = try? JSONParser.parse(first), let path = try? JSONPath(value(arguments.dropFirst().first, request)),
-                  let found = path.evaluate(document).first else { return "" }
-            return found.string ?? JSONWriter.write(found)
-        case "randomValue":
-            let length = Int(value(options["length"], request)) ?? 36
-            let type = options["type"].map { value($0, request) } ?? "ALPHANUMERIC"
+        private mutating func emit(_ text: String) {
+            let count = text.utf8.count
+            guard outputBytes + count <= maxOutputBytes else {
+                outputBytes = maxOutputBytes
+                return
+            }
+            output += text
+            outputBytes += count
+        }
+
+        private mutating func block(_ name: String, _ value: Value, _ parameters: [String], _ body: [Node], _ inverse: [Node]) {
+            switch name {
+            case "each":
+                let items: [(key: String?, value: Value)]
+                switch value {
+                case .list(let values): items = values.map { (nil, $0) }
+                case .multi(let values): items = values.map { (nil, .string($0)) }
+                case .json(let node) where node.elements != nil: items = node.elements!.map { (nil, .json($0)) }
+                case .json(let node) where node.members != nil: items = node.members!.map { ($0.key, .json($0.value)) }
+                default: items = []
+                }
+                guard !items.isEmpty else { return render(inverse) }
+                for (index, item) in items.enumerated() where hasBudget {
+                    steps += 1
+                    var scope = Scope(this: item.value)
+                    scope.data = ["index": .number(Double(index)), "first": .bool(index == 0), "last": .bool(index == items.count - 1)]
+                    if let key = item.key { scope.data["key"] = .string(key) }
+                    if let first = parameters.first { scope.names[first] = item.value }
+                    if parameters.count > 1 { scope.names[parameters[1]] = item.key.map(Value.string) ?? .number(Double(index)) }
+                    scopes.append(scope)
+                    render(body)
+                    scopes.removeLast()
+                }
+            case "with":
+                guard Self.isTruthy(value) else { return render(inverse) }
+                var scope = Scope(this: value)
+                if let first = parameters.first { scope.names[first] = value }
+                scopes.append(scope)
+                render(body)
+                scopes.removeLast()
+            case "unless": render(Self.isTruthy(value) ? inverse : body)
+            default: render(Self.isTruthy(value) ? body : inverse) // if, and every condition
+            }
+        }
+
+        mutating func evaluate(_ expression: Expression) -> Value {
+            switch expression {
+            case .literal(let value): return value
+            case .path(let segments): return resolve(segments)
+            case .call(let helper, let arguments, let options):
+                var values: [Value] = []
+                for argument in arguments { values.append(evaluate(argument)) }
+                var named: [String: Value] = [:]
+                for (name, option) in options { named[name] = evaluate(option) }
+                return call(helper, values, named)
+            }
+        }
+
+        private func resolve(_ segments: [String]) -> Value {
+            let head = segments[0]
+            if head == "request" { return requestValue(Array(segments.dropFirst())) }
+            if head.hasPrefix("@") {
+                let key = String(head.dropFirst())
+                return scopes.last?.data[key] ?? .null
+            }
+            var value: Value
+            if head == "this" {
+                value = scopes.last?.this ?? .null
+            } else if let found = scopes.reversed().lazy.compactMap({ $0.names[head] }).first {
+                value = found
+            } else {
+                return .null
+            }
+            for segment in segments.dropFirst() { value = Self.member(segment, of: value) }
+            return value
+        }
+
+        private func requestValue(_ path: [String]) -> Value {
+            guard let field = path.first else { return .string(request.target) }
+            let key = path.count > 1 ? path[1] : ""
+            let rest = Array(path.dropFirst(2))
+            func index(_ value: Value) -> Value { rest.reduce(value) { Self.member($1, of: $0) } }
+            switch field {
+            case "url": return .string(request.target)
+            case "method": return .method(request.method)
+            case "body": return .string(body)
+            case "path" where path.count == 1: return .requestPath(request.path)
+            case "path", "pathSegments":
+                // `request.path.[n]` is the n-th segment (WireMock 2.x), `request.path.NAME` a path parameter (3.x).
+                if let position = Int(key) {
+                    let segments = request.path.split(separator: "/").map(String.init)
+                    return segments.indices.contains(position) ? .string(segments[position]) : .null
+                }
+                return field == "path" ? request.pathParameter(key).map(Value.string) ?? .null : .null
+            case "query":
+                let values = request.queryValues(key)
+                return values.isEmpty ? .null : index(.multi(values))
+            case "headers":
+                let values = request.headers.values(key)
+                return values.isEmpty ? .null : index(.multi(values))
+            case "cookies": return index(request.cookie(key).map { Value.multi([$0]) } ?? .null)
+            default: return .null
+            }
+        }
+
+        static func member(_ key: String, of value: Value) -> Value {
+            switch value {
+            case .multi(let values):
+                guard let position = Int(key), values.indices.contains(position) else { return .null }
+                return .string(values[position])
+            case .requestPath(let path):
+                let segments = path.split(separator: "/").map(String.init)
+                guard let position = Int(key), segments.indices.contains(position) else { return .null }
+                return .string(segments[position])
+            case .list(let values):
+                guard let position = Int(key), values.indices.contains(position) else { return key == "size" ? .number(Double(values.count)) : .null }
+                return values[position]
+            case .json(let node):
+                if let elements = node.elements {
+                    guard let position = Int(key), elements.indices.contains(position) else { return .null }
+                    return .json(elements[position])
+                }
+                if let members = node.members { return JSONNode.member(key, in: members).map(Value.json) ?? .null }
+                return .null
+            default: return .null
+            }
+        }
+
+        private mutating func call(_ helper: String, _ arguments: [Value], _ options: [String: Value]) -> Value {
+            let first = arguments.first ?? .null
+            let text = Self.text(of: first)
+            switch helper {
+            case "upper": return .string(text.uppercased())
+            case "lower": return .string(text.lowercased())
+            case "trim": return .string(text.trimmingSpaces())
+            case "size":
+                switch first {
+                case .list(let values): return .number(Double(values.count))
+                case .multi(let values): return .number(Double(values.count))
+                case .requestPath(let path): return .number(Double(path.split(separator: "/").count))
+                case .json(let node): return .number(Double(node.elements?.count ?? node.members?.count ?? text.count))
+                default: return .number(Double(text.count))
+                }
+            case "jsonPath":
+                let document: JSONNode?
+                if let parsed, parsed.text == text { document = parsed.node } else {
+                    document = try? JSONParser.parse(text)
+                    parsed = (text, document)
+                }
+                guard let document, arguments.count > 1, let path = try? JSONPath(Self.text(of: arguments[1])) else { return .null }
+                let found = path.evaluate(document)
+                return found.count == 1 ? .json(found[0]) : found.isEmpty ? .null : .json(JSONNode(.array(found)))
+            case "randomValue": return .string(Self.randomValue(options))
+            case "now": return .string(Self.now(options))
+            case "not": return .bool(!Self.isTruthy(first))
+            case "and": return .bool(!arguments.isEmpty && arguments.allSatisfy(Self.isTruthy))
+            case "or": return .bool(arguments.contains(where: Self.isTruthy))
+            case "contains":
+                let needle = arguments.count > 1 ? Self.text(of: arguments[1]) : ""
+                switch first {
+                case .multi, .method, .requestPath: return .bool(false) // objects, not text, to the helper (as in WireMock)
+                case .list(let values): return .bool(values.contains { Self.text(of: $0) == needle })
+                case .json(let node) where node.elements != nil: return .bool(node.elements!.contains { Self.text(of: .json($0)) == needle })
+                default: return .bool(text.contains(needle))
+                }
+            case "eq": return .bool(Self.equal(first, arguments.count > 1 ? arguments[1] : .null))
+            case "neq": return .bool(!Self.equal(first, arguments.count > 1 ? arguments[1] : .null))
+            default: // gt, gte, lt, lte
+                let order = Self.compare(first, arguments.count > 1 ? arguments[1] : .null)
+                switch helper {
+                case "gt": return .bool(order > 0)
+                case "gte": return .bool(order >= 0)
+                case "lt": return .bool(order < 0)
+                default: return .bool(order <= 0)
+                }
+            }
+        }
+
+        /// Java's `equals` as WireMock's `eq` sees it: strings and numbers by value; the request's method, path
+        /// and multi-valued parts only equal their own kind.
+        static func equal(_ left: Value, _ right: Value) -> Bool {
+            switch (left, right) {
+            case (.multi(let a), .multi(let b)): return a == b
+            case (.method(let a), .method(let b)), (.requestPath(let a), .requestPath(let b)): return a == b
+            case (.multi, _), (_, .multi), (.method, _), (_, .method), (.requestPath, _), (_, .requestPath): return false
+            case (.null, .null): return true
+            case (.null, _), (_, .null): return false
+            default:
+                if let a = number(left), let b = number(right), isNumeric(left), isNumeric(right) { return a == b }
+                return text(of: left) == text(of: right) && isNumeric(left) == isNumeric(right)
+            }
+        }
+
+        static func isNumeric(_ value: Value) -> Bool {
+            switch value {
+            case .number: return true
+            case .json(let node): return node.double != nil
+            default: return false
+            }
+        }
+
+        /// Numbers compare as numbers, everything else as its text.
+        static func compare(_ left: Value, _ right: Value) -> Int {
+            if let a = number(left), let b = number(right) { return a == b ? 0 : a < b ? -1 : 1 }
+            let a = text(of: left), b = text(of: right)
+            return a == b ? 0 : a < b ? -1 : 1
+        }
+
+        static func number(_ value: Value) -> Double? {
+            switch value {
+            case .number(let number): return number
+            case .json(let node): return node.double
+            case .string(let text): return Double(text)
+            default: return nil
+            }
+        }
+
+        static func isTruthy(_ value: Value) -> Bool {
+            switch value {
+            case .null: return false
+            case .bool(let flag): return flag
+            case .number(let number): return number != 0
+            case .string(let text): return !text.isEmpty
+            case .list(let values): return !values.isEmpty
+            case .multi(let values): return !values.isEmpty
+            case .method, .requestPath: return true
+            case .json(let node):
+                switch node.value {
+                case .null: return false
+                case .bool(let flag): return flag
+                case .int(let number): return number != 0
+                case .double(let number): return number != 0
+                case .string(let text): return !text.isEmpty
+                case .array(let elements): return !elements.isEmpty
+                case .object: return true
+                }
+            }
+        }
+
+        /// How a value prints: numbers without a needless `.0`, JSON as JSON, lists as `[a, b]` (Java's way).
+        static func text(of value: Value) -> String {
+            switch value {
+            case .null: return ""
+            case .bool(let flag): return flag ? "true" : "false"
+            case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            case .string(let text): return text
+            case .list(let values): return "[" + values.map { text(of: $0) }.joined(separator: ",") + "]"
+            case .multi(let values): return values.first ?? ""
+            case .method(let text), .requestPath(let text): return text
+            case .json(let node):
+                if let text = node.string { return text }
+                if node.members != nil { return pretty(node, indent: "") } // Jackson's pretty printer, as WireMock
+                return JSONWriter.write(node)
+            }
+        }
+
+        /// Jackson's DefaultPrettyPrinter: `{` newline, two spaces, `"key" : value`; arrays `[ a, b ]`.
+        static func pretty(_ node: JSONNode, indent: String) -> String {
+            switch node.value {
+            case .object(let members):
+                guard !members.isEmpty else { return "{ }" }
+                let inner = indent + "  "
+                return "{\n" + members.map { inner + JSONWriter.quoted($0.key) + " : " + pretty($0.value, indent: inner) }.joined(separator: ",\n")
+                    + "\n" + indent + "}"
+            case .array(let elements):
+                guard !elements.isEmpty else { return "[ ]" }
+                return "[ " + elements.map { pretty($0, indent: indent) }.joined(separator: ", ") + " ]"
+            default: return JSONWriter.write(node)
+            }
+        }
+
+        /// Handlebars' escaping of `{{…}}`.
+        static func escapeHTML(_ text: String) -> String {
+            guard text.contains(where: { "&<>\"'`=".contains($0) }) else { return text }
+            var escaped = ""
+            for character in text {
+                switch character {
+                case "&": escaped += "&amp;"
+                case "<": escaped += "&lt;"
+                case ">": escaped += "&gt;"
+                case "\"": escaped += "&quot;"
+                case "'": escaped += "&#x27;"
+                case "`": escaped += "&#x60;"
+                case "=": escaped += "&#x3D;"
+                default: escaped.append(character)
+                }
+            }
+            return escaped
+        }
+
+        static func randomValue(_ options: [String: Value]) -> String {
+            let length = number(options["length"] ?? .null).map { Int($0) } ?? 36
+            let type = options["type"].map { text(of: $0) } ?? "ALPHANUMERIC"
             if type == "UUID" {
                 let hex = (0..<32).map { _ in String(Int.random(in: 0..<16), radix: 16) }
                 let v4 = Array(hex[0..<12]) + ["4"] + Array(hex[13..<16]) + [String(Int.random(in: 8..<12), radix: 16)] + Array(hex[17..<32])
@@ -188,19 +639,18 @@ package struct ResponseTemplate: Sendable {
             }
             let characters = Array(alphabet)
             return String((0..<max(0, min(length, 10_000))).map { _ in characters.randomElement()! })
-        case "now":
+        }
+
+        static func now(_ options: [String: Value]) -> String {
             var milliseconds = WallClock.milliseconds()
-            if case .literal(let offset)? = options["offset"], let shift = offsetMilliseconds(offset) {
+            if case .string(let offset)? = options["offset"], let shift = offsetMilliseconds(offset) {
                 milliseconds = max(0, milliseconds + shift)
             }
-            switch options["format"].map({ value($0, request) }) {
+            switch options["format"].map({ text(of: $0) }) {
             case "epoch": return "\(Int(milliseconds))"
             case "unix": return "\(Int(milliseconds / 1000))"
-            default:
-                let iso = WallClock.iso8601(milliseconds: milliseconds)
-                return String(iso.prefix(19)) + "Z"
+            default: return String(WallClock.iso8601(milliseconds: milliseconds).prefix(19)) + "Z"
             }
-        default: return ""
         }
     }
 }

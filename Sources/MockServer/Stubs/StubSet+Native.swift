@@ -8,7 +8,7 @@ extension StubSet {
     static let nativeResponseKeySet = Set(nativeResponseKeys)
     static let nativeRouteKeys = [
         "name", "method", "path", "query", "headers", "cookies", "requestBody", "requestJson", "requestJsonIncludes", "priority",
-        "scenario", "whenState", "setState", "expect", "responses", "then", "files",
+        "scenario", "whenState", "setState", "expect", "responses", "then", "files", "template",
     ] + nativeResponseKeys
 
     /// Loads the native format: `{"routes": [...], "unexpected": "fail"}` (or a bare array of routes).
@@ -99,6 +99,17 @@ extension StubSet {
         }
         if reader["then"] != nil && reader["responses"] == nil {
             throw reader.error("then", "\"then\" says what follows the last of \"responses\"; this route has no \"responses\"")
+        }
+        // "template": true renders the body and header values with the request, as WireMock's response-template.
+        if try reader.bool("template") == true {
+            guard reader["files"] == nil else { throw reader.error("template", "\"template\" applies to a response, not to \"files\"") }
+            for index in stub.responses.indices {
+                do {
+                    stub.responses[index].template = try ResponseTemplates(stub.responses[index].response)
+                } catch {
+                    throw reader.error("template", "\(error)")
+                }
+            }
         }
         return stub
     }

@@ -4,10 +4,10 @@ Run against real WireMock and against `sut-launch serve`; the test compares the 
 normalised to what a client relies on (statuses, bodies, counts, the fields it reads), not ids or times.
 Usage: python3 client_script.py BASE_URL
 """
-import http.client
 import json
 import sys
-import urllib.parse
+
+from plain_http import call as exchange
 
 from wiremock.constants import Config
 from wiremock.resources.mappings import Mapping, MappingRequest, MappingResponse, HttpMethods
@@ -18,7 +18,6 @@ from wiremock.resources.scenarios.resource import Scenarios
 
 base = sys.argv[1]
 Config.base_url = base + "/__admin"
-parsed = urllib.parse.urlparse(base)
 
 
 def show(step, value):
@@ -26,12 +25,8 @@ def show(step, value):
 
 
 def call(method, path, body=None, headers=None):
-    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10)
-    connection.request(method, path, body=body, headers=headers or {})
-    response = connection.getresponse()
-    data = response.read().decode("utf-8", "replace")
-    connection.close()
-    return {"status": response.status, "body": data}
+    status, data = exchange(base, method, path, body, headers)
+    return {"status": status, "body": data}
 
 
 Mappings.delete_all_mappings()

@@ -11,7 +11,7 @@ import Testing
           { "request": { "urlPathTemplate": "/users/{id}/orders" },
             "response": { "status": 200, "transformers": ["response-template"],
               "headers": { "X-Echo": "{{request.headers.X-Trace}}", "X-Id": "{{request.path.id}}", "X-Q": "{{request.query.q}}" },
-              "body": "id={{request.path.id}} seg={{request.pathSegments.[0]}} q={{upper request.query.q}} m={{request.method}} url={{request.url}}" } },
+              "body": "id={{request.path.id}} seg={{request.pathSegments.[0]}} q={{upper request.query.q}} m={{request.method}} url={{{request.url}}} escaped={{request.url}}" } },
           { "request": { "method": "POST", "urlPath": "/echo" },
             "response": { "transformers": ["response-template"],
               "jsonBody": { "name": "{{jsonPath request.body '$.user.name'}}", "size": "{{size request.body}}" } } },
@@ -23,7 +23,7 @@ import Testing
         """#)
         defer { server.stop() }
         let first = try run("curl", ["-s", "-D", "-", "-H", "X-Trace: t-42", "\(server.url)/users/ada/orders?q=milk"]).stdout
-        #expect(first.contains("id=ada seg=users q=MILK m=GET url=/users/ada/orders?q=milk"), "\(first)")
+        #expect(first.contains("id=ada seg=users q=MILK m=GET url=/users/ada/orders?q=milk escaped=/users/ada/orders?q&#x3D;milk"), "\(first)")
         #expect(first.lowercased().contains("x-echo: t-42"), "\(first)")
         let echo = try run("curl", ["-s", "-d", #"{"user":{"name":"Ada"}}"#, "\(server.url)/echo"]).stdout
         #expect(echo == #"{"name":"Ada","size":"23"}"#)
@@ -41,5 +41,38 @@ import Testing
         #expect(!split.lowercased().contains("\r\nx-injected"), "\(split)")
         // Without the transformer the braces are sent as written, as WireMock does.
         #expect(try run("curl", ["-s", "\(server.url)/plain"]).stdout == "{{request.path}}")
+    }
+
+    /// Native routes template with `"template": true`: the same engine, blocks included.
+    @Test func nativeRoutesTemplateWhenAsked() throws {
+        let stubs = try StubLoader.parse(#"""
+            {"routes": [
+              {"method": "POST", "path": "/orders/{id}", "template": true, "status": 201,
+               "json": {"id": "{{request.path.id}}", "items": "{{#each (jsonPath request.body '$.items') as |item|}}{{item}}{{#unless @last}},{{/unless}}{{/each}}"},
+               "responseHeaders": {"Location": "/orders/{{request.path.id}}"}},
+              {"method": "GET", "path": "/plain", "body": "{{request.path}}"}
+            ]}
+            """#, file: "routes.json", directory: ".")
+        let server = MockServer(stubs: stubs)
+        let created = server.handle(HTTPRequest(method: "POST", target: "/orders/42", body: Array(#"{"items": ["tea", "milk"]}"#.utf8)))
+        #expect(created.status == 201)
+        #expect(String(decoding: created.body, as: UTF8.self) == #"{"id":"42","items":"tea,milk"}"#)
+        #expect(created.headers["Location"] == "/orders/42")
+        #expect(String(decoding: server.handle(HTTPRequest(method: "GET", target: "/plain")).body, as: UTF8.self) == "{{request.path}}")
+        #expect(throws: StubError.self) {
+            try StubLoader.parse(#"{"routes": [{"path": "/x", "template": true, "body": "{{#each request.query.a}}"}]}"#, file: "r.json", directory: ".")
+        }
+    }
+
+    /// A client's big array under nested loops: the answer stops at the step budget, it does not run for hours.
+    @Test func nestedLoopsOverAClientsArrayStopAtTheBudget() throws {
+        let stubs = try StubLoader.parse(#"""
+            {"routes": [{"method": "POST", "path": "/loop", "template": true,
+              "body": "{{#each (jsonPath request.body '$.a')}}{{#each (jsonPath request.body '$.a')}}x{{/each}}{{/each}}"}]}
+            """#, file: "routes.json", directory: ".")
+        let array = "[" + Array(repeating: "1", count: 20_000).joined(separator: ",") + "]"
+        let answer = MockServer(stubs: stubs).handle(HTTPRequest(method: "POST", target: "/loop", body: Array(#"{"a": \#(array)}"#.utf8)))
+        #expect(answer.status == 200)
+        #expect(answer.body.count > 100_000 && answer.body.count <= ResponseTemplate.maxSteps, "\(answer.body.count) bytes")
     }
 }

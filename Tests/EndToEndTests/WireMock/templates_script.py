@@ -1,0 +1,80 @@
+"""Response templates, the same on any server: creates one mapping per template (POST /__admin/mappings),
+asks each with the same request, prints one JSON line per answer. Usage: python3 templates_script.py BASE_URL"""
+import json
+import sys
+
+from plain_http import call as exchange
+
+base = sys.argv[1]
+
+TEMPLATES = [
+    "{{request.path}}",
+    "{{request.url}}",
+    "{{request.method}}",
+    "{{request.path.[1]}}",
+    "{{request.pathSegments.[2]}}",
+    "{{request.query.name}}",
+    "{{request.query.tag.[1]}}",
+    "{{request.headers.X-Trace}}",
+    "{{request.cookies.session}}",
+    "{{request.body}}",
+    "{{{request.body}}}",
+    "{{jsonPath request.body '$.user.name'}}",
+    "{{jsonPath request.body '$.items[1].price'}}",
+    "{{jsonPath request.body '$.missing'}}",
+    "{{upper request.query.name}}-{{lower request.method}}",
+    "[{{trim '  spaced  '}}]",
+    "{{size request.query.name}}",
+    "{{#if request.query.name}}has a name{{else}}no name{{/if}}",
+    "{{#if request.query.nothing}}yes{{else}}no{{/if}}",
+    "{{#unless request.query.nothing}}absent{{/unless}}",
+    "{{#eq request.method 'POST'}}a post{{else}}not a post{{/eq}}",
+    "{{#neq request.query.name 'Ada'}}other{{else}}ada{{/neq}}",
+    "{{#each request.query.tag}}[{{this}}]{{/each}}",
+    "{{#each (jsonPath request.body '$.items') as |item|}}{{item.name}}={{item.price}};{{/each}}",
+    "{{#each (jsonPath request.body '$.items')}}{{@index}}:{{this.name}}{{#if @last}}.{{else}},{{/if}}{{/each}}",
+    "{{#if (eq request.query.name 'Ada')}}equal{{/if}}",
+    "{{#gt (jsonPath request.body '$.items[0].price') 2}}big{{else}}small{{/gt}}",
+    "{{#with (jsonPath request.body '$.user')}}{{this.name}} ({{this.age}}){{/with}}",
+    "{{#contains request.headers.X-Trace 'abc'}}traced{{/contains}}",
+    "<{{request.query.html}}> <{{{request.query.html}}}>",
+    "{{! a comment }}visible",
+    "a {{~ request.method ~}} b",
+    "{{request.query.tag}}",
+    "{{request.query.missing}}|",
+    "{{#each request.query.name}}<{{this}}>{{/each}}",
+    "{{jsonPath request.body '$.user'}}",
+    "{{jsonPath request.body '$.items[*].name'}}",
+    "{{size (jsonPath request.body '$.items')}}",
+    "{{#eq (jsonPath request.body '$.user.name') 'Ada'}}ada by json{{/eq}}",
+    "{{#lt (jsonPath request.body '$.items[1].price') 2}}cheap{{/lt}}",
+    "{{eq 'a' 'a'}} {{neq 'a' 'b'}} {{not true}}",
+    "{{#and request.query.name request.headers.X-Trace}}both{{/and}}",
+    "{{#or request.query.missing request.query.name}}either{{/or}}",
+    "{{#each (jsonPath request.body '$.user')}}{{@key}}={{this}};{{/each}}",
+    "{{#each request.query.missing}}x{{else}}none{{/each}}",
+    "{{jsonPath request.body '$.items'}}",
+    "{{{jsonPath request.body '$.user'}}}",
+    "{{size request.path}} {{size request.query.tag}}",
+    "{{#eq request.query.name.[0] 'Ada'}}first is ada{{else}}no{{/eq}}",
+    "{{#if request.query.missing}}y{{else if request.query.name}}second{{/if}}",
+]
+
+REQUEST_BODY = json.dumps({"user": {"name": "Ada", "age": 36}, "items": [{"name": "tea", "price": 3}, {"name": "milk", "price": 1.5}]})
+
+
+def call(method, path, body=None, headers=None):
+    return exchange(base, method, path, body, headers)
+
+
+call("DELETE", "/__admin/mappings")
+for index, template in enumerate(TEMPLATES):
+    mapping = {"request": {"urlPathPattern": f"/t/{index}/.*"},
+               "response": {"status": 200, "body": template, "transformers": ["response-template"]}}
+    status, answer = call("POST", "/__admin/mappings", json.dumps(mapping), {"Content-Type": "application/json"})
+    if status != 201:
+        print(json.dumps({"template": template, "created": status, "answer": answer[:200]}))
+for index, template in enumerate(TEMPLATES):
+    status, body = call("POST", f"/t/{index}/orders/7?name=Ada&tag=a&tag=b&html=%3Cb%3E%26%22'%3D",
+                        REQUEST_BODY, {"Content-Type": "application/json", "X-Trace": "abc-123", "Cookie": "session=s3cr3t"})
+    print(json.dumps({"template": template, "status": status, "body": body}, sort_keys=True))
