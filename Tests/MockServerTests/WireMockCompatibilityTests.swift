@@ -35,6 +35,42 @@ import Testing
         #expect(native.ask("HEAD", "/n").status == 200)
     }
 
+    /// Native routes compare paths percent-decoded; WireMock mappings compare them as written, as WireMock does.
+    @Test func nativePathsComparePercentDecodedAndWireMockPathsAsWritten() throws {
+        let native = MockServer(stubs: try StubLoader.parse(#"""
+            {"routes": [{"method": "GET", "path": "/café", "body": "raw"}, {"method": "GET", "path": "/caf%C3%A9/{size}", "body": "encoded"}]}
+            """#, file: "r.json", directory: "."))
+        #expect(native.ask("GET", "/caf%C3%A9").body == "raw")
+        #expect(native.ask("GET", "/caf%c3%a9").body == "raw")
+        #expect(native.ask("GET", "/café").body == "raw")
+        #expect(native.ask("GET", "/café/large").body == "encoded")
+        #expect(native.ask("GET", "/caf%c3%a9/large").body == "encoded")
+        let mapping = MockServer(stubs: try StubLoader.parse(#"{"request": {"method": "GET", "urlPath": "/caf%C3%A9"}, "response": {"body": "as written"}}"#,
+                                                             file: "m.json", directory: "."))
+        #expect(mapping.ask("GET", "/caf%C3%A9").body == "as written")
+        #expect(mapping.ask("GET", "/caf%c3%a9").status == 404)
+    }
+
+    @Test func scenarioStatesAreListedAndSetThroughTheAdminAPI() throws {
+        let subject = MockServer(stubs: try StubLoader.parse(#"""
+            {"mappings": [
+              {"scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "filled",
+               "request": {"method": "POST", "url": "/cart"}, "response": {"body": "added"}},
+              {"scenarioName": "cart", "requiredScenarioState": "filled", "request": {"method": "GET", "url": "/cart"}, "response": {"body": "one item"}}
+            ]}
+            """#, file: "m.json", directory: "."))
+        let json = ["Content-Type": "application/json"] as HTTPHeaders
+        #expect(subject.ask("GET", "/__admin/scenarios").body == #"{"scenarios":[{"id":"cart","name":"cart","state":"Started","possibleStates":["Started","filled"]}]}"#)
+        #expect(subject.ask("GET", "/cart").status == 404)
+        #expect(subject.ask("PUT", "/__admin/scenarios/cart/state", headers: json, body: #"{"state": "filled"}"#).status == 200)
+        #expect(subject.ask("GET", "/cart").body == "one item")
+        #expect(subject.ask("GET", "/__admin/scenarios").body.contains(#""state":"filled""#))
+        #expect(subject.ask("PUT", "/__admin/scenarios/cart/state", headers: json).status == 200) // no body: back to Started
+        #expect(subject.ask("GET", "/cart").status == 404)
+        #expect(subject.ask("PUT", "/__admin/scenarios/nope/state", headers: json, body: #"{"state": "x"}"#).status == 404)
+        #expect(subject.ask("PUT", "/__admin/scenarios/cart/state", headers: json, body: #"{"state": 1}"#).status == 400)
+    }
+
     @Test func templatesReadPathSegmentsTheWayBothWireMockVersionsWriteThem() throws {
         let stubs = try StubLoader.parse(#"""
             {"request": {"method": "GET", "urlPathPattern": "/users/[0-9]+/orders/[0-9]+"},

@@ -64,6 +64,8 @@ public enum ServeCommand {
         Console.out(server.baseURL + "\n")
         if !quiet { Console.line("serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops") }
 
+        // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
+        server.onShutdown { SignalForwarder.raiseTermination() }
         _ = SignalForwarder.waitForTerminationSignal()
         let (summary, journalFailed) = MockServerRun.finish(server, journalPath: journalPath, secrets: serverOptions.journalSecrets, quiet: quiet)
         if journalFailed { return ExitCode.ioError }

@@ -108,6 +108,13 @@ struct Router: Sendable {
     func candidates(for input: MatchInput) -> [Int] {
         var result = exactPaths[input.request.path] ?? []
         collect(input.segments[...], node: trie, into: &result)
+        if input.isEncoded {
+            // Native routes are indexed by their decoded literals: look the decoded path up too.
+            var decoded = exactPaths[input.decodedPath] ?? []
+            collect(input.decodedSegments.map { Substring($0) }[...], node: trie, into: &decoded)
+            let seen = Set(result)
+            result += decoded.filter { !seen.contains($0) }
+        }
         for pattern in patterns where (pattern.includesQuery ? input.request.target : input.request.path).hasPrefix(pattern.prefix) {
             result.append(pattern.index)
         }

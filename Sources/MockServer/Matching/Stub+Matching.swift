@@ -16,6 +16,10 @@ final class MatchInput {
     lazy var query: [(name: String, value: String)] = request.queryItems
     lazy var cookies: [String: String] = request.cookies
     lazy var bodyText: String = request.bodyText
+    /// The path's segments percent-decoded (native routes compare these), and whether any differs.
+    lazy var decodedSegments: [String] = segments.map { PercentEncoding.decode($0, plusAsSpace: false) }
+    lazy var isEncoded: Bool = request.path.contains("%")
+    lazy var decodedPath: String = "/" + decodedSegments.joined(separator: "/")
 
     init(_ request: HTTPRequest) {
         self.request = request
@@ -36,7 +40,13 @@ extension Stub {
                 if position == template.count - 1 { return values }
                 return nil
             case .literal(let text):
-                guard index < input.segments.count, input.segments[index] == text else { return nil }
+                guard index < input.segments.count else { return nil }
+                // Native routes hold decoded literals and compare the request's decoded segments.
+                if wireMockRequest == nil && input.isEncoded {
+                    guard input.decodedSegments[index] == text else { return nil }
+                } else {
+                    guard input.segments[index] == text else { return nil }
+                }
             case .parameter(let name):
                 guard index < input.segments.count, !input.segments[index].isEmpty else { return nil }
                 values[name] = PercentEncoding.decode(input.segments[index], plusAsSpace: false)

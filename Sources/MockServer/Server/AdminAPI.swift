@@ -21,7 +21,9 @@ import AutomationSupport
 /// | `GET /__admin/requests` | the journal; `GET /__admin/requests/unmatched` the unexpected ones |
 /// | `DELETE /__admin/requests` | clears the journal |
 /// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset` | scenario states |
+/// | `PUT /__admin/scenarios/{name}/state` | sets a scenario's state (`{"state": "x"}`; no body: back to `Started`) |
 /// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start |
+/// | `POST /__admin/shutdown` | 200, then the server stops (`serve` exits as on Ctrl-C, writing its journal) |
 enum AdminAPI {
     static func respond(to request: HTTPRequest, state: MockServer.State) -> MockResponse {
         if let refusal = refusal(of: request, serverHost: state.host) { return refusal }
@@ -42,12 +44,19 @@ enum AdminAPI {
             state.locked { $0.journal.removeAll() }
             return .json(text: "{}")
         case "GET /__admin/scenarios":
+            // Every scenario a stub names, in WireMock's shape, with its state ("Started" until it moves).
             let body = state.locked { state in
-                "{\"scenarios\":[" + state.scenarios.sorted { $0.key < $1.key }.map {
-                    "{\"name\":" + JSONWriter.quoted($0.key) + ",\"state\":" + JSONWriter.quoted($0.value) + "}"
+                "{\"scenarios\":[" + scenarioStates(state).map { name, possible in
+                    let current = state.scenarios[name] ?? "Started"
+                    return "{\"id\":" + JSONWriter.quoted(name) + ",\"name\":" + JSONWriter.quoted(name) + ",\"state\":" + JSONWriter.quoted(current)
+                        + ",\"possibleStates\":[" + possible.map(JSONWriter.quoted).joined(separator: ",") + "]}"
                 }.joined(separator: ",") + "]}"
             }
             return .json(text: body)
+        case "POST /__admin/shutdown":
+            let handler = state.locked { $0.shutdownHandler }
+            startDetachedShutdown(handler)
+            return .json(text: "{}")
         case "POST /__admin/scenarios/reset":
             state.locked { $0.scenarios.removeAll() }
             return .json(text: "{}")
@@ -60,6 +69,7 @@ enum AdminAPI {
             }
             return .json(text: "{}")
         default:
+            if let answer = setScenarioState(route, request, state: state) { return answer }
             if let answer = mappings(route, request, state: state) { return answer }
             if let answer = requests(route, request, state: state) { return answer }
             return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
@@ -102,6 +112,50 @@ enum AdminAPI {
                                 body: Array(message.text.utf8))
         default:
             return .text("use GET (receive) or POST (send)\n", status: 405)
+        }
+    }
+
+    /// The scenarios the stubs name, sorted, with the states they mention (Started first).
+    private static func scenarioStates(_ state: MockServer.State) -> [(String, [String])] {
+        var states: [String: [String]] = [:]
+        for stub in state.router.stubs {
+            guard let rule = stub.scenario else { continue }
+            var known = states[rule.name] ?? ["Started"]
+            for name in [rule.requiredState, rule.newState].compactMap({ $0 }) where !known.contains(name) { known.append(name) }
+            states[rule.name] = known
+        }
+        return states.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// `PUT /__admin/scenarios/{name}/state`.
+    private static func setScenarioState(_ route: String, _ request: HTTPRequest, state: MockServer.State) -> MockResponse? {
+        guard route.hasPrefix("PUT /__admin/scenarios/"), route.hasSuffix("/state") else { return nil }
+        let encoded = route.dropFirst("PUT /__admin/scenarios/".count).dropLast("/state".count)
+        let name = PercentEncoding.decode(encoded, plusAsSpace: false)
+        var newState = "Started"
+        if !request.body.isEmpty {
+            guard let body = try? JSONParser.parse(request.bodyText), let members = body.members else {
+                return .text("the body is a JSON object like {\"state\": \"Started\"}\n", status: 400)
+            }
+            if let given = JSONNode.member("state", in: members) {
+                guard let text = given.string else { return .text("\"state\" must be a string\n", status: 400) }
+                newState = text
+            }
+        }
+        return state.locked { state -> MockResponse in
+            guard scenarioStates(state).contains(where: { $0.0 == name }) else {
+                return .json(text: "{\"errors\":[{\"title\":" + JSONWriter.quoted("Scenario \(name) does not exist") + "}]}", status: 404)
+            }
+            state.scenarios[name] = newState == "Started" ? nil : newState
+            return .json(text: "{}")
+        }
+    }
+
+    /// Runs the shutdown after the answer has gone out (a moment later, on a thread of its own).
+    private static func startDetachedShutdown(_ handler: (@Sendable () -> Void)?) {
+        _ = startDetachedThread {
+            MonotonicClock.sleep(milliseconds: 100)
+            handler?()
         }
     }
 

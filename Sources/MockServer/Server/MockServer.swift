@@ -26,6 +26,8 @@ public final class MockServer: Sendable {
         let started = State.now()
         var observer: (@Sendable (JournalEntry) -> Void)?
         var unexpectedObserver: (@Sendable (HTTPRequest) -> Void)?
+        /// What `POST /__admin/shutdown` does once its answer is out (default: stop listening).
+        var shutdownHandler: (@Sendable () -> Void)?
         /// Messages for the program under test (`/__sut/control`), oldest first, with their ids.
         var controlMessages: [(id: Int, text: String)] = []
         var lastControlId = 0
@@ -123,6 +125,8 @@ public final class MockServer: Sendable {
         self.server = HTTPServer(host: host, limits: limits) { request in
             MockServer.respond(to: request, state: state)
         }
+        let server = self.server
+        state.locked { $0.shutdownHandler = { [weak server] in server?.stop() } }
     }
 
     /// Starts listening. Returns the bound port (useful with port 0).
@@ -133,6 +137,12 @@ public final class MockServer: Sendable {
     /// Calls `observer` after each request is answered (on the connection's thread).
     public func onRequest(_ observer: @escaping @Sendable (JournalEntry) -> Void) {
         state.locked { $0.observer = observer }
+    }
+
+    /// What `POST /__admin/shutdown` does, after answering 200 (default: the server stops listening; `serve`
+    /// ends the process as Ctrl-C would, writing its journal).
+    public func onShutdown(_ handler: @escaping @Sendable () -> Void) {
+        state.locked { $0.shutdownHandler = handler }
     }
 
     /// Calls `observer` for every request no stub matched (before the 404 goes out).

@@ -44,7 +44,7 @@ extension StubSet {
         let method = try reader.string("method").map { $0.uppercased() }
         let path = try reader.string("path") ?? "/**"
         guard path.hasPrefix("/") else { throw reader.error("path", "\"path\" must start with /, found \"\(path)\"") }
-        let segments = PathSegment.parse(path)
+        let segments = PathSegment.parse(path, decoding: true)
         if let index = segments.firstIndex(of: .doubleStar), index != segments.count - 1 {
             throw reader.error("path", "** must be the last segment of \"\(path)\"")
         }

@@ -37,7 +37,7 @@ public struct StubSet: Sendable {
                                   expectedCalls: Stub.Expectation? = nil,
                                   handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse) {
         let label = name ?? "\(method ?? "ANY") \(path)"
-        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path)),
+        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path, decoding: true)),
                         responses: [ResponseDefinition(response: MockResponse(), handler: handler)])
         stub.expectation = expectedCalls
         append(stub)
@@ -47,7 +47,7 @@ public struct StubSet: Sendable {
     public mutating func addRoute(method: String?, path: String, responses: [MockResponse], then: ResponseOrder = .repeatLast,
                                   name: String? = nil, source: String = "code", expectedCalls: Stub.Expectation? = nil) {
         let label = name ?? "\(method ?? "ANY") \(path)"
-        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path)),
+        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path, decoding: true)),
                         responses: responses.map { ResponseDefinition(response: $0) })
         stub.afterLast = then
         stub.expectation = expectedCalls

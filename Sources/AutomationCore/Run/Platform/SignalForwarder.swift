@@ -34,6 +34,9 @@ public final class SignalForwarder: Sendable {
         return received
     }
 
+    /// Sends this process SIGTERM (what ``waitForTerminationSignal()`` waits for).
+    public static func raiseTermination() { kill(getpid(), SIGTERM) }
+
     /// Blocks the forwarded signals in the calling thread (and every thread it starts later).
     public static func blockSignalsInThisProcess() {
         var set = forwardedSet
