@@ -1,4 +1,5 @@
 import Foundation
+import AutomationSupport
 @testable import MockServer
 import Testing
 
@@ -69,6 +70,34 @@ import Testing
         #expect(subject.ask("GET", "/cart").status == 404)
         #expect(subject.ask("PUT", "/__admin/scenarios/nope/state", headers: json, body: #"{"state": "x"}"#).status == 404)
         #expect(subject.ask("PUT", "/__admin/scenarios/cart/state", headers: json, body: #"{"state": 1}"#).status == 400)
+    }
+
+    @Test func globalSettingsNearMissQueriesAndSave() throws {
+        let subject = MockServer(stubs: try StubLoader.parse(#"{"request": {"method": "GET", "url": "/hello"}, "response": {"body": "hi"}}"#,
+                                                             file: "m.json", directory: "."))
+        let json = ["Content-Type": "application/json"] as HTTPHeaders
+        #expect(subject.ask("POST", "/__admin/settings", headers: json, body: #"{"fixedDelay": 250}"#).status == 200)
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/hello")).delayMs == 250)
+        #expect(subject.ask("POST", "/__admin/settings", headers: json, body: #"{"settings": {"fixedDelay": 0}}"#).status == 200)
+        #expect(subject.handle(HTTPRequest(method: "GET", target: "/hello")).delayMs == 0)
+        let refused = subject.ask("POST", "/__admin/settings", headers: json, body: #"{"delayDistribution": {"type": "uniform"}}"#)
+        #expect(refused.status == 422 && refused.body.contains("\"delayDistribution\" is not supported"))
+
+        let near = subject.ask("POST", "/__admin/near-misses/request", headers: json, body: #"{"url": "/helo", "method": "GET"}"#)
+        let parsed = try JSONParser.parse(near.body)
+        let first = try #require(parsed.members.flatMap { JSONNode.member("nearMisses", in: $0) }?.elements?.first?.members)
+        #expect(JSONNode.member("stubMapping", in: first) != nil)
+        let distance = try #require(JSONNode.member("matchResult", in: first)?.members.flatMap { JSONNode.member("distance", in: $0) }?.double)
+        #expect(distance > 0 && distance < 1)
+        _ = subject.ask("GET", "/hello")
+        let byPattern = subject.ask("POST", "/__admin/near-misses/request-pattern", headers: json, body: #"{"method": "GET", "url": "/hell"}"#)
+        #expect(byPattern.status == 200 && byPattern.body.contains(#""requestPattern":{"#) && byPattern.body.contains(#""url":"/hello""#), "\(byPattern.body)")
+
+        // save: what reset returns to.
+        #expect(subject.ask("POST", "/__admin/mappings", headers: json, body: #"{"request": {"url": "/added"}, "response": {"body": "new"}}"#).status == 201)
+        #expect(subject.ask("POST", "/__admin/mappings/save", headers: json).status == 200)
+        #expect(subject.ask("POST", "/__admin/mappings/reset", headers: json).status == 200)
+        #expect(subject.ask("GET", "/added").body == "new")
     }
 
     @Test func templatesReadPathSegmentsTheWayBothWireMockVersionsWriteThem() throws {

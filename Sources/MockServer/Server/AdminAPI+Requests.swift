@@ -26,15 +26,7 @@ extension AdminAPI {
             }.joined(separator: ",") + "]}")
         case "POST /__admin/requests/count", "POST /__admin/requests/find":
             let probe: Stub
-            do {
-                let pattern = try JSONParser.parse(request.body)
-                probe = try StubSet.wireMockMapping(JSONNode(.object([
-                    JSONNode.Member(key: "request", keyPosition: pattern.position, value: pattern),
-                    JSONNode.Member(key: "response", keyPosition: pattern.position, value: JSONNode(.object([]))),
-                ])), file: route, filesDirectory: ".")
-            } catch {
-                return .text("not a request pattern: \(error)\n", status: 422)
-            }
+            do { probe = try requestPattern(request.body, source: route) } catch { return .text("not a request pattern: \(error)\n", status: 422) }
             let matching = state.locked { $0.journal.ordered }.filter { probe.matches(MatchInput($0.request), scenarioState: nil) }
             if route.hasSuffix("count") { return .json(text: "{\"count\":\(matching.count)}") }
             return .json(text: "{\"requests\":[" + matching.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
@@ -50,6 +42,15 @@ extension AdminAPI {
     }
 
     /// A stable UUID-shaped id for a journal entry (its sequence number in the last group).
+    /// A WireMock request pattern (a mapping's `request`) as a stub that matches what it describes.
+    static func requestPattern(_ body: [UInt8], source: String) throws -> Stub {
+        let pattern = try JSONParser.parse(body)
+        return try StubSet.wireMockMapping(JSONNode(.object([
+            JSONNode.Member(key: "request", keyPosition: pattern.position, value: pattern),
+            JSONNode.Member(key: "response", keyPosition: pattern.position, value: JSONNode(.object([]))),
+        ])), file: source, filesDirectory: ".")
+    }
+
     static func requestID(_ entry: JournalEntry) -> String {
         let hex = String(entry.sequence, radix: 16)
         return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex

@@ -23,6 +23,9 @@ import AutomationSupport
 /// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset` | scenario states |
 /// | `PUT /__admin/scenarios/{name}/state` | sets a scenario's state (`{"state": "x"}`; no body: back to `Started`) |
 /// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start |
+/// | `POST /__admin/near-misses/request`, `…/request-pattern` | the stubs nearest a request, the requests nearest a pattern |
+/// | `POST /__admin/settings` | `{"fixedDelay": ms}` delays every stub's answer (0 ends it); other settings are refused (422) |
+/// | `POST /__admin/mappings/save` | the mappings now are what `mappings/reset` returns to (in memory; files untouched) |
 /// | `POST /__admin/shutdown` | 200, then the server stops (`serve` exits as on Ctrl-C, writing its journal) |
 enum AdminAPI {
     static func respond(to request: HTTPRequest, state: MockServer.State) -> MockResponse {
@@ -53,6 +56,13 @@ enum AdminAPI {
                 }.joined(separator: ",") + "]}"
             }
             return .json(text: body)
+        case "POST /__admin/settings", "PUT /__admin/settings":
+            return settings(request, state: state)
+        case "POST /__admin/mappings/save":
+            // WireMock writes the mappings to its root, so a later reset keeps them; here they become what
+            // reset returns to, in memory (sut-launch never rewrites your stub files).
+            state.locked { $0.fileStubs.stubs = $0.router.stubs }
+            return .json(text: "{}")
         case "POST /__admin/shutdown":
             let handler = state.locked { $0.shutdownHandler }
             startDetachedShutdown(handler)
@@ -70,6 +80,7 @@ enum AdminAPI {
             return .json(text: "{}")
         default:
             if let answer = setScenarioState(route, request, state: state) { return answer }
+            if let answer = nearMisses(route, request, state: state) { return answer }
             if let answer = mappings(route, request, state: state) { return answer }
             if let answer = requests(route, request, state: state) { return answer }
             return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
@@ -149,6 +160,25 @@ enum AdminAPI {
             state.scenarios[name] = newState == "Started" ? nil : newState
             return .json(text: "{}")
         }
+    }
+
+    /// WireMock's global settings: `fixedDelay` (at most 60 s) is what sut-launch has; anything else is refused by
+    /// name rather than accepted and ignored.
+    private static func settings(_ request: HTTPRequest, state: MockServer.State) -> MockResponse {
+        guard let body = try? JSONParser.parse(request.body), var members = body.members else {
+            return .text("the body is a JSON object like {\"fixedDelay\": 100}\n", status: 422)
+        }
+        if let wrapped = JSONNode.member("settings", in: members)?.members { members = wrapped } // WireMock 3's shape
+        for member in members where member.key != "fixedDelay" && !(member.value.value == .null) {
+            return .text("global setting \"\(member.key)\" is not supported by sut-launch (fixedDelay is)\n", status: 422)
+        }
+        if let delay = JSONNode.member("fixedDelay", in: members), !(delay.value == .null) {
+            guard let milliseconds = delay.int, (0...60_000).contains(milliseconds) else {
+                return .text("\"fixedDelay\" is milliseconds from 0 to 60000\n", status: 422)
+            }
+            state.locked { $0.globalDelayMs = milliseconds }
+        }
+        return .json(text: "{}")
     }
 
     /// Runs the shutdown after the answer has gone out (a moment later, on a thread of its own).

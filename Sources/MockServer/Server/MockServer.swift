@@ -26,6 +26,8 @@ public final class MockServer: Sendable {
         let started = State.now()
         var observer: (@Sendable (JournalEntry) -> Void)?
         var unexpectedObserver: (@Sendable (HTTPRequest) -> Void)?
+        /// WireMock's global `fixedDelay` (`POST /__admin/settings`), added to every stub's answer.
+        var globalDelayMs = 0
         /// What `POST /__admin/shutdown` does once its answer is out (default: stop listening).
         var shutdownHandler: (@Sendable () -> Void)?
         /// Messages for the program under test (`/__sut/control`), oldest first, with their ids.
@@ -237,7 +239,9 @@ public final class MockServer: Sendable {
             response = .text(nearMiss! + "\n", status: 404)
             state.locked { $0.unexpectedObserver }?(request)
         }
+        var answer = response
         let (entry, observer) = state.locked { state in
+            if chosen != nil { answer.delayMs += state.globalDelayMs }
             state.sequence += 1
             let entry = JournalEntry(
                 sequence: state.sequence, receivedAtMs: State.now() - state.started, request: request,
@@ -253,7 +257,7 @@ public final class MockServer: Sendable {
             return (entry, state.observer)
         }
         observer?(entry)
-        return response
+        return answer
     }
 
     /// The stub that answers, its index and call number. Matching (regular expressions, JSON bodies) runs

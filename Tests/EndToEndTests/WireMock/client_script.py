@@ -13,7 +13,8 @@ from wiremock.constants import Config
 from wiremock.resources.mappings import Mapping, MappingRequest, MappingResponse, HttpMethods
 from wiremock.resources.mappings.resource import Mappings
 from wiremock.resources.requests.resource import Requests
-from wiremock.resources.near_misses import NearMissMatchPatternRequest
+from wiremock.resources.near_misses import NearMissMatchPatternRequest, NearMissMatchRequest
+from wiremock.resources.near_misses.resource import NearMisses
 from wiremock.resources.scenarios.resource import Scenarios
 
 base = sys.argv[1]
@@ -122,6 +123,20 @@ received = Requests.get_all_received_requests(limit=2)
 show("journal limit", len(received.requests))
 one = Requests.get_request(received.requests[0].id)
 show("request by id", {"url": one.request.url, "method": one.request.method})
+
+# Near misses for a request and for a pattern, against the mappings that exist now.
+by_request = NearMisses.find_nearest_misses_by_request(NearMissMatchRequest(url="/helo", method="GET"))
+show("near misses by request", {"some": len(by_request.near_misses) > 0})
+by_pattern = NearMisses.find_nearest_misses_by_request_pattern(NearMissMatchPatternRequest(url="/helo", method="GET"))
+show("near misses by pattern", {"some": len(by_pattern.near_misses) > 0})
+
+# Global settings: a fixed delay for every answer, then none; the file-backed mappings saved; back to them.
+# (The client's own update_global_settings fails against WireMock itself: it parses an empty answer.)
+show("settings", call("POST", "/__admin/settings", json.dumps({"fixedDelay": 0}), {"Content-Type": "application/json"})["status"])
+show("answers after settings", call("GET", "/hello")["status"])
+Mappings.persist_mappings()
+Mappings.reset_mappings()
+show("after reset mappings", call("GET", "/hello")["status"])
 
 Mappings.delete_mapping(created.id)
 show("after delete", call("GET", "/hello"))
