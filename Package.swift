@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"]),
         .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
         .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "AutomationSupport", "MockServer", "MyAppCLI"],
-                    exclude: ["Application/__snapshots__"]),
+                    exclude: ["Application/__snapshots__", "Features"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "AutomationSupport"], exclude: ["Fixtures"]),
         // The fuzz targets scripts/fuzz.sh runs, kept compiled and run on every saved input (seeds and old crashes).
         .testTarget(name: "FuzzTargetsTests", dependencies: ["AutomationSupport", "MockServer", "AutomationCore", "AutomationHost"], exclude: ["Inputs"]),

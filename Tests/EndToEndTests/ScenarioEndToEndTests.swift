@@ -229,7 +229,8 @@ import Testing
         let check = try CLI.run(["check", undefined, Self.features + "/login.feature"])
         #expect(check.status == 3)
         #expect(check.stderr == "sut-launch: error: \(undefined):3: undefined step \"When I lanch the program\"; closest: When I launch the program with \"login --verbose\"; "
-            + #"or in a *.steps.json: { "step": "I lanch the program", "run": ["./steps/i-lanch-the-program.sh"] }"# + "\n")
+            + #"or in a *.steps.json: { "step": "I lanch the program", "run": ["./steps/i-lanch-the-program.sh"] }; "#
+            + #"or in Swift: steps.step("I lanch the program") { (context: StepContext) in /* ... */ }"# + "\n")
         #expect(check.stdout == "ok: \(Self.features)/login.feature: 6 scenarios\n")
         #expect(try test([directory.appendingPathComponent("missing").path]).status == 2)
     }

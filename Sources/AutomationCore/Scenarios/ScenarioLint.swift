@@ -60,7 +60,7 @@ enum ScenarioLint {
             for step in pickle.steps where StepCatalog.find(step.text) == nil && !userSteps.contains(where: { $0.match(step.text) != nil })
                 && reported.insert("\(pickle.uri):\(step.line)").inserted {
                 let closest = StepCatalog.closest(to: step.keyword + step.text, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
-                problems.append("\(pickle.uri):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text))")
+                problems.append("\(pickle.uri):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text)); or in Swift: \(UserSteps.swiftSnippet(for: step.text))")
             }
         }
         return problems

@@ -193,7 +193,8 @@ public enum ScenarioRunner {
         for step in pickle.steps where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
             let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(separator: "\n")
             failure = (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)\n"
-                + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))", kind: .error))
+                + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))\n"
+                + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error))
             break
         }
         for step in pickle.steps {
@@ -211,7 +212,11 @@ public enum ScenarioRunner {
                 if let (definition, captures) = StepCatalog.find(step.text) {
                     try definition.run(run, captures, step)
                 } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
-                    try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
+                    if let code = userStep.code {
+                        try code(StepContext(run: run, step: step), userStep.match(step.text) ?? [])
+                    } else {
+                        try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
+                    }
                 }
                 trail.append("✓ \(label)")
             } catch {

@@ -13,7 +13,10 @@ import AutomationSupport
 struct UserStep: @unchecked Sendable {
     let pattern: String
     let regex: Regex<AnyRegexOutput>
+    /// The command a step file names; empty for a step written in Swift (``code``).
     let run: [String]
+    /// A step written in Swift (`StepLibrary`): called with the scenario and the captured values.
+    var code: (@Sendable (StepContext, [String]) throws -> Void)?
     /// `steps.json:3` (the file and the position of the entry), for messages.
     let source: String
     /// The step file's directory: a relative `run[0]` with a `/` is found from there.
@@ -71,22 +74,29 @@ enum UserSteps {
                     continue
                 }
                 let step = UserStep(pattern: pattern, regex: regex, run: run, source: source, directory: FileSystem.directory(of: path))
-                if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample(pattern)) != nil || step.match(sample($0.pattern)) != nil }) {
-                    problems.append("\(source): step \"\(pattern)\" clashes with \"\(earlier.pattern)\" (\(earlier.source)); keep one")
-                    continue
-                }
-                if let (builtIn, _) = StepCatalog.find(sample(pattern)) {
-                    problems.append("\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\"")
-                    continue
-                }
-                if let builtIn = StepCatalog.all.first(where: { step.match(withoutKeyword($0.example)) != nil }) {
-                    problems.append("\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\"")
+                if let problem = clash(step, among: steps) {
+                    problems.append(problem)
                     continue
                 }
                 steps.append(step)
             }
         }
         return (steps, problems)
+    }
+
+    /// Why `step` cannot join `steps`: it clashes with one of them or with a built-in step (naming both places).
+    static func clash(_ step: UserStep, among steps: [UserStep]) -> String? {
+        let pattern = step.pattern, source = step.source
+        if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample(pattern)) != nil || step.match(sample($0.pattern)) != nil }) {
+            return "\(source): step \"\(pattern)\" clashes with \"\(earlier.pattern)\" (\(earlier.source)); keep one"
+        }
+        if let (builtIn, _) = StepCatalog.find(sample(pattern)) {
+            return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
+        }
+        if let builtIn = StepCatalog.all.first(where: { step.match(withoutKeyword($0.example)) != nil }) {
+            return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
+        }
+        return nil
     }
 
     /// A Cucumber expression as a regular expression: parameters become groups, the rest is escaped.
@@ -116,6 +126,21 @@ enum UserSteps {
         let line = String(example.split(separator: "\n").first ?? "")
         for keyword in GherkinParser.stepKeywords where line.hasPrefix(keyword) { return String(line.dropFirst(keyword.count)) }
         return line
+    }
+
+    /// The same step for AutomationTesting's `StepLibrary`, typed parameters included.
+    static func swiftSnippet(for text: String) -> String {
+        let words = text.replacing(/"[^"]*"/, with: "{string}").split(separator: " ", omittingEmptySubsequences: false)
+        let pattern = words.map { word in word.wholeMatch(of: /-?\d+/) != nil ? "{int}" : String(word) }.joined(separator: " ")
+        var parameters: [String] = []
+        var rest = Substring(pattern)
+        while let range = rest.firstRange(of: /\{(string|int)\}/) {
+            parameters.append(rest[range].contains("int") ? "number\(parameters.count + 1): Int" : "text\(parameters.count + 1): String")
+            rest = rest[range.upperBound...]
+        }
+        let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let parameterList = (["context: StepContext"] + parameters).joined(separator: ", ")
+        return "steps.step(\"\(escaped)\") { (\(parameterList)) in /* ... */ }"
     }
 
     /// The entry to paste into a step file for an undefined step.

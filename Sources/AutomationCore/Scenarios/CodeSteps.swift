@@ -1,0 +1,74 @@
+public import AutomationHost
+public import MockServer
+
+/// A step written in Swift: a Cucumber-expression pattern (`a user {string} exists`; `{string}`, `{int}`,
+/// `{float}`, `{word}`) and what it does. AutomationTesting's `StepLibrary` builds these from typed closures.
+public struct CodeStep: Sendable {
+    public let pattern: String
+    /// Where it was defined (`LoginSteps.swift:12`), for clash and failure messages.
+    public let source: String
+    public let body: @Sendable (StepContext, [String]) throws -> Void
+
+    public init(pattern: String, source: String, body: @escaping @Sendable (StepContext, [String]) throws -> Void) {
+        self.pattern = pattern
+        self.source = source
+        self.body = body
+    }
+}
+
+extension ScenarioOptions {
+    /// Adds steps written in Swift. Returns the problems (a pattern that does not compile, or that clashes with
+    /// another step or a built-in one, naming both); the steps without a problem are added.
+    public mutating func addSteps(_ steps: [CodeStep]) -> [String] {
+        var problems: [String] = []
+        for step in steps {
+            guard let regex = try? Regex("^" + UserSteps.expression(step.pattern) + "$") else {
+                problems.append("\(step.source): cannot read the step pattern \"\(step.pattern)\"")
+                continue
+            }
+            var userStep = UserStep(pattern: step.pattern, regex: regex, run: [], source: step.source, directory: "")
+            userStep.code = step.body
+            if let problem = UserSteps.clash(userStep, among: userSteps) {
+                problems.append(problem)
+                continue
+            }
+            userSteps.append(userStep)
+        }
+        return problems
+    }
+}
+
+/// What a step written in Swift sees of its scenario: its directory, the program's output, the mock server,
+/// the step's doc string or table, and the flags and environment of the next launch.
+public final class StepContext {
+    let run: ScenarioRun
+    let step: GherkinDocument.Step
+
+    init(run: ScenarioRun, step: GherkinDocument.Step) {
+        self.run = run
+        self.step = step
+    }
+
+    /// The scenario's own directory (the program's working directory).
+    public var directory: String { run.workDirectory }
+    /// The step's doc string, if it has one.
+    public var docString: String? { step.docString?.content }
+    /// The step's data table rows, if it has one.
+    public var table: [[String]]? { step.dataTable?.rows }
+    /// What the program launched last printed so far.
+    public func output(_ stream: StandardStream = .stdout) -> String {
+        run.process.map { String(decoding: $0.output.captured(stream), as: UTF8.self) } ?? ""
+    }
+    /// The scenario's mock server (it starts with the scenario's first launch when the scenario has stubs).
+    public var server: MockServer? { run.server }
+    /// `${NAME}` replaced from `--define`, the environment and the scenario's variables.
+    public func expand(_ text: String) -> String { run.expand(text) }
+    /// A feature flag for the launches that follow.
+    public func setFeatureFlag(_ key: String, _ value: FlagValue) { run.featureFlags[key] = value }
+    /// An automation flag for the launches that follow.
+    public func setAutomationFlag(_ key: String, _ value: FlagValue) { run.automationFlags[key] = value }
+    /// An environment variable for the launches that follow.
+    public func setEnvironment(_ name: String, _ value: String) { run.environment.append((name, value)) }
+    /// Fails the step with `message` (what a thrown error does too).
+    public func fail(_ message: String) throws -> Never { throw StepFailure(message) }
+}
