@@ -273,6 +273,9 @@ static int reaper_spawn(void) {
     pthread_sigmask(SIG_SETMASK, &all, &old);
     // The stack is never unmapped: after this process ends the reaper still runs on it.
     int pid = clone(reaper_main, (char *)stack + REAPER_STACK, CLONE_VM | SIGCHLD, NULL);
+    // Out of our group from here on, whenever the reaper itself gets to run: a busy machine may not schedule it
+    // before a CI runner kills our group (it also calls setpgid; whichever comes first wins, as shells do).
+    if (pid > 0) setpgid(pid, pid);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     close(fds[0]);
     if (pid < 0) {
