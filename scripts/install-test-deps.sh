@@ -2,7 +2,8 @@
 # install-test-deps.sh: installs what the test suite talks to (real peers: curl, python3, git; xmllint for the
 # JUnit schema check; groff to render the man page; Java and PyPI's `wiremock` client, whose wheel ships the
 # WireMock standalone jar, for the differential test against WireMock; pyte, a terminal emulator from PyPI, as
-# the oracle for TerminalScreen) when missing.
+# the oracle for TerminalScreen; gherkin-official, Cucumber's reference parser, for the 80 Gherkin languages)
+# when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
 set -euo pipefail
@@ -16,17 +17,20 @@ command -v groff >/dev/null || missing+=(groff-base)
 command -v git >/dev/null || missing+=(git)
 command -v java >/dev/null || missing+=(default-jre-headless)
 
-# A PyPI package for the python3 on PATH, whichever installer that python accepts: pip_package NAME [DEBIAN_PACKAGE].
+# A PyPI package for the python3 on PATH, whichever installer that python accepts:
+# pip_package MODULE [PYPI_NAME] [DEBIAN_PACKAGE].
 pip_package() {
+    local name="${2:-$1}"
     python3 -c "import $1" 2>/dev/null && return 0
-    python3 -m pip install --quiet "$1" 2>/dev/null && return 0
-    python3 -m pip install --quiet --break-system-packages "$1" 2>/dev/null && return 0
-    if [ -n "${2:-}" ] && command -v apt-get >/dev/null; then $SUDO apt-get install -y -qq "$2" >/dev/null 2>&1 || true; fi
-    python3 -c "import $1" 2>/dev/null || echo "install-test-deps: could not install the Python package $1; the tests that need it are skipped" >&2
+    python3 -m pip install --quiet "$name" 2>/dev/null && return 0
+    python3 -m pip install --quiet --break-system-packages "$name" 2>/dev/null && return 0
+    if [ -n "${3:-}" ] && command -v apt-get >/dev/null; then $SUDO apt-get install -y -qq "$3" >/dev/null 2>&1 || true; fi
+    python3 -c "import $1" 2>/dev/null || echo "install-test-deps: could not install the Python package $name; the tests that need it are skipped" >&2
 }
 install_pip_packages() {
-    pip_package pyte python3-pyte
+    pip_package pyte pyte python3-pyte
     pip_package wiremock
+    pip_package gherkin gherkin-official   # the reference Gherkin parser, for GherkinLanguageTests
 }
 
 SUDO=""

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// A parsed `.feature` file.
 public struct GherkinDocument: Sendable {
     public var uri: String
@@ -28,6 +30,18 @@ public struct GherkinDocument: Sendable {
         public var line: Int
         public var dataTable: DataTable?
         public var docString: DocString?
+
+        /// The Gherkin specification's pickle step type: Context, Action or Outcome, Unknown for `*` (which
+        /// every kind of step shares).
+        public var pickleType: String {
+            if keyword.trimmingSpaces() == "*" { return "Unknown" }
+            switch kind {
+            case "Given": return "Context"
+            case "When": return "Action"
+            case "Then": return "Outcome"
+            default: return "Unknown"
+            }
+        }
     }
 
     public struct Examples: Sendable, Hashable {
@@ -53,7 +67,9 @@ public struct GherkinDocument: Sendable {
         public var line: Int
         public var steps: [Step]
         public var examples: [Examples]
-        public var isOutline: Bool { !examples.isEmpty || keyword.hasPrefix("Scenario Outline") || keyword.hasPrefix("Scenario Template") }
+        /// Declared with the language's Scenario Outline keyword (`Scenario Template`, `Schema dello scenario`…).
+        public var declaredOutline = false
+        public var isOutline: Bool { !examples.isEmpty || declaredOutline }
     }
 
     public struct Background: Sendable, Hashable {

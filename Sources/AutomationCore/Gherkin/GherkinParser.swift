@@ -2,7 +2,7 @@ import AutomationSupport
 
 /// Parses Gherkin: Feature, Background, Rule, Scenario / Example, Scenario Outline / Template with Examples /
 /// Scenarios, Given/When/Then/And/But/`*` steps, doc strings (`"""` or ``` ``` ```), data tables, tags and
-/// comments. English keywords only.
+/// comments, in any of the 80 languages of Gherkin's keyword list (`# language: it` before the Feature line).
 public enum GherkinParser {
     static let stepKeywords = ["Given ", "When ", "Then ", "And ", "But ", "* "]
 
@@ -21,10 +21,29 @@ public enum GherkinParser {
         let uri: String
         var index = 0
         var pendingTags: [GherkinDocument.Tag] = []
+        var dialect = GherkinDialect.english
+        var stepKeywords = GherkinDialect.english.stepKeywords
 
         init(lines: [String], uri: String) {
             self.lines = lines
             self.uri = uri
+        }
+
+        /// `# language: xx` among the comments and blank lines before anything else selects the keywords.
+        mutating func readLanguage() throws(GherkinError) {
+            for (number, raw) in lines.enumerated() {
+                let line = raw.trimmingSpaces()
+                if line.isEmpty { continue }
+                guard line.hasPrefix("#") else { return }
+                let comment = line.dropFirst().trimmingSpaces()
+                guard comment.hasPrefix("language"), let colon = comment.firstIndex(of: ":"),
+                      comment[..<colon].trimmingSpaces() == "language" else { continue }
+                let code = comment[comment.index(after: colon)...].trimmingSpaces()
+                guard let found = GherkinDialect.named(code) else { throw error(GherkinDialect.problem(naming: code), line: number + 1) }
+                dialect = found
+                stepKeywords = found.stepKeywords
+                return
+            }
         }
 
         func error(_ message: String, line: Int? = nil) -> GherkinError {
@@ -72,10 +91,11 @@ public enum GherkinParser {
 
         mutating func document() throws(GherkinError) -> GherkinDocument {
             var document = GherkinDocument(uri: uri)
+            try readLanguage()
             try skipTrivia()
             guard let line = current else { return document }
-            guard let (_, name) = Self.keyword(line, ["Feature", "Business Need", "Ability"]) else {
-                throw error("expected \"Feature:\", found \"\(line.prefix(40))\"")
+            guard let (_, name) = Self.keyword(line, dialect.feature) else {
+                throw error("expected \"\(dialect.feature[0]):\", found \"\(line.prefix(40))\"")
             }
             var feature = GherkinDocument.Feature(name: name, description: "", tags: takeTags(), line: index + 1,
                                                   background: nil, scenarios: [], rules: [])
@@ -84,13 +104,13 @@ public enum GherkinParser {
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
-                if let (_, name) = Self.keyword(line, ["Background"]) {
+                if let (_, name) = Self.keyword(line, dialect.background) {
                     guard feature.background == nil, feature.scenarios.isEmpty, feature.rules.isEmpty else {
                         throw error("Background must come before the first Scenario, once")
                     }
                     if !pendingTags.isEmpty { throw error("a Background cannot have tags") }
                     feature.background = try background(name)
-                } else if let (_, name) = Self.keyword(line, ["Rule"]) {
+                } else if let (_, name) = Self.keyword(line, dialect.rule) {
                     feature.rules.append(try rule(name))
                 } else if let scenario = try scenarioIfPresent(line) {
                     if !feature.rules.isEmpty { throw error("a Scenario after a Rule belongs in a Rule", line: scenario.line) }
@@ -107,7 +127,8 @@ public enum GherkinParser {
         func unexpected(_ line: String, expected: String) -> GherkinError {
             var hint = ""
             let word = String(line.prefix { $0 != " " && $0 != ":" })
-            let keywords = ["Feature", "Background", "Scenario", "Example", "Rule", "Examples", "Given", "When", "Then", "And", "But"]
+            let keywords = dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.rule + dialect.examples
+                + stepKeywords.map { $0.keyword.trimmingSpaces() }.filter { $0 != "*" }
             if let match = Suggestion.nearest(to: word, among: keywords), match != word { hint = "; did you mean \"\(match)\"?" }
             return error("expected \(expected), found \"\(line.prefix(60))\"\(hint)")
         }
@@ -116,10 +137,11 @@ public enum GherkinParser {
         /// ("Scenaro: x") is an error rather than description, or the scenario would silently vanish.
         mutating func readDescription() throws(GherkinError) -> String {
             var text: [String] = []
-            let keywords = ["Feature", "Background", "Scenario", "Scenario Outline", "Scenario Template", "Example", "Examples", "Rule"]
+            let keywords = dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.examples + dialect.rule
+            let starts = dialect.background + dialect.rule + dialect.scenario + dialect.scenarioOutline + dialect.examples
             while let line = current, !line.hasPrefix("@"), !line.hasPrefix("|"), !line.hasPrefix("\"\"\""), !line.hasPrefix("```"),
-                  !GherkinParser.stepKeywords.contains(where: { line.hasPrefix($0) }),
-                  Self.keyword(line, ["Background", "Rule", "Scenario", "Example", "Scenario Outline", "Scenario Template", "Examples", "Scenarios"]) == nil {
+                  !stepKeywords.contains(where: { line.hasPrefix($0.keyword) }),
+                  Self.keyword(line, starts) == nil {
                 if let colon = line.firstIndex(of: ":"), line[..<colon].count <= 20,
                    let match = Suggestion.nearest(to: String(line[..<colon]), among: keywords) {
                     throw error("\"\(line[..<colon]):\" is not a keyword; did you mean \"\(match):\"?")
@@ -145,8 +167,8 @@ public enum GherkinParser {
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
-                if Self.keyword(line, ["Rule"]) != nil { break }
-                if let (_, name) = Self.keyword(line, ["Background"]) {
+                if Self.keyword(line, dialect.rule) != nil { break }
+                if let (_, name) = Self.keyword(line, dialect.background) {
                     guard rule.background == nil, rule.scenarios.isEmpty else { throw error("Background must come before the first Scenario, once") }
                     rule.background = try background(name)
                 } else if let scenario = try scenarioIfPresent(line) {
@@ -159,14 +181,16 @@ public enum GherkinParser {
         }
 
         mutating func scenarioIfPresent(_ line: String) throws(GherkinError) -> GherkinDocument.Scenario? {
-            guard let (keyword, name) = Self.keyword(line, ["Scenario Outline", "Scenario Template", "Scenario", "Example"]) else { return nil }
+            let candidates = (dialect.scenarioOutline + dialect.scenario).sorted { $0.count > $1.count }
+            guard let (keyword, name) = Self.keyword(line, candidates) else { return nil }
             var scenario = GherkinDocument.Scenario(keyword: keyword, name: name, tags: takeTags(), line: index + 1, steps: [], examples: [])
+            scenario.declaredOutline = dialect.scenarioOutline.contains(keyword)
             index += 1
             _ = try readDescription()
             scenario.steps = try steps()
             while true {
                 try skipTrivia()
-                guard let line = current, let (_, examplesName) = Self.keyword(line, ["Examples", "Scenarios"]) else { break }
+                guard let line = current, let (_, examplesName) = Self.keyword(line, dialect.examples) else { break }
                 scenario.examples.append(try examples(examplesName))
             }
             if scenario.isOutline && scenario.examples.isEmpty {
@@ -196,11 +220,11 @@ public enum GherkinParser {
             var lastKind: String?
             while true {
                 while let line = current, line.isEmpty || line.hasPrefix("#") { index += 1 }
-                guard let line = current, let keyword = GherkinParser.stepKeywords.first(where: { line.hasPrefix($0) }) else { break }
+                guard let line = current, let (keyword, given) = stepKeywords.first(where: { line.hasPrefix($0.keyword) }) else { break }
                 let text = String(line.dropFirst(keyword.count)).trimmingSpaces()
                 let trimmedKeyword = keyword.trimmingSpaces()
-                var kind = trimmedKeyword
-                if ["And", "But", "*"].contains(trimmedKeyword) {
+                var kind = given ?? trimmedKeyword
+                if given == nil {
                     guard let lastKind else {
                         if trimmedKeyword == "*" { kind = "Given" } else {
                             throw error("\"\(trimmedKeyword)\" needs a Given, When or Then before it")
