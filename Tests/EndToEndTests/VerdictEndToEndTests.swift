@@ -96,7 +96,7 @@ import Testing
         json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         #expect(json["exitCode"] as? Int == 3)
         let testReport = directory.appendingPathComponent("t.json").path
-        let broken = try write("Feature: f\n  Scenaro: typo\n", "broken.feature", in: directory)
+        let broken = try write("Feature: f\n  Scenario: s\n    Given a step\n  Scenaro: typo\n", "broken.feature", in: directory)
         let test = try CLI.run(["test", "--report", testReport, broken])
         #expect(test.status == 3)
         json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: testReport))) as? [String: Any])

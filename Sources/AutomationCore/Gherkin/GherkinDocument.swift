@@ -4,6 +4,8 @@ import AutomationSupport
 public struct GherkinDocument: Sendable {
     public var uri: String
     public var feature: Feature?
+    /// What parses (as in Cucumber) but probably is not what the author meant: `file:line: …`.
+    public var warnings: [String] = []
 
     public struct Tag: Sendable, Hashable {
         public var name: String
@@ -31,17 +33,9 @@ public struct GherkinDocument: Sendable {
         public var dataTable: DataTable?
         public var docString: DocString?
 
-        /// The Gherkin specification's pickle step type: Context, Action or Outcome, Unknown for `*` (which
-        /// every kind of step shares).
-        public var pickleType: String {
-            if keyword.trimmingSpaces() == "*" { return "Unknown" }
-            switch kind {
-            case "Given": return "Context"
-            case "When": return "Action"
-            case "Then": return "Outcome"
-            default: return "Unknown"
-            }
-        }
+        /// The Gherkin specification's pickle step type: Context, Action or Outcome; And/But take the step
+        /// before's, `*` (which every kind of step shares) is Unknown. Set by the parser.
+        public var pickleType = "Unknown"
     }
 
     public struct Examples: Sendable, Hashable {

@@ -23,6 +23,12 @@ public enum GherkinParser {
         var pendingTags: [GherkinDocument.Tag] = []
         var dialect = GherkinDialect.english
         var stepKeywords = GherkinDialect.english.stepKeywords
+        /// What Cucumber accepts and we would not write that way: `file:line: …`, for `check` and `test` to print.
+        var warnings: [String] = []
+
+        mutating func warn(_ message: String, line: Int? = nil) {
+            if warnings.count < 1_000 { warnings.append("\(uri):\(line ?? index + 1): \(message)") }
+        }
 
         init(lines: [String], uri: String) {
             self.lines = lines
@@ -100,7 +106,8 @@ public enum GherkinParser {
             var feature = GherkinDocument.Feature(name: name, description: "", tags: takeTags(), line: index + 1,
                                                   background: nil, scenarios: [], rules: [])
             index += 1
-            feature.description = try readDescription()
+            // Under a Feature or a Rule no step can come: a step line there is description text, as in Cucumber.
+            feature.description = try readDescription(stepsAreText: true)
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
@@ -121,6 +128,7 @@ public enum GherkinParser {
             }
             if !pendingTags.isEmpty { throw error("tags at the end of the file belong to nothing", line: pendingTags[0].line) }
             document.feature = feature
+            document.warnings = warnings
             return document
         }
 
@@ -135,16 +143,17 @@ public enum GherkinParser {
 
         /// Free text under a Feature, Rule, Scenario or Examples line. A line that looks like a misspelt keyword
         /// ("Scenaro: x") is an error rather than description, or the scenario would silently vanish.
-        mutating func readDescription() throws(GherkinError) -> String {
+        mutating func readDescription(stepsAreText: Bool = false) throws(GherkinError) -> String {
             var text: [String] = []
             let keywords = dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.examples + dialect.rule
             let starts = dialect.background + dialect.rule + dialect.scenario + dialect.scenarioOutline + dialect.examples
             while let line = current, !line.hasPrefix("@"), !line.hasPrefix("|"), !line.hasPrefix("\"\"\""), !line.hasPrefix("```"),
-                  !stepKeywords.contains(where: { line.hasPrefix($0.keyword) }),
+                  stepsAreText || !stepKeywords.contains(where: { line.hasPrefix($0.keyword) }),
                   Self.keyword(line, starts) == nil {
                 if let colon = line.firstIndex(of: ":"), line[..<colon].count <= 20,
                    let match = Suggestion.nearest(to: String(line[..<colon]), among: keywords) {
-                    throw error("\"\(line[..<colon]):\" is not a keyword; did you mean \"\(match):\"?")
+                    // Cucumber reads it as description text, so the file stays valid; but what follows is lost.
+                    warn("\"\(line[..<colon]):\" is not a keyword, so this line and its steps are description text; did you mean \"\(match):\"?")
                 }
                 if !line.hasPrefix("#") { text.append(line) }
                 index += 1
@@ -163,7 +172,7 @@ public enum GherkinParser {
         mutating func rule(_ name: String) throws(GherkinError) -> GherkinDocument.Rule {
             var rule = GherkinDocument.Rule(name: name, tags: takeTags(), line: index + 1, background: nil, scenarios: [])
             index += 1
-            _ = try readDescription()
+            _ = try readDescription(stepsAreText: true)
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
@@ -194,7 +203,7 @@ public enum GherkinParser {
                 scenario.examples.append(try examples(examplesName))
             }
             if scenario.isOutline && scenario.examples.isEmpty {
-                throw error("\(keyword) \"\(name)\" needs an Examples table", line: scenario.line)
+                warn("\(keyword) \"\(name)\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)", line: scenario.line)
             }
             if !pendingTags.isEmpty && current == nil {
                 throw error("tags at the end of the file belong to nothing", line: pendingTags[0].line)
@@ -218,31 +227,44 @@ public enum GherkinParser {
         mutating func steps() throws(GherkinError) -> [GherkinDocument.Step] {
             var steps: [GherkinDocument.Step] = []
             var lastKind: String?
+            var lastType = "Unknown"
             while true {
                 while let line = current, line.isEmpty || line.hasPrefix("#") { index += 1 }
-                guard let line = current, let (keyword, given) = stepKeywords.first(where: { line.hasPrefix($0.keyword) }) else { break }
-                let text = String(line.dropFirst(keyword.count)).trimmingSpaces()
-                let trimmedKeyword = keyword.trimmingSpaces()
-                var kind = given ?? trimmedKeyword
-                if given == nil {
-                    guard let lastKind else {
-                        if trimmedKeyword == "*" { kind = "Given" } else {
-                            throw error("\"\(trimmedKeyword)\" needs a Given, When or Then before it")
-                        }
-                        steps.append(GherkinDocument.Step(keyword: keyword, kind: kind, text: text, line: index + 1))
-                        index += 1
+                guard let line = current, let (keyword, given) = stepKeywords.first(where: { line.hasPrefix($0.keyword) }) else {
+                    // A table that follows no step: Cucumber skips it; so do we, saying so.
+                    if let line = current, line.hasPrefix("|") {
+                        warn("this table belongs to no step and is ignored (as in Cucumber)")
+                        _ = try tableIfPresent()
                         continue
                     }
-                    kind = lastKind
+                    break
                 }
+                let text = String(line.dropFirst(keyword.count)).trimmingSpaces()
+                let trimmedKeyword = keyword.trimmingSpaces()
+                // The specification's type: Given/When/Then give one, And/But take the step before's, `*` has none.
+                let type: String
+                if let given { type = ["Given": "Context", "When": "Action", "Then": "Outcome"][given] ?? "Unknown" } else {
+                    type = trimmedKeyword == "*" ? "Unknown" : lastType
+                }
+                lastType = type
+                if given == nil, lastKind == nil, trimmedKeyword != "*" {
+                    warn("\"\(trimmedKeyword)\" has no Given, When or Then before it (Cucumber gives it no type)")
+                }
+                let kind = given ?? lastKind ?? "Given"
                 lastKind = kind
                 var step = GherkinDocument.Step(keyword: keyword, kind: kind, text: text, line: index + 1)
+                step.pickleType = type
                 index += 1
                 while let next = current, next.isEmpty || next.hasPrefix("#") { index += 1 }
+                // Cucumber keeps a table and a doc string that follow one step, in either order.
                 if let table = try tableIfPresent() {
                     step.dataTable = table
+                    while let next = current, next.isEmpty || next.hasPrefix("#") { index += 1 }
+                    step.docString = try docStringIfPresent()
                 } else if let docString = try docStringIfPresent() {
                     step.docString = docString
+                    while let next = current, next.isEmpty || next.hasPrefix("#") { index += 1 }
+                    step.dataTable = try tableIfPresent()
                 }
                 steps.append(step)
             }
@@ -260,7 +282,10 @@ public enum GherkinParser {
                     throw error("this table row has \(rows.last!.count) cells, the first has \(rows[0].count)")
                 }
                 index += 1
-                while let next = current, next.hasPrefix("#") { index += 1 }
+                // Comments and blank lines between rows belong to the table (Cucumber's rule).
+                var ahead = index
+                while ahead < lines.count, lines[ahead].trimmingSpaces().isEmpty || lines[ahead].trimmingSpaces().hasPrefix("#") { ahead += 1 }
+                if ahead < lines.count, lines[ahead].trimmingSpaces().hasPrefix("|") { index = ahead }
             }
             return GherkinDocument.DataTable(rows: rows, line: line)
         }
@@ -312,7 +337,9 @@ public enum GherkinParser {
                     text = text.dropFirst()
                     dropped += 1
                 }
-                content.append(String(text).replacingOccurrences(of: "\\" + fence, with: fence))
+                // An escaped delimiter (\"\"\" or \`\`\`) is the delimiter itself, as in Cucumber.
+                let escaped = fence.map { "\\" + String($0) }.joined()
+                content.append(String(text).replacingOccurrences(of: escaped, with: fence))
                 index += 1
             }
             throw error("unterminated doc string (no closing \(fence))", line: line)

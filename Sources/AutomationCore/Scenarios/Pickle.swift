@@ -8,6 +8,8 @@ public struct Pickle: Sendable, Hashable {
     public var ruleName: String?
     /// The scenario's name; an outline row's name gets the row's values, like "Login (user = ada)".
     public var name: String
+    /// The name as the Gherkin specification names the pickle: placeholders replaced, no row label (Cucumber's).
+    public var specName: String = ""
     /// Line of the scenario, or of the Examples row for an outline.
     public var line: Int
     /// Line of the Scenario (or Scenario Outline) keyword: `file.feature:LINE` selects every row of an outline.
@@ -29,8 +31,10 @@ public struct Pickle: Sendable, Hashable {
             let background = featureBackground + (rule?.background?.steps ?? [])
             let baseTags = featureTags + (rule?.tags.map(\.name) ?? []) + scenario.tags.map(\.name)
             if scenario.examples.isEmpty {
-                result.append(Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name, name: scenario.name,
-                                     line: scenario.line, scenarioLine: scenario.line, tags: unique(baseTags), steps: background + scenario.steps))
+                var pickle = Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name, name: scenario.name,
+                                    line: scenario.line, scenarioLine: scenario.line, tags: unique(baseTags), steps: background + scenario.steps)
+                pickle.specName = scenario.name
+                result.append(pickle)
                 return
             }
             for examples in scenario.examples {
@@ -54,9 +58,11 @@ public struct Pickle: Sendable, Hashable {
                     }
                     let label = zip(examples.header, row.cells).map { "\($0) = \($1)" }.joined(separator: ", ")
                     let name = substitute(scenario.name)
-                    result.append(Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name,
-                                         name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
-                                         tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps))
+                    var pickle = Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name,
+                                        name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
+                                        tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps)
+                    pickle.specName = name
+                    result.append(pickle)
                 }
             }
         }

@@ -82,18 +82,16 @@ import Testing
 
     @Test(arguments: [
         ("Scenario: no feature", "f.feature:1: expected \"Feature:\", found \"Scenario: no feature\""),
-        ("Feature: x\n  Scenaro: typo", "f.feature:2: \"Scenaro:\" is not a keyword; did you mean \"Scenario:\"?"),
         ("Feature: x\n  Scenario: a\n    Given b\n  Scenaro: typo", "f.feature:4: expected Scenario, Scenario Outline, Background, Rule or a tag, found \"Scenaro: typo\"; did you mean \"Scenario\"?"),
         ("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |", "f.feature:5: this table row has 1 cells, the first has 2"),
-        ("Feature: x\n  Scenario Outline: s\n    Given <a>", "f.feature:2: Scenario Outline \"s\" needs an Examples table"),
         ("Feature: x\n  Scenario: s\n    Given a\n      \"\"\"\n      never closed", "f.feature:4: unterminated doc string (no closing \"\"\")"),
-        ("Feature: x\n  Scenario: s\n    And a", "f.feature:3: \"And\" needs a Given, When or Then before it"),
         ("Feature: x\n  @tag", "f.feature:2: tags at the end of the file belong to nothing"),
         ("Feature: x\n  @ bad", "f.feature:2: expected a tag like @smoke, found \"@\""),
         ("Feature: x\n  Scenario: a\n  Background:\n    Given b", "f.feature:3: Background must come before the first Scenario, once"),
         ("Feature: x\n  Scenario Outline: s\n    Given <a>\n  Examples:\n    Given b", "f.feature:5: Examples needs a table: | name | value |"),
     ])
     func errorsNameTheLineAndWhatWasExpected(text: String, message: String) {
+        // (Files Cucumber accepts are never errors: GherkinConformanceTests holds that against its parser.)
         #expect {
             try GherkinParser.parse(text, uri: "f.feature")
         } throws: { error in
@@ -155,5 +153,17 @@ import Testing
             let text = String(firstLine.drop { $0 != " " }.dropFirst())
             #expect(StepCatalog.find(text) != nil, "\(definition.example)")
         }
+    }
+
+    /// What Cucumber accepts but the author probably did not mean: parsed as Cucumber does, with a warning.
+    @Test(arguments: [
+        ("Feature: x\n  Scenaro: typo\n    Given a", "f.feature:2: \"Scenaro:\" is not a keyword, so this line and its steps are description text; did you mean \"Scenario:\"?"),
+        ("Feature: x\n  Scenario Outline: s\n    Given <a>", "f.feature:2: Scenario Outline \"s\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)"),
+        ("Feature: x\n  Scenario: s\n    And a", "f.feature:3: \"And\" has no Given, When or Then before it (Cucumber gives it no type)"),
+        ("Feature: x\n  Scenario: s\n    | a | b |", "f.feature:3: this table belongs to no step and is ignored (as in Cucumber)"),
+    ])
+    func likelyMistakesCucumberAcceptsAreWarnings(text: String, warning: String) throws {
+        let document = try GherkinParser.parse(text, uri: "f.feature")
+        #expect(document.warnings == [warning])
     }
 }

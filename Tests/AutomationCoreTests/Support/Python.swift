@@ -11,3 +11,16 @@ func pythonCanImport(_ module: String) -> Bool {
     process.waitUntilExit()
     return process.terminationStatus == 0
 }
+
+/// Runs a Python script beside these tests and returns what it printed.
+func runPython(_ script: String, _ arguments: [String] = []) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script] + arguments
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return data
+}
