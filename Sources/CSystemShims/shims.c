@@ -236,7 +236,7 @@ static int reaper_main(void *unused) {
     raw_syscall(SYS_chdir, (long)"/", 0, 0);
     raw_syscall(SYS_prctl, PR_SET_NAME, (long)"sut-reaper", 0);
     // Hold nothing of the caller's: its stdout (a reader would wait for us), sockets, the pipe's write end.
-    if (raw_syscall(SYS_close_range, 0, (long)(unsigned)(fd - 1), 0) != 0 && fd > 0) {
+    if (fd > 0 && raw_syscall(SYS_close_range, 0, (long)(unsigned)(fd - 1), 0) != 0) {
         for (int other = 0; other < fd; other++) raw_syscall(SYS_close, other, 0, 0);
     }
     if (raw_syscall(SYS_close_range, fd + 1, (long)~0U, 0) != 0) {
