@@ -130,6 +130,33 @@ import Testing
         #expect((check.stdout + check.stderr).contains("unknown key \"F13\"; keys: enter, tab"), "\(check.stdout)\(check.stderr)")
     }
 
+    /// --messages writes Cucumber Messages: documents, pickles and results from test; documents or parse
+    /// errors from check, every file, undefined steps or not.
+    @Test func cucumberMessagesForReportTools() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = directory.appendingPathComponent("run.ndjson").path
+        let result = try test(["--messages", messages, Self.features + "/login.feature"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let envelopes = try String(contentsOfFile: messages, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let kinds = envelopes.compactMap(\.keys.first)
+        #expect(kinds.first == "meta" && kinds.last == "testRunFinished")
+        #expect(kinds.filter { $0 == "pickle" }.count == 6 && kinds.filter { $0 == "testCase" }.count == 6)
+        #expect(!kinds.contains("parseError"))
+        #expect((envelopes.last?["testRunFinished"] as? [String: Any])?["success"] as? Bool == true)
+
+        let broken = try feature("Feature: f\n  Scenario: s\n    Given a step\n  Scenaro: typo\n", in: directory, name: "broken.feature")
+        let undefined = try feature("Feature: g\n  Scenario: s\n    Given nothing we know\n", in: directory, name: "undefined.feature")
+        let checkMessages = directory.appendingPathComponent("check.ndjson").path
+        let check = try CLI.run(["check", "--messages", checkMessages, broken, undefined])
+        #expect(check.status == 3)
+        let checked = try String(contentsOfFile: checkMessages, encoding: .utf8)
+        #expect(checked.contains(#""parseError":{"source":{"uri":"\#(broken)","location":{"line":4}}"#), "\(checked)")
+        #expect(checked.contains(#""text":"nothing we know""#), "the undefined step's file is still written: \(checked)")
+    }
+
     @Test func tagsSelectAndListShowsTheSelection() throws {
         let smoke = try test(["--list", "--tags", "@smoke and not @backend", Self.features])
         #expect(smoke.status == 0)

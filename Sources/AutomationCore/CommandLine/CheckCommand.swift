@@ -7,15 +7,19 @@ import MockServer
 public enum CheckCommand {
     public static let help = """
         USAGE:
-          sut-launch check FILES...
+          sut-launch check [--messages FILE] FILES...
 
         Validates stub files, WireMock mappings (files or root directories with mappings/) and .feature files,
-        or directories of them; exit 3 on the first problem in each file.
+        or directories of them; exit 3 on the first problem in each file. --messages FILE writes every feature
+        file as Cucumber Messages (source, gherkinDocument, pickle, or parseError), undefined steps or not.
 
         """
 
     public static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: "")], stopAtPositional: false)
+        let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: "")],
+                                              stopAtPositional: false)
+        let messagesPath = try parsed.last("--messages").map { option throws(UsageError) in try RunCommand.outputPath(option.value ?? "", option) }
+        var allFeatures: [String] = []
         if parsed.has("--help") {
             Console.out(help)
             return 0
@@ -42,7 +46,15 @@ public enum CheckCommand {
             for problem in stepProblems { Console.error(problem) }
             if !stepProblems.isEmpty { failed = true }
             for feature in features where !checkFeature(feature, userSteps: userSteps) { failed = true }
+            allFeatures += features
             if stubs && !checkStubs(path) { failed = true }
+        }
+        if let messagesPath {
+            let messages = ScenarioLint.messages(ScenarioLint.loadWithSources(allFeatures, printingWarnings: false).sources)
+            guard FileSystem.write(Array((messages.lines.joined(separator: "\n") + "\n").utf8), to: messagesPath) else {
+                Console.error("--messages \(messagesPath): cannot write the messages (exit \(ExitCode.ioError))")
+                return ExitCode.ioError
+            }
         }
         return failed ? ExitCode.invalidInput : 0
     }

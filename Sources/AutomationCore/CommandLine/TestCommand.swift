@@ -22,6 +22,7 @@ public enum TestCommand {
         OptionSpec("--junit", value: "FILE", help: "write JUnit XML"),
         OptionSpec("--junit-strict", help: "JUnit without file/line attributes: valid against the strict Jenkins/Ant schema"),
         OptionSpec("--report", value: "FILE", help: "write a JSON report"),
+        OptionSpec("--messages", value: "FILE", help: "write Cucumber Messages (NDJSON: documents, pickles, results) for report tools"),
         OptionSpec("--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)"),
         OptionSpec("--artifacts", value: "DIR", help: "failed scenarios leave outputs, commands, journal and their directory in DIR"),
         OptionSpec("--list", help: "list the selected scenarios, run nothing"),
@@ -118,7 +119,7 @@ public enum TestCommand {
                     throw UsageError("\(option.spelling) \(value): cannot write there: \(problem)")
                 }
                 scenarioOptions.artifactsDirectory = value
-            case "--junit", "--report":
+            case "--junit", "--report", "--messages":
                 _ = try RunCommand.outputPath(value, option)
             default: break
             }
@@ -138,7 +139,27 @@ public enum TestCommand {
             }
         }
         let files = try featureFiles(paths)
-        var (pickles, problems) = ScenarioLint.load(files)
+        var (pickles, problems, sources) = ScenarioLint.loadWithSources(files)
+        // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
+        // on every way out after loading, so a run that fails early still leaves its file.
+        var messages = ScenarioLint.messages(sources)
+        let messagesPath = parsed.last("--messages")?.value
+        let runStartedMs = WallClock.milliseconds()
+        func finishMessages(_ results: [ScenarioResult], _ exitCode: Int32) -> Int32 {
+            guard let messagesPath else { return exitCode }
+            messages.testRunStarted(atMs: runStartedMs)
+            var offset = runStartedMs
+            for result in results {
+                messages.testCase(result, startedAtMs: offset)
+                offset += result.duration.seconds * 1000
+            }
+            messages.testRunFinished(success: exitCode == 0, atMs: WallClock.milliseconds())
+            guard FileSystem.write(Array((messages.lines.joined(separator: "\n") + "\n").utf8), to: messagesPath) else {
+                Console.error("--messages \(messagesPath): cannot write the messages (exit \(ExitCode.ioError))")
+                return ExitCode.ioError
+            }
+            return exitCode
+        }
         for option in parsed.values("--steps") where !FileSystem.isRegularFile(option.value ?? "") {
             throw UsageError("\(option.spelling) \(option.value ?? ""): no such step file")
         }
@@ -149,13 +170,13 @@ public enum TestCommand {
         scenarioOptions.userSteps = userSteps
         if !problems.isEmpty {
             for problem in problems { Console.error(problem) }
-            return reports.write([loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n"))
+            return finishMessages([], reports.write([loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
         }
         let selected = ScenarioRunner.select(pickles, options: scenarioOptions)
         if selected.isEmpty {
             if let empty = emptySelection(pickles, options: scenarioOptions, allowEmpty: parsed.has("--allow-empty")) {
                 Console.error(empty)
-                return reports.write([], exitCode: ExitCode.noScenarios, error: empty)
+                return finishMessages([], reports.write([], exitCode: ExitCode.noScenarios, error: empty))
             }
         }
         if parsed.has("--dry-run") {
@@ -163,11 +184,11 @@ public enum TestCommand {
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name) (\(pickle.steps.count) steps)\n") }
             for problem in undefined { Console.error(problem) }
             Console.out("\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s"); nothing launched\n")
-            return reports.write([], exitCode: undefined.isEmpty ? 0 : 1)
+            return finishMessages([], reports.write([], exitCode: undefined.isEmpty ? 0 : 1))
         }
         if parsed.has("--list") {
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n") }
-            return 0
+            return finishMessages([], 0)
         }
         let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count, environment: environment,
                                       colour: parsed.last("--color")?.value)
@@ -187,7 +208,7 @@ public enum TestCommand {
         }
         if parsed.last("--format")?.value == "github" { GitHubOutput.report(results, environment: environment) }
         let passed = results.allSatisfy { $0.status == .passed } && results.count == selected.count
-        return reports.write(results, exitCode: passed ? 0 : 1)
+        return finishMessages(results, reports.write(results, exitCode: passed ? 0 : 1))
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

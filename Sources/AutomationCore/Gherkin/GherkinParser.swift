@@ -22,9 +22,28 @@ public enum GherkinParser {
         var index = 0
         var pendingTags: [GherkinDocument.Tag] = []
         var dialect = GherkinDialect.english
+        var languageCode = "en"
         var stepKeywords = GherkinDialect.english.stepKeywords
         /// What Cucumber accepts and we would not write that way: `file:line: …`, for `check` and `test` to print.
         var warnings: [String] = []
+        /// The description read last, lines as written (Cucumber Messages keep them so).
+        var lastRawDescription = ""
+        /// Lines inside doc strings (their `#` lines are content, not comments) and the `# language:` line.
+        var notComments: Set<Int> = []
+
+        /// Every comment line as written (not the `# language:` line, not `#` lines inside doc strings).
+        func comments() -> [(line: Int, text: String)] {
+            lines.indices.compactMap { number in
+                let text = lines[number]
+                return text.trimmingSpaces().hasPrefix("#") && !notComments.contains(number + 1) ? (number + 1, text) : nil
+            }
+        }
+
+        /// The 1-based column of the first character that is not a space or a tab on line `lineIndex` (0-based).
+        func column(_ lineIndex: Int) -> Int {
+            guard lineIndex < lines.count else { return 1 }
+            return lines[lineIndex].prefix { $0 == " " || $0 == "\t" }.count + 1
+        }
 
         mutating func warn(_ message: String, line: Int? = nil) {
             if warnings.count < 1_000 { warnings.append("\(uri):\(line ?? index + 1): \(message)") }
@@ -46,6 +65,8 @@ public enum GherkinParser {
                       comment[..<colon].trimmingSpaces() == "language" else { continue }
                 let code = comment[comment.index(after: colon)...].trimmingSpaces()
                 guard let found = GherkinDialect.named(code) else { throw error(GherkinDialect.problem(naming: code), line: number + 1) }
+                notComments.insert(number + 1)
+                languageCode = code
                 dialect = found
                 stepKeywords = found.stepKeywords
                 return
@@ -75,11 +96,18 @@ public enum GherkinParser {
         mutating func readTags(_ line: String) throws(GherkinError) {
             var text = Substring(line)
             if let comment = text.firstRange(of: " #") { text = text[..<comment.lowerBound] }
+            let raw = lines[index]
+            var searchFrom = raw.startIndex
             for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
                 guard word.hasPrefix("@"), word.count > 1 else {
                     throw error("expected a tag like @smoke, found \"\(word)\"")
                 }
-                pendingTags.append(GherkinDocument.Tag(name: String(word), line: index + 1))
+                var tag = GherkinDocument.Tag(name: String(word), line: index + 1)
+                if let found = raw[searchFrom...].firstRange(of: word) {
+                    tag.column = raw.distance(from: raw.startIndex, to: found.lowerBound) + 1
+                    searchFrom = found.upperBound
+                }
+                pendingTags.append(tag)
             }
         }
 
@@ -99,26 +127,33 @@ public enum GherkinParser {
             var document = GherkinDocument(uri: uri)
             try readLanguage()
             try skipTrivia()
-            guard let line = current else { return document }
-            guard let (_, name) = Self.keyword(line, dialect.feature) else {
+            guard let line = current else {
+                document.language = languageCode
+                document.comments = comments()
+                return document
+            }
+            guard let (featureKeyword, name) = Self.keyword(line, dialect.feature) else {
                 throw error("expected \"\(dialect.feature[0]):\", found \"\(line.prefix(40))\"")
             }
             var feature = GherkinDocument.Feature(name: name, description: "", tags: takeTags(), line: index + 1,
                                                   background: nil, scenarios: [], rules: [])
+            feature.keyword = featureKeyword
+            feature.column = column(index)
             index += 1
             // Under a Feature or a Rule no step can come: a step line there is description text, as in Cucumber.
             feature.description = try readDescription(stepsAreText: true)
+            feature.rawDescription = lastRawDescription
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
-                if let (_, name) = Self.keyword(line, dialect.background) {
+                if let (keyword, name) = Self.keyword(line, dialect.background) {
                     guard feature.background == nil, feature.scenarios.isEmpty, feature.rules.isEmpty else {
                         throw error("Background must come before the first Scenario, once")
                     }
                     if !pendingTags.isEmpty { throw error("a Background cannot have tags") }
-                    feature.background = try background(name)
-                } else if let (_, name) = Self.keyword(line, dialect.rule) {
-                    feature.rules.append(try rule(name))
+                    feature.background = try background(name, keyword: keyword)
+                } else if let (keyword, name) = Self.keyword(line, dialect.rule) {
+                    feature.rules.append(try rule(name, keyword: keyword))
                 } else if let scenario = try scenarioIfPresent(line) {
                     if !feature.rules.isEmpty { throw error("a Scenario after a Rule belongs in a Rule", line: scenario.line) }
                     feature.scenarios.append(scenario)
@@ -129,6 +164,8 @@ public enum GherkinParser {
             if !pendingTags.isEmpty { throw error("tags at the end of the file belong to nothing", line: pendingTags[0].line) }
             document.feature = feature
             document.warnings = warnings
+            document.language = languageCode
+            document.comments = comments()
             return document
         }
 
@@ -143,11 +180,12 @@ public enum GherkinParser {
 
         /// Free text under a Feature, Rule, Scenario or Examples line. A line that looks like a misspelt keyword
         /// ("Scenaro: x") is an error rather than description, or the scenario would silently vanish.
-        mutating func readDescription(stepsAreText: Bool = false) throws(GherkinError) -> String {
+        mutating func readDescription(stepsAreText: Bool = false, tablesAreText: Bool = true) throws(GherkinError) -> String {
             var text: [String] = []
+            var raw: [String] = []
             let keywords = dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.examples + dialect.rule
             let starts = dialect.background + dialect.rule + dialect.scenario + dialect.scenarioOutline + dialect.examples
-            while let line = current, !line.hasPrefix("@"), !line.hasPrefix("|"), !line.hasPrefix("\"\"\""), !line.hasPrefix("```"),
+            while let line = current, !line.hasPrefix("@"), tablesAreText || !line.hasPrefix("|"), !line.hasPrefix("\"\"\""), !line.hasPrefix("```"),
                   stepsAreText || !stepKeywords.contains(where: { line.hasPrefix($0.keyword) }),
                   Self.keyword(line, starts) == nil {
                 if let colon = line.firstIndex(of: ":"), line[..<colon].count <= 20,
@@ -155,31 +193,48 @@ public enum GherkinParser {
                     // Cucumber reads it as description text, so the file stays valid; but what follows is lost.
                     warn("\"\(line[..<colon]):\" is not a keyword, so this line and its steps are description text; did you mean \"\(match):\"?")
                 }
-                if !line.hasPrefix("#") { text.append(line) }
+                if line.hasPrefix("|") {
+                    warn("this table belongs to no step: Cucumber reads it as description text")
+                }
+                if !line.hasPrefix("#") {
+                    text.append(line)
+                    raw.append(lines[index])
+                }
                 index += 1
             }
             while text.last == "" { text.removeLast() }
+            while let last = raw.last, last.trimmingSpaces().isEmpty { raw.removeLast() }
+            lastRawDescription = raw.joined(separator: "\n")
             return text.joined(separator: "\n")
         }
 
-        mutating func background(_ name: String) throws(GherkinError) -> GherkinDocument.Background {
+        mutating func background(_ name: String, keyword: String) throws(GherkinError) -> GherkinDocument.Background {
             let line = index + 1
+            let startColumn = column(index)
             index += 1
             _ = try readDescription()
-            return GherkinDocument.Background(name: name, line: line, steps: try steps())
+            var background = GherkinDocument.Background(name: name, line: line, steps: [])
+            background.keyword = keyword
+            background.column = startColumn
+            background.description = lastRawDescription
+            background.steps = try steps()
+            return background
         }
 
-        mutating func rule(_ name: String) throws(GherkinError) -> GherkinDocument.Rule {
+        mutating func rule(_ name: String, keyword: String) throws(GherkinError) -> GherkinDocument.Rule {
             var rule = GherkinDocument.Rule(name: name, tags: takeTags(), line: index + 1, background: nil, scenarios: [])
+            rule.keyword = keyword
+            rule.column = column(index)
             index += 1
             _ = try readDescription(stepsAreText: true)
+            rule.description = lastRawDescription
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
                 if Self.keyword(line, dialect.rule) != nil { break }
-                if let (_, name) = Self.keyword(line, dialect.background) {
+                if let (keyword, name) = Self.keyword(line, dialect.background) {
                     guard rule.background == nil, rule.scenarios.isEmpty else { throw error("Background must come before the first Scenario, once") }
-                    rule.background = try background(name)
+                    rule.background = try background(name, keyword: keyword)
                 } else if let scenario = try scenarioIfPresent(line) {
                     rule.scenarios.append(scenario)
                 } else {
@@ -194,13 +249,15 @@ public enum GherkinParser {
             guard let (keyword, name) = Self.keyword(line, candidates) else { return nil }
             var scenario = GherkinDocument.Scenario(keyword: keyword, name: name, tags: takeTags(), line: index + 1, steps: [], examples: [])
             scenario.declaredOutline = dialect.scenarioOutline.contains(keyword)
+            scenario.column = column(index)
             index += 1
             _ = try readDescription()
+            scenario.description = lastRawDescription
             scenario.steps = try steps()
             while true {
                 try skipTrivia()
-                guard let line = current, let (_, examplesName) = Self.keyword(line, dialect.examples) else { break }
-                scenario.examples.append(try examples(examplesName))
+                guard let line = current, let (examplesKeyword, examplesName) = Self.keyword(line, dialect.examples) else { break }
+                scenario.examples.append(try examples(examplesName, keyword: examplesKeyword))
             }
             if scenario.isOutline && scenario.examples.isEmpty {
                 warn("\(keyword) \"\(name)\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)", line: scenario.line)
@@ -211,17 +268,24 @@ public enum GherkinParser {
             return scenario
         }
 
-        mutating func examples(_ name: String) throws(GherkinError) -> GherkinDocument.Examples {
+        mutating func examples(_ name: String, keyword: String) throws(GherkinError) -> GherkinDocument.Examples {
             let line = index + 1
+            let startColumn = column(index)
             let tags = takeTags()
             index += 1
-            _ = try readDescription()
+            _ = try readDescription(tablesAreText: false)
+            let description = lastRawDescription
             try skipTrivia()
             guard let table = try tableIfPresent(), let header = table.rows.first else {
                 throw error("Examples needs a table: | name | value |")
             }
-            let rows = table.rows.dropFirst().enumerated().map { (cells: $0.element, line: table.line + 1 + $0.offset) }
-            return GherkinDocument.Examples(name: name, tags: tags, line: line, header: header, rows: Array(rows))
+            let rows = table.rows.indices.dropFirst().map { (cells: table.rows[$0], line: table.rowPositions[$0].line) }
+            var examples = GherkinDocument.Examples(name: name, tags: tags, line: line, header: header, rows: Array(rows))
+            examples.keyword = keyword
+            examples.column = startColumn
+            examples.description = description
+            examples.table = table
+            return examples
         }
 
         mutating func steps() throws(GherkinError) -> [GherkinDocument.Step] {
@@ -254,6 +318,9 @@ public enum GherkinParser {
                 lastKind = kind
                 var step = GherkinDocument.Step(keyword: keyword, kind: kind, text: text, line: index + 1)
                 step.pickleType = type
+                step.column = column(index)
+                step.keywordType = given.map { ["Given": "Context", "When": "Action", "Then": "Outcome"][$0] ?? "Unknown" }
+                    ?? (trimmedKeyword == "*" ? "Unknown" : "Conjunction")
                 index += 1
                 while let next = current, next.isEmpty || next.hasPrefix("#") { index += 1 }
                 // Cucumber keeps a table and a doc string that follow one step, in either order.
@@ -275,9 +342,11 @@ public enum GherkinParser {
             guard let first = current, first.hasPrefix("|") else { return nil }
             let line = index + 1
             var rows: [[String]] = []
+            var positions: [(line: Int, column: Int, cellColumns: [Int])] = []
             while let text = current, text.hasPrefix("|") {
                 guard text.hasSuffix("|"), text.count >= 2 else { throw error("a table row must end with |") }
                 rows.append(Self.cells(String(text.dropFirst().dropLast())))
+                positions.append((index + 1, column(index), Self.cellColumns(lines[index])))
                 if rows.count > 1 && rows.last!.count != rows[0].count {
                     throw error("this table row has \(rows.last!.count) cells, the first has \(rows[0].count)")
                 }
@@ -287,7 +356,33 @@ public enum GherkinParser {
                 while ahead < lines.count, lines[ahead].trimmingSpaces().isEmpty || lines[ahead].trimmingSpaces().hasPrefix("#") { ahead += 1 }
                 if ahead < lines.count, lines[ahead].trimmingSpaces().hasPrefix("|") { index = ahead }
             }
-            return GherkinDocument.DataTable(rows: rows, line: line)
+            var table = GherkinDocument.DataTable(rows: rows, line: line)
+            table.rowPositions = positions
+            return table
+        }
+
+        /// Where each cell's value starts in a table row as written (1-based; after the spaces that follow its `|`).
+        static func cellColumns(_ raw: String) -> [Int] {
+            var columns: [Int] = []
+            var position = 0
+            var escaped = false
+            var cellStart: Int?
+            var seenFirstPipe = false
+            var characters = Array(raw)
+            while characters.last == " " || characters.last == "\t" { characters.removeLast() }
+            for character in characters {
+                position += 1
+                if escaped { escaped = false; continue }
+                if character == "\\" { escaped = true; if cellStart == nil && seenFirstPipe { cellStart = position }; continue }
+                if character == "|" {
+                    if seenFirstPipe { columns.append(cellStart ?? position) }
+                    seenFirstPipe = true
+                    cellStart = nil
+                } else if seenFirstPipe, cellStart == nil, character != " ", character != "\t" {
+                    cellStart = position
+                }
+            }
+            return columns
         }
 
         static func cells(_ text: String) -> [String] {
@@ -321,6 +416,7 @@ public enum GherkinParser {
             let fence = first.hasPrefix("\"\"\"") ? "\"\"\"" : "```"
             let mediaType = String(first.dropFirst(3)).trimmingSpaces()
             let line = index + 1
+            let startColumn = column(index)
             let indent = lines[index].prefix { $0 == " " || $0 == "\t" }.count
             index += 1
             var content: [String] = []
@@ -328,8 +424,12 @@ public enum GherkinParser {
                 let raw = lines[index]
                 if raw.trimmingSpaces() == fence {
                     index += 1
-                    return GherkinDocument.DocString(content: content.joined(separator: "\n"), mediaType: mediaType.isEmpty ? nil : mediaType, line: line)
+                    var docString = GherkinDocument.DocString(content: content.joined(separator: "\n"), mediaType: mediaType.isEmpty ? nil : mediaType, line: line)
+                    docString.column = startColumn
+                    docString.delimiter = fence
+                    return docString
                 }
+                notComments.insert(index + 1)
                 // Remove the fence's indentation from each line (never more than the line has).
                 var dropped = 0
                 var text = Substring(raw)

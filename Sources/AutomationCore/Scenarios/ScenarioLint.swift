@@ -6,26 +6,56 @@ import AutomationSupport
 enum ScenarioLint {
     /// Reads and compiles feature files.
     /// - Returns: the pickles, in file order, and one `file:line: message` per problem.
+    /// A feature file as read: its text and what it parsed to (for Cucumber Messages).
+    struct Source {
+        let uri: String
+        let text: String
+        let document: Result<GherkinDocument, GherkinError>
+    }
+
     static func load(_ paths: [String]) -> (pickles: [Pickle], problems: [String]) {
+        let (pickles, problems, _) = loadWithSources(paths)
+        return (pickles, problems)
+    }
+
+    static func loadWithSources(_ paths: [String], printingWarnings: Bool = true) -> (pickles: [Pickle], problems: [String], sources: [Source]) {
         var pickles: [Pickle] = []
         var problems: [String] = []
+        var sources: [Source] = []
         for path in paths {
             guard let bytes = FileSystem.read(path) else {
                 problems.append("\(path): cannot read the file")
                 continue
             }
-            do {
-                let document = try GherkinParser.parse(String(decoding: bytes, as: UTF8.self), uri: path)
+            let text = String(decoding: bytes, as: UTF8.self)
+            do throws(GherkinError) {
+                let document = try GherkinParser.parse(text, uri: path)
+                sources.append(Source(uri: path, text: text, document: .success(document)))
                 // What Cucumber accepts but the author likely did not mean: said, never fatal (files stay portable).
-                for warning in document.warnings { Console.line("warning: " + warning) }
+                if printingWarnings { for warning in document.warnings { Console.line("warning: " + warning) } }
                 let compiled = Pickle.compile(document)
                 problems += durationProblems(compiled)
                 pickles += compiled
             } catch {
+                sources.append(Source(uri: path, text: text, document: .failure(error)))
                 problems.append("\(error)")
             }
         }
-        return (pickles, problems)
+        return (pickles, problems, sources)
+    }
+
+    /// Cucumber Messages for what was read: each file's source, then its gherkinDocument and pickles, or its parseError.
+    static func messages(_ sources: [Source]) -> CucumberMessages {
+        var messages = CucumberMessages()
+        messages.meta(version: SutLaunch.version)
+        for source in sources {
+            messages.source(uri: source.uri, text: source.text)
+            switch source.document {
+            case .success(let document): messages.document(document, pickles: Pickle.compile(document))
+            case .failure(let error): messages.parseError(uri: source.uri, error)
+            }
+        }
+        return messages
     }
 
     /// `@timeout=` tags and duration captures that do not parse, and each step's own load-time check
