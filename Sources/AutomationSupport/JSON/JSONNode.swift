@@ -96,9 +96,12 @@ package struct JSONNode: Sendable, Hashable {
     /// load on the path to "ready").
     package static func member(_ key: String, in members: [Member]) -> JSONNode? {
         let length = key.utf8.count
-        for index in members.indices where members[index].key.utf8.count == length && members[index].key == key {
-            return members[index].value
+        // Through the buffer: no copy (and no retain and release) of each member just to look at its key.
+        return members.withUnsafeBufferPointer { buffer -> JSONNode? in
+            for index in buffer.indices where buffer[index].key.utf8.count == length && buffer[index].key == key {
+                return buffer[index].value
+            }
+            return nil
         }
-        return nil
     }
 }
