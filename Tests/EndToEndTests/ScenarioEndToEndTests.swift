@@ -146,6 +146,13 @@ import Testing
         #expect(kinds.filter { $0 == "pickle" }.count == 6 && kinds.filter { $0 == "testCase" }.count == 6)
         #expect(!kinds.contains("parseError"))
         #expect((envelopes.last?["testRunFinished"] as? [String: Any])?["success"] as? Bool == true)
+        // Every test step names the step definition that matched it (the catalog's), and that definition exists.
+        let definitions = Set(envelopes.compactMap { ($0["stepDefinition"] as? [String: Any])?["id"] as? String })
+        let testSteps = envelopes.compactMap { ($0["testCase"] as? [String: Any])?["testSteps"] as? [[String: Any]] }.flatMap { $0 }
+        #expect(!testSteps.isEmpty && testSteps.allSatisfy { step in
+            let ids = step["stepDefinitionIds"] as? [String] ?? []
+            return ids.count == 1 && definitions.contains(ids[0])
+        })
 
         let broken = try feature("Feature: f\n  Scenario: s\n    Given a step\n  Scenaro: typo\n", in: directory, name: "broken.feature")
         let undefined = try feature("Feature: g\n  Scenario: s\n    Given nothing we know\n", in: directory, name: "undefined.feature")

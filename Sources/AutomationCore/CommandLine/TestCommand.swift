@@ -147,10 +147,11 @@ public enum TestCommand {
         let runStartedMs = WallClock.milliseconds()
         func finishMessages(_ results: [ScenarioResult], _ exitCode: Int32) -> Int32 {
             guard let messagesPath else { return exitCode }
+            messages.stepDefinitions(userSteps: scenarioOptions.userSteps)
             messages.testRunStarted(atMs: runStartedMs)
             var offset = runStartedMs
             for result in results {
-                messages.testCase(result, startedAtMs: offset)
+                messages.testCase(result, startedAtMs: offset, userSteps: scenarioOptions.userSteps)
                 offset += result.duration.seconds * 1000
             }
             messages.testRunFinished(success: exitCode == 0, atMs: WallClock.milliseconds())

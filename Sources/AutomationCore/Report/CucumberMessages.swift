@@ -9,7 +9,9 @@ struct CucumberMessages {
     private var nextId = 0
     private(set) var lines: [String] = []
     /// Pickle ids by pickle location (`uri:line`), for the run's test cases.
-    private(set) var pickleIds: [String: (id: String, stepIds: [String])] = [:]
+    private(set) var pickleIds: [String: (id: String, stepIds: [String], texts: [String])] = [:]
+    /// The stepDefinition ids written, by what they are: `catalog:N` (the N-th built-in step) or a user step's pattern.
+    private var definitionIds: [String: String] = [:]
 
     private mutating func id() -> String {
         defer { nextId += 1 }
@@ -165,7 +167,7 @@ struct CucumberMessages {
             return json + "}"
         }
         let pickleId = id()
-        pickleIds[pickle.location] = (pickleId, stepIds)
+        pickleIds[pickle.location] = (pickleId, stepIds, pickle.steps.map(\.text))
         let tags = pickleTags(pickle, document: document, nodes: nodes)
         let astIds = [nodes.scenarios[pickle.scenarioLine], rowId].compactMap { $0 }
         lines.append("{\"pickle\":{\"id\":" + JSONWriter.quoted(pickleId) + ",\"uri\":" + JSONWriter.quoted(pickle.uri)
@@ -205,18 +207,49 @@ struct CucumberMessages {
 
     // MARK: The run
 
+    /// A stepDefinition per built-in step and per user step (shell or Swift), so each test step names the one
+    /// that matched it (report tools show an empty list as an undefined step).
+    mutating func stepDefinitions(userSteps: [UserStep]) {
+        for (index, definition) in StepCatalog.all.enumerated() {
+            let definitionId = id()
+            definitionIds["catalog:\(index)"] = definitionId
+            lines.append("{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":" + JSONWriter.quoted(definition.source)
+                         + ",\"type\":\"REGULAR_EXPRESSION\"},\"sourceReference\":{\"uri\":\"sut-launch:steps\"}}}")
+        }
+        for step in userSteps {
+            let definitionId = id()
+            definitionIds["user:" + step.pattern] = definitionId
+            let file = String(step.source.prefix { $0 != ":" })
+            lines.append("{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":" + JSONWriter.quoted(step.pattern)
+                         + ",\"type\":\"CUCUMBER_EXPRESSION\"},\"sourceReference\":{\"uri\":" + JSONWriter.quoted(file) + "}}}")
+        }
+    }
+
+    /// The stepDefinition id that matches a step's text, if any.
+    private func definition(for text: String, userSteps: [UserStep]) -> String? {
+        if let (found, _) = StepCatalog.find(text), let index = StepCatalog.all.firstIndex(where: { $0.source == found.source }) {
+            return definitionIds["catalog:\(index)"]
+        }
+        return userSteps.first { $0.match(text) != nil }.flatMap { definitionIds["user:" + $0.pattern] }
+    }
+
     mutating func testRunStarted(atMs: Double) {
         lines.append("{\"testRunStarted\":{\"timestamp\":" + timestamp(atMs) + "}}")
     }
 
     /// One scenario's test case and its steps' results (read off the trail: ✓ passed, ✗ failed, - skipped).
-    mutating func testCase(_ result: ScenarioResult, startedAtMs: Double) {
-        guard let (pickleId, pickleStepIds) = pickleIds[result.pickle.location] else { return }
+    mutating func testCase(_ result: ScenarioResult, startedAtMs: Double, userSteps: [UserStep] = []) {
+        guard let (pickleId, pickleStepIds, texts) = pickleIds[result.pickle.location] else { return }
         let caseId = id()
         let stepIds = pickleStepIds.map { _ in id() }
+        let testSteps = stepIds.indices.map { index -> String in
+            let definitionId = definition(for: texts[index], userSteps: userSteps)
+            return "{\"id\":" + JSONWriter.quoted(stepIds[index]) + ",\"pickleStepId\":" + JSONWriter.quoted(pickleStepIds[index])
+                + ",\"stepDefinitionIds\":[" + (definitionId.map(JSONWriter.quoted) ?? "") + "],\"stepMatchArgumentsLists\":["
+                + (definitionId == nil ? "" : "{\"stepMatchArguments\":[]}") + "]}"
+        }
         lines.append("{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
-                     + zip(stepIds, pickleStepIds).map { "{\"id\":" + JSONWriter.quoted($0) + ",\"pickleStepId\":" + JSONWriter.quoted($1)
-                        + ",\"stepDefinitionIds\":[],\"stepMatchArgumentsLists\":[]}" }.joined(separator: ",") + "]}}")
+                     + testSteps.joined(separator: ",") + "]}}")
         let startedId = id()
         lines.append("{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
                      + ",\"attempt\":0,\"timestamp\":" + timestamp(startedAtMs) + "}}")

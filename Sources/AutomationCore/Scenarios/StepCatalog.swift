@@ -5,6 +5,8 @@ import MockServer
 /// One ready step: its pattern, an example for docs and suggestions, and what it does.
 struct StepDefinition: @unchecked Sendable {
     let pattern: Regex<AnyRegexOutput>
+    /// The pattern as written (for Cucumber Messages' stepDefinition).
+    let source: String
     /// The text every match starts with (the pattern's leading literal characters): checked before the regular
     /// expression, which costs microseconds (loading 20,000 scenarios checks every step against the catalog).
     let literalPrefix: String
@@ -20,6 +22,7 @@ struct StepDefinition: @unchecked Sendable {
          _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void) {
         // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
         self.pattern = try! Regex("^" + pattern + "$")
+        self.source = pattern
         self.literalPrefix = Self.literalPrefix(of: pattern)
         self.example = example
         self.durationCaptures = durationCaptures
