@@ -146,6 +146,10 @@ import Testing
         #expect(kinds.filter { $0 == "pickle" }.count == 6 && kinds.filter { $0 == "testCase" }.count == 6)
         #expect(!kinds.contains("parseError"))
         #expect((envelopes.last?["testRunFinished"] as? [String: Any])?["success"] as? Bool == true)
+        // Steps are timed one by one.
+        let nanos = envelopes.compactMap { (($0["testStepFinished"] as? [String: Any])?["testStepResult"] as? [String: Any])?["duration"] as? [String: Any] }
+            .map { ($0["seconds"] as? Int ?? 0) * 1_000_000_000 + ($0["nanos"] as? Int ?? 0) }
+        #expect(nanos.count > 10 && nanos.contains { $0 > 0 })
         // Every test step names the step definition that matched it (the catalog's), and that definition exists.
         let definitions = Set(envelopes.compactMap { ($0["stepDefinition"] as? [String: Any])?["id"] as? String })
         let testSteps = envelopes.compactMap { ($0["testCase"] as? [String: Any])?["testSteps"] as? [[String: Any]] }.flatMap { $0 }

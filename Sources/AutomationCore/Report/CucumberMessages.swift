@@ -254,7 +254,11 @@ struct CucumberMessages {
         lines.append("{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
                      + ",\"attempt\":0,\"timestamp\":" + timestamp(startedAtMs) + "}}")
         let undefined = result.message?.hasPrefix("undefined step") == true
+        var at = startedAtMs
         for (index, stepId) in stepIds.enumerated() {
+            let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
+            let (seconds, attoseconds) = duration.components
+            let nanos = attoseconds / 1_000_000_000
             let mark = index < result.trail.count ? result.trail[index].first : "-"
             let status: String
             switch mark {
@@ -263,11 +267,12 @@ struct CucumberMessages {
             default: status = undefined && index == 0 ? "UNDEFINED" : "SKIPPED"
             }
             lines.append("{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                         + ",\"timestamp\":" + timestamp(startedAtMs) + "}}")
+                         + ",\"timestamp\":" + timestamp(at) + "}}")
+            at += duration.seconds * 1000
             let message = status == "FAILED" ? (result.message.map { ",\"message\":" + JSONWriter.quoted($0) } ?? "") : ""
             lines.append("{\"testStepFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                         + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":0,\"nanos\":0}\(message)},\"timestamp\":"
-                         + timestamp(startedAtMs) + "}}")
+                         + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(message)},\"timestamp\":"
+                         + timestamp(at) + "}}")
         }
         lines.append("{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"willBeRetried\":false,\"timestamp\":"
                      + timestamp(startedAtMs + result.duration.seconds * 1000) + "}}")

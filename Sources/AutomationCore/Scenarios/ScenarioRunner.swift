@@ -52,6 +52,8 @@ public struct ScenarioResult: Sendable {
     public var message: String?
     /// Every step with its mark (✓ passed, ✗ failed, - skipped).
     public var trail: [String]
+    /// How long each step of the trail took (zero for the skipped ones), in trail order.
+    public var stepDurations: [Duration] = []
     /// The program's last output lines (both streams).
     public var outputTail: String
     /// Unexpected requests the mock server received, with their near misses.
@@ -197,8 +199,11 @@ public enum ScenarioRunner {
                 + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error))
             break
         }
+        var stepDurations: [Duration] = []
         for step in pickle.steps {
             let label = "\(step.keyword)\(step.text)"
+            let stepStarted = ContinuousClock.now
+            defer { stepDurations.append(ContinuousClock.now - stepStarted) }
             guard failure == nil else {
                 trail.append("- \(label)")
                 continue
@@ -232,6 +237,7 @@ public enum ScenarioRunner {
         }
         var result = ScenarioResult(pickle: pickle, status: .passed, duration: .now - started, trail: trail,
                                     outputTail: outputTail, unexpectedRequests: unexpected)
+        result.stepDurations = stepDurations
         if let (step, error) = failure {
             result.status = error.kind == .error ? .error : .failed
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location
