@@ -225,12 +225,18 @@ struct CucumberMessages {
         }
     }
 
-    /// The stepDefinition id that matches a step's text, if any.
-    private func definition(for text: String, userSteps: [UserStep]) -> String? {
-        if let (found, _) = StepCatalog.find(text), let index = StepCatalog.all.firstIndex(where: { $0.source == found.source }) {
-            return definitionIds["catalog:\(index)"]
+    /// The stepDefinition id that matches a step's text, if any, with its match's arguments as JSON.
+    private func definition(for text: String, userSteps: [UserStep]) -> (id: String, arguments: String)? {
+        func json(_ arguments: [(start: Int, value: String)]) -> String {
+            "[" + arguments.map { "{\"group\":{\"start\":\($0.start),\"value\":" + JSONWriter.quoted($0.value) + ",\"children\":[]}}" }
+                .joined(separator: ",") + "]"
         }
-        return userSteps.first { $0.match(text) != nil }.flatMap { definitionIds["user:" + $0.pattern] }
+        if let (found, _) = StepCatalog.find(text), let index = StepCatalog.all.firstIndex(where: { $0.source == found.source }),
+           let definitionId = definitionIds["catalog:\(index)"] {
+            return (definitionId, json(StepDefinition.arguments(of: found.pattern, in: text)))
+        }
+        guard let step = userSteps.first(where: { $0.match(text) != nil }), let definitionId = definitionIds["user:" + step.pattern] else { return nil }
+        return (definitionId, json(StepDefinition.arguments(of: step.regex, in: text)))
     }
 
     mutating func testRunStarted(atMs: Double) {
@@ -243,10 +249,10 @@ struct CucumberMessages {
         let caseId = id()
         let stepIds = pickleStepIds.map { _ in id() }
         let testSteps = stepIds.indices.map { index -> String in
-            let definitionId = definition(for: texts[index], userSteps: userSteps)
+            let found = definition(for: texts[index], userSteps: userSteps)
             return "{\"id\":" + JSONWriter.quoted(stepIds[index]) + ",\"pickleStepId\":" + JSONWriter.quoted(pickleStepIds[index])
-                + ",\"stepDefinitionIds\":[" + (definitionId.map(JSONWriter.quoted) ?? "") + "],\"stepMatchArgumentsLists\":["
-                + (definitionId == nil ? "" : "{\"stepMatchArguments\":[]}") + "]}"
+                + ",\"stepDefinitionIds\":[" + (found.map { JSONWriter.quoted($0.id) } ?? "") + "],\"stepMatchArgumentsLists\":["
+                + (found.map { "{\"stepMatchArguments\":" + $0.arguments + "}" } ?? "") + "]}"
         }
         lines.append("{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
                      + testSteps.joined(separator: ",") + "]}}")

@@ -58,6 +58,16 @@ struct StepDefinition: @unchecked Sendable {
         return prefix
     }
 
+    /// Where each captured group starts in `text` (in characters) and what it holds, for Cucumber Messages;
+    /// groups that took part in no match are left out.
+    static func arguments(of regex: Regex<AnyRegexOutput>, in text: String) -> [(start: Int, value: String)] {
+        guard let match = try? regex.wholeMatch(in: text) else { return [] }
+        return match.output.dropFirst().compactMap { group in
+            guard let range = group.range else { return nil }
+            return (text.distance(from: text.startIndex, to: range.lowerBound), String(text[range]))
+        }
+    }
+
     /// The captured groups when `text` matches.
     func match(_ text: String) -> [String]? {
         guard text.hasPrefix(literalPrefix), let match = try? pattern.wholeMatch(in: text) else { return nil }

@@ -95,6 +95,21 @@ import Testing
         #expect((envelopes.last?["testRunFinished"] as? [String: Any])?["success"] as? Bool == false)
     }
 
+    /// A test step names its step definition and where the captured values sit in the step's text.
+    @Test func testStepsCarryTheirDefinitionAndArguments() throws {
+        let text = "Feature: f\n  Scenario: s\n    When I run \"echo hi\"\n"
+        let document = try GherkinParser.parse(text, uri: "f.feature")
+        let pickle = try #require(Pickle.compile(document).first)
+        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success(document))])
+        messages.stepDefinitions(userSteps: [])
+        messages.testCase(ScenarioResult(pickle: pickle, status: .passed, duration: .zero, trail: ["✓ When I run \"echo hi\""],
+                                         outputTail: "", unexpectedRequests: []), startedAtMs: 0)
+        let testCase = try #require(messages.lines.first { $0.hasPrefix(#"{"testCase""#) })
+        #expect(testCase.contains(#""stepMatchArguments":[{"group":{"start":7,"value":"echo hi","children":[]}}]"#), "\(testCase)")
+        let definitionId = try #require(testCase.firstMatch(of: #/"stepDefinitionIds":\["(\d+)"\]/#)?.output.1)
+        #expect(messages.lines.contains { $0.hasPrefix(#"{"stepDefinition":{"id":"\#(definitionId)""#) && $0.contains(#"I run "#) })
+    }
+
     /// JSON with ids renamed in order of first appearance (sorted keys, depth first), so two writers that
     /// number differently but consistently compare equal; key order does not matter.
     static func canonical(_ value: Any) -> String {
