@@ -146,6 +146,9 @@ import Testing
         #expect(kinds.filter { $0 == "pickle" }.count == 6 && kinds.filter { $0 == "testCase" }.count == 6)
         #expect(!kinds.contains("parseError"))
         #expect((envelopes.last?["testRunFinished"] as? [String: Any])?["success"] as? Bool == true)
+        // The program's output is attached to the scenario's last step that ran.
+        let attachments = envelopes.compactMap { $0["attachment"] as? [String: Any] }
+        #expect(attachments.count == 6 && attachments.allSatisfy { ($0["body"] as? String)?.contains("--- last") == true })
         // Steps are timed one by one.
         let nanos = envelopes.compactMap { (($0["testStepFinished"] as? [String: Any])?["testStepResult"] as? [String: Any])?["duration"] as? [String: Any] }
             .map { ($0["seconds"] as? Int ?? 0) * 1_000_000_000 + ($0["nanos"] as? Int ?? 0) }

@@ -280,6 +280,14 @@ struct CucumberMessages {
                          + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(message)},\"timestamp\":"
                          + timestamp(at) + "}}")
         }
+        // The program's last output lines (and unexpected requests), attached to the last step that ran, as
+        // Cucumber attaches a step's output: report tools show them under that step.
+        let ran = result.trail.lastIndex { !$0.hasPrefix("-") } ?? (stepIds.isEmpty ? nil : 0)
+        if let ran, ran < stepIds.count, !result.outputTail.isEmpty || !result.unexpectedRequests.isEmpty {
+            let body = result.outputTail + (result.unexpectedRequests.isEmpty ? "" : "unexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n"))
+            lines.append("{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepIds[ran])
+                         + ",\"body\":" + JSONWriter.quoted(body) + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"text/plain\",\"fileName\":\"output.txt\"}}")
+        }
         lines.append("{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"willBeRetried\":false,\"timestamp\":"
                      + timestamp(startedAtMs + result.duration.seconds * 1000) + "}}")
     }
