@@ -16,7 +16,18 @@ enum FuzzTargets {
     static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
+        ("ParseTerminal", parseTerminal),
     ]
+
+    /// What a program prints on a pseudo-terminal, rendered as a terminal would (TerminalScreen): the first
+    /// byte picks the size (1-64 columns, 1-16 rows), the rest is the output.
+    static func parseTerminal(_ bytes: [UInt8]) {
+        let shape = bytes.first ?? 0
+        var screen = TerminalScreen(TerminalSize(columns: Int(shape & 0x3F) + 1, rows: Int(shape >> 6) * 4 + 1))
+        screen.feed(bytes.dropFirst())
+        _ = screen.text
+        _ = screen.line(Int(shape % 20))
+    }
 
     /// The regular expression engine stubs and steps use: the first line is the pattern, the rest the text.
     static func parseRegex(_ bytes: [UInt8]) {
