@@ -259,7 +259,9 @@ struct CucumberMessages {
         let startedId = id()
         lines.append("{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
                      + ",\"attempt\":0,\"timestamp\":" + timestamp(startedAtMs) + "}}")
+        // An undefined step stops the scenario before anything runs: that step is UNDEFINED, the others SKIPPED.
         let undefined = result.message?.hasPrefix("undefined step") == true
+        let undefinedIndex = undefined ? result.pickle.steps.firstIndex { result.failedStep?.hasPrefix("\(result.pickle.uri):\($0.line):") == true } : nil
         var at = startedAtMs
         for (index, stepId) in stepIds.enumerated() {
             let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
@@ -269,8 +271,8 @@ struct CucumberMessages {
             let status: String
             switch mark {
             case "✓": status = "PASSED"
-            case "✗": status = undefined ? "UNDEFINED" : "FAILED"
-            default: status = undefined && index == 0 ? "UNDEFINED" : "SKIPPED"
+            case "✗": status = "FAILED"
+            default: status = index == undefinedIndex ? "UNDEFINED" : "SKIPPED"
             }
             lines.append("{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
                          + ",\"timestamp\":" + timestamp(at) + "}}")

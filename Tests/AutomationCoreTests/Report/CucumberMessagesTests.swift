@@ -95,6 +95,20 @@ import Testing
         #expect((envelopes.last?["testRunFinished"] as? [String: Any])?["success"] as? Bool == false)
     }
 
+    /// An undefined step is UNDEFINED wherever it is; the steps around it are SKIPPED.
+    @Test func anUndefinedStepIsMarkedWhereItIs() throws {
+        let text = "Feature: f\n  Scenario: s\n    When I run \"true\"\n    Then nobody knows this\n    And the exit code is 0\n"
+        let document = try GherkinParser.parse(text, uri: "f.feature")
+        let pickle = try #require(Pickle.compile(document).first)
+        var result = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: ["- a", "- b", "- c"], outputTail: "", unexpectedRequests: [])
+        result.failedStep = "f.feature:4: Then nobody knows this"
+        result.message = "undefined step: Then nobody knows this"
+        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success(document))])
+        messages.testCase(result, startedAtMs: 0)
+        let statuses = messages.lines.compactMap { $0.firstMatch(of: #/"status":"([A-Z]+)"/#)?.output.1 }.map(String.init)
+        #expect(statuses == ["SKIPPED", "UNDEFINED", "SKIPPED"])
+    }
+
     /// A test step names its step definition and where the captured values sit in the step's text.
     @Test func testStepsCarryTheirDefinitionAndArguments() throws {
         let text = "Feature: f\n  Scenario: s\n    When I run \"echo hi\"\n"
