@@ -196,6 +196,8 @@ long long csystem_forward_first_at(void) { return atomic_load(&forward_first_at)
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 
 #define REAPER_SLOTS 4096
@@ -206,19 +208,33 @@ static _Atomic int reaper_state;               // 0: not started, 1: running, -1
 static pthread_mutex_t reaper_start_lock = PTHREAD_MUTEX_INITIALIZER;
 static int reaper_read_end = -1;
 
-static long raw_syscall(long number, long a, long b, long c) {
+static long raw_syscall4(long number, long a, long b, long c, long d) {
 #if defined(__x86_64__)
     long result;
-    __asm__ volatile("syscall" : "=a"(result) : "a"(number), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall" : "=a"(result) : "a"(number), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
     return result;
 #else
     register long x8 __asm__("x8") = number;
     register long x0 __asm__("x0") = a;
     register long x1 __asm__("x1") = b;
     register long x2 __asm__("x2") = c;
-    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+    register long x3 __asm__("x3") = d;
+    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
     return x0;
 #endif
+}
+
+static long raw_syscall(long number, long a, long b, long c) { return raw_syscall4(number, a, b, c, 0); }
+
+static _Atomic int reaper_fired; // the reaper woke up: a child that registers from now on must not run
+
+static int reaper_register(int pgid) {
+    for (int index = 0; index < REAPER_SLOTS; index++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&reaper_slots[index], &expected, pgid)) return 1;
+    }
+    return 0;
 }
 
 static void reaper_signal_all(int signal) {
@@ -248,6 +264,9 @@ static int reaper_main(void *unused) {
         if (count == 0) break;               // the caller is gone
         if (count < 0 && count != -EINTR) return 0; // cannot watch: leave the programs alone rather than guess
     }
+    // Every child registers itself before it execs and then reads this (both sequentially consistent): either
+    // the scan below sees its group, or the child sees the flag and exits instead of running (csystem_spawn).
+    atomic_store(&reaper_fired, 1);
     int any = 0;
     for (int index = 0; index < REAPER_SLOTS; index++) any |= atomic_load(&reaper_slots[index]) > 0;
     if (!any) return 0;
@@ -297,11 +316,7 @@ int csystem_reaper_start(void) {
 
 int csystem_reaper_guard(int pgid) {
     if (pgid <= 0 || atomic_load(&reaper_state) <= 0) return 0;
-    for (int index = 0; index < REAPER_SLOTS; index++) {
-        int expected = 0;
-        if (atomic_compare_exchange_strong(&reaper_slots[index], &expected, pgid)) return 1;
-    }
-    return 0;
+    return reaper_register(pgid);
 }
 
 int csystem_reaper_release(int pgid) {
@@ -312,7 +327,111 @@ int csystem_reaper_release(int pgid) {
     }
     return 0;
 }
+// MARK: Spawning (see CSystemShims.h)
+//
+// posix_spawn as glibc does it (clone with CLONE_VM | CLONE_VFORK: no page-table copy, the caller sleeps until
+// the child execs or fails), with one step posix_spawn has no hook for: the child registers its own process
+// group with the reaper before it execs. Registering after posix_spawn returned left a window (measured under
+// CPU starvation: milliseconds) in which a SIGKILL of the launcher orphaned a program that was already running.
+// The child shares the caller's memory and thread pointer, so like the reaper it makes raw system calls only.
+
+#define SPAWN_STACK (32 * 1024)
+
+struct spawn_arguments {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    const char *directory;
+    const int *descriptors;
+    int count;
+    const char *terminal;
+    int guard;
+    _Atomic int error;   // set by the child when it cannot exec (an errno value)
+    _Atomic int guarded; // set by the child when its group is registered
+};
+
+static int spawn_keep(int fd, int target) {
+    if (fd == target) return (int)raw_syscall(SYS_fcntl, fd, F_SETFD, 0); // clears close-on-exec, as dup2 onto itself
+    return (int)raw_syscall(SYS_dup3, fd, target, 0);
+}
+
+static int spawn_child(void *context) {
+    struct spawn_arguments *arguments = context;
+    long result;
+    if (arguments->terminal) result = raw_syscall(SYS_setsid, 0, 0, 0); // a session leader leads a new group too
+    else result = raw_syscall(SYS_setpgid, 0, 0, 0);
+    if (result < 0) goto failed;
+    if (arguments->guard) {
+        int self = (int)raw_syscall(SYS_getpid, 0, 0, 0);
+        if (reaper_register(self)) {
+            atomic_store(&arguments->guarded, 1);
+            if (atomic_load(&reaper_fired)) { result = -ECANCELED; goto failed; } // the launcher is dying
+        }
+    }
+    // Default dispositions for every signal, then an empty mask (the caller blocked them all around the clone).
+    // The kernel's struct sigaction for SIG_DFL with no flags and no mask is all zeros on both architectures.
+    long none[4] = {0, 0, 0, 0};
+    for (int signal = 1; signal < 65; signal++) {
+        if (signal == SIGKILL || signal == SIGSTOP) continue;
+        raw_syscall4(SYS_rt_sigaction, signal, (long)none, 0, 8);
+    }
+    if (arguments->terminal) {
+        long fd = raw_syscall4(SYS_openat, AT_FDCWD, (long)arguments->terminal, O_RDWR, 0); // the controlling terminal
+        if (fd < 0) { result = fd; goto failed; }
+        for (int target = 0; target < 3; target++) {
+            if ((result = spawn_keep((int)fd, target)) < 0) goto failed;
+        }
+        if (fd > 2) raw_syscall(SYS_close, fd, 0, 0);
+    } else {
+        for (int target = 0; target < arguments->count; target++) {
+            if ((result = spawn_keep(arguments->descriptors[target], target)) < 0) goto failed;
+        }
+    }
+    if (arguments->directory && (result = raw_syscall(SYS_chdir, (long)arguments->directory, 0, 0)) < 0) goto failed;
+    // Exactly 0, 1, 2 (and what was asked for) reach the program: nothing the caller left inheritable.
+    int first = arguments->terminal ? 3 : (arguments->count > 3 ? arguments->count : 3);
+    if (raw_syscall(SYS_close_range, first, (long)~0U, 0) != 0) {
+        for (int other = first; other < 65536; other++) raw_syscall(SYS_close, other, 0, 0);
+    }
+    raw_syscall4(SYS_rt_sigprocmask, SIG_SETMASK, (long)none, 0, 8);
+    result = raw_syscall(SYS_execve, (long)arguments->path, (long)arguments->argv, (long)arguments->envp);
+failed:
+    atomic_store(&arguments->error, (int)-result);
+    raw_syscall(SYS_exit_group, 127, 0, 0);
+    return 127;
+}
+
+int csystem_spawn(const char *path, char *const *argv, char *const *envp, const char *directory,
+                  const int *descriptors, int count, const char *terminal, int guard, int *pid, int *guarded) {
+    struct spawn_arguments arguments = {path, argv, envp, directory, descriptors, count, terminal,
+                                        guard && atomic_load(&reaper_state) > 0, 0, 0};
+    void *stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return errno;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); // no handler of ours may run in the child
+    int child = clone(spawn_child, (char *)stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &arguments);
+    int error = child < 0 ? errno : atomic_load(&arguments.error);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    munmap(stack, SPAWN_STACK);
+    if (child > 0 && error != 0) {
+        int status;
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+        if (atomic_load(&arguments.guarded)) csystem_reaper_release(child);
+        return error;
+    }
+    if (error != 0) return error;
+    *pid = child;
+    *guarded = atomic_load(&arguments.guarded);
+    return 0;
+}
 #else
+int csystem_spawn(const char *path, char *const *argv, char *const *envp, const char *directory,
+                  const int *descriptors, int count, const char *terminal, int guard, int *pid, int *guarded) {
+    (void)path, (void)argv, (void)envp, (void)directory, (void)descriptors, (void)count, (void)terminal;
+    (void)guard, (void)pid, (void)guarded;
+    return 38; // ENOSYS: the launcher uses posix_spawn
+}
 int csystem_reaper_start(void) { return 0; }
 int csystem_reaper_guard(int pgid) { (void)pgid; return 0; }
 int csystem_reaper_release(int pgid) { (void)pgid; return 0; }

@@ -6,7 +6,9 @@ internal import CSystemShims
 ///
 /// On Linux (x86_64, arm64) it is the C shims' reaper: a process cloned with the memory of this one (one
 /// clone, no exec), in a process group of its own, that waits for end of file on a pipe only this process
-/// holds; groups are registered in memory both share, so guarding a launch costs no system call. When this
+/// holds; groups are registered in memory both share, so guarding a launch costs no system call, and the
+/// launcher's own spawn (`csystem_spawn`) registers the child's group from inside the child before it execs,
+/// so no instant exists in which a program runs unguarded. When this
 /// process ends, the kernel closes the pipe and the reaper sends SIGTERM, then SIGKILL 0.5 s later, to every
 /// group still registered.
 ///

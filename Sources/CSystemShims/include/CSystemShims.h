@@ -75,6 +75,16 @@ int csystem_reaper_start(void);
 /// Returns 1, or 0 when the reaper does not run or all 4096 slots are taken.
 int csystem_reaper_guard(int pgid);
 
+/// Spawns `path` as posix_spawn does (clone with CLONE_VM | CLONE_VFORK, then execve) in a process group of its
+/// own, with default signal dispositions, an empty signal mask, `descriptors[i]` as its fd i (or, when
+/// `terminal` is not NULL, that pseudo-terminal as fds 0-2 and controlling terminal of a new session), in
+/// `directory` when not NULL, with every other descriptor closed. When `guard` is set and the reaper runs, the
+/// child registers its group with the reaper before it execs, so no instant exists in which the program runs
+/// unguarded; `*guarded` tells whether it did. Returns 0 and the pid in `*pid`, or an errno value: ENOSYS
+/// where this is not supported (Linux on x86_64 and arm64 only; use posix_spawn).
+int csystem_spawn(const char *path, char *const *argv, char *const *envp, const char *directory,
+                  const int *descriptors, int count, const char *terminal, int guard, int *pid, int *guarded);
+
 /// Unregisters a process group (it ended and was reaped). Returns 1, or 0 when it was not registered.
 int csystem_reaper_release(int pgid);
 

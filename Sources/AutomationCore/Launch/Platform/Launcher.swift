@@ -43,15 +43,17 @@ public enum Launcher {
         let argv = [request.argv0 ?? request.executable] + request.arguments
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let started = ContinuousClock.now
-        let spawnOnce = { () -> Result<(pid_t, @Sendable () -> Int32), Errno> in
+        let spawnOnce = { () -> Result<(pid_t, @Sendable () -> Int32, guarded: Bool), Errno> in
             spawnLock.withLock { _ in
                 switch request.backend {
                 case .posixSpawn:
                     PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: request.workingDirectory,
-                                     descriptors: descriptors, terminal: plumbing.terminalPath).map { pid in (pid, { PosixSpawn.waitForExit(pid) }) }
+                                     descriptors: descriptors, terminal: plumbing.terminalPath, guarded: true)
+                        .map { spawned in (spawned.pid, { PosixSpawn.waitForExit(spawned.pid) }, spawned.guarded) }
                 case let other:
                     registered(other)!(Spawn(path: path, arguments: request.arguments, environment: request.environment,
                                              workingDirectory: request.workingDirectory, descriptors: descriptors))
+                        .map { ($0.0, $0.1, false) }
                 }
             }
         }
@@ -67,14 +69,18 @@ public enum Launcher {
         }
         let pid: pid_t
         let waitForExit: @Sendable () -> Int32
+        let guarded: Bool
         switch result {
-        case .success(let spawned): (pid, waitForExit) = spawned
+        case .success(let spawned): (pid, waitForExit, guarded) = spawned
         case .failure(let error):
             plumbing.ourSide.forEach { close($0) }
             throw launchError(for: error, path: request.executable)
         }
 
-        Watchdog.guardGroup(pid) // nothing of the run outlives us, even if we are SIGKILLed
+        // Nothing of the run outlives us, even if we are SIGKILLed. Our own spawn registers the group from inside
+        // the child, before it execs; Foundation's and posix_spawn's cannot, so a kill in the instant before this
+        // line orphans their program (Watchdog's doc comment).
+        if !guarded { Watchdog.guardGroup(pid) }
         let terminal = request.standardInput == .inherit && request.terminal == nil ? TerminalHandoff.give(to: pid) : nil
         let recorder = OutputRecorder(captureLimit: request.captureLimit)
         // posix_spawn's child is ours to reap: its pidfd lets the output thread see the exit too. Foundation

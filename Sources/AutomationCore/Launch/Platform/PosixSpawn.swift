@@ -21,9 +21,33 @@ enum PosixSpawn {
     /// - Parameter terminal: the path of a pseudo-terminal's program side: the child then starts a session
     ///   of its own (so also a group) and gets the terminal as fds 0, 1 and 2 and as its controlling terminal;
     ///   `descriptors` is not used.
-    /// - Returns: the pid, or the errno posix_spawn reported.
+    /// - Parameter guarded: register the child's group with the reaper from inside the child, before it execs
+    ///   (Linux on x86_64 and arm64: the C shims' spawn), so a SIGKILL of this process at any instant after
+    ///   the program starts running still ends it.
+    /// - Returns: the pid and whether the reaper guards its group already, or the errno of the failed spawn.
     static func spawn(
-        path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32], terminal: String? = nil
+        path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32], terminal: String? = nil,
+        guarded: Bool = false
+    ) -> Result<(pid: pid_t, guarded: Bool), Errno> {
+        var pid: pid_t = 0
+        var registered: Int32 = 0
+        let status = withCStrings(argv) { argvPointers in
+            withCStrings(environment) { environmentPointers in
+                descriptors.withUnsafeBufferPointer { fds in
+                    csystem_spawn(path, argvPointers, environmentPointers, workingDirectory, fds.baseAddress, Int32(fds.count),
+                                  terminal, guarded ? 1 : 0, &pid, &registered)
+                }
+            }
+        }
+        if status == 0 { return .success((pid, registered == 1)) }
+        if status != ENOSYS { return .failure(Errno(status)) }
+        return posixSpawn(path: path, argv: argv, environment: environment, workingDirectory: workingDirectory,
+                          descriptors: descriptors, terminal: terminal).map { ($0, false) }
+    }
+
+    /// The same with the C library's posix_spawn (macOS, other architectures).
+    private static func posixSpawn(
+        path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32], terminal: String?
     ) -> Result<pid_t, Errno> {
         // Glibc's posix_spawn types are structs; Darwin's are opaque pointers that the init calls allocate.
         #if canImport(Glibc)
