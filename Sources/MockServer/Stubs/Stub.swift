@@ -147,7 +147,7 @@ enum PathSegment: Sendable, Hashable {
     ///   and `/caf%C3%A9` are one route; WireMock mappings keep WireMock's rule and compare them as written).
     static func parse(_ path: String, decoding: Bool) -> [PathSegment] {
         let segments = parse(path)
-        guard decoding, path.contains("%") else { return segments }
+        guard decoding, path.utf8.contains(UInt8(ascii: "%")) else { return segments } // bytes, not Characters
         return segments.map { segment in
             if case .literal(let text) = segment { return .literal(PercentEncoding.decode(Substring(text), plusAsSpace: false)) }
             return segment

@@ -41,7 +41,8 @@ extension StubSet {
     private static func nativeRoute(_ node: JSONNode, file: String, directory: String) throws(StubError) -> Stub {
         let reader = try ObjectReader(node, file: file, what: "a route")
         try reader.checkKeys(nativeRouteKeySet, ordered: nativeRouteKeys)
-        let method = try reader.string("method").map { $0.uppercased() }
+        // uppercased() builds a new string even when there is nothing to change (most methods are written "GET").
+        let method = try reader.string("method").map { $0.utf8.contains(where: { (97...122).contains($0) }) ? $0.uppercased() : $0 }
         let path = try reader.string("path") ?? "/**"
         guard path.hasPrefix("/") else { throw reader.error("path", "\"path\" must start with /, found \"\(path)\"") }
         let segments = PathSegment.parse(path, decoding: true)
@@ -154,8 +155,11 @@ extension StubSet {
         var response = MockResponse(status: try reader.int("status") ?? 200)
         guard (100...599).contains(response.status) else { throw reader.error("status", "\"status\" must be 100...599, found \(response.status)") }
         response.reason = try reader.string("reason")
-        let bodies = ["body", "json", "bodyFile"].filter { reader[$0] != nil }
-        if bodies.count > 1 { throw reader.error(bodies[1], "a response has one of \"body\", \"json\", \"bodyFile\", found \(bodies.joined(separator: " and "))") }
+        // Counted without building an array per route (the array is for the message only).
+        if (reader["body"] != nil ? 1 : 0) + (reader["json"] != nil ? 1 : 0) + (reader["bodyFile"] != nil ? 1 : 0) > 1 {
+            let bodies = ["body", "json", "bodyFile"].filter { reader[$0] != nil }
+            throw reader.error(bodies[1], "a response has one of \"body\", \"json\", \"bodyFile\", found \(bodies.joined(separator: " and "))")
+        }
         if let body = try reader.string("body") {
             response.body = Array(body.utf8)
             response.headers.add("Content-Type", "text/plain; charset=utf-8")
