@@ -46,7 +46,7 @@ enum PosixSpawn {
     }
 
     /// The same with the C library's posix_spawn (macOS, other architectures).
-    private static func posixSpawn(
+    static func posixSpawn(
         path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32], terminal: String?
     ) -> Result<pid_t, Errno> {
         // Glibc's posix_spawn types are structs; Darwin's are opaque pointers that the init calls allocate.
