@@ -171,6 +171,31 @@ import Testing
         #expect(checked.contains(#""text":"nothing we know""#), "the undefined step's file is still written: \(checked)")
     }
 
+    static let hasMessagesSchema = (try? CLI.output(of: ["python3", "-c", "import cucumber_messages; print('yes')"])) == "yes\n"
+
+    /// Every envelope of a passing run, a failing one (failed, undefined, skipped steps, attachments) and a check
+    /// with a parse error, held against Cucumber's message schema (PyPI cucumber-messages): required fields, no
+    /// unknown key, known enum values, JSON types.
+    @Test(.enabled(if: hasMessagesSchema, "needs PyPI cucumber-messages (scripts/install-test-deps.sh installs it)"))
+    func cucumberMessagesFollowTheSchema() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passing = directory.appendingPathComponent("passing.ndjson").path
+        let failing = directory.appendingPathComponent("failing.ndjson").path
+        let checked = directory.appendingPathComponent("check.ndjson").path
+        #expect(try test(["--messages", passing, Self.features]).status == 0)
+        #expect(try test(["--messages", failing, Self.failing]).status == 1)
+        let broken = try feature("Feature: f\n  Scenario: s\n    Given a step\n  Scenaro: typo\n", in: directory, name: "broken.feature")
+        #expect(try CLI.run(["check", "--messages", checked, broken, Self.features]).status == 3)
+        let script = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/Schemas/cucumber_messages_check.py").path
+        let verdict = try CLI.output(of: ["python3", script, passing, failing, checked])
+        #expect(verdict.hasPrefix("ok "), "\(verdict)")
+        let text = try String(contentsOfFile: failing, encoding: .utf8)
+        for status in ["\"FAILED\"", "\"SKIPPED\"", "\"UNDEFINED\"", "\"PASSED\""] {
+            #expect(text.contains(status), "the failing run reports \(status)")
+        }
+    }
+
     @Test func tagsSelectAndListShowsTheSelection() throws {
         let smoke = try test(["--list", "--tags", "@smoke and not @backend", Self.features])
         #expect(smoke.status == 0)
