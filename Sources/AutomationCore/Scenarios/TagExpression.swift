@@ -24,20 +24,41 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// Parses a tag expression.
+    /// Every scenario: what an empty expression selects (Cucumber's rule, so `--tags "$TAGS"` with TAGS unset
+    /// runs everything).
+    static let everything = TagExpression.or(.tag("@"), .not(.tag("@")))
+
+    /// Parses a tag expression as Cucumber's tag-expressions library does: `not` > `and` > `or`, parentheses,
+    /// and `\` escaping a space, a parenthesis or itself inside a tag (`@with\ space`). One difference, on
+    /// purpose: a tag must start with `@` (Cucumber would take `smoke` literally and select nothing).
     /// - Throws: ``UsageError`` naming the token that does not fit.
     public static func parse(_ text: String) throws(UsageError) -> TagExpression {
-        var tokens: [String] = []
+        var tokens: [Token] = []
         var word = ""
+        var escaped = false
+        func endWord() {
+            if !word.isEmpty { tokens.append(.word(word)) }
+            word = ""
+        }
         for character in text {
-            if character == "(" || character == ")" || character == " " || character == "\t" {
-                if !word.isEmpty { tokens.append(word); word = "" }
-                if character == "(" || character == ")" { tokens.append(String(character)) }
+            if escaped {
+                guard character == " " || character == "(" || character == ")" || character == "\\" else {
+                    throw UsageError("--tags \"\(text)\": illegal escape before \"\(character)\" (\\ escapes a space, ( ) and \\ in a tag)")
+                }
+                word.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "(" || character == ")" || character == " " || character == "\t" {
+                endWord()
+                if character == "(" { tokens.append(.open) }
+                if character == ")" { tokens.append(.close) }
             } else {
                 word.append(character)
             }
         }
-        if !word.isEmpty { tokens.append(word) }
+        endWord() // a trailing \ escapes nothing and is dropped, as Cucumber does
+        if tokens.isEmpty { return everything }
         var parser = Parser(tokens: tokens, text: text)
         let expression = try parser.or()
         if parser.position < tokens.count {
@@ -46,14 +67,28 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         return expression
     }
 
+    /// A word (a tag or an operator) or a parenthesis; an escaped parenthesis is part of a word.
+    private enum Token: Equatable, CustomStringConvertible {
+        case word(String)
+        case open
+        case close
+        var description: String {
+            switch self {
+            case .word(let text): text
+            case .open: "("
+            case .close: ")"
+            }
+        }
+    }
+
     private struct Parser {
-        let tokens: [String]
+        let tokens: [Token]
         let text: String
         var position = 0
 
         mutating func or() throws(UsageError) -> TagExpression {
             var left = try and()
-            while position < tokens.count, tokens[position] == "or" {
+            while position < tokens.count, tokens[position] == .word("or") {
                 position += 1
                 left = .or(left, try and())
             }
@@ -62,7 +97,7 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
 
         mutating func and() throws(UsageError) -> TagExpression {
             var left = try unary()
-            while position < tokens.count, tokens[position] == "and" {
+            while position < tokens.count, tokens[position] == .word("and") {
                 position += 1
                 left = .and(left, try unary())
             }
@@ -74,17 +109,18 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
             let token = tokens[position]
             position += 1
             switch token {
-            case "not": return .not(try unary())
-            case "(":
+            case .word("not"): return .not(try unary())
+            case .open:
                 let inner = try or()
-                guard position < tokens.count, tokens[position] == ")" else { throw UsageError("--tags \"\(text)\": missing )") }
+                guard position < tokens.count, tokens[position] == .close else { throw UsageError("--tags \"\(text)\": missing )") }
                 position += 1
                 return inner
-            default:
-                guard token.hasPrefix("@"), token.count > 1 else {
-                    throw UsageError("--tags \"\(text)\": expected a tag like @smoke, found \"\(token)\"")
+            case .close: throw UsageError("--tags \"\(text)\": expected a tag, not, or (, found \")\"")
+            case .word(let tag):
+                guard tag.hasPrefix("@"), tag.count > 1 else {
+                    throw UsageError("--tags \"\(text)\": expected a tag like @smoke, found \"\(tag)\"")
                 }
-                return .tag(token)
+                return .tag(tag)
             }
         }
     }
