@@ -3,8 +3,8 @@
 # JUnit schema check; groff to render the man page; Java and PyPI's `wiremock` client, whose wheel ships the
 # WireMock standalone jar, for the differential test against WireMock; pyte, a terminal emulator from PyPI, as
 # the oracle for TerminalScreen; gherkin-official, Cucumber's reference parser, for the 80 Gherkin languages;
-# cucumber-messages, Cucumber's message classes, to check what --messages writes; cucumber-tag-expressions, the
-# reference for --tags)
+# cucumber-messages, Cucumber's message classes, to check what --messages writes; cucumber-tag-expressions and
+# cucumber-expressions, the references for --tags and step patterns)
 # when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
@@ -35,6 +35,7 @@ install_pip_packages() {
     pip_package gherkin gherkin-official   # the reference Gherkin parser, for GherkinLanguageTests
     pip_package cucumber_messages cucumber-messages   # Cucumber's message classes, to check --messages output
     pip_package cucumber_tag_expressions cucumber-tag-expressions   # the reference for --tags
+    pip_package cucumber_expressions cucumber-expressions   # the reference for step patterns
 }
 
 SUDO=""

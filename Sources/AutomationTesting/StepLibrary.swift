@@ -2,8 +2,8 @@ import AutomationCore
 import AutomationSupport
 import Foundation
 
-/// A value a step pattern captures, converted for a typed closure: `{string}` and `{word}` as String, `{int}`
-/// as Int, `{float}` as Double (and Bool for `true`/`false` words).
+/// A value a step pattern captures, converted for a typed closure: `{string}`, `{word}` and `{}` as String,
+/// `{int}` as Int, `{float}` as Double (and Bool for `true`/`false` words).
 public protocol StepArgument: SendableMetatype {
     /// The value the captured text reads as, or nil (the step then fails naming the text and the type).
     init?(stepArgument: String)
@@ -148,7 +148,8 @@ public final class StepLibrary: Sendable {
 
     private func add(_ pattern: String, _ fileID: StaticString, _ line: UInt, count: Int,
                      _ body: @escaping @Sendable (StepContext, [String]) throws -> Void) {
-        let parameters = ["{string}", "{int}", "{float}", "{word}"].reduce(0) { $0 + pattern.components(separatedBy: $1).count - 1 }
+        // A pattern that does not compile is reported by name when the steps are added (ScenarioOptions.addSteps).
+        let parameters = (try? CucumberExpression(pattern))?.parameters.count ?? count
         let source = "\(fileID):\(line)"
         steps.withLock { steps in
             steps.append(CodeStep(pattern: pattern, source: source) { context, values in

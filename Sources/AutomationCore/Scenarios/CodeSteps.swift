@@ -1,8 +1,8 @@
 public import AutomationHost
 public import MockServer
 
-/// A step written in Swift: a Cucumber-expression pattern (`a user {string} exists`; `{string}`, `{int}`,
-/// `{float}`, `{word}`) and what it does. AutomationTesting's `StepLibrary` builds these from typed closures.
+/// A step written in Swift: a Cucumber Expression (`a user {string} exists`; `{string}`, `{int}`, `{float}`,
+/// `{word}`, `{}`, optional text, alternatives: ``CucumberExpression``) and what it does. AutomationTesting's `StepLibrary` builds these from typed closures.
 public struct CodeStep: Sendable {
     public let pattern: String
     /// Where it was defined (`LoginSteps.swift:12`), for clash and failure messages.
@@ -22,11 +22,13 @@ extension ScenarioOptions {
     public mutating func addSteps(_ steps: [CodeStep]) -> [String] {
         var problems: [String] = []
         for step in steps {
-            guard let regex = try? Regex("^" + UserSteps.expression(step.pattern) + "$") else {
-                problems.append("\(step.source): cannot read the step pattern \"\(step.pattern)\"")
+            var userStep: UserStep
+            do {
+                userStep = try UserStep(pattern: step.pattern, run: [], source: step.source, directory: "")
+            } catch {
+                problems.append("\(step.source): step \"\(step.pattern)\", \(error)")
                 continue
             }
-            var userStep = UserStep(pattern: step.pattern, regex: regex, run: [], source: step.source, directory: "")
             userStep.code = step.body
             if let problem = UserSteps.clash(userStep, among: userSteps) {
                 problems.append(problem)

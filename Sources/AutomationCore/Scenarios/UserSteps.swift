@@ -6,12 +6,14 @@ import AutomationSupport
 /// ```json
 /// [ { "step": "a user {string} exists", "run": ["./scripts/add-user.sh", "{1}"] } ]
 /// ```
-/// The pattern is the common subset of Cucumber Expressions: `{string}` (a value in double or single quotes),
-/// `{int}`, `{float}` and `{word}`; the rest is literal. `{1}`, `{2}`… in `run` are the values. The command
+/// The pattern is a Cucumber Expression (``CucumberExpression``): `{string}` (a value in double or single quotes),
+/// `{int}`, `{float}`, `{word}`, `{}`, optional text `cucumber(s)`, alternatives `belly/stomach`; the rest is
+/// literal. `{1}`, `{2}`… in `run` are the values. The command
 /// runs in the scenario's directory with its environment; a doc string arrives on stdin as text, a table as
 /// JSON rows. Exit 0 passes; anything else fails the step with the command's output.
 struct UserStep: @unchecked Sendable {
     let pattern: String
+    let expression: CucumberExpression
     let regex: Regex<AnyRegexOutput>
     /// The command a step file names; empty for a step written in Swift (``code``).
     let run: [String]
@@ -25,7 +27,21 @@ struct UserStep: @unchecked Sendable {
     /// The captured values when `text` is this step.
     func match(_ text: String) -> [String]? {
         guard let match = try? regex.wholeMatch(in: text) else { return nil }
-        return match.output.dropFirst().compactMap { $0.substring.map(String.init) }
+        return expression.values(match.output.dropFirst().map { $0.substring ?? "" })
+    }
+
+    /// Compiles `pattern`; the problem, when it is not a Cucumber Expression, names the column.
+    init(pattern: String, run: [String], source: String, directory: String) throws(CucumberExpression.Problem) {
+        let expression = try CucumberExpression(pattern)
+        guard let regex = try? Regex("^" + expression.pattern + "$") else {
+            throw CucumberExpression.Problem(column: 1, message: "cannot be compiled")
+        }
+        self.pattern = pattern
+        self.expression = expression
+        self.regex = regex
+        self.run = run
+        self.source = source
+        self.directory = directory
     }
 }
 
@@ -69,11 +85,13 @@ enum UserSteps {
                     problems.append("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
                     continue
                 }
-                guard let regex = try? Regex("^" + expression(pattern) + "$") else {
-                    problems.append("\(source): cannot read the step pattern \"\(pattern)\"")
+                let step: UserStep
+                do {
+                    step = try UserStep(pattern: pattern, run: run, source: source, directory: FileSystem.directory(of: path))
+                } catch {
+                    problems.append("\(source): step \"\(pattern)\", \(error)")
                     continue
                 }
-                let step = UserStep(pattern: pattern, regex: regex, run: run, source: source, directory: FileSystem.directory(of: path))
                 if let problem = clash(step, among: steps) {
                     problems.append(problem)
                     continue
@@ -87,39 +105,17 @@ enum UserSteps {
     /// Why `step` cannot join `steps`: it clashes with one of them or with a built-in step (naming both places).
     static func clash(_ step: UserStep, among steps: [UserStep]) -> String? {
         let pattern = step.pattern, source = step.source
-        if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample(pattern)) != nil || step.match(sample($0.pattern)) != nil }) {
+        let sample = step.expression.sample
+        if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample) != nil || step.match($0.expression.sample) != nil }) {
             return "\(source): step \"\(pattern)\" clashes with \"\(earlier.pattern)\" (\(earlier.source)); keep one"
         }
-        if let (builtIn, _) = StepCatalog.find(sample(pattern)) {
+        if let (builtIn, _) = StepCatalog.find(sample) {
             return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
         }
         if let builtIn = StepCatalog.all.first(where: { step.match(withoutKeyword($0.example)) != nil }) {
             return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
         }
         return nil
-    }
-
-    /// A Cucumber expression as a regular expression: parameters become groups, the rest is escaped.
-    static func expression(_ pattern: String) -> String {
-        let parameters = ["{string}": #"(?:"([^"]*)"|'([^']*)')"#, "{int}": #"(-?\d+)"#, "{float}": #"(-?\d*\.?\d+)"#, "{word}": #"(\S+)"#]
-        var result = ""
-        var rest = Substring(pattern)
-        outer: while !rest.isEmpty {
-            for (name, group) in parameters where rest.hasPrefix(name) {
-                result += group
-                rest = rest.dropFirst(name.count)
-                continue outer
-            }
-            let character = rest.removeFirst()
-            result += "\\^$.|?*+()[]{}/".contains(character) ? "\\" + String(character) : String(character)
-        }
-        return result
-    }
-
-    /// The pattern with sample values, to find clashes.
-    static func sample(_ pattern: String) -> String {
-        pattern.replacingOccurrences(of: "{string}", with: "\"x\"").replacingOccurrences(of: "{int}", with: "1")
-            .replacingOccurrences(of: "{float}", with: "1.5").replacingOccurrences(of: "{word}", with: "x")
     }
 
     static func withoutKeyword(_ example: String) -> String {
