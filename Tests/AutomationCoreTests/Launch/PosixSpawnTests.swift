@@ -6,17 +6,22 @@ import Testing
 /// against the C library's posix_spawn, which macOS and other architectures use: the program must not be able
 /// to tell them apart.
 @Suite struct PosixSpawnTests {
-    /// What a program sees of how it was started: its process group and session, signal mask and ignored
-    /// signals, descriptors, directory, argv and environment.
-    private static let probe = """
-        read -r line < /proc/$$/stat; set -- $line
-        [ "$5" = "$1" ] && echo "group leader" || echo "group $5 is not pid $1"
-        grep -E '^Sig(Blk|Ign)' /proc/$$/status
-        ls /proc/$$/fd | sort -n | tr '\\n' ' '; echo
-        pwd; echo "$0 $PROBE_VALUE"
-        """
+    private typealias Spawn = (String, [String], [String], String?, [Int32]) -> Result<pid_t, Errno>
 
-    private func run(_ spawn: (String, [String], [String], String?, [Int32]) -> Result<pid_t, Errno>) throws -> String {
+    /// What programs started by `spawn` see of how they were started: their process group, signal mask and
+    /// ignored signals, descriptors, directory, argv and environment. Each is read by the spawned program itself
+    /// (`cat /proc/self/status`, not a shell reading its own: a shell that forks blocks its signals and holds
+    /// pipes for a moment, which a child reading the shell's status can see).
+    private func probe(_ spawn: Spawn) throws -> String {
+        let status = try run(spawn, ["/bin/cat", "/proc/self/status"]).split(separator: "\n")
+        func field(_ name: String) -> String { status.first { $0.hasPrefix(name + ":") }.map { String($0) } ?? "no \(name)" }
+        let pid = field("Pid").split(separator: "\t").last, group = field("NSpgid").split(separator: "\t").last
+        return [pid == group ? "group leader" : "\(field("Pid")) \(field("NSpgid"))", field("SigBlk"), field("SigIgn"),
+                try run(spawn, ["/bin/ls", "/proc/self/fd"]).split(separator: "\n").joined(separator: " "), // 3: ls's own
+                try run(spawn, ["/bin/sh", "-c", "pwd; echo \"$0 $PROBE_VALUE\""], argv0: "probe-argv0")].joined(separator: "\n")
+    }
+
+    private func run(_ spawn: Spawn, _ argv: [String], argv0: String? = nil) throws -> String {
         let output = try #require(PosixSpawn.pipe())
         let null = PosixSpawn.openNull(forWriting: false)
         // A descriptor the caller left inheritable: it must not reach the program.
@@ -28,7 +33,7 @@ import Testing
         sigaddset(&blocked, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
         let oldPipe = signal(SIGPIPE, SIG_IGN)
-        let result = spawn("/bin/sh", ["probe-argv0", "-c", Self.probe], ["PROBE_VALUE=42", "PATH=/usr/bin:/bin"], "/usr",
+        let result = spawn(argv[0], [argv0 ?? argv[0]] + argv.dropFirst(), ["PROBE_VALUE=42", "PATH=/usr/bin:/bin"], "/usr",
                            [null, output.write, output.write])
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         signal(SIGPIPE, oldPipe)
@@ -47,18 +52,18 @@ import Testing
     }
 
     @Test func theProgramCannotTellOurSpawnFromPosixSpawn() throws {
-        let ours = try run { path, argv, environment, directory, descriptors in
+        let ours = try probe { path, argv, environment, directory, descriptors in
             PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors)
                 .map(\.pid)
         }
-        let library = try run { path, argv, environment, directory, descriptors in
+        let library = try probe { path, argv, environment, directory, descriptors in
             PosixSpawn.posixSpawn(path: path, argv: argv, environment: environment, workingDirectory: directory,
                                   descriptors: descriptors, terminal: nil)
         }
-        #expect(ours == "group leader\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n0 1 2 \n/usr\nprobe-argv0 42\n")
-        // glibc's sigfillset leaves out the two signals it reserves (32 and 33), so its POSIX_SPAWN_SETSIGDEF passes
-        // an ignored disposition of theirs on (this test process has them ignored); ours resets every signal.
-        let reserved = "SigIgn:\t0000000180000000\n", clean = "SigIgn:\t0000000000000000\n"
+        #expect(ours == "group leader\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n0 1 2 3\n/usr\nprobe-argv0 42\n")
+        // glibc's posix_spawn child sets SIG_IGN on the two signals it reserves (32 and 33) and exec keeps that;
+        // ours resets every signal to its default.
+        let reserved = "SigIgn:\t0000000180000000", clean = "SigIgn:\t0000000000000000"
         #expect(library.replacingOccurrences(of: reserved, with: clean) == ours)
     }
 
