@@ -16,8 +16,23 @@ enum FuzzTargets {
     static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
-        ("ParseTerminal", parseTerminal),
+        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions),
     ]
+
+    /// Tag expressions (`--tags`) and Cucumber Expressions (step patterns): the first line is the expression, the
+    /// rest is a step text to match and a list of tags to select.
+    static func parseExpressions(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        let rest = parts.count > 1 ? String(parts[1]) : ""
+        if let tags = try? TagExpression.parse(String(parts[0])) {
+            _ = tags.matches(rest.split(separator: " ").map(String.init))
+        }
+        guard let expression = try? CucumberExpression(String(parts[0])),
+              let regex = try? Regex("^" + expression.pattern + "$"), let match = try? regex.wholeMatch(in: rest) else { return }
+        _ = expression.values(match.output.dropFirst().map { $0.substring ?? "" })
+        _ = expression.sample
+    }
 
     /// What a program prints on a pseudo-terminal, rendered as a terminal would (TerminalScreen): the first
     /// byte picks the size (1-64 columns, 1-16 rows), the rest is the output.
