@@ -4,7 +4,8 @@ import Testing
 /// WireMock's own Python client (PyPI `wiremock`) drives real WireMock (the 2.35 standalone jar that ships in
 /// that wheel, on Java) and `sut-launch serve` through the same session (WireMock/client_script.py): mappings
 /// added, read back, updated and removed (by id and by metadata), priorities, scenarios, templating, request
-/// counts, finds, the journal, unmatched requests and near misses. Every observation must be the same.
+/// counts, finds, the journal, unmatched requests and near misses; and which mapping answers each of 135 requests
+/// (URL, header, query, cookie, JSON and JSONPath matchers). Every observation must be the same.
 @Suite struct WireMockDifferentialTests {
     static let script = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/client_script.py").path
 
@@ -30,8 +31,9 @@ import Testing
             #expect(CLI.eventually(60) { Self.answers(port) }, "nothing answers on port \(port)")
         }
 
-        // The client's admin session, then the templating table (one mapping per template, the same request).
-        for (script, minimum) in [(Self.script, 25), (Self.templates, 50)] {
+        // The client's admin session, the templating table (one mapping per template, the same request), then
+        // request matching (the same mappings, the same 135 requests: which mapping answers each).
+        for (script, minimum) in [(Self.script, 25), (Self.templates, 50), (Self.matching, 130)] {
             let expected = try Self.session(script, "http://127.0.0.1:\(wireMockPort)")
             let actual = try Self.session(script, "http://127.0.0.1:\(ourPort)")
             #expect(expected.count >= minimum, "the session against WireMock stopped early:\n\(expected.joined(separator: "\n"))")
@@ -44,6 +46,7 @@ import Testing
     }
 
     static let templates = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/templates_script.py").path
+    static let matching = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/matching_script.py").path
 
     private static func session(_ script: String, _ base: String) throws -> [String] {
         try CLI.output(of: ["python3", script, base], in: FileManager.default.temporaryDirectory)

@@ -121,6 +121,78 @@ struct JSONPath: Sendable {
         return .filter(field: field, comparison: comparison, operand: operand)
     }
 
+    /// A path of names and indexes only selects at most one value (Jayway's "definite" path); wildcards, deep
+    /// scans and filters select a list.
+    var isDefinite: Bool {
+        steps.allSatisfy { if case .child = $0 { true } else if case .index = $0 { true } else { false } }
+    }
+
+    /// Whether `document` (nil: the body is not JSON) matches `matchesJsonPath` with this path and `matcher`, with
+    /// WireMock's rules (2.35, held against it by WireMockDifferentialTests):
+    /// - without a matcher, a definite path must find a value that is not null, not an empty array or object,
+    ///   and not an array of nulls; an indefinite one must find anything;
+    /// - `absent` holds when nothing, null or an empty array is found (or the body is not JSON);
+    /// - other matchers see each value found as text: strings as they are, numbers as Java prints them (`1.0`),
+    ///   objects and arrays as JSON; an array a definite path finds counts element by element when its elements
+    ///   are plain values; one text that matches is enough.
+    func matches(_ document: JSONNode?, _ matcher: ValueMatcher?) -> Bool {
+        let found = document.map(evaluate) ?? []
+        if case .absent(let absent)? = matcher {
+            let nothing = isDefinite ? found.first.map { $0.value == .null || $0.elements?.isEmpty == true } ?? true : found.isEmpty
+            return absent == nothing
+        }
+        guard let matcher else {
+            guard isDefinite else { return !found.isEmpty }
+            guard let value = found.first else { return false }
+            switch value.value {
+            case .null: return false
+            case .array(let elements): return elements.contains { $0.value != .null }
+            case .object(let members): return !members.isEmpty
+            default: return true
+            }
+        }
+        var candidates = found
+        if isDefinite, let value = found.first, let elements = value.elements,
+           elements.allSatisfy({ if case .array = $0.value { false } else if case .object = $0.value { false } else { true } }) {
+            candidates = elements
+        }
+        return candidates.contains { node in
+            switch node.value {
+            case .null: false
+            case .string(let text): matcher.matches(text)
+            case .double(let number): matcher.matches(Self.javaText(number))
+            default: matcher.matches(JSONWriter.write(node))
+            }
+        }
+    }
+
+    /// A double as Java's Double.toString writes it (what WireMock compares): `1.0`, `0.5`, `1.0E7`, `1.5E-5`.
+    /// The digits are Swift's shortest round-trip ones, as Java's are; only where the point goes differs.
+    static func javaText(_ number: Double) -> String {
+        guard number.isFinite else { return number.isNaN ? "NaN" : (number < 0 ? "-Infinity" : "Infinity") }
+        let magnitude = abs(number)
+        if magnitude == 0 || (magnitude >= 1e-3 && magnitude < 1e7) {
+            let text = "\(number)"
+            return text.contains(".") ? text : text + ".0"
+        }
+        var text = "\(magnitude)" // "10000000.0", "1e+16", "1.5e-05"
+        var exponent = 0
+        if let mark = text.firstIndex(of: "e") {
+            exponent = Int(text[text.index(after: mark)...]) ?? 0
+            text = String(text[..<mark])
+        }
+        let point = text.firstIndex(of: ".")
+        let whole = point.map { String(text[..<$0]) } ?? text
+        var digits = whole + (point.map { String(text[text.index(after: $0)...]) } ?? "")
+        exponent += whole.count - 1
+        while digits.count > 1 && digits.hasPrefix("0") {
+            digits.removeFirst()
+            exponent -= 1
+        }
+        while digits.count > 1 && digits.hasSuffix("0") { digits.removeLast() }
+        return (number < 0 ? "-" : "") + "\(digits.prefix(1)).\(digits.count > 1 ? String(digits.dropFirst()) : "0")E\(exponent)"
+    }
+
     /// The nodes the path selects in `document`.
     func evaluate(_ document: JSONNode) -> [JSONNode] {
         var current = [document]

@@ -35,12 +35,7 @@ indirect enum ValueMatcher: Sendable {
             return JSONComparison.matches(expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
                                           ignoreExtraElements: ignoreExtraElements)
         case .matchesJSONPath(let path, let valueMatcher):
-            guard let document = try? JSONParser.parse(value) else { return false }
-            let found = path.evaluate(document)
-            guard let valueMatcher else { return !found.isEmpty }
-            return found.contains { node in
-                valueMatcher.matches(node.string ?? JSONWriter.write(node))
-            }
+            return path.matches(try? JSONParser.parse(value), valueMatcher)
         default: return false
         }
     }

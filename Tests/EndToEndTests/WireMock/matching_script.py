@@ -1,0 +1,118 @@
+"""Request matching, WireMock's rules: the same mappings (added through the admin API) and the same requests,
+against real WireMock and against sut-launch serve. Prints one line per request: which mapping answered it, or
+"unmatched" (the two servers word their 404 differently, and that is not what is compared here).
+
+Usage: python3 matching_script.py BASE_URL
+"""
+import json
+import sys
+
+from plain_http import call
+
+base = sys.argv[1]
+
+
+def mapping(name, request, priority=None):
+    body = {"request": request, "response": {"status": 200, "body": "M:" + name}}
+    if priority is not None:
+        body["priority"] = priority
+    status, text = call(base, "POST", "/__admin/mappings", json.dumps(body), {"Content-Type": "application/json"})
+    if status != 201:
+        print(f"mapping {name}: {status} {text[:200]}")
+
+
+call(base, "POST", "/__admin/reset")
+mapping("exact", {"method": "GET", "url": "/exact?a=1"})
+mapping("exact-encoded", {"method": "GET", "url": "/enc%20oded"})
+mapping("path", {"method": "GET", "urlPath": "/path/only"})
+mapping("pattern", {"method": "GET", "urlPattern": "/pat/[0-9]+"})
+mapping("path-pattern", {"method": "GET", "urlPathPattern": "/pp/[a-z]+"})
+mapping("any-method", {"method": "ANY", "urlPath": "/any"})
+mapping("headers", {"method": "GET", "urlPath": "/h", "headers": {
+    "X-Case": {"equalTo": "abc", "caseInsensitive": True}, "X-Has": {"contains": "mid"}}})
+mapping("absent", {"method": "GET", "urlPath": "/absent", "headers": {"X-No": {"absent": True}}})
+mapping("query", {"method": "GET", "urlPath": "/q", "queryParameters": {"a": {"equalTo": "1"}, "b": {"matches": "x[0-9]"}}})
+mapping("query-not", {"method": "GET", "urlPath": "/qn", "queryParameters": {
+    "a": {"doesNotMatch": "[0-9]+"}, "b": {"doesNotContain": "bad"}}})
+mapping("cookie", {"method": "GET", "urlPath": "/c", "cookies": {"session": {"equalTo": "s1"}}})
+mapping("json-strict", {"method": "POST", "urlPath": "/json", "bodyPatterns": [{"equalToJson": {"a": 1, "b": [1, 2]}}]})
+mapping("json-loose", {"method": "POST", "urlPath": "/json-loose", "bodyPatterns": [
+    {"equalToJson": {"a": 1, "b": [1, 2]}, "ignoreArrayOrder": True, "ignoreExtraElements": True}]})
+mapping("json-string", {"method": "POST", "urlPath": "/json-string", "bodyPatterns": [{"equalToJson": "{\"k\": \"v\"}"}]})
+mapping("jsonpath", {"method": "POST", "urlPath": "/jp", "bodyPatterns": [{"matchesJsonPath": "$.name"}]})
+mapping("jsonpath-filter", {"method": "POST", "urlPath": "/jpf", "bodyPatterns": [
+    {"matchesJsonPath": "$.items[?(@.price > 10)]"}]})
+mapping("jsonpath-matcher", {"method": "POST", "urlPath": "/jpm", "bodyPatterns": [
+    {"matchesJsonPath": {"expression": "$.user.name", "equalTo": "ada"}}]})
+mapping("body-contains", {"method": "POST", "urlPath": "/bc", "bodyPatterns": [{"contains": "needle"}, {"matches": ".*end$"}]})
+mapping("logic-and", {"method": "GET", "urlPath": "/logic", "headers": {"X-L": {"and": [{"contains": "a"}, {"contains": "b"}]}}})
+mapping("logic-or", {"method": "GET", "urlPath": "/logic-or", "headers": {"X-L": {"or": [{"equalTo": "x"}, {"equalTo": "y"}]}}})
+mapping("low", {"method": "GET", "urlPath": "/prio"}, priority=5)
+mapping("high", {"method": "GET", "urlPath": "/prio"}, priority=1)
+mapping("first", {"method": "GET", "urlPath": "/recent"})
+mapping("second", {"method": "GET", "urlPath": "/recent"})
+mapping("catch-all", {"method": "GET", "urlPattern": "/catch/.*"}, priority=10)
+mapping("catch-specific", {"method": "GET", "urlPath": "/catch/this"}, priority=9)
+
+# matchesJsonPath's corners: what counts as found, arrays of plain values, absent, numbers as Java prints them.
+JSON_PATH = {
+    "jp-eq": ({"expression": "$.name", "equalTo": "ada"}, ['{"name": ["ada"]}', '{"name": ["bob","ada"]}', '{"name": [["ada"]]}',
+               '{"name": {"x":"ada"}}', '{"name": "ada"}', '{"name": null}', '{}', '{"name": ["bob"]}', '[{"name":"ada"}]']),
+    # (WireMock 2.35 answers {"name": [null]} here with a 500, a NullPointerException; we answer 404: not compared.)
+    "jp-simple": ("$.name", ['{"name": {}}', '{"name": 0}', '{"name": false}', '{"name": ""}', '{"name": null}']),
+    "jp-filter": ({"expression": "$.items[?(@.p > 1)].n", "equalTo": "a"}, ['{"items": [{"p": 2, "n": "b"}, {"p": 3, "n": "a"}]}',
+                  '{"items": [{"p": 0, "n": "a"}]}', '{"items": []}']),
+    "jp-absent": ({"expression": "$.name", "absent": True}, ['{}', '{"name": null}', '{"name": []}', '{"name": "x"}', 'not json', '{"name": {}}']),
+    "jp-contains": ({"expression": "$.name", "contains": "ad"}, ['{"name": "ada"}', '{"name": ["xad"]}', '{"name": {"ad": 1}}', '{"name": 1}']),
+    "jp-wild": ("$.a[*]", ['{"a": [null]}', '{"a": []}', '{"a": [1]}', '{"a": {}}', '{"a": {"k": 1}}']),
+    "jp-number": ({"expression": "$.n", "equalTo": "1"}, ['{"n": 1}', '{"n": 1.0}', '{"n": "1"}', '{"n": true}', '{"n": [1]}']),
+    "jp-double": ({"expression": "$.n", "equalTo": "1.0E7"}, ['{"n": 1e7}', '{"n": 10000000.0}', '{"n": 10000000}']),
+    "jp-object": ({"expression": "$.o", "equalToJson": {"x": 1}}, ['{"o": {"x": 1}}', '{"o": {"x": 2}}', '{"o": [{"x": 1}]}']),
+    "jp-regex": ({"expression": "$.name", "matches": "a.*"}, ['{"name": "ada"}', '{"name": ["b", "ab"]}', '{"name": 5}', '{"name": null}']),
+}
+for name, (pattern, _) in JSON_PATH.items():
+    mapping(name, {"method": "POST", "urlPath": "/" + name, "bodyPatterns": [{"matchesJsonPath": pattern}]})
+
+J = {"Content-Type": "application/json"}
+requests = [
+    ("GET", "/exact?a=1", None, {}), ("GET", "/exact?a=2", None, {}), ("GET", "/exact", None, {}),
+    ("GET", "/enc%20oded", None, {}), ("GET", "/enc oded".replace(" ", "%20"), None, {}),
+    ("GET", "/path/only", None, {}), ("GET", "/path/only?x=1", None, {}), ("GET", "/path/only/", None, {}),
+    ("POST", "/path/only", "", {}), ("GET", "/PATH/only", None, {}),
+    ("GET", "/pat/123", None, {}), ("GET", "/pat/12a", None, {}), ("GET", "/pat/123?q=1", None, {}),
+    ("GET", "/pp/abc", None, {}), ("GET", "/pp/abc?z=9", None, {}), ("GET", "/pp/ABC", None, {}),
+    ("GET", "/any", None, {}), ("POST", "/any", "x", {}), ("DELETE", "/any", None, {}), ("PUT", "/any", "", {}),
+    ("GET", "/h", None, {"X-Case": "ABC", "X-Has": "amidb"}), ("GET", "/h", None, {"X-Case": "abc"}),
+    ("GET", "/h", None, {"x-case": "aBc", "x-has": "mid"}), ("GET", "/h", None, {"X-Case": "abcd", "X-Has": "mid"}),
+    ("GET", "/absent", None, {}), ("GET", "/absent", None, {"X-No": ""}), ("GET", "/absent", None, {"X-No": "1"}),
+    ("GET", "/q?a=1&b=x5", None, {}), ("GET", "/q?b=x5&a=1", None, {}), ("GET", "/q?a=1&b=x", None, {}),
+    ("GET", "/q?a=1", None, {}), ("GET", "/q?a=2&a=1&b=x1", None, {}), ("GET", "/q?a=1&b=x1&b=y", None, {}),
+    ("GET", "/q?a=%31&b=x%35", None, {}), ("GET", "/q?a=1&b=xx5", None, {}),
+    ("GET", "/qn?a=x&b=good", None, {}), ("GET", "/qn?a=12&b=good", None, {}), ("GET", "/qn?a=x&b=verybad", None, {}),
+    ("GET", "/qn?b=good", None, {}), ("GET", "/qn", None, {}),
+    ("GET", "/c", None, {"Cookie": "session=s1"}), ("GET", "/c", None, {"Cookie": "a=b; session=s1"}),
+    ("GET", "/c", None, {"Cookie": "session=s2"}), ("GET", "/c", None, {}),
+    ("POST", "/json", '{"a": 1, "b": [1, 2]}', J), ("POST", "/json", '{"b":[1,2],"a":1}', J),
+    ("POST", "/json", '{"a": 1, "b": [2, 1]}', J), ("POST", "/json", '{"a": 1, "b": [1, 2], "c": 3}', J),
+    ("POST", "/json", '{"a": 1.0, "b": [1, 2]}', J), ("POST", "/json", '{"a": "1", "b": [1, 2]}', J),
+    ("POST", "/json", 'not json', J), ("POST", "/json", '', J),
+    ("POST", "/json-loose", '{"a": 1, "b": [2, 1], "c": {"d": 4}}', J), ("POST", "/json-loose", '{"a": 1, "b": [2]}', J),
+    ("POST", "/json-loose", '{"a": 2, "b": [1, 2]}', J), ("POST", "/json-loose", '{"a": 1, "b": [1, 2, 3]}', J),
+    ("POST", "/json-string", '{"k":"v"}', J), ("POST", "/json-string", '{"k":"w"}', J),
+    ("POST", "/jp", '{"name": "x"}', J), ("POST", "/jp", '{"name": null}', J), ("POST", "/jp", '{"other": 1}', J),
+    ("POST", "/jp", '[1, 2]', J), ("POST", "/jp", 'nope', J), ("POST", "/jp", '{"name": []}', J),
+    ("POST", "/jpf", '{"items": [{"price": 5}, {"price": 15}]}', J), ("POST", "/jpf", '{"items": [{"price": 5}]}', J),
+    ("POST", "/jpf", '{"items": []}', J), ("POST", "/jpf", '{"items": [{"price": "20"}]}', J),
+    ("POST", "/jpm", '{"user": {"name": "ada"}}', J), ("POST", "/jpm", '{"user": {"name": "bob"}}', J),
+    ("POST", "/jpm", '{"user": {}}', J), ("POST", "/jpm", '{"user": {"name": ["ada"]}}', J),
+    ("POST", "/bc", 'a needle at the end', {}), ("POST", "/bc", 'a needle at the start', {}), ("POST", "/bc", 'the end', {}),
+    ("GET", "/logic", None, {"X-L": "cab"}), ("GET", "/logic", None, {"X-L": "a"}), ("GET", "/logic", None, {}),
+    ("GET", "/logic-or", None, {"X-L": "y"}), ("GET", "/logic-or", None, {"X-L": "z"}), ("GET", "/logic-or", None, {}),
+    ("GET", "/prio", None, {}), ("GET", "/recent", None, {}),
+    ("GET", "/catch/this", None, {}), ("GET", "/catch/that", None, {}), ("GET", "/catch/", None, {}),
+    ("HEAD", "/path/only", None, {}), ("GET", "/nothing/here", None, {}),
+] + [("POST", "/" + name, body, J) for name, (_, bodies) in JSON_PATH.items() for body in bodies]
+for method, path, body, headers in requests:
+    status, text = call(base, method, path, body, headers)
+    answer = text if text.startswith("M:") else "unmatched"
+    print(f"{method} {path} {json.dumps(headers)} {body!r} -> {status} {answer}")
