@@ -26,7 +26,7 @@ extension ScenarioOptions {
             do {
                 userStep = try UserStep(pattern: step.pattern, run: [], source: step.source, directory: "")
             } catch {
-                problems.append("\(step.source): step \"\(step.pattern)\", \(error)")
+                problems.append("\(step.source): step \"\(CucumberExpression.abbreviated(step.pattern))\", \(error)")
                 continue
             }
             userStep.code = step.body

@@ -63,7 +63,13 @@ package struct CucumberExpression: Sendable {
     /// two steps clash when one matches the other's sample.
     package let sample: String
 
+    /// The longest pattern accepted (a step file is text anyone can write; its patterns also appear in messages).
+    package static let maxLength = 1_000
+
     package init(_ source: String) throws(Problem) {
+        guard source.utf8.count <= Self.maxLength else {
+            throw Problem(column: Self.maxLength + 1, message: "a step pattern may be at most \(Self.maxLength) bytes long")
+        }
         self.source = source
         let nodes = try Self.parse(Self.tokenize(source))
         var pattern = "", sample = ""
@@ -120,6 +126,11 @@ package struct CucumberExpression: Sendable {
         self.pattern = pattern
         self.parameters = parameters
         self.sample = sample
+    }
+
+    /// `pattern` for a message: a long one is cut after 80 characters.
+    package static func abbreviated(_ pattern: String) -> String {
+        pattern.count > 80 ? pattern.prefix(80) + "…" : pattern
     }
 
     /// The values of the parameters from the texts their groups captured: a string loses its quotes and the

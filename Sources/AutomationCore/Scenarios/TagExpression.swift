@@ -24,6 +24,10 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The most tags, operators and parentheses an expression may have, and the deepest nesting of `not` and `(`.
+    static let maxTokens = 1_000
+    static let maxDepth = 64
+
     /// Every scenario: what an empty expression selects (Cucumber's rule, so `--tags "$TAGS"` with TAGS unset
     /// runs everything).
     static let everything = TagExpression.or(.tag("@"), .not(.tag("@")))
@@ -59,6 +63,10 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         }
         endWord() // a trailing \ escapes nothing and is dropped, as Cucumber does
         if tokens.isEmpty { return everything }
+        // Parsing, matching and freeing recurse once per level and per operand: both are bounded.
+        if tokens.count > maxTokens {
+            throw UsageError("--tags: \(tokens.count) tags, operators and parentheses; at most \(maxTokens) (select with fewer, broader tags)")
+        }
         var parser = Parser(tokens: tokens, text: text)
         let expression = try parser.or()
         if parser.position < tokens.count {
@@ -85,6 +93,7 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         let tokens: [Token]
         let text: String
         var position = 0
+        var depth = 0
 
         mutating func or() throws(UsageError) -> TagExpression {
             var left = try and()
@@ -108,6 +117,11 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
             guard position < tokens.count else { throw UsageError("--tags \"\(text)\": expected a tag, not, or ( at the end") }
             let token = tokens[position]
             position += 1
+            if token == .word("not") || token == .open {
+                depth += 1
+                if depth > TagExpression.maxDepth { throw UsageError("--tags: nested deeper than \(TagExpression.maxDepth) levels of not and (") }
+            }
+            defer { if token == .word("not") || token == .open { depth -= 1 } }
             switch token {
             case .word("not"): return .not(try unary())
             case .open:

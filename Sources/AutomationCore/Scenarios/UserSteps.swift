@@ -89,7 +89,7 @@ enum UserSteps {
                 do {
                     step = try UserStep(pattern: pattern, run: run, source: source, directory: FileSystem.directory(of: path))
                 } catch {
-                    problems.append("\(source): step \"\(pattern)\", \(error)")
+                    problems.append("\(source): step \"\(CucumberExpression.abbreviated(pattern))\", \(error)")
                     continue
                 }
                 if let problem = clash(step, among: steps) {

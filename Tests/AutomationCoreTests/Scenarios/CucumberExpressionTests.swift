@@ -29,7 +29,7 @@ import Testing
         ("a ((b))", "may not contain another optional"), ("a (b/c)", "alternation cannot be used inside an optional"),
         ("a/ b", "column 2: an alternative may not be empty"), ("a (x)/b c", "optional text only"),
         ("a {foo}", "column 3: no parameter type {foo}"), (#"a \x"#, "column 3: only ( ) { } / \\ and whitespace can be escaped"),
-        ("a\\", "cannot be escaped"),
+        ("a\\", "cannot be escaped"), (String(repeating: "a/", count: 600) + "b", "at most 1000 bytes"),
     ])
     func mistakesNameTheirColumn(pattern: String, message: String) {
         #expect { try CucumberExpression(pattern) } throws: { "\($0)".contains(message) }

@@ -28,6 +28,17 @@ import Testing
         #expect { try TagExpression.parse(text) } throws: { "\($0)".contains(message) }
     }
 
+    /// Parsing, matching and freeing recurse per level and per operand: deep or long expressions are refused,
+    /// not a crash (a 128 KiB argument of parentheses overflowed the stack).
+    @Test func deepOrLongExpressionsAreRefusedByName() throws {
+        let deep = String(repeating: "(", count: 65) + "@a" + String(repeating: ")", count: 65)
+        #expect { try TagExpression.parse(deep) } throws: { "\($0)".contains("nested deeper than 64 levels") }
+        #expect { try TagExpression.parse(String(repeating: "not ", count: 100) + "@a") } throws: { "\($0)".contains("nested deeper") }
+        let long = Array(repeating: "@a", count: 600).joined(separator: " and ")
+        #expect { try TagExpression.parse(long) } throws: { "\($0)".contains("at most 1000") }
+        #expect(try TagExpression.parse(String(repeating: "(", count: 64) + "@a" + String(repeating: ")", count: 64)).matches(["@a"]))
+    }
+
     @Test(.enabled(if: hasReference, "needs PyPI cucumber-tag-expressions (scripts/install-test-deps.sh installs it)"))
     func randomExpressionsAgreeWithTheReference() throws {
         var random = SplitMix64(seed: 0x7A65)
