@@ -39,6 +39,18 @@ import Testing
         #expect(badDirectory.stderr == "sut-launch: error: cannot use working directory /no/such/dir: no such directory\n")
     }
 
+    /// A flag too large for one argument or variable (Linux: 128 KiB each) is named, with the sizes, not only E2BIG.
+    @Test func aFlagTooLargeForExecIsExplained() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let flags = try CLI.write("{\"featureFlags\": {\"big\": \"\(String(repeating: "x", count: 200_000))\"}}", "flags.json", in: directory)
+        let result = try CLI.run(["--flags-in", "env", "--flags-file", flags, CLI.argvDump])
+        #expect(result.status == 125)
+        #expect(result.stderr.contains("Argument list too long (longest argument"), "\(result.stderr)")
+        #expect(result.stderr.contains("longest variable SUT_EPHEMERAL 200024 bytes"), "\(result.stderr)")
+        #expect(result.stderr.contains("one argument or variable may hold 131,072 bytes"), "\(result.stderr)")
+    }
+
     @Test(arguments: [
         (["--flgs", "a=1", "prog"], "sut-launch: error: unknown option '--flgs'; did you mean '--flag'?\n"),
         (["-f", "a=1", "-f", "a=2", "prog"], "sut-launch: error: feature flag \"a\" is given twice: -f a=1 (argument 1) and -f a=2 (argument 3); keep one\n"),

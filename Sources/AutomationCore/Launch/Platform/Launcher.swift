@@ -74,7 +74,7 @@ public enum Launcher {
         case .success(let spawned): (pid, waitForExit, guarded) = spawned
         case .failure(let error):
             plumbing.ourSide.forEach { close($0) }
-            throw launchError(for: error, path: request.executable)
+            throw launchError(for: error, path: request.executable, argv: argv, environment: environment)
         }
 
         // Nothing of the run outlives us, even if we are SIGKILLed. Our own spawn registers the group from inside
@@ -119,14 +119,26 @@ public enum Launcher {
 
     private static func registered(_ backend: LauncherBackend) -> SpawnFunction? { backends.withLock { $0[backend] } }
 
-    private static func launchError(for error: Errno, path: String) -> LaunchError {
+    private static func launchError(for error: Errno, path: String, argv: [String], environment: [String]) -> LaunchError {
         switch error.rawValue {
         case ETXTBSY: LaunchError(.notExecutable, "\(path): \(error) (still open for writing after 7 tries over 127 ms)")
         case ENOENT: LaunchError(.notFound, "\(path): \(error) (a missing interpreter in its #! line?)")
         case EACCES, EISDIR: LaunchError(.notExecutable, "\(path): \(error)")
         case ENOEXEC: LaunchError(.notExecutable, "\(path): exec format error (a script without a #! line?)")
+        case E2BIG: LaunchError(.cannotLaunch, "\(path): cannot launch: \(error) (\(argumentSizes(argv, environment)))")
         default: LaunchError(.cannotLaunch, "\(path): cannot launch: \(error)")
         }
+    }
+
+    /// Why execve refused the arguments: the longest argument and variable (Linux takes at most 128 KiB each, so
+    /// a huge flag value in `EPHEMERAL_{…}` or `SUT_EPHEMERAL` is the usual cause) and the total.
+    private static func argumentSizes(_ argv: [String], _ environment: [String]) -> String {
+        let longestArgument = argv.map(\.utf8.count).max() ?? 0
+        let longest = environment.max { $0.utf8.count < $1.utf8.count }
+        let longestVariable = longest.map { "\($0.prefix { $0 != "=" }) \($0.utf8.count) bytes" } ?? "none"
+        let total = (argv + environment).reduce(0) { $0 + $1.utf8.count + 1 }
+        return "longest argument \(longestArgument) bytes, longest variable \(longestVariable), \(total) bytes in all; "
+            + "one argument or variable may hold 131,072 bytes: a flag that large belongs in a file the program reads"
     }
 }
 
