@@ -29,6 +29,26 @@ import Testing
         #expect(flagged.argv.contains("AUTOMATION_{\"mockServerURL\":\"\(flaggedURL)\"}"))
     }
 
+    /// A file larger than FileSystem.readLimit (256 MiB; sparse here, so the test writes nothing) is refused by
+    /// name wherever one is read, instead of taking the machine's memory: a stub file (exit 3), a flags file
+    /// (usage error), a file a route serves (500 naming it).
+    @Test func filesLargerThan256MiBAreRefusedByName() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let huge = directory.appendingPathComponent("files/huge.json")
+        try FileManager.default.createDirectory(at: huge.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        #expect(truncate(huge.path, 300 << 20) == 0)
+        let limit = "larger than 256 MiB: 314572800 bytes"
+        let check = try CLI.run(["check", huge.path])
+        #expect(check.status == 3 && check.stderr.contains("\(huge.path): cannot read the file (\(limit))"), "\(check.stderr)")
+        let flags = try CLI.run(["--flags-file", huge.path, CLI.argvDump])
+        #expect(flags.status == 2 && flags.stderr.contains("cannot read the file (\(limit))"), "\(flags.stderr)")
+        let routes = try CLI.write(#"{"routes": [{"method": "GET", "path": "/f/*", "files": "files"}]}"#, "routes.json", in: directory)
+        let served = try CLI.run(["-q", "--port", "0", "--stub", routes, "/bin/sh", "-c", #"curl -s -w ' %{http_code}' "$SUT_MOCK_SERVER_URL/f/huge.json""#])
+        #expect(served.stdout == "cannot serve huge.json: \(limit)\n 500", "\(served.stdout)\(served.stderr)")
+    }
+
     @Test func loginRetriesThroughAResponseSequence() throws {
         let stubs = Self.stubs.appendingPathComponent("routes.json").path
         let result = try CLI.run(["--port", "0", "--stub", stubs, "-a", "simulateUserAlreadyLoggedIn=true", CLI.myApp, "backend-login"])

@@ -223,12 +223,19 @@ public enum RunCommand {
         }
     }
 
-    /// Reads a UTF-8 text file.
+    /// Reads a UTF-8 text file (at most `FileSystem.readLimit` bytes).
     public static func readTextFile(_ path: String) throws -> String {
-        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        guard let bytes = FileSystem.read(path) else { throw UnreadableFile(reason: FileSystem.unreadable(path)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Why a file could not be read, as ``FileSystem/unreadable(_:)`` words it.
+    struct UnreadableFile: Error {
+        let reason: String
     }
 
     static func describe(_ error: any Error) -> String {
+        if let error = error as? UnreadableFile { return error.reason }
         if let error = error as? CocoaError, error.code == .fileReadNoSuchFile { return "no such file" }
         if let error = error as? CocoaError, error.code == .fileReadNoPermission { return "permission denied" }
         return "\(error)"

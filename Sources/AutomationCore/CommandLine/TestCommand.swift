@@ -100,7 +100,9 @@ public enum TestCommand {
                 do { _ = try RegexBox(value) } catch { throw UsageError("\(option.spelling) '\(value)': \(error)") }
                 scenarioOptions.namePattern = value
             case "--shard-timings":
-                guard let bytes = FileSystem.read(value) else { throw UsageError("\(option.spelling) \(value): cannot read the file") }
+                guard let bytes = FileSystem.read(value) else {
+                    throw UsageError("\(option.spelling) \(value): cannot read the file (\(FileSystem.unreadable(value)))")
+                }
                 guard let timings = ScenarioRunner.timings(from: String(decoding: bytes, as: UTF8.self)) else {
                     throw UsageError("\(option.spelling) \(value): not a JUnit file or a sut-launch test --report")
                 }

@@ -24,7 +24,7 @@ enum ScenarioLint {
         var sources: [Source] = []
         for path in paths {
             guard let bytes = FileSystem.read(path) else {
-                problems.append("\(path): cannot read the file")
+                problems.append("\(path): cannot read the file (\(FileSystem.unreadable(path)))")
                 continue
             }
             let text = String(decoding: bytes, as: UTF8.self)

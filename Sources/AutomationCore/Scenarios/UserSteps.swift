@@ -60,7 +60,7 @@ enum UserSteps {
         var problems: [String] = []
         for path in paths {
             guard let bytes = FileSystem.read(path) else {
-                problems.append("\(path): cannot read the step file")
+                problems.append("\(path): cannot read the step file (\(FileSystem.unreadable(path)))")
                 continue
             }
             let root: JSONNode

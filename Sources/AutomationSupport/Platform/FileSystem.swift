@@ -22,12 +22,19 @@ package enum FileSystem {
         return stat(path, &info) == 0
     }
 
-    /// The whole file, or nil when it cannot be read.
+    /// The largest file ``read(_:)`` reads (stub, feature, step, flags and body files, files a route serves): a
+    /// larger one is refused (``unreadable(_:)`` says so) instead of taking the machine's memory.
+    package static let readLimit = 256 << 20
+
+    /// The whole file, or nil when it cannot be read or is larger than ``readLimit``.
     package static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) <= readLimit else { return nil }
         var result: [UInt8] = []
+        result.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc_or_Darwin_read(fd, $0.baseAddress, $0.count) }
@@ -36,8 +43,22 @@ package enum FileSystem {
                 return nil
             }
             if count == 0 { return result }
+            if result.count + count > readLimit { return nil } // it grew while we read it
             result.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Why ``read(_:)`` returns nil for `path`, for a message: "no such file", "a directory", "larger than 256 MiB:
+    /// … bytes", or the system's reason.
+    package static func unreadable(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased() }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return "a directory" }
+        if Int(info.st_size) > readLimit { return "larger than \(readLimit >> 20) MiB: \(info.st_size) bytes" }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return errno == EACCES ? "permission denied" : String(cString: strerror(errno)).lowercased() }
+        close(fd)
+        return "cannot be read"
     }
 
     /// Names in a directory (no `.`/`..`), sorted.

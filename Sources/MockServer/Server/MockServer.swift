@@ -309,8 +309,11 @@ public final class MockServer: Sendable {
         }
         let candidate = directory + "/" + segments.joined(separator: "/")
         guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory),
-              real.hasPrefix(root + "/"), FileSystem.isRegularFile(real), let bytes = FileSystem.read(real) else {
+              real.hasPrefix(root + "/"), FileSystem.isRegularFile(real) else {
             return .text("no such file: \(segments.joined(separator: "/"))\n", status: 404)
+        }
+        guard let bytes = FileSystem.read(real) else {
+            return .text("cannot serve \(segments.joined(separator: "/")): \(FileSystem.unreadable(real))\n", status: 500)
         }
         return MockResponse(status: 200, headers: ["Content-Type": ContentType.forPath(real)], body: bytes)
     }

@@ -49,7 +49,7 @@ public enum StubLoader {
 
     private static func loadFile(_ path: String, wireMockFiles: String?, skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
         guard FileSystem.isRegularFile(path), let bytes = FileSystem.read(path) else {
-            throw StubError(file: path, FileSystem.isDirectory(path) ? "is a directory" : "cannot read the file (no such file?)")
+            throw StubError(file: path, FileSystem.isDirectory(path) ? "is a directory" : "cannot read the file (\(FileSystem.unreadable(path)))")
         }
         return try parse(bytes, file: path, directory: FileSystem.directory(of: path), wireMockFiles: wireMockFiles, skip: skip)
     }

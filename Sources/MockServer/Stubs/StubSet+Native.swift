@@ -172,7 +172,9 @@ extension StubSet {
             case .success(let real): path = real
             case .failure(let problem): throw reader.error("bodyFile", "\"bodyFile\": \(problem)")
             }
-            guard FileSystem.isRegularFile(path), let data = FileSystem.read(path) else { throw reader.error("bodyFile", "\"bodyFile\": cannot read \(path)") }
+            guard FileSystem.isRegularFile(path), let data = FileSystem.read(path) else {
+                throw reader.error("bodyFile", "\"bodyFile\": cannot read \(path) (\(FileSystem.unreadable(path)))")
+            }
             response.body = data
             response.headers.add("Content-Type", ContentType.forPath(path))
         }

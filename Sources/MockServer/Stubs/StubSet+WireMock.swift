@@ -171,7 +171,7 @@ extension StubSet {
             case .failure(let problem): throw reader.error("bodyFileName", "bodyFileName: \(problem)")
             }
             guard FileSystem.isRegularFile(path), let bytes = FileSystem.read(path) else {
-                throw reader.error("bodyFileName", "bodyFileName: cannot read \(path) (looked in \(filesDirectory))")
+                throw reader.error("bodyFileName", "bodyFileName: cannot read \(path) (\(FileSystem.unreadable(path)); looked in \(filesDirectory))")
             }
             response.body = bytes
             if !response.headers.contains("Content-Type") { response.headers.add("Content-Type", ContentType.forPath(path)) }
