@@ -430,7 +430,7 @@ int csystem_spawn(const char *path, char *const *argv, char *const *envp, const 
                   const int *descriptors, int count, const char *terminal, int guard, int *pid, int *guarded) {
     (void)path, (void)argv, (void)envp, (void)directory, (void)descriptors, (void)count, (void)terminal;
     (void)guard, (void)pid, (void)guarded;
-    return 38; // ENOSYS: the launcher uses posix_spawn
+    return ENOSYS; // the launcher uses posix_spawn
 }
 int csystem_reaper_start(void) { return 0; }
 int csystem_reaper_guard(int pgid) { (void)pgid; return 0; }
