@@ -115,7 +115,25 @@ enum FuzzTargets {
         close(pair[1])
     }
 
-    private static let stubServer = MockServer(stubs: try! StubLoader.parse("""
+    private static let stubServer = MockServer(stubs: stubSet)
+
+    /// Native routes and WireMock mappings with JSONPath matchers (arbitrary bodies reach matchesJsonPath).
+    private static let stubSet: StubSet = {
+        var set = nativeStubs
+        set.merge(try! StubLoader.parse("""
+        { "mappings": [
+          { "request": { "method": "POST", "urlPath": "/jp", "bodyPatterns": [ { "matchesJsonPath": "$.items[?(@.price > 10)]" } ] },
+            "response": { "status": 200, "body": "jp" } },
+          { "request": { "method": "POST", "urlPath": "/jpv", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$..name", "matches": "a.*" } } ] },
+            "response": { "status": 200, "body": "jpv" } },
+          { "request": { "method": "POST", "urlPath": "/jpa", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$.a[0].b", "absent": true } } ] },
+            "response": { "status": 200, "body": "jpa" } }
+        ] }
+        """, file: "mappings.json"))
+        return set
+    }()
+
+    private static let nativeStubs = try! StubLoader.parse("""
     { "routes": [
       { "method": "GET", "path": "/message", "body": "Hello world" },
       { "method": "POST", "path": "/users/{id}/orders", "requestJsonIncludes": { "a": 1 }, "status": 201, "json": { "ok": true } },
@@ -127,7 +145,7 @@ enum FuzzTargets {
       { "path": "/re", "query": { "r": { "matches": "(a+)+b" } }, "body": "re" },
       { "path": "/random", "fault": "random-data" }
     ] }
-    """, file: "fuzz.json"))
+    """, file: "fuzz.json")
 
     /// Short timeouts: the client never sends more than its input, so waiting long only slows the fuzzer.
     private static let connectionLimits: ServerLimits = {
