@@ -58,10 +58,10 @@ struct LoginScreen: ProgramScreen {
     @Test func aWaitThatTimesOutSaysWhatItWaitedForAndShowsTheOutput() async throws {
         let app = SUTApplication(executable: myAppCLI, defaultTimeout: .milliseconds(300))
         try app.launch(arguments: ["login"])
-        let started = ContinuousClock.now
+        // Why the wait ended is in its message ("waited 300ms", not the 30 s default). Not a wall-clock bound: under
+        // load, this test's continuation can wait many seconds for a cooperative thread that synchronous tests hold
+        // (measured: 26 s with two busy loops), which says nothing about the wait itself.
         let error = await #expect(throws: AutomationError.self) { try await app.waitForOutput(containing: "never") }
-        // Bounded, not fast: a loaded machine may delay the resumption, never by the 30 s default.
-        #expect(ContinuousClock.now - started < .seconds(20))
         let message = error?.message ?? ""
         #expect(message.hasPrefix("expected \"never\" on stdout: waited 300ms\n--- last 3 lines of stdout ---\nMyAppCLI (under test: yes)\npre-active check: ok\nusername:\n"))
         let exit = await #expect(throws: AutomationError.self) { _ = try await app.waitForExit(timeout: .milliseconds(100)) }
@@ -71,9 +71,9 @@ struct LoginScreen: ProgramScreen {
     @Test func aProgramThatEndsStopsTheWaitAtOnce() async throws {
         let app = SUTApplication(executable: myAppCLI, defaultTimeout: WaitTimeout.long)
         try app.launch(arguments: ["greet"])
-        let started = ContinuousClock.now
+        // The message says the exit ended the wait (a timeout would say "waited 30s"); see the test above on why
+        // elapsed time is not asserted.
         let error = await #expect(throws: AutomationError.self) { try await app.waitForOutput(containing: "goodbye") }
-        #expect(ContinuousClock.now - started < .seconds(20)) // well before WaitTimeout.long (30 s)
         #expect(error?.message.hasPrefix("expected \"goodbye\" on stdout: the program exited with code 0 first") == true)
     }
 
