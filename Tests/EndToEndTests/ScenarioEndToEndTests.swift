@@ -98,7 +98,7 @@ import Testing
               Scenario: a prompt on a terminal
                 Given the program runs in a terminal of 60x10
                 And the program "sh"
-                When I launch the program with "-c 'stty size; printf \\"working...\\\\r\\\\033[Kname? \\"; read name; echo hi $name; trap \\"echo bye; exit 4\\" INT; while :; do sleep 0.05; done'"
+                When I launch the program with "-c 'trap \\"echo bye; exit 4\\" INT; stty size; printf \\"working...\\\\r\\\\033[Kname? \\"; read name; echo hi $name; while :; do sleep 0.05; done'"
                 Then the screen shows "10 60"
                 And the screen shows "name?"
                 When I type "ada"
