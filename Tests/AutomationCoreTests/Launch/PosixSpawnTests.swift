@@ -21,7 +21,8 @@ import Testing
                 try run(spawn, ["/bin/sh", "-c", "pwd; echo \"$0 $PROBE_VALUE\""], argv0: "probe-argv0")].joined(separator: "\n")
     }
 
-    private func run(_ spawn: Spawn, _ argv: [String], argv0: String? = nil) throws -> String {
+    private func run(_ spawn: Spawn, _ argv: [String], argv0: String? = nil,
+                     environment: [String] = ["PROBE_VALUE=42", "PATH=/usr/bin:/bin"]) throws -> String {
         let output = try #require(PosixSpawn.pipe())
         let null = PosixSpawn.openNull(forWriting: false)
         // A descriptor the caller left inheritable: it must not reach the program.
@@ -33,7 +34,7 @@ import Testing
         sigaddset(&blocked, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
         let oldPipe = signal(SIGPIPE, SIG_IGN)
-        let result = spawn(argv[0], [argv0 ?? argv[0]] + argv.dropFirst(), ["PROBE_VALUE=42", "PATH=/usr/bin:/bin"], "/usr",
+        let result = spawn(argv[0], [argv0 ?? argv[0]] + argv.dropFirst(), environment, "/usr",
                            [null, output.write, output.write])
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         signal(SIGPIPE, oldPipe)
@@ -65,6 +66,25 @@ import Testing
         // ours resets every signal to its default.
         let reserved = "SigIgn:\t0000000180000000", clean = "SigIgn:\t0000000000000000"
         #expect(library.replacingOccurrences(of: reserved, with: clean) == ours)
+    }
+
+    /// argv and the environment reach the program byte for byte: empty strings, `=` inside values, non-ASCII
+    /// text, long values, and no environment at all (the C arrays are packed into one buffer).
+    @Test func argvAndEnvironmentArriveByteForByte() throws {
+        let argv = ["/usr/bin/env", "-0"]
+        let environment = ["EMPTY=", "EQUALS=a=b=c", "TEXT=héllo wörld ✓", "LONG=" + String(repeating: "x", count: 70_000), "=noname"]
+        let listed = try run({ path, argv, environment, directory, descriptors in
+            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
+        }, argv, environment: environment)
+        #expect(listed.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init) == environment)
+        let none = try run({ path, argv, environment, directory, descriptors in
+            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
+        }, argv, environment: [])
+        #expect(none.isEmpty)
+        let echoed = try run({ path, argv, environment, directory, descriptors in
+            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
+        }, ["/usr/bin/printf", "[%s]", "", "a b", "ü=✓", ""])
+        #expect(echoed == "[][a b][ü=✓][]")
     }
 
     @Test func errorsAreTheOnesPosixSpawnReports() {

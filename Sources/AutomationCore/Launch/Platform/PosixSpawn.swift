@@ -143,10 +143,29 @@ enum PosixSpawn {
         return .signaled(status & 0x7F)
     }
 
+    /// A NULL-terminated array of C strings for `strings`, in one allocation (the environment is ~40 strings on
+    /// every launch's path: one strdup and free each cost more than the copy).
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+        var bytes = 0
+        for string in strings { bytes += string.utf8.count + 1 }
+        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
+        let text = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes, 1))
+        defer {
+            pointers.deallocate()
+            text.deallocate()
+        }
+        var offset = 0
+        for (index, string) in strings.enumerated() {
+            pointers[index] = text + offset
+            for byte in string.utf8 {
+                text[offset] = CChar(bitPattern: byte)
+                offset += 1
+            }
+            text[offset] = 0
+            offset += 1
+        }
+        pointers[strings.count] = nil
+        return body(pointers)
     }
 }
 

@@ -7,16 +7,24 @@ import Darwin
 /// The current process's environment, read from `environ`.
 public enum ProcessEnvironment {
     public static var current: [String: String] {
-        var result: [String: String] = [:]
         #if canImport(Darwin)
-        guard var pointer = _NSGetEnviron()?.pointee else { return [:] } // the documented accessor for programs on Darwin
+        guard let start = _NSGetEnviron()?.pointee else { return [:] } // the documented accessor for programs on Darwin
         #else
-        var pointer = environ
+        let environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ // NULL after clearenv()
+        guard let start = environment else { return [:] }
         #endif
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            pointer += 1
+        var count = 0
+        while start[count] != nil { count += 1 }
+        // Sized once, and split on the bytes: no Character walk, no rehash as it grows (it is on every launch's path).
+        var result: [String: String] = Dictionary(minimumCapacity: count)
+        for index in 0..<count {
+            let entry = UnsafeRawPointer(start[index]!).assumingMemoryBound(to: UInt8.self)
+            let length = strlen(start[index]!)
+            guard let equals = memchr(entry, Int32(UInt8(ascii: "=")), length) else { continue }
+            let keyLength = UnsafeRawPointer(equals) - UnsafeRawPointer(entry)
+            let key = String(decoding: UnsafeBufferPointer(start: entry, count: keyLength), as: UTF8.self)
+            let value = String(decoding: UnsafeBufferPointer(start: entry + keyLength + 1, count: length - keyLength - 1), as: UTF8.self)
+            result[key] = value
         }
         return result
     }
