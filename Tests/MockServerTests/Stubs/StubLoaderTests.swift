@@ -69,6 +69,18 @@ import Testing
         let good = "{ \"routes\": [\n" + routes.joined(separator: ",\n").replacingOccurrences(of: "\"stauts\": 1", with: "\"status\": 201") + "\n] }"
         let stubs = try StubLoader.parse(good, file: "routes.json")
         #expect(stubs.stubs.map(\.source) == (0..<600).map { "routes.json:\($0 + 2)" })
+        // The threads take chunks of 64 in turn: errors in the first and last chunks, at chunk edges, in a
+        // partial last chunk; the first in file order wins however the chunks were shared out.
+        for (early, late) in [(0, 999), (63, 64), (640, 998), (127, 900), (998, 999)] {
+            var many = (0..<1000).map { "{ \"path\": \"/r/\($0)\" }" }
+            many[late] = "{ \"path\": \"/late\", \"stauts\": 1 }"
+            many[early] = "{ \"path\": \"/early\", \"bodi\": \"x\" }"
+            let text = "{ \"routes\": [\n" + many.joined(separator: ",\n") + "\n] }"
+            #expect(error(text)?.hasPrefix("routes.json:\(early + 2):") == true, "\(early) \(late): \(error(text) ?? "")")
+        }
+        let thousand = try StubLoader.parse("{ \"routes\": [\n" + (0..<1000).map { "{ \"path\": \"/r/\($0)\" }" }.joined(separator: ",\n") + "\n] }",
+                                            file: "routes.json")
+        #expect(thousand.stubs.map(\.source) == (0..<1000).map { "routes.json:\($0 + 2)" })
     }
 
     @Test func aDirectoryOfFilesAndAWireMockRootLoadSideBySide() throws {
