@@ -7,6 +7,10 @@
 #   3. sut-launch ./true            (scripts/build-release.sh: release, one static executable on Linux)
 #   4. sut-launch --launcher foundation ./true   (the Foundation.Process backend)
 # and prints sut-launch's median overhead over both references for each backend, plus peak memory (max RSS).
+# sut-launch is measured installed, as the README has CI machines do it (cp to a directory on PATH). The file the
+# linker just wrote runs ~0.15 ms slower while the page cache holds it as the linker left it (measured: same
+# bytes, same page count and fault count, a fresh copy runs faster; cause not pinned down), so that figure is
+# printed too, not hidden.
 # Targets (issue 11): default backend at most 1 ms median overhead over the direct launch, peak RSS at most 6 MB.
 #
 # With COMPARE_BUILDS=1 it also builds and times the same source linked the other ways (--static-swift-stdlib,
@@ -27,7 +31,10 @@ trap 'rm -rf "$WORK"' EXIT
 command -v hyperfine >/dev/null || { echo "bench-launch: hyperfine not found; install it with: apt-get install -y hyperfine" >&2; exit 2; }
 
 echo "building sut-launch (scripts/build-release.sh: release, one static executable on Linux)..." >&2
-SUT="$("$ROOT/scripts/build-release.sh")"
+LINKED="$("$ROOT/scripts/build-release.sh")"
+mkdir -p "$WORK/bin"
+install -m 755 "$LINKED" "$LINKED-foundation" "$WORK/bin/"
+SUT="$WORK/bin/sut-launch"
 
 cat > "$WORK/true.c" <<'C'
 int main(void) { return 0; }
@@ -52,7 +59,8 @@ hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$WOR
     -n direct "$WORK/true" \
     -n c-launcher "$WORK/c-launcher $WORK/true" \
     -n sut-launch "$SUT $WORK/true" \
-    -n sut-launch-foundation "$SUT --launcher foundation $WORK/true" >&2
+    -n sut-launch-foundation "$SUT --launcher foundation $WORK/true" \
+    -n sut-launch-as-linked "$LINKED $WORK/true" >&2
 
 peak_kb() {
     local best=0 kb
@@ -69,7 +77,7 @@ if [ "${COMPARE_BUILDS:-0}" = 1 ]; then
     (cd "$ROOT" && swift build -c release --scratch-path .build/static-stdlib --static-swift-stdlib --product sut-launch >&2 \
         && swift build -c release --scratch-path .build/default-release --product sut-launch >&2)
     hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$WORK/builds.json" \
-        -n "static executable" "$SUT $WORK/true" \
+        -n "static executable" "$LINKED $WORK/true" \
         -n "static Swift stdlib" "$ROOT/.build/static-stdlib/release/sut-launch $WORK/true" \
         -n "default release build" "$ROOT/.build/default-release/release/sut-launch $WORK/true" >&2
     python3 - "$WORK/builds.json" <<'PY'
@@ -89,6 +97,8 @@ print(f"median wall time: direct {median['direct']:.2f} ms, c-launcher {median['
 over = median['sut-launch'] - median['direct']
 print(f"sut-launch (posix-spawn) overhead: {over:.2f} ms over direct (target <= 1 ms: {'PASS' if over <= 1 else 'FAIL'}), "
       f"{median['sut-launch'] - median['c-launcher']:.2f} ms over the C launcher")
+print(f"the same binary run from the file the linker wrote (.build): {median['sut-launch-as-linked']:.2f} ms, "
+      f"{median['sut-launch-as-linked'] - median['direct']:.2f} ms over direct")
 print(f"sut-launch --launcher foundation overhead: {median['sut-launch-foundation'] - median['direct']:.2f} ms over direct, "
       f"{median['sut-launch-foundation'] - median['c-launcher']:.2f} ms over the C launcher")
 print(f"peak memory (max RSS): sut-launch {sut_kb / 1024:.1f} MB (target <= 6 MB: {'PASS' if sut_kb <= 6 * 1024 else 'FAIL'}), "
