@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "CSystemShims"),
         // The package-internal toolbox (no product; never linked into the program under test): JSON with
         // positions, suggestions, text, durations, files, threads, locks, standard streams.
-        .target(name: "AutomationSupport"),
+        .target(name: "AutomationSupport", dependencies: ["CSystemShims"]),
         // The mock server: HTTP/1.1 on sockets, stubs, matching, journal, admin API; on the toolbox and the C shims.
         .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
         // Flags, launcher, run orchestration, reports, scenarios, the commands.

@@ -436,3 +436,26 @@ int csystem_reaper_start(void) { return 0; }
 int csystem_reaper_guard(int pgid) { (void)pgid; return 0; }
 int csystem_reaper_release(int pgid) { (void)pgid; return 0; }
 #endif
+
+#include <sched.h>
+
+int csystem_thread_attr_prefer_other_cpu(void *attributes) {
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    int current = sched_getcpu();
+    if (current < 0 || current >= CPU_SETSIZE || !CPU_ISSET(current, &set) || CPU_COUNT(&set) < 2) return 0;
+    CPU_CLR(current, &set);
+    return pthread_attr_setaffinity_np((pthread_attr_t *)attributes, sizeof set, &set) == 0;
+#else
+    (void)attributes;
+    return 0;
+#endif
+}
+
+void csystem_thread_allow_cpus_of_main(void) {
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(getpid(), sizeof set, &set) == 0) sched_setaffinity(0, sizeof set, &set);
+#endif
+}

@@ -1,3 +1,4 @@
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,9 +9,11 @@ import Darwin
 /// poll, read and waitpid). 1 MiB is virtual (pages are committed when touched): room for JSON and regex
 /// structure at their documented depth limits with debug builds' frames.
 /// - Returns: false when no thread could be started.
-package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+/// - Parameter onAnotherCPU: on Linux, start it on a CPU other than the caller's (then let it run anywhere):
+///   a new thread otherwise often waits behind its creator for up to milliseconds on this VM's 2 CPUs, which is
+///   the whole point lost for work split between the two.
+package func startDetachedThread(onAnotherCPU: Bool = false, _ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
     #if canImport(Glibc)
     var thread = pthread_t()
     #else
@@ -23,6 +26,17 @@ package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool
     // documented depth limits (JSONParser.maxDepth, LinearRegex.maxNesting) with debug builds' frames.
     pthread_attr_setstacksize(&attributes, 1024 * 1024)
     defer { pthread_attr_destroy(&attributes) }
+    let pinned = onAnotherCPU && csystem_thread_attr_prefer_other_cpu(&attributes) == 1
+    let run: @Sendable () -> Void
+    if pinned {
+        run = {
+            csystem_thread_allow_cpus_of_main()
+            body()
+        }
+    } else {
+        run = body
+    }
+    let context = Unmanaged.passRetained(Box(run)).toOpaque()
     let status = pthread_create(&thread, &attributes, { context in
         let box = Unmanaged<Box>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue()
         box.body()

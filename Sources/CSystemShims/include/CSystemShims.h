@@ -29,6 +29,11 @@ void csystem_bound_malloc_caching(void);
 /// (one run of a program) then skips creating an arena per thread (a 128 MiB reservation, trimmed with two
 /// munmaps and an mprotect each). Call before starting threads. Does nothing on other C libraries.
 void csystem_single_malloc_arena(void);
+/// Linux: restricts a new thread's CPUs to all the caller may use but the one it runs on (0 when there is no
+/// other), so the thread starts at once on an idle CPU instead of queueing behind its creator.
+int csystem_thread_attr_prefer_other_cpu(void *attributes);
+/// Linux: gives the calling thread the CPUs of the process's main thread back.
+void csystem_thread_allow_cpus_of_main(void);
 
 /// Opens a pseudo-terminal pair: returns the controller side (read-write, close-on-exec, not our controlling
 /// terminal) with the window size set, and writes the path of the other side into `name` (`size` bytes).

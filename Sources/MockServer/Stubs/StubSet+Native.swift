@@ -150,7 +150,7 @@ extension StubSet {
             }
         }
         let done = DispatchSemaphore(value: 0)
-        let helped = startDetachedThread {
+        let helped = startDetachedThread(onAnotherCPU: true) {
             takeChunks()
             done.signal()
         }

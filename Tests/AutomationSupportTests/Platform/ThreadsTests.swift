@@ -1,0 +1,43 @@
+@testable import AutomationSupport
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// `startDetachedThread(onAnotherCPU:)`, which route loading uses for its second thread: the thread runs, and
+/// once running it may use every CPU the process's main thread may (it is only started elsewhere).
+@Suite struct ThreadsTests {
+    private final class Seen: @unchecked Sendable {
+        var ran = false
+        var sameCPUsAsMain = false
+    }
+
+    private static func allowedCPUs(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix("Cpus_allowed_list:") { return text }
+        }
+        return nil
+    }
+
+    @Test(arguments: [false, true])
+    func aThreadRunsAndKeepsTheCPUsOfTheProcess(onAnotherCPU: Bool) {
+        let seen = Seen()
+        let done = DispatchSemaphore(value: 0)
+        let started = startDetachedThread(onAnotherCPU: onAnotherCPU) {
+            // The kernel's word for it: this thread's and the main thread's allowed CPUs.
+            let mine = Self.allowedCPUs("/proc/thread-self/status"), main = Self.allowedCPUs("/proc/self/status")
+            seen.sameCPUsAsMain = mine != nil && mine == main
+            seen.ran = true
+            done.signal()
+        }
+        #expect(started)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(seen.ran)
+        #expect(seen.sameCPUsAsMain)
+    }
+}
