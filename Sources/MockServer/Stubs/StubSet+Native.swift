@@ -116,9 +116,9 @@ extension StubSet {
     }
 
     /// Builds stubs from many routes on two threads (loading is on the path to "ready"); the first error in
-    /// file order wins, as if they were built one by one. The threads take chunks of routes in turn rather than
-    /// a half each: a helper thread here starts 0.04 – 2 ms after it is created (a virtual CPU waking), and with
-    /// halves the main thread then waited for all of the helper's half.
+    /// file order wins, as if they were built one by one. The helper starts on the other CPU (queued behind its
+    /// creator it often did not run before the main thread had done everything), and the threads take chunks of
+    /// routes in turn rather than a half each, so a helper that starts late only does less.
     static func buildInParallel(_ nodes: [JSONNode], _ build: @escaping @Sendable (JSONNode) throws(StubError) -> Stub) throws(StubError) -> [Stub] {
         @Sendable func buildAll(_ slice: ArraySlice<JSONNode>) -> Result<[Stub], StubError> {
             var stubs: [Stub] = []
