@@ -143,9 +143,10 @@ public enum TestCommand {
         let files = try featureFiles(paths)
         var (pickles, problems, sources) = ScenarioLint.loadWithSources(files)
         // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
-        // on every way out after loading, so a run that fails early still leaves its file.
-        var messages = ScenarioLint.messages(sources)
+        // on every way out after loading, so a run that fails early still leaves its file. Built only when asked
+        // for: for 1,000 files it is most of what `test --list` costs (1.05 s instead of 0.3 s).
         let messagesPath = parsed.last("--messages")?.value
+        var messages = messagesPath == nil ? CucumberMessages() : ScenarioLint.messages(sources)
         let runStartedMs = WallClock.milliseconds()
         func finishMessages(_ results: [ScenarioResult], _ exitCode: Int32) -> Int32 {
             guard let messagesPath else { return exitCode }
