@@ -2,12 +2,15 @@
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs. Linear in the length: it walks UTF-8 bytes, not
     /// characters (a line of 40,000 blanks took seconds the other way).
+    /// No copy of the bytes: Gherkin files trim every line (1,000 feature files are ~40,000 lines).
     package func trimmingSpaces() -> String {
-        let bytes = Array(utf8)
+        let text = Substring(self) // shares the storage
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return "" }
-        if first == 0 && last == bytes.count - 1 { return String(self) }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        guard let first = text.utf8.firstIndex(where: { !isBlank($0) }), let last = text.utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+        // Blanks are ASCII, so both ends fall on character boundaries: after the last non-blank byte comes a blank or the end.
+        let end = text.utf8.index(after: last)
+        if first == text.startIndex && end == text.endIndex { return String(text) }
+        return String(text[first..<end])
     }
 }
 

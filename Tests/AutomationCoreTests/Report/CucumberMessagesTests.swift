@@ -44,6 +44,8 @@ import Testing
               But a but
         """,
         "# language: it\nFunzionalità: f\n  Scenario: s\n    Dato un passo\n    E un altro\n",
+        // Tags: indented with tabs and spaces, non-ASCII, a comment after a space and after a tab.
+        "\t @ünï  @b\t@c #a comment @notatag\nFeature: tags\n\t@x\t#tab comment\n  Scenario: s\n    Given a step\n",
     ]
 
     @Test(.enabled(if: hasReference, "needs the reference parser: pip install gherkin-official (scripts/install-test-deps.sh installs it)"))
