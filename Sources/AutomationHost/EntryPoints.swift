@@ -11,6 +11,7 @@ public struct EntryPoints {
     public private(set) var names: [String] = []
     private var actions: [String: () throws -> Void] = [:]
 
+    /// No entry points yet: ``register(_:_:)`` adds them.
     public init() {}
 
     /// Registers an entry point. A second registration of the same name replaces the first.
@@ -21,8 +22,11 @@ public struct EntryPoints {
 
     /// An entry point name that no registration matches.
     public struct UnknownEntryPoint: Error, CustomStringConvertible {
+        /// The name asked for.
         public let name: String
+        /// The names registered, to list in the message.
         public let known: [String]
+        /// "unknown entry point …; known entry points: …".
         public var description: String {
             "unknown entry point \"\(name)\"; known entry points: \(known.joined(separator: ", "))"
         }

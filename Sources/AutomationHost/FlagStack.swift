@@ -20,9 +20,12 @@ import Dispatch
 public struct FlagStack: Sendable {
     /// One layer: a name (for ``source(of:)``) and its values.
     public struct Layer: Sendable {
+        /// Where the values come from ("launch", "runtime", a test's own name), as ``source(of:)`` reports it.
         public var name: String
+        /// The flags this layer sets.
         public var values: [String: FlagValue]
 
+        /// A layer named `name` holding `values`.
         public init(name: String, values: [String: FlagValue]) {
             self.name = name
             self.values = values
@@ -124,13 +127,16 @@ public final class RuntimeFlags: Sendable {
     private let queue = DispatchQueue(label: "sut-launch.runtime-flags")
     nonisolated(unsafe) private var storage: [String: FlagValue] = [:] // only touched on `queue`
 
+    /// Empty runtime flags (tests make their own; the program uses ``shared``).
     public init() {}
 
     /// The flags set now.
     public var values: [String: FlagValue] { queue.sync { storage } }
 
+    /// Sets `key` to `value`, replacing what was there.
     public func set(_ key: String, _ value: FlagValue) { queue.sync { storage[key] = value } }
 
+    /// Removes `key`: lower layers of a ``FlagStack`` show through again.
     public func clear(_ key: String) { queue.sync { _ = storage.removeValue(forKey: key) } }
 
     /// Applies a `flag set` / `flag clear` command; false for any other command (an entry point is the program's).

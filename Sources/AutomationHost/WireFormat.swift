@@ -142,12 +142,15 @@ public enum WireFormat {
 
     /// What a program under test received: both flag kinds, its own arguments, and any problems found.
     public struct Received: Sendable {
+        /// Feature flags (`EPHEMERAL_{json}` / `SUT_EPHEMERAL`).
         public var ephemeral: [String: FlagValue] = [:]
+        /// Automation flags (`AUTOMATION_{json}` / `SUT_AUTOMATION`).
         public var automation: [String: FlagValue] = [:]
         /// argv without the marshalled entries (`UI_TEST_MODE`, `EPHEMERAL_…`, `AUTOMATION_…`).
         public var arguments: [String] = []
         /// True when `UI_TEST_MODE` or `SUT_UNDER_TEST=1` was present.
         public var isUnderTest = false
+        /// Values that could not be read (their flags are left out).
         public var problems: [WireFormatProblem] = []
     }
 
@@ -227,6 +230,8 @@ public enum WireFormat {
 public struct WireFormatProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the value came from: "launch argument EPHEMERAL_" or "environment variable SUT_AUTOMATION".
     public var source: String
+    /// What is wrong with it.
     public var message: String
+    /// The source, then the message.
     public var description: String { "\(source) \(message)" }
 }

@@ -28,7 +28,9 @@ import Darwin
 /// }
 /// ```
 public struct ControlChannel: Sendable {
+    /// The endpoint's host (a loopback address).
     public let host: String
+    /// The endpoint's port.
     public let port: UInt16
 
     /// The bridge's control endpoint (``AutomationBridge/controlURL``); nil when there is none.
@@ -38,6 +40,7 @@ public struct ControlChannel: Sendable {
         self.port = value
     }
 
+    /// An endpoint given directly (tests of the channel itself).
     public init(host: String, port: UInt16) {
         self.host = host
         self.port = port
@@ -120,7 +123,9 @@ public struct ControlChannel: Sendable {
 public struct ControlMessage: Sendable, Hashable {
     /// The endpoint's id for it (nil from an endpoint that gives none): what ``ControlChannel/acknowledge(_:reply:)`` names.
     public var id: Int?
+    /// What the test sent.
     public var text: String
+    /// A message `text` with the endpoint's `id`.
     public init(id: Int?, text: String) {
         self.id = id
         self.text = text

@@ -2,6 +2,7 @@
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var entries: [(name: String, value: String)] = []
 
+    /// Fields in this order.
     public init(_ entries: [(name: String, value: String)] = []) { self.entries = entries }
     public init(dictionaryLiteral elements: (String, String)...) { self.entries = elements.map { (name: $0.0, value: $0.1) } }
 
@@ -17,8 +18,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return entries.filter { $0.name.lowercased() == lowered }.map(\.value)
     }
 
+    /// True when a field of that name is present.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// Appends a field, keeping any of the same name.
     public mutating func add(_ name: String, _ value: String) { entries.append((name: name, value: value)) }
 
     /// Replaces every field of that name with one.

@@ -1,5 +1,6 @@
 /// One request as the mock server received it.
 public struct HTTPRequest: Sendable, Hashable {
+    /// The method, as sent (`GET`).
     public var method: String
     /// The request-target as sent: `/cities?q=Milano`.
     public var target: String
@@ -7,12 +8,16 @@ public struct HTTPRequest: Sendable, Hashable {
     public var path: String
     /// The raw query string after `?`, if any.
     public var rawQuery: String?
+    /// `HTTP/1.1` or `HTTP/1.0`.
     public var version: String
+    /// The header fields, in order.
     public var headers: HTTPHeaders
+    /// The body, decoded from chunks when it came chunked.
     public var body: [UInt8]
     /// The peer's IP address.
     public var clientAddress: String
 
+    /// A request; `path` and `rawQuery` are split from `target`.
     public init(method: String, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = [:],
                 body: [UInt8] = [], clientAddress: String = "127.0.0.1") {
         self.method = method

@@ -22,16 +22,22 @@ public struct MockResponse: Sendable, Hashable {
         }
     }
 
+    /// The status code.
     public var status: Int
     /// The reason phrase; nil for the standard one.
     public var reason: String?
+    /// Header fields to send (Content-Length is added unless the body goes chunked).
     public var headers: HTTPHeaders
+    /// The body.
     public var body: [UInt8]
+    /// Milliseconds to wait before answering.
     public var delayMs: Int
+    /// Misbehave instead of answering (WireMock's faults).
     public var fault: Fault?
     /// Send the body with chunked transfer encoding (HTTP/1.1 clients only).
     public var chunked: Bool
 
+    /// An answer; by default 200 with no body.
     public init(status: Int = 200, reason: String? = nil, headers: HTTPHeaders = [:], body: [UInt8] = [],
                 delayMs: Int = 0, fault: Fault? = nil, chunked: Bool = false) {
         self.status = status

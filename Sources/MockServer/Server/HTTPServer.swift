@@ -7,7 +7,9 @@ public final class HTTPServer: Sendable {
     /// Answers one request. Runs on the connection's thread; must be thread-safe.
     public typealias Handler = @Sendable (HTTPRequest) -> MockResponse
 
+    /// The address it listens on.
     public let host: String
+    /// Sizes and timeouts every connection is held to.
     public let limits: ServerLimits
     private let handler: Handler
     private let state = ServerState()

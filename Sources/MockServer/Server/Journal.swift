@@ -11,14 +11,18 @@ public struct JournalEntry: Sendable {
     public var request: HTTPRequest
     /// The stub that answered; nil for an unexpected request.
     public var stubID: String?
+    /// The name of the stub that answered; nil for an unexpected request.
     public var stubName: String?
+    /// The status code of the answer (with a fault, the one its stub would have sent).
     public var status: Int
+    /// The fault performed instead of an answer (`CONNECTION_RESET_BY_PEER`, …), if any.
     public var fault: String?
     /// Why the request matched nothing, with the nearest stub (unexpected requests only).
     public var nearMiss: String?
     /// The body's size as received; larger than `request.body.count` when the journal cut it.
     public var bodySize = 0
 
+    /// True for a request no stub matched (admin API calls excepted).
     public var isUnexpected: Bool { stubID == nil && !request.path.hasPrefix("/__admin") }
     /// True when the journal kept only the first ``Journal/maxBodyBytes`` of the body.
     public var bodyTruncated: Bool { bodySize > request.body.count }
@@ -33,7 +37,9 @@ public struct Journal: Sendable {
     /// Headers whose values the journal's JSON replaces with `[redacted]` unless secrets are asked for.
     public static let secretHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
+    /// At most this many entries are kept.
     public let limit: Int
+    /// At most this many bytes of bodies and headers are kept in all.
     public let byteBudget: Int
     /// Entries dropped to stay within the limits.
     public private(set) var dropped = 0
@@ -41,6 +47,7 @@ public struct Journal: Sendable {
     private var head = 0
     private var bytes = 0
 
+    /// An empty journal with these bounds (at least one entry).
     public init(limit: Int = 10_000, byteBudget: Int = 32 * 1024 * 1024) {
         self.limit = max(1, limit)
         self.byteBudget = max(Self.maxBodyBytes, byteBudget)

@@ -106,6 +106,7 @@ public final class MockServer: Sendable {
         /// Template every WireMock mapping's response, also those added through the admin API
         /// (`--global-response-templating`; load-time mappings are templated by ``StubSet/templateWireMockResponses()``).
         public var globalResponseTemplating = false
+        /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating.
         public init() {}
     }
 
@@ -179,6 +180,7 @@ public final class MockServer: Sendable {
     /// Stops listening and closes every connection.
     public func stop() { server.stop() }
 
+    /// The port it listens on (the one chosen when started with port 0).
     public var port: UInt16 { server.port }
     package var listeningDescriptor: Int32? { server.listeningDescriptor }
     /// `http://127.0.0.1:PORT`.

@@ -15,5 +15,6 @@ public struct ServerLimits: Sendable, Hashable {
     /// Open connections at once; more are answered 503 and closed.
     public var maxConnections = 1024
 
+    /// The documented defaults.
     public init() {}
 }

@@ -1,39 +1,53 @@
 import AutomationSupport
 /// What the mock server saw during a run: calls per route, unexpected requests, unmet expectations.
 public struct ServerSummary: Sendable {
+    /// One route and how often it was called.
     public struct Route: Sendable {
+        /// The stub's id (`file:line`).
         public var id: String
+        /// Its name (`GET /cities`, or the `name` given).
         public var name: String
+        /// Where it was defined.
         public var source: String
+        /// Requests it answered.
         public var calls: Int
         /// Why the route's `expect` does not hold; nil when it holds or there is none.
         public var expectationFailure: String?
     }
 
+    /// A request no stub matched, with its near miss.
     public struct UnexpectedRequest: Sendable, CustomStringConvertible {
+        /// The request's method.
         public var method: String
+        /// The request-target as sent.
         public var url: String
+        /// Why it matched nothing: the nearest stub and what differed.
         public var nearMiss: String
 
         /// `GET /x`, then the nearest stub and what differed, indented: the one rendering of a near miss
         /// for summaries, scenario failures and test issues.
         public var description: String { description(indent: "  ") }
 
+        /// The request, then the near miss with `indent` before each of its lines.
         public func description(indent: String) -> String {
             ([ "\(method) \(url)" ] + nearMiss.split(separator: "\n").dropFirst().map { indent + $0 }).joined(separator: "\n")
         }
     }
 
+    /// Every route, in load order.
     public var routes: [Route]
     /// The unexpected requests described (the first 1,000).
     public var unexpected: [UnexpectedRequest]
     /// Every unexpected request, described or not.
     public var unexpectedTotal: Int
+    /// Requests received in all.
     public var totalRequests: Int
     /// Journal entries dropped to stay within its limits (the oldest went first).
     public var journalDropped: Int
+    /// What unexpected requests do to the run.
     public var policy: StubSet.UnexpectedPolicy
 
+    /// A summary from its parts (`unexpectedTotal` defaults to the number described).
     public init(routes: [Route], unexpected: [UnexpectedRequest], unexpectedTotal: Int? = nil, totalRequests: Int,
                 journalDropped: Int = 0, policy: StubSet.UnexpectedPolicy) {
         self.routes = routes

@@ -40,6 +40,7 @@ public final class Stub: @unchecked Sendable {
         case .cycle: responses[(call - 1) % responses.count]
         }
     }
+    /// The calls the run must see (`expect`); nil: no expectation.
     public var expectation: Expectation?
 
     init(id: String, name: String, source: String, method: String?, url: URLMatcher, order: Int = 0, responses: [ResponseDefinition]) {
@@ -54,10 +55,14 @@ public final class Stub: @unchecked Sendable {
 
     /// `expect` of a native route: how many calls the run must see.
     public struct Expectation: Sendable, Hashable {
+        /// Exactly this many calls.
         public var times: Int?
+        /// At least this many calls.
         public var atLeast: Int?
+        /// At most this many calls.
         public var atMost: Int?
 
+        /// An expectation; nil bounds are not checked.
         public init(times: Int? = nil, atLeast: Int? = nil, atMost: Int? = nil) {
             self.times = times
             self.atLeast = atLeast

@@ -1,11 +1,16 @@
 import AutomationSupport
 /// A problem in a stub file, with where it is: `routes.json:12:7: unknown key "stauts"; did you mean "status"?`
 public struct StubError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stub file (or directory) at fault.
     public var file: String
+    /// The line in it, when known.
     public var line: Int?
+    /// The column in it, when known.
     public var column: Int?
+    /// What is wrong, and the fix where there is one.
     public var message: String
 
+    /// A problem in `file`, at `line`:`column` when known.
     public init(file: String, line: Int? = nil, column: Int? = nil, _ message: String) {
         self.file = file
         self.line = line

@@ -9,10 +9,12 @@ public struct StubSet: Sendable {
     }
 
     public internal(set) var stubs: [Stub] = []
+    /// What an unexpected request gets: a 404 reported in the summary (default), or the run fails.
     public var unexpected: UnexpectedPolicy = .report
     /// The files loaded, in order.
     public internal(set) var files: [String] = []
 
+    /// No stubs: every request is unexpected.
     public init() {}
 
     /// Adds another set's stubs after this one's (its `unexpected: fail` carries over).

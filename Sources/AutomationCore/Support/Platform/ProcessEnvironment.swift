@@ -6,6 +6,7 @@ import Darwin
 
 /// The current process's environment, read from `environ`.
 public enum ProcessEnvironment {
+    /// Every `NAME=value` entry of `environ` now (an entry without `=` is skipped; a later duplicate wins).
     public static var current: [String: String] {
         #if canImport(Darwin)
         guard let start = _NSGetEnviron()?.pointee else { return [:] } // the documented accessor for programs on Darwin
