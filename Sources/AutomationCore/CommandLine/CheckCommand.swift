@@ -5,6 +5,7 @@ import MockServer
 /// and every step in the catalog); exit 0 when all are valid, 3 otherwise. It accepts what `test` and
 /// `serve` accept (files and directories) and refuses what they refuse.
 public enum CheckCommand {
+    /// The text of `sut-launch check --help`.
     public static let help = """
         USAGE:
           sut-launch check [--messages FILE] FILES...
@@ -15,6 +16,7 @@ public enum CheckCommand {
 
         """
 
+    /// Runs `check` with the arguments after it; returns the exit code.
     public static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: "")],
                                               stopAtPositional: false)

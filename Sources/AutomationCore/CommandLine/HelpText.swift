@@ -1,5 +1,6 @@
 /// The text of `sut-launch --help`.
 public enum HelpText {
+    /// `--help`: usage, options, values, exit codes and an example.
     public static var main: String {
         var text = """
         sut-launch \(SutLaunch.version): put a program under test into a known state, run it, tell CI what happened.

@@ -13,11 +13,13 @@ public enum InitCommand {
         OptionSpec("--help", short: "-h", help: "show this help"),
     ]
 
+    /// The text of `sut-launch init --help`.
     public static var help: String {
         "USAGE:\n  sut-launch init [--program PROGRAM] [DIR]\n\nWrites features/example.feature, stubs/example.json and ci/ snippets into DIR (default: here),\n"
             + "never overwriting a file; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + OptionSpec.helpLines(options)
     }
 
+    /// Runs `init` with the arguments after it; returns the exit code.
     public static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try ArgumentParser.parse(arguments, options: options, stopAtPositional: false)
         if parsed.has("--help") {

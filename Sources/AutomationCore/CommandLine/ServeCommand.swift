@@ -17,6 +17,7 @@ public enum ServeCommand {
         OptionSpec("--help", short: "-h", help: "show this help"),
     ]
 
+    /// The text of `sut-launch serve --help`.
     public static var help: String {
         "USAGE:\n  sut-launch serve [options] [STUBS...]\n\nRuns the mock server until Ctrl-C (or SIGTERM); prints its URL first. Without stubs it starts empty,\nfor clients that add mappings through /__admin.\n\nOPTIONS:\n"
             + OptionSpec.helpLines(options)

@@ -15,6 +15,7 @@ public enum ShellIntegration {
         return value.split(separator: "|").map(String.init)
     }
 
+    /// Runs `completions bash|zsh|fish`; returns the exit code.
     public static func run(_ arguments: [String]) throws -> Int32 {
         switch arguments.first {
         case "bash": Console.out(bash())

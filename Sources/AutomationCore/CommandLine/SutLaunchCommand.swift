@@ -36,6 +36,7 @@ public enum SutLaunchCommand {
         return ExitCode.cannotLaunch
     }
 
+    /// Runs the command line `arguments` (argv without argv[0]) with the caller's `environment`; returns the exit code.
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         let first = arguments.first
         do {

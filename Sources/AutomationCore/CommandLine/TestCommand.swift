@@ -49,6 +49,7 @@ public enum TestCommand {
         "STEPS:\n" + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
     }
 
+    /// Runs `test` with the arguments after it; returns the exit code (``ExitCode``).
     public static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
         // SIGINT/SIGTERM/SIGHUP at any moment: stop the scenarios' programs, write the reports with every
         // finished scenario and the running ones as interrupted, exit 128+N.

@@ -3,9 +3,12 @@ public import AutomationHost
 
 /// One `key=value` or `key:=JSON` assignment from the command line.
 public struct FlagAssignment: Sendable, Hashable {
+    /// The flag's name.
     public var key: String
+    /// Its value (`key=value` gives a string, number or boolean as it reads; `key:=JSON` any JSON).
     public var value: FlagValue
 
+    /// `key` set to `value`.
     public init(key: String, value: FlagValue) {
         self.key = key
         self.value = value

@@ -3,8 +3,11 @@ public import AutomationHost
 
 /// A `--flags-file`: `{"featureFlags": {...}, "automationFlags": {...}, "env": {...}}`.
 public struct FlagsFile: Sendable, Hashable {
+    /// `featureFlags`: sent as `EPHEMERAL_{json}` / `SUT_EPHEMERAL`.
     public var featureFlags: [String: FlagValue] = [:]
+    /// `automationFlags`: sent as `AUTOMATION_{json}` / `SUT_AUTOMATION`.
     public var automationFlags: [String: FlagValue] = [:]
+    /// `env`: variables set for the program.
     public var environment: [String: String] = [:]
 
     static let knownKeys = ["featureFlags", "automationFlags", "env"]

@@ -10,10 +10,12 @@ public struct LaunchError: Error, Sendable, Hashable, CustomStringConvertible {
         case cannotLaunch
     }
 
+    /// Which failure: it decides the exit code.
     public let code: Code
     /// One line naming the program and the reason.
     public let message: String
 
+    /// A launch error of this kind, saying `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

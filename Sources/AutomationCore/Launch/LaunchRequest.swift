@@ -18,8 +18,11 @@ public enum LauncherBackend: String, Sendable, CaseIterable {
 
 /// A terminal's size in character cells.
 public struct TerminalSize: Sendable, Hashable {
+    /// Character cells per row.
     public var columns: Int
+    /// Rows.
     public var rows: Int
+    /// A size (80 × 24 by default, as terminals start).
     public init(columns: Int = 80, rows: Int = 24) {
         self.columns = columns
         self.rows = rows
@@ -48,6 +51,7 @@ public struct LaunchRequest: Sendable {
     public var environment: [String: String]
     /// The program's working directory; nil keeps ours.
     public var workingDirectory: String?
+    /// Where the program's stdin comes from.
     public var standardInput: StandardInput
     /// Write the program's output through to our own stdout/stderr as it arrives.
     public var forwardsOutput: Bool
@@ -60,6 +64,7 @@ public struct LaunchRequest: Sendable {
     /// (``LaunchedProcess/writeToStandardInput(_:)``, Ctrl-C as byte 3), and `isatty` is true.
     public var terminal: TerminalSize?
 
+    /// A request to run `executable` with these `arguments` and this complete `environment`.
     public init(
         executable: String, arguments: [String] = [], environment: [String: String],
         workingDirectory: String? = nil, standardInput: StandardInput = .inherit,

@@ -42,6 +42,7 @@ public final class OutputRecorder: Sendable {
     /// How many bytes of each stream ``captured(_:)`` keeps (0: capture nothing but the tail).
     public let captureLimit: Int
 
+    /// A recorder keeping `tailLimit` bytes of each stream's end and `captureLimit` bytes of its start.
     public init(tailLimit: Int = 64 * 1024, captureLimit: Int = 0) {
         self.tailLimit = tailLimit
         self.captureLimit = captureLimit

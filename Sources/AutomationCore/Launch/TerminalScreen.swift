@@ -9,6 +9,7 @@
 /// screen.text   // "ready"
 /// ```
 public struct TerminalScreen: Sendable, Hashable {
+    /// Its size (clamped to 1 – 1,000 each way).
     public let size: TerminalSize
     private var cells: [[Character]]
     /// The cursor: row and column, from 0.
@@ -27,6 +28,7 @@ public struct TerminalScreen: Sendable, Hashable {
     private enum Parser: Hashable { case ground, escape, csi, osc, oscEscape, charset }
     private static let maxParameters = 16
 
+    /// A blank screen of `size`.
     public init(_ size: TerminalSize) {
         self.size = TerminalSize(columns: max(1, min(size.columns, 1_000)), rows: max(1, min(size.rows, 1_000)))
         cells = Array(repeating: Array(repeating: " ", count: self.size.columns), count: self.size.rows)

@@ -17,6 +17,7 @@ public struct RunConfiguration: Sendable {
     public var clearEnvironment = false
     /// The caller's environment (the base unless ``clearEnvironment``).
     public var callerEnvironment: [String: String] = [:]
+    /// The program's working directory (`--cwd`); nil: sut-launch's own.
     public var workingDirectory: String?
     /// Stop the program after this long (nil: never).
     public var timeout: Duration?
@@ -41,9 +42,11 @@ public struct RunConfiguration: Sendable {
     public var strict = false
     /// The mock server's address and port (0: a free port).
     public var mockHost = "127.0.0.1"
+    /// Its port (`--port`, default 8080; 0: a free one).
     public var mockPort: UInt16 = 8080
     /// Write the mock server's journal here.
     public var journalPath: String?
+    /// Requests the journal keeps (`--journal-limit`; the oldest go first).
     public var journalLimit = 10_000
     /// Keep secret header values in the journal (`--journal-secrets`).
     public var journalSecrets = false
@@ -66,6 +69,7 @@ public struct RunConfiguration: Sendable {
     /// Set once the mock server listens: its base URL, passed to the program.
     public var mockServerURL: String?
 
+    /// A run of `program` with `arguments` and nothing else set.
     public init(program: String, arguments: [String] = []) {
         self.program = program
         self.arguments = arguments

@@ -3,7 +3,9 @@ import MockServer
 
 /// The result of one run: sut-launch's exit code and the report.
 public struct RunOutcome: Sendable {
+    /// What sut-launch exits with (``ExitCode``).
     public var exitCode: Int32
+    /// The run's report (`--report`).
     public var report: RunReport
 }
 

@@ -4,11 +4,14 @@ public import MockServer
 /// A step written in Swift: a Cucumber Expression (`a user {string} exists`; `{string}`, `{int}`, `{float}`,
 /// `{word}`, `{}`, optional text, alternatives: ``CucumberExpression``) and what it does. AutomationTesting's `StepLibrary` builds these from typed closures.
 public struct CodeStep: Sendable {
+    /// The step's Cucumber Expression.
     public let pattern: String
     /// Where it was defined (`LoginSteps.swift:12`), for clash and failure messages.
     public let source: String
+    /// What the step does: the context and the expression's captures as text.
     public let body: @Sendable (StepContext, [String]) throws -> Void
 
+    /// A step matching `pattern`, defined at `source`, doing `body`.
     public init(pattern: String, source: String, body: @escaping @Sendable (StepContext, [String]) throws -> Void) {
         self.pattern = pattern
         self.source = source

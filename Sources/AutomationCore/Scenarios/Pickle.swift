@@ -4,7 +4,9 @@ import AutomationSupport
 public struct Pickle: Sendable, Hashable {
     /// The feature file.
     public var uri: String
+    /// The feature's name.
     public var featureName: String
+    /// The name of the rule it is under, if any.
     public var ruleName: String?
     /// The scenario's name; an outline row's name gets the row's values, like "Login (user = ada)".
     public var name: String
@@ -16,6 +18,7 @@ public struct Pickle: Sendable, Hashable {
     public var scenarioLine: Int = 0
     /// Feature, rule, scenario and examples tags, without duplicates.
     public var tags: [String]
+    /// Background steps, then the scenario's own.
     public var steps: [GherkinDocument.Step]
 
     /// `login.feature:12`.

@@ -9,14 +9,18 @@ import Foundation
 
 /// Why a step did not pass: an assertion that failed, or something that kept the scenario from running.
 public struct StepFailure: Error, Sendable, CustomStringConvertible {
+    /// Failure or error, as JUnit reports them.
     public enum Kind: String, Sendable {
         /// An expectation did not hold (JUnit `<failure>`).
         case failure
         /// The scenario could not run: undefined step, program not found (JUnit `<error>`).
         case error
     }
+    /// Failure or error.
     public var kind: Kind
+    /// What went wrong, for the report.
     public var message: String
+    /// A step failure of this kind saying `message`.
     public init(_ message: String, kind: Kind = .failure) {
         self.kind = kind
         self.message = message

@@ -4,6 +4,7 @@ import Dispatch
 
 /// How `sut-launch test` runs scenarios.
 public struct ScenarioOptions: Sendable {
+    /// `--tags`: the scenarios whose tags satisfy it (nil: all).
     public var tags: TagExpression?
     /// Scenarios run at once, each with its own mock-server port and working directory.
     public var jobs = 1
@@ -13,6 +14,7 @@ public struct ScenarioOptions: Sendable {
     public var stepTimeout: Duration = .seconds(2)
     /// How long a scenario may take in all (60 s; `@timeout=10s` on a scenario overrides it).
     public var scenarioTimeout: Duration = .seconds(60)
+    /// How long a stopped program gets between SIGTERM and SIGKILL.
     public var killGrace: Duration = .seconds(2)
     /// `--define NAME=VALUE`, for `${NAME}` in steps (`PROGRAM` is the default program).
     public var defines: [String: String] = [:]
@@ -36,19 +38,25 @@ public struct ScenarioOptions: Sendable {
     /// The caller's environment (for `${NAME}` and the program's environment).
     public var environment: [String: String] = [:]
 
+    /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
 }
 
 /// The outcome of one scenario.
 public struct ScenarioResult: Sendable {
+    /// How a scenario ended: passed, failed (an expectation), or error (it could not run).
     public enum Status: String, Sendable {
         case passed, failed, error
     }
+    /// The scenario.
     public var pickle: Pickle
+    /// How it ended.
     public var status: Status
+    /// How long it took.
     public var duration: Duration
     /// `login.feature:14: Then I see "x"` and why, when it did not pass.
     public var failedStep: String?
+    /// Why it did not pass (nil when it passed).
     public var message: String?
     /// Every step with its mark (✓ passed, ✗ failed, - skipped).
     public var trail: [String]

@@ -171,7 +171,9 @@ enum PosixSpawn {
 
 /// A C errno with its text.
 public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The errno value (`ENOENT`).
     public let rawValue: Int32
+    /// The errno `rawValue`.
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
     public var description: String { String(cString: strerror(rawValue)) }
 }

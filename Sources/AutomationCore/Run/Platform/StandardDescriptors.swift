@@ -37,9 +37,13 @@ public enum StandardDescriptors {
 
 /// The signal numbers the rest of the code names.
 public enum SignalNumber {
+    /// SIGINT (Ctrl-C).
     public static let interrupt = SIGINT
+    /// SIGTERM.
     public static let terminate = SIGTERM
+    /// SIGHUP.
     public static let hangUp = SIGHUP
+    /// SIGKILL.
     public static let kill = SIGKILL
     /// The signals a scenario step may send, by name.
     public static let named: [(name: String, number: Int32)] = [
