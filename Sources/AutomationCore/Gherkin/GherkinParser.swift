@@ -106,14 +106,14 @@ public enum GherkinParser {
             }) {
                 text = text[..<utf8.index(before: hash)]
             }
-            let leading = lines[index].utf8.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.count
+            let lineColumn = column(index)
             for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
                 guard word.hasPrefix("@"), word.count > 1 else {
                     throw error("expected a tag like @smoke, found \"\(word)\"")
                 }
                 var tag = GherkinDocument.Tag(name: String(word), line: index + 1)
                 // Only blanks stand between tags, so each is found where the split found it.
-                tag.column = leading + line.distance(from: line.startIndex, to: word.startIndex) + 1
+                tag.column = lineColumn + line.distance(from: line.startIndex, to: word.startIndex)
                 pendingTags.append(tag)
             }
         }
