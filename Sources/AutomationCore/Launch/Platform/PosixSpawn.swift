@@ -145,7 +145,7 @@ enum PosixSpawn {
 
     /// A NULL-terminated array of C strings for `strings`, in one allocation (the environment is ~40 strings on
     /// every launch's path: one strdup and free each cost more than the copy).
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
         var bytes = 0
         for string in strings { bytes += string.utf8.count + 1 }
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)

@@ -17,12 +17,10 @@ enum CompanionExecutable {
     /// state. Returns only when exec failed, with the error.
     static func exec(_ path: String, arguments: [String]) -> Errno {
         let argv = [String(path.split(separator: "/").last ?? Substring(path))] + arguments
-        var pointers = argv.map { strdup($0) }
-        pointers.append(nil)
-        execv(path, &pointers) // execv keeps `environ`
-        let error = Errno(errno)
-        pointers.forEach { free($0) }
-        return error
+        return PosixSpawn.withCStrings(argv) { pointers in
+            execv(path, pointers) // execv keeps `environ`
+            return Errno(errno)
+        }
     }
 
     private static func ownPath() -> String? {
