@@ -21,7 +21,7 @@ public enum CheckCommand {
         let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: "")],
                                               stopAtPositional: false)
         let messagesPath = try parsed.last("--messages").map { option throws(UsageError) in try RunCommand.outputPath(option.value ?? "", option) }
-        var allFeatures: [String] = []
+        var sources: [ScenarioLint.Source] = [] // every feature file as read, for --messages
         if parsed.has("--help") {
             Console.out(help)
             return 0
@@ -47,17 +47,10 @@ public enum CheckCommand {
             let (userSteps, stepProblems) = UserSteps.load(UserSteps.files(near: features))
             for problem in stepProblems { Console.error(problem) }
             if !stepProblems.isEmpty { failed = true }
-            for feature in features where !checkFeature(feature, userSteps: userSteps) { failed = true }
-            allFeatures += features
+            for feature in features where !checkFeature(feature, userSteps: userSteps, sources: &sources) { failed = true }
             if stubs && !checkStubs(path) { failed = true }
         }
-        if let messagesPath {
-            let messages = ScenarioLint.messages(ScenarioLint.loadWithSources(allFeatures, printingWarnings: false).sources)
-            guard FileSystem.write(Array((messages.lines.joined(separator: "\n") + "\n").utf8), to: messagesPath) else {
-                Console.error("--messages \(messagesPath): cannot write the messages (exit \(ExitCode.ioError))")
-                return ExitCode.ioError
-            }
-        }
+        if let messagesPath, !ScenarioLint.messages(sources).write(to: messagesPath) { return ExitCode.ioError }
         return failed ? ExitCode.invalidInput : 0
     }
 
@@ -73,8 +66,10 @@ public enum CheckCommand {
     }
 
     /// Parses a feature file and checks its durations and that every step is in the catalog.
-    static func checkFeature(_ path: String, userSteps: [UserStep] = []) -> Bool {
-        let (pickles, loadProblems) = ScenarioLint.load([path])
+    /// Checks one feature file and adds it, as read, to `sources`.
+    static func checkFeature(_ path: String, userSteps: [UserStep], sources: inout [ScenarioLint.Source]) -> Bool {
+        let (pickles, loadProblems, read) = ScenarioLint.loadWithSources([path])
+        sources += read
         let problems = loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
         for problem in problems { Console.error(problem) }
         if problems.isEmpty { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }

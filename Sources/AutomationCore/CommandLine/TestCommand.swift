@@ -159,11 +159,7 @@ public enum TestCommand {
                 offset += result.duration.seconds * 1000
             }
             messages.testRunFinished(success: exitCode == 0, atMs: WallClock.milliseconds())
-            guard FileSystem.write(Array((messages.lines.joined(separator: "\n") + "\n").utf8), to: messagesPath) else {
-                Console.error("--messages \(messagesPath): cannot write the messages (exit \(ExitCode.ioError))")
-                return ExitCode.ioError
-            }
-            return exitCode
+            return messages.write(to: messagesPath) ? exitCode : ExitCode.ioError
         }
         for option in parsed.values("--steps") where !FileSystem.isRegularFile(option.value ?? "") {
             throw UsageError("\(option.spelling) \(option.value ?? ""): no such step file")

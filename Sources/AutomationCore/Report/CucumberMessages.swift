@@ -18,6 +18,16 @@ struct CucumberMessages {
         return String(nextId)
     }
 
+    /// Writes the envelopes to `path` (`--messages`), one per line; says so on stderr when it cannot.
+    /// - Returns: false when the file could not be written (the command then exits ``ExitCode/ioError``).
+    func write(to path: String) -> Bool {
+        guard FileSystem.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: path) else {
+            Console.error("--messages \(path): cannot write the messages (exit \(ExitCode.ioError))")
+            return false
+        }
+        return true
+    }
+
     mutating func meta(version: String) {
         lines.append(#"{"meta":{"protocolVersion":"27.0.0","implementation":{"name":"sut-launch","version":"\#(version)"},"runtime":{"name":"swift"},"os":{"name":"linux"},"cpu":{"name":"x86_64"}}}"#)
     }

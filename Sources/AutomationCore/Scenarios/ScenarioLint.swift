@@ -4,20 +4,22 @@ import AutomationSupport
 /// what `test` accepts: files that do not parse, `@timeout=` tags and step durations that are not
 /// durations. `check` also names undefined steps (`test` reports them per scenario, as Cucumber does).
 enum ScenarioLint {
-    /// Reads and compiles feature files.
-    /// - Returns: the pickles, in file order, and one `file:line: message` per problem.
     /// A feature file as read: its text and what it parsed to (for Cucumber Messages).
     struct Source {
         let uri: String
         let text: String
-        let document: Result<GherkinDocument, GherkinError>
+        /// The document and its pickles, or why it does not parse.
+        let document: Result<(document: GherkinDocument, pickles: [Pickle]), GherkinError>
     }
 
+    /// Reads and compiles feature files.
+    /// - Returns: the pickles, in file order, and one `file:line: message` per problem.
     static func load(_ paths: [String]) -> (pickles: [Pickle], problems: [String]) {
         let (pickles, problems, _) = loadWithSources(paths)
         return (pickles, problems)
     }
 
+    /// The same, with each file as read (its warnings printed unless `printingWarnings` is false).
     static func loadWithSources(_ paths: [String], printingWarnings: Bool = true) -> (pickles: [Pickle], problems: [String], sources: [Source]) {
         var pickles: [Pickle] = []
         var problems: [String] = []
@@ -30,10 +32,10 @@ enum ScenarioLint {
             let text = String(decoding: bytes, as: UTF8.self)
             do throws(GherkinError) {
                 let document = try GherkinParser.parse(text, uri: path)
-                sources.append(Source(uri: path, text: text, document: .success(document)))
                 // What Cucumber accepts but the author likely did not mean: said, never fatal (files stay portable).
                 if printingWarnings { for warning in document.warnings { Console.line("warning: " + warning) } }
                 let compiled = Pickle.compile(document)
+                sources.append(Source(uri: path, text: text, document: .success((document, compiled))))
                 problems += durationProblems(compiled)
                 pickles += compiled
             } catch {
@@ -51,7 +53,7 @@ enum ScenarioLint {
         for source in sources {
             messages.source(uri: source.uri, text: source.text)
             switch source.document {
-            case .success(let document): messages.document(document, pickles: Pickle.compile(document))
+            case .success(let parsed): messages.document(parsed.document, pickles: parsed.pickles)
             case .failure(let error): messages.parseError(uri: source.uri, error)
             }
         }

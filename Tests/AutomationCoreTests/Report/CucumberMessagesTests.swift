@@ -75,7 +75,7 @@ import Testing
         let text = "Feature: f\n  Scenario: passes\n    Given a step\n  Scenario: fails\n    Given a step\n    When another\n"
         let document = try GherkinParser.parse(text, uri: "f.feature")
         let pickles = Pickle.compile(document)
-        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success(document))])
+        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success((document, Pickle.compile(document))))])
         messages.testRunStarted(atMs: 1_000)
         let passed = ScenarioResult(pickle: pickles[0], status: .passed, duration: .milliseconds(5), trail: ["✓ Given a step"], outputTail: "", unexpectedRequests: [])
         var failed = ScenarioResult(pickle: pickles[1], status: .failed, duration: .milliseconds(7), trail: ["✗ Given a step", "- When another"], outputTail: "", unexpectedRequests: [])
@@ -105,7 +105,7 @@ import Testing
         var result = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: ["- a", "- b", "- c"], outputTail: "", unexpectedRequests: [])
         result.failedStep = "f.feature:4: Then nobody knows this"
         result.message = "undefined step: Then nobody knows this"
-        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success(document))])
+        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success((document, Pickle.compile(document))))])
         messages.testCase(result, startedAtMs: 0)
         let statuses = messages.lines.compactMap { $0.firstMatch(of: #/"status":"([A-Z]+)"/#)?.output.1 }.map(String.init)
         #expect(statuses == ["SKIPPED", "UNDEFINED", "SKIPPED"])
@@ -116,7 +116,7 @@ import Testing
         let text = "Feature: f\n  Scenario: s\n    When I run \"echo hi\"\n"
         let document = try GherkinParser.parse(text, uri: "f.feature")
         let pickle = try #require(Pickle.compile(document).first)
-        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success(document))])
+        var messages = ScenarioLint.messages([ScenarioLint.Source(uri: "f.feature", text: text, document: .success((document, Pickle.compile(document))))])
         messages.stepDefinitions(userSteps: [])
         messages.testCase(ScenarioResult(pickle: pickle, status: .passed, duration: .zero, trail: ["✓ When I run \"echo hi\""],
                                          outputTail: "", unexpectedRequests: []), startedAtMs: 0)
