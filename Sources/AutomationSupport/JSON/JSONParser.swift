@@ -10,16 +10,20 @@ package struct JSONParser {
         package var description: String { "\(position): \(message)" }
     }
 
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
-    private var depth = 0
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+    var lineStart = 0
+    var depth = 0
+    /// Set by ``parse(_:deferringArrayAt:)``: the array whose elements are delimited, not parsed.
+    var deferral: Deferral?
+    /// `deferral != nil`, kept apart: a test of the optional costs stack in every frame of a debug build's recursion.
+    var isDeferring = false
     /// Arrays and objects nested deeper are refused (400 for a request body, exit 3 for a file): parsing,
     /// comparing and freeing a document recurse once per level, on connection threads with 1 MiB stacks.
     package static let maxDepth = 128
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses one JSON document; anything but whitespace after it is an error.
     package static func parse(_ text: String) throws(Error) -> JSONNode {
@@ -39,20 +43,20 @@ package struct JSONParser {
         return node
     }
 
-    private var position: SourcePosition { SourcePosition(line: line, column: index - lineStart + 1) }
+    var position: SourcePosition { SourcePosition(line: line, column: index - lineStart + 1) }
 
-    private func error(_ message: String, at position: SourcePosition? = nil) -> Error {
+    func error(_ message: String, at position: SourcePosition? = nil) -> Error {
         Error(position: position ?? self.position, message: message)
     }
 
-    private func describeCurrent() -> String {
+    func describeCurrent() -> String {
         guard index < bytes.count else { return "end of file" }
         let byte = bytes[index]
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16))"
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D: index += 1
@@ -65,20 +69,30 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(Error) -> JSONNode {
+    mutating func parseValue() throws(Error) -> JSONNode {
         let start = position
         guard index < bytes.count else { throw error("expected a JSON value, found end of file") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(start)
-        case UInt8(ascii: "["): return try parseArray(start)
+        case UInt8(ascii: "["):
+            if depth == 0, isDeferring { return try deferArray() }
+            return try parseArray(start)
         case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
         case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(.bool(true), at: start)
         case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: start)
         case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber(start)
         case UInt8(ascii: "'"): throw error("strings take double quotes in JSON, found '")
-        default: throw error("expected a JSON value, found \(describeCurrent())")
+        default: throw expected("a JSON value")
         }
+    }
+
+    /// "expected WHAT, found X", built out of line: the recursive functions keep small stack frames even in
+    /// debug builds, whose frames hold every interpolation's temporaries (documents 128 levels deep are parsed
+    /// on 1 MiB connection threads).
+    @inline(never)
+    func expected(_ what: String) -> Error {
+        error("expected \(what), found \(describeCurrent())")
     }
 
     private mutating func expectWord(_ word: String) throws(Error) {
@@ -89,7 +103,7 @@ package struct JSONParser {
         index += utf8.count
     }
 
-    private mutating func enter() throws(Error) {
+    mutating func enter() throws(Error) {
         depth += 1
         if depth > Self.maxDepth { throw error("nesting deeper than \(Self.maxDepth) levels") }
     }
@@ -113,24 +127,22 @@ package struct JSONParser {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                     throw error("trailing comma before '}'")
                 }
-                throw error("expected a member name in double quotes, found \(describeCurrent())")
+                throw expected("a member name in double quotes")
             }
             let key = try parseString()
-            if members.count >= 16 {
-                if seen.isEmpty { seen = Set(members.map(\.key)) }
-                if !seen.insert(key).inserted, let earlier = members.first(where: { $0.key == key }) {
-                    throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
-                }
-            } else if let earlier = members.first(where: { $0.key == key }) {
-                throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
-            }
+            try checkNew(key, at: keyPosition, members: members, seen: &seen)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("expected ':' after \"\(key)\", found \(describeCurrent())")
+                throw expected("':' after \"\(key)\"")
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
+            let value: JSONNode
+            if depth == 1, isDeferring {
+                value = try parseRootMember(key)
+            } else {
+                value = try parseValue()
+            }
             members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found end of file") }
@@ -142,7 +154,20 @@ package struct JSONParser {
                 index += 1
                 return JSONNode(.object(members), at: start)
             }
-            throw error("expected ',' or '}' after the value of \"\(key)\", found \(describeCurrent())")
+            throw expected("',' or '}' after the value of \"\(key)\"")
+        }
+    }
+
+    /// Refuses a key the object already has.
+    @inline(never)
+    private func checkNew(_ key: String, at keyPosition: SourcePosition, members: [JSONNode.Member], seen: inout Set<String>) throws(Error) {
+        if members.count >= 16 {
+            if seen.isEmpty { seen = Set(members.map(\.key)) }
+            if !seen.insert(key).inserted, let earlier = members.first(where: { $0.key == key }) {
+                throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
+            }
+        } else if let earlier = members.first(where: { $0.key == key }) {
+            throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
         }
     }
 
@@ -170,7 +195,7 @@ package struct JSONParser {
                 index += 1
                 return JSONNode(.array(elements), at: start)
             }
-            throw error("expected ',' or ']' in an array, found \(describeCurrent())")
+            throw expected("',' or ']' in an array")
         }
     }
 

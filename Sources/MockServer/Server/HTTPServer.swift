@@ -76,7 +76,9 @@ public final class HTTPServer: Sendable {
         let bound = listener.localPort
         state.setListener(listener, port: bound)
         let state = self.state, limits = self.limits, handler = self.handler
-        let started = startDetachedThread {
+        // On the other CPU: the caller may go on working (MockServer builds its router) while the first
+        // connection is accepted.
+        let started = startDetachedThread(onAnotherCPU: true) {
             while let (client, address) = listener.accept() {
                 guard state.add(client, limit: limits.maxConnections) else {
                     if !state.isStopped {

@@ -10,7 +10,23 @@ public final class MockServer: Sendable {
         var fileStubs: StubSet
         /// What answers. Matching runs on a snapshot, outside the lock; ``version`` says whether the
         /// snapshot is still current when its result is committed (counts, scenario transitions).
-        var router: Router { didSet { version += 1 } }
+        /// Built on first use: ``MockServer/start(port:)`` builds it once the socket listens, so that with
+        /// thousands of routes the first connection is accepted meanwhile (its request waits for the lock).
+        var router: Router {
+            get {
+                if let routerStorage { return routerStorage }
+                let built = Router(pendingStubs)
+                routerStorage = built
+                pendingStubs = []
+                return built
+            }
+            set {
+                routerStorage = newValue
+                version += 1
+            }
+        }
+        private var routerStorage: Router?
+        private var pendingStubs: [Stub]
         var counts: [Int]
         var scenarios: [String: String] = [:] { didSet { version += 1 } }
         private(set) var version = 0
@@ -39,7 +55,7 @@ public final class MockServer: Sendable {
         init(stubs: StubSet, host: String, options: MockServer.Options) {
             self.host = host
             fileStubs = stubs
-            router = Router(stubs.stubs)
+            pendingStubs = stubs.stubs
             counts = [Int](repeating: 0, count: stubs.count)
             journal = Journal(limit: options.journalLimit)
             self.options = options
@@ -135,7 +151,11 @@ public final class MockServer: Sendable {
     /// Starts listening. Returns the bound port (useful with port 0).
     /// - Throws: ``Socket/Error`` when the address cannot be bound.
     @discardableResult
-    public func start(port: UInt16) throws -> UInt16 { try server.start(port: port) }
+    public func start(port: UInt16) throws -> UInt16 {
+        let bound = try server.start(port: port)
+        state.locked { _ = $0.router }
+        return bound
+    }
 
     /// Calls `observer` after each request is answered (on the connection's thread).
     public func onRequest(_ observer: @escaping @Sendable (JournalEntry) -> Void) {

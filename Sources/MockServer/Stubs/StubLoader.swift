@@ -56,6 +56,7 @@ public enum StubLoader {
 
     private static func parse(_ bytes: [UInt8], file: String, directory: String, wireMockFiles: String?,
                               skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
+        if let stubs = nativeParsedWhereBuilt(bytes, file: file, directory: directory) { return stubs }
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
@@ -80,5 +81,15 @@ public enum StubLoader {
         let hint = keys.lazy.compactMap { Suggestion.nearest(to: $0, among: known).map { "; did you mean \"\($0)\"?" } }.first ?? ""
         throw StubError(file: file, at: members.first?.keyPosition ?? root.position,
                         "not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \(keys.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)")
+    }
+
+    /// A native file loaded with each route parsed by the thread that builds it (two threads for large files):
+    /// the route trees never all exist at once, and parsing no longer runs alone before building. nil when the
+    /// file is not a native stub file or anything in it is wrong: the whole parse then finds what and reports
+    /// the first problem in file order.
+    private static func nativeParsedWhereBuilt(_ bytes: [UInt8], file: String, directory: String) -> StubSet? {
+        guard let (root, deferred) = try? JSONParser.parse(bytes, deferringArrayAt: "routes"), let deferred,
+              root["mappings"] == nil, root["request"] == nil, root["response"] == nil else { return nil }
+        return try? StubSet.native(root, deferred: deferred, file: file, directory: directory)
     }
 }

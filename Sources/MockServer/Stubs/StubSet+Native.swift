@@ -13,6 +13,13 @@ extension StubSet {
 
     /// Loads the native format: `{"routes": [...], "unexpected": "fail"}` (or a bare array of routes).
     static func native(_ root: JSONNode, file: String, directory: String) throws(StubError) -> StubSet {
+        try native(root, deferred: nil, file: file, directory: directory)
+    }
+
+    /// The same, with the routes array left unparsed by ``JSONParser/parse(_:deferringArrayAt:)``: each route is
+    /// parsed by the thread that builds it, and freed right after. Errors may not be the first in file order
+    /// (the caller parses the file again whole when this throws).
+    static func native(_ root: JSONNode, deferred: JSONDeferredArray?, file: String, directory: String) throws(StubError) -> StubSet {
         var set = StubSet()
         set.files = [file]
         let routes: [JSONNode]
@@ -32,7 +39,20 @@ extension StubSet {
                 set.unexpected = parsed
             }
         }
-        for stub in try buildInParallel(routes, { route throws(StubError) in try nativeRoute(route, file: file, directory: directory) }) {
+        let count: Int
+        let build: @Sendable (Int) throws(StubError) -> Stub
+        if let deferred {
+            count = deferred.count
+            build = { index throws(StubError) in
+                let node: JSONNode
+                do throws(JSONParser.Error) { node = try deferred.element(index) } catch { throw StubError(file: file, at: error.position, error.message) }
+                return try nativeRoute(node, file: file, directory: directory)
+            }
+        } else {
+            count = routes.count
+            build = { [routes] index throws(StubError) in try nativeRoute(routes[index], file: file, directory: directory) }
+        }
+        for stub in try buildInParallel(count: count, build) {
             set.append(stub)
         }
         return set
@@ -119,18 +139,18 @@ extension StubSet {
     /// file order wins, as if they were built one by one. The helper starts on the other CPU (queued behind its
     /// creator it often did not run before the main thread had done everything), and the threads take chunks of
     /// routes in turn rather than a half each, so a helper that starts late only does less.
-    static func buildInParallel(_ nodes: [JSONNode], _ build: @escaping @Sendable (JSONNode) throws(StubError) -> Stub) throws(StubError) -> [Stub] {
-        @Sendable func buildAll(_ slice: ArraySlice<JSONNode>) -> Result<[Stub], StubError> {
+    static func buildInParallel(count: Int, _ build: @escaping @Sendable (Int) throws(StubError) -> Stub) throws(StubError) -> [Stub] {
+        @Sendable func buildAll(_ range: Range<Int>) -> Result<[Stub], StubError> {
             var stubs: [Stub] = []
-            stubs.reserveCapacity(slice.count)
-            for node in slice {
-                do throws(StubError) { stubs.append(try build(node)) } catch { return .failure(error) }
+            stubs.reserveCapacity(range.count)
+            for index in range {
+                do throws(StubError) { stubs.append(try build(index)) } catch { return .failure(error) }
             }
             return .success(stubs)
         }
-        guard nodes.count >= 256 else { return try buildAll(nodes[...]).get() }
+        guard count >= 256 else { return try buildAll(0..<count).get() }
         let chunk = 64
-        let chunks = (nodes.count + chunk - 1) / chunk
+        let chunks = (count + chunk - 1) / chunk
         final class Work: @unchecked Sendable {
             let lock = Lock()
             var next = 0
@@ -145,7 +165,7 @@ extension StubSet {
                     return work.next
                 }
                 guard index < chunks else { return }
-                let result = buildAll(nodes[(index * chunk)..<min(nodes.count, (index + 1) * chunk)])
+                let result = buildAll((index * chunk)..<min(count, (index + 1) * chunk))
                 work.lock.withLock { work.results[index] = result }
             }
         }
@@ -157,7 +177,7 @@ extension StubSet {
         takeChunks()
         if helped { done.wait() }
         var stubs: [Stub] = []
-        stubs.reserveCapacity(nodes.count)
+        stubs.reserveCapacity(count)
         for result in work.lock.withLock({ work.results }) { stubs += try result!.get() }
         return stubs
     }

@@ -78,6 +78,13 @@ import Testing
             let text = "{ \"routes\": [\n" + many.joined(separator: ",\n") + "\n] }"
             #expect(error(text)?.hasPrefix("routes.json:\(early + 2):") == true, "\(early) \(late): \(error(text) ?? "")")
         }
+        // Each route is parsed by the thread that builds it; still, as in a file parsed whole before anything is
+        // built, a JSON syntax error anywhere is the one reported, before any route's mistake.
+        var broken = (0..<1000).map { "{ \"path\": \"/r/\($0)\" }" }
+        broken[5] = "{ \"path\": \"/early\", \"bodi\": \"x\" }"
+        broken[900] = "{ \"path\": \"/late\" \"status\": 201 }"
+        let syntax = error("{ \"routes\": [\n" + broken.joined(separator: ",\n") + "\n] }")
+        #expect(syntax?.hasPrefix("routes.json:902:19: expected ',' or '}' after the value of \"path\"") == true, "\(syntax ?? "")")
         let thousand = try StubLoader.parse("{ \"routes\": [\n" + (0..<1000).map { "{ \"path\": \"/r/\($0)\" }" }.joined(separator: ",\n") + "\n] }",
                                             file: "routes.json")
         #expect(thousand.stubs.map(\.source) == (0..<1000).map { "routes.json:\($0 + 2)" })
