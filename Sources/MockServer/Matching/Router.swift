@@ -6,7 +6,7 @@ import AutomationSupport
 struct Router: Sendable {
     let stubs: [Stub]
     /// Position of each stub in the total order "best first".
-    private let rank: [Int]
+    private var rank: [Int] = []
     private var exactPaths: [String: [Int]] = [:]
     private var trie = TrieNode()
     private var patterns: [(prefix: String, includesQuery: Bool, index: Int)] = []
@@ -22,6 +22,28 @@ struct Router: Sendable {
 
     init(_ stubs: [Stub]) {
         self.stubs = stubs
+        // Two parts that share nothing, on two threads for thousands of routes (on the path to "ready").
+        final class Ranked: @unchecked Sendable {
+            var rank: [Int] = []
+            var exactPaths: [String: [Int]] = [:]
+        }
+        let ranked = Ranked()
+        let rankAndIndexExactPaths: @Sendable () -> Void = {
+            ranked.rank = Self.rank(stubs)
+            ranked.exactPaths = Self.exactPaths(stubs)
+        }
+        if stubs.count >= 512 {
+            runInParallel({ self.indexTheRest(stubs) }, rankAndIndexExactPaths)
+        } else {
+            rankAndIndexExactPaths()
+            indexTheRest(stubs)
+        }
+        rank = ranked.rank
+        exactPaths = ranked.exactPaths
+    }
+
+    /// Each stub's position in the total order "best first".
+    private static func rank(_ stubs: [Stub]) -> [Int] {
         // Sort keys computed once: comparing whole Stub values would copy them on every comparison.
         let keys = stubs.map { (priority: $0.priority, specificity: $0.url.specificity, order: $0.order) }
         let order = keys.indices.sorted { a, b in
@@ -32,7 +54,12 @@ struct Router: Sendable {
         }
         var rank = [Int](repeating: 0, count: stubs.count)
         for (position, index) in order.enumerated() { rank[index] = position }
-        self.rank = rank
+        return rank
+    }
+
+    /// Stubs by exact path: whole URLs (their query aside) and all-literal templates.
+    private static func exactPaths(_ stubs: [Stub]) -> [String: [Int]] {
+        var exactPaths: [String: [Int]] = [:]
         exactPaths.reserveCapacity(stubs.count)
         for index in stubs.indices {
             switch stubs[index].url {
@@ -40,11 +67,22 @@ struct Router: Sendable {
                 let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
                 exactPaths[path, default: []].append(index)
             case .template(let segments):
-                if let path = Self.exactPath(segments) {
-                    exactPaths[path, default: []].append(index)
-                } else {
-                    insert(segments, index: index)
-                }
+                if let path = exactPath(segments) { exactPaths[path, default: []].append(index) }
+            case .pattern, .any:
+                break
+            }
+        }
+        return exactPaths
+    }
+
+    /// The trie of templates with parameters or wildcards, the patterns and the any-URL stubs.
+    private mutating func indexTheRest(_ stubs: [Stub]) {
+        for index in stubs.indices {
+            switch stubs[index].url {
+            case .exactURL:
+                break
+            case .template(let segments):
+                if !segments.allSatisfy(\.isLiteral) { insert(segments, index: index) }
             case .pattern(let regex, _, let includesQuery):
                 patterns.append((Self.literalPrefix(regex.source), includesQuery, index))
             case .any:
@@ -81,13 +119,8 @@ struct Router: Sendable {
         for segment in segments {
             switch segment {
             case .literal(let text):
-                if let child = node.literal[text] {
-                    node = child
-                } else {
-                    let child = TrieNode()
-                    node.literal[text] = child
-                    node = child
-                }
+                // One hash whether the child exists or not: the default is stored by the subscript's modify.
+                node = Self.child(&node.literal[text, default: TrieNode()])
             case .parameter:
                 let child = node.parameter ?? TrieNode()
                 node.parameter = child
@@ -103,6 +136,8 @@ struct Router: Sendable {
         }
         node.terminal.append(index)
     }
+
+    private static func child(_ slot: inout TrieNode) -> TrieNode { slot }
 
     /// Stub indices whose URL may match, best first. The caller still checks every field.
     func candidates(for input: MatchInput) -> [Int] {

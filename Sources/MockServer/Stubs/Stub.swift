@@ -129,6 +129,11 @@ enum PathSegment: Sendable, Hashable {
     case star
     case doubleStar
 
+    var isLiteral: Bool {
+        if case .literal = self { return true }
+        return false
+    }
+
     var rank: UInt8 {
         switch self {
         case .literal: 3

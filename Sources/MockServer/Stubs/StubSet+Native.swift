@@ -1,5 +1,4 @@
 import AutomationSupport
-import Dispatch
 
 extension StubSet {
     static let nativeRootKeys = ["routes", "unexpected"]
@@ -169,13 +168,7 @@ extension StubSet {
                 work.lock.withLock { work.results[index] = result }
             }
         }
-        let done = DispatchSemaphore(value: 0)
-        let helped = startDetachedThread(onAnotherCPU: true) {
-            takeChunks()
-            done.signal()
-        }
-        takeChunks()
-        if helped { done.wait() }
+        runInParallel(takeChunks, takeChunks)
         var stubs: [Stub] = []
         stubs.reserveCapacity(count)
         for result in work.lock.withLock({ work.results }) { stubs += try result!.get() }

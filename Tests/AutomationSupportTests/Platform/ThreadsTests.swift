@@ -40,4 +40,26 @@ import Testing
         #expect(seen.ran)
         #expect(seen.sameCPUsAsMain)
     }
+
+    /// `runInParallel`: both halves run, the second on another thread, and it returns only once both are done.
+    @Test func runInParallelReturnsWhenBothHalvesAreDone() {
+        final class Halves: @unchecked Sendable {
+            let lock = Lock()
+            var threads: [pthread_t] = []
+            var finished = 0
+        }
+        let halves = Halves()
+        runInParallel({
+            halves.lock.withLock { halves.threads.append(pthread_self()) }
+            halves.lock.withLock { halves.finished += 1 }
+        }, {
+            usleep(20_000) // the slower half: the call must still wait for it
+            halves.lock.withLock {
+                halves.threads.append(pthread_self())
+                halves.finished += 1
+            }
+        })
+        #expect(halves.finished == 2)
+        #expect(halves.threads.count == 2 && pthread_equal(halves.threads[0], halves.threads[1]) == 0)
+    }
 }

@@ -193,6 +193,29 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
         #expect(subject.ask("GET", "/items/9999").status == 404)
     }
 
+    /// From 512 stubs the router is built on two threads (ranks and exact paths on one, the rest on the other):
+    /// the order "best first" must not change.
+    @Test func largeRoutersKeepTheOrderBestFirst() throws {
+        var routes = (0..<600).map { #"{ "path": "/filler/\#($0)/{x}", "body": "filler" }"# }
+        routes += [
+            #"{ "path": "/a/b", "body": "exact" }"#,
+            #"{ "path": "/a/{x}", "body": "template" }"#,
+            #"{ "path": "/a/**", "body": "rest" }"#,
+            #"{ "path": "/p/{x}", "body": "first" }"#,
+            #"{ "path": "/p/{x}", "body": "later wins" }"#,
+            #"{ "path": "/q/{x}", "priority": 1, "body": "priority 1" }"#,
+            #"{ "path": "/q/q", "priority": 9, "body": "exact but priority 9" }"#,
+        ]
+        let subject = try server("{ \"routes\": [" + routes.joined(separator: ",") + "] }")
+        #expect(subject.ask("GET", "/a/b").body == "exact")
+        #expect(subject.ask("GET", "/a/c").body == "template")
+        #expect(subject.ask("GET", "/a/c/d").body == "rest")
+        #expect(subject.ask("GET", "/p/1").body == "later wins")
+        #expect(subject.ask("GET", "/q/q").body == "priority 1")
+        #expect(subject.ask("GET", "/filler/599/z").body == "filler")
+        #expect(subject.ask("GET", "/filler/600/z").status == 404)
+    }
+
     @Test func journalIsBounded() throws {
         let stubs = try StubLoader.parse(#"{ "routes": [ { "path": "/**" } ] }"#, file: "r.json")
         let subject = MockServer(stubs: stubs, journalLimit: 3)
