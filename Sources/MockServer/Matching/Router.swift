@@ -6,8 +6,8 @@ import AutomationSupport
 struct Router: Sendable {
     let stubs: [Stub]
     /// Position of each stub in the total order "best first".
-    private var rank: [Int] = []
-    private var exactPaths: [String: [Int]] = [:]
+    private let rank: [Int]
+    private let exactPaths: [String: [Int]]
     private var trie = TrieNode()
     private var patterns: [(prefix: String, includesQuery: Bool, index: Int)] = []
     private var anyURL: [Int] = []
@@ -22,24 +22,9 @@ struct Router: Sendable {
 
     init(_ stubs: [Stub]) {
         self.stubs = stubs
-        // Two parts that share nothing, on two threads for thousands of routes (on the path to "ready").
-        final class Ranked: @unchecked Sendable {
-            var rank: [Int] = []
-            var exactPaths: [String: [Int]] = [:]
-        }
-        let ranked = Ranked()
-        let rankAndIndexExactPaths: @Sendable () -> Void = {
-            ranked.rank = Self.rank(stubs)
-            ranked.exactPaths = Self.exactPaths(stubs)
-        }
-        if stubs.count >= 512 {
-            runInParallel({ self.indexTheRest(stubs) }, rankAndIndexExactPaths)
-        } else {
-            rankAndIndexExactPaths()
-            indexTheRest(stubs)
-        }
-        rank = ranked.rank
-        exactPaths = ranked.exactPaths
+        rank = Self.rank(stubs)
+        exactPaths = Self.exactPaths(stubs)
+        indexTheRest(stubs)
     }
 
     /// Each stub's position in the total order "best first".
@@ -77,12 +62,13 @@ struct Router: Sendable {
 
     /// The trie of templates with parameters or wildcards, the patterns and the any-URL stubs.
     private mutating func indexTheRest(_ stubs: [Stub]) {
+        var previous = InsertionPath()
         for index in stubs.indices {
             switch stubs[index].url {
             case .exactURL:
                 break
             case .template(let segments):
-                if !segments.allSatisfy(\.isLiteral) { insert(segments, index: index) }
+                if !segments.allSatisfy(\.isLiteral) { insert(segments, index: index, after: &previous) }
             case .pattern(let regex, _, let includesQuery):
                 patterns.append((Self.literalPrefix(regex.source), includesQuery, index))
             case .any:
@@ -114,9 +100,22 @@ struct Router: Sendable {
         }
     }
 
-    private func insert(_ segments: [PathSegment], index: Int) {
-        var node = trie
-        for segment in segments {
+    /// Where the previous insertion went: route files list the routes of one resource together, so the next
+    /// one walks the prefix they share by comparing segments instead of hashing them at every level.
+    private struct InsertionPath {
+        var segments: [PathSegment] = []
+        /// The node reached after each of `segments` (fewer when it ended in `**`).
+        var nodes: [TrieNode] = []
+    }
+
+    private func insert(_ segments: [PathSegment], index: Int, after previous: inout InsertionPath) {
+        var shared = 0
+        let limit = min(segments.count, previous.nodes.count)
+        while shared < limit, segments[shared] == previous.segments[shared] { shared += 1 }
+        var node = shared == 0 ? trie : previous.nodes[shared - 1]
+        previous.nodes.removeSubrange(shared...)
+        previous.segments = segments
+        for segment in segments[shared...] {
             switch segment {
             case .literal(let text):
                 // One hash whether the child exists or not: the default is stored by the subscript's modify.
@@ -133,6 +132,7 @@ struct Router: Sendable {
                 node.doubleStar.append(index)
                 return
             }
+            previous.nodes.append(node)
         }
         node.terminal.append(index)
     }

@@ -193,8 +193,8 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
         #expect(subject.ask("GET", "/items/9999").status == 404)
     }
 
-    /// From 512 stubs the router is built on two threads (ranks and exact paths on one, the rest on the other):
-    /// the order "best first" must not change.
+    /// Many routes, consecutive ones sharing prefixes of different lengths (the trie insertion walks the prefix it
+    /// shares with the previous route by comparing segments): every route is still found, best first.
     @Test func largeRoutersKeepTheOrderBestFirst() throws {
         var routes = (0..<600).map { #"{ "path": "/filler/\#($0)/{x}", "body": "filler" }"# }
         routes += [
@@ -205,6 +205,11 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
             #"{ "path": "/p/{x}", "body": "later wins" }"#,
             #"{ "path": "/q/{x}", "priority": 1, "body": "priority 1" }"#,
             #"{ "path": "/q/q", "priority": 9, "body": "exact but priority 9" }"#,
+            #"{ "path": "/t/{x}/b", "body": "t b" }"#,
+            #"{ "path": "/t/{x}/**", "body": "t rest" }"#,
+            #"{ "path": "/t/{x}/c", "body": "t c" }"#,
+            #"{ "path": "/t/*/c/d", "body": "t star c d" }"#,
+            #"{ "path": "/t/{x}/c/{y}", "body": "t c y" }"#,
         ]
         let subject = try server("{ \"routes\": [" + routes.joined(separator: ",") + "] }")
         #expect(subject.ask("GET", "/a/b").body == "exact")
@@ -212,6 +217,11 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
         #expect(subject.ask("GET", "/a/c/d").body == "rest")
         #expect(subject.ask("GET", "/p/1").body == "later wins")
         #expect(subject.ask("GET", "/q/q").body == "priority 1")
+        #expect(subject.ask("GET", "/t/1/b").body == "t b")
+        #expect(subject.ask("GET", "/t/1/c").body == "t c")
+        #expect(subject.ask("GET", "/t/1/z/z").body == "t rest")
+        #expect(subject.ask("GET", "/t/1/c/e").body == "t c y")
+        #expect(subject.ask("GET", "/t/1/c/d").body == "t c y")
         #expect(subject.ask("GET", "/filler/599/z").body == "filler")
         #expect(subject.ask("GET", "/filler/600/z").status == 404)
     }
