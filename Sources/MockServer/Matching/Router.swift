@@ -7,10 +7,7 @@ struct Router: Sendable {
     let stubs: [Stub]
     /// Position of each stub in the total order "best first".
     private let rank: [Int]
-    private let exactPaths: [String: [Int]]
-    private var trie = TrieNode()
-    private var patterns: [(prefix: String, includesQuery: Bool, index: Int)] = []
-    private var anyURL: [Int] = []
+    private let index: URLIndex
 
     final class TrieNode: @unchecked Sendable {
         var literal: [String: TrieNode] = [:]
@@ -23,14 +20,15 @@ struct Router: Sendable {
     init(_ stubs: [Stub]) {
         self.stubs = stubs
         rank = Self.rank(stubs)
-        exactPaths = Self.exactPaths(stubs)
-        indexTheRest(stubs)
+        var index = URLIndex(capacity: stubs.count)
+        for position in stubs.indices { index.add(stubs[position], at: position) }
+        self.index = index
     }
 
     /// Each stub's position in the total order "best first".
     private static func rank(_ stubs: [Stub]) -> [Int] {
         // Sort keys computed once: comparing whole Stub values would copy them on every comparison.
-        let keys = stubs.map { (priority: $0.priority, specificity: $0.url.specificity, order: $0.order) }
+        let keys = stubs.map { (priority: $0.priority, specificity: $0.specificity, order: $0.order) }
         let order = keys.indices.sorted { a, b in
             let x = keys[a], y = keys[b]
             if x.priority != y.priority { return x.priority < y.priority }
@@ -40,41 +38,6 @@ struct Router: Sendable {
         var rank = [Int](repeating: 0, count: stubs.count)
         for (position, index) in order.enumerated() { rank[index] = position }
         return rank
-    }
-
-    /// Stubs by exact path: whole URLs (their query aside) and all-literal templates.
-    private static func exactPaths(_ stubs: [Stub]) -> [String: [Int]] {
-        var exactPaths: [String: [Int]] = [:]
-        exactPaths.reserveCapacity(stubs.count)
-        for index in stubs.indices {
-            switch stubs[index].url {
-            case .exactURL(let url):
-                let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
-                exactPaths[path, default: []].append(index)
-            case .template(let segments):
-                if let path = exactPath(segments) { exactPaths[path, default: []].append(index) }
-            case .pattern, .any:
-                break
-            }
-        }
-        return exactPaths
-    }
-
-    /// The trie of templates with parameters or wildcards, the patterns and the any-URL stubs.
-    private mutating func indexTheRest(_ stubs: [Stub]) {
-        var previous = InsertionPath()
-        for index in stubs.indices {
-            switch stubs[index].url {
-            case .exactURL:
-                break
-            case .template(let segments):
-                if !segments.allSatisfy(\.isLiteral) { insert(segments, index: index, after: &previous) }
-            case .pattern(let regex, _, let includesQuery):
-                patterns.append((Self.literalPrefix(regex.source), includesQuery, index))
-            case .any:
-                anyURL.append(index)
-            }
-        }
     }
 
     /// "/a/b" for all-literal segments (nil otherwise), built in one allocation: 10,000 routes load on the
@@ -100,60 +63,21 @@ struct Router: Sendable {
         }
     }
 
-    /// Where the previous insertion went: route files list the routes of one resource together, so the next
-    /// one walks the prefix they share by comparing segments instead of hashing them at every level.
-    private struct InsertionPath {
-        var segments: [PathSegment] = []
-        /// The node reached after each of `segments` (fewer when it ended in `**`).
-        var nodes: [TrieNode] = []
-    }
-
-    private func insert(_ segments: [PathSegment], index: Int, after previous: inout InsertionPath) {
-        var shared = 0
-        let limit = min(segments.count, previous.nodes.count)
-        while shared < limit, segments[shared] == previous.segments[shared] { shared += 1 }
-        var node = shared == 0 ? trie : previous.nodes[shared - 1]
-        previous.nodes.removeSubrange(shared...)
-        previous.segments = segments
-        for segment in segments[shared...] {
-            switch segment {
-            case .literal(let text):
-                // One hash whether the child exists or not: the default is stored by the subscript's modify.
-                node = Self.child(&node.literal[text, default: TrieNode()])
-            case .parameter:
-                let child = node.parameter ?? TrieNode()
-                node.parameter = child
-                node = child
-            case .star:
-                let child = node.star ?? TrieNode()
-                node.star = child
-                node = child
-            case .doubleStar:
-                node.doubleStar.append(index)
-                return
-            }
-            previous.nodes.append(node)
-        }
-        node.terminal.append(index)
-    }
-
-    private static func child(_ slot: inout TrieNode) -> TrieNode { slot }
-
     /// Stub indices whose URL may match, best first. The caller still checks every field.
     func candidates(for input: MatchInput) -> [Int] {
-        var result = exactPaths[input.request.path] ?? []
-        collect(input.segments[...], node: trie, into: &result)
+        var result = index.exactPaths[input.request.path] ?? []
+        collect(input.segments[...], node: index.trie, into: &result)
         if input.isEncoded {
             // Native routes are indexed by their decoded literals: look the decoded path up too.
-            var decoded = exactPaths[input.decodedPath] ?? []
-            collect(input.decodedSegments.map { Substring($0) }[...], node: trie, into: &decoded)
+            var decoded = index.exactPaths[input.decodedPath] ?? []
+            collect(input.decodedSegments.map { Substring($0) }[...], node: index.trie, into: &decoded)
             let seen = Set(result)
             result += decoded.filter { !seen.contains($0) }
         }
-        for pattern in patterns where (pattern.includesQuery ? input.request.target : input.request.path).hasPrefix(pattern.prefix) {
+        for pattern in index.patterns where (pattern.includesQuery ? input.request.target : input.request.path).hasPrefix(pattern.prefix) {
             result.append(pattern.index)
         }
-        result += anyURL
+        result += index.anyURL
         if result.count > 1 { result.sort { rank[$0] < rank[$1] } }
         return result
     }
@@ -188,4 +112,72 @@ struct Router: Sendable {
         }
         return prefix
     }
+}
+
+/// Which stubs a URL may match, by position: exact paths by hash, templates by a segment trie, regular
+/// expressions by their literal prefix, and the stubs that take any URL. Built one stub at a time, in order.
+struct URLIndex: Sendable {
+    private(set) var exactPaths: [String: [Int]] = [:]
+    private(set) var trie = Router.TrieNode()
+    private(set) var patterns: [(prefix: String, includesQuery: Bool, index: Int)] = []
+    private(set) var anyURL: [Int] = []
+    private var lastInsertion = InsertionPath()
+
+    /// An empty index with room for `capacity` exact paths. Copies share the trie's nodes: add to one only.
+    init(capacity: Int) {
+        exactPaths.reserveCapacity(capacity)
+    }
+
+    /// Indexes `stub` at `position` (its index in the router's stubs).
+    mutating func add(_ stub: Stub, at position: Int) {
+        if let path = stub.exactPath {
+            exactPaths[path, default: []].append(position)
+            return
+        }
+        switch stub.url {
+        case .exactURL: break
+        case .template(let segments): insert(segments, index: position)
+        case .pattern(let regex, _, let includesQuery): patterns.append((Router.literalPrefix(regex.source), includesQuery, position))
+        case .any: anyURL.append(position)
+        }
+    }
+
+    /// Where the previous insertion went: route files list the routes of one resource together, so the next
+    /// one walks the prefix they share by comparing segments instead of hashing them at every level.
+    private struct InsertionPath {
+        var segments: [PathSegment] = []
+        /// The node reached after each of `segments` (fewer when it ended in `**`).
+        var nodes: [Router.TrieNode] = []
+    }
+
+    private mutating func insert(_ segments: [PathSegment], index: Int) {
+        var shared = 0
+        let limit = min(segments.count, lastInsertion.nodes.count)
+        while shared < limit, segments[shared] == lastInsertion.segments[shared] { shared += 1 }
+        var node = shared == 0 ? trie : lastInsertion.nodes[shared - 1]
+        lastInsertion.nodes.removeSubrange(shared...)
+        lastInsertion.segments = segments
+        for segment in segments[shared...] {
+            switch segment {
+            case .literal(let text):
+                // One hash whether the child exists or not: the default is stored by the subscript's modify.
+                node = Self.child(&node.literal[text, default: Router.TrieNode()])
+            case .parameter:
+                let child = node.parameter ?? Router.TrieNode()
+                node.parameter = child
+                node = child
+            case .star:
+                let child = node.star ?? Router.TrieNode()
+                node.star = child
+                node = child
+            case .doubleStar:
+                node.doubleStar.append(index)
+                return
+            }
+            lastInsertion.nodes.append(node)
+        }
+        node.terminal.append(index)
+    }
+
+    private static func child(_ slot: inout Router.TrieNode) -> Router.TrieNode { slot }
 }

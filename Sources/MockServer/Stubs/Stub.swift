@@ -12,7 +12,12 @@ public final class Stub: @unchecked Sendable {
     public var source: String
     /// nil: any method.
     public var method: String?
-    var url: URLMatcher
+    let url: URLMatcher
+    /// The router's keys for ``url``, computed with the stub (on the loader's threads, for large files)
+    /// rather than when the router is built, alone on the path to "ready".
+    let specificity: UInt64
+    /// The path a request must have exactly (a whole URL's path, or an all-literal template), else nil.
+    let exactPath: String?
     var query: [(name: String, matcher: ValueMatcher)] = []
     var headers: [(name: String, matcher: ValueMatcher)] = []
     var cookies: [(name: String, matcher: ValueMatcher)] = []
@@ -49,6 +54,12 @@ public final class Stub: @unchecked Sendable {
         self.source = source
         self.method = method
         self.url = url
+        specificity = url.specificity
+        exactPath = switch url {
+        case .exactURL(let url): url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        case .template(let segments): Router.exactPath(segments)
+        case .pattern, .any: nil
+        }
         self.order = order
         self.responses = responses
     }
@@ -128,11 +139,6 @@ enum PathSegment: Sendable, Hashable {
     case parameter(String)
     case star
     case doubleStar
-
-    var isLiteral: Bool {
-        if case .literal = self { return true }
-        return false
-    }
 
     var rank: UInt8 {
         switch self {

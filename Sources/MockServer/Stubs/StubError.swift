@@ -32,7 +32,9 @@ public struct StubError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Reads one JSON object of a stub file: typed member access, and unknown keys reported with a suggestion.
 struct ObjectReader {
-    let node: JSONNode
+    /// Where the object starts (not the node itself: thousands of readers are made on the path to "ready",
+    /// and each node held is one more retain and release).
+    let position: SourcePosition
     let file: String
     let what: String
     private let members: [JSONNode.Member]
@@ -41,7 +43,7 @@ struct ObjectReader {
         guard let members = node.members else {
             throw StubError(file: file, at: node.position, "\(what) must be a JSON object, found a JSON \(node.typeName)")
         }
-        self.node = node
+        self.position = node.position
         self.file = file
         self.what = what
         self.members = members
@@ -97,7 +99,7 @@ struct ObjectReader {
     }
 
     func error(_ key: String, _ message: String) -> StubError {
-        StubError(file: file, at: self[key]?.position ?? node.position, message)
+        StubError(file: file, at: self[key]?.position ?? position, message)
     }
 
     func typeError(_ key: String, _ value: JSONNode, _ expected: String) -> StubError {
