@@ -113,6 +113,64 @@ import Testing
         #expect(try CLI.run(["check", Self.stubs.appendingPathComponent("demo.json").path]).status == 0)
     }
 
+    /// serve listens before it loads its stubs (MockServerTests has the deterministic test: a connection queued
+    /// before the server starts is answered): here a client that polls from the start is answered, and a stub
+    /// file's problem is still reported before a busy port.
+    @Test func aClientThatConnectsWhileTheStubsLoadIsAnswered() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let routes = (0..<40_000).map { "{ \"path\": \"/r/\($0)/{x}\", \"body\": \"r\" }" } + [#"{ "path": "/message", "body": "Hello world" }"#]
+        let stubs = try CLI.write("{ \"routes\": [" + routes.joined(separator: ",\n") + "] }", "big.json", in: directory)
+        let port = try CLI.freePort()
+        var answer = ""
+        _ = try CLI.run(["serve", "-q", "--port", String(port), stubs]) { process, _ in
+            defer { process.interrupt() }
+            var client: Int32 = -1
+            let deadline = Date().addingTimeInterval(10)
+            while client < 0, Date() < deadline {
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = port.bigEndian
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                } == 0
+                if connected { client = fd } else { close(fd); usleep(1_000) }
+            }
+            guard client >= 0 else { return }
+            defer { close(client) }
+            _ = Array("GET /message HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !String(decoding: received, as: UTF8.self).hasSuffix("Hello world"), Date() < deadline.addingTimeInterval(20) {
+                var pfd = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 100) > 0 else { continue }
+                let count = recv(client, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                received += buffer[0..<count]
+            }
+            answer = String(decoding: received, as: UTF8.self)
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK") && answer.hasSuffix("Hello world"), "\(answer)")
+
+        let bad = try CLI.write(#"{ "routes": [ { "path": "/a", "stauts": 200 } ] }"#, "bad.json", in: directory)
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let held = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0 && listen(holder, 1) == 0
+        #expect(held)
+        let refused = try CLI.run(["serve", "--port", String(port), bad])
+        #expect(refused.status == 3 && refused.stderr.contains("bad.json:1:31: unknown key \"stauts\""), "\(refused.status) \(refused.stderr)")
+        let busy = try CLI.run(["serve", "--port", String(port), stubs])
+        #expect(busy.stderr.contains("cannot start the mock server on 127.0.0.1:\(port)"), "\(busy.stderr)")
+    }
+
     @Test func aBusyPortIsExplained() throws {
         let first = try CLI.run(["serve", "--help"])
         #expect(first.stdout.contains("sut-launch serve [options] [STUBS...]"))

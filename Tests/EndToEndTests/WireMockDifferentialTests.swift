@@ -20,7 +20,7 @@ import Testing
 
     @Test(.enabled(if: jar != nil, "needs java and the Python WireMock client: pip install wiremock (scripts/install-test-deps.sh installs it)"))
     func wireMocksOwnClientSeesTheSameServer() throws {
-        let wireMockPort = try Self.freePort(), ourPort = try Self.freePort()
+        let wireMockPort = try CLI.freePort(), ourPort = try CLI.freePort()
         let wireMock = try Self.start("/usr/bin/env", ["java", "-jar", Self.jar!, "--port", String(wireMockPort), "--local-response-templating",
                                                        "--disable-banner"])
         defer { wireMock.terminate(); wireMock.waitUntilExit() }
@@ -66,19 +66,5 @@ import Testing
     private static func answers(_ port: UInt16) -> Bool {
         guard let url = URL(string: "http://127.0.0.1:\(port)/__admin/mappings"), let data = try? Data(contentsOf: url) else { return false }
         return !data.isEmpty
-    }
-
-    private static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return UInt16(bigEndian: address.sin_port)
     }
 }

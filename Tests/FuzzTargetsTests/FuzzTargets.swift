@@ -57,12 +57,33 @@ enum FuzzTargets {
     /// The JSON parser and the stub loader (native and WireMock) on arbitrary bytes; and the bytes as a
     /// response template, rendered for a request that carries them as its body.
     static func parseJSON(_ bytes: [UInt8]) {
-        _ = try? JSONParser.parse(bytes)
+        let whole = try? JSONParser.parse(bytes)
+        // The parse that leaves a stub file's routes to the threads that build them accepts exactly what the
+        // whole parse accepts, and gives the same tree.
+        precondition(reassembled(bytes) == whole, "the deferred parse disagrees with the whole parse")
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? StubLoader.parse(text, file: "fuzz.json", directory: "/nonexistent")
         if let template = try? ResponseTemplate(text) {
             _ = template.render(HTTPRequest(method: "POST", target: "/a/b?q=1", headers: ["X-A": "1"], body: bytes))
         }
+    }
+
+    /// `JSONParser.parse(_:deferringArrayAt: "routes")` with its elements parsed and put back; nil when either
+    /// part refuses the bytes.
+    static func reassembled(_ bytes: [UInt8]) -> JSONNode? {
+        guard let (root, deferred) = try? JSONParser.parse(bytes, deferringArrayAt: "routes") else { return nil }
+        guard let deferred else { return root }
+        var elements: [JSONNode] = []
+        for index in 0..<deferred.count {
+            guard let element = try? deferred.element(index) else { return nil }
+            elements.append(element)
+        }
+        let array = JSONNode(.array(elements), at: deferred.position)
+        guard case .object(var members) = root.value else { return array }
+        for index in members.indices where members[index].key == "routes" && members[index].value.position == deferred.position {
+            members[index].value = array
+        }
+        return JSONNode(.object(members), at: root.position)
     }
 
     /// An HTTP/1.1 request head and a chunked body, as a client could send them.

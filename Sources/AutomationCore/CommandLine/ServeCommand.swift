@@ -30,13 +30,19 @@ public enum ServeCommand {
             Console.out(help)
             return 0
         }
+        // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
+        // for its answer instead of retrying. Problems keep their order: a bad option or stub file is reported
+        // first; a port that cannot be had is reported by the start below, which tries it again.
+        let host = parsed.last("--host")?.value ?? "127.0.0.1"
+        let requestedPort = parsed.last("--port").map { option in (try? RunCommand.port(option.value ?? "", option)) ?? nil } ?? 8080
+        var listener = requestedPort.flatMap { try? Socket.listen(host: host, port: $0) }
+        defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in parsed.positionals where !FileSystem.exists(path) { throw UsageError("\(path): no such stub file or directory") }
         let stubs = parsed.positionals.isEmpty ? StubSet() : try RunCommand.loadStubs(parsed.positionals, lenient: parsed.has("--lenient-stubs"),
                                                                                                   templating: parsed.has("--global-response-templating"))
         var port: UInt16 = 8080
         if let option = parsed.last("--port") { port = try RunCommand.port(option.value ?? "", option) }
-        let host = parsed.last("--host")?.value ?? "127.0.0.1"
         var limit = 10_000
         if let option = parsed.last("--journal-limit") {
             guard let value = Int(option.value ?? ""), value > 0 else { throw UsageError("--journal-limit '\(option.value ?? "")' is not a positive number") }
@@ -50,7 +56,9 @@ public enum ServeCommand {
         serverOptions.admin = !parsed.has("--no-admin")
         serverOptions.globalResponseTemplating = parsed.has("--global-response-templating")
         let server: MockServer
-        switch MockServerRun.start(stubs, host: host, port: port, strict: parsed.has("--strict"), options: serverOptions) {
+        let early = listener
+        listener = nil // the server owns it from here
+        switch MockServerRun.start(stubs, host: host, port: port, listener: early, strict: parsed.has("--strict"), options: serverOptions) {
         case .success(let started): server = started
         case .failure(let error):
             Console.error(error.message)

@@ -8,13 +8,15 @@ package enum MockServerRun {
     /// fail the run, scenario or test (as `"unexpected": "fail"` in a stub file does).
     /// - Returns: the running server, or the one-line reason it could not start (with `--port 0` as the hint
     ///   when the port is taken).
-    package static func start(_ stubs: StubSet, host: String = "127.0.0.1", port: UInt16, strict: Bool,
+    /// - Parameter listener: a socket already listening on `host`:`port` (serve binds before loading its
+    ///   stubs); the server owns it from here.
+    package static func start(_ stubs: StubSet, host: String = "127.0.0.1", port: UInt16, listener: Socket? = nil, strict: Bool,
                               limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options()) -> Result<MockServer, UsageError> {
         var stubs = stubs
         if strict { stubs.unexpected = .fail }
         let server = MockServer(stubs: stubs, host: host, limits: limits, options: options)
         do {
-            try server.start(port: port)
+            if let listener { try server.start(listener: listener) } else { try server.start(port: port) }
             return .success(server)
         } catch {
             let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""

@@ -71,8 +71,13 @@ public final class HTTPServer: Sendable {
     /// - Throws: ``Socket/Error`` when the address cannot be bound (for instance, the port is in use).
     @discardableResult
     public func start(port: UInt16) throws -> UInt16 {
+        try start(listener: Socket.listen(host: host, port: port))
+    }
+
+    /// Starts accepting on a socket that already listens (``Socket/listen(host:port:backlog:)``), and owns it
+    /// from now on (closes it even when this throws).
+    package func start(listener: Socket) throws -> UInt16 {
         _ = boundMallocCaching
-        let listener = try Socket.listen(host: host, port: port)
         let bound = listener.localPort
         state.setListener(listener, port: bound)
         let state = self.state, limits = self.limits, handler = self.handler

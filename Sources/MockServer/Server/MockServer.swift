@@ -157,6 +157,15 @@ public final class MockServer: Sendable {
         return bound
     }
 
+    /// Starts on a socket that already listens, and owns it from now on (`serve` listens before it loads its
+    /// stubs: a client that connects meanwhile is answered once they are loaded, without retrying).
+    @discardableResult
+    package func start(listener: Socket) throws -> UInt16 {
+        let bound = try server.start(listener: listener)
+        state.locked { _ = $0.router }
+        return bound
+    }
+
     /// Calls `observer` after each request is answered (on the connection's thread).
     public func onRequest(_ observer: @escaping @Sendable (JournalEntry) -> Void) {
         state.locked { $0.observer = observer }

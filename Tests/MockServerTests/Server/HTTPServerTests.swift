@@ -265,3 +265,20 @@ private let routes = """
         #expect(server.server.journal.count == 52)
     }
 }
+
+/// A server started on a socket that already listens (serve listens before it loads its stubs).
+@Suite struct EarlyListenerTests {
+    @Test func aConnectionQueuedBeforeTheServerStartedIsAnswered() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let client = try RawClient(port: listener.localPort)
+        defer { client.close() }
+        client.send("GET /early HTTP/1.1\r\nHost: x\r\n\r\n")
+        // Nothing answers yet: the connection and its request wait in the kernel.
+        #expect(client.read(timeout: 0.2).isEmpty)
+        let server = MockServer(stubs: try StubLoader.parse(#"{ "routes": [ { "path": "/early", "body": "waited" } ] }"#, file: "e.json"))
+        defer { server.stop() }
+        #expect(try server.start(listener: listener) == listener.localPort)
+        let answer = client.read(until: "waited", timeout: 5)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK") && answer.hasSuffix("waited"), "\(answer)")
+    }
+}
