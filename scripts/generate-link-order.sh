@@ -25,7 +25,7 @@ printf 'int main(void) { return 0; }\n' > "$WORK/true.c"
 python3 - "$WORK" <<'PY'
 import json, sys
 items = [{"method": "GET", "path": "/message", "body": "Hello world"}]
-for i in range(199):
+for i in range(999):
     items.append({"method": "GET", "path": f"/api/v1/items/{i}", "json": {"id": i}} if i % 2 == 0
                  else {"method": "POST", "path": f"/api/v1/users/{{id}}/orders/{i}", "status": 201})
 json.dump({"routes": items}, open(f"{sys.argv[1]}/routes.json", "w"))
