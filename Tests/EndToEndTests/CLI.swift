@@ -80,6 +80,22 @@ enum CLI {
         return UInt16(bigEndian: address.sin_port)
     }
 
+    /// A TCP socket to 127.0.0.1:`port`: connected, or (`listening`) bound and listening; nil when that fails.
+    static func loopbackSocket(_ port: UInt16, listening: Bool = false) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let done = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { listening ? bind(fd, $0, size) == 0 && listen(fd, 16) == 0 : connect(fd, $0, size) == 0 }
+        }
+        if done { return fd }
+        close(fd)
+        return nil
+    }
+
     static func write(_ text: String, _ name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

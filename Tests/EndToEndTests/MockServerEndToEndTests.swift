@@ -125,20 +125,13 @@ import Testing
         var answer = ""
         _ = try CLI.run(["serve", "-q", "--port", String(port), stubs]) { process, _ in
             defer { process.interrupt() }
-            var client: Int32 = -1
+            var connected: Int32?
             let deadline = Date().addingTimeInterval(10)
-            while client < 0, Date() < deadline {
-                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = port.bigEndian
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let connected = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                } == 0
-                if connected { client = fd } else { close(fd); usleep(1_000) }
+            while connected == nil, Date() < deadline {
+                connected = CLI.loopbackSocket(port)
+                if connected == nil { usleep(1_000) }
             }
-            guard client >= 0 else { return }
+            guard let client = connected else { return }
             defer { close(client) }
             _ = Array("GET /message HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             var received: [UInt8] = []
@@ -155,16 +148,8 @@ import Testing
         #expect(answer.hasPrefix("HTTP/1.1 200 OK") && answer.hasSuffix("Hello world"), "\(answer)")
 
         let bad = try CLI.write(#"{ "routes": [ { "path": "/a", "stauts": 200 } ] }"#, "bad.json", in: directory)
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let holder = try #require(CLI.loopbackSocket(port, listening: true), "port \(port) taken meanwhile")
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let held = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0 && listen(holder, 1) == 0
-        #expect(held)
         let refused = try CLI.run(["serve", "--port", String(port), bad])
         #expect(refused.status == 3 && refused.stderr.contains("bad.json:1:31: unknown key \"stauts\""), "\(refused.status) \(refused.stderr)")
         let busy = try CLI.run(["serve", "--port", String(port), stubs])
