@@ -27,6 +27,23 @@ public final class MockServer: Sendable {
         }
         private var routerStorage: Router?
         private var pendingStubs: [Stub]
+        /// True while ``buildRouter()`` runs (with the lock held).
+        private let routerBeingBuilt = Locked(false)
+
+        /// Builds the router now (``MockServer/start(port:)``, once the socket listens).
+        func buildRouter() {
+            routerBeingBuilt.withLock { $0 = true }
+            locked { _ = $0.router }
+            routerBeingBuilt.withLock { $0 = false }
+        }
+
+        /// A request that arrives while the router is built polls for it, up to 10 ms, rather than block on the
+        /// lock: a thread blocked then woken takes ~0.1 ms to run again on this VM, and this is the first answer.
+        func waitWhileTheRouterIsBuilt() {
+            guard routerBeingBuilt.current else { return }
+            let deadline = MonotonicClock.milliseconds() + 10
+            while routerBeingBuilt.current, MonotonicClock.milliseconds() < deadline {}
+        }
         var counts: [Int]
         var scenarios: [String: String] = [:] { didSet { version += 1 } }
         private(set) var version = 0
@@ -153,7 +170,7 @@ public final class MockServer: Sendable {
     @discardableResult
     public func start(port: UInt16) throws -> UInt16 {
         let bound = try server.start(port: port)
-        state.locked { _ = $0.router }
+        state.buildRouter()
         return bound
     }
 
@@ -162,7 +179,7 @@ public final class MockServer: Sendable {
     @discardableResult
     package func start(listener: Socket) throws -> UInt16 {
         let bound = try server.start(listener: listener)
-        state.locked { _ = $0.router }
+        state.buildRouter()
         return bound
     }
 
@@ -241,6 +258,7 @@ public final class MockServer: Sendable {
     public func handle(_ request: HTTPRequest) -> MockResponse { Self.respond(to: request, state: state) }
 
     static func respond(to request: HTTPRequest, state: State) -> MockResponse {
+        state.waitWhileTheRouterIsBuilt()
         if state.options.admin && request.path.hasPrefix("/__admin") {
             return AdminAPI.respond(to: request, state: state)
         }

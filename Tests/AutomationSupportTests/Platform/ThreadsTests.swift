@@ -41,8 +41,10 @@ import Testing
         #expect(seen.sameCPUsAsMain)
     }
 
-    /// `runInParallel`: both halves run, the second on another thread, and it returns only once both are done.
-    @Test func runInParallelReturnsWhenBothHalvesAreDone() {
+    /// `runInParallel`: both halves run, the second on another thread, and it returns only once both are done,
+    /// whether the caller's wait ends while it polls (the other half quick) or after it blocks (slower than 2 ms).
+    @Test(arguments: [0, 500, 20_000])
+    func runInParallelReturnsWhenBothHalvesAreDone(otherHalfMicroseconds: UInt32) {
         final class Halves: @unchecked Sendable {
             let lock = Lock()
             var threads: [pthread_t] = []
@@ -53,7 +55,7 @@ import Testing
             halves.lock.withLock { halves.threads.append(pthread_self()) }
             halves.lock.withLock { halves.finished += 1 }
         }, {
-            usleep(20_000) // the slower half: the call must still wait for it
+            usleep(otherHalfMicroseconds) // the call must wait for it, however long it takes
             halves.lock.withLock {
                 halves.threads.append(pthread_self())
                 halves.finished += 1
