@@ -459,3 +459,7 @@ void csystem_thread_allow_cpus_of_main(void) {
     if (sched_getaffinity(getpid(), sizeof set, &set) == 0) sched_setaffinity(0, sizeof set, &set);
 #endif
 }
+
+int csystem_atomic_load(const int *value) { return __atomic_load_n(value, __ATOMIC_ACQUIRE); }
+
+void csystem_atomic_store(int *value, int newValue) { __atomic_store_n(value, newValue, __ATOMIC_RELEASE); }

@@ -34,6 +34,9 @@ void csystem_single_malloc_arena(void);
 int csystem_thread_attr_prefer_other_cpu(void *attributes);
 /// Linux: gives the calling thread the CPUs of the process's main thread back.
 void csystem_thread_allow_cpus_of_main(void);
+/// An int read and written atomically (acquire / release), for a flag one thread polls while another sets it.
+int csystem_atomic_load(const int *value);
+void csystem_atomic_store(int *value, int newValue);
 
 /// Opens a pseudo-terminal pair: returns the controller side (read-write, close-on-exec, not our controlling
 /// terminal) with the window size set, and writes the path of the other side into `name` (`size` bytes).

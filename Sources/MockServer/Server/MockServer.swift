@@ -28,21 +28,20 @@ public final class MockServer: Sendable {
         private var routerStorage: Router?
         private var pendingStubs: [Stub]
         /// True while ``buildRouter()`` runs (with the lock held).
-        private let routerBeingBuilt = Locked(false)
+        private let routerBeingBuilt = AtomicFlag()
 
         /// Builds the router now (``MockServer/start(port:)``, once the socket listens).
         func buildRouter() {
-            routerBeingBuilt.withLock { $0 = true }
+            routerBeingBuilt.value = true
             locked { _ = $0.router }
-            routerBeingBuilt.withLock { $0 = false }
+            routerBeingBuilt.value = false
         }
 
         /// A request that arrives while the router is built polls for it, up to 10 ms, rather than block on the
         /// lock: a thread blocked then woken takes ~0.1 ms to run again on this VM, and this is the first answer.
         func waitWhileTheRouterIsBuilt() {
-            guard routerBeingBuilt.current else { return }
-            let deadline = MonotonicClock.milliseconds() + 10
-            while routerBeingBuilt.current, MonotonicClock.milliseconds() < deadline {}
+            guard routerBeingBuilt.value else { return }
+            _ = pollBriefly(milliseconds: 10) { !routerBeingBuilt.value }
         }
         var counts: [Int]
         var scenarios: [String: String] = [:] { didSet { version += 1 } }
