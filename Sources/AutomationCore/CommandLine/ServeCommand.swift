@@ -34,8 +34,8 @@ public enum ServeCommand {
         // for its answer instead of retrying. Problems keep their order: a bad option or stub file is reported
         // first; a port that cannot be had is reported by the start below, which tries it again.
         let host = parsed.last("--host")?.value ?? "127.0.0.1"
-        let requestedPort = parsed.last("--port").map { option in (try? RunCommand.port(option.value ?? "", option)) ?? nil } ?? 8080
-        var listener = requestedPort.flatMap { try? Socket.listen(host: host, port: $0) }
+        let requestedPort: UInt16? = if let option = parsed.last("--port") { try? RunCommand.port(option.value ?? "", option) } else { 8080 }
+        var listener = requestedPort.flatMap { try? Socket.listen(host: host, port: $0) } // nil: a bad --port, or taken
         defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in parsed.positionals where !FileSystem.exists(path) { throw UsageError("\(path): no such stub file or directory") }

@@ -56,7 +56,8 @@ package func startDetachedThread(onAnotherCPU: Bool = false, _ body: @escaping @
 ///
 /// The caller, done first, waits up to 2 ms by polling a flag (yielding the CPU between polls) before it
 /// blocks: the two halves usually end within a fraction of that of each other, and a thread blocked then woken
-/// takes ~0.1 ms to run again on this VM. The blocking wait is a semaphore: joining on ``Lock``'s condition measured slower in one series.
+/// takes ~0.1 ms to run again on this VM. The blocking wait is a semaphore: joining on ``Lock``'s condition
+/// measured slower in one series.
 package func runInParallel(_ here: () -> Void, _ other: @escaping @Sendable () -> Void) {
     final class Join: @unchecked Sendable {
         let done = AtomicFlag()

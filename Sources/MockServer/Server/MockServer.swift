@@ -11,7 +11,7 @@ public final class MockServer: Sendable {
         /// What answers. Matching runs on a snapshot, outside the lock; ``version`` says whether the
         /// snapshot is still current when its result is committed (counts, scenario transitions).
         /// Built on first use: ``MockServer/start(port:)`` builds it once the socket listens, so that with
-        /// thousands of routes the first connection is accepted meanwhile (its request waits for the lock).
+        /// thousands of routes the first connection is accepted meanwhile (its request waits for the router).
         var router: Router {
             get {
                 if let routerStorage { return routerStorage }
