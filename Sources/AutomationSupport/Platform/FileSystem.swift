@@ -26,13 +26,6 @@ package enum FileSystem {
     /// larger one is refused (``unreadable(_:)`` says so) instead of taking the machine's memory.
     package static let readLimit = 256 << 20
 
-    /// The size in bytes of the file at `path`; nil when it cannot be read.
-    package static func size(_ path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
-    }
-
     /// The whole file, or nil when it cannot be read or is larger than ``readLimit``.
     package static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -63,8 +63,7 @@ public enum StubLoader {
         } catch {
             throw StubError(file: file, at: error.position, error.message)
         }
-        let isWireMock = root["mappings"] != nil || root["request"] != nil || root["response"] != nil
-        if isWireMock {
+        if isWireMock(root) {
             // A mapping in .../mappings/x.json takes its files from .../__files; else from __files beside it.
             var files = wireMockFiles ?? directory + "/__files"
             if wireMockFiles == nil, directory.hasSuffix("/mappings") || directory == "mappings" {
@@ -83,13 +82,18 @@ public enum StubLoader {
                         "not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \(keys.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)")
     }
 
+    /// A WireMock mapping file (`mappings`, or one mapping's `request` / `response`), not a native one.
+    private static func isWireMock(_ root: JSONNode) -> Bool {
+        root["mappings"] != nil || root["request"] != nil || root["response"] != nil
+    }
+
     /// A native file loaded with each route parsed by the thread that builds it (two threads for large files):
     /// the route trees never all exist at once, and parsing no longer runs alone before building. nil when the
     /// file is not a native stub file or anything in it is wrong: the whole parse then finds what and reports
     /// the first problem in file order.
     private static func nativeParsedWhereBuilt(_ bytes: [UInt8], file: String, directory: String) -> StubSet? {
         guard let (root, deferred) = try? JSONParser.parse(bytes, deferringArrayAt: "routes"), let deferred,
-              root["mappings"] == nil, root["request"] == nil, root["response"] == nil else { return nil }
+              !isWireMock(root) else { return nil }
         return try? StubSet.native(root, deferred: deferred, file: file, directory: directory)
     }
 }
