@@ -14,14 +14,20 @@ public final class HTTPServer: Sendable {
     private let handler: Handler
     private let state = ServerState()
 
+    /// What the accept and connection threads share with `stop()`. A descriptor is shut down or closed only
+    /// under the lock and only while the set still holds it: once closed, its number may belong to any socket
+    /// of the process (another server's, a test's client), which a late `shutdown()` would cut instead.
     final class ServerState: @unchecked Sendable {
         private let lock = Lock()
         private var listener: Socket?
+        private var listenerOpen = false
         private var connections: Set<Socket> = []
         private var stopped = false
         private var boundPort: UInt16 = 0
         func locked<R>(_ body: (ServerState) -> R) -> R { lock.withLock { body(self) } }
-        func setListener(_ socket: Socket, port: UInt16) { locked { $0.listener = socket; $0.boundPort = port } }
+        func setListener(_ socket: Socket, port: UInt16) {
+            locked { $0.listener = socket; $0.listenerOpen = true; $0.boundPort = port }
+        }
         var port: UInt16 { locked { $0.boundPort } }
         func add(_ socket: Socket, limit: Int) -> Bool {
             locked { state in
@@ -30,13 +36,32 @@ public final class HTTPServer: Sendable {
                 return true
             }
         }
-        func remove(_ socket: Socket) { locked { _ = $0.connections.remove(socket) } }
+        /// Forgets a connection and closes its descriptor, in one step as far as `stop()` can see.
+        func close(_ socket: Socket) { locked { _ = $0.connections.remove(socket); socket.close() } }
+        /// Closes the listening descriptor unless `stop()` has closed it already.
+        func closeListener(_ socket: Socket) {
+            locked { state in
+                guard state.listenerOpen else { return }
+                state.listenerOpen = false
+                socket.close()
+            }
+        }
         var isStopped: Bool { locked { $0.stopped } }
-        func stop() -> (Socket?, [Socket]) {
+        /// Marks the server stopped and wakes every thread blocked on one of its sockets: shutdown() wakes the
+        /// accept and every blocked recv; the owning threads close the descriptors.
+        func stop() {
             locked { state in
                 state.stopped = true
-                defer { state.listener = nil }
-                return (state.listener, Array(state.connections))
+                if state.listenerOpen, let listener = state.listener {
+                    listener.shutdown()
+                    #if !os(Linux)
+                    // Elsewhere shutdown() of a listening socket may not wake accept(); closing does.
+                    listener.close()
+                    state.listenerOpen = false
+                    #endif
+                }
+                state.listener = nil
+                for connection in state.connections { connection.shutdown() }
             }
         }
         var openConnections: Int { locked { $0.connections.count } }
@@ -86,46 +111,38 @@ public final class HTTPServer: Sendable {
         let started = startDetachedThread(onAnotherCPU: true) {
             while let (client, address) = listener.accept() {
                 guard state.add(client, limit: limits.maxConnections) else {
-                    if !state.isStopped {
-                        var refusal: [UInt8] = []
-                        ResponseWriter.append(.text("too many connections\n", status: 503), to: &refusal,
-                                              headRequest: false, keepAlive: false, http10: false)
-                        client.send(refusal)
-                    }
+                    let stopped = state.isStopped
+                    if !stopped { refuse(client, "too many connections") }
                     client.close()
+                    if stopped { break }
                     continue
                 }
                 let threadStarted = startDetachedThread {
                     Connection(socket: client, clientAddress: address, limits: limits, handler: handler,
                                isStopped: { state.isStopped }).serve()
-                    state.remove(client)
-                    client.close()
+                    state.close(client)
                 }
                 if !threadStarted {
-                    state.remove(client)
-                    client.close()
+                    refuse(client, "no thread to serve this connection")
+                    state.close(client)
                 }
             }
-            listener.close()
+            state.closeListener(listener)
         }
         guard started else {
-            listener.close()
+            state.closeListener(listener)
             throw Socket.Error(call: "pthread_create", code: Socket.Error.noThreadCode)
         }
         return bound
     }
 
     /// Stops accepting and closes every connection. Requests being answered finish their write or fail it.
-    public func stop() {
-        let (listener, connections) = state.stop()
-        // shutdown() wakes the accept and every blocked recv; the owning threads close the descriptors.
-        listener?.shutdown()
-        for connection in connections { connection.shutdown() }
-        if let listener {
-            // On Linux shutdown() of a listening socket wakes accept(); close as well for other systems.
-            #if !os(Linux)
-            listener.close()
-            #endif
-        }
-    }
+    public func stop() { state.stop() }
+}
+
+/// Answers 503 to a connection the server will not serve (it closes it next).
+private func refuse(_ client: Socket, _ reason: String) {
+    var refusal: [UInt8] = []
+    ResponseWriter.append(.text(reason + "\n", status: 503), to: &refusal, headRequest: false, keepAlive: false, http10: false)
+    client.send(refusal)
 }

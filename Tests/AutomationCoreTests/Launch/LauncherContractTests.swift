@@ -156,6 +156,33 @@ import Testing
         #expect(throws: Errno.self) { try process.writeToStandardInput([1]) }
     }
 
+    /// Closing stdin while another thread writes to it waits for that write: the descriptor's number is not given
+    /// back to the process while the write may still use it (another file opened meanwhile would get the bytes).
+    @Test(arguments: LauncherBackend.allCases) func closingStdinDuringAWriteClosesItAfterTheWrite(backend: LauncherBackend) throws {
+        let go = FileManager.default.temporaryDirectory.appendingPathComponent("go-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: go) }
+        // The program reads only once the test says so: until then the 1 MiB write blocks on the full pipe.
+        let process = try launch("/bin/sh", ["-c", "while [ ! -e \"$0\" ]; do sleep 0.01; done; wc -c", go], stdin: .pipe, backend: backend)
+        let fd = process.standardInputDescriptor
+        let pipe = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"))
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? process.writeToStandardInput(Array(repeating: 65, count: 1 << 20))
+            written.signal()
+        }.start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.standardInputUsers == 0 && ContinuousClock.now < deadline { usleep(1_000) }
+        process.closeStandardInput()
+        #expect(throws: Errno.self) { try process.writeToStandardInput([1]) }
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == pipe)
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        #expect(written.wait(timeout: .now() + 10) == .success)
+        #expect(process.standardInputDescriptor == -1)
+        #expect(process.waitForExit(timeout: .seconds(10)) == .exited(0))
+        process.finish(grace: .seconds(1))
+        #expect(text(process).trimmingCharacters(in: .whitespaces) == "1048576\n")
+    }
+
     @Test(arguments: LauncherBackend.allCases) func writingToAProgramThatClosedStdinThrowsInsteadOfKillingUs(backend: LauncherBackend) throws {
         let process = try launch("/bin/sh", ["-c", "exec 0<&-; sleep 0.2"], stdin: .pipe, backend: backend)
         usleep(100_000)

@@ -282,3 +282,74 @@ private let routes = """
         #expect(answer.hasPrefix("HTTP/1.1 200 OK") && answer.hasSuffix("waited"), "\(answer)")
     }
 }
+
+@Suite struct HTTPServerStopTests {
+    /// `stop()` shuts down the connections open when it is called. One whose client leaves meanwhile is closed by
+    /// its own thread, and the descriptor number goes back to the process: a socket opened by anyone else then
+    /// (another server's client, in a test run) must not be shut down in its place. A CI run saw exactly that.
+    @Test func stopNeverShutsDownADescriptorThatAnotherSocketReused() throws {
+        let bystanders = Bystanders()
+        let watcher = Thread { bystanders.churn() }
+        watcher.start()
+        defer { bystanders.finish() }
+        for _ in 0..<60 {
+            let server = try TestServer(routes)
+            var clients: [RawClient] = []
+            for _ in 0..<24 {
+                let client = try RawClient(port: server.port)
+                client.send("GET /message HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = client.read(until: "Hello world")
+                clients.append(client)
+            }
+            let leaving = DispatchSemaphore(value: 0)
+            Thread { [clients] in
+                for client in clients { client.close() }
+                leaving.signal()
+            }.start()
+            server.stop()
+            leaving.wait()
+        }
+        bystanders.finish()
+        #expect(bystanders.broken == 0, "sockets shut down by a server they did not belong to")
+    }
+}
+
+/// Socket pairs opened and checked without pause on a thread, each used after a while: a pair that was shut down
+/// by someone else fails to carry a byte.
+private final class Bystanders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    private var done = DispatchSemaphore(value: 0)
+    private(set) var broken = 0
+
+    func churn() {
+        var pairs: [(Int32, Int32)] = []
+        while !lock.withLock({ stopped }) {
+            var fds: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { continue }
+            pairs.append((fds[0], fds[1]))
+            if pairs.count > 16 { check(pairs.removeFirst()) }
+        }
+        pairs.forEach(check)
+        done.signal()
+    }
+
+    private func check(_ pair: (Int32, Int32)) {
+        var byte: UInt8 = 1
+        let sent = send(pair.0, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        let received = recv(pair.1, &byte, 1, Int32(MSG_DONTWAIT))
+        let back = send(pair.1, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        let returned = recv(pair.0, &byte, 1, Int32(MSG_DONTWAIT))
+        if sent != 1 || received != 1 || back != 1 || returned != 1 { lock.withLock { broken += 1 } }
+        close(pair.0)
+        close(pair.1)
+    }
+
+    func finish() {
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { done.wait() }
+    }
+}

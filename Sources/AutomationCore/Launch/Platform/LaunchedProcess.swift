@@ -21,10 +21,14 @@ public final class LaunchedProcess: Sendable {
     /// About when it started, in AutomationSupport's MonotonicClock milliseconds (comparable with output arrivals).
     package let startedAtMs = MonotonicClock.milliseconds()
 
-    private struct State {
+    fileprivate struct State {
         var status: ProcessStatus?
         var ended: ContinuousClock.Instant?
         var standardInput: Int32
+        /// Calls using `standardInput` now; a close asked for meanwhile waits for the last of them (until then
+        /// the number cannot be reused by another file of the process, which a late write would reach instead).
+        var standardInputUsers = 0
+        var standardInputClosing = false
         var terminal: TerminalHandoff?
         var finished = false
     }
@@ -132,16 +136,16 @@ public final class LaunchedProcess: Sendable {
     /// Writes bytes to the program's stdin (launched with `.pipe`).
     /// - Throws: ``Errno`` when stdin is not a pipe or the program closed it.
     public func writeToStandardInput(_ bytes: [UInt8]) throws(Errno) {
-        let fd = state.withLock { $0.standardInput }
-        guard fd >= 0 else { throw Errno(EBADF) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Errno(errno)
+        try withStandardInput { fd throws(Errno) in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Errno(errno)
+                }
+                offset += written
             }
-            offset += written
         }
     }
 
@@ -149,19 +153,53 @@ public final class LaunchedProcess: Sendable {
     /// program gets SIGWINCH.
     /// - Throws: ``Errno`` when it was not launched on a terminal (EBADF) or the terminal is gone.
     public func resizeTerminal(_ size: TerminalSize) throws(Errno) {
-        let fd = state.withLock { $0.standardInput }
-        guard fd >= 0, isatty(fd) == 1 else { throw Errno(EBADF) }
-        guard csystem_set_window_size(fd, Int32(clamping: size.columns), Int32(clamping: size.rows)) == 0 else { throw Errno(errno) }
+        try withStandardInput { fd throws(Errno) in
+            guard isatty(fd) == 1 else { throw Errno(EBADF) }
+            guard csystem_set_window_size(fd, Int32(clamping: size.columns), Int32(clamping: size.rows)) == 0 else { throw Errno(errno) }
+        }
     }
 
     /// Closes the program's stdin pipe: it reads end of file. (On a terminal it closes only the test's
-    /// keyboard; type Ctrl-D, byte 4, for end of file there.)
+    /// keyboard; type Ctrl-D, byte 4, for end of file there.) A write in progress on another thread finishes
+    /// first; the descriptor is closed when it returns.
     public func closeStandardInput() {
         let fd = state.withLock { state -> Int32 in
-            defer { state.standardInput = -1 }
-            return state.standardInput
+            guard state.standardInput >= 0, !state.standardInputClosing else { return -1 }
+            state.standardInputClosing = true
+            return state.standardInputUsers == 0 ? state.releaseStandardInput() : -1
         }
         if fd >= 0 { close(fd) }
+    }
+
+    /// The stdin descriptor while it is open (a close asked for during a write keeps it until the write returns).
+    package var standardInputDescriptor: Int32 { state.withLock { $0.standardInput } }
+    /// Writes (and resizes) using the stdin descriptor now, for tests.
+    package var standardInputUsers: Int { state.withLock { $0.standardInputUsers } }
+
+    /// Runs `body` with the stdin descriptor held open (EBADF when it is closed or closing).
+    private func withStandardInput(_ body: (Int32) throws(Errno) -> Void) throws(Errno) {
+        let fd = state.withLock { state -> Int32 in
+            guard state.standardInput >= 0, !state.standardInputClosing else { return -1 }
+            state.standardInputUsers += 1
+            return state.standardInput
+        }
+        guard fd >= 0 else { throw Errno(EBADF) }
+        defer {
+            let last = state.withLock { state -> Int32 in
+                state.standardInputUsers -= 1
+                return state.standardInputUsers == 0 && state.standardInputClosing ? state.releaseStandardInput() : -1
+            }
+            if last >= 0 { close(last) }
+        }
+        try body(fd)
+    }
+}
+
+extension LaunchedProcess.State {
+    /// Gives up the stdin descriptor (the caller closes it, outside the lock).
+    fileprivate mutating func releaseStandardInput() -> Int32 {
+        defer { standardInput = -1 }
+        return standardInput
     }
 }
 
