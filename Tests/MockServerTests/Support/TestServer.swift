@@ -40,8 +40,17 @@ struct RawClient {
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
+    /// Sends all of `bytes` (stops early only when the server closed the connection).
     func send(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent < 0 && errno == EINTR { continue }
+                guard sent > 0 else { return }
+                offset += sent
+            }
+        }
     }
 
     /// Reads until the peer closes, `until` appears, or `timeout` passes.
