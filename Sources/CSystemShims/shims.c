@@ -80,9 +80,15 @@ int csystem_set_window_size(int fd, int columns, int rows) {
 }
 
 int csystem_open_pseudo_terminal(int columns, int rows, char *name, unsigned long size) {
+#if defined(__linux__)
+    // Close-on-exec from the start: a program launched by another thread meanwhile must not inherit the master.
+    int fd = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return -1;
+#else
     int fd = posix_openpt(O_RDWR | O_NOCTTY);
     if (fd < 0) return -1;
     fcntl(fd, F_SETFD, FD_CLOEXEC);
+#endif
     if (grantpt(fd) != 0 || unlockpt(fd) != 0) goto fail;
 #if defined(__linux__)
     if (ptsname_r(fd, name, size) != 0) goto fail;
