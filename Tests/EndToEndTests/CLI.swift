@@ -64,7 +64,6 @@ enum CLI {
                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), stdoutBytes: out.count)
     }
 
-    /// Writes `text` to `name` inside `directory` (creating subdirectories); returns its path.
     /// A port free on 127.0.0.1 a moment ago.
     static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -96,6 +95,7 @@ enum CLI {
         return nil
     }
 
+    /// Writes `text` to `name` inside `directory` (creating subdirectories); returns its path.
     static func write(_ text: String, _ name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

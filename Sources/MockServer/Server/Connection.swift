@@ -190,9 +190,7 @@ package struct Connection {
     }
 
     private func refuse(_ error: RequestHead.Error) {
-        var output: [UInt8] = []
-        ResponseWriter.append(ResponseWriter.errorResponse(error), to: &output, headRequest: false, keepAlive: false, http10: false)
-        socket.send(output)
+        socket.send(ResponseWriter.refusal(error))
     }
 
     private func perform(_ fault: MockResponse.Fault) {

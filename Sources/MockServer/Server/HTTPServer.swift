@@ -112,7 +112,7 @@ public final class HTTPServer: Sendable {
             while let (client, address) = listener.accept() {
                 guard state.add(client, limit: limits.maxConnections) else {
                     let stopped = state.isStopped
-                    if !stopped { refuse(client, "too many connections") }
+                    if !stopped { client.send(ResponseWriter.refusal(RequestHead.Error(503, "too many connections"))) }
                     client.close()
                     if stopped { break }
                     continue
@@ -123,7 +123,7 @@ public final class HTTPServer: Sendable {
                     state.close(client)
                 }
                 if !threadStarted {
-                    refuse(client, "no thread to serve this connection")
+                    client.send(ResponseWriter.refusal(RequestHead.Error(503, "no thread to serve this connection")))
                     state.close(client)
                 }
             }
@@ -138,11 +138,4 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting and closes every connection. Requests being answered finish their write or fail it.
     public func stop() { state.stop() }
-}
-
-/// Answers 503 to a connection the server will not serve (it closes it next).
-private func refuse(_ client: Socket, _ reason: String) {
-    var refusal: [UInt8] = []
-    ResponseWriter.append(.text(reason + "\n", status: 503), to: &refusal, headRequest: false, keepAlive: false, http10: false)
-    client.send(refusal)
 }

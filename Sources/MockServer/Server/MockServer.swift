@@ -168,9 +168,7 @@ public final class MockServer: Sendable {
     /// - Throws: ``Socket/Error`` when the address cannot be bound.
     @discardableResult
     public func start(port: UInt16) throws -> UInt16 {
-        let bound = try server.start(port: port)
-        state.buildRouter()
-        return bound
+        try start(listener: Socket.listen(host: server.host, port: port))
     }
 
     /// Starts on a socket that already listens, and owns it from now on (`serve` listens before it loads its

@@ -48,9 +48,12 @@ package enum ResponseWriter {
         }
     }
 
-    /// A plain-text error response for a request the server refuses.
-    package static func errorResponse(_ error: RequestHead.Error) -> MockResponse {
-        .text(error.message + "\n", status: error.status)
+    /// The bytes of a plain-text error response for a request or connection the server refuses (it closes
+    /// the connection after).
+    package static func refusal(_ error: RequestHead.Error) -> [UInt8] {
+        var output: [UInt8] = []
+        append(.text(error.message + "\n", status: error.status), to: &output, headRequest: false, keepAlive: false, http10: false)
+        return output
     }
 
     private static func sanitize(_ value: String) -> String {

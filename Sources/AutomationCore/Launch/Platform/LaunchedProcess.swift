@@ -21,7 +21,7 @@ public final class LaunchedProcess: Sendable {
     /// About when it started, in AutomationSupport's MonotonicClock milliseconds (comparable with output arrivals).
     package let startedAtMs = MonotonicClock.milliseconds()
 
-    fileprivate struct State {
+    private struct State {
         var status: ProcessStatus?
         var ended: ContinuousClock.Instant?
         var standardInput: Int32
@@ -31,6 +31,12 @@ public final class LaunchedProcess: Sendable {
         var standardInputClosing = false
         var terminal: TerminalHandoff?
         var finished = false
+
+        /// Gives up the stdin descriptor (the caller closes it, outside the lock).
+        mutating func releaseStandardInput() -> Int32 {
+            defer { standardInput = -1 }
+            return standardInput
+        }
     }
     private let state: Locked<State>
     private let exited = DispatchSemaphore(value: 0)
@@ -192,14 +198,6 @@ public final class LaunchedProcess: Sendable {
             if last >= 0 { close(last) }
         }
         try body(fd)
-    }
-}
-
-extension LaunchedProcess.State {
-    /// Gives up the stdin descriptor (the caller closes it, outside the lock).
-    fileprivate mutating func releaseStandardInput() -> Int32 {
-        defer { standardInput = -1 }
-        return standardInput
     }
 }
 
