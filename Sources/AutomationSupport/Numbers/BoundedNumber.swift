@@ -1,0 +1,98 @@
+/// The one way sut-launch reads a number that comes from input: a request, a stub or feature file, a flag, an
+/// option, a variable. Each reading names the range the code that uses the number can do arithmetic in, so
+/// nothing downstream can trap: out of range, NaN, infinities and malformed text are `nil` (or a
+/// `NumberError` that says which), never a crash.
+///
+/// What is a number here: ASCII decimal digits with an optional leading `-`, and for decimals one `.` and an
+/// exponent (`1.5`, `-2`, `1e3`). Not: spaces around it, `+`, `_`, hex, `nan`, `inf`, an empty string, more
+/// than 400 characters. Callers that want something more lenient say so themselves.
+package enum BoundedNumber {
+    /// The longest text read as a number: long enough for any Double written out in full, short enough that
+    /// 10,000 digits are refused without being parsed.
+    static let maxLength = 400
+
+    /// A whole number in `range`, written in decimal digits with an optional leading `-`.
+    package static func integer(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
+        guard isInteger(text) else { return nil }
+        guard let value = Int(text) else { return nil } // more than Int holds
+        return range.contains(value) ? value : nil
+    }
+
+    /// A finite number in `range`: an integer, a decimal or one with an exponent.
+    package static func decimal(_ text: some StringProtocol, in range: ClosedRange<Double>) -> Double? {
+        guard isDecimal(text), let value = Double(String(text)), value.isFinite else { return nil }
+        return range.contains(value) ? value : nil
+    }
+
+    /// A Double from computed input (a template's arithmetic, a JSON number) as a whole number in `range`,
+    /// rounded toward zero; nil for NaN, the infinities and anything outside the range. `Int(double)` traps
+    /// on those: call this instead wherever the Double came from input.
+    package static func integer(_ value: Double, in range: ClosedRange<Int>) -> Int? {
+        guard value.isFinite else { return nil }
+        let truncated = value.rounded(.towardZero)
+        // Compare as Doubles first: Int(truncated) would trap past ±2^63.
+        guard truncated >= Double(range.lowerBound), truncated <= Double(range.upperBound) else { return nil }
+        let whole = Int(truncated)
+        return range.contains(whole) ? whole : nil
+    }
+
+    /// `integer(text, in:)` that says what was wrong, for error messages: `'1e300' is not a whole number
+    /// from 0 to 1000`.
+    package static func requireInteger(_ text: some StringProtocol, in range: ClosedRange<Int>) throws(NumberError) -> Int {
+        guard let value = integer(text, in: range) else { throw NumberError(text: String(text.prefix(40)), range: "a whole number from \(range.lowerBound) to \(range.upperBound)") }
+        return value
+    }
+
+    /// `decimal(text, in:)` that says what was wrong.
+    package static func requireDecimal(_ text: some StringProtocol, in range: ClosedRange<Double>) throws(NumberError) -> Double {
+        guard let value = decimal(text, in: range) else {
+            throw NumberError(text: String(text.prefix(40)), range: "a number from \(format(range.lowerBound)) to \(format(range.upperBound))")
+        }
+        return value
+    }
+
+    private static func isInteger(_ text: some StringProtocol) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        return !bytes.isEmpty && bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// `-?digits(.digits)?([eE][-+]?digits)?`, also `.5` and `5.`; nothing else (Double() alone also takes
+    /// `nan`, `inf`, hex and leading spaces on some platforms).
+    private static func isDecimal(_ text: some StringProtocol) -> Bool {
+        let bytes = Array(Substring(text).utf8)
+        guard !bytes.isEmpty, bytes.count <= maxLength else { return false }
+        var index = 0
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        var digits = 0
+        while index < bytes.count, isDigit(bytes[index]) { index += 1; digits += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, isDigit(bytes[index]) { index += 1; digits += 1 }
+        }
+        guard digits > 0 else { return false }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            var exponentDigits = 0
+            while index < bytes.count, isDigit(bytes[index]) { index += 1; exponentDigits += 1 }
+            guard exponentDigits > 0 else { return false }
+        }
+        return index == bytes.count
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// A number from input that is malformed or out of the range its reader allows.
+package struct NumberError: Error, CustomStringConvertible {
+    /// The text as given (its first 40 characters).
+    package let text: String
+    /// What was expected: `a whole number from 0 to 1000`.
+    package let range: String
+    package var description: String { "'\(text)' is not \(range)" }
+}
