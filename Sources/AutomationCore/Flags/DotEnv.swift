@@ -2,15 +2,14 @@ import AutomationSupport
 
 /// Reads dotenv files: `KEY=value` lines, `export KEY=value`, `#` comments, blank lines, single quotes
 /// (literal), double quotes (with \n, \t, \", \\ escapes, may span lines), unquoted values trimmed and cut
-/// at ` #`.
+/// at ` #`. Lines end at LF, CRLF or CR; a leading byte order mark is dropped.
 public enum DotEnv {
     /// Parses a dotenv text; later lines override earlier ones.
     /// - Throws: ``InputError`` naming the file and line.
     public static func parse(_ text: String, file: String) throws(InputError) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        }
+        // LF, CRLF or a lone CR end a line (python-dotenv reads with universal newlines); a BOM is not text.
+        let lines = text.droppingByteOrderMark().splitLines(.universal).map(String.init)
         var index = 0
         while index < lines.count {
             let lineNumber = index + 1

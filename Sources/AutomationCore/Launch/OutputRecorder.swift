@@ -110,9 +110,7 @@ public final class OutputRecorder: Sendable {
     /// The last `count` lines of the stream, as text (invalid UTF-8 repaired).
     public func lastLines(_ stream: StandardStream, count: Int) -> [String] {
         let text = String(decoding: tail(stream), as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return Array(lines.suffix(count))
+        return text.outputLines().suffix(count).map(String.init)
     }
 
     /// The last `count` lines of both streams under headings, for failure messages:

@@ -153,7 +153,7 @@ public final class SUTApplication: Sendable {
         let regex: RegexBox
         do { regex = try RegexBox(pattern) } catch { throw AutomationError("invalid regular expression \"\(pattern)\": \(error)") }
         return try await wait(on: stream, timeout: timeout, what: "a line of \(stream.rawValue) matching /\(pattern)/") { text in
-            text.split(separator: "\n").first { regex.matchesPart(String($0)) }.map(String.init)
+            text.outputLines().first { regex.matchesPart(String($0)) }.map(String.init)
         }
     }
 

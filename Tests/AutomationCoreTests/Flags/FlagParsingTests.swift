@@ -59,6 +59,17 @@ import Testing
         #expect(map["URL"] == "http://x/#anchor")
     }
 
+    /// A file saved on Windows (CRLF, a byte order mark) or an old Mac (lone CR) holds the same variables: CR LF
+    /// is one Character in Swift, so a split on "\n" saw one long line and gave A the whole file as its value.
+    @Test func everyLineEndingAndAByteOrderMarkReadTheSame() throws {
+        for text in ["\u{FEFF}A=1\r\nB=\"two\r\nlines\"\r\n", "A=1\rB=\"two\rlines\"\r", "A=1\nB=\"two\nlines\"\n"] {
+            let values = try DotEnv.parse(text, file: ".env")
+            #expect(values.map(\.key) == ["A", "B"], "\(text.debugDescription)")
+            #expect(values.map(\.value) == ["1", "two\nlines"], "\(text.debugDescription)")
+        }
+        #expect(throws: InputError.self) { try DotEnv.parse("A=1\r\nB=x\u{0}y\r\n", file: ".env") }
+    }
+
     @Test(arguments: [
         ("JUSTAKEY", ".env:1: expected KEY=value, found 'JUSTAKEY'"),
         ("OK=1\n1BAD=2", ".env:2: '1BAD' is not a valid variable name (letters, digits, _; not starting with a digit)"),
