@@ -99,10 +99,16 @@ final class ScenarioRun {
 
     /// How long a waiting step may wait: the step timeout (or the step's own `within`), cut by the
     /// scenario's deadline.
-    var waitLimit: Duration {
-        let remaining = deadline - .now
-        let limit = stepTimeoutOverride ?? options.stepTimeout
-        return remaining < limit ? max(remaining, .zero) : limit
+    var waitLimit: Duration { waitBudget().limit }
+
+    /// How long a waiting step may wait, and, when the scenario's deadline leaves less than the step asked
+    /// for, what cut it ("the scenario's 1s timeout (the step asked for 5s)"): a wait that was cut never passes
+    /// for having waited.
+    func waitBudget(asked: Duration? = nil) -> (limit: Duration, cut: String?) {
+        let remaining = max(deadline - .now, .zero)
+        let wanted = asked ?? stepTimeoutOverride ?? options.stepTimeout
+        guard remaining < wanted else { return (wanted, nil) }
+        return (remaining, "the scenario's \(Runner.format(timeout)) timeout (the step asked for \(Runner.format(wanted)))")
     }
 
     /// How long a wait that just ended waited, for messages: "2s", or "the scenario's 1s timeout" when the
@@ -221,6 +227,7 @@ final class ScenarioRun {
         configuration.workingDirectory = workDirectory
         var request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
         request.terminal = terminal
+        request.spoolDirectory = rootDirectory
         do {
             let launched = try Launcher.launch(request)
             process = launched
@@ -257,15 +264,33 @@ final class ScenarioRun {
         return server
     }
 
-    /// Waits until `condition` holds on the program's output (or the program ended and it still does not).
-    func waitForOutput(_ condition: @escaping @Sendable (String) -> Bool, on stream: StandardStream) throws(StepFailure) -> Bool {
-        try requireProcess().output.wait(on: stream, timeout: waitLimit) { condition($0) ? true : nil } ?? false
+    /// Feeds `matcher` the most recent program's stream from its first byte, waiting up to `timeout` for more.
+    func watch(_ stream: StandardStream, timeout: Duration, _ matcher: inout some OutputMatcher) throws(StepFailure) -> OutputWatch {
+        var offset = 0
+        return try requireProcess().output.watch(stream, from: &offset, timeout: timeout, matcher: &matcher)
+    }
+
+    /// The terminal as far as it was read, per process (a screen is built once, fed as output arrives).
+    private var screenState: (process: ObjectIdentifier, offset: Int, screen: TerminalScreen)?
+
+    /// Feeds the terminal the output that arrived since, until it shows `text` (nil: only catch up).
+    func watchScreen(showing text: String?, timeout: Duration) throws(StepFailure) -> OutputWatch {
+        let process = try requireProcess()
+        guard let terminal else { return .ended }
+        var state = screenState.flatMap { $0.process == ObjectIdentifier(process) ? $0 : nil }
+            ?? (process: ObjectIdentifier(process), offset: 0, screen: TerminalScreen(terminal))
+        if let text, state.screen.text.contains(text) { return .matched }
+        var matcher = ScreenMatcher(screen: state.screen, text: text)
+        let outcome = process.output.watch(.stdout, from: &state.offset, timeout: timeout, matcher: &matcher)
+        state.screen = matcher.screen
+        screenState = state
+        return outcome
     }
 
     /// What the terminal shows now (launched with `terminal`).
     func screen() -> TerminalScreen? {
-        guard let terminal, let process else { return nil }
-        return TerminalScreen(terminal, output: process.output.captured(.stdout))
+        guard terminal != nil, (try? watchScreen(showing: nil, timeout: .zero)) != nil else { return nil }
+        return screenState?.screen
     }
 
     /// The last lines of both streams, for failure messages.
