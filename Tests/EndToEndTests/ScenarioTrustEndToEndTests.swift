@@ -88,3 +88,82 @@ import Testing
         #expect(ndjson.components(separatedBy: "\"status\":\"FAILED\"").count == 4, "\(ndjson)")
     }
 }
+
+/// A control message the program did not get fails its step: nobody reads, or the program is gone.
+@Suite struct ControlMessageDeliveryEndToEndTests {
+    @Test func aMessageTheProgramDidNotTakeFailsItsStep() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: control
+          Scenario: nobody reads the channel
+            Given the route "GET /x" answers 200
+            And the program "/bin/sleep"
+            When I launch the program with "5"
+            And I send the control message "m"
+
+          Scenario: the program is gone
+            Given the route "GET /x" answers 200
+            And the program "/bin/true"
+            When I launch the program
+            And I wait 200ms
+            And I send the control message "m"
+
+          Scenario: the program takes it
+            Given the route "GET /x" answers 200
+            And the program "/usr/bin/curl"
+            When I launch the program with "-s ${SUT_MOCK_SERVER_URL}/__sut/control?timeoutMs=5000"
+            And I send the control message "hello"
+            Then I see "hello"
+
+        """, "control.feature", in: directory)
+        let result = try CLI.run(["test", "--step-timeout", "500ms", feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("3 scenarios: 1 passed, 2 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("the program did not take the control message \"m\" within 500ms (does it read ControlChannel?)"), "\(result.stdout)")
+        #expect(result.stdout.contains("the program exited with code 0 before it took the control message \"m\""), "\(result.stdout)")
+    }
+}
+
+/// `${NAME}` in steps: the program's own SUT_ values expand, an undefined name is a load error naming its
+/// line (`check` and `test`, exit 3), and values are substituted in one pass.
+@Suite struct StepVariablesEndToEndTests {
+    @Test func theScenarioNamesItsOwnServerAndUndefinedNamesAreRefusedAtLoad() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try CLI.write("""
+        Feature: variables
+          Scenario: the server's URL
+            Given the route "GET /x" answers 200
+            And the program "/usr/bin/printenv"
+            When I launch the program with "SUT_MOCK_SERVER_URL"
+            Then I see "${SUT_MOCK_SERVER_URL}"
+            And I see "http://127.0.0.1:"
+            And the exit code is 0
+
+          Scenario: one pass
+            Given the pair "{2}" "x"
+
+        """, "good.feature", in: directory)
+        _ = try CLI.write(#"[ { "step": "the pair {string} {string}", "run": ["test", "{1}", "!=", "{2}"] } ]"#, "pair.steps.json", in: directory)
+        let passed = try CLI.run(["test", good])
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        #expect(passed.stdout.contains("2 scenarios: 2 passed"), "\(passed.stdout)")
+
+        let bad = try CLI.write("""
+        Feature: undefined
+          Scenario: a typo
+            Given the program "/bin/echo"
+            When I launch the program with "${SUT_MOCK_SERVR_URL}"
+            Then I see "${DEFINED_HERE}"
+
+        """, "bad.feature", in: directory)
+        let checked = try CLI.run(["check", "-D", "DEFINED_HERE=1", bad])
+        #expect(checked.status == 3, "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.stderr.contains("bad.feature:4: ${SUT_MOCK_SERVR_URL} is not defined"), "\(checked.stderr)")
+        #expect(!checked.stderr.contains("DEFINED_HERE"), "\(checked.stderr)")
+        let tested = try CLI.run(["test", bad])
+        #expect(tested.status == 3, "\(tested.stdout)\(tested.stderr)")
+        #expect(tested.stderr.contains("bad.feature:5: ${DEFINED_HERE} is not defined"), "\(tested.stderr)")
+    }
+}

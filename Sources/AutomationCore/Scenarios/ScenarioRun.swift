@@ -128,18 +128,35 @@ final class ScenarioRun {
         return try body()
     }
 
-    /// `${NAME}` replaced from `--define` and the environment.
+    /// `${NAME}` replaced (one pass) from `--define`, the scenario's `Given the environment variable` steps, what
+    /// its program gets (`SUT_MOCK_SERVER_URL` and the other ``StepVariables/runTime`` names; naming the server's
+    /// URL starts the server), and the caller's environment. Undefined names are refused when the file loads.
     func expand(_ text: String) -> String {
-        guard text.contains("${") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let open = rest.firstRange(of: "${"), let close = rest[open.upperBound...].firstIndex(of: "}") {
-            output += rest[..<open.lowerBound]
-            let name = String(rest[open.upperBound..<close])
-            output += options.defines[name] ?? options.environment[name] ?? ""
-            rest = rest[rest.index(after: close)...]
+        StepVariables.substitute(text) { variable($0) ?? "" }
+    }
+
+    /// The value of `${name}` now, or nil.
+    func variable(_ name: String) -> String? {
+        if let value = options.defines[name] { return value }
+        if let value = environment.last(where: { $0.key == name })?.value { return value }
+        if StepVariables.runTime.contains(name) {
+            if name == WireFormat.mockServerURLVariable { _ = try? ensureServer() }
+            return programEnvironment()[name]
         }
-        return output + rest
+        return options.environment[name]
+    }
+
+    /// The environment the scenario's program would get now (flags, server, isolation).
+    private func programEnvironment() -> [String: String] {
+        var configuration = RunConfiguration(program: program ?? "", arguments: [])
+        configuration.featureFlags = featureFlags
+        configuration.automationFlags = automationFlags
+        configuration.entryPoint = entryPoint
+        configuration.flagsIn = flagsIn
+        configuration.environment = isolationEnvironment + environment
+        configuration.callerEnvironment = options.environment
+        configuration.mockServerURL = server?.baseURL
+        return configuration.launchEnvironment
     }
 
     /// A path from a feature file: relative to the feature file's directory.
@@ -187,11 +204,10 @@ final class ScenarioRun {
     /// Runs a step defined in a step file: its command with the step's values, a doc string (text) or a
     /// table (JSON rows) on stdin. Exit 0 passes. It does not become what the `Then` steps look at.
     func runUserStep(_ userStep: UserStep, values: [String], step: GherkinDocument.Step) throws(StepFailure) {
-        var argv = userStep.run.map { word -> String in
-            var word = word
-            for (index, value) in values.enumerated() { word = word.replacingOccurrences(of: "{\(index + 1)}", with: value) }
-            return expand(word)
-        }
+        // The values' own ${NAME}s first; then {n} and ${NAME} in each word in one pass (a value holding {2}
+        // or ${X} stays as it is).
+        let expanded = values.map(expand)
+        var argv = userStep.run.map { StepVariables.substitute($0, values: expanded) { self.variable($0) ?? "" } }
         if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = userStep.directory + "/" + argv[0] }
         var configuration = RunConfiguration(program: argv[0], arguments: Array(argv.dropFirst()))
         configuration.standardInput = .pipe
@@ -240,7 +256,7 @@ final class ScenarioRun {
     }
 
     /// The scenario's mock server, started at the first launch when the scenario has stubs.
-    private func ensureServer() throws(StepFailure) -> MockServer? {
+    func ensureServer() throws(StepFailure) -> MockServer? {
         if let server { return server }
         guard hasStubs else { return nil }
         switch MockServerRun.start(stubs, port: 0, strict: strict) {
