@@ -87,7 +87,7 @@ import Testing
         let result = try test(["--step-timeout", "5s", path])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains(#"the program replied "ok" to the control message "ping", not "pong""#), "\(result.stdout)")
-        #expect(result.stdout.contains(#"the program exited with code 0 before it acknowledged the control message "refresh""#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"the program exited with code 0 before it took the control message "refresh""#), "\(result.stdout)")
     }
 
     @Test func aProgramRunsInATerminalWithKeysAndTheScreen() throws {

@@ -167,3 +167,29 @@ import Testing
         #expect(tested.stderr.contains("bad.feature:5: ${DEFINED_HERE} is not defined"), "\(tested.stderr)")
     }
 }
+
+/// Every write to a child's stdin is bounded by the step's deadline: a step command that never reads its doc
+/// string fails its step instead of blocking the run.
+@Suite struct StepInputDeadlineEndToEndTests {
+    @Test func aDocStringNobodyReadsFailsTheStepInTime() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = String(repeating: "line of input that nobody reads\n", count: 20_000)
+        let feature = try CLI.write("""
+        Feature: stdin
+          @timeout=3s
+          Scenario: a step command that never reads
+            Given the command that sleeps:
+              \"\"\"
+        \(body.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+              \"\"\"
+
+        """, "stdin.feature", in: directory)
+        _ = try CLI.write(#"[ { "step": "the command that sleeps:", "run": ["sleep", "30"] } ]"#, "sleep.steps.json", in: directory)
+        let started = Date()
+        let result = try CLI.run(["test", "--step-timeout", "1s", feature])
+        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("the step's command sleep did not take its input: it did not read it within 1s; it was stopped"), "\(result.stdout)")
+    }
+}

@@ -219,7 +219,18 @@ final class ScenarioRun {
         if let table = step.dataTable {
             input = "[" + table.rows.map { "[" + $0.map(JSONWriter.quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
         }
-        if !input.isEmpty { try? process.writeToStandardInput(Array(input.utf8)) }
+        if !input.isEmpty {
+            let budget = waitBudget()
+            do {
+                try process.writeToStandardInput(Array(input.utf8), timeout: budget.limit)
+            } catch {
+                process.closeStandardInput()
+                process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+                process.finish(grace: options.killGrace)
+                let why = error == .timedOut ? "it did not read it within \(budget.cut ?? Runner.format(budget.limit))" : "\(error)"
+                throw StepFailure("the step's command \(argv[0]) did not take its input: \(why); it was stopped (\(userStep.source))")
+            }
+        }
         process.closeStandardInput()
         guard let status = process.waitForExit(timeout: waitLimit) else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)

@@ -199,8 +199,11 @@ enum StepCatalog {
         },
         StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
             let process = try run.requireProcess()
+            let budget = run.waitBudget()
             do {
-                try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8))
+                try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8), timeout: budget.limit)
+            } catch let error as Errno where error == .timedOut {
+                throw StepFailure("the program did not read what was typed within \(budget.cut ?? Runner.format(budget.limit))")
             } catch {
                 throw StepFailure("cannot type into the program: \(error) (did it exit or close stdin?)")
             }
@@ -209,7 +212,7 @@ enum StepCatalog {
                        check: { TerminalKey(name: $0[0]) == nil ? "unknown key \"\($0[0])\"; keys: \(TerminalKey.names)" : nil }) { run, captures, _ in
             guard let key = TerminalKey(name: captures[0]) else { throw StepFailure("unknown key \"\(captures[0])\"; keys: \(TerminalKey.names)", kind: .error) }
             do {
-                try run.requireProcess().writeToStandardInput(key.bytes)
+                try run.requireProcess().writeToStandardInput(key.bytes, timeout: run.waitLimit)
             } catch {
                 throw StepFailure("cannot press \(captures[0]): \(error) (did the program exit?)")
             }
