@@ -46,7 +46,7 @@ public struct FeatureScenario: Sendable, CustomStringConvertible {
 ///     try context.setEnvironment("USER_NAME", name)
 /// }
 /// steps.step("the output has {int} lines") { context, count in
-///     if context.output().split(separator: "\n").count != count { try context.fail("expected \(count) lines") }
+///     if try context.output().split(separator: "\n").count != count { try context.fail("expected \(count) lines") }
 /// }
 ///
 /// @Test(arguments: try StepLibrary.scenarios(in: "Features"))

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -469,3 +470,8 @@ void csystem_thread_allow_cpus_of_main(void) {
 int csystem_atomic_load(const int *value) { return __atomic_load_n(value, __ATOMIC_ACQUIRE); }
 
 void csystem_atomic_store(int *value, int newValue) { __atomic_store_n(value, newValue, __ATOMIC_RELEASE); }
+
+long csystem_memmem(const void *haystack, unsigned long haystackLength, const void *needle, unsigned long needleLength) {
+    const void *found = memmem(haystack, haystackLength, needle, needleLength);
+    return found ? (long)((const char *)found - (const char *)haystack) : -1;
+}

@@ -13,7 +13,7 @@ let librarySteps: StepLibrary = {
         context.setFeatureFlag("greeting", .string(greeting))
     }
     steps.step("the output has {int} lines") { context, count in
-        let lines = context.output().split(separator: "\n").count
+        let lines = try context.output().split(separator: "\n").count
         if lines != count { try context.fail("expected \(count) lines, the program printed \(lines)") }
     }
     steps.step("a file {string} holding {int} lines") { context, name, count in

@@ -8,18 +8,27 @@ public enum CheckCommand {
     /// The text of `sut-launch check --help`.
     public static let help = """
         USAGE:
-          sut-launch check [--messages FILE] FILES...
+          sut-launch check [--messages FILE] [-D NAME=VALUE]... FILES...
 
         Validates stub files, WireMock mappings (files or root directories with mappings/) and .feature files,
         or directories of them; exit 3 on the first problem in each file. --messages FILE writes every feature
         file as Cucumber Messages (source, gherkinDocument, pickle, or parseError), undefined steps or not.
+        A ${NAME} in a step must be defined (-D/--define as for test, or the environment) or be one the
+        scenario's program gets (SUT_MOCK_SERVER_URL, SUT_CONTROL_URL, SUT_UNDER_TEST, SUT_EPHEMERAL, SUT_AUTOMATION).
 
         """
 
     /// Runs `check` with the arguments after it; returns the exit code.
-    public static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: "")],
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+        let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: ""),
+                                                                   OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "")],
                                               stopAtPositional: false)
+        var defines: [String: String] = [:]
+        for option in parsed.values("--define") {
+            let value = option.value ?? ""
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else { throw UsageError("\(option.spelling) '\(value)' is not NAME=VALUE") }
+            defines[String(value[..<equals])] = String(value[value.index(after: equals)...])
+        }
         let messagesPath = try parsed.last("--messages").map { option throws(UsageError) in try RunCommand.outputPath(option.value ?? "", option) }
         var sources: [ScenarioLint.Source] = [] // every feature file as read, for --messages
         if parsed.has("--help") {
@@ -47,7 +56,9 @@ public enum CheckCommand {
             let (userSteps, stepProblems) = UserSteps.load(UserSteps.files(near: features))
             for problem in stepProblems { Console.error(problem) }
             if !stepProblems.isEmpty { failed = true }
-            for feature in features where !checkFeature(feature, userSteps: userSteps, sources: &sources) { failed = true }
+            for feature in features where !checkFeature(feature, userSteps: userSteps, variables: (defines, environment), sources: &sources) {
+                failed = true
+            }
             if stubs && !checkStubs(path) { failed = true }
         }
         if let messagesPath, !ScenarioLint.messages(sources).write(to: messagesPath) { return ExitCode.ioError }
@@ -67,10 +78,12 @@ public enum CheckCommand {
 
     /// Parses a feature file and checks its durations and that every step is in the catalog.
     /// Checks one feature file and adds it, as read, to `sources`.
-    static func checkFeature(_ path: String, userSteps: [UserStep], sources: inout [ScenarioLint.Source]) -> Bool {
+    static func checkFeature(_ path: String, userSteps: [UserStep], variables: (defines: [String: String], environment: [String: String]),
+                             sources: inout [ScenarioLint.Source]) -> Bool {
         let (pickles, loadProblems, read) = ScenarioLint.loadWithSources([path])
         sources += read
         let problems = loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
+            + StepVariables.problems(pickles, defines: variables.defines, environment: variables.environment)
         for problem in problems { Console.error(problem) }
         if problems.isEmpty { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
         return problems.isEmpty

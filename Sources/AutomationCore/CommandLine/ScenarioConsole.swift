@@ -60,7 +60,8 @@ final class ScenarioConsole: Sendable {
 
     func finished(_ result: ScenarioResult) {
         let mark = result.status == .passed ? "✓" : "✗"
-        var text = "\(mark) \(result.pickle.featureName): \(result.pickle.name) (\(Runner.format(result.duration)))\n"
+        let timedOut = result.timedOut ? ", timed out" : ""
+        var text = "\(mark) \(result.pickle.featureName): \(result.pickle.name) (\(Runner.format(result.duration))\(timedOut))\n"
         if result.status != .passed {
             let details = JUnitReport.systemOut(result).split(separator: "\n", omittingEmptySubsequences: false).map { detail -> String in
                 guard colours, !detail.hasPrefix("---"), !detail.hasPrefix("+++") else { return "    " + detail }

@@ -44,7 +44,7 @@ public enum SutLaunchCommand {
             case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
             case "check":
                 Interruption.exitOnSignal()
-                return try CheckCommand.run(Array(arguments.dropFirst()))
+                return try CheckCommand.run(Array(arguments.dropFirst()), environment: environment)
             case "test": return try TestCommand.run(Array(arguments.dropFirst()), environment: environment)
             case "init": return try InitCommand.run(Array(arguments.dropFirst()))
             case "completions": return try ShellIntegration.run(Array(arguments.dropFirst()))

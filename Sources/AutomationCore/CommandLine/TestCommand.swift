@@ -168,6 +168,7 @@ public enum TestCommand {
         var seenStepFiles: Set<String> = []
         let (userSteps, stepProblems) = UserSteps.load(stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted })
         problems += stepProblems
+        problems += StepVariables.problems(pickles, defines: scenarioOptions.defines, environment: environment)
         scenarioOptions.userSteps = userSteps
         if !problems.isEmpty {
             for problem in problems { Console.error(problem) }

@@ -57,6 +57,9 @@ public struct LaunchRequest: Sendable {
     public var forwardsOutput: Bool
     /// Bytes of each stream kept for ``OutputRecorder/captured(_:)`` (0: only the tail).
     public var captureLimit: Int
+    /// Where bytes past ``captureLimit`` are kept (an unlinked file per stream, up to 1 GiB), so a scenario's steps
+    /// read the whole stream; nil: they are kept nowhere.
+    package var spoolDirectory: String?
     /// How the program is started.
     public var backend: LauncherBackend = .posixSpawn
     /// Run the program on a pseudo-terminal of this size (nil: pipes). Its stdin, stdout and stderr are then the

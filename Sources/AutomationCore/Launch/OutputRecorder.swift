@@ -16,6 +16,10 @@ public final class OutputRecorder: Sendable {
         var captured: [UInt8] = []
         /// When the captured bytes arrived: chunk ends (offsets into `captured`) with their monotonic time.
         var arrivals: [(end: Int, atMs: Double)] = []
+        /// The bytes past `captured`, on disk (from stream offset ``captureLimit``), when a spool directory was given.
+        var spool: SpoolFile?
+        /// The stream offset from which bytes were kept nowhere (the spool's limit reached, or it failed); nil: all kept.
+        var lostFrom: Int?
     }
     /// Arrivals kept per stream; beyond, every second one is dropped (a byte then carries the time of a
     /// later chunk: "arrived by then").
@@ -41,11 +45,22 @@ public final class OutputRecorder: Sendable {
     public let tailLimit: Int
     /// How many bytes of each stream ``captured(_:)`` keeps (0: capture nothing but the tail).
     public let captureLimit: Int
+    /// Where bytes past ``captureLimit`` go (an unlinked file per stream), so steps read the whole stream; nil: nowhere.
+    let spoolDirectory: String?
+    /// How many bytes of each stream the spool keeps; past it, readers are told the stream was cut (``read(_:from:limit:)``).
+    package let spoolLimit: Int
 
     /// A recorder keeping `tailLimit` bytes of each stream's end and `captureLimit` bytes of its start.
-    public init(tailLimit: Int = 64 * 1024, captureLimit: Int = 0) {
+    public convenience init(tailLimit: Int = 64 * 1024, captureLimit: Int = 0) {
+        self.init(tailLimit: tailLimit, captureLimit: captureLimit, spoolDirectory: nil)
+    }
+
+    /// A recorder that also keeps up to `spoolLimit` bytes past `captureLimit` of each stream in `spoolDirectory`.
+    package init(tailLimit: Int = 64 * 1024, captureLimit: Int, spoolDirectory: String?, spoolLimit: Int = 1 << 30) {
         self.tailLimit = tailLimit
         self.captureLimit = captureLimit
+        self.spoolDirectory = spoolDirectory
+        self.spoolLimit = spoolLimit
     }
 
     func record(_ bytes: UnsafeBufferPointer<UInt8>, from stream: StandardStream) {
@@ -65,12 +80,24 @@ public final class OutputRecorder: Sendable {
                         recorded.arrivals = recorded.arrivals.indices.filter { $0 % 2 == 1 || $0 == recorded.arrivals.count - 1 }.map { recorded.arrivals[$0] }
                     }
                 }
+                if room < bytes.count { spill(UnsafeBufferPointer(rebasing: bytes[max(room, 0)...]), into: &recorded) }
                 return room < bytes.count
             }
             if stream == .stdout ? update(&state.stdout) : update(&state.stderr) { state.truncated = true }
             return state.observers.map(\.observer)
         }
         observers.forEach { $0() }
+    }
+
+    /// Keeps bytes past the capture in the spool, up to ``spoolLimit``; marks where keeping stopped.
+    private func spill(_ bytes: UnsafeBufferPointer<UInt8>, into recorded: inout Stream) {
+        guard recorded.lostFrom == nil else { return }
+        let start = recorded.byteCount - bytes.count // the stream offset of bytes[0]
+        if recorded.spool == nil, let directory = spoolDirectory { recorded.spool = SpoolFile(in: directory) }
+        guard let spool = recorded.spool else { return recorded.lostFrom = start }
+        let fits = min(bytes.count, max(0, spoolLimit - spool.count))
+        if !spool.append(UnsafeBufferPointer(rebasing: bytes[..<fits])) { return recorded.lostFrom = captureLimit + spool.count }
+        if fits < bytes.count { recorded.lostFrom = start + fits }
     }
 
     func markFinished() {

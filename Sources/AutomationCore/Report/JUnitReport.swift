@@ -35,7 +35,7 @@ public enum JUnitReport {
                     // The whole reason in the attribute (newlines kept as &#10;: a parser would fold them into
                     // spaces), and in the body with the requests no route matched and the output tail.
                     let message = escape(cap(result.message ?? "")).replacingOccurrences(of: "\n", with: "&#10;")
-                    xml += "      <\(element) message=\"\(message)\" type=\"\(result.status == .error ? "ScenarioError" : "AssertionFailure")\">"
+                    xml += "      <\(element) message=\"\(message)\" type=\"\(result.status == .error ? "ScenarioError" : result.timedOut ? "Timeout" : "AssertionFailure")\">"
                     var body = (result.failedStep ?? "") + "\n" + (result.message ?? "")
                     if !result.unexpectedRequests.isEmpty { body += "\n\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") }
                     if !result.outputTail.isEmpty { body += "\n\n" + result.outputTail }
@@ -113,6 +113,7 @@ public enum ScenarioJSONReport {
             var item = "{\"feature\":" + JSONWriter.quoted(result.pickle.featureName) + ",\"name\":" + JSONWriter.quoted(result.pickle.name)
             item += ",\"location\":" + JSONWriter.quoted(result.pickle.location) + ",\"tags\":[" + result.pickle.tags.map(JSONWriter.quoted).joined(separator: ",") + "]"
             item += ",\"status\":\"\(result.status.rawValue)\",\"durationMs\":\(Int(result.duration.seconds * 1000))"
+            if result.timedOut { item += ",\"timedOut\":true" }
             item += ",\"steps\":[" + result.trail.map(JSONWriter.quoted).joined(separator: ",") + "]"
             if let step = result.failedStep { item += ",\"failedStep\":" + JSONWriter.quoted(step) }
             if let message = result.message { item += ",\"message\":" + JSONWriter.quoted(message) }

@@ -61,8 +61,13 @@ public final class StepContext {
     /// The step's data table rows, if it has one.
     public var table: [[String]]? { step.dataTable?.rows }
     /// What the program launched last printed so far.
-    public func output(_ stream: StandardStream = .stdout) -> String {
-        run.process.map { String(decoding: $0.output.captured(stream), as: UTF8.self) } ?? ""
+    /// - Throws: a step failure naming the cap when the stream is longer than the 16 MiB a step can hold as text.
+    public func output(_ stream: StandardStream = .stdout) throws -> String {
+        guard let process = run.process else { return "" }
+        guard !process.output.isCaptureCut(stream) else {
+            throw StepFailure("the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; a step reads at most \(ByteSize.text(process.output.captureLimit)) of it as text")
+        }
+        return String(decoding: process.output.captured(stream), as: UTF8.self)
     }
     /// The scenario's mock server (it starts with the scenario's first launch when the scenario has stubs).
     public var server: MockServer? { run.server }

@@ -99,10 +99,16 @@ final class ScenarioRun {
 
     /// How long a waiting step may wait: the step timeout (or the step's own `within`), cut by the
     /// scenario's deadline.
-    var waitLimit: Duration {
-        let remaining = deadline - .now
-        let limit = stepTimeoutOverride ?? options.stepTimeout
-        return remaining < limit ? max(remaining, .zero) : limit
+    var waitLimit: Duration { waitBudget().limit }
+
+    /// How long a waiting step may wait, and, when the scenario's deadline leaves less than the step asked
+    /// for, what cut it ("the scenario's 1s timeout (the step asked for 5s)"): a wait that was cut never passes
+    /// for having waited.
+    func waitBudget(asked: Duration? = nil) -> (limit: Duration, cut: String?) {
+        let remaining = max(deadline - .now, .zero)
+        let wanted = asked ?? stepTimeoutOverride ?? options.stepTimeout
+        guard remaining < wanted else { return (wanted, nil) }
+        return (remaining, "the scenario's \(Runner.format(timeout)) timeout (the step asked for \(Runner.format(wanted)))")
     }
 
     /// How long a wait that just ended waited, for messages: "2s", or "the scenario's 1s timeout" when the
@@ -122,18 +128,35 @@ final class ScenarioRun {
         return try body()
     }
 
-    /// `${NAME}` replaced from `--define` and the environment.
+    /// `${NAME}` replaced (one pass) from `--define`, the scenario's `Given the environment variable` steps, what
+    /// its program gets (`SUT_MOCK_SERVER_URL` and the other ``StepVariables/runTime`` names; naming the server's
+    /// URL starts the server), and the caller's environment. Undefined names are refused when the file loads.
     func expand(_ text: String) -> String {
-        guard text.contains("${") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let open = rest.firstRange(of: "${"), let close = rest[open.upperBound...].firstIndex(of: "}") {
-            output += rest[..<open.lowerBound]
-            let name = String(rest[open.upperBound..<close])
-            output += options.defines[name] ?? options.environment[name] ?? ""
-            rest = rest[rest.index(after: close)...]
+        StepVariables.substitute(text) { variable($0) ?? "" }
+    }
+
+    /// The value of `${name}` now, or nil.
+    func variable(_ name: String) -> String? {
+        if let value = options.defines[name] { return value }
+        if let value = environment.last(where: { $0.key == name })?.value { return value }
+        if StepVariables.runTime.contains(name) {
+            if name == WireFormat.mockServerURLVariable { _ = try? ensureServer() }
+            return programEnvironment()[name]
         }
-        return output + rest
+        return options.environment[name]
+    }
+
+    /// The environment the scenario's program would get now (flags, server, isolation).
+    private func programEnvironment() -> [String: String] {
+        var configuration = RunConfiguration(program: program ?? "", arguments: [])
+        configuration.featureFlags = featureFlags
+        configuration.automationFlags = automationFlags
+        configuration.entryPoint = entryPoint
+        configuration.flagsIn = flagsIn
+        configuration.environment = isolationEnvironment + environment
+        configuration.callerEnvironment = options.environment
+        configuration.mockServerURL = server?.baseURL
+        return configuration.launchEnvironment
     }
 
     /// A path from a feature file: relative to the feature file's directory.
@@ -181,11 +204,10 @@ final class ScenarioRun {
     /// Runs a step defined in a step file: its command with the step's values, a doc string (text) or a
     /// table (JSON rows) on stdin. Exit 0 passes. It does not become what the `Then` steps look at.
     func runUserStep(_ userStep: UserStep, values: [String], step: GherkinDocument.Step) throws(StepFailure) {
-        var argv = userStep.run.map { word -> String in
-            var word = word
-            for (index, value) in values.enumerated() { word = word.replacingOccurrences(of: "{\(index + 1)}", with: value) }
-            return expand(word)
-        }
+        // The values' own ${NAME}s first; then {n} and ${NAME} in each word in one pass (a value holding {2}
+        // or ${X} stays as it is).
+        let expanded = values.map(expand)
+        var argv = userStep.run.map { StepVariables.substitute($0, values: expanded) { self.variable($0) ?? "" } }
         if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = userStep.directory + "/" + argv[0] }
         var configuration = RunConfiguration(program: argv[0], arguments: Array(argv.dropFirst()))
         configuration.standardInput = .pipe
@@ -197,7 +219,18 @@ final class ScenarioRun {
         if let table = step.dataTable {
             input = "[" + table.rows.map { "[" + $0.map(JSONWriter.quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
         }
-        if !input.isEmpty { try? process.writeToStandardInput(Array(input.utf8)) }
+        if !input.isEmpty {
+            let budget = waitBudget()
+            do {
+                try process.writeToStandardInput(Array(input.utf8), timeout: budget.limit)
+            } catch {
+                process.closeStandardInput()
+                process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+                process.finish(grace: options.killGrace)
+                let why = error == .timedOut ? "it did not read it within \(budget.cut ?? Runner.format(budget.limit))" : "\(error)"
+                throw StepFailure("the step's command \(argv[0]) did not take its input: \(why); it was stopped (\(userStep.source))")
+            }
+        }
         process.closeStandardInput()
         guard let status = process.waitForExit(timeout: waitLimit) else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
@@ -221,6 +254,7 @@ final class ScenarioRun {
         configuration.workingDirectory = workDirectory
         var request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
         request.terminal = terminal
+        request.spoolDirectory = rootDirectory
         do {
             let launched = try Launcher.launch(request)
             process = launched
@@ -233,7 +267,7 @@ final class ScenarioRun {
     }
 
     /// The scenario's mock server, started at the first launch when the scenario has stubs.
-    private func ensureServer() throws(StepFailure) -> MockServer? {
+    func ensureServer() throws(StepFailure) -> MockServer? {
         if let server { return server }
         guard hasStubs else { return nil }
         switch MockServerRun.start(stubs, port: 0, strict: strict) {
@@ -257,15 +291,33 @@ final class ScenarioRun {
         return server
     }
 
-    /// Waits until `condition` holds on the program's output (or the program ended and it still does not).
-    func waitForOutput(_ condition: @escaping @Sendable (String) -> Bool, on stream: StandardStream) throws(StepFailure) -> Bool {
-        try requireProcess().output.wait(on: stream, timeout: waitLimit) { condition($0) ? true : nil } ?? false
+    /// Feeds `matcher` the most recent program's stream from its first byte, waiting up to `timeout` for more.
+    func watch(_ stream: StandardStream, timeout: Duration, _ matcher: inout some OutputMatcher) throws(StepFailure) -> OutputWatch {
+        var offset = 0
+        return try requireProcess().output.watch(stream, from: &offset, timeout: timeout, matcher: &matcher)
+    }
+
+    /// The terminal as far as it was read, per process (a screen is built once, fed as output arrives).
+    private var screenState: (process: ObjectIdentifier, offset: Int, screen: TerminalScreen)?
+
+    /// Feeds the terminal the output that arrived since, until it shows `text` (nil: only catch up).
+    func watchScreen(showing text: String?, timeout: Duration) throws(StepFailure) -> OutputWatch {
+        let process = try requireProcess()
+        guard let terminal else { return .ended }
+        var state = screenState.flatMap { $0.process == ObjectIdentifier(process) ? $0 : nil }
+            ?? (process: ObjectIdentifier(process), offset: 0, screen: TerminalScreen(terminal))
+        if let text, state.screen.text.contains(text) { return .matched }
+        var matcher = ScreenMatcher(screen: state.screen, text: text)
+        let outcome = process.output.watch(.stdout, from: &state.offset, timeout: timeout, matcher: &matcher)
+        state.screen = matcher.screen
+        screenState = state
+        return outcome
     }
 
     /// What the terminal shows now (launched with `terminal`).
     func screen() -> TerminalScreen? {
-        guard let terminal, let process else { return nil }
-        return TerminalScreen(terminal, output: process.output.captured(.stdout))
+        guard terminal != nil, (try? watchScreen(showing: nil, timeout: .zero)) != nil else { return nil }
+        return screenState?.screen
     }
 
     /// The last lines of both streams, for failure messages.

@@ -68,6 +68,8 @@ public struct ScenarioResult: Sendable {
     public var unexpectedRequests: [String]
     /// Where a failed scenario's artefacts were written (`--artifacts`), or its directory kept.
     public var artifacts: String?
+    /// The scenario reached its time limit (`--scenario-timeout` or `@timeout=`): it failed, whatever its steps said.
+    public var timedOut = false
 }
 
 /// Runs pickles: in parallel with `jobs`, each in its own world, and reports as each ends.
@@ -217,7 +219,7 @@ public enum ScenarioRunner {
                 continue
             }
             if ContinuousClock.now >= run.deadline {
-                failure = (step, StepFailure("the scenario timed out after \(Runner.format(timeout))"))
+                failure = (step, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout before this step"))
                 trail.append("✗ \(label)")
                 continue
             }
@@ -237,6 +239,13 @@ public enum ScenarioRunner {
                 trail.append("✗ \(label)")
             }
         }
+        // A scenario that reached its deadline failed, even when every step said it passed (the step that ran
+        // into the deadline is the failed one, so every report agrees).
+        let timedOut = ContinuousClock.now >= run.deadline
+        if timedOut, failure == nil, let last = pickle.steps.last, let index = trail.indices.last {
+            failure = (last, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout during this step"))
+            trail[index] = "✗" + trail[index].dropFirst()
+        }
         let outputTail = run.outputTail()
         let unexpected = run.unexpectedRequests
         let serverFailures = run.tearDown()
@@ -246,6 +255,7 @@ public enum ScenarioRunner {
         var result = ScenarioResult(pickle: pickle, status: .passed, duration: .now - started, trail: trail,
                                     outputTail: outputTail, unexpectedRequests: unexpected)
         result.stepDurations = stepDurations
+        result.timedOut = timedOut
         if let (step, error) = failure {
             result.status = error.kind == .error ? .error : .failed
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location

@@ -126,6 +126,9 @@ extension ScenarioRun {
             throw StepFailure("the program was still running after \(waitDescription); its output is compared once it has ended")
         }
         process.finish(grace: options.killGrace)
+        guard !process.output.isCaptureCut(stream) else {
+            throw StepFailure("the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; whole-output steps compare at most \(ByteSize.text(process.output.captureLimit)) (use Then I see or a line matching step on larger output)")
+        }
         return String(decoding: process.output.captured(stream), as: UTF8.self)
     }
 }

@@ -104,13 +104,6 @@ enum StepCatalog {
             .sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }
 
-    /// "did not appear within 2s", or "the program exited with code 0 without printing it".
-    static func notSeen(_ run: ScenarioRun) -> String {
-        // Output ends a moment before waitpid reports the exit: give it that moment.
-        if let status = run.process?.waitForExit(timeout: .milliseconds(200)) { return "the program \(status) without printing it" }
-        return "it did not appear within \(run.waitDescription)"
-    }
-
     /// An unterminated quote in a command line, found at load (values with `${…}` are checked when they run).
     static func wordsProblem(_ line: String) -> String? {
         guard !line.contains("${") else { return nil }
@@ -127,7 +120,7 @@ enum StepCatalog {
         text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
     }
 
-    static let all: [StepDefinition] = setup + actions + outcomes + commands
+    static let all: [StepDefinition] = setup + actions + output + outcomes + commands
 
     // MARK: Given
 
@@ -206,8 +199,11 @@ enum StepCatalog {
         },
         StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
             let process = try run.requireProcess()
+            let budget = run.waitBudget()
             do {
-                try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8))
+                try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8), timeout: budget.limit)
+            } catch let error as Errno where error == .timedOut {
+                throw StepFailure("the program did not read what was typed within \(budget.cut ?? Runner.format(budget.limit))")
             } catch {
                 throw StepFailure("cannot type into the program: \(error) (did it exit or close stdin?)")
             }
@@ -216,7 +212,7 @@ enum StepCatalog {
                        check: { TerminalKey(name: $0[0]) == nil ? "unknown key \"\($0[0])\"; keys: \(TerminalKey.names)" : nil }) { run, captures, _ in
             guard let key = TerminalKey(name: captures[0]) else { throw StepFailure("unknown key \"\(captures[0])\"; keys: \(TerminalKey.names)", kind: .error) }
             do {
-                try run.requireProcess().writeToStandardInput(key.bytes)
+                try run.requireProcess().writeToStandardInput(key.bytes, timeout: run.waitLimit)
             } catch {
                 throw StepFailure("cannot press \(captures[0]): \(error) (did the program exit?)")
             }
@@ -225,7 +221,7 @@ enum StepCatalog {
             try run.requireProcess().closeStandardInput()
         },
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
-            try run.requireServer().sendControlMessage(run.expand(captures[0]))
+            _ = try deliver(run, run.expand(captures[0]))
         },
         StepDefinition("the program acknowledges the control message \(quoted)",
                        example: "When the program acknowledges the control message \"refresh\"") { run, captures, _ in
@@ -239,58 +235,15 @@ enum StepCatalog {
         },
         StepDefinition("I wait (\\S+)", example: "When I wait 500ms", durationCaptures: [0]) { run, captures, _ in
             guard let duration = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
-            let limit = run.deadline - .now
-            try? sleepFor(duration < limit ? duration : limit)
+            let budget = run.waitBudget(asked: duration)
+            try? sleepFor(budget.limit)
+            if let cut = budget.cut { throw StepFailure("the wait was cut short by \(cut)") }
         },
     ]
 
     // MARK: Then
 
     static let outcomes: [StepDefinition] = [
-        StepDefinition("I see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I see \"logged in as ada\"",
-                       durationCaptures: [2]) { run, captures, _ in
-            let text = run.expand(captures[0])
-            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
-            try run.within(captures[2]) {
-                guard try run.waitForOutput({ $0.contains(text) }, on: stream) else {
-                    throw StepFailure("expected \"\(text)\" on \(stream.rawValue): \(notSeen(run))")
-                }
-            }
-        },
-        StepDefinition("the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1]) { run, captures, _ in
-            let text = run.expand(captures[0])
-            guard let size = run.terminal else {
-                throw StepFailure("the screen needs Given the program runs in a terminal before the launch", kind: .error)
-            }
-            try run.within(captures[1]) {
-                guard try run.waitForOutput({ TerminalScreen(size, output: Array($0.utf8)).text.contains(text) }, on: .stdout) else {
-                    throw StepFailure("expected the screen to show \"\(text)\": \(notSeen(run))\n--- screen (\(size.columns)x\(size.rows)) ---\n\(run.screen()?.text ?? "")")
-                }
-            }
-        },
-        StepDefinition("I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"") { run, captures, _ in
-            let source = captures[0]
-            let regex: RegexBox
-            do { regex = try RegexBox(source) } catch { throw StepFailure("invalid regular expression \"\(source)\": \(error)", kind: .error) }
-            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
-            guard try run.waitForOutput({ $0.split(separator: "\n").contains { regex.matchesPart(String($0)) } }, on: stream) else {
-                throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: \(notSeen(run))")
-            }
-        },
-        StepDefinition("I do not see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I do not see \"error\"",
-                       durationCaptures: [2]) { run, captures, _ in
-            let text = run.expand(captures[0])
-            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
-            if !captures[2].isEmpty {
-                // Watch for the whole period (or until the program ends): it must not appear meanwhile.
-                if try run.within(captures[2], { try run.waitForOutput({ $0.contains(text) }, on: stream) }) {
-                    throw StepFailure("\"\(text)\" appeared on \(stream.rawValue) within \(captures[2])")
-                }
-                return
-            }
-            let output = String(decoding: try run.requireProcess().output.captured(stream), as: UTF8.self)
-            if output.contains(text) { throw StepFailure("\"\(text)\" appeared on \(stream.rawValue)") }
-        },
         StepDefinition("the (?:exit code is|program exits with code) (\\d+)(?: within (\\S+))?", example: "Then the exit code is 0",
                        durationCaptures: [1]) { run, captures, _ in
             let process = try run.requireProcess()
@@ -309,9 +262,9 @@ enum StepCatalog {
         },
         StepDefinition("the program finishes within (\\S+)", example: "Then the program finishes within 2s", durationCaptures: [0]) { run, captures, _ in
             guard let limit = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
-            let remaining = run.deadline - .now
-            guard try run.requireProcess().waitForExit(timeout: limit < remaining ? limit : remaining) != nil else {
-                throw StepFailure("the program was still running after \(captures[0])")
+            let budget = run.waitBudget(asked: limit)
+            guard try run.requireProcess().waitForExit(timeout: budget.limit) != nil else {
+                throw StepFailure("the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? captures[0])")
             }
         },
         StepDefinition("the server received (\\d+) requests? to \"([A-Z]+) (\\S+)\"", example: "Then the server received 1 request to \"GET /message\"") { run, captures, _ in
@@ -393,12 +346,35 @@ enum StepCatalog {
     }
 }
 
+/// Queues a control message and waits (the step's wait limit) until the program took it: a message the
+/// program did not get (queue full, too large, the program gone or not reading) fails the step. Its id.
+private func deliver(_ run: ScenarioRun, _ message: String) throws(StepFailure) -> Int {
+    let server = try run.requireServer()
+    let process = try run.requireProcess()
+    let id: Int
+    switch server.enqueueControlMessage(message) {
+    case .success(let queued): id = queued
+    case .failure(let problem): throw StepFailure("control message \"\(message.prefix(80))\" not sent: \(problem)")
+    }
+    let budget = run.waitBudget()
+    let deadline = ContinuousClock.now + budget.limit
+    // Wake often enough to see the program end (then the message will never be taken).
+    while !server.waitForControlDelivery(of: id, timeout: .milliseconds(50)) {
+        if let status = process.status, !server.waitForControlDelivery(of: id, timeout: .milliseconds(100)) {
+            throw StepFailure("the program \(status) before it took the control message \"\(message.prefix(80))\"")
+        }
+        if ContinuousClock.now >= deadline {
+            let within = budget.cut.map { "before \($0)" } ?? "within \(Runner.format(budget.limit))"
+            throw StepFailure("the program did not take the control message \"\(message.prefix(80))\" \(within) (does it read ControlChannel?)")
+        }
+    }
+    return id
+}
+
 /// Sends a control message and waits (the step's wait limit) for the program to acknowledge it; its reply.
 private func acknowledgedReply(_ run: ScenarioRun, to message: String) throws(StepFailure) -> String {
     let server = try run.requireServer()
-    guard let id = server.sendControlMessage(message) else {
-        throw StepFailure("control message \"\(message)\" not sent: 10,000 messages wait unread")
-    }
+    let id = try deliver(run, message)
     let process = try run.requireProcess()
     if let reply = MockServerRun.waitForAcknowledgement(of: id, by: process, on: server, timeout: run.waitLimit) { return reply }
     if let status = process.status { throw StepFailure("the program \(status) before it acknowledged the control message \"\(message)\"") }

@@ -111,7 +111,9 @@ extension MockServer {
     /// Each request no route matched, with its near miss: `GET /x` then the nearest route and what differed.
     public var unexpectedRequestDescriptions: [String] { summary.unexpected.map(\.description) }
     /// Queues a message for the program under test (it reads it with `ControlChannel`).
-    public func send(controlMessage: String) { sendControlMessage(controlMessage) }
+    /// - Returns: its id, or nil when it was not queued (10,000 messages wait unread, or it is over 1 MiB).
+    @discardableResult
+    public func send(controlMessage: String) -> Int? { sendControlMessage(controlMessage) }
 }
 
 extension MockResponse {

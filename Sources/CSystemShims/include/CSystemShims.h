@@ -34,6 +34,8 @@ void csystem_single_malloc_arena(void);
 int csystem_thread_attr_prefer_other_cpu(void *attributes);
 /// Linux: gives the calling thread the CPUs of the process's main thread back.
 void csystem_thread_allow_cpus_of_main(void);
+/// memmem(3) (a GNU and BSD extension, linear time in glibc): the offset of `needle` in `haystack`, or -1.
+long csystem_memmem(const void *haystack, unsigned long haystackLength, const void *needle, unsigned long needleLength);
 /// An int read and written atomically (acquire / release), for a flag one thread polls while another sets it.
 int csystem_atomic_load(const int *value);
 void csystem_atomic_store(int *value, int newValue);

@@ -106,8 +106,12 @@ enum AdminAPI {
         }
         switch request.method {
         case "POST":
-            guard let id = state.sendControlMessage(request.bodyText) else {
-                return .text("\(MockServer.State.controlQueueLimit) control messages wait unread; is the program reading them?\n", status: 503)
+            let id: Int
+            switch state.enqueueControlMessage(request.bodyText) {
+            case .success(let queued): id = queued
+            case .failure(let problem):
+                if case .tooLarge = problem { return .text("\(problem)\n", status: 413) }
+                return .text("\(problem)\n", status: 503)
             }
             if request.query("waitForAckMs") != nil {
                 guard let reply = state.waitForControlAcknowledgement(id, timeoutMs: milliseconds("waitForAckMs", 0)) else {

@@ -65,6 +65,8 @@ public final class MockServer: Sendable {
         /// Messages for the program under test (`/__sut/control`), oldest first, with their ids.
         var controlMessages: [(id: Int, text: String)] = []
         var lastControlId = 0
+        /// The id of the last message the program took (messages are taken in order).
+        var lastTakenControlId = 0
         /// Replies of acknowledged messages by id (the latest ``controlAckLimit``).
         var controlAcks: [Int: String] = [:]
 
@@ -81,24 +83,39 @@ public final class MockServer: Sendable {
         static let controlQueueLimit = 10_000
         /// Acknowledgements kept for tests to wait on; the oldest go first.
         static let controlAckLimit = 1_000
+        /// The largest control message, in bytes of UTF-8.
+        static let controlMessageLimit = 1 << 20
 
         /// Waits up to `timeoutMs` for a control message and takes it.
         func nextControlMessage(timeoutMs: Int) -> (id: Int, text: String)? {
             lock.withLock {
                 guard lock.wait(until: { !controlMessages.isEmpty }, timeoutMs: timeoutMs) else { return nil }
-                return controlMessages.removeFirst()
+                let message = controlMessages.removeFirst()
+                lastTakenControlId = message.id
+                lock.broadcast()
+                return message
             }
         }
 
-        /// Queues a message; its id, or nil when the queue is full.
-        func sendControlMessage(_ message: String) -> Int? {
-            lock.withLock {
-                guard controlMessages.count < Self.controlQueueLimit else { return nil }
+        /// Queues a message: its id, or why it was not queued (the queue is full, the message too large).
+        func enqueueControlMessage(_ message: String) -> Result<Int, ControlQueueError> {
+            let size = message.utf8.count
+            guard size <= Self.controlMessageLimit else { return .failure(.tooLarge(bytes: size, limit: Self.controlMessageLimit)) }
+            return lock.withLock {
+                guard controlMessages.count < Self.controlQueueLimit else { return .failure(.full(limit: Self.controlQueueLimit)) }
                 lastControlId += 1
                 controlMessages.append((lastControlId, message))
                 lock.broadcast()
-                return lastControlId
+                return .success(lastControlId)
             }
+        }
+
+        /// Queues a message; its id, or nil when it was not queued.
+        func sendControlMessage(_ message: String) -> Int? { try? enqueueControlMessage(message).get() }
+
+        /// Waits up to `timeoutMs` until the program took message `id` (`GET /__sut/control` answered it).
+        func waitForControlDelivery(_ id: Int, timeoutMs: Int) -> Bool {
+            lock.withLock { lock.wait(until: { lastTakenControlId >= id }, timeoutMs: timeoutMs) }
         }
 
         /// Records the program's acknowledgement of message `id`; false for an id never sent.
@@ -209,8 +226,17 @@ public final class MockServer: Sendable {
     /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
     /// - Returns: the message's id (for ``waitForControlAcknowledgement(of:timeout:)``), or nil when 10,000
     ///   messages already wait unread.
-    @discardableResult
     public func sendControlMessage(_ message: String) -> Int? { state.sendControlMessage(message) }
+
+    /// Queues a message for the program under test: its id, or why it was not queued.
+    package func enqueueControlMessage(_ message: String) -> Result<Int, ControlQueueError> { state.enqueueControlMessage(message) }
+
+    /// Waits until the program took message `id` from `GET /__sut/control`, at most `timeout`; false when it did not.
+    package func waitForControlDelivery(of id: Int, timeout: Duration) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int(attoseconds / 1_000_000_000_000_000)
+        return state.waitForControlDelivery(id, timeoutMs: max(0, min(milliseconds, 3_600_000)))
+    }
 
     /// Waits until the program acknowledges message `id` (`ControlChannel.acknowledge`), at most `timeout`.
     /// - Returns: the program's reply ("" when it gave none), or nil when no acknowledgement came in time.

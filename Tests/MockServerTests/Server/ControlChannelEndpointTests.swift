@@ -60,8 +60,23 @@ import Testing
         defer { test.stop() }
         for index in 0..<MockServer.State.controlQueueLimit { #expect(test.server.sendControlMessage("m\(index)") != nil) }
         #expect(test.server.sendControlMessage("one too many") == nil)
+        #expect(test.server.enqueueControlMessage("one too many") == .failure(.full(limit: MockServer.State.controlQueueLimit)))
         let refused = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control"])
         #expect(refused.stdout.hasSuffix(" 503"))
         #expect(refused.stdout.contains("is the program reading them?"))
+    }
+
+    @Test func aMessageOverTheLimitIsRefusedByName() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        let large = String(repeating: "x", count: MockServer.State.controlMessageLimit + 1)
+        #expect(test.server.enqueueControlMessage(large) == .failure(.tooLarge(bytes: large.utf8.count, limit: MockServer.State.controlMessageLimit)))
+        #expect(test.server.sendControlMessage(large) == nil)
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("control-\(UUID().uuidString)")
+        try Data(large.utf8).write(to: body)
+        defer { try? FileManager.default.removeItem(at: body) }
+        let refused = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "@\(body.path)", "\(test.url)/__sut/control"])
+        #expect(refused.stdout == "413")
+        #expect(test.server.state.nextControlMessage(timeoutMs: 0) == nil)
     }
 }

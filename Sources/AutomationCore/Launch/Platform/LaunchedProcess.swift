@@ -155,6 +155,35 @@ public final class LaunchedProcess: Sendable {
         }
     }
 
+    /// Writes `bytes` to the program's stdin within `timeout`: waits for room (poll) and writes at most PIPE_BUF
+    /// bytes at a time, so a program that never reads cannot hold the caller past its deadline.
+    /// - Throws: ``Errno`` ETIMEDOUT when the time ran out first (some bytes may have been written), or the write's error.
+    package func writeToStandardInput(_ bytes: [UInt8], timeout: Duration) throws(Errno) {
+        let end = ContinuousClock.now + timeout
+        try withStandardInput { fd throws(Errno) in
+            var offset = 0
+            while offset < bytes.count {
+                let remaining = end - .now
+                guard remaining > .zero else { throw Errno(ETIMEDOUT) }
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+                let ready = poll(&descriptor, 1, milliseconds)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    throw Errno(errno)
+                }
+                guard ready > 0 else { continue } // the loop's deadline check ends it
+                let count = min(bytes.count - offset, Int(PIPE_BUF))
+                let written = bytes[offset..<(offset + count)].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw Errno(errno)
+                }
+                offset += written
+            }
+        }
+    }
+
     /// Sets the window size of the program's pseudo-terminal (launched with ``LaunchRequest/terminal``); the
     /// program gets SIGWINCH.
     /// - Throws: ``Errno`` when it was not launched on a terminal (EBADF) or the terminal is gone.
@@ -219,4 +248,9 @@ func writeWithoutSIGPIPE(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int
     pthread_sigmask(SIG_SETMASK, &old, nil)
     errno = savedErrno
     return written
+}
+
+extension Errno {
+    /// ETIMEDOUT: a bounded wait or write ran out of time.
+    package static let timedOut = Errno(ETIMEDOUT)
 }

@@ -82,7 +82,7 @@ public enum Launcher {
         // line orphans their program (Watchdog's doc comment).
         if !guarded { Watchdog.guardGroup(pid) }
         let terminal = request.standardInput == .inherit && request.terminal == nil ? TerminalHandoff.give(to: pid) : nil
-        let recorder = OutputRecorder(captureLimit: request.captureLimit)
+        let recorder = OutputRecorder(captureLimit: request.captureLimit, spoolDirectory: request.spoolDirectory)
         // posix_spawn's child is ours to reap: its pidfd lets the output thread see the exit too. Foundation
         // reaps its own children, so that backend keeps a thread waiting for its termination handler.
         let exitDescriptor = request.backend == .posixSpawn ? csystem_pidfd_open(pid) : -1

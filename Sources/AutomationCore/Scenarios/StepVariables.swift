@@ -1,0 +1,57 @@
+/// `${NAME}` in steps: what a name may be, and substitution in one pass (a value that holds `${…}` or `{2}`
+/// is not substituted again).
+enum StepVariables {
+    /// Names whose values exist only once the scenario runs: what its program gets in its environment.
+    static let runTime: Set<String> = ["SUT_MOCK_SERVER_URL", "SUT_CONTROL_URL", "SUT_UNDER_TEST", "SUT_EPHEMERAL", "SUT_AUTOMATION"]
+
+    /// The `${NAME}`s in `text`, in order.
+    static func names(in text: String) -> [String] {
+        var names: [String] = []
+        _ = substitute(text) { names.append($0); return "" }
+        return names
+    }
+
+    /// `text` with each `${NAME}` replaced by `value(NAME)` and each `{n}` (1-based) by `values[n - 1]`, left to
+    /// right in one pass: what was put in is never read again.
+    static func substitute(_ text: String, values: [String] = [], _ value: (String) -> String) -> String {
+        guard text.contains("${") || (!values.isEmpty && text.contains("{")) else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(where: { $0 == "$" || $0 == "{" }) {
+            output += rest[..<open]
+            let after = rest[open...]
+            if after.hasPrefix("${"), let close = after.firstIndex(of: "}") {
+                output += value(String(after[after.index(open, offsetBy: 2)..<close]))
+                rest = after[after.index(after: close)...]
+            } else if after.first == "{", let close = after.firstIndex(of: "}"),
+                      let number = Int(after[after.index(after: open)..<close]), (1...values.count).contains(number) {
+                output += values[number - 1]
+                rest = after[after.index(after: close)...]
+            } else {
+                output.append(after.first!)
+                rest = after.dropFirst()
+            }
+        }
+        return output + rest
+    }
+
+    /// `file:line: ${NAME} is not defined …` for each step naming a variable that is neither defined
+    /// (`--define`, the environment, an earlier `Given the environment variable` step) nor a run-time name.
+    static func problems(_ pickles: [Pickle], defines: [String: String], environment: [String: String]) -> [String] {
+        var problems: [String] = []
+        var seen: Set<String> = []
+        for pickle in pickles {
+            var scenarioNames: Set<String> = []
+            for step in pickle.steps {
+                for name in names(in: step.text) where defines[name] == nil && environment[name] == nil
+                    && !runTime.contains(name) && !scenarioNames.contains(name) {
+                    let problem = "\(pickle.uri):\(step.line): ${\(name)} is not defined; pass --define \(name)=VALUE, set it in the environment, "
+                        + "or use one the scenario's program gets (\(runTime.sorted().joined(separator: ", ")))"
+                    if seen.insert(problem).inserted { problems.append(problem) }
+                }
+                if let match = step.text.wholeMatch(of: /the environment variable "((?:[^"\\]|\\.)*)" is ".*"/) { scenarioNames.insert(String(match.1)) }
+            }
+        }
+        return problems
+    }
+}

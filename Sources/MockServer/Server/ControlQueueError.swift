@@ -1,0 +1,14 @@
+/// Why a control message was not queued for the program under test.
+package enum ControlQueueError: Error, Equatable, CustomStringConvertible {
+    /// `limit` messages already wait unread (a program that never reads).
+    case full(limit: Int)
+    /// The message is larger than the channel carries.
+    case tooLarge(bytes: Int, limit: Int)
+
+    package var description: String {
+        switch self {
+        case .full(let limit): "\(limit) control messages wait unread; is the program reading them?"
+        case .tooLarge(let bytes, let limit): "the control message is \(bytes) bytes; the channel carries at most \(limit)"
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+/// Issue 24 on the scenario runner: no step passes on output it did not see, no wait cut short passes, a
+/// scenario that reaches its timeout fails, in the console and every report.
+@Suite struct ScenarioTrustEndToEndTests {
+    /// A script printing 17 MB (past the 16 MiB memory capture), then FATAL and DONE.
+    static let bigOutput = """
+      Background:
+        Given a file "big.py" with:
+          \"\"\"
+          import sys
+          line = "x" * 99 + "\\n"
+          sys.stdout.write(line * 180000)
+          sys.stdout.write("FATAL\\r\\nDONE\\r\\n")
+          \"\"\"
+
+    """
+
+    @Test(.enabled(if: CLI.hasCommand("python3"), "needs python3"))
+    func outputPastTheMemoryCaptureIsSeenByEveryOutputStep() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: big\n" + Self.bigOutput + """
+          Scenario: not seeing FATAL fails
+            When I run "python3 big.py"
+            Then I do not see "FATAL"
+
+          Scenario: DONE is seen
+            When I run "python3 big.py"
+            Then I see "DONE"
+            And I see a line matching "^DONE$"
+            And I do not see "NEVER PRINTED"
+
+          Scenario: the screen follows past the capture
+            Given the program "/usr/bin/python3"
+            And the program runs in a terminal of 40x5
+            When I launch the program with "big.py"
+            Then the screen shows "DONE" within 60s
+
+        """, "big.feature", in: directory)
+        let report = directory.appendingPathComponent("report.json")
+        let result = try CLI.run(["test", "--report", report.path, feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("3 scenarios: 2 passed, 1 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("big.feature:12: Then I do not see \"FATAL\"\n    \"FATAL\" appeared on stdout"), "\(result.stdout)")
+    }
+
+    @Test func aWaitCutShortByTheScenarioTimeoutFailsNamingBoth() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: cut
+          @timeout=1s
+          Scenario: watching past the scenario's end
+            Given the program "/bin/sleep"
+            When I launch the program with "10"
+            Then I do not see "crash" within 5s
+
+          @timeout=1s
+          Scenario: waiting past the scenario's end
+            When I wait 3s
+
+          @timeout=1s
+          Scenario: finishing past the scenario's end
+            Given the program "/bin/sleep"
+            When I launch the program with "10"
+            Then the program finishes within 5s
+
+        """, "cut.feature", in: directory)
+        let junit = directory.appendingPathComponent("junit.xml"), report = directory.appendingPathComponent("report.json")
+        let messages = directory.appendingPathComponent("messages.ndjson")
+        let started = Date()
+        let result = try CLI.run(["test", "--junit", junit.path, "--report", report.path, "--messages", messages.path, feature])
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("3 scenarios: 0 passed, 3 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("\"crash\" was watched for on stdout only until the scenario's 1s timeout (the step asked for 5s)"), "\(result.stdout)")
+        #expect(result.stdout.contains("the wait was cut short by the scenario's 1s timeout (the step asked for 3s)"), "\(result.stdout)")
+        #expect(result.stdout.contains("the wait was cut short by the scenario's 1s timeout (the step asked for 5s)"), "\(result.stdout)")
+        #expect(result.stdout.contains("timed out)"), "\(result.stdout)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "type=\"Timeout\"").count == 4, "\(xml)")
+        let json = try String(contentsOf: report, encoding: .utf8)
+        #expect(json.components(separatedBy: "\"timedOut\":true").count == 4, "\(json)")
+        let ndjson = try String(contentsOf: messages, encoding: .utf8)
+        #expect(!ndjson.contains("\"testRunFinished\":{\"success\":true"), "\(ndjson)")
+        #expect(ndjson.components(separatedBy: "\"status\":\"FAILED\"").count == 4, "\(ndjson)")
+    }
+}
+
+/// A control message the program did not get fails its step: nobody reads, or the program is gone.
+@Suite struct ControlMessageDeliveryEndToEndTests {
+    @Test func aMessageTheProgramDidNotTakeFailsItsStep() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: control
+          Scenario: nobody reads the channel
+            Given the route "GET /x" answers 200
+            And the program "/bin/sleep"
+            When I launch the program with "5"
+            And I send the control message "m"
+
+          Scenario: the program is gone
+            Given the route "GET /x" answers 200
+            And the program "/bin/true"
+            When I launch the program
+            And I wait 200ms
+            And I send the control message "m"
+
+          Scenario: the program takes it
+            Given the route "GET /x" answers 200
+            And the program "/usr/bin/curl"
+            When I launch the program with "-s ${SUT_MOCK_SERVER_URL}/__sut/control?timeoutMs=5000"
+            And I send the control message "hello"
+            Then I see "hello"
+
+        """, "control.feature", in: directory)
+        let result = try CLI.run(["test", "--step-timeout", "500ms", feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("3 scenarios: 1 passed, 2 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("the program did not take the control message \"m\" within 500ms (does it read ControlChannel?)"), "\(result.stdout)")
+        #expect(result.stdout.contains("the program exited with code 0 before it took the control message \"m\""), "\(result.stdout)")
+    }
+}
+
+/// `${NAME}` in steps: the program's own SUT_ values expand, an undefined name is a load error naming its
+/// line (`check` and `test`, exit 3), and values are substituted in one pass.
+@Suite struct StepVariablesEndToEndTests {
+    @Test func theScenarioNamesItsOwnServerAndUndefinedNamesAreRefusedAtLoad() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try CLI.write("""
+        Feature: variables
+          Scenario: the server's URL
+            Given the route "GET /x" answers 200
+            And the program "/usr/bin/printenv"
+            When I launch the program with "SUT_MOCK_SERVER_URL"
+            Then I see "${SUT_MOCK_SERVER_URL}"
+            And I see "http://127.0.0.1:"
+            And the exit code is 0
+
+          Scenario: one pass
+            Given the pair "{2}" "x"
+
+        """, "good.feature", in: directory)
+        _ = try CLI.write(#"[ { "step": "the pair {string} {string}", "run": ["test", "{1}", "!=", "{2}"] } ]"#, "pair.steps.json", in: directory)
+        let passed = try CLI.run(["test", good])
+        #expect(passed.status == 0, "\(passed.stdout)\(passed.stderr)")
+        #expect(passed.stdout.contains("2 scenarios: 2 passed"), "\(passed.stdout)")
+
+        let bad = try CLI.write("""
+        Feature: undefined
+          Scenario: a typo
+            Given the program "/bin/echo"
+            When I launch the program with "${SUT_MOCK_SERVR_URL}"
+            Then I see "${DEFINED_HERE}"
+
+        """, "bad.feature", in: directory)
+        let checked = try CLI.run(["check", "-D", "DEFINED_HERE=1", bad])
+        #expect(checked.status == 3, "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.stderr.contains("bad.feature:4: ${SUT_MOCK_SERVR_URL} is not defined"), "\(checked.stderr)")
+        #expect(!checked.stderr.contains("DEFINED_HERE"), "\(checked.stderr)")
+        let tested = try CLI.run(["test", bad])
+        #expect(tested.status == 3, "\(tested.stdout)\(tested.stderr)")
+        #expect(tested.stderr.contains("bad.feature:5: ${DEFINED_HERE} is not defined"), "\(tested.stderr)")
+    }
+}
+
+/// Every write to a child's stdin is bounded by the step's deadline: a step command that never reads its doc
+/// string fails its step instead of blocking the run.
+@Suite struct StepInputDeadlineEndToEndTests {
+    @Test func aDocStringNobodyReadsFailsTheStepInTime() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = String(repeating: "line of input that nobody reads\n", count: 20_000)
+        let feature = try CLI.write("""
+        Feature: stdin
+          @timeout=3s
+          Scenario: a step command that never reads
+            Given the command that sleeps:
+              \"\"\"
+        \(body.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+              \"\"\"
+
+        """, "stdin.feature", in: directory)
+        _ = try CLI.write(#"[ { "step": "the command that sleeps:", "run": ["sleep", "30"] } ]"#, "sleep.steps.json", in: directory)
+        let started = Date()
+        let result = try CLI.run(["test", "--step-timeout", "1s", feature])
+        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("the step's command sleep did not take its input: it did not read it within 1s; it was stopped"), "\(result.stdout)")
+    }
+}
