@@ -1,15 +1,6 @@
 import AutomationSupport
 import Dispatch
 
-/// Output split into lines one way everywhere: on LF, a CR before it dropped (`a\r\nb` is `a`, `b`).
-package enum OutputLines {
-    /// The lines of `text`; a final line without LF is a line, an empty last piece is kept as "".
-    package static func split(_ text: String) -> [String] {
-        // On bytes: CR LF is one Character, so a split on "\n" would find no line break in CRLF output.
-        text.splitLines(.lf).map(String.init)
-    }
-}
-
 /// Something that reads a stream from its first byte as it arrives (``OutputRecorder/watch(_:from:timeout:matcher:)``).
 package protocol OutputMatcher {
     /// Takes the next bytes; true once what it looks for was seen.

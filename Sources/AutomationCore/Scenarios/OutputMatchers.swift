@@ -20,7 +20,7 @@ struct TextMatcher: OutputMatcher {
 }
 
 /// Tests each line of a stream against a regular expression as it arrives: lines split on LF, a CR before
-/// it dropped (``OutputLines``); the last line counts at the end even without LF. A line longer than
+/// it dropped (as `outputLines()` splits); the last line counts at the end even without LF. A line longer than
 /// ``maxLine`` is not tested (no match on a cut line): ``longLines`` counts them for the failure message.
 struct LineMatcher: OutputMatcher {
     static let maxLine = 1 << 20
