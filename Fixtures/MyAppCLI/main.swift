@@ -164,7 +164,13 @@ case "start":
         exit(2)
     }
 case "exit":
-    exit(Int32(bridge.arguments.dropFirst(2).first ?? "0") ?? 0)
+    // An exit status is 0...255; anything else is a usage error, never a silent 0 (Int32("9999999999") is nil).
+    let text = bridge.arguments.dropFirst(2).first ?? "0"
+    guard let status = Int32(text), (0...255).contains(status) else {
+        say("exit: '\(text)' is not an exit status 0...255")
+        exit(64)
+    }
+    exit(status)
 default:
     say("unknown command \(command); commands: home, greet, login, flags, start, fetch, backend-login, listen, exit N")
     exit(64)

@@ -38,12 +38,12 @@ public final class AutomationBridge: Sendable {
     public let environment: [String: String]
 
     /// Reads a bridge from explicit argv and environment (tests, or programs that filter their own).
-    /// - Parameter reportsProblems: print one line per problem to stderr.
+    /// - Parameter reportsProblems: print one line per problem to stderr, and one per flag read as another type.
     public init(arguments: [String], environment: [String: String], reportsProblems: Bool = false) {
         let received = WireFormat.decode(arguments: arguments, environment: environment)
         self.isUnderTest = received.isUnderTest
-        self.ephemeralConfiguration = FlagConfiguration(received.ephemeral)
-        self.automationConfiguration = FlagConfiguration(received.automation)
+        self.ephemeralConfiguration = FlagConfiguration(received.ephemeral, reportsMistypesAs: reportsProblems ? "feature flag" : nil)
+        self.automationConfiguration = FlagConfiguration(received.automation, reportsMistypesAs: reportsProblems ? "automation flag" : nil)
         self.arguments = received.arguments
         self.launchArguments = arguments
         self.problems = received.problems

@@ -7,13 +7,30 @@ import Foundation
 /// One kind of flags (feature or automation) with typed access.
 ///
 /// Every accessor returns nil when the key is absent or holds another JSON type: a missing or mistyped
-/// flag is not an error, the program falls back to its default.
+/// flag is not an error, the program falls back to its default. A mistyped flag is a test that silently
+/// tests the default (`-f skipPreActiveCheck=True` is the string "True"), so the bridge's configurations
+/// say so on stderr, once per key: `AutomationBridge: feature flag skipPreActiveCheck is the string
+/// "True", not a Bool; the program's default applies`.
 public struct FlagConfiguration: Sendable, Hashable {
     /// All flags of this kind, by key.
     public let values: [String: FlagValue]
+    /// "feature flag" or "automation flag" when mistyped reads are reported on stderr; nil: silent.
+    let reportsMistypesAs: String?
 
     /// Wraps the given flags.
-    public init(_ values: [String: FlagValue] = [:]) { self.values = values }
+    public init(_ values: [String: FlagValue] = [:]) { self.init(values, reportsMistypesAs: nil) }
+
+    init(_ values: [String: FlagValue], reportsMistypesAs kind: String?) {
+        self.values = values
+        self.reportsMistypesAs = kind
+    }
+
+    /// nil, after saying once on stderr that `key` holds another type than `expected` (when reporting).
+    private func mistyped<T>(_ key: String, _ expected: String) -> T? {
+        guard let kind = reportsMistypesAs, let value = values[key] else { return nil }
+        MistypedFlags.report(kind: kind, key: key, value: value, expected: expected)
+        return nil
+    }
 
     /// The keys present, sorted.
     public var keys: [String] { values.keys.sorted() }
@@ -24,7 +41,7 @@ public struct FlagConfiguration: Sendable, Hashable {
     /// The flag as a Bool; nil when absent or not a JSON boolean.
     public func bool(_ key: String) -> Bool? {
         if case .bool(let value)? = values[key] { return value }
-        return nil
+        return mistyped(key, "a Bool")
     }
 
     /// The flag as an Int; nil when absent or not an integral JSON number.
@@ -32,7 +49,7 @@ public struct FlagConfiguration: Sendable, Hashable {
         switch values[key] {
         case .int(let value)?: return value
         case .double(let value)? where value.rounded() == value && abs(value) < 9.2e18: return Int(value)
-        default: return nil
+        default: return mistyped(key, "an Int")
         }
     }
 
@@ -41,14 +58,14 @@ public struct FlagConfiguration: Sendable, Hashable {
         switch values[key] {
         case .double(let value)?: return value
         case .int(let value)?: return Double(value)
-        default: return nil
+        default: return mistyped(key, "a number")
         }
     }
 
     /// The flag as a String; nil when absent or not a JSON string.
     public func string(_ key: String) -> String? {
         if case .string(let value)? = values[key] { return value }
-        return nil
+        return mistyped(key, "a String")
     }
 
     /// The flag's raw JSON value; nil when absent.
@@ -65,4 +82,15 @@ public struct FlagConfiguration: Sendable, Hashable {
 
     /// Subscript access to the raw value.
     public subscript(key: String) -> FlagValue? { values[key] }
+}
+
+/// Says on stderr, once per flag, that it was read as another type.
+private enum MistypedFlags {
+    static func report(kind: String, key: String, value: FlagValue, expected: String) {
+        let shown = WireFormat.encodeValue(value)
+        let excerpt = shown.count <= 60 ? shown : String(shown.prefix(57)) + "..."
+        HostStandardError.writeOnce(
+            key: kind + "\u{0}" + key,
+            "AutomationBridge: \(kind) \(key) is \(excerpt) (a JSON \(value.typeName)), not \(expected); the program's default applies\n")
+    }
 }

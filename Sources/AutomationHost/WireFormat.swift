@@ -157,7 +157,9 @@ public enum WireFormat {
     /// Reads flags from argv and the environment. Launch arguments win over the environment when both carry a kind.
     ///
     /// Marshalled entries are taken from right after the program path when argv[1] is `UI_TEST_MODE`
-    /// (sut-launch's layout); otherwise from anywhere in argv, as the seed toolkit did.
+    /// (sut-launch's layout); otherwise, when `SUT_UNDER_TEST=1` says sut-launch started the program, from
+    /// nowhere in argv (the flags are in the environment); otherwise from anywhere in argv, as the seed
+    /// toolkit did.
     public static func decode(arguments argv: [String], environment: [String: String]) -> Received {
         var received = Received()
         var ephemeralText: (String, String)?
@@ -180,6 +182,11 @@ public enum WireFormat {
                 index += 1
             }
             remaining.append(contentsOf: argv[index...])
+        } else if environment[underTestVariable] == "1" {
+            // Launched by sut-launch without the block at argv[1] (no flags, or --flags-in env): argv is the
+            // program's own, exactly as written. An argument of its own that starts with EPHEMERAL_ is data,
+            // never flags (it would override the environment's flags).
+            remaining = argv
         } else {
             for (index, argument) in argv.enumerated() {
                 if index > 0, argument == testModeArgument {

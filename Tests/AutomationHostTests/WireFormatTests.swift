@@ -114,6 +114,17 @@ import Testing
         #expect(received.isUnderTest)
     }
 
+    /// A program sut-launch started with its own argument `EPHEMERAL_{...}` (no flags, or --flags-in env): the
+    /// argument was taken as flags and beat the environment's, so a test's `-f` was silently lost.
+    @Test func underSutLaunchTheProgramsOwnArgumentsAreNeverFlags() {
+        let environment = ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": #"{"greeting":"x"}"#]
+        let argv = ["prog", "greet", #"EPHEMERAL_{"greeting":"injected"}"#, "UI_TEST_MODE"]
+        let received = WireFormat.decode(arguments: argv, environment: environment)
+        #expect(received.ephemeral == ["greeting": "x"])
+        #expect(received.arguments == argv)
+        #expect(received.isUnderTest)
+    }
+
     @Test func ownArgumentsThatLookMarshalledAfterTheBlockAreKept() {
         let received = WireFormat.decode(
             arguments: ["prog", "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x", "EPHEMERAL_mine"], environment: [:])

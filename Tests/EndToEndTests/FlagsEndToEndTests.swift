@@ -19,6 +19,20 @@ import Testing
         #expect(result.stdout.contains("arguments: flags extra arg"))
     }
 
+    /// Found by a hostile review: a flag of another type (`True` is a string) silently tested the default; an
+    /// argument of the program's own that starts with EPHEMERAL_ beat the test's `-f`; `exit 9999999999` exited 0.
+    @Test func mistypedFlagsAreNamedAndTheProgramsOwnArgumentsAreNeverFlags() throws {
+        let mistyped = try CLI.run(["-f", "skipPreActiveCheck=True", CLI.myApp, "home"])
+        #expect(mistyped.stdout.contains("pre-active check: ok"))
+        #expect(mistyped.stderr == "AutomationBridge: feature flag skipPreActiveCheck is \"True\" (a JSON string), not a Bool; the program's default applies\n")
+        for placement in [[], ["--flags-in", "env", "-f", "greeting=x"]] {
+            let own = try CLI.run(placement + [CLI.myApp, "greet", #"EPHEMERAL_{"greeting":"injected"}"#])
+            #expect(!own.stdout.contains("injected"), "\(placement)")
+        }
+        let exit = try CLI.run([CLI.myApp, "exit", "9999999999"])
+        #expect(exit.status == 64)
+    }
+
     @Test func entryPointSelectsTheStartingScreen() throws {
         #expect(try CLI.run(["--entry-point", "search", CLI.myApp, "start"]).stdout.hasSuffix("screen: search\n"))
         #expect(try CLI.run([CLI.myApp, "start"]).stdout.hasSuffix("screen: main menu\n"))
