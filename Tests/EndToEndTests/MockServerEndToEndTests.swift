@@ -82,6 +82,22 @@ import Testing
         #expect(json["programExitCode"] as? Int == 0)
     }
 
+    /// Found by a hostile review: a near miss printed the decoded query value and header raw, so any client
+    /// could set the terminal's title or forge a line of the run's summary in a CI log.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func nearMissesInTheSummaryEscapeControlCharacters() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(#"{"routes":[{"method":"GET","path":"/cities","query":{"q":"Milano"},"headers":{"egon-route":"true"}}]}"#,
+                                  "stubs.json", in: directory)
+        let result = try CLI.run(["--port", "0", "--stub", stubs, "/bin/sh", "-c",
+                                  #"curl -s -o /dev/null -H "egon-route: tr$(printf '\033')ue" "$SUT_MOCK_SERVER_URL/cities?q=%1b%5d0;T%07%0d%0a::error::forged""#])
+        #expect(result.stderr.contains(#"query q: expected equal to "Milano", got "\u{1B}]0;T\u{7}\r\n::error::forged""#), "\(result.stderr)")
+        #expect(result.stderr.contains(#"got "tr\u{1B}ue""#))
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\r"))
+        #expect(!result.stderr.split(separator: "\n").contains { $0.hasPrefix("::error::") })
+    }
+
     @Test func theJournalIsWrittenWhenTheProgramTimesOut() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -110,6 +110,26 @@ import Testing
         #expect(result.stderr.contains("sut-launch -- \(word)"))
     }
 
+    /// Found by a hostile review: `sut-launch -q test features/` launched test(1), which exits 0, so a CI line
+    /// with an option first went green without running a scenario.
+    @Test func aSubcommandAfterOptionsIsRefusedNotLaunched() throws {
+        for arguments in [["-q", "test", "features/"], ["--timeout", "60s", "check", "x"], ["-q", "tset"], ["-e", "A=1", "serve"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains("-- \(arguments[arguments.count > 2 && arguments[0] != "-q" ? 2 : 1])"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try CLI.run(["-q", "--", "test", "-n", "x"]).status == 0)
+    }
+
+    /// Found by a hostile review: an option's value or a request's decoded query printed raw, so an ESC retitled
+    /// the terminal and a CR LF forged a line (`::error::`) in the CI log.
+    @Test func sutLaunchsOwnLinesEscapeControlCharacters() throws {
+        let bad = try CLI.run(["-t", "\u{1B}]0;pwned\u{7}\r\n::error::x", "true"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("\\u{1B}]0;pwned\\u{7}\\r\\n::error::x"))
+        #expect(!bad.stderr.contains("\u{1B}") && bad.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func helpTopicsAndDoubleDashForceALaunch() throws {
         let help = try CLI.run(["help", "test"])
         #expect(help.status == 0 && help.stdout.contains("sut-launch test [options] FEATURES..."))

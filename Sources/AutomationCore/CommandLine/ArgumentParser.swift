@@ -15,6 +15,7 @@ package enum ArgumentParser {
             index += 1
             if token == "--" {
                 result.positionals.append(contentsOf: arguments[index...])
+                result.endedByDoubleDash = true
                 break
             }
             if token.hasPrefix("--") {

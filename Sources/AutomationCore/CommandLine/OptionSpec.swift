@@ -46,6 +46,8 @@ package struct ParsedOption: Sendable, Hashable {
 package struct ParsedArguments: Sendable {
     package var options: [ParsedOption] = []
     package var positionals: [String] = []
+    /// True when `--` ended the options: the first positional is then a program name whatever it spells.
+    package var endedByDoubleDash = false
 
     package func values(_ long: String) -> [ParsedOption] { options.filter { $0.long == long } }
     package func has(_ long: String) -> Bool { options.contains { $0.long == long } }

@@ -61,6 +61,14 @@ public enum RunCommand {
         guard let program = parsed.positionals.first else {
             throw UsageError("no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)")
         }
+        // `sut-launch -q test features/` launched test(1), which exits 0: a suite that ran nothing went green.
+        // A subcommand's name, or a likely typo of one, after options is refused as it is in first place.
+        if !parsed.endedByDoubleDash {
+            if SutLaunchCommand.subcommands.contains(program) {
+                throw UsageError("'\(program)' is a sut-launch subcommand, not a program: write its options after it (sut-launch \(program) [options] ...); to launch a program named \(program), write: sut-launch [options] -- \(program)")
+            }
+            try SutLaunchCommand.refuseLikelyTypo(program)
+        }
         var configuration = RunConfiguration(program: program, arguments: Array(parsed.positionals.dropFirst()))
         configuration.callerEnvironment = environment
 

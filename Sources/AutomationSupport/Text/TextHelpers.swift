@@ -37,3 +37,33 @@ extension String {
         return result + rest
     }
 }
+
+extension StringProtocol {
+    /// The text with every character a terminal or a CI log would act on written as an escape: C0 controls
+    /// (`\r`, `\n`, `\t`, `\0`, `\u{1B}`…), DEL, C1 controls, the Unicode line and paragraph separators and the
+    /// bidirectional overrides. For text from requests, programs, files or options that sut-launch prints in its
+    /// own lines: an ESC can set a terminal's title, a CR LF can forge a line (`::error::` in a CI log).
+    /// - Parameter keepingLineBreaks: leave LF as it is (multi-line text sut-launch composed itself).
+    package func escapingControlCharacters(keepingLineBreaks: Bool = false) -> String {
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            if value == 0x0A { return !keepingLineBreaks }
+            return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+                || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+        }
+        let text = Substring(self)
+        guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else { result.unicodeScalars.append(scalar); continue }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return result
+    }
+}

@@ -6,7 +6,11 @@ struct Mismatch: Sendable {
     var actual: String
     var weight: Double
 
-    var description: String { "\(field): expected \(expected), got \(actual)" }
+    /// One line: the values come from stubs and requests, so their control characters are escaped (a CR LF
+    /// in a decoded query value forged a line of the run's summary).
+    var description: String {
+        "\(field): expected \(expected.escapingControlCharacters()), got \(actual.escapingControlCharacters())"
+    }
 }
 
 /// A request prepared once for matching against many stubs; the parts few stubs look at are computed on first use.

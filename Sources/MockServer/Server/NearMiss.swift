@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// Explains an unexpected request: the nearest stub and the fields that differed.
 enum NearMiss {
     static func explain(_ input: MatchInput, stubs: [Stub], scenarios: [String: String]) -> String {
@@ -10,7 +12,7 @@ enum NearMiss {
             if best == nil || score < best!.score { best = (stub, mismatches, score) }
         }
         guard let best else { return text + "\nNo stubs are loaded." }
-        text += "\nNearest stub: \(best.stub.name) (\(best.stub.source))"
+        text += "\nNearest stub: \(best.stub.name.escapingControlCharacters()) (\(best.stub.source.escapingControlCharacters()))"
         for mismatch in best.mismatches { text += "\n  \(mismatch.description)" }
         return text
     }

@@ -76,7 +76,7 @@ public struct ServerSummary: Sendable {
             + (journalDropped > 0 ? " (journal kept the latest; \(journalDropped) older entries dropped to stay within its limits)" : "")]
         let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil }
         for route in shown {
-            var line = "  \(route.calls)× \(route.name)"
+            var line = "  \(route.calls)× \(route.name.escapingControlCharacters())"
             if let failure = route.expectationFailure { line += "  ✗ \(failure)" }
             lines.append(line)
         }
