@@ -71,6 +71,9 @@ import Testing
             let nul = try CLI.output(of: ["curl", "-s", "-i", "\(url)/echo?v=a%00b"])
             #expect(nul.hasPrefix("HTTP/1.1 500 "), "\(nul)")
             #expect(nul.contains("X-Echo") && !nul.contains("a\u{0}b"), "\(nul)")
+            // The journal says what went out.
+            let journal = try CLI.output(of: ["curl", "-s", "\(url)/__admin/requests?limit=1"])
+            #expect(journal.contains(#""responseDefinition":{"status":500}"#), "\(journal)")
         }
     }
 }

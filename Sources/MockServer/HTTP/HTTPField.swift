@@ -23,6 +23,12 @@ package enum HTTPField {
         return nil
     }
 
+    /// The response, or when its head cannot be written as given (``problem(in:)``), a 500 whose body says why.
+    static func checked(_ response: MockResponse) -> MockResponse {
+        guard let problem = problem(in: response) else { return response }
+        return .text("sut-launch did not send this answer: \(problem)\n", status: 500)
+    }
+
     /// `holds CR (0x0D), which HTTP forbids there`, for the first byte that is not allowed.
     static func badByte(in text: String, name: Bool = false) -> String {
         if name && text.isEmpty { return "is empty" }

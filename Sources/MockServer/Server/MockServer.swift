@@ -289,11 +289,11 @@ public final class MockServer: Sendable {
             if let handler = definition.handler {
                 var request = request
                 request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
-                response = handler(request, chosen.call)
+                response = HTTPField.checked(handler(request, chosen.call)) // the journal sees what the writer sends
             } else if let template = definition.template {
                 var request = request
                 request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
-                response = template.apply(to: definition.response, for: request)
+                response = HTTPField.checked(template.apply(to: definition.response, for: request))
             } else {
                 response = definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response
             }

@@ -11,9 +11,8 @@ package enum ResponseWriter {
     /// from code) is never written: the answer is a 500 whose body names the field instead.
     package static func append(_ response: MockResponse, to output: inout [UInt8], headRequest: Bool,
                                keepAlive: Bool, http10: Bool) {
-        if let problem = HTTPField.problem(in: response) {
-            let refusal = MockResponse.text("sut-launch did not send this answer: \(problem)\n", status: 500)
-            append(refusal, to: &output, headRequest: headRequest, keepAlive: keepAlive, http10: http10)
+        if HTTPField.problem(in: response) != nil {
+            append(HTTPField.checked(response), to: &output, headRequest: headRequest, keepAlive: keepAlive, http10: http10)
             return
         }
         let reason = response.reason ?? HTTPStatus.reason(response.status)
