@@ -4,7 +4,8 @@
 # flags: the wire format, flag assignments, flags files, .env files, durations (ParseFlags); and a whole client
 # connection answered by the server's connection loop over a socketpair (ServeConnection); regular expressions
 # as stubs and steps compile and match them (ParseRegex); what programs print on a terminal, rendered (ParseTerminal);
-# tag expressions and Cucumber Expressions (step patterns) with a text to match (ParseExpressions).
+# tag expressions and Cucumber Expressions (step patterns) with a text to match (ParseExpressions); admin API and
+# control channel requests through the endpoint policy, with a time limit per input (AdminRequest).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -19,7 +20,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"

@@ -16,8 +16,45 @@ enum FuzzTargets {
     static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
-        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions),
+        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest),
     ]
+
+    /// An admin API or control channel request, as a test or a hostile page could send it: the first line is
+    /// `METHOD TARGET`, then header lines up to an empty line, then the body. It goes through the endpoint policy
+    /// and the admin API of a server with stubs (answered as a socket client would get it, head written by
+    /// ResponseWriter), which is then reset; control waits are 0 ms. Each input must end within 5 s.
+    static func adminRequest(_ bytes: [UInt8]) {
+        let started = MonotonicClock.milliseconds()
+        let text = String(decoding: bytes, as: UTF8.self)
+        let (head, body) = text.firstRange(of: "\n\n").map { (text[..<$0.lowerBound], Array(text[$0.upperBound...].utf8)) } ?? (text[...], [])
+        let lines = head.split(separator: "\n", omittingEmptySubsequences: false)
+        let requestLine = (lines.first ?? "").split(separator: " ", maxSplits: 1)
+        let method = requestLine.first.map(String.init) ?? "GET"
+        var target = requestLine.count > 1 ? String(requestLine[1]) : "/__admin"
+        if !target.hasPrefix("/__admin") && !target.hasPrefix("/__sut/control") { target = "/__admin/" + target }
+        if target.hasPrefix("/__sut/control") { // no long poll: the first value of a query parameter wins
+            let parts = target.split(separator: "?", maxSplits: 1)
+            target = parts[0] + "?timeoutMs=0&waitForAckMs=0" + (parts.count > 1 ? "&" + parts[1] : "")
+        }
+        var headers: HTTPHeaders = ["Host": "127.0.0.1:8080"]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces())
+        }
+        if !headers.contains("Content-Type") { headers.add("Content-Type", target.hasPrefix("/__admin") ? "application/json" : "application/octet-stream") }
+        let response = adminServer.handle(HTTPRequest(method: method, target: target, headers: headers, body: body))
+        var output: [UInt8] = []
+        ResponseWriter.append(response, to: &output, headRequest: method == "HEAD", keepAlive: true, http10: false)
+        _ = adminServer.handle(HTTPRequest(method: "POST", target: "/__admin/reset", headers: ["Host": "127.0.0.1"]))
+        let elapsed = MonotonicClock.milliseconds() - started
+        precondition(elapsed < 5_000, "\(method) \(target) took \(Int(elapsed)) ms")
+    }
+
+    private static let adminServer: MockServer = {
+        let server = MockServer(stubs: stubSet)
+        server.onShutdown {}
+        return server
+    }()
 
     /// Tag expressions (`--tags`) and Cucumber Expressions (step patterns): the first line is the expression, the
     /// rest is a step text to match and a list of tags to select.

@@ -47,8 +47,10 @@ public struct ControlChannel: Sendable {
     }
 
     /// Waits up to `timeoutMs` for the next message. nil when none came or the endpoint cannot be reached.
+    /// The server waits at most 120,000 ms per request: a longer `timeoutMs` waits that long.
     public func receive(timeoutMs: Int = 25_000) -> ControlMessage? {
-        guard let answer = exchange("GET", "/__sut/control?timeoutMs=\(timeoutMs)", timeoutMs: timeoutMs + 5_000), answer.status == 200 else {
+        let wait = min(max(timeoutMs, 0), 120_000)
+        guard let answer = exchange("GET", "/__sut/control?timeoutMs=\(wait)", timeoutMs: wait + 5_000), answer.status == 200 else {
             return nil
         }
         return ControlMessage(id: answer.messageId, text: answer.body)
@@ -92,7 +94,11 @@ public struct ControlChannel: Sendable {
         }
         guard connected == 0 else { return nil }
         let payload = Array(body.utf8)
-        let request = Array("\(method) \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Length: \(payload.count)\r\nConnection: close\r\n\r\n".utf8) + payload
+        // The endpoint takes writes typed application/octet-stream only (a type a web page cannot send without a
+        // CORS preflight); IPv6 hosts go in brackets.
+        let hostField = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let request = Array(("\(method) \(target) HTTP/1.1\r\nHost: \(hostField)\r\nContent-Type: application/octet-stream\r\n"
+            + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n").utf8) + payload
         var offset = 0
         while offset < request.count {
             let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, sendFlags) }

@@ -12,7 +12,9 @@ package enum MonotonicClock {
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
     }
 
+    /// Sleeps `milliseconds` (negative: not at all; at most ~71 minutes, what usleep takes); never traps.
     package static func sleep(milliseconds: Int) {
-        usleep(UInt32(clamping: milliseconds * 1000))
+        let capped = min(max(milliseconds, 0), Int(UInt32.max / 1000))
+        usleep(UInt32(capped * 1000))
     }
 }

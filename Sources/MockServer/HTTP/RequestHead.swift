@@ -81,9 +81,12 @@ package struct RequestHead: Sendable {
         }
         let head = RequestHead(method: String(decoding: parts[0], as: UTF8.self),
                                target: String(decoding: parts[1], as: UTF8.self), version: version, headers: headers)
-        if version == "HTTP/1.1" && !headers.contains("Host") {
+        var hosts = 0
+        for entry in headers.entries where entry.name.utf8.count == 4 && entry.name.lowercased() == "host" { hosts += 1 }
+        if version == "HTTP/1.1" && hosts == 0 {
             throw Error(400, "HTTP/1.1 request without a Host header") // RFC 9112 §3.2
         }
+        if hosts > 1 { throw Error(400, "more than one Host header") } // RFC 9112 §3.2
         _ = try head.framing()
         return head
     }
@@ -104,7 +107,8 @@ package struct RequestHead: Sendable {
             guard codings.count == 1 else { throw Error(501, "transfer coding \(codings.dropLast().joined(separator: ", ")) is not supported") }
             return .chunked
         }
-        let lengths = headers.values("Content-Length").flatMap { $0.split(separator: ",").map { $0.trimmingSpaces() } }
+        // Empty members count: `Content-Length:` and `3,` are invalid, not 0 and 3 (RFC 9112 §6.3).
+        let lengths = headers.values("Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() } }
         guard let first = lengths.first else { return .none }
         guard lengths.allSatisfy({ $0 == first }) else { throw Error(400, "conflicting Content-Length values") }
         guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), first.utf8.count <= 18, let length = Int(first) else {
@@ -127,14 +131,5 @@ package struct RequestHead: Sendable {
         version == "HTTP/1.1" && headers["Expect"]?.lowercased() == "100-continue"
     }
 
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        // RFC 9110 §5.6.2 tchar
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
-        default: false
-        }
-    }
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool { HTTPField.isTokenCharacter(byte) }
 }

@@ -53,7 +53,8 @@ extension AdminAPI {
             return .json(text: body)
         default:
             guard path.hasPrefix(prefix), !path.dropFirst(prefix.count).contains("/") else { return nil }
-            let id = String(path.dropFirst(prefix.count))
+            let given = path.dropFirst(prefix.count)
+            let id = StubSet.uuid(given) ?? String(given) // WireMock reads the id in any case
             let found = state.locked { state in state.router.stubs.firstIndex { $0.id == id }.map { (state.router.stubs[$0], state.counts[$0]) } }
             guard let (stub, calls) = found else { return .text("no mapping \(id)\n", status: 404) }
             switch request.method {

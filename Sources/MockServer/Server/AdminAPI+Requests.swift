@@ -10,10 +10,20 @@ extension AdminAPI {
         let secrets = state.options.journalSecrets
         switch route {
         case "GET /__admin/requests":
+            let limit: Int?
+            do { limit = try queryInteger("limit", of: request, in: StubRanges.journalLimit) } catch { return error.response }
+            var since: Double?
+            if let text = request.query("since") {
+                guard let parsed = WallClock.milliseconds(iso8601: text) else {
+                    return .text("?since: '\(text.prefix(60))' is not a date-time like 2026-01-01T00:00:00Z (RFC 3339: years 0000 to 9999, offsets to ±18:00)\n",
+                                 status: 400)
+                }
+                since = parsed
+            }
             var entries = state.locked { $0.journal.ordered }.reversed().map { $0 } // most recent first, as WireMock
-            if let since = request.query("since").flatMap(WallClock.milliseconds(iso8601:)) { entries = entries.filter { $0.loggedAtMs > since } }
+            if let since { entries = entries.filter { $0.loggedAtMs > since } }
             let total = entries.count
-            if let limit = request.query("limit", as: Int.self), limit >= 0 { entries = Array(entries.prefix(limit)) }
+            if let limit { entries = Array(entries.prefix(limit)) }
             return .json(text: "{\"requests\":[" + entries.map { serveEvent($0, secrets: secrets) }.joined(separator: ",")
                 + "],\"meta\":{\"total\":\(total)},\"requestJournalDisabled\":false}")
         case "GET /__admin/requests/unmatched":

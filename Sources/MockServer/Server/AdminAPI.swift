@@ -6,10 +6,8 @@ import Foundation
 import AutomationSupport
 /// The admin API under `/__admin`, for tests and other languages driving the server while a program runs.
 ///
-/// It answers only clients on this machine (loopback) whose `Host` names a loopback address or the server's
-/// own address (a web page cannot reach it through DNS rebinding), never a request carrying a foreign
-/// `Origin` (a web page's cross-site request), and writes with a body need `Content-Type: application/json`
-/// (a form cannot send that). Answers carry no CORS headers. `--no-admin` turns it off.
+/// ``EndpointPolicy`` guards it (loopback clients, `Host` and `Origin` of this server only, writes with
+/// `Content-Type: application/json`) before this is called. `--no-admin` turns it off.
 ///
 /// | request | effect |
 /// |---|---|
@@ -29,7 +27,6 @@ import AutomationSupport
 /// | `POST /__admin/shutdown` | 200, then the server stops (`serve` exits as on Ctrl-C, writing its journal) |
 enum AdminAPI {
     static func respond(to request: HTTPRequest, state: MockServer.State) -> MockResponse {
-        if let refusal = refusal(of: request, serverHost: state.host) { return refusal }
         let route = request.method + " " + (request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path)
         switch route {
         case "GET /__admin/health", "GET /__admin":
@@ -87,7 +84,8 @@ enum AdminAPI {
         }
     }
 
-    /// The control channel (loopback clients only):
+    /// The control channel (``EndpointPolicy`` guards it as the admin API; writes carry
+    /// `Content-Type: application/octet-stream`):
     /// - `POST /__sut/control` queues its body as a message: 202 with `{"id":N}` and `X-Sut-Message-Id: N`; with
     ///   `?waitForAckMs=M` it waits up to M ms for the program's acknowledgement: 200 with the program's reply
     ///   as the body, or 504 when none came.
@@ -96,16 +94,28 @@ enum AdminAPI {
     /// - `POST /__sut/control/ack?id=N` acknowledges message N with the body as the reply: 204, or 404 for an
     ///   id never sent.
     static func control(_ request: HTTPRequest, state: MockServer.State) -> MockResponse {
-        guard isLoopback(request.clientAddress) else { return .text("loopback clients only\n", status: 403) }
-        let milliseconds = { (name: String, fallback: Int) in min(max(Int(request.query(name) ?? "") ?? fallback, 0), 120_000) }
+        do {
+            return try controlAnswer(request, state: state)
+        } catch {
+            return error.response
+        }
+    }
+
+    /// The longest a control request waits (`timeoutMs`, `waitForAckMs`).
+    static let controlWaitRange = 0...120_000
+
+    private static func controlAnswer(_ request: HTTPRequest, state: MockServer.State) throws(Refusal) -> MockResponse {
         if request.path == "/__sut/control/ack" {
             guard request.method == "POST" else { return .text("use POST /__sut/control/ack?id=N with the reply as the body\n", status: 405) }
-            guard let id = Int(request.query("id") ?? "") else { return .text("missing or bad ?id=N (the X-Sut-Message-Id of the message)\n", status: 400) }
+            guard let id = try queryInteger("id", of: request, in: 1...Int.max) else {
+                return .text("missing ?id=N (the X-Sut-Message-Id of the message)\n", status: 400)
+            }
             guard state.acknowledgeControlMessage(id, reply: request.bodyText) else { return .text("no control message \(id) was sent\n", status: 404) }
             return MockResponse(status: 204)
         }
         switch request.method {
         case "POST":
+            let waitForAck = try queryInteger("waitForAckMs", of: request, in: controlWaitRange)
             let id: Int
             switch state.enqueueControlMessage(request.bodyText) {
             case .success(let queued): id = queued
@@ -113,8 +123,8 @@ enum AdminAPI {
                 if case .tooLarge = problem { return .text("\(problem)\n", status: 413) }
                 return .text("\(problem)\n", status: 503)
             }
-            if request.query("waitForAckMs") != nil {
-                guard let reply = state.waitForControlAcknowledgement(id, timeoutMs: milliseconds("waitForAckMs", 0)) else {
+            if let waitForAck {
+                guard let reply = state.waitForControlAcknowledgement(id, timeoutMs: waitForAck) else {
                     return MockResponse(status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
                                         body: Array("the program did not acknowledge control message \(id) in time\n".utf8))
                 }
@@ -122,11 +132,23 @@ enum AdminAPI {
             }
             return MockResponse(status: 202, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "application/json"], body: Array("{\"id\":\(id)}".utf8))
         case "GET":
-            guard let message = state.nextControlMessage(timeoutMs: milliseconds("timeoutMs", 25_000)) else { return MockResponse(status: 204) }
+            let timeout = try queryInteger("timeoutMs", of: request, in: controlWaitRange) ?? 25_000
+            guard let message = state.nextControlMessage(timeoutMs: timeout) else { return MockResponse(status: 204) }
             return MockResponse(status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],
                                 body: Array(message.text.utf8))
         default:
             return .text("use GET (receive) or POST (send)\n", status: 405)
+        }
+    }
+
+    /// The query parameter `name` read by ``BoundedNumber`` in `range`; nil when absent.
+    /// - Throws: a 400 naming the parameter, its value and the range.
+    static func queryInteger(_ name: String, of request: HTTPRequest, in range: ClosedRange<Int>) throws(Refusal) -> Int? {
+        guard let text = request.query(name) else { return nil }
+        do {
+            return try BoundedNumber.requireInteger(text, in: range)
+        } catch {
+            throw Refusal(.text("?\(name): \(error)\n", status: 400))
         }
     }
 
@@ -177,7 +199,7 @@ enum AdminAPI {
             return .text("global setting \"\(member.key)\" is not supported by sut-launch (fixedDelay is)\n", status: 422)
         }
         if let delay = JSONNode.member("fixedDelay", in: members), !(delay.value == .null) {
-            guard let milliseconds = delay.int, (0...60_000).contains(milliseconds) else {
+            guard let milliseconds = delay.int, StubRanges.globalDelayMs.contains(milliseconds) else {
                 return .text("\"fixedDelay\" is milliseconds from 0 to 60000\n", status: 422)
             }
             state.locked { $0.globalDelayMs = milliseconds }
@@ -196,49 +218,5 @@ enum AdminAPI {
     private static func resetStubs(_ state: MockServer.State) {
         state.router = Router(state.fileStubs.stubs)
         state.counts = [Int](repeating: 0, count: state.fileStubs.count)
-    }
-
-    /// Why the admin API does not answer this request (403/415 with the reason), or nil when it does.
-    static func refusal(of request: HTTPRequest, serverHost: String) -> MockResponse? {
-        guard isLoopback(request.clientAddress) else {
-            return .text("the admin API answers clients on this machine only\n", status: 403)
-        }
-        if let host = request.header("Host"), !isLocalName(hostName(host), serverHost: serverHost) {
-            return .text("the admin API answers requests for 127.0.0.1, localhost or \(serverHost) only, not Host: \(host)\n", status: 403)
-        }
-        if let origin = request.header("Origin"), !isLocalName(hostName(originHost(origin)), serverHost: serverHost) {
-            return .text("the admin API does not answer cross-site requests (Origin: \(origin))\n", status: 403)
-        }
-        if request.method != "GET" && request.method != "HEAD" {
-            let type = request.header("Content-Type")?.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() }
-            if (!request.body.isEmpty || type != nil) && type != "application/json" {
-                return .text("admin writes need Content-Type: application/json\n", status: 415)
-            }
-        }
-        return nil
-    }
-
-    /// `127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `::1`.
-    static func hostName(_ host: String) -> String {
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[host.index(after: host.startIndex)..<close]) }
-        return String(host.split(separator: ":", maxSplits: 1).first ?? "")
-    }
-
-    /// `http://127.0.0.1:8080` → `127.0.0.1:8080`.
-    static func originHost(_ origin: String) -> String {
-        let rest = origin.firstRange(of: "://").map { String(origin[$0.upperBound...]) } ?? origin
-        return String(rest.split(separator: "/", maxSplits: 1).first ?? "")
-    }
-
-    static func isLocalName(_ name: String, serverHost: String) -> Bool {
-        let name = name.lowercased()
-        if name == "localhost" || name == serverHost.lowercased() || name == "::1" { return true }
-        // A numeric 127.x.x.x only: "127.evil.example" is a name an attacker's DNS controls.
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 }

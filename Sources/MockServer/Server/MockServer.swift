@@ -55,6 +55,8 @@ public final class MockServer: Sendable {
         let options: MockServer.Options
         /// The address the server listens on (the admin API also answers a `Host` naming it).
         let host: String
+        /// The port it listens on, once started (an `Origin` must name it).
+        var port: UInt16 = 0
         let started = State.now()
         var observer: (@Sendable (JournalEntry) -> Void)?
         var unexpectedObserver: (@Sendable (HTTPRequest) -> Void)?
@@ -81,10 +83,16 @@ public final class MockServer: Sendable {
 
         /// Messages queued and not yet received; a test that sends more gets 503 (a program that never reads).
         static let controlQueueLimit = 10_000
+        /// Bytes of messages queued and not yet received (each may be as large as a request body).
+        static let controlQueueByteLimit = 64 << 20
         /// Acknowledgements kept for tests to wait on; the oldest go first.
         static let controlAckLimit = 1_000
         /// The largest control message, in bytes of UTF-8.
         static let controlMessageLimit = 1 << 20
+        /// Bytes of acknowledgement replies kept; the oldest go first.
+        static let controlAckByteLimit = 64 << 20
+        private var controlQueueBytes = 0
+        private var controlAckBytes = 0
 
         /// Waits up to `timeoutMs` for a control message and takes it.
         func nextControlMessage(timeoutMs: Int) -> (id: Int, text: String)? {
@@ -92,6 +100,7 @@ public final class MockServer: Sendable {
                 guard lock.wait(until: { !controlMessages.isEmpty }, timeoutMs: timeoutMs) else { return nil }
                 let message = controlMessages.removeFirst()
                 lastTakenControlId = message.id
+                controlQueueBytes -= message.text.utf8.count
                 lock.broadcast()
                 return message
             }
@@ -103,8 +112,10 @@ public final class MockServer: Sendable {
             guard size <= Self.controlMessageLimit else { return .failure(.tooLarge(bytes: size, limit: Self.controlMessageLimit)) }
             return lock.withLock {
                 guard controlMessages.count < Self.controlQueueLimit else { return .failure(.full(limit: Self.controlQueueLimit)) }
+                guard controlQueueBytes + size <= Self.controlQueueByteLimit else { return .failure(.fullBytes(limit: Self.controlQueueByteLimit)) }
                 lastControlId += 1
                 controlMessages.append((lastControlId, message))
+                controlQueueBytes += size
                 lock.broadcast()
                 return .success(lastControlId)
             }
@@ -122,8 +133,12 @@ public final class MockServer: Sendable {
         func acknowledgeControlMessage(_ id: Int, reply: String) -> Bool {
             lock.withLock {
                 guard id > 0, id <= lastControlId else { return false }
+                controlAckBytes += reply.utf8.count - (controlAcks[id]?.utf8.count ?? 0)
                 controlAcks[id] = reply
-                if controlAcks.count > Self.controlAckLimit, let oldest = controlAcks.keys.min() { controlAcks[oldest] = nil }
+                while controlAcks.count > 1 && (controlAcks.count > Self.controlAckLimit || controlAckBytes > Self.controlAckByteLimit),
+                      let oldest = controlAcks.keys.min(), oldest != id {
+                    controlAckBytes -= controlAcks.removeValue(forKey: oldest)?.utf8.count ?? 0
+                }
                 lock.broadcast()
                 return true
             }
@@ -193,6 +208,7 @@ public final class MockServer: Sendable {
     @discardableResult
     package func start(listener: Socket) throws -> UInt16 {
         let bound = try server.start(listener: listener)
+        state.locked { $0.port = bound }
         state.buildRouter()
         return bound
     }
@@ -282,11 +298,12 @@ public final class MockServer: Sendable {
 
     static func respond(to request: HTTPRequest, state: State) -> MockResponse {
         state.waitWhileTheRouterIsBuilt()
-        if state.options.admin && request.path.hasPrefix("/__admin") {
-            return AdminAPI.respond(to: request, state: state)
-        }
-        if request.path == "/__sut/control" || request.path == "/__sut/control/ack" {
-            return AdminAPI.control(request, state: state)
+        if let policy = EndpointPolicy.guarding(request.path, admin: state.options.admin) {
+            if let refusal = policy.refusal(of: request, serverHost: state.host, serverPort: { state.locked { $0.port } }) { return refusal }
+            switch policy.endpoint {
+            case .admin: return AdminAPI.respond(to: request, state: state)
+            case .control: return AdminAPI.control(request, state: state)
+            }
         }
         let input = MatchInput(request)
         let chosen = choose(input, state: state)
@@ -297,11 +314,11 @@ public final class MockServer: Sendable {
             if let handler = definition.handler {
                 var request = request
                 request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
-                response = handler(request, chosen.call)
+                response = HTTPField.checked(handler(request, chosen.call)) // the journal sees what the writer sends
             } else if let template = definition.template {
                 var request = request
                 request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
-                response = template.apply(to: definition.response, for: request)
+                response = HTTPField.checked(template.apply(to: definition.response, for: request))
             } else {
                 response = definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response
             }
@@ -313,7 +330,11 @@ public final class MockServer: Sendable {
         }
         var answer = response
         let (entry, observer) = state.locked { state in
-            if chosen != nil { answer.delayMs += state.globalDelayMs }
+            // Saturating: a delay from code (a handler) may be anything; the sleep caps it.
+            if chosen != nil {
+                let (sum, overflow) = max(0, answer.delayMs).addingReportingOverflow(state.globalDelayMs)
+                answer.delayMs = overflow ? Int.max : sum
+            }
             state.sequence += 1
             let entry = JournalEntry(
                 sequence: state.sequence, receivedAtMs: State.now() - state.started, request: request,

@@ -5,8 +5,16 @@ package enum ResponseWriter {
     /// - Parameters:
     ///   - headRequest: a HEAD request: headers as for GET (Content-Length included), no body.
     ///   - keepAlive: the connection stays open; `Connection: close` is sent otherwise.
+    ///
+    /// The last gate of the head: a status that is not three digits, or a reason phrase, header name or value
+    /// holding CR, LF, NUL or another character RFC 9110 forbids (from a template rendering request data, or
+    /// from code) is never written: the answer is a 500 whose body names the field instead.
     package static func append(_ response: MockResponse, to output: inout [UInt8], headRequest: Bool,
                                keepAlive: Bool, http10: Bool) {
+        if HTTPField.problem(in: response) != nil {
+            append(HTTPField.checked(response), to: &output, headRequest: headRequest, keepAlive: keepAlive, http10: http10)
+            return
+        }
         let reason = response.reason ?? HTTPStatus.reason(response.status)
         var head = (http10 ? "HTTP/1.0 " : "HTTP/1.1 ") + String(response.status) + " " + reason + "\r\n"
         let noBody = HTTPStatus.forbidsBody(response.status)
@@ -17,7 +25,7 @@ package enum ResponseWriter {
             // Framing is ours to decide; a stub's Content-Length or Transfer-Encoding would lie about the body.
             if lowered == "content-length" || lowered == "transfer-encoding" || lowered == "connection" { continue }
             if lowered == "content-type" { hasContentType = true }
-            head += name + ": " + sanitize(value) + "\r\n"
+            head += name + ": " + value + "\r\n"
         }
         if !noBody {
             if chunked {
@@ -54,9 +62,5 @@ package enum ResponseWriter {
         var output: [UInt8] = []
         append(.text(error.message + "\n", status: error.status), to: &output, headRequest: false, keepAlive: false, http10: false)
         return output
-    }
-
-    private static func sanitize(_ value: String) -> String {
-        value.contains(where: { $0 == "\r" || $0 == "\n" }) ? String(value.filter { $0 != "\r" && $0 != "\n" }) : value
     }
 }

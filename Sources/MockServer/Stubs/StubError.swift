@@ -75,10 +75,23 @@ struct ObjectReader {
         return text
     }
 
-    func int(_ key: String) throws(StubError) -> Int? {
+    /// A whole number in `range`, read by ``BoundedNumber``: `"delayMs": '9223372036854775807' is not a whole
+    /// number from 0 to 600000`. Every number a stub file gives is read here, with the range its user can do
+    /// arithmetic in.
+    func int(_ key: String, in range: ClosedRange<Int>) throws(StubError) -> Int? {
         guard let value = self[key] else { return nil }
-        guard let number = value.int else { throw typeError(key, value, "an integer") }
-        return number
+        switch value.value {
+        case .int(let number) where range.contains(number): return number
+        case .double(let number) where number == number.rounded(.towardZero) && BoundedNumber.integer(number, in: range) != nil:
+            return BoundedNumber.integer(number, in: range)
+        case .int, .double:
+            do throws(NumberError) {
+                return try BoundedNumber.requireInteger(JSONWriter.write(value), in: range)
+            } catch {
+                throw StubError(file: file, at: value.position, "\"\(key)\": \(error)")
+            }
+        default: throw typeError(key, value, "an integer")
+        }
     }
 
     func bool(_ key: String) throws(StubError) -> Bool? {

@@ -79,7 +79,7 @@ extension StubSet {
         if let text = try reader.string("requestBody") { stub.body.append(.equalTo(text, caseInsensitive: false)) }
         if let json = reader["requestJson"] { stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: false)) }
         if let json = reader["requestJsonIncludes"] { stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: true)) }
-        stub.priority = try reader.int("priority") ?? 5
+        stub.priority = try reader.int("priority", in: StubRanges.priority) ?? 5
         if let scenario = try reader.string("scenario") {
             stub.scenario = ScenarioRule(name: scenario, requiredState: try reader.string("whenState"), newState: try reader.string("setState"))
         } else if reader["whenState"] != nil || reader["setState"] != nil {
@@ -87,7 +87,8 @@ extension StubSet {
         }
         if let expect = try reader.object("expect") {
             try expect.checkKeys(["times", "atLeast", "atMost"])
-            stub.expectation = Stub.Expectation(times: try expect.int("times"), atLeast: try expect.int("atLeast"), atMost: try expect.int("atMost"))
+            stub.expectation = Stub.Expectation(times: try expect.int("times", in: StubRanges.expectedCalls), atLeast: try expect.int("atLeast", in: StubRanges.expectedCalls),
+                                                atMost: try expect.int("atMost", in: StubRanges.expectedCalls))
         }
         if let files = try reader.string("files") {
             let resolved = resolve(files, relativeTo: directory)
@@ -186,8 +187,7 @@ extension StubSet {
     }
 
     private static func nativeResponse(_ reader: ObjectReader, directory: String) throws(StubError) -> MockResponse {
-        var response = MockResponse(status: try reader.int("status") ?? 200)
-        guard (100...599).contains(response.status) else { throw reader.error("status", "\"status\" must be 100...599, found \(response.status)") }
+        var response = MockResponse(status: try reader.int("status", in: StubRanges.status) ?? 200)
         response.reason = try reader.string("reason")
         // Counted without building an array per route (the array is for the message only).
         if (reader["body"] != nil ? 1 : 0) + (reader["json"] != nil ? 1 : 0) + (reader["bodyFile"] != nil ? 1 : 0) > 1 {
@@ -224,7 +224,7 @@ extension StubSet {
                 response.headers.set(key, text)
             }
         }
-        response.delayMs = try reader.int("delayMs") ?? 0
+        response.delayMs = try reader.int("delayMs", in: StubRanges.delayMs) ?? 0
         if let fault = try reader.string("fault") {
             guard let parsed = MockResponse.Fault(rawValue: fault) ?? MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
                 let names = MockResponse.Fault.allCases.map(\.rawValue)
@@ -233,6 +233,7 @@ extension StubSet {
             response.fault = parsed
         }
         response.chunked = try reader.bool("chunked") ?? false
+        try checkHead(response, reader, headers: "responseHeaders", reason: "reason")
         return response
     }
 

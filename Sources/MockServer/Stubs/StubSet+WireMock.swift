@@ -89,8 +89,8 @@ extension StubSet {
             }
         }
         let name = try mapping.string("name") ?? "\(method) \(url.description)"
-        let explicitID = try mapping.string("id")
-        let uuid = try mapping.string("uuid")
+        let explicitID = try mappingID(mapping, "id")
+        let uuid = try mappingID(mapping, "uuid")
         let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
         let stub = Stub(id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
                         url: url, responses: [])
@@ -107,7 +107,7 @@ extension StubSet {
         for pattern in try request.array("bodyPatterns") ?? [] {
             stub.body.append(try ValueMatcher.parse(pattern, file: file, what: "a body pattern"))
         }
-        stub.priority = try mapping.int("priority") ?? 5
+        stub.priority = try mapping.int("priority", in: StubRanges.priority) ?? 5
         if let scenario = try mapping.string("scenarioName") {
             stub.scenario = ScenarioRule(name: scenario, requiredState: try mapping.string("requiredScenarioState"),
                                          newState: try mapping.string("newScenarioState"))
@@ -142,7 +142,7 @@ extension StubSet {
 
     private static func wireMockResponse(_ reader: ObjectReader, filesDirectory: String) throws(StubError) -> MockResponse {
         try reader.checkKeys(wireMockResponseKeys, unsupported: wireMockUnsupportedResponseKeys)
-        var response = MockResponse(status: try reader.int("status") ?? 200)
+        var response = MockResponse(status: try reader.int("status", in: StubRanges.status) ?? 200)
         response.reason = try reader.string("statusMessage")
         if let headers = try reader.object("headers") {
             for key in headers.keys {
@@ -176,7 +176,7 @@ extension StubSet {
             response.body = bytes
             if !response.headers.contains("Content-Type") { response.headers.add("Content-Type", ContentType.forPath(path)) }
         }
-        response.delayMs = try reader.int("fixedDelayMilliseconds") ?? 0
+        response.delayMs = try reader.int("fixedDelayMilliseconds", in: StubRanges.delayMs) ?? 0
         if let fault = try reader.string("fault") {
             guard let parsed = MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
                 let names = MockResponse.Fault.allCases.map(\.wireMockName)
@@ -184,6 +184,7 @@ extension StubSet {
             }
             response.fault = parsed
         }
+        try checkHead(response, reader, headers: "headers", reason: "statusMessage")
         return response
     }
 }

@@ -5,10 +5,13 @@ import Testing
 /// `/__sut/control` over a real socket with curl: send, receive with the id, acknowledge with a reply, and a
 /// sender that waits for that reply.
 @Suite struct ControlChannelEndpointTests {
+    /// Writes to the control channel carry this type (a web page cannot send it without a CORS preflight).
+    let octets = "Content-Type: application/octet-stream"
+
     @Test func aMessageIsReceivedWithItsIdAndItsAcknowledgementCarriesTheReply() throws {
         let test = try TestServer(#"{"routes": []}"#)
         defer { test.stop() }
-        let sent = try run("curl", ["-s", "-i", "-X", "POST", "--data-binary", "refresh", "\(test.url)/__sut/control"])
+        let sent = try run("curl", ["-s", "-i", "-H", octets, "-X", "POST", "--data-binary", "refresh", "\(test.url)/__sut/control"])
         #expect(sent.stdout.hasPrefix("HTTP/1.1 202"))
         #expect(sent.stdout.contains("X-Sut-Message-Id: 1"))
         #expect(sent.stdout.hasSuffix(#"{"id":1}"#))
@@ -19,7 +22,7 @@ import Testing
         #expect(received.stdout.hasSuffix("\r\n\r\nrefresh"))
 
         #expect(test.server.waitForControlAcknowledgement(of: 1, timeout: .milliseconds(50)) == nil)
-        let acked = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "refreshed 3 items",
+        let acked = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "refreshed 3 items",
                                      "\(test.url)/__sut/control/ack?id=1"])
         #expect(acked.stdout == "204")
         #expect(test.server.waitForControlAcknowledgement(of: 1, timeout: .seconds(1)) == "refreshed 3 items")
@@ -34,11 +37,11 @@ import Testing
             _ = test.server.state.acknowledgeControlMessage(message.id, reply: "pong to \(message.text)")
         }
         program.start()
-        let answer = try run("curl", ["-s", "-i", "-X", "POST", "--data-binary", "ping", "\(test.url)/__sut/control?waitForAckMs=5000"])
+        let answer = try run("curl", ["-s", "-i", "-H", octets, "-X", "POST", "--data-binary", "ping", "\(test.url)/__sut/control?waitForAckMs=5000"])
         #expect(answer.stdout.hasPrefix("HTTP/1.1 200"))
         #expect(answer.stdout.hasSuffix("\r\n\r\npong to ping"))
 
-        let unanswered = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "nobody reads",
+        let unanswered = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "nobody reads",
                                           "\(test.url)/__sut/control?waitForAckMs=100"])
         #expect(unanswered.stdout == "504")
     }
@@ -51,6 +54,8 @@ import Testing
         let missing = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "\(test.url)/__sut/control/ack"])
         #expect(missing.stdout.hasSuffix(" 400"))
         #expect(missing.stdout.contains("?id=N"))
+        let notANumber = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "\(test.url)/__sut/control/ack?id=1e3"])
+        #expect(notANumber.stdout == "?id: '1e3' is not a whole number from 1 to \(Int.max)\n 400")
         let wrongMethod = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(test.url)/__sut/control/ack?id=1"])
         #expect(wrongMethod.stdout == "405")
     }
@@ -61,7 +66,7 @@ import Testing
         for index in 0..<MockServer.State.controlQueueLimit { #expect(test.server.sendControlMessage("m\(index)") != nil) }
         #expect(test.server.sendControlMessage("one too many") == nil)
         #expect(test.server.enqueueControlMessage("one too many") == .failure(.full(limit: MockServer.State.controlQueueLimit)))
-        let refused = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control"])
+        let refused = try run("curl", ["-s", "-w", " %{http_code}", "-H", octets, "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control"])
         #expect(refused.stdout.hasSuffix(" 503"))
         #expect(refused.stdout.contains("is the program reading them?"))
     }
@@ -75,8 +80,26 @@ import Testing
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("control-\(UUID().uuidString)")
         try Data(large.utf8).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
-        let refused = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", "@\(body.path)", "\(test.url)/__sut/control"])
+        let refused = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "@\(body.path)", "\(test.url)/__sut/control"])
         #expect(refused.stdout == "413")
         #expect(test.server.state.nextControlMessage(timeoutMs: 0) == nil)
+    }
+
+    /// The queue is bounded in bytes too: 10,000 messages of 1 MiB would be 10 GB.
+    @Test func theQueueAndTheRepliesAreBoundedInBytes() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        let large = String(repeating: "m", count: MockServer.State.controlMessageLimit - 1)
+        var sent: [Int] = []
+        while let id = test.server.sendControlMessage(large) { sent.append(id) }
+        #expect(sent.count == MockServer.State.controlQueueByteLimit / large.utf8.count)
+        #expect(test.server.sendControlMessage("small") != nil)
+        // A message taken frees its room.
+        #expect(test.server.state.nextControlMessage(timeoutMs: 0)?.id == sent[0])
+        sent.append(try #require(test.server.sendControlMessage(large)))
+        // Replies: the oldest go first once their bytes pass the budget; the latest is always kept.
+        for id in sent { #expect(test.server.state.acknowledgeControlMessage(id, reply: large)) }
+        #expect(test.server.waitForControlAcknowledgement(of: sent.last!, timeout: .zero) == large)
+        #expect(test.server.waitForControlAcknowledgement(of: sent[0], timeout: .zero) == nil)
     }
 }

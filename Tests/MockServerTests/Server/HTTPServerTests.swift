@@ -129,6 +129,16 @@ private let routes = """
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", "HTTP/1.1 400 Bad Request", "both Transfer-Encoding and Content-Length"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1, 2\r\n\r\n", "HTTP/1.1 400 Bad Request", "conflicting Content-Length"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
+        // RFC 9112 §6.3: an empty or non-digit Content-Length is invalid (it was read as 0, the body as the next request).
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ,\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3,\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length:\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 0x3\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", "HTTP/1.1 400 Bad Request", "conflicting Content-Length"),
+        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n0\r\n\r\n", "HTTP/1.1 400 Bad Request", "both Transfer-Encoding and Content-Length"),
+        // RFC 9112 §3.2: more than one Host field is 400 (one for the policy, one for the router to read).
+        ("GET /message HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", "HTTP/1.1 400 Bad Request", "more than one Host"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "HTTP/1.1 501 Not Implemented", "gzip"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
         // Found by fuzzing: a signed size once reached a range with its negative value and stopped the server.

@@ -1,0 +1,93 @@
+import AutomationSupport
+/// The one gate in front of every endpoint the server serves itself rather than from stubs: the admin API
+/// (`/__admin/*`) and the control channel (`/__sut/control`, `/__sut/control/ack`). A web page the developer
+/// happens to have open must not reach them, neither directly nor through DNS rebinding, so a request is
+/// answered only when all of these hold:
+///
+/// - the peer is on this machine (a loopback address);
+/// - `Host`, when given, names a loopback address (`127.x.x.x`, `::1`, `localhost`) or the server's own host
+///   (a rebound name such as `evil.example` is refused);
+/// - `Origin`, when given, is the server's own origin (scheme, loopback host, port): a page elsewhere,
+///   `null`, or another port on this machine is refused; `Sec-Fetch-Site`, when given, is `same-origin` or `none`
+///   (browsers send it on every request, including the `no-cors` GETs that carry no `Origin`);
+/// - a write (any method but GET, HEAD, OPTIONS) with a body or a `Content-Type` carries the endpoint's type,
+///   which is not one a page may send without a CORS preflight (`text/plain`, a form's types).
+///
+/// Refusals are 403 (who is asking) or 415 (what type), with a one-line reason. Answers carry no CORS headers.
+struct EndpointPolicy: Sendable {
+    enum Endpoint: Sendable { case admin, control }
+    /// Which endpoint this guards.
+    let endpoint: Endpoint
+    /// How refusals name the endpoint: `the admin API`.
+    let name: String
+    /// The media type writes must carry (compared case-insensitively, parameters ignored).
+    let writeContentType: String
+
+    static let admin = EndpointPolicy(endpoint: .admin, name: "the admin API", writeContentType: "application/json")
+    static let control = EndpointPolicy(endpoint: .control, name: "the control channel", writeContentType: "application/octet-stream")
+
+    /// The policy guarding `path`, or nil for a path stubs answer (the hot path: two prefix tests).
+    static func guarding(_ path: String, admin: Bool) -> EndpointPolicy? {
+        if admin && path.hasPrefix("/__admin") { return .admin }
+        if path.hasPrefix("/__sut/control"), path == "/__sut/control" || path == "/__sut/control/ack" { return .control }
+        return nil
+    }
+
+    /// Why this request is not answered (403/415 with the reason), or nil when it is.
+    /// - Parameters:
+    ///   - serverHost: the address the server listens on (a `Host` or `Origin` naming it is local).
+    ///   - serverPort: the port it listens on (an `Origin` must name it); read only when an `Origin` is given.
+    func refusal(of request: HTTPRequest, serverHost: String, serverPort: () -> UInt16) -> MockResponse? {
+        guard Self.isLoopback(request.clientAddress) else {
+            return .text("\(name) answers clients on this machine only\n", status: 403)
+        }
+        if let host = request.header("Host"), !Self.isLocalName(Self.hostName(host), serverHost: serverHost) {
+            let names = Self.isLocalName(serverHost, serverHost: "") ? "127.0.0.1 or localhost" : "127.0.0.1, localhost or \(serverHost)"
+            return .text("\(name) answers requests for \(names) only, not Host: \(host)\n", status: 403)
+        }
+        if let origin = request.header("Origin"), !Self.isOwnOrigin(origin, serverHost: serverHost, port: serverPort()) {
+            return .text("\(name) does not answer cross-site requests (Origin: \(origin))\n", status: 403)
+        }
+        if let site = request.header("Sec-Fetch-Site"), !(site.lowercased() == "same-origin" || site.lowercased() == "none") {
+            return .text("\(name) does not answer cross-site requests (Sec-Fetch-Site: \(site))\n", status: 403)
+        }
+        if request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS" {
+            let type = request.header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? "" }
+            if (!request.body.isEmpty || type != nil) && type != writeContentType {
+                return .text("writes to \(name) need Content-Type: \(writeContentType) (a web page cannot send it without asking first)\n", status: 415)
+            }
+        }
+        return nil
+    }
+
+    /// `http://127.0.0.1:8080` for a server on 127.0.0.1:8080 (also `localhost`, `[::1]`, the server's host).
+    static func isOwnOrigin(_ origin: String, serverHost: String, port: UInt16) -> Bool {
+        let lowered = origin.lowercased()
+        let scheme: String
+        if lowered.hasPrefix("http://") { scheme = "http" } else if lowered.hasPrefix("https://") { scheme = "https" } else { return false }
+        let authority = lowered.dropFirst(scheme.count + 3)
+        guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return false }
+        let name = hostName(String(authority))
+        let afterName = authority.hasPrefix("[") ? authority.drop { $0 != "]" }.dropFirst() : authority.drop { $0 != ":" }
+        let given: UInt16? = afterName.isEmpty ? (scheme == "http" ? 80 : 443) : afterName.hasPrefix(":") ? UInt16(afterName.dropFirst()) : nil
+        return given == port && isLocalName(name, serverHost: serverHost)
+    }
+
+    /// `127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `::1`.
+    static func hostName(_ host: String) -> String {
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[host.index(after: host.startIndex)..<close]) }
+        return String(host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
+    static func isLocalName(_ name: String, serverHost: String) -> Bool {
+        let name = name.lowercased()
+        if name == "localhost" || name == serverHost.lowercased() || name == "::1" { return true }
+        // A numeric 127.x.x.x only: "127.evil.example" is a name an attacker's DNS controls.
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 3 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && UInt8($0) != nil }
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+}
