@@ -56,6 +56,7 @@ public enum TestCommand {
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in
             reports.interrupt()
+            GitHubOutput.end()
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
             ScenarioRunner.stopAll(grace: .seconds(1))
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
@@ -121,6 +122,8 @@ public enum TestCommand {
             }
         }
         reports.configure(junit: parsed.last("--junit")?.value, report: parsed.last("--report")?.value, junitStrict: parsed.has("--junit-strict"))
+        if parsed.last("--format")?.value == "github" { GitHubOutput.begin() }
+        defer { GitHubOutput.end() } // on every way out; report() ends it before the annotations
         guard !parsed.positionals.isEmpty else { throw UsageError("test needs feature files: sut-launch test features/") }
 
         // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
