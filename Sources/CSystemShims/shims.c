@@ -189,6 +189,24 @@ void csystem_forward_attach(int pgid) {
 
 int csystem_forward_first(void) { return atomic_load(&forward_first_signal); }
 int csystem_forward_count(void) { return atomic_load(&forward_received); }
+
+int csystem_reset_inherited_signals(void) {
+    int reset = 0;
+    for (int signal = 1; signal < 32; signal++) {
+        if (signal == SIGKILL || signal == SIGSTOP) continue;
+        struct sigaction old;
+        if (sigaction(signal, NULL, &old) != 0 || old.sa_handler != SIG_IGN) continue;
+        struct sigaction standard;
+        memset(&standard, 0, sizeof standard);
+        standard.sa_handler = SIG_DFL;
+        sigemptyset(&standard.sa_mask);
+        if (sigaction(signal, &standard, NULL) == 0) reset++;
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    pthread_sigmask(SIG_SETMASK, &none, NULL);
+    return reset;
+}
 long long csystem_forward_first_at(void) { return atomic_load(&forward_first_at); }
 
 // MARK: The reaper (see CSystemShims.h)

@@ -4,6 +4,5 @@ import AutomationCore
 import FoundationLauncher
 
 FoundationLauncher.register()
-SignalForwarder.blockSignalsInThisProcess()
-StandardDescriptors.openClosedOnes()
+ProcessStart.prepare()
 StandardDescriptors.exitProcess(SutLaunchCommand.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current))

@@ -55,7 +55,7 @@ import Testing
         (["--flgs", "a=1", "prog"], "sut-launch: error: unknown option '--flgs'; did you mean '--flag'?\n"),
         (["-f", "a=1", "-f", "a=2", "prog"], "sut-launch: error: feature flag \"a\" is given twice: -f a=1 (argument 1) and -f a=2 (argument 3); keep one\n"),
         (["-f", "x:=nope", "prog"], "sut-launch: error: -f 'x:=nope': the value after := is not JSON: expected a JSON value, found 'n' (a JSON string needs quotes: x:='\"nope\"', or use x=nope) (argument 1)\n"),
-        (["--timeout", "10x", "prog"], "sut-launch: error: --timeout '10x' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)\n"),
+        (["--timeout", "10x", "prog"], "sut-launch: error: --timeout '10x' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)\n"),
         ([], "sut-launch: error: no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)\n"),
         (["--flags-file", "/no/such.json", "prog"], "sut-launch: error: --flags-file /no/such.json: cannot read the file (no such file)\n"),
     ])

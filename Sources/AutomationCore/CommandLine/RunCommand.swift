@@ -142,10 +142,7 @@ public enum RunCommand {
             case "--journal":
                 configuration.journalPath = try outputPath(value, option)
             case "--journal-limit":
-                guard let limit = Int(value), limit > 0 else {
-                    throw UsageError("\(option.spelling) '\(value)' is not a positive number (argument \(option.index))")
-                }
-                configuration.journalLimit = limit
+                configuration.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
             case "--journal-secrets":
                 configuration.journalSecrets = true
             case "--no-admin":
@@ -202,10 +199,7 @@ public enum RunCommand {
     }
 
     static func port(_ value: String, _ option: ParsedOption) throws(UsageError) -> UInt16 {
-        guard let port = UInt16(value) else {
-            throw UsageError("\(option.spelling) '\(value)' is not a port number 0...65535 (argument \(option.index))")
-        }
-        return port
+        try NumericOptions.port(option)
     }
 
     private static func assignment(_ value: String, _ option: ParsedOption) throws(UsageError) -> FlagAssignment {
@@ -217,10 +211,7 @@ public enum RunCommand {
     }
 
     private static func duration(_ value: String, _ option: ParsedOption) throws(UsageError) -> Duration {
-        guard let duration = DurationParser.parse(value) else {
-            throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s (argument \(option.index))")
-        }
-        return duration
+        try NumericOptions.duration(option)
     }
 
     private static func read(_ path: String, option: ParsedOption, _ readFile: (String) throws -> String) throws(UsageError) -> String {

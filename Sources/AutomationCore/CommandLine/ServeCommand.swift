@@ -45,8 +45,7 @@ public enum ServeCommand {
         if let option = parsed.last("--port") { port = try RunCommand.port(option.value ?? "", option) }
         var limit = 10_000
         if let option = parsed.last("--journal-limit") {
-            guard let value = Int(option.value ?? ""), value > 0 else { throw UsageError("--journal-limit '\(option.value ?? "")' is not a positive number") }
-            limit = value
+            limit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         }
         let quiet = parsed.has("--quiet")
         let journalPath = try parsed.last("--journal").map { try RunCommand.outputPath($0.value ?? "", $0) }

@@ -56,6 +56,7 @@ public enum TestCommand {
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in
             reports.interrupt()
+            GitHubOutput.end()
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
             ScenarioRunner.stopAll(grace: .seconds(1))
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
@@ -74,23 +75,16 @@ public enum TestCommand {
             switch option.long {
             case "--tags": scenarioOptions.tags = try TagExpression.parse(value)
             case "--jobs":
-                guard let jobs = Int(value), jobs > 0 else { throw UsageError("\(option.spelling) '\(value)' is not a positive number") }
-                scenarioOptions.jobs = jobs
+                scenarioOptions.jobs = try NumericOptions.integer(option, in: NumericOptions.jobs)
             case "--shard":
-                let parts = value.split(separator: "/").compactMap { Int($0) }
-                guard parts.count == 2, parts[1] > 0, (1...parts[1]).contains(parts[0]) else {
-                    throw UsageError("--shard '\(value)' is not K/N with 1 <= K <= N, like 2/8")
-                }
-                scenarioOptions.shard = (parts[0], parts[1])
+                scenarioOptions.shard = try NumericOptions.shard(option)
             case "--define":
                 guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                     throw UsageError("\(option.spelling) '\(value)' is not NAME=VALUE")
                 }
                 scenarioOptions.defines[String(value[..<equals])] = String(value[value.index(after: equals)...])
             case "--step-timeout", "--scenario-timeout":
-                guard let duration = DurationParser.parse(value) else {
-                    throw UsageError("\(option.spelling) '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s")
-                }
+                let duration = try NumericOptions.duration(option)
                 if option.long == "--step-timeout" { scenarioOptions.stepTimeout = duration } else { scenarioOptions.scenarioTimeout = duration }
             case "--flags-in":
                 guard let channel = WireFormat.Channel(rawValue: value) else {
@@ -104,7 +98,7 @@ public enum TestCommand {
                 guard let bytes = FileSystem.read(value) else {
                     throw UsageError("\(option.spelling) \(value): cannot read the file (\(FileSystem.unreadable(value)))")
                 }
-                guard let timings = ScenarioRunner.timings(from: String(decoding: bytes, as: UTF8.self)) else {
+                guard let timings = try Sharding.timings(from: String(decoding: bytes, as: UTF8.self), file: value) else {
                     throw UsageError("\(option.spelling) \(value): not a JUnit file or a sut-launch test --report")
                 }
                 scenarioOptions.shardTimings = timings
@@ -128,12 +122,15 @@ public enum TestCommand {
             }
         }
         reports.configure(junit: parsed.last("--junit")?.value, report: parsed.last("--report")?.value, junitStrict: parsed.has("--junit-strict"))
+        if parsed.last("--format")?.value == "github" { GitHubOutput.begin() }
+        defer { GitHubOutput.end() } // on every way out; report() ends it before the annotations
         guard !parsed.positionals.isEmpty else { throw UsageError("test needs feature files: sut-launch test features/") }
 
         // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
         var paths: [String] = []
         for argument in parsed.positionals {
-            if let colon = argument.lastIndex(of: ":"), let line = Int(argument[argument.index(after: colon)...]), line > 0 {
+            if let colon = argument.lastIndex(of: ":"),
+               let line = BoundedNumber.integer(argument[argument.index(after: colon)...], in: NumericOptions.featureLine) {
                 let path = String(argument[..<colon])
                 paths.append(path)
                 scenarioOptions.lines[path, default: []].insert(line)

@@ -101,61 +101,13 @@ public enum ScenarioRunner {
         }
         if let shard = options.shard {
             let sorted = selected.sorted { ($0.uri, $0.line) < ($1.uri, $1.line) }
-            if let timings = options.shardTimings {
-                selected = balanced(sorted, timings: timings, shards: shard.count)[shard.index - 1]
-            } else {
-                selected = sorted.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
-            }
+            selected = Sharding.share(sorted, shard: shard, timings: options.shardTimings)
         }
         return selected
     }
 
-    /// Shards balanced by measured time (greedy, longest first, each to the shard with the least so far;
-    /// ties by file and line, so every machine of a matrix computes the same partition). Scenarios the
-    /// timings do not know take their median.
-    static func balanced(_ pickles: [Pickle], timings: [String: Double], shards: Int) -> [[Pickle]] {
-        let known = pickles.compactMap { timings[timingKey($0)] }.sorted()
-        let median = known.isEmpty ? 1 : known[known.count / 2]
-        let weighted = pickles.enumerated().map { (offset: $0.offset, pickle: $0.element, seconds: timings[timingKey($0.element)] ?? median) }
-            .sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.offset < $1.offset }
-        var totals = [Double](repeating: 0, count: shards)
-        var result = [[(offset: Int, pickle: Pickle)]](repeating: [], count: shards)
-        for item in weighted {
-            let target = totals.indices.min { totals[$0] != totals[$1] ? totals[$0] < totals[$1] : $0 < $1 }!
-            totals[target] += item.seconds
-            result[target].append((item.offset, item.pickle))
-        }
-        return result.map { $0.sorted { $0.offset < $1.offset }.map(\.pickle) }
-    }
-
     /// How a report names a scenario: `feature: name` (JUnit classname and name, the JSON report's fields).
     static func timingKey(_ pickle: Pickle) -> String { "\(pickle.featureName): \(pickle.name)" }
-
-    /// Reads timings from a JUnit file (testcase classname, name, time) or sut-launch's JSON report
-    /// (results: feature, name, durationMs).
-    static func timings(from text: String) -> [String: Double]? {
-        var timings: [String: Double] = [:]
-        if text.hasPrefix("{"), let root = try? JSONParser.parse(text), let results = root["results"]?.elements {
-            for result in results {
-                guard let feature = result["feature"]?.string, let name = result["name"]?.string, let ms = result["durationMs"]?.double else { continue }
-                timings["\(feature): \(name)"] = ms / 1000
-            }
-            return timings
-        }
-        guard text.contains("<testcase") else { return nil }
-        for element in text.split(separator: "<testcase").dropFirst() {
-            let head = element.prefix { $0 != ">" }
-            func attribute(_ name: String) -> String? {
-                guard let start = head.firstRange(of: " \(name)=\"") else { return nil }
-                let value = head[start.upperBound...].prefix { $0 != "\"" }
-                return String(value).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-                    .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-            }
-            guard let classname = attribute("classname"), let name = attribute("name"), let time = attribute("time").flatMap(Double.init) else { continue }
-            timings["\(classname): \(name)"] = time
-        }
-        return timings
-    }
 
     /// Runs every pickle and calls `report` (serialized) as each finishes. Results come back in input order.
     public static func run(_ pickles: [Pickle], options: ScenarioOptions,

@@ -1,12 +1,12 @@
 /// Parses durations like `500ms`, `30s`, `2m`, `1.5h` and compound ones like `1m30s` or `1h2m3.5s`; a bare
-/// number is seconds. Up to a billion seconds (beyond, nil: a Duration counts nanoseconds in an Int64,
-/// which a longer one would overflow).
+/// number is seconds. Each number is read by ``BoundedNumber``; up to a billion seconds in all (beyond, nil:
+/// a Duration counts nanoseconds in an Int64, which a longer one would overflow).
 package enum DurationParser {
-    static let maxSeconds = 1e9
+    package static let maxSeconds = 1e9
 
     package static func parse(_ text: String) -> Duration? {
-        guard !text.isEmpty else { return nil }
-        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return seconds(Double(text)) }
+        guard !text.isEmpty, text.utf8.count <= BoundedNumber.maxLength else { return nil }
+        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return seconds(BoundedNumber.decimal(text, in: 0...maxSeconds)) }
         // Number-unit pairs, largest unit first, each unit once: 1h2m3s, 1m30s, 2s500ms.
         let order = ["h", "m", "s", "ms"]
         let factors: [String: Double] = ["h": 3600, "m": 60, "s": 1, "ms": 0.001]
@@ -19,7 +19,7 @@ package enum DurationParser {
             var unit = String(rest.prefix { $0.isASCII && $0.isLetter })
             if unit.hasPrefix("ms") { unit = "ms" } else if unit.count > 1 { return nil }
             rest = rest.dropFirst(unit.count)
-            guard let value = Double(number), value.isFinite, value >= 0, let position = order.firstIndex(of: unit),
+            guard let value = BoundedNumber.decimal(number, in: 0...maxSeconds), let position = order.firstIndex(of: unit),
                   position > lastUnit, let factor = factors[unit] else { return nil }
             lastUnit = position
             total += value * factor

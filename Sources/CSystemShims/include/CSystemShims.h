@@ -63,6 +63,11 @@ int csystem_pidfd_open(int pid);
 /// A handler, not a sigwait thread: a run then starts one thread fewer (measured on the launch path).
 void csystem_forward_install(void);
 
+/// What a process inherits and keeps across exec, reset: every signal 1-31 its parent set to SIG_IGN (SIGCHLD
+/// ignored makes the kernel reap children itself, so waitpid loses their status) back to SIG_DFL, and an empty
+/// signal mask. Handlers are left alone (the Swift runtime's crash handlers). Returns how many were reset.
+int csystem_reset_inherited_signals(void);
+
 /// The process group signals are forwarded to from now on; a signal received before is sent to it now.
 void csystem_forward_attach(int pgid);
 

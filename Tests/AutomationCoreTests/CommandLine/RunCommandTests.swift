@@ -93,7 +93,7 @@ import Testing
         (["-a", "x=1", "--automation=x:=2", "p"], "automation flag \"x\" is given twice: -a x=1 (argument 1) and --automation x:=2 (argument 3); keep one"),
         (["-a", "entryPoint=a", "--entry-point", "b", "p"], "automation flag \"entryPoint\" is given twice: -a entryPoint=a (argument 1) and --entry-point b (argument 3); keep one"),
         (["-f", "broken", "p"], "-f 'broken' is not key=value or key:=JSON (e.g. skipPreActiveCheck=true, retries:=3) (argument 1)"),
-        (["--timeout", "soon", "p"], "--timeout 'soon' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)"),
+        (["--timeout", "soon", "p"], "--timeout 'soon' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)"),
         (["--flags-in", "argv", "p"], "--flags-in 'argv' is not one of args, env, both"),
         (["-e", "NOEQUALS", "p"], "-e 'NOEQUALS' is not KEY=VALUE (argument 1)"),
         (["--quiet=yes", "p"], "option '--quiet' takes no value; write '--quiet' alone"),

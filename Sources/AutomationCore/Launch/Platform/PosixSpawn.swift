@@ -129,11 +129,16 @@ enum PosixSpawn {
         open("/dev/null", (forWriting ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
     }
 
-    /// Blocks until `pid` exits; returns the raw wait status.
+    /// Blocks until `pid` exits; returns the raw wait status. When the status is lost (ECHILD: someone else
+    /// reaped it, or this process ignores SIGCHLD, as a library user's process may) it says so and returns
+    /// exit code 125, never 0: a status not seen is not a success.
     static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
-            if errno != EINTR { return 0 }
+            guard errno == EINTR else {
+                StandardStreams.error("sut-launch: error: lost the exit status of process \(pid) (waitpid: \(Errno(errno))); is SIGCHLD ignored? Reporting exit code \(ExitCode.cannotLaunch)\n")
+                return ExitCode.cannotLaunch << 8
+            }
         }
         return status
     }
