@@ -122,11 +122,25 @@ enum StepCatalog {
 
     static let all: [StepDefinition] = setup + actions + output + outcomes + commands
 
+    /// The two rules for paths in steps, stated once (`sut-launch help steps`).
+    static let pathRules = """
+        PATHS IN STEPS:
+          Inputs a step names are relative to the feature file's directory, wherever sut-launch runs from:
+            Given the program "./client.py" (a name without / is looked up in PATH), Given the stubs "stubs.json",
+            Given the files from "fixtures/project". A path that starts with ${NAME} is the value as given
+            (a --define or environment value is relative to the current directory, as options are).
+          Files the scenario writes and reads are relative to the scenario's directory, where its programs run:
+            Given a file "data/x" with:, When I run "./x" (its arguments too), the program's arguments,
+            Then the file "out.txt" exists / contains / is: / matches the snapshot; they may not leave it (.., /).
+          Snapshots live beside the feature file in __snapshots__/; a step file's "run" is relative to the step file.
+
+        """
+
     // MARK: Given
 
     static let setup: [StepDefinition] = [
         StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"") { run, captures, _ in
-            run.program = run.expand(captures[0])
+            run.program = run.programPath(captures[0])
         },
         StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") { run, captures, _ in
             run.featureFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
