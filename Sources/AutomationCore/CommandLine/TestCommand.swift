@@ -44,9 +44,10 @@ public enum TestCommand {
         return text
     }
 
-    /// Every step of the catalog with its example (`sut-launch help steps`).
+    /// Every step of the catalog with its example (`sut-launch help steps`), after the rules for paths.
     public static var steps: String {
-        "STEPS:\n" + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
+        StepCatalog.pathRules + "\nSTEPS:\n"
+            + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
     }
 
     /// Runs `test` with the arguments after it; returns the exit code (``ExitCode``).

@@ -76,6 +76,46 @@ extension OutputRecorder {
         }
     }
 
+    /// What ``firstOffset(of:on:from:)`` found.
+    package enum Search: Equatable {
+        case found(Int)
+        /// Not in what has arrived so far.
+        case notYet
+        /// Not before the bytes that were kept nowhere: the message names the cap.
+        case cut(String)
+    }
+
+    /// Where `needle` first occurs in the stream at or after byte `start`, reading the whole stream that has
+    /// arrived (memory, then the spool) with memmem, not only the memory capture.
+    package func firstOffset(of needle: [UInt8], on stream: StandardStream, from start: Int) -> Search {
+        if needle.isEmpty { return .found(start) }
+        var offset = start
+        var carry: [UInt8] = [] // the last needle.count - 1 bytes before offset: a match may start there
+        while true {
+            switch read(stream, from: offset) {
+            case .bytes(let bytes):
+                let window = carry + bytes
+                if let at = ByteSearch.firstRange(of: needle, in: window) { return .found(offset - carry.count + at) }
+                carry = Array(window.suffix(needle.count - 1))
+                offset += bytes.count
+            case .caughtUp: return .notYet
+            case .cut(let why): return .cut(why)
+            }
+        }
+    }
+
+    /// The whole stream as it has arrived (memory, then the spool), and why it stops short, if it does.
+    package func whole(_ stream: StandardStream) -> (bytes: [UInt8], cut: String?) {
+        var bytes = captured(stream)
+        while true {
+            switch read(stream, from: bytes.count) {
+            case .bytes(let more): bytes += more
+            case .caughtUp: return (bytes, nil)
+            case .cut(let why): return (bytes, why)
+            }
+        }
+    }
+
     /// True when the stream's bytes past ``captured(_:)`` exist (the capture is not the whole stream).
     package func isCaptureCut(_ stream: StandardStream) -> Bool { state.withLock { $0[stream].byteCount > $0[stream].captured.count } }
 }

@@ -73,12 +73,11 @@ public final class OutputRecorder: Sendable {
                 if recorded.tail.count > tailLimit { recorded.tail.removeFirst(recorded.tail.count - tailLimit) }
                 guard captureLimit > 0 else { return false }
                 let room = captureLimit - recorded.captured.count
-                if room > 0 {
-                    recorded.captured.append(contentsOf: bytes.prefix(room))
-                    recorded.arrivals.append((recorded.captured.count, now))
-                    if recorded.arrivals.count > Self.arrivalLimit {
-                        recorded.arrivals = recorded.arrivals.indices.filter { $0 % 2 == 1 || $0 == recorded.arrivals.count - 1 }.map { recorded.arrivals[$0] }
-                    }
+                if room > 0 { recorded.captured.append(contentsOf: bytes.prefix(room)) }
+                // Times for every byte, spooled ones too (waitFor orders output past the memory capture).
+                recorded.arrivals.append((recorded.byteCount, now))
+                if recorded.arrivals.count > Self.arrivalLimit {
+                    recorded.arrivals = recorded.arrivals.indices.filter { $0 % 2 == 1 || $0 == recorded.arrivals.count - 1 }.map { recorded.arrivals[$0] }
                 }
                 if room < bytes.count { spill(UnsafeBufferPointer(rebasing: bytes[max(room, 0)...]), into: &recorded) }
                 return room < bytes.count
@@ -117,8 +116,8 @@ public final class OutputRecorder: Sendable {
     /// Everything captured from the stream (up to ``captureLimit``).
     public func captured(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].captured } }
 
-    /// When the captured byte at `offset` of the stream arrived (monotonic milliseconds, AutomationSupport's
-    /// MonotonicClock); nil beyond what was captured.
+    /// When the byte at `offset` of the stream arrived (monotonic milliseconds, AutomationSupport's
+    /// MonotonicClock); nil beyond what has arrived.
     package func arrival(ofByteAt offset: Int, on stream: StandardStream) -> Double? {
         state.withLock { state in
             let arrivals = state[stream].arrivals

@@ -1,14 +1,14 @@
-import AutomationSupport
+package import AutomationSupport
 
 /// Finds a text in a stream as it arrives (memmem over the new bytes and the needle's length less one before
 /// them, so a match that spans two chunks is found; nothing else is kept).
-struct TextMatcher: OutputMatcher {
+package struct TextMatcher: OutputMatcher {
     private let needle: [UInt8]
     private var carry: [UInt8] = []
 
-    init(_ text: String) { needle = Array(text.utf8) }
+    package init(_ text: String) { needle = Array(text.utf8) }
 
-    mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
         if needle.isEmpty { return true }
         let window = carry + bytes
         if ByteSearch.firstRange(of: needle, in: window) != nil { return true }
@@ -16,22 +16,24 @@ struct TextMatcher: OutputMatcher {
         return false
     }
 
-    mutating func end() -> Bool { needle.isEmpty }
+    package mutating func end() -> Bool { needle.isEmpty }
 }
 
 /// Tests each line of a stream against a regular expression as it arrives: lines split on LF, a CR before
 /// it dropped (as `outputLines()` splits); the last line counts at the end even without LF. A line longer than
 /// ``maxLine`` is not tested (no match on a cut line): ``longLines`` counts them for the failure message.
-struct LineMatcher: OutputMatcher {
+package struct LineMatcher: OutputMatcher {
     static let maxLine = 1 << 20
     private let regex: RegexBox
     private var line: [UInt8] = []
     private var overlong = false
     private(set) var longLines = 0
+    /// The line that matched (without its line ending), once one did.
+    package private(set) var matchedLine: String?
 
-    init(_ regex: RegexBox) { self.regex = regex }
+    package init(_ regex: RegexBox) { self.regex = regex }
 
-    mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
             var start = 0
             while let newline = ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: buffer, from: start) {
@@ -44,7 +46,7 @@ struct LineMatcher: OutputMatcher {
         }
     }
 
-    mutating func end() -> Bool { (line.isEmpty && !overlong) ? false : finishLine() }
+    package mutating func end() -> Bool { (line.isEmpty && !overlong) ? false : finishLine() }
 
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !overlong else { return }
@@ -55,11 +57,14 @@ struct LineMatcher: OutputMatcher {
         defer { line.removeAll(keepingCapacity: true); overlong = false }
         if overlong { longLines += 1; return false }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        return regex.matchesPart(String(decoding: line, as: UTF8.self))
+        let text = String(decoding: line, as: UTF8.self)
+        guard regex.matchesPart(text) else { return false }
+        matchedLine = text
+        return true
     }
 
     /// For a failure message: lines that were too long to test, if any.
-    var note: String {
+    package var note: String {
         longLines == 0 ? "" : " (\(longLines) line\(longLines == 1 ? " was" : "s were") longer than \(ByteSize.text(Self.maxLine)) and not tested)"
     }
 }

@@ -159,10 +159,20 @@ final class ScenarioRun {
         return configuration.launchEnvironment
     }
 
-    /// A path from a feature file: relative to the feature file's directory.
+    /// A path a step names as an input (stubs, a fixture tree, the program): relative to the feature file's
+    /// directory, wherever sut-launch runs from. A path that starts with `${NAME}` is the value as given (a
+    /// `--define` or environment value is relative to the current directory, as every option is).
     func featurePath(_ path: String) -> String {
         let expanded = expand(path)
-        return expanded.hasPrefix("/") ? expanded : featureDirectory + "/" + expanded
+        if expanded.hasPrefix("/") || path.hasPrefix("${") { return expanded }
+        return featureDirectory + "/" + expanded
+    }
+
+    /// The program `Given the program` names: a name without `/` is looked up in PATH, as a shell does; a
+    /// path is a ``featurePath(_:)``.
+    func programPath(_ written: String) -> String {
+        let expanded = expand(written)
+        return expanded.contains("/") ? featurePath(written) : expanded
     }
 
     // MARK: Program

@@ -2,79 +2,6 @@ import AutomationSupport
 import AutomationHost
 import MockServer
 
-/// One ready step: its pattern, an example for docs and suggestions, and what it does.
-struct StepDefinition: @unchecked Sendable {
-    let pattern: Regex<AnyRegexOutput>
-    /// The pattern as written (for Cucumber Messages' stepDefinition).
-    let source: String
-    /// The text every match starts with (the pattern's leading literal characters): checked before the regular
-    /// expression, which costs microseconds (loading 20,000 scenarios checks every step against the catalog).
-    let literalPrefix: String
-    let example: String
-    /// Captures that must be durations (`500ms`, `2s`): checked when a feature file loads, by `check` and `test`.
-    let durationCaptures: [Int]
-    /// Checks the captures when a feature file loads, before anything runs: the problem, or nil.
-    let check: @Sendable ([String]) -> String?
-    /// Throws ``StepFailure`` (any other error counts as a failure with its text).
-    let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
-
-    init(_ pattern: String, example: String, durationCaptures: [Int] = [], check: @escaping @Sendable ([String]) -> String? = { _ in nil },
-         _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void) {
-        // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
-        self.pattern = try! Regex("^" + pattern + "$")
-        self.source = pattern
-        self.literalPrefix = Self.literalPrefix(of: pattern)
-        self.example = example
-        self.durationCaptures = durationCaptures
-        self.check = check
-        self.run = run
-    }
-
-    /// The leading characters of a pattern that match only themselves; stops before anything a quantifier,
-    /// an alternation or a group could change (so "a b?" gives "a ", not "a b").
-    static func literalPrefix(of pattern: String) -> String {
-        // A top-level alternation ("a|b") can start with anything: no prefix.
-        var depth = 0, inClass = false, escaped = false
-        for character in pattern {
-            if escaped { escaped = false; continue }
-            switch character {
-            case "\\": escaped = true
-            case "[": inClass = true
-            case "]": inClass = false
-            case "(" where !inClass: depth += 1
-            case ")" where !inClass: depth -= 1
-            case "|" where !inClass && depth == 0: return ""
-            default: break
-            }
-        }
-        var prefix = ""
-        var characters = Array(pattern)[...]
-        while let character = characters.first {
-            if "\\^$.|?*+()[]{}".contains(character) { break }
-            if let next = characters.dropFirst().first, "?*+{".contains(next) { break }
-            prefix.append(character)
-            characters = characters.dropFirst()
-        }
-        return prefix
-    }
-
-    /// Where each captured group starts in `text` (in characters) and what it holds, for Cucumber Messages;
-    /// groups that took part in no match are left out.
-    static func arguments(of regex: Regex<AnyRegexOutput>, in text: String) -> [(start: Int, value: String)] {
-        guard let match = try? regex.wholeMatch(in: text) else { return [] }
-        return match.output.dropFirst().compactMap { group in
-            guard let range = group.range else { return nil }
-            return (text.distance(from: text.startIndex, to: range.lowerBound), String(text[range]))
-        }
-    }
-
-    /// The captured groups when `text` matches.
-    func match(_ text: String) -> [String]? {
-        guard text.hasPrefix(literalPrefix), let match = try? pattern.wholeMatch(in: text) else { return nil }
-        return match.output.dropFirst().map { $0.substring.map(String.init) ?? "" }
-    }
-}
-
 /// The catalog of ready steps (README "Scenarios" lists each with an example).
 enum StepCatalog {
     static let quoted = #""((?:[^"\\]|\\.)*)""#
@@ -122,11 +49,25 @@ enum StepCatalog {
 
     static let all: [StepDefinition] = setup + actions + output + outcomes + commands
 
+    /// The two rules for paths in steps, stated once (`sut-launch help steps`).
+    static let pathRules = """
+        PATHS IN STEPS:
+          Inputs a step names are relative to the feature file's directory, wherever sut-launch runs from:
+            Given the program "./client.py" (a name without / is looked up in PATH), Given the stubs "stubs.json",
+            Given the files from "fixtures/project". A path that starts with ${NAME} is the value as given
+            (a --define or environment value is relative to the current directory, as options are).
+          Files the scenario writes and reads are relative to the scenario's directory, where its programs run:
+            Given a file "data/x" with:, When I run "./x" (its arguments too), the program's arguments,
+            Then the file "out.txt" exists / contains / is: / matches the snapshot; they may not leave it (.., /).
+          Snapshots live beside the feature file in __snapshots__/; a step file's "run" is relative to the step file.
+
+        """
+
     // MARK: Given
 
     static let setup: [StepDefinition] = [
         StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"") { run, captures, _ in
-            run.program = run.expand(captures[0])
+            run.program = run.programPath(captures[0])
         },
         StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") { run, captures, _ in
             run.featureFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))

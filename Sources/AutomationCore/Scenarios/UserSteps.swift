@@ -14,7 +14,9 @@ import AutomationSupport
 struct UserStep: @unchecked Sendable {
     let pattern: String
     let expression: CucumberExpression
-    let regex: Regex<AnyRegexOutput>
+    /// Matched by the linear-time Pike VM with capture groups: a pattern like `x{}{}{}{}{}{}{}{}y` cannot
+    /// backtrack (Swift's `Regex` took seconds on it).
+    let regex: RegexBox
     /// The command a step file names; empty for a step written in Swift (``code``).
     let run: [String]
     /// A step written in Swift (`StepLibrary`): called with the scenario and the captured values.
@@ -26,14 +28,14 @@ struct UserStep: @unchecked Sendable {
 
     /// The captured values when `text` is this step.
     func match(_ text: String) -> [String]? {
-        guard let match = try? regex.wholeMatch(in: text) else { return nil }
-        return expression.values(match.output.dropFirst().map { $0.substring ?? "" })
+        guard let groups = regex.groups(whole: text) else { return nil }
+        return expression.values(groups.map { $0.map { Substring(text.unicodeScalars[$0]) } ?? "" })
     }
 
     /// Compiles `pattern`; the problem, when it is not a Cucumber Expression, names the column.
     init(pattern: String, run: [String], source: String, directory: String) throws(CucumberExpression.Problem) {
         let expression = try CucumberExpression(pattern)
-        guard let regex = try? Regex("^" + expression.pattern + "$") else {
+        guard let regex = try? RegexBox("^" + expression.pattern + "$", groups: true) else {
             throw CucumberExpression.Problem(column: 1, message: "cannot be compiled")
         }
         self.pattern = pattern

@@ -1,6 +1,8 @@
 /// Compiling ``RegexNode``s into the Pike VM program, with its size capped (see ``LinearRegex``).
 struct RegexCompiler {
     var program: [LinearRegex.Instruction] = []
+    /// Emit `save` instructions for capturing groups (a yes/no matcher leaves them out).
+    var recordsGroups = false
 
     mutating func append(_ instruction: LinearRegex.Instruction) {
         program.append(instruction)
@@ -33,7 +35,14 @@ struct RegexCompiler {
                 }
             }
             for jump in jumps { program[jump] = .jump(program.count) }
-        case .repeated(let body, let min, let max):
+        case .group(let number, let body):
+            guard recordsGroups else { return try emit(body, depth: depth + 1) }
+            append(.save(2 * (number - 1)))
+            try emit(body, depth: depth + 1)
+            append(.save(2 * (number - 1) + 1))
+        case .repeated(let body, let min, let max, let lazy):
+            // A greedy split prefers its first target (another round), a lazy one its second.
+            let split = { (round: Int, exit: Int) in LinearRegex.Instruction.split(lazy ? exit : round, lazy ? round : exit) }
             for _ in 0..<min { try emit(body, depth: depth + 1) }
             if let max {
                 var splits: [Int] = []
@@ -42,7 +51,7 @@ struct RegexCompiler {
                     append(.split(program.count + 1, -1))
                     try emit(body, depth: depth + 1)
                 }
-                for split in splits { program[split] = .split(split + 1, program.count) }
+                for at in splits { program[at] = split(at + 1, program.count) }
             } else {
                 let loop = program.count
                 append(.split(loop + 1, -1))
@@ -50,7 +59,7 @@ struct RegexCompiler {
                 try emit(body, depth: depth + 1)
                 if program.count == bodyStart { program.removeLast(); return } // (x*)* on an empty body
                 append(.jump(loop))
-                program[loop] = .split(loop + 1, program.count)
+                program[loop] = split(loop + 1, program.count)
             }
         }
     }

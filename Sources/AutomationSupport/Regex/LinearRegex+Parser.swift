@@ -7,7 +7,10 @@ indirect enum RegexNode {
     case assert(LinearRegex.Assertion)
     case concat([RegexNode])
     case alternation([RegexNode])
-    case repeated(RegexNode, min: Int, max: Int?)
+    /// Greedy repetitions prefer one more round, lazy ones (`*?`) one fewer (only captures can tell).
+    case repeated(RegexNode, min: Int, max: Int?, lazy: Bool)
+    /// A capturing group, numbered from 1 by its `(` as Java and Swift number them.
+    case group(Int, RegexNode)
 }
 
 struct RegexFlags {
@@ -19,6 +22,8 @@ struct RegexFlags {
 struct RegexParser {
     let scalars: [Unicode.Scalar]
     var index = 0
+    /// Capturing groups seen so far.
+    var groupCount = 0
 
     init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
@@ -70,9 +75,10 @@ struct RegexParser {
             }
             if case .assert = node { throw error("a quantifier cannot follow an anchor") }
             if case .empty = node { throw error("a quantifier needs something before it") }
-            // Lazy (`*?`) and possessive (`*+`) forms decide the same yes/no as greedy ones here.
+            // Possessive (`*+`) forms are read as greedy ones; lazy ones (`*?`) change what groups capture.
+            let lazy = peek == "?"
             if peek == "?" || peek == "+" { index += 1 }
-            node = .repeated(node, min: bounds.0, max: bounds.1)
+            node = .repeated(node, min: bounds.0, max: bounds.1, lazy: lazy)
             if peek == "*" || peek == "+" || peek == "?" || peek == "{" { throw error("a quantifier cannot follow a quantifier") }
         }
         return node
@@ -124,6 +130,11 @@ struct RegexParser {
 
     mutating func group(depth: Int, flags outer: inout RegexFlags) throws(LinearRegex.Error) -> RegexNode {
         var flags = outer
+        var number: Int?
+        if peek != "?" {
+            groupCount += 1
+            number = groupCount
+        }
         if peek == "?" {
             index += 1
             switch peek {
@@ -134,6 +145,8 @@ struct RegexParser {
                 while let scalar = peek, scalar != ">" { index += 1 }
                 guard peek == ">" else { throw error("unclosed group name (?<name>") }
                 index += 1
+                groupCount += 1
+                number = groupCount
             case "=", "!": throw error("lookahead (?= (?! is not supported: it needs backtracking")
             case ">": throw error("atomic groups (?> are not supported")
             default:
@@ -163,7 +176,7 @@ struct RegexParser {
         let inner = try alternation(depth: depth + 1, flags: &flags)
         guard peek == ")" else { throw error("unclosed group: a ( has no )") }
         index += 1
-        return inner
+        return number.map { .group($0, inner) } ?? inner
     }
 
     /// `[…]`: scalars, ranges, escapes; `[` inside is a literal (no nested classes or intersections).

@@ -25,6 +25,8 @@ struct LinearRegex: Sendable {
         case any(dotAll: Bool)
         case split(Int, Int)
         case jump(Int)
+        /// Records the position in a capture slot (group n: slots 2n-2 and 2n-1).
+        case save(Int)
         case assert(Assertion)
         case match
     }
@@ -33,15 +35,21 @@ struct LinearRegex: Sendable {
         case start, end, lineStart, lineEnd, inputStart, inputEnd, inputEndBeforeNewline, wordBoundary, notWordBoundary
     }
 
-    private let program: [Instruction]
+    let program: [Instruction]
+    /// Capturing groups in the pattern (recorded only when compiled with `groups: true`).
+    let groupCount: Int
 
-    init(_ source: String) throws(Error) {
+    /// - Parameter groups: record what capturing groups match (``groups(in:whole:budget:)``); a yes/no
+    ///   matcher leaves that work out.
+    init(_ source: String, groups: Bool = false) throws(Error) {
         var parser = RegexParser(Array(source.unicodeScalars))
         let tree = try parser.parse()
         var compiler = RegexCompiler()
+        compiler.recordsGroups = groups
         try compiler.emit(tree, depth: 0)
         compiler.append(.match)
         program = compiler.program
+        groupCount = groups ? parser.groupCount : 0
     }
 
     /// True when the pattern matches the whole text (Java's `matches()`), or somewhere in it.
@@ -76,7 +84,7 @@ struct LinearRegex: Sendable {
         return matched
     }
 
-    private func step(_ instruction: Instruction, _ scalar: Unicode.Scalar) -> Bool {
+    func step(_ instruction: Instruction, _ scalar: Unicode.Scalar) -> Bool {
         switch instruction {
         case .scalar(let wanted, let caseInsensitive):
             return wanted == scalar || (caseInsensitive && RegexCase.fold(wanted) == RegexCase.fold(scalar))
@@ -113,6 +121,7 @@ struct LinearRegex: Sendable {
                 count += 1
                 switch program[pc] {
                 case .jump(let target): stack.append(target)
+                case .save: stack.append(pc + 1)
                 case .split(let first, let second):
                     stack.append(second)
                     stack.append(first)

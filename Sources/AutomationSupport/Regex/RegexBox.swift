@@ -4,10 +4,40 @@ package final class RegexBox: Sendable {
     package let source: String
     private let warned = Locked(false)
 
+    /// - Parameter groups: record what capturing groups match, for ``groups(whole:)`` (a yes/no matcher
+    ///   leaves that work out).
     /// - Throws: ``LinearRegex/Error`` naming the position and what is not supported.
-    package init(_ source: String) throws {
+    package init(_ source: String, groups: Bool = false) throws {
         self.source = source
-        self.regex = try LinearRegex(source)
+        self.regex = try LinearRegex(source, groups: groups)
+    }
+
+    /// Capturing groups the pattern records (0 unless compiled with `groups: true`).
+    package var groupCount: Int { regex.groupCount }
+
+    /// When the whole text matches, the range of each capturing group in it (nil for a group that took no part),
+    /// chosen as Java's and Swift's engines choose (leftmost-first: greedy rounds and first alternatives win).
+    package func groups(whole text: String) -> [Range<String.Index>?]? {
+        let scalars = text.unicodeScalars
+        let answer = regex.groups(in: Array(scalars), whole: true)
+        guard case .matched(let ranges) = answer else {
+            _ = decide(answer == .noMatch ? false : nil, text)
+            return nil
+        }
+        // Offsets grow left to right: walk the scalars once, not once per group.
+        var offsets = Set<Int>()
+        for range in ranges.compactMap({ $0 }) { offsets.insert(range.lowerBound); offsets.insert(range.upperBound) }
+        var indices: [Int: String.Index] = [:]
+        var index = scalars.startIndex
+        for offset in 0...scalars.count {
+            if offsets.contains(offset) { indices[offset] = index }
+            if offset < scalars.count { index = scalars.index(after: index) }
+            if indices.count == offsets.count { break }
+        }
+        return ranges.map { range in
+            guard let range, let low = indices[range.lowerBound], let high = indices[range.upperBound] else { return nil }
+            return low..<high
+        }
     }
     /// Whole-string match, as Java's `matches()` (WireMock's semantics).
     package func matchesWhole(_ text: String) -> Bool { decide(regex.matches(text, whole: true), text) }

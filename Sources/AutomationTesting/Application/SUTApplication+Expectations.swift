@@ -38,9 +38,9 @@ extension SUTApplication {
         let limit = timeout ?? defaultTimeout
         let deadline = ContinuousClock.now + limit
         while true {
-            let (lines, satisfied) = Self.check(expected, process: process, server: server, enforceOrder: enforceOrder)
+            let (lines, satisfied, cut) = Self.check(expected, process: process, server: server, enforceOrder: enforceOrder)
             if satisfied { return }
-            if ContinuousClock.now >= deadline || (process.status != nil && process.output.isFinished && !expectsRequestsAfterExit(expected, lines)) {
+            if cut || ContinuousClock.now >= deadline || (process.status != nil && process.output.isFinished && !expectsRequestsAfterExit(expected, lines)) {
                 let requests = server.map { Self.seen($0.journal.ordered.map(\.request)) } ?? ""
                 throw AutomationError("expected\(enforceOrder ? ", in this order" : ""), within \(Runner.format(limit)):\n"
                                       + lines.map { "  \($0)" }.joined(separator: "\n") + "\n" + requests + lastLines())
@@ -57,25 +57,35 @@ extension SUTApplication {
         }
     }
 
-    /// One line per item (✓ with its time, or ✗ with why) and whether all hold.
-    private static func check(_ expected: [Expected], process: LaunchedProcess, server: MockServer?, enforceOrder: Bool) -> ([String], Bool) {
+    /// One line per item (✓ with its time, or ✗ with why), whether all hold, and whether an output item can
+    /// never be decided (the stream was cut at a cap before it was found). Output is searched in the whole
+    /// stream (memory, then the spool), never in the memory capture alone.
+    private static func check(_ expected: [Expected], process: LaunchedProcess, server: MockServer?, enforceOrder: Bool) -> ([String], Bool, Bool) {
         let (seconds, attoseconds) = SUTApplication.simultaneity.components
         let slack = Double(seconds) * 1000 + Double(attoseconds) / 1e15
         let origin = process.startedAtMs
         var previous = -Double.infinity
         var lines: [String] = []
         var allHold = true
+        var cut: String?
         for item in expected {
             let notBefore = enforceOrder ? previous - slack : -Double.infinity
             var at: Double?
             switch item {
             case .output(let text, let stream):
-                let bytes = process.output.captured(stream), needle = Array(text.utf8)
+                let needle = Array(text.utf8)
                 var start = 0
-                while let found = firstIndex(of: needle, in: bytes, from: start) {
-                    let time = process.output.arrival(ofByteAt: found + max(needle.count, 1) - 1, on: stream) ?? .infinity
-                    if time >= notBefore { at = time; break }
-                    start = found + 1
+                searching: while true {
+                    switch process.output.firstOffset(of: needle, on: stream, from: start) {
+                    case .found(let found):
+                        let time = process.output.arrival(ofByteAt: found + max(needle.count, 1) - 1, on: stream) ?? .infinity
+                        if time >= notBefore { at = time; break searching }
+                        start = found + 1
+                    case .notYet: break searching
+                    case .cut(let why):
+                        cut = cut ?? why
+                        break searching
+                    }
                 }
             case .request(let route, let times):
                 let key = RouteKey(route), base = server?.startedAtMs ?? 0
@@ -85,21 +95,15 @@ extension SUTApplication {
             if let at, allHold {
                 lines.append("✓ \(item) (at \(Int((at - origin).rounded())) ms)")
                 previous = max(previous, at)
+            } else if let why = cut, at == nil, case .output = item {
+                lines.append("✗ \(item): not found before the cap: \(why)")
+                allHold = false
             } else {
                 lines.append("✗ \(item)" + (allHold ? (enforceOrder && previous > -.infinity ? ": not after the item before" : ": not yet") : ""))
                 allHold = false
             }
         }
-        return (lines, allHold)
-    }
-
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty else { return start <= haystack.count ? start : nil }
-        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        for index in start...(haystack.count - needle.count) where haystack[index] == needle[0] {
-            if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
-        }
-        return nil
+        return (lines, allHold, cut != nil && !allHold)
     }
 
     private static func seen(_ requests: [HTTPRequest]) -> String {

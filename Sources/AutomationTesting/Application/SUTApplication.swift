@@ -47,6 +47,9 @@ public final class SUTApplication: Sendable {
         /// The control channel's own loopback endpoint when no mock server was given.
         var controlEndpoint: MockServer?
         var defaultTimeout: Duration
+        /// Output kept in memory per stream; past it, bytes spool to an unlinked file (up to 1 GiB), so every
+        /// wait and ``output(_:)`` reads the whole stream.
+        var captureLimit = 64 << 20
     }
     private let state: Locked<State>
 
@@ -106,7 +109,8 @@ public final class SUTApplication: Sendable {
         configuration.workingDirectory = workingDirectory
         configuration.standardInput = .pipe
         configuration.launcher = launcher
-        var request = configuration.launchRequest(forwardsOutput: false, captureLimit: 64 << 20)
+        var request = configuration.launchRequest(forwardsOutput: false, captureLimit: memoryCaptureLimit)
+        request.spoolDirectory = ProcessEnvironment.current["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         if case .pseudo(let columns, let rows) = terminal { request.terminal = TerminalSize(columns: columns, rows: rows) }
         let process = try Launcher.launch(request)
         state.withLock {
@@ -123,6 +127,12 @@ public final class SUTApplication: Sendable {
         return server
     }
 
+    /// Output kept in memory per stream before it spools to disk (tests make it small).
+    var memoryCaptureLimit: Int {
+        get { state.withLock { $0.captureLimit } }
+        set { state.withLock { $0.captureLimit = newValue } }
+    }
+
     /// The launched process, for extensions in this module.
     func runningProcess() throws(AutomationError) -> LaunchedProcess { try requireProcess() }
 
@@ -131,10 +141,14 @@ public final class SUTApplication: Sendable {
         return process
     }
 
-    /// Everything the program wrote to stdout (or stderr) so far.
+    /// Everything the program wrote to stdout (or stderr) so far: the whole stream, past the memory capture
+    /// too. Past what sut-launch keeps at all (1 GiB on disk, or when the disk refused), the text ends with a
+    /// line `[sut-launch: output cut: …]` naming the cap: a check on it cannot pass for having seen a prefix
+    /// only if it looks for that line; the waits (``waitForOutput(notContaining:on:for:)``) fail naming it.
     public func output(_ stream: StandardStream = .stdout) -> String {
         guard let process = state.withLock({ $0.process }) else { return "" }
-        return String(decoding: process.output.captured(stream), as: UTF8.self)
+        let (bytes, cut) = process.output.whole(stream)
+        return String(decoding: bytes, as: UTF8.self) + (cut.map { "\n[sut-launch: output cut: \($0)]\n" } ?? "")
     }
 
     /// The last lines of both streams, for failure messages.
@@ -145,29 +159,63 @@ public final class SUTApplication: Sendable {
     /// Waits until the stream contains `text`.
     /// - Throws: ``AutomationError`` with the last output lines when it does not appear within `timeout`.
     public func waitForOutput(containing text: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws {
-        _ = try await wait(on: stream, timeout: timeout, what: "\"\(text)\" on \(stream.rawValue)") { $0.contains(text) ? text : nil }
+        var matcher = TextMatcher(text)
+        _ = try await watch(stream, timeout: timeout, what: "\"\(text)\" on \(stream.rawValue)", &matcher)
     }
 
     /// Waits until a line of the stream matches the regular expression; returns that line.
     public func waitForOutput(matching pattern: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws -> String {
         let regex: RegexBox
         do { regex = try RegexBox(pattern) } catch { throw AutomationError("invalid regular expression \"\(pattern)\": \(error)") }
-        return try await wait(on: stream, timeout: timeout, what: "a line of \(stream.rawValue) matching /\(pattern)/") { text in
-            text.outputLines().first { regex.matchesPart(String($0)) }.map(String.init)
-        }
+        var matcher = LineMatcher(regex)
+        _ = try await watch(stream, timeout: timeout, what: "a line of \(stream.rawValue) matching /\(pattern)/", &matcher)
+        return matcher.matchedLine ?? ""
     }
 
     /// Watches the stream for `duration` and throws as soon as `text` appears (a negative wait).
+    /// Every byte is read (past the memory capture too); where even the spool stopped, it fails naming the cap.
     public func waitForOutput(notContaining text: String, on stream: StandardStream = .stdout, for duration: Duration) async throws {
-        do {
-            _ = try await wait(on: stream, timeout: duration, what: "", quietTimeout: true) { $0.contains(text) ? text : nil }
-        } catch is QuietTimeout {
-            return
+        let process = try requireProcess()
+        let watched = await onThread { () -> OutputWatch in
+            var matcher = TextMatcher(text)
+            var offset = 0
+            return process.output.watch(stream, from: &offset, timeout: duration, matcher: &matcher)
         }
-        throw AutomationError("\"\(text)\" appeared on \(stream.rawValue), which it should not have\n\(lastLines())")
+        switch watched {
+        case .ended, .timedOut: return
+        case .matched: throw AutomationError("\"\(text)\" appeared on \(stream.rawValue), which it should not have\n\(lastLines())")
+        case .cut(let why): throw AutomationError("cannot tell that \"\(text)\" did not appear on \(stream.rawValue): \(why)\n\(lastLines())")
+        }
     }
 
-    private struct QuietTimeout: Error {}
+    /// Feeds `matcher` the whole stream as it arrives (memory, then the spool) until it matches; throws when
+    /// the time runs out, the program ends first, or the stream was cut at a cap (naming it).
+    private func watch<Matcher: OutputMatcher & Sendable>(_ stream: StandardStream, timeout: Duration?, what: String,
+                                                        _ matcher: inout Matcher) async throws -> Matcher {
+        let process = try requireProcess()
+        let limit = timeout ?? defaultTimeout
+        let start = matcher
+        let (watched, final) = await onThread { () -> (OutputWatch, Matcher) in
+            var matcher = start
+            var offset = 0
+            return (process.output.watch(stream, from: &offset, timeout: limit, matcher: &matcher), matcher)
+        }
+        matcher = final
+        switch watched {
+        case .matched: return final
+        case .cut(let why): throw AutomationError("expected \(what): not found before the cap: \(why)\n\(lastLines())")
+        case .ended, .timedOut:
+            let reason = process.output.isFinished
+                ? "the program \(process.waitForExit(timeout: .milliseconds(200)).map(\.description) ?? "closed its output") first"
+                : "waited \(Runner.format(limit))"
+            throw AutomationError("expected \(what): \(reason)\n\(lastLines())")
+        }
+    }
+
+    /// Runs blocking work on a thread of its own, not on the test's executor.
+    private func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in startThread { continuation.resume(returning: work()) } }
+    }
 
     /// Waits until `found` gives a value for what stdout captured so far (for this module's extensions).
     @discardableResult
@@ -175,15 +223,22 @@ public final class SUTApplication: Sendable {
         try await wait(on: .stdout, timeout: timeout, what: what, found)
     }
 
-    private func wait(on stream: StandardStream, timeout: Duration?, what: String, quietTimeout: Bool = false,
+    /// For conditions on the text as a whole (the screen): past the memory capture the condition cannot be
+    /// judged on the text, so the wait fails naming the cap rather than judge a prefix.
+    private func wait(on stream: StandardStream, timeout: Duration?, what: String,
                       _ found: @escaping @Sendable (String) -> String?) async throws -> String {
         let process = try requireProcess()
         let limit = timeout ?? defaultTimeout
         let application = self
         return try await withCheckedThrowingContinuation { continuation in
             startThread {
-                if let match = process.output.wait(on: stream, timeout: limit, found) { return continuation.resume(returning: match) }
-                if quietTimeout { return continuation.resume(throwing: QuietTimeout()) }
+                let match = process.output.wait(on: stream, timeout: limit, found)
+                if process.output.isCaptureCut(stream) {
+                    let cap = ByteSize.text(process.output.captureLimit)
+                    return continuation.resume(throwing: AutomationError(
+                        "cannot judge \(what): the program wrote more than \(cap) on \(stream.rawValue), and this wait reads the first \(cap)\n\(application.lastLines())"))
+                }
+                if let match { return continuation.resume(returning: match) }
                 let reason = process.output.isFinished
                     ? "the program \(process.waitForExit(timeout: .milliseconds(200)).map(\.description) ?? "closed its output") first"
                     : "waited \(Runner.format(limit))"
