@@ -91,11 +91,17 @@ enum ScenarioLint {
     static func undefinedSteps(_ pickles: [Pickle], userSteps: [UserStep] = []) -> [String] {
         var problems: [String] = []
         var reported: Set<String> = []
+        // What to say of one undefined text is worked out once: a file repeats its steps.
+        var advice: [String: String] = [:]
         for pickle in pickles {
             for step in pickle.steps where StepCatalog.find(step.text) == nil && !userSteps.contains(where: { $0.match(step.text) != nil })
                 && reported.insert("\(pickle.uri):\(step.line)").inserted {
-                let closest = StepCatalog.closest(to: step.keyword + step.text, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
-                problems.append("\(pickle.uri):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text)); or in Swift: \(UserSteps.swiftSnippet(for: step.text))")
+                let said = "\(step.keyword)\(step.text)"
+                if advice[said] == nil {
+                    let closest = StepCatalog.closest(to: said, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
+                    advice[said] = "closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text)); or in Swift: \(UserSteps.swiftSnippet(for: step.text))"
+                }
+                problems.append("\(pickle.uri):\(step.line): undefined step \"\(said)\"; \(advice[said]!)")
             }
         }
         return problems
