@@ -259,6 +259,9 @@ public enum GherkinParser {
             _ = try readDescription(ending: dialect.examples + dialect.scenario + dialect.scenarioOutline + dialect.rule, stepsEnd: true)
             scenario.description = lastRawDescription
             scenario.steps = try steps()
+            if scenario.steps.isEmpty {
+                warn("\(keyword) \"\(name)\" has no steps: it passes without checking anything (as in Cucumber)", line: scenario.line)
+            }
             while true {
                 try skipTrivia()
                 guard let line = current, let (examplesKeyword, examplesName) = Self.keyword(line, dialect.examples) else { break }

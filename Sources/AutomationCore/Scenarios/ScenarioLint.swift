@@ -87,6 +87,17 @@ enum ScenarioLint {
         return problems
     }
 
+    /// Why a feature file that parses gives no scenario, for `check`.
+    static func whyEmpty(_ document: GherkinDocument, text: String) -> String {
+        if text.utf8.contains(UInt8(ascii: "\r")) && !text.utf8.contains(UInt8(ascii: "\n")) {
+            return "its lines end in CR alone; Cucumber ends lines at LF (or CRLF), so the file is one line"
+        }
+        guard let feature = document.feature else { return "the file has no Feature line (it is empty or only comments)" }
+        let scenarios = feature.scenarios.count + feature.rules.reduce(0) { $0 + $1.scenarios.count }
+        if scenarios == 0 { return "the Feature has no Scenario, Example or Scenario Outline (a misspelt keyword is description text)" }
+        return "its Scenario Outlines' Examples have no rows"
+    }
+
     /// `file:line: undefined step "…"; closest: …`, once per line.
     static func undefinedSteps(_ pickles: [Pickle], userSteps: [UserStep] = []) -> [String] {
         var problems: [String] = []
