@@ -11,6 +11,8 @@ struct GherkinLine {
     let text: Substring
     /// How many blanks lead it (Unicode scalars, so columns are the reference's).
     let indent: Int
+    /// The first byte of its body (0 for a blank line): `#`, `@`, `|` decide a line's kind without a string compare.
+    let head: UInt8
 
     init(_ raw: Substring) {
         self.raw = raw
@@ -24,19 +26,33 @@ struct GherkinLine {
         var end = scalars.endIndex
         while end > start, Self.isBlank(scalars[scalars.index(before: end)]) { scalars.formIndex(before: &end) }
         self.indent = indent
+        head = start < scalars.endIndex ? raw.utf8[start] : 0
         body = Substring(scalars[start...])
         text = Substring(scalars[start..<end])
     }
 
     /// Splits a file into lines: at LF, trailing CRs dropped; a final LF ends the last line rather than starting one.
-    static func lines(of source: String) -> [GherkinLine] {
-        var chunks = source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if source.utf8.last == UInt8(ascii: "\n") { chunks.removeLast() }
-        return chunks.map { chunk in
-            var end = chunk.endIndex
-            while end > chunk.startIndex, chunk[chunk.index(before: end)] == UInt8(ascii: "\r") { end = chunk.index(before: end) }
-            return GherkinLine(Substring(chunk[chunk.startIndex..<end]))
+    /// Also the 0-based number of the first line with a CR left inside (a lone CR), if any.
+    static func lines(of source: String) -> (lines: [GherkinLine], loneCR: Int?) {
+        var lines: [GherkinLine] = []
+        var loneCR: Int?
+        var source = source
+        source.withUTF8 { bytes in
+            var start = 0
+            var sawCR = false
+            for position in 0...bytes.count {
+                let byte = position < bytes.count ? bytes[position] : UInt8(ascii: "\n")
+                if byte == UInt8(ascii: "\r") { sawCR = true }
+                guard byte == UInt8(ascii: "\n"), position < bytes.count || start < bytes.count else { continue }
+                var end = position
+                while end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                if sawCR, loneCR == nil, bytes[start..<end].contains(UInt8(ascii: "\r")) { loneCR = lines.count }
+                sawCR = false
+                lines.append(GherkinLine(Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
+                start = position + 1
+            }
         }
+        return (lines, loneCR)
     }
 
     /// Python's `str.isspace`: what the reference parser strips.
@@ -54,7 +70,9 @@ struct GherkinLine {
     }
 
     var isEmpty: Bool { text.isEmpty }
-    var isComment: Bool { body.hasPrefix("#") }
+    var isComment: Bool { head == UInt8(ascii: "#") }
+    var isTags: Bool { head == UInt8(ascii: "@") }
+    var isRow: Bool { head == UInt8(ascii: "|") }
 
     /// What follows `count` characters of the body, trimmed (a keyword's title, a doc string's media type).
     func rest(after prefix: String) -> String {

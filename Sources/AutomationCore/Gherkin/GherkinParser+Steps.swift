@@ -14,7 +14,7 @@ extension GherkinParser.Parser {
             skipBlankAndComments()
             guard let line = current, let (keyword, given) = stepKeywords.first(where: { line.body.hasPrefix($0.keyword) }) else {
                 // A table that follows no step: Cucumber skips it; so do we, saying so.
-                if let line = current, line.body.hasPrefix("|") {
+                if let line = current, line.isRow {
                     warn("this table belongs to no step and is ignored (as in Cucumber)")
                     _ = try tableIfPresent()
                     continue
@@ -59,11 +59,11 @@ extension GherkinParser.Parser {
     /// Rows from here on: blank lines and comments between rows belong to the table (Cucumber's rule); every row
     /// has the first row's number of cells.
     mutating func tableIfPresent() throws(GherkinError) -> GherkinDocument.DataTable? {
-        guard let first = current, first.body.hasPrefix("|") else { return nil }
+        guard let first = current, first.isRow else { return nil }
         let line = index + 1
         var rows: [[String]] = []
         var positions: [(line: Int, column: Int, cellColumns: [Int])] = []
-        while let row = current, row.body.hasPrefix("|") {
+        while let row = current, row.isRow {
             let cells = row.cells()
             if let width = rows.first?.count, cells.count != width {
                 throw error("inconsistent cell count within the table: this row has \(cells.count) cells, the first has \(width)")
@@ -73,7 +73,7 @@ extension GherkinParser.Parser {
             index += 1
             var ahead = index
             while ahead < lines.count, lines[ahead].isEmpty || lines[ahead].isComment { ahead += 1 }
-            guard ahead < lines.count, lines[ahead].body.hasPrefix("|") else { break }
+            guard ahead < lines.count, lines[ahead].isRow else { break }
             index = ahead
         }
         var table = GherkinDocument.DataTable(rows: rows, line: line)

@@ -13,7 +13,11 @@ public enum GherkinParser {
         // A UTF-8 byte order mark (editors on Windows write one) is not part of the first line (Cucumber-JS and
         // Cucumber-JVM read past it too; the Python parser does not).
         let text = text.unicodeScalars.first == "\u{FEFF}" ? String(Substring(text.unicodeScalars.dropFirst())) : text
-        var parser = Parser(lines: GherkinLine.lines(of: text), uri: uri)
+        let (lines, loneCR) = GherkinLine.lines(of: text)
+        var parser = Parser(lines: lines, uri: uri)
+        if let loneCR {
+            parser.warn("a carriage return (CR) inside a line: Cucumber ends lines at LF only, so text after a lone CR stays on its line", line: loneCR + 1)
+        }
         return try parser.document()
     }
 
@@ -86,7 +90,7 @@ public enum GherkinParser {
             while let line = current {
                 if line.isEmpty || line.isComment {
                     index += 1
-                } else if line.body.hasPrefix("@") {
+                } else if line.isTags {
                     let (tags, problem) = line.tags()
                     if let problem { throw error("\(problem.message) (column \(problem.column))") }
                     pendingTags += tags.map { GherkinDocument.Tag(name: $0.name, line: index + 1, column: $0.column) }
@@ -118,12 +122,10 @@ public enum GherkinParser {
         mutating func document() throws(GherkinError) -> GherkinDocument {
             var document = GherkinDocument(uri: uri)
             try readLanguage()
-            if let cr = lines.firstIndex(where: { $0.raw.utf8.contains(UInt8(ascii: "\r")) }) {
-                warn("a carriage return (CR) inside a line: Cucumber ends lines at LF only, so text after a lone CR stays on its line", line: cr + 1)
-            }
             try skipTrivia()
             guard let line = current else {
                 if !pendingTags.isEmpty { throw orphanTags() }
+                document.warnings = warnings
                 document.language = languageCode
                 document.comments = comments()
                 return document
@@ -182,7 +184,7 @@ public enum GherkinParser {
             var text: [Substring] = []
             var raw: [Substring] = []
             let keywords = dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.examples + dialect.rule
-            while let line = current, !line.body.hasPrefix("@"), !(tablesEnd && line.body.hasPrefix("|")),
+            while let line = current, !line.isTags, !(tablesEnd && line.isRow),
                   !(stepsEnd && stepKeywords.contains(where: { line.body.hasPrefix($0.keyword) })), Self.keyword(line, ending) == nil {
                 if warnings.count < 1_000 { lint(line, keywords: keywords, stepsEnd: stepsEnd) }
                 if !line.isComment {
@@ -203,7 +205,7 @@ public enum GherkinParser {
             if let colon = head.firstIndex(of: ":"), let match = Suggestion.nearest(to: String(head[..<colon]), among: keywords) {
                 // Cucumber reads it as description text, so the file stays valid; but what follows is lost.
                 warn("\"\(head[..<colon]):\" is not a keyword, so this line and its steps are description text; did you mean \"\(match):\"?")
-            } else if line.body.hasPrefix("|") {
+            } else if line.isRow {
                 warn("this table belongs to no step: Cucumber reads it as description text")
             } else if stepsEnd, let keyword = stepKeywords.first(where: { keyword in
                 let word = keyword.keyword.trimmingSpaces()

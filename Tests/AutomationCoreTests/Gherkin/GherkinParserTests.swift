@@ -160,7 +160,8 @@ import Testing
         ("Feature: x\n  Scenaro: typo\n    Given a", "f.feature:2: \"Scenaro:\" is not a keyword, so this line and its steps are description text; did you mean \"Scenario:\"?"),
         ("Feature: x\n  Scenario Outline: s\n    Given <a>", "f.feature:2: Scenario Outline \"s\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)"),
         ("Feature: x\n  Scenario: s\n    And a", "f.feature:3: \"And\" has no Given, When or Then before it (Cucumber gives it no type)"),
-        ("Feature: x\n  Scenario: s\n    | a | b |", "f.feature:3: this table belongs to no step: Cucumber reads it as description text"),
+        ("Feature: x\n  Scenario: s\n    | a | b |\n    Given a", "f.feature:3: this table belongs to no step: Cucumber reads it as description text"),
+        ("Feature: x\n  Scenario: s\n    Given\u{00A0}a\n    Given b", "f.feature:3: \"Given\" is followed by a tab or a Unicode space, not a plain space: Cucumber reads this line as description text, not a step"),
     ])
     func likelyMistakesCucumberAcceptsAreWarnings(text: String, warning: String) throws {
         let document = try GherkinParser.parse(text, uri: "f.feature")
