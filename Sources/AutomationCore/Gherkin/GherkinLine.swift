@@ -88,7 +88,7 @@ struct GherkinLine {
     }
 
     /// Tags as Cucumber reads them: the line up to a blank followed by `#`, split at each `@`; `@a@b` is two tags.
-    /// - Throws: the message and column of a tag with a blank inside (`@a b`).
+    /// With the message and column of the first tag with a blank inside (`@a b`), if any.
     func tags() -> (tags: [(name: String, column: Int)], problem: (message: String, column: Int)?) {
         var scalars = Array(text.unicodeScalars)
         if let comment = scalars.indices.dropFirst().first(where: { scalars[$0] == "#" && Self.isBlank(scalars[$0 - 1]) }) {
