@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost", "AutomationSupport"]),
         .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"]),
         .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"],
-                    exclude: ["Gherkin/official_pickles.py", "Gherkin/reference_parse.py", "Gherkin/reference_messages.py",
+                    exclude: ["Gherkin/testdata", "Gherkin/official_pickles.py", "Gherkin/reference_parse.py", "Gherkin/reference_messages.py",
                               "Scenarios/reference_tag_expressions.py", "Scenarios/reference_cucumber_expressions.py"]),
         .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "AutomationSupport", "MockServer", "MyAppCLI"],
                     exclude: ["Application/__snapshots__", "Features"]),

@@ -12,7 +12,8 @@
 # (scratch path .build/fuzz/build), links each target with a generated
 # LLVMFuzzerTestOneInput, and runs it for FUZZ_SECONDS from a corpus seeded with the saved inputs and the fixtures
 # (the corpus grows in .build/fuzz/corpus across runs). A crash leaves its input in .build/fuzz/crashes/ and the
-# script exits 1: rerun it with `.build/fuzz/ParseRequest .build/fuzz/crashes/crash-...`; once fixed, copy it to
+# script exits 1; so does an input that runs longer than FUZZ_TIMEOUT seconds (2 by default: a hang is a failure;
+# it is left as timeout-...). Rerun it with `.build/fuzz/ParseRequest .build/fuzz/crashes/crash-...`; once fixed, copy it to
 # Tests/FuzzTargetsTests/Inputs/<target>/crash-<what> so it stays fixed.
 #
 # Usage: scripts/fuzz.sh                 FUZZ_SECONDS=600 scripts/fuzz.sh ServeConnection
@@ -20,6 +21,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
+# A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
+TIMEOUT_EACH="${FUZZ_TIMEOUT:-2}"
 if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
@@ -67,10 +70,10 @@ SWIFT
     fi
     echo "fuzzing $target for ${SECONDS_EACH}s..." >&2
     if ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$WORK/$target" -max_total_time="$SECONDS_EACH" \
-        -max_len=4096 -detect_leaks=0 -artifact_prefix="$WORK/crashes/" "$corpus" > "$WORK/$target.log" 2>&1; then
+        -timeout="$TIMEOUT_EACH" -max_len=4096 -detect_leaks=0 -artifact_prefix="$WORK/crashes/" "$corpus" > "$WORK/$target.log" 2>&1; then
         echo "$target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$WORK/$target.log" | tail -1)s, no crash"
     else
-        echo "$target: CRASH; see $WORK/$target.log and $WORK/crashes/" >&2
+        echo "$target: CRASH or TIMEOUT (over ${TIMEOUT_EACH}s); see $WORK/$target.log and $WORK/crashes/" >&2
         failed=1
     fi
 done

@@ -292,7 +292,7 @@ import Testing
         let broken = try feature("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |\n", in: directory, name: "broken.feature")
         let result = try test([broken])
         #expect(result.status == 3)
-        #expect(result.stderr == "sut-launch: error: \(broken):5: this table row has 1 cells, the first has 2\n")
+        #expect(result.stderr == "sut-launch: error: \(broken):5: inconsistent cell count within the table: this row has 1 cells, the first has 2\n")
         let undefined = try feature("Feature: y\n  Scenario: s\n    When I lanch the program\n", in: directory, name: "undefined.feature")
         let check = try CLI.run(["check", undefined, Self.features + "/login.feature"])
         #expect(check.status == 3)

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
 
-/// Every saved input (the seeds scripts/fuzz.sh starts from, and each crash it once found, named crash-*) through
-/// its fuzz target: a regression traps and takes this test process down.
+/// Every saved input (the seeds scripts/fuzz.sh starts from, and each crash or hang it once found, named crash-* or
+/// timeout-*) through its fuzz target: a regression traps and takes this test process down, and an input that runs
+/// longer than `timeLimit` fails (scripts/fuzz.sh gives libFuzzer 2 s; this is a debug build, so twice that).
 @Suite struct FuzzTargetsTests {
     static let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Inputs")
+    static let timeLimit = 4.0
 
     @Test(arguments: FuzzTargets.all.map(\.name))
     func savedInputsRunToTheEnd(target: String) throws {
@@ -13,7 +15,11 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(!names.isEmpty, "no saved inputs in \(directory.path)")
         for name in names {
-            run(Array(try Data(contentsOf: directory.appendingPathComponent(name))))
+            let bytes = Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+            let started = ContinuousClock.now
+            run(bytes)
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
+            #expect(seconds < Self.timeLimit, "\(target)/\(name) ran \(seconds) s: a hang (limit \(Self.timeLimit) s)")
         }
     }
 

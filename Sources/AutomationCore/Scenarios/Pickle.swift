@@ -31,7 +31,8 @@ public struct Pickle: Sendable, Hashable {
         let featureTags = feature.tags.map(\.name)
         let featureBackground = feature.background?.steps ?? []
         func add(_ scenario: GherkinDocument.Scenario, rule: GherkinDocument.Rule?) {
-            let background = featureBackground + (rule?.background?.steps ?? [])
+            // A scenario without steps gets no background steps either (Cucumber's compiler).
+            let background = scenario.steps.isEmpty ? [] : featureBackground + (rule?.background?.steps ?? [])
             let baseTags = featureTags + (rule?.tags.map(\.name) ?? []) + scenario.tags.map(\.name)
             if scenario.examples.isEmpty {
                 var pickle = Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name, name: scenario.name,
@@ -40,27 +41,14 @@ public struct Pickle: Sendable, Hashable {
                 result.append(pickle)
                 return
             }
-            for examples in scenario.examples {
+            // Each text is cut into literals and placeholders once per outline, then filled per row: the work is
+            // the size of what is written out, whatever the number of columns.
+            for examples in scenario.examples where !examples.header.isEmpty {
+                let outline = OutlineTemplate(scenario, header: examples.header)
                 for row in examples.rows {
-                    var values: [String: String] = [:]
-                    for (name, value) in zip(examples.header, row.cells) { values[name] = value }
-                    let substitute = { (text: String) -> String in
-                        var output = text
-                        for (name, value) in values { output = output.replacingOccurrences(of: "<\(name)>", with: value) }
-                        return output
-                    }
-                    let steps = scenario.steps.map { step -> GherkinDocument.Step in
-                        var copy = step
-                        copy.text = substitute(step.text)
-                        copy.docString?.content = substitute(step.docString?.content ?? "")
-                        if var table = copy.dataTable {
-                            table.rows = table.rows.map { $0.map(substitute) }
-                            copy.dataTable = table
-                        }
-                        return copy
-                    }
+                    let steps = outline.steps(row.cells)
                     let label = zip(examples.header, row.cells).map { "\($0) = \($1)" }.joined(separator: ", ")
-                    let name = substitute(scenario.name)
+                    let name = outline.name.filled(row.cells)
                     var pickle = Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name,
                                         name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
                                         tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps)

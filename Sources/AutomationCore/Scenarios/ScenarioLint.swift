@@ -87,15 +87,32 @@ enum ScenarioLint {
         return problems
     }
 
+    /// Why a feature file that parses gives no scenario, for `check`.
+    static func whyEmpty(_ document: GherkinDocument, text: String) -> String {
+        if text.utf8.contains(UInt8(ascii: "\r")) && !text.utf8.contains(UInt8(ascii: "\n")) {
+            return "its lines end in CR alone; Cucumber ends lines at LF (or CRLF), so the file is one line"
+        }
+        guard let feature = document.feature else { return "the file has no Feature line (it is empty or only comments)" }
+        let scenarios = feature.scenarios.count + feature.rules.reduce(0) { $0 + $1.scenarios.count }
+        if scenarios == 0 { return "the Feature has no Scenario, Example or Scenario Outline (a misspelt keyword is description text)" }
+        return "its Scenario Outlines' Examples have no rows"
+    }
+
     /// `file:line: undefined step "…"; closest: …`, once per line.
     static func undefinedSteps(_ pickles: [Pickle], userSteps: [UserStep] = []) -> [String] {
         var problems: [String] = []
         var reported: Set<String> = []
+        // What to say of one undefined text is worked out once: a file repeats its steps.
+        var advice: [String: String] = [:]
         for pickle in pickles {
             for step in pickle.steps where StepCatalog.find(step.text) == nil && !userSteps.contains(where: { $0.match(step.text) != nil })
                 && reported.insert("\(pickle.uri):\(step.line)").inserted {
-                let closest = StepCatalog.closest(to: step.keyword + step.text, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
-                problems.append("\(pickle.uri):\(step.line): undefined step \"\(step.keyword)\(step.text)\"; closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text)); or in Swift: \(UserSteps.swiftSnippet(for: step.text))")
+                let said = "\(step.keyword)\(step.text)"
+                if advice[said] == nil {
+                    let closest = StepCatalog.closest(to: said, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
+                    advice[said] = "closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text)); or in Swift: \(UserSteps.swiftSnippet(for: step.text))"
+                }
+                problems.append("\(pickle.uri):\(step.line): undefined step \"\(said)\"; \(advice[said]!)")
             }
         }
         return problems

@@ -26,7 +26,8 @@ enum StepCatalog {
         let shape = { (step: String) -> String in
             String(step.split(separator: "\n").first ?? "").replacing(/"(?:[^"\\]|\\.)*"/, with: "\"\"").lowercased()
         }
-        let wanted = shape(text)
+        // The first 200 characters say which entry is meant; a 300 KB step would cost seconds per entry.
+        let wanted = shape(String(text.prefix(200)))
         return all.map(\.example).map { ($0, Suggestion.editDistance(wanted, shape($0))) }
             .sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }

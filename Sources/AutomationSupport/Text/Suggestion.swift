@@ -8,8 +8,11 @@ package enum Suggestion {
         let lowered = word.lowercased()
         // A truncated name ("CONNECTION_RESET" for "CONNECTION_RESET_BY_PEER") is a likely slip too.
         if lowered.count >= 4, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(lowered) }) { return prefixed }
+        let length = lowered.count
         for candidate in candidates {
-            let distance = editDistance(word.lowercased(), candidate.lowercased())
+            // Lengths that differ by more than the limit are farther than it: no table to fill (a 300 KB "word" costs nothing).
+            guard abs(candidate.count - length) <= limit else { continue }
+            let distance = editDistance(lowered, candidate.lowercased())
             if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
         }
         return best?.0

@@ -159,6 +159,22 @@ import Testing
               Background:
                 Given late
             """),
+        ("CRLF line endings", "Feature: f\r\n  Scenario: s\r\n    Given a\r\n      | a |\r\n      \"\"\"\r\n      x\r\n      \"\"\"\r\n"),
+        ("a lone CR is text, not a line end", "Feature: f\r  Scenario: s\r    Given a\r"),
+        ("a CR inside a step", "Feature: f\n  Scenario: s\n    Given a\rb\n"),
+        ("Unicode spaces are blanks; a step keyword needs a plain space", "Feature: f\n\u{3000}Scenario:\u{00A0}s\u{2003}\n\u{00A0}\u{00A0}Given a\u{3000}\n\u{00A0}Given\u{00A0}b\n    Given\tc\n    Given d\u{1C}\n"),
+        ("joined tags, a lone @ and a comment after tags", "@a@b @ @c #x\nFeature: f\n  Scenario: s\n    Given a\n"),
+        ("a repeated placeholder column and one in a media type", #"""
+            Feature: f
+              Scenario Outline: <a>
+                Given <a>
+                  """<t>
+                  <a>
+                  """
+                Examples:
+                  | a | a | t    |
+                  | 1 | 2 | json |
+            """#),
         ("Scenario Template and Scenarios", """
             Feature: f
               Scenario Template: s <n>

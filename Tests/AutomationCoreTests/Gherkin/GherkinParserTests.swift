@@ -83,12 +83,12 @@ import Testing
     @Test(arguments: [
         ("Scenario: no feature", "f.feature:1: expected \"Feature:\", found \"Scenario: no feature\""),
         ("Feature: x\n  Scenario: a\n    Given b\n  Scenaro: typo", "f.feature:4: expected Scenario, Scenario Outline, Background, Rule or a tag, found \"Scenaro: typo\"; did you mean \"Scenario\"?"),
-        ("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |", "f.feature:5: this table row has 1 cells, the first has 2"),
-        ("Feature: x\n  Scenario: s\n    Given a\n      \"\"\"\n      never closed", "f.feature:4: unterminated doc string (no closing \"\"\")"),
-        ("Feature: x\n  @tag", "f.feature:2: tags at the end of the file belong to nothing"),
-        ("Feature: x\n  @ bad", "f.feature:2: expected a tag like @smoke, found \"@\""),
-        ("Feature: x\n  Scenario: a\n  Background:\n    Given b", "f.feature:3: Background must come before the first Scenario, once"),
-        ("Feature: x\n  Scenario Outline: s\n    Given <a>\n  Examples:\n    Given b", "f.feature:5: Examples needs a table: | name | value |"),
+        ("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |", "f.feature:5: inconsistent cell count within the table: this row has 1 cells, the first has 2"),
+        ("Feature: x\n  Scenario: s\n    Given a\n      \"\"\"\n      never closed", "f.feature:6: unexpected end of file: the doc string opened at line 4 has no closing \"\"\""),
+        ("Feature: x\n  @tag", "f.feature:3: unexpected end of file: the tags on line 2 belong to nothing"),
+        ("Feature: x\n  @a b\n  Scenario: s", "f.feature:2: A tag may not contain whitespace (column 3)"),
+        ("Feature: x\n  Scenario: a\n    Given b\n  Background:\n    Given c", "f.feature:4: Background must come before the first Scenario, once"),
+        ("Feature: x\n  Scenario Outline: s\n    Given <a>\n  Examples:\n    | a |\n    | 1 | 2 |", "f.feature:6: inconsistent cell count within the table: this row has 2 cells, the first has 1"),
     ])
     func errorsNameTheLineAndWhatWasExpected(text: String, message: String) {
         // (Files Cucumber accepts are never errors: GherkinConformanceTests holds that against its parser.)
@@ -160,7 +160,8 @@ import Testing
         ("Feature: x\n  Scenaro: typo\n    Given a", "f.feature:2: \"Scenaro:\" is not a keyword, so this line and its steps are description text; did you mean \"Scenario:\"?"),
         ("Feature: x\n  Scenario Outline: s\n    Given <a>", "f.feature:2: Scenario Outline \"s\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)"),
         ("Feature: x\n  Scenario: s\n    And a", "f.feature:3: \"And\" has no Given, When or Then before it (Cucumber gives it no type)"),
-        ("Feature: x\n  Scenario: s\n    | a | b |", "f.feature:3: this table belongs to no step: Cucumber reads it as description text"),
+        ("Feature: x\n  Scenario: s\n    | a | b |\n    Given a", "f.feature:3: this table belongs to no step: Cucumber reads it as description text"),
+        ("Feature: x\n  Scenario: s\n    Given\u{00A0}a\n    Given b", "f.feature:3: \"Given\" is followed by a tab or a Unicode space, not a plain space: Cucumber reads this line as description text, not a step"),
     ])
     func likelyMistakesCucumberAcceptsAreWarnings(text: String, warning: String) throws {
         let document = try GherkinParser.parse(text, uri: "f.feature")

@@ -1,0 +1,5 @@
+Feature: Addition
+Scenario: Add two numbers
+	When I press
+		| foo |
+		| bar \

@@ -1,0 +1,4 @@
+Feature: Addition
+Scenario: Add two numbers
+  Given I have added
+    ```

@@ -1,0 +1,6 @@
+#language:no-such
+
+Feature: Minimal
+
+  Scenario: minimalistic
+    Given the minimalism

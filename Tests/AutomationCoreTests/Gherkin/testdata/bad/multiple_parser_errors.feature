@@ -1,0 +1,9 @@
+
+invalid line here
+
+Feature: Multiple parser errors
+
+  Scenario: minimalistic
+    Given the minimalism
+
+another invalid line here

@@ -1,0 +1,7 @@
+
+invalid line here
+
+Feature: Single parser error
+
+  Scenario: minimalistic
+    Given the minimalism

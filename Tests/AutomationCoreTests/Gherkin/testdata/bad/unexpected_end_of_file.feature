@@ -1,0 +1,2 @@
+Feature: Addition
+@tag

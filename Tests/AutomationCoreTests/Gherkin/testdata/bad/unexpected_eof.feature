@@ -1,0 +1,6 @@
+Feature: Unexpected end of file
+
+  Scenario Outline: minimalistic
+    Given the minimalism
+
+    @tag

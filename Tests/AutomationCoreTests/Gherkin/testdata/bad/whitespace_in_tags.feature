@@ -1,0 +1,4 @@
+Feature: Whitespace in tags
+
+  @a tag containing whitespace
+  Scenario: minimalistic

@@ -1,0 +1,2 @@
+Feature: Just a description
+  A short description

@@ -1,0 +1,6 @@
+Feature: Incomplete scenarios
+
+  Background: Adding a background won't make a pickle
+    * a step
+
+  Scenario: no steps

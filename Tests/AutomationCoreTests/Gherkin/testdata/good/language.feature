@@ -1,0 +1,6 @@
+#language:en
+
+Feature: Explicit language specification
+
+  Scenario: minimalistic
+    Given the minimalism

@@ -1,0 +1,4 @@
+Feature: Minimal
+
+  Example: minimalistic
+    Given the minimalism

@@ -1,0 +1,4 @@
+Feature: Minimal with CRLF line endings
+
+  Scenario: minimalistic
+    Given the minimalism

@@ -1,0 +1,4 @@
+Feature: Minimal
+
+  Scenario: minimalistic
+    Given the minimalism

@@ -1,0 +1,5 @@
+Feature:
+
+  Rule:
+  Scenario:
+    Given text

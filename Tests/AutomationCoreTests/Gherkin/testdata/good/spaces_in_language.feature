@@ -1,0 +1,2 @@
+  #  language  :   en-lol
+OH HAI: STUFFING

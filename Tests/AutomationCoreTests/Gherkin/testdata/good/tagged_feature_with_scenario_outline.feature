@@ -1,0 +1,10 @@
+@sometag
+Feature: Foo
+
+  Scenario Outline: Bar
+    Then Baz
+
+    Examples:
+    | name |
+    | X    |
+    | Y    |

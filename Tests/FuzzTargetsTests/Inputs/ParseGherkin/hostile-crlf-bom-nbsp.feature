@@ -1,0 +1,6 @@
+﻿# language: fr
+Fonctionnalité: f
+  Scénario: s
+	Soit a
+    Soit b
+
