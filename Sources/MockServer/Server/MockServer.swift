@@ -239,29 +239,6 @@ public final class MockServer: Sendable {
         state.locked { $0.fileStubs.unexpected = policy }
     }
 
-    /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
-    /// - Returns: the message's id (for ``waitForControlAcknowledgement(of:timeout:)``), or nil when 10,000
-    ///   messages already wait unread.
-    public func sendControlMessage(_ message: String) -> Int? { state.sendControlMessage(message) }
-
-    /// Queues a message for the program under test: its id, or why it was not queued.
-    package func enqueueControlMessage(_ message: String) -> Result<Int, ControlQueueError> { state.enqueueControlMessage(message) }
-
-    /// Waits until the program took message `id` from `GET /__sut/control`, at most `timeout`; false when it did not.
-    package func waitForControlDelivery(of id: Int, timeout: Duration) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int(attoseconds / 1_000_000_000_000_000)
-        return state.waitForControlDelivery(id, timeoutMs: max(0, min(milliseconds, 3_600_000)))
-    }
-
-    /// Waits until the program acknowledges message `id` (`ControlChannel.acknowledge`), at most `timeout`.
-    /// - Returns: the program's reply ("" when it gave none), or nil when no acknowledgement came in time.
-    public func waitForControlAcknowledgement(of id: Int, timeout: Duration) -> String? {
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int(attoseconds / 1_000_000_000_000_000)
-        return state.waitForControlAcknowledgement(id, timeoutMs: max(0, min(milliseconds, 3_600_000)))
-    }
-
     /// Stops listening and closes every connection.
     public func stop() { server.stop() }
 
