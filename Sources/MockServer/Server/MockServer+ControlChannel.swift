@@ -22,7 +22,8 @@ extension MockServer {
     /// A wait in milliseconds, 0 to one hour (a negative or huge Duration cannot overflow the arithmetic).
     private static func waitMilliseconds(_ timeout: Duration) -> Int {
         let (seconds, attoseconds) = timeout.components
-        let milliseconds = Int(clamping: seconds) &* 1000 &+ Int(attoseconds / 1_000_000_000_000_000)
-        return max(0, min(milliseconds, 3_600_000))
+        guard seconds >= 0 else { return 0 }
+        guard seconds < 3_600 else { return 3_600_000 }
+        return min(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000), 3_600_000)
     }
 }
