@@ -469,3 +469,10 @@ void csystem_thread_allow_cpus_of_main(void) {
 int csystem_atomic_load(const int *value) { return __atomic_load_n(value, __ATOMIC_ACQUIRE); }
 
 void csystem_atomic_store(int *value, int newValue) { __atomic_store_n(value, newValue, __ATOMIC_RELEASE); }
+
+#include <string.h>
+
+int csystem_contains_bytes(const void *haystack, unsigned long length, const void *needle, unsigned long needleLength) {
+    if (needleLength == 0) return 1;
+    return memmem(haystack, length, needle, needleLength) != NULL;
+}
