@@ -4,7 +4,8 @@
 # flags: the wire format, flag assignments, flags files, .env files, durations (ParseFlags); and a whole client
 # connection answered by the server's connection loop over a socketpair (ServeConnection); regular expressions
 # as stubs and steps compile and match them (ParseRegex); what programs print on a terminal, rendered (ParseTerminal);
-# tag expressions and Cucumber Expressions (step patterns) with a text to match (ParseExpressions).
+# tag expressions and Cucumber Expressions (step patterns) with a text to match (ParseExpressions); response
+# templates rendered against a request made of the same input (RenderTemplate).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -14,12 +15,14 @@
 # script exits 1: rerun it with `.build/fuzz/ParseRequest .build/fuzz/crashes/crash-...`; once fixed, copy it to
 # Tests/FuzzTargetsTests/Inputs/<target>/crash-<what> so it stays fixed.
 #
+# Each input has FUZZ_INPUT_SECONDS (default 5) to run: a hang or work without a budget is a failure, as a crash is.
+#
 # Usage: scripts/fuzz.sh                 FUZZ_SECONDS=600 scripts/fuzz.sh ServeConnection
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions RenderTemplate); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"
@@ -66,7 +69,7 @@ SWIFT
     fi
     echo "fuzzing $target for ${SECONDS_EACH}s..." >&2
     if ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$WORK/$target" -max_total_time="$SECONDS_EACH" \
-        -max_len=4096 -detect_leaks=0 -artifact_prefix="$WORK/crashes/" "$corpus" > "$WORK/$target.log" 2>&1; then
+        -timeout="${FUZZ_INPUT_SECONDS:-5}" -max_len=4096 -detect_leaks=0 -artifact_prefix="$WORK/crashes/" "$corpus" > "$WORK/$target.log" 2>&1; then
         echo "$target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$WORK/$target.log" | tail -1)s, no crash"
     else
         echo "$target: CRASH; see $WORK/$target.log and $WORK/crashes/" >&2

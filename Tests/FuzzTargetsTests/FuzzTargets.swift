@@ -16,8 +16,28 @@ enum FuzzTargets {
     static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
-        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions),
+        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("RenderTemplate", renderTemplate),
     ]
+
+    /// A response template rendered against a request made of the same input: line 1 is the template (a route's
+    /// body and a header value), line 2 the query string, line 3 a header and cookie value, the rest the body.
+    /// The answer is the template's, a 400 (a value a helper cannot use) or a 500 (a spent budget), and no
+    /// header value carries a control byte from the request.
+    static func renderTemplate(_ bytes: [UInt8]) {
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        let part = { (index: Int) in parts.count > index ? parts[index] : "" }
+        let template = JSONWriter.quoted(part(0))
+        let routes = #"{"routes": [{"method": "POST", "path": "/t/{id}", "template": true, "body": \#(template), "responseHeaders": {"X-T": \#(template)}}]}"#
+        guard let stubs = try? StubLoader.parse(routes, file: "fuzz.json", directory: "/nonexistent") else { return }
+        var headers: HTTPHeaders = ["X-A": part(2)]
+        headers.add("Cookie", part(2))
+        let request = HTTPRequest(method: "POST", target: "/t/a%2Fb?\(part(1))", headers: headers, body: Array(part(3).utf8))
+        let response = MockServer(stubs: stubs).handle(request)
+        precondition([200, 400, 500].contains(response.status), "status \(response.status)")
+        for (name, value) in response.headers.entries {
+            precondition(!value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "a control byte in the header \(name)")
+        }
+    }
 
     /// Tag expressions (`--tags`) and Cucumber Expressions (step patterns): the first line is the expression, the
     /// rest is a step text to match and a list of tags to select.

@@ -67,14 +67,14 @@ extension ResponseTemplate {
         var remainingWork: Int { max(0, maxWork - context.work) }
 
         /// Counts `units` of work done (or about to be) for `helper`; past the budget the answer is a 500.
-        mutating func charge(_ units: Int, at helper: String) throws(RenderError) {
+        mutating func charge(_ units: Int, at helper: @autoclosure () -> String) throws(RenderError) {
             context.work += units
-            if context.work > maxWork { throw .budget(workBudget, at: helper) }
+            if context.work > maxWork { throw .budget(workBudget, at: helper()) }
         }
 
-        mutating func step(at what: String) throws(RenderError) {
+        mutating func step(at what: @autoclosure () -> String) throws(RenderError) {
             context.steps += 1
-            if context.steps > maxSteps { throw .budget(stepBudget, at: what) }
+            if context.steps > maxSteps { throw .budget(stepBudget, at: what()) }
         }
 
         mutating func render(_ nodes: [Node]) throws(RenderError) {
@@ -84,10 +84,9 @@ extension ResponseTemplate {
                     try step(at: "text")
                     try emit(text)
                 case .value(let expression, let escaped):
-                    let name = Self.name(of: expression)
-                    try step(at: name)
-                    let text = try self.text(evaluate(expression), at: name)
-                    try emit(escaped ? escapeHTML(text, at: name) : text)
+                    try step(at: Self.name(of: expression))
+                    let text = try self.text(evaluate(expression), at: Self.name(of: expression))
+                    try emit(escaped ? escapeHTML(text, at: Self.name(of: expression)) : text)
                 case .block(let name, let expression, let parameters, let body, let inverse):
                     try step(at: "#" + name)
                     try block(name, evaluate(expression), parameters, body, inverse)

@@ -5,23 +5,23 @@ import AutomationSupport
 extension ResponseTemplate.Renderer {
     /// How a value prints: numbers without a needless `.0`, JSON as JSON, lists as `[a,b]`. Printing JSON
     /// counts its bytes and stops at the budget (a deeply nested object printed pretty grows with its depth).
-    mutating func text(_ value: Value, at helper: String) throws(RenderError) -> String {
+    mutating func text(_ value: Value, at helper: @autoclosure () -> String) throws(RenderError) -> String {
         switch value {
         case .json(let node) where node.string == nil && (node.elements != nil || node.members != nil):
             var text = ""
             let limit = min(remainingWork / ResponseTemplate.printCost, ResponseTemplate.maxOutputBytes)
             // Objects as Jackson's pretty printer writes them (as WireMock does), arrays compact.
             guard Self.write(node, pretty: node.members != nil, indent: "", into: &text, limit: limit) else {
-                throw .budget(remainingWork / ResponseTemplate.printCost < ResponseTemplate.maxOutputBytes ? ResponseTemplate.workBudget : ResponseTemplate.outputBudget, at: helper)
+                throw .budget(remainingWork / ResponseTemplate.printCost < ResponseTemplate.maxOutputBytes ? ResponseTemplate.workBudget : ResponseTemplate.outputBudget, at: helper())
             }
-            try charge(text.utf8.count * ResponseTemplate.printCost, at: helper)
+            try charge(text.utf8.count * ResponseTemplate.printCost, at: helper())
             return text
         case .list(let values):
             var text = "["
             for (offset, element) in values.enumerated() {
                 if offset > 0 { text += "," }
-                let part = try self.text(element, at: helper)
-                try charge(part.utf8.count, at: helper)
+                let part = try self.text(element, at: helper())
+                try charge(part.utf8.count, at: helper())
                 text += part
             }
             return text + "]"
@@ -134,10 +134,10 @@ extension ResponseTemplate.Renderer {
 
     /// Handlebars' escaping of `{{…}}`, byte by byte (the characters it escapes are ASCII; Java escapes each
     /// `=` even where a combining mark follows it).
-    mutating func escapeHTML(_ text: String, at helper: String) throws(RenderError) -> String {
+    mutating func escapeHTML(_ text: String, at helper: @autoclosure () -> String) throws(RenderError) -> String {
         let special: (UInt8) -> Bool = { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x60 || $0 == 0x3D }
         guard text.utf8.contains(where: special) else { return text }
-        try charge(text.utf8.count, at: helper)
+        try charge(text.utf8.count, at: helper())
         var escaped: [UInt8] = []
         escaped.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {

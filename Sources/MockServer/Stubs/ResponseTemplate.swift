@@ -39,8 +39,10 @@ package struct ResponseTemplate: Sendable {
             RenderError(status: 400, description: "template: " + message)
         }
 
+        /// `template: this answer would spend more than the work (…) budget of one answer (at {{jsonPath}}); …`.
         static func budget(_ budget: String, at helper: String) -> RenderError {
-            RenderError(status: 500, description: "template: this answer would spend more than the \(budget) budget of one answer (at {{\(helper)}}); the template does too much work over this request")
+            let place = helper == "text" || helper == "output" ? helper : "{{\(helper)}}"
+            return RenderError(status: 500, description: "template: this answer would spend more than the \(budget) budget of one answer (at \(place)); the template does too much work over this request")
         }
     }
 

