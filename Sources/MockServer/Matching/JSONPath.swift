@@ -69,7 +69,7 @@ struct JSONPath: Sendable {
     static let maxIndex = Int(Int32.max)
     /// The JSON values one match may visit: a path like `$..a..a..a` over a client's deeply nested body
     /// visits polynomially many, and a match that would visit more does not match.
-    static let matchBudget = 4_000_000
+    static let matchBudget = 1_000_000
 
     /// The subset, for messages.
     static let supported = "$, .name, ['name'], [0], [-1], [*], .*, ..name and filters [?(@.a.b)] / [?(@.a == 'x')] with == != < > <= >="

@@ -93,7 +93,7 @@ package struct ResponseTemplate: Sendable {
     /// Units of helper work per answer: a byte read, compared, converted or printed is one; a JSON value a
     /// `jsonPath` visits is ``jsonNodeCost``. About a second of work in a debug build, a fraction in release.
     static let maxWork = 64 << 20
-    static let jsonNodeCost = 16
+    static let jsonNodeCost = 48
     /// Units per byte parsed as JSON.
     static let parseCost = 4
     /// Units per byte of JSON printed.
