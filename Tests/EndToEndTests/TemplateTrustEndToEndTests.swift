@@ -141,40 +141,44 @@ struct TemplateTrustEndToEndTests {
         body = json.dumps({"items": [{"a": i, "b": "<x>"} for i in range(5000)]}).encode()
         rows = {}
         for name in ["issue", "contains", "print", "deep", "upper", "nested", "output"]:
-            status, text, seconds = ask("POST", "/" + name, body, timeout=30)
-            rows[name] = {"status": status, "body": text[:400], "seconds": seconds}
-        # A client that sends the worst and leaves at once: the server goes idle soon, and answers meanwhile.
+            before = cpu()
+            status, text, seconds = ask("POST", "/" + name, body, timeout=120)
+            rows[name] = {"status": status, "body": text[:400], "seconds": seconds, "cpu": (cpu() - before) / 100}
+        # A client that sends the worst and leaves at once: the server answers others meanwhile, and goes idle
+        # after at most the answer's budget of CPU time.
+        left = cpu()
         s = socket.create_connection((base.hostname, base.port))
         s.sendall(b"POST /nested HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body); s.close()
         _, ok, seconds = ask("GET", "/ok", timeout=10)
-        rows["ok"] = {"status": 200 if ok == "ok" else -1, "body": ok, "seconds": seconds}
+        rows["ok"] = {"status": 200 if ok == "ok" else -1, "body": ok, "seconds": seconds, "cpu": 0}
         idle = None
         started = time.monotonic()
-        while time.monotonic() - started < 15:
+        while time.monotonic() - started < 60:
             before = cpu(); time.sleep(0.5); used = cpu() - before
             if used <= 5: idle = time.monotonic() - started; break
-        rows["idle"] = {"status": 0, "body": "", "seconds": -1 if idle is None else idle}
+        rows["idle"] = {"status": 0, "body": "", "seconds": -1 if idle is None else idle, "cpu": (cpu() - left) / 100}
         print(json.dumps(rows))
         """
         let (output, alive, _) = try Self.serve(routes, client: client)
-        struct Row: Decodable { var status: Int, body: String, seconds: Double }
+        struct Row: Decodable { var status: Int, body: String, seconds: Double, cpu: Double }
         let rows = try JSONDecoder().decode([String: Row].self, from: Data(output.utf8))
-        print("template budget timings:", rows.mapValues { ($0.status, ($0.seconds * 100).rounded() / 100) }.sorted { $0.key < $1.key })
+        print("template budget (status, seconds, CPU seconds):", rows.mapValues { ($0.status, ($0.seconds * 100).rounded() / 100, $0.cpu) }.sorted { $0.key < $1.key })
         #expect(alive, "serve died")
         let issue = try #require(rows["issue"])
-        #expect(issue.status == 200 && issue.body.hasPrefix("0:5000;1:5000;") && issue.seconds < 5, "\(issue)")
+        #expect(issue.status == 200 && issue.body.hasPrefix("0:5000;1:5000;") && issue.cpu < 1, "\(issue)")
         for name in ["contains", "print", "deep", "upper", "nested", "output"] {
             let row = try #require(rows[name])
-            // About a second in a debug build on a busy machine; a tenth of that in release.
-            #expect(row.status == 500 && row.body.contains("budget of one answer") && row.seconds < 5, "\(name): \(row)")
+            // The server's CPU time, not the wall clock: this machine may be busy with other work. About a
+            // second of it in a debug build, a fraction in release (it used to be minutes, or hours).
+            #expect(row.status == 500 && row.body.contains("budget of one answer") && row.cpu < 2.5 && row.seconds < 60, "\(name): \(row)")
         }
         #expect(rows["nested"]?.body.contains("step (2,000,000 nodes and loop turns)") == true)
         #expect(rows["output"]?.body.contains("output (16 MiB)") == true)
         #expect(rows["contains"]?.body.contains("work (64 Mi units") == true && rows["contains"]?.body.contains("{{contains}}") == true)
         let ok = try #require(rows["ok"])
-        #expect(ok.status == 200 && ok.seconds < 2, "the next request waited: \(ok)")
+        #expect(ok.status == 200 && ok.seconds < 5, "the next request waited: \(ok)")
         let idle = try #require(rows["idle"])
-        #expect(idle.seconds >= 0 && idle.seconds < 6, "the server kept working after its client left: \(idle)")
+        #expect(idle.seconds >= 0 && idle.cpu < 3, "the server kept working after its client left: \(idle)")
     }
 
     /// A request value is text: one that holds `{{…}}` is not rendered again, in the body or a header.
