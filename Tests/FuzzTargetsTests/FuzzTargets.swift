@@ -27,7 +27,10 @@ enum FuzzTargets {
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         let part = { (index: Int) in parts.count > index ? parts[index] : "" }
         let template = JSONWriter.quoted(part(0))
-        let routes = #"{"routes": [{"method": "POST", "path": "/t/{id}", "template": true, "body": \#(template), "responseHeaders": {"X-T": \#(template)}}]}"#
+        // The header value always renders (a value without `{{` would be sent as the file wrote it: the head
+        // writer's gate covers that, not templating).
+        let header = JSONWriter.quoted("{{request.method}}" + part(0))
+        let routes = #"{"routes": [{"method": "POST", "path": "/t/{id}", "template": true, "body": \#(template), "responseHeaders": {"X-T": \#(header)}}]}"#
         guard let stubs = try? StubLoader.parse(routes, file: "fuzz.json", directory: "/nonexistent") else { return }
         var headers: HTTPHeaders = ["X-A": part(2)]
         headers.add("Cookie", part(2))
