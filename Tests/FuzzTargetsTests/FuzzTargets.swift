@@ -34,7 +34,10 @@ enum FuzzTargets {
         guard let stubs = try? StubLoader.parse(routes, file: "fuzz.json", directory: "/nonexistent") else { return }
         var headers: HTTPHeaders = ["X-A": part(2)]
         headers.add("Cookie", part(2))
-        let request = HTTPRequest(method: "POST", target: "/t/a%2Fb?\(part(1))", headers: headers, body: Array(part(3).utf8))
+        // The query goes as a client writes it: bytes outside printable ASCII percent-encoded (they decode to
+        // anything again). Raw, `?` and a combining mark after it are one Character, and the target no path.
+        let query = part(1).utf8.map { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded }.joined()
+        let request = HTTPRequest(method: "POST", target: "/t/a%2Fb?" + query, headers: headers, body: Array(part(3).utf8))
         let response = MockServer(stubs: stubs).handle(request)
         precondition([200, 400, 500].contains(response.status), "status \(response.status)")
         for (name, value) in response.headers.entries {
@@ -233,4 +236,9 @@ private final class JoinableThread: @unchecked Sendable {
         if let thread { pthread_join(thread, nil) }
         #endif
     }
+}
+
+private extension String {
+    /// Two hex digits.
+    var leftPadded: String { count < 2 ? "0" + self : self }
 }
