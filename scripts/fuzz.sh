@@ -5,14 +5,15 @@
 # connection answered by the server's connection loop over a socketpair (ServeConnection); regular expressions
 # as stubs and steps compile and match them (ParseRegex); what programs print on a terminal, rendered (ParseTerminal);
 # tag expressions and Cucumber Expressions (step patterns) with a text to match (ParseExpressions); admin API and
-# control channel requests through the endpoint policy, with a time limit per input (AdminRequest).
+# control channel requests through the endpoint policy (AdminRequest); response templates rendered against a
+# request made of the same input (RenderTemplate).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
 # (scratch path .build/fuzz/build), links each target with a generated
 # LLVMFuzzerTestOneInput, and runs it for FUZZ_SECONDS from a corpus seeded with the saved inputs and the fixtures
 # (the corpus grows in .build/fuzz/corpus across runs). A crash leaves its input in .build/fuzz/crashes/ and the
-# script exits 1; so does an input that runs longer than FUZZ_TIMEOUT seconds (2 by default: a hang is a failure;
+# script exits 1; so does an input that runs longer than FUZZ_TIMEOUT seconds (5 by default: a hang is a failure;
 # it is left as timeout-...). Rerun it with `.build/fuzz/ParseRequest .build/fuzz/crashes/crash-...`; once fixed, copy it to
 # Tests/FuzzTargetsTests/Inputs/<target>/crash-<what> so it stays fixed.
 #
@@ -22,8 +23,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 # A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
-TIMEOUT_EACH="${FUZZ_TIMEOUT:-2}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest); fi
+TIMEOUT_EACH="${FUZZ_TIMEOUT:-5}"
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"

@@ -16,7 +16,7 @@ enum FuzzTargets {
     static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
-        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest),
+        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest), ("RenderTemplate", renderTemplate),
     ]
 
     /// An admin API or control channel request, as a test or a hostile page could send it: the first line is
@@ -55,6 +55,32 @@ enum FuzzTargets {
         server.onShutdown {}
         return server
     }()
+
+    /// A response template rendered against a request made of the same input: line 1 is the template (a route's
+    /// body and a header value), line 2 the query string, line 3 a header and cookie value, the rest the body.
+    /// The answer is the template's, a 400 (a value a helper cannot use) or a 500 (a spent budget), and no
+    /// header value carries a control byte from the request.
+    static func renderTemplate(_ bytes: [UInt8]) {
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        let part = { (index: Int) in parts.count > index ? parts[index] : "" }
+        let template = JSONWriter.quoted(part(0))
+        // The header value always renders (a value without `{{` would be sent as the file wrote it: the head
+        // writer's gate covers that, not templating).
+        let header = JSONWriter.quoted("{{request.method}}" + part(0))
+        let routes = #"{"routes": [{"method": "POST", "path": "/t/{id}", "template": true, "body": \#(template), "responseHeaders": {"X-T": \#(header)}}]}"#
+        guard let stubs = try? StubLoader.parse(routes, file: "fuzz.json", directory: "/nonexistent") else { return }
+        var headers: HTTPHeaders = ["X-A": part(2)]
+        headers.add("Cookie", part(2))
+        // The query goes as a client writes it: bytes outside printable ASCII percent-encoded (they decode to
+        // anything again). Raw, `?` and a combining mark after it are one Character, and the target no path.
+        let query = part(1).utf8.map { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded }.joined()
+        let request = HTTPRequest(method: "POST", target: "/t/a%2Fb?" + query, headers: headers, body: Array(part(3).utf8))
+        let response = MockServer(stubs: stubs).handle(request)
+        precondition([200, 400, 500].contains(response.status), "status \(response.status)")
+        for (name, value) in response.headers.entries {
+            precondition(!value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "a control byte in the header \(name)")
+        }
+    }
 
     /// Tag expressions (`--tags`) and Cucumber Expressions (step patterns): the first line is the expression, the
     /// rest is a step text to match and a list of tags to select.
@@ -101,7 +127,7 @@ enum FuzzTargets {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? StubLoader.parse(text, file: "fuzz.json", directory: "/nonexistent")
         if let template = try? ResponseTemplate(text) {
-            _ = template.render(HTTPRequest(method: "POST", target: "/a/b?q=1", headers: ["X-A": "1"], body: bytes))
+            _ = try? template.render(HTTPRequest(method: "POST", target: "/a/b?q=1", headers: ["X-A": "1"], body: bytes))
         }
     }
 
@@ -249,4 +275,9 @@ private final class JoinableThread: @unchecked Sendable {
         if let thread { pthread_join(thread, nil) }
         #endif
     }
+}
+
+private extension String {
+    /// Two hex digits.
+    var leftPadded: String { count < 2 ? "0" + self : self }
 }

@@ -46,7 +46,10 @@ struct JSONPath: Sendable {
                 rest = rest[rest.index(after: close)...]
                 if inside == "*" {
                     steps.append(.wildcard)
-                } else if let number = Int(inside) {
+                } else if inside.first.map({ $0.isNumber || $0 == "-" }) == true, !inside.contains(":") {
+                    guard let number = BoundedNumber.integer(inside, in: -Self.maxIndex...Self.maxIndex) else {
+                        throw Error(message: "JSONPath \"\(source)\": the index [\(inside.prefix(40))] is not a whole number from -\(Self.maxIndex) to \(Self.maxIndex)")
+                    }
                     steps.append(.index(number))
                 } else if (inside.hasPrefix("'") && inside.hasSuffix("'")) || (inside.hasPrefix("\"") && inside.hasSuffix("\"")), inside.count >= 2 {
                     steps.append(.child(String(inside.dropFirst().dropLast())))
@@ -61,6 +64,12 @@ struct JSONPath: Sendable {
         }
         self.steps = steps
     }
+
+    /// The largest index `[n]` (either way).
+    static let maxIndex = Int(Int32.max)
+    /// The JSON values one match may visit: a path like `$..a..a..a` over a client's deeply nested body
+    /// visits polynomially many, and a match that would visit more does not match.
+    static let matchBudget = 1_000_000
 
     /// The subset, for messages.
     static let supported = "$, .name, ['name'], [0], [-1], [*], .*, ..name and filters [?(@.a.b)] / [?(@.a == 'x')] with == != < > <= >="
@@ -136,7 +145,9 @@ struct JSONPath: Sendable {
     ///   objects and arrays as JSON; an array a definite path finds counts element by element when its elements
     ///   are plain values; one text that matches is enough.
     func matches(_ document: JSONNode?, _ matcher: ValueMatcher?) -> Bool {
-        let found = document.map(evaluate) ?? []
+        var budget = Self.matchBudget
+        let evaluated = document.map { evaluate($0, budget: &budget) } ?? []
+        guard let found = evaluated else { return false } // over budget: not seen, so not a match (nor absent)
         if case .absent(let absent)? = matcher {
             let nothing = isDefinite ? found.first.map { $0.value == .null || $0.elements?.isEmpty == true } ?? true : found.isEmpty
             return absent == nothing
@@ -195,12 +206,22 @@ struct JSONPath: Sendable {
 
     /// The nodes the path selects in `document`.
     func evaluate(_ document: JSONNode) -> [JSONNode] {
+        var unlimited = Int.max
+        return evaluate(document, budget: &unlimited) ?? []
+    }
+
+    /// The nodes the path selects in `document`, taking one from `budget` for each value visited or
+    /// selected; nil when the budget runs out first.
+    func evaluate(_ document: JSONNode, budget: inout Int) -> [JSONNode]? {
         var current = [document]
         for step in steps {
             var next: [JSONNode] = []
             for node in current {
+                let before = next.count
+                budget -= 1
                 switch step {
                 case .child(let name):
+                    budget -= node.members?.count ?? 0
                     if let value = node[name] { next.append(value) }
                 case .index(let index):
                     if let elements = node.elements {
@@ -211,27 +232,37 @@ struct JSONPath: Sendable {
                     if let elements = node.elements { next += elements }
                     if let members = node.members { next += members.map(\.value) }
                 case .descendant(let name):
-                    Self.collect(name, in: node, into: &next)
+                    guard Self.collect(name, in: node, into: &next, budget: &budget) else { return nil }
                 case .filter(let field, let comparison, let operand):
                     // An array filters its elements; an object is tested itself (Jayway, WireMock's engine).
                     let candidates = node.elements ?? (node.members != nil ? [node] : [])
+                    budget -= candidates.count * (field.count + 1)
+                    guard budget >= 0 else { return nil }
                     next += candidates.filter { Self.test($0, field: field, comparison: comparison, operand: operand) }
                 }
+                budget -= next.count - before
+                guard budget >= 0 else { return nil }
             }
             current = next
         }
         return current
     }
 
-    private static func collect(_ name: String, in node: JSONNode, into result: inout [JSONNode]) {
+    /// Appends every member named `name` below `node`; false when the budget runs out.
+    private static func collect(_ name: String, in node: JSONNode, into result: inout [JSONNode], budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
         if let members = node.members {
             for member in members {
                 if member.key == name { result.append(member.value) }
-                collect(name, in: member.value, into: &result)
+                guard collect(name, in: member.value, into: &result, budget: &budget) else { return false }
             }
         } else if let elements = node.elements {
-            for element in elements { collect(name, in: element, into: &result) }
+            for element in elements {
+                guard collect(name, in: element, into: &result, budget: &budget) else { return false }
+            }
         }
+        return true
     }
 
     private static func test(_ node: JSONNode, field: [String], comparison: String?, operand: JSONNode?) -> Bool {

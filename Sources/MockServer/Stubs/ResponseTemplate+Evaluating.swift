@@ -3,62 +3,104 @@ import AutomationSupport
 // MARK: - Evaluating
 
 extension ResponseTemplate {
-    /// The text the template makes of `request`.
-    package func render(_ request: HTTPRequest) -> String {
-        var renderer = Renderer(request: request)
-        renderer.render(nodes)
+    /// What one answer's renderings (its body and header values) share: the request, what is read from it
+    /// once (body text, query, cookies, the body's JSON parse), and the answer's budget.
+    package struct RenderContext {
+        let request: HTTPRequest
+        var steps = 0
+        var work = 0
+        var outputBytes = 0
+        var bodyText: String?
+        var queryItems: [(name: String, value: String)]?
+        var cookies: [String: String]?
+        /// The last few texts `jsonPath` parsed (the body, and what it reads in turn), most recent last.
+        var parsed: [(text: String, node: JSONNode?)] = []
+
+        package init(_ request: HTTPRequest) { self.request = request }
+    }
+
+    /// The text the template makes of `request`; a ``RenderError`` when a request value is unusable or the
+    /// answer's budget is spent.
+    package func render(_ request: HTTPRequest) throws(RenderError) -> String {
+        var context = RenderContext(request)
+        return try render(&context)
+    }
+
+    /// Renders within `context`'s budget, which the caller's other templates of the same answer share.
+    package func render(_ context: inout RenderContext) throws(RenderError) -> String {
+        var renderer = Renderer(context: context)
+        try renderer.render(nodes)
+        context = renderer.context
         return renderer.output
     }
 
-    private struct Scope {
+    struct Scope {
         var this: Value
         var names: [String: Value] = [:]
-        var data: [String: Value] = [:]
+        /// `@index`, `@first`, `@last`, `@key` of an `{{#each}}` turn.
+        var index: Int?
+        var count = 0
+        var key: String?
+
+        func data(_ name: Substring) -> Value {
+            guard let index else { return .null }
+            switch name {
+            case "index": return .number(Double(index))
+            case "first": return .bool(index == 0)
+            case "last": return .bool(index == count - 1)
+            case "key": return key.map(Value.string) ?? .null
+            default: return .null
+            }
+        }
     }
 
-    private struct Renderer {
-        let request: HTTPRequest
+    /// One rendering. Every piece of work is counted: a node or loop turn is a step; bytes and JSON values
+    /// that helpers touch are work (``charge(_:at:)``); output is bytes. Helpers: +Helpers.swift; values: +Values.swift.
+    struct Renderer {
+        var context: RenderContext
         var output = ""
-        var outputBytes = 0
-        var steps = 0
         var scopes: [Scope] = []
-        /// The body as text, made once, so `jsonPath request.body …` finds its parse in ``parsed``.
-        let body: String
-        var parsed: (text: String, node: JSONNode?)?
 
-        init(request: HTTPRequest) {
-            self.request = request
-            body = request.bodyText
+        init(context: RenderContext) { self.context = context }
+
+        var request: HTTPRequest { context.request }
+        var remainingWork: Int { max(0, maxWork - context.work) }
+
+        /// Counts `units` of work done (or about to be) for `helper`; past the budget the answer is a 500.
+        mutating func charge(_ units: Int, at helper: @autoclosure () -> String) throws(RenderError) {
+            context.work += units
+            if context.work > maxWork { throw .budget(workBudget, at: helper()) }
         }
 
-        /// False once the output or step budget is spent: nothing more is rendered.
-        private var hasBudget: Bool { outputBytes < maxOutputBytes && steps < maxSteps }
+        mutating func step(at what: @autoclosure () -> String) throws(RenderError) {
+            context.steps += 1
+            if context.steps > maxSteps { throw .budget(stepBudget, at: what()) }
+        }
 
-        mutating func render(_ nodes: [Node]) {
-            for node in nodes where hasBudget {
-                steps += 1
+        mutating func render(_ nodes: [Node]) throws(RenderError) {
+            for node in nodes {
                 switch node {
-                case .text(let text): emit(text)
+                case .text(let text):
+                    try step(at: "text")
+                    try emit(text)
                 case .value(let expression, let escaped):
-                    let text = Self.text(of: evaluate(expression))
-                    emit(escaped ? Self.escapeHTML(text) : text)
+                    try step(at: Self.name(of: expression))
+                    let text = try self.text(evaluate(expression), at: Self.name(of: expression))
+                    try emit(escaped ? escapeHTML(text, at: Self.name(of: expression)) : text)
                 case .block(let name, let expression, let parameters, let body, let inverse):
-                    block(name, evaluate(expression), parameters, body, inverse)
+                    try step(at: "#" + name)
+                    try block(name, evaluate(expression), parameters, body, inverse)
                 }
             }
         }
 
-        private mutating func emit(_ text: String) {
-            let count = text.utf8.count
-            guard outputBytes + count <= maxOutputBytes else {
-                outputBytes = maxOutputBytes
-                return
-            }
+        private mutating func emit(_ text: String) throws(RenderError) {
+            context.outputBytes += text.utf8.count
+            if context.outputBytes > maxOutputBytes { throw .budget(outputBudget, at: "output") }
             output += text
-            outputBytes += count
         }
 
-        private mutating func block(_ name: String, _ value: Value, _ parameters: [String], _ body: [Node], _ inverse: [Node]) {
+        private mutating func block(_ name: String, _ value: Value, _ parameters: [String], _ body: [Node], _ inverse: [Node]) throws(RenderError) {
             switch name {
             case "each":
                 let items: [(key: String?, value: Value)]
@@ -69,50 +111,55 @@ extension ResponseTemplate {
                 case .json(let node) where node.members != nil: items = node.members!.map { ($0.key, .json($0.value)) }
                 default: items = []
                 }
-                guard !items.isEmpty else { return render(inverse) }
-                for (index, item) in items.enumerated() where hasBudget {
-                    steps += 1
-                    var scope = Scope(this: item.value)
-                    scope.data = ["index": .number(Double(index)), "first": .bool(index == 0), "last": .bool(index == items.count - 1)]
-                    if let key = item.key { scope.data["key"] = .string(key) }
+                try charge(items.count, at: "#each")
+                guard !items.isEmpty else { return try render(inverse) }
+                for (index, item) in items.enumerated() {
+                    try step(at: "#each")
+                    var scope = Scope(this: item.value, index: index, count: items.count, key: item.key)
                     if let first = parameters.first { scope.names[first] = item.value }
                     if parameters.count > 1 { scope.names[parameters[1]] = item.key.map(Value.string) ?? .number(Double(index)) }
                     scopes.append(scope)
-                    render(body)
+                    try render(body)
                     scopes.removeLast()
                 }
             case "with":
-                guard Self.isTruthy(value) else { return render(inverse) }
+                guard Self.isTruthy(value) else { return try render(inverse) }
                 var scope = Scope(this: value)
                 if let first = parameters.first { scope.names[first] = value }
                 scopes.append(scope)
-                render(body)
+                try render(body)
                 scopes.removeLast()
-            case "unless": render(Self.isTruthy(value) ? inverse : body)
-            default: render(Self.isTruthy(value) ? body : inverse) // if, and every condition
+            case "unless": try render(Self.isTruthy(value) ? inverse : body)
+            default: try render(Self.isTruthy(value) ? body : inverse) // if, and every condition
             }
         }
 
-        mutating func evaluate(_ expression: Expression) -> Value {
+        mutating func evaluate(_ expression: Expression) throws(RenderError) -> Value {
             switch expression {
             case .literal(let value): return value
-            case .path(let segments): return resolve(segments)
+            case .path(let segments): return try resolve(segments)
             case .call(let helper, let arguments, let options):
                 var values: [Value] = []
-                for argument in arguments { values.append(evaluate(argument)) }
+                for argument in arguments { values.append(try evaluate(argument)) }
                 var named: [String: Value] = [:]
-                for (name, option) in options { named[name] = evaluate(option) }
-                return call(helper, values, named)
+                for (name, option) in options { named[name] = try evaluate(option) }
+                return try call(helper, values, named)
             }
         }
 
-        private func resolve(_ segments: [String]) -> Value {
-            let head = segments[0]
-            if head == "request" { return requestValue(Array(segments.dropFirst())) }
-            if head.hasPrefix("@") {
-                let key = String(head.dropFirst())
-                return scopes.last?.data[key] ?? .null
+        /// What a budget message names: the helper, or the value's path.
+        static func name(of expression: Expression) -> String {
+            switch expression {
+            case .call(let helper, _, _): helper
+            case .path(let segments): segments.joined(separator: ".")
+            case .literal: "a literal"
             }
+        }
+
+        private mutating func resolve(_ segments: [String]) throws(RenderError) -> Value {
+            let head = segments[0]
+            if head == "request" { return try requestValue(Array(segments.dropFirst())) }
+            if head.hasPrefix("@") { return scopes.last?.data(head.dropFirst()) ?? .null }
             var value: Value
             if head == "this" {
                 value = scopes.last?.this ?? .null
@@ -121,251 +168,86 @@ extension ResponseTemplate {
             } else {
                 return .null
             }
-            for segment in segments.dropFirst() { value = Self.member(segment, of: value) }
+            for segment in segments.dropFirst() { value = try member(segment, of: value) }
             return value
         }
 
-        private func requestValue(_ path: [String]) -> Value {
+        private mutating func requestValue(_ path: [String]) throws(RenderError) -> Value {
             guard let field = path.first else { return .string(request.target) }
             let key = path.count > 1 ? path[1] : ""
-            let rest = Array(path.dropFirst(2))
-            func index(_ value: Value) -> Value { rest.reduce(value) { Self.member($1, of: $0) } }
+            let rest = path.dropFirst(2)
             switch field {
             case "url": return .string(request.target)
             case "method": return .method(request.method)
-            case "body": return .string(body)
+            case "body": return .string(try body())
             case "path" where path.count == 1: return .requestPath(request.path)
             case "path", "pathSegments":
                 // `request.path.[n]` is the n-th segment (WireMock 2.x), `request.path.NAME` a path parameter (3.x).
-                if let position = Int(key) {
-                    let segments = request.path.split(separator: "/").map(String.init)
-                    return segments.indices.contains(position) ? .string(segments[position]) : .null
-                }
+                if position(key) != nil { return try member(key, of: .requestPath(request.path)) }
                 return field == "path" ? request.pathParameter(key).map(Value.string) ?? .null : .null
             case "query":
-                let values = request.queryValues(key)
-                return values.isEmpty ? .null : index(.multi(values))
+                if context.queryItems == nil {
+                    try charge(request.target.utf8.count, at: "request.query")
+                    context.queryItems = request.queryItems
+                }
+                let items = context.queryItems ?? []
+                try charge(items.count, at: "request.query")
+                let values = items.filter { $0.name == key }.map(\.value)
+                return values.isEmpty ? .null : try index(.multi(values), rest)
             case "headers":
+                try charge(request.headers.entries.count * 8, at: "request.headers")
                 let values = request.headers.values(key)
-                return values.isEmpty ? .null : index(.multi(values))
-            case "cookies": return index(request.cookie(key).map { Value.multi([$0]) } ?? .null)
+                return values.isEmpty ? .null : try index(.multi(values), rest)
+            case "cookies":
+                if context.cookies == nil {
+                    try charge(request.headers.values("Cookie").reduce(0) { $0 + $1.utf8.count }, at: "request.cookies")
+                    context.cookies = request.cookies
+                }
+                return try index(context.cookies?[key].map { Value.multi([$0]) } ?? .null, rest)
             default: return .null
             }
         }
 
-        static func member(_ key: String, of value: Value) -> Value {
+        private mutating func index(_ value: Value, _ keys: ArraySlice<String>) throws(RenderError) -> Value {
+            var value = value
+            for key in keys { value = try member(key, of: value) }
+            return value
+        }
+
+        /// The request body as text, decoded once per answer (and only if a template reads it).
+        mutating func body() throws(RenderError) -> String {
+            if let text = context.bodyText { return text }
+            try charge(request.body.count, at: "request.body")
+            let text = request.bodyText
+            context.bodyText = text
+            return text
+        }
+
+        /// `value.key`: a position `.[n]` (through ``position(_:)``) or a member name.
+        mutating func member(_ key: String, of value: Value) throws(RenderError) -> Value {
             switch value {
             case .multi(let values):
-                guard let position = Int(key), values.indices.contains(position) else { return .null }
+                guard let position = position(key), position < values.count else { return .null }
                 return .string(values[position])
             case .requestPath(let path):
-                let segments = path.split(separator: "/").map(String.init)
-                guard let position = Int(key), segments.indices.contains(position) else { return .null }
-                return .string(segments[position])
+                try charge(path.utf8.count, at: key)
+                let segments = path.split(separator: "/")
+                guard let position = position(key), position < segments.count else { return .null }
+                return .string(String(segments[position]))
             case .list(let values):
-                guard let position = Int(key), values.indices.contains(position) else { return key == "size" ? .number(Double(values.count)) : .null }
+                guard let position = position(key), position < values.count else { return key == "size" ? .number(Double(values.count)) : .null }
                 return values[position]
             case .json(let node):
                 if let elements = node.elements {
-                    guard let position = Int(key), elements.indices.contains(position) else { return .null }
+                    guard let position = position(key), position < elements.count else { return .null }
                     return .json(elements[position])
                 }
-                if let members = node.members { return JSONNode.member(key, in: members).map(Value.json) ?? .null }
+                if let members = node.members {
+                    try charge(members.count, at: key)
+                    return JSONNode.member(key, in: members).map(Value.json) ?? .null
+                }
                 return .null
             default: return .null
-            }
-        }
-
-        private mutating func call(_ helper: String, _ arguments: [Value], _ options: [String: Value]) -> Value {
-            let first = arguments.first ?? .null
-            let text = Self.text(of: first)
-            switch helper {
-            case "upper": return .string(text.uppercased())
-            case "lower": return .string(text.lowercased())
-            case "trim": return .string(text.trimmingSpaces())
-            case "size":
-                switch first {
-                case .list(let values): return .number(Double(values.count))
-                case .multi(let values): return .number(Double(values.count))
-                case .requestPath(let path): return .number(Double(path.split(separator: "/").count))
-                case .json(let node): return .number(Double(node.elements?.count ?? node.members?.count ?? text.count))
-                default: return .number(Double(text.count))
-                }
-            case "jsonPath":
-                let document: JSONNode?
-                if let parsed, parsed.text == text { document = parsed.node } else {
-                    document = try? JSONParser.parse(text)
-                    parsed = (text, document)
-                }
-                guard let document, arguments.count > 1, let path = try? JSONPath(Self.text(of: arguments[1])) else { return .null }
-                let found = path.evaluate(document)
-                return found.count == 1 ? .json(found[0]) : found.isEmpty ? .null : .json(JSONNode(.array(found)))
-            case "randomValue": return .string(Self.randomValue(options))
-            case "now": return .string(Self.now(options))
-            case "not": return .bool(!Self.isTruthy(first))
-            case "and": return .bool(!arguments.isEmpty && arguments.allSatisfy(Self.isTruthy))
-            case "or": return .bool(arguments.contains(where: Self.isTruthy))
-            case "contains":
-                let needle = arguments.count > 1 ? Self.text(of: arguments[1]) : ""
-                switch first {
-                case .multi, .method, .requestPath: return .bool(false) // objects, not text, to the helper (as in WireMock)
-                case .list(let values): return .bool(values.contains { Self.text(of: $0) == needle })
-                case .json(let node) where node.elements != nil: return .bool(node.elements!.contains { Self.text(of: .json($0)) == needle })
-                default: return .bool(text.contains(needle))
-                }
-            case "eq": return .bool(Self.equal(first, arguments.count > 1 ? arguments[1] : .null))
-            case "neq": return .bool(!Self.equal(first, arguments.count > 1 ? arguments[1] : .null))
-            default: // gt, gte, lt, lte
-                let order = Self.compare(first, arguments.count > 1 ? arguments[1] : .null)
-                switch helper {
-                case "gt": return .bool(order > 0)
-                case "gte": return .bool(order >= 0)
-                case "lt": return .bool(order < 0)
-                default: return .bool(order <= 0)
-                }
-            }
-        }
-
-        /// Java's `equals` as WireMock's `eq` sees it: strings and numbers by value; the request's method, path
-        /// and multi-valued parts only equal their own kind.
-        static func equal(_ left: Value, _ right: Value) -> Bool {
-            switch (left, right) {
-            case (.multi(let a), .multi(let b)): return a == b
-            case (.method(let a), .method(let b)), (.requestPath(let a), .requestPath(let b)): return a == b
-            case (.multi, _), (_, .multi), (.method, _), (_, .method), (.requestPath, _), (_, .requestPath): return false
-            case (.null, .null): return true
-            case (.null, _), (_, .null): return false
-            default:
-                if let a = number(left), let b = number(right), isNumeric(left), isNumeric(right) { return a == b }
-                return text(of: left) == text(of: right) && isNumeric(left) == isNumeric(right)
-            }
-        }
-
-        static func isNumeric(_ value: Value) -> Bool {
-            switch value {
-            case .number: return true
-            case .json(let node): return node.double != nil
-            default: return false
-            }
-        }
-
-        /// Numbers compare as numbers, everything else as its text.
-        static func compare(_ left: Value, _ right: Value) -> Int {
-            if let a = number(left), let b = number(right) { return a == b ? 0 : a < b ? -1 : 1 }
-            let a = text(of: left), b = text(of: right)
-            return a == b ? 0 : a < b ? -1 : 1
-        }
-
-        static func number(_ value: Value) -> Double? {
-            switch value {
-            case .number(let number): return number
-            case .json(let node): return node.double
-            case .string(let text): return Double(text)
-            default: return nil
-            }
-        }
-
-        static func isTruthy(_ value: Value) -> Bool {
-            switch value {
-            case .null: return false
-            case .bool(let flag): return flag
-            case .number(let number): return number != 0
-            case .string(let text): return !text.isEmpty
-            case .list(let values): return !values.isEmpty
-            case .multi(let values): return !values.isEmpty
-            case .method, .requestPath: return true
-            case .json(let node):
-                switch node.value {
-                case .null: return false
-                case .bool(let flag): return flag
-                case .int(let number): return number != 0
-                case .double(let number): return number != 0
-                case .string(let text): return !text.isEmpty
-                case .array(let elements): return !elements.isEmpty
-                case .object: return true
-                }
-            }
-        }
-
-        /// How a value prints: numbers without a needless `.0`, JSON as JSON, lists as `[a, b]` (Java's way).
-        static func text(of value: Value) -> String {
-            switch value {
-            case .null: return ""
-            case .bool(let flag): return flag ? "true" : "false"
-            case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-            case .string(let text): return text
-            case .list(let values): return "[" + values.map { text(of: $0) }.joined(separator: ",") + "]"
-            case .multi(let values): return values.first ?? ""
-            case .method(let text), .requestPath(let text): return text
-            case .json(let node):
-                if let text = node.string { return text }
-                if node.members != nil { return pretty(node, indent: "") } // Jackson's pretty printer, as WireMock
-                return JSONWriter.write(node)
-            }
-        }
-
-        /// Jackson's DefaultPrettyPrinter: `{` newline, two spaces, `"key" : value`; arrays `[ a, b ]`.
-        static func pretty(_ node: JSONNode, indent: String) -> String {
-            switch node.value {
-            case .object(let members):
-                guard !members.isEmpty else { return "{ }" }
-                let inner = indent + "  "
-                return "{\n" + members.map { inner + JSONWriter.quoted($0.key) + " : " + pretty($0.value, indent: inner) }.joined(separator: ",\n")
-                    + "\n" + indent + "}"
-            case .array(let elements):
-                guard !elements.isEmpty else { return "[ ]" }
-                return "[ " + elements.map { pretty($0, indent: indent) }.joined(separator: ", ") + " ]"
-            default: return JSONWriter.write(node)
-            }
-        }
-
-        /// Handlebars' escaping of `{{…}}`.
-        static func escapeHTML(_ text: String) -> String {
-            guard text.contains(where: { "&<>\"'`=".contains($0) }) else { return text }
-            var escaped = ""
-            for character in text {
-                switch character {
-                case "&": escaped += "&amp;"
-                case "<": escaped += "&lt;"
-                case ">": escaped += "&gt;"
-                case "\"": escaped += "&quot;"
-                case "'": escaped += "&#x27;"
-                case "`": escaped += "&#x60;"
-                case "=": escaped += "&#x3D;"
-                default: escaped.append(character)
-                }
-            }
-            return escaped
-        }
-
-        static func randomValue(_ options: [String: Value]) -> String {
-            let length = number(options["length"] ?? .null).map { Int($0) } ?? 36
-            let type = options["type"].map { text(of: $0) } ?? "ALPHANUMERIC"
-            if type == "UUID" {
-                let hex = (0..<32).map { _ in String(Int.random(in: 0..<16), radix: 16) }
-                let v4 = Array(hex[0..<12]) + ["4"] + Array(hex[13..<16]) + [String(Int.random(in: 8..<12), radix: 16)] + Array(hex[17..<32])
-                return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { v4[$0].joined() }.joined(separator: "-")
-            }
-            let alphabet: String
-            switch type {
-            case "NUMERIC": alphabet = "0123456789"
-            case "ALPHABETIC": alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-            case "HEXADECIMAL": alphabet = "0123456789abcdef"
-            default: alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-            }
-            let characters = Array(alphabet)
-            return String((0..<max(0, min(length, 10_000))).map { _ in characters.randomElement()! })
-        }
-
-        static func now(_ options: [String: Value]) -> String {
-            var milliseconds = WallClock.milliseconds()
-            if case .string(let offset)? = options["offset"], let shift = offsetMilliseconds(offset) {
-                milliseconds = max(0, milliseconds + shift)
-            }
-            switch options["format"].map({ text(of: $0) }) {
-            case "epoch": return "\(Int(milliseconds))"
-            case "unix": return "\(Int(milliseconds / 1000))"
-            default: return String(WallClock.iso8601(milliseconds: milliseconds).prefix(19)) + "Z"
             }
         }
     }

@@ -130,12 +130,7 @@ extension ResponseTemplate {
                     arguments.append(try operand([word][...], aliases: aliases))
                 }
             }
-            if helper == "now", case .literal(.string(let format))? = options["format"], format != "epoch" && format != "unix" {
-                throw Error("{{now format='\(format)'}} is not supported; use no format (ISO 8601), 'epoch' or 'unix'")
-            }
-            if helper == "now", case .literal(.string(let offset))? = options["offset"], offsetMilliseconds(offset) == nil {
-                throw Error("{{now offset='\(offset)'}} is not supported; write an amount and a unit like '3 days' or '-2 hours' (within 100 years)")
-            }
+            try checkLiterals(helper, arguments, options)
             return .call(helper, arguments, options)
         }
 
@@ -157,15 +152,52 @@ extension ResponseTemplate {
             }
             if word == "true" || word == "false" { return .literal(.bool(word == "true")) }
             if word == "null" { return .literal(.null) }
-            if let number = Double(word), word.first.map({ $0.isNumber || $0 == "-" }) == true { return .literal(.number(number)) }
+            if word.first.map({ $0.isNumber || $0 == "-" }) == true {
+                guard let number = BoundedNumber.decimal(word, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else {
+                    throw Error("'\(word.prefix(40))' is not a number (write decimal digits, like 16 or -2.5, within Double's range)")
+                }
+                return .literal(.number(number))
+            }
             let segments = word.split(separator: ".", omittingEmptySubsequences: false).map { part -> String in
                 part.hasPrefix("[") && part.hasSuffix("]") ? String(part.dropFirst().dropLast()) : String(part)
             }
             guard let head = segments.first, !segments.contains(where: \.isEmpty) else { throw Error("\(word) is not a value") }
+            for segment in segments.dropFirst() where segment.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                guard position(segment) != nil else { throw Error("{{\(word.prefix(80))}}: .[\(segment.prefix(40))] is not a position from 0 to \(maxPosition)") }
+            }
             guard head == "request" || head == "this" || head.hasPrefix("@") || aliases.contains(head) else {
                 throw Error("{{\(word)}} is not supported; \(supported)")
             }
             return .path(segments)
+        }
+
+        /// Refuses at load what a helper could never use: an unknown option, a literal out of its range, a
+        /// JSONPath outside the subset. The same readers check values from requests when answering.
+        static func checkLiterals(_ helper: String, _ arguments: [Expression], _ options: [String: Expression]) throws(Error) {
+            let allowed = ResponseTemplate.options[helper] ?? []
+            if let name = options.keys.sorted().first(where: { !allowed.contains($0) }) {
+                throw Error("{{\(helper) \(name)=…}}: \(helper) takes no option \(name)" + (allowed.isEmpty ? "" : "; it takes \(allowed.sorted().joined(separator: ", "))"))
+            }
+            func literal(_ expression: Expression?) -> String? {
+                if case .literal(let value)? = expression { return scalarText(of: value) }
+                return nil
+            }
+            do throws(RenderError) {
+                switch helper {
+                case "randomValue":
+                    if let length = literal(options["length"]) { _ = try randomLength(length) }
+                    if let type = literal(options["type"]) { try checkRandomType(type) }
+                case "now":
+                    if let format = literal(options["format"]) { try checkNowFormat(format) }
+                    if let offset = literal(options["offset"]) { _ = try nowOffset(offset) }
+                case "jsonPath":
+                    guard arguments.count == 2 else { throw RenderError.value("{{jsonPath}} takes a value and a path, like {{jsonPath request.body '$.id'}}") }
+                    if let path = literal(arguments[1]) { _ = try compiledPath(path) }
+                default: break
+                }
+            } catch {
+                throw Error(String(error.description.dropFirst("template: ".count)))
+            }
         }
 
         /// Splits on spaces outside quotes and parentheses.
@@ -202,13 +234,20 @@ extension ResponseTemplate {
         }
     }
 
-    /// `'3 days'`, `'-2 hours'`: whole amounts of seconds … weeks, at most 100 years either way.
+    /// `'3 days'`, `'-2 hours'`: a whole amount (BoundedNumber) of seconds … weeks, at most 100 years either way.
     static func offsetMilliseconds(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
         let units: [String: Double] = ["second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
                                        "day": 86_400, "days": 86_400, "week": 604_800, "weeks": 604_800]
-        guard parts.count == 2, let amount = Int(parts[0]), let unit = units[String(parts[1]).lowercased()] else { return nil }
+        let century = 3_155_760_000 // seconds in 100 years
+        guard parts.count == 2, let amount = BoundedNumber.integer(parts[0], in: -century...century),
+              let unit = units[String(parts[1]).lowercased()] else { return nil }
         let shift = Double(amount) * unit * 1000
-        return abs(shift) <= 100 * 365.25 * 86_400_000 ? shift : nil
+        return abs(shift) <= Double(century) * 1000 ? shift : nil
+    }
+
+    /// A position `.[n]` (a segment of digits): 0 through ``maxPosition``, else nil.
+    static func position(_ text: some StringProtocol) -> Int? {
+        BoundedNumber.integer(text, in: 0...maxPosition)
     }
 }

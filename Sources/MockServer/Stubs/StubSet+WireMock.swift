@@ -189,29 +189,6 @@ extension StubSet {
     }
 }
 
-/// The templates of one response: its body and header values, compiled at load.
-struct ResponseTemplates: Sendable {
-    var body: ResponseTemplate?
-    var headers: [(name: String, template: ResponseTemplate)] = []
-
-    init(_ response: MockResponse) throws(ResponseTemplate.Error) {
-        if let text = String(validating: response.body, as: UTF8.self), text.contains("{{") { body = try ResponseTemplate(text) }
-        for header in response.headers.entries where header.value.contains("{{") {
-            headers.append((header.name, try ResponseTemplate(header.value)))
-        }
-    }
-
-    func apply(to response: MockResponse, for request: HTTPRequest) -> MockResponse {
-        var response = response
-        if let body { response.body = Array(body.render(request).utf8) }
-        for (name, template) in headers {
-            // A request value must not end the header line: CR and LF become spaces (no response splitting).
-            response.headers.set(name, String(template.render(request).map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 }))
-        }
-        return response
-    }
-}
-
 extension Stub {
     /// `--global-response-templating`: template every response of a WireMock mapping, as if each named
     /// the `response-template` transformer. Native routes are left as they are.

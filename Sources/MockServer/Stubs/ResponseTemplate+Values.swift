@@ -1,0 +1,177 @@
+import AutomationSupport
+
+// MARK: - Values: how they print, compare and test
+
+extension ResponseTemplate.Renderer {
+    /// How a value prints: numbers without a needless `.0`, JSON as JSON, lists as `[a,b]`. Printing JSON
+    /// counts its bytes and stops at the budget (a deeply nested object printed pretty grows with its depth).
+    mutating func text(_ value: Value, at helper: @autoclosure () -> String) throws(RenderError) -> String {
+        switch value {
+        case .json(let node) where node.string == nil && (node.elements != nil || node.members != nil):
+            var text = ""
+            let limit = min(remainingWork / ResponseTemplate.printCost, ResponseTemplate.maxOutputBytes)
+            // Objects as Jackson's pretty printer writes them (as WireMock does), arrays compact.
+            guard Self.write(node, pretty: node.members != nil, indent: "", into: &text, limit: limit) else {
+                throw .budget(remainingWork / ResponseTemplate.printCost < ResponseTemplate.maxOutputBytes ? ResponseTemplate.workBudget : ResponseTemplate.outputBudget, at: helper())
+            }
+            try charge(text.utf8.count * ResponseTemplate.printCost, at: helper())
+            return text
+        case .list(let values):
+            var text = "["
+            for (offset, element) in values.enumerated() {
+                if offset > 0 { text += "," }
+                let part = try self.text(element, at: helper())
+                try charge(part.utf8.count, at: helper())
+                text += part
+            }
+            return text + "]"
+        default: return Self.scalarText(of: value)
+        }
+    }
+
+    /// Java's `equals` as WireMock's `eq` sees it: strings and numbers by value; the request's method, path
+    /// and multi-valued parts only equal their own kind.
+    mutating func equal(_ left: Value, _ right: Value) throws(RenderError) -> Bool {
+        switch (left, right) {
+        case (.multi(let a), .multi(let b)): return a == b
+        case (.method(let a), .method(let b)), (.requestPath(let a), .requestPath(let b)): return a == b
+        case (.multi, _), (_, .multi), (.method, _), (_, .method), (.requestPath, _), (_, .requestPath): return false
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        default:
+            guard Self.isNumeric(left) == Self.isNumeric(right) else { return false }
+            if Self.isNumeric(left), let a = Self.number(left), let b = Self.number(right) { return a == b }
+            let a = try text(left, at: "eq"), b = try text(right, at: "eq")
+            try charge(min(a.utf8.count, b.utf8.count) + 1, at: "eq")
+            return a == b
+        }
+    }
+
+    /// Numbers compare as numbers, everything else as its text.
+    mutating func compare(_ left: Value, _ right: Value, at helper: String) throws(RenderError) -> Int {
+        if let a = Self.number(left), let b = Self.number(right) { return a == b ? 0 : a < b ? -1 : 1 }
+        let a = try text(left, at: helper), b = try text(right, at: helper)
+        try charge(min(a.utf8.count, b.utf8.count) + 1, at: helper)
+        return a == b ? 0 : a < b ? -1 : 1
+    }
+
+    static func isNumeric(_ value: Value) -> Bool {
+        switch value {
+        case .number: return true
+        case .json(let node): return node.double != nil
+        default: return false
+        }
+    }
+
+    /// A value as a number: text only as BoundedNumber reads a decimal (not `nan`, `inf`, `0x10`, ` 5`).
+    static func number(_ value: Value) -> Double? {
+        switch value {
+        case .number(let number): return number
+        case .json(let node): return node.double
+        case .string(let text): return BoundedNumber.decimal(text, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        default: return nil
+        }
+    }
+
+    static func isTruthy(_ value: Value) -> Bool {
+        switch value {
+        case .null: return false
+        case .bool(let flag): return flag
+        case .number(let number): return number != 0
+        case .string(let text): return !text.isEmpty
+        case .list(let values): return !values.isEmpty
+        case .multi(let values): return !values.isEmpty
+        case .method, .requestPath: return true
+        case .json(let node):
+            switch node.value {
+            case .null: return false
+            case .bool(let flag): return flag
+            case .int(let number): return number != 0
+            case .double(let number): return number != 0
+            case .string(let text): return !text.isEmpty
+            case .array(let elements): return !elements.isEmpty
+            case .object: return true
+            }
+        }
+    }
+
+    static func scalarText(of value: Value) -> String { ResponseTemplate.scalarText(of: value) }
+
+    /// Writes `node` into `text` (Jackson's pretty printer when `pretty`: `{` newline, two spaces,
+    /// `"key" : value`, arrays `[ a, b ]`; else compact JSON); false once `text` passes `limit` bytes.
+    static func write(_ node: JSONNode, pretty: Bool, indent: String, into text: inout String, limit: Int) -> Bool {
+        switch node.value {
+        case .object(let members):
+            guard !members.isEmpty else {
+                text += pretty ? "{ }" : "{}"
+                return true
+            }
+            let inner = indent + "  "
+            text += pretty ? "{\n" : "{"
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { text += pretty ? ",\n" : "," }
+                if pretty { text += inner }
+                text += JSONWriter.quoted(member.key)
+                text += pretty ? " : " : ":"
+                guard text.utf8.count <= limit, write(member.value, pretty: pretty, indent: inner, into: &text, limit: limit) else { return false }
+            }
+            text += pretty ? "\n" + indent + "}" : "}"
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                text += pretty ? "[ ]" : "[]"
+                return true
+            }
+            text += pretty ? "[ " : "["
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { text += pretty ? ", " : "," }
+                guard text.utf8.count <= limit, write(element, pretty: pretty, indent: indent, into: &text, limit: limit) else { return false }
+            }
+            text += pretty ? " ]" : "]"
+        default: text += JSONWriter.write(node)
+        }
+        return text.utf8.count <= limit
+    }
+
+    /// Handlebars' escaping of `{{…}}`, byte by byte (the characters it escapes are ASCII; Java escapes each
+    /// `=` even where a combining mark follows it).
+    mutating func escapeHTML(_ text: String, at helper: @autoclosure () -> String) throws(RenderError) -> String {
+        let special: (UInt8) -> Bool = { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x60 || $0 == 0x3D }
+        guard text.utf8.contains(where: special) else { return text }
+        try charge(text.utf8.count, at: helper())
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x26: escaped += Array("&amp;".utf8)
+            case 0x3C: escaped += Array("&lt;".utf8)
+            case 0x3E: escaped += Array("&gt;".utf8)
+            case 0x22: escaped += Array("&quot;".utf8)
+            case 0x27: escaped += Array("&#x27;".utf8)
+            case 0x60: escaped += Array("&#x60;".utf8)
+            case 0x3D: escaped += Array("&#x3D;".utf8)
+            default: escaped.append(byte)
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+}
+
+extension ResponseTemplate {
+    /// How a value that is not a JSON array, object or list prints (those need the budget: ``Renderer/text(_:at:)``).
+    static func scalarText(of value: Value) -> String {
+        switch value {
+        case .null: return ""
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number):
+            if number == number.rounded(), let whole = BoundedNumber.integer(number, in: -999_999_999_999_999...999_999_999_999_999) {
+                return String(whole)
+            }
+            return String(number)
+        case .string(let text): return text
+        case .list(let values): return "[" + values.map { scalarText(of: $0) }.joined(separator: ",") + "]"
+        case .multi(let values): return values.first ?? ""
+        case .method(let text), .requestPath(let text): return text
+        case .json(let node): return node.string ?? JSONWriter.write(node)
+        }
+    }
+}
