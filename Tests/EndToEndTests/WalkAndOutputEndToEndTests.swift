@@ -11,6 +11,15 @@ import Testing
         Then the exit code is 0
     """
 
+    /// Ends a run still going after `seconds` (an exponential walk would never end): the test then fails.
+    private func deadline(_ seconds: Double) -> (Process, URL) throws -> Void {
+        { process, _ in
+            let end = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < end { usleep(50_000) }
+            if process.isRunning { process.terminate() }
+        }
+    }
+
     @Test func aFeaturesDirectoryWithLinksBackToItselfIsWalkedOnce() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -20,13 +29,13 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: features.appendingPathComponent("self2").path, withDestinationPath: features.path)
         try FileManager.default.createSymbolicLink(atPath: features.appendingPathComponent("dangling").path, withDestinationPath: "/nonexistent/x")
         let started = Date()
-        let list = try CLI.run(["test", "--list", features.path])
+        let list = try CLI.run(["test", "--list", features.path], whileRunning: deadline(10))
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(list.status == 0, "\(list.stdout)\(list.stderr)")
         #expect(list.stdout.split(separator: "\n").filter { $0.contains("once") }.count == 1, "\(list.stdout)")
-        let run = try CLI.run(["test", features.path])
+        let run = try CLI.run(["test", features.path], whileRunning: deadline(20))
         #expect(run.status == 0 && run.stdout.contains("1 scenario: 1 passed"), "\(run.stdout)")
-        let check = try CLI.run(["check", features.path])
+        let check = try CLI.run(["check", features.path], whileRunning: deadline(10))
         #expect(check.status == 0 && check.stdout.contains("1 scenario"), "\(check.stdout)\(check.stderr)")
     }
 
@@ -86,11 +95,7 @@ import Testing
         #expect(test.status == 2 && test.stderr.contains("is a symbolic link"), "\(test.stderr)")
         let run = try CLI.run(["--report", link, "true"])
         #expect(run.status == 2 && run.stderr.contains("is a symbolic link"), "\(run.stderr)")
-        let serve = try CLI.run(["serve", "--journal", link, "--port", "0"]) { process, _ in
-            let end = Date().addingTimeInterval(5) // on old code serve starts and runs: end it, the test then fails
-            while process.isRunning && Date() < end { usleep(50_000) }
-            if process.isRunning { process.terminate() }
-        }
+        let serve = try CLI.run(["serve", "--journal", link, "--port", "0"], whileRunning: deadline(5)) // old code: serve ran on
         #expect(serve.status == 2 && serve.stderr.contains("is a symbolic link"), "\(serve.stderr)")
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
     }

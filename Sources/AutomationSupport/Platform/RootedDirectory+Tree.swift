@@ -165,7 +165,7 @@ extension RootedDirectory {
 
     /// A link target that cannot leave the copy: relative, `..` only as its first components (the link's own
     /// directory is a real one, so those climb exactly), never above the copy's root.
-    static func staysInside(_ target: String, depth: Int) -> Bool {
+    package static func staysInside(_ target: String, depth: Int) -> Bool {
         guard !target.isEmpty, !target.hasPrefix("/") else { return false }
         var climbing = true, climbs = 0
         for component in target.split(separator: "/") {
