@@ -87,7 +87,8 @@ final class ScenarioRun {
         self.strict = !pickle.tags.contains("@lenient")
         self.program = options.defines["PROGRAM"]
         self.flagsIn = options.flagsIn
-        let scratch = try? RootedDirectory(rootDirectory)
+        // Only a directory ScratchDirectory made (never the /tmp fallback when mkdtemp failed) takes files.
+        let scratch = rootDirectory.contains("/sut-scenario-") ? try? RootedDirectory(rootDirectory) : nil
         for directory in ["work"] + Self.isolated.map(\.directory) { _ = try? scratch?.directory(directory) }
         self.scratch = scratch
     }
