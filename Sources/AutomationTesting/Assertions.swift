@@ -127,8 +127,7 @@ public func assertSnapshot(of text: String, named name: String,
         recordAutomationIssue(problem, fileID: fileID, filePath: filePath, line: line, column: column)
         return
     }
-    let path = Snapshots.path(named: name, featureFile: "\(filePath)")
-    if let failure = Snapshots.check(text, at: path, name: name, update: false, environment: ProcessEnvironment.current,
+    if let failure = Snapshots.check(text, named: name, featureFile: "\(filePath)", update: false, environment: ProcessEnvironment.current,
                                      updateCommand: "SUT_UPDATE_SNAPSHOTS=1 swift test") {
         recordAutomationIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
     }

@@ -97,9 +97,12 @@ public final class StepLibrary: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw AutomationError("no feature file or directory at \(path)") }
         if isDirectory.boolValue {
-            let enumerator = FileManager.default.enumerator(atPath: path)
-            while let relative = enumerator?.nextObject() as? String, files.count < 10_000 {
-                if relative.hasSuffix(".feature") { files.append(path + "/" + relative) }
+            // Each directory once (device and inode), bounded: a loop of links neither hangs nor repeats
+            // scenarios, and a tree past the limit is an error, never a silently shorter suite.
+            do {
+                files = try DirectoryWalk.files(under: path.hasSuffix("/") ? String(path.dropLast()) : path) { $0.hasSuffix(".feature") }
+            } catch {
+                throw AutomationError("\(error)")
             }
         } else {
             files = [path]

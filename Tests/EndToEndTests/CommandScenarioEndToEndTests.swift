@@ -112,7 +112,9 @@ import Testing
         let junit = directory.appendingPathComponent("j.xml").path
         let result = try CLI.run(["test", "--artifacts", artifacts.path, "--junit", junit, feature])
         #expect(result.status == 1)
-        let scenario = artifacts.appendingPathComponent("artefacts/it fails line 2")
+        // The feature's directory carries a hash of the feature file's path (two features of one name stay apart).
+        let featureDirectory = try #require(try FileManager.default.contentsOfDirectory(atPath: artifacts.path).first { $0.hasPrefix("artefacts-") })
+        let scenario = artifacts.appendingPathComponent(featureDirectory).appendingPathComponent("it fails line 2")
         #expect(try String(contentsOf: scenario.appendingPathComponent("01-stdout.txt"), encoding: .utf8) == "out\n")
         #expect(try String(contentsOf: scenario.appendingPathComponent("01-stderr.txt"), encoding: .utf8) == "err\n")
         let command = try String(contentsOf: scenario.appendingPathComponent("01-command.json"), encoding: .utf8)

@@ -30,18 +30,25 @@ public enum InitCommand {
         let directory = parsed.positionals.first ?? "."
         let program = parsed.last("--program")?.value ?? "echo"
         let files = starterFiles(program: program)
-        let existing = files.map { directory + "/" + $0.path }.filter { FileManager.default.fileExists(atPath: $0) }
+        // DIR is the user's (made when missing); below it nothing is followed: a name taken by anything, a
+        // dangling link included, is never written over or through.
+        let root: RootedDirectory
+        do { root = try RootedDirectory(directory, create: true) } catch { throw UsageError("init: \(error)") }
+        let existing = files.map(\.path).filter { path in
+            var prefix = ""
+            for component in path.split(separator: "/") {
+                prefix += (prefix.isEmpty ? "" : "/") + component
+                guard let kind = root.kind(of: prefix) else { return false }
+                if kind != .directory { return true }
+            }
+            return true
+        }
         guard existing.isEmpty else {
-            throw UsageError("init will not overwrite \(existing.joined(separator: ", ")); choose an empty directory")
+            throw UsageError("init will not overwrite \(existing.map { directory + "/" + $0 }.joined(separator: ", ")); choose an empty directory")
         }
         for file in files {
             let path = directory + "/" + file.path
-            do {
-                try FileManager.default.createDirectory(atPath: FileSystem.directory(of: path), withIntermediateDirectories: true)
-            } catch {
-                throw UsageError("init: cannot create \(FileSystem.directory(of: path)): \(error)")
-            }
-            guard FileSystem.write(Array(file.text.utf8), to: path) else { throw UsageError("init: cannot write \(path)") }
+            do { try root.write(Array(file.text.utf8), to: file.path, replacing: false) } catch { throw UsageError("init: cannot write \(path): \(error)") }
             Console.out("wrote \(path)\n")
         }
         Console.out("next: sut-launch test \(directory == "." ? "" : directory + "/")features\n")

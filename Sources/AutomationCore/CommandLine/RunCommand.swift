@@ -182,7 +182,7 @@ public enum RunCommand {
     /// An output file named by an option, checked before anything launches: a missing directory or an
     /// unwritable path is a usage error naming the option.
     static func outputPath(_ value: String, _ option: ParsedOption) throws(UsageError) -> String {
-        if let problem = FileSystem.outputProblem(value) {
+        if let problem = OutputFile.problem(value) {
             throw UsageError("\(option.spelling) \(value): cannot write there: \(problem) (argument \(option.index))")
         }
         return value
@@ -191,7 +191,7 @@ public enum RunCommand {
     /// Writes the `--report` of a command line that failed before anything launched, when the option was given.
     static func writeEarlyReport(_ arguments: [String], exitCode: Int32, error: String) {
         guard let path = ArgumentParser.lastValue(of: "--report", in: arguments, options: options),
-              FileSystem.outputProblem(path) == nil else { return }
+              OutputFile.problem(path) == nil else { return }
         let program = (try? ArgumentParser.parse(arguments, options: options))?.positionals.first ?? ""
         if !RunReport(notLaunched: program, exitCode: exitCode, error: error).write(to: path) {
             Console.error("--report \(path): cannot write the report")

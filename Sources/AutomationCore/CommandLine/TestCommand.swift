@@ -112,7 +112,7 @@ public enum TestCommand {
             case "--update-snapshots":
                 scenarioOptions.updateSnapshots = true
             case "--artifacts":
-                try? FileManager.default.createDirectory(atPath: value, withIntermediateDirectories: true)
+                do { _ = try RootedDirectory(value, create: true) } catch { throw UsageError("\(option.spelling) \(value): cannot write there: \(error)") }
                 if let problem = FileSystem.outputProblem(value + "/artifact") {
                     throw UsageError("\(option.spelling) \(value): cannot write there: \(problem)")
                 }
@@ -242,23 +242,22 @@ public enum TestCommand {
     /// Writes the `--report` of a command line that failed before any scenario ran, when the option was given.
     static func writeEarlyReport(_ arguments: [String], exitCode: Int32, error: String) {
         guard let path = ArgumentParser.lastValue(of: "--report", in: arguments, options: options, stopAtPositional: false),
-              FileSystem.outputProblem(path) == nil else { return }
+              OutputFile.problem(path) == nil else { return }
         let json = ScenarioJSONReport.render([], totalSeconds: 0, exitCode: exitCode, error: error)
-        if !FileSystem.write(Array(json.utf8), to: path) { Console.error("--report \(path): cannot write the report") }
+        if let problem = OutputFile.write(Array(json.utf8), to: path) { Console.error("--report \(path): cannot write the report: \(problem)") }
     }
 
     /// Feature files named directly, and `*.feature` below named directories (sorted).
     static func featureFiles(_ paths: [String]) throws(UsageError) -> [String] {
         var files: [String] = []
-        func walk(_ directory: String) {
-            for name in FileSystem.list(directory) {
-                let path = directory + "/" + name
-                if FileSystem.isDirectory(path) { walk(path) } else if name.hasSuffix(".feature") { files.append(path) }
-            }
-        }
         for path in paths {
             if FileSystem.isDirectory(path) {
-                walk(path.hasSuffix("/") ? String(path.dropLast()) : path)
+                // Links followed, each directory once (device and inode): a link back up adds nothing.
+                do {
+                    files += try DirectoryWalk.files(under: path.hasSuffix("/") ? String(path.dropLast()) : path) { $0.hasSuffix(".feature") }
+                } catch {
+                    throw UsageError("\(error)")
+                }
             } else if FileSystem.isRegularFile(path) {
                 files.append(path)
             } else {

@@ -21,8 +21,8 @@ struct CucumberMessages {
     /// Writes the envelopes to `path` (`--messages`), one per line; says so on stderr when it cannot.
     /// - Returns: false when the file could not be written (the command then exits ``ExitCode/ioError``).
     func write(to path: String) -> Bool {
-        guard FileSystem.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: path) else {
-            Console.error("--messages \(path): cannot write the messages (exit \(ExitCode.ioError))")
+        if let problem = OutputFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: path) {
+            Console.error("--messages \(path): cannot write the messages: \(problem) (exit \(ExitCode.ioError))")
             return false
         }
         return true

@@ -52,9 +52,8 @@ enum GitHubOutput {
         }
         let passed = results.filter { $0.status == .passed }.count
         markdown += "\n\(passed) of \(results.count) passed\n"
-        let existing = FileSystem.read(path) ?? []
-        if !FileSystem.write(existing + Array(markdown.utf8), to: path) {
-            Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary")
+        if let problem = OutputFile.append(Array(markdown.utf8), to: path) {
+            Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem)")
         }
     }
 

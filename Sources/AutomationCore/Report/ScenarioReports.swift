@@ -72,14 +72,14 @@ final class ScenarioReports: Sendable {
             }
             let seconds = (ContinuousClock.now - started).seconds
             var code = exitCode
-            if let path = state.junitPath, !FileSystem.write(Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path) {
-                Console.error("--junit \(path): cannot write the JUnit report (exit \(ExitCode.ioError))")
+            if let path = state.junitPath, let problem = OutputFile.write(Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path) {
+                Console.error("--junit \(path): cannot write the JUnit report: \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }
             if let path = state.reportPath {
                 let json = ScenarioJSONReport.render(all, totalSeconds: seconds, exitCode: exitCode, error: error ?? interruption)
-                if !FileSystem.write(Array(json.utf8), to: path) {
-                    Console.error("--report \(path): cannot write the report (exit \(ExitCode.ioError))")
+                if let problem = OutputFile.write(Array(json.utf8), to: path) {
+                    Console.error("--report \(path): cannot write the report: \(problem) (exit \(ExitCode.ioError))")
                     code = ExitCode.ioError
                 }
             }

@@ -31,8 +31,8 @@ package enum MockServerRun {
         server.stop()
         let summary = server.summary
         var journalFailed = false
-        if let path = journalPath, !FileSystem.write(Array(server.journal.json(secrets: secrets).utf8), to: path, mode: 0o600) {
-            Console.error("--journal \(path): cannot write the journal (exit \(ExitCode.ioError))")
+        if let path = journalPath, let problem = OutputFile.write(Array(server.journal.json(secrets: secrets).utf8), to: path, mode: 0o600) {
+            Console.error("--journal \(path): cannot write the journal: \(problem) (exit \(ExitCode.ioError))")
             journalFailed = true
         }
         if !quiet || !summary.failures.isEmpty { Console.line(summary.render()) }

@@ -81,7 +81,7 @@ public struct RunReport: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return false }
-        return FileSystem.write(Array(data), to: path)
+        return OutputFile.write(Array(data), to: path) == nil
     }
 }
 

@@ -37,6 +37,9 @@ final class ScenarioRun {
     /// isolated `home/`, `tmp/` and `xdg/…` beside it.
     let rootDirectory: String
     let workDirectory: String
+    /// The scenario's directory, held open from its creation: every file a step writes goes through it, so no
+    /// link a program plants (even in place of `work/` itself) is followed. Nil when it could not be made.
+    let scratch: RootedDirectory?
     let deadline: ContinuousClock.Instant
     /// The scenario's time limit (`--scenario-timeout`, or its `@timeout=` tag).
     let timeout: Duration
@@ -84,9 +87,16 @@ final class ScenarioRun {
         self.strict = !pickle.tags.contains("@lenient")
         self.program = options.defines["PROGRAM"]
         self.flagsIn = options.flagsIn
-        for directory in ["work"] + Self.isolated.map(\.directory) {
-            try? FileManager.default.createDirectory(atPath: rootDirectory + "/" + directory, withIntermediateDirectories: true)
-        }
+        // Only a directory ScratchDirectory made (never the /tmp fallback when mkdtemp failed) takes files.
+        let scratch = rootDirectory.contains("/sut-scenario-") ? try? RootedDirectory(rootDirectory) : nil
+        for directory in ["work"] + Self.isolated.map(\.directory) { _ = try? scratch?.directory(directory) }
+        self.scratch = scratch
+    }
+
+    /// The scenario's `work/` directory, for writing into (never through a link).
+    func work() throws(StepFailure) -> RootedDirectory {
+        guard let scratch else { throw StepFailure("the scenario has no directory of its own (\(rootDirectory) could not be made)", kind: .error) }
+        do { return try scratch.directory("work", create: false) } catch { throw StepFailure(error.description, kind: .error) }
     }
 
     static var isolated: [(variable: String, directory: String)] { ScratchDirectory.isolated }

@@ -1,9 +1,4 @@
 import AutomationSupport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Stored expected output: `__snapshots__/FEATURE-FILE-NAME/NAME.txt` beside the feature file. A missing or
 /// different snapshot fails; `--update-snapshots` (or `SUT_UPDATE_SNAPSHOTS=1`) writes what the run saw
@@ -13,43 +8,58 @@ package enum Snapshots {
     package static func nameProblem(_ name: String) -> String? {
         if name.isEmpty || name == "." || name == ".." { return "a snapshot needs a name" }
         if name.contains("/") || name.contains("\\") { return "snapshot name \"\(name)\" may not contain a path separator" }
+        if name.utf8.contains(0) || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "snapshot name \"\(name.debugDescription.dropFirst().dropLast())\" may not contain control characters"
+        }
+        if (name + ".txt").utf8.count > RootedDirectory.nameLimit {
+            return "snapshot name \"\(name.prefix(40))…\" is \(name.utf8.count) bytes long; at most \(RootedDirectory.nameLimit - 4)"
+        }
         return nil
     }
 
     package static func path(named name: String, featureFile: String) -> String {
+        FileSystem.directory(of: featureFile) + "/" + relativePath(named: name, featureFile: featureFile)
+    }
+
+    /// `__snapshots__/FEATURE-FILE-NAME/NAME.txt`, below the feature file's directory.
+    static func relativePath(named name: String, featureFile: String) -> String {
         let featureName = String(featureFile.split(separator: "/").last ?? Substring(featureFile))
-        return FileSystem.directory(of: featureFile) + "/__snapshots__/" + featureName + "/" + name + ".txt"
+        return "__snapshots__/" + featureName + "/" + name + ".txt"
     }
 
     static func compare(_ actual: String, named name: String, run: ScenarioRun) throws(StepFailure) {
         if let problem = nameProblem(name) { throw StepFailure(problem, kind: .error) }
         let hint = "sut-launch test --update-snapshots \(run.pickle.uri)"
-        if let failure = check(actual, at: path(named: name, featureFile: run.pickle.uri), name: name,
+        if let failure = check(actual, named: name, featureFile: run.pickle.uri,
                                update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint) {
             throw StepFailure(failure)
         }
     }
 
-    /// Compares `actual` with the snapshot stored at `path` (wildcards allowed in it), writing it instead when
-    /// updating and not in CI.
+    /// Compares `actual` with the snapshot `name` of `featureFile` (wildcards allowed in it), writing it instead
+    /// when updating and not in CI. Below the feature file's directory no link is followed, reading or writing:
+    /// a link planted in `__snapshots__/` fails the step instead of being written through.
     /// - Parameters:
     ///   - update: update asked for (`--update-snapshots`, or `SUT_UPDATE_SNAPSHOTS=1` in `environment`).
     ///   - updateCommand: how the user updates, for the message.
     /// - Returns: why it fails (with a diff), or nil when it matches or was written.
-    package static func check(_ actual: String, at path: String, name: String, update: Bool, environment: [String: String],
+    package static func check(_ actual: String, named name: String, featureFile: String, update: Bool, environment: [String: String],
                               updateCommand: String) -> String? {
+        if let problem = nameProblem(name) { return problem }
+        let path = path(named: name, featureFile: featureFile)
+        let relative = relativePath(named: name, featureFile: featureFile)
+        let root: RootedDirectory
+        do { root = try RootedDirectory(FileSystem.directory(of: featureFile)) } catch { return "cannot open the snapshot \(path): \(error)" }
         let inCI = (environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" }) ?? false
         let asked = update || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
-        let stored = FileSystem.read(path).map { String(decoding: $0, as: UTF8.self) }
+        let found = root.kind(of: relative)
+        if found != nil && found != .file { return "the snapshot \(path) is not a regular file (a link or directory?); sut-launch does not read or write through links" }
+        let stored = root.read(relative).map { String(decoding: $0, as: UTF8.self) }
         if let stored, OutputPattern.mismatch(expected: stored, actual: actual) == nil { return nil }
         if asked && !inCI {
-            do {
-                try FileManager.default.createDirectory(atPath: FileSystem.directory(of: path), withIntermediateDirectories: true)
-            } catch {
-                return "cannot create \(FileSystem.directory(of: path)): \(error)"
-            }
             let text = actual.hasSuffix("\n") || actual.isEmpty ? actual : actual + "\n"
-            return FileSystem.write(Array(text.utf8), to: path) ? nil : "cannot write the snapshot \(path)"
+            do { try root.write(Array(text.utf8), to: relative) } catch { return "cannot write the snapshot \(path): \(error)" }
+            return nil
         }
         let hint = inCI && asked
             ? "snapshots are never written when CI is set; update them on your machine"

@@ -12,26 +12,21 @@ extension StepCatalog {
         StepDefinition("a file \(quoted) with:", example: "Given a file \"input.txt\" with:\n  \"\"\"\n  b\n  a\n  \"\"\"",
                        check: { pathProblem($0[0]) }) { run, captures, step in
             guard let content = step.docString?.content else { throw StepFailure("this step needs a doc string with the file's content", kind: .error) }
-            let path = try run.scenarioPath(captures[0])
-            do {
-                try FileManager.default.createDirectory(atPath: FileSystem.directory(of: path), withIntermediateDirectories: true)
-            } catch {
-                throw StepFailure("cannot create the directory of \(captures[0]): \(error)", kind: .error)
-            }
+            let name = run.expand(captures[0])
+            if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
             // As written: a script in the file keeps its ${HOME} (no substitution in file contents).
-            guard FileSystem.write(Array((content + "\n").utf8), to: path) else {
-                throw StepFailure("cannot write \(captures[0]) in the scenario's directory", kind: .error)
+            do {
+                try run.work().write(Array((content + "\n").utf8), to: name)
+            } catch {
+                throw StepFailure("cannot write \(captures[0]) in the scenario's directory: \(error)", kind: .error)
             }
         },
         StepDefinition("the files from \(quoted)", example: "Given the files from \"fixtures/project\"") { run, captures, _ in
             let source = run.featurePath(captures[0])
             guard FileSystem.isDirectory(source) else { throw StepFailure("\(source): no such directory (paths are relative to the feature file)", kind: .error) }
             do {
-                for name in try FileManager.default.contentsOfDirectory(atPath: source) {
-                    let target = run.workDirectory + "/" + name
-                    if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
-                    try FileManager.default.copyItem(atPath: source + "/" + name, toPath: target)
-                }
+                // Links that stay inside the copy are kept; a link out of it fails the step (never copied, never followed).
+                _ = try run.work().copy(from: RootedDirectory(source), rules: .init(keepLinksInside: true, skipOthers: false))
             } catch {
                 throw StepFailure("cannot copy \(source) into the scenario's directory: \(error)", kind: .error)
             }

@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The few file operations stub loading and file serving need.
+/// The few file operations stub loading and file serving need. Files are written by ``RootedDirectory`` (below a
+/// root, following no link) and ``OutputFile`` (paths the user names), never here.
 package enum FileSystem {
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
@@ -31,6 +32,11 @@ package enum FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return read(descriptor: fd)
+    }
+
+    /// The rest of the open file `fd` (not closed), or nil when it cannot be read or is larger than ``readLimit``.
+    package static func read(descriptor fd: Int32) -> [UInt8]? {
         var info = stat()
         guard fstat(fd, &info) == 0, Int(info.st_size) <= readLimit else { return nil }
         // Straight into the result, sized by fstat plus one byte to see the end (no zeroed chunk copied from:
@@ -136,24 +142,6 @@ package enum FileSystem {
         return nil
     }
 
-    /// Writes `bytes` to `path` (created or truncated, with `mode` when created); false on failure.
-    package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        if mode != 0o644 { fchmod(fd, mode_t(mode)) } // an existing file keeps its mode otherwise (journals are 0600)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
-    }
-
     /// The directory part of a path ("." when there is none).
     package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
@@ -169,10 +157,3 @@ private func Glibc_or_Darwin_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer
     #endif
 }
 
-private func Glibc_or_Darwin_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
-    #endif
-}

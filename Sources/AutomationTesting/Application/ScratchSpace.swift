@@ -1,4 +1,5 @@
 import AutomationCore
+import AutomationSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -25,9 +26,8 @@ public final class ScratchSpace: Sendable {
         var environment: [String: String] = [:]
         for (variable, name) in ScratchDirectory.isolated { environment[variable] = root + "/" + name }
         self.environment = environment
-        for path in [directory] + Array(environment.values) {
-            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        }
+        let made = try? RootedDirectory(root)
+        for name in ["work"] + ScratchDirectory.isolated.map(\.directory) { _ = try? made?.directory(name) }
     }
 
     /// A path inside ``directory``.

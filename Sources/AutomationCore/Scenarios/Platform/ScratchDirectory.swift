@@ -1,3 +1,4 @@
+import AutomationSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,34 +23,13 @@ package enum ScratchDirectory {
     }
 
     /// Removes `path` and everything below it. Symbolic links are removed, never followed (a program that
-    /// leaves `ln -s / link` behind must not have us delete through it), and the walk uses a list, not
-    /// recursion, so no depth a program creates can overflow the stack.
+    /// leaves `ln -s / link` behind must not have us delete through it), every step is relative to an open
+    /// directory (a directory swapped for a link meanwhile is not entered), and one descriptor serves any depth.
     package static func remove(_ path: String) {
         guard path.contains("/sut-scenario-") else { return } // only what make(in:) made
-        var pending = [path]
-        var directories: [String] = []
-        while let current = pending.popLast() {
-            var info = stat()
-            guard lstat(current, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                directories.append(current)
-                pending += list(current).map { current + "/" + $0 }
-            } else {
-                unlink(current)
-            }
-        }
-        for directory in directories.reversed() { rmdir(directory) }
-    }
-
-    private static func list(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        let name = String(path.split(separator: "/").last ?? "")
+        guard let parent = try? RootedDirectory(FileSystem.directory(of: path)) else { return }
+        parent.remove(entry: Array(name.utf8CString))
     }
 }
 

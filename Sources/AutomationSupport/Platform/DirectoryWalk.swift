@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files below directories the user names (feature directories), links followed as the user expects, each
+/// directory visited once by device and inode: a link back to an ancestor (a cycle) or a second way into a
+/// directory (a diamond) adds nothing, so a scenario is found once. Bounded in depth and entries: past a
+/// limit the walk fails (a suite is never silently cut short).
+package enum DirectoryWalk {
+    package static let depthLimit = 64
+    package static let entryLimit = 100_000
+
+    /// Why a walk stopped.
+    package struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// The paths of files below `root` whose name satisfies `include`, in name order, depth first (as `find`
+    /// with sorted names). Recursion is bounded by ``depthLimit``.
+    package static func files(under root: String, include: (String) -> Bool) throws(Error) -> [String] {
+        var visited = Set<Identity>()
+        var entries = 0
+        var files: [String] = []
+        func walk(_ directory: String, depth: Int) throws(Error) {
+            guard let identity = identity(directory), visited.insert(identity).inserted else { return }
+            if depth > depthLimit { throw Error(description: "\(directory): deeper than \(depthLimit) directories below \(root)") }
+            for name in FileSystem.list(directory) {
+                entries += 1
+                if entries > entryLimit { throw Error(description: "\(root): more than \(entryLimit) entries; name a smaller directory") }
+                let path = directory + "/" + name
+                if FileSystem.isDirectory(path) {
+                    try walk(path, depth: depth + 1)
+                } else if include(name) { // a dangling link or FIFO is named, and its read fails later: never skipped silently
+                    files.append(path)
+                }
+            }
+        }
+        try walk(root, depth: 0)
+        return files
+    }
+
+    private struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private static func identity(_ path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file the user names on the command line for the product to write (`--junit`, `--report`, `--messages`,
+/// `--journal`). The directories on its path are the user's and are followed; the file itself is written
+/// to a temporary name beside it and renamed into place, so a report that cannot be written whole leaves
+/// nothing (and an older report stays as it was). A symbolic link at the name is refused unless it leads to
+/// a device or FIFO (`/dev/stdout`), and a device or FIFO named directly (`/dev/null`) is written in place.
+package enum OutputFile {
+    /// Why `path` cannot be written, or nil when it can: its directory must exist and be writable, and the
+    /// path must not name a directory, a read-only file or a link to a file.
+    package static func problem(_ path: String) -> String? {
+        if path.isEmpty { return "the path is empty" }
+        if path.utf8.contains(0) { return "the path contains a NUL byte" }
+        let directory = FileSystem.directory(of: path)
+        if !FileSystem.isDirectory(directory) { return "directory \(directory) does not exist" }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            switch RootedDirectory.Kind(info.st_mode) {
+            case .directory: return "\(path) is a directory"
+            case .link:
+                if !isDevice(path) { return "\(path) is a symbolic link; reports are not written through links (name the file it points to)" }
+                return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
+            case .other: return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
+            case .file: if access(path, W_OK) != 0 { return "\(path) is not writable" }
+            }
+        }
+        return access(directory, W_OK) == 0 ? nil : "directory \(directory) is not writable"
+    }
+
+    /// Writes `bytes` to `path` whole or not at all (see the type's summary); the reason when it cannot.
+    package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> String? {
+        if let problem = problem(path) { return problem }
+        var info = stat()
+        if lstat(path, &info) == 0, RootedDirectory.Kind(info.st_mode) != .file {
+            // A device or FIFO (checked by problem): written in place, never created or replaced.
+            let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { return "cannot open \(path): \(RootedDirectory.reason(errno))" }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) // not blocked at open by a FIFO without reader; then whole writes
+            let failure = RootedDirectory.writeAll(bytes, to: fd)
+            let closed = close(fd) == 0
+            return failure == 0 && closed ? nil : "cannot write \(path): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
+        }
+        do {
+            let directory = try RootedDirectory(FileSystem.directory(of: path))
+            let name = String(path.split(separator: "/").last ?? Substring(path))
+            try directory.write(bytes, to: name, mode: mode)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Appends `bytes` to `path` (created when missing), never through a link at the name: for files
+    /// another program owns and reads after us (`GITHUB_STEP_SUMMARY`).
+    package static func append(_ bytes: [UInt8], to path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            return errno == ELOOP ? "\(path) is a symbolic link; not written through" : "cannot open \(path): \(RootedDirectory.reason(errno))"
+        }
+        let failure = RootedDirectory.writeAll(bytes, to: fd)
+        let closed = close(fd) == 0
+        return failure == 0 && closed ? nil : "cannot write \(path): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
+    }
+
+    /// True when `path` leads (through links) to a character device, FIFO or socket.
+    private static func isDevice(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK
+    }
+}
