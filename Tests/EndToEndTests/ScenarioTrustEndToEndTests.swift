@@ -166,6 +166,47 @@ import Testing
         #expect(tested.status == 3, "\(tested.stdout)\(tested.stderr)")
         #expect(tested.stderr.contains("bad.feature:5: ${DEFINED_HERE} is not defined"), "\(tested.stderr)")
     }
+
+    /// Found by a hostile review: `${A}` and `{1}` in one step trapped (1...0 is not a range) in check, test and
+    /// --dry-run; an undefined name in a doc string became "" and the comparison passed.
+    @Test func variablesAndParametersInOneStepAndUndefinedNamesInDocStrings() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mixed = try CLI.write("""
+        Feature: mixed
+          Scenario: both forms
+            When I run "echo ${A}{1}{0}{99999999999999999999}"
+            Then I see "x{1}"
+            And the output is:
+              \"\"\"
+              x{1}{0}{99999999999999999999}
+              \"\"\"
+            Given a file "script.sh" with:
+              \"\"\"
+              echo ${NOT_DEFINED_AND_KEPT_AS_WRITTEN}
+              \"\"\"
+
+        """, "mixed.feature", in: directory)
+        for command in [["check", "-D", "A=x", mixed], ["test", "-D", "A=x", mixed], ["test", "--dry-run", "-D", "A=x", mixed]] {
+            let result = try CLI.run(command)
+            #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+        }
+        let docString = try CLI.write("""
+        Feature: doc string
+          Scenario: an undefined name
+            When I run "printf 'version: '"
+            Then the output is:
+              \"\"\"
+              version: ${APP_VERSION}
+              \"\"\"
+
+        """, "doc.feature", in: directory)
+        for command in ["check", "test"] {
+            let result = try CLI.run([command, docString])
+            #expect(result.status == 3, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("doc.feature:4: ${APP_VERSION} is not defined"), "\(result.stderr)")
+        }
+    }
 }
 
 /// Every write to a child's stdin is bounded by the step's deadline: a step command that never reads its doc

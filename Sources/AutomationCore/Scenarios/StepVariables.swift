@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// `${NAME}` in steps: what a name may be, and substitution in one pass (a value that holds `${…}` or `{2}`
 /// is not substituted again).
 enum StepVariables {
@@ -24,7 +26,8 @@ enum StepVariables {
                 output += value(String(after[after.index(open, offsetBy: 2)..<close]))
                 rest = after[after.index(after: close)...]
             } else if after.first == "{", let close = after.firstIndex(of: "}"),
-                      let number = Int(after[after.index(after: open)..<close]), (1...values.count).contains(number) {
+                      let number = BoundedNumber.integer(after[after.index(after: open)..<close], in: 1...max(1, values.count)),
+                      values.indices.contains(number - 1) {
                 output += values[number - 1]
                 rest = after[after.index(after: close)...]
             } else {
@@ -43,7 +46,7 @@ enum StepVariables {
         for pickle in pickles {
             var scenarioNames: Set<String> = []
             for step in pickle.steps {
-                for name in names(in: step.text) where defines[name] == nil && environment[name] == nil
+                for name in names(in: expandedText(of: step)) where defines[name] == nil && environment[name] == nil
                     && !runTime.contains(name) && !scenarioNames.contains(name) {
                     let problem = "\(pickle.uri):\(step.line): ${\(name)} is not defined; pass --define \(name)=VALUE, set it in the environment, "
                         + "or use one the scenario's program gets (\(runTime.sorted().joined(separator: ", ")))"
@@ -53,5 +56,16 @@ enum StepVariables {
             }
         }
         return problems
+    }
+
+    /// Everything of a step that is expanded when it runs: its text, its table's cells, its doc string (but for
+    /// `a file "…" with:`, whose content is written as it stands: a script keeps its `${HOME}`).
+    private static func expandedText(of step: GherkinDocument.Step) -> String {
+        var text = step.text
+        if let table = step.dataTable { text += "\n" + table.rows.flatMap { $0 }.joined(separator: "\n") }
+        if let docString = step.docString, !(step.text.hasPrefix("a file \"") && step.text.hasSuffix(" with:")) {
+            text += "\n" + docString.content
+        }
+        return text
     }
 }
