@@ -57,8 +57,8 @@ import Testing
         }
     }
 
-    /// The last gate, in the response writer: a request value rendered into a header by a template cannot write
-    /// a line of its own (CR/LF become spaces) nor a NUL (the answer is a 500 naming the header, never sent raw).
+    /// A request value rendered into a header by a template cannot write a line of its own nor a NUL: control
+    /// bytes become spaces.
     @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
     func requestValuesCannotReachTheResponseHeadRaw() throws {
         let directory = try CLI.temporaryDirectory()
@@ -68,12 +68,11 @@ import Testing
         _ = try ServerTrustEndToEndTests.serving([stubs]) { url, _ throws in
             let split = try CLI.output(of: ["curl", "-s", "-i", "\(url)/echo?v=a%0D%0ASet-Cookie:%20s=1"])
             #expect(split.hasPrefix("HTTP/1.1 200 OK\r\n") && !split.contains("\nSet-Cookie"), "\(split)")
+            // Templating writes a control byte of a header value as a space; the head writer's gate (500 naming
+            // the header) is for answers built in code: HTTPFieldTests.theHeadGateRefusesWhatHTTPForbids.
             let nul = try CLI.output(of: ["curl", "-s", "-i", "\(url)/echo?v=a%00b"])
-            #expect(nul.hasPrefix("HTTP/1.1 500 "), "\(nul)")
-            #expect(nul.contains("X-Echo") && !nul.contains("a\u{0}b"), "\(nul)")
-            // The journal says what went out.
-            let journal = try CLI.output(of: ["curl", "-s", "\(url)/__admin/requests?limit=1"])
-            #expect(journal.contains(#""responseDefinition":{"status":500}"#), "\(journal)")
+            #expect(nul.hasPrefix("HTTP/1.1 200 ") && nul.contains("X-Echo: a b\r\n"), "\(nul)")
+            #expect(!nul.contains("\u{0}"), "\(nul)")
         }
     }
 }
