@@ -161,7 +161,8 @@ public enum TestCommand {
             return messages.write(to: messagesPath) ? exitCode : ExitCode.ioError
         }
         for option in parsed.values("--steps") where !FileSystem.isRegularFile(option.value ?? "") {
-            throw UsageError("\(option.spelling) \(option.value ?? ""): no such step file")
+            let path = option.value ?? ""
+            throw UsageError("\(option.spelling) \(path): \(FileSystem.exists(path) ? FileSystem.unreadable(path) : "no such step file")")
         }
         let stepFiles = UserSteps.files(near: files) + parsed.values("--steps").compactMap(\.value)
         var seenStepFiles: Set<String> = []
@@ -275,7 +276,7 @@ public enum TestCommand {
             } else if FileSystem.isRegularFile(path) {
                 files.append(path)
             } else {
-                throw UsageError("\(path): no such feature file or directory")
+                throw UsageError("\(path): \(FileSystem.exists(path) ? FileSystem.unreadable(path) : "no such feature file or directory")")
             }
         }
         return files
