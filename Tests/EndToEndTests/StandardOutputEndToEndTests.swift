@@ -14,7 +14,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.sutLaunch)
         process.arguments = arguments
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
         try process.run()
