@@ -137,77 +137,8 @@ int csystem_pidfd_open(int pid) {
 #endif
 }
 
-// MARK: Forwarding signals (see CSystemShims.h)
 
-#include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
-#include <time.h>
-
-static _Atomic int forward_group;
-static _Atomic int forward_first_signal;
-static _Atomic int forward_received;
-static _Atomic long long forward_first_at;
-
-static void forward_handler(int signal) {
-    int saved = errno;
-    int count = atomic_fetch_add(&forward_received, 1) + 1;
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&forward_first_signal, &expected, signal)) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now); // async-signal-safe
-        atomic_store(&forward_first_at, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
-    }
-    int group = atomic_load(&forward_group);
-    if (group > 0) kill(-group, count == 1 ? signal : SIGKILL);
-    errno = saved;
-}
-
-void csystem_forward_install(void) {
-    struct sigaction action;
-    action.sa_handler = forward_handler;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    sigset_t set;
-    sigemptyset(&set);
-    int signals[] = {SIGINT, SIGTERM, SIGHUP};
-    for (int index = 0; index < 3; index++) {
-        sigaction(signals[index], &action, NULL);
-        sigaddset(&set, signals[index]);
-    }
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-}
-
-void csystem_forward_attach(int pgid) {
-    // Publish the group first, then look for a signal that came before: one received in between is sent by
-    // the handler (it sees the group) and perhaps again here, which for the first signal is harmless.
-    atomic_store(&forward_group, pgid);
-    int first = atomic_load(&forward_first_signal);
-    if (first != 0 && pgid > 0) kill(-pgid, atomic_load(&forward_received) > 1 ? SIGKILL : first);
-}
-
-int csystem_forward_first(void) { return atomic_load(&forward_first_signal); }
-int csystem_forward_count(void) { return atomic_load(&forward_received); }
-
-int csystem_reset_inherited_signals(void) {
-    int reset = 0;
-    for (int signal = 1; signal < 32; signal++) {
-        if (signal == SIGKILL || signal == SIGSTOP) continue;
-        struct sigaction old;
-        if (sigaction(signal, NULL, &old) != 0 || old.sa_handler != SIG_IGN) continue;
-        struct sigaction standard;
-        memset(&standard, 0, sizeof standard);
-        standard.sa_handler = SIG_DFL;
-        sigemptyset(&standard.sa_mask);
-        if (sigaction(signal, &standard, NULL) == 0) reset++;
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    pthread_sigmask(SIG_SETMASK, &none, NULL);
-    return reset;
-}
-long long csystem_forward_first_at(void) { return atomic_load(&forward_first_at); }
 
 // MARK: The reaper (see CSystemShims.h)
 //

@@ -29,6 +29,7 @@ public enum CheckCommand {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex else { throw UsageError("\(option.spelling) '\(value)' is not NAME=VALUE") }
             defines[String(value[..<equals])] = String(value[value.index(after: equals)...])
         }
+        try OutputFiles.check(parsed, outputs: ["--messages"], inputs: parsed.positionals.map { ($0, "the feature file \($0)") })
         let messagesPath = try parsed.last("--messages").map { option throws(UsageError) in try RunCommand.outputPath(option.value ?? "", option) }
         var sources: [ScenarioLint.Source] = [] // every feature file as read, for --messages
         if parsed.has("--help") {

@@ -69,6 +69,7 @@ public enum RunCommand {
             }
             try SutLaunchCommand.refuseLikelyTypo(program)
         }
+        try checkOutputs(parsed)
         var configuration = RunConfiguration(program: program, arguments: Array(parsed.positionals.dropFirst()))
         configuration.callerEnvironment = environment
 
@@ -188,10 +189,22 @@ public enum RunCommand {
         return value
     }
 
-    /// Writes the `--report` of a command line that failed before anything launched, when the option was given.
+    /// `--report` and `--journal` once each, on files of their own: not each other, not the program, not a file
+    /// the run reads.
+    static func checkOutputs(_ parsed: ParsedArguments) throws(UsageError) {
+        var inputs = OutputFiles.inputs(parsed, ["--stub", "--env-file", "--flags-file"])
+        if let program = parsed.positionals.first, program.contains("/") { inputs.append((program, "the program \(program)")) }
+        try OutputFiles.check(parsed, outputs: ["--report", "--journal"], inputs: inputs)
+    }
+
+    /// Writes the `--report` of a command line that failed before anything launched, when the option was given
+    /// once, on a file of its own (``checkOutputs(_:)``).
     static func writeEarlyReport(_ arguments: [String], exitCode: Int32, error: String) {
         guard let path = ArgumentParser.lastValue(of: "--report", in: arguments, options: options),
               OutputFile.problem(path) == nil else { return }
+        if let parsed = try? ArgumentParser.parse(arguments, options: options) {
+            do { try checkOutputs(parsed) } catch { return }
+        }
         let program = (try? ArgumentParser.parse(arguments, options: options))?.positionals.first ?? ""
         if !RunReport(notLaunched: program, exitCode: exitCode, error: error).write(to: path) {
             Console.error("--report \(path): cannot write the report")

@@ -30,6 +30,7 @@ public enum ServeCommand {
             Console.out(help)
             return 0
         }
+        try OutputFiles.check(parsed, outputs: ["--journal"], inputs: parsed.positionals.map { ($0, "the stub file \($0)") })
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. Problems keep their order: a bad option or stub file is reported
         // first; a port that cannot be had is reported by the start below, which tries it again.

@@ -37,7 +37,15 @@ public enum SutLaunchCommand {
     }
 
     /// Runs the command line `arguments` (argv without argv[0]) with the caller's `environment`; returns the exit code.
+    /// Output lost on our stdout or stderr (`> /dev/full`) makes it 74, never 0 (the run's report says so too).
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let code = command(arguments, environment: environment)
+        guard let failure = StandardStreams.failure, code != ExitCode.ioError else { return code }
+        Console.error("\(failure) (exit \(ExitCode.ioError))")
+        return ExitCode.ioError
+    }
+
+    private static func command(_ arguments: [String], environment: [String: String]) -> Int32 {
         let first = arguments.first
         do {
             switch first {

@@ -68,6 +68,7 @@ public enum TestCommand {
             Console.out(help)
             return 0
         }
+        try checkOutputs(parsed)
         var scenarioOptions = ScenarioOptions()
         scenarioOptions.environment = environment
         scenarioOptions.updateSnapshots = ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
@@ -160,7 +161,8 @@ public enum TestCommand {
             return messages.write(to: messagesPath) ? exitCode : ExitCode.ioError
         }
         for option in parsed.values("--steps") where !FileSystem.isRegularFile(option.value ?? "") {
-            throw UsageError("\(option.spelling) \(option.value ?? ""): no such step file")
+            let path = option.value ?? ""
+            throw UsageError("\(option.spelling) \(path): \(FileSystem.exists(path) ? FileSystem.unreadable(path) : "no such step file")")
         }
         let stepFiles = UserSteps.files(near: files) + parsed.values("--steps").compactMap(\.value)
         var seenStepFiles: Set<String> = []
@@ -239,10 +241,22 @@ public enum TestCommand {
         return result
     }
 
-    /// Writes the `--report` of a command line that failed before any scenario ran, when the option was given.
+    /// `--junit`, `--report` and `--messages` once each, on files of their own: not each other, not a feature or
+    /// steps file the run reads.
+    static func checkOutputs(_ parsed: ParsedArguments) throws(UsageError) {
+        var inputs = OutputFiles.inputs(parsed, ["--steps"])
+        for argument in parsed.positionals where FileSystem.isRegularFile(argument) { inputs.append((argument, "the feature file \(argument)")) }
+        try OutputFiles.check(parsed, outputs: ["--junit", "--report", "--messages"], inputs: inputs)
+    }
+
+    /// Writes the `--report` of a command line that failed before any scenario ran, when the option was given
+    /// once, on a file of its own (``checkOutputs(_:)``).
     static func writeEarlyReport(_ arguments: [String], exitCode: Int32, error: String) {
         guard let path = ArgumentParser.lastValue(of: "--report", in: arguments, options: options, stopAtPositional: false),
               OutputFile.problem(path) == nil else { return }
+        if let parsed = try? ArgumentParser.parse(arguments, options: options, stopAtPositional: false) {
+            do { try checkOutputs(parsed) } catch { return }
+        }
         let json = ScenarioJSONReport.render([], totalSeconds: 0, exitCode: exitCode, error: error)
         if let problem = OutputFile.write(Array(json.utf8), to: path) { Console.error("--report \(path): cannot write the report: \(problem)") }
     }
@@ -261,7 +275,7 @@ public enum TestCommand {
             } else if FileSystem.isRegularFile(path) {
                 files.append(path)
             } else {
-                throw UsageError("\(path): no such feature file or directory")
+                throw UsageError("\(path): \(FileSystem.exists(path) ? FileSystem.unreadable(path) : "no such feature file or directory")")
             }
         }
         return files

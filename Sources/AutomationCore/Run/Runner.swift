@@ -34,6 +34,7 @@ public enum Runner {
         }
         var outcome = launchAndWait(configuration, signals: signals)
         if let server { finishServer(server, configuration, &outcome) }
+        noteLostOutput(&outcome)
         writeReport(&outcome, configuration)
         return outcome
     }
@@ -108,6 +109,16 @@ public enum Runner {
         }
         report.exitCode = exitCode
         return RunOutcome(exitCode: exitCode, report: report)
+    }
+
+    /// Our stdout or stderr could not take a write (`> /dev/full`; EPIPE is a reader that left, not this): output
+    /// was lost, so the run fails with exit 74 naming it, whatever the program did (its status stays in the report).
+    private static func noteLostOutput(_ outcome: inout RunOutcome) {
+        guard let failure = StandardStreams.failure else { return }
+        Console.error("\(failure) (exit \(ExitCode.ioError))")
+        outcome.exitCode = ExitCode.ioError
+        outcome.report.exitCode = ExitCode.ioError
+        outcome.report.error = [outcome.report.error, failure].compactMap { $0 }.joined(separator: "; ")
     }
 
     /// Writes the `--report`; when that fails at the end, the run fails with exit 74 (EX_IOERR), never 0.

@@ -27,9 +27,13 @@ package enum FileSystem {
     /// larger one is refused (``unreadable(_:)`` says so) instead of taking the machine's memory.
     package static let readLimit = 256 << 20
 
-    /// The whole file, or nil when it cannot be read or is larger than ``readLimit``.
+    /// The whole file, or nil when it cannot be read, is not a regular file or is larger than ``readLimit``.
+    ///
+    /// Opened with O_NONBLOCK: a FIFO (or a terminal, a device) named where a file is expected would otherwise
+    /// block open() until a writer comes, forever and deaf to SIGTERM; fstat then refuses all but regular files
+    /// (``unreadable(_:)`` names what it is).
     package static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return read(descriptor: fd)
@@ -38,7 +42,7 @@ package enum FileSystem {
     /// The rest of the open file `fd` (not closed), or nil when it cannot be read or is larger than ``readLimit``.
     package static func read(descriptor fd: Int32) -> [UInt8]? {
         var info = stat()
-        guard fstat(fd, &info) == 0, Int(info.st_size) <= readLimit else { return nil }
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= readLimit else { return nil }
         // Straight into the result, sized by fstat plus one byte to see the end (no zeroed chunk copied from:
         // a large stub file is read on the path to "ready").
         let expected = Int(info.st_size) + 1
@@ -76,12 +80,25 @@ package enum FileSystem {
     package static func unreadable(_ path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased() }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "a directory" }
+        if let kind = kind(info.st_mode) { return kind }
         if Int(info.st_size) > readLimit { return "larger than \(readLimit >> 20) MiB: \(info.st_size) bytes" }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return errno == EACCES ? "permission denied" : String(cString: strerror(errno)).lowercased() }
         close(fd)
         return "cannot be read"
+    }
+
+    /// What a file that is not a regular file is, for a message ("a FIFO, not a file"); nil for a regular file.
+    private static func kind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO, not a file"
+        case S_IFCHR: "a character device, not a file"
+        case S_IFBLK: "a block device, not a file"
+        case S_IFSOCK: "a socket, not a file"
+        default: "not a regular file"
+        }
     }
 
     /// Names in a directory (no `.`/`..`), sorted.

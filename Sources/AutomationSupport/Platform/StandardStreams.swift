@@ -4,18 +4,63 @@ import Glibc
 import Darwin
 #endif
 
-/// Text to this process's stdout or stderr, unbuffered (fd 1 and 2), for sut-launch's own lines and the
-/// server's warnings. A closed reader is not an error here (SIGPIPE is ignored by the CLI).
+/// Bytes to this process's stdout or stderr, unbuffered (fd 1 and 2): sut-launch's own lines, the server's
+/// warnings and the program's output passed through. Every write to fd 1 and 2 goes through here.
+///
+/// Only EPIPE means the reader went away (`sut-launch prog | head`: SIGPIPE is ignored by the CLI). Any other
+/// error (`> /dev/full`: ENOSPC, EIO, EFBIG) is output lost: the first is kept in ``failure`` and the command
+/// ends with exit 74 naming it, never 0.
 package enum StandardStreams {
+    /// What became of one write.
+    package enum Outcome: Equatable, Sendable {
+        case written
+        /// EPIPE: nobody reads any more.
+        case readerGone
+        /// Any other error (errno): the bytes are lost.
+        case failed(Int32)
+    }
+
+    private static let firstFailure = Locked<String?>(nil)
+
     package static func out(_ text: String) { write(text, to: 1) }
     package static func error(_ text: String) { write(text, to: 2) }
 
+    /// The first write to stdout or stderr that failed other than with EPIPE, e.g. "cannot write to standard
+    /// output: No space left on device"; nil when none did.
+    package static var failure: String? { firstFailure.current }
+
     private static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)
-        #if canImport(Glibc)
-        _ = Glibc.write(fd, &bytes, bytes.count)
-        #else
-        _ = Darwin.write(fd, &bytes, bytes.count)
-        #endif
+        _ = bytes.withUnsafeMutableBytes { write(UnsafeRawBufferPointer($0), to: fd) }
+    }
+
+    /// Writes all of `bytes` to `fd` (1 or 2), waiting while a non-blocking descriptor is full.
+    package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Outcome {
+        var offset = 0
+        while offset < bytes.count {
+            #if canImport(Glibc)
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            #else
+            let written = Darwin.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            #endif
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            let error = errno
+            switch error {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK:
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, 100)
+            case EPIPE: return .readerGone
+            default:
+                let name = fd == 1 ? "standard output" : fd == 2 ? "standard error" : "descriptor \(fd)"
+                let reason = String(cString: strerror(error))
+                firstFailure.withLock { if $0 == nil { $0 = "cannot write to \(name): \(reason)" } }
+                return .failed(error)
+            }
+        }
+        return .written
     }
 }

@@ -57,9 +57,25 @@ int csystem_spawn_setsid_flag(void);
 /// -1 and errno (ENOSYS on other systems).
 int csystem_pidfd_open(int pid);
 
-/// Installs handlers for SIGINT, SIGTERM and SIGHUP that forward them to a process group (see
-/// csystem_forward_attach): the first received is sent as is, every later one as SIGKILL. Before a group is
-/// attached they are only counted. Unblocks the three in the calling thread (threads it starts inherit that).
+/// The signals that end a run as SIGTERM does (signals.c): SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
+/// SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT and the real-time signals: every signal whose
+/// default action ends a process and that only comes from outside it.
+void csystem_termination_set(void *set); // a sigset_t *
+
+/// A signal taken from the termination set, or SIGTERM standing for a crash signal (SIGABRT, SIGSEGV, SIGBUS,
+/// SIGTRAP, SIGILL, SIGFPE, SIGSYS) another process sent before the forwarding handlers were installed: the
+/// signal to act on.
+int csystem_termination_signal(int received);
+
+/// Installs a handler for the crash signals that tells a fault (or this process's own abort) from a `kill` by
+/// another process: a fault goes on to the handler installed before (the Swift runtime's backtracer) or the
+/// default action; a kill stops the run as SIGTERM does (forwarded once installed, else raised as SIGTERM).
+void csystem_catch_external_crash_signals(void);
+
+/// Installs handlers for the termination set that forward each to a process group (see csystem_forward_attach):
+/// the first received is sent as is, every later one as SIGKILL. Before a group is attached they are only
+/// counted. Unblocks them in the calling thread (threads it starts inherit that). SIGTSTP, SIGTTIN and SIGTTOU
+/// stop the group and then sut-launch (as a shell stops a job); SIGCONT is passed on to the group.
 /// A handler, not a sigwait thread: a run then starts one thread fewer (measured on the launch path).
 void csystem_forward_install(void);
 

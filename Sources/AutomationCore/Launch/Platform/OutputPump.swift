@@ -36,6 +36,7 @@ final class OutputPump: Sendable {
             var wakeRead = wake.read
             var watch = exitWatch
             var pipesDone = false
+            var forwarding = (stdout: forward, stderr: forward) // false once our stream could not take a write
             // Not zero-filled: only the pages read() writes become resident (a quiet program costs one, not 16).
             let capacity = 64 * 1024
             let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -88,10 +89,18 @@ final class OutputPump: Sendable {
                     if count > 0 {
                         let chunk = UnsafeBufferPointer(start: buffer, count: count)
                         recorder.record(chunk, from: stream)
-                        if forward, !Self.writeAll(stream == .stdout ? 1 : 2, chunk) {
-                            // Our reader went away (`sut-launch prog | head`): stop reading, so the program
-                            // sees its stdout closed (EPIPE/SIGPIPE) as if it were piped to head directly.
-                            closed.append(fd)
+                        if stream == .stdout ? forwarding.stdout : forwarding.stderr {
+                            switch StandardStreams.write(UnsafeRawBufferPointer(chunk), to: stream == .stdout ? 1 : 2) {
+                            case .written: break
+                            case .readerGone:
+                                // Our reader went away (`sut-launch prog | head`): stop reading, so the program
+                                // sees its stdout closed (EPIPE/SIGPIPE) as if it were piped to head directly.
+                                closed.append(fd)
+                            case .failed:
+                                // Our output cannot be written (`> /dev/full`): not the program's doing. Keep
+                                // reading (it is recorded), stop passing it on; the run ends with exit 74.
+                                if stream == .stdout { forwarding.stdout = false } else { forwarding.stderr = false }
+                            }
                         }
                     } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                         closed.append(fd)
@@ -125,19 +134,6 @@ final class OutputPump: Sendable {
     }
 
     deinit { closeWake() } // a process dropped without finish() does not leak the wake pipe
-
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
-    }
 }
 
 extension Duration {

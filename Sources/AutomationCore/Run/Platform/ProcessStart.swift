@@ -5,7 +5,8 @@ internal import CSystemShims
 ///
 /// - Signals the parent set to ignore go back to their default: with SIGCHLD ignored (`trap '' CHLD` in a CI
 ///   shell) the kernel reaps the program itself and its exit status is lost (`sut-launch false` exited 0);
-///   SIGINT, SIGTERM, SIGHUP then get sut-launch's own handling (``SignalForwarder``), and SIGPIPE is ignored
+///   SIGINT, SIGTERM, SIGHUP (and every signal that ends a run) then get sut-launch's own handling
+///   (``SignalForwarder``), and SIGPIPE is ignored
 ///   by design (a closed stdout must not kill sut-launch before it writes its report).
 /// - The signal mask starts empty, then the forwarded signals are blocked as ``SignalForwarder`` expects.
 /// - Closed fds 0, 1, 2 are opened on /dev/null (``StandardDescriptors/openClosedOnes()``).

@@ -6,8 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Forwards SIGINT, SIGTERM and SIGHUP that sut-launch receives to the program's whole process group,
-/// then SIGKILL after the grace period; a second signal kills at once.
+/// Forwards the signals that end a run (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM… every signal whose
+/// default action ends a process and that comes from outside; a crash signal sent with `kill`) that sut-launch
+/// receives to the program's whole process group, then SIGKILL after the grace period; a second signal kills
+/// at once. The run then ends as for SIGTERM: report written, exit 128+N. A real fault still crashes.
+/// SIGTSTP, SIGTTIN and SIGTTOU stop the program's group and sut-launch, as a shell stops a job; SIGCONT
+/// continues both.
 ///
 /// The forwarding is a signal handler (CSystemShims' `csystem_forward_*`), not a thread: a run starts one
 /// thread fewer. ``waitForExit(of:timeout:)`` enforces the grace period from the waiting thread.
@@ -16,31 +20,30 @@ import Darwin
 /// (serve, test) see them in one thread; creating a forwarder installs the handlers and unblocks the signals in
 /// the calling thread. The program gets an empty mask and default dispositions anyway.
 public final class SignalForwarder: Sendable {
-    static let forwarded: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-
     private let grace: Duration
     private static var forwardedSet: sigset_t {
         var set = sigset_t()
-        sigemptyset(&set)
-        for signal in forwarded { sigaddset(&set, signal) }
+        csystem_termination_set(&set)
         return set
     }
 
-    /// Waits for the next SIGINT, SIGTERM or SIGHUP (blocked by ``blockSignalsInThisProcess()``) and returns it.
+    /// Waits for the next signal that ends a run (blocked by ``blockSignalsInThisProcess()``) and returns it.
     public static func waitForTerminationSignal() -> Int32 {
         var set = forwardedSet
         var received: Int32 = 0
         while sigwait(&set, &received) != 0 {}
-        return received
+        return csystem_termination_signal(received)
     }
 
     /// Sends this process SIGTERM (what ``waitForTerminationSignal()`` waits for).
     public static func raiseTermination() { kill(getpid(), SIGTERM) }
 
-    /// Blocks the forwarded signals in the calling thread (and every thread it starts later).
+    /// Blocks the forwarded signals in the calling thread (and every thread it starts later), and tells crash
+    /// signals sent with `kill` from real faults.
     public static func blockSignalsInThisProcess() {
         var set = forwardedSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
+        csystem_catch_external_crash_signals()
         // Writing to a closed stdout must not kill sut-launch before it writes its report; the program
         // gets the default disposition back (posix_spawn SETSIGDEF).
         signal(SIGPIPE, SIG_IGN)

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension FileSystem {
+    /// True when `first` and `second` name one file: the same canonical directory and name (the file need not
+    /// exist yet: `out.json` and `./dir/../out.json`), or, when both exist, the same device and inode (a symlink
+    /// or a hard link to it).
+    package static func sameFile(_ first: String, _ second: String) -> Bool {
+        if let one = canonicalName(first), let other = canonicalName(second), one == other { return true }
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// realpath of the directory, then the last component as written, or where it links to (a dangling link
+    /// names the file a write through it would create); nil when the directory does not exist.
+    private static func canonicalName(_ path: String, depth: Int = 0) -> String? {
+        guard !path.isEmpty, let directory = realPath(directory(of: path)) else { return nil }
+        var name = path
+        if let slash = path.lastIndex(of: "/") { name = String(path[path.index(after: slash)...]) }
+        if name.isEmpty || name == "." || name == ".." { return realPath(path) }
+        let resolved = (directory == "/" ? "" : directory) + "/" + name
+        var info = stat()
+        guard depth < 16, lstat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return resolved }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(resolved, &target, target.count - 1)
+        guard length > 0 else { return resolved }
+        let link = String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return canonicalName(link.hasPrefix("/") ? link : directory + "/" + link, depth: depth + 1)
+    }
+}

@@ -1,0 +1,184 @@
+// Signals sut-launch receives (see CSystemShims.h): the ones that end a run, forwarded to the program's group;
+// job control passed on to it; crash signals told apart by who sent them.
+#define _GNU_SOURCE
+#include "CSystemShims.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+// Signals whose default action ends a process and that only ever come from outside (kill, a terminal, a timer,
+// a CPU limit): they end a run as SIGTERM does.
+static const int terminating[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+                                  SIGPROF, SIGXCPU, SIGIO, SIGPWR,
+#ifdef SIGSTKFLT
+                                  SIGSTKFLT,
+#endif
+};
+#define TERMINATING_COUNT (int)(sizeof terminating / sizeof terminating[0])
+
+// Signals a real fault raises in the faulting thread, and that `kill` can send as well.
+static const int crashing[] = {SIGABRT, SIGSEGV, SIGBUS, SIGTRAP, SIGILL, SIGFPE, SIGSYS};
+#define CRASHING_COUNT (int)(sizeof crashing / sizeof crashing[0])
+static struct sigaction crash_previous[CRASHING_COUNT];
+
+static _Atomic int forward_installed;
+static _Atomic int forward_group;
+static _Atomic int forward_first_signal;
+static _Atomic int forward_received;
+static _Atomic long long forward_first_at;
+static _Atomic int redirected; // a crash signal sent from outside before the handlers were installed
+
+void csystem_termination_set(void *untyped) {
+    sigset_t *set = untyped;
+    sigemptyset(set);
+    for (int index = 0; index < TERMINATING_COUNT; index++) sigaddset(set, terminating[index]);
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+    for (int signal = SIGRTMIN; signal <= SIGRTMAX; signal++) sigaddset(set, signal);
+#endif
+}
+
+int csystem_termination_signal(int received) {
+    if (received != SIGTERM) return received;
+    int original = atomic_exchange(&redirected, 0);
+    return original != 0 ? original : received;
+}
+
+static void forward_handler(int signal) {
+    int saved = errno;
+    signal = csystem_termination_signal(signal);
+    int count = atomic_fetch_add(&forward_received, 1) + 1;
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&forward_first_signal, &expected, signal)) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now); // async-signal-safe
+        atomic_store(&forward_first_at, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    }
+    int group = atomic_load(&forward_group);
+    if (group > 0) kill(-group, count == 1 ? signal : SIGKILL);
+    errno = saved;
+}
+
+/// A crash signal: from another process (SI_USER, SI_QUEUE, SI_TKILL with a foreign pid) it is a request to
+/// stop, handled as SIGTERM is; from a fault or from this process (abort) it goes to the handler that was there
+/// before (the Swift runtime's backtracer), or to the default action, so a real crash still crashes.
+static void crash_handler(int signal, siginfo_t *info, void *context) {
+    if (info != NULL && info->si_code <= 0 && info->si_pid != getpid()) {
+        if (atomic_load(&forward_installed)) {
+            forward_handler(signal);
+        } else {
+            int saved = errno;
+            int expected = 0;
+            atomic_compare_exchange_strong(&redirected, &expected, signal);
+            kill(getpid(), SIGTERM); // blocked: the thread waiting in sigwait takes it (csystem_termination_signal)
+            errno = saved;
+        }
+        return;
+    }
+    for (int index = 0; index < CRASHING_COUNT; index++) {
+        if (crashing[index] != signal) continue;
+        struct sigaction *previous = &crash_previous[index];
+        if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction != NULL) {
+            previous->sa_sigaction(signal, info, context);
+            return;
+        }
+        if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN && previous->sa_handler != NULL) {
+            previous->sa_handler(signal);
+            return;
+        }
+    }
+    // The default action: a fault faults again on return; a signal this process sent itself is raised again
+    // (blocked while this handler runs, delivered as it returns).
+    struct sigaction standard;
+    memset(&standard, 0, sizeof standard);
+    standard.sa_handler = SIG_DFL;
+    sigemptyset(&standard.sa_mask);
+    sigaction(signal, &standard, NULL);
+    if (info == NULL || info->si_code <= 0) raise(signal);
+}
+
+void csystem_catch_external_crash_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = crash_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART; // the runtime's alternate stack, for stack overflows
+    for (int index = 0; index < CRASHING_COUNT; index++) {
+        struct sigaction previous;
+        if (sigaction(crashing[index], NULL, &previous) != 0) continue;
+        if (previous.sa_handler == SIG_IGN) continue;
+        crash_previous[index] = previous;
+        sigaction(crashing[index], &action, NULL);
+    }
+}
+
+// Job control: a stop request stops the program's group with sut-launch, as a shell stops a whole job; SIGCONT
+// continues both.
+static void stop_handler(int signal) {
+    int saved = errno;
+    int group = atomic_load(&forward_group);
+    if (group > 0) kill(-group, signal);
+    kill(getpid(), SIGSTOP);
+    errno = saved;
+}
+
+static void continue_handler(int signal) {
+    int saved = errno;
+    int group = atomic_load(&forward_group);
+    if (group > 0) kill(-group, signal);
+    errno = saved;
+}
+
+void csystem_forward_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = forward_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigset_t set;
+    csystem_termination_set(&set);
+    for (int signal = 1; signal < NSIG; signal++) {
+        if (sigismember(&set, signal) == 1) sigaction(signal, &action, NULL);
+    }
+    atomic_store(&forward_installed, 1);
+    action.sa_handler = stop_handler;
+    int stops[] = {SIGTSTP, SIGTTIN, SIGTTOU};
+    for (int index = 0; index < 3; index++) sigaction(stops[index], &action, NULL);
+    action.sa_handler = continue_handler;
+    sigaction(SIGCONT, &action, NULL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void csystem_forward_attach(int pgid) {
+    // Publish the group first, then look for a signal that came before: one received in between is sent by
+    // the handler (it sees the group) and perhaps again here, which for the first signal is harmless.
+    atomic_store(&forward_group, pgid);
+    int first = atomic_load(&forward_first_signal);
+    if (first != 0 && pgid > 0) kill(-pgid, atomic_load(&forward_received) > 1 ? SIGKILL : first);
+}
+
+int csystem_forward_first(void) { return atomic_load(&forward_first_signal); }
+int csystem_forward_count(void) { return atomic_load(&forward_received); }
+long long csystem_forward_first_at(void) { return atomic_load(&forward_first_at); }
+
+int csystem_reset_inherited_signals(void) {
+    int reset = 0;
+    for (int signal = 1; signal < 32; signal++) {
+        if (signal == SIGKILL || signal == SIGSTOP) continue;
+        struct sigaction old;
+        if (sigaction(signal, NULL, &old) != 0 || old.sa_handler != SIG_IGN) continue;
+        struct sigaction standard;
+        memset(&standard, 0, sizeof standard);
+        standard.sa_handler = SIG_DFL;
+        sigemptyset(&standard.sa_mask);
+        if (sigaction(signal, &standard, NULL) == 0) reset++;
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    pthread_sigmask(SIG_SETMASK, &none, NULL);
+    return reset;
+}

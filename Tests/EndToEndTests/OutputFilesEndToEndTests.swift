@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Two outputs on one path: `--journal same.json --report same.json` silently lost one, a repeated `--report`
+/// or `--journal` silently kept the last, `--report prog.sh ./prog.sh` overwrote the program. Each is a usage
+/// error (exit 2) naming both options, before anything launches.
+@Suite struct OutputFilesEndToEndTests {
+    /// A directory with a program that leaves a mark when it runs, and an empty stub file.
+    static func setUp() throws -> URL {
+        let directory = try CLI.temporaryDirectory()
+        let program = try CLI.write("#!/bin/sh\ntouch launched\n", "prog.sh", in: directory)
+        chmod(program, 0o755)
+        _ = try CLI.write("[]", "s.json", in: directory)
+        _ = try CLI.write("Feature: f\n  Scenario: s\n    Given the program \"true\"\n    When I launch the program\n", "f.feature", in: directory)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        symlink("same.json", directory.appendingPathComponent("link.json").path)
+        return directory
+    }
+
+    static let cases: [([String], String)] = [
+        (["--journal", "same.json", "--report", "same.json", "--stub", "s.json", "./prog.sh"],
+         "--journal same.json (argument 1) and --report same.json (argument 3) name the same file; give each its own"),
+        (["--journal", "sub/../same.json", "--report", "./same.json", "--stub", "s.json", "./prog.sh"],
+         "--journal sub/../same.json (argument 1) and --report ./same.json (argument 3) name the same file"),
+        (["--journal", "link.json", "--report", "same.json", "--stub", "s.json", "./prog.sh"],
+         "--journal link.json (argument 1) and --report same.json (argument 3) name the same file"),
+        (["--report", "a.json", "--report", "b.json", "./prog.sh"],
+         "--report is given twice: --report a.json (argument 1) and --report b.json (argument 3); keep one"),
+        (["--journal", "a.json", "--journal", "b.json", "--stub", "s.json", "./prog.sh"],
+         "--journal is given twice: --journal a.json (argument 1) and --journal b.json (argument 3); keep one"),
+        (["--report", "prog.sh", "./prog.sh"], "--report prog.sh (argument 1) would overwrite the program ./prog.sh"),
+        (["--report", "s.json", "--stub", "s.json", "./prog.sh"], "--report s.json (argument 1) would overwrite --stub s.json (argument 3)"),
+        (["test", "--junit", "r.xml", "--report", "./r.xml", "f.feature"],
+         "--junit r.xml (argument 1) and --report ./r.xml (argument 3) name the same file"),
+        (["test", "--messages", "m.ndjson", "--junit", "m.ndjson", "f.feature"],
+         "--messages m.ndjson (argument 1) and --junit m.ndjson (argument 3) name the same file"),
+        (["test", "--junit", "a.xml", "--junit", "b.xml", "f.feature"], "--junit is given twice"),
+        (["test", "--report", "f.feature", "f.feature"], "--report f.feature (argument 1) would overwrite the feature file f.feature"),
+        (["check", "--messages", "f.feature", "f.feature"], "--messages f.feature (argument 1) would overwrite the feature file f.feature"),
+        (["serve", "--journal", "s.json", "s.json"], "--journal s.json (argument 1) would overwrite the stub file s.json"),
+        (["serve", "--journal", "a.json", "--journal", "b.json", "--port", "0"], "--journal is given twice"),
+    ]
+
+    @Test(arguments: cases)
+    func twoOutputsOnOneFileAreAUsageError(arguments: [String], message: String) throws {
+        let directory = try Self.setUp()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLI.run(arguments, cwd: directory)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("launched").path))
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(left == ["f.feature", "link.json", "prog.sh", "s.json", "sub"], "something was written: \(left)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("prog.sh"), encoding: .utf8) == "#!/bin/sh\ntouch launched\n")
+    }
+
+    @Test func outputsOfTheirOwnStillWork() throws {
+        let directory = try Self.setUp()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLI.run(["--journal", "j.json", "--report", "sub/r.json", "--stub", "s.json", "./prog.sh"], cwd: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("j.json").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sub/r.json").path))
+    }
+}
