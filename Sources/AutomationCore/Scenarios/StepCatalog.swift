@@ -3,10 +3,10 @@ import AutomationHost
 import MockServer
 
 /// The catalog of ready steps (README "Scenarios" lists each with an example).
-enum StepCatalog {
+package enum StepCatalog {
     static let quoted = #""((?:[^"\\]|\\.)*)""#
 
-    static func find(_ text: String) -> (StepDefinition, [String])? {
+    package static func find(_ text: String) -> (StepDefinition, [String])? {
         // Suites repeat their step texts: each is matched once (up to 20,000 texts are remembered).
         if let known = found.withLock({ $0[text] }) { return known.map { (all[$0.index], $0.captures) } }
         var result: (index: Int, captures: [String])?
