@@ -148,4 +148,35 @@ import Testing
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("cannot count requests to POST /x: the journal dropped"), "\(result.stdout)")
     }
+
+    /// `{1}` in a step with `${…}` (no values to put there) trapped at load: `1...0` is no range.
+    @Test func aValueNumberInAStepWithoutValuesIsText() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try CLI.write("""
+        Feature: f
+          Scenario: s
+            When I run "echo ${SUT_UNDER_TEST} {1} {99999999999999999999} {0}"
+            Then I see "1 {1} {99999999999999999999} {0}"
+
+        """, "f.feature", in: directory)
+        #expect(try CLI.run(["check", path]).status == 0)
+        let result = try CLI.run(["test", path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr.prefix(300))")
+    }
+
+    /// A step file's `run` naming a value its step does not have would pass `{3}` as text: a load error instead.
+    @Test(arguments: [("{3}", "names {3}, but step \"a {int} and {word}\" has 2 values, {1} to {2}"),
+                      ("x{0}", "names {0}"), ("{99999999999999999999}", "names {99999999999999999999}")])
+    func aRunWordNamingAValueTheStepHasNotIsALoadError(word: String, says: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("[ { \"step\": \"a {int} and {word}\", \"run\": [\"echo\", \"{1}{2}\", \"\(word)\", \"{x}\"] } ]", "s.steps.json", in: directory)
+        let path = try CLI.write("Feature: f\n  Scenario: s\n    Given a 1 and b\n", "f.feature", in: directory)
+        for command in ["check", "test"] {
+            let result = try CLI.run([command, path])
+            #expect(result.status == 3, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("s.steps.json:1: \"run\" \(says)"), "\(command): \(result.stderr)")
+        }
+    }
 }

@@ -75,7 +75,7 @@ enum FuzzTargets {
     /// Step matching as `test` does it, on the Pike VM. The first byte picks a Cucumber Expression (a step file's
     /// `step`, even) or a regular expression (a catalog pattern, odd) and, above that bit, the chunk size; the first
     /// line after it is the pattern, the rest the text. The pattern is matched whole with its groups, the text is
-    /// looked up in the catalog and turned into snippets, and the text is fed as output in chunks to an output
+    /// substituted (`${NAME}`, `{n}`), looked up in the catalog and turned into snippets, and the text is fed as output in chunks to an output
     /// step's line matcher, which must agree with its lines tested one by one. Each input ends within 1.5 s.
     static func stepMatching(_ bytes: [UInt8]) {
         let started = MonotonicClock.milliseconds()
@@ -95,6 +95,8 @@ enum FuzzTargets {
             _ = StepDefinition.literalPrefix(of: pattern)
             search = part
         }
+        _ = StepVariables.names(in: subject)
+        _ = StepVariables.substitute(subject, values: kind & 2 == 0 ? [] : ["{2}", "${A}"]) { "<\($0)>" }
         _ = StepCatalog.find(subject)
         _ = UserSteps.snippet(for: subject)
         _ = UserSteps.swiftSnippet(for: subject)

@@ -94,6 +94,12 @@ package enum UserSteps {
                     problems.append("\(source): step \"\(CucumberExpression.abbreviated(pattern))\", \(error)")
                     continue
                 }
+                let count = step.expression.parameters.count
+                if let unknown = run.flatMap({ StepVariables.unknownValues(in: $0, count: count) }).first {
+                    let values = count == 0 ? "no values" : count == 1 ? "one value, {1}" : "\(count) values, {1} to {\(count)}"
+                    problems.append("\(source): \"run\" names \(unknown), but step \"\(CucumberExpression.abbreviated(pattern))\" has \(values)")
+                    continue
+                }
                 if let problem = clash(step, among: steps) {
                     problems.append(problem)
                     continue
