@@ -15,13 +15,20 @@ extension String: StepArgument {
 }
 
 extension Int: StepArgument {
-    /// A whole number (`{int}`).
-    public init?(stepArgument: String) { self.init(stepArgument) }
+    /// A whole number (`{int}`) that an Int holds; nil past that.
+    public init?(stepArgument: String) {
+        guard let value = BoundedNumber.integer(stepArgument, in: Int.min...Int.max) else { return nil }
+        self = value
+    }
 }
 
 extension Double: StepArgument {
-    /// A number (`{float}`).
-    public init?(stepArgument: String) { self.init(stepArgument) }
+    /// A finite number (`{float}`, a leading `+` allowed); nil for one that overflows (`1E999`), never infinity.
+    public init?(stepArgument: String) {
+        let unsigned = stepArgument.hasPrefix("+") ? stepArgument.dropFirst() : Substring(stepArgument)
+        guard let value = BoundedNumber.decimal(unsigned, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else { return nil }
+        self = value
+    }
 }
 
 extension Bool: StepArgument {

@@ -73,6 +73,36 @@ let librarySteps: StepLibrary = {
                 "\(error?.message ?? "")")
     }
 
+    /// The Swift API runs pickles `check` never saw: a number out of range or a bad `@timeout=` stops the scenario
+    /// before it runs, naming the line, as `check` would (it used to run with 80 columns and the default timeout).
+    @Test func numbersOutOfRangeAreRefusedBeforeTheScenarioRuns() async throws {
+        let scenario = try #require(try Self.scenarios("""
+            Feature: f
+              @timeout=abc
+              Scenario: s
+                Given the program runs in a terminal of 99999999999999999999x30
+                When I launch the program with "greet"
+                Then the exit code is 256
+            """).first)
+        let error = await #expect(throws: AutomationError.self) { try await StepLibrary().run(scenario, program: myAppCLI) }
+        let message = error?.message ?? ""
+        #expect(message.contains(":3: tag @timeout=abc: 'abc' is not a duration"), "\(message)")
+        #expect(message.contains(":4: the terminal's columns '99999999999999999999' is not a whole number from 1 to 1000"), "\(message)")
+        #expect(message.contains(":6: the exit code '256' is not a whole number from 0 to 255"), "\(message)")
+        #expect(message.contains("- When I launch the program"), "nothing ran: \(message)")
+    }
+
+    /// `{int}` past Int and `{float}` past Double are refused by name, never infinity.
+    @Test(arguments: [("9223372036854775808", false), ("-9223372036854775808", true), ("1E999", false), ("+1.5E3", true), ("-0", true)])
+    func typedArgumentsAreBounded(text: String, accepted: Bool) {
+        let asInt = Int(stepArgument: text), asDouble = Double(stepArgument: text)
+        if text.contains("E") || text.contains(".") {
+            #expect((asDouble != nil) == accepted && asDouble?.isFinite != false)
+        } else {
+            #expect((asInt != nil) == accepted)
+        }
+    }
+
     private static func scenarios(_ text: String) throws -> [FeatureScenario] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("steps-\(UUID().uuidString).feature").path
         try text.write(toFile: file, atomically: true, encoding: .utf8)

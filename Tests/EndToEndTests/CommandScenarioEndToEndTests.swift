@@ -169,4 +169,42 @@ import Testing
         let result = try CLI.run(["test", feature])
         #expect(result.status == 0, "\(result.stdout)")
     }
+
+    /// Issue 24's lead: `sh -c 'echo ##[warning]x; exit 1'` then `the exit code is 0` passed. The step gives sh the
+    /// whole text (a # is never a comment to sut-launch); sh itself reads `##…` at a word start as a comment, so
+    /// the command does exit 0. The step reports what the program did, and a # in a word or in quotes reaches it.
+    @Test func aHashIsAnOrdinaryCharacterAndShSeesTheWholeCommand() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try write("""
+        Feature: hash
+          Scenario: sh's own comment
+            When I run "sh -c 'echo ##[warning]x; exit 1'"
+            Then the exit code is 0
+            And I do not see "warning"
+
+          Scenario: quoted for sh, it is printed and the exit is 1
+            When I run "sh -c 'echo \\"##[warning]x\\"; exit 1'"
+            Then the exit code is 1
+            And I see "##[warning]x"
+
+          Scenario: words keep their #
+            When I run "printf '%s|' a#b #c '#d' \\"e #f\\" # g"
+            Then the output is:
+              \"\"\"
+              a#b|#c|#d|e #f|#|g|
+              \"\"\"
+
+          Scenario: the exit code sh gives is the one that fails
+            When I run "sh -c 'echo ##[warning]x; exit 1'"
+            Then the exit code is 1
+
+        """, "h.feature", in: directory)
+        let shell = try CLI.output(of: ["sh", "-c", "sh -c 'echo ##[warning]x; exit 1'; echo \"exit $?\""])
+        #expect(shell == "\nexit 0\n", "sh itself: \(shell)")
+        let result = try CLI.run(["test", feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("4 scenarios: 3 passed, 1 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("expected exit code 1, the program exited with code 0"), "\(result.stdout)")
+    }
 }

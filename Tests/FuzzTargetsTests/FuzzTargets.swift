@@ -17,6 +17,7 @@ enum FuzzTargets {
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
         ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest), ("RenderTemplate", renderTemplate),
+        ("StepMatching", stepMatching),
     ]
 
     /// An admin API or control channel request, as a test or a hostile page could send it: the first line is
@@ -95,6 +96,54 @@ enum FuzzTargets {
               let regex = try? Regex("^" + expression.pattern + "$"), let match = try? regex.wholeMatch(in: rest) else { return }
         _ = expression.values(match.output.dropFirst().map { $0.substring ?? "" })
         _ = expression.sample
+    }
+
+    /// Step matching as `test` does it, on the Pike VM. The first byte picks a Cucumber Expression (a step file's
+    /// `step`, even) or a regular expression (a catalog pattern, odd) and, above that bit, the chunk size; the first
+    /// line after it is the pattern, the rest the text. The pattern is matched whole with its groups, the text is
+    /// substituted (`${NAME}`, `{n}`), looked up in the catalog and turned into snippets, and the text is fed as output in chunks to an output
+    /// step's line matcher, which must agree with its lines tested one by one. Each input ends within 1.5 s.
+    static func stepMatching(_ bytes: [UInt8]) {
+        let started = MonotonicClock.milliseconds()
+        guard let kind = bytes.first else { return }
+        let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        let pattern = String(parts[0]), subject = parts.count > 1 ? String(parts[1]) : ""
+        let search: RegexBox
+        if kind & 1 == 0 {
+            guard let step = try? UserStep(pattern: pattern, run: ["true"], source: "fuzz.steps.json:1", directory: "/") else { return }
+            _ = step.match(subject)
+            _ = UserSteps.clash(step, among: [])
+            search = step.regex
+        } else {
+            guard let whole = try? RegexBox("^" + pattern + "$", groups: true), let part = try? RegexBox(pattern) else { return }
+            _ = StepDefinition.arguments(of: whole, in: subject)
+            _ = StepDefinition.literalPrefix(of: pattern)
+            search = part
+        }
+        _ = StepVariables.names(in: subject)
+        _ = StepVariables.substitute(subject, values: kind & 2 == 0 ? [] : ["{2}", "${A}"]) { "<\($0)>" }
+        _ = StepCatalog.find(subject)
+        _ = UserSteps.snippet(for: subject)
+        _ = UserSteps.swiftSnippet(for: subject)
+        let output = Array(subject.utf8)
+        var matcher = LineMatcher(search)
+        var streamed = false
+        var start = 0
+        let chunk = Int(kind >> 1) + 1
+        while start < output.count, !streamed {
+            streamed = matcher.feed(output[start..<min(output.count, start + chunk)])
+            start += chunk
+        }
+        if !streamed { streamed = matcher.end() }
+        var lines = output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        let expected = lines.contains { line in
+            search.matchesPart(String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self))
+        }
+        precondition(streamed == expected, "the line matcher said \(streamed) for /\(pattern)/, the lines one by one \(expected)")
+        let elapsed = MonotonicClock.milliseconds() - started
+        precondition(elapsed < 1_500, "/\(pattern.prefix(80))/ on \(output.count) bytes took \(Int(elapsed)) ms")
     }
 
     /// What a program prints on a pseudo-terminal, rendered as a terminal would (TerminalScreen): the first

@@ -36,7 +36,7 @@ enum ScenarioLint {
                 if printingWarnings { for warning in document.warnings { Console.line("warning: " + warning) } }
                 let compiled = Pickle.compile(document)
                 sources.append(Source(uri: path, text: text, document: .success((document, compiled))))
-                problems += durationProblems(compiled)
+                problems += stepProblems(compiled)
                 pickles += compiled
             } catch {
                 sources.append(Source(uri: path, text: text, document: .failure(error)))
@@ -61,8 +61,9 @@ enum ScenarioLint {
     }
 
     /// `@timeout=` tags and duration captures that do not parse, and each step's own load-time check
-    /// (paths out of the scenario's directory, snapshot names, signal names, unterminated quotes), once per line.
-    static func durationProblems(_ pickles: [Pickle]) -> [String] {
+    /// (numbers out of their range, paths out of the scenario's directory, snapshot names, signal names,
+    /// unterminated quotes), once per line. `ScenarioRunner.runOne` asks again, for callers that skip loading.
+    static func stepProblems(_ pickles: [Pickle]) -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
         func add(_ problem: String) { if seen.insert(problem).inserted { problems.append(problem) } }
@@ -70,7 +71,7 @@ enum ScenarioLint {
             for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
                 let value = String(tag.dropFirst(timeoutTag.count))
                 if DurationParser.parse(value) == nil {
-                    add("\(pickle.location): tag \(tag): '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s")
+                    add("\(pickle.location): tag \(tag.prefix(50)): '\(value.prefix(40))' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s")
                 }
             }
             for step in pickle.steps {
@@ -79,7 +80,7 @@ enum ScenarioLint {
                 for index in definition.durationCaptures where index < captures.count {
                     let value = captures[index]
                     if !value.isEmpty, !value.contains("${"), DurationParser.parse(value) == nil {
-                        add("\(pickle.uri):\(step.line): '\(value)' is not a duration; write 500ms, 30s, 2m, 1h or 1m30s")
+                        add("\(pickle.uri):\(step.line): '\(value.prefix(40))' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s")
                     }
                 }
             }

@@ -161,6 +161,11 @@ public enum ScenarioRunner {
                 + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error))
             break
         }
+        // What `check` and `test` refuse at load (a number out of range, a bad @timeout=) is refused here too,
+        // for the Swift API, which runs pickles it did not lint: never a default in its place.
+        if failure == nil, case let problems = ScenarioLint.stepProblems([pickle]), !problems.isEmpty {
+            failure = (nil, StepFailure(problems.joined(separator: "\n"), kind: .error))
+        }
         var stepDurations: [Duration] = []
         for step in pickle.steps {
             let label = "\(step.keyword)\(step.text)"

@@ -1,5 +1,7 @@
 /// Splits `login --name "Ada Lovelace" 'a b'` into words as a POSIX shell would (single quotes, double
-/// quotes with backslash escapes, backslash outside quotes), with no expansion: no variables, globs or pipes.
+/// quotes with backslash escapes, backslash outside quotes), with no expansion: no variables, globs or pipes,
+/// and no comments: `#` is a character of its word wherever it stands, so nothing written is dropped
+/// (`sh -c '…'` is another matter: sh reads a `#` that starts a word as a comment).
 package enum ShellWords {
     /// A quote opened and never closed, or a line ending in a lone backslash.
     package struct Error: Swift.Error, CustomStringConvertible {

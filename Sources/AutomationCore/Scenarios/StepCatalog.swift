@@ -3,10 +3,10 @@ import AutomationHost
 import MockServer
 
 /// The catalog of ready steps (README "Scenarios" lists each with an example).
-enum StepCatalog {
+package enum StepCatalog {
     static let quoted = #""((?:[^"\\]|\\.)*)""#
 
-    static func find(_ text: String) -> (StepDefinition, [String])? {
+    package static func find(_ text: String) -> (StepDefinition, [String])? {
         // Suites repeat their step texts: each is matched once (up to 20,000 texts are remembered).
         if let known = found.withLock({ $0[text] }) { return known.map { (all[$0.index], $0.captures) } }
         var result: (index: Int, captures: [String])?
@@ -37,6 +37,13 @@ enum StepCatalog {
         guard !line.contains("${") else { return nil }
         do { _ = try ShellWords.split(line) } catch { return "\(error)" }
         return nil
+    }
+
+    /// A terminal size that is not two numbers from 1 to 1000, found at load (none given: 80x24).
+    static func terminalSizeProblem(_ captures: [String]) -> String? {
+        guard !captures[0].isEmpty else { return nil }
+        return StepNumbers.problem(captures[0], "the terminal's columns", in: StepNumbers.terminalSize)
+            ?? StepNumbers.problem(captures[1], "the terminal's rows", in: StepNumbers.terminalSize)
     }
 
     /// A file step's path that leaves the scenario's directory, found at load.
@@ -85,12 +92,15 @@ enum StepCatalog {
         StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") { run, captures, _ in
             run.environment.append((captures[0], run.expand(captures[1])))
         },
-        StepDefinition("the program runs in a terminal(?: of (\\d+)x(\\d+))?", example: "Given the program runs in a terminal of 100x30") { run, captures, _ in
-            let columns = Int(captures[0]) ?? 80, rows = Int(captures[1]) ?? 24
-            guard (1...1_000).contains(columns), (1...1_000).contains(rows) else {
-                throw StepFailure("a terminal of \(captures[0])x\(captures[1]): columns and rows go from 1 to 1000", kind: .error)
+        // Without a size: 80x24. With one, both numbers are checked at load (StepNumbers.terminalSize).
+        StepDefinition("the program runs in a terminal(?: of ([^\\sx]+)x(\\S+))?", example: "Given the program runs in a terminal of 100x30",
+                       check: { terminalSizeProblem($0) }) { run, captures, _ in
+            if captures[0].isEmpty {
+                run.terminal = TerminalSize(columns: 80, rows: 24)
+            } else {
+                run.terminal = TerminalSize(columns: try StepNumbers.integer(captures[0], "the terminal's columns", in: StepNumbers.terminalSize),
+                                            rows: try StepNumbers.integer(captures[1], "the terminal's rows", in: StepNumbers.terminalSize))
             }
-            run.terminal = TerminalSize(columns: columns, rows: rows)
         },
         StepDefinition("the flags travel in the (environment|launch arguments|launch arguments and the environment)",
                        example: "Given the flags travel in the environment") { run, captures, _ in
@@ -107,10 +117,12 @@ enum StepCatalog {
                 throw StepFailure("\(error)", kind: .error)
             }
         },
-        StepDefinition("the route \"([A-Z]+) (\\S+)\" answers (\\d{3})(?: with( JSON)?:)?",
-                       example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"") { run, captures, step in
+        StepDefinition("the route \"([A-Z]+) (\\S+)\" answers \(StepNumbers.capture)(?: with( JSON)?:)?",
+                       example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"",
+                       check: { StepNumbers.problem($0[2], "the status", in: StepNumbers.status) }) { run, captures, step in
             let isJSON = !captures[3].isEmpty
-            var route = "{ \"method\": \(JSONWriter.quoted(captures[0])), \"path\": \(JSONWriter.quoted(captures[1])), \"status\": \(captures[2])"
+            let status = try StepNumbers.integer(captures[2], "the status", in: StepNumbers.status)
+            var route = "{ \"method\": \(JSONWriter.quoted(captures[0])), \"path\": \(JSONWriter.quoted(captures[1])), \"status\": \(status)"
             if let body = step.docString?.content {
                 route += isJSON ? ", \"json\": \(body)" : ", \"body\": \(JSONWriter.quoted(run.expand(body)))"
             }
@@ -186,8 +198,9 @@ enum StepCatalog {
     // MARK: Then
 
     static let outcomes: [StepDefinition] = [
-        StepDefinition("the (?:exit code is|program exits with code) (\\d+)(?: within (\\S+))?", example: "Then the exit code is 0",
-                       durationCaptures: [1]) { run, captures, _ in
+        StepDefinition("the (?:exit code is|program exits with code) \(StepNumbers.capture)(?: within (\\S+))?", example: "Then the exit code is 0",
+                       durationCaptures: [1], check: { StepNumbers.problem($0[0], "the exit code", in: StepNumbers.exitCode) }) { run, captures, _ in
+            let expected = try StepNumbers.integer(captures[0], "the exit code", in: StepNumbers.exitCode)
             let process = try run.requireProcess()
             let status = try run.within(captures[1]) { () throws -> ProcessStatus in
                 guard let status = process.waitForExit(timeout: run.waitLimit) else {
@@ -197,7 +210,7 @@ enum StepCatalog {
             }
             process.finish(grace: run.options.killGrace)
             // A program killed by signal N has exit code 128+N, as shells say (130 after INT).
-            guard status.shellExitCode == Int32(captures[0]) ?? -1 else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
+            guard Int(status.shellExitCode) == expected else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
         },
         StepDefinition("the program is still running", example: "Then the program is still running") { run, _, _ in
             if let status = try run.requireProcess().status { throw StepFailure("the program is not running: it \(status)") }
@@ -209,10 +222,11 @@ enum StepCatalog {
                 throw StepFailure("the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? captures[0])")
             }
         },
-        StepDefinition("the server received (\\d+) requests? to \"([A-Z]+) (\\S+)\"", example: "Then the server received 1 request to \"GET /message\"") { run, captures, _ in
+        StepDefinition("the server received \(StepNumbers.capture) requests? to \"([A-Z]+) (\\S+)\"", example: "Then the server received 1 request to \"GET /message\"",
+                       check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) }) { run, captures, _ in
             // The program may send the request a moment after launch: wait for the count (up to the step
             // timeout, less once the program has ended), then compare exactly.
-            let expected = Int(captures[0]) ?? 0
+            let expected = try StepNumbers.integer(captures[0], "the request count", in: StepNumbers.requestCount)
             var count = try requests(run, captures[1], captures[2]).count
             let deadline = ContinuousClock.now + run.waitLimit
             var endedAt: ContinuousClock.Instant?
@@ -223,6 +237,12 @@ enum StepCatalog {
                 }
                 try? sleepFor(.milliseconds(5))
                 count = try requests(run, captures[1], captures[2]).count
+            }
+            // A journal that dropped entries cannot say how many there were: fail naming the cap, never count a part.
+            let journal = try run.requireServer().journal
+            if journal.dropped > 0 {
+                throw StepFailure("cannot count requests to \(captures[1]) \(captures[2]): the journal dropped \(journal.dropped) of \(journal.count + journal.dropped) requests "
+                    + "(it keeps at most \(journal.limit) entries and \(ByteSize.text(journal.byteBudget)))")
             }
             guard count == expected else {
                 var when = ""

@@ -1,7 +1,7 @@
-import AutomationSupport
+package import AutomationSupport
 
 /// One ready step: its pattern, an example for docs and suggestions, and what it does.
-struct StepDefinition: @unchecked Sendable {
+package struct StepDefinition: @unchecked Sendable {
     /// Matched by the linear-time Pike VM with capture groups, as every step pattern is (``UserStep`` too).
     let pattern: RegexBox
     /// The pattern as written (for Cucumber Messages' stepDefinition).
@@ -31,7 +31,7 @@ struct StepDefinition: @unchecked Sendable {
 
     /// The leading characters of a pattern that match only themselves; stops before anything a quantifier,
     /// an alternation or a group could change (so "a b?" gives "a ", not "a b").
-    static func literalPrefix(of pattern: String) -> String {
+    package static func literalPrefix(of pattern: String) -> String {
         // A top-level alternation ("a|b") can start with anything: no prefix.
         var depth = 0, inClass = false, escaped = false
         for character in pattern {
@@ -59,7 +59,7 @@ struct StepDefinition: @unchecked Sendable {
 
     /// Where each captured group starts in `text` (in characters) and what it holds, for Cucumber Messages;
     /// groups that took part in no match are left out.
-    static func arguments(of regex: RegexBox, in text: String) -> [(start: Int, value: String)] {
+    package static func arguments(of regex: RegexBox, in text: String) -> [(start: Int, value: String)] {
         guard let groups = regex.groups(whole: text) else { return [] }
         return groups.compactMap { range in
             guard let range else { return nil }

@@ -2,12 +2,12 @@ import AutomationSupport
 
 /// `${NAME}` in steps: what a name may be, and substitution in one pass (a value that holds `${…}` or `{2}`
 /// is not substituted again).
-enum StepVariables {
+package enum StepVariables {
     /// Names whose values exist only once the scenario runs: what its program gets in its environment.
     static let runTime: Set<String> = ["SUT_MOCK_SERVER_URL", "SUT_CONTROL_URL", "SUT_UNDER_TEST", "SUT_EPHEMERAL", "SUT_AUTOMATION"]
 
     /// The `${NAME}`s in `text`, in order.
-    static func names(in text: String) -> [String] {
+    package static func names(in text: String) -> [String] {
         var names: [String] = []
         _ = substitute(text) { names.append($0); return "" }
         return names
@@ -15,7 +15,7 @@ enum StepVariables {
 
     /// `text` with each `${NAME}` replaced by `value(NAME)` and each `{n}` (1-based) by `values[n - 1]`, left to
     /// right in one pass: what was put in is never read again.
-    static func substitute(_ text: String, values: [String] = [], _ value: (String) -> String) -> String {
+    package static func substitute(_ text: String, values: [String] = [], _ value: (String) -> String) -> String {
         guard text.contains("${") || (!values.isEmpty && text.contains("{")) else { return text }
         var output = ""
         var rest = Substring(text)
@@ -25,9 +25,8 @@ enum StepVariables {
             if after.hasPrefix("${"), let close = after.firstIndex(of: "}") {
                 output += value(String(after[after.index(open, offsetBy: 2)..<close]))
                 rest = after[after.index(after: close)...]
-            } else if after.first == "{", let close = after.firstIndex(of: "}"),
-                      let number = BoundedNumber.integer(after[after.index(after: open)..<close], in: 1...max(1, values.count)),
-                      values.indices.contains(number - 1) {
+            } else if after.first == "{", !values.isEmpty, let close = after.firstIndex(of: "}"),
+                      let number = BoundedNumber.integer(after[after.index(after: open)..<close], in: 1...values.count) {
                 output += values[number - 1]
                 rest = after[after.index(after: close)...]
             } else {
@@ -36,6 +35,21 @@ enum StepVariables {
             }
         }
         return output + rest
+    }
+
+    /// The `{n}`s in a step file's `run` word that name no value (`{0}`, `{3}` of two, `{99999999999999999999}`).
+    static func unknownValues(in word: String, count: Int) -> [String] {
+        var unknown: [String] = []
+        var rest = Substring(word)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).first == "}", count == 0 || BoundedNumber.integer(digits, in: 1...count) == nil {
+                unknown.append("{\(digits.prefix(40))}")
+            }
+            rest = after
+        }
+        return unknown
     }
 
     /// `file:line: ${NAME} is not defined …` for each step naming a variable that is neither defined

@@ -1,4 +1,4 @@
-import AutomationSupport
+package import AutomationSupport
 
 /// A step a team defines as a shell command, in a `*.steps.json` file beside its feature files (or named
 /// with `--steps FILE`):
@@ -11,12 +11,12 @@ import AutomationSupport
 /// literal. `{1}`, `{2}`… in `run` are the values. The command
 /// runs in the scenario's directory with its environment; a doc string arrives on stdin as text, a table as
 /// JSON rows. Exit 0 passes; anything else fails the step with the command's output.
-struct UserStep: @unchecked Sendable {
+package struct UserStep: @unchecked Sendable {
     let pattern: String
     let expression: CucumberExpression
     /// Matched by the linear-time Pike VM with capture groups: a pattern like `x{}{}{}{}{}{}{}{}y` cannot
     /// backtrack (Swift's `Regex` took seconds on it).
-    let regex: RegexBox
+    package let regex: RegexBox
     /// The command a step file names; empty for a step written in Swift (``code``).
     let run: [String]
     /// A step written in Swift (`StepLibrary`): called with the scenario and the captured values.
@@ -27,13 +27,13 @@ struct UserStep: @unchecked Sendable {
     let directory: String
 
     /// The captured values when `text` is this step.
-    func match(_ text: String) -> [String]? {
+    package func match(_ text: String) -> [String]? {
         guard let groups = regex.groups(whole: text) else { return nil }
         return expression.values(groups.map { $0.map { Substring(text.unicodeScalars[$0]) } ?? "" })
     }
 
     /// Compiles `pattern`; the problem, when it is not a Cucumber Expression, names the column.
-    init(pattern: String, run: [String], source: String, directory: String) throws(CucumberExpression.Problem) {
+    package init(pattern: String, run: [String], source: String, directory: String) throws(CucumberExpression.Problem) {
         let expression = try CucumberExpression(pattern)
         guard let regex = try? RegexBox("^" + expression.pattern + "$", groups: true) else {
             throw CucumberExpression.Problem(column: 1, message: "cannot be compiled")
@@ -47,7 +47,7 @@ struct UserStep: @unchecked Sendable {
     }
 }
 
-enum UserSteps {
+package enum UserSteps {
     /// `*.steps.json` in the directories that hold the feature files.
     static func files(near featureFiles: [String]) -> [String] {
         let directories = Set(featureFiles.map(FileSystem.directory(of:)))
@@ -94,6 +94,12 @@ enum UserSteps {
                     problems.append("\(source): step \"\(CucumberExpression.abbreviated(pattern))\", \(error)")
                     continue
                 }
+                let count = step.expression.parameters.count
+                if let unknown = run.flatMap({ StepVariables.unknownValues(in: $0, count: count) }).first {
+                    let values = count == 0 ? "no values" : count == 1 ? "one value, {1}" : "\(count) values, {1} to {\(count)}"
+                    problems.append("\(source): \"run\" names \(unknown), but step \"\(CucumberExpression.abbreviated(pattern))\" has \(values)")
+                    continue
+                }
                 if let problem = clash(step, among: steps) {
                     problems.append(problem)
                     continue
@@ -105,7 +111,7 @@ enum UserSteps {
     }
 
     /// Why `step` cannot join `steps`: it clashes with one of them or with a built-in step (naming both places).
-    static func clash(_ step: UserStep, among steps: [UserStep]) -> String? {
+    package static func clash(_ step: UserStep, among steps: [UserStep]) -> String? {
         let pattern = step.pattern, source = step.source
         let sample = step.expression.sample
         if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample) != nil || step.match($0.expression.sample) != nil }) {
@@ -127,7 +133,7 @@ enum UserSteps {
     }
 
     /// The same step for AutomationTesting's `StepLibrary`, typed parameters included.
-    static func swiftSnippet(for text: String) -> String {
+    package static func swiftSnippet(for text: String) -> String {
         let words = stringParameters(text).split(separator: " ", omittingEmptySubsequences: false)
         let pattern = words.map { word in isWholeNumber(word) ? "{int}" : String(word) }.joined(separator: " ")
         var parameters: [String] = []
@@ -174,7 +180,7 @@ enum UserSteps {
     }
 
     /// The entry to paste into a step file for an undefined step.
-    static func snippet(for text: String) -> String {
+    package static func snippet(for text: String) -> String {
         // Quoted values become {string}, whole numbers {int}, as Cucumber's snippets do.
         let words = stringParameters(text).split(separator: " ", omittingEmptySubsequences: false)
         let pattern = words.map { word in isWholeNumber(word) ? "{int}" : String(word) }.joined(separator: " ")

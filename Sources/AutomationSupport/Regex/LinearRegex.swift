@@ -38,6 +38,11 @@ struct LinearRegex: Sendable {
     let program: [Instruction]
     /// Capturing groups in the pattern (recorded only when compiled with `groups: true`).
     let groupCount: Int
+    /// Text every match contains (the longest run of literal characters the pattern cannot match without), or
+    /// empty: a search can skip, with memmem, any input that lacks it.
+    let requiredLiteral: String
+    /// The pattern starts with `^` or `\A` (outside multiline mode): a search tries position 0 only.
+    let anchoredAtStart: Bool
 
     /// - Parameter groups: record what capturing groups match (``groups(in:whole:budget:)``); a yes/no
     ///   matcher leaves that work out.
@@ -50,13 +55,25 @@ struct LinearRegex: Sendable {
         compiler.append(.match)
         program = compiler.program
         groupCount = groups ? parser.groupCount : 0
+        requiredLiteral = RegexLiteral.required(in: tree)
+        var first = 0
+        while first < program.count, case .save = program[first] { first += 1 }
+        if first < program.count, case .assert(let assertion) = program[first] {
+            anchoredAtStart = assertion == .start || assertion == .inputStart
+        } else {
+            anchoredAtStart = false
+        }
     }
 
     /// True when the pattern matches the whole text (Java's `matches()`), or somewhere in it.
     /// - Parameter budget: steps allowed (one step per thread per input position); when spent, the
     ///   answer is nil (no decision), never a stall.
     func matches(_ text: String, whole: Bool, budget: Int = 100_000_000) -> Bool? {
-        let input = Array(text.unicodeScalars)
+        matches(Array(text.unicodeScalars), whole: whole, budget: budget)
+    }
+
+    /// The same, on scalars already decoded.
+    func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int = 100_000_000) -> Bool? {
         let count = program.count
         var current = ThreadList(capacity: count), next = ThreadList(capacity: count)
         var stack: [Int] = []
@@ -76,7 +93,7 @@ struct LinearRegex: Sendable {
             for pc in current.members {
                 if step(program[pc], scalar) { next.add(pc + 1, at: position + 1, input: input, program: program, stack: &stack) }
             }
-            if !whole && !matched { next.add(0, at: position + 1, input: input, program: program, stack: &stack) }
+            if !whole && !matched && !anchoredAtStart { next.add(0, at: position + 1, input: input, program: program, stack: &stack) }
             swap(&current, &next)
             position += 1
             if current.count == 0 { break }

@@ -10,6 +10,7 @@ package final class RegexBox: Sendable {
     package init(_ source: String, groups: Bool = false) throws {
         self.source = source
         self.regex = try LinearRegex(source, groups: groups)
+        self.requiredLiteral = Array(regex.requiredLiteral.utf8)
     }
 
     /// Capturing groups the pattern records (0 unless compiled with `groups: true`).
@@ -43,6 +44,19 @@ package final class RegexBox: Sendable {
     package func matchesWhole(_ text: String) -> Bool { decide(regex.matches(text, whole: true), text) }
     /// Somewhere in the text.
     package func matchesPart(_ text: String) -> Bool { decide(regex.matches(text, whole: false), text) }
+
+    /// Somewhere in `bytes` read as UTF-8 (a byte that is not UTF-8 reads as U+FFFD, as `String(decoding:)`
+    /// does), without building a String.
+    package func matchesPart(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(bytes.count)
+        _ = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: false) { scalars.append(Unicode.Scalar($0) ?? "\u{FFFD}") }
+        let answer = regex.matches(scalars, whole: false)
+        return answer ?? decide(nil, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// UTF-8 of the text every match contains (empty: none): input without it cannot match.
+    package let requiredLiteral: [UInt8]
 
     /// A match that spent its step budget (a huge body against a large pattern) is no match, said once.
     private func decide(_ answer: Bool?, _ text: String) -> Bool {

@@ -145,6 +145,8 @@ import Testing
         #expect(try ShellWords.split(#"a "b\"c" 'd\e' "f\g""#) == ["a", "b\"c", "d\\e", "f\\g"])
         #expect(throws: ShellWords.Error.self) { try ShellWords.split("sort 'input.txt") }
         #expect(throws: ShellWords.Error.self) { try ShellWords.split("echo \"open") }
+        // No comments: a # anywhere is a character of its word (help steps says so); nothing after it is dropped.
+        #expect(try ShellWords.split(##"printf %s a#b #c '#d' "e #f" \#g # h"##) == ["printf", "%s", "a#b", "#c", "#d", "e #f", "#g", "#", "h"])
     }
 
     @Test func everyCatalogExampleMatchesItsOwnStep() {
