@@ -425,9 +425,3 @@ long csystem_memmem(const void *haystack, unsigned long haystackLength, const vo
     return found ? (long)((const char *)found - (const char *)haystack) : -1;
 }
 
-#include <string.h>
-
-int csystem_contains_bytes(const void *haystack, unsigned long length, const void *needle, unsigned long needleLength) {
-    if (needleLength == 0) return 1;
-    return memmem(haystack, length, needle, needleLength) != NULL;
-}

@@ -119,8 +119,5 @@ int csystem_spawn(const char *path, char *const *argv, char *const *envp, const 
 /// Unregisters a process group (it ended and was reaped). Returns 1, or 0 when it was not registered.
 int csystem_reaper_release(int pgid);
 
-/// Whether `needle` (`needleLength` bytes) occurs in `haystack` (`length` bytes): memmem, a two-way search,
-/// linear in both lengths. 1 or 0; an empty needle occurs.
-int csystem_contains_bytes(const void *haystack, unsigned long length, const void *needle, unsigned long needleLength);
 
 #endif
