@@ -46,6 +46,20 @@ import Testing
         #expect(result.stdout.contains("big.feature:12: Then I do not see \"FATAL\"\n    \"FATAL\" appeared on stdout"), "\(result.stdout)")
     }
 
+    /// Found by a hostile review: a scenario name with ESC retitled the terminal, one with a lone CR drew a ✓ over
+    /// its own ✗ line, and the program's output quoted in the failure cleared the screen.
+    @Test func theConsoleShowsNamesAndQuotedOutputWithTheirControlCharactersEscaped() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: f\u{1B}]0;TITLE\u{7}\n  Scenario: bad one\r✓ fake\n"
+                                    + "    When I run \"printf \\\"x\\\\033[2Jy\\\\n\\\"\"\n    Then the exit code is 3\n", "e.feature", in: directory)
+        let result = try CLI.run(["test", feature])
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\r"), "\(result.stdout)")
+        #expect(result.stdout.contains(#"✗ f\u{1B}]0;TITLE\u{7}: bad one\r✓ fake"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"x\u{1B}[2Jy"#), "\(result.stdout)")
+    }
+
     @Test func aWaitCutShortByTheScenarioTimeoutFailsNamingBoth() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

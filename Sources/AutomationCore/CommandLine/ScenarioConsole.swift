@@ -41,7 +41,7 @@ final class ScenarioConsole: Sendable {
                             && ContinuousClock.now - state.running[index].since >= Self.slowNotice {
                             state.running[index].noticed = true
                             let pickle = state.running[index].pickle
-                            Console.out("… still running after \(Runner.format(Self.slowNotice)): \(pickle.featureName): \(pickle.name) (\(pickle.location))\n")
+                            Console.out("… still running after \(Runner.format(Self.slowNotice)): \(Self.title(pickle)) (\(pickle.location.escapingControlCharacters()))\n")
                         }
                         return state.done
                     }
@@ -61,9 +61,12 @@ final class ScenarioConsole: Sendable {
     func finished(_ result: ScenarioResult) {
         let mark = result.status == .passed ? "✓" : "✗"
         let timedOut = result.timedOut ? ", timed out" : ""
-        var text = "\(mark) \(result.pickle.featureName): \(result.pickle.name) (\(Runner.format(result.duration))\(timedOut))\n"
+        var text = "\(mark) \(Self.title(result.pickle)) (\(Runner.format(result.duration))\(timedOut))\n"
         if result.status != .passed {
-            let details = JUnitReport.systemOut(result).split(separator: "\n", omittingEmptySubsequences: false).map { detail -> String in
+            // Program output and step text are quoted here: an ESC from them could retitle the terminal or erase the
+            // failure, a lone CR draw a ✓ over this line.
+            let details = JUnitReport.systemOut(result).splitLines(.lf).map { line -> String in
+                let detail = line.escapingControlCharacters(keepingTabs: true)
                 guard colours, !detail.hasPrefix("---"), !detail.hasPrefix("+++") else { return "    " + detail }
                 if detail.hasPrefix("-") { return "    \u{1B}[31m" + detail + "\u{1B}[0m" }
                 if detail.hasPrefix("+") { return "    \u{1B}[32m" + detail + "\u{1B}[0m" }
@@ -101,7 +104,7 @@ final class ScenarioConsole: Sendable {
     private func redraw(_ state: inout State) {
         guard isTerminal, !quiet, !state.done else { return }
         clearLive(&state)
-        let lines = state.running.map { "[\(state.finished)/\(total)] \($0.pickle.featureName): \($0.pickle.name)" }
+        let lines = state.running.map { "[\(state.finished)/\(total)] \(Self.title($0.pickle))" }
         guard !lines.isEmpty else { return }
         // Each line shorter than the terminal, so none wraps and the count of lines to redraw stays right.
         let width = max(20, StandardDescriptors.terminalColumns(1) - 1)
@@ -122,4 +125,9 @@ final class ScenarioConsole: Sendable {
     }
 
     private func write(_ text: String) { Console.out(text) }
+
+    /// `Feature: Scenario`, as a line of the console: names come from feature files, control characters escaped.
+    private static func title(_ pickle: Pickle) -> String {
+        "\(pickle.featureName): \(pickle.name)".escapingControlCharacters()
+    }
 }

@@ -43,11 +43,14 @@ extension StringProtocol {
     /// (`\r`, `\n`, `\t`, `\0`, `\u{1B}`…), DEL, C1 controls, the Unicode line and paragraph separators and the
     /// bidirectional overrides. For text from requests, programs, files or options that sut-launch prints in its
     /// own lines: an ESC can set a terminal's title, a CR LF can forge a line (`::error::` in a CI log).
-    /// - Parameter keepingLineBreaks: leave LF as it is (multi-line text sut-launch composed itself).
-    package func escapingControlCharacters(keepingLineBreaks: Bool = false) -> String {
+    /// - Parameters:
+    ///   - keepingLineBreaks: leave LF as it is (multi-line text sut-launch composed itself).
+    ///   - keepingTabs: leave tabs as they are (a program's output lines, where a tab only moves the cursor right).
+    package func escapingControlCharacters(keepingLineBreaks: Bool = false, keepingTabs: Bool = false) -> String {
         func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
             let value = scalar.value
             if value == 0x0A { return !keepingLineBreaks }
+            if value == 0x09 { return !keepingTabs }
             return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
                 || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
         }
