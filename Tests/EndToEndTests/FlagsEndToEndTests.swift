@@ -33,6 +33,20 @@ import Testing
         #expect(exit.status == 64)
     }
 
+    /// Found by a hostile review: a user's mockServerURL sent the program away from the run's server while its
+    /// checks watched an idle one; `-e A=1 -e A=2` silently kept the last; a timeout under a nanosecond was none.
+    @Test func whatWouldSilentlyChangeTheRunIsAUsageError() throws {
+        let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/stubs/routes.json").path
+        let stale = try CLI.run(["--port", "0", "--stub", stubs, "-a", "mockServerURL=http://127.0.0.1:1", CLI.myApp, "fetch"])
+        #expect(stale.status == 2 && stale.stderr.contains(#"automation flag "mockServerURL""#), "\(stale.stderr)")
+        let twice = try CLI.run(["-e", "A=1", "-e", "A=2", "true"])
+        #expect(twice.status == 2 && twice.stderr.contains("environment variable A is given twice"), "\(twice.stderr)")
+        #expect(try CLI.run(["-e", "A=1", "-e", "AB=2", "true"]).status == 0)
+        let tiny = try CLI.run(["-t", "0.0000000001s", "sleep", "5"])
+        #expect(tiny.status == 124, "\(tiny.stderr)")
+    }
+
     @Test func entryPointSelectsTheStartingScreen() throws {
         #expect(try CLI.run(["--entry-point", "search", CLI.myApp, "start"]).stdout.hasSuffix("screen: search\n"))
         #expect(try CLI.run([CLI.myApp, "start"]).stdout.hasSuffix("screen: main menu\n"))

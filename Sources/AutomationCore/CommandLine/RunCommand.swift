@@ -19,7 +19,7 @@ public enum RunCommand {
         OptionSpec("--env-file", value: "FILE", help: "read variables from a dotenv file (KEY=value, export, quotes, # comments)"),
         OptionSpec("--clear-env", help: "start from an empty environment (PATH and HOME kept) plus what is given"),
         OptionSpec("--cwd", short: "-C", value: "DIR", help: "run the program in DIR"),
-        OptionSpec("--timeout", short: "-t", value: "DURATION", help: "stop the program after DURATION (500ms, 30s, 2m) and exit 124"),
+        OptionSpec("--timeout", short: "-t", value: "DURATION", help: "stop the program after DURATION (500ms, 30s, 2m; 0: no timeout) and exit 124"),
         OptionSpec("--kill-grace", value: "DURATION", help: "time between SIGTERM and SIGKILL when stopping (default 5s)"),
         OptionSpec("--launcher", value: "posix-spawn|foundation", help: "how the program is started (default posix-spawn; foundation: Foundation.Process)"),
         OptionSpec("--stub", short: "-s", value: "FILE|DIR", help: "start a mock server with these stubs (native, WireMock mapping or root dir); repeatable"),
@@ -99,6 +99,11 @@ public enum RunCommand {
                 if let problem = EnvironmentVariable.problem(name: name, value: variable) {
                     throw UsageError("\(option.spelling) '\(value)': \(problem) (argument \(option.index))")
                 }
+                // A second -e for one name silently won, where a second -f is an error; --env-file then -e
+                // overriding is the documented layering and stays.
+                if let earlier = parsed.values("--env").first(where: { $0.index < option.index && $0.value?.hasPrefix(name + "=") == true }) {
+                    throw UsageError("environment variable \(name) is given twice: \(earlier.origin) and \(option.origin); keep one")
+                }
                 commandLineVariables.append((name, variable))
             case "--env-file":
                 variables += try DotEnv.parse(try read(value, option: option, readFile), file: value)
@@ -159,6 +164,12 @@ public enum RunCommand {
         configuration.featureFlags = fileFlags.featureFlags.merging(features.values) { _, commandLine in commandLine }
         configuration.automationFlags = fileFlags.automationFlags.merging(automations.values) { _, commandLine in commandLine }
         configuration.environment = variables + commandLineVariables
+        // The program must talk to the server this run starts: a mockServerURL of the user's (a stale flags file,
+        // a report's flags reused) silently sent it elsewhere while the run's checks watched an idle server.
+        if !stubPaths.isEmpty, configuration.automationFlags[WireFormat.mockServerURLKey] != nil {
+            let origin = parsed.values("--automation").first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin ?? "--flags-file"
+            throw UsageError("automation flag \"\(WireFormat.mockServerURLKey)\" (\(origin)) would send the program away from the mock server this run starts; leave it out: the program gets the server's URL")
+        }
         if !stubPaths.isEmpty { configuration.stubs = try loadStubs(stubPaths, lenient: parsed.has("--lenient-stubs"),
                                                                              templating: configuration.globalResponseTemplating) }
         if configuration.journalPath != nil && stubPaths.isEmpty {

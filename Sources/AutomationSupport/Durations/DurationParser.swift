@@ -29,7 +29,9 @@ package enum DurationParser {
 
     private static func seconds(_ value: Double?) -> Duration? {
         guard let value, value.isFinite, value >= 0, value <= maxSeconds else { return nil }
-        return .nanoseconds(Int64(value * 1e9))
+        // A positive duration under a nanosecond is one nanosecond, never zero: `--timeout 0` means no timeout,
+        // and `--timeout 0.0000000001s` must not mean that too.
+        return .nanoseconds(value > 0 ? max(1, Int64(value * 1e9)) : 0)
     }
 
     /// A duration the one way sut-launch prints them: `63ms`, `1.2s`, `45s`, `1m30s`, `2h5m`.
