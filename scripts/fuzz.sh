@@ -7,7 +7,7 @@
 # tag expressions and Cucumber Expressions (step patterns) with a text to match (ParseExpressions); admin API and
 # control channel requests through the endpoint policy (AdminRequest); response templates rendered against a
 # request made of the same input (RenderTemplate); step patterns (Cucumber Expressions and regular expressions)
-# matched against step texts and output lines (StepMatching).
+# matched against step texts and output lines (StepMatching); shard partitions from a timings file (ShardTimings).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -25,7 +25,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 # A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-5}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"

@@ -17,7 +17,7 @@ enum FuzzTargets {
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
         ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest), ("RenderTemplate", renderTemplate),
-        ("StepMatching", stepMatching),
+        ("StepMatching", stepMatching), ("ShardTimings", shardTimings),
     ]
 
     /// An admin API or control channel request, as a test or a hostile page could send it: the first line is
@@ -206,6 +206,24 @@ enum FuzzTargets {
     }
 
     /// The Gherkin parser on arbitrary text.
+    /// `--shard K/N --shard-timings FILE`: the first two bytes give N (1 to 10,000), the third the number of
+    /// scenarios (0 to 255), the rest is the timings file (a JSON report or JUnit, with the scenarios' names).
+    /// A timings file is read or refused, never trapped on; every scenario lands in exactly one share.
+    static func shardTimings(_ bytes: [UInt8]) {
+        guard bytes.count >= 3 else { return }
+        let shards = (Int(bytes[0]) << 8 | Int(bytes[1])) % 10_000 + 1
+        let feature = "Feature: f\n" + (0..<Int(bytes[2])).map { "  Scenario: s\($0)\n    Given x\n" }.joined()
+        guard let document = try? GherkinParser.parse(feature, uri: "f.feature") else { preconditionFailure("the generated feature parses") }
+        let pickles = Pickle.compile(document)
+        let timings = (try? Sharding.timings(from: String(decoding: bytes.dropFirst(3), as: UTF8.self), file: "fuzz.json")) ?? nil
+        let shares = Sharding.balanced(pickles, timings: timings ?? [:], shards: shards)
+        precondition(shares.count <= shards && shares.map(\.count).reduce(0, +) == pickles.count, "a scenario in no share or in two")
+        precondition(Set(shares.flatMap { $0.map(\.line) }).count == pickles.count, "a scenario in two shares")
+        var union = 0
+        for index in Set([1, shards, shards / 2 + 1]) { union += Sharding.share(pickles, shard: (index, shards), timings: timings).count }
+        precondition(union <= pickles.count, "shares overlap")
+    }
+
     static func parseGherkin(_ bytes: [UInt8]) {
         // Parsed and compiled: outline expansion is where rows meet placeholders.
         guard let document = try? GherkinParser.parse(String(decoding: bytes, as: UTF8.self), uri: "fuzz.feature") else { return }

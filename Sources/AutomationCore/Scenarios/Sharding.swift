@@ -6,13 +6,13 @@ import AutomationSupport
 /// report's `durationMs` from 0 to 10^12): a bad one is an ``InputError`` (exit 3) naming FILE:LINE. Then every
 /// sum stays finite (at most 10^9 s per scenario), and no array is sized by N: a shard count of 10,000 costs
 /// what the scenarios cost.
-enum Sharding {
+package enum Sharding {
     /// The most seconds a timings file may give one scenario (``DurationParser``'s limit).
     static let maxSeconds = DurationParser.maxSeconds
 
     /// The `shard.index`-th (1-based) of `shard.count` shares of `sorted` (sorted by file and line): balanced by
     /// `timings` when given, else every N-th scenario.
-    static func share(_ sorted: [Pickle], shard: (index: Int, count: Int), timings: [String: Double]?) -> [Pickle] {
+    package static func share(_ sorted: [Pickle], shard: (index: Int, count: Int), timings: [String: Double]?) -> [Pickle] {
         guard shard.count > 0, (1...shard.count).contains(shard.index) else { return [] }
         guard let timings else {
             return sorted.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
@@ -25,7 +25,7 @@ enum Sharding {
     /// file and line, so every machine of a matrix computes the same partition). Scenarios the timings do not
     /// know take their median. Returns at most `min(shards, pickles.count)` shares: the greedy fills empty
     /// shares in order, so the ones after that would stay empty.
-    static func balanced(_ pickles: [Pickle], timings: [String: Double], shards: Int) -> [[Pickle]] {
+    package static func balanced(_ pickles: [Pickle], timings: [String: Double], shards: Int) -> [[Pickle]] {
         let used = max(0, min(shards, pickles.count))
         guard used > 0 else { return [] }
         let known = pickles.compactMap { timings[ScenarioRunner.timingKey($0)] }.map(clamp).sorted()
@@ -50,7 +50,7 @@ enum Sharding {
     /// sut-launch's JSON report (results: feature, name, durationMs).
     /// - Returns: nil when the text is neither.
     /// - Throws: ``InputError`` naming `file` and the line of a malformed or out-of-range number, or of broken JSON.
-    static func timings(from text: String, file: String) throws(InputError) -> [String: Double]? {
+    package static func timings(from text: String, file: String) throws(InputError) -> [String: Double]? {
         if text.hasPrefix("{") {
             let root: JSONNode
             do { root = try JSONParser.parse(text) } catch { throw InputError(file: file, position: error.position, error.message) }
