@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// What a step's text means, run by the built binary: output and files compared as bytes, work linear in a
+/// step's length, patterns checked at load, `-D` values kept as data (hostile review of issue 24).
+@Suite struct StepTextEndToEndTests {
+    static let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+
+    /// Each comparison is bytes: NFC output is not NFD text, 0xFF is not U+FFFD, a file "contains" what its bytes
+    /// hold (as Then I see does), and `[..]` still matches any text.
+    @Test func outputAndFilesCompareBytesNotCanonicalEquivalence() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: bytes
+          Scenario: nfc output against nfd text
+            When I run "printf 'caf\\303\\251\\n'"
+            Then the output is:
+              \"\"\"
+              \(Self.nfd)
+              \"\"\"
+          Scenario: an invalid byte against the replacement character
+            When I run "printf 'a\\377b\\n'"
+            Then the output is:
+              \"\"\"
+              a\u{FFFD}b
+              \"\"\"
+          Scenario: an nfd file contains cafe
+            Given a file "x" with:
+              \"\"\"
+              \(Self.nfd)
+              \"\"\"
+            Then the file "x" contains "cafe"
+          Scenario: an nfc file against nfd text
+            Given a file "x" with:
+              \"\"\"
+              \(Self.nfc)
+              \"\"\"
+            Then the file "x" contains "\(Self.nfd)"
+          Scenario: nfc output against an nfd snapshot
+            When I run "printf 'caf\\303\\251\\n'"
+            Then the output matches the snapshot "s"
+          Scenario: wildcards still match
+            When I run "printf 'caf\\303\\251 au lait\\n'"
+            Then the output is:
+              \"\"\"
+              \(Self.nfc)[..]
+              \"\"\"
+          Scenario: I see agrees
+            When I run "printf 'caf\\303\\251\\n'"
+            Then I do not see "\(Self.nfd)"
+        """, "bytes.feature", in: directory)
+        let snapshots = directory.appendingPathComponent("__snapshots__/bytes.feature")
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        try Data((Self.nfd + "\n").utf8).write(to: snapshots.appendingPathComponent("s.txt"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["CI"] = nil
+        environment["SUT_UPDATE_SNAPSHOTS"] = nil
+        let result = try CLI.run(["test", feature], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("7 scenarios: 3 passed, 4 failed"), "\(result.stdout)")
+        for failed in ["nfc output against nfd text", "an invalid byte against the replacement character", "an nfc file against nfd text",
+                       "nfc output against an nfd snapshot"] {
+            #expect(result.stdout.contains("✗ bytes: \(failed)"), "\(failed)")
+        }
+        for passed in ["an nfd file contains cafe", "wildcards still match", "I see agrees"] {
+            #expect(result.stdout.contains("✓ bytes: \(passed)"), "\(passed)")
+        }
+        #expect(result.stdout.contains("lines that look alike differ in their bytes"))
+    }
+
+    /// Seconds `sut-launch check` takes on `text`, or nil past `limit` (the process is then killed).
+    static func checkSeconds(_ text: String, limit: Double) throws -> Double? {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write(text, "long.feature", in: directory)
+        let started = ContinuousClock.now
+        var killed = false
+        let result = try CLI.run(["check", feature]) { process, _ in
+            while process.isRunning {
+                if (ContinuousClock.now - started) / .seconds(1) > limit { process.terminate(); killed = true; return }
+                usleep(10_000)
+            }
+        }
+        if killed { return nil }
+        #expect(result.status == 0, "\(result.stderr.prefix(500))")
+        return (ContinuousClock.now - started) / .seconds(1)
+    }
+
+    /// One long step line costs time linear in its length: 1 MB takes at most 25x what 100 KB takes (a
+    /// quadratic walk, as counting the scalars once per capture offset did, takes 100x: 100 KB took 8 s).
+    @Test(arguments: ["a long command", "many quoted words", "many escaped quotes"])
+    func checkIsLinearInAStepsLength(shape: String) throws {
+        func feature(_ size: Int) -> String {
+            let step: String
+            switch shape {
+            case "a long command": step = "When I run \"echo " + String(repeating: "x", count: size) + "\""
+            case "many quoted words": step = "When I run \"" + String(repeating: "'a' ", count: size / 4) + "\""
+            default: step = "Then I see \"" + String(repeating: "\\\"", count: size / 2) + "\""
+            }
+            return "Feature: f\n  Scenario: s\n    \(step)\n"
+        }
+        let small = try #require(try Self.checkSeconds(feature(100_000), limit: 10))
+        let large = try Self.checkSeconds(feature(1_000_000), limit: max(20, small * 40))
+        #expect(large != nil, "1 MB took over \(max(20, small * 40)) s (100 KB: \(small) s)")
+        if let large { #expect(large < max(0.5, small) * 25, "100 KB: \(small) s, 1 MB: \(large) s") }
+    }
+}
