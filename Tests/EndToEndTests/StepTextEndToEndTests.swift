@@ -105,4 +105,24 @@ import Testing
         #expect(large != nil, "1 MB took over \(max(20, small * 40)) s (100 KB: \(small) s)")
         if let large { #expect(large < max(0.5, small) * 25, "100 KB: \(small) s, 1 MB: \(large) s") }
     }
+
+    /// A pattern the step cannot use is a load error (exit 3, FILE:LINE, the regex's own message) for check, test
+    /// and --dry-run, as a stub's is; it used to pass check and fail only at run time as "could not run".
+    @Test(arguments: [("a{1001}", "repetition counts above 1000"), ("(", "unclosed group"), ("(?<=a)b", "lookbehind"),
+                      ("\\p{L}", "Unicode classes")])
+    func aStepsRegularExpressionIsCheckedAtLoad(pattern: String, message: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: f
+          Scenario: s
+            When I run "echo hi"
+            Then I see a line matching "\(pattern)"
+        """, "r.feature", in: directory)
+        for command in [["check"], ["test"], ["test", "--dry-run"]] {
+            let result = try CLI.run(command + [feature])
+            #expect(result.status == 3, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("r.feature:4: invalid regular expression \"\(pattern)\": \(message)"), "\(command): \(result.stderr)")
+        }
+    }
 }
