@@ -125,4 +125,30 @@ import Testing
             #expect(result.stderr.contains("r.feature:4: invalid regular expression \"\(pattern)\": \(message)"), "\(command): \(result.stderr)")
         }
     }
+
+    /// A `-D` value is data in a command line: the line is split into words first and `${NAME}` substituted
+    /// inside each (as a shell does with "${A}"), so a value never becomes quotes or word breaks.
+    @Test(arguments: ["a b", "a'b c'd", "it's", "x\\\" y"])
+    func aDefinedValueIsOneWordAsWritten(value: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: d
+          Scenario: run
+            When I run "printf <%s> x ${A} y"
+            Then the output is:
+              \"\"\"
+              <x><\(value)><y>
+              \"\"\"
+          Scenario: launch
+            Given the program "${DUMP}"
+            When I launch the program with "x ${A} y"
+            Then the exit code is 0
+            Then I see "\\"x\\",${JSON},\\"y\\"]"
+        """, "d.feature", in: directory)
+        let json = "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let result = try CLI.run(["test", "-D", "A=\(value)", "-D", "DUMP=\(CLI.argvDump)", "-D", "JSON=\(json)", feature])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 scenarios: 2 passed"))
+    }
 }

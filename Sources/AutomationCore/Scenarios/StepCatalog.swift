@@ -32,9 +32,9 @@ enum StepCatalog {
             .sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }
 
-    /// An unterminated quote in a command line, found at load (values with `${…}` are checked when they run).
+    /// An unterminated quote in a command line, found at load (words are split before `${…}` is substituted,
+    /// so a value never changes them).
     static func wordsProblem(_ line: String) -> String? {
-        guard !line.contains("${") else { return nil }
         do { _ = try ShellWords.split(line) } catch { return "\(error)" }
         return nil
     }
@@ -135,9 +135,7 @@ enum StepCatalog {
     static let actions: [StepDefinition] = [
         StepDefinition("I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"",
                        check: { wordsProblem($0[0]) }) { run, captures, _ in
-            let arguments: [String]
-            do { arguments = try ShellWords.split(run.expand(captures[0])) } catch { throw StepFailure("\(error)", kind: .error) }
-            try run.launch(arguments: arguments)
+            try run.launch(arguments: try run.commandWords(captures[0]))
         },
         StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
             let process = try run.requireProcess()
