@@ -151,4 +151,34 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("2 scenarios: 2 passed"))
     }
+
+    /// A quoted value's escapes are \" \\ \n \t, read in one pass: `\\n` is a backslash and n (it was a
+    /// backslash and a newline, and a literal backslash-n could not be written); `\d` stays for a regex.
+    @Test func aQuotedValuesEscapesAreReadInOnePass() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write(#"""
+        Feature: e
+          Scenario: backslash and n
+            When I run "printf %s 'a\\nb'"
+            Then I see "a\\nb"
+            Then I do not see "\n"
+          Scenario: newline and tab
+            When I run "printf 'a\nb\tc'"
+            Then the output is:
+              """
+              a
+              b	c
+              """
+            Then I see "b\tc"
+          Scenario: a quote and a regex
+            When I run "printf '\"x\" 42'"
+            Then I see "\"x\""
+            Then I see a line matching "^\"x\" \d+$"
+        """#, "e.feature", in: directory)
+        let result = try CLI.run(["test", feature])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("3 scenarios: 3 passed"))
+        #expect(try CLI.run(["help", "steps"]).stdout.contains(#"\\n is a backslash and n"#))
+    }
 }

@@ -46,7 +46,7 @@ public enum TestCommand {
 
     /// Every step of the catalog with its example (`sut-launch help steps`), after the rules for paths.
     public static var steps: String {
-        StepCatalog.pathRules + "\nSTEPS:\n"
+        StepCatalog.pathRules + "\n" + StepText.rules + "\nSTEPS:\n"
             + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
     }
 

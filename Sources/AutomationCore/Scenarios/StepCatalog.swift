@@ -12,7 +12,7 @@ enum StepCatalog {
         var result: (index: Int, captures: [String])?
         for (index, definition) in all.enumerated() {
             if let captures = definition.match(text) {
-                result = (index, captures.map(unescape))
+                result = (index, captures.map(StepText.unescape))
                 break
             }
         }
@@ -42,10 +42,6 @@ enum StepCatalog {
     /// A file step's path that leaves the scenario's directory, found at load.
     static func pathProblem(_ name: String) -> String? {
         name.contains("${") ? nil : ScenarioRun.pathProblem(name)
-    }
-
-    static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
     }
 
     static let all: [StepDefinition] = setup + actions + output + outcomes + commands
