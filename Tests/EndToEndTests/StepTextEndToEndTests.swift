@@ -181,4 +181,30 @@ import Testing
         #expect(result.stdout.contains("3 scenarios: 3 passed"))
         #expect(try CLI.run(["help", "steps"]).stdout.contains(#"\\n is a backslash and n"#))
     }
+
+    /// `-D` is checked as `-f` is: a name given twice names both (it silently kept the last), a name `${…}`
+    /// could never use and a missing name are usage errors, and an empty PROGRAM names no program; an empty value
+    /// elsewhere is an empty argument.
+    @Test(arguments: [(["-D", "A=1", "-D", "A=2"], "-D A is given twice: -D A=1 (argument "), (["-D", "1A=x"], "'1A' is not a name"),
+                      (["-D", "=x"], "no name before ="), (["-D", "PROGRAM="], "PROGRAM= names no program")])
+    func aDefineIsCheckedAsAFlagIs(defines: [String], message: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: d
+          Scenario: s
+            When I run "printf <%s> ${A}"
+            Then the output is:
+              \"\"\"
+              <>
+              \"\"\"
+        """, "d.feature", in: directory)
+        for command in [["check"], ["test"]] {
+            let result = try CLI.run(command + defines + [feature])
+            #expect(result.status == 2, "\(command) \(defines): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains(message), "\(command) \(defines): \(result.stderr)")
+        }
+        let empty = try CLI.run(["test", "-D", "A=", feature])
+        #expect(empty.status == 0, "\(empty.stdout)\(empty.stderr)")
+    }
 }

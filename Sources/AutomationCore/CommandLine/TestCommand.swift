@@ -15,7 +15,7 @@ public enum TestCommand {
         OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)"),
         OptionSpec("--shard-timings", value: "FILE", help: "balance shards by the times in a JUnit or JSON report of an earlier run"),
         OptionSpec("--steps", value: "FILE", help: "steps defined as commands (JSON), besides the *.steps.json found next to the features"),
-        OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps; PROGRAM=path is the default program"),
+        OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps (NAME: letters, digits, _; once each; VALUE may be empty); PROGRAM=path is the default program"),
         OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)"),
         OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)"),
         OptionSpec("--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)"),
@@ -71,6 +71,7 @@ public enum TestCommand {
         var scenarioOptions = ScenarioOptions()
         scenarioOptions.environment = environment
         scenarioOptions.updateSnapshots = ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
+        scenarioOptions.defines = try DefineOptions.parse(parsed.values("--define"))
         for option in parsed.options {
             let value = option.value ?? ""
             switch option.long {
@@ -79,11 +80,7 @@ public enum TestCommand {
                 scenarioOptions.jobs = try NumericOptions.integer(option, in: NumericOptions.jobs)
             case "--shard":
                 scenarioOptions.shard = try NumericOptions.shard(option)
-            case "--define":
-                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                    throw UsageError("\(option.spelling) '\(value)' is not NAME=VALUE")
-                }
-                scenarioOptions.defines[String(value[..<equals])] = String(value[value.index(after: equals)...])
+            case "--define": break // all of them at once below
             case "--step-timeout", "--scenario-timeout":
                 let duration = try NumericOptions.duration(option)
                 if option.long == "--step-timeout" { scenarioOptions.stepTimeout = duration } else { scenarioOptions.scenarioTimeout = duration }
