@@ -207,4 +207,21 @@ import Testing
         let empty = try CLI.run(["test", "-D", "A=", feature])
         #expect(empty.status == 0, "\(empty.stdout)\(empty.stderr)")
     }
+
+    /// `--tags '@a\'` is refused (it selected @a, as Cucumber's reference does: a cut-short `@a\ b` nobody
+    /// meant), and an empty selection names what selected instead of blaming a tag expression nobody gave.
+    @Test func aSelectionIsNamedAndATrailingBackslashRefused() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: f\n  @a\n  Scenario: s\n    When I run \"true\"\n", "t.feature", in: directory)
+        let backslash = try CLI.run(["test", "--tags", #"@a\"#, feature])
+        #expect(backslash.status == 2 && backslash.stderr.contains(#"a lone \ at the end"#), "\(backslash.stdout)\(backslash.stderr)")
+        for (arguments, named) in [(["--name", "zzz", feature], #"--name "zzz" matched none of 1 scenarios"#),
+                                   ([feature + ":99"], "t.feature:99 matched none of 1 scenarios"),
+                                   (["--tags", "@b", feature], "--tags @b matched none of 1 scenarios")] {
+            let result = try CLI.run(["test"] + arguments)
+            #expect(result.status == 5, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(named) && !(arguments.first != "--tags" && result.stderr.contains("tag expression")), "\(arguments): \(result.stderr)")
+        }
+    }
 }

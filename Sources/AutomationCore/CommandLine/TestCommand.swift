@@ -222,7 +222,15 @@ public enum TestCommand {
             Console.line("no scenarios selected; passing because of --allow-empty")
             return nil
         }
-        let reason = pickles.isEmpty ? "the feature files hold no scenarios" : "the tag expression matched none of \(pickles.count) scenarios"
+        // Name what selected: --tags, --name, FILE:LINE (whichever were given).
+        var by: [String] = []
+        if let tags = options.tags { by.append("--tags \(tags)") }
+        if let name = options.namePattern { by.append("--name \"\(name)\"") }
+        if !options.lines.isEmpty {
+            by.append(options.lines.sorted { $0.key < $1.key }.map { file, lines in lines.sorted().map { "\(file):\($0)" }.joined(separator: " ") }.joined(separator: " "))
+        }
+        let reason = pickles.isEmpty ? "the feature files hold no scenarios"
+            : "\(by.isEmpty ? "the selection" : by.joined(separator: " with ")) matched none of \(pickles.count) scenarios"
         return "no scenarios selected: \(reason) (exit \(ExitCode.noScenarios); pass --allow-empty to accept this)"
     }
 
