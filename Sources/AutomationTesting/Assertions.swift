@@ -127,7 +127,7 @@ public func assertSnapshot(of text: String, named name: String,
         recordAutomationIssue(problem, fileID: fileID, filePath: filePath, line: line, column: column)
         return
     }
-    if let failure = Snapshots.check(text, named: name, featureFile: "\(filePath)", update: false, environment: ProcessEnvironment.current,
+    if let failure = Snapshots.check(Array(text.utf8), named: name, featureFile: "\(filePath)", update: false, environment: ProcessEnvironment.current,
                                      updateCommand: "SUT_UPDATE_SNAPSHOTS=1 swift test") {
         recordAutomationIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
     }

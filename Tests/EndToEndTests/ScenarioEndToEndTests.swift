@@ -110,7 +110,7 @@ import Testing
               Scenario: a screen that never shows
                 Given the program runs in a terminal
                 And the program "sh"
-                When I launch the program with "-c 'printf old\\\\r\\\\033[Knew'"
+                When I launch the program with "-c 'printf \\"old\\\\r\\\\033[Knew\\"'"
                 Then the screen shows "old" within 300ms
             """, in: directory)
         let result = try test([path])

@@ -23,12 +23,7 @@ public enum CheckCommand {
         let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: ""),
                                                                    OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "")],
                                               stopAtPositional: false)
-        var defines: [String: String] = [:]
-        for option in parsed.values("--define") {
-            let value = option.value ?? ""
-            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else { throw UsageError("\(option.spelling) '\(value)' is not NAME=VALUE") }
-            defines[String(value[..<equals])] = String(value[value.index(after: equals)...])
-        }
+        let defines = try DefineOptions.parse(parsed.values("--define"))
         try OutputFiles.check(parsed, outputs: ["--messages"], inputs: parsed.positionals.map { ($0, "the feature file \($0)") })
         let messagesPath = try parsed.last("--messages").map { option throws(UsageError) in try RunCommand.outputPath(option.value ?? "", option) }
         var sources: [ScenarioLint.Source] = [] // every feature file as read, for --messages

@@ -15,7 +15,7 @@ public enum TestCommand {
         OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)"),
         OptionSpec("--shard-timings", value: "FILE", help: "balance shards by the times in a JUnit or JSON report of an earlier run"),
         OptionSpec("--steps", value: "FILE", help: "steps defined as commands (JSON), besides the *.steps.json found next to the features"),
-        OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps; PROGRAM=path is the default program"),
+        OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps (NAME: letters, digits, _; once each; VALUE may be empty); PROGRAM=path is the default program"),
         OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)"),
         OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)"),
         OptionSpec("--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)"),
@@ -46,7 +46,7 @@ public enum TestCommand {
 
     /// Every step of the catalog with its example (`sut-launch help steps`), after the rules for paths.
     public static var steps: String {
-        StepCatalog.pathRules + "\n" + StepNumbers.rules + "\nSTEPS:\n"
+        StepCatalog.pathRules + "\n" + StepNumbers.rules + "\n" + StepText.rules + "\nSTEPS:\n"
             + StepCatalog.all.map { "  " + $0.example.replacingOccurrences(of: "\n", with: "\n    ") }.joined(separator: "\n") + "\n"
     }
 
@@ -72,6 +72,7 @@ public enum TestCommand {
         var scenarioOptions = ScenarioOptions()
         scenarioOptions.environment = environment
         scenarioOptions.updateSnapshots = ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
+        scenarioOptions.defines = try DefineOptions.parse(parsed.values("--define"))
         for option in parsed.options {
             let value = option.value ?? ""
             switch option.long {
@@ -80,11 +81,7 @@ public enum TestCommand {
                 scenarioOptions.jobs = try NumericOptions.integer(option, in: NumericOptions.jobs)
             case "--shard":
                 scenarioOptions.shard = try NumericOptions.shard(option)
-            case "--define":
-                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                    throw UsageError("\(option.spelling) '\(value)' is not NAME=VALUE")
-                }
-                scenarioOptions.defines[String(value[..<equals])] = String(value[value.index(after: equals)...])
+            case "--define": break // all of them at once below
             case "--step-timeout", "--scenario-timeout":
                 let duration = try NumericOptions.duration(option)
                 if option.long == "--step-timeout" { scenarioOptions.stepTimeout = duration } else { scenarioOptions.scenarioTimeout = duration }
@@ -227,7 +224,15 @@ public enum TestCommand {
             Console.line("no scenarios selected; passing because of --allow-empty")
             return nil
         }
-        let reason = pickles.isEmpty ? "the feature files hold no scenarios" : "the tag expression matched none of \(pickles.count) scenarios"
+        // Name what selected: --tags, --name, FILE:LINE (whichever were given).
+        var by: [String] = []
+        if let tags = options.tags { by.append("--tags \(tags)") }
+        if let name = options.namePattern { by.append("--name \"\(name)\"") }
+        if !options.lines.isEmpty {
+            by.append(options.lines.sorted { $0.key < $1.key }.map { file, lines in lines.sorted().map { "\(file):\($0)" }.joined(separator: " ") }.joined(separator: " "))
+        }
+        let reason = pickles.isEmpty ? "the feature files hold no scenarios"
+            : "\(by.isEmpty ? "the selection" : by.joined(separator: " with ")) matched none of \(pickles.count) scenarios"
         return "no scenarios selected: \(reason) (exit \(ExitCode.noScenarios); pass --allow-empty to accept this)"
     }
 

@@ -1,28 +1,41 @@
+import AutomationSupport
+
 /// Expected output as trycmd writes it: a line may hold `[..]` (any text on that line), and a line that is
-/// just `...` matches any number of lines. One trailing newline is ignored on both sides.
+/// just `...` matches any number of lines. One trailing newline is ignored on both sides. Compared as bytes:
+/// the expected text's UTF-8 against what was written (no Unicode normalization; invalid UTF-8 in the actual
+/// bytes never equals U+FFFD in the expected text).
 package enum OutputPattern {
+    typealias Line = ArraySlice<UInt8>
+
     /// nil when `actual` matches `expected`; otherwise a unified diff (expected `-`, actual `+`).
-    package static func mismatch(expected: String, actual: String) -> String? {
+    package static func mismatch(expected: String, actual: [UInt8]) -> String? {
+        mismatch(expected: Array(expected.utf8), actual: actual)
+    }
+
+    package static func mismatch(expected: [UInt8], actual: [UInt8]) -> String? {
         let wanted = lines(expected), got = lines(actual)
         if matches(wanted[...], got[...]) { return nil }
         return UnifiedDiff.render(expected: wanted, actual: got)
     }
 
-    static func lines(_ text: String) -> [String] {
-        var text = Substring(text)
-        if text.hasSuffix("\n") { text = text.dropLast() }
+    static func lines(_ bytes: [UInt8]) -> [Line] {
+        var text = bytes[...]
+        if text.last == newline { text = text.dropLast() }
         if text.isEmpty { return [] }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        return text.split(separator: newline, omittingEmptySubsequences: false).map { $0.last == carriageReturn ? $0.dropLast() : $0 }
     }
 
+    private static let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+    private static let ellipsis = Array("...".utf8)[...], wildcard = Array("[..]".utf8)
+
     /// Line by line; `...` tries every number of lines (iteratively, no recursion on the input).
-    static func matches(_ pattern: ArraySlice<String>, _ lines: ArraySlice<String>) -> Bool {
+    static func matches(_ pattern: ArraySlice<Line>, _ lines: ArraySlice<Line>) -> Bool {
         // reachable[j]: the pattern so far can consume exactly the first j lines.
         var reachable = [Bool](repeating: false, count: lines.count + 1)
         reachable[0] = true
         for item in pattern {
             var next = [Bool](repeating: false, count: lines.count + 1)
-            if item == "..." {
+            if item.elementsEqual(ellipsis) {
                 var any = false
                 for j in 0...lines.count {
                     any = any || reachable[j]
@@ -36,43 +49,58 @@ package enum OutputPattern {
         return reachable[lines.count]
     }
 
-    /// A line with `[..]` wildcards against one actual line.
-    static func lineMatches(_ pattern: String, _ line: String) -> Bool {
-        guard pattern.contains("[..]") else { return pattern == line }
-        let pieces = pattern.split(separator: "[..]", omittingEmptySubsequences: false)
-        var rest = Substring(line)
-        guard rest.hasPrefix(pieces[0]) else { return false }
-        rest = rest.dropFirst(pieces[0].count)
+    /// A line with `[..]` wildcards against one actual line, byte for byte.
+    static func lineMatches(_ pattern: Line, _ line: Line) -> Bool {
+        guard let first = find(wildcard, in: pattern) else { return pattern.elementsEqual(line) }
+        var pieces: [Line] = [pattern[..<first]]
+        var rest = pattern[(first + wildcard.count)...]
+        while let next = find(wildcard, in: rest) {
+            pieces.append(rest[..<next])
+            rest = rest[(next + wildcard.count)...]
+        }
+        pieces.append(rest)
+        var remaining = line
+        guard remaining.starts(with: pieces[0]) else { return false }
+        remaining = remaining.dropFirst(pieces[0].count)
         for (offset, piece) in pieces.enumerated().dropFirst() {
-            if offset == pieces.count - 1 { return rest.hasSuffix(piece) }
-            guard let range = rest.firstRange(of: piece) else { return false }
-            rest = rest[range.upperBound...]
+            if offset == pieces.count - 1 { return remaining.count >= piece.count && remaining.suffix(piece.count).elementsEqual(piece) }
+            guard let found = find(Array(piece), in: remaining) else { return false }
+            remaining = remaining[(found + piece.count)...]
         }
         return true
+    }
+
+    /// Where `needle` first occurs in `haystack` (an index of `haystack`), or nil.
+    private static func find(_ needle: [UInt8], in haystack: Line) -> Int? {
+        if needle.isEmpty { return haystack.startIndex }
+        return ByteSearch.firstRange(of: needle, in: Array(haystack)).map { haystack.startIndex + $0 }
     }
 }
 
 /// A unified diff of two line lists (longest common subsequence; large inputs fall back to the first
-/// differing region so a diff never costs more than a few million steps).
+/// differing region so a diff never costs more than a few million steps). Lines are shown decoded as UTF-8.
 enum UnifiedDiff {
-    static func render(expected: [String], actual: [String], context: Int = 3) -> String {
+    static func render(expected bytes: [OutputPattern.Line], actual actualBytes: [OutputPattern.Line], context: Int = 3) -> String {
+        let expected = bytes.map { String(decoding: $0, as: UTF8.self) }, actual = actualBytes.map { String(decoding: $0, as: UTF8.self) }
+        let same = { (i: Int, j: Int) in OutputPattern.lineMatches(bytes[i], actualBytes[j]) }
         var prefix = 0
-        while prefix < expected.count, prefix < actual.count, OutputPattern.lineMatches(expected[prefix], actual[prefix]) { prefix += 1 }
+        while prefix < expected.count, prefix < actual.count, same(prefix, prefix) { prefix += 1 }
         var suffix = 0
         while suffix < expected.count - prefix, suffix < actual.count - prefix,
-              OutputPattern.lineMatches(expected[expected.count - 1 - suffix], actual[actual.count - 1 - suffix]) { suffix += 1 }
+              same(expected.count - 1 - suffix, actual.count - 1 - suffix) { suffix += 1 }
         let a = Array(expected[prefix..<(expected.count - suffix)]), b = Array(actual[prefix..<(actual.count - suffix)])
+        let matchesAt = { (i: Int, j: Int) in same(prefix + i, prefix + j) }
         var body: [String] = []
         if a.count * b.count <= 4_000_000 {
             var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
             for i in stride(from: a.count - 1, through: 0, by: -1) {
                 for j in stride(from: b.count - 1, through: 0, by: -1) {
-                    table[i][j] = OutputPattern.lineMatches(a[i], b[j]) ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+                    table[i][j] = matchesAt(i, j) ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
                 }
             }
             var i = 0, j = 0
             while i < a.count || j < b.count {
-                if i < a.count, j < b.count, OutputPattern.lineMatches(a[i], b[j]) {
+                if i < a.count, j < b.count, matchesAt(i, j) {
                     body.append(" " + b[j]); i += 1; j += 1
                 } else if i < a.count, j == b.count || table[i + 1][j] >= table[i][j + 1] {
                     body.append("-" + a[i]); i += 1 // what was expected first, then what came, as diff -u does
@@ -82,6 +110,11 @@ enum UnifiedDiff {
             }
         } else {
             body = a.prefix(20).map { "-" + $0 } + b.prefix(20).map { "+" + $0 } + ["(large output: the first 20 differing lines of each)"]
+        }
+        // Lines that look the same and differ in bytes (another Unicode normalization, invalid UTF-8) say so.
+        let removed = Set(body.filter { $0.hasPrefix("-") }.map { $0.dropFirst() })
+        if body.contains(where: { $0.hasPrefix("+") && removed.contains($0.dropFirst()) }) {
+            body.append("(lines that look alike differ in their bytes: compared byte for byte, no Unicode normalization; invalid UTF-8 shows as \u{FFFD})")
         }
         let before = expected[max(0, prefix - context)..<prefix].map { " " + $0 }
         let after = expected[(expected.count - suffix)..<min(expected.count, expected.count - suffix + context)].map { " " + $0 }

@@ -206,8 +206,7 @@ final class ScenarioRun {
     /// Runs a command line to completion (`When I run`): no shell, words split as a shell would, the
     /// first a PATH name or a path relative to the scenario's directory; stdin is /dev/null.
     func runCommand(_ line: String) throws(StepFailure) {
-        let words: [String]
-        do { words = try ShellWords.split(expand(line)) } catch { throw StepFailure("\(error)", kind: .error) }
+        let words = try commandWords(line)
         guard let first = words.first else { throw StepFailure("When I run needs a command", kind: .error) }
         let program = first.contains("/") && !first.hasPrefix("/") ? workDirectory + "/" + first : first
         var configuration = RunConfiguration(program: program, arguments: Array(words.dropFirst()))
@@ -219,6 +218,12 @@ final class ScenarioRun {
             throw StepFailure("\(first) was still running after \(waitDescription) and was stopped")
         }
         process.finish(grace: options.killGrace)
+    }
+
+    /// A command line's words: split as written, then `${NAME}` substituted inside each word, as a shell does with
+    /// `"${NAME}"`: a value is data, never quotes or word breaks (`-D A="a b"` is one argument, `it's` is fine).
+    func commandWords(_ line: String) throws(StepFailure) -> [String] {
+        do { return try ShellWords.split(line).map(expand) } catch { throw StepFailure("\(error)", kind: .error) }
     }
 
     /// Runs a step defined in a step file: its command with the step's values, a doc string (text) or a

@@ -27,7 +27,7 @@ package enum Snapshots {
         return "__snapshots__/" + featureName + "/" + name + ".txt"
     }
 
-    static func compare(_ actual: String, named name: String, run: ScenarioRun) throws(StepFailure) {
+    static func compare(_ actual: [UInt8], named name: String, run: ScenarioRun) throws(StepFailure) {
         if let problem = nameProblem(name) { throw StepFailure(problem, kind: .error) }
         let hint = "sut-launch test --update-snapshots \(run.pickle.uri)"
         if let failure = check(actual, named: name, featureFile: run.pickle.uri,
@@ -43,7 +43,7 @@ package enum Snapshots {
     ///   - update: update asked for (`--update-snapshots`, or `SUT_UPDATE_SNAPSHOTS=1` in `environment`).
     ///   - updateCommand: how the user updates, for the message.
     /// - Returns: why it fails (with a diff), or nil when it matches or was written.
-    package static func check(_ actual: String, named name: String, featureFile: String, update: Bool, environment: [String: String],
+    package static func check(_ actual: [UInt8], named name: String, featureFile: String, update: Bool, environment: [String: String],
                               updateCommand: String) -> String? {
         if let problem = nameProblem(name) { return problem }
         let path = path(named: name, featureFile: featureFile)
@@ -54,11 +54,11 @@ package enum Snapshots {
         let asked = update || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
         let found = root.kind(of: relative)
         if found != nil && found != .file { return "the snapshot \(path) is not a regular file (a link or directory?); sut-launch does not read or write through links" }
-        let stored = root.read(relative).map { String(decoding: $0, as: UTF8.self) }
+        let stored = root.read(relative)
         if let stored, OutputPattern.mismatch(expected: stored, actual: actual) == nil { return nil }
         if asked && !inCI {
-            let text = actual.hasSuffix("\n") || actual.isEmpty ? actual : actual + "\n"
-            do { try root.write(Array(text.utf8), to: relative) } catch { return "cannot write the snapshot \(path): \(error)" }
+            let bytes = actual.last == UInt8(ascii: "\n") || actual.isEmpty ? actual : actual + [UInt8(ascii: "\n")]
+            do { try root.write(bytes, to: relative) } catch { return "cannot write the snapshot \(path): \(error)" }
             return nil
         }
         let hint = inCI && asked

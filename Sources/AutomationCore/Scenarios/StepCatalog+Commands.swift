@@ -54,11 +54,11 @@ extension StepCatalog {
                        example: "Then the output matches the snapshot \"sorted\"", check: { captures in
             (captures[1].isEmpty ? nil : pathProblem(captures[1])) ?? Snapshots.nameProblem(captures[2])
         }) { run, captures, _ in
-            let actual: String
+            let actual: [UInt8]
             switch captures[0] {
             case "output": actual = try run.finishedOutput(.stdout)
             case "error output": actual = try run.finishedOutput(.stderr)
-            default: actual = try run.fileText(captures[1])
+            default: actual = try run.fileBytes(captures[1])
             }
             try Snapshots.compare(actual, named: captures[2], run: run)
         },
@@ -69,13 +69,16 @@ extension StepCatalog {
             }
         },
         StepDefinition("the file \(quoted) contains \(quoted)", example: "Then the file \"log.txt\" contains \"done\"", check: { pathProblem($0[0]) }) { run, captures, _ in
-            let text = try run.fileText(captures[0])
+            let bytes = try run.fileBytes(captures[0])
             let wanted = run.expand(captures[1])
-            if !text.contains(wanted) { throw StepFailure("\(captures[0]) does not contain \"\(wanted)\"; it holds:\n\(text.prefix(2000))") }
+            // Bytes, as Then I see is: the text's UTF-8 somewhere in the file (no Unicode normalization).
+            if !wanted.isEmpty && ByteSearch.firstRange(of: Array(wanted.utf8), in: bytes) == nil {
+                throw StepFailure("\(captures[0]) does not contain \"\(wanted)\"; it holds:\n\(String(decoding: bytes.prefix(2000), as: UTF8.self))")
+            }
         },
         StepDefinition("the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", check: { pathProblem($0[0]) }) { run, captures, step in
             guard let expected = step.docString?.content else { throw StepFailure("this step needs a doc string with the expected content", kind: .error) }
-            if let difference = OutputPattern.mismatch(expected: run.expand(expected), actual: try run.fileText(captures[0])) {
+            if let difference = OutputPattern.mismatch(expected: run.expand(expected), actual: try run.fileBytes(captures[0])) {
                 throw StepFailure("\(captures[0]) differs from what the step expects:\n\(difference)")
             }
         },
@@ -106,16 +109,16 @@ extension ScenarioRun {
         return nil
     }
 
-    /// A file's text, from the scenario's directory.
-    func fileText(_ name: String) throws(StepFailure) -> String {
+    /// A file's bytes, from the scenario's directory.
+    func fileBytes(_ name: String) throws(StepFailure) -> [UInt8] {
         let path = try scenarioPath(name)
         guard let bytes = FileSystem.read(path) else { throw StepFailure("\(name): no such file in the scenario's directory") }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The whole output of the most recent command or program, once it has ended (waiting up to the step
     /// timeout for a launched program).
-    func finishedOutput(_ stream: StandardStream) throws(StepFailure) -> String {
+    func finishedOutput(_ stream: StandardStream) throws(StepFailure) -> [UInt8] {
         let process = try requireProcess()
         guard process.waitForExit(timeout: waitLimit) != nil else {
             throw StepFailure("the program was still running after \(waitDescription); its output is compared once it has ended")
@@ -124,6 +127,6 @@ extension ScenarioRun {
         guard !process.output.isCaptureCut(stream) else {
             throw StepFailure("the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; whole-output steps compare at most \(ByteSize.text(process.output.captureLimit)) (use Then I see or a line matching step on larger output)")
         }
-        return String(decoding: process.output.captured(stream), as: UTF8.self)
+        return Array(process.output.captured(stream))
     }
 }

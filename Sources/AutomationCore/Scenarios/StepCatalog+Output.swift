@@ -34,10 +34,11 @@ extension StepCatalog {
                 }
             }
         },
-        StepDefinition("I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"") { run, captures, _ in
+        StepDefinition("I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"",
+                       check: { regexProblem($0[0]) }) { run, captures, _ in
             let source = captures[0]
             let regex: RegexBox
-            do { regex = try RegexBox(source) } catch { throw StepFailure("invalid regular expression \"\(source)\": \(error)", kind: .error) }
+            do { regex = try RegexBox(source) } catch { throw StepFailure(regexProblem(source) ?? "\(error)", kind: .error) }
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             var matcher = LineMatcher(regex)
             let budget = run.waitBudget()
@@ -64,6 +65,12 @@ extension StepCatalog {
             }
         },
     ]
+
+    /// Why a step's regular expression cannot be used (found at load, by check, test and --dry-run), or nil.
+    static func regexProblem(_ source: String) -> String? {
+        do { _ = try RegexBox(source) } catch { return "invalid \(error)" }
+        return nil
+    }
 
     /// "the program exited with code 0 without printing it", or "it did not appear within 2s" (naming the
     /// scenario's timeout when that cut the wait).

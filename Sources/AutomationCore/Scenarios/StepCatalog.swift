@@ -12,7 +12,7 @@ package enum StepCatalog {
         var result: (index: Int, captures: [String])?
         for (index, definition) in all.enumerated() {
             if let captures = definition.match(text) {
-                result = (index, captures.map(unescape))
+                result = (index, captures.map(StepText.unescape))
                 break
             }
         }
@@ -32,9 +32,9 @@ package enum StepCatalog {
             .sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }
 
-    /// An unterminated quote in a command line, found at load (values with `${…}` are checked when they run).
+    /// An unterminated quote in a command line, found at load (words are split before `${…}` is substituted,
+    /// so a value never changes them).
     static func wordsProblem(_ line: String) -> String? {
-        guard !line.contains("${") else { return nil }
         do { _ = try ShellWords.split(line) } catch { return "\(error)" }
         return nil
     }
@@ -49,10 +49,6 @@ package enum StepCatalog {
     /// A file step's path that leaves the scenario's directory, found at load.
     static func pathProblem(_ name: String) -> String? {
         name.contains("${") ? nil : ScenarioRun.pathProblem(name)
-    }
-
-    static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
     }
 
     static let all: [StepDefinition] = setup + actions + output + outcomes + commands
@@ -147,9 +143,7 @@ package enum StepCatalog {
     static let actions: [StepDefinition] = [
         StepDefinition("I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"",
                        check: { wordsProblem($0[0]) }) { run, captures, _ in
-            let arguments: [String]
-            do { arguments = try ShellWords.split(run.expand(captures[0])) } catch { throw StepFailure("\(error)", kind: .error) }
-            try run.launch(arguments: arguments)
+            try run.launch(arguments: try run.commandWords(captures[0]))
         },
         StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
             let process = try run.requireProcess()

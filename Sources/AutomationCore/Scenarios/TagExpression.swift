@@ -34,7 +34,8 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
 
     /// Parses a tag expression as Cucumber's tag-expressions library does: `not` > `and` > `or`, parentheses,
     /// and `\` escaping a space, a parenthesis or itself inside a tag (`@with\ space`). One difference, on
-    /// purpose: a tag must start with `@` (Cucumber would take `smoke` literally and select nothing).
+    /// purpose: a tag must start with `@` (Cucumber would take `smoke` literally and select nothing), and a lone `\`
+    /// at the end is refused (Cucumber drops it).
     /// - Throws: ``UsageError`` naming the token that does not fit.
     public static func parse(_ text: String) throws(UsageError) -> TagExpression {
         var tokens: [Token] = []
@@ -61,7 +62,10 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
                 word.append(character)
             }
         }
-        endWord() // a trailing \ escapes nothing and is dropped, as Cucumber does
+        // A trailing \ escapes nothing: Cucumber's reference drops it and selects "@a" for "@a\"; refused here
+        // on purpose (fail closed), as "@a\ b" cut short by a shell or a script is a selection nobody meant.
+        if escaped { throw UsageError("--tags \"\(text)\": a lone \\ at the end (\\ escapes a space, ( ) and \\ in a tag)") }
+        endWord()
         if tokens.isEmpty { return everything }
         // Parsing, matching and freeing recurse once per level and per operand: both are bounded.
         if tokens.count > maxTokens {

@@ -20,7 +20,8 @@ package final class RegexBox: Sendable {
     /// chosen as Java's and Swift's engines choose (leftmost-first: greedy rounds and first alternatives win).
     package func groups(whole text: String) -> [Range<String.Index>?]? {
         let scalars = text.unicodeScalars
-        let answer = regex.groups(in: Array(scalars), whole: true)
+        let array = Array(scalars)
+        let answer = regex.groups(in: array, whole: true)
         guard case .matched(let ranges) = answer else {
             _ = decide(answer == .noMatch ? false : nil, text)
             return nil
@@ -30,9 +31,10 @@ package final class RegexBox: Sendable {
         for range in ranges.compactMap({ $0 }) { offsets.insert(range.lowerBound); offsets.insert(range.upperBound) }
         var indices: [Int: String.Index] = [:]
         var index = scalars.startIndex
-        for offset in 0...scalars.count {
+        // The count from the array: the view's count walks the whole text each time it is asked.
+        for offset in 0...array.count {
             if offsets.contains(offset) { indices[offset] = index }
-            if offset < scalars.count { index = scalars.index(after: index) }
+            if offset < array.count { index = scalars.index(after: index) }
             if indices.count == offsets.count { break }
         }
         return ranges.map { range in
