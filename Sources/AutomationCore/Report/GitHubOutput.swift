@@ -39,7 +39,7 @@ enum GitHubOutput {
 
     static func report(_ results: [ScenarioResult], environment: [String: String]) {
         end()
-        for result in results where result.status != .passed {
+        for result in results where result.status != .passed && result.status != .notRun {
             let (file, line) = location(result)
             let title = "\(result.pickle.featureName): \(result.pickle.name)"
             Console.out("::error file=\(property(file)),line=\(line),title=\(property(title))::\(data(result.message ?? "failed"))\n")
@@ -47,7 +47,7 @@ enum GitHubOutput {
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
         for result in results {
-            let mark = result.status == .passed ? "✅" : result.status == .failed ? "❌" : "⚠️"
+            let mark = result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
             markdown += "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? result.pickle.location)) |\n"
         }
         let passed = results.filter { $0.status == .passed }.count

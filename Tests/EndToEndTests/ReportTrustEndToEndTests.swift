@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// Issue 24 on the reports of `sut-launch test`: every report says what the console says, for scenarios failed by
+/// the mock server's end-of-scenario checks, scenarios `--fail-fast` did not run, and a run stopped by SIGTERM.
+@Suite struct ReportTrustEndToEndTests {
+    /// The Messages envelopes of a file, parsed.
+    static func envelopes(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// The statuses of each test case's steps, by pickle name, in order (hook steps included, as `hook:STATUS`).
+    static func caseStatuses(_ envelopes: [[String: Any]]) -> [String: [String]] {
+        var pickleNames: [String: String] = [:], caseOfPickle: [String: String] = [:], caseOfStart: [String: String] = [:]
+        var hookSteps: Set<String> = []
+        var statuses: [String: [String]] = [:]
+        for envelope in envelopes {
+            if let pickle = envelope["pickle"] as? [String: Any] { pickleNames[pickle["id"] as! String] = pickle["name"] as? String }
+            if let testCase = envelope["testCase"] as? [String: Any] {
+                caseOfPickle[testCase["id"] as! String] = pickleNames[testCase["pickleId"] as! String]
+                for step in testCase["testSteps"] as! [[String: Any]] where step["hookId"] != nil { hookSteps.insert(step["id"] as! String) }
+            }
+            if let started = envelope["testCaseStarted"] as? [String: Any] {
+                caseOfStart[started["id"] as! String] = caseOfPickle[started["testCaseId"] as! String]
+            }
+            if let finished = envelope["testStepFinished"] as? [String: Any], let name = caseOfStart[finished["testCaseStartedId"] as! String] {
+                let result = finished["testStepResult"] as! [String: Any]
+                let status = result["status"] as! String
+                statuses[name, default: []].append(hookSteps.contains(finished["testStepId"] as! String) ? "hook:" + status : status)
+            }
+        }
+        return statuses
+    }
+
+    static func schemaVerdict(_ paths: [String]) throws -> String {
+        let script = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/Schemas/cucumber_messages_check.py").path
+        return try CLI.output(of: ["python3", script] + paths)
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl"))
+    func mockServerChecksFailAHookStepInTheMessages() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"{"routes": [{"method": "GET", "path": "/once", "body": "x", "expect": {"times": 1}}]}"#
+            .write(toFile: directory.appendingPathComponent("stubs.json").path, atomically: true, encoding: .utf8)
+        let feature = try CLI.write("""
+        Feature: checks
+          Scenario: unexpected request
+            Given the route "GET /ok" answers 200 with:
+              \"\"\"
+              ok
+              \"\"\"
+            When I run "curl -s ${SUT_MOCK_SERVER_URL}/nope"
+            Then the exit code is 0
+
+          Scenario: unmet expectation
+            Given the stubs "stubs.json"
+            When I run "true ${SUT_MOCK_SERVER_URL}"
+            Then the exit code is 0
+
+          Scenario: all met
+            Given the stubs "stubs.json"
+            When I run "curl -s ${SUT_MOCK_SERVER_URL}/once"
+            Then the exit code is 0
+
+          Scenario: no server
+            When I run "true"
+            Then the exit code is 0
+
+        """, "checks.feature", in: directory)
+        let messages = directory.appendingPathComponent("m.ndjson").path
+        let junit = directory.appendingPathComponent("j.xml").path
+        let report = directory.appendingPathComponent("r.json").path
+        let result = try CLI.run(["test", "--messages", messages, "--junit", junit, "--report", report, feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let envelopes = try Self.envelopes(messages)
+        let statuses = Self.caseStatuses(envelopes)
+        #expect(statuses["unexpected request"] == ["PASSED", "PASSED", "PASSED", "hook:FAILED"], "\(statuses)")
+        #expect(statuses["unmet expectation"] == ["PASSED", "PASSED", "PASSED", "hook:FAILED"], "\(statuses)")
+        #expect(statuses["all met"] == ["PASSED", "PASSED", "PASSED", "hook:PASSED"], "\(statuses)")
+        #expect(statuses["no server"] == ["PASSED", "PASSED"], "\(statuses)")
+        let hooks = envelopes.compactMap { $0["hook"] as? [String: Any] }
+        #expect(hooks.count == 1 && hooks.first?["type"] as? String == "AFTER_TEST_CASE", "\(hooks)")
+        let failedMessages = envelopes.compactMap { ($0["testStepFinished"] as? [String: Any])?["testStepResult"] as? [String: Any] }
+            .filter { $0["status"] as? String == "FAILED" }.compactMap { $0["message"] as? String }
+        #expect(failedMessages.contains { $0.contains("/nope") }, "\(failedMessages)")
+        #expect(failedMessages.contains { $0.contains("/once") }, "\(failedMessages)")
+        // JUnit and JSON agree: two failed, two passed.
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("tests=\"4\" failures=\"2\""), "\(xml)")
+        let json = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(json.contains("\"passed\":2,\"failed\":2"), "\(json)")
+        if CLI.hasCommand("python3") {
+            let verdict = try Self.schemaVerdict([messages])
+            #expect(verdict.hasPrefix("ok ") || verdict.contains("needs PyPI"), "\(verdict)")
+        }
+    }
+
+    @Test func failFastReportsTheScenariosNotRunInEveryReport() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: ff
+          Scenario: first passes
+            When I run "true"
+          Scenario: second fails
+            When I run "false"
+            Then the exit code is 0
+          Scenario: third
+            When I run "true"
+          Scenario: fourth
+            When I run "true"
+
+        """, "ff.feature", in: directory)
+        let messages = directory.appendingPathComponent("m.ndjson").path
+        let junit = directory.appendingPathComponent("j.xml").path
+        let report = directory.appendingPathComponent("r.json").path
+        let result = try CLI.run(["test", "--fail-fast", "--messages", messages, "--junit", junit, "--report", report, feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains("2 scenarios not run after the first failure"), "\(result.stdout)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuites name=\"sut-launch\" tests=\"4\" failures=\"1\" errors=\"0\""), "\(xml)")
+        #expect(xml.contains("<testsuite name=\"ff\" tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\""), "\(xml)")
+        if CLI.hasCommand("xmllint") {
+            let schema = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/Schemas/junit.xsd").path
+            let lint = try CLI.output(of: ["sh", "-c", "xmllint --noout --schema \"$0\" \"$1\" 2>&1", schema, junit])
+            #expect(lint.contains("validates"), "\(lint)")
+        }
+        #expect(xml.components(separatedBy: "<skipped message=\"not run: --fail-fast stopped the run\"/>").count == 3, "\(xml)")
+        let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect(json["scenarios"] as? Int == 4 && json["notRun"] as? Int == 2, "\(json)")
+        let results = json["results"] as? [[String: Any]] ?? []
+        #expect(results.map { $0["status"] as? String ?? "" } == ["passed", "failed", "notRun", "notRun"], "\(results)")
+        let statuses = Self.caseStatuses(try Self.envelopes(messages))
+        #expect(statuses["third"] == ["SKIPPED"] && statuses["fourth"] == ["SKIPPED"], "\(statuses)")
+        #expect(statuses.count == 4, "\(statuses)")
+        if CLI.hasCommand("python3") {
+            let verdict = try Self.schemaVerdict([messages])
+            #expect(verdict.hasPrefix("ok ") || verdict.contains("needs PyPI"), "\(verdict)")
+        }
+    }
+
+    @Test func sigtermWritesEveryReportAndTheSummary() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: term
+          Scenario: quick
+            When I run "true"
+          Scenario: slow one
+            When I run "sleep 30"
+          Scenario: slow two
+            When I run "sleep 30"
+
+        """, "term.feature", in: directory)
+        let messages = directory.appendingPathComponent("m.ndjson").path
+        let junit = directory.appendingPathComponent("j.xml").path
+        let report = directory.appendingPathComponent("r.json").path
+        let result = try CLI.run(["test", "-j", "2", "--junit", junit, "--report", report, "--messages", messages, feature]) { process, _ in
+            Thread.sleep(forTimeInterval: 1.5)
+            process.terminate()
+        }
+        #expect(result.status == 143, "\(result.stdout)\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: junit) && FileManager.default.fileExists(atPath: report))
+        let envelopes = try Self.envelopes(messages)
+        let statuses = Self.caseStatuses(envelopes)
+        #expect(statuses["quick"] == ["PASSED"], "\(statuses)")
+        #expect(statuses["slow one"] == ["FAILED"] || statuses["slow two"] == ["FAILED"], "\(statuses)")
+        let failed = envelopes.compactMap { ($0["testStepFinished"] as? [String: Any])?["testStepResult"] as? [String: Any] }
+            .filter { $0["status"] as? String == "FAILED" }
+        #expect(!failed.isEmpty && failed.allSatisfy { $0["message"] as? String == "interrupted by SIGTERM" }, "\(failed)")
+        let finished = envelopes.compactMap { $0["testRunFinished"] as? [String: Any] }
+        #expect(finished.count == 1 && finished.first?["success"] as? Bool == false)
+        #expect(result.stdout.contains("✗ term: slow one"), "\(result.stdout)")
+        #expect(result.stdout.contains("interrupted by SIGTERM"), "\(result.stdout)")
+        #expect(result.stdout.contains("3 scenarios: 1 passed"), "\(result.stdout)")
+        if CLI.hasCommand("python3") {
+            let verdict = try Self.schemaVerdict([messages])
+            #expect(verdict.hasPrefix("ok ") || verdict.contains("needs PyPI"), "\(verdict)")
+        }
+    }
+}
