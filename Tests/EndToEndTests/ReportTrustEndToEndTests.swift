@@ -181,4 +181,47 @@ import Testing
             #expect(verdict.hasPrefix("ok ") || verdict.contains("needs PyPI"), "\(verdict)")
         }
     }
+
+    /// Every step that reads a file of the scenario refuses a FIFO by name at once (it blocked in open(2) past every
+    /// timeout); the fixture copy refuses one; a file written over a FIFO replaces it.
+    @Test func fifosInTheScenarioDirectoryAreRefusedByNameNotWaitedOn() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = directory.appendingPathComponent("fx")
+        try FileManager.default.createDirectory(at: fixture, withIntermediateDirectories: true)
+        #expect(mkfifo(fixture.appendingPathComponent("pipe").path, 0o644) == 0)
+        let feature = try CLI.write("""
+        Feature: fifo
+          Scenario: contains
+            When I run "mkfifo f"
+            Then the file "f" contains "x"
+          Scenario: is
+            When I run "mkfifo f"
+            Then the file "f" is:
+              \"\"\"
+              x
+              \"\"\"
+          Scenario: snapshot
+            When I run "mkfifo f"
+            Then the file "f" matches the snapshot "fifo"
+          Scenario: written over
+            When I run "mkfifo f"
+            Given a file "f" with:
+              \"\"\"
+              x
+              \"\"\"
+            Then the file "f" contains "x"
+          Scenario: fixture
+            Given the files from "fx"
+
+        """, "fifo.feature", in: directory)
+        let report = directory.appendingPathComponent("r.json").path
+        let started = Date()
+        let result = try CLI.run(["test", "--scenario-timeout", "20s", "--report", report, feature])
+        #expect(Date().timeIntervalSince(started) < 15, "a FIFO was waited on")
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("5 scenarios: 1 passed, 3 failed, 1 could not run"), "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "f is a FIFO, not a file").count == 4, "\(result.stdout)")
+        #expect(result.stdout.contains("fx/pipe: a FIFO, not copied"), "\(result.stdout)")
+    }
 }

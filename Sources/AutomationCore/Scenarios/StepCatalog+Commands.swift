@@ -107,10 +107,18 @@ extension ScenarioRun {
     }
 
     /// A file's text, from the scenario's directory.
+    /// Read through the scenario's rooted `work/`: no link followed, a FIFO, socket or device refused by name at
+    /// once (never opened to wait for a writer).
     func fileText(_ name: String) throws(StepFailure) -> String {
-        let path = try scenarioPath(name)
-        guard let bytes = FileSystem.read(path) else { throw StepFailure("\(name): no such file in the scenario's directory") }
-        return String(decoding: bytes, as: UTF8.self)
+        let expanded = expand(name)
+        if let problem = Self.pathProblem(expanded) { throw StepFailure(problem, kind: .error) }
+        let work = try work()
+        do {
+            return String(decoding: try work.readFile(expanded), as: UTF8.self)
+        } catch {
+            let text = error.description
+            throw StepFailure(text.hasSuffix(": no such file") ? "\(name): no such file in the scenario's directory" : text)
+        }
     }
 
     /// The whole output of the most recent command or program, once it has ended (waiting up to the step
