@@ -224,4 +224,58 @@ import Testing
         #expect(result.stdout.components(separatedBy: "f is a FIFO, not a file").count == 4, "\(result.stdout)")
         #expect(result.stdout.contains("fx/pipe: a FIFO, not copied"), "\(result.stdout)")
     }
+
+    /// A snapshot name two scenarios (or two rows of an outline) share: the last to update it wins and the other
+    /// fails on the next run. Refused when the file loads, by `check` and `test`, naming both lines.
+    @Test func aSnapshotNameSharedByTwoScenariosIsALoadError() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenarios = try CLI.write("""
+        Feature: shared
+          Scenario: one
+            When I run "echo one"
+            Then the output matches the snapshot "same"
+          Scenario: two
+            When I run "echo two"
+            Then the output matches the snapshot "same"
+
+        """, "scenarios.feature", in: directory)
+        let outline = try CLI.write("""
+        Feature: rows
+          Scenario Outline: row
+            When I run "echo <v>"
+            Then the output matches the snapshot "same"
+            Examples:
+              | v |
+              | a |
+              | b |
+
+        """, "outline.feature", in: directory)
+        let placeholder = try CLI.write("""
+        Feature: rows
+          Scenario Outline: row
+            When I run "echo <v>"
+            Then the output matches the snapshot "out-<v>"
+            Examples:
+              | v |
+              | a |
+              | b |
+
+        """, "placeholder.feature", in: directory)
+        for command in ["check", "test"] {
+            let shared = try CLI.run([command, "--update-snapshots", scenarios].filter { command == "test" || $0 != "--update-snapshots" })
+            #expect(shared.status == 3, "\(command): \(shared.stdout)\(shared.stderr)")
+            #expect(shared.stderr.contains("scenarios.feature:4") && shared.stderr.contains("scenarios.feature:7"), "\(shared.stderr)")
+            #expect(shared.stderr.contains("\"same-<v>\""), "\(shared.stderr)")
+            let rows = try CLI.run([command, outline])
+            #expect(rows.status == 3, "\(command): \(rows.stdout)\(rows.stderr)")
+            #expect(rows.stderr.contains("row at line 7") && rows.stderr.contains("row at line 8"), "\(rows.stderr)")
+        }
+        #expect(try CLI.run(["check", placeholder]).status == 0)
+        let updated = try CLI.run(["test", "--update-snapshots", placeholder], environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" })
+        #expect(updated.status == 0, "\(updated.stdout)\(updated.stderr)")
+        #expect(try CLI.run(["test", placeholder]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("__snapshots__/scenarios.feature/same.txt").path))
+    }
 }
+
