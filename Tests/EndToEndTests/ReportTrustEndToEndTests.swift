@@ -277,5 +277,41 @@ import Testing
         #expect(try CLI.run(["test", placeholder]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("__snapshots__/scenarios.feature/same.txt").path))
     }
+
+    /// `$GITHUB_STEP_SUMMARY` is Markdown that GitHub renders as HTML: a scenario's name is text in it, never
+    /// markup. Read back as a Markdown table: one row per scenario, three cells, each decoding to the text as named.
+    @Test func theStepSummaryShowsScenarioNamesAsText() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let names = ["<img src=x onerror=alert(1)> & </td>", "<!-- hidden", "`code` and ``two`` | pipe \\| [x](javascript:alert(1)) ]]"]
+        let feature = try CLI.write("Feature: f <b>\n" + names.enumerated().map { index, name in
+            "  Scenario: \(name)\n    When I run \"\(index == 1 ? "false" : "true")\"\n    Then the exit code is 0\n"
+        }.joined(), "summary.feature", in: directory)
+        let summary = directory.appendingPathComponent("summary.md").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["GITHUB_STEP_SUMMARY"] = summary
+        let result = try CLI.run(["test", "--format", "github", feature], environment: environment)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let markdown = try String(contentsOfFile: summary, encoding: .utf8)
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }.dropFirst(2)
+        #expect(rows.count == names.count, "\(markdown)")
+        for (row, name) in zip(rows, names) {
+            // Cells split at a | no backslash escapes; the cell holds no character Markdown or HTML reads as syntax.
+            var cells: [String] = [], cell = "", escaped = false
+            for character in row {
+                if character == "|" && !escaped { cells.append(cell); cell = "" } else { cell.append(character) }
+                escaped = character == "\\" && !escaped
+            }
+            #expect(cells.count == 4 && cell.isEmpty, "\(row)")
+            guard cells.count == 4 else { continue }
+            let text = cells[2].trimmingCharacters(in: .whitespaces)
+            #expect(!text.contains { "<>`[]|".contains($0) }, "\(text)")
+            var decoded = text
+            for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&#96;", "`"), ("&#124;", "|"), ("&#91;", "["), ("&#93;", "]"), ("&#92;", "\\"), ("&amp;", "&")] {
+                decoded = decoded.replacingOccurrences(of: entity, with: character)
+            }
+            #expect(decoded == "f <b>: " + name, "\(text)")
+        }
+    }
 }
 
