@@ -190,9 +190,9 @@ public enum TestCommand {
             reports.scenarioStarted(pickle)
             console.started(pickle)
         }, report: { result in
-            reports.scenarioFinished(result)
-            console.finished(result)
+            if reports.scenarioFinished(result) { console.finished(result) }
         })
+        reports.blockIfInterrupted() // one summary: the interruption's
         let total = (ContinuousClock.now - started).seconds
         console.close()
         console.summary(ran, seconds: total, skipped: pickles.count - selected.count)

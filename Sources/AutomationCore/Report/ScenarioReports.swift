@@ -50,12 +50,21 @@ final class ScenarioReports: Sendable {
         state.withLock { $0.running[pickle] = .now }
     }
 
-    func scenarioFinished(_ result: ScenarioResult) {
+    /// Records a finished scenario; false once a signal interrupted the run (the interruption reports it, as
+    /// interrupted: the console must not show it twice).
+    @discardableResult
+    func scenarioFinished(_ result: ScenarioResult) -> Bool {
         state.withLock {
-            guard !$0.interrupted else { return }
+            guard !$0.interrupted else { return false }
             $0.running[result.pickle] = nil
             $0.finished.append(result)
+            return true
         }
+    }
+
+    /// Waits for the exit when a signal interrupted the run: its handler prints the summary and writes the reports.
+    func blockIfInterrupted() {
+        if state.withLock({ $0.interrupted }) { DispatchSemaphore(value: 0).wait() }
     }
 
     /// Freezes the results at this instant: what finished counts, what runs is interrupted, and the
@@ -109,7 +118,8 @@ final class ScenarioReports: Sendable {
                     code = ExitCode.ioError
                 }
             }
-            if var (path, messages, userSteps, startedAtMs) = state.messages {
+            if let (path, envelopes, userSteps, startedAtMs) = state.messages {
+                var messages = envelopes
                 messages.stepDefinitions(userSteps: userSteps)
                 messages.testRunStarted(atMs: startedAtMs)
                 var offset = startedAtMs
