@@ -156,7 +156,10 @@ import Testing
         // Every test step names the step definition that matched it (the catalog's), and that definition exists.
         let definitions = Set(envelopes.compactMap { ($0["stepDefinition"] as? [String: Any])?["id"] as? String })
         let testSteps = envelopes.compactMap { ($0["testCase"] as? [String: Any])?["testSteps"] as? [[String: Any]] }.flatMap { $0 }
+        // (The mock server's checks are a hook's test step: it names the hook.)
+        let hooks = Set(envelopes.compactMap { ($0["hook"] as? [String: Any])?["id"] as? String })
         #expect(!testSteps.isEmpty && testSteps.allSatisfy { step in
+            if let hook = step["hookId"] as? String { return hooks.contains(hook) }
             let ids = step["stepDefinitionIds"] as? [String] ?? []
             return ids.count == 1 && definitions.contains(ids[0])
         })

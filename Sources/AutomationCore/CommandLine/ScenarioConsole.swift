@@ -119,6 +119,8 @@ final class ScenarioConsole: Sendable {
         var line = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
         if failed > 0 { line += ", \(failed) failed" }
         if errors > 0 { line += ", \(errors) could not run" }
+        let notRun = results.filter { $0.status == .notRun }.count
+        if notRun > 0 { line += ", \(notRun) not run" }
         if skipped > 0 { line += " (\(skipped) not selected)" }
         line += " in \(Runner.format(.milliseconds(Int(seconds * 1000))))\n"
         write(line)

@@ -121,6 +121,9 @@ public enum TestCommand {
             }
         }
         reports.configure(junit: parsed.last("--junit")?.value, report: parsed.last("--report")?.value, junitStrict: parsed.has("--junit-strict"))
+        if let messagesPath = parsed.last("--messages")?.value { // a signal while the files load still writes it
+            reports.configureMessages(path: messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())
+        }
         if parsed.last("--format")?.value == "github" { GitHubOutput.begin() }
         defer { GitHubOutput.end() } // on every way out; report() ends it before the annotations
         guard !parsed.positionals.isEmpty else { throw UsageError("test needs feature files: sut-launch test features/") }
@@ -142,20 +145,8 @@ public enum TestCommand {
         // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
         // on every way out after loading, so a run that fails early still leaves its file. Built only when asked
         // for: for 1,000 files it is most of what `test --list` costs (1.05 s instead of 0.3 s).
-        let messagesPath = parsed.last("--messages")?.value
-        var messages = messagesPath == nil ? CucumberMessages() : ScenarioLint.messages(sources)
-        let runStartedMs = WallClock.milliseconds()
-        func finishMessages(_ results: [ScenarioResult], _ exitCode: Int32) -> Int32 {
-            guard let messagesPath else { return exitCode }
-            messages.stepDefinitions(userSteps: scenarioOptions.userSteps)
-            messages.testRunStarted(atMs: runStartedMs)
-            var offset = runStartedMs
-            for result in results {
-                messages.testCase(result, startedAtMs: offset, userSteps: scenarioOptions.userSteps)
-                offset += result.duration.seconds * 1000
-            }
-            messages.testRunFinished(success: exitCode == 0, atMs: WallClock.milliseconds())
-            return messages.write(to: messagesPath) ? exitCode : ExitCode.ioError
+        if let messagesPath = parsed.last("--messages")?.value {
+            reports.configureMessages(path: messagesPath, envelopes: ScenarioLint.messages(sources), startedAtMs: WallClock.milliseconds())
         }
         for option in parsed.values("--steps") where !FileSystem.isRegularFile(option.value ?? "") {
             let path = option.value ?? ""
@@ -167,15 +158,16 @@ public enum TestCommand {
         problems += stepProblems
         problems += StepVariables.problems(pickles, defines: scenarioOptions.defines, environment: environment)
         scenarioOptions.userSteps = userSteps
+        reports.setUserSteps(userSteps)
         if !problems.isEmpty {
             for problem in problems { Console.error(problem) }
-            return finishMessages([], reports.write([loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
+            return reports.write([loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n"))
         }
         let selected = ScenarioRunner.select(pickles, options: scenarioOptions)
         if selected.isEmpty {
             if let empty = emptySelection(pickles, options: scenarioOptions, allowEmpty: parsed.has("--allow-empty")) {
                 Console.error(empty)
-                return finishMessages([], reports.write([], exitCode: ExitCode.noScenarios, error: empty))
+                return reports.write([], exitCode: ExitCode.noScenarios, error: empty)
             }
         }
         if parsed.has("--dry-run") {
@@ -183,31 +175,36 @@ public enum TestCommand {
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name) (\(pickle.steps.count) steps)\n") }
             for problem in undefined { Console.error(problem) }
             Console.out("\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s"); nothing launched\n")
-            return finishMessages([], reports.write([], exitCode: undefined.isEmpty ? 0 : 1))
+            return reports.write([], exitCode: undefined.isEmpty ? 0 : 1)
         }
         if parsed.has("--list") {
             for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n") }
-            return finishMessages([], 0)
+            return reports.write([], exitCode: 0)
         }
         let console = ScenarioConsole(quiet: parsed.has("--quiet"), total: selected.count, environment: environment,
                                       colour: parsed.last("--color")?.value)
+        reports.setConsole(console, notSelected: pickles.count - selected.count)
         let started = ContinuousClock.now
-        let results = ScenarioRunner.run(selected, options: scenarioOptions, started: { pickle in
+        let ran = ScenarioRunner.run(selected, options: scenarioOptions, started: { pickle in
             reports.scenarioStarted(pickle)
             console.started(pickle)
         }, report: { result in
-            reports.scenarioFinished(result)
-            console.finished(result)
+            if reports.scenarioFinished(result) { console.finished(result) }
         })
+        reports.blockIfInterrupted() // one summary: the interruption's
         let total = (ContinuousClock.now - started).seconds
         console.close()
-        console.summary(results, seconds: total, skipped: pickles.count - selected.count)
-        if results.count < selected.count {
-            Console.line("--fail-fast: \(selected.count - results.count) scenario\(selected.count - results.count == 1 ? "" : "s") not run after the first failure")
+        console.summary(ran, seconds: total, skipped: pickles.count - selected.count)
+        // --fail-fast: the scenarios it did not start are in every report, as not run (skipped).
+        let ranPickles = Set(ran.map(\.pickle))
+        let notRun = selected.filter { !ranPickles.contains($0) }.map(ScenarioResult.notRun)
+        if !notRun.isEmpty {
+            Console.line("--fail-fast: \(notRun.count) scenario\(notRun.count == 1 ? "" : "s") not run after the first failure")
         }
+        let results = ran + notRun
         if parsed.last("--format")?.value == "github" { GitHubOutput.report(results, environment: environment) }
-        let passed = results.allSatisfy { $0.status == .passed } && results.count == selected.count
-        return finishMessages(results, reports.write(results, exitCode: passed ? 0 : 1))
+        let passed = results.allSatisfy { $0.status == .passed }
+        return reports.write(results, exitCode: passed ? 0 : 1)
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

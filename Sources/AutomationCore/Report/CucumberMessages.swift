@@ -12,6 +12,8 @@ struct CucumberMessages {
     private(set) var pickleIds: [String: (id: String, stepIds: [String], texts: [String])] = [:]
     /// The stepDefinition ids written, by what they are: `catalog:N` (the N-th built-in step) or a user step's pattern.
     private var definitionIds: [String: String] = [:]
+    /// The id of the After hook that stands for the mock server's end-of-scenario checks.
+    private var mockServerHookId: String?
 
     private mutating func id() -> String {
         defer { nextId += 1 }
@@ -220,6 +222,12 @@ struct CucumberMessages {
     /// A stepDefinition per built-in step and per user step (shell or Swift), so each test step names the one
     /// that matched it (report tools show an empty list as an undefined step).
     mutating func stepDefinitions(userSteps: [UserStep]) {
+        // The mock server's checks at a scenario's end (unmet `expect.times`, unexpected requests) run as Cucumber
+        // runs an After hook: a test step of its own, FAILED when they fail, so no report shows the case green.
+        let hookId = id()
+        mockServerHookId = hookId
+        lines.append("{\"hook\":{\"id\":" + JSONWriter.quoted(hookId) + ",\"name\":\"mock server checks\","
+                     + "\"sourceReference\":{\"uri\":\"sut-launch:mock-server\"},\"type\":\"AFTER_TEST_CASE\"}}")
         for (index, definition) in StepCatalog.all.enumerated() {
             let definitionId = id()
             definitionIds["catalog:\(index)"] = definitionId
@@ -264,33 +272,38 @@ struct CucumberMessages {
                 + ",\"stepDefinitionIds\":[" + (found.map { JSONWriter.quoted($0.id) } ?? "") + "],\"stepMatchArgumentsLists\":["
                 + (found.map { "{\"stepMatchArguments\":" + $0.arguments + "}" } ?? "") + "]}"
         }
+        let hook = result.mockServerChecks.flatMap { checks in mockServerHookId.map { (hookId: $0, stepId: id(), failures: checks) } }
+        let hookStep = hook.map { ["{\"id\":" + JSONWriter.quoted($0.stepId) + ",\"hookId\":" + JSONWriter.quoted($0.hookId) + "}"] } ?? []
         lines.append("{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
-                     + testSteps.joined(separator: ",") + "]}}")
+                     + (testSteps + hookStep).joined(separator: ",") + "]}}")
         let startedId = id()
         lines.append("{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
                      + ",\"attempt\":0,\"timestamp\":" + timestamp(startedAtMs) + "}}")
         // An undefined step stops the scenario before anything runs: that step is UNDEFINED, the others SKIPPED.
         let undefined = result.message?.hasPrefix("undefined step") == true
         let undefinedIndex = undefined ? result.pickle.steps.firstIndex { result.failedStep?.hasPrefix("\(result.pickle.uri):\($0.line):") == true } : nil
+        var statuses = stepIds.indices.map { index -> String in
+            switch index < result.trail.count ? result.trail[index].first : "-" {
+            case "✓": return "PASSED"
+            case "✗": return "FAILED"
+            default: return index == undefinedIndex ? "UNDEFINED" : "SKIPPED"
+            }
+        }
+        let hookFailed = hook.map { !$0.failures.isEmpty } ?? false
+        // Fail closed: a case that did not pass (interrupted by a signal, stopped before a step ran) shows a FAILED
+        // step, the first that did not pass, so no report reads its steps as green.
+        let shown = hookFailed || statuses.contains { $0 == "FAILED" || $0 == "UNDEFINED" }
+        if result.status != .passed, result.status != .notRun, !shown, let index = statuses.firstIndex(where: { $0 != "PASSED" }) ?? statuses.indices.last {
+            statuses[index] = "FAILED"
+        }
         var at = startedAtMs
         for (index, stepId) in stepIds.enumerated() {
             let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
-            let (seconds, attoseconds) = duration.components
-            let nanos = attoseconds / 1_000_000_000
-            let mark = index < result.trail.count ? result.trail[index].first : "-"
-            let status: String
-            switch mark {
-            case "✓": status = "PASSED"
-            case "✗": status = "FAILED"
-            default: status = index == undefinedIndex ? "UNDEFINED" : "SKIPPED"
-            }
-            lines.append("{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                         + ",\"timestamp\":" + timestamp(at) + "}}")
-            at += duration.seconds * 1000
-            let message = status == "FAILED" ? (result.message.map { ",\"message\":" + JSONWriter.quoted($0) } ?? "") : ""
-            lines.append("{\"testStepFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                         + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(message)},\"timestamp\":"
-                         + timestamp(at) + "}}")
+            step(startedId, stepId, status: statuses[index], duration: duration, message: result.message, at: &at)
+        }
+        if let hook {
+            let message = hook.failures.isEmpty ? nil : "mock server: " + hook.failures.joined(separator: "; ")
+            step(startedId, hook.stepId, status: hook.failures.isEmpty ? "PASSED" : "FAILED", duration: .zero, message: message, at: &at)
         }
         // The program's last output lines (and unexpected requests), attached to the last step that ran, as
         // Cucumber attaches a step's output: report tools show them under that step.
@@ -302,6 +315,19 @@ struct CucumberMessages {
         }
         lines.append("{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"willBeRetried\":false,\"timestamp\":"
                      + timestamp(startedAtMs + result.duration.seconds * 1000) + "}}")
+    }
+
+    /// A test step's started and finished envelopes; `message` only on a FAILED one.
+    private mutating func step(_ startedId: String, _ stepId: String, status: String, duration: Duration, message: String?, at: inout Double) {
+        let (seconds, attoseconds) = duration.components
+        let nanos = attoseconds / 1_000_000_000
+        lines.append("{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
+                     + ",\"timestamp\":" + timestamp(at) + "}}")
+        at += duration.seconds * 1000
+        let text = status == "FAILED" ? (message.map { ",\"message\":" + JSONWriter.quoted($0) } ?? "") : ""
+        lines.append("{\"testStepFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
+                     + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(text)},\"timestamp\":"
+                     + timestamp(at) + "}}")
     }
 
     mutating func testRunFinished(success: Bool, atMs: Double) {

@@ -39,7 +39,7 @@ enum GitHubOutput {
 
     static func report(_ results: [ScenarioResult], environment: [String: String]) {
         end()
-        for result in results where result.status != .passed {
+        for result in results where result.status != .passed && result.status != .notRun {
             let (file, line) = location(result)
             let title = "\(result.pickle.featureName): \(result.pickle.name)"
             Console.out("::error file=\(property(file)),line=\(line),title=\(property(title))::\(data(result.message ?? "failed"))\n")
@@ -47,7 +47,7 @@ enum GitHubOutput {
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
         for result in results {
-            let mark = result.status == .passed ? "✅" : result.status == .failed ? "❌" : "⚠️"
+            let mark = result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
             markdown += "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? result.pickle.location)) |\n"
         }
         let passed = results.filter { $0.status == .passed }.count
@@ -86,7 +86,25 @@ enum GitHubOutput {
         return String(result)
     }
 
-    private static func cell(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : $0 })).replacingOccurrences(of: "|", with: "\\|")
+    /// Text as a Markdown table cell that GitHub renders as that text, never as markup: control characters (CR,
+    /// LF, ESC, bidi overrides) written as escapes (`\n`), then every character Markdown or HTML reads as syntax here
+    /// as an HTML entity: `&`, `<`, `>` (no tag, no comment), the backtick (no code span to break out of), `|` (no
+    /// new cell; `\|` would not do: a backslash before it escapes the backslash), `[`, `]` (no link), `\`.
+    static func cell(_ text: String) -> String {
+        var result = ""
+        for scalar in text.escapingControlCharacters().unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "`": result += "&#96;"
+            case "|": result += "&#124;"
+            case "[": result += "&#91;"
+            case "]": result += "&#93;"
+            case "\\": result += "&#92;"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

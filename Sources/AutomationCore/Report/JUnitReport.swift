@@ -25,12 +25,14 @@ public enum JUnitReport {
         for (feature, cases) in features {
             let suiteTime = cases.reduce(0) { $0 + $1.duration.seconds }
             xml += "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.status == .failed }.count)\""
-            xml += " errors=\"\(cases.filter { $0.status == .error }.count)\" skipped=\"0\" time=\"\(seconds(suiteTime))\">\n"
+            xml += " errors=\"\(cases.filter { $0.status == .error }.count)\" skipped=\"\(cases.filter { $0.status == .notRun }.count)\" time=\"\(seconds(suiteTime))\">\n"
             for result in cases {
                 let pickle = result.pickle
                 let location = strict ? "" : " file=\"\(escape(pickle.uri))\" line=\"\(pickle.line)\""
                 xml += "    <testcase classname=\"\(escape(feature))\" name=\"\(escape(pickle.name))\"\(location) time=\"\(seconds(result.duration.seconds))\">\n"
-                if result.status != .passed {
+                if result.status == .notRun {
+                    xml += "      <skipped message=\"\(escape(result.message ?? "not run"))\"/>\n"
+                } else if result.status != .passed {
                     let element = result.status == .error ? "error" : "failure"
                     // The whole reason in the attribute (newlines kept as &#10;: a parser would fold them into
                     // spaces), and in the body with the requests no route matched and the output tail.
@@ -108,6 +110,7 @@ public enum ScenarioJSONReport {
         var json = "{\"exitCode\":\(exitCode),"
         if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
         json += "\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
+        json += ",\"notRun\":\(counts[.notRun] ?? 0)"
         json += ",\"durationMs\":\(Int(totalSeconds * 1000)),\"results\":["
         json += results.map { result in
             var item = "{\"feature\":" + JSONWriter.quoted(result.pickle.featureName) + ",\"name\":" + JSONWriter.quoted(result.pickle.name)

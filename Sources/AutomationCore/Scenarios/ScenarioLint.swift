@@ -37,6 +37,7 @@ enum ScenarioLint {
                 let compiled = Pickle.compile(document)
                 sources.append(Source(uri: path, text: text, document: .success((document, compiled))))
                 problems += stepProblems(compiled)
+                problems += snapshotCollisions(compiled)
                 pickles += compiled
             } catch {
                 sources.append(Source(uri: path, text: text, document: .failure(error)))
@@ -83,6 +84,34 @@ enum ScenarioLint {
                         add("\(pickle.uri):\(step.line): '\(value.prefix(40))' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s")
                     }
                 }
+            }
+        }
+        return problems
+    }
+
+    /// Snapshot names more than one pickle of a file uses (two scenarios, or the rows of an outline whose name has
+    /// no placeholder): under `--update-snapshots` the last writer wins and the other fails on the next run. A name
+    /// with `${…}` is left to run time (a variable may differ per scenario).
+    static func snapshotCollisions(_ pickles: [Pickle]) -> [String] {
+        var first: [String: (pickle: Pickle, stepLine: Int)] = [:]
+        var reported: Set<String> = []
+        var problems: [String] = []
+        for pickle in pickles {
+            var names: Set<String> = []
+            for step in pickle.steps {
+                guard let (definition, captures) = StepCatalog.find(step.text), definition.source.contains("matches the snapshot"),
+                      let name = captures.last, !name.contains("${"), names.insert(name).inserted else { continue }
+                guard let earlier = first[name] else {
+                    first[name] = (pickle, step.line)
+                    continue
+                }
+                guard reported.insert(name).inserted else { continue }
+                func place(_ pickle: Pickle, _ line: Int) -> String {
+                    "\(pickle.uri):\(line) (\(pickle.line == pickle.scenarioLine ? "scenario" : "Examples row") at line \(pickle.line))"
+                }
+                problems.append("\(pickle.uri):\(step.line): the snapshot \"\(name)\" is used by more than one scenario, \(place(earlier.pickle, earlier.stepLine))"
+                    + " and \(place(pickle, step.line)): the last to update it would win and the other fail; give each its own name"
+                    + " (in a Scenario Outline, a placeholder that differs per row, like \"\(name)-<v>\")")
             }
         }
         return problems

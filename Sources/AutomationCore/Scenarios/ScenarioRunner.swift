@@ -44,9 +44,10 @@ public struct ScenarioOptions: Sendable {
 
 /// The outcome of one scenario.
 public struct ScenarioResult: Sendable {
-    /// How a scenario ended: passed, failed (an expectation), or error (it could not run).
+    /// How a scenario ended: passed, failed (an expectation), error (it could not run), or not run
+    /// (`--fail-fast` stopped the run before it).
     public enum Status: String, Sendable {
-        case passed, failed, error
+        case passed, failed, error, notRun
     }
     /// The scenario.
     public var pickle: Pickle
@@ -70,6 +71,18 @@ public struct ScenarioResult: Sendable {
     public var artifacts: String?
     /// The scenario reached its time limit (`--scenario-timeout` or `@timeout=`): it failed, whatever its steps said.
     public var timedOut = false
+    /// The mock server's end-of-scenario checks (unmet `expect.times`, unexpected requests under strictness): nil
+    /// when the scenario ran no server, else what failed (empty: they passed). Messages show them as an After hook.
+    public var mockServerChecks: [String]?
+
+    /// A scenario `--fail-fast` did not start: every step skipped.
+    static func notRun(_ pickle: Pickle) -> ScenarioResult {
+        var result = ScenarioResult(pickle: pickle, status: .notRun, duration: .zero,
+                                    trail: pickle.steps.map { "- \($0.keyword)\($0.text)" }, outputTail: "", unexpectedRequests: [])
+        result.stepDurations = pickle.steps.map { _ in .zero }
+        result.message = "not run: --fail-fast stopped the run"
+        return result
+    }
 }
 
 /// Runs pickles: in parallel with `jobs`, each in its own world, and reports as each ends.
@@ -205,6 +218,7 @@ public enum ScenarioRunner {
         }
         let outputTail = run.outputTail()
         let unexpected = run.unexpectedRequests
+        let hadServer = run.server != nil
         let serverFailures = run.tearDown()
         if failure == nil, !serverFailures.isEmpty {
             failure = (nil, StepFailure("mock server: " + serverFailures.joined(separator: "; ")))
@@ -213,6 +227,7 @@ public enum ScenarioRunner {
                                     outputTail: outputTail, unexpectedRequests: unexpected)
         result.stepDurations = stepDurations
         result.timedOut = timedOut
+        result.mockServerChecks = hadServer ? serverFailures : nil
         if let (step, error) = failure {
             result.status = error.kind == .error ? .error : .failed
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location

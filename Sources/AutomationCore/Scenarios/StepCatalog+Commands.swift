@@ -109,11 +109,18 @@ extension ScenarioRun {
         return nil
     }
 
-    /// A file's bytes, from the scenario's directory.
+    /// A file's bytes, from the scenario's directory, read through its rooted `work/`: no link followed, a FIFO,
+    /// socket or device refused by name at once (never opened to wait for a writer).
     func fileBytes(_ name: String) throws(StepFailure) -> [UInt8] {
-        let path = try scenarioPath(name)
-        guard let bytes = FileSystem.read(path) else { throw StepFailure("\(name): no such file in the scenario's directory") }
-        return bytes
+        let expanded = expand(name)
+        if let problem = Self.pathProblem(expanded) { throw StepFailure(problem, kind: .error) }
+        let work = try work()
+        do {
+            return try work.readFile(expanded)
+        } catch {
+            let text = error.description
+            throw StepFailure(text.hasSuffix(": no such file") ? "\(name): no such file in the scenario's directory" : text)
+        }
     }
 
     /// The whole output of the most recent command or program, once it has ended (waiting up to the step

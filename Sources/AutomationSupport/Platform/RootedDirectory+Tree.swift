@@ -147,6 +147,11 @@ extension RootedDirectory {
                 let fd = openat(source.descriptor, entry.bytes, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
                 guard fd >= 0 else { try leaveOut("cannot be read (\(Self.reason(errno)))"); continue }
                 defer { close(fd) }
+                // What was opened is still that regular file (a FIFO swapped in would read as empty).
+                var opened = stat()
+                guard fstat(fd, &opened) == 0, Self.notAFile(opened.st_mode) == nil, opened.st_ino == info.st_ino, opened.st_dev == info.st_dev else {
+                    try leaveOut("changed while it was copied, not copied"); continue
+                }
                 if kind(ofEntry: entry.name) == .directory { remove(entry: entry.bytes) }
                 try writeFile(name: entry.name, mode: mode_t(info.st_mode) & 0o777, replacing: true, shown: shown) { Self.copyAll(from: fd, to: $0) }
             case .link:
@@ -158,7 +163,7 @@ extension RootedDirectory {
                 if kind(ofEntry: entry.name) != nil { remove(entry: entry.bytes) }
                 if symlinkat(target, descriptor, entry.name) != 0 { throw Error("cannot link \(describe(entry.name, in: shown)): \(Self.reason(errno))") }
             case .other:
-                try leaveOut("not a regular file, directory or link")
+                try leaveOut("\(Self.notAFile(info.st_mode) ?? "not a regular file"), not copied (a copy takes regular files, directories and links only)")
             }
         }
     }

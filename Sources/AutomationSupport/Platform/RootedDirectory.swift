@@ -118,14 +118,46 @@ package final class RootedDirectory: Sendable {
     /// The bytes of the regular file `relative`, following no link; nil when it is missing, not a regular file,
     /// reached through a link, or larger than ``FileSystem/readLimit``.
     package func read(_ relative: String) -> [UInt8]? {
-        guard let components = try? Self.components(relative), let name = components.last,
-              let parent = try? directory(components.dropLast().joined(separator: "/"), create: false) else { return nil }
-        let fd = openat(parent.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        try? readFile(relative)
+    }
+
+    /// The bytes of the regular file `relative`, following no link and never waiting: anything that is not a
+    /// regular file (a FIFO, whose open would block until a writer came; a socket; a device) is refused by name
+    /// before it is opened, and the descriptor opened (`O_NONBLOCK | O_NOFOLLOW`) is checked again with `fstat`,
+    /// so nothing swapped in between is read either.
+    package func readFile(_ relative: String) throws(Error) -> [UInt8] {
+        let components = try Self.components(relative)
+        guard let name = components.last else { throw Error("a file needs a name") }
+        let parent = try directory(components.dropLast().joined(separator: "/"), create: false)
         var info = stat()
-        guard fstat(fd, &info) == 0, Kind(info.st_mode) == .file else { return nil }
-        return FileSystem.read(descriptor: fd)
+        guard fstatat(parent.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            let code = errno
+            throw code == ENOENT ? Error("\(relative): no such file") : Error("cannot read \(relative): \(Self.reason(code))")
+        }
+        if let kind = Self.notAFile(info.st_mode) { throw Error("\(relative) is \(kind), not a file") }
+        let fd = openat(parent.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw Error("cannot read \(relative): \(Self.reason(errno))") }
+        defer { close(fd) }
+        guard fstat(fd, &info) == 0 else { throw Error("cannot read \(relative): \(Self.reason(errno))") }
+        if let kind = Self.notAFile(info.st_mode) { throw Error("\(relative) is \(kind), not a file") }
+        guard let bytes = FileSystem.read(descriptor: fd) else {
+            throw Error("cannot read \(relative): over \(FileSystem.readLimit) bytes, or the read failed")
+        }
+        return bytes
+    }
+
+    /// What a mode names when it is not a regular file ("a FIFO", "a socket"…), or nil for a regular file.
+    static func notAFile(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link (sut-launch reads no file through a link)"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "not a regular file"
+        }
     }
 
     /// What `relative` is (a link is reported as a link, not followed); nil when nothing is there or a
