@@ -111,7 +111,7 @@ public enum TestCommand {
                 scenarioOptions.updateSnapshots = true
             case "--artifacts":
                 do { _ = try RootedDirectory(value, create: true) } catch { throw UsageError("\(option.spelling) \(value): cannot write there: \(error)") }
-                if let problem = FileSystem.outputProblem(value + "/artifact") {
+                if let problem = OutputFile.problem(value + "/artifact") {
                     throw UsageError("\(option.spelling) \(value): cannot write there: \(problem)")
                 }
                 scenarioOptions.artifactsDirectory = value

@@ -144,21 +144,6 @@ package enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// Why `path` cannot be written as an output file, or nil when it can: its directory must exist and be
-    /// writable, and the path must not name a directory or a read-only file.
-    package static func outputProblem(_ path: String) -> String? {
-        if path.isEmpty { return "the path is empty" }
-        let directory = directory(of: path)
-        if !isDirectory(directory) { return "directory \(directory) does not exist" }
-        if isDirectory(path) { return "\(path) is a directory" }
-        if access(path, F_OK) == 0 {
-            if access(path, W_OK) != 0 { return "\(path) is not writable" }
-        } else if access(directory, W_OK) != 0 {
-            return "directory \(directory) is not writable"
-        }
-        return nil
-    }
-
     /// The directory part of a path ("." when there is none).
     package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
