@@ -65,15 +65,19 @@ struct LinearRegex: Sendable {
         }
     }
 
+    /// Steps one yes/no match may take (threads × input positions): a 1 MB body against a pattern of 25 states,
+    /// about a second of CPU in a release build. 100,000,000 let one request hold a core for a minute.
+    static let defaultBudget = 25_000_000
+
     /// True when the pattern matches the whole text (Java's `matches()`), or somewhere in it.
     /// - Parameter budget: steps allowed (one step per thread per input position); when spent, the
     ///   answer is nil (no decision), never a stall.
-    func matches(_ text: String, whole: Bool, budget: Int = 100_000_000) -> Bool? {
+    func matches(_ text: String, whole: Bool, budget: Int = LinearRegex.defaultBudget) -> Bool? {
         matches(Array(text.unicodeScalars), whole: whole, budget: budget)
     }
 
     /// The same, on scalars already decoded.
-    func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int = 100_000_000) -> Bool? {
+    func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int = LinearRegex.defaultBudget) -> Bool? {
         let count = program.count
         var current = ThreadList(capacity: count), next = ThreadList(capacity: count)
         var stack: [Int] = []

@@ -44,6 +44,16 @@ package final class RegexBox: Sendable {
     }
     /// Whole-string match, as Java's `matches()` (WireMock's semantics).
     package func matchesWhole(_ text: String) -> Bool { decide(regex.matches(text, whole: true), text) }
+    /// True only when the engine answered that the whole text does not match (WireMock's `doesNotMatch`). A match
+    /// that spent its budget is no answer: the negated matcher does not hold either (it passed a body that
+    /// matched, a false green).
+    package func doesNotMatchWhole(_ text: String, budget: Int = LinearRegex.defaultBudget) -> Bool {
+        switch regex.matches(text, whole: true, budget: budget) {
+        case false?: true
+        case true?: false
+        case nil: decide(nil, text)
+        }
+    }
     /// Somewhere in the text.
     package func matchesPart(_ text: String) -> Bool { decide(regex.matches(text, whole: false), text) }
 
@@ -60,11 +70,12 @@ package final class RegexBox: Sendable {
     /// UTF-8 of the text every match contains (empty: none): input without it cannot match.
     package let requiredLiteral: [UInt8]
 
-    /// A match that spent its step budget (a huge body against a large pattern) is no match, said once.
+    /// A match that spent its step budget (a huge body against a large pattern) holds neither way: `matches` and
+    /// `doesNotMatch` are both false. Said once.
     private func decide(_ answer: Bool?, _ text: String) -> Bool {
         if let answer { return answer }
         if warned.withLock({ warned in defer { warned = true }; return !warned }) {
-            StandardStreams.error("sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget; treated as no match\n")
+            StandardStreams.error("sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget of \(LinearRegex.defaultBudget) steps; neither a match nor a mismatch (the matcher does not hold)\n")
         }
         return false
     }

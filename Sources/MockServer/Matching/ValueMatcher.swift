@@ -20,7 +20,7 @@ indirect enum ValueMatcher: Sendable {
         case .and(let all): return all.allSatisfy { $0.matches(value) }
         case .or(let any): return any.contains { $0.matches(value) }
         case .doesNotContain(let text): return value.map { !$0.contains(text) } ?? true
-        case .doesNotMatch(let regex): return value.map { !regex.matchesWhole($0) } ?? true
+        case .doesNotMatch(let regex): return value.map { regex.doesNotMatchWhole($0) } ?? true
         default: break
         }
         guard let value else { return false }

@@ -81,3 +81,16 @@ import Testing
         }
     }
 }
+
+/// Found by a hostile review: a match that spent its step budget counted as "no match", so a WireMock
+/// `doesNotMatch` held for a body that matched (201 where the mapping must not answer; exit 0 under --strict).
+@Suite struct RegexBudgetTests {
+    @Test func aSpentBudgetHoldsNeitherWay() throws {
+        let regex = try RegexBox(".*[a-z]{0,50}a")
+        let body = String(repeating: "a", count: 2_000)
+        #expect(regex.matchesWhole(body))
+        #expect(!regex.doesNotMatchWhole(body))
+        #expect(!regex.doesNotMatchWhole(body, budget: 1_000)) // no answer: the negated matcher does not hold
+        #expect(regex.doesNotMatchWhole("1234"))
+    }
+}
