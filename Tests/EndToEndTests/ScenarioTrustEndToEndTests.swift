@@ -60,6 +60,29 @@ import Testing
         #expect(result.stdout.contains(#"x\u{1B}[2Jy"#), "\(result.stdout)")
     }
 
+    /// Found by a hostile review: `the file "r" exists` followed a link out of the scenario's directory, and
+    /// `init --program` wrote a line break into the starter, which then failed as written.
+    @Test func existenceIsOfTheEntryAndTheStarterRefusesANameThatBreaksIt() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("""
+        Feature: links
+          Scenario: a link to a directory outside hides what is in it
+            When I run "ln -s / root"
+            Then the file "root/etc/passwd" does not exist
+            And the file "root" exists
+
+        """, "links.feature", in: directory)
+        let result = try CLI.run(["test", feature])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let starter = directory.appendingPathComponent("starter").path
+        for name in ["x\ny", "a\u{1B}b", "${HOME}", ""] {
+            let refused = try CLI.run(["init", "--program", name, starter])
+            #expect(refused.status == 2, "\(name.debugDescription): \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: starter))
+        }
+    }
+
     @Test func aWaitCutShortByTheScenarioTimeoutFailsNamingBoth() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

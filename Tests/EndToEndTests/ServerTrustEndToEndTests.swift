@@ -104,12 +104,13 @@ import Testing
         (#"{"routes": [{"path": "/a", "delayMs": 9223372036854775807}]}"#, "delayMs", "0 to 600000"),
         (#"{"routes": [{"path": "/a", "delayMs": -1}]}"#, "delayMs", "0 to 600000"),
         (#"{"routes": [{"path": "/a", "delayMs": 1e300}]}"#, "delayMs", "0 to 600000"),
-        (#"{"routes": [{"path": "/a", "status": 9223372036854775807}]}"#, "status", "100 to 599"),
+        (#"{"routes": [{"path": "/a", "status": 9223372036854775807}]}"#, "status", "200 to 599"),
         (#"{"routes": [{"path": "/a", "priority": 1e300}]}"#, "priority", "whole number"),
         (#"{"routes": [{"path": "/a", "expect": {"times": -1}}]}"#, "times", "whole number from 0"),
         (#"{"routes": [{"path": "/a", "responses": [{"delayMs": 700000}]}]}"#, "delayMs", "0 to 600000"),
         (#"{"request": {"url": "/a"}, "response": {"fixedDelayMilliseconds": 9223372036854775807}}"#, "fixedDelayMilliseconds", "0 to 600000"),
-        (#"{"request": {"url": "/a"}, "response": {"status": 1000}}"#, "status", "100 to 599"),
+        (#"{"request": {"url": "/a"}, "response": {"status": 1000}}"#, "status", "200 to 599"),
+        (#"{"request": {"url": "/a"}, "response": {"status": 100}}"#, "status", "200 to 599"),
         (#"{"request": {"url": "/a"}, "response": {}, "priority": 9223372036854775807}"#, "priority", "whole number"),
     ])
     func outOfRangeNumbersAreRefusedAtLoad(text: String, field: String, range: String) throws {

@@ -29,6 +29,11 @@ public enum InitCommand {
         guard parsed.positionals.count <= 1 else { throw UsageError("init takes one directory, got \(parsed.positionals.joined(separator: " "))") }
         let directory = parsed.positionals.first ?? "."
         let program = parsed.last("--program")?.value ?? "echo"
+        // The name lands in Gherkin (a line of its own) and in a step value (where ${…} expands): a line break
+        // or a control character broke the starter that must pass as written, `${` would expand at test time.
+        if program.isEmpty || program.escapingControlCharacters() != program || program.contains("${") {
+            throw UsageError("--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}")
+        }
         let files = starterFiles(program: program)
         // DIR is the user's (made when missing); below it nothing is followed: a name taken by anything, a
         // dangling link included, is never written over or through.

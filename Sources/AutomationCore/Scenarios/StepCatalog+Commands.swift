@@ -63,7 +63,11 @@ extension StepCatalog {
             try Snapshots.compare(actual, named: captures[2], run: run)
         },
         StepDefinition("the file \(quoted) (exists|does not exist)", example: "Then the file \"out/report.txt\" exists", check: { pathProblem($0[0]) }) { run, captures, _ in
-            let exists = FileManager.default.fileExists(atPath: try run.scenarioPath(captures[0]))
+            // Looked up in the rooted work/ without following links: a link is an entry of the scenario's
+            // directory, and what it points to (outside, perhaps) is not read.
+            let name = run.expand(captures[0])
+            if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
+            let exists = try run.work().kind(of: name) != nil
             if exists != (captures[1] == "exists") {
                 throw StepFailure("expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it \(exists ? "does" : "does not")")
             }
@@ -94,13 +98,6 @@ extension StepCatalog {
 }
 
 extension ScenarioRun {
-    /// A path a file step names, inside the scenario's directory: relative, no `..`.
-    func scenarioPath(_ name: String) throws(StepFailure) -> String {
-        let expanded = expand(name)
-        if let problem = Self.pathProblem(expanded) { throw StepFailure(problem, kind: .error) }
-        return workDirectory + "/" + expanded
-    }
-
     /// Why a file step's path would leave the scenario's directory, or nil.
     static func pathProblem(_ name: String) -> String? {
         if name.isEmpty { return "a file step needs a file name" }

@@ -12,8 +12,8 @@ enum StepNumbers {
     /// `Then the server received N requests to …` (the journal holds 10,000 by default: a count past what it
     /// kept fails naming the cap).
     static let requestCount = 0...1_000_000
-    /// `Given the route "GET /x" answers N`: what HTTP defines.
-    static let status = 100...599
+    /// `Given the route "GET /x" answers N`: a final answer, as a stub's status (a 1xx is interim).
+    static let status = 200...599
 
     /// A step's number as its pattern captures it: any word, so `1e300`, `-1`, `0x10` and `NaN` reach the check
     /// and get a message (a pattern of digits would leave them an undefined step).
@@ -43,7 +43,7 @@ enum StepNumbers {
           Whole numbers are decimal digits (no +, spaces, _, exponent or hex). One out of its range, or not a
           number, is an error naming the file and line when the file loads (check and test exit 3), never a default:
             exit code 0 to 255 (128+N after signal N), terminal COLUMNSxROWS 1 to 1000 each,
-            request counts 0 to 1000000, route status 100 to 599.
+            request counts 0 to 1000000, route status 200 to 599.
           Durations (within, I wait, finishes within, @timeout=): 500ms, 30s, 2m, 1h, 1m30s, 1.5s; a bare number
           is seconds; 0 to 1000000000s. Signals are sent by name (INT, TERM, HUP, QUIT, USR1, USR2, KILL).
 

@@ -2,8 +2,9 @@
 /// ``BoundedNumber`` (through ``ObjectReader/int(_:in:)`` or ``AdminAPI/queryInteger(_:of:in:)``): out of range
 /// is exit 3 naming the file and field at load, or 400/422 naming the value in `serve`.
 enum StubRanges {
-    /// `status`: what HTTP defines.
-    static let status = 100...599
+    /// `status`: a final answer, as HTTP defines them. A 1xx is an interim answer: sent alone, the client waits
+    /// for the final one that never comes.
+    static let status = 200...599
     /// `delayMs`, `fixedDelayMilliseconds`: at most ten minutes.
     static let delayMs = 0...600_000
     /// `POST /__admin/settings` `fixedDelay`: at most a minute, added to every answer.

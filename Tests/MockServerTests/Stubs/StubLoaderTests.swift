@@ -18,7 +18,7 @@ import Testing
         ("{ \"routes\": [ { \"path\": \"a\" } ] }", "routes.json:1:25: \"path\" must start with /, found \"a\""),
         ("{ \"routes\": [ { \"path\": \"/a/**/b\" } ] }", "routes.json:1:25: ** must be the last segment of \"/a/**/b\""),
         ("{ \"routes\": [ { \"path\": \"/a\", \"status\": \"200\" } ] }", "routes.json:1:41: \"status\" must be an integer, found a JSON string"),
-        ("{ \"routes\": [ { \"path\": \"/a\", \"status\": 999 } ] }", "routes.json:1:41: \"status\": '999' is not a whole number from 100 to 599"),
+        ("{ \"routes\": [ { \"path\": \"/a\", \"status\": 999 } ] }", "routes.json:1:41: \"status\": '999' is not a whole number from 200 to 599"),
         ("{ \"routes\": [ { \"path\": \"/a\", \"fault\": \"conection-reset\" } ] }", "routes.json:1:40: unknown fault \"conection-reset\"; did you mean \"connection-reset\"?"),
         ("{ \"routes\": [ { \"path\": \"/a\", \"body\": \"x\", \"json\": 1 } ] }", "routes.json:1:52: a response has one of \"body\", \"json\", \"bodyFile\", found body and json"),
         ("{ \"routes\": [ { \"path\": \"/a\", \"responses\": [] } ] }", "routes.json:1:44: \"responses\" is empty"),
