@@ -179,7 +179,7 @@ struct RegexParser {
         return number.map { .group($0, inner) } ?? inner
     }
 
-    /// `[…]`: scalars, ranges, escapes; `[` inside is a literal (no nested classes or intersections).
+    /// `[…]`: scalars, ranges, escapes; a `[` inside is refused (Java nests classes there), as intersections are.
     mutating func characterClass(flags: RegexFlags) throws(LinearRegex.Error) -> ScalarSet {
         var set = ScalarSet(caseInsensitive: flags.caseInsensitive)
         if peek == "^" {
@@ -202,6 +202,10 @@ struct RegexParser {
                 low = single
             } else if scalar == "&" && peek == "&" {
                 throw error("class intersections [a&&b] are not supported")
+            } else if scalar == "[" {
+                // Java (WireMock) reads [a[bc]] as a union and [[:alpha:]] as one too; as a literal [ it matched
+                // other text, without a word.
+                throw error("nested classes ([a[bc]], [[:alpha:]]) are not supported; write \\[ for a literal [")
             } else {
                 low = scalar
             }

@@ -30,6 +30,8 @@ struct JSONPath: Sendable {
                 rest = rest.dropFirst(2)
                 let name = rest.prefix { $0 != "." && $0 != "[" }
                 guard !name.isEmpty else { throw Error(message: "JSONPath \"\(source)\": expected a name after ..") }
+                // Jayway reads $..* as every descendant; read as a key named "*" it matched almost nothing.
+                guard name != "*" else { throw Error(message: "JSONPath \"\(source)\": ..* (every descendant) is not supported; name a key: $..name") }
                 try Self.checkName(name, source: source)
                 steps.append(.descendant(String(name)))
                 rest = rest.dropFirst(name.count)

@@ -9,6 +9,12 @@ import Testing
         try JSONPath(path).matches(try? JSONParser.parse(body), matcher)
     }
 
+    /// Found by a hostile review: `$..*` was read as a key named "*" (Jayway: every descendant), so it matched
+    /// almost nothing and its `absent` form matched bodies full of values.
+    @Test func everyDescendantIsRefusedByName() {
+        #expect { try JSONPath("$..*") } throws: { "\($0)".contains("every descendant") }
+    }
+
     @Test func withoutAMatcherNullAndEmptyAreNotFound() throws {
         for (body, found) in [(#"{"name": 0}"#, true), (#"{"name": ""}"#, true), (#"{"name": false}"#, true), (#"{"name": null}"#, false),
                               (#"{"name": {}}"#, false), (#"{"name": []}"#, false), ("{}", false), ("not json", false)] {
