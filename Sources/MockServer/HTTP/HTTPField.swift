@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// What RFC 9110 allows in a response head: checked where names and values enter (stub files, the admin API)
 /// and, last, by ``ResponseWriter`` for values computed per request (templates, code), so that no CR, LF, NUL
 /// or other control character reaches the wire from anywhere.
@@ -48,20 +50,15 @@ package enum HTTPField {
         return "holds \(label) (0x\(hex.count == 1 ? "0" + hex : hex))\(rule)"
     }
 
-    /// The text in quotes on one line: control characters written as `\r`, `\n`, `\0`, `\u{1B}`.
+    /// The text in quotes on one line (its first 80 scalars): quotes and backslashes escaped, then control
+    /// characters written as `\r`, `\n`, `\0`, `\u{1B}` (the one escaping of sut-launch's lines).
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars.prefix(80) {
-            switch scalar {
-            case "\r": result += "\\r"
-            case "\n": result += "\\n"
-            case "\0": result += "\\0"
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            default: result += scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
-            }
+        var escaped = ""
+        for scalar in text.unicodeScalars.prefix(80) { // by scalar: a quote and a combining mark are one Character
+            if scalar == "\\" || scalar == "\"" { escaped += "\\" }
+            escaped.unicodeScalars.append(scalar)
         }
-        return result + (text.unicodeScalars.count > 80 ? "…\"" : "\"")
+        return "\"" + escaped.escapingControlCharacters() + (text.unicodeScalars.count > 80 ? "…\"" : "\"")
     }
 
     /// RFC 9110 §5.5: field-vchar (VCHAR / obs-text), SP, HTAB.
