@@ -20,7 +20,7 @@ import Testing
                 #expect(answer.contains("'\(value.removingPercentEncoding ?? value)'"), "\(query): \(answer)")
             }
             for query in ["timeoutMs=nan", "timeoutMs=-1", "timeoutMs=9223372036854775807", "timeoutMs=120001"] {
-                let answer = try ServerTrustEndToEndTests.curl(["\(url)/__sut/control?\(query)"])
+                let answer = try ServerTrustEndToEndTests.curl(["-H", "Content-Type: application/octet-stream", "\(url)/__sut/control?\(query)"])
                 #expect(answer.hasSuffix(" 400") && answer.contains("0 to 120000"), "\(query): \(answer)")
             }
             for id in ["abc", "0", "-1", "9223372036854775808", "1e3"] {

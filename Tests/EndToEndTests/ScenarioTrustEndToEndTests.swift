@@ -149,7 +149,7 @@ import Testing
           Scenario: the program takes it
             Given the route "GET /x" answers 200
             And the program "/usr/bin/curl"
-            When I launch the program with "-s ${SUT_MOCK_SERVER_URL}/__sut/control?timeoutMs=5000"
+            When I launch the program with "-s -H 'Content-Type: application/octet-stream' ${SUT_MOCK_SERVER_URL}/__sut/control?timeoutMs=5000"
             And I send the control message "hello"
             Then I see "hello"
 

@@ -89,8 +89,9 @@ enum AdminAPI {
     /// - `POST /__sut/control` queues its body as a message: 202 with `{"id":N}` and `X-Sut-Message-Id: N`; with
     ///   `?waitForAckMs=M` it waits up to M ms for the program's acknowledgement: 200 with the program's reply
     ///   as the body, or 504 when none came.
-    /// - `GET /__sut/control?timeoutMs=N` waits up to N ms (default 25,000) for the next message: 200 with the
-    ///   message as the body and its id in `X-Sut-Message-Id`, 204 when none came.
+    /// - `GET /__sut/control?timeoutMs=N` (with `Content-Type: application/octet-stream`, as writes: it takes
+    ///   the message off the queue) waits up to N ms (default 25,000) for the next message: 200 with the message
+    ///   as the body and its id in `X-Sut-Message-Id`, 204 when none came.
     /// - `POST /__sut/control/ack?id=N` acknowledges message N with the body as the reply: 204, or 404 for an
     ///   id never sent.
     static func control(_ request: HTTPRequest, state: MockServer.State) -> MockResponse {

@@ -11,7 +11,8 @@ import AutomationSupport
 ///   `null`, or another port on this machine is refused; `Sec-Fetch-Site`, when given, is `same-origin` or `none`
 ///   (browsers send it on every request, including the `no-cors` GETs that carry no `Origin`);
 /// - a write (any method but GET, HEAD, OPTIONS) with a body or a `Content-Type` carries the endpoint's type,
-///   which is not one a page may send without a CORS preflight (`text/plain`, a form's types).
+///   which is not one a page may send without a CORS preflight (`text/plain`, a form's types); so does a GET of
+///   the control channel, which takes a message off its queue.
 ///
 /// Refusals are 403 (who is asking) or 415 (what type), with a one-line reason. Answers carry no CORS headers.
 struct EndpointPolicy: Sendable {
@@ -50,6 +51,14 @@ struct EndpointPolicy: Sendable {
         }
         if let site = request.header("Sec-Fetch-Site"), !(site.lowercased() == "same-origin" || site.lowercased() == "none") {
             return .text("\(name) does not answer cross-site requests (Sec-Fetch-Site: \(site))\n", status: 403)
+        }
+        // A GET of the control channel takes a message off its queue: it is a write in all but name, and an
+        // <img> on any page could send it (old browsers add no Sec-Fetch-Site). It needs the type too.
+        if endpoint == .control && request.method == "GET" && request.path == "/__sut/control" {
+            let type = request.header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? "" }
+            if type != writeContentType {
+                return .text("reading \(name) takes a message off its queue: send Content-Type: \(writeContentType) (a web page cannot without asking first)\n", status: 415)
+            }
         }
         if request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS" {
             let type = request.header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? "" }

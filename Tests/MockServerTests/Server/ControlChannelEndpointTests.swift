@@ -16,7 +16,10 @@ import Testing
         #expect(sent.stdout.contains("X-Sut-Message-Id: 1"))
         #expect(sent.stdout.hasSuffix(#"{"id":1}"#))
 
-        let received = try run("curl", ["-s", "-i", "\(test.url)/__sut/control?timeoutMs=1000"])
+        // Taking a message needs the channel's type too: an <img> on a page must not drain the queue.
+        let bare = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(test.url)/__sut/control?timeoutMs=0"])
+        #expect(bare.stdout == "415")
+        let received = try run("curl", ["-s", "-i", "-H", octets, "\(test.url)/__sut/control?timeoutMs=1000"])
         #expect(received.stdout.hasPrefix("HTTP/1.1 200"))
         #expect(received.stdout.contains("X-Sut-Message-Id: 1"))
         #expect(received.stdout.hasSuffix("\r\n\r\nrefresh"))
