@@ -89,15 +89,12 @@ package enum FileSystem {
     }
 
     /// What a file that is not a regular file is, for a message ("a FIFO, not a file"); nil for a regular file.
+    /// The names are ``RootedDirectory/notAFile(_:)``'s.
     private static func kind(_ mode: mode_t) -> String? {
+        guard let kind = RootedDirectory.notAFile(mode) else { return nil }
         switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO, not a file"
-        case S_IFCHR: "a character device, not a file"
-        case S_IFBLK: "a block device, not a file"
-        case S_IFSOCK: "a socket, not a file"
-        default: "not a regular file"
+        case S_IFIFO, S_IFCHR, S_IFBLK, S_IFSOCK: return kind + ", not a file"
+        default: return kind
         }
     }
 

@@ -55,18 +55,23 @@ struct EndpointPolicy: Sendable {
         // A GET of the control channel takes a message off its queue: it is a write in all but name, and an
         // <img> on any page could send it (old browsers add no Sec-Fetch-Site). It needs the type too.
         if endpoint == .control && request.method == "GET" && request.path == "/__sut/control" {
-            let type = request.header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? "" }
-            if type != writeContentType {
+            if Self.mediaType(of: request) != writeContentType {
                 return .text("reading \(name) takes a message off its queue: send Content-Type: \(writeContentType) (a web page cannot without asking first)\n", status: 415)
             }
         }
         if request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS" {
-            let type = request.header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? "" }
+            let type = Self.mediaType(of: request)
             if (!request.body.isEmpty || type != nil) && type != writeContentType {
                 return .text("writes to \(name) need Content-Type: \(writeContentType) (a web page cannot send it without asking first)\n", status: 415)
             }
         }
         return nil
+    }
+
+    /// The request's `Content-Type` without parameters, lower case (`text/plain; charset=utf-8` → `text/plain`);
+    /// nil when it has none.
+    static func mediaType(of request: HTTPRequest) -> String? {
+        request.header("Content-Type").map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? "" }
     }
 
     /// `http://127.0.0.1:8080` for a server on 127.0.0.1:8080 (also `localhost`, `[::1]`, the server's host).
