@@ -8,7 +8,6 @@ let package = Package(
         .executable(name: "sut-launch", targets: ["sut-launch"]),
         .executable(name: "sut-launch-foundation", targets: ["sut-launch-foundation"]),
         .library(name: "AutomationHost", targets: ["AutomationHost"]),
-        .library(name: "AutomationCore", targets: ["AutomationCore"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "AutomationTesting", targets: ["AutomationTesting"]),
     ],
@@ -22,17 +21,22 @@ let package = Package(
         .target(name: "AutomationSupport", dependencies: ["CSystemShims"]),
         // The mock server: HTTP/1.1 on sockets, stubs, matching, journal, admin API; on the toolbox and the C shims.
         .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
-        // Flags, launcher, run orchestration, reports, scenarios, the commands.
-        .target(name: "AutomationCore", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
+        // The process engine: flags input, the launcher (own spawn; Foundation.Process is a backend), the watchdog,
+        // runs with their mock server, verdicts and run reports.
+        .target(name: "ProcessEngine", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
+        // Scenarios: Gherkin, steps, the runner, and the reports rendered from Cucumber Messages.
+        .target(name: "Scenarios", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"]),
+        // The command line: typed options per command, usage errors rendered once. Package access only, no product.
+        .target(name: "SutLaunchCLI", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
         // The Foundation.Process launcher backend: the only module that links all of Foundation, so that
         // sut-launch itself does not (26 MB instead of 76 MB static; faster start, less memory).
-        .target(name: "FoundationLauncher", dependencies: ["AutomationCore", "AutomationSupport"]),
+        .target(name: "FoundationLauncher", dependencies: ["ProcessEngine", "AutomationSupport"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
-        .target(name: "AutomationTesting", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
-        // The CLI: main.swift hands argv to AutomationCore's SutLaunchCommand and exits with its code.
-        .executableTarget(name: "sut-launch", dependencies: ["AutomationCore"]),
+        .target(name: "AutomationTesting", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
+        // The CLI: main.swift decides process-wide tuning, hands argv to SutLaunchCommand and exits with its code.
+        .executableTarget(name: "sut-launch", dependencies: ["SutLaunchCLI", "ProcessEngine", "AutomationSupport"]),
         // The same CLI with the Foundation.Process backend linked in: sut-launch runs it for `--launcher foundation`.
-        .executableTarget(name: "sut-launch-foundation", dependencies: ["AutomationCore", "FoundationLauncher"]),
+        .executableTarget(name: "sut-launch-foundation", dependencies: ["SutLaunchCLI", "ProcessEngine", "AutomationSupport", "FoundationLauncher"]),
 
         // Programs under test used by the README tour, the tests and the benchmarks.
         .executableTarget(name: "MyAppCLI", dependencies: ["AutomationHost"], path: "Fixtures/MyAppCLI"),
@@ -40,14 +44,16 @@ let package = Package(
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost", "AutomationSupport"]),
         .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"]),
-        .testTarget(name: "AutomationCoreTests", dependencies: ["AutomationCore", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"],
+        .testTarget(name: "ProcessEngineTests", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"],
                     exclude: ["Gherkin/testdata", "Gherkin/official_pickles.py", "Gherkin/reference_parse.py", "Gherkin/reference_messages.py",
-                              "Scenarios/reference_tag_expressions.py", "Scenarios/reference_cucumber_expressions.py"]),
-        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "AutomationCore", "AutomationSupport", "MockServer", "MyAppCLI"],
+                              "Runner/reference_tag_expressions.py", "Steps/reference_cucumber_expressions.py"]),
+        .testTarget(name: "SutLaunchCLITests", dependencies: ["SutLaunchCLI", "ProcessEngine", "Scenarios", "AutomationSupport"]),
+        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "ProcessEngine", "Scenarios", "AutomationSupport", "MockServer", "MyAppCLI"],
                     exclude: ["Application/__snapshots__", "Features"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "AutomationSupport"], exclude: ["Fixtures"]),
         // The fuzz targets scripts/fuzz.sh runs, kept compiled and run on every saved input (seeds and old crashes).
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["AutomationSupport", "MockServer", "AutomationCore", "AutomationHost"], exclude: ["Inputs"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["AutomationSupport", "MockServer", "ProcessEngine", "Scenarios", "SutLaunchCLI", "AutomationHost"], exclude: ["Inputs"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["AutomationHost", "MockServer", "sut-launch", "sut-launch-foundation", "MyAppCLI", "argv-dump"],

@@ -32,13 +32,13 @@ mkdir -p "$WORK/crashes" "$WORK/modulemap"
 printf 'module CSystemShims {\n  header "%s"\n  export *\n}\n' "$ROOT/Sources/CSystemShims/include/CSystemShims.h" > "$WORK/modulemap/module.modulemap"
 
 echo "building the libraries with the sanitizers (release, -sanitize=fuzzer,address)..." >&2
-(cd "$ROOT" && swift build -c release --scratch-path "$WORK/build" --target AutomationCore \
+(cd "$ROOT" && swift build -c release --scratch-path "$WORK/build" --target SutLaunchCLI \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address >&2)
 BUILT="$WORK/build/release"
 # Only the objects of today's sources: a file moved to another module leaves its old .o behind, and linking
 # both defines (or half-defines) its symbols twice.
 OBJECTS=("$BUILT"/CSystemShims.build/*.o)
-for module in AutomationSupport MockServer AutomationHost AutomationCore; do
+for module in AutomationSupport MockServer AutomationHost ProcessEngine Scenarios SutLaunchCLI; do
     while IFS= read -r source; do OBJECTS+=("$BUILT/$module.build/$(basename "$source").o"); done < "$BUILT/$module.build/sources"
 done
 # FuzzTargets.swift uses `package` API: it must be compiled with the package name SwiftPM gave the modules

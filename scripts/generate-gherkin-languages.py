@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""generate-gherkin-languages.py: writes Sources/AutomationCore/Gherkin/GherkinLanguages.swift from Gherkin's
+"""generate-gherkin-languages.py: writes Sources/Scenarios/Gherkin/GherkinLanguages.swift from Gherkin's
 official keyword list, gherkin-languages.json (cucumber/gherkin, MIT License), which ships inside the
 `gherkin-official` package on PyPI.
 
@@ -40,6 +40,6 @@ for code in sorted(languages):
         ("then", "then"), ("and", "and"), ("but", "but")])
     lines.append(f"        {json.dumps(code)}: GherkinDialect(name: {json.dumps(entry['name'], ensure_ascii=False)}, {fields}),")
 lines += ["    ]", "}", ""]
-target = os.path.join(root, "Sources/AutomationCore/Gherkin/GherkinLanguages.swift")
+target = os.path.join(root, "Sources/Scenarios/Gherkin/GherkinLanguages.swift")
 open(target, "w", encoding="utf-8").write("\n".join(lines))
 print(f"wrote {target}: {len(languages)} languages", file=sys.stderr)

@@ -4,7 +4,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import AutomationCore
+public import ProcessEngine
 import MockServer
 
 /// A part of a URL that ``assertURLEqual(_:_:ignoring:fileID:filePath:line:column:)`` can ignore.

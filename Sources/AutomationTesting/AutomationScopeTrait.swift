@@ -1,4 +1,5 @@
-import AutomationCore
+import ProcessEngine
+import Scenarios
 public import Testing
 
 /// A Swift Testing trait that opens an ``AutomationScope`` around each test: what it launches and starts is

@@ -1,4 +1,5 @@
-import AutomationCore
+import ProcessEngine
+import Scenarios
 public import XCTest
 
 /// An XCTestCase that opens an ``AutomationScope`` per test: programs launched and servers started during the

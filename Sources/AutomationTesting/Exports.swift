@@ -1,4 +1,5 @@
 // `import AutomationTesting` is all a test needs: the launch handle, the server builder, flag literals.
-@_exported public import AutomationCore
+@_exported public import ProcessEngine
+@_exported public import Scenarios
 @_exported public import AutomationHost
 @_exported public import MockServer

@@ -4,7 +4,8 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import AutomationCore
+import ProcessEngine
+import Scenarios
 
 /// Plausible test data from real-world lists, seedable so a failing run can be repeated.
 ///

@@ -1,4 +1,5 @@
-import AutomationCore
+import ProcessEngine
+import Scenarios
 
 /// Given/When/Then helpers: each names a step, records it in the test's step trail, and a failure inside it
 /// says which step failed.

@@ -1,6 +1,7 @@
 // sut-launch-foundation: sut-launch with the Foundation.Process launcher linked in. `sut-launch --launcher
 // foundation` execs this binary (found next to its own) with the same arguments.
-import AutomationCore
+import ProcessEngine
+import SutLaunchCLI
 import FoundationLauncher
 
 FoundationLauncher.register()

@@ -1,4 +1,5 @@
-import AutomationCore
+import ProcessEngine
+import Scenarios
 @testable import AutomationTesting
 import Foundation
 import Testing

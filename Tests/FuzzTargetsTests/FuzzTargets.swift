@@ -7,7 +7,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AutomationCore
+import ProcessEngine
+import Scenarios
+import SutLaunchCLI
 import AutomationHost
 import MockServer
 

@@ -1,4 +1,5 @@
-import AutomationCore
+import ProcessEngine
+import Scenarios
 
 /// What a command printed and how it ended.
 public struct CommandResult: Sendable {

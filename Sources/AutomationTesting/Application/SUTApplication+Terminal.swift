@@ -1,4 +1,5 @@
-import AutomationCore
+import ProcessEngine
+import Scenarios
 
 /// Where a program's stdin, stdout and stderr go.
 public enum ProgramTerminal: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import AutomationCore
+import ProcessEngine
+import Scenarios
 import AutomationSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials

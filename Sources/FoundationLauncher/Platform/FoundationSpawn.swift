@@ -7,7 +7,7 @@
 // is 26 MB instead of 76 MB without it, and starts 0.2 ms sooner with 2 MB less memory. So `sut-launch`
 // leaves it out and hands `--launcher foundation` runs to `sut-launch-foundation`, the same commands with
 // this backend registered; AutomationTesting registers it when a test asks for it.
-import AutomationCore
+import ProcessEngine
 import AutomationSupport
 import Dispatch
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import AutomationSupport
-import AutomationCore
+import ProcessEngine
+import Scenarios
 @testable import AutomationTesting
 import Foundation
 import MockServer

@@ -1,5 +1,6 @@
 import Foundation
-import AutomationCore
+import ProcessEngine
+import Scenarios
 @testable import AutomationTesting
 import Testing
 

@@ -1,0 +1,56 @@
+import AutomationSupport
+public import AutomationHost
+
+/// One `key=value` or `key:=JSON` assignment from the command line.
+public struct FlagAssignment: Sendable, Hashable {
+    /// The flag's name.
+    public var key: String
+    /// Its value (`key=value` gives a string, number or boolean as it reads; `key:=JSON` any JSON).
+    public var value: FlagValue
+
+    /// `key` set to `value`.
+    public init(key: String, value: FlagValue) {
+        self.key = key
+        self.value = value
+    }
+
+    /// Parses `key=value` (value inferred: true/false, integers, decimals, else a string) or `key:=JSON`
+    /// (any JSON literal).
+    /// - Throws: a one-line reason naming the token.
+    public static func parse(_ token: String) throws(UsageError) -> FlagAssignment {
+        guard let equals = token.firstIndex(of: "=") else {
+            throw UsageError("'\(token)' is not key=value or key:=JSON (e.g. skipPreActiveCheck=true, retries:=3)")
+        }
+        var key = String(token[..<equals])
+        let text = String(token[token.index(after: equals)...])
+        let isJSON = key.hasSuffix(":")
+        if isJSON { key.removeLast() }
+        guard !key.isEmpty else { throw UsageError("'\(token)' has an empty key; write key=value") }
+        guard isJSON else { return FlagAssignment(key: key, value: FlagValue.inferred(from: text)) }
+        do {
+            return FlagAssignment(key: key, value: FlagValue(try JSONParser.parse(text)))
+        } catch {
+            let hint = text.first.map { "\"[{".contains($0) } == false
+                ? " (a JSON string needs quotes: \(key):='\"\(text)\"', or use \(key)=\(text))" : ""
+            throw UsageError("'\(token)': the value after := is not JSON: \(error.message)\(hint)")
+        }
+    }
+}
+
+/// The flags of one kind collected from the command line, remembering where each key came from so that
+/// a repeated key can name both occurrences.
+package struct FlagCollector {
+    let kind: String
+    package private(set) var values: [String: FlagValue] = [:]
+    private var origins: [String: String] = [:]
+
+    package init(kind: String) { self.kind = kind }
+
+    package mutating func add(_ assignment: FlagAssignment, origin: String) throws(UsageError) {
+        if let earlier = origins[assignment.key] {
+            throw UsageError("\(kind) \"\(assignment.key)\" is given twice: \(earlier) and \(origin); keep one")
+        }
+        origins[assignment.key] = origin
+        values[assignment.key] = assignment.value
+    }
+}

@@ -1,0 +1,139 @@
+import AutomationSupport
+public import AutomationHost
+import MockServer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The machine-readable account of one run (`--report FILE`). Written even when the program could not
+/// start, timed out or was interrupted.
+public struct RunReport: Codable, Sendable {
+    /// The sut-launch that wrote the report.
+    public var sutLaunchVersion = SutLaunch.version
+    /// The program as given, and the path that was executed (nil when it was not found).
+    public var program: String
+    /// The path that was executed; nil when the program was not found.
+    public var executablePath: String?
+    /// argv as sent, argv[0] included.
+    public var argv: [String]
+    /// Names of the environment variables sent (values are left out: they may hold secrets).
+    public var environmentKeys: [String]
+    /// The feature flags sent (`EPHEMERAL_…` / `SUT_EPHEMERAL`).
+    public var featureFlags: [String: FlagValue]
+    /// The automation flags sent, defaults included (`AUTOMATION_…` / `SUT_AUTOMATION`).
+    public var automationFlags: [String: FlagValue]
+    /// Where the flags travelled: `args`, `env` or `both`.
+    public var flagsIn: String
+    /// The directory the program ran in; nil: sut-launch's own.
+    public var workingDirectory: String?
+    /// True when the program started.
+    public var launched = false
+    /// sut-launch's own exit code for this run.
+    public var exitCode: Int32 = 0
+    /// The program's exit code; nil when it did not exit normally.
+    public var programExitCode: Int32?
+    /// The signal that ended the program, if one did.
+    public var signal: Int32?
+    /// That signal's name (`SIGTERM`).
+    public var signalName: String?
+    /// True when `--timeout` ended the program.
+    public var timedOut = false
+    /// The signal sut-launch received and forwarded (Ctrl-C: SIGINT).
+    public var interruptedBy: String?
+    /// From launch to exit, in milliseconds.
+    public var durationMs: Double = 0
+    /// Bytes the program wrote to stdout.
+    public var stdoutBytes = 0
+    /// Bytes the program wrote to stderr.
+    public var stderrBytes = 0
+    /// Why the run failed before or around the program (launch failure), if it did.
+    public var error: String?
+    /// What the mock server saw, when one ran.
+    public var mockServer: MockServerReport?
+
+    init(configuration: RunConfiguration, request: LaunchRequest) {
+        program = configuration.program
+        argv = [configuration.program] + request.arguments
+        environmentKeys = request.environment.keys.sorted()
+        featureFlags = configuration.featureFlags
+        automationFlags = configuration.effectiveAutomationFlags
+        flagsIn = configuration.effectiveFlagsIn.rawValue
+        workingDirectory = configuration.workingDirectory
+    }
+
+    /// The report of a run that ended before anything launched (a usage error, an invalid file).
+    package init(notLaunched program: String, exitCode: Int32, error: String) {
+        self.program = program
+        argv = program.isEmpty ? [] : [program]
+        environmentKeys = []
+        featureFlags = [:]
+        automationFlags = [:]
+        flagsIn = WireFormat.Channel.both.rawValue
+        self.exitCode = exitCode
+        self.error = error
+    }
+
+    /// Writes the report as pretty-printed JSON with sorted keys.
+    /// - Returns: false when the file cannot be written.
+    public func write(to path: String) -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return false }
+        return OutputFile.write(Array(data), to: path) == nil
+    }
+}
+
+/// The mock server's part of the run report.
+public struct MockServerReport: Codable, Sendable {
+    /// One route and its calls.
+    public struct Route: Codable, Sendable {
+        /// The stub's id (`file:line`).
+        public var id: String
+        /// Its name (`GET /cities`, or the `name` given).
+        public var name: String
+        /// Where it was defined.
+        public var source: String
+        /// Requests it answered.
+        public var calls: Int
+        /// Why its `expect` does not hold; nil when it holds or there is none.
+        public var expectationFailure: String?
+    }
+    /// A request no stub matched.
+    public struct Unexpected: Codable, Sendable {
+        /// Its method.
+        public var method: String
+        /// Its request-target as sent.
+        public var url: String
+        /// The nearest stub and what differed.
+        public var nearMiss: String
+    }
+    /// The server's base URL (`http://127.0.0.1:PORT`).
+    public var url: String
+    /// Requests received in all.
+    public var totalRequests: Int
+    /// What unexpected requests did: `404` (reported) or `fail`.
+    public var unexpectedPolicy: String
+    /// Every route, in load order.
+    public var routes: [Route]
+    /// The unexpected requests described (the first 1,000).
+    public var unexpected: [Unexpected]
+    /// What failed the run (unmet expectations; unexpected requests under strict).
+    public var failures: [String]
+
+    init(url: String, summary: ServerSummary) {
+        self.url = url
+        totalRequests = summary.totalRequests
+        unexpectedPolicy = summary.policy.rawValue
+        routes = summary.routes.map { Route(id: $0.id, name: $0.name, source: $0.source, calls: $0.calls, expectationFailure: $0.expectationFailure) }
+        unexpected = summary.unexpected.map { Unexpected(method: $0.method, url: $0.url, nearMiss: $0.nearMiss) }
+        failures = summary.failures
+    }
+}
+
+/// Facts about sut-launch itself.
+public enum SutLaunch {
+    /// This sut-launch's version.
+    public static let version = "0.1.0"
+}

@@ -1,0 +1,111 @@
+import AutomationSupport
+import ProcessEngine
+
+/// `--format github`: each failed scenario as a GitHub Actions annotation on its failing step's line
+/// (`::error file=F,line=L,title=T::message`), and a Markdown table appended to `$GITHUB_STEP_SUMMARY`.
+///
+/// The runner reads every line of a step's output as a possible workflow command (`::name …::data` after leading
+/// spaces, `##[name …]data` anywhere in a line). So with `--format github` nothing sut-launch prints but its own
+/// commands may be one: ``begin()`` prints `::stop-commands::TOKEN` (a random, per-run token the program cannot
+/// guess) before anything else, sut-launch's own stderr lines go to stdout meanwhile so they are inside the block
+/// in order, and ``report(_:environment:)`` ends it with `::TOKEN::` before the annotations, whose data and
+/// properties are escaped as GitHub documents (`%`, CR, LF; also `:` and `,` in properties), per Unicode scalar
+/// (`\r\n` is one Swift Character).
+package enum GitHubOutput {
+    /// The token of the block now open, if any.
+    private static let openToken = Locked<String?>(nil)
+
+    /// Opens the block: from here on, workflow commands in what sut-launch prints (scenario names, step text, the
+    /// program's output quoted in a failure) are plain text to the runner.
+    package static func begin() {
+        var generator = SystemRandomNumberGenerator() // getrandom(2): unguessable
+        let token = (0..<2).map { _ in
+            let text = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }.joined()
+        openToken.withLock { $0 = token }
+        Console.out("::stop-commands::\(token)\n")
+        Console.redirectLinesToStandardOutput(true)
+    }
+
+    /// Closes the block (if open): the runner reads commands again.
+    package static func end() {
+        guard let token = openToken.withLock({ token -> String? in
+            defer { token = nil }
+            return token
+        }) else { return }
+        Console.redirectLinesToStandardOutput(false)
+        Console.out("::\(token)::\n")
+    }
+
+    package static func report(_ results: [ScenarioResult], environment: [String: String]) {
+        end()
+        for result in results where result.status != .passed && result.status != .notRun {
+            let (file, line) = location(result)
+            let title = "\(result.pickle.featureName): \(result.pickle.name)"
+            Console.out("::error file=\(property(file)),line=\(line),title=\(property(title))::\(data(result.message ?? "failed"))\n")
+        }
+        guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
+        for result in results {
+            let mark = result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
+            markdown += "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? result.pickle.location)) |\n"
+        }
+        let passed = results.filter { $0.status == .passed }.count
+        markdown += "\n\(passed) of \(results.count) passed\n"
+        if let problem = OutputFile.append(Array(markdown.utf8), to: path) {
+            Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem)")
+        }
+    }
+
+    /// The failing step's file and line (`login.feature:14: Then …`), else the scenario's.
+    static func location(_ result: ScenarioResult) -> (String, Int) {
+        let text = result.failedStep ?? result.pickle.location
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        if parts.count >= 2, let line = BoundedNumber.integer(parts[1], in: 1...Int(Int32.max)) { return (String(parts[0]), line) }
+        return (result.pickle.uri, result.pickle.line)
+    }
+
+    /// GitHub's escaping for an annotation's message: `%`, CR, LF.
+    static func data(_ text: String) -> String { escape(text, property: false) }
+
+    /// GitHub's escaping for an annotation's properties: also `:` and `,`.
+    static func property(_ text: String) -> String { escape(text, property: true) }
+
+    private static func escape(_ text: String, property: Bool) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": result.append(contentsOf: "%25".unicodeScalars)
+            case "\r": result.append(contentsOf: "%0D".unicodeScalars)
+            case "\n": result.append(contentsOf: "%0A".unicodeScalars)
+            case ":" where property: result.append(contentsOf: "%3A".unicodeScalars)
+            case "," where property: result.append(contentsOf: "%2C".unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// Text as a Markdown table cell that GitHub renders as that text, never as markup: control characters (CR,
+    /// LF, ESC, bidi overrides) written as escapes (`\n`), then every character Markdown or HTML reads as syntax here
+    /// as an HTML entity: `&`, `<`, `>` (no tag, no comment), the backtick (no code span to break out of), `|` (no
+    /// new cell; `\|` would not do: a backslash before it escapes the backslash), `[`, `]` (no link), `\`.
+    static func cell(_ text: String) -> String {
+        var result = ""
+        for scalar in text.escapingControlCharacters().unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "`": result += "&#96;"
+            case "|": result += "&#124;"
+            case "[": result += "&#91;"
+            case "]": result += "&#93;"
+            case "\\": result += "&#92;"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

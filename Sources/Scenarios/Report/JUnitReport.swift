@@ -1,0 +1,130 @@
+import AutomationSupport
+import ProcessEngine
+
+/// JUnit XML that GitHub Actions, GitLab and Jenkins read: a testsuite per feature, a testcase per scenario
+/// (`classname` = feature, `name` = scenario, `time` in seconds), `<failure>` for assertions, `<error>` for
+/// scenarios that could not run, and `<system-out>` with the step trail, the output tail and unexpected requests.
+public enum JUnitReport {
+    /// Captured text per test case is capped at this many characters.
+    static let outputCap = 64 * 1024
+
+    /// - Parameter strict: leave out the `file` and `line` attributes, so the report validates against the
+    ///   strict Jenkins/Ant schema (`--junit-strict`).
+    public static func render(_ results: [ScenarioResult], totalSeconds: Double, strict: Bool = false) -> String {
+        var features: [(String, [ScenarioResult])] = []
+        for result in results {
+            if let index = features.firstIndex(where: { $0.0 == result.pickle.featureName }) {
+                features[index].1.append(result)
+            } else {
+                features.append((result.pickle.featureName, [result]))
+            }
+        }
+        let failures = results.filter { $0.status == .failed }.count
+        let errors = results.filter { $0.status == .error }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"sut-launch\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(totalSeconds))\">\n"
+        for (feature, cases) in features {
+            let suiteTime = cases.reduce(0) { $0 + $1.duration.seconds }
+            xml += "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.status == .failed }.count)\""
+            xml += " errors=\"\(cases.filter { $0.status == .error }.count)\" skipped=\"\(cases.filter { $0.status == .notRun }.count)\" time=\"\(seconds(suiteTime))\">\n"
+            for result in cases {
+                let pickle = result.pickle
+                let location = strict ? "" : " file=\"\(escape(pickle.uri))\" line=\"\(pickle.line)\""
+                xml += "    <testcase classname=\"\(escape(feature))\" name=\"\(escape(pickle.name))\"\(location) time=\"\(seconds(result.duration.seconds))\">\n"
+                if result.status == .notRun {
+                    xml += "      <skipped message=\"\(escape(result.message ?? "not run"))\"/>\n"
+                } else if result.status != .passed {
+                    let element = result.status == .error ? "error" : "failure"
+                    // The whole reason in the attribute (newlines kept as &#10;: a parser would fold them into
+                    // spaces), and in the body with the requests no route matched and the output tail.
+                    let message = escape(cap(result.message ?? "")).replacingOccurrences(of: "\n", with: "&#10;")
+                    xml += "      <\(element) message=\"\(message)\" type=\"\(result.status == .error ? "ScenarioError" : result.timedOut ? "Timeout" : "AssertionFailure")\">"
+                    var body = (result.failedStep ?? "") + "\n" + (result.message ?? "")
+                    if !result.unexpectedRequests.isEmpty { body += "\n\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") }
+                    if !result.outputTail.isEmpty { body += "\n\n" + result.outputTail }
+                    xml += escape(cap(body))
+                    xml += "</\(element)>\n"
+                }
+                xml += "      <system-out>\(escape(cap(systemOut(result))))</system-out>\n"
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    static func systemOut(_ result: ScenarioResult) -> String {
+        var text = "Scenario: \(result.pickle.name) (\(result.pickle.location))\n" + result.trail.joined(separator: "\n") + "\n"
+        if let failedStep = result.failedStep, let message = result.message { text += "\nFailed: \(failedStep)\n\(message)\n" }
+        if !result.unexpectedRequests.isEmpty { text += "\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") + "\n" }
+        if let artifacts = result.artifacts { text += "\nArtefacts: \(artifacts)\n" }
+        if result.status != .passed { text += "\n" + result.outputTail }
+        return text
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
+    private static func cap(_ text: String) -> String {
+        text.count <= outputCap ? text : String(text.prefix(outputCap)) + "\n[… output truncated]"
+    }
+
+    /// XML-escapes text, drops ANSI escape sequences and the control characters XML 1.0 forbids.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if inEscape {
+                // CSI sequences end with a letter; others (ESC x) with their one character.
+                if ("@"..."~").contains(scalar) && scalar != "[" { inEscape = false }
+                continue
+            }
+            switch scalar {
+            case "\u{1B}": inEscape = true
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
+            default:
+                let value = scalar.value
+                if value < 0x20 || (0xFFFE...0xFFFF).contains(value) { continue }
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}
+
+/// The `--report` JSON of `sut-launch test`.
+public enum ScenarioJSONReport {
+    /// - Parameters:
+    ///   - exitCode: sut-launch's exit code for the run.
+    ///   - error: why the run ended early (usage error, invalid file, signal), if it did.
+    public static func render(_ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil) -> String {
+        let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
+        var json = "{\"exitCode\":\(exitCode),"
+        if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
+        json += "\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
+        json += ",\"notRun\":\(counts[.notRun] ?? 0)"
+        json += ",\"durationMs\":\(Int(totalSeconds * 1000)),\"results\":["
+        json += results.map { result in
+            var item = "{\"feature\":" + JSONWriter.quoted(result.pickle.featureName) + ",\"name\":" + JSONWriter.quoted(result.pickle.name)
+            item += ",\"location\":" + JSONWriter.quoted(result.pickle.location) + ",\"tags\":[" + result.pickle.tags.map(JSONWriter.quoted).joined(separator: ",") + "]"
+            item += ",\"status\":\"\(result.status.rawValue)\",\"durationMs\":\(Int(result.duration.seconds * 1000))"
+            if result.timedOut { item += ",\"timedOut\":true" }
+            item += ",\"steps\":[" + result.trail.map(JSONWriter.quoted).joined(separator: ",") + "]"
+            if let step = result.failedStep { item += ",\"failedStep\":" + JSONWriter.quoted(step) }
+            if let message = result.message { item += ",\"message\":" + JSONWriter.quoted(message) }
+            if !result.unexpectedRequests.isEmpty { item += ",\"unexpectedRequests\":[" + result.unexpectedRequests.map(JSONWriter.quoted).joined(separator: ",") + "]" }
+            if let artifacts = result.artifacts { item += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
+            return item + "}"
+        }.joined(separator: ",\n")
+        return json + "]}\n"
+    }
+}

@@ -1,0 +1,55 @@
+import AutomationSupport
+import MockServer
+import ProcessEngine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a failed scenario leaves under `--artifacts DIR`: `DIR/<feature>/<scenario>/` with the full stdout
+/// and stderr of every command and launch, `NN-command.json` (argv, working directory, the environment it
+/// added), the mock server's journal, and a copy of the scenario's directory (at most 50 MB).
+enum ScenarioArtifacts {
+    static let directoryCap = 50 * 1024 * 1024
+
+    /// Writes the artefacts; returns their directory (or why they could not be written). Below `root` nothing is
+    /// written through a link; the names come from ``FileName`` (cut to 200 bytes, a hash when changed), the
+    /// feature's directory always carries a hash of the feature file's path, so two features of one name
+    /// (or names differing only by case) never share one.
+    static func write(_ run: ScenarioRun, result: ScenarioResult, under root: String) -> String {
+        let feature = FileName.component(result.pickle.featureName, key: result.pickle.uri)
+        let scenario = FileName.component("\(result.pickle.name) line \(result.pickle.line)")
+        let shown = root + "/" + feature + "/" + scenario
+        let directory: RootedDirectory
+        do {
+            directory = try RootedDirectory(root, create: true).directory(feature + "/" + scenario)
+        } catch {
+            return "(cannot create \(shown): \(error))"
+        }
+        var problems: [String] = []
+        func write(_ bytes: [UInt8], _ name: String, mode: Int = 0o644) {
+            do { try directory.write(bytes, to: name, mode: mode) } catch { problems.append(error.description) }
+        }
+        for (offset, launch) in run.launches.enumerated() {
+            let prefix = (offset + 1 < 10 ? "0" : "") + "\(offset + 1)"
+            write(launch.process.output.captured(.stdout), prefix + "-stdout.txt")
+            write(launch.process.output.captured(.stderr), prefix + "-stderr.txt")
+            var json = "{\"what\":" + JSONWriter.quoted(launch.label) + ",\"argv\":[" + launch.argv.map(JSONWriter.quoted).joined(separator: ",") + "]"
+            json += ",\"cwd\":" + JSONWriter.quoted(run.workDirectory)
+            json += ",\"environment\":{" + launch.addedEnvironment.map { JSONWriter.quoted($0.key) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
+            json += ",\"status\":" + JSONWriter.quoted(launch.process.status.map { "\($0)" } ?? "running") + "}\n"
+            write(Array(json.utf8), prefix + "-command.json")
+        }
+        if let server = run.server { write(Array(server.journal.json().utf8), "journal.json", mode: 0o600) }
+        // The scenario's directory: files and directories, links left out (never followed), 50 MB at most.
+        do {
+            let skipped = try directory.directory("directory").copy(from: run.work(), rules: .init(keepLinksInside: false, skipOthers: true, sizeBudget: directoryCap))
+            if !skipped.isEmpty { write(Array((skipped.joined(separator: "\n") + "\n").utf8), "directory-not-copied.txt") }
+        } catch {
+            problems.append("\(error)")
+        }
+        if !problems.isEmpty { write(Array((problems.joined(separator: "\n") + "\n").utf8), "problems.txt") }
+        return shown
+    }
+}

@@ -1,0 +1,136 @@
+import AutomationSupport
+import ProcessEngine
+
+/// Progress and results: on a terminal, one live line per running scenario (all of them with `--jobs N`)
+/// above which results scroll; in a log, a line for a scenario still running after 5 s, and plain lines.
+package final class ScenarioConsole: Sendable {
+    let quiet: Bool
+    let isTerminal: Bool
+    let total: Int
+    /// Colour diffs (red for what was expected, green for what came).
+    let colours: Bool
+    /// A scenario running this long gets a line in a log (not on a terminal, whose live lines show it).
+    static let slowNotice: Duration = .seconds(5)
+
+    private struct State {
+        var finished = 0
+        var running: [(pickle: Pickle, since: ContinuousClock.Instant, noticed: Bool)] = []
+        var liveLines = 0
+        var done = false
+    }
+    private let state = Locked(State())
+
+    /// - Parameter colour: `always`, `never`, or `auto` (nil): on a terminal, unless `NO_COLOR` is set or
+    ///   `TERM` is `dumb`, which also turn the live progress lines off.
+    package init(quiet: Bool, total: Int, environment: [String: String], colour: String? = nil) {
+        self.quiet = quiet
+        self.total = total
+        let plain = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+        self.isTerminal = StandardDescriptors.isTerminal(1) && !plain
+        switch colour {
+        case "always": colours = true
+        case "never": colours = false
+        default: colours = isTerminal
+        }
+        if !isTerminal && !quiet {
+            let state = self.state
+            startThread {
+                while true {
+                    try? sleepFor(.milliseconds(250))
+                    let done = state.withLock { state -> Bool in
+                        for index in state.running.indices where !state.running[index].noticed
+                            && ContinuousClock.now - state.running[index].since >= Self.slowNotice {
+                            state.running[index].noticed = true
+                            let pickle = state.running[index].pickle
+                            Console.out("… still running after \(Runner.format(Self.slowNotice)): \(Self.title(pickle)) (\(pickle.location.escapingControlCharacters()))\n")
+                        }
+                        return state.done
+                    }
+                    if done { return }
+                }
+            }
+        }
+    }
+
+    package func started(_ pickle: Pickle) {
+        state.withLock { state in
+            state.running.append((pickle, .now, false))
+            redraw(&state)
+        }
+    }
+
+    package func finished(_ result: ScenarioResult) {
+        let mark = result.status == .passed ? "✓" : "✗"
+        let timedOut = result.timedOut ? ", timed out" : ""
+        var text = "\(mark) \(Self.title(result.pickle)) (\(Runner.format(result.duration))\(timedOut))\n"
+        if result.status != .passed {
+            // Program output and step text are quoted here: an ESC from them could retitle the terminal or erase the
+            // failure, a lone CR draw a ✓ over this line.
+            let details = JUnitReport.systemOut(result).splitLines(.lf).map { line -> String in
+                let detail = line.escapingControlCharacters(keepingTabs: true)
+                guard colours, !detail.hasPrefix("---"), !detail.hasPrefix("+++") else { return "    " + detail }
+                if detail.hasPrefix("-") { return "    \u{1B}[31m" + detail + "\u{1B}[0m" }
+                if detail.hasPrefix("+") { return "    \u{1B}[32m" + detail + "\u{1B}[0m" }
+                return "    " + detail
+            }
+            text += details.joined(separator: "\n") + "\n"
+        } else if quiet {
+            text = ""
+        }
+        state.withLock { state in
+            state.finished += 1
+            state.running.removeAll { $0.pickle == result.pickle }
+            clearLive(&state)
+            Console.out(text)
+            redraw(&state)
+        }
+    }
+
+    /// Ends the progress display (before the summary).
+    package func close() {
+        state.withLock { state in
+            state.done = true
+            clearLive(&state)
+        }
+    }
+
+    /// Moves up over the live lines and clears them.
+    private func clearLive(_ state: inout State) {
+        guard state.liveLines > 0 else { return }
+        Console.out("\u{1B}[\(state.liveLines)A\u{1B}[J")
+        state.liveLines = 0
+    }
+
+    /// One line per running scenario, below what has scrolled.
+    private func redraw(_ state: inout State) {
+        guard isTerminal, !quiet, !state.done else { return }
+        clearLive(&state)
+        let lines = state.running.map { "[\(state.finished)/\(total)] \(Self.title($0.pickle))" }
+        guard !lines.isEmpty else { return }
+        // Each line shorter than the terminal, so none wraps and the count of lines to redraw stays right.
+        let width = max(20, StandardDescriptors.terminalColumns(1) - 1)
+        Console.out(lines.map { String($0.prefix(width)) + "\n" }.joined())
+        state.liveLines = lines.count
+    }
+
+    package func summary(_ results: [ScenarioResult], seconds: Double, skipped: Int) {
+        let passed = results.filter { $0.status == .passed }.count
+        let failed = results.filter { $0.status == .failed }.count
+        let errors = results.filter { $0.status == .error }.count
+        var line = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
+        if failed > 0 { line += ", \(failed) failed" }
+        if errors > 0 { line += ", \(errors) could not run" }
+        let notRun = results.filter { $0.status == .notRun }.count
+        if notRun > 0 { line += ", \(notRun) not run" }
+        if skipped > 0 { line += " (\(skipped) not selected)" }
+        line += " in \(Runner.format(.milliseconds(Int(seconds * 1000))))\n"
+        write(line)
+    }
+
+    private func write(_ text: String) { Console.out(text) }
+
+    /// `Feature: Scenario`, as a line of the console: names come from feature files, control characters escaped.
+    private static func title(_ pickle: Pickle) -> String {
+        "\(pickle.featureName): \(pickle.name)".escapingControlCharacters()
+    }
+}

@@ -1,0 +1,369 @@
+import AutomationSupport
+import AutomationHost
+import MockServer
+import ProcessEngine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Why a step did not pass: an assertion that failed, or something that kept the scenario from running.
+public struct StepFailure: Error, Sendable, CustomStringConvertible {
+    /// Failure or error, as JUnit reports them.
+    public enum Kind: String, Sendable {
+        /// An expectation did not hold (JUnit `<failure>`).
+        case failure
+        /// The scenario could not run: undefined step, program not found (JUnit `<error>`).
+        case error
+    }
+    /// Failure or error.
+    public var kind: Kind
+    /// What went wrong, for the report.
+    public var message: String
+    /// A step failure of this kind saying `message`.
+    public init(_ message: String, kind: Kind = .failure) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { message }
+}
+
+/// The state of one scenario while it runs: what the Given steps set up, the program, the mock server.
+final class ScenarioRun {
+    let pickle: Pickle
+    let options: ScenarioOptions
+    let featureDirectory: String
+    /// The scenario's own directory: `work/` (the working directory of its program and commands) and the
+    /// isolated `home/`, `tmp/` and `xdg/…` beside it.
+    let rootDirectory: String
+    let workDirectory: String
+    /// The scenario's directory, held open from its creation: every file a step writes goes through it, so no
+    /// link a program plants (even in place of `work/` itself) is followed. Nil when it could not be made.
+    let scratch: RootedDirectory?
+    let deadline: ContinuousClock.Instant
+    /// The scenario's time limit (`--scenario-timeout`, or its `@timeout=` tag).
+    let timeout: Duration
+
+    var program: String?
+    var featureFlags: [String: FlagValue] = [:]
+    var automationFlags: [String: FlagValue] = [:]
+    var environment: [(key: String, value: String)] = []
+    var entryPoint: String?
+    var flagsIn: WireFormat.Channel?
+    /// Launch on a pseudo-terminal of this size (`Given the program runs in a terminal`); nil: pipes.
+    var terminal: TerminalSize?
+    var stubs = StubSet()
+    var hasStubs = false
+    /// Unexpected requests fail the scenario (DESIGN "Strictness": strict where a test is the caller);
+    /// `@lenient` or `Given unexpected requests are allowed` opt out.
+    var strict: Bool {
+        didSet { server?.setUnexpectedPolicy(strict ? .fail : stubs.unexpected) } // a step after the first launch
+    }
+    var server: MockServer?
+    /// The most recent command or launched program: what the `Then` steps look at.
+    var process: LaunchedProcess?
+    /// Every command and launch, in order, for teardown and failure artefacts.
+    var launches: [Launch] = []
+    /// A step's own deadline (`… within 5s`), instead of the step timeout.
+    var stepTimeoutOverride: Duration?
+    var trail: [String] = []
+
+    /// One command or launch: what ran, where, with what it added to the environment.
+    struct Launch {
+        var label: String
+        var argv: [String]
+        var addedEnvironment: [(key: String, value: String)]
+        var process: LaunchedProcess
+    }
+
+    init(pickle: Pickle, options: ScenarioOptions, rootDirectory: String, timeout: Duration) {
+        self.pickle = pickle
+        self.options = options
+        self.featureDirectory = FileSystem.directory(of: pickle.uri)
+        self.rootDirectory = rootDirectory
+        self.workDirectory = rootDirectory + "/work"
+        self.deadline = .now + timeout
+        self.timeout = timeout
+        self.strict = !pickle.tags.contains("@lenient")
+        self.program = options.defines["PROGRAM"]
+        self.flagsIn = options.flagsIn
+        // Only a directory ScratchDirectory made (never the /tmp fallback when mkdtemp failed) takes files.
+        let scratch = rootDirectory.contains("/sut-scenario-") ? try? RootedDirectory(rootDirectory) : nil
+        for directory in ["work"] + Self.isolated.map(\.directory) { _ = try? scratch?.directory(directory) }
+        self.scratch = scratch
+    }
+
+    /// The scenario's `work/` directory, for writing into (never through a link).
+    func work() throws(StepFailure) -> RootedDirectory {
+        guard let scratch else { throw StepFailure("the scenario has no directory of its own (\(rootDirectory) could not be made)", kind: .error) }
+        do { return try scratch.directory("work", create: false) } catch { throw StepFailure(error.description, kind: .error) }
+    }
+
+    static var isolated: [(variable: String, directory: String)] { ScratchDirectory.isolated }
+
+    /// The isolation variables, for those no step set.
+    var isolationEnvironment: [(key: String, value: String)] {
+        let set = Set(environment.map(\.key))
+        return Self.isolated.filter { !set.contains($0.variable) }.map { ($0.variable, rootDirectory + "/" + $0.directory) }
+    }
+
+    /// How long a waiting step may wait: the step timeout (or the step's own `within`), cut by the
+    /// scenario's deadline.
+    var waitLimit: Duration { waitBudget().limit }
+
+    /// How long a waiting step may wait, and, when the scenario's deadline leaves less than the step asked
+    /// for, what cut it ("the scenario's 1s timeout (the step asked for 5s)"): a wait that was cut never passes
+    /// for having waited.
+    func waitBudget(asked: Duration? = nil) -> (limit: Duration, cut: String?) {
+        let remaining = max(deadline - .now, .zero)
+        let wanted = asked ?? stepTimeoutOverride ?? options.stepTimeout
+        guard remaining < wanted else { return (wanted, nil) }
+        return (remaining, "the scenario's \(Runner.format(timeout)) timeout (the step asked for \(Runner.format(wanted)))")
+    }
+
+    /// How long a wait that just ended waited, for messages: "2s", or "the scenario's 1s timeout" when the
+    /// scenario's deadline cut it short.
+    var waitDescription: String {
+        if deadline - .now < .milliseconds(20) { return "the scenario's \(Runner.format(timeout)) timeout" }
+        return Runner.format(stepTimeoutOverride ?? options.stepTimeout)
+    }
+
+    /// Runs `body` with `within` (a duration text, or "" for none) as the step's deadline.
+    func within<R>(_ text: String, _ body: () throws -> R) throws -> R {
+        if !text.isEmpty {
+            guard let duration = DurationParser.parse(text) else { throw StepFailure("\"\(text)\" is not a duration like 500ms or 2s", kind: .error) }
+            stepTimeoutOverride = duration
+        }
+        defer { stepTimeoutOverride = nil }
+        return try body()
+    }
+
+    /// `${NAME}` replaced (one pass) from `--define`, the scenario's `Given the environment variable` steps, what
+    /// its program gets (`SUT_MOCK_SERVER_URL` and the other ``StepVariables/runTime`` names; naming the server's
+    /// URL starts the server), and the caller's environment. Undefined names are refused when the file loads.
+    func expand(_ text: String) -> String {
+        StepVariables.substitute(text) { variable($0) ?? "" }
+    }
+
+    /// The value of `${name}` now, or nil.
+    func variable(_ name: String) -> String? {
+        if let value = options.defines[name] { return value }
+        if let value = environment.last(where: { $0.key == name })?.value { return value }
+        if StepVariables.runTime.contains(name) {
+            if name == WireFormat.mockServerURLVariable { _ = try? ensureServer() }
+            return programEnvironment()[name]
+        }
+        return options.environment[name]
+    }
+
+    /// The environment the scenario's program would get now (flags, server, isolation).
+    private func programEnvironment() -> [String: String] {
+        var configuration = RunConfiguration(program: program ?? "", arguments: [])
+        configuration.featureFlags = featureFlags
+        configuration.automationFlags = automationFlags
+        configuration.entryPoint = entryPoint
+        configuration.flagsIn = flagsIn
+        configuration.environment = isolationEnvironment + environment
+        configuration.callerEnvironment = options.environment
+        configuration.mockServerURL = server?.baseURL
+        return configuration.launchEnvironment
+    }
+
+    /// A path a step names as an input (stubs, a fixture tree, the program): relative to the feature file's
+    /// directory, wherever sut-launch runs from. A path that starts with `${NAME}` is the value as given (a
+    /// `--define` or environment value is relative to the current directory, as every option is).
+    func featurePath(_ path: String) -> String {
+        let expanded = expand(path)
+        if expanded.hasPrefix("/") || path.hasPrefix("${") { return expanded }
+        return featureDirectory + "/" + expanded
+    }
+
+    /// The program `Given the program` names: a name without `/` is looked up in PATH, as a shell does; a
+    /// path is a ``featurePath(_:)``.
+    func programPath(_ written: String) -> String {
+        let expanded = expand(written)
+        return expanded.contains("/") ? featurePath(written) : expanded
+    }
+
+    // MARK: Program
+
+    func launch(arguments: [String]) throws(StepFailure) {
+        if let running = launches.last(where: { $0.label == "launch" })?.process, running.status == nil {
+            throw StepFailure("the program is already running; launch once per scenario")
+        }
+        guard let program else {
+            throw StepFailure("no program to launch: add Given the program \"path\" (or pass --define PROGRAM=path)", kind: .error)
+        }
+        var configuration = RunConfiguration(program: program, arguments: arguments)
+        configuration.featureFlags = featureFlags
+        configuration.automationFlags = automationFlags
+        configuration.entryPoint = entryPoint
+        configuration.flagsIn = flagsIn
+        configuration.standardInput = .pipe
+        try start(configuration, label: "launch")
+    }
+
+    /// Runs a command line to completion (`When I run`): no shell, words split as a shell would, the
+    /// first a PATH name or a path relative to the scenario's directory; stdin is /dev/null.
+    func runCommand(_ line: String) throws(StepFailure) {
+        let words = try commandWords(line)
+        guard let first = words.first else { throw StepFailure("When I run needs a command", kind: .error) }
+        let program = first.contains("/") && !first.hasPrefix("/") ? workDirectory + "/" + first : first
+        var configuration = RunConfiguration(program: program, arguments: Array(words.dropFirst()))
+        configuration.standardInput = .null
+        let process = try start(configuration, label: "run \(words.joined(separator: " "))")
+        guard process.waitForExit(timeout: waitLimit) != nil else {
+            process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+            process.finish(grace: options.killGrace)
+            throw StepFailure("\(first) was still running after \(waitDescription) and was stopped")
+        }
+        process.finish(grace: options.killGrace)
+    }
+
+    /// A command line's words: split as written, then `${NAME}` substituted inside each word, as a shell does with
+    /// `"${NAME}"`: a value is data, never quotes or word breaks (`-D A="a b"` is one argument, `it's` is fine).
+    func commandWords(_ line: String) throws(StepFailure) -> [String] {
+        do { return try ShellWords.split(line).map(expand) } catch { throw StepFailure("\(error)", kind: .error) }
+    }
+
+    /// Runs a step defined in a step file: its command with the step's values, a doc string (text) or a
+    /// table (JSON rows) on stdin. Exit 0 passes. It does not become what the `Then` steps look at.
+    func runUserStep(_ userStep: UserStep, values: [String], step: GherkinDocument.Step) throws(StepFailure) {
+        // The values' own ${NAME}s first; then {n} and ${NAME} in each word in one pass (a value holding {2}
+        // or ${X} stays as it is).
+        let expanded = values.map(expand)
+        var argv = userStep.run.map { StepVariables.substitute($0, values: expanded) { self.variable($0) ?? "" } }
+        if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = userStep.directory + "/" + argv[0] }
+        var configuration = RunConfiguration(program: argv[0], arguments: Array(argv.dropFirst()))
+        configuration.standardInput = .pipe
+        let subject = process
+        let process = try start(configuration, label: "step \(step.text)")
+        self.process = subject
+        var input = ""
+        if let content = step.docString?.content { input = content + "\n" }
+        if let table = step.dataTable {
+            input = "[" + table.rows.map { "[" + $0.map(JSONWriter.quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
+        }
+        if !input.isEmpty {
+            let budget = waitBudget()
+            do {
+                try process.writeToStandardInput(Array(input.utf8), timeout: budget.limit)
+            } catch {
+                process.closeStandardInput()
+                process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+                process.finish(grace: options.killGrace)
+                let why = error == .timedOut ? "it did not read it within \(budget.cut ?? Runner.format(budget.limit))" : "\(error)"
+                throw StepFailure("the step's command \(argv[0]) did not take its input: \(why); it was stopped (\(userStep.source))")
+            }
+        }
+        process.closeStandardInput()
+        guard let status = process.waitForExit(timeout: waitLimit) else {
+            process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+            process.finish(grace: options.killGrace)
+            throw StepFailure("the step's command \(argv[0]) was still running after \(waitDescription) and was stopped (\(userStep.source))")
+        }
+        process.finish(grace: options.killGrace)
+        guard status == .exited(0) else {
+            throw StepFailure("the step's command \(argv.joined(separator: " ")) \(status) (\(userStep.source))\n" + process.output.tailReport(lines: 20))
+        }
+    }
+
+    /// Starts a program with the scenario's environment, directory and mock server; it becomes the one
+    /// the `Then` steps look at.
+    @discardableResult
+    private func start(_ base: RunConfiguration, label: String) throws(StepFailure) -> LaunchedProcess {
+        var configuration = base
+        configuration.environment = isolationEnvironment + environment
+        configuration.callerEnvironment = options.environment
+        configuration.mockServerURL = try ensureServer()?.baseURL
+        configuration.workingDirectory = workDirectory
+        var request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
+        request.terminal = terminal
+        request.spoolDirectory = rootDirectory
+        do {
+            let launched = try Launcher.launch(request)
+            process = launched
+            launches.append(Launch(label: label, argv: launched.argv, addedEnvironment: configuration.environment, process: launched))
+            ScenarioRunner.live.withLock { $0[launched.pid] = launched }
+            return launched
+        } catch {
+            throw StepFailure(error.message, kind: .error)
+        }
+    }
+
+    /// The scenario's mock server, started at the first launch when the scenario has stubs.
+    func ensureServer() throws(StepFailure) -> MockServer? {
+        if let server { return server }
+        guard hasStubs else { return nil }
+        switch MockServerRun.start(stubs, port: 0, strict: strict) {
+        case .success(let server):
+            self.server = server
+            return server
+        case .failure(let error):
+            throw StepFailure(error.message, kind: .error)
+        }
+    }
+
+    func requireProcess() throws(StepFailure) -> LaunchedProcess {
+        guard let process else { throw StepFailure("no program was launched or run; add When I launch the program or When I run \"…\"", kind: .error) }
+        return process
+    }
+
+    func requireServer() throws(StepFailure) -> MockServer {
+        guard let server else {
+            throw StepFailure("no mock server runs: add Given the stubs \"file\" or Given the route \"GET /path\" answers 200 before launching", kind: .error)
+        }
+        return server
+    }
+
+    /// Feeds `matcher` the most recent program's stream from its first byte, waiting up to `timeout` for more.
+    func watch(_ stream: StandardStream, timeout: Duration, _ matcher: inout some OutputMatcher) throws(StepFailure) -> OutputWatch {
+        var offset = 0
+        return try requireProcess().output.watch(stream, from: &offset, timeout: timeout, matcher: &matcher)
+    }
+
+    /// The terminal as far as it was read, per process (a screen is built once, fed as output arrives).
+    private var screenState: (process: ObjectIdentifier, offset: Int, screen: TerminalScreen)?
+
+    /// Feeds the terminal the output that arrived since, until it shows `text` (nil: only catch up).
+    func watchScreen(showing text: String?, timeout: Duration) throws(StepFailure) -> OutputWatch {
+        let process = try requireProcess()
+        guard let terminal else { return .ended }
+        var state = screenState.flatMap { $0.process == ObjectIdentifier(process) ? $0 : nil }
+            ?? (process: ObjectIdentifier(process), offset: 0, screen: TerminalScreen(terminal))
+        if let text, state.screen.text.contains(text) { return .matched }
+        var matcher = ScreenMatcher(screen: state.screen, text: text)
+        let outcome = process.output.watch(.stdout, from: &state.offset, timeout: timeout, matcher: &matcher)
+        state.screen = matcher.screen
+        screenState = state
+        return outcome
+    }
+
+    /// What the terminal shows now (launched with `terminal`).
+    func screen() -> TerminalScreen? {
+        guard terminal != nil, (try? watchScreen(showing: nil, timeout: .zero)) != nil else { return nil }
+        return screenState?.screen
+    }
+
+    /// The last lines of both streams, for failure messages.
+    func outputTail(lines: Int = 20) -> String {
+        process?.output.tailReport(lines: lines) ?? "(no program was launched)"
+    }
+
+    /// Stops what the scenario started; returns the mock server's failures (unmet expectations, strict unexpected).
+    func tearDown() -> [String] {
+        for process in launches.map(\.process) {
+            if process.status == nil { process.stop(signal: SignalNumber.terminate, grace: options.killGrace) }
+            process.finish(grace: options.killGrace)
+            _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
+        }
+        guard let server else { return [] }
+        server.stop()
+        return server.summary.failures
+    }
+
+    var unexpectedRequests: [String] {
+        server?.summary.unexpected.map(\.description) ?? []
+    }
+}

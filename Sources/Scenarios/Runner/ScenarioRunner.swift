@@ -1,0 +1,259 @@
+import AutomationSupport
+public import AutomationHost
+import Dispatch
+import ProcessEngine
+
+/// How `sut-launch test` runs scenarios.
+public struct ScenarioOptions: Sendable {
+    /// `--tags`: the scenarios whose tags satisfy it (nil: all).
+    public var tags: TagExpression?
+    /// Scenarios run at once, each with its own mock-server port and working directory.
+    public var jobs = 1
+    /// `(k, n)`: run the k-th of n shares (1-based).
+    public var shard: (index: Int, count: Int)?
+    /// How long a waiting step waits (the seed step framework's 2 s).
+    public var stepTimeout: Duration = .seconds(2)
+    /// How long a scenario may take in all (60 s; `@timeout=10s` on a scenario overrides it).
+    public var scenarioTimeout: Duration = .seconds(60)
+    /// How long a stopped program gets between SIGTERM and SIGKILL.
+    public var killGrace: Duration = .seconds(2)
+    /// `--define NAME=VALUE`, for `${NAME}` in steps (`PROGRAM` is the default program).
+    public var defines: [String: String] = [:]
+    /// Where flags travel (`--flags-in`); nil: as `sut-launch` decides (launch arguments and environment
+    /// when flags were asked for, the environment only otherwise).
+    public var flagsIn: WireFormat.Channel?
+    /// `--artifacts DIR`: failed scenarios leave their outputs, journal and directory there.
+    public var artifactsDirectory: String?
+    /// `--update-snapshots` or `SUT_UPDATE_SNAPSHOTS=1`: write the snapshots a run compares (never with `CI` set).
+    public var updateSnapshots = false
+    /// `--name REGEX`: scenarios whose name matches somewhere.
+    public var namePattern: String?
+    /// `file.feature:LINE` arguments: per file, the lines that select (a scenario's, or an Examples row's).
+    public var lines: [String: Set<Int>] = [:]
+    /// `--fail-fast`: start no scenario after the first one that did not pass.
+    public var failFast = false
+    /// Steps from `*.steps.json` files and `--steps`.
+    package var userSteps: [UserStep] = []
+    /// `--shard-timings FILE`: measured seconds by scenario (`feature: name`), to balance shards by time.
+    public var shardTimings: [String: Double]?
+    /// The caller's environment (for `${NAME}` and the program's environment).
+    public var environment: [String: String] = [:]
+
+    /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
+    public init() {}
+}
+
+/// The outcome of one scenario.
+public struct ScenarioResult: Sendable {
+    /// How a scenario ended: passed, failed (an expectation), error (it could not run), or not run
+    /// (`--fail-fast` stopped the run before it).
+    public enum Status: String, Sendable {
+        case passed, failed, error, notRun
+    }
+    /// The scenario.
+    public var pickle: Pickle
+    /// How it ended.
+    public var status: Status
+    /// How long it took.
+    public var duration: Duration
+    /// `login.feature:14: Then I see "x"` and why, when it did not pass.
+    public var failedStep: String?
+    /// Why it did not pass (nil when it passed).
+    public var message: String?
+    /// Every step with its mark (✓ passed, ✗ failed, - skipped).
+    public var trail: [String]
+    /// How long each step of the trail took (zero for the skipped ones), in trail order.
+    public var stepDurations: [Duration] = []
+    /// The program's last output lines (both streams).
+    public var outputTail: String
+    /// Unexpected requests the mock server received, with their near misses.
+    public var unexpectedRequests: [String]
+    /// Where a failed scenario's artefacts were written (`--artifacts`), or its directory kept.
+    public var artifacts: String?
+    /// The scenario reached its time limit (`--scenario-timeout` or `@timeout=`): it failed, whatever its steps said.
+    public var timedOut = false
+    /// The mock server's end-of-scenario checks (unmet `expect.times`, unexpected requests under strictness): nil
+    /// when the scenario ran no server, else what failed (empty: they passed). Messages show them as an After hook.
+    public var mockServerChecks: [String]?
+
+    /// A scenario `--fail-fast` did not start: every step skipped.
+    package static func notRun(_ pickle: Pickle) -> ScenarioResult {
+        var result = ScenarioResult(pickle: pickle, status: .notRun, duration: .zero,
+                                    trail: pickle.steps.map { "- \($0.keyword)\($0.text)" }, outputTail: "", unexpectedRequests: [])
+        result.stepDurations = pickle.steps.map { _ in .zero }
+        result.message = "not run: --fail-fast stopped the run"
+        return result
+    }
+}
+
+/// Runs pickles: in parallel with `jobs`, each in its own world, and reports as each ends.
+public enum ScenarioRunner {
+    /// Programs running in scenarios now, so an interrupted test run can stop them all.
+    static let live = Locked<[Int32: LaunchedProcess]>([:])
+
+    /// Stops every program a scenario is running (SIGTERM to its group, SIGKILL after `grace`).
+    public static func stopAll(grace: Duration) {
+        let processes = live.withLock { live -> [LaunchedProcess] in
+            defer { live.removeAll() }
+            return Array(live.values)
+        }
+        for process in processes { process.signalGroup(SignalNumber.terminate) }
+        for process in processes { process.stop(signal: SignalNumber.terminate, grace: grace) }
+    }
+
+    /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
+    public static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
+        var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
+        if let pattern = options.namePattern, let regex = try? RegexBox(pattern) {
+            selected = selected.filter { regex.matchesPart($0.name) }
+        }
+        if !options.lines.isEmpty {
+            selected = selected.filter { pickle in
+                guard let lines = options.lines[pickle.uri] else { return true } // a file named without a line
+                return lines.contains(pickle.line) || lines.contains(pickle.scenarioLine)
+            }
+        }
+        if let shard = options.shard {
+            let sorted = selected.sorted { ($0.uri, $0.line) < ($1.uri, $1.line) }
+            selected = Sharding.share(sorted, shard: shard, timings: options.shardTimings)
+        }
+        return selected
+    }
+
+    /// How a report names a scenario: `feature: name` (JUnit classname and name, the JSON report's fields).
+    static func timingKey(_ pickle: Pickle) -> String { "\(pickle.featureName): \(pickle.name)" }
+
+    /// Runs every pickle and calls `report` (serialized) as each finishes. Results come back in input order.
+    public static func run(_ pickles: [Pickle], options: ScenarioOptions,
+                           started: @escaping @Sendable (Pickle) -> Void = { _ in },
+                           report: @escaping @Sendable (ScenarioResult) -> Void) -> [ScenarioResult] {
+        let results = Locked([ScenarioResult?](repeating: nil, count: pickles.count))
+        let next = Locked(0)
+        let stopped = Locked(false)
+        let reportLock = Locked(())
+        let done = DispatchSemaphore(value: 0)
+        let workers = max(1, min(options.jobs, pickles.count))
+        for _ in 0..<workers {
+            startThread {
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < pickles.count, !stopped.current else { break }
+                    reportLock.withLock { _ in started(pickles[index]) }
+                    let result = runOne(pickles[index], options: options)
+                    if options.failFast && result.status != .passed { stopped.withLock { $0 = true } }
+                    results.withLock { $0[index] = result }
+                    reportLock.withLock { _ in report(result) }
+                }
+                done.signal()
+            }
+        }
+        for _ in 0..<workers { done.wait() }
+        return results.current.compactMap { $0 }
+    }
+
+    /// Runs one scenario in a fresh working directory.
+    public static func runOne(_ pickle: Pickle, options: ScenarioOptions) -> ScenarioResult {
+        let started = ContinuousClock.now
+        var timeout = options.scenarioTimeout
+        for tag in pickle.tags where tag.hasPrefix("@timeout=") {
+            if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
+        }
+        let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let rootDirectory = ScratchDirectory.make(in: temporary) ?? ScratchDirectory.make(in: "/tmp") ?? "/tmp"
+        let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: rootDirectory, timeout: timeout)
+
+        var trail: [String] = []
+        var failure: (step: GherkinDocument.Step?, StepFailure)?
+        // Every step must be defined before anything starts.
+        for step in pickle.steps where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
+            let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(separator: "\n")
+            failure = (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)\n"
+                + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))\n"
+                + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error))
+            break
+        }
+        // What `check` and `test` refuse at load (a number out of range, a bad @timeout=) is refused here too,
+        // for the Swift API, which runs pickles it did not lint: never a default in its place.
+        if failure == nil, case let problems = ScenarioLint.stepProblems([pickle]), !problems.isEmpty {
+            failure = (nil, StepFailure(problems.joined(separator: "\n"), kind: .error))
+        }
+        var stepDurations: [Duration] = []
+        for step in pickle.steps {
+            let label = "\(step.keyword)\(step.text)"
+            let stepStarted = ContinuousClock.now
+            defer { stepDurations.append(ContinuousClock.now - stepStarted) }
+            guard failure == nil else {
+                trail.append("- \(label)")
+                continue
+            }
+            if ContinuousClock.now >= run.deadline {
+                failure = (step, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout before this step"))
+                trail.append("✗ \(label)")
+                continue
+            }
+            do {
+                if let (definition, captures) = StepCatalog.find(step.text) {
+                    try definition.run(run, captures, step)
+                } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
+                    if let code = userStep.code {
+                        try code(StepContext(run: run, step: step), userStep.match(step.text) ?? [])
+                    } else {
+                        try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
+                    }
+                }
+                trail.append("✓ \(label)")
+            } catch {
+                failure = (step, error as? StepFailure ?? StepFailure("\(error)"))
+                trail.append("✗ \(label)")
+            }
+        }
+        // A scenario that reached its deadline failed, even when every step said it passed (the step that ran
+        // into the deadline is the failed one, so every report agrees).
+        let timedOut = ContinuousClock.now >= run.deadline
+        if timedOut, failure == nil, let last = pickle.steps.last, let index = trail.indices.last {
+            failure = (last, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout during this step"))
+            trail[index] = "✗" + trail[index].dropFirst()
+        }
+        let outputTail = run.outputTail()
+        let unexpected = run.unexpectedRequests
+        let hadServer = run.server != nil
+        let serverFailures = run.tearDown()
+        if failure == nil, !serverFailures.isEmpty {
+            failure = (nil, StepFailure("mock server: " + serverFailures.joined(separator: "; ")))
+        }
+        var result = ScenarioResult(pickle: pickle, status: .passed, duration: .now - started, trail: trail,
+                                    outputTail: outputTail, unexpectedRequests: unexpected)
+        result.stepDurations = stepDurations
+        result.timedOut = timedOut
+        result.mockServerChecks = hadServer ? serverFailures : nil
+        if let (step, error) = failure {
+            result.status = error.kind == .error ? .error : .failed
+            result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location
+            result.message = error.message
+        }
+        if result.status != .passed, let directory = options.artifactsDirectory {
+            result.artifacts = ScenarioArtifacts.write(run, result: result, under: directory)
+            ScratchDirectory.remove(rootDirectory)
+        } else if result.status != .passed {
+            result.artifacts = run.workDirectory // kept for a look, as --keep-going tools do
+        } else {
+            ScratchDirectory.remove(rootDirectory)
+        }
+        return result
+    }
+}
+
+extension ScenarioResult {
+    /// The JUnit/JSON entry for feature files that did not load.
+    package static func loadError(_ problems: [String]) -> ScenarioResult {
+        let file = problems.first.map { String($0.prefix { $0 != ":" }) } ?? ""
+        let pickle = Pickle(uri: file, featureName: "sut-launch", name: "load feature files", line: 0, tags: [], steps: [])
+        var result = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
+        result.failedStep = file
+        result.message = problems.joined(separator: "\n")
+        return result
+    }
+}

@@ -1,0 +1,84 @@
+import AutomationSupport
+import ProcessEngine
+
+/// Steps that read the program's output. Each reads the stream from its first byte as it arrives (not a
+/// prefix, not a snapshot): past the memory capture the bytes come from the spool, and where even that
+/// stopped the step fails naming the cap. A wait cut short by the scenario's deadline never passes.
+extension StepCatalog {
+    static let output: [StepDefinition] = [
+        StepDefinition("I see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I see \"logged in as ada\"",
+                       durationCaptures: [2]) { run, captures, _ in
+            let text = run.expand(captures[0])
+            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
+            try run.within(captures[2]) {
+                var matcher = TextMatcher(text)
+                let budget = run.waitBudget()
+                switch try run.watch(stream, timeout: budget.limit, &matcher) {
+                case .matched: return
+                case .cut(let why): throw StepFailure("expected \"\(text)\" on \(stream.rawValue): not found before the cap: \(why)")
+                case .ended, .timedOut: throw StepFailure("expected \"\(text)\" on \(stream.rawValue): \(notSeen(run, budget))")
+                }
+            }
+        },
+        StepDefinition("the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1]) { run, captures, _ in
+            let text = run.expand(captures[0])
+            guard let size = run.terminal else {
+                throw StepFailure("the screen needs Given the program runs in a terminal before the launch", kind: .error)
+            }
+            try run.within(captures[1]) {
+                let budget = run.waitBudget()
+                switch try run.watchScreen(showing: text, timeout: budget.limit) {
+                case .matched: return
+                case .cut(let why): throw StepFailure("expected the screen to show \"\(text)\": the screen stopped at the cap: \(why)")
+                case .ended, .timedOut:
+                    throw StepFailure("expected the screen to show \"\(text)\": \(notSeen(run, budget))\n--- screen (\(size.columns)x\(size.rows)) ---\n\(run.screen()?.text ?? "")")
+                }
+            }
+        },
+        StepDefinition("I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"",
+                       check: { regexProblem($0[0]) }) { run, captures, _ in
+            let source = captures[0]
+            let regex: RegexBox
+            do { regex = try RegexBox(source) } catch { throw StepFailure(regexProblem(source) ?? "\(error)", kind: .error) }
+            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
+            var matcher = LineMatcher(regex)
+            let budget = run.waitBudget()
+            switch try run.watch(stream, timeout: budget.limit, &matcher) {
+            case .matched: return
+            case .cut(let why): throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: none before the cap: \(why)")
+            case .ended, .timedOut:
+                throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: \(notSeen(run, budget))\(matcher.note)")
+            }
+        },
+        StepDefinition("I do not see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I do not see \"error\"",
+                       durationCaptures: [2]) { run, captures, _ in
+            let text = run.expand(captures[0])
+            let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
+            var matcher = TextMatcher(text)
+            // With `within`: watch for the whole period (or until the program ends); without: all output so far.
+            let budget = captures[2].isEmpty ? (limit: Duration.zero, cut: nil) : try run.within(captures[2]) { run.waitBudget() }
+            switch try run.watch(stream, timeout: budget.limit, &matcher) {
+            case .matched: throw StepFailure("\"\(text)\" appeared on \(stream.rawValue)\(captures[2].isEmpty ? "" : " within \(captures[2])")")
+            case .cut(let why): throw StepFailure("cannot tell that \"\(text)\" did not appear on \(stream.rawValue): \(why)")
+            case .ended: return
+            case .timedOut:
+                if let cut = budget.cut { throw StepFailure("\"\(text)\" was watched for on \(stream.rawValue) only until \(cut)") }
+            }
+        },
+    ]
+
+    /// Why a step's regular expression cannot be used (found at load, by check, test and --dry-run), or nil.
+    static func regexProblem(_ source: String) -> String? {
+        do { _ = try RegexBox(source) } catch { return "invalid \(error)" }
+        return nil
+    }
+
+    /// "the program exited with code 0 without printing it", or "it did not appear within 2s" (naming the
+    /// scenario's timeout when that cut the wait).
+    static func notSeen(_ run: ScenarioRun, _ budget: (limit: Duration, cut: String?)) -> String {
+        // Output ends a moment before waitpid reports the exit: give it that moment.
+        if let status = run.process?.waitForExit(timeout: .milliseconds(200)) { return "the program \(status) without printing it" }
+        if let cut = budget.cut { return "it did not appear before \(cut)" }
+        return "it did not appear within \(Runner.format(budget.limit))"
+    }
+}

@@ -1,0 +1,85 @@
+import AutomationSupport
+
+/// `${NAME}` in steps: what a name may be, and substitution in one pass (a value that holds `${…}` or `{2}`
+/// is not substituted again).
+package enum StepVariables {
+    /// Names whose values exist only once the scenario runs: what its program gets in its environment.
+    static let runTime: Set<String> = ["SUT_MOCK_SERVER_URL", "SUT_CONTROL_URL", "SUT_UNDER_TEST", "SUT_EPHEMERAL", "SUT_AUTOMATION"]
+
+    /// The `${NAME}`s in `text`, in order.
+    package static func names(in text: String) -> [String] {
+        var names: [String] = []
+        _ = substitute(text) { names.append($0); return "" }
+        return names
+    }
+
+    /// `text` with each `${NAME}` replaced by `value(NAME)` and each `{n}` (1-based) by `values[n - 1]`, left to
+    /// right in one pass: what was put in is never read again.
+    package static func substitute(_ text: String, values: [String] = [], _ value: (String) -> String) -> String {
+        guard text.contains("${") || (!values.isEmpty && text.contains("{")) else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(where: { $0 == "$" || $0 == "{" }) {
+            output += rest[..<open]
+            let after = rest[open...]
+            if after.hasPrefix("${"), let close = after.firstIndex(of: "}") {
+                output += value(String(after[after.index(open, offsetBy: 2)..<close]))
+                rest = after[after.index(after: close)...]
+            } else if after.first == "{", !values.isEmpty, let close = after.firstIndex(of: "}"),
+                      let number = BoundedNumber.integer(after[after.index(after: open)..<close], in: 1...values.count) {
+                output += values[number - 1]
+                rest = after[after.index(after: close)...]
+            } else {
+                output.append(after.first!)
+                rest = after.dropFirst()
+            }
+        }
+        return output + rest
+    }
+
+    /// The `{n}`s in a step file's `run` word that name no value (`{0}`, `{3}` of two, `{99999999999999999999}`).
+    static func unknownValues(in word: String, count: Int) -> [String] {
+        var unknown: [String] = []
+        var rest = Substring(word)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).first == "}", count == 0 || BoundedNumber.integer(digits, in: 1...count) == nil {
+                unknown.append("{\(digits.prefix(40))}")
+            }
+            rest = after
+        }
+        return unknown
+    }
+
+    /// `file:line: ${NAME} is not defined …` for each step naming a variable that is neither defined
+    /// (`--define`, the environment, an earlier `Given the environment variable` step) nor a run-time name.
+    package static func problems(_ pickles: [Pickle], defines: [String: String], environment: [String: String]) -> [String] {
+        var problems: [String] = []
+        var seen: Set<String> = []
+        for pickle in pickles {
+            var scenarioNames: Set<String> = []
+            for step in pickle.steps {
+                for name in names(in: expandedText(of: step)) where defines[name] == nil && environment[name] == nil
+                    && !runTime.contains(name) && !scenarioNames.contains(name) {
+                    let problem = "\(pickle.uri):\(step.line): ${\(name)} is not defined; pass --define \(name)=VALUE, set it in the environment, "
+                        + "or use one the scenario's program gets (\(runTime.sorted().joined(separator: ", ")))"
+                    if seen.insert(problem).inserted { problems.append(problem) }
+                }
+                if let match = step.text.wholeMatch(of: /the environment variable "((?:[^"\\]|\\.)*)" is ".*"/) { scenarioNames.insert(String(match.1)) }
+            }
+        }
+        return problems
+    }
+
+    /// Everything of a step that is expanded when it runs: its text, its table's cells, its doc string (but for
+    /// `a file "…" with:`, whose content is written as it stands: a script keeps its `${HOME}`).
+    private static func expandedText(of step: GherkinDocument.Step) -> String {
+        var text = step.text
+        if let table = step.dataTable { text += "\n" + table.rows.flatMap { $0 }.joined(separator: "\n") }
+        if let docString = step.docString, !(step.text.hasPrefix("a file \"") && step.text.hasSuffix(" with:")) {
+            text += "\n" + docString.content
+        }
+        return text
+    }
+}

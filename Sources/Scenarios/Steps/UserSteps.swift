@@ -1,0 +1,193 @@
+package import AutomationSupport
+
+/// A step a team defines as a shell command, in a `*.steps.json` file beside its feature files (or named
+/// with `--steps FILE`):
+///
+/// ```json
+/// [ { "step": "a user {string} exists", "run": ["./scripts/add-user.sh", "{1}"] } ]
+/// ```
+/// The pattern is a Cucumber Expression (``CucumberExpression``): `{string}` (a value in double or single quotes),
+/// `{int}`, `{float}`, `{word}`, `{}`, optional text `cucumber(s)`, alternatives `belly/stomach`; the rest is
+/// literal. `{1}`, `{2}`… in `run` are the values. The command
+/// runs in the scenario's directory with its environment; a doc string arrives on stdin as text, a table as
+/// JSON rows. Exit 0 passes; anything else fails the step with the command's output.
+package struct UserStep: @unchecked Sendable {
+    let pattern: String
+    let expression: CucumberExpression
+    /// Matched by the linear-time Pike VM with capture groups: a pattern like `x{}{}{}{}{}{}{}{}y` cannot
+    /// backtrack (Swift's `Regex` took seconds on it).
+    package let regex: RegexBox
+    /// The command a step file names; empty for a step written in Swift (``code``).
+    let run: [String]
+    /// A step written in Swift (`StepLibrary`): called with the scenario and the captured values.
+    var code: (@Sendable (StepContext, [String]) throws -> Void)?
+    /// `steps.json:3` (the file and the position of the entry), for messages.
+    let source: String
+    /// The step file's directory: a relative `run[0]` with a `/` is found from there.
+    let directory: String
+
+    /// The captured values when `text` is this step.
+    package func match(_ text: String) -> [String]? {
+        guard let groups = regex.groups(whole: text) else { return nil }
+        return expression.values(groups.map { $0.map { Substring(text.unicodeScalars[$0]) } ?? "" })
+    }
+
+    /// Compiles `pattern`; the problem, when it is not a Cucumber Expression, names the column.
+    package init(pattern: String, run: [String], source: String, directory: String) throws(CucumberExpression.Problem) {
+        let expression = try CucumberExpression(pattern)
+        guard let regex = try? RegexBox("^" + expression.pattern + "$", groups: true) else {
+            throw CucumberExpression.Problem(column: 1, message: "cannot be compiled")
+        }
+        self.pattern = pattern
+        self.expression = expression
+        self.regex = regex
+        self.run = run
+        self.source = source
+        self.directory = directory
+    }
+}
+
+package enum UserSteps {
+    /// `*.steps.json` in the directories that hold the feature files.
+    package static func files(near featureFiles: [String]) -> [String] {
+        let directories = Set(featureFiles.map(FileSystem.directory(of:)))
+        return directories.sorted().flatMap { directory in
+            FileSystem.list(directory).filter { $0.hasSuffix(".steps.json") }.map { directory + "/" + $0 }
+        }
+    }
+
+    /// Loads step files; duplicates, and clashes with the built-in catalog, are problems naming both places.
+    package static func load(_ paths: [String]) -> (steps: [UserStep], problems: [String]) {
+        var steps: [UserStep] = []
+        var problems: [String] = []
+        for path in paths {
+            guard let bytes = FileSystem.read(path) else {
+                problems.append("\(path): cannot read the step file (\(FileSystem.unreadable(path)))")
+                continue
+            }
+            let root: JSONNode
+            do { root = try JSONParser.parse(bytes) } catch {
+                problems.append("\(path):\(error)")
+                continue
+            }
+            let entries = root.elements ?? root["steps"]?.elements
+            guard let entries else {
+                problems.append("\(path):\(root.position): expected [ { \"step\": \"…\", \"run\": [\"command\", …] } ]")
+                continue
+            }
+            for entry in entries {
+                let source = "\(path):\(entry.position.line)"
+                guard let pattern = entry["step"]?.string, !pattern.isEmpty,
+                      let run = entry["run"]?.elements?.compactMap(\.string), !run.isEmpty, run.count == entry["run"]?.elements?.count else {
+                    problems.append("\(source): a step needs \"step\": \"text with {string}\" and \"run\": [\"command\", \"{1}\"]")
+                    continue
+                }
+                let unknownKeys = (entry.members ?? []).map(\.key).filter { $0 != "step" && $0 != "run" }
+                if let key = unknownKeys.first {
+                    problems.append("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
+                    continue
+                }
+                let step: UserStep
+                do {
+                    step = try UserStep(pattern: pattern, run: run, source: source, directory: FileSystem.directory(of: path))
+                } catch {
+                    problems.append("\(source): step \"\(CucumberExpression.abbreviated(pattern))\", \(error)")
+                    continue
+                }
+                let count = step.expression.parameters.count
+                if let unknown = run.flatMap({ StepVariables.unknownValues(in: $0, count: count) }).first {
+                    let values = count == 0 ? "no values" : count == 1 ? "one value, {1}" : "\(count) values, {1} to {\(count)}"
+                    problems.append("\(source): \"run\" names \(unknown), but step \"\(CucumberExpression.abbreviated(pattern))\" has \(values)")
+                    continue
+                }
+                if let problem = clash(step, among: steps) {
+                    problems.append(problem)
+                    continue
+                }
+                steps.append(step)
+            }
+        }
+        return (steps, problems)
+    }
+
+    /// Why `step` cannot join `steps`: it clashes with one of them or with a built-in step (naming both places).
+    package static func clash(_ step: UserStep, among steps: [UserStep]) -> String? {
+        let pattern = step.pattern, source = step.source
+        let sample = step.expression.sample
+        if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample) != nil || step.match($0.expression.sample) != nil }) {
+            return "\(source): step \"\(pattern)\" clashes with \"\(earlier.pattern)\" (\(earlier.source)); keep one"
+        }
+        if let (builtIn, _) = StepCatalog.find(sample) {
+            return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
+        }
+        if let builtIn = StepCatalog.all.first(where: { step.match(withoutKeyword($0.example)) != nil }) {
+            return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
+        }
+        return nil
+    }
+
+    static func withoutKeyword(_ example: String) -> String {
+        let line = String(example.split(separator: "\n").first ?? "")
+        for keyword in GherkinParser.stepKeywords where line.hasPrefix(keyword) { return String(line.dropFirst(keyword.count)) }
+        return line
+    }
+
+    /// The same step for AutomationTesting's `StepLibrary`, typed parameters included.
+    package static func swiftSnippet(for text: String) -> String {
+        let words = stringParameters(text).split(separator: " ", omittingEmptySubsequences: false)
+        let pattern = words.map { word in isWholeNumber(word) ? "{int}" : String(word) }.joined(separator: " ")
+        var parameters: [String] = []
+        // One pass over the pattern (a regular expression compiled per placeholder took seconds on a long step).
+        let bytes = Array(pattern.utf8)
+        var position = 0
+        while position < bytes.count {
+            if bytes[position...].starts(with: "{string}".utf8) {
+                parameters.append("text\(parameters.count + 1): String")
+                position += 8
+            } else if bytes[position...].starts(with: "{int}".utf8) {
+                parameters.append("number\(parameters.count + 1): Int")
+                position += 5
+            } else {
+                position += 1
+            }
+        }
+        let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let parameterList = (["context: StepContext"] + parameters).joined(separator: ", ")
+        return "steps.step(\"\(escaped)\") { (\(parameterList)) in /* ... */ }"
+    }
+
+    /// Each quoted value (`"[^"]*"`, leftmost first) as `{string}`, in one pass over bytes (Swift's Regex took
+    /// seconds on a step of 1 MB of quotes).
+    static func stringParameters(_ text: String) -> String {
+        let quote = UInt8(ascii: "\"")
+        var output: [UInt8] = []
+        var bytes = text.utf8[...]
+        while let open = bytes.firstIndex(of: quote) {
+            let after = bytes.index(after: open)
+            guard let close = bytes[after...].firstIndex(of: quote) else { break }
+            output += bytes[..<open]
+            output += "{string}".utf8
+            bytes = bytes[bytes.index(after: close)...]
+        }
+        output += bytes
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `-?[0-9]+`, without compiling a regular expression per word (a step of 100,000 words took seconds).
+    static func isWholeNumber(_ word: Substring) -> Bool {
+        let digits = word.utf8.first == UInt8(ascii: "-") ? word.utf8.dropFirst() : word.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { (48...57).contains($0) }
+    }
+
+    /// The entry to paste into a step file for an undefined step.
+    package static func snippet(for text: String) -> String {
+        // Quoted values become {string}, whole numbers {int}, as Cucumber's snippets do.
+        let words = stringParameters(text).split(separator: " ", omittingEmptySubsequences: false)
+        let pattern = words.map { word in isWholeNumber(word) ? "{int}" : String(word) }.joined(separator: " ")
+        let plain = pattern.replacingOccurrences(of: "{string}", with: "").replacingOccurrences(of: "{int}", with: "").lowercased()
+        let dashed = String(plain.map { character -> Character in character.isLetter || character.isNumber ? character : "-" })
+        let name: String = dashed.split(separator: "-").map(String.init).joined(separator: "-")
+        let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "{ \"step\": \"\(escaped)\", \"run\": [\"./steps/\(name.prefix(40)).sh\"] }"
+    }
+}

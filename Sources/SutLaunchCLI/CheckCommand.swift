@@ -1,0 +1,94 @@
+import AutomationSupport
+import MockServer
+import ProcessEngine
+import Scenarios
+
+/// `sut-launch check FILES...`: validates stub files, WireMock mappings and feature files (syntax, durations,
+/// and every step in the catalog); exit 0 when all are valid, 3 otherwise. It accepts what `test` and
+/// `serve` accept (files and directories) and refuses what they refuse.
+package enum CheckCommand {
+    /// The text of `sut-launch check --help`.
+    package static let help = """
+        USAGE:
+          sut-launch check [--messages FILE] [-D NAME=VALUE]... FILES...
+
+        Validates stub files, WireMock mappings (files or root directories with mappings/) and .feature files,
+        or directories of them; exit 3 on the first problem in each file. --messages FILE writes every feature
+        file as Cucumber Messages (source, gherkinDocument, pickle, or parseError), undefined steps or not.
+        A ${NAME} in a step must be defined (-D/--define as for test, or the environment) or be one the
+        scenario's program gets (SUT_MOCK_SERVER_URL, SUT_CONTROL_URL, SUT_UNDER_TEST, SUT_EPHEMERAL, SUT_AUTOMATION).
+
+        """
+
+    /// Runs `check` with the arguments after it; returns the exit code.
+    package static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+        let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: ""),
+                                                                   OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "")],
+                                              stopAtPositional: false)
+        let defines = try DefineOptions.parse(parsed.values("--define"))
+        try OutputFiles.check(parsed, outputs: ["--messages"], inputs: parsed.positionals.map { ($0, "the feature file \($0)") })
+        let messagesPath = try parsed.last("--messages").map { option throws(UsageError) in try RunCommand.outputPath(option.value ?? "", option) }
+        var sources: [ScenarioLint.Source] = [] // every feature file as read, for --messages
+        if parsed.has("--help") {
+            Console.out(help)
+            return 0
+        }
+        guard !parsed.positionals.isEmpty else { throw UsageError("check needs files: sut-launch check routes.json mappings/ features/") }
+        var failed = false
+        for path in parsed.positionals {
+            guard FileSystem.exists(path) else { throw UsageError("\(path): no such file or directory") }
+            var features: [String] = []
+            var stubs = false
+            if FileSystem.isDirectory(path) {
+                features = try TestCommand.featureFiles([path])
+                stubs = FileSystem.isDirectory(path + "/mappings") || FileSystem.list(path).contains { $0.hasSuffix(".json") }
+                if features.isEmpty && !stubs {
+                    Console.error("\(path): no .feature files, .json stub files or mappings/ directory here")
+                    failed = true
+                }
+            } else if path.hasSuffix(".feature") {
+                features = [path]
+            } else {
+                stubs = true
+            }
+            let (userSteps, stepProblems) = UserSteps.load(UserSteps.files(near: features))
+            for problem in stepProblems { Console.error(problem) }
+            if !stepProblems.isEmpty { failed = true }
+            for feature in features where !checkFeature(feature, userSteps: userSteps, variables: (defines, environment), sources: &sources) {
+                failed = true
+            }
+            if stubs && !checkStubs(path) { failed = true }
+        }
+        if let messagesPath, !ScenarioLint.messages(sources).write(to: messagesPath) { return ExitCode.ioError }
+        return failed ? ExitCode.invalidInput : 0
+    }
+
+    static func checkStubs(_ path: String) -> Bool {
+        do {
+            let stubs = try StubLoader.load(path)
+            Console.out("ok: \(path): \(stubs.count) route\(stubs.count == 1 ? "" : "s")\n")
+            return true
+        } catch {
+            Console.error("\(error)")
+            return false
+        }
+    }
+
+    /// Parses a feature file and checks its durations and that every step is in the catalog.
+    /// Checks one feature file and adds it, as read, to `sources`.
+    static func checkFeature(_ path: String, userSteps: [UserStep], variables: (defines: [String: String], environment: [String: String]),
+                             sources: inout [ScenarioLint.Source]) -> Bool {
+        let (pickles, loadProblems, read) = ScenarioLint.loadWithSources([path])
+        sources += read
+        var problems = loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
+            + StepVariables.problems(pickles, defines: variables.defines, environment: variables.environment)
+        // Cucumber accepts a feature file without scenarios; nothing would run from it, which is almost never what
+        // its author meant (CR line endings, a misspelt keyword): `check` fails it rather than print "ok".
+        if problems.isEmpty, pickles.isEmpty, let source = read.first, case .success(let parsed) = source.document {
+            problems.append("\(path): no scenarios: " + ScenarioLint.whyEmpty(parsed.document, text: source.text))
+        }
+        for problem in problems { Console.error(problem) }
+        if problems.isEmpty { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
+        return problems.isEmpty
+    }
+}

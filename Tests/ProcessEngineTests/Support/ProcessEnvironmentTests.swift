@@ -1,0 +1,13 @@
+@testable import ProcessEngine
+import Foundation
+import Testing
+
+/// `ProcessEnvironment.current` (read from `environ` on every launch's path) held against Foundation's reading
+/// of the same environment.
+@Suite struct ProcessEnvironmentTests {
+    @Test func itReadsWhatFoundationReads() {
+        let ours = ProcessEnvironment.current
+        #expect(!ours.isEmpty)
+        #expect(ours == ProcessInfo.processInfo.environment)
+    }
+}
