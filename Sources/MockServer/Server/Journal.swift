@@ -101,6 +101,11 @@ public struct Journal: Sendable {
         return output
     }
 
+    /// A header's value as JSON shows it: `[redacted]` for a ``secretHeaders`` one unless `secrets`.
+    static func shownValue(of header: (name: String, value: String), secrets: Bool) -> String {
+        !secrets && secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
+    }
+
     static func json(_ entry: JournalEntry, secrets: Bool = false) -> String {
         let request = entry.request
         var output = "{\"sequence\":\(entry.sequence),\"receivedAtMs\":\(JSONWriter.number((entry.receivedAtMs * 1000).rounded() / 1000))"
@@ -109,8 +114,7 @@ public struct Journal: Sendable {
         output += ",\"path\":" + JSONWriter.quoted(request.path)
         output += ",\"query\":{" + request.queryItems.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
         output += ",\"headers\":{" + request.headers.entries.map { header in
-            let value = !secrets && secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
-            return JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(value)
+            JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(shownValue(of: header, secrets: secrets))
         }.joined(separator: ",") + "}"
         if let text = String(validating: request.body, as: UTF8.self) {
             output += ",\"body\":" + JSONWriter.quoted(text)
