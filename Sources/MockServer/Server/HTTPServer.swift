@@ -102,12 +102,13 @@ public final class HTTPServer: Sendable {
     /// Starts accepting on a socket that already listens (``Socket/listen(host:port:backlog:)``), and owns it
     /// from now on (closes it even when this throws).
     package func start(listener: Socket) throws -> UInt16 {
-        _ = boundMallocCaching
         let bound = listener.localPort
         state.setListener(listener, port: bound)
         let state = self.state, limits = self.limits, handler = self.handler
         // On the other CPU: the caller may go on working (MockServer builds its router) while the first
-        // connection is accepted.
+        // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
+        // thread starts on another CPU and then widens itself to the process's CPUs (startDetachedThread).
+        // Process-wide tuning (malloc) is the executable's decision, in main.swift, not the library's.
         let started = startDetachedThread(onAnotherCPU: true) {
             while let (client, address) = listener.accept() {
                 guard state.add(client, limit: limits.maxConnections) else {
