@@ -27,7 +27,7 @@ public final class MockServer: Sendable {
         /// Keep `Authorization`, `Cookie` and `Proxy-Authorization` values in the journal's JSON (`--journal-secrets`).
         public var journalSecrets = false
         /// Template every WireMock mapping's response, also those added through the admin API
-        /// (`--global-response-templating`; load-time mappings are templated by ``StubSet/templateWireMockResponses()``).
+        /// (`--global-response-templating`; load-time mappings are templated by `sut-launch` when it loads them).
         public var globalResponseTemplating = false
         /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating.
         public init() {}
@@ -80,7 +80,7 @@ public final class MockServer: Sendable {
 
     /// What `POST /__admin/shutdown` does, after answering 200 (default: the server stops listening; `serve`
     /// ends the process as Ctrl-C would, writing its journal).
-    public func onShutdown(_ handler: @escaping @Sendable () -> Void) {
+    package func onShutdown(_ handler: @escaping @Sendable () -> Void) {
         parts.settings.onShutdown = handler
     }
 
