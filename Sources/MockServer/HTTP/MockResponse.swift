@@ -12,7 +12,7 @@ public struct MockResponse: Sendable, Hashable {
         case randomDataThenClose = "random-data"
 
         /// The WireMock name of the fault.
-        public var wireMockName: String {
+        package var wireMockName: String {
             switch self {
             case .connectionReset: "CONNECTION_RESET_BY_PEER"
             case .emptyResponse: "EMPTY_RESPONSE"

@@ -242,8 +242,3 @@ private func acceptCloseOnExec(_ fd: Int32, _ address: UnsafeMutablePointer<sock
     csystem_accept_cloexec(fd, address, length)
 }
 
-/// Starts a detached POSIX thread with a 256 KiB stack (connection handlers, waitpid and pipe readers block
-/// in system calls, which Dispatch workers must not). False when no thread could be started.
-/// Bounds what malloc keeps of freed request bodies (see `csystem_bound_malloc_caching`); once per process.
-package let boundMallocCaching: Void = csystem_bound_malloc_caching()
-

@@ -6,7 +6,8 @@ import AutomationSupport
 extension AdminAPI {
     static let nearMissLimit = 3
 
-    static func nearMisses(_ route: String, _ request: HTTPRequest, state: MockServer.State) -> MockResponse? {
+    static func nearMisses(_ route: String, _ request: HTTPRequest, parts: MockServer.Parts) -> MockResponse? {
+        let secrets = parts.journal.keepsSecrets
         switch route {
         case "POST /__admin/near-misses/request":
             guard let logged = try? JSONParser.parse(request.body), let members = logged.members else {
@@ -17,7 +18,7 @@ extension AdminAPI {
                                     headers: headers(JSONNode.member("headers", in: members)),
                                     body: Array((JSONNode.member("body", in: members)?.string ?? "").utf8))
             let input = MatchInput(probe)
-            let (stubs, scenarios, counts) = state.locked { ($0.router.stubs, $0.scenarios, $0.counts) }
+            let (stubs, counts, scenarios) = parts.stubs.snapshot()
             let ranked = stubs.indices.map { index -> (Int, Double) in
                 let stub = stubs[index]
                 let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
@@ -25,18 +26,18 @@ extension AdminAPI {
             }.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
             let entry = JournalEntry(sequence: 0, receivedAtMs: 0, request: probe, status: 0)
             return .json(text: "{\"nearMisses\":[" + ranked.map { index, distance in
-                "{\"request\":" + loggedRequest(entry, secrets: state.options.journalSecrets)
+                "{\"request\":" + loggedRequest(entry, secrets: secrets)
                     + ",\"stubMapping\":" + mappingJSON(stubs[index], calls: index < counts.count ? counts[index] : 0)
                     + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
             }.joined(separator: ",") + "]}")
         case "POST /__admin/near-misses/request-pattern":
             let probe: Stub
             do { probe = try requestPattern(request.body, source: route) } catch { return .text("not a request pattern: \(error)\n", status: 422) }
-            let entries = state.locked { $0.journal.ordered }
+            let entries = parts.journal.entries
             let ranked = entries.map { ($0, distance(probe.evaluate(MatchInput($0.request), scenarioState: nil, collectAll: true))) }
                 .sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
             return .json(text: "{\"nearMisses\":[" + ranked.map { entry, distance in
-                "{\"request\":" + loggedRequest(entry, secrets: state.options.journalSecrets)
+                "{\"request\":" + loggedRequest(entry, secrets: secrets)
                     + ",\"requestPattern\":" + (probe.wireMockRequest ?? "{}")
                     + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
             }.joined(separator: ",") + "]}")

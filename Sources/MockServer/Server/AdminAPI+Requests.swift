@@ -6,12 +6,12 @@ import AutomationSupport
 /// `…/unmatched/near-misses`. (`--journal FILE` keeps sut-launch's own format.)
 extension AdminAPI {
     /// Answers the request-journal endpoints; nil when `route` is not one of them.
-    static func requests(_ route: String, _ request: HTTPRequest, state: MockServer.State) -> MockResponse? {
-        let secrets = state.options.journalSecrets
+    static func requests(_ route: String, _ request: HTTPRequest, journal: JournalStore) -> MockResponse? {
+        let secrets = journal.keepsSecrets
         switch route {
         case "GET /__admin/requests":
             let limit: Int?
-            do { limit = try queryInteger("limit", of: request, in: StubRanges.journalLimit) } catch { return error.response }
+            do { limit = try request.boundedQueryInteger("limit", in: StubRanges.journalLimit) } catch { return error.response }
             var since: Double?
             if let text = request.query("since") {
                 guard let parsed = WallClock.milliseconds(iso8601: text) else {
@@ -20,38 +20,37 @@ extension AdminAPI {
                 }
                 since = parsed
             }
-            var entries = state.locked { $0.journal.ordered }.reversed().map { $0 } // most recent first, as WireMock
+            var entries = journal.entries.reversed().map { $0 } // most recent first, as WireMock
             if let since { entries = entries.filter { $0.loggedAtMs > since } }
             let total = entries.count
             if let limit { entries = Array(entries.prefix(limit)) }
             return .json(text: "{\"requests\":[" + entries.map { serveEvent($0, secrets: secrets) }.joined(separator: ",")
                 + "],\"meta\":{\"total\":\(total)},\"requestJournalDisabled\":false}")
         case "GET /__admin/requests/unmatched":
-            let entries = state.locked { $0.journal.ordered.filter(\.isUnexpected) }
+            let entries = journal.entries.filter(\.isUnexpected)
             return .json(text: "{\"requests\":[" + entries.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
         case "GET /__admin/requests/unmatched/near-misses":
-            let entries = state.locked { $0.journal.ordered.filter(\.isUnexpected) }
+            let entries = journal.entries.filter(\.isUnexpected)
             return .json(text: "{\"nearMisses\":[" + entries.map { entry in
                 "{\"request\":" + loggedRequest(entry, secrets: secrets) + ",\"explanation\":" + JSONWriter.quoted(entry.nearMiss ?? "") + "}"
             }.joined(separator: ",") + "]}")
         case "POST /__admin/requests/count", "POST /__admin/requests/find":
             let probe: Stub
             do { probe = try requestPattern(request.body, source: route) } catch { return .text("not a request pattern: \(error)\n", status: 422) }
-            let matching = state.locked { $0.journal.ordered }.filter { probe.matches(MatchInput($0.request), scenarioState: nil) }
+            let matching = journal.entries.filter { probe.matches(MatchInput($0.request), scenarioState: nil) }
             if route.hasSuffix("count") { return .json(text: "{\"count\":\(matching.count)}") }
             return .json(text: "{\"requests\":[" + matching.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
         default:
             let prefix = "GET /__admin/requests/"
             guard route.hasPrefix(prefix) else { return nil }
             let id = String(route.dropFirst(prefix.count))
-            guard let entry = state.locked({ $0.journal.ordered }).first(where: { requestID($0) == id }) else {
+            guard let entry = journal.entries.first(where: { requestID($0) == id }) else {
                 return .text("no request \(id) in the journal\n", status: 404)
             }
             return .json(text: serveEvent(entry, secrets: secrets))
         }
     }
 
-    /// A stable UUID-shaped id for a journal entry (its sequence number in the last group).
     /// A WireMock request pattern (a mapping's `request`) as a stub that matches what it describes.
     static func requestPattern(_ body: [UInt8], source: String) throws -> Stub {
         let pattern = try JSONParser.parse(body)
@@ -61,6 +60,7 @@ extension AdminAPI {
         ])), file: source, filesDirectory: ".")
     }
 
+    /// A stable UUID-shaped id for a journal entry (its sequence number in the last group).
     static func requestID(_ entry: JournalEntry) -> String {
         let hex = String(entry.sequence, radix: 16)
         return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
@@ -81,8 +81,7 @@ extension AdminAPI {
         json += ",\"absoluteUrl\":" + JSONWriter.quoted("http://\(host)\(request.target)") + ",\"method\":" + JSONWriter.quoted(request.method)
         json += ",\"clientIp\":" + JSONWriter.quoted(request.clientAddress)
         json += ",\"headers\":{" + request.headers.entries.map { header in
-            let value = !secrets && Journal.secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
-            return JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(value)
+            JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(Journal.shownValue(of: header, secrets: secrets))
         }.joined(separator: ",") + "}"
         var query: [(String, [String])] = []
         for (name, value) in request.queryItems {

@@ -17,60 +17,30 @@ package struct Connection {
     }
 
 
+    /// The connection's bytes: what was received (`input`, consumed before `start`), what waits to be sent
+    /// (`output`: pipelined answers go out in one batch), and the space each receive reads into.
+    private struct Buffers {
+        var input: [UInt8] = []
+        var start = 0
+        var output: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 65_536)
+
+        /// RFC 9112 §2.2: empty lines before a request line are ignored.
+        mutating func skipEmptyLines() {
+            while start < input.count, input[start] == 0x0D || input[start] == 0x0A { start += 1 }
+        }
+    }
+
     /// Serves until the client closes, a limit or fault ends the connection, or `isStopped`.
     package func serve() {
         socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(8192)
-        var start = 0 // bytes before `start` are consumed
-        var output: [UInt8] = []
-        var scratch = [UInt8](repeating: 0, count: 65_536)
+        var io = Buffers()
+        io.input.reserveCapacity(8192)
         while !isStopped() {
-            // RFC 9112 §2.2: empty lines before a request line are ignored.
-            while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
+            io.skipEmptyLines()
             // 1. A complete head.
-            var headEnd = Self.findHeadEnd(buffer, from: start)
-            if headEnd == nil {
-                if !output.isEmpty {
-                    guard socket.send(output) else { return }
-                    output.removeAll(keepingCapacity: true)
-                }
-                if start > 0 {
-                    buffer.removeFirst(start)
-                    start = 0
-                }
-                // The next request is often here already (keep-alive clients send right after reading): try
-                // before paying for poll().
-                let searchStart = max(0, buffer.count - 3)
-                if socket.receive(into: &buffer, scratch: &scratch, wait: false) == 0 { return }
-                while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
-                headEnd = Self.findHeadEnd(buffer, from: max(start, searchStart))
-                // Idle until a request starts; from its first byte, the header timeout.
-                var started = start < buffer.count
-                var deadline = now() + (started ? limits.headerTimeoutMs : limits.idleTimeoutMs)
-                while headEnd == nil {
-                    if buffer.count - start > limits.maxHeaderBytes {
-                        refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
-                        return
-                    }
-                    let remaining = deadline - now()
-                    guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
-                        if start < buffer.count {
-                            refuse(RequestHead.Error(408, "request header not received within \(limits.headerTimeoutMs) ms"))
-                        }
-                        return
-                    }
-                    let searchFrom = max(0, buffer.count - 3)
-                    guard socket.receive(into: &buffer, scratch: &scratch) > 0 else { return }
-                    while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
-                    if !started, start < buffer.count {
-                        started = true
-                        deadline = now() + limits.headerTimeoutMs
-                    }
-                    headEnd = Self.findHeadEnd(buffer, from: max(start, searchFrom))
-                }
-            }
-            guard let (headLength, terminatorLength) = headEnd.map({ ($0.end - start, $0.terminator) }) else { return }
+            guard let headEnd = Self.findHeadEnd(io.input, from: io.start) ?? awaitHead(&io) else { return }
+            let headLength = headEnd.end - io.start
             if headLength > limits.maxHeaderBytes {
                 refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
                 return
@@ -80,89 +50,144 @@ package struct Connection {
             let head: RequestHead
             let framing: RequestHead.Framing
             do {
-                head = try RequestHead.parse(buffer[start..<(start + headLength)])
+                head = try RequestHead.parse(io.input[io.start..<(io.start + headLength)])
                 framing = try head.framing()
             } catch {
-                flush(&output)
+                flush(&io.output)
                 refuse(error)
                 return
             }
-            start += headLength + terminatorLength
+            io.start += headLength + headEnd.terminator
 
             // 3. The body.
-            var body: [UInt8] = []
-            switch framing {
-            case .none: break
-            case .length(let length):
-                if length > limits.maxBodyBytes {
-                    flush(&output)
-                    refuse(RequestHead.Error(413, "request body of \(length) bytes is larger than \(limits.maxBodyBytes) bytes"))
-                    return
-                }
-                if buffer.count - start < length && head.expectsContinue {
-                    guard sendContinue(&output) else { return }
-                }
-                let deadline = now() + limits.bodyTimeoutMs
-                // Room for exactly this body: growing by doubling would hold up to twice its size.
-                if buffer.count - start < length { buffer.reserveCapacity(start + length + 4096) }
-                while buffer.count - start < length {
-                    guard readMoreBody(into: &buffer, scratch: &scratch, output: &output, deadline: deadline) else { return }
-                }
-                body = Array(buffer[start..<(start + length)])
-                start += length
-            case .chunked:
-                var decoder = ChunkedDecoder(limit: limits.maxBodyBytes)
-                if head.expectsContinue && buffer.count == start {
-                    guard sendContinue(&output) else { return }
-                }
-                let deadline = now() + limits.bodyTimeoutMs
-                while true {
-                    do {
-                        if case .done(let consumed) = try decoder.decode(buffer[start...]) {
-                            start += consumed
-                            break
-                        }
-                    } catch {
-                        flush(&output)
-                        refuse(error)
-                        return
-                    }
-                    guard readMoreBody(into: &buffer, scratch: &scratch, output: &output, deadline: deadline) else { return }
-                }
-                body = decoder.body
-            }
-
+            guard let body = readBody(framing, expectsContinue: head.expectsContinue, &io) else { return }
             // A large body is consumed: do not keep its buffer for the rest of a keep-alive connection.
-            if buffer.capacity > 256 * 1024 {
-                buffer = Array(buffer[start...])
-                start = 0
+            if io.input.capacity > 256 * 1024 {
+                io.input = Array(io.input[io.start...])
+                io.start = 0
             }
 
             // 4. Answer.
-            let request = HTTPRequest(method: head.method, target: head.target, version: head.version,
-                                      headers: head.headers, body: body, clientAddress: clientAddress)
-            let response = handler(request)
-            let keepAlive = head.keepAlive && !isStopped()
-            if response.delayMs > 0 {
-                flush(&output)
-                MonotonicClock.sleep(milliseconds: response.delayMs)
+            guard answer(head, body: body, &io) else { return }
+        }
+    }
+
+    /// Sends what is pending, then receives until a complete head is buffered: its end, or nil when the
+    /// connection is to end (the client went away, stayed idle, or was answered 408 or 431).
+    private func awaitHead(_ io: inout Buffers) -> (end: Int, terminator: Int)? {
+        if !io.output.isEmpty {
+            guard socket.send(io.output) else { return nil }
+            io.output.removeAll(keepingCapacity: true)
+        }
+        if io.start > 0 {
+            io.input.removeFirst(io.start)
+            io.start = 0
+        }
+        // The next request is often here already (keep-alive clients send right after reading): try
+        // before paying for poll().
+        let searchStart = max(0, io.input.count - 3)
+        if socket.receive(into: &io.input, scratch: &io.scratch, wait: false) == 0 { return nil }
+        io.skipEmptyLines()
+        var headEnd = Self.findHeadEnd(io.input, from: max(io.start, searchStart))
+        // Idle until a request starts; from its first byte, the header timeout.
+        var started = io.start < io.input.count
+        var deadline = now() + (started ? limits.headerTimeoutMs : limits.idleTimeoutMs)
+        while headEnd == nil {
+            if io.input.count - io.start > limits.maxHeaderBytes {
+                refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
+                return nil
             }
-            if let fault = response.fault {
-                flush(&output)
-                perform(fault)
-                return
+            let remaining = deadline - now()
+            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
+                if io.start < io.input.count {
+                    refuse(RequestHead.Error(408, "request header not received within \(limits.headerTimeoutMs) ms"))
+                }
+                return nil
             }
-            ResponseWriter.append(response, to: &output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
-                                  http10: head.version == "HTTP/1.0")
-            if !keepAlive {
-                socket.send(output)
-                return
+            let searchFrom = max(0, io.input.count - 3)
+            guard socket.receive(into: &io.input, scratch: &io.scratch) > 0 else { return nil }
+            io.skipEmptyLines()
+            if !started, io.start < io.input.count {
+                started = true
+                deadline = now() + limits.headerTimeoutMs
             }
-            // Pipelined requests already here are answered before writing, in one batch.
-            if Self.findHeadEnd(buffer, from: start) == nil || output.count > 256 * 1024 {
-                flush(&output)
+            headEnd = Self.findHeadEnd(io.input, from: max(io.start, searchFrom))
+        }
+        return headEnd
+    }
+
+    /// The request body as `framing` says; nil when the connection is to end (answered 400, 408 or 413, or
+    /// the client went away).
+    private func readBody(_ framing: RequestHead.Framing, expectsContinue: Bool, _ io: inout Buffers) -> [UInt8]? {
+        switch framing {
+        case .none:
+            return []
+        case .length(let length):
+            if length > limits.maxBodyBytes {
+                flush(&io.output)
+                refuse(RequestHead.Error(413, "request body of \(length) bytes is larger than \(limits.maxBodyBytes) bytes"))
+                return nil
+            }
+            if io.input.count - io.start < length && expectsContinue {
+                guard sendContinue(&io.output) else { return nil }
+            }
+            let deadline = now() + limits.bodyTimeoutMs
+            // Room for exactly this body: growing by doubling would hold up to twice its size.
+            if io.input.count - io.start < length { io.input.reserveCapacity(io.start + length + 4096) }
+            while io.input.count - io.start < length {
+                guard readMoreBody(&io, deadline: deadline) else { return nil }
+            }
+            let body = Array(io.input[io.start..<(io.start + length)])
+            io.start += length
+            return body
+        case .chunked:
+            var decoder = ChunkedDecoder(limit: limits.maxBodyBytes)
+            if expectsContinue && io.input.count == io.start {
+                guard sendContinue(&io.output) else { return nil }
+            }
+            let deadline = now() + limits.bodyTimeoutMs
+            while true {
+                do {
+                    if case .done(let consumed) = try decoder.decode(io.input[io.start...]) {
+                        io.start += consumed
+                        return decoder.body
+                    }
+                } catch {
+                    flush(&io.output)
+                    refuse(error)
+                    return nil
+                }
+                guard readMoreBody(&io, deadline: deadline) else { return nil }
             }
         }
+    }
+
+    /// Answers one request (after its delay, or with its fault); false when the connection is to end.
+    private func answer(_ head: RequestHead, body: [UInt8], _ io: inout Buffers) -> Bool {
+        let request = HTTPRequest(method: head.method, target: head.target, version: head.version,
+                                  headers: head.headers, body: body, clientAddress: clientAddress)
+        let response = handler(request)
+        let keepAlive = head.keepAlive && !isStopped()
+        if response.delayMs > 0 {
+            flush(&io.output)
+            MonotonicClock.sleep(milliseconds: response.delayMs)
+        }
+        if let fault = response.fault {
+            flush(&io.output)
+            perform(fault)
+            return false
+        }
+        ResponseWriter.append(response, to: &io.output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
+                              http10: head.version == "HTTP/1.0")
+        if !keepAlive {
+            socket.send(io.output)
+            return false
+        }
+        // Pipelined requests already here are answered before writing, in one batch.
+        if Self.findHeadEnd(io.input, from: io.start) == nil || io.output.count > 256 * 1024 {
+            flush(&io.output)
+        }
+        return true
     }
 
     /// Sends "100 Continue" (after what is pending) to a client that waits for it before its body.
@@ -173,14 +198,14 @@ package struct Connection {
 
     /// Waits for more of a request body until `deadline` (ms, monotonic), after writing what is pending.
     /// False when the connection is to end: the client went away, or it was answered 408.
-    private func readMoreBody(into buffer: inout [UInt8], scratch: inout [UInt8], output: inout [UInt8], deadline: Int) -> Bool {
-        flush(&output)
+    private func readMoreBody(_ io: inout Buffers, deadline: Int) -> Bool {
+        flush(&io.output)
         let remaining = deadline - now()
         guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
             refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
             return false
         }
-        return socket.receive(into: &buffer, scratch: &scratch) > 0
+        return socket.receive(into: &io.input, scratch: &io.scratch) > 0
     }
 
     private func flush(_ output: inout [UInt8]) {

@@ -3,14 +3,14 @@ import AutomationSupport
 /// pipelining, chunked request bodies, `Expect: 100-continue`, HEAD), each within ``ServerLimits``.
 ///
 /// A slow client holds only its own thread; `maxConnections` bounds the threads.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// Answers one request. Runs on the connection's thread; must be thread-safe.
-    public typealias Handler = @Sendable (HTTPRequest) -> MockResponse
+    package typealias Handler = @Sendable (HTTPRequest) -> MockResponse
 
     /// The address it listens on.
-    public let host: String
+    package let host: String
     /// Sizes and timeouts every connection is held to.
-    public let limits: ServerLimits
+    package let limits: ServerLimits
     private let handler: Handler
     private let state = ServerState()
 
@@ -70,17 +70,17 @@ public final class HTTPServer: Sendable {
 
     /// - Parameters:
     ///   - host: the address to listen on (127.0.0.1 by default: the mock server is for this machine).
-    public init(host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), handler: @escaping Handler) {
+    package init(host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), handler: @escaping Handler) {
         self.host = host
         self.limits = limits
         self.handler = handler
     }
 
     /// The port the server listens on (after ``start(port:)``).
-    public var port: UInt16 { state.port }
+    package var port: UInt16 { state.port }
 
     /// The base URL, `http://127.0.0.1:PORT` (numeric: `localhost` may resolve to IPv6 first).
-    public var baseURL: String {
+    package var baseURL: String {
         host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
     }
 
@@ -88,26 +88,27 @@ public final class HTTPServer: Sendable {
     package var listeningDescriptor: Int32? { state.listenerDescriptor }
 
     /// Number of connections open now.
-    public var openConnections: Int { state.openConnections }
+    package var openConnections: Int { state.openConnections }
 
     /// Binds, listens and starts accepting. Returns when the server is ready: a connection made after this
     /// returns is accepted.
     /// - Parameter port: 0 picks a free port.
     /// - Throws: ``Socket/Error`` when the address cannot be bound (for instance, the port is in use).
     @discardableResult
-    public func start(port: UInt16) throws -> UInt16 {
+    package func start(port: UInt16) throws -> UInt16 {
         try start(listener: Socket.listen(host: host, port: port))
     }
 
     /// Starts accepting on a socket that already listens (``Socket/listen(host:port:backlog:)``), and owns it
     /// from now on (closes it even when this throws).
     package func start(listener: Socket) throws -> UInt16 {
-        _ = boundMallocCaching
         let bound = listener.localPort
         state.setListener(listener, port: bound)
         let state = self.state, limits = self.limits, handler = self.handler
         // On the other CPU: the caller may go on working (MockServer builds its router) while the first
-        // connection is accepted.
+        // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
+        // thread starts on another CPU and then widens itself to the process's CPUs (startDetachedThread).
+        // Process-wide tuning (malloc) is the executable's decision, in main.swift, not the library's.
         let started = startDetachedThread(onAnotherCPU: true) {
             while let (client, address) = listener.accept() {
                 guard state.add(client, limit: limits.maxConnections) else {
@@ -137,5 +138,5 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting and closes every connection. Requests being answered finish their write or fail it.
-    public func stop() { state.stop() }
+    package func stop() { state.stop() }
 }

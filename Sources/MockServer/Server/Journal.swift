@@ -35,12 +35,12 @@ public struct Journal: Sendable {
     /// Bytes of each body kept.
     public static let maxBodyBytes = 64 * 1024
     /// Headers whose values the journal's JSON replaces with `[redacted]` unless secrets are asked for.
-    public static let secretHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    package static let secretHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// At most this many entries are kept.
-    public let limit: Int
+    package let limit: Int
     /// At most this many bytes of bodies and headers are kept in all.
-    public let byteBudget: Int
+    package let byteBudget: Int
     /// Entries dropped to stay within the limits.
     public private(set) var dropped = 0
     private var storage: [JournalEntry] = []
@@ -48,7 +48,7 @@ public struct Journal: Sendable {
     private var bytes = 0
 
     /// An empty journal with these bounds (at least one entry).
-    public init(limit: Int = 10_000, byteBudget: Int = 32 * 1024 * 1024) {
+    package init(limit: Int = 10_000, byteBudget: Int = 32 * 1024 * 1024) {
         self.limit = max(1, limit)
         self.byteBudget = max(Self.maxBodyBytes, byteBudget)
     }
@@ -101,6 +101,11 @@ public struct Journal: Sendable {
         return output
     }
 
+    /// A header's value as JSON shows it: `[redacted]` for a ``secretHeaders`` one unless `secrets`.
+    static func shownValue(of header: (name: String, value: String), secrets: Bool) -> String {
+        !secrets && secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
+    }
+
     static func json(_ entry: JournalEntry, secrets: Bool = false) -> String {
         let request = entry.request
         var output = "{\"sequence\":\(entry.sequence),\"receivedAtMs\":\(JSONWriter.number((entry.receivedAtMs * 1000).rounded() / 1000))"
@@ -109,8 +114,7 @@ public struct Journal: Sendable {
         output += ",\"path\":" + JSONWriter.quoted(request.path)
         output += ",\"query\":{" + request.queryItems.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
         output += ",\"headers\":{" + request.headers.entries.map { header in
-            let value = !secrets && secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
-            return JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(value)
+            JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(shownValue(of: header, secrets: secrets))
         }.joined(separator: ",") + "}"
         if let text = String(validating: request.body, as: UTF8.self) {
             output += ",\"body\":" + JSONWriter.quoted(text)

@@ -3,20 +3,20 @@ extension MockServer {
     /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
     /// - Returns: the message's id (for ``waitForControlAcknowledgement(of:timeout:)``), or nil when it was not
     ///   queued: over 1 MiB, or 10,000 messages (64 MiB) already wait unread.
-    public func sendControlMessage(_ message: String) -> Int? { state.sendControlMessage(message) }
+    public func sendControlMessage(_ message: String) -> Int? { try? parts.control.enqueue(message).get() }
 
     /// Queues a message for the program under test: its id, or why it was not queued.
-    package func enqueueControlMessage(_ message: String) -> Result<Int, ControlQueueError> { state.enqueueControlMessage(message) }
+    package func enqueueControlMessage(_ message: String) -> Result<Int, ControlQueueError> { parts.control.enqueue(message) }
 
     /// Waits until the program took message `id` from `GET /__sut/control`, at most `timeout`; false when it did not.
     package func waitForControlDelivery(of id: Int, timeout: Duration) -> Bool {
-        state.waitForControlDelivery(id, timeoutMs: Self.waitMilliseconds(timeout))
+        parts.control.waitForDelivery(id, timeoutMs: Self.waitMilliseconds(timeout))
     }
 
     /// Waits until the program acknowledges message `id` (`ControlChannel.acknowledge`), at most `timeout`.
     /// - Returns: the program's reply ("" when it gave none), or nil when no acknowledgement came in time.
     public func waitForControlAcknowledgement(of id: Int, timeout: Duration) -> String? {
-        state.waitForControlAcknowledgement(id, timeoutMs: Self.waitMilliseconds(timeout))
+        parts.control.waitForAcknowledgement(id, timeoutMs: Self.waitMilliseconds(timeout))
     }
 
     /// A wait in milliseconds, 0 to one hour (a negative or huge Duration cannot overflow the arithmetic).

@@ -48,7 +48,7 @@ public struct ServerSummary: Sendable {
     public var policy: StubSet.UnexpectedPolicy
 
     /// A summary from its parts (`unexpectedTotal` defaults to the number described).
-    public init(routes: [Route], unexpected: [UnexpectedRequest], unexpectedTotal: Int? = nil, totalRequests: Int,
+    package init(routes: [Route], unexpected: [UnexpectedRequest], unexpectedTotal: Int? = nil, totalRequests: Int,
                 journalDropped: Int = 0, policy: StubSet.UnexpectedPolicy) {
         self.routes = routes
         self.unexpected = unexpected
@@ -90,7 +90,7 @@ public struct ServerSummary: Sendable {
     }
 
     /// The summary as JSON, for the run report.
-    public func json() -> String {
+    package func json() -> String {
         var output = "{\"totalRequests\":\(totalRequests),\"unexpectedPolicy\":" + JSONWriter.quoted(policy.rawValue)
         output += ",\"routes\":[" + routes.map { route in
             "{\"id\":" + JSONWriter.quoted(route.id) + ",\"name\":" + JSONWriter.quoted(route.name) + ",\"source\":" + JSONWriter.quoted(route.source)

@@ -16,15 +16,93 @@ extension ResponseTemplate {
             var inElse = false
             /// Opened by `{{else if …}}`: closed by the `{{/…}}` of the block it continues.
             var chained = false
+
+            var node: Node { .block(name: name, expression: expression, parameters: parameters, body: body, inverse: inverse) }
         }
 
-        func parse() throws(Error) -> [Node] {
+        /// The tree being built: the nodes at the top, the blocks open around the next node, and the block
+        /// parameters (`as |item index|`) each open block names.
+        private struct Tree {
             var root: [Node] = []
             var stack: [Frame] = []
             var aliases: [[String]] = []
-            func append(_ node: Node) {
+
+            var names: [String] { aliases.flatMap { $0 } }
+
+            mutating func append(_ node: Node) {
                 if stack.isEmpty { root.append(node) } else if stack[stack.count - 1].inElse { stack[stack.count - 1].inverse.append(node) } else { stack[stack.count - 1].body.append(node) }
             }
+
+            mutating func push(_ frame: Frame) {
+                stack.append(frame)
+                aliases.append(frame.parameters)
+            }
+
+            /// `{{#name …}}` or `{{#name … as |a b|}}` (`opening` without the `#`).
+            mutating func open(_ text: String) throws(Error) {
+                guard stack.count < maxDepth else { throw Error("blocks nest more than \(maxDepth) deep") }
+                var opening = text
+                var parameters: [String] = []
+                if let asRange = opening.firstRange(of: " as |"), opening.hasSuffix("|") {
+                    parameters = opening[asRange.upperBound...].dropLast().split(separator: " ").map(String.init)
+                    opening = String(opening[..<asRange.lowerBound])
+                }
+                let words = try Parser.words(opening)
+                guard let name = words.first else { throw Error("an empty {{#}}") }
+                guard blocks.contains(name) || conditions.contains(name) else {
+                    throw Error("the block {{#\(name)}} is not supported; \(supported)")
+                }
+                if parameters.count > 2 || (name != "each" && name != "with" && !parameters.isEmpty) {
+                    throw Error("{{#\(name) … as |\(parameters.joined(separator: " "))|}}: only #each (item, index) and #with (one name) take block parameters")
+                }
+                let call: Expression
+                if conditions.contains(name) {
+                    call = try Parser.call(name, words.dropFirst(), aliases: names)
+                } else {
+                    guard words.count >= 2 else { throw Error("{{#\(name)}} needs a value, like {{#\(name) request.query.id}}") }
+                    call = try Parser.operand(words.dropFirst(), aliases: names)
+                }
+                push(Frame(name: name, expression: call, parameters: parameters))
+            }
+
+            /// `{{/name}}`: closes the block `name` and the `{{else if}}` blocks chained to it.
+            mutating func close(_ name: String) throws(Error) {
+                while let frame = stack.last, frame.chained {
+                    stack.removeLast()
+                    aliases.removeLast()
+                    append(frame.node)
+                }
+                guard let frame = stack.popLast() else { throw Error("{{/\(name)}} closes no block") }
+                guard frame.name == name else { throw Error("{{/\(name)}} closes {{#\(frame.name)}}") }
+                aliases.removeLast()
+                append(frame.node)
+            }
+
+            /// `{{else}}`.
+            mutating func openElse() throws(Error) {
+                guard !stack.isEmpty, !stack[stack.count - 1].inElse else { throw Error("{{else}} outside a block (or a second one)") }
+                stack[stack.count - 1].inElse = true
+            }
+
+            /// `{{else if b}}`: the rest of the block is an `{{#if b}}` inside its {{else}}.
+            mutating func openElseIf(_ expression: String) throws(Error) {
+                guard !stack.isEmpty, !stack[stack.count - 1].inElse else { throw Error("{{\(expression)}} outside a block (or after its {{else}})") }
+                guard stack.count < maxDepth else { throw Error("blocks nest more than \(maxDepth) deep") }
+                let words = try Parser.words(String(expression.dropFirst(5)))
+                guard let name = words.first, name == "if" || name == "unless" || conditions.contains(name) else {
+                    throw Error("{{\(expression)}}: only else if, else unless and else with a condition are supported")
+                }
+                let call = conditions.contains(name) ? try Parser.call(name, words.dropFirst(), aliases: names)
+                                                      : try Parser.operand(words.dropFirst(), aliases: names)
+                stack[stack.count - 1].inElse = true
+                var frame = Frame(name: name, expression: call, parameters: [])
+                frame.chained = true
+                push(frame)
+            }
+        }
+
+        func parse() throws(Error) -> [Node] {
+            var tree = Tree()
             var rest = Substring(source)
             while let open = rest.firstRange(of: "{{") {
                 let text = String(rest[..<open.lowerBound])
@@ -39,74 +117,28 @@ extension ResponseTemplate {
                 // `~` is read and, as WireMock 2.35 does, the whitespace around it is kept.
                 if content.hasPrefix("~") { content = content.dropFirst() }
                 if content.hasSuffix("~") { content = content.dropLast() }
-                if !text.isEmpty { append(.text(text)) }
+                if !text.isEmpty { tree.append(.text(text)) }
                 if comment { continue }
                 let expression = String(content).trimmingSpaces()
                 if raw {
-                    append(.value(try Self.expression(expression, aliases: aliases.flatMap { $0 }), escaped: false))
+                    tree.append(.value(try Self.expression(expression, aliases: tree.names), escaped: false))
                 } else if expression.hasPrefix("#") {
-                    guard stack.count < maxDepth else { throw Error("blocks nest more than \(maxDepth) deep") }
-                    var opening = String(expression.dropFirst())
-                    var parameters: [String] = []
-                    if let asRange = opening.firstRange(of: " as |"), opening.hasSuffix("|") {
-                        parameters = opening[asRange.upperBound...].dropLast().split(separator: " ").map(String.init)
-                        opening = String(opening[..<asRange.lowerBound])
-                    }
-                    let words = try Self.words(opening)
-                    guard let name = words.first else { throw Error("an empty {{#}}") }
-                    guard blocks.contains(name) || conditions.contains(name) else {
-                        throw Error("the block {{#\(name)}} is not supported; \(supported)")
-                    }
-                    if parameters.count > 2 || (name != "each" && name != "with" && !parameters.isEmpty) {
-                        throw Error("{{#\(name) … as |\(parameters.joined(separator: " "))|}}: only #each (item, index) and #with (one name) take block parameters")
-                    }
-                    let call: Expression
-                    if conditions.contains(name) {
-                        call = try Self.call(name, words.dropFirst(), aliases: aliases.flatMap { $0 })
-                    } else {
-                        guard words.count >= 2 else { throw Error("{{#\(name)}} needs a value, like {{#\(name) request.query.id}}") }
-                        call = try Self.operand(words.dropFirst(), aliases: aliases.flatMap { $0 })
-                    }
-                    stack.append(Frame(name: name, expression: call, parameters: parameters))
-                    aliases.append(parameters)
+                    try tree.open(String(expression.dropFirst()))
                 } else if expression.hasPrefix("/") {
-                    let name = expression.dropFirst().trimmingSpaces()
-                    while let frame = stack.last, frame.chained {
-                        stack.removeLast()
-                        aliases.removeLast()
-                        append(.block(name: frame.name, expression: frame.expression, parameters: frame.parameters, body: frame.body, inverse: frame.inverse))
-                    }
-                    guard let frame = stack.popLast() else { throw Error("{{/\(name)}} closes no block") }
-                    guard frame.name == name else { throw Error("{{/\(name)}} closes {{#\(frame.name)}}") }
-                    aliases.removeLast()
-                    append(.block(name: frame.name, expression: frame.expression, parameters: frame.parameters, body: frame.body, inverse: frame.inverse))
+                    try tree.close(expression.dropFirst().trimmingSpaces())
                 } else if expression == "else" {
-                    guard !stack.isEmpty, !stack[stack.count - 1].inElse else { throw Error("{{else}} outside a block (or a second one)") }
-                    stack[stack.count - 1].inElse = true
+                    try tree.openElse()
                 } else if expression.hasPrefix("else ") {
-                    // `{{else if b}}`: the rest of the block is an `{{#if b}}` inside its {{else}}.
-                    guard !stack.isEmpty, !stack[stack.count - 1].inElse else { throw Error("{{\(expression)}} outside a block (or after its {{else}})") }
-                    guard stack.count < maxDepth else { throw Error("blocks nest more than \(maxDepth) deep") }
-                    let words = try Self.words(String(expression.dropFirst(5)))
-                    guard let name = words.first, name == "if" || name == "unless" || conditions.contains(name) else {
-                        throw Error("{{\(expression)}}: only else if, else unless and else with a condition are supported")
-                    }
-                    let call = conditions.contains(name) ? try Self.call(name, words.dropFirst(), aliases: aliases.flatMap { $0 })
-                                                          : try Self.operand(words.dropFirst(), aliases: aliases.flatMap { $0 })
-                    stack[stack.count - 1].inElse = true
-                    var frame = Frame(name: name, expression: call, parameters: [])
-                    frame.chained = true
-                    stack.append(frame)
-                    aliases.append([])
+                    try tree.openElseIf(expression)
                 } else if expression.hasPrefix("^") {
                     throw Error("{{\(expression)}} is not supported; use {{#unless}}")
                 } else {
-                    append(.value(try Self.expression(expression, aliases: aliases.flatMap { $0 }), escaped: true))
+                    tree.append(.value(try Self.expression(expression, aliases: tree.names), escaped: true))
                 }
             }
-            if !rest.isEmpty { append(.text(String(rest))) }
-            if let open = stack.last { throw Error("{{#\(open.name)}} is not closed with {{/\(open.name)}}") }
-            return root
+            if !rest.isEmpty { tree.append(.text(String(rest))) }
+            if let open = tree.stack.last { throw Error("{{#\(open.name)}} is not closed with {{/\(open.name)}}") }
+            return tree.root
         }
 
         /// The inside of `{{…}}`: a value, a literal, or a helper with arguments.

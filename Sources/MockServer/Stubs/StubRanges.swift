@@ -1,5 +1,5 @@
 /// The range of every number a stub file, a WireMock mapping or an admin request gives, read by
-/// ``BoundedNumber`` (through ``ObjectReader/int(_:in:)`` or ``AdminAPI/queryInteger(_:of:in:)``): out of range
+/// ``BoundedNumber`` (through ``ObjectReader/int(_:in:)`` or ``HTTPRequest/boundedQueryInteger(_:in:)``): out of range
 /// is exit 3 naming the file and field at load, or 400/422 naming the value in `serve`.
 enum StubRanges {
     /// `status`: a final answer, as HTTP defines them. A 1xx is an interim answer: sent alone, the client waits

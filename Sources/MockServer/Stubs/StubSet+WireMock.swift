@@ -206,7 +206,7 @@ extension Stub {
 
 extension StubSet {
     /// `--global-response-templating` for every WireMock mapping in the set.
-    public func templateWireMockResponses() throws(StubError) {
+    package func templateWireMockResponses() throws(StubError) {
         for stub in stubs { try stub.templateWireMockResponses() }
     }
 }

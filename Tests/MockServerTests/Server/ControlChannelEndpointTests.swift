@@ -36,8 +36,8 @@ import Testing
         defer { test.stop() }
         // The "program": takes the message and acknowledges it from another thread.
         let program = Thread {
-            guard let message = test.server.state.nextControlMessage(timeoutMs: 5_000) else { return }
-            _ = test.server.state.acknowledgeControlMessage(message.id, reply: "pong to \(message.text)")
+            guard let message = test.server.parts.control.next(timeoutMs: 5_000) else { return }
+            _ = test.server.parts.control.acknowledge(message.id, reply: "pong to \(message.text)")
         }
         program.start()
         let answer = try run("curl", ["-s", "-i", "-H", octets, "-X", "POST", "--data-binary", "ping", "\(test.url)/__sut/control?waitForAckMs=5000"])
@@ -66,9 +66,9 @@ import Testing
     @Test func theQueueIsBounded() throws {
         let test = try TestServer(#"{"routes": []}"#)
         defer { test.stop() }
-        for index in 0..<MockServer.State.controlQueueLimit { #expect(test.server.sendControlMessage("m\(index)") != nil) }
+        for index in 0..<ControlQueue.queueLimit { #expect(test.server.sendControlMessage("m\(index)") != nil) }
         #expect(test.server.sendControlMessage("one too many") == nil)
-        #expect(test.server.enqueueControlMessage("one too many") == .failure(.full(limit: MockServer.State.controlQueueLimit)))
+        #expect(test.server.enqueueControlMessage("one too many") == .failure(.full(limit: ControlQueue.queueLimit)))
         let refused = try run("curl", ["-s", "-w", " %{http_code}", "-H", octets, "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control"])
         #expect(refused.stdout.hasSuffix(" 503"))
         #expect(refused.stdout.contains("is the program reading them?"))
@@ -77,31 +77,31 @@ import Testing
     @Test func aMessageOverTheLimitIsRefusedByName() throws {
         let test = try TestServer(#"{"routes": []}"#)
         defer { test.stop() }
-        let large = String(repeating: "x", count: MockServer.State.controlMessageLimit + 1)
-        #expect(test.server.enqueueControlMessage(large) == .failure(.tooLarge(bytes: large.utf8.count, limit: MockServer.State.controlMessageLimit)))
+        let large = String(repeating: "x", count: ControlQueue.messageLimit + 1)
+        #expect(test.server.enqueueControlMessage(large) == .failure(.tooLarge(bytes: large.utf8.count, limit: ControlQueue.messageLimit)))
         #expect(test.server.sendControlMessage(large) == nil)
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("control-\(UUID().uuidString)")
         try Data(large.utf8).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
         let refused = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "@\(body.path)", "\(test.url)/__sut/control"])
         #expect(refused.stdout == "413")
-        #expect(test.server.state.nextControlMessage(timeoutMs: 0) == nil)
+        #expect(test.server.parts.control.next(timeoutMs: 0) == nil)
     }
 
     /// The queue is bounded in bytes too: 10,000 messages of 1 MiB would be 10 GB.
     @Test func theQueueAndTheRepliesAreBoundedInBytes() throws {
         let test = try TestServer(#"{"routes": []}"#)
         defer { test.stop() }
-        let large = String(repeating: "m", count: MockServer.State.controlMessageLimit - 1)
+        let large = String(repeating: "m", count: ControlQueue.messageLimit - 1)
         var sent: [Int] = []
         while let id = test.server.sendControlMessage(large) { sent.append(id) }
-        #expect(sent.count == MockServer.State.controlQueueByteLimit / large.utf8.count)
+        #expect(sent.count == ControlQueue.queueByteLimit / large.utf8.count)
         #expect(test.server.sendControlMessage("small") != nil)
         // A message taken frees its room.
-        #expect(test.server.state.nextControlMessage(timeoutMs: 0)?.id == sent[0])
+        #expect(test.server.parts.control.next(timeoutMs: 0)?.id == sent[0])
         sent.append(try #require(test.server.sendControlMessage(large)))
         // Replies: the oldest go first once their bytes pass the budget; the latest is always kept.
-        for id in sent { #expect(test.server.state.acknowledgeControlMessage(id, reply: large)) }
+        for id in sent { #expect(test.server.parts.control.acknowledge(id, reply: large)) }
         #expect(test.server.waitForControlAcknowledgement(of: sent.last!, timeout: .zero) == large)
         #expect(test.server.waitForControlAcknowledgement(of: sent[0], timeout: .zero) == nil)
     }

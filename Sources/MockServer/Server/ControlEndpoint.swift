@@ -1,0 +1,65 @@
+/// The control channel's endpoints, answered from a ``ControlQueue`` (``EndpointPolicy`` guards them as the
+/// admin API; writes carry `Content-Type: application/octet-stream`):
+/// - `POST /__sut/control` queues its body as a message: 202 with `{"id":N}` and `X-Sut-Message-Id: N`; with
+///   `?waitForAckMs=M` it waits up to M ms for the program's acknowledgement: 200 with the program's reply
+///   as the body, or 504 when none came.
+/// - `GET /__sut/control?timeoutMs=N` (with `Content-Type: application/octet-stream`, as writes: it takes
+///   the message off the queue) waits up to N ms (default 25,000) for the next message: 200 with the message
+///   as the body and its id in `X-Sut-Message-Id`, 204 when none came.
+/// - `POST /__sut/control/ack?id=N` acknowledges message N with the body as the reply: 204, or 404 for an
+///   id never sent.
+enum ControlEndpoint {
+    /// The longest a control request waits (`timeoutMs`, `waitForAckMs`).
+    static let waitRange = 0...120_000
+
+    static func respond(to request: HTTPRequest, queue: ControlQueue) -> MockResponse {
+        do {
+            if request.path == "/__sut/control/ack" { return try acknowledge(request, queue: queue) }
+            switch request.method {
+            case "POST": return try send(request, queue: queue)
+            case "GET": return try receive(request, queue: queue)
+            default: return .text("use GET (receive) or POST (send)\n", status: 405)
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    /// `POST /__sut/control/ack?id=N`.
+    private static func acknowledge(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
+        guard request.method == "POST" else { return .text("use POST /__sut/control/ack?id=N with the reply as the body\n", status: 405) }
+        guard let id = try request.boundedQueryInteger("id", in: 1...Int.max) else {
+            return .text("missing ?id=N (the X-Sut-Message-Id of the message)\n", status: 400)
+        }
+        guard queue.acknowledge(id, reply: request.bodyText) else { return .text("no control message \(id) was sent\n", status: 404) }
+        return MockResponse(status: 204)
+    }
+
+    /// `POST /__sut/control[?waitForAckMs=M]`.
+    private static func send(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
+        let waitForAck = try request.boundedQueryInteger("waitForAckMs", in: waitRange)
+        let id: Int
+        switch queue.enqueue(request.bodyText) {
+        case .success(let queued): id = queued
+        case .failure(let problem):
+            if case .tooLarge = problem { return .text("\(problem)\n", status: 413) }
+            return .text("\(problem)\n", status: 503)
+        }
+        if let waitForAck {
+            guard let reply = queue.waitForAcknowledgement(id, timeoutMs: waitForAck) else {
+                return MockResponse(status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
+                                    body: Array("the program did not acknowledge control message \(id) in time\n".utf8))
+            }
+            return MockResponse(status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8))
+        }
+        return MockResponse(status: 202, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "application/json"], body: Array("{\"id\":\(id)}".utf8))
+    }
+
+    /// `GET /__sut/control[?timeoutMs=N]`.
+    private static func receive(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
+        let timeout = try request.boundedQueryInteger("timeoutMs", in: waitRange) ?? 25_000
+        guard let message = queue.next(timeoutMs: timeout) else { return MockResponse(status: 204) }
+        return MockResponse(status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],
+                            body: Array(message.text.utf8))
+    }
+}

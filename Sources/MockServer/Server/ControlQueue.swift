@@ -1,0 +1,103 @@
+import AutomationSupport
+/// The control channel's messages for the program under test (`/__sut/control`) and the program's
+/// acknowledgements, behind a lock of their own: a program long-polling for a message never holds up
+/// requests, stubs or the journal. Bounded: messages queued and not yet received, their bytes, the size of
+/// one message, acknowledgements kept and their bytes.
+package final class ControlQueue: @unchecked Sendable {
+    /// Messages queued and not yet received; a test that sends more gets 503 (a program that never reads).
+    package static let queueLimit = 10_000
+    /// Bytes of messages queued and not yet received (each may be as large as a request body).
+    package static let queueByteLimit = 64 << 20
+    /// Acknowledgements kept for tests to wait on; the oldest go first.
+    package static let ackLimit = 1_000
+    /// The largest control message, in bytes of UTF-8.
+    package static let messageLimit = 1 << 20
+    /// Bytes of acknowledgement replies kept; the oldest go first.
+    package static let ackByteLimit = 64 << 20
+
+    private let lock = Lock()
+    /// Messages for the program, oldest first, with their ids.
+    private var messages: [(id: Int, text: String)] = []
+    private var lastId = 0
+    /// The id of the last message the program took (messages are taken in order).
+    private var lastTakenId = 0
+    /// Replies of acknowledged messages by id (the latest ``ackLimit``).
+    private var acks: [Int: String] = [:]
+    private var queueBytes = 0
+    private var ackBytes = 0
+
+    package init() {}
+
+    /// Queues a message: its id, or why it was not queued (the queue is full, the message too large).
+    package func enqueue(_ message: String) -> Result<Int, ControlQueueError> {
+        let size = message.utf8.count
+        guard size <= Self.messageLimit else { return .failure(.tooLarge(bytes: size, limit: Self.messageLimit)) }
+        return lock.withLock {
+            guard messages.count < Self.queueLimit else { return .failure(.full(limit: Self.queueLimit)) }
+            guard queueBytes + size <= Self.queueByteLimit else { return .failure(.fullBytes(limit: Self.queueByteLimit)) }
+            lastId += 1
+            messages.append((lastId, message))
+            queueBytes += size
+            lock.broadcast()
+            return .success(lastId)
+        }
+    }
+
+    /// Waits up to `timeoutMs` for a message and takes it.
+    package func next(timeoutMs: Int) -> (id: Int, text: String)? {
+        lock.withLock {
+            guard lock.wait(until: { !messages.isEmpty }, timeoutMs: timeoutMs) else { return nil }
+            let message = messages.removeFirst()
+            lastTakenId = message.id
+            queueBytes -= message.text.utf8.count
+            lock.broadcast()
+            return message
+        }
+    }
+
+    /// Waits up to `timeoutMs` until the program took message `id` (`GET /__sut/control` answered it).
+    package func waitForDelivery(_ id: Int, timeoutMs: Int) -> Bool {
+        lock.withLock { lock.wait(until: { lastTakenId >= id }, timeoutMs: timeoutMs) }
+    }
+
+    /// Records the program's acknowledgement of message `id`; false for an id never sent.
+    package func acknowledge(_ id: Int, reply: String) -> Bool {
+        lock.withLock {
+            guard id > 0, id <= lastId else { return false }
+            ackBytes += reply.utf8.count - (acks[id]?.utf8.count ?? 0)
+            acks[id] = reply
+            while acks.count > 1 && (acks.count > Self.ackLimit || ackBytes > Self.ackByteLimit),
+                  let oldest = acks.keys.min(), oldest != id {
+                ackBytes -= acks.removeValue(forKey: oldest)?.utf8.count ?? 0
+            }
+            lock.broadcast()
+            return true
+        }
+    }
+
+    /// Waits up to `timeoutMs` for the acknowledgement of message `id`; its reply, or nil.
+    package func waitForAcknowledgement(_ id: Int, timeoutMs: Int) -> String? {
+        lock.withLock {
+            guard lock.wait(until: { acks[id] != nil }, timeoutMs: timeoutMs) else { return nil }
+            return acks[id]
+        }
+    }
+}
+
+/// Why a control message was not queued for the program under test.
+package enum ControlQueueError: Error, Equatable, CustomStringConvertible {
+    /// `limit` messages already wait unread (a program that never reads).
+    case full(limit: Int)
+    /// Messages of `limit` bytes in all wait unread.
+    case fullBytes(limit: Int)
+    /// The message is larger than the channel carries.
+    case tooLarge(bytes: Int, limit: Int)
+
+    package var description: String {
+        switch self {
+        case .full(let limit): "\(limit) control messages wait unread; is the program reading them?"
+        case .fullBytes(let limit): "\(limit >> 20) MiB of control messages wait unread; is the program reading them?"
+        case .tooLarge(let bytes, let limit): "the control message is \(bytes) bytes; the channel carries at most \(limit)"
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import AutomationSupport
+/// An admin or control request refused with this answer (a 4xx naming what was wrong).
+struct EndpointRefusal: Error {
+    let response: MockResponse
+    init(_ response: MockResponse) { self.response = response }
+}
+
+extension HTTPRequest {
+    /// The query parameter `name` read by ``BoundedNumber`` in `range`; nil when absent.
+    /// - Throws: a 400 naming the parameter, its value and the range.
+    func boundedQueryInteger(_ name: String, in range: ClosedRange<Int>) throws(EndpointRefusal) -> Int? {
+        guard let text = query(name) else { return nil }
+        do {
+            return try BoundedNumber.requireInteger(text, in: range)
+        } catch {
+            throw EndpointRefusal(.text("?\(name): \(error)\n", status: 400))
+        }
+    }
+}

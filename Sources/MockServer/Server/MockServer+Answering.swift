@@ -1,0 +1,76 @@
+import AutomationSupport
+/// How the mock server answers one request: the endpoint policy and the admin API or control channel behind
+/// it, else the stub chosen by the registry (or a 404 explaining the near miss), then the journal.
+extension MockServer {
+    /// Answers a request as if it had come over a socket (journal, counts and scenarios included).
+    public func handle(_ request: HTTPRequest) -> MockResponse { Self.respond(to: request, parts: parts) }
+
+    static func respond(to request: HTTPRequest, parts: Parts) -> MockResponse {
+        parts.stubs.waitWhileTheRouterIsBuilt()
+        let settings = parts.settings
+        if let policy = EndpointPolicy.guarding(request.path, admin: settings.options.admin) {
+            if let refusal = policy.refusal(of: request, serverHost: settings.host, serverPort: { settings.listeningPort }) { return refusal }
+            switch policy.endpoint {
+            case .admin: return AdminAPI.respond(to: request, parts: parts)
+            case .control: return ControlEndpoint.respond(to: request, queue: parts.control)
+            }
+        }
+        let input = MatchInput(request)
+        let chosen = parts.stubs.choose(input)
+        let response: MockResponse
+        var nearMiss: String?
+        if let chosen {
+            response = answer(request, input, chosen)
+        } else {
+            let (stubs, _, scenarios) = parts.stubs.snapshot()
+            nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: scenarios)
+            response = .text(nearMiss! + "\n", status: 404)
+            settings.onUnexpected?(request)
+        }
+        var answer = response
+        let (fixedDelayMs, observer) = settings.forAnswer()
+        // Saturating: a delay from code (a handler) may be anything; the sleep caps it.
+        if chosen != nil {
+            let (sum, overflow) = max(0, answer.delayMs).addingReportingOverflow(fixedDelayMs)
+            answer.delayMs = overflow ? Int.max : sum
+        }
+        let entry = parts.journal.record(request, stub: chosen?.stub, response: response, nearMiss: nearMiss)
+        observer?(entry)
+        return answer
+    }
+
+    /// The chosen stub's answer to its `call`th request: from its handler, its template, its files or as given.
+    private static func answer(_ request: HTTPRequest, _ input: MatchInput, _ chosen: StubRegistry.Choice) -> MockResponse {
+        let definition = chosen.stub.response(forCall: chosen.call)
+        if let handler = definition.handler {
+            var request = request
+            request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
+            return HTTPField.checked(handler(request, chosen.call)) // the journal sees what the writer sends
+        } else if let template = definition.template {
+            var request = request
+            request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
+            return HTTPField.checked(template.apply(to: definition.response, for: request))
+        }
+        return definition.filesDirectory.map { serveFile(request, stub: chosen.stub, directory: $0) } ?? definition.response
+    }
+
+    /// Serves a file below `directory`: the request path after the route's literal prefix names it. No path
+    /// escapes the directory (`..`, absolute paths and symlinks out are refused).
+    static func serveFile(_ request: HTTPRequest, stub: Stub, directory: String) -> MockResponse {
+        guard case .template(let template) = stub.url else { return .text("not found\n", status: 404) }
+        let literalCount = template.prefix { if case .literal = $0 { return true } else { return false } }.count
+        let segments = MatchInput(request).segments.dropFirst(literalCount).map { PercentEncoding.decode($0, plusAsSpace: false) }
+        guard !segments.isEmpty, !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty || $0.contains("/") || $0.contains("\0") }) else {
+            return .text("no such file\n", status: 404)
+        }
+        let candidate = directory + "/" + segments.joined(separator: "/")
+        guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory),
+              real.hasPrefix(root + "/"), FileSystem.isRegularFile(real) else {
+            return .text("no such file: \(segments.joined(separator: "/"))\n", status: 404)
+        }
+        guard let bytes = FileSystem.read(real) else {
+            return .text("cannot serve \(segments.joined(separator: "/")): \(FileSystem.unreadable(real))\n", status: 500)
+        }
+        return MockResponse(status: 200, headers: ["Content-Type": ContentType.forPath(real)], body: bytes)
+    }
+}

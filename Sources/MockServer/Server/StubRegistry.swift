@@ -1,0 +1,224 @@
+import AutomationSupport
+/// What answers, behind a lock of its own: the router over the stubs, each stub's call count, the scenarios'
+/// states, and the stub set loaded at start (what a reset returns to, the unexpected-request policy).
+///
+/// Matching runs on a snapshot taken under the lock and released at once, so one slow match (a regular
+/// expression, a JSON body) never blocks other connections; ``version`` says whether the snapshot is still
+/// current when its result is committed (counts, scenario transitions), else the match is redone.
+package final class StubRegistry: @unchecked Sendable {
+    private let lock = Lock()
+    /// The stubs loaded at start (``resetStubs()`` returns to them; `mappings/save` replaces them).
+    private var loaded: StubSet
+    private var routerStorage: Router?
+    private var pendingStubs: [Stub]
+    /// True while ``buildRouter()`` runs (with the lock held).
+    private let routerBeingBuilt = AtomicFlag()
+    private var counts: [Int]
+    private var scenarios: [String: String] = [:] { didSet { version += 1 } }
+    private var version = 0
+
+    /// One stub chosen to answer: its index, the stub and its call number (1 for the first call).
+    typealias Choice = (index: Int, stub: Stub, call: Int)
+
+    package init(_ stubs: StubSet) {
+        loaded = stubs
+        pendingStubs = stubs.stubs
+        counts = [Int](repeating: 0, count: stubs.count)
+    }
+
+    /// What answers (call with the lock held). Built on first use: ``MockServer/start(port:)`` builds it once
+    /// the socket listens, so that with thousands of routes the first connection is accepted meanwhile (its
+    /// request waits for the router).
+    private var router: Router {
+        get {
+            if let routerStorage { return routerStorage }
+            let built = Router(pendingStubs)
+            routerStorage = built
+            pendingStubs = []
+            return built
+        }
+        set {
+            routerStorage = newValue
+            version += 1
+        }
+    }
+
+    /// Builds the router now (``MockServer/start(port:)``, once the socket listens).
+    package func buildRouter() {
+        routerBeingBuilt.value = true
+        lock.withLock { _ = router }
+        routerBeingBuilt.value = false
+    }
+
+    /// A request that arrives while the router is built polls for it, up to 10 ms, rather than block on the
+    /// lock: a thread blocked then woken takes ~0.1 ms to run again on this VM, and this is the first answer.
+    package func waitWhileTheRouterIsBuilt() {
+        guard routerBeingBuilt.value else { return }
+        _ = pollBriefly(milliseconds: 10) { !routerBeingBuilt.value }
+    }
+
+    // MARK: Matching
+
+    /// The stub that answers `input`, counted as called, with its scenario moved on; nil when none matches.
+    func choose(_ input: MatchInput) -> Choice? {
+        for _ in 0..<4 {
+            let (router, scenarios, version) = lock.withLock { (self.router, self.scenarios, self.version) }
+            let found = Self.firstMatch(input, router: router, scenarios: scenarios)
+            let committed: (done: Bool, choice: Choice?) = lock.withLock {
+                guard self.version == version else { return (false, nil) }
+                guard let found else { return (true, nil) }
+                return (true, count(found.index, found.stub))
+            }
+            if committed.done { return committed.choice }
+        }
+        // The stubs keep changing under us (an admin client adding mappings in a loop): decide under the lock.
+        return lock.withLock {
+            Self.firstMatch(input, router: router, scenarios: scenarios).map { count($0.index, $0.stub) }
+        }
+    }
+
+    private static func firstMatch(_ input: MatchInput, router: Router, scenarios: [String: String]) -> (index: Int, stub: Stub)? {
+        for index in router.candidates(for: input) {
+            let stub = router.stubs[index]
+            let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
+            if stub.matches(input, scenarioState: scenarioState) { return (index, stub) }
+        }
+        return nil
+    }
+
+    /// Counts a call of stub `index` and moves its scenario on (call with the lock held).
+    private func count(_ index: Int, _ stub: Stub) -> Choice {
+        counts[index] += 1
+        if let scenario = stub.scenario, let newState = scenario.newState { scenarios[scenario.name] = newState }
+        return (index, stub, counts[index])
+    }
+
+    // MARK: Reading
+
+    /// The stubs in router order with their call counts, and the scenarios' states.
+    package func snapshot() -> (stubs: [Stub], counts: [Int], scenarios: [String: String]) {
+        lock.withLock { (router.stubs, counts, scenarios) }
+    }
+
+    /// The stubs `include` picks, with their call counts.
+    package func stubs(where include: (Stub) -> Bool) -> [(stub: Stub, calls: Int)] {
+        lock.withLock {
+            let stubs = router.stubs
+            return stubs.indices.filter { include(stubs[$0]) }.map { (stubs[$0], counts[$0]) }
+        }
+    }
+
+    /// What unexpected requests do to the run (the loaded set's policy, or the one set since).
+    package var unexpectedPolicy: StubSet.UnexpectedPolicy {
+        get { lock.withLock { loaded.unexpected } }
+        set { lock.withLock { loaded.unexpected = newValue } }
+    }
+
+    /// Where mappings added through the admin API read their `bodyFileName`s: `__files` beside the first
+    /// file loaded, else `./__files`.
+    package var filesDirectory: String {
+        lock.withLock { loaded.files.first.map { FileSystem.directory(of: $0) + "/__files" } } ?? "./__files"
+    }
+}
+
+// MARK: - Changes
+
+/// The registry's changes (the admin API's mappings and scenarios endpoints, resets); each is one short hold
+/// of the lock, and each makes the matching snapshots taken before it stale.
+extension StubRegistry {
+    /// Removes every stub.
+    package func removeAll() {
+        lock.withLock {
+            router = Router([])
+            counts = []
+        }
+    }
+
+    /// Back to the stubs loaded at start (or saved since), every count at 0.
+    package func resetStubs() {
+        lock.withLock { resetStubsLocked() }
+    }
+
+    /// Stubs, counts and scenario states back to the start.
+    package func reset() {
+        lock.withLock {
+            resetStubsLocked()
+            scenarios.removeAll()
+        }
+    }
+
+    private func resetStubsLocked() {
+        router = Router(loaded.stubs)
+        counts = [Int](repeating: 0, count: loaded.count)
+    }
+
+    /// The stubs now become what ``resetStubs()`` returns to (`POST /__admin/mappings/save`).
+    package func saveAsLoaded() {
+        lock.withLock { loaded.stubs = router.stubs }
+    }
+
+    /// Adds stubs after the others (most recent: they win among equals).
+    package func add(_ stubs: [Stub]) {
+        lock.withLock {
+            var set = StubSet()
+            for existing in router.stubs { set.stubs.append(existing) }
+            for stub in stubs { set.append(stub) }
+            router = Router(set.stubs)
+            counts += [Int](repeating: 0, count: stubs.count)
+        }
+    }
+
+    /// Removes every stub `remove` picks, then adds `stub` if given (most recent: it wins among equals).
+    package func replace(where remove: (Stub) -> Bool, with stub: Stub?) {
+        lock.withLock {
+            var set = StubSet()
+            var kept: [Int] = []
+            for (index, existing) in router.stubs.enumerated() where !remove(existing) {
+                set.stubs.append(existing)
+                kept.append(counts[index])
+            }
+            if let stub {
+                set.append(stub)
+                kept.append(0)
+            }
+            router = Router(set.stubs)
+            counts = kept
+        }
+    }
+
+    // MARK: Scenarios
+
+    /// Every scenario a stub names, sorted, with its state now ("Started" until it moves) and the states the
+    /// stubs mention (Started first).
+    package func scenarioStates() -> [(name: String, state: String, possible: [String])] {
+        lock.withLock {
+            scenarioNames().map { name, possible in (name, scenarios[name] ?? ScenarioStates.started, possible) }
+        }
+    }
+
+    /// Sets scenario `name`'s state ("Started" forgets it); false when no stub names that scenario.
+    package func setScenario(_ name: String, state: String) -> Bool {
+        lock.withLock {
+            guard scenarioNames().contains(where: { $0.0 == name }) else { return false }
+            scenarios[name] = state == ScenarioStates.started ? nil : state
+            return true
+        }
+    }
+
+    /// Every scenario back to "Started".
+    package func resetScenarios() {
+        lock.withLock { scenarios.removeAll() }
+    }
+
+    /// The scenarios the stubs name, sorted, with the states they mention (call with the lock held).
+    private func scenarioNames() -> [(String, [String])] {
+        var states: [String: [String]] = [:]
+        for stub in router.stubs {
+            guard let rule = stub.scenario else { continue }
+            var known = states[rule.name] ?? [ScenarioStates.started]
+            for name in [rule.requiredState, rule.newState].compactMap({ $0 }) where !known.contains(name) { known.append(name) }
+            states[rule.name] = known
+        }
+        return states.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}
