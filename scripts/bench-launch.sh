@@ -7,7 +7,7 @@
 #   3. sut-launch ./true            (scripts/build-release.sh: release, one static executable on Linux)
 #   4. sut-launch --launcher foundation ./true   (the Foundation.Process backend)
 # and prints sut-launch's median overhead over both references for each backend, plus peak memory (max RSS).
-# sut-launch is measured installed, as the README has CI machines do it (cp to a directory on PATH). The file the
+# sut-launch is measured installed, as docs/ci.md has CI machines do it (cp to a directory on PATH). The file the
 # linker just wrote runs ~0.15 ms slower while the page cache holds it as the linker left it (measured: same
 # bytes, same page count and fault count, a fresh copy runs faster; cause not pinned down), so that figure is
 # printed too, not hidden.
@@ -18,6 +18,7 @@
 #
 # Usage: scripts/bench-launch.sh            (needs hyperfine: apt-get install -y hyperfine; and a C compiler)
 #   RUNS=500 WARMUP=50 scripts/bench-launch.sh      COMPARE_BUILDS=1 scripts/bench-launch.sh
+#   BASELINE=/path/to/older/sut-launch scripts/bench-launch.sh   (times that build too, in the same run: before/after)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,6 +36,12 @@ LINKED="$("$ROOT/scripts/build-release.sh")"
 mkdir -p "$WORK/bin"
 install -m 755 "$LINKED" "$LINKED-foundation" "$WORK/bin/"
 SUT="$WORK/bin/sut-launch"
+BASE_ARGS=()
+if [ -n "${BASELINE:-}" ]; then
+    mkdir -p "$WORK/baseline"
+    install -m 755 "$BASELINE" "$WORK/baseline/sut-launch"
+    BASE_ARGS=(-n baseline "$WORK/baseline/sut-launch $WORK/true")
+fi
 
 cat > "$WORK/true.c" <<'C'
 int main(void) { return 0; }
@@ -60,7 +67,7 @@ hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$WOR
     -n c-launcher "$WORK/c-launcher $WORK/true" \
     -n sut-launch "$SUT $WORK/true" \
     -n sut-launch-foundation "$SUT --launcher foundation $WORK/true" \
-    -n sut-launch-as-linked "$LINKED $WORK/true" >&2
+    -n sut-launch-as-linked "$LINKED $WORK/true" ${BASE_ARGS[@]+"${BASE_ARGS[@]}"} >&2
 
 peak_kb() {
     local best=0 kb
@@ -87,7 +94,9 @@ print("sut-launch ./true by how it is linked (median): " + ", ".join(f"{r['comma
 PY
 fi
 
-python3 - "$WORK/results.json" "$(peak_kb "$SUT" "$WORK/true")" "$(peak_kb "$SUT" --launcher foundation "$WORK/true")" "$(peak_kb "$WORK/true")" <<'PY'
+BASE_KB=0
+[ -n "${BASELINE:-}" ] && BASE_KB="$(peak_kb "$WORK/baseline/sut-launch" "$WORK/true")"
+python3 - "$WORK/results.json" "$(peak_kb "$SUT" "$WORK/true")" "$(peak_kb "$SUT" --launcher foundation "$WORK/true")" "$(peak_kb "$WORK/true")" "$BASE_KB" <<'PY'
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 median = {name: results[name]["median"] * 1000 for name in results}
@@ -103,4 +112,8 @@ print(f"sut-launch --launcher foundation overhead: {median['sut-launch-foundatio
       f"{median['sut-launch-foundation'] - median['c-launcher']:.2f} ms over the C launcher")
 print(f"peak memory (max RSS): sut-launch {sut_kb / 1024:.1f} MB (target <= 6 MB: {'PASS' if sut_kb <= 6 * 1024 else 'FAIL'}), "
       f"--launcher foundation {foundation_kb / 1024:.1f} MB, direct {direct_kb / 1024:.1f} MB")
+if "baseline" in median:
+    base_kb = int(sys.argv[5])
+    print(f"baseline (BASELINE, same run): {median['baseline'] - median['direct']:.2f} ms over direct, peak {base_kb / 1024:.1f} MB; "
+          f"this build: {over:.2f} ms, {sut_kb / 1024:.1f} MB")
 PY

@@ -32,7 +32,7 @@ done
 
 echo "building sut-launch (scripts/build-release.sh: release, one static executable on Linux)..." >&2
 LINKED="$("$ROOT/scripts/build-release.sh")"
-# Measured installed, as the README has CI machines do it (bench-launch.sh says why the linker's file differs).
+# Measured installed, as docs/ci.md has CI machines do it (bench-launch.sh says why the linker's file differs).
 mkdir -p "$WORK/bin"
 install -m 755 "$LINKED" "$WORK/bin/"
 SUT="$WORK/bin/sut-launch"

@@ -6,12 +6,12 @@
 #
 # On Linux it is one fully static executable (-static-executable): nothing for the dynamic loader to find,
 # map or relocate, so it starts ~2.5 ms sooner than a build with --static-swift-stdlib and ~5 ms sooner than
-# a default build (README "Performance"), and it can be copied to any x86_64/arm64 Linux as one file.
+# a default build (docs/performance.md), and it can be copied to any x86_64/arm64 Linux as one file.
 # The static link warns that dlopen, getpwnam and friends need glibc's shared libraries at run time: those are
 # FoundationEssentials' user and group lookups, which sut-launch never makes; the warnings are expected.
 # It links with the toolchain's lld, laying out the functions that starting, launching and serving run side
 # by side (scripts/link-order.txt, written by scripts/generate-link-order.sh): the kernel maps program text
-# 64 KB around each fault, so fewer faults and less resident text (README "Performance"). Without lld, or if
+# 64 KB around each fault, so fewer faults and less resident text (docs/performance.md). Without lld, or if
 # that link fails, it links as before and says so.
 # macOS has no static executables; there it is a plain release build. It builds in .build/static, so that
 # other release builds (MyAppCLI for bench-scenarios.sh) do not rebuild everything with other flags.

@@ -4,7 +4,7 @@
 #
 # Why: at start the kernel maps program text 64 KB at a time around each page fault. Spread over a 13 MB text
 # segment, the few hundred KB of code a launch runs cost ~75 faults and ~5 MB of resident text; gathered in one
-# place (lld's --symbol-ordering-file), fewer faults and a smaller peak (figures in the README).
+# place (lld's --symbol-ordering-file), fewer faults and a smaller peak (figures in docs/performance.md).
 #
 # How: perf samples sut-launch's own processes (not the program it runs) at 50 kHz over many launches and serve
 # starts, plus every page fault of a few; the symbols seen, most frequent first, launch path before serve path.
