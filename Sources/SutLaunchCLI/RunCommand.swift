@@ -9,7 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The main form, `sut-launch [options] PROGRAM [ARGS...]`: its options and how they become a ``RunConfiguration``.
+/// The main form, `sut-launch [options] PROGRAM [ARGS...]`: its options and how they become a ``RunPlan``.
 package enum RunCommand {
     static let options: [OptionSpec] = [
         OptionSpec("--flag", short: "-f", value: "key=value", help: "feature flag, sent as EPHEMERAL (key:=JSON for any JSON value)"),
@@ -42,7 +42,7 @@ package enum RunCommand {
 
     /// What the command line asks for.
     package enum Action: Sendable {
-        case run(RunConfiguration)
+        case run(RunPlan)
         case help
         case version
     }
@@ -72,13 +72,16 @@ package enum RunCommand {
             try SutLaunchCommand.refuseLikelyTypo(program)
         }
         try checkOutputs(parsed)
-        var configuration = RunConfiguration(program: program, arguments: Array(parsed.positionals.dropFirst()))
-        configuration.callerEnvironment = environment
+        var clearEnvironment = false, workingDirectory: String?, timeout: Duration?, killGrace = Duration.seconds(5)
+        var flagsIn: WireFormat.Channel?, entryPoint: String?, launcher = LauncherBackend.posixSpawn
+        var reportPath: String?, quiet = false
+        var strict = false, mockPort: UInt16 = 8080, mockHost = "127.0.0.1", journalPath: String?, serverOptions = MockServer.Options()
 
         var fileFlags = FlagsFile()
+        var flagsFileGiven = false
         if let option = parsed.last("--flags-file"), let path = option.value {
             fileFlags = try FlagsFile.parse(try read(path, option: option, readFile), file: path)
-            configuration.flagsFileGiven = true
+            flagsFileGiven = true
         }
         var features = FlagCollector(kind: "feature flag")
         var automations = FlagCollector(kind: "automation flag")
@@ -110,74 +113,81 @@ package enum RunCommand {
             case "--env-file":
                 variables += try DotEnv.parse(try read(value, option: option, readFile), file: value)
             case "--clear-env":
-                configuration.clearEnvironment = true
+                clearEnvironment = true
             case "--cwd":
-                configuration.workingDirectory = value
+                workingDirectory = value
             case "--timeout":
                 let duration = try duration(value, option)
-                configuration.timeout = duration == .zero ? nil : duration
+                timeout = duration == .zero ? nil : duration
             case "--kill-grace":
-                configuration.killGrace = try duration(value, option)
+                killGrace = try duration(value, option)
             case "--flags-in":
                 guard let channel = WireFormat.Channel(rawValue: value) else {
                     throw UsageError("\(option.spelling) '\(value)' is not one of args, env, both")
                 }
-                configuration.flagsIn = channel
+                flagsIn = channel
             case "--entry-point":
                 guard !value.isEmpty else { throw UsageError("\(option.spelling) needs a name (argument \(option.index))") }
                 if let earlier = parsed.values("--automation").first(where: { $0.value?.hasPrefix(WireFormat.entryPointKey + "=") == true || $0.value?.hasPrefix(WireFormat.entryPointKey + ":=") == true }) {
                     throw UsageError("automation flag \"entryPoint\" is given twice: \(earlier.origin) and \(option.origin); keep one")
                 }
-                configuration.entryPoint = value
+                entryPoint = value
             case "--launcher":
                 guard let backend = LauncherBackend(rawValue: value) else {
                     throw UsageError("\(option.spelling) '\(value)' is not one of posix-spawn, foundation (argument \(option.index))")
                 }
-                configuration.launcher = backend
+                launcher = backend
             case "--report":
-                configuration.reportPath = try outputPath(value, option)
+                reportPath = try outputPath(value, option)
             case "--stub":
                 guard FileSystem.exists(value) else {
                     throw UsageError("\(option.spelling) \(value): no such file or directory (argument \(option.index))")
                 }
                 stubPaths.append(value)
             case "--strict":
-                configuration.strict = true
+                strict = true
             case "--port":
-                configuration.mockPort = try port(value, option)
+                mockPort = try port(value, option)
             case "--host":
-                configuration.mockHost = value
+                mockHost = value
             case "--journal":
-                configuration.journalPath = try outputPath(value, option)
+                journalPath = try outputPath(value, option)
             case "--journal-limit":
-                configuration.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
+                serverOptions.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
             case "--journal-secrets":
-                configuration.journalSecrets = true
+                serverOptions.journalSecrets = true
             case "--no-admin":
-                configuration.admin = false
+                serverOptions.admin = false
             case "--global-response-templating":
-                configuration.globalResponseTemplating = true
+                serverOptions.globalResponseTemplating = true
             case "--quiet":
-                configuration.quiet = true
+                quiet = true
             default:
                 break
             }
         }
-        configuration.featureFlags = fileFlags.featureFlags.merging(features.values) { _, commandLine in commandLine }
-        configuration.automationFlags = fileFlags.automationFlags.merging(automations.values) { _, commandLine in commandLine }
-        configuration.environment = variables + commandLineVariables
+        let flags = LaunchFlags(featureFlags: fileFlags.featureFlags.merging(features.values) { _, commandLine in commandLine },
+                                automationFlags: fileFlags.automationFlags.merging(automations.values) { _, commandLine in commandLine },
+                                entryPoint: entryPoint, flagsIn: flagsIn, flagsFileGiven: flagsFileGiven)
         // The program must talk to the server this run starts: a mockServerURL of the user's (a stale flags file,
         // a report's flags reused) silently sent it elsewhere while the run's checks watched an idle server.
-        if !stubPaths.isEmpty, configuration.automationFlags[WireFormat.mockServerURLKey] != nil {
+        if !stubPaths.isEmpty, flags.automationFlags[WireFormat.mockServerURLKey] != nil {
             let origin = parsed.values("--automation").first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin ?? "--flags-file"
             throw UsageError("automation flag \"\(WireFormat.mockServerURLKey)\" (\(origin)) would send the program away from the mock server this run starts; leave it out: the program gets the server's URL")
         }
-        if !stubPaths.isEmpty { configuration.stubs = try loadStubs(stubPaths, lenient: parsed.has("--lenient-stubs"),
-                                                                             templating: configuration.globalResponseTemplating) }
-        if configuration.journalPath != nil && stubPaths.isEmpty {
+        var server: ServerPlan?
+        if !stubPaths.isEmpty {
+            let stubs = try loadStubs(stubPaths, lenient: parsed.has("--lenient-stubs"), templating: serverOptions.globalResponseTemplating)
+            server = ServerPlan(stubs: stubs, host: mockHost, port: mockPort, strict: strict, options: serverOptions, journalPath: journalPath)
+        }
+        if journalPath != nil && stubPaths.isEmpty {
             throw UsageError("--journal needs a mock server: add --stub FILE")
         }
-        return .run(configuration)
+        let launch = LaunchPlan(program: program, arguments: Array(parsed.positionals.dropFirst()), flags: flags,
+                                environment: variables + commandLineVariables, clearEnvironment: clearEnvironment,
+                                callerEnvironment: environment, workingDirectory: workingDirectory, timeout: timeout,
+                                killGrace: killGrace, backend: launcher)
+        return .run(RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet)))
     }
 
     /// Loads stub files, turning a stub problem into an ``InputError`` (exit 3).

@@ -57,10 +57,12 @@ package enum ServeCommand {
         serverOptions.journalSecrets = parsed.has("--journal-secrets")
         serverOptions.admin = !parsed.has("--no-admin")
         serverOptions.globalResponseTemplating = parsed.has("--global-response-templating")
+        let plan = ServerPlan(stubs: stubs, host: host, port: port, strict: parsed.has("--strict"), options: serverOptions,
+                              journalPath: journalPath)
         let server: MockServer
         let early = listener
         listener = nil // the server owns it from here
-        switch MockServerRun.start(stubs, host: host, port: port, listener: early, strict: parsed.has("--strict"), options: serverOptions) {
+        switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started
         case .failure(let error):
             Console.error(error.message)
@@ -78,7 +80,7 @@ package enum ServeCommand {
         // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
         server.onShutdown { SignalForwarder.raiseTermination() }
         _ = SignalForwarder.waitForTerminationSignal()
-        let (summary, journalFailed) = MockServerRun.finish(server, journalPath: journalPath, secrets: serverOptions.journalSecrets, quiet: quiet)
+        let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet)
         if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
     }

@@ -24,14 +24,14 @@ package enum SutLaunchCommand {
 
     /// `--launcher foundation` in a sut-launch built without Foundation: the same command line, run by
     /// ``foundationCompanion``. Returns only when that cannot start (exit 125, with the report).
-    private static func runCompanion(for configuration: RunConfiguration, arguments: [String]) -> Int32 {
+    private static func runCompanion(for plan: RunPlan, arguments: [String]) -> Int32 {
         let name = foundationCompanion
         let message: String
         if let path = CompanionExecutable.path(name) {
             let error = CompanionExecutable.exec(path, arguments: arguments)
-            message = "--launcher \(configuration.launcher.rawValue): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
+            message = "--launcher \(plan.launch.backend.rawValue): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
         } else {
-            message = "--launcher \(configuration.launcher.rawValue): cannot find this executable's directory to start \(name) from"
+            message = "--launcher \(plan.launch.backend.rawValue): cannot find this executable's directory to start \(name) from"
         }
         Console.error(message)
         RunCommand.writeEarlyReport(arguments, exitCode: ExitCode.cannotLaunch, error: message)
@@ -72,11 +72,11 @@ package enum SutLaunchCommand {
             case .version:
                 Console.out("sut-launch \(SutLaunch.version)\n")
                 return 0
-            case .run(let configuration):
-                if !Launcher.isAvailable(configuration.launcher) { return runCompanion(for: configuration, arguments: arguments) }
+            case .run(let plan):
+                if !Launcher.isAvailable(plan.launch.backend) { return runCompanion(for: plan, arguments: arguments) }
                 csystem_single_malloc_arena() // a run has a few threads that allocate little: no arena each
-                let forwarder = SignalForwarder(grace: configuration.killGrace)
-                return Runner.run(configuration, signals: forwarder).exitCode
+                let forwarder = SignalForwarder(grace: plan.launch.killGrace)
+                return Runner.run(plan, signals: forwarder).exitCode
             }
         } catch {
             let (code, message) = describe(error)

@@ -4,7 +4,7 @@ import AutomationHost
 import Testing
 
 @Suite struct RunCommandTests {
-    private func configuration(_ arguments: [String], files: [String: String] = [:]) throws -> RunConfiguration {
+    private func configuration(_ arguments: [String], files: [String: String] = [:]) throws -> RunPlan {
         let action = try RunCommand.parse(arguments, environment: ["PATH": "/bin", "HOME": "/root", "SECRET": "s"]) { path in
             guard let text = files[path] else { throw CocoaErrorLike() }
             return text
@@ -31,39 +31,39 @@ import Testing
             "-e", "A=1", "--env", "B=x=y", "--timeout", "2s", "--kill-grace", "100ms", "--cwd", "/tmp", "--entry-point", "search",
             "--flags-in", "env", "--quiet", "--report", "r.json", "./MyAppCLI", "login", "--flag", "not-ours",
         ])
-        #expect(subject.program == "./MyAppCLI")
-        #expect(subject.arguments == ["login", "--flag", "not-ours"])
-        #expect(subject.featureFlags == ["skipPreActiveCheck": true, "n": 3])
-        #expect(subject.automationFlags == ["simulateUserAlreadyLoggedIn": true, "ids": [1]])
-        #expect(subject.effectiveAutomationFlags["entryPoint"] == "search")
-        #expect(subject.environment.map(\.key) == ["A", "B"])
-        #expect(subject.environment.last?.value == "x=y")
-        #expect(subject.timeout == .seconds(2))
-        #expect(subject.killGrace == .milliseconds(100))
-        #expect(subject.workingDirectory == "/tmp")
-        #expect(subject.flagsIn == .env)
-        #expect(subject.quiet)
-        #expect(subject.reportPath == "r.json")
+        #expect(subject.launch.program == "./MyAppCLI")
+        #expect(subject.launch.arguments == ["login", "--flag", "not-ours"])
+        #expect(subject.launch.flags.featureFlags == ["skipPreActiveCheck": true, "n": 3])
+        #expect(subject.launch.flags.automationFlags == ["simulateUserAlreadyLoggedIn": true, "ids": [1]])
+        #expect(subject.launch.flags.sentAutomationFlags(mockServerURL: nil)["entryPoint"] == "search")
+        #expect(subject.launch.environment.map(\.key) == ["A", "B"])
+        #expect(subject.launch.environment.last?.value == "x=y")
+        #expect(subject.launch.timeout == .seconds(2))
+        #expect(subject.launch.killGrace == .milliseconds(100))
+        #expect(subject.launch.workingDirectory == "/tmp")
+        #expect(subject.launch.flags.flagsIn == .env)
+        #expect(subject.settings.quiet)
+        #expect(subject.settings.reportPath == "r.json")
     }
 
     @Test func doubleDashEndsOptions() throws {
         let subject = try configuration(["-f", "a=1", "--", "--weird-program", "-x"])
-        #expect(subject.program == "--weird-program")
-        #expect(subject.arguments == ["-x"])
+        #expect(subject.launch.program == "--weird-program")
+        #expect(subject.launch.arguments == ["-x"])
     }
 
     @Test func flagsFileIsOverriddenByTheCommandLine() throws {
         let subject = try configuration(
             ["--flags-file", "f.json", "-f", "a=2", "-e", "K=cli", "prog"],
             files: ["f.json": #"{"featureFlags":{"a":1,"b":true},"env":{"K":"file","L":"file"}}"#])
-        #expect(subject.featureFlags == ["a": 2, "b": true])
-        #expect(subject.launchEnvironment["K"] == "cli")
-        #expect(subject.launchEnvironment["L"] == "file")
+        #expect(subject.launch.flags.featureFlags == ["a": 2, "b": true])
+        #expect(subject.launch.launchEnvironment["K"] == "cli")
+        #expect(subject.launch.launchEnvironment["L"] == "file")
     }
 
     @Test func environmentLayers() throws {
         let subject = try configuration(["--env-file", ".env", "-e", "B=cli", "--clear-env", "prog"], files: [".env": "A=file\nB=file\n"])
-        let environment = subject.launchEnvironment
+        let environment = subject.launch.launchEnvironment
         #expect(environment["SECRET"] == nil)
         #expect(environment["PATH"] == "/bin")
         #expect(environment["HOME"] == "/root")
@@ -74,14 +74,14 @@ import Testing
 
     @Test func flagsInChoosesTheChannels() throws {
         let both = try configuration(["-f", "a=1", "prog", "x"])
-        #expect(both.launchArguments == ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
-        #expect(both.launchEnvironment["SUT_EPHEMERAL"] == #"{"a":1}"#)
+        #expect(both.launch.launchArguments == ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
+        #expect(both.launch.launchEnvironment["SUT_EPHEMERAL"] == #"{"a":1}"#)
         let args = try configuration(["-f", "a=1", "--flags-in", "args", "prog", "x"])
-        #expect(args.launchEnvironment["SUT_EPHEMERAL"] == nil)
-        #expect(args.launchEnvironment["SUT_UNDER_TEST"] == "1")
+        #expect(args.launch.launchEnvironment["SUT_EPHEMERAL"] == nil)
+        #expect(args.launch.launchEnvironment["SUT_UNDER_TEST"] == "1")
         let env = try configuration(["-f", "a=1", "--flags-in", "env", "prog", "x"])
-        #expect(env.launchArguments == ["x"])
-        #expect(env.launchEnvironment["SUT_EPHEMERAL"] == #"{"a":1}"#)
+        #expect(env.launch.launchArguments == ["x"])
+        #expect(env.launch.launchEnvironment["SUT_EPHEMERAL"] == #"{"a":1}"#)
     }
 
     @Test(arguments: [
@@ -127,8 +127,14 @@ import Testing
             Issue.record("expected a run")
             return
         }
-        #expect(bundled.quiet && bundled.featureFlags == ["a": 1, "b": 2])
+        #expect(bundled.settings.quiet && bundled.launch.flags.featureFlags == ["a": 1, "b": 2])
         #expect(throws: UsageError("unknown option '-z'")) { try RunCommand.parse(["-qz", "prog"], environment: [:]) }
         #expect(throws: UsageError("option '-q' takes no value; write '-q' alone")) { try RunCommand.parse(["-q=1", "prog"], environment: [:]) }
     }
+}
+
+private extension LaunchPlan {
+    /// What the program receives when no mock server runs.
+    var launchArguments: [String] { launchArguments(mockServerURL: nil) }
+    var launchEnvironment: [String: String] { launchEnvironment(mockServerURL: nil) }
 }

@@ -30,17 +30,16 @@ extension SUTApplication {
         guard let program = words.first else { throw AutomationError("run needs a command") }
         let scratch = try AutomationScope.current.map { try $0.scratch }
         let workingDirectory = directory ?? scratch?.directory
-        var configuration = RunConfiguration(program: program.contains("/") && !program.hasPrefix("/") && workingDirectory != nil
-                                                 ? workingDirectory! + "/" + program : program,
-                                             arguments: Array(words.dropFirst()))
-        configuration.callerEnvironment = ProcessEnvironment.current
-        configuration.environment = (scratch?.environment ?? [:]).merging(environment) { _, given in given }
-            .sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        configuration.workingDirectory = workingDirectory
-        configuration.standardInput = .null
+        let plan = LaunchPlan(program: program.contains("/") && !program.hasPrefix("/") && workingDirectory != nil
+                                  ? workingDirectory! + "/" + program : program,
+                              arguments: Array(words.dropFirst()),
+                              environment: (scratch?.environment ?? [:]).merging(environment) { _, given in given }
+                                  .sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                              callerEnvironment: ProcessEnvironment.current, workingDirectory: workingDirectory,
+                              standardInput: .null, forwardsOutput: false, captureLimit: 64 << 20)
         let process: LaunchedProcess
         do {
-            process = try Launcher.launch(configuration.launchRequest(forwardsOutput: false, captureLimit: 64 << 20))
+            process = try Launcher.launch(plan.request(mockServerURL: nil))
         } catch {
             throw AutomationError(error.message)
         }

@@ -86,33 +86,26 @@ public final class SUTApplication: Sendable {
         if let running = state.withLock({ $0.process }), running.status == nil {
             throw AutomationError("\(executable) is already running; terminate() it first")
         }
-        var configuration = RunConfiguration(program: executable, arguments: arguments)
-        configuration.featureFlags = featureFlags
-        configuration.automationFlags = automationFlags
-        configuration.entryPoint = entryPoint
-        configuration.flagsIn = flagsIn
         let isolation = try AutomationScope.current.map { try $0.scratch.environment } ?? [:]
-        configuration.environment = isolation.merging(environment) { _, given in given }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        configuration.callerEnvironment = ProcessEnvironment.current
-        configuration.mockServerURL = server?.url
+        var variables = isolation.merging(environment) { _, given in given }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         // The control channel: the mock server's, or an endpoint of its own (an empty server, no admin API).
         var controlEndpoint = state.withLock { $0.controlEndpoint }
         if server == nil && controlEndpoint == nil {
             var options = MockServer.Options()
             options.admin = false
-            controlEndpoint = try MockServerRun.start(StubSet(), port: 0, strict: false, options: options).get()
+            controlEndpoint = try MockServerRun.start(ServerPlan(stubs: StubSet(), port: 0, options: options)).get()
             state.withLock { $0.controlEndpoint = controlEndpoint }
         }
-        if let url = server?.url ?? controlEndpoint?.url {
-            configuration.environment.append((WireFormat.controlURLVariable, url))
-        }
-        configuration.workingDirectory = workingDirectory
-        configuration.standardInput = .pipe
-        configuration.launcher = launcher
-        var request = configuration.launchRequest(forwardsOutput: false, captureLimit: memoryCaptureLimit)
-        request.spoolDirectory = ProcessEnvironment.current["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        if case .pseudo(let columns, let rows) = terminal { request.terminal = TerminalSize(columns: columns, rows: rows) }
-        let process = try Launcher.launch(request)
+        if let url = server?.url ?? controlEndpoint?.url { variables.append((WireFormat.controlURLVariable, url)) }
+        let flags = LaunchFlags(featureFlags: featureFlags, automationFlags: automationFlags, entryPoint: entryPoint, flagsIn: flagsIn)
+        var terminalSize: TerminalSize?
+        if case .pseudo(let columns, let rows) = terminal { terminalSize = TerminalSize(columns: columns, rows: rows) }
+        let plan = LaunchPlan(program: executable, arguments: arguments, flags: flags, environment: variables,
+                              callerEnvironment: ProcessEnvironment.current, workingDirectory: workingDirectory,
+                              standardInput: .pipe, terminal: terminalSize, backend: launcher, forwardsOutput: false,
+                              captureLimit: memoryCaptureLimit,
+                              spoolDirectory: ProcessEnvironment.current["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        let process = try Launcher.launch(plan.request(mockServerURL: server?.url))
         state.withLock {
             $0.process = process
             $0.server = server

@@ -78,7 +78,7 @@ public final class MockServerBuilder {
 
     /// Starts the server on 127.0.0.1 (port 0: a free one) and registers it for teardown.
     public func start(port: UInt16 = 0) throws -> MockServer {
-        let server = try MockServerRun.start(stubs, port: port, strict: !isLenient, limits: limits).get()
+        let server = try MockServerRun.start(ServerPlan(stubs: stubs, port: port, strict: !isLenient, limits: limits)).get()
         if let unexpected { server.onUnexpected(unexpected) }
         AutomationScope.current?.register(server)
         return server

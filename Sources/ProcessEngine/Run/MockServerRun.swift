@@ -4,34 +4,34 @@ package import MockServer
 /// Starting and finishing the mock server of a run, a `serve` or a scenario: one place for the port hint,
 /// the journal file and the summary.
 package enum MockServerRun {
-    /// Starts a server for `stubs`. The one place strictness is decided: with `strict`, unexpected requests
-    /// fail the run, scenario or test (as `"unexpected": "fail"` in a stub file does).
+    /// Starts the server `plan` describes. The one place strictness is decided: with `plan.strict`, unexpected
+    /// requests fail the run, scenario or test (as `"unexpected": "fail"` in a stub file does).
     /// - Returns: the running server, or the one-line reason it could not start (with `--port 0` as the hint
     ///   when the port is taken).
-    /// - Parameter listener: a socket already listening on `host`:`port` (serve binds before loading its
-    ///   stubs); the server owns it from here.
-    package static func start(_ stubs: StubSet, host: String = "127.0.0.1", port: UInt16, listener: Socket? = nil, strict: Bool,
-                              limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options()) -> Result<MockServer, UsageError> {
-        var stubs = stubs
-        if strict { stubs.unexpected = .fail }
-        let server = MockServer(stubs: stubs, host: host, limits: limits, options: options)
+    /// - Parameter listener: a socket already listening on the plan's host and port (serve binds before loading
+    ///   its stubs); the server owns it from here.
+    package static func start(_ plan: ServerPlan, listener: Socket? = nil) -> Result<MockServer, UsageError> {
+        var stubs = plan.stubs
+        if plan.strict { stubs.unexpected = .fail }
+        let server = MockServer(stubs: stubs, host: plan.host, limits: plan.limits, options: plan.options)
         do {
-            if let listener { try server.start(listener: listener) } else { try server.start(port: port) }
+            if let listener { try server.start(listener: listener) } else { try server.start(port: plan.port) }
             return .success(server)
         } catch {
             let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""
-            return .failure(UsageError("cannot start the mock server on \(host):\(port): \(error)\(hint)"))
+            return .failure(UsageError("cannot start the mock server on \(plan.host):\(plan.port): \(error)\(hint)"))
         }
     }
 
-    /// Stops the server, writes the journal (mode 0600; secret headers redacted unless asked for) and prints
-    /// the summary unless quiet (failures always).
+    /// Stops the server, writes the plan's journal (mode 0600; secret headers redacted unless the plan keeps
+    /// them) and prints the summary unless quiet (failures always).
     /// - Returns: the summary, and whether the journal asked for could not be written (exit 74).
-    package static func finish(_ server: MockServer, journalPath: String?, secrets: Bool, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
+    package static func finish(_ server: MockServer, _ plan: ServerPlan, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
         server.stop()
         let summary = server.summary
         var journalFailed = false
-        if let path = journalPath, let problem = OutputFile.write(Array(server.journal.json(secrets: secrets).utf8), to: path, mode: 0o600) {
+        let secrets = plan.options.journalSecrets
+        if let path = plan.journalPath, let problem = OutputFile.write(Array(server.journal.json(secrets: secrets).utf8), to: path, mode: 0o600) {
             Console.error("--journal \(path): cannot write the journal: \(problem) (exit \(ExitCode.ioError))")
             journalFailed = true
         }

@@ -53,14 +53,14 @@ public struct RunReport: Codable, Sendable {
     /// What the mock server saw, when one ran.
     public var mockServer: MockServerReport?
 
-    init(configuration: RunConfiguration, request: LaunchRequest) {
-        program = configuration.program
-        argv = [configuration.program] + request.arguments
+    init(plan: LaunchPlan, request: LaunchRequest, mockServerURL: String?) {
+        program = plan.program
+        argv = [plan.program] + request.arguments
         environmentKeys = request.environment.keys.sorted()
-        featureFlags = configuration.featureFlags
-        automationFlags = configuration.effectiveAutomationFlags
-        flagsIn = configuration.effectiveFlagsIn.rawValue
-        workingDirectory = configuration.workingDirectory
+        featureFlags = plan.flags.featureFlags
+        automationFlags = plan.flags.sentAutomationFlags(mockServerURL: mockServerURL)
+        flagsIn = plan.flags.channel.rawValue
+        workingDirectory = plan.workingDirectory
     }
 
     /// The report of a run that ended before anything launched (a usage error, an invalid file).

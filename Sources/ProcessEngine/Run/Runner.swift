@@ -2,46 +2,42 @@ import AutomationSupport
 import MockServer
 
 /// The result of one run: sut-launch's exit code and the report.
-public struct RunOutcome: Sendable {
+package struct RunOutcome: Sendable {
     /// What sut-launch exits with (``ExitCode``).
-    public var exitCode: Int32
+    package var exitCode: Int32
     /// The run's report (`--report`).
-    public var report: RunReport
+    package var report: RunReport
 }
 
-/// Runs a program once: launch with flags and environment, stream output, wait (with timeout), stop what
-/// it left behind, report. The exit code follows ``ExitCode``.
-public enum Runner {
-    /// Runs the configuration. Never throws: every failure is an exit code, a line on stderr and the report.
-    public static func run(_ configuration: RunConfiguration, signals: SignalForwarder? = nil) -> RunOutcome {
-        var configuration = configuration
+/// Runs a program once: start the plan's mock server, launch with flags and environment, stream output, wait
+/// (with timeout), stop what it left behind, report. The exit code follows ``ExitCode``.
+package enum Runner {
+    /// Carries out the plan. Never throws: every failure is an exit code, a line on stderr and the report.
+    package static func run(_ plan: RunPlan, signals: SignalForwarder? = nil) -> RunOutcome {
         var server: MockServer?
-        if let stubs = configuration.stubs {
-            switch MockServerRun.start(stubs, host: configuration.mockHost, port: configuration.mockPort, strict: configuration.strict,
-                                       options: configuration.serverOptions) {
+        if let serverPlan = plan.server {
+            switch MockServerRun.start(serverPlan) {
             case .success(let started):
-                configuration.mockServerURL = started.baseURL
                 server = started
             case .failure(let error):
-                var report = RunReport(configuration: configuration, request: configuration.launchRequest())
+                var report = RunReport(plan: plan.launch, request: plan.launch.request(mockServerURL: nil), mockServerURL: nil)
                 report.error = error.message
                 report.exitCode = ExitCode.cannotLaunch
                 Console.error(error.message)
                 var outcome = RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
-                writeReport(&outcome, configuration)
+                writeReport(&outcome, plan.settings)
                 return outcome
             }
         }
-        var outcome = launchAndWait(configuration, signals: signals)
-        if let server { finishServer(server, configuration, &outcome) }
+        var outcome = launchAndWait(plan.launch, mockServerURL: server?.baseURL, quiet: plan.settings.quiet, signals: signals)
+        if let server, let serverPlan = plan.server { finishServer(server, serverPlan, quiet: plan.settings.quiet, &outcome) }
         noteLostOutput(&outcome)
-        writeReport(&outcome, configuration)
+        writeReport(&outcome, plan.settings)
         return outcome
     }
 
-    private static func finishServer(_ server: MockServer, _ configuration: RunConfiguration, _ outcome: inout RunOutcome) {
-        let (summary, journalFailed) = MockServerRun.finish(server, journalPath: configuration.journalPath,
-                                                            secrets: configuration.journalSecrets, quiet: configuration.quiet)
+    private static func finishServer(_ server: MockServer, _ plan: ServerPlan, quiet: Bool, _ outcome: inout RunOutcome) {
+        let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet)
         outcome.report.mockServer = MockServerReport(url: server.baseURL, summary: summary)
         let failures = summary.failures
         if !failures.isEmpty {
@@ -54,13 +50,13 @@ public enum Runner {
         if journalFailed {
             outcome.exitCode = ExitCode.ioError
             outcome.report.exitCode = ExitCode.ioError
-            outcome.report.error = "cannot write the journal to \(configuration.journalPath ?? "")"
+            outcome.report.error = "cannot write the journal to \(plan.journalPath ?? "")"
         }
     }
 
-    private static func launchAndWait(_ configuration: RunConfiguration, signals: SignalForwarder?) -> RunOutcome {
-        let request = configuration.launchRequest()
-        var report = RunReport(configuration: configuration, request: request)
+    private static func launchAndWait(_ plan: LaunchPlan, mockServerURL: String?, quiet: Bool, signals: SignalForwarder?) -> RunOutcome {
+        let request = plan.request(mockServerURL: mockServerURL)
+        var report = RunReport(plan: plan, request: request, mockServerURL: mockServerURL)
 
         let process: LaunchedProcess
         do {
@@ -76,12 +72,12 @@ public enum Runner {
         signals?.attach(process)
 
         var timedOut = false
-        var status = signals.map { $0.waitForExit(of: process, timeout: configuration.timeout) } ?? process.waitForExit(timeout: configuration.timeout)
+        var status = signals.map { $0.waitForExit(of: process, timeout: plan.timeout) } ?? process.waitForExit(timeout: plan.timeout)
         if status == nil {
             timedOut = true
-            status = process.stop(signal: SignalNumber.terminate, grace: configuration.killGrace)
+            status = process.stop(signal: SignalNumber.terminate, grace: plan.killGrace)
         }
-        process.finish(grace: configuration.killGrace)
+        process.finish(grace: plan.killGrace)
         let final = status!
 
         report.durationMs = process.duration.seconds * 1000
@@ -99,13 +95,13 @@ public enum Runner {
         let interrupted = signals?.receivedSignal
         if timedOut {
             exitCode = ExitCode.timeout
-            Console.error("\(configuration.program) timed out after \(format(configuration.timeout!)) and was stopped (\(final))")
+            Console.error("\(plan.program) timed out after \(format(plan.timeout!)) and was stopped (\(final))")
         } else if let interrupted {
             report.interruptedBy = signalName(interrupted)
             exitCode = ExitCode.signaled(interrupted)
-            if !configuration.quiet { Console.error("interrupted by \(signalName(interrupted)); \(configuration.program) \(final)") }
-        } else if case .signaled = final, !configuration.quiet {
-            Console.error("\(configuration.program) was \(final)")
+            if !quiet { Console.error("interrupted by \(signalName(interrupted)); \(plan.program) \(final)") }
+        } else if case .signaled = final, !quiet {
+            Console.error("\(plan.program) was \(final)")
         }
         report.exitCode = exitCode
         return RunOutcome(exitCode: exitCode, report: report)
@@ -122,8 +118,8 @@ public enum Runner {
     }
 
     /// Writes the `--report`; when that fails at the end, the run fails with exit 74 (EX_IOERR), never 0.
-    private static func writeReport(_ outcome: inout RunOutcome, _ configuration: RunConfiguration) {
-        guard let path = configuration.reportPath else { return }
+    private static func writeReport(_ outcome: inout RunOutcome, _ settings: RunSettings) {
+        guard let path = settings.reportPath else { return }
         if !outcome.report.write(to: path) {
             Console.error("--report \(path): cannot write the report (exit \(ExitCode.ioError))")
             outcome.exitCode = ExitCode.ioError

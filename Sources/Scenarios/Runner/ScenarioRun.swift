@@ -159,15 +159,21 @@ final class ScenarioRun {
 
     /// The environment the scenario's program would get now (flags, server, isolation).
     private func programEnvironment() -> [String: String] {
-        var configuration = RunConfiguration(program: program ?? "", arguments: [])
-        configuration.featureFlags = featureFlags
-        configuration.automationFlags = automationFlags
-        configuration.entryPoint = entryPoint
-        configuration.flagsIn = flagsIn
-        configuration.environment = isolationEnvironment + environment
-        configuration.callerEnvironment = options.environment
-        configuration.mockServerURL = server?.baseURL
-        return configuration.launchEnvironment
+        plan(program: program ?? "", arguments: [], flags: flags, standardInput: .pipe).launchEnvironment(mockServerURL: server?.baseURL)
+    }
+
+    /// The flags the Given steps set, for the program's launch.
+    private var flags: LaunchFlags {
+        LaunchFlags(featureFlags: featureFlags, automationFlags: automationFlags, entryPoint: entryPoint, flagsIn: flagsIn)
+    }
+
+    /// A launch in the scenario: its environment (isolation, then what steps set), its `work/` directory, its
+    /// terminal when a step asked for one, output recorded (16 MiB in memory, the rest spooled in the scenario).
+    private func plan(program: String, arguments: [String], flags: LaunchFlags = LaunchFlags(),
+                      standardInput: LaunchRequest.StandardInput) -> LaunchPlan {
+        LaunchPlan(program: program, arguments: arguments, flags: flags, environment: isolationEnvironment + environment,
+                   callerEnvironment: options.environment, workingDirectory: workDirectory, standardInput: standardInput,
+                   terminal: terminal, forwardsOutput: false, captureLimit: 16 << 20, spoolDirectory: rootDirectory)
     }
 
     /// A path a step names as an input (stubs, a fixture tree, the program): relative to the feature file's
@@ -195,13 +201,7 @@ final class ScenarioRun {
         guard let program else {
             throw StepFailure("no program to launch: add Given the program \"path\" (or pass --define PROGRAM=path)", kind: .error)
         }
-        var configuration = RunConfiguration(program: program, arguments: arguments)
-        configuration.featureFlags = featureFlags
-        configuration.automationFlags = automationFlags
-        configuration.entryPoint = entryPoint
-        configuration.flagsIn = flagsIn
-        configuration.standardInput = .pipe
-        try start(configuration, label: "launch")
+        try start(plan(program: program, arguments: arguments, flags: flags, standardInput: .pipe), label: "launch")
     }
 
     /// Runs a command line to completion (`When I run`): no shell, words split as a shell would, the
@@ -210,9 +210,7 @@ final class ScenarioRun {
         let words = try commandWords(line)
         guard let first = words.first else { throw StepFailure("When I run needs a command", kind: .error) }
         let program = first.contains("/") && !first.hasPrefix("/") ? workDirectory + "/" + first : first
-        var configuration = RunConfiguration(program: program, arguments: Array(words.dropFirst()))
-        configuration.standardInput = .null
-        let process = try start(configuration, label: "run \(words.joined(separator: " "))")
+        let process = try start(plan(program: program, arguments: Array(words.dropFirst()), standardInput: .null), label: "run \(words.joined(separator: " "))")
         guard process.waitForExit(timeout: waitLimit) != nil else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             process.finish(grace: options.killGrace)
@@ -235,10 +233,8 @@ final class ScenarioRun {
         let expanded = values.map(expand)
         var argv = userStep.run.map { StepVariables.substitute($0, values: expanded) { self.variable($0) ?? "" } }
         if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = userStep.directory + "/" + argv[0] }
-        var configuration = RunConfiguration(program: argv[0], arguments: Array(argv.dropFirst()))
-        configuration.standardInput = .pipe
         let subject = process
-        let process = try start(configuration, label: "step \(step.text)")
+        let process = try start(plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: "step \(step.text)")
         self.process = subject
         var input = ""
         if let content = step.docString?.content { input = content + "\n" }
@@ -272,19 +268,12 @@ final class ScenarioRun {
     /// Starts a program with the scenario's environment, directory and mock server; it becomes the one
     /// the `Then` steps look at.
     @discardableResult
-    private func start(_ base: RunConfiguration, label: String) throws(StepFailure) -> LaunchedProcess {
-        var configuration = base
-        configuration.environment = isolationEnvironment + environment
-        configuration.callerEnvironment = options.environment
-        configuration.mockServerURL = try ensureServer()?.baseURL
-        configuration.workingDirectory = workDirectory
-        var request = configuration.launchRequest(forwardsOutput: false, captureLimit: 16 << 20)
-        request.terminal = terminal
-        request.spoolDirectory = rootDirectory
+    private func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
+        let request = plan.request(mockServerURL: try ensureServer()?.baseURL)
         do {
             let launched = try Launcher.launch(request)
             process = launched
-            launches.append(Launch(label: label, argv: launched.argv, addedEnvironment: configuration.environment, process: launched))
+            launches.append(Launch(label: label, argv: launched.argv, addedEnvironment: plan.environment, process: launched))
             ScenarioRunner.live.withLock { $0[launched.pid] = launched }
             return launched
         } catch {
@@ -296,7 +285,7 @@ final class ScenarioRun {
     func ensureServer() throws(StepFailure) -> MockServer? {
         if let server { return server }
         guard hasStubs else { return nil }
-        switch MockServerRun.start(stubs, port: 0, strict: strict) {
+        switch MockServerRun.start(ServerPlan(stubs: stubs, port: 0, strict: strict)) {
         case .success(let server):
             self.server = server
             return server

@@ -157,59 +157,13 @@ public enum ScenarioRunner {
     /// Runs one scenario in a fresh working directory.
     public static func runOne(_ pickle: Pickle, options: ScenarioOptions) -> ScenarioResult {
         let started = ContinuousClock.now
-        var timeout = options.scenarioTimeout
-        for tag in pickle.tags where tag.hasPrefix("@timeout=") {
-            if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
-        }
+        let timeout = scenarioTimeout(pickle, options: options)
         let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let rootDirectory = ScratchDirectory.make(in: temporary) ?? ScratchDirectory.make(in: "/tmp") ?? "/tmp"
         let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: rootDirectory, timeout: timeout)
 
-        var trail: [String] = []
-        var failure: (step: GherkinDocument.Step?, StepFailure)?
-        // Every step must be defined before anything starts.
-        for step in pickle.steps where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
-            let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(separator: "\n")
-            failure = (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)\n"
-                + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))\n"
-                + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error))
-            break
-        }
-        // What `check` and `test` refuse at load (a number out of range, a bad @timeout=) is refused here too,
-        // for the Swift API, which runs pickles it did not lint: never a default in its place.
-        if failure == nil, case let problems = ScenarioLint.stepProblems([pickle]), !problems.isEmpty {
-            failure = (nil, StepFailure(problems.joined(separator: "\n"), kind: .error))
-        }
-        var stepDurations: [Duration] = []
-        for step in pickle.steps {
-            let label = "\(step.keyword)\(step.text)"
-            let stepStarted = ContinuousClock.now
-            defer { stepDurations.append(ContinuousClock.now - stepStarted) }
-            guard failure == nil else {
-                trail.append("- \(label)")
-                continue
-            }
-            if ContinuousClock.now >= run.deadline {
-                failure = (step, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout before this step"))
-                trail.append("✗ \(label)")
-                continue
-            }
-            do {
-                if let (definition, captures) = StepCatalog.find(step.text) {
-                    try definition.run(run, captures, step)
-                } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
-                    if let code = userStep.code {
-                        try code(StepContext(run: run, step: step), userStep.match(step.text) ?? [])
-                    } else {
-                        try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
-                    }
-                }
-                trail.append("✓ \(label)")
-            } catch {
-                failure = (step, error as? StepFailure ?? StepFailure("\(error)"))
-                trail.append("✗ \(label)")
-            }
-        }
+        var failure = preflight(pickle, options: options)
+        var (trail, stepDurations) = runSteps(pickle, in: run, options: options, failure: &failure)
         // A scenario that reached its deadline failed, even when every step said it passed (the step that ran
         // into the deadline is the failed one, so every report agrees).
         let timedOut = ContinuousClock.now >= run.deadline
@@ -243,6 +197,71 @@ public enum ScenarioRunner {
             ScratchDirectory.remove(rootDirectory)
         }
         return result
+    }
+
+    /// The step that did not pass (nil: a failure of the scenario as a whole) and why.
+    typealias Failure = (step: GherkinDocument.Step?, failure: StepFailure)
+
+    /// The scenario's time limit: `--scenario-timeout`, or its `@timeout=` tag.
+    static func scenarioTimeout(_ pickle: Pickle, options: ScenarioOptions) -> Duration {
+        var timeout = options.scenarioTimeout
+        for tag in pickle.tags where tag.hasPrefix("@timeout=") {
+            if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
+        }
+        return timeout
+    }
+
+    /// What keeps the scenario from starting: an undefined step (every step must be defined before anything
+    /// starts), or what `check` and `test` refuse at load.
+    static func preflight(_ pickle: Pickle, options: ScenarioOptions) -> Failure? {
+        for step in pickle.steps where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
+            let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(separator: "\n")
+            return (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)\n"
+                + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))\n"
+                + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error))
+        }
+        // What `check` and `test` refuse at load (a number out of range, a bad @timeout=) is refused here too,
+        // for the Swift API, which runs pickles it did not lint: never a default in its place.
+        let problems = ScenarioLint.stepProblems([pickle])
+        return problems.isEmpty ? nil : (nil, StepFailure(problems.joined(separator: "\n"), kind: .error))
+    }
+
+    /// Runs the steps in order until one fails (the rest are skipped) or the deadline passes.
+    /// - Returns: every step with its mark (✓, ✗, -) and how long it took.
+    static func runSteps(_ pickle: Pickle, in run: ScenarioRun, options: ScenarioOptions,
+                         failure: inout Failure?) -> (trail: [String], durations: [Duration]) {
+        var trail: [String] = []
+        var stepDurations: [Duration] = []
+        for step in pickle.steps {
+            let label = "\(step.keyword)\(step.text)"
+            let stepStarted = ContinuousClock.now
+            defer { stepDurations.append(ContinuousClock.now - stepStarted) }
+            guard failure == nil else {
+                trail.append("- \(label)")
+                continue
+            }
+            if ContinuousClock.now >= run.deadline {
+                failure = (step, StepFailure("timed out: the scenario reached its \(Runner.format(run.timeout)) timeout before this step"))
+                trail.append("✗ \(label)")
+                continue
+            }
+            do {
+                if let (definition, captures) = StepCatalog.find(step.text) {
+                    try definition.run(run, captures, step)
+                } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
+                    if let code = userStep.code {
+                        try code(StepContext(run: run, step: step), userStep.match(step.text) ?? [])
+                    } else {
+                        try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
+                    }
+                }
+                trail.append("✓ \(label)")
+            } catch {
+                failure = (step, error as? StepFailure ?? StepFailure("\(error)"))
+                trail.append("✗ \(label)")
+            }
+        }
+        return (trail, stepDurations)
     }
 }
 

@@ -1,0 +1,59 @@
+package import AutomationHost
+
+/// The flags of one launch and where they travel: what `-f`, `-a`, `--entry-point`, `--flags-file` and
+/// `--flags-in` asked for, marshalled into argv and the environment only when the launch is made, so the mock
+/// server's URL (known once it listens) joins the automation flags without changing this value.
+package struct LaunchFlags: Sendable {
+    /// Feature flags (`--flag`): travel as `EPHEMERAL`.
+    package let featureFlags: [String: FlagValue]
+    /// Automation flags (`--automation`): travel as `AUTOMATION`.
+    package let automationFlags: [String: FlagValue]
+    /// Entry point for the program (`AUTOMATION.entryPoint`).
+    package let entryPoint: String?
+    /// Where flags travel: launch arguments, environment, or both; nil: the automatic choice (``channel``).
+    package let flagsIn: WireFormat.Channel?
+    /// A flags file was given (even one without flags): flags were asked for.
+    package let flagsFileGiven: Bool
+
+    /// Flags as given; no flags by default.
+    package init(featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:], entryPoint: String? = nil,
+                 flagsIn: WireFormat.Channel? = nil, flagsFileGiven: Bool = false) {
+        self.featureFlags = featureFlags
+        self.automationFlags = automationFlags
+        self.entryPoint = entryPoint
+        self.flagsIn = flagsIn
+        self.flagsFileGiven = flagsFileGiven
+    }
+
+    /// True when a feature flag, automation flag, flags file or entry point was given.
+    package var asked: Bool {
+        flagsFileGiven || !featureFlags.isEmpty || !automationFlags.isEmpty || entryPoint != nil
+    }
+
+    /// Where flags travel: ``flagsIn``, else both when flags were asked for (``asked``), the environment only
+    /// otherwise, so argv reaches the program as written.
+    package var channel: WireFormat.Channel {
+        flagsIn ?? (asked ? .both : .env)
+    }
+
+    /// The automation flags as sent: the given ones plus `entryPoint` and, when a mock server runs and the
+    /// flags do not name one, its URL.
+    package func sentAutomationFlags(mockServerURL: String?) -> [String: FlagValue] {
+        var flags = automationFlags
+        if let entryPoint { flags[WireFormat.entryPointKey] = .string(entryPoint) }
+        if let mockServerURL, flags[WireFormat.mockServerURLKey] == nil { flags[WireFormat.mockServerURLKey] = .string(mockServerURL) }
+        return flags
+    }
+
+    /// The launch arguments that go before the program's own (none when flags travel in the environment only).
+    package func arguments(mockServerURL: String?) -> [String] {
+        guard channel != .env else { return [] }
+        return WireFormat.launchArguments(ephemeral: featureFlags, automation: sentAutomationFlags(mockServerURL: mockServerURL))
+    }
+
+    /// The variables that carry the flags (`SUT_UNDER_TEST` alone when they travel in launch arguments only).
+    package func environment(mockServerURL: String?) -> [String: String] {
+        guard channel != .args else { return [WireFormat.underTestVariable: "1"] }
+        return WireFormat.environment(ephemeral: featureFlags, automation: sentAutomationFlags(mockServerURL: mockServerURL))
+    }
+}

@@ -1,0 +1,101 @@
+import AutomationHost
+
+/// What to launch and how: the program, its arguments and flags, its environment, where it runs, its stdin or
+/// terminal, its time limits, the launcher backend and what is kept of its output. Built once; the mock
+/// server's URL (known only once the server listens) is an input of ``request(mockServerURL:)``, never set here.
+package struct LaunchPlan: Sendable {
+    /// The program: a path, or a name looked up in PATH.
+    package let program: String
+    /// The program's own arguments.
+    package let arguments: [String]
+    /// Its flags and where they travel.
+    package let flags: LaunchFlags
+    /// Variables set on top of the base environment, in order of precedence (later wins).
+    package let environment: [(key: String, value: String)]
+    /// Start from nothing but PATH and HOME of ``callerEnvironment`` instead of all of it.
+    package let clearEnvironment: Bool
+    /// The caller's environment (the base unless ``clearEnvironment``).
+    package let callerEnvironment: [String: String]
+    /// The program's working directory (`--cwd`); nil: sut-launch's own.
+    package let workingDirectory: String?
+    /// Where the program's stdin comes from (ignored on a terminal).
+    package let standardInput: LaunchRequest.StandardInput
+    /// Run the program on a pseudo-terminal of this size; nil: pipes.
+    package let terminal: TerminalSize?
+    /// Stop the program after this long (nil: never).
+    package let timeout: Duration?
+    /// Time between SIGTERM and SIGKILL when stopping the program.
+    package let killGrace: Duration
+    /// How the program is started.
+    package let backend: LauncherBackend
+    /// Write the program's output through to ours (the CLI), or only record it (tests, scenarios).
+    package let forwardsOutput: Bool
+    /// Bytes of each stream kept in memory for waits and assertions.
+    package let captureLimit: Int
+    /// Where bytes past ``captureLimit`` spool; nil: nowhere.
+    package let spoolDirectory: String?
+
+    /// A plan for `program`; the defaults are the command line's (the caller's environment is empty unless given).
+    package init(program: String, arguments: [String] = [], flags: LaunchFlags = LaunchFlags(),
+                 environment: [(key: String, value: String)] = [], clearEnvironment: Bool = false,
+                 callerEnvironment: [String: String] = [:], workingDirectory: String? = nil,
+                 standardInput: LaunchRequest.StandardInput = .inherit, terminal: TerminalSize? = nil,
+                 timeout: Duration? = nil, killGrace: Duration = .seconds(5), backend: LauncherBackend = .posixSpawn,
+                 forwardsOutput: Bool = true, captureLimit: Int = 0, spoolDirectory: String? = nil) {
+        self.program = program
+        self.arguments = arguments
+        self.flags = flags
+        self.environment = environment
+        self.clearEnvironment = clearEnvironment
+        self.callerEnvironment = callerEnvironment
+        self.workingDirectory = workingDirectory
+        self.standardInput = standardInput
+        self.terminal = terminal
+        self.timeout = timeout
+        self.killGrace = killGrace
+        self.backend = backend
+        self.forwardsOutput = forwardsOutput
+        self.captureLimit = captureLimit
+        self.spoolDirectory = spoolDirectory
+    }
+
+    /// argv after argv[0], as the program receives it.
+    package func launchArguments(mockServerURL: String?) -> [String] {
+        flags.arguments(mockServerURL: mockServerURL) + arguments
+    }
+
+    /// The program's complete environment: the base, the variables set, the mock server's URL (kept off any
+    /// proxy), then the flags.
+    package func launchEnvironment(mockServerURL: String?) -> [String: String] {
+        var result: [String: String] = [:]
+        if clearEnvironment {
+            for key in ["PATH", "HOME"] { result[key] = callerEnvironment[key] }
+        } else {
+            result = callerEnvironment
+        }
+        for (key, value) in environment { result[key] = value }
+        if let mockServerURL {
+            result[WireFormat.mockServerURLVariable] = mockServerURL
+            // CI machines often set http_proxy: keep mock-server traffic off the proxy.
+            for key in ["NO_PROXY", "no_proxy"] {
+                let existing = result[key].map { $0.split(separator: ",").map(String.init) } ?? []
+                let missing = ["127.0.0.1", "localhost"].filter { !existing.contains($0) }
+                result[key] = (existing + missing).joined(separator: ",")
+            }
+        }
+        result.merge(flags.environment(mockServerURL: mockServerURL)) { _, flag in flag }
+        return result
+    }
+
+    /// The launcher's input: argv and environment marshalled once, with the mock server's URL when one runs.
+    package func request(mockServerURL: String?) -> LaunchRequest {
+        var request = LaunchRequest(executable: program, arguments: launchArguments(mockServerURL: mockServerURL),
+                                    environment: launchEnvironment(mockServerURL: mockServerURL),
+                                    workingDirectory: workingDirectory, standardInput: standardInput,
+                                    forwardsOutput: forwardsOutput, captureLimit: captureLimit)
+        request.backend = backend
+        request.terminal = terminal
+        request.spoolDirectory = spoolDirectory
+        return request
+    }
+}

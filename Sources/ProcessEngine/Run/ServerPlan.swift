@@ -1,0 +1,32 @@
+package import MockServer
+
+/// What mock server a run, a scenario or `serve` starts: its stubs, where it listens, how strict it is, its
+/// limits, admin and journal settings, and where its journal goes. Built once; ``MockServerRun`` starts it.
+package struct ServerPlan: Sendable {
+    /// What the server answers.
+    package let stubs: StubSet
+    /// The address it listens on (`--host`).
+    package let host: String
+    /// Its port (`--port`, default 8080; 0: a free one).
+    package let port: UInt16
+    /// Unexpected requests fail the run, scenario or test even when the stub files do not say `"unexpected": "fail"`.
+    package let strict: Bool
+    /// Request size and connection limits.
+    package let limits: ServerLimits
+    /// Admin API, journal size, secrets in the journal, global response templating.
+    package let options: MockServer.Options
+    /// Write the journal here when the server stops (`--journal`).
+    package let journalPath: String?
+
+    /// A plan for a server answering with `stubs`; the defaults are the command line's.
+    package init(stubs: StubSet, host: String = "127.0.0.1", port: UInt16 = 8080, strict: Bool = false,
+                 limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options(), journalPath: String? = nil) {
+        self.stubs = stubs
+        self.host = host
+        self.port = port
+        self.strict = strict
+        self.limits = limits
+        self.options = options
+        self.journalPath = journalPath
+    }
+}
