@@ -1,5 +1,5 @@
 import AutomationSupport
-package import ProcessEngine
+import ProcessEngine
 import Scenarios
 
 /// Where a command that stopped before it ran still writes the `--report` it was asked for.

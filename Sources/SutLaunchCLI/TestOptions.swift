@@ -1,5 +1,5 @@
 import AutomationSupport
-package import ProcessEngine
+import ProcessEngine
 package import Scenarios
 
 /// `test`'s command line, typed: the scenario options it sets, the files it names (read by the load step, never
