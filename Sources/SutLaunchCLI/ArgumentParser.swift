@@ -1,15 +1,15 @@
-import AutomationSupport
 package import ProcessEngine
-import Scenarios
 
 /// A small getopt-style parser: `--name value`, `--name=value`, `-n value`, `-nvalue`, `--` ends options,
 /// and the first positional ends options too (everything after the program belongs to the program).
 package enum ArgumentParser {
-    /// Parses `arguments` (without argv[0]).
+    /// Parses `arguments` (without argv[0]) into `result`, which holds what was read so far when a token is
+    /// wrong (a command still writes the `--report` read before the mistake).
     /// - Parameter stopAtPositional: treat everything from the first positional on as positionals.
     /// - Throws: ``UsageError`` naming the bad token, with a suggestion for a typo.
-    package static func parse(_ arguments: [String], options: [OptionSpec], stopAtPositional: Bool = true) throws(UsageError) -> ParsedArguments {
-        var result = ParsedArguments()
+    package static func parse<Option: CommandOption>(
+        _ arguments: [String], into result: inout ParsedArguments<Option>, stopAtPositional: Bool = true
+    ) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let token = arguments[index]
@@ -18,91 +18,74 @@ package enum ArgumentParser {
             if token == "--" {
                 result.positionals.append(contentsOf: arguments[index...])
                 result.endedByDoubleDash = true
-                break
+                return
             }
             if token.hasPrefix("--") {
-                var name = token
-                var inlineValue: String?
-                if let equals = token.firstIndex(of: "=") {
-                    name = String(token[..<equals])
-                    inlineValue = String(token[token.index(after: equals)...])
-                }
-                guard let spec = options.first(where: { $0.long == name }) else {
-                    throw UsageError("unknown option '\(name)'\(Suggestion.didYouMean(name, among: options.map(\.long), quote: "'"))")
-                }
-                if spec.takesValue {
-                    let value: String
-                    if let inlineValue {
-                        value = inlineValue
-                    } else {
-                        guard index < arguments.count else { throw missingValue(spec, spelling: name) }
-                        value = arguments[index]
-                        index += 1
-                    }
-                    result.options.append(ParsedOption(long: spec.long, value: value, index: position, spelling: name))
-                } else {
-                    if inlineValue != nil { throw UsageError("option '\(name)' takes no value; write '\(name)' alone") }
-                    result.options.append(ParsedOption(long: spec.long, value: nil, index: position, spelling: name))
-                }
+                result.options.append(try long(token, position: position, arguments: arguments, index: &index))
                 continue
             }
-            if token.hasPrefix("-"), token.count > 2, let spec = options.first(where: { $0.long == "-" + token.prefix { $0 != "=" } }) {
-                throw UsageError("unknown option '\(token.prefix { $0 != "=" })'; did you mean '\(spec.long)'?")
+            if token.hasPrefix("-"), token.count > 2, let option = Option.named("-" + token.prefix { $0 != "=" }) {
+                throw UsageError(.singleDashLongOption(String(token.prefix { $0 != "=" }), long: option.spec.long))
             }
             if token.hasPrefix("-"), token.count > 1 {
-                // Short options bundle as getopt's do: `-qf k=v` is `-q -f k=v`, `-qfk=v` is `-q -f k=v`.
-                var letters = Substring(token.dropFirst())
-                while let letter = letters.first {
-                    let short = "-" + String(letter)
-                    letters = letters.dropFirst()
-                    guard let spec = options.first(where: { $0.short == short }) else {
-                        throw UsageError("unknown option '\(short)'\(shortHint(short, options: options))")
-                    }
-                    if spec.takesValue {
-                        var value = String(letters)
-                        if value.isEmpty {
-                            guard index < arguments.count else { throw missingValue(spec, spelling: short) }
-                            value = arguments[index]
-                            index += 1
-                        } else if value.hasPrefix("=") {
-                            value.removeFirst()
-                        }
-                        result.options.append(ParsedOption(long: spec.long, value: value, index: position, spelling: short))
-                        break
-                    }
-                    if letters.first == "=" { throw UsageError("option '\(short)' takes no value; write '\(short)' alone") }
-                    result.options.append(ParsedOption(long: spec.long, value: nil, index: position, spelling: short))
-                }
+                result.options += try shorts(token, position: position, arguments: arguments, index: &index)
                 continue
             }
             if stopAtPositional {
                 result.positionals.append(contentsOf: arguments[(index - 1)...])
-                break
+                return
             }
             result.positionals.append(token)
         }
-        return result
     }
 
-    /// The last value of option `long` in `arguments`, found without failing on other mistakes: lets a
-    /// command write the report it was asked for even when the rest of its command line is wrong.
-    package static func lastValue(of long: String, in arguments: [String], options: [OptionSpec], stopAtPositional: Bool = true) -> String? {
-        var found: String?
-        var index = 0
-        while index < arguments.count {
-            let token = arguments[index]
-            index += 1
-            if token == "--" { break }
-            if token == long {
-                if index < arguments.count { found = arguments[index] }
-                index += 1
-            } else if token.hasPrefix(long + "=") {
-                found = String(token.dropFirst(long.count + 1))
-            } else if let spec = options.first(where: { $0.long == token || $0.short == token }), spec.takesValue {
-                index += 1
-            } else if !token.hasPrefix("-") && stopAtPositional {
+    /// `--name`, `--name=value` or `--name value`.
+    private static func long<Option: CommandOption>(
+        _ token: String, position: Int, arguments: [String], index: inout Int
+    ) throws(UsageError) -> ParsedOption<Option> {
+        var name = token
+        var inlineValue: String?
+        if let equals = token.firstIndex(of: "=") {
+            name = String(token[..<equals])
+            inlineValue = String(token[token.index(after: equals)...])
+        }
+        guard let option = Option.named(name) else { throw UsageError(.unknownOption(name, known: Option.specs.map(\.long))) }
+        guard let placeholder = option.spec.valueName else {
+            if inlineValue != nil { throw UsageError(.takesNoValue(name)) }
+            return ParsedOption(option: option, value: nil, index: position, spelling: name)
+        }
+        if let inlineValue { return ParsedOption(option: option, value: inlineValue, index: position, spelling: name) }
+        guard index < arguments.count else { throw UsageError(.missingValue(name, placeholder: placeholder)) }
+        index += 1
+        return ParsedOption(option: option, value: arguments[index - 1], index: position, spelling: name)
+    }
+
+    /// Short options bundle as getopt's do: `-qf k=v` is `-q -f k=v`, `-qfk=v` is `-q -f k=v`.
+    private static func shorts<Option: CommandOption>(
+        _ token: String, position: Int, arguments: [String], index: inout Int
+    ) throws(UsageError) -> [ParsedOption<Option>] {
+        var found: [ParsedOption<Option>] = []
+        var letters = Substring(token.dropFirst())
+        while let letter = letters.first {
+            let short = "-" + String(letter)
+            letters = letters.dropFirst()
+            guard let option = Option.allCases.first(where: { $0.spec.short == short }) else {
+                throw UsageError(.unknownShortOption(short, hint: shortHint(short, options: Option.specs)))
+            }
+            if let placeholder = option.spec.valueName {
+                var value = String(letters)
+                if value.isEmpty {
+                    guard index < arguments.count else { throw UsageError(.missingValue(short, placeholder: placeholder)) }
+                    value = arguments[index]
+                    index += 1
+                } else if value.hasPrefix("=") {
+                    value.removeFirst()
+                }
+                found.append(ParsedOption(option: option, value: value, index: position, spelling: short))
                 break
             }
+            if letters.first == "=" { throw UsageError(.takesNoValue(short)) }
+            found.append(ParsedOption(option: option, value: nil, index: position, spelling: short))
         }
         return found
     }
@@ -111,9 +94,5 @@ package enum ArgumentParser {
     private static func shortHint(_ short: String, options: [OptionSpec]) -> String {
         if short == "-t", options.contains(where: { $0.long == "--tags" }) { return "; write --tags (-t is --timeout in the run form)" }
         return ""
-    }
-
-    private static func missingValue(_ spec: OptionSpec, spelling: String) -> UsageError {
-        UsageError("option '\(spelling)' needs a value: \(spelling) \(spec.valueName ?? "VALUE")")
     }
 }

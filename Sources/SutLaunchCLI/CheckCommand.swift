@@ -3,6 +3,19 @@ import MockServer
 import ProcessEngine
 import Scenarios
 
+/// The options of `sut-launch check [options] FILES...`.
+package enum CheckOption: CommandOption {
+    case help, messages, define
+
+    package var spec: OptionSpec {
+        switch self {
+        case .help: OptionSpec("--help", short: "-h", help: "show this help")
+        case .messages: OptionSpec("--messages", value: "FILE", help: "write every feature file as Cucumber Messages")
+        case .define: OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "a value for ${NAME} in steps, as for test")
+        }
+    }
+}
+
 /// `sut-launch check FILES...`: validates stub files, WireMock mappings and feature files (syntax, durations,
 /// and every step in the catalog); exit 0 when all are valid, 3 otherwise. It accepts what `test` and
 /// `serve` accept (files and directories) and refuses what they refuse.
@@ -22,21 +35,20 @@ package enum CheckCommand {
 
     /// Runs `check` with the arguments after it; returns the exit code.
     package static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, options: [OptionSpec("--help", short: "-h", help: ""), OptionSpec("--messages", value: "FILE", help: ""),
-                                                                   OptionSpec("--define", short: "-D", value: "NAME=VALUE", help: "")],
-                                              stopAtPositional: false)
-        let defines = try DefineOptions.parse(parsed.values("--define"))
-        try OutputFiles.check(parsed, outputs: ["--messages"], inputs: parsed.positionals.map { ($0, "the feature file \($0)") })
-        let messagesPath = try parsed.last("--messages").map { option throws(UsageError) in try RunCommand.outputPath(option.value ?? "", option) }
+        var parsed = ParsedArguments<CheckOption>()
+        try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
+        let defines = try DefineOptions.parse(parsed.values(.define))
+        try OutputFiles.check(parsed, outputs: [.messages], inputs: parsed.positionals.map { ($0, "the feature file \($0)") })
+        let messagesPath = try parsed.last(.messages).map { option throws(UsageError) in try OutputFiles.path(option) }
         var sources: [ScenarioLint.Source] = [] // every feature file as read, for --messages
-        if parsed.has("--help") {
+        if parsed.has(.help) {
             Console.out(help)
             return 0
         }
-        guard !parsed.positionals.isEmpty else { throw UsageError("check needs files: sut-launch check routes.json mappings/ features/") }
+        guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("check needs files: sut-launch check routes.json mappings/ features/")) }
         var failed = false
         for path in parsed.positionals {
-            guard FileSystem.exists(path) else { throw UsageError("\(path): no such file or directory") }
+            guard FileSystem.exists(path) else { throw UsageError(.noSuchPath(path, kind: "file or directory")) }
             var features: [String] = []
             var stubs = false
             if FileSystem.isDirectory(path) {

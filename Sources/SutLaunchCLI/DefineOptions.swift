@@ -4,19 +4,18 @@ import Scenarios
 enum DefineOptions {
     /// The values by name. A name is a letter or `_`, then letters, digits and `_` (as a shell variable's); a
     /// name given twice is refused naming both; a value may be empty (an empty argument), but not PROGRAM's.
-    static func parse(_ options: [ParsedOption]) throws(UsageError) -> [String: String] {
+    static func parse<Option>(_ options: [ParsedOption<Option>]) throws(UsageError) -> [String: String] {
         var defines: [String: String] = [:]
         var origins: [String: String] = [:]
         for option in options {
             let text = option.value ?? ""
-            guard let equals = text.firstIndex(of: "=") else { throw UsageError("\(option.spelling) '\(text)' is not NAME=VALUE") }
+            guard let equals = text.firstIndex(of: "=") else { throw UsageError(.notNameValue(option.spelling, value: text)) }
             let name = String(text[..<equals]), value = String(text[text.index(after: equals)...])
             guard isName(name) else {
-                throw UsageError("\(option.spelling) '\(text)': \(name.isEmpty ? "no name before =" : "'\(name)' is not a name")"
-                    + " (a letter or _, then letters, digits or _)")
+                throw UsageError(.invalidDefineName(option.spelling, value: text, name: name))
             }
-            if let earlier = origins[name] { throw UsageError("\(option.spelling) \(name) is given twice: \(earlier) and \(option.origin); keep one") }
-            if name == "PROGRAM" && value.isEmpty { throw UsageError("\(option.origin): PROGRAM= names no program") }
+            if let earlier = origins[name] { throw UsageError(.givenTwice("\(option.spelling) \(name)", first: earlier, second: option.origin)) }
+            if name == "PROGRAM" && value.isEmpty { throw UsageError(.emptyProgramDefine(origin: option.origin)) }
             defines[name] = value
             origins[name] = option.origin
         }

@@ -18,7 +18,7 @@ package enum HelpText {
         OPTIONS:
 
         """
-        text += OptionSpec.helpLines(RunCommand.options)
+        text += RunOption.helpLines
         text += """
 
         VALUES:

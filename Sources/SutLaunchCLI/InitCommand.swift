@@ -7,40 +7,48 @@ import FoundationEssentials
 import Foundation
 #endif
 
+/// The options of `sut-launch init [--program PROGRAM] [DIR]`.
+package enum InitOption: CommandOption {
+    case program, help
+
+    package var spec: OptionSpec {
+        switch self {
+        case .program: OptionSpec("--program", value: "PROGRAM", help: "the program the example scenarios launch (default: echo)")
+        case .help: OptionSpec("--help", short: "-h", help: "show this help")
+        }
+    }
+}
+
 /// `sut-launch init [--program PROGRAM] [DIR]`: a starter layout that passes as written against the program
 /// named (a feature file, a stub file, CI snippets). It never overwrites a file.
 package enum InitCommand {
-    static let options: [OptionSpec] = [
-        OptionSpec("--program", value: "PROGRAM", help: "the program the example scenarios launch (default: echo)"),
-        OptionSpec("--help", short: "-h", help: "show this help"),
-    ]
-
     /// The text of `sut-launch init --help`.
     package static var help: String {
         "USAGE:\n  sut-launch init [--program PROGRAM] [DIR]\n\nWrites features/example.feature, stubs/example.json and ci/ snippets into DIR (default: here),\n"
-            + "never overwriting a file; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + OptionSpec.helpLines(options)
+            + "never overwriting a file; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + InitOption.helpLines
     }
 
     /// Runs `init` with the arguments after it; returns the exit code.
     package static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ArgumentParser.parse(arguments, options: options, stopAtPositional: false)
-        if parsed.has("--help") {
+        var parsed = ParsedArguments<InitOption>()
+        try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
+        if parsed.has(.help) {
             Console.out(help)
             return 0
         }
-        guard parsed.positionals.count <= 1 else { throw UsageError("init takes one directory, got \(parsed.positionals.joined(separator: " "))") }
+        guard parsed.positionals.count <= 1 else { throw UsageError(.initTakesOneDirectory(parsed.positionals)) }
         let directory = parsed.positionals.first ?? "."
-        let program = parsed.last("--program")?.value ?? "echo"
+        let program = parsed.last(.program)?.value ?? "echo"
         // The name lands in Gherkin (a line of its own) and in a step value (where ${…} expands): a line break
         // or a control character broke the starter that must pass as written, `${` would expand at test time.
         if program.isEmpty || program.escapingControlCharacters() != program || program.contains("${") {
-            throw UsageError("--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}")
+            throw UsageError(.initBadProgram(program))
         }
         let files = starterFiles(program: program)
         // DIR is the user's (made when missing); below it nothing is followed: a name taken by anything, a
         // dangling link included, is never written over or through.
         let root: RootedDirectory
-        do { root = try RootedDirectory(directory, create: true) } catch { throw UsageError("init: \(error)") }
+        do { root = try RootedDirectory(directory, create: true) } catch { throw UsageError(.initFailed("\(error)")) }
         let existing = files.map(\.path).filter { path in
             var prefix = ""
             for component in path.split(separator: "/") {
@@ -51,11 +59,11 @@ package enum InitCommand {
             return true
         }
         guard existing.isEmpty else {
-            throw UsageError("init will not overwrite \(existing.map { directory + "/" + $0 }.joined(separator: ", ")); choose an empty directory")
+            throw UsageError(.initWouldOverwrite(existing.map { directory + "/" + $0 }))
         }
         for file in files {
             let path = directory + "/" + file.path
-            do { try root.write(Array(file.text.utf8), to: file.path, replacing: false) } catch { throw UsageError("init: cannot write \(path): \(error)") }
+            do { try root.write(Array(file.text.utf8), to: file.path, replacing: false) } catch { throw UsageError(.initFailed("cannot write \(path): \(error)")) }
             Console.out("wrote \(path)\n")
         }
         Console.out("next: sut-launch test \(directory == "." ? "" : directory + "/")features\n")

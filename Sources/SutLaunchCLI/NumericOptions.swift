@@ -22,33 +22,33 @@ enum NumericOptions {
     static let featureLine = 1...10_000_000
 
     /// The option's value as a whole number in `range`.
-    static func integer(_ option: ParsedOption, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+    static func integer<Option>(_ option: ParsedOption<Option>, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         do {
             return try BoundedNumber.requireInteger(option.value ?? "", in: range)
         } catch {
-            throw UsageError("\(option.spelling) \(error) (argument \(option.index))")
+            throw UsageError(.invalidNumber(option.spelling, problem: "\(error)", index: option.index))
         }
     }
 
     /// `--port`: 0 (a free port) to 65535.
-    static func port(_ option: ParsedOption) throws(UsageError) -> UInt16 {
+    static func port<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> UInt16 {
         UInt16(truncatingIfNeeded: try integer(option, in: port))
     }
 
     /// `--shard K/N`: the K-th of N shares, 1 <= K <= N <= 10,000.
-    static func shard(_ option: ParsedOption) throws(UsageError) -> (index: Int, count: Int) {
+    static func shard<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> (index: Int, count: Int) {
         let value = option.value ?? ""
         let parts = value.split(separator: "/", omittingEmptySubsequences: false)
-        let usage = "\(option.spelling) '\(value.prefix(40))' is not K/N with 1 <= K <= N <= \(shardCount.upperBound), like 2/8 (argument \(option.index))"
+        let usage = UsageError(.invalidShard(option.spelling, value: value, maxCount: shardCount.upperBound, index: option.index))
         guard parts.count == 2, let count = BoundedNumber.integer(parts[1], in: shardCount),
-              let index = BoundedNumber.integer(parts[0], in: 1...count) else { throw UsageError(usage) }
+              let index = BoundedNumber.integer(parts[0], in: 1...count) else { throw usage }
         return (index, count)
     }
 
     /// A duration option: `500ms`, `30s`, `2m`, `1h`, `1m30s`, or seconds.
-    static func duration(_ option: ParsedOption) throws(UsageError) -> Duration {
+    static func duration<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> Duration {
         guard let duration = DurationParser.parse(option.value ?? "") else {
-            throw UsageError("\(option.spelling) '\((option.value ?? "").prefix(40))' is not a duration from 0 to \(Int(DurationParser.maxSeconds)) seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument \(option.index))")
+            throw UsageError(.invalidDuration(option.spelling, value: option.value ?? "", maxSeconds: Int(DurationParser.maxSeconds), index: option.index))
         }
         return duration
     }

@@ -28,13 +28,32 @@ package struct OptionSpec: Sendable {
     }
 }
 
+/// A command's options as an enum: each case carries its spec, so parsing, help, completions and the man page
+/// read one table, and a command's `switch` over its cases is checked for completeness by the compiler.
+package protocol CommandOption: CaseIterable, Hashable, Sendable where AllCases == [Self] {
+    /// Names, value placeholder and help line.
+    var spec: OptionSpec { get }
+}
+
+extension CommandOption {
+    /// Every case's spec, in declaration order (the order help lists them).
+    static var specs: [OptionSpec] { allCases.map(\.spec) }
+    /// The OPTIONS part of the command's help.
+    static var helpLines: String { OptionSpec.helpLines(specs) }
+    /// The case whose long name is `long`.
+    static func named(_ long: String) -> Self? { allCases.first { $0.spec.long == long } }
+}
+
 /// One option occurrence in the order given: which option, its value, and where it stood (1-based argument index).
-package struct ParsedOption: Sendable, Hashable {
-    package var long: String
+package struct ParsedOption<Option: CommandOption>: Sendable, Hashable {
+    package var option: Option
     package var value: String?
     package var index: Int
     /// How the user wrote it (`-f`, `--flag`), for messages.
     package var spelling: String
+
+    /// The option's long name.
+    package var long: String { option.spec.long }
 
     /// "--flag x=1 (argument 3)".
     package var origin: String {
@@ -43,14 +62,14 @@ package struct ParsedOption: Sendable, Hashable {
 }
 
 /// The result of parsing: the options in order, and the positionals (the program and its arguments).
-package struct ParsedArguments: Sendable {
-    package var options: [ParsedOption] = []
+package struct ParsedArguments<Option: CommandOption>: Sendable {
+    package var options: [ParsedOption<Option>] = []
     package var positionals: [String] = []
     /// True when `--` ended the options: the first positional is then a program name whatever it spells.
     package var endedByDoubleDash = false
 
-    package func values(_ long: String) -> [ParsedOption] { options.filter { $0.long == long } }
-    package func has(_ long: String) -> Bool { options.contains { $0.long == long } }
+    package func values(_ option: Option) -> [ParsedOption<Option>] { options.filter { $0.option == option } }
+    package func has(_ option: Option) -> Bool { options.contains { $0.option == option } }
     /// The last value given for an option (a later one overrides an earlier one, as in most tools).
-    package func last(_ long: String) -> ParsedOption? { options.last { $0.long == long } }
+    package func last(_ option: Option) -> ParsedOption<Option>? { options.last { $0.option == option } }
 }

@@ -1,6 +1,5 @@
 import AutomationSupport
 import ProcessEngine
-import Scenarios
 
 /// The files a command line writes, checked together before anything launches: each output option given once,
 /// no two outputs naming one file (`--journal same.json --report same.json` lost one), and no output naming a
@@ -8,14 +7,14 @@ import Scenarios
 /// resolved (``FileSystem/sameFile(_:_:)``). Each problem is a usage error naming both options.
 enum OutputFiles {
     /// - Parameters:
-    ///   - outputs: the long names of the options that name files to write.
+    ///   - outputs: the options that name files to write.
     ///   - inputs: files the command reads or runs, each with how the user named it ("--stub s.json (argument 3)").
-    static func check(_ parsed: ParsedArguments, outputs: [String], inputs: [(path: String, origin: String)] = []) throws(UsageError) {
-        var written: [ParsedOption] = []
-        for long in outputs {
-            let given = parsed.values(long)
+    static func check<Option>(_ parsed: ParsedArguments<Option>, outputs: [Option], inputs: [(path: String, origin: String)] = []) throws(UsageError) {
+        var written: [ParsedOption<Option>] = []
+        for output in outputs {
+            let given = parsed.values(output)
             if given.count > 1 {
-                throw UsageError("\(long) is given twice: \(given[0].origin) and \(given[1].origin); keep one")
+                throw UsageError(.givenTwice(output.spec.long, first: given[0].origin, second: given[1].origin))
             }
             written += given
         }
@@ -23,16 +22,26 @@ enum OutputFiles {
         for (index, output) in written.enumerated() {
             let path = output.value ?? ""
             for earlier in written[..<index] where FileSystem.sameFile(earlier.value ?? "", path) {
-                throw UsageError("\(earlier.origin) and \(output.origin) name the same file; give each its own")
+                throw UsageError(.sameFile(first: earlier.origin, second: output.origin))
             }
             for input in inputs where FileSystem.sameFile(input.path, path) {
-                throw UsageError("\(output.origin) would overwrite \(input.origin); write it elsewhere")
+                throw UsageError(.wouldOverwrite(output: output.origin, input: input.origin))
             }
         }
     }
 
     /// The files a list of options names, as inputs for ``check(_:outputs:inputs:)``.
-    static func inputs(_ parsed: ParsedArguments, _ longs: [String]) -> [(path: String, origin: String)] {
-        parsed.options.filter { longs.contains($0.long) && $0.value != nil }.map { ($0.value!, $0.origin) }
+    static func inputs<Option>(_ parsed: ParsedArguments<Option>, _ options: [Option]) -> [(path: String, origin: String)] {
+        parsed.options.filter { options.contains($0.option) && $0.value != nil }.map { ($0.value!, $0.origin) }
+    }
+
+    /// An output file named by an option, checked before anything launches: a missing directory or an
+    /// unwritable path is a usage error naming the option.
+    static func path<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> String {
+        let value = option.value ?? ""
+        if let problem = OutputFile.problem(value) {
+            throw UsageError(.cannotWrite(option.spelling, path: value, problem: problem, index: option.index))
+        }
+        return value
     }
 }

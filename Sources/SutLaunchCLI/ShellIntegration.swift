@@ -7,8 +7,8 @@ import Scenarios
 package enum ShellIntegration {
     /// Each subcommand with its options; "" is the run form.
     static var commands: [(name: String, options: [OptionSpec], files: String)] {
-        [("", RunCommand.options, ""), ("serve", ServeCommand.options, "json"), ("check", [OptionSpec("--help", short: "-h", help: "show this help")], "feature json"),
-         ("test", TestCommand.options, "feature"), ("init", InitCommand.options, "")]
+        [("", RunOption.specs, ""), ("serve", ServeOption.specs, "json"), ("check", [CheckOption.help.spec], "feature json"),
+         ("test", TestOption.specs, "feature"), ("init", InitOption.specs, "")]
     }
 
     /// The fixed values an option takes, for completion.
@@ -23,7 +23,7 @@ package enum ShellIntegration {
         case "bash": Console.out(bash())
         case "zsh": Console.out("#compdef sut-launch\n# zsh: the bash completion through bashcompinit.\nautoload -U +X bashcompinit && bashcompinit\n" + bash())
         case "fish": Console.out(fish())
-        default: throw UsageError("completions needs a shell: sut-launch completions bash|zsh|fish")
+        default: throw UsageError(.needsOperands("completions needs a shell: sut-launch completions bash|zsh|fish"))
         }
         return 0
     }
@@ -51,7 +51,7 @@ package enum ShellIntegration {
         }
         script += "        help) COMPREPLY=($(compgen -W \"serve check test init\" -- \"$cur\")) ;;\n"
         script += "        completions) COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\")) ;;\n"
-        let runWords = RunCommand.options.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) }.joined(separator: " ")
+        let runWords = RunOption.specs.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) }.joined(separator: " ")
         script += "        *) if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"\(runWords)\" -- \"$cur\"));\n"
         script += "           elif [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"serve check test init help completions\" -- \"$cur\") $(compgen -c -- \"$cur\"));\n"
         script += "           else COMPREPLY=($(compgen -c -- \"$cur\") $(compgen -f -- \"$cur\")); fi ;;\n"
@@ -99,11 +99,11 @@ package enum ShellIntegration {
         page += ".SH DESCRIPTION\nLaunches PROGRAM with feature flags (EPHEMERAL) and automation flags (AUTOMATION) as launch arguments and "
         page += "environment variables, beside a mock HTTP server answering from stub files, streams its output, waits, checks, "
         page += "reports, and exits with a code CI understands.\n"
-        page += ".SH OPTIONS\n" + options(RunCommand.options)
-        page += ".SH SERVE\nThe mock server alone, until SIGINT or SIGTERM; its URL is the first line on stdout.\n" + options(ServeCommand.options)
+        page += ".SH OPTIONS\n" + options(RunOption.specs)
+        page += ".SH SERVE\nThe mock server alone, until SIGINT or SIGTERM; its URL is the first line on stdout.\n" + options(ServeOption.specs)
         page += ".SH CHECK\nValidates stub files, WireMock mappings and feature files (or directories of them); exit 3 on a problem.\n"
-        page += ".SH TEST\nRuns Gherkin scenarios (sut\\-launch test \\-\\-help lists every step).\n" + options(TestCommand.options)
-        page += ".SH INIT\n" + options(InitCommand.options)
+        page += ".SH TEST\nRuns Gherkin scenarios (sut\\-launch test \\-\\-help lists every step).\n" + options(TestOption.specs)
+        page += ".SH INIT\n" + options(InitOption.specs)
         page += ".SH EXIT STATUS\n"
         let codes: [(String, String)] = [
             ("the program's", "it ran and every check held"), ("1", "test: a scenario failed"), ("2", "usage error; nothing launched"),

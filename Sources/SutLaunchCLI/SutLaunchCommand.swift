@@ -11,7 +11,7 @@ import Scenarios
 /// (`sut-launch -- test` runs test(1)).
 package enum SutLaunchCommand {
     /// The subcommands, and `help`.
-    static let subcommands = ["serve", "check", "test", "init", "help", "completions", "manpage"]
+    static let subcommands = Subcommand.allCases.map(\.rawValue)
     /// Words kept for subcommands to come; launching a program of that name needs `--`.
     static let reservedWords: [String] = []
 
@@ -24,7 +24,7 @@ package enum SutLaunchCommand {
 
     /// `--launcher foundation` in a sut-launch built without Foundation: the same command line, run by
     /// ``foundationCompanion``. Returns only when that cannot start (exit 125, with the report).
-    private static func runCompanion(for plan: RunPlan, arguments: [String]) -> Int32 {
+    private static func runCompanion(for plan: RunPlan, arguments: [String], report: EarlyReport?) -> Int32 {
         let name = foundationCompanion
         let message: String
         if let path = CompanionExecutable.path(name) {
@@ -34,7 +34,7 @@ package enum SutLaunchCommand {
             message = "--launcher \(plan.launch.backend.rawValue): cannot find this executable's directory to start \(name) from"
         }
         Console.error(message)
-        RunCommand.writeEarlyReport(arguments, exitCode: ExitCode.cannotLaunch, error: message)
+        report?.write(exitCode: ExitCode.cannotLaunch, error: message)
         return ExitCode.cannotLaunch
     }
 
@@ -48,70 +48,80 @@ package enum SutLaunchCommand {
     }
 
     private static func command(_ arguments: [String], environment: [String: String]) -> Int32 {
-        let first = arguments.first
         do {
-            switch first {
-            case "serve": return try ServeCommand.run(Array(arguments.dropFirst()))
-            case "check":
-                Interruption.exitOnSignal()
-                return try CheckCommand.run(Array(arguments.dropFirst()), environment: environment)
-            case "test": return try TestCommand.run(Array(arguments.dropFirst()), environment: environment)
-            case "init": return try InitCommand.run(Array(arguments.dropFirst()))
-            case "completions": return try ShellIntegration.run(Array(arguments.dropFirst()))
-            case "manpage":
-                Console.out(ShellIntegration.manPage())
-                return 0
-            case "help": return try help(Array(arguments.dropFirst()))
-            default: break
+            if let first = arguments.first, let subcommand = Subcommand(rawValue: first) {
+                return try run(subcommand, Array(arguments.dropFirst()), environment: environment)
             }
-            if let first { try refuseLikelyTypo(first) }
-            switch try RunCommand.parse(arguments, environment: environment) {
-            case .help:
-                Console.out(HelpText.main)
-                return 0
-            case .version:
-                Console.out("sut-launch \(SutLaunch.version)\n")
-                return 0
-            case .run(let plan):
-                if !Launcher.isAvailable(plan.launch.backend) { return runCompanion(for: plan, arguments: arguments) }
-                csystem_single_malloc_arena() // a run has a few threads that allocate little: no arena each
-                let forwarder = SignalForwarder(grace: plan.launch.killGrace)
-                return Runner.run(plan, signals: forwarder).exitCode
-            }
+            if let first = arguments.first { try refuseLikelyTypo(first) }
+            return try runForm(arguments, environment: environment)
         } catch {
-            let (code, message) = describe(error)
+            let failure = error as? CommandFailure
+            let (code, message) = describe(failure?.underlying ?? error)
             Console.error(message)
-            if first == "test" {
-                TestCommand.writeEarlyReport(Array(arguments.dropFirst()), exitCode: code, error: message)
-            } else if !["serve", "check", "help", "init", "completions", "manpage"].contains(first) {
-                RunCommand.writeEarlyReport(arguments, exitCode: code, error: message)
-            }
+            failure?.report?.write(exitCode: code, error: message)
             return code
+        }
+    }
+
+    /// Runs a subcommand with the arguments after its name.
+    private static func run(_ subcommand: Subcommand, _ arguments: [String], environment: [String: String]) throws -> Int32 {
+        switch subcommand {
+        case .serve: return try ServeCommand.run(arguments)
+        case .check:
+            Interruption.exitOnSignal()
+            return try CheckCommand.run(arguments, environment: environment)
+        case .test: return try TestCommand.run(arguments, environment: environment)
+        case .`init`: return try InitCommand.run(arguments)
+        case .completions: return try ShellIntegration.run(arguments)
+        case .manpage:
+            Console.out(ShellIntegration.manPage())
+            return 0
+        case .help: return try help(arguments)
+        }
+    }
+
+    /// The main form: parse, load what the options name, launch. A failure before the launch writes the `--report`.
+    private static func runForm(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        switch try RunOptions.parse(arguments) {
+        case .help:
+            Console.out(HelpText.main)
+            return 0
+        case .version:
+            Console.out("sut-launch \(SutLaunch.version)\n")
+            return 0
+        case .run(let options):
+            let report = EarlyReport.checked(options.reportPath.map { .run(path: $0, program: options.program) }, outputsHold: true)
+            let plan: RunPlan
+            do {
+                plan = try options.plan(environment: environment)
+            } catch {
+                throw CommandFailure(error, report: report)
+            }
+            if !Launcher.isAvailable(plan.launch.backend) { return runCompanion(for: plan, arguments: arguments, report: report) }
+            csystem_single_malloc_arena() // a run has a few threads that allocate little: no arena each
+            let forwarder = SignalForwarder(grace: plan.launch.killGrace)
+            return Runner.run(plan, signals: forwarder).exitCode
         }
     }
 
     /// The exit code and the one-line message for an error that ended parsing.
     static func describe(_ error: any Error) -> (Int32, String) {
         switch error {
+        case let error as CommandFailure: describe(error.underlying)
         case let error as UsageError: (ExitCode.usage, error.message)
         case let error as InputError: (ExitCode.invalidInput, error.description)
         default: (ExitCode.usage, "\(error)")
         }
     }
 
-    /// `help`, `help SUBCOMMAND`.
+    /// `help`, `help TOPIC`.
     static func help(_ arguments: [String]) throws(UsageError) -> Int32 {
-        switch arguments.first {
-        case nil: Console.out(HelpText.main)
-        case "serve": Console.out(ServeCommand.help)
-        case "check": Console.out(CheckCommand.help)
-        case "test": Console.out(TestCommand.help)
-        case "init": Console.out(InitCommand.help)
-        case "steps": Console.out(TestCommand.steps)
-        case "help": Console.out("USAGE:\n  sut-launch help [serve|check|test|init|steps]\n")
-        case let topic?:
-            throw UsageError("no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test, init, steps"))")
+        guard let word = arguments.first else {
+            Console.out(HelpText.main)
+            return 0
         }
+        guard let topic = HelpTopic(rawValue: word) else { throw UsageError(.noHelpTopic(word, subcommands: subcommands)) }
+        Console.out(topic.text)
         return 0
     }
 
@@ -119,19 +129,16 @@ package enum SutLaunchCommand {
     /// whatever program of that name is in PATH would be a surprise (`sut-launch init` ran telinit).
     static func refuseLikelyTypo(_ word: String) throws(UsageError) {
         guard !word.hasPrefix("-"), !word.contains("/") else { return }
-        let escape = "; to launch a program named \(word), write: sut-launch -- \(word)"
-        if reservedWords.contains(word) {
-            throw UsageError("'\(word)' is reserved for a sut-launch subcommand\(escape)")
-        }
+        if reservedWords.contains(word) { throw UsageError(.reservedWord(word)) }
         // One edit for short words (so head, less, yes and tee still launch), two for longer ones.
         let limit = word.count <= 4 ? 1 : 2
         let lowered = word.lowercased()
         let near = subcommands.map { ($0, Suggestion.editDistance(lowered, $0)) }.filter { $0.1 > 0 && $0.1 <= limit }
         if let (subcommand, _) = near.min(by: { $0.1 < $1.1 }) {
-            throw UsageError("unknown subcommand '\(word)'; did you mean 'sut-launch \(subcommand)'?\(escape)")
+            throw UsageError(.unknownSubcommand(word, suggestion: subcommand))
         }
         if subcommands.contains(lowered) {
-            throw UsageError("unknown subcommand '\(word)'; subcommands are lower case: 'sut-launch \(lowered)'\(escape)")
+            throw UsageError(.subcommandCase(word, lowered: lowered))
         }
     }
 }

@@ -117,7 +117,7 @@ import Testing
     @Test func helpAndVersion() throws {
         guard case .help = try RunCommand.parse(["-h"], environment: [:]) else { Issue.record("not help"); return }
         guard case .version = try RunCommand.parse(["--version"], environment: [:]) else { Issue.record("not version"); return }
-        for option in RunCommand.options { #expect(HelpText.main.contains(option.long)) }
+        for option in RunOption.allCases { #expect(HelpText.main.contains(option.spec.long)) }
     }
 }
 

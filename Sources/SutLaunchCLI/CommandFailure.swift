@@ -1,0 +1,45 @@
+import AutomationSupport
+import ProcessEngine
+import Scenarios
+
+/// Where a command that stopped before it ran still writes the `--report` it was asked for.
+package enum EarlyReport: Sendable, Hashable {
+    /// The run form's report: nothing launched.
+    case run(path: String, program: String)
+    /// `test`'s JSON report: no scenario ran.
+    case test(path: String)
+
+    /// Writes the report of a command that ended with `exitCode` because of `error`.
+    func write(exitCode: Int32, error: String) {
+        switch self {
+        case let .run(path, program):
+            if !RunReport(notLaunched: program, exitCode: exitCode, error: error).write(to: path) {
+                Console.error("--report \(path): cannot write the report")
+            }
+        case let .test(path):
+            let json = ScenarioJSONReport.render([], totalSeconds: 0, exitCode: exitCode, error: error)
+            if let problem = OutputFile.write(Array(json.utf8), to: path) { Console.error("--report \(path): cannot write the report: \(problem)") }
+        }
+    }
+
+    /// The report an early failure may write: `--report` given once, on a file of its own and in a directory
+    /// that exists (``OutputFiles``), else none.
+    static func checked(_ report: Self?, outputsHold: Bool) -> Self? {
+        guard let report, outputsHold else { return nil }
+        switch report {
+        case .run(let path, _), .test(let path): return OutputFile.problem(path) == nil ? report : nil
+        }
+    }
+}
+
+/// An error that ended a command before it ran (a usage error, an invalid file), with the report to write for it:
+/// the command line was parsed once, and what it named travels here.
+package struct CommandFailure: Error {
+    package var underlying: any Error
+    package var report: EarlyReport?
+
+    package init(_ underlying: any Error, report: EarlyReport?) {
+        self.underlying = underlying
+        self.report = report
+    }
+}

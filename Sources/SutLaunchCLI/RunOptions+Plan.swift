@@ -1,0 +1,58 @@
+import AutomationHost
+import AutomationSupport
+import MockServer
+package import ProcessEngine
+
+extension RunOptions {
+    /// The run these options ask for: reads the flags file, the dotenv files and the stubs, then builds the
+    /// ``RunPlan`` (launch, server, settings) in one place.
+    /// - Parameters:
+    ///   - environment: the caller's environment.
+    ///   - readFile: reads a named file (injected for tests).
+    /// - Throws: ``UsageError`` (exit 2) for a file that cannot be read or a conflict, ``InputError`` (exit 3)
+    ///   for bad file content.
+    package func plan(
+        environment: [String: String], readFile: (String) throws -> String = RunCommand.readTextFile
+    ) throws -> RunPlan {
+        var fileFlags = FlagsFile()
+        if let file = flagsFile { fileFlags = try FlagsFile.parse(try Self.read(file, readFile), file: file.path) }
+        var variables: [(key: String, value: String)] = fileFlags.environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for file in environmentFiles { variables += try DotEnv.parse(try Self.read(file, readFile), file: file.path) }
+        let flags = LaunchFlags(featureFlags: fileFlags.featureFlags.merging(featureFlags.values) { _, commandLine in commandLine },
+                                automationFlags: fileFlags.automationFlags.merging(automationFlags.values) { _, commandLine in commandLine },
+                                entryPoint: entryPoint, flagsIn: flagsIn, flagsFileGiven: flagsFile != nil)
+        for stub in stubs where !FileSystem.exists(stub.path) {
+            throw UsageError(.noSuchStub(stub.spelling, path: stub.path, index: stub.index))
+        }
+        // The program must talk to the server this run starts: a mockServerURL of the user's (a stale flags file,
+        // a report's flags reused) silently sent it elsewhere while the run's checks watched an idle server.
+        if !stubs.isEmpty, flags.automationFlags[WireFormat.mockServerURLKey] != nil {
+            throw UsageError(.mockServerURLOverride(key: WireFormat.mockServerURLKey, origin: mockServerURLOrigin ?? "--flags-file"))
+        }
+        if journalPath != nil && stubs.isEmpty { throw UsageError(.journalNeedsStub) }
+        var server: ServerPlan?
+        if !stubs.isEmpty {
+            var options = MockServer.Options()
+            if let journalLimit { options.journalLimit = journalLimit }
+            options.journalSecrets = journalSecrets
+            options.admin = admin
+            options.globalResponseTemplating = globalResponseTemplating
+            let loaded = try RunCommand.loadStubs(stubs.map(\.path), lenient: lenientStubs, templating: globalResponseTemplating)
+            server = ServerPlan(stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
+                                journalPath: journalPath)
+        }
+        let launch = LaunchPlan(program: program, arguments: arguments, flags: flags, environment: variables + self.environment,
+                                clearEnvironment: clearEnvironment, callerEnvironment: environment,
+                                workingDirectory: workingDirectory, timeout: timeout == .zero ? nil : timeout,
+                                killGrace: killGrace ?? .seconds(5), backend: launcher ?? .posixSpawn)
+        return RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet))
+    }
+
+    private static func read(_ file: NamedFile, _ readFile: (String) throws -> String) throws(UsageError) -> String {
+        do {
+            return try readFile(file.path)
+        } catch {
+            throw UsageError(.cannotRead(file.spelling, path: file.path, reason: RunCommand.describe(error)))
+        }
+    }
+}

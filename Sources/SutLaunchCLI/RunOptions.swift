@@ -1,0 +1,167 @@
+package import AutomationHost
+import AutomationSupport
+package import ProcessEngine
+
+/// The main form's command line, typed: what each option said, checked for its own mistakes, with no file read
+/// and nothing created (files named here are read by ``configuration(environment:readFile:)``).
+package struct RunOptions {
+    /// A file an option names, with how the user named it, for messages.
+    package struct NamedFile: Sendable, Hashable {
+        package var path: String
+        package var spelling: String
+        package var index: Int
+    }
+
+    package var program = ""
+    package var arguments: [String] = []
+    package var featureFlags = FlagCollector(kind: "feature flag")
+    package var automationFlags = FlagCollector(kind: "automation flag")
+    /// Where the first `--automation mockServerURL…` stood, for the message refusing it beside `--stub`.
+    package var mockServerURLOrigin: String?
+    package var flagsFile: NamedFile?
+    package var flagsIn: WireFormat.Channel?
+    package var entryPoint: String?
+    package var environment: [(key: String, value: String)] = []
+    package var environmentFiles: [NamedFile] = []
+    package var clearEnvironment = false
+    package var workingDirectory: String?
+    /// `--timeout` as given; zero means none.
+    package var timeout: Duration?
+    package var killGrace: Duration?
+    package var launcher: LauncherBackend?
+    package var stubs: [NamedFile] = []
+    package var strict = false
+    package var lenientStubs = false
+    package var globalResponseTemplating = false
+    package var port: UInt16?
+    package var host: String?
+    package var journalPath: String?
+    package var journalLimit: Int?
+    package var journalSecrets = false
+    package var admin = true
+    package var reportPath: String?
+    package var quiet = false
+
+    /// What a command line asks for.
+    package enum Action {
+        case run(RunOptions)
+        case help
+        case version
+    }
+
+    /// Parses the main form (`arguments` is argv without argv[0]); reads no file.
+    /// - Throws: ``CommandFailure`` carrying the ``UsageError`` and the `--report` it may still write.
+    package static func parse(_ arguments: [String]) throws(CommandFailure) -> Action {
+        var parsed = ParsedArguments<RunOption>()
+        do {
+            try ArgumentParser.parse(arguments, into: &parsed)
+        } catch {
+            throw CommandFailure(error, report: earlyReport(parsed))
+        }
+        if parsed.has(.help) { return .help }
+        if parsed.has(.version) { return .version }
+        do {
+            return .run(try RunOptions(parsed))
+        } catch {
+            throw CommandFailure(error, report: earlyReport(parsed))
+        }
+    }
+
+    /// The report a failed parse writes: the last `--report` read, when the outputs read so far hold.
+    static func earlyReport(_ parsed: ParsedArguments<RunOption>) -> EarlyReport? {
+        guard let path = parsed.last(.report)?.value else { return nil }
+        let outputsHold = (try? checkOutputs(parsed)) != nil
+        return EarlyReport.checked(.run(path: path, program: parsed.positionals.first ?? ""), outputsHold: outputsHold)
+    }
+
+    /// `--report` and `--journal` once each, on files of their own: not each other, not the program, not a file
+    /// the run reads.
+    static func checkOutputs(_ parsed: ParsedArguments<RunOption>) throws(UsageError) {
+        var inputs = OutputFiles.inputs(parsed, [.stub, .envFile, .flagsFile])
+        if let program = parsed.positionals.first, program.contains("/") { inputs.append((program, "the program \(program)")) }
+        try OutputFiles.check(parsed, outputs: [.report, .journal], inputs: inputs)
+    }
+
+    init(_ parsed: ParsedArguments<RunOption>) throws(UsageError) {
+        guard let program = parsed.positionals.first else { throw UsageError(.noProgram) }
+        // `sut-launch -q test features/` launched test(1), which exits 0: a suite that ran nothing went green.
+        // A subcommand's name, or a likely typo of one, after options is refused as it is in first place.
+        if !parsed.endedByDoubleDash {
+            if Subcommand(rawValue: program) != nil { throw UsageError(.subcommandAsProgram(program)) }
+            try SutLaunchCommand.refuseLikelyTypo(program)
+        }
+        try Self.checkOutputs(parsed)
+        self.program = program
+        arguments = Array(parsed.positionals.dropFirst())
+        for option in parsed.options { try apply(option, parsed) }
+        mockServerURLOrigin = parsed.values(.automation).first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin
+    }
+
+    /// Records one option; the `switch` names every case, so a new option cannot be forgotten here.
+    private mutating func apply(_ option: ParsedOption<RunOption>, _ parsed: ParsedArguments<RunOption>) throws(UsageError) {
+        let value = option.value ?? ""
+        switch option.option {
+        case .flag: try featureFlags.add(try Self.assignment(option), origin: option.origin)
+        case .automation: try automationFlags.add(try Self.assignment(option), origin: option.origin)
+        case .flagsFile: flagsFile = NamedFile(path: value, spelling: option.spelling, index: option.index)
+        case .flagsIn: flagsIn = try ChoiceOptions.channel(option)
+        case .entryPoint: entryPoint = try Self.entryPoint(option, parsed)
+        case .env: environment.append(try Self.variable(option, parsed))
+        case .envFile: environmentFiles.append(NamedFile(path: value, spelling: option.spelling, index: option.index))
+        case .clearEnv: clearEnvironment = true
+        case .cwd: workingDirectory = value
+        case .timeout: timeout = try NumericOptions.duration(option)
+        case .killGrace: killGrace = try NumericOptions.duration(option)
+        case .launcher: launcher = try ChoiceOptions.launcher(option)
+        case .stub: stubs.append(NamedFile(path: value, spelling: option.spelling, index: option.index))
+        case .strict: strict = true
+        case .lenientStubs: lenientStubs = true
+        case .globalResponseTemplating: globalResponseTemplating = true
+        case .port: port = try NumericOptions.port(option)
+        case .host: host = value
+        case .journal: journalPath = try OutputFiles.path(option)
+        case .journalLimit: journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
+        case .journalSecrets: journalSecrets = true
+        case .noAdmin: admin = false
+        case .report: reportPath = try OutputFiles.path(option)
+        case .quiet: quiet = true
+        case .help, .version: break // answered before the options are applied
+        }
+    }
+
+    private static func assignment(_ option: ParsedOption<RunOption>) throws(UsageError) -> FlagAssignment {
+        do {
+            return try FlagAssignment.parse(option.value ?? "")
+        } catch {
+            throw UsageError(.invalidFlag(option.spelling, problem: error.message, index: option.index))
+        }
+    }
+
+    /// `--env KEY=VALUE`: a valid name and value, once per name on the command line (`--env-file` then `-e`
+    /// overriding is the documented layering and stays).
+    private static func variable(_ option: ParsedOption<RunOption>, _ parsed: ParsedArguments<RunOption>) throws(UsageError) -> (key: String, value: String) {
+        let value = option.value ?? ""
+        guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+            throw UsageError(.notKeyValue(option.spelling, value: value, index: option.index))
+        }
+        let (name, variable) = (String(value[..<equals]), String(value[value.index(after: equals)...]))
+        if let problem = EnvironmentVariable.problem(name: name, value: variable) {
+            throw UsageError(.invalidVariable(option.spelling, value: value, problem: problem, index: option.index))
+        }
+        if let earlier = parsed.values(.env).first(where: { $0.index < option.index && $0.value?.hasPrefix(name + "=") == true }) {
+            throw UsageError(.givenTwice("environment variable \(name)", first: earlier.origin, second: option.origin))
+        }
+        return (name, variable)
+    }
+
+    /// `--entry-point NAME`: not empty, and not also given as `--automation entryPoint=…`.
+    private static func entryPoint(_ option: ParsedOption<RunOption>, _ parsed: ParsedArguments<RunOption>) throws(UsageError) -> String {
+        let value = option.value ?? ""
+        guard !value.isEmpty else { throw UsageError(.emptyName(option.spelling, index: option.index)) }
+        let key = WireFormat.entryPointKey
+        if let earlier = parsed.values(.automation).first(where: { $0.value?.hasPrefix(key + "=") == true || $0.value?.hasPrefix(key + ":=") == true }) {
+            throw UsageError(.givenTwice("automation flag \"entryPoint\"", first: earlier.origin, second: option.origin))
+        }
+        return value
+    }
+}

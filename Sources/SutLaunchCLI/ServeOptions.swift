@@ -1,0 +1,72 @@
+package import MockServer
+package import ProcessEngine
+
+/// The options of `sut-launch serve [options] STUBS...`, in the order help lists them.
+package enum ServeOption: CommandOption {
+    case port, host, strict, lenientStubs, globalResponseTemplating, journal, journalLimit, journalSecrets, noAdmin, quiet, help
+
+    package var spec: OptionSpec {
+        switch self {
+        case .port: OptionSpec("--port", short: "-p", value: "PORT", help: "port (default 8080; 0 picks a free port)")
+        case .host: OptionSpec("--host", value: "ADDRESS", help: "address (default 127.0.0.1)")
+        case .strict: OptionSpec("--strict", help: "exit 4 at the end if any request matched no stub")
+        case .lenientStubs: OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each)")
+        case .globalResponseTemplating:
+            OptionSpec("--global-response-templating", help: "template every WireMock mapping's response, also those added through /__admin")
+        case .journal: OptionSpec("--journal", value: "FILE", help: "write the journal here when stopped")
+        case .journalLimit: OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000)")
+        case .journalSecrets:
+            OptionSpec("--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
+        case .noAdmin: OptionSpec("--no-admin", help: "turn the /__admin API off")
+        case .quiet: OptionSpec("--quiet", short: "-q", help: "do not log each request to stderr")
+        case .help: OptionSpec("--help", short: "-h", help: "show this help")
+        }
+    }
+}
+
+/// `serve`'s command line, typed; parsing reads no file.
+package struct ServeOptions {
+    package var stubPaths: [String] = []
+    package var host = "127.0.0.1"
+    package var port: UInt16 = 8080
+    package var strict = false
+    package var lenientStubs = false
+    package var journalPath: String?
+    package var quiet = false
+    package var help = false
+    /// Journal limit, secrets, admin API and templating.
+    package var server = MockServer.Options()
+
+    /// Parses `serve`'s arguments (after `serve`).
+    package static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
+        var parsed = ParsedArguments<ServeOption>()
+        try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
+        var options = ServeOptions()
+        if parsed.has(.help) {
+            options.help = true
+            return options
+        }
+        try OutputFiles.check(parsed, outputs: [.journal], inputs: parsed.positionals.map { ($0, "the stub file \($0)") })
+        options.stubPaths = parsed.positionals
+        options.server.journalLimit = 10_000
+        for option in parsed.options { try options.apply(option) }
+        return options
+    }
+
+    /// Records one option; the `switch` names every case, so a new option cannot be forgotten here.
+    private mutating func apply(_ option: ParsedOption<ServeOption>) throws(UsageError) {
+        switch option.option {
+        case .port: port = try NumericOptions.port(option)
+        case .host: host = option.value ?? ""
+        case .strict: strict = true
+        case .lenientStubs: lenientStubs = true
+        case .globalResponseTemplating: server.globalResponseTemplating = true
+        case .journal: journalPath = try OutputFiles.path(option)
+        case .journalLimit: server.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
+        case .journalSecrets: server.journalSecrets = true
+        case .noAdmin: server.admin = false
+        case .quiet: quiet = true
+        case .help: help = true
+        }
+    }
+}

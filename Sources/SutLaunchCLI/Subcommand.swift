@@ -1,0 +1,21 @@
+/// The words that pick a subcommand in first place, in the order typo suggestions try them.
+package enum Subcommand: String, CaseIterable, Sendable {
+    case serve, check, test, `init`, help, completions, manpage
+}
+
+/// The topics of `sut-launch help TOPIC`.
+package enum HelpTopic: String, CaseIterable, Sendable {
+    case serve, check, test, `init`, steps, help
+
+    /// The text `sut-launch help TOPIC` prints.
+    var text: String {
+        switch self {
+        case .serve: ServeCommand.help
+        case .check: CheckCommand.help
+        case .test: TestCommand.help
+        case .`init`: InitCommand.help
+        case .steps: TestCommand.steps
+        case .help: "USAGE:\n  sut-launch help [serve|check|test|init|steps]\n"
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import AutomationSupport
+import ProcessEngine
+package import Scenarios
+
+/// `test`'s command line, typed: the scenario options it sets, the files it names (read by the load step, never
+/// here) and the reports it writes. Parsing reads no file and creates nothing.
+package struct TestOptions {
+    /// A file or directory an option names, with how the user named it, for messages.
+    package struct NamedPath: Sendable, Hashable {
+        package var path: String
+        package var spelling: String
+    }
+
+    /// What the options set of the scenario run; the load step adds what comes from files and the environment.
+    package var scenario = ScenarioOptions()
+    /// `--update-snapshots` (SUT_UPDATE_SNAPSHOTS=1 is read by the load step).
+    package var updateSnapshots = false
+    package var shardTimings: NamedPath?
+    package var stepFiles: [NamedPath] = []
+    package var artifacts: NamedPath?
+    /// The feature files and directories, `FILE.feature:LINE` already split into ``ScenarioOptions/lines``.
+    package var featurePaths: [String] = []
+    package var junitPath: String?
+    package var junitStrict = false
+    package var reportPath: String?
+    package var messagesPath: String?
+    package var list = false
+    package var dryRun = false
+    package var allowEmpty = false
+    package var quiet = false
+    package var color: String?
+    package var github = false
+
+    /// What a command line asks for.
+    package enum Action {
+        case run(TestOptions)
+        case help
+    }
+
+    /// The report a failure before any scenario ran writes.
+    var earlyReport: EarlyReport? { EarlyReport.checked(reportPath.map { .test(path: $0) }, outputsHold: true) }
+
+    /// Parses `test`'s arguments (after `test`); reads no file.
+    /// - Throws: ``CommandFailure`` carrying the ``UsageError`` and the `--report` it may still write.
+    package static func parse(_ arguments: [String]) throws(CommandFailure) -> Action {
+        var parsed = ParsedArguments<TestOption>()
+        do {
+            try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
+        } catch {
+            throw CommandFailure(error, report: earlyReport(parsed))
+        }
+        if parsed.has(.help) { return .help }
+        do {
+            try checkOutputs(parsed)
+        } catch {
+            throw CommandFailure(error, report: nil)
+        }
+        do {
+            return .run(try TestOptions(parsed))
+        } catch {
+            throw CommandFailure(error, report: earlyReport(parsed))
+        }
+    }
+
+    /// The report a failed parse writes: the last `--report` read, when the outputs read so far hold.
+    static func earlyReport(_ parsed: ParsedArguments<TestOption>) -> EarlyReport? {
+        guard let path = parsed.last(.report)?.value else { return nil }
+        return EarlyReport.checked(.test(path: path), outputsHold: (try? checkOutputs(parsed)) != nil)
+    }
+
+    /// `--junit`, `--report` and `--messages` once each, on files of their own: not each other, not a feature or
+    /// steps file the run reads.
+    static func checkOutputs(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
+        var inputs = OutputFiles.inputs(parsed, [.steps])
+        for argument in parsed.positionals where FileSystem.isRegularFile(argument) { inputs.append((argument, "the feature file \(argument)")) }
+        try OutputFiles.check(parsed, outputs: [.junit, .report, .messages], inputs: inputs)
+    }
+
+    init(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
+        scenario.defines = try DefineOptions.parse(parsed.values(.define))
+        for option in parsed.options { try apply(option) }
+        guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("test needs feature files: sut-launch test features/")) }
+        // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
+        for argument in parsed.positionals {
+            if let colon = argument.lastIndex(of: ":"),
+               let line = BoundedNumber.integer(argument[argument.index(after: colon)...], in: NumericOptions.featureLine) {
+                let path = String(argument[..<colon])
+                featurePaths.append(path)
+                scenario.lines[path, default: []].insert(line)
+            } else {
+                featurePaths.append(argument)
+            }
+        }
+    }
+
+    /// Records one option; the `switch` names every case, so a new option cannot be forgotten here.
+    private mutating func apply(_ option: ParsedOption<TestOption>) throws(UsageError) {
+        let value = option.value ?? ""
+        switch option.option {
+        case .tags: scenario.tags = try TagExpression.parse(value)
+        case .jobs: scenario.jobs = try NumericOptions.integer(option, in: NumericOptions.jobs)
+        case .shard: scenario.shard = try NumericOptions.shard(option)
+        case .shardTimings: shardTimings = NamedPath(path: value, spelling: option.spelling)
+        case .steps: stepFiles.append(NamedPath(path: value, spelling: option.spelling))
+        case .define: break // all of them at once, before the others
+        case .flagsIn: scenario.flagsIn = try ChoiceOptions.channel(option)
+        case .stepTimeout: scenario.stepTimeout = try NumericOptions.duration(option)
+        case .scenarioTimeout: scenario.scenarioTimeout = try NumericOptions.duration(option)
+        case .junit: junitPath = try OutputFiles.path(option)
+        case .junitStrict: junitStrict = true
+        case .report: reportPath = try OutputFiles.path(option)
+        case .messages: messagesPath = try OutputFiles.path(option)
+        case .updateSnapshots: updateSnapshots = true
+        case .artifacts: artifacts = NamedPath(path: value, spelling: option.spelling)
+        case .list: list = true
+        case .name:
+            do { _ = try RegexBox(value) } catch { throw UsageError(.invalidPattern(option.spelling, value: value, problem: "\(error)")) }
+            scenario.namePattern = value
+        case .failFast: scenario.failFast = true
+        case .dryRun: dryRun = true
+        case .color: color = try ChoiceOptions.word(option, in: ["auto", "always", "never"])
+        case .format: github = try ChoiceOptions.word(option, in: ["plain", "github"]) == "github"
+        case .allowEmpty: allowEmpty = true
+        case .quiet: quiet = true
+        case .help: break // answered before the options are applied
+        }
+    }
+}

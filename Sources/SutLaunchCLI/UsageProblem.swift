@@ -1,0 +1,129 @@
+import AutomationSupport
+package import ProcessEngine
+
+/// Every mistake a command line can hold (exit 2), each with what its message needs; ``message`` renders them
+/// all, here and nowhere else. `origin` values read "--flag x=1 (argument 3)"; `spelling` is the option as written.
+package enum UsageProblem: Sendable, Hashable {
+    // Tokens.
+    case unknownOption(String, known: [String])
+    case singleDashLongOption(String, long: String)
+    case unknownShortOption(String, hint: String)
+    case takesNoValue(String)
+    case missingValue(String, placeholder: String)
+    // Values.
+    case notOneOf(String, value: String, choices: [String], index: Int?)
+    case invalidNumber(String, problem: String, index: Int)
+    case invalidShard(String, value: String, maxCount: Int, index: Int)
+    case invalidDuration(String, value: String, maxSeconds: Int, index: Int)
+    case invalidFlag(String, problem: String, index: Int)
+    case notKeyValue(String, value: String, index: Int)
+    case invalidVariable(String, value: String, problem: String, index: Int)
+    case emptyName(String, index: Int)
+    case invalidPattern(String, value: String, problem: String)
+    case invalidTags(String)
+    case notNameValue(String, value: String)
+    case invalidDefineName(String, value: String, name: String)
+    case emptyProgramDefine(origin: String)
+    case givenTwice(String, first: String, second: String)
+    // Files.
+    case cannotWrite(String, path: String, problem: String, index: Int?)
+    case sameFile(first: String, second: String)
+    case wouldOverwrite(output: String, input: String)
+    case cannotRead(String, path: String, reason: String)
+    case noSuchStub(String, path: String, index: Int)
+    case noSuchPath(String, kind: String)
+    case unreadablePath(String, reason: String)
+    case unreadableStepFile(String, path: String, reason: String)
+    case notShardTimings(String, path: String)
+    case walk(String)
+    // Commands.
+    case noProgram
+    case subcommandAsProgram(String)
+    case reservedWord(String)
+    case unknownSubcommand(String, suggestion: String)
+    case subcommandCase(String, lowered: String)
+    case noHelpTopic(String, subcommands: [String])
+    case needsOperands(String)
+    case mockServerURLOverride(key: String, origin: String)
+    case journalNeedsStub
+    case initTakesOneDirectory([String])
+    case initBadProgram(String)
+    case initWouldOverwrite([String])
+    case initFailed(String)
+
+    /// The text the user sees, one line.
+    package var message: String {
+        switch self {
+        case let .unknownOption(name, known): "unknown option '\(name)'\(Suggestion.didYouMean(name, among: known, quote: "'"))"
+        case let .singleDashLongOption(token, long): "unknown option '\(token)'; did you mean '\(long)'?"
+        case let .unknownShortOption(short, hint): "unknown option '\(short)'\(hint)"
+        case let .takesNoValue(spelling): "option '\(spelling)' takes no value; write '\(spelling)' alone"
+        case let .missingValue(spelling, placeholder): "option '\(spelling)' needs a value: \(spelling) \(placeholder)"
+        case let .notOneOf(spelling, value, choices, index):
+            "\(spelling) '\(value)' is not one of \(choices.joined(separator: ", "))" + Self.argument(index)
+        case let .invalidNumber(spelling, problem, index): "\(spelling) \(problem)" + Self.argument(index)
+        case let .invalidShard(spelling, value, maxCount, index):
+            "\(spelling) '\(value.prefix(40))' is not K/N with 1 <= K <= N <= \(maxCount), like 2/8" + Self.argument(index)
+        case let .invalidDuration(spelling, value, maxSeconds, index):
+            "\(spelling) '\(value.prefix(40))' is not a duration from 0 to \(maxSeconds) seconds; write 500ms, 30s, 2m, 1h or 1m30s"
+                + Self.argument(index)
+        case let .invalidFlag(spelling, problem, index): "\(spelling) \(problem)" + Self.argument(index)
+        case let .notKeyValue(spelling, value, index): "\(spelling) '\(value)' is not KEY=VALUE" + Self.argument(index)
+        case let .invalidVariable(spelling, value, problem, index): "\(spelling) '\(value)': \(problem)" + Self.argument(index)
+        case let .emptyName(spelling, index): "\(spelling) needs a name" + Self.argument(index)
+        case let .invalidPattern(spelling, value, problem): "\(spelling) '\(value)': \(problem)"
+        case let .invalidTags(message): message
+        case let .notNameValue(spelling, value): "\(spelling) '\(value)' is not NAME=VALUE"
+        case let .invalidDefineName(spelling, value, name):
+            "\(spelling) '\(value)': \(name.isEmpty ? "no name before =" : "'\(name)' is not a name") (a letter or _, then letters, digits or _)"
+        case let .emptyProgramDefine(origin): "\(origin): PROGRAM= names no program"
+        case let .givenTwice(subject, first, second): "\(subject) is given twice: \(first) and \(second); keep one"
+        case let .cannotWrite(spelling, path, problem, index): "\(spelling) \(path): cannot write there: \(problem)" + Self.argument(index)
+        case let .sameFile(first, second): "\(first) and \(second) name the same file; give each its own"
+        case let .wouldOverwrite(output, input): "\(output) would overwrite \(input); write it elsewhere"
+        case let .cannotRead(spelling, path, reason): "\(spelling) \(path): cannot read the file (\(reason))"
+        case let .noSuchStub(spelling, path, index): "\(spelling) \(path): no such file or directory" + Self.argument(index)
+        case let .noSuchPath(path, kind): "\(path): no such \(kind)"
+        case let .unreadablePath(path, reason): "\(path): \(reason)"
+        case let .unreadableStepFile(spelling, path, reason): "\(spelling) \(path): \(reason)"
+        case let .notShardTimings(spelling, path): "\(spelling) \(path): not a JUnit file or a sut-launch test --report"
+        case let .walk(message): message
+        default: commandMessage
+        }
+    }
+
+    /// The messages about commands and their operands.
+    private var commandMessage: String {
+        switch self {
+        case .noProgram: "no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)"
+        case let .subcommandAsProgram(name):
+            "'\(name)' is a sut-launch subcommand, not a program: write its options after it (sut-launch \(name) [options] ...); "
+                + "to launch a program named \(name), write: sut-launch [options] -- \(name)"
+        case let .reservedWord(word): "'\(word)' is reserved for a sut-launch subcommand" + Self.escape(word)
+        case let .unknownSubcommand(word, suggestion): "unknown subcommand '\(word)'; did you mean 'sut-launch \(suggestion)'?" + Self.escape(word)
+        case let .subcommandCase(word, lowered):
+            "unknown subcommand '\(word)'; subcommands are lower case: 'sut-launch \(lowered)'" + Self.escape(word)
+        case let .noHelpTopic(topic, subcommands):
+            "no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test, init, steps"))"
+        case let .needsOperands(usage): usage
+        case let .mockServerURLOverride(key, origin):
+            "automation flag \"\(key)\" (\(origin)) would send the program away from the mock server this run starts; "
+                + "leave it out: the program gets the server's URL"
+        case .journalNeedsStub: "--journal needs a mock server: add --stub FILE"
+        case let .initTakesOneDirectory(directories): "init takes one directory, got \(directories.joined(separator: " "))"
+        case let .initBadProgram(program):
+            "--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}"
+        case let .initWouldOverwrite(paths): "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory"
+        case let .initFailed(message): "init: \(message)"
+        default: message
+        }
+    }
+
+    private static func argument(_ index: Int?) -> String { index.map { " (argument \($0))" } ?? "" }
+    private static func escape(_ word: String) -> String { "; to launch a program named \(word), write: sut-launch -- \(word)" }
+}
+
+extension UsageError {
+    /// The usage error for `problem`, its message rendered by ``UsageProblem/message``.
+    package init(_ problem: UsageProblem) { self.init(problem.message) }
+}

@@ -1,0 +1,133 @@
+@testable import SutLaunchCLI
+import ProcessEngine
+import AutomationHost
+import AutomationSupport
+import Scenarios
+import Testing
+
+/// Every option of every command parses into its typed value: the samples below switch over each enum without
+/// `default`, so an option added without a sample here does not compile.
+@Suite struct CommandOptionTests {
+    /// Arguments that give `option` (before the program), and what the parsed options must then hold.
+    static func sample(_ option: RunOption) -> (arguments: [String], holds: (RunOptions) -> Bool) {
+        switch option {
+        case .flag: (["-f", "a=1"], { $0.featureFlags.values == ["a": 1] })
+        case .automation: (["--automation", "b=true"], { $0.automationFlags.values == ["b": true] })
+        case .flagsFile: (["--flags-file", "f.json"], { $0.flagsFile?.path == "f.json" })
+        case .flagsIn: (["--flags-in", "env"], { $0.flagsIn == .env })
+        case .entryPoint: (["--entry-point", "search"], { $0.entryPoint == "search" })
+        case .env: (["-e", "K=V"], { $0.environment.first?.key == "K" && $0.environment.first?.value == "V" })
+        case .envFile: (["--env-file", ".env"], { $0.environmentFiles.map(\.path) == [".env"] })
+        case .clearEnv: (["--clear-env"], { $0.clearEnvironment })
+        case .cwd: (["-C", "/tmp"], { $0.workingDirectory == "/tmp" })
+        case .timeout: (["-t", "2s"], { $0.timeout == .seconds(2) })
+        case .killGrace: (["--kill-grace", "100ms"], { $0.killGrace == .milliseconds(100) })
+        case .launcher: (["--launcher", "foundation"], { $0.launcher == .foundation })
+        case .stub: (["-s", "routes.json"], { $0.stubs.map(\.path) == ["routes.json"] })
+        case .strict: (["--strict"], { $0.strict })
+        case .lenientStubs: (["--lenient-stubs"], { $0.lenientStubs })
+        case .globalResponseTemplating: (["--global-response-templating"], { $0.globalResponseTemplating })
+        case .port: (["-p", "0"], { $0.port == 0 })
+        case .host: (["--host", "127.0.0.2"], { $0.host == "127.0.0.2" })
+        case .journal: (["--journal", "j.json"], { $0.journalPath == "j.json" })
+        case .journalLimit: (["--journal-limit", "5"], { $0.journalLimit == 5 })
+        case .journalSecrets: (["--journal-secrets"], { $0.journalSecrets })
+        case .noAdmin: (["--no-admin"], { !$0.admin })
+        case .report: (["--report", "r.json"], { $0.reportPath == "r.json" })
+        case .quiet: (["-q"], { $0.quiet })
+        case .help, .version: ([option.spec.long], { _ in true })
+        }
+    }
+
+    static func sample(_ option: TestOption) -> (arguments: [String], holds: (TestOptions) -> Bool) {
+        switch option {
+        case .tags: (["--tags", "@smoke"], { $0.scenario.tags != nil })
+        case .jobs: (["-j", "4"], { $0.scenario.jobs == 4 })
+        case .shard: (["--shard", "2/8"], { $0.scenario.shard?.index == 2 && $0.scenario.shard?.count == 8 })
+        case .shardTimings: (["--shard-timings", "t.xml"], { $0.shardTimings?.path == "t.xml" })
+        case .steps: (["--steps", "s.json"], { $0.stepFiles.map(\.path) == ["s.json"] })
+        case .define: (["-D", "NAME=v"], { $0.scenario.defines == ["NAME": "v"] })
+        case .flagsIn: (["--flags-in", "args"], { $0.scenario.flagsIn == .args })
+        case .stepTimeout: (["--step-timeout", "3s"], { $0.scenario.stepTimeout == .seconds(3) })
+        case .scenarioTimeout: (["--scenario-timeout", "1m"], { $0.scenario.scenarioTimeout == .seconds(60) })
+        case .junit: (["--junit", "j.xml"], { $0.junitPath == "j.xml" })
+        case .junitStrict: (["--junit-strict"], { $0.junitStrict })
+        case .report: (["--report", "r.json"], { $0.reportPath == "r.json" })
+        case .messages: (["--messages", "m.ndjson"], { $0.messagesPath == "m.ndjson" })
+        case .updateSnapshots: (["--update-snapshots"], { $0.updateSnapshots })
+        case .artifacts: (["--artifacts", "never/made"], { $0.artifacts?.path == "never/made" })
+        case .list: (["--list"], { $0.list })
+        case .name: (["--name", "log.n"], { $0.scenario.namePattern == "log.n" })
+        case .failFast: (["--fail-fast"], { $0.scenario.failFast })
+        case .dryRun: (["--dry-run"], { $0.dryRun })
+        case .color: (["--color", "never"], { $0.color == "never" })
+        case .format: (["--format", "github"], { $0.github })
+        case .allowEmpty: (["--allow-empty"], { $0.allowEmpty })
+        case .quiet: (["-q"], { $0.quiet })
+        case .help: (["-h"], { _ in true })
+        }
+    }
+
+    static func sample(_ option: ServeOption) -> (arguments: [String], holds: (ServeOptions) -> Bool) {
+        switch option {
+        case .port: (["-p", "0"], { $0.port == 0 })
+        case .host: (["--host", "::1"], { $0.host == "::1" })
+        case .strict: (["--strict"], { $0.strict })
+        case .lenientStubs: (["--lenient-stubs"], { $0.lenientStubs })
+        // MockServer.Options' fields: this test target does not import MockServer; the names are checked below.
+        case .globalResponseTemplating: (["--global-response-templating"], { _ in true })
+        case .journal: (["--journal", "j.json"], { $0.journalPath == "j.json" })
+        case .journalLimit: (["--journal-limit", "7"], { _ in true })
+        case .journalSecrets: (["--journal-secrets"], { _ in true })
+        case .noAdmin: (["--no-admin"], { _ in true })
+        case .quiet: (["-q"], { $0.quiet })
+        case .help: (["--help"], { $0.help })
+        }
+    }
+
+    @Test(arguments: RunOption.allCases) func everyRunOptionParses(option: RunOption) throws {
+        let (arguments, holds) = Self.sample(option)
+        switch try RunOptions.parse(arguments + ["prog"]) {
+        case .help: #expect(option == .help)
+        case .version: #expect(option == .version)
+        case .run(let options): #expect(holds(options), "\(option)")
+        }
+    }
+
+    @Test(arguments: TestOption.allCases) func everyTestOptionParses(option: TestOption) throws {
+        let (arguments, holds) = Self.sample(option)
+        switch try TestOptions.parse(arguments + ["features/"]) {
+        case .help: #expect(option == .help)
+        case .run(let options): #expect(holds(options), "\(option)")
+        }
+    }
+
+    @Test(arguments: ServeOption.allCases) func everyServeOptionParses(option: ServeOption) throws {
+        let (arguments, holds) = Self.sample(option)
+        #expect(holds(try ServeOptions.parse(arguments + ["routes.json"])), "\(option)")
+    }
+
+    /// Each name of every `check`, `serve` and `init` option reaches its case.
+    @Test func everyCheckServeAndInitOptionIsRecognised() throws {
+        try expectEveryNameParses(CheckOption.self)
+        try expectEveryNameParses(ServeOption.self)
+        try expectEveryNameParses(InitOption.self)
+    }
+
+    private func expectEveryNameParses<Option: CommandOption>(_: Option.Type) throws {
+        for option in Option.allCases {
+            for name in [option.spec.long] + (option.spec.short.map { [$0] } ?? []) {
+                var parsed = ParsedArguments<Option>()
+                try ArgumentParser.parse([name] + (option.spec.takesValue ? ["X=1"] : []), into: &parsed, stopAtPositional: false)
+                #expect(parsed.options.map(\.option) == [option], "\(name)")
+            }
+        }
+    }
+
+    /// Parsing has no side effects: `--artifacts` names a directory that the load step makes, not the parse.
+    @Test func parsingCreatesNothing() throws {
+        let directory = "/tmp/sut-launch-parse-\(UInt64.random(in: 0...UInt64.max))"
+        _ = try TestOptions.parse(["--artifacts", directory, "features/"])
+        #expect(!FileSystem.exists(directory))
+    }
+}

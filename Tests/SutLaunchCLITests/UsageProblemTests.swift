@@ -1,0 +1,62 @@
+@testable import SutLaunchCLI
+import ProcessEngine
+import Testing
+
+/// The text of usage errors is what users (and the end-to-end tests) read: pinned here, case by case.
+@Suite struct UsageProblemTests {
+    @Test(arguments: [
+        (UsageProblem.unknownOption("--flgs", known: ["--flag", "--env"]), "unknown option '--flgs'; did you mean '--flag'?"),
+        (.singleDashLongOption("-flag", long: "--flag"), "unknown option '-flag'; did you mean '--flag'?"),
+        (.unknownShortOption("-t", hint: "; write --tags (-t is --timeout in the run form)"), "unknown option '-t'; write --tags (-t is --timeout in the run form)"),
+        (.takesNoValue("-q"), "option '-q' takes no value; write '-q' alone"),
+        (.missingValue("--flag", placeholder: "key=value"), "option '--flag' needs a value: --flag key=value"),
+        (.notOneOf("--flags-in", value: "argv", choices: ["args", "env", "both"], index: nil), "--flags-in 'argv' is not one of args, env, both"),
+        (.notOneOf("--launcher", value: "x", choices: ["posix-spawn", "foundation"], index: 2), "--launcher 'x' is not one of posix-spawn, foundation (argument 2)"),
+        (.invalidShard("--shard", value: "9/8", maxCount: 10_000, index: 1), "--shard '9/8' is not K/N with 1 <= K <= N <= 10000, like 2/8 (argument 1)"),
+        (.givenTwice("--report", first: "--report a (argument 1)", second: "--report b (argument 3)"),
+         "--report is given twice: --report a (argument 1) and --report b (argument 3); keep one"),
+        (.cannotWrite("--artifacts", path: "/x", problem: "no such directory", index: nil), "--artifacts /x: cannot write there: no such directory"),
+        (.noSuchStub("-s", path: "r.json", index: 2), "-s r.json: no such file or directory (argument 2)"),
+        (.noProgram, "no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)"),
+        (.unknownSubcommand("tset", suggestion: "test"), "unknown subcommand 'tset'; did you mean 'sut-launch test'?; to launch a program named tset, write: sut-launch -- tset"),
+        (.journalNeedsStub, "--journal needs a mock server: add --stub FILE"),
+        (.initWouldOverwrite(["d/a", "d/b"]), "init will not overwrite d/a, d/b; choose an empty directory"),
+    ])
+    func rendersTheMessageUsersSee(problem: UsageProblem, message: String) {
+        #expect(problem.message == message)
+        #expect(UsageError(problem).message == message)
+    }
+}
+
+/// A failed parse still knows the `--report` it read, so the report is written without parsing twice.
+@Suite struct EarlyReportTests {
+    @Test func aRunParseThatFailsAfterReportCarriesIt() {
+        #expect(runFailure(["--report", "/tmp/r.json", "--no-such-option", "prog"])?.report == .run(path: "/tmp/r.json", program: ""))
+        #expect(runFailure(["--report", "/tmp/r.json", "--timeout", "soon", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
+        #expect(runFailure(["--no-such-option", "--report", "/tmp/r.json", "prog"])?.report == nil) // never read
+    }
+
+    @Test func aReportOnAFileOfAnotherOutputIsNotWritten() {
+        #expect(runFailure(["--report", "/tmp/r.json", "--report", "/tmp/s.json", "prog"])?.report == nil)
+        #expect(runFailure(["--report", "/no/such/dir/r.json", "--bogus", "prog"])?.report == nil)
+    }
+
+    @Test func aTestParseThatFailsAfterReportCarriesIt() {
+        do {
+            _ = try TestOptions.parse(["--report", "/tmp/t.json", "--jobs", "0", "features/"])
+            Issue.record("parsed")
+        } catch {
+            #expect(error.report == .test(path: "/tmp/t.json"))
+            #expect((error.underlying as? UsageError)?.message.hasPrefix("--jobs") == true)
+        }
+    }
+
+    private func runFailure(_ arguments: [String]) -> CommandFailure? {
+        do {
+            _ = try RunOptions.parse(arguments)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
