@@ -3,13 +3,15 @@ package import ProcessEngine
 /// A small getopt-style parser: `--name value`, `--name=value`, `-n value`, `-nvalue`, `--` ends options,
 /// and the first positional ends options too (everything after the program belongs to the program).
 package enum ArgumentParser {
-    /// Parses `arguments` (without argv[0]) into `result`, which holds what was read so far when a token is
-    /// wrong (a command still writes the `--report` read before the mistake).
+    /// Parses `arguments` (without argv[0]) into `result`. A wrong token does not stop the reading: it is
+    /// skipped and the rest read on, as a compiler recovers, so `result` holds every option that could be read
+    /// (a command still writes a `--report` given after the mistake); then the first mistake is thrown.
     /// - Parameter stopAtPositional: treat everything from the first positional on as positionals.
-    /// - Throws: ``UsageError`` naming the bad token, with a suggestion for a typo.
+    /// - Throws: ``UsageError`` naming the first bad token, with a suggestion for a typo.
     package static func parse<Option: CommandOption>(
         _ arguments: [String], into result: inout ParsedArguments<Option>, stopAtPositional: Bool = true
     ) throws(UsageError) {
+        var firstMistake: UsageError?
         var index = 0
         while index < arguments.count {
             let token = arguments[index]
@@ -18,25 +20,31 @@ package enum ArgumentParser {
             if token == "--" {
                 result.positionals.append(contentsOf: arguments[index...])
                 result.endedByDoubleDash = true
-                return
+                break
             }
-            if token.hasPrefix("--") {
-                result.options.append(try long(token, position: position, arguments: arguments, index: &index))
-                continue
-            }
-            if token.hasPrefix("-"), token.count > 2, let option = Option.named("-" + token.prefix { $0 != "=" }) {
-                throw UsageError(.singleDashLongOption(String(token.prefix { $0 != "=" }), long: option.spec.long))
-            }
-            if token.hasPrefix("-"), token.count > 1 {
-                result.options += try shorts(token, position: position, arguments: arguments, index: &index)
+            do throws(UsageError) {
+                if token.hasPrefix("--") {
+                    result.options.append(try long(token, position: position, arguments: arguments, index: &index))
+                    continue
+                }
+                if token.hasPrefix("-"), token.count > 2, let option = Option.named("-" + token.prefix { $0 != "=" }) {
+                    throw UsageError(.singleDashLongOption(String(token.prefix { $0 != "=" }), long: option.spec.long))
+                }
+                if token.hasPrefix("-"), token.count > 1 {
+                    result.options += try shorts(token, position: position, arguments: arguments, index: &index)
+                    continue
+                }
+            } catch {
+                if firstMistake == nil { firstMistake = error }
                 continue
             }
             if stopAtPositional {
                 result.positionals.append(contentsOf: arguments[(index - 1)...])
-                return
+                break
             }
             result.positionals.append(token)
         }
+        if let firstMistake { throw firstMistake }
     }
 
     /// `--name`, `--name=value` or `--name value`.

@@ -95,6 +95,16 @@ import Testing
         #expect(invalid.status == 3)
         json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         #expect(json["exitCode"] as? Int == 3)
+        // A --report after the mistake is written too (the parser reads on past a bad token), for run and test.
+        try FileManager.default.removeItem(atPath: report)
+        let after = try CLI.run(["--no-such-option", "--report", report, "true"])
+        #expect(after.status == 2)
+        json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect(json["exitCode"] as? Int == 2 && (json["error"] as? String)?.contains("--no-such-option") == true)
+        let afterTest = directory.appendingPathComponent("after-test.json").path
+        #expect(try CLI.run(["test", "--no-such-option", "--report", afterTest, "features"]).status == 2)
+        json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: afterTest))) as? [String: Any])
+        #expect(json["exitCode"] as? Int == 2)
         let testReport = directory.appendingPathComponent("t.json").path
         let broken = try write("Feature: f\n  Scenario: s\n    Given a step\n  Scenaro: typo\n", "broken.feature", in: directory)
         let test = try CLI.run(["test", "--report", testReport, broken])

@@ -28,12 +28,16 @@ import Testing
     }
 }
 
-/// A failed parse still knows the `--report` it read, so the report is written without parsing twice.
+/// A failed parse still knows the `--report` given, before or after the mistake (the parser reads on past a
+/// bad token), so the report is written without parsing twice.
 @Suite struct EarlyReportTests {
-    @Test func aRunParseThatFailsAfterReportCarriesIt() {
-        #expect(runFailure(["--report", "/tmp/r.json", "--no-such-option", "prog"])?.report == .run(path: "/tmp/r.json", program: ""))
+    @Test func aRunParseThatFailsCarriesTheReportGivenBeforeOrAfterTheMistake() {
+        #expect(runFailure(["--report", "/tmp/r.json", "--no-such-option", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
         #expect(runFailure(["--report", "/tmp/r.json", "--timeout", "soon", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
-        #expect(runFailure(["--no-such-option", "--report", "/tmp/r.json", "prog"])?.report == nil) // never read
+        #expect(runFailure(["--no-such-option", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
+        #expect(runFailure(["-Z", "--report", "/tmp/r.json"])?.report == .run(path: "/tmp/r.json", program: ""))
+        // The first mistake is the one reported, whatever comes after it.
+        #expect(runFailure(["--bogus", "--timeout", "soon", "prog"])?.underlying as? UsageError == UsageError(.unknownOption("--bogus", known: RunOption.specs.map(\.long))))
     }
 
     @Test func aReportOnAFileOfAnotherOutputIsNotWritten() {
