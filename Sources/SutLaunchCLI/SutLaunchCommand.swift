@@ -1,5 +1,4 @@
 import AutomationSupport
-internal import CSystemShims
 import ProcessEngine
 import Scenarios
 
@@ -74,7 +73,6 @@ package enum SutLaunchCommand {
                 return 0
             case .run(let configuration):
                 if !Launcher.isAvailable(configuration.launcher) { return runCompanion(for: configuration, arguments: arguments) }
-                csystem_single_malloc_arena() // a run has a few threads that allocate little: no arena each
                 let forwarder = SignalForwarder(grace: configuration.killGrace)
                 return Runner.run(configuration, signals: forwarder).exitCode
             }

@@ -4,8 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Questions about a process group that kill(2) alone answers wrongly.
+/// Signals to a process group, and questions about it that kill(2) alone answers wrongly.
 enum ProcessGroup {
+    /// Sends `signal` to every process of group `pgid`; false when none could be signalled (errno tells).
+    @discardableResult
+    static func signal(_ pgid: Int32, _ signal: Int32) -> Bool { kill(-pgid, signal) == 0 }
+
+    /// Sends `signal` to process `pid` only.
+    static func signalProcess(_ pid: Int32, _ signal: Int32) { kill(pid, signal) }
+
     /// True when the group has a member that is not a zombie.
     ///
     /// kill(-pgid, 0) also succeeds while a killed member waits to be reaped by init, which some container

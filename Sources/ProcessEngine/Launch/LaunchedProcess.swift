@@ -1,6 +1,5 @@
-internal import CSystemShims
-#if canImport(Glibc)
 import AutomationSupport
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -62,7 +61,7 @@ public final class LaunchedProcess: Sendable {
             let raw = waitForExit()
             let ended = ContinuousClock.now
             let terminal = state.withLock { state -> TerminalHandoff? in
-                state.status = PosixSpawn.exitStatus(raw)
+                state.status = Spawn.exitStatus(raw)
                 state.ended = ended
                 defer { state.terminal = nil }
                 return state.terminal
@@ -82,7 +81,7 @@ public final class LaunchedProcess: Sendable {
 
     deinit {
         closeStandardInput() // a handle dropped without finish() does not leak the stdin pipe
-        if !state.withLock({ $0.finished }) && !groupIsAlive { Watchdog.release(pid) }
+        if !state.withLock({ $0.finished }) && !groupIsAlive { Reaper.release(pid) }
     }
 
     /// The status once the program has exited; nil while it runs.
@@ -103,7 +102,7 @@ public final class LaunchedProcess: Sendable {
 
     /// Sends `signal` to the program's whole process group.
     public func signalGroup(_ signal: Int32) {
-        if kill(-pid, signal) != 0 && status == nil { kill(pid, signal) }
+        if !ProcessGroup.signal(pid, signal) && status == nil { ProcessGroup.signalProcess(pid, signal) }
     }
 
     /// True while any process of the group (the program, or a child it left behind) is alive (zombies do not count).
@@ -136,7 +135,7 @@ public final class LaunchedProcess: Sendable {
         }
         closeStandardInput()
         pump.finish(within: .milliseconds(250))
-        Watchdog.release(pid)
+        Reaper.release(pid)
     }
 
     /// Writes bytes to the program's stdin (launched with `.pipe`).
@@ -145,7 +144,7 @@ public final class LaunchedProcess: Sendable {
         try withStandardInput { fd throws(Errno) in
             var offset = 0
             while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
+                let written = bytes[offset...].withUnsafeBytes { Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw Errno(errno)
@@ -165,16 +164,15 @@ public final class LaunchedProcess: Sendable {
             while offset < bytes.count {
                 let remaining = end - .now
                 guard remaining > .zero else { throw Errno(ETIMEDOUT) }
-                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-                let ready = poll(&descriptor, 1, milliseconds)
+                let ready = Descriptor.waitUntilWritable(fd, milliseconds: milliseconds)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     throw Errno(errno)
                 }
                 guard ready > 0 else { continue } // the loop's deadline check ends it
                 let count = min(bytes.count - offset, Int(PIPE_BUF))
-                let written = bytes[offset..<(offset + count)].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
+                let written = bytes[offset..<(offset + count)].withUnsafeBytes { Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
                     throw Errno(errno)
@@ -189,8 +187,7 @@ public final class LaunchedProcess: Sendable {
     /// - Throws: ``Errno`` when it was not launched on a terminal (EBADF) or the terminal is gone.
     public func resizeTerminal(_ size: TerminalSize) throws(Errno) {
         try withStandardInput { fd throws(Errno) in
-            guard isatty(fd) == 1 else { throw Errno(EBADF) }
-            guard csystem_set_window_size(fd, Int32(clamping: size.columns), Int32(clamping: size.rows)) == 0 else { throw Errno(errno) }
+            try PseudoTerminal.setWindowSize(fd, size)
         }
     }
 
@@ -203,7 +200,7 @@ public final class LaunchedProcess: Sendable {
             state.standardInputClosing = true
             return state.standardInputUsers == 0 ? state.releaseStandardInput() : -1
         }
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Descriptor.close(fd) }
     }
 
     /// The stdin descriptor while it is open (a close asked for during a write keeps it until the write returns).
@@ -224,33 +221,8 @@ public final class LaunchedProcess: Sendable {
                 state.standardInputUsers -= 1
                 return state.standardInputUsers == 0 && state.standardInputClosing ? state.releaseStandardInput() : -1
             }
-            if last >= 0 { close(last) }
+            if last >= 0 { Descriptor.close(last) }
         }
         try body(fd)
     }
-}
-
-/// write() that reports EPIPE instead of raising SIGPIPE, whatever this process's SIGPIPE disposition is.
-func writeWithoutSIGPIPE(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
-    var block = sigset_t(), old = sigset_t(), pending = sigset_t()
-    sigemptyset(&block)
-    sigaddset(&block, SIGPIPE)
-    pthread_sigmask(SIG_BLOCK, &block, &old)
-    let written = write(fd, pointer, count)
-    let savedErrno = errno
-    if written < 0 && savedErrno == EPIPE {
-        sigpending(&pending)
-        if sigismember(&pending, SIGPIPE) == 1 {
-            var timeout = timespec()
-            sigtimedwait(&block, nil, &timeout) // consume the SIGPIPE we caused
-        }
-    }
-    pthread_sigmask(SIG_SETMASK, &old, nil)
-    errno = savedErrno
-    return written
-}
-
-extension Errno {
-    /// ETIMEDOUT: a bounded wait or write ran out of time.
-    package static let timedOut = Errno(ETIMEDOUT)
 }
