@@ -71,10 +71,11 @@
 typedef unsigned long long kernel_sigset;
 
 static _Atomic int reaper_slots[REAPER_SLOTS]; // registered process groups; 0 is a free slot
-static _Atomic int reaper_state;               // 0: not started, 1: running, -1: could not start
+static _Atomic int reaper_state;               // 0: not started, 2: starting, 1: running, -1: could not start
 static _Atomic int reaper_fired;               // the reaper woke up: a child that registers from now on must not run
 static pthread_mutex_t reaper_start_lock = PTHREAD_MUTEX_INITIALIZER;
 static int reaper_read_end = -1;
+static int reaper_write_end = -1;
 static char *reaper_stack_top;
 static int reaper_pid;
 
@@ -140,7 +141,13 @@ static void *reaper_starter(void *unused) {
     return NULL;
 }
 
-static int reaper_spawn(void) {
+static char *reaper_memory;
+static pthread_t reaper_starter_thread;
+
+static void reaper_cleanup(void);
+
+/// Starts the starter thread (which clones the reaper); 1, or 0 when it could not.
+static int reaper_begin(void) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return 0;
     char *memory = mmap(NULL, REAPER_STACK + STARTER_STACK, PROT_READ | PROT_WRITE,
@@ -150,7 +157,9 @@ static int reaper_spawn(void) {
         close(fds[1]);
         return 0;
     }
+    reaper_memory = memory;
     reaper_read_end = fds[0];
+    reaper_write_end = fds[1];
     reaper_stack_top = memory + REAPER_STACK;
     reaper_pid = -1;
     pthread_attr_t attributes;
@@ -158,38 +167,60 @@ static int reaper_spawn(void) {
     pthread_attr_setstack(&attributes, memory + REAPER_STACK, STARTER_STACK);
     kernel_sigset old;
     block_all_signals(&old); // the starter inherits this mask, the reaper the starter's
-    pthread_t starter;
-    int started = pthread_create(&starter, &attributes, reaper_starter, NULL) == 0;
+    int started = pthread_create(&reaper_starter_thread, &attributes, reaper_starter, NULL) == 0;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof old);
     pthread_attr_destroy(&attributes);
-    if (started) pthread_join(starter, NULL);
+    if (!started) reaper_cleanup();
+    return started;
+}
+
+/// Waits for the starter thread; 1 when the reaper runs (out of our process group), 0 when it could not start.
+static int reaper_finish(void) {
+    pthread_join(reaper_starter_thread, NULL);
     int pid = reaper_pid;
     // Out of our group before any program starts (a CI runner's kill of our group must spare it).
-    if (pid > 0) setpgid(pid, pid);
-    close(fds[0]);
     if (pid <= 0) {
-        munmap(memory, REAPER_STACK + STARTER_STACK); // no reaper runs on it; the starter is joined
-        close(fds[1]);
+        reaper_cleanup(); // no reaper runs on the memory; the starter is joined
         return 0;
     }
-    return 1; // fds[1] stays open, close-on-exec, for as long as this process lives
+    setpgid(pid, pid);
+    close(reaper_read_end); // the reaper has its own copy
+    return 1; // the write end stays open, close-on-exec, for as long as this process lives
+}
+
+static void reaper_cleanup(void) {
+    close(reaper_read_end);
+    close(reaper_write_end);
+    munmap(reaper_memory, REAPER_STACK + STARTER_STACK);
+}
+
+void process_reaper_begin(void) {
+    if (atomic_load(&reaper_state) != 0) return;
+    pthread_mutex_lock(&reaper_start_lock);
+    if (atomic_load(&reaper_state) == 0) {
+        int saved = errno;
+        atomic_store(&reaper_state, reaper_begin() ? 2 : -1);
+        errno = saved;
+    }
+    pthread_mutex_unlock(&reaper_start_lock);
 }
 
 int process_reaper_start(void) {
     int state = atomic_load(&reaper_state);
-    if (state != 0) return state > 0;
+    if (state == 1 || state == -1) return state > 0;
+    process_reaper_begin();
     pthread_mutex_lock(&reaper_start_lock);
-    if (atomic_load(&reaper_state) == 0) {
+    if (atomic_load(&reaper_state) == 2) {
         int saved = errno;
-        atomic_store(&reaper_state, reaper_spawn() ? 1 : -1);
+        atomic_store(&reaper_state, reaper_finish() ? 1 : -1);
         errno = saved;
     }
     pthread_mutex_unlock(&reaper_start_lock);
-    return atomic_load(&reaper_state) > 0;
+    return atomic_load(&reaper_state) == 1;
 }
 
 int process_reaper_guard(int pgid) {
-    if (pgid <= 0 || atomic_load(&reaper_state) <= 0) return 0;
+    if (pgid <= 0 || atomic_load(&reaper_state) != 1) return 0;
     return reaper_register(pgid);
 }
 
@@ -269,7 +300,7 @@ failed:
 int process_spawn(const char *path, char *const *argv, char *const *envp, const char *directory,
                   const int *descriptors, int count, const char *terminal, int guard, int *pid, int *guarded) {
     struct spawn_arguments arguments = {path, argv, envp, directory, descriptors, count, terminal,
-                                        guard && atomic_load(&reaper_state) > 0, 0, 0};
+                                        guard && atomic_load(&reaper_state) == 1, 0, 0};
     int saved = errno;
     char *stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) {

@@ -23,6 +23,7 @@ public enum Launcher {
         if request.backend != .posixSpawn && registered(request.backend) == nil {
             throw LaunchError(.cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
         }
+        Reaper.begin() // its start overlaps the work below
         let callerDirectory = ExecutableLocator.currentDirectory()
         let path = try ExecutableLocator.locate(request.executable, path: request.environment["PATH"], currentDirectory: callerDirectory).get()
         if let directory = request.workingDirectory, !ExecutableLocator.isDirectory(directory) {
@@ -38,7 +39,7 @@ public enum Launcher {
         let argv = [request.argv0 ?? request.executable] + request.arguments
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let started = ContinuousClock.now
-        Reaper.start()
+        Reaper.start() // running before the first program is
         let spawned: Spawned
         switch spawnRetryingWhileBusy({ spawnOnce(request, path: path, argv: argv, environment: environment, plumbing: plumbing) }) {
         case .success(let result): spawned = result

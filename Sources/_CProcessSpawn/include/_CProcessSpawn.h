@@ -12,9 +12,14 @@
 /// no page-table copy), sits in a process group of its own with every signal blocked and every descriptor
 /// closed but the read end of a pipe only this process writes, and waits for end of file on it. When this
 /// process ends, however it ends, the kernel closes the pipe; the reaper then sends SIGTERM to every process
-/// group still registered, SIGKILL 0.5 s later, and exits. Idempotent and thread-safe.
+/// group still registered, SIGKILL 0.5 s later, and exits. Idempotent and thread-safe; waits for a start
+/// process_reaper_begin made.
 /// Returns 1 when the reaper runs, 0 when it could not start (no memory, no thread, no process).
 int process_reaper_start(void);
+
+/// Starts starting the reaper without waiting for it (process_reaper_start waits): the thread that clones it
+/// then gets going while the caller prepares its launch. Idempotent and thread-safe.
+void process_reaper_begin(void);
 
 /// Registers a process group with the reaper (a slot in memory both processes share: no system call).
 /// Returns 1, or 0 when the reaper does not run or all 4096 slots are taken.

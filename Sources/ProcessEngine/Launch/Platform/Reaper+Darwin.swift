@@ -29,6 +29,9 @@ enum Reaper {
     /// The write end of the reaper's pipe; -1 when it could not be started (launches go on unguarded).
     private static let channel = Locked<Int32?>(nil)
 
+    /// The same as ``start()`` (which does not wait either).
+    static func begin() { start() }
+
     /// Starts the reaper on another thread if it is not running yet, so its spawn overlaps the
     /// program's (``guardGroup(_:)`` waits for it). Called before the first spawn.
     static func start() {

@@ -12,7 +12,12 @@ internal import _CProcessSpawn
 /// When this process ends, the kernel closes the pipe and the reaper sends SIGTERM, then SIGKILL 0.5 s later, to
 /// every group still registered.
 enum Reaper {
-    /// Starts the reaper if it is not running yet (once per process, before the first spawn).
+    /// Begins starting the reaper without waiting (the thread that clones it runs while the caller prepares
+    /// its first launch); ``start()`` waits for it.
+    static func begin() { process_reaper_begin() }
+
+    /// Starts the reaper if it is not running yet (once per process, before the first spawn), and waits until
+    /// it runs.
     static func start() { _ = process_reaper_start() }
 
     /// Registers a process group: it is killed if this process dies before ``release(_:)``. For a group the
