@@ -1,9 +1,4 @@
 import AutomationSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 
 /// A running program under test. Its process group is its own: signals sent here reach its children too.
@@ -47,7 +42,7 @@ public final class LaunchedProcess: Sendable {
     ///   - pipes: the read ends of its stdout and stderr, drained by the output pump.
     ///   - exitDescriptor: a pidfd: the pump's thread sees the exit and calls `waitForExit` then (no waiter
     ///     thread); -1: a thread of its own blocks in `waitForExit`.
-    init(pid: pid_t, executablePath: String, argv: [String], started: ContinuousClock.Instant,
+    init(pid: Int32, executablePath: String, argv: [String], started: ContinuousClock.Instant,
          waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pipes: [(StandardStream, Int32)], forward: Bool,
          exitDescriptor: Int32, standardInput: Int32, terminal: TerminalHandoff?) {
         self.pid = pid
@@ -114,7 +109,7 @@ public final class LaunchedProcess: Sendable {
     public func stop(signal: Int32 = 15, grace: Duration) -> ProcessStatus {
         signalGroup(signal)
         if let status = waitForExit(timeout: grace) { return status }
-        signalGroup(SIGKILL)
+        signalGroup(ProcessGroup.kill)
         return waitForExit()!
     }
 
@@ -128,10 +123,9 @@ public final class LaunchedProcess: Sendable {
         guard !alreadyFinished else { return }
         _ = waitForExit()
         if groupIsAlive {
-            signalGroup(SIGTERM)
-            let deadline = ContinuousClock.now + grace
-            while groupIsAlive && ContinuousClock.now < deadline { usleep(2_000) }
-            if groupIsAlive { signalGroup(SIGKILL) }
+            signalGroup(ProcessGroup.terminate)
+            ProcessGroup.waitWhileAlive(pid, until: ContinuousClock.now + grace)
+            if groupIsAlive { signalGroup(ProcessGroup.kill) }
         }
         closeStandardInput()
         pump.finish(within: .milliseconds(250))
@@ -146,8 +140,9 @@ public final class LaunchedProcess: Sendable {
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
                 if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Errno(errno)
+                    let error = Errno.current
+                    if error == .interrupted { continue }
+                    throw error
                 }
                 offset += written
             }
@@ -163,19 +158,21 @@ public final class LaunchedProcess: Sendable {
             var offset = 0
             while offset < bytes.count {
                 let remaining = end - .now
-                guard remaining > .zero else { throw Errno(ETIMEDOUT) }
+                guard remaining > .zero else { throw Errno.timedOut }
                 let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
                 let ready = Descriptor.waitUntilWritable(fd, milliseconds: milliseconds)
                 if ready < 0 {
-                    if errno == EINTR { continue }
-                    throw Errno(errno)
+                    let error = Errno.current
+                    if error == .interrupted { continue }
+                    throw error
                 }
                 guard ready > 0 else { continue } // the loop's deadline check ends it
-                let count = min(bytes.count - offset, Int(PIPE_BUF))
+                let count = min(bytes.count - offset, Descriptor.atomicWriteLimit)
                 let written = bytes[offset..<(offset + count)].withUnsafeBytes { Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
                 if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    throw Errno(errno)
+                    let error = Errno.current
+                    if error.isRetry { continue }
+                    throw error
                 }
                 offset += written
             }
@@ -215,7 +212,7 @@ public final class LaunchedProcess: Sendable {
             state.standardInputUsers += 1
             return state.standardInput
         }
-        guard fd >= 0 else { throw Errno(EBADF) }
+        guard fd >= 0 else { throw Errno.badDescriptor }
         defer {
             let last = state.withLock { state -> Int32 in
                 state.standardInputUsers -= 1

@@ -1,10 +1,5 @@
 internal import CSystemShims
 import AutomationSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Starts programs under test: each in a process group of its own, with an empty signal mask and default
 /// signal dispositions, stdout/stderr through pipes that are read live, and exit detected by waitpid
@@ -66,7 +61,7 @@ public enum Launcher {
 
     /// A started program: its pid, how to wait for it (a raw wait status), whether the reaper guards it already.
     private struct Spawned {
-        let pid: pid_t
+        let pid: Int32
         let waitForExit: @Sendable () -> Int32
         let guarded: Bool
     }
@@ -94,8 +89,8 @@ public enum Launcher {
     private static func spawnRetryingWhileBusy(_ spawn: () -> Result<Spawned, Errno>) -> Result<Spawned, Errno> {
         var result = spawn()
         var backoff: UInt32 = 1_000
-        while case .failure(let error) = result, error.rawValue == ETXTBSY, backoff <= 64_000 {
-            usleep(backoff)
+        while case .failure(let error) = result, error == .textBusy, backoff <= 64_000 {
+            Spawn.backOff(microseconds: backoff)
             backoff *= 2
             result = spawn()
         }
@@ -129,12 +124,12 @@ public enum Launcher {
     private static func registered(_ backend: LauncherBackend) -> SpawnFunction? { backends.withLock { $0[backend] } }
 
     private static func launchError(for error: Errno, path: String, argv: [String], environment: [String]) -> LaunchError {
-        switch error.rawValue {
-        case ETXTBSY: LaunchError(.notExecutable, "\(path): \(error) (still open for writing after 7 tries over 127 ms)")
-        case ENOENT: LaunchError(.notFound, "\(path): \(error) (a missing interpreter in its #! line?)")
-        case EACCES, EISDIR: LaunchError(.notExecutable, "\(path): \(error)")
-        case ENOEXEC: LaunchError(.notExecutable, "\(path): exec format error (a script without a #! line?)")
-        case E2BIG: LaunchError(.cannotLaunch, "\(path): cannot launch: \(error) (\(argumentSizes(argv, environment)))")
+        switch error {
+        case .textBusy: LaunchError(.notExecutable, "\(path): \(error) (still open for writing after 7 tries over 127 ms)")
+        case .noSuchFile: LaunchError(.notFound, "\(path): \(error) (a missing interpreter in its #! line?)")
+        case .permissionDenied, .isADirectory: LaunchError(.notExecutable, "\(path): \(error)")
+        case .execFormat: LaunchError(.notExecutable, "\(path): exec format error (a script without a #! line?)")
+        case .argumentsTooLong: LaunchError(.cannotLaunch, "\(path): cannot launch: \(error) (\(argumentSizes(argv, environment)))")
         default: LaunchError(.cannotLaunch, "\(path): cannot launch: \(error)")
         }
     }

@@ -1,10 +1,5 @@
 import AutomationSupport
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads the program's stdout and stderr pipes on one thread with poll(), hands every chunk to the
 /// recorder and (optionally) writes it through to our own stdout/stderr as it arrives: live, binary-safe,
@@ -102,14 +97,14 @@ private struct PumpLoop {
             let watchIndex = watch != nil ? fds.count : -1
             if let watch { fds.append(Descriptor.readable(watch.fd)) }
             if Descriptor.waitUntilReadable(&fds) < 0 {
-                if errno == EINTR { continue }
+                if Errno.current == .interrupted { continue }
                 if !pipesDone { finishPipes() }
                 seeExit() // onExit blocks in waitpid: the exit is still seen
                 break
             }
-            if wakeIndex >= 0, fds[wakeIndex].revents != 0 { readWake() }
-            if watchIndex >= 0, fds[watchIndex].revents != 0 { seeExit() }
-            let ready = open.prefix(pipeCount).enumerated().filter { fds[$0.offset].revents != 0 }.map(\.element)
+            if wakeIndex >= 0, Descriptor.isReady(fds[wakeIndex]) { readWake() }
+            if watchIndex >= 0, Descriptor.isReady(fds[watchIndex]) { seeExit() }
+            let ready = open.prefix(pipeCount).enumerated().filter { Descriptor.isReady(fds[$0.offset]) }.map(\.element)
             let closed = ready.filter { !drain($0.1, from: $0.0, buffer: buffer, capacity: capacity) }.map(\.1)
             for fd in closed { Descriptor.close(fd) }
             open.removeAll { closed.contains($0.1) }
@@ -121,7 +116,7 @@ private struct PumpLoop {
     /// reader gone).
     private mutating func drain(_ fd: Int32, from stream: StandardStream, buffer: UnsafeMutablePointer<UInt8>, capacity: Int) -> Bool {
         let count = Descriptor.read(fd, into: buffer, capacity: capacity)
-        guard count > 0 else { return count < 0 && (errno == EINTR || errno == EAGAIN) }
+        guard count > 0 else { return count < 0 && Errno.current.isRetry }
         let chunk = UnsafeBufferPointer(start: buffer, count: count)
         recorder.record(chunk, from: stream)
         guard stream == .stdout ? forwarding.stdout : forwarding.stderr else { return true }

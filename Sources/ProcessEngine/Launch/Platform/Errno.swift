@@ -18,4 +18,17 @@ extension Errno {
     package static let timedOut = Errno(ETIMEDOUT)
     /// The calling thread's errno now.
     static var current: Errno { Errno(errno) }
+    /// EINTR: a signal handler ran; try again.
+    static let interrupted = Errno(EINTR)
+    /// EAGAIN: not ready; try again.
+    static let wouldBlock = Errno(EAGAIN)
+    /// EBADF: not an open descriptor (of the right kind).
+    static let badDescriptor = Errno(EBADF)
+    /// ETXTBSY: the file is open for writing somewhere.
+    static let textBusy = Errno(ETXTBSY)
+    /// ENOENT, EACCES, EISDIR, ENOEXEC, E2BIG: why execve refused a program.
+    static let noSuchFile = Errno(ENOENT), permissionDenied = Errno(EACCES), isADirectory = Errno(EISDIR)
+    static let execFormat = Errno(ENOEXEC), argumentsTooLong = Errno(E2BIG)
+    /// True for EINTR and EAGAIN: the call may simply be made again.
+    var isRetry: Bool { self == .interrupted || self == .wouldBlock }
 }

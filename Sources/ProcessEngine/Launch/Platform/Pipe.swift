@@ -46,6 +46,12 @@ enum Descriptor {
         return poll(&descriptor, 1, milliseconds)
     }
 
+    /// The most bytes a write to a pipe makes at once (PIPE_BUF): a writer that waits for room writes at most this.
+    static let atomicWriteLimit = Int(PIPE_BUF)
+
+    /// True when ``waitUntilReadable(_:)`` found `entry` readable or hung up.
+    static func isReady(_ entry: pollfd) -> Bool { entry.revents != 0 }
+
     /// What ``waitUntilReadable(_:)`` watches for `fd`.
     static func readable(_ fd: Int32) -> pollfd { pollfd(fd: fd, events: Int16(POLLIN), revents: 0) }
 

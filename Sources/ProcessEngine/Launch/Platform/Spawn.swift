@@ -32,6 +32,9 @@ enum Spawn {
         return status
     }
 
+    /// Sleeps `microseconds` before a spawn is tried again.
+    static func backOff(microseconds: UInt32) { usleep(microseconds) }
+
     /// A raw wait status as an exit code or a signal.
     static func exitStatus(_ status: Int32) -> ProcessStatus {
         if status & 0x7F == 0 { return .exited((status >> 8) & 0xFF) }
