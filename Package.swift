@@ -14,8 +14,12 @@ let package = Package(
     targets: [
         // Linked by the program under test: the wire format and the bridge. Imports nothing of ours.
         .target(name: "AutomationHost"),
-        // The C calls Swift's Glibc module leaves out (accept4, pipe2, addchdir_np, addclosefrom_np, mallopt). A leaf.
+        // The C calls Swift's Glibc module leaves out (accept4, pipe2, addchdir_np, addclosefrom_np, memmem, pty, pidfd,
+        // mallopt, CPU affinity), each a thin wrapper. A leaf.
         .target(name: "CSystemShims"),
+        // The process runtime in C: the spawn and the reaper (clone with CLONE_VM; their invariants head process_spawn.c)
+        // and the signal forwarding handlers. A leaf; ProcessEngine is its only client.
+        .target(name: "_CProcessSpawn"),
         // The package-internal toolbox (no product; never linked into the program under test): JSON with
         // positions, suggestions, text, durations, files, threads, locks, standard streams.
         .target(name: "AutomationSupport", dependencies: ["CSystemShims"]),
@@ -23,11 +27,11 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
         // The process engine: flags input, the launcher (own spawn; Foundation.Process is a backend), the watchdog,
         // runs with their mock server, verdicts and run reports.
-        .target(name: "ProcessEngine", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
+        .target(name: "ProcessEngine", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims", "_CProcessSpawn"]),
         // Scenarios: Gherkin, steps, the runner, and the reports rendered from Cucumber Messages.
         .target(name: "Scenarios", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"]),
         // The command line: typed options per command, usage errors rendered once. Package access only, no product.
-        .target(name: "SutLaunchCLI", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer", "CSystemShims"]),
+        .target(name: "SutLaunchCLI", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer"]),
         // The Foundation.Process launcher backend: the only module that links all of Foundation, so that
         // sut-launch itself does not (26 MB instead of 76 MB static; faster start, less memory).
         .target(name: "FoundationLauncher", dependencies: ["ProcessEngine", "AutomationSupport"]),
@@ -62,7 +66,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system && target.name != "CSystemShims" {
+for target in package.targets where target.type != .system && !["CSystemShims", "_CProcessSpawn"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

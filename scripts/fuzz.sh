@@ -29,7 +29,8 @@ if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest Parse
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"
-printf 'module CSystemShims {\n  header "%s"\n  export *\n}\n' "$ROOT/Sources/CSystemShims/include/CSystemShims.h" > "$WORK/modulemap/module.modulemap"
+printf 'module CSystemShims {\n  header "%s"\n  export *\n}\nmodule _CProcessSpawn {\n  header "%s"\n  export *\n}\n' \
+    "$ROOT/Sources/CSystemShims/include/CSystemShims.h" "$ROOT/Sources/_CProcessSpawn/include/_CProcessSpawn.h" > "$WORK/modulemap/module.modulemap"
 
 echo "building the libraries with the sanitizers (release, -sanitize=fuzzer,address)..." >&2
 (cd "$ROOT" && swift build -c release --scratch-path "$WORK/build" --target SutLaunchCLI \
@@ -37,7 +38,7 @@ echo "building the libraries with the sanitizers (release, -sanitize=fuzzer,addr
 BUILT="$WORK/build/release"
 # Only the objects of today's sources: a file moved to another module leaves its old .o behind, and linking
 # both defines (or half-defines) its symbols twice.
-OBJECTS=("$BUILT"/CSystemShims.build/*.o)
+OBJECTS=("$BUILT"/CSystemShims.build/*.o "$BUILT"/_CProcessSpawn.build/*.o)
 for module in AutomationSupport MockServer AutomationHost ProcessEngine Scenarios SutLaunchCLI; do
     while IFS= read -r source; do OBJECTS+=("$BUILT/$module.build/$(basename "$source").o"); done < "$BUILT/$module.build/sources"
 done

@@ -1,5 +1,4 @@
 import AutomationSupport
-internal import CSystemShims
 import ProcessEngine
 import Scenarios
 
@@ -98,7 +97,6 @@ package enum SutLaunchCommand {
                 throw CommandFailure(error, report: report)
             }
             if !Launcher.isAvailable(plan.launch.backend) { return runCompanion(for: plan, arguments: arguments, report: report) }
-            csystem_single_malloc_arena() // a run has a few threads that allocate little: no arena each
             let forwarder = SignalForwarder(grace: plan.launch.killGrace)
             return Runner.run(plan, signals: forwarder).exitCode
         }

@@ -10,9 +10,9 @@ import Darwin
 /// poll, read and waitpid). 1 MiB is virtual (pages are committed when touched): room for JSON and regex
 /// structure at their documented depth limits with debug builds' frames.
 /// - Returns: false when no thread could be started.
-/// - Parameter onAnotherCPU: on Linux, start it on a CPU other than the caller's (then let it run anywhere):
-///   a new thread otherwise often waits behind its creator for up to milliseconds on this VM's 2 CPUs, which is
-///   the whole point lost for work split between the two.
+/// - Parameter onAnotherCPU: on Linux, when the process's ``ProcessTuning`` allows it, start it on a CPU other
+///   than the caller's (then let it run anywhere): a new thread otherwise often waits behind its creator for up to
+///   milliseconds on this VM's 2 CPUs, which is the whole point lost for work split between the two.
 package func startDetachedThread(onAnotherCPU: Bool = false, _ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
     #if canImport(Glibc)
@@ -27,7 +27,7 @@ package func startDetachedThread(onAnotherCPU: Bool = false, _ body: @escaping @
     // documented depth limits (JSONParser.maxDepth, LinearRegex.maxNesting) with debug builds' frames.
     pthread_attr_setstacksize(&attributes, 1024 * 1024)
     defer { pthread_attr_destroy(&attributes) }
-    let pinned = onAnotherCPU && csystem_thread_attr_prefer_other_cpu(&attributes) == 1
+    let pinned = onAnotherCPU && ProcessTuning.threadsStartOnAnotherCPU.value && csystem_thread_attr_prefer_other_cpu(&attributes) == 1
     let run: @Sendable () -> Void
     if pinned {
         run = {

@@ -20,6 +20,8 @@ int csystem_spawn_file_actions_addchdir(void *actions, const char *path);
 /// (ENOSYS where the C library lacks it; macOS uses POSIX_SPAWN_CLOEXEC_DEFAULT instead).
 int csystem_spawn_file_actions_addclosefrom(void *actions, int from);
 
+// Process-wide tuning: called by ProcessTuning, which main.swift uses; never by a library.
+
 /// Makes glibc's malloc return large buffers to the system when they are freed (a fixed mmap threshold of
 /// 1 MiB) and use at most 4 arenas, so a server's memory follows what it holds, not what it once held.
 /// Does nothing on other C libraries.
@@ -56,68 +58,5 @@ int csystem_spawn_setsid_flag(void);
 /// thread that reads a program's output also sees its exit (one thread per launch instead of two).
 /// -1 and errno (ENOSYS on other systems).
 int csystem_pidfd_open(int pid);
-
-/// The signals that end a run as SIGTERM does (signals.c): SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
-/// SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT and the real-time signals: every signal whose
-/// default action ends a process and that only comes from outside it.
-void csystem_termination_set(void *set); // a sigset_t *
-
-/// A signal taken from the termination set, or SIGTERM standing for a crash signal (SIGABRT, SIGSEGV, SIGBUS,
-/// SIGTRAP, SIGILL, SIGFPE, SIGSYS) another process sent before the forwarding handlers were installed: the
-/// signal to act on.
-int csystem_termination_signal(int received);
-
-/// Installs a handler for the crash signals that tells a fault (or this process's own abort) from a `kill` by
-/// another process: a fault goes on to the handler installed before (the Swift runtime's backtracer) or the
-/// default action; a kill stops the run as SIGTERM does (forwarded once installed, else raised as SIGTERM).
-void csystem_catch_external_crash_signals(void);
-
-/// Installs handlers for the termination set that forward each to a process group (see csystem_forward_attach):
-/// the first received is sent as is, every later one as SIGKILL. Before a group is attached they are only
-/// counted. Unblocks them in the calling thread (threads it starts inherit that). SIGTSTP, SIGTTIN and SIGTTOU
-/// stop the group and then sut-launch (as a shell stops a job); SIGCONT is passed on to the group.
-/// A handler, not a sigwait thread: a run then starts one thread fewer (measured on the launch path).
-void csystem_forward_install(void);
-
-/// What a process inherits and keeps across exec, reset: every signal 1-31 its parent set to SIG_IGN (SIGCHLD
-/// ignored makes the kernel reap children itself, so waitpid loses their status) back to SIG_DFL, and an empty
-/// signal mask. Handlers are left alone (the Swift runtime's crash handlers). Returns how many were reset.
-int csystem_reset_inherited_signals(void);
-
-/// The process group signals are forwarded to from now on; a signal received before is sent to it now.
-void csystem_forward_attach(int pgid);
-
-/// The first forwarded signal received (0: none yet), how many were received, and when the first came
-/// (CLOCK_MONOTONIC, nanoseconds).
-int csystem_forward_first(void);
-int csystem_forward_count(void);
-long long csystem_forward_first_at(void);
-
-/// Starts the reaper (Linux on x86_64 and arm64): a process that shares this process's memory (clone with
-/// CLONE_VM, so it costs one clone, no exec and no page-table copy), sits in a process group of its own with
-/// every signal blocked and every descriptor closed but the read end of a pipe only this process writes,
-/// and waits for end of file on it. When this process ends, however it ends, the kernel closes the pipe;
-/// the reaper then sends SIGTERM to every process group still registered, SIGKILL 0.5 s later, and exits.
-/// Idempotent and thread-safe. Returns 1 when the reaper runs, 0 where it is not supported or could not
-/// start (the caller falls back to another watchdog).
-int csystem_reaper_start(void);
-
-/// Registers a process group with the reaper (a slot in memory both processes share: no system call).
-/// Returns 1, or 0 when the reaper does not run or all 4096 slots are taken.
-int csystem_reaper_guard(int pgid);
-
-/// Spawns `path` as posix_spawn does (clone with CLONE_VM | CLONE_VFORK, then execve) in a process group of its
-/// own, with default signal dispositions, an empty signal mask, `descriptors[i]` as its fd i (or, when
-/// `terminal` is not NULL, that pseudo-terminal as fds 0-2 and controlling terminal of a new session), in
-/// `directory` when not NULL, with every other descriptor closed. When `guard` is set and the reaper runs, the
-/// child registers its group with the reaper before it execs, so no instant exists in which the program runs
-/// unguarded; `*guarded` tells whether it did. Returns 0 and the pid in `*pid`, or an errno value: ENOSYS
-/// where this is not supported (Linux on x86_64 and arm64 only; use posix_spawn).
-int csystem_spawn(const char *path, char *const *argv, char *const *envp, const char *directory,
-                  const int *descriptors, int count, const char *terminal, int guard, int *pid, int *guarded);
-
-/// Unregisters a process group (it ended and was reaped). Returns 1, or 0 when it was not registered.
-int csystem_reaper_release(int pgid);
-
 
 #endif

@@ -1,8 +1,9 @@
 /// How a program is started. Both backends meet one contract (LauncherContractTests); where
 /// Foundation.Process cannot, the test for that row says why, measured.
 public enum LauncherBackend: String, Sendable, CaseIterable {
-    /// posix_spawn + a waitpid thread: own process group, clear mask, default dispositions, fds 0-2 only,
-    /// exit seen at once. The default on Linux and macOS.
+    /// This library's own spawn: on Linux clone + execve (`_CProcessSpawn`; the program's group is guarded by the
+    /// reaper before it execs), on macOS posix_spawn. Own process group, clear mask, default dispositions, fds
+    /// 0-2 only, exit seen at once. The default. (The name and `--launcher posix-spawn` predate the Linux spawn.)
     case posixSpawn = "posix-spawn"
     /// Foundation.Process, as the design card names it: the path to platforms without posix_spawn.
     case foundation

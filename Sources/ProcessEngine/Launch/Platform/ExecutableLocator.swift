@@ -47,6 +47,12 @@ enum ExecutableLocator {
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
+    /// True when `path` names a directory (following symlinks).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buffer, buffer.count) != nil else { return "." }

@@ -4,14 +4,29 @@ import Glibc
 import Darwin
 #endif
 
-/// Questions about a process group that kill(2) alone answers wrongly.
+/// Signals to a process group, and questions about it that kill(2) alone answers wrongly.
 enum ProcessGroup {
+    /// Sends `signal` to every process of group `pgid`; false when none could be signalled (errno tells).
+    @discardableResult
+    static func signal(_ pgid: Int32, _ signal: Int32) -> Bool { Glibc_kill(-pgid, signal) == 0 }
+
+    /// SIGTERM and SIGKILL.
+    static let terminate = SIGTERM, kill = SIGKILL
+
+    /// Waits, polling every 2 ms, while the group has live members and `deadline` has not passed.
+    static func waitWhileAlive(_ pgid: Int32, until deadline: ContinuousClock.Instant) {
+        while hasLiveMembers(pgid) && ContinuousClock.now < deadline { usleep(2_000) }
+    }
+
+    /// Sends `signal` to process `pid` only.
+    static func signalProcess(_ pid: Int32, _ signal: Int32) { _ = Glibc_kill(pid, signal) }
+
     /// True when the group has a member that is not a zombie.
     ///
     /// kill(-pgid, 0) also succeeds while a killed member waits to be reaped by init, which some container
     /// inits do only every second or so; on Linux /proc tells zombies apart.
     static func hasLiveMembers(_ pgid: Int32) -> Bool {
-        guard kill(-pgid, 0) == 0 else { return false }
+        guard Glibc_kill(-pgid, 0) == 0 else { return false }
         #if os(Linux)
         guard let directory = opendir("/proc") else { return true }
         defer { closedir(directory) }
@@ -43,3 +58,6 @@ enum ProcessGroup {
         return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 }
+
+/// kill(2), under a name the static `ProcessGroup.kill` does not hide.
+private func Glibc_kill(_ pid: Int32, _ signal: Int32) -> Int32 { kill(pid, signal) }

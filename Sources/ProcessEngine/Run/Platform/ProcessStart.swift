@@ -1,4 +1,4 @@
-internal import CSystemShims
+internal import _CProcessSpawn
 
 /// The first thing `sut-launch` (and `sut-launch-foundation`) does: undo what the parent left that would change
 /// the meaning of a result (DESIGN.md "Trust rules").
@@ -17,7 +17,7 @@ internal import CSystemShims
 public enum ProcessStart {
     /// Resets inherited signal state and standard descriptors; about 35 system calls.
     public static func prepare() {
-        _ = csystem_reset_inherited_signals()
+        _ = process_reset_inherited_signals()
         SignalForwarder.blockSignalsInThisProcess()
         StandardDescriptors.openClosedOnes()
     }

@@ -1,4 +1,4 @@
-internal import CSystemShims
+internal import _CProcessSpawn
 #if canImport(Glibc)
 import AutomationSupport
 import Glibc
@@ -13,7 +13,7 @@ import Darwin
 /// SIGTSTP, SIGTTIN and SIGTTOU stop the program's group and sut-launch, as a shell stops a job; SIGCONT
 /// continues both.
 ///
-/// The forwarding is a signal handler (CSystemShims' `csystem_forward_*`), not a thread: a run starts one
+/// The forwarding is a signal handler (`_CProcessSpawn`'s `process_forward_*`), not a thread: a run starts one
 /// thread fewer. ``waitForExit(of:timeout:)`` enforces the grace period from the waiting thread.
 ///
 /// `main` calls ``blockSignalsInThisProcess()`` first thing, so commands that wait with ``waitForTerminationSignal()``
@@ -23,7 +23,7 @@ public final class SignalForwarder: Sendable {
     private let grace: Duration
     private static var forwardedSet: sigset_t {
         var set = sigset_t()
-        csystem_termination_set(&set)
+        process_termination_set(&set)
         return set
     }
 
@@ -32,7 +32,7 @@ public final class SignalForwarder: Sendable {
         var set = forwardedSet
         var received: Int32 = 0
         while sigwait(&set, &received) != 0 {}
-        return csystem_termination_signal(received)
+        return process_termination_signal(received)
     }
 
     /// Sends this process SIGTERM (what ``waitForTerminationSignal()`` waits for).
@@ -43,7 +43,7 @@ public final class SignalForwarder: Sendable {
     public static func blockSignalsInThisProcess() {
         var set = forwardedSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        csystem_catch_external_crash_signals()
+        process_catch_external_crash_signals()
         // Writing to a closed stdout must not kill sut-launch before it writes its report; the program
         // gets the default disposition back (posix_spawn SETSIGDEF).
         signal(SIGPIPE, SIG_IGN)
@@ -52,17 +52,17 @@ public final class SignalForwarder: Sendable {
     /// Installs the forwarding handlers (once per process is enough; again is harmless).
     public init(grace: Duration) {
         self.grace = grace
-        csystem_forward_install()
+        process_forward_install()
     }
 
     /// The process that receives forwarded signals. A signal that came before it started is sent now.
     public func attach(_ process: LaunchedProcess) {
-        csystem_forward_attach(process.pid)
+        process_forward_attach(process.pid)
     }
 
     /// The first signal received, if any.
     public var receivedSignal: Int32? {
-        let signal = csystem_forward_first()
+        let signal = process_forward_first()
         return signal == 0 ? nil : signal
     }
 
@@ -77,7 +77,7 @@ public final class SignalForwarder: Sendable {
             if let end { slice = min(slice, max(end - .now, .zero)) }
             if let status = process.waitForExit(timeout: slice) { return status }
             if let end, ContinuousClock.now >= end { return nil }
-            let firstAt = csystem_forward_first_at()
+            let firstAt = process_forward_first_at()
             if !killed, firstAt != 0 {
                 var now = timespec()
                 clock_gettime(CLOCK_MONOTONIC, &now)

@@ -1,10 +1,4 @@
-internal import CSystemShims
-#if canImport(Glibc)
 import AutomationSupport
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 
 /// A running program under test. Its process group is its own: signals sent here reach its children too.
@@ -48,7 +42,7 @@ public final class LaunchedProcess: Sendable {
     ///   - pipes: the read ends of its stdout and stderr, drained by the output pump.
     ///   - exitDescriptor: a pidfd: the pump's thread sees the exit and calls `waitForExit` then (no waiter
     ///     thread); -1: a thread of its own blocks in `waitForExit`.
-    init(pid: pid_t, executablePath: String, argv: [String], started: ContinuousClock.Instant,
+    init(pid: Int32, executablePath: String, argv: [String], started: ContinuousClock.Instant,
          waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pipes: [(StandardStream, Int32)], forward: Bool,
          exitDescriptor: Int32, standardInput: Int32, terminal: TerminalHandoff?) {
         self.pid = pid
@@ -62,7 +56,7 @@ public final class LaunchedProcess: Sendable {
             let raw = waitForExit()
             let ended = ContinuousClock.now
             let terminal = state.withLock { state -> TerminalHandoff? in
-                state.status = PosixSpawn.exitStatus(raw)
+                state.status = Spawn.exitStatus(raw)
                 state.ended = ended
                 defer { state.terminal = nil }
                 return state.terminal
@@ -82,7 +76,7 @@ public final class LaunchedProcess: Sendable {
 
     deinit {
         closeStandardInput() // a handle dropped without finish() does not leak the stdin pipe
-        if !state.withLock({ $0.finished }) && !groupIsAlive { Watchdog.release(pid) }
+        if !state.withLock({ $0.finished }) && !groupIsAlive { Reaper.release(pid) }
     }
 
     /// The status once the program has exited; nil while it runs.
@@ -103,7 +97,7 @@ public final class LaunchedProcess: Sendable {
 
     /// Sends `signal` to the program's whole process group.
     public func signalGroup(_ signal: Int32) {
-        if kill(-pid, signal) != 0 && status == nil { kill(pid, signal) }
+        if !ProcessGroup.signal(pid, signal) && status == nil { ProcessGroup.signalProcess(pid, signal) }
     }
 
     /// True while any process of the group (the program, or a child it left behind) is alive (zombies do not count).
@@ -115,7 +109,7 @@ public final class LaunchedProcess: Sendable {
     public func stop(signal: Int32 = 15, grace: Duration) -> ProcessStatus {
         signalGroup(signal)
         if let status = waitForExit(timeout: grace) { return status }
-        signalGroup(SIGKILL)
+        signalGroup(ProcessGroup.kill)
         return waitForExit()!
     }
 
@@ -129,14 +123,13 @@ public final class LaunchedProcess: Sendable {
         guard !alreadyFinished else { return }
         _ = waitForExit()
         if groupIsAlive {
-            signalGroup(SIGTERM)
-            let deadline = ContinuousClock.now + grace
-            while groupIsAlive && ContinuousClock.now < deadline { usleep(2_000) }
-            if groupIsAlive { signalGroup(SIGKILL) }
+            signalGroup(ProcessGroup.terminate)
+            ProcessGroup.waitWhileAlive(pid, until: ContinuousClock.now + grace)
+            if groupIsAlive { signalGroup(ProcessGroup.kill) }
         }
         closeStandardInput()
         pump.finish(within: .milliseconds(250))
-        Watchdog.release(pid)
+        Reaper.release(pid)
     }
 
     /// Writes bytes to the program's stdin (launched with `.pipe`).
@@ -145,10 +138,11 @@ public final class LaunchedProcess: Sendable {
         try withStandardInput { fd throws(Errno) in
             var offset = 0
             while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
+                let written = bytes[offset...].withUnsafeBytes { Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
                 if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Errno(errno)
+                    let error = Errno.current
+                    if error == .interrupted { continue }
+                    throw error
                 }
                 offset += written
             }
@@ -164,20 +158,21 @@ public final class LaunchedProcess: Sendable {
             var offset = 0
             while offset < bytes.count {
                 let remaining = end - .now
-                guard remaining > .zero else { throw Errno(ETIMEDOUT) }
-                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                guard remaining > .zero else { throw Errno.timedOut }
                 let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-                let ready = poll(&descriptor, 1, milliseconds)
+                let ready = Descriptor.waitUntilWritable(fd, milliseconds: milliseconds)
                 if ready < 0 {
-                    if errno == EINTR { continue }
-                    throw Errno(errno)
+                    let error = Errno.current
+                    if error == .interrupted { continue }
+                    throw error
                 }
                 guard ready > 0 else { continue } // the loop's deadline check ends it
-                let count = min(bytes.count - offset, Int(PIPE_BUF))
-                let written = bytes[offset..<(offset + count)].withUnsafeBytes { writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
+                let count = min(bytes.count - offset, Descriptor.atomicWriteLimit)
+                let written = bytes[offset..<(offset + count)].withUnsafeBytes { Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
                 if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    throw Errno(errno)
+                    let error = Errno.current
+                    if error.isRetry { continue }
+                    throw error
                 }
                 offset += written
             }
@@ -189,8 +184,7 @@ public final class LaunchedProcess: Sendable {
     /// - Throws: ``Errno`` when it was not launched on a terminal (EBADF) or the terminal is gone.
     public func resizeTerminal(_ size: TerminalSize) throws(Errno) {
         try withStandardInput { fd throws(Errno) in
-            guard isatty(fd) == 1 else { throw Errno(EBADF) }
-            guard csystem_set_window_size(fd, Int32(clamping: size.columns), Int32(clamping: size.rows)) == 0 else { throw Errno(errno) }
+            try PseudoTerminal.setWindowSize(fd, size)
         }
     }
 
@@ -203,7 +197,7 @@ public final class LaunchedProcess: Sendable {
             state.standardInputClosing = true
             return state.standardInputUsers == 0 ? state.releaseStandardInput() : -1
         }
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Descriptor.close(fd) }
     }
 
     /// The stdin descriptor while it is open (a close asked for during a write keeps it until the write returns).
@@ -218,39 +212,14 @@ public final class LaunchedProcess: Sendable {
             state.standardInputUsers += 1
             return state.standardInput
         }
-        guard fd >= 0 else { throw Errno(EBADF) }
+        guard fd >= 0 else { throw Errno.badDescriptor }
         defer {
             let last = state.withLock { state -> Int32 in
                 state.standardInputUsers -= 1
                 return state.standardInputUsers == 0 && state.standardInputClosing ? state.releaseStandardInput() : -1
             }
-            if last >= 0 { close(last) }
+            if last >= 0 { Descriptor.close(last) }
         }
         try body(fd)
     }
-}
-
-/// write() that reports EPIPE instead of raising SIGPIPE, whatever this process's SIGPIPE disposition is.
-func writeWithoutSIGPIPE(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
-    var block = sigset_t(), old = sigset_t(), pending = sigset_t()
-    sigemptyset(&block)
-    sigaddset(&block, SIGPIPE)
-    pthread_sigmask(SIG_BLOCK, &block, &old)
-    let written = write(fd, pointer, count)
-    let savedErrno = errno
-    if written < 0 && savedErrno == EPIPE {
-        sigpending(&pending)
-        if sigismember(&pending, SIGPIPE) == 1 {
-            var timeout = timespec()
-            sigtimedwait(&block, nil, &timeout) // consume the SIGPIPE we caused
-        }
-    }
-    pthread_sigmask(SIG_SETMASK, &old, nil)
-    errno = savedErrno
-    return written
-}
-
-extension Errno {
-    /// ETIMEDOUT: a bounded wait or write ran out of time.
-    package static let timedOut = Errno(ETIMEDOUT)
 }

@@ -2,17 +2,17 @@
 import Foundation
 import Testing
 
-/// Our spawn (the C shims' clone + execve, which registers the program with the reaper before it execs) held
-/// against the C library's posix_spawn, which macOS and other architectures use: the program must not be able
+/// Our spawn (`_CProcessSpawn`'s clone + execve, which registers the program with the reaper before it execs) held
+/// against the C library's posix_spawn, which macOS uses: the program must not be able
 /// to tell them apart.
-@Suite struct PosixSpawnTests {
-    private typealias Spawn = (String, [String], [String], String?, [Int32]) -> Result<pid_t, Errno>
+@Suite struct SpawnTests {
+    private typealias Starter = (String, [String], [String], String?, [Int32]) -> Result<pid_t, Errno>
 
     /// What programs started by `spawn` see of how they were started: their process group, signal mask and
     /// ignored signals, descriptors, directory, argv and environment. Each is read by the spawned program itself
     /// (`cat /proc/self/status`, not a shell reading its own: a shell that forks blocks its signals and holds
     /// pipes for a moment, which a child reading the shell's status can see).
-    private func probe(_ spawn: Spawn) throws -> String {
+    private func probe(_ spawn: Starter) throws -> String {
         let status = try run(spawn, ["/bin/cat", "/proc/self/status"]).split(separator: "\n")
         func field(_ name: String) -> String { status.first { $0.hasPrefix(name + ":") }.map { String($0) } ?? "no \(name)" }
         let pid = field("Pid").split(separator: "\t").last, group = field("NSpgid").split(separator: "\t").last
@@ -21,10 +21,10 @@ import Testing
                 try run(spawn, ["/bin/sh", "-c", "pwd; echo \"$0 $PROBE_VALUE\""], argv0: "probe-argv0")].joined(separator: "\n")
     }
 
-    private func run(_ spawn: Spawn, _ argv: [String], argv0: String? = nil,
+    private func run(_ spawn: Starter, _ argv: [String], argv0: String? = nil,
                      environment: [String] = ["PROBE_VALUE=42", "PATH=/usr/bin:/bin"]) throws -> String {
-        let output = try #require(PosixSpawn.pipe())
-        let null = PosixSpawn.openNull(forWriting: false)
+        let output = try #require(ProcessEngine.Pipe.make())
+        let null = ProcessEngine.Pipe.openNull(forWriting: false)
         // A descriptor the caller left inheritable: it must not reach the program.
         let leaked = open("/dev/null", O_RDONLY)
         defer { close(leaked); close(null) }
@@ -48,17 +48,17 @@ import Testing
             bytes += buffer[0..<count]
         }
         close(output.read)
-        #expect(PosixSpawn.exitStatus(PosixSpawn.waitForExit(pid)) == .exited(0))
+        #expect(Spawn.exitStatus(Spawn.waitForExit(pid)) == .exited(0))
         return String(decoding: bytes, as: UTF8.self)
     }
 
     @Test func theProgramCannotTellOurSpawnFromPosixSpawn() throws {
         let ours = try probe { path, argv, environment, directory, descriptors in
-            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors)
+            Spawn.start(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors)
                 .map(\.pid)
         }
         let library = try probe { path, argv, environment, directory, descriptors in
-            PosixSpawn.posixSpawn(path: path, argv: argv, environment: environment, workingDirectory: directory,
+            Spawn.posixSpawn(path: path, argv: argv, environment: environment, workingDirectory: directory,
                                   descriptors: descriptors, terminal: nil)
         }
         #expect(ours == "group leader\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n0 1 2 3\n/usr\nprobe-argv0 42\n")
@@ -74,30 +74,30 @@ import Testing
         let argv = ["/usr/bin/env", "-0"]
         let environment = ["EMPTY=", "EQUALS=a=b=c", "TEXT=héllo wörld ✓", "LONG=" + String(repeating: "x", count: 70_000), "=noname"]
         let listed = try run({ path, argv, environment, directory, descriptors in
-            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
+            Spawn.start(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
         }, argv, environment: environment)
         #expect(listed.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init) == environment)
         let none = try run({ path, argv, environment, directory, descriptors in
-            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
+            Spawn.start(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
         }, argv, environment: [])
         #expect(none.isEmpty)
         let echoed = try run({ path, argv, environment, directory, descriptors in
-            PosixSpawn.spawn(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
+            Spawn.start(path: path, argv: argv, environment: environment, workingDirectory: directory, descriptors: descriptors).map(\.pid)
         }, ["/usr/bin/printf", "[%s]", "", "a b", "ü=✓", ""])
         #expect(echoed == "[][a b][ü=✓][]")
     }
 
     @Test func errorsAreTheOnesPosixSpawnReports() {
         for path in ["/no/such/program", "/etc/hostname", "/tmp"] {
-            let ours = PosixSpawn.spawn(path: path, argv: [path], environment: [], workingDirectory: nil, descriptors: [0, 1, 2])
-            let library = PosixSpawn.posixSpawn(path: path, argv: [path], environment: [], workingDirectory: nil,
+            let ours = Spawn.start(path: path, argv: [path], environment: [], workingDirectory: nil, descriptors: [0, 1, 2])
+            let library = Spawn.posixSpawn(path: path, argv: [path], environment: [], workingDirectory: nil,
                                                 descriptors: [0, 1, 2], terminal: nil)
             switch (ours, library) {
             case (.failure(let a), .failure(let b)): #expect(a == b, "\(path)")
             default: Issue.record("\(path): ours \(ours), posix_spawn \(library)")
             }
         }
-        let missingDirectory = PosixSpawn.spawn(path: "/bin/true", argv: ["true"], environment: [], workingDirectory: "/no/such/dir",
+        let missingDirectory = Spawn.start(path: "/bin/true", argv: ["true"], environment: [], workingDirectory: "/no/such/dir",
                                                 descriptors: [0, 1, 2])
         #expect(missingDirectory.map(\.pid) == .failure(Errno(ENOENT)))
     }

@@ -1,7 +1,7 @@
-// Signals sut-launch receives (see CSystemShims.h): the ones that end a run, forwarded to the program's group;
+// Signals sut-launch receives (see _CProcessSpawn.h): the ones that end a run, forwarded to the program's group;
 // job control passed on to it; crash signals told apart by who sent them.
 #define _GNU_SOURCE
-#include "CSystemShims.h"
+#include "_CProcessSpawn.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -33,7 +33,7 @@ static _Atomic int forward_received;
 static _Atomic long long forward_first_at;
 static _Atomic int redirected; // a crash signal sent from outside before the handlers were installed
 
-void csystem_termination_set(void *untyped) {
+void process_termination_set(void *untyped) {
     sigset_t *set = untyped;
     sigemptyset(set);
     for (int index = 0; index < TERMINATING_COUNT; index++) sigaddset(set, terminating[index]);
@@ -42,7 +42,7 @@ void csystem_termination_set(void *untyped) {
 #endif
 }
 
-int csystem_termination_signal(int received) {
+int process_termination_signal(int received) {
     if (received != SIGTERM) return received;
     int original = atomic_exchange(&redirected, 0);
     return original != 0 ? original : received;
@@ -50,7 +50,7 @@ int csystem_termination_signal(int received) {
 
 static void forward_handler(int signal) {
     int saved = errno;
-    signal = csystem_termination_signal(signal);
+    signal = process_termination_signal(signal);
     int count = atomic_fetch_add(&forward_received, 1) + 1;
     int expected = 0;
     if (atomic_compare_exchange_strong(&forward_first_signal, &expected, signal)) {
@@ -74,7 +74,7 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
             int saved = errno;
             int expected = 0;
             atomic_compare_exchange_strong(&redirected, &expected, signal);
-            kill(getpid(), SIGTERM); // blocked: the thread waiting in sigwait takes it (csystem_termination_signal)
+            kill(getpid(), SIGTERM); // blocked: the thread waiting in sigwait takes it (process_termination_signal)
             errno = saved;
         }
         return;
@@ -101,7 +101,7 @@ static void crash_handler(int signal, siginfo_t *info, void *context) {
     if (info == NULL || info->si_code <= 0) raise(signal);
 }
 
-void csystem_catch_external_crash_signals(void) {
+void process_catch_external_crash_signals(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = crash_handler;
@@ -133,14 +133,14 @@ static void continue_handler(int signal) {
     errno = saved;
 }
 
-void csystem_forward_install(void) {
+void process_forward_install(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = forward_handler;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     sigset_t set;
-    csystem_termination_set(&set);
+    process_termination_set(&set);
     for (int signal = 1; signal < NSIG; signal++) {
         if (sigismember(&set, signal) == 1) sigaction(signal, &action, NULL);
     }
@@ -153,7 +153,7 @@ void csystem_forward_install(void) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
-void csystem_forward_attach(int pgid) {
+void process_forward_attach(int pgid) {
     // Publish the group first, then look for a signal that came before: one received in between is sent by
     // the handler (it sees the group) and perhaps again here, which for the first signal is harmless.
     atomic_store(&forward_group, pgid);
@@ -161,11 +161,11 @@ void csystem_forward_attach(int pgid) {
     if (first != 0 && pgid > 0) kill(-pgid, atomic_load(&forward_received) > 1 ? SIGKILL : first);
 }
 
-int csystem_forward_first(void) { return atomic_load(&forward_first_signal); }
-int csystem_forward_count(void) { return atomic_load(&forward_received); }
-long long csystem_forward_first_at(void) { return atomic_load(&forward_first_at); }
+int process_forward_first(void) { return atomic_load(&forward_first_signal); }
+int process_forward_count(void) { return atomic_load(&forward_received); }
+long long process_forward_first_at(void) { return atomic_load(&forward_first_at); }
 
-int csystem_reset_inherited_signals(void) {
+int process_reset_inherited_signals(void) {
     int reset = 0;
     for (int signal = 1; signal < 32; signal++) {
         if (signal == SIGKILL || signal == SIGSTOP) continue;
