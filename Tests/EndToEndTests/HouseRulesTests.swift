@@ -5,7 +5,6 @@ import Testing
 /// and file lengths, the README, inline assembly and platform imports, and exits 1 when a rule fails.
 @Suite struct HouseRulesTests {
     @Test(
-        .disabled("enabled by the lead once the house issue's refactors land"),
         .enabled(if: CLI.hasCommand("python3"), "needs python3 (scripts/house-check.sh is bash + python3)")
     )
     func everyHouseRuleHolds() throws {
