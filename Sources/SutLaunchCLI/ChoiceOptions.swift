@@ -11,10 +11,10 @@ enum ChoiceOptions {
         return channel
     }
 
-    /// `--launcher posix-spawn|foundation`.
+    /// `--launcher spawn|foundation` (`posix-spawn`, the old name of `spawn`, still accepted).
     static func launcher<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> LauncherBackend {
-        guard let backend = LauncherBackend(rawValue: option.value ?? "") else {
-            throw UsageError(.notOneOf(option.spelling, value: option.value ?? "", choices: ["posix-spawn", "foundation"], index: option.index))
+        guard let backend = LauncherBackend(named: option.value ?? "") else {
+            throw UsageError(.notOneOf(option.spelling, value: option.value ?? "", choices: ["spawn", "foundation"], index: option.index))
         }
         return backend
     }

@@ -20,7 +20,7 @@ package enum RunOption: CommandOption {
             OptionSpec("--timeout", short: "-t", value: "DURATION", help: "stop the program after DURATION (500ms, 30s, 2m; 0: no timeout) and exit 124")
         case .killGrace: OptionSpec("--kill-grace", value: "DURATION", help: "time between SIGTERM and SIGKILL when stopping (default 5s)")
         case .launcher:
-            OptionSpec("--launcher", value: "posix-spawn|foundation", help: "how the program is started (default posix-spawn; foundation: Foundation.Process)")
+            OptionSpec("--launcher", value: "spawn|foundation", help: "how the program is started (default spawn, its own; foundation: Foundation.Process)")
         case .stub:
             OptionSpec("--stub", short: "-s", value: "FILE|DIR", help: "start a mock server with these stubs (native, WireMock mapping or root dir); repeatable")
         case .strict: OptionSpec("--strict", help: "fail the run (exit 4) on any request no stub matched")

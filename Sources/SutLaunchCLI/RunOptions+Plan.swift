@@ -44,7 +44,7 @@ extension RunOptions {
         let launch = LaunchPlan(program: program, arguments: arguments, flags: flags, environment: variables + self.environment,
                                 clearEnvironment: clearEnvironment, callerEnvironment: environment,
                                 workingDirectory: workingDirectory, timeout: timeout == .zero ? nil : timeout,
-                                killGrace: killGrace ?? .seconds(5), backend: launcher ?? .posixSpawn)
+                                killGrace: killGrace ?? .seconds(5), backend: launcher ?? .spawn)
         return RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet))
     }
 

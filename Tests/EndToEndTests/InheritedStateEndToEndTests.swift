@@ -56,7 +56,7 @@ import Testing
     static let failing = "Feature: f\n  Scenario: fails\n    Given the program \"false\"\n    When I launch the program\n    Then the exit code is 0\n"
     static let passing = "Feature: p\n  Scenario: passes\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n"
 
-    @Test(arguments: ["posix-spawn", "foundation"])
+    @Test(arguments: ["spawn", "foundation"])
     func anIgnoredSIGCHLDDoesNotTurnAFailureIntoSuccess(launcher: String) throws {
         // SIGCHLD ignored: the kernel reaped the program itself, waitpid said ECHILD, and `sut-launch false` exited 0.
         let hostile = Inherited(ignore: ["SIGCHLD"], block: ["SIGCHLD"])
@@ -82,7 +82,7 @@ import Testing
         #expect(try Self.run(["test", "pass.feature"], inherited: hostile, in: directory).status == 0)
     }
 
-    @Test(arguments: ["posix-spawn", "foundation"])
+    @Test(arguments: ["spawn", "foundation"])
     func theProgramGetsDefaultDispositionsAndAnEmptyMaskWhateverTheParentLeft(launcher: String) throws {
         let hostile = Inherited(ignore: ["SIGPIPE", "SIGINT", "SIGTERM", "SIGQUIT", "SIGUSR1", "SIGHUP"],
                                 block: ["SIGUSR1", "SIGTERM", "SIGALRM", "SIGCHLD"])

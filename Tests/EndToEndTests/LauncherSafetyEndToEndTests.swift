@@ -19,7 +19,7 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test(arguments: ["posix-spawn", "foundation"])
+    @Test(arguments: ["spawn", "posix-spawn", "foundation"])
     func whenTheReaderGoesAwayTheProgramGetsSIGPIPEAndWeEnd(launcher: String) throws {
         // `sut-launch yes | head -c 2`: yes must see its stdout closed, and sut-launch end with its status.
         let result = try shell("\"$SUT\" --launcher \(launcher) --flags-in env yes | head -c 2 >/dev/null; echo done")
@@ -37,7 +37,7 @@ import Testing
         #expect(result.stdout == "exit 0\n")
     }
 
-    @Test(arguments: ["posix-spawn", "foundation"])
+    @Test(arguments: ["spawn", "foundation"])
     func theProgramGetsOnlyTheStandardDescriptors(launcher: String) throws {
         let result = try shell("exec 7</dev/null; \"$SUT\" --launcher \(launcher) sh -c 'ls /proc/$$/fd'")
         let fds = result.stdout.split(separator: "\n").map(String.init)

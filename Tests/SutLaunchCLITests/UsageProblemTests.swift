@@ -11,7 +11,7 @@ import Testing
         (.takesNoValue("-q"), "option '-q' takes no value; write '-q' alone"),
         (.missingValue("--flag", placeholder: "key=value"), "option '--flag' needs a value: --flag key=value"),
         (.notOneOf("--flags-in", value: "argv", choices: ["args", "env", "both"], index: nil), "--flags-in 'argv' is not one of args, env, both"),
-        (.notOneOf("--launcher", value: "x", choices: ["posix-spawn", "foundation"], index: 2), "--launcher 'x' is not one of posix-spawn, foundation (argument 2)"),
+        (.notOneOf("--launcher", value: "x", choices: ["spawn", "foundation"], index: 2), "--launcher 'x' is not one of spawn, foundation (argument 2)"),
         (.invalidShard("--shard", value: "9/8", maxCount: 10_000, index: 1), "--shard '9/8' is not K/N with 1 <= K <= N <= 10000, like 2/8 (argument 1)"),
         (.givenTwice("--report", first: "--report a (argument 1)", second: "--report b (argument 3)"),
          "--report is given twice: --report a (argument 1) and --report b (argument 3); keep one"),

@@ -59,7 +59,7 @@ public final class SUTApplication: Sendable {
     ///   - launcher: how the program is started (posix_spawn, or Foundation.Process).
     ///   - terminal: `.pseudo(columns:rows:)` runs it on a pseudo-terminal: `isatty` is true, output is one
     ///     stream with the terminal's `\r\n`, ``screenText`` shows what a terminal would, ``press(_:)`` sends keys.
-    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .posixSpawn,
+    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .spawn,
                 terminal: ProgramTerminal = .pipes) {
         self.executable = executable
         self.launcher = launcher

@@ -3,18 +3,29 @@
 public enum LauncherBackend: String, Sendable, CaseIterable {
     /// This library's own spawn: on Linux clone + execve (`_CProcessSpawn`; the program's group is guarded by the
     /// reaper before it execs), on macOS posix_spawn. Own process group, clear mask, default dispositions, fds
-    /// 0-2 only, exit seen at once. The default. (The name and `--launcher posix-spawn` predate the Linux spawn.)
-    case posixSpawn = "posix-spawn"
+    /// 0-2 only, exit seen at once. The default.
+    case spawn
+
     /// Foundation.Process, as the design card names it: the path to platforms without posix_spawn.
     case foundation
 
     /// How a program gets this backend when it is not linked in.
     var linkHint: String {
         switch self {
-        case .posixSpawn: "it always is"
+        case .spawn: "it always is"
         case .foundation: "call FoundationLauncher.register(), or run sut-launch-foundation, which sut-launch starts for --launcher foundation"
         }
     }
+
+    /// The backend a command line names: its raw value, or `posix-spawn`, the own spawn's name before it stopped
+    /// calling posix_spawn on Linux (scripts written then keep working).
+    package init?(named name: String) {
+        if name == "posix-spawn" { self = .spawn } else { self.init(rawValue: name) }
+    }
+
+    /// The own spawn's old name.
+    @available(*, deprecated, renamed: "spawn")
+    public static var posixSpawn: LauncherBackend { .spawn }
 }
 
 /// A terminal's size in character cells.
@@ -62,7 +73,7 @@ public struct LaunchRequest: Sendable {
     /// read the whole stream; nil: they are kept nowhere.
     package var spoolDirectory: String?
     /// How the program is started.
-    public var backend: LauncherBackend = .posixSpawn
+    public var backend: LauncherBackend = .spawn
     /// Run the program on a pseudo-terminal of this size (nil: pipes). Its stdin, stdout and stderr are then the
     /// terminal: output arrives as one stream (`.stdout`, with the terminal's `\r\n`), input is typed into it
     /// (``LaunchedProcess/writeToStandardInput(_:)``, Ctrl-C as byte 3), and `isatty` is true.

@@ -15,7 +15,7 @@ public enum Launcher {
     /// - Returns: the running process; a failing exit is reported by ``LaunchedProcess/waitForExit(timeout:)``, not thrown.
     /// - Throws: ``LaunchError`` when the program cannot be started (not found, not executable, bad directory).
     public static func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchedProcess {
-        if request.backend != .posixSpawn && registered(request.backend) == nil {
+        if request.backend != .spawn && registered(request.backend) == nil {
             throw LaunchError(.cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
         }
         Reaper.begin() // its start overlaps the work below
@@ -24,8 +24,8 @@ public enum Launcher {
         if let directory = request.workingDirectory, !ExecutableLocator.isDirectory(directory) {
             throw LaunchError(.cannotLaunch, "cannot use working directory \(directory): no such directory")
         }
-        if request.terminal != nil && request.backend != .posixSpawn {
-            throw LaunchError(.cannotLaunch, "a pseudo-terminal needs the posix-spawn launcher, not \(request.backend.rawValue)")
+        if request.terminal != nil && request.backend != .spawn {
+            throw LaunchError(.cannotLaunch, "a pseudo-terminal needs the spawn launcher, not \(request.backend.rawValue)")
         }
         let plumbing: Plumbing
         if let size = request.terminal { plumbing = try Plumbing.terminal(size) } else { plumbing = try Plumbing.pipes(request.standardInput) }
@@ -51,7 +51,7 @@ public enum Launcher {
         let recorder = OutputRecorder(captureLimit: request.captureLimit, spoolDirectory: request.spoolDirectory)
         // Our spawn's child is ours to reap: its pidfd lets the output thread see the exit too. Foundation
         // reaps its own children, so that backend keeps a thread waiting for its termination handler.
-        let exitDescriptor = request.backend == .posixSpawn ? csystem_pidfd_open(pid) : -1
+        let exitDescriptor = request.backend == .spawn ? csystem_pidfd_open(pid) : -1
         // Foundation.Process cannot set argv[0]: the program sees the resolved path there.
         let sent = request.backend == .foundation ? [path] + request.arguments : argv
         return LaunchedProcess(pid: pid, executablePath: path, argv: sent, started: started, waitForExit: spawned.waitForExit,
@@ -71,7 +71,7 @@ public enum Launcher {
                                   plumbing: Plumbing) -> Result<Spawned, Errno> {
         spawnLock.withLock { _ in
             switch request.backend {
-            case .posixSpawn:
+            case .spawn:
                 Spawn.start(path: path, argv: argv, environment: environment, workingDirectory: request.workingDirectory,
                             descriptors: plumbing.descriptors, terminal: plumbing.terminalPath, guarded: true)
                     .map { started in Spawned(pid: started.pid, waitForExit: { Spawn.waitForExit(started.pid) }, guarded: started.guarded) }
@@ -118,7 +118,7 @@ public enum Launcher {
 
     /// True when ``launch(_:)`` can use `backend` in this process.
     public static func isAvailable(_ backend: LauncherBackend) -> Bool {
-        backend == .posixSpawn || registered(backend) != nil
+        backend == .spawn || registered(backend) != nil
     }
 
     private static func registered(_ backend: LauncherBackend) -> SpawnFunction? { backends.withLock { $0[backend] } }

@@ -40,7 +40,7 @@ package struct LaunchPlan: Sendable {
                  environment: [(key: String, value: String)] = [], clearEnvironment: Bool = false,
                  callerEnvironment: [String: String] = [:], workingDirectory: String? = nil,
                  standardInput: LaunchRequest.StandardInput = .inherit, terminal: TerminalSize? = nil,
-                 timeout: Duration? = nil, killGrace: Duration = .seconds(5), backend: LauncherBackend = .posixSpawn,
+                 timeout: Duration? = nil, killGrace: Duration = .seconds(5), backend: LauncherBackend = .spawn,
                  forwardsOutput: Bool = true, captureLimit: Int = 0, spoolDirectory: String? = nil) {
         self.program = program
         self.arguments = arguments

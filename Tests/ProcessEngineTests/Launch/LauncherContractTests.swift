@@ -10,7 +10,7 @@ import Testing
 @Suite struct LauncherContractTests {
     private func launch(_ executable: String, _ arguments: [String] = [], stdin: LaunchRequest.StandardInput = .null,
                         environment: [String: String] = ProcessInfo.processInfo.environment, cwd: String? = nil,
-                        backend: LauncherBackend = .posixSpawn) throws -> LaunchedProcess {
+                        backend: LauncherBackend = .spawn) throws -> LaunchedProcess {
         var request = LaunchRequest(
             executable: executable, arguments: arguments, environment: environment, workingDirectory: cwd,
             standardInput: stdin, forwardsOutput: false, captureLimit: 1 << 20)
@@ -233,7 +233,7 @@ extension LauncherContractTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("txtbsy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let rounds = backend == .posixSpawn ? 64 : 16 // 16 threads × 64 = 1,024 launches
+        let rounds = backend == .spawn ? 64 : 16 // 16 threads × 64 = 1,024 launches
         // Sixteen real threads, not tasks: blocking launches and waits on Swift's cooperative pool (two threads
         // here) would starve every other async test for as long as this one runs.
         let results = Locked([String]())
