@@ -27,7 +27,8 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
         // The process engine: flags input, the launcher (own spawn; Foundation.Process is a backend), the watchdog,
         // runs with their mock server, verdicts and run reports.
-        .target(name: "ProcessEngine", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims", "_CProcessSpawn"]),
+        .target(
+            name: "ProcessEngine", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims", "_CProcessSpawn"]),
         // Scenarios: Gherkin, steps, the runner, and the reports rendered from Cucumber Messages.
         .target(name: "Scenarios", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"]),
         // The command line: typed options per command, usage errors rendered once. Package access only, no product.
@@ -36,11 +37,14 @@ let package = Package(
         // sut-launch itself does not (26 MB instead of 76 MB static; faster start, less memory).
         .target(name: "FoundationLauncher", dependencies: ["ProcessEngine", "AutomationSupport"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
-        .target(name: "AutomationTesting", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
+        .target(
+            name: "AutomationTesting",
+            dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
         // The CLI: main.swift decides process-wide tuning, hands argv to SutLaunchCommand and exits with its code.
         .executableTarget(name: "sut-launch", dependencies: ["SutLaunchCLI", "ProcessEngine", "AutomationSupport"]),
         // The same CLI with the Foundation.Process backend linked in: sut-launch runs it for `--launcher foundation`.
-        .executableTarget(name: "sut-launch-foundation", dependencies: ["SutLaunchCLI", "ProcessEngine", "AutomationSupport", "FoundationLauncher"]),
+        .executableTarget(
+            name: "sut-launch-foundation", dependencies: ["SutLaunchCLI", "ProcessEngine", "AutomationSupport", "FoundationLauncher"]),
 
         // Programs under test used by the README tour, the tests and the benchmarks.
         .executableTarget(name: "MyAppCLI", dependencies: ["AutomationHost"], path: "Fixtures/MyAppCLI"),
@@ -48,16 +52,26 @@ let package = Package(
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost", "AutomationSupport"]),
         .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"]),
-        .testTarget(name: "ProcessEngineTests", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"],
-                    exclude: ["Gherkin/testdata", "Gherkin/official_pickles.py", "Gherkin/reference_parse.py", "Gherkin/reference_messages.py",
-                              "Runner/reference_tag_expressions.py", "Steps/reference_cucumber_expressions.py"]),
+        .testTarget(
+            name: "ProcessEngineTests",
+            dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
+        .testTarget(
+            name: "ScenariosTests", dependencies: ["Scenarios", "ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"],
+            exclude: [
+                "Gherkin/testdata", "Gherkin/official_pickles.py", "Gherkin/reference_parse.py", "Gherkin/reference_messages.py",
+                "Runner/reference_tag_expressions.py", "Steps/reference_cucumber_expressions.py",
+            ]),
         .testTarget(name: "SutLaunchCLITests", dependencies: ["SutLaunchCLI", "ProcessEngine", "Scenarios", "AutomationSupport"]),
-        .testTarget(name: "AutomationTestingTests", dependencies: ["AutomationTesting", "ProcessEngine", "Scenarios", "AutomationSupport", "MockServer", "MyAppCLI"],
-                    exclude: ["Application/__snapshots__", "Features"]),
+        .testTarget(
+            name: "AutomationTestingTests",
+            dependencies: ["AutomationTesting", "ProcessEngine", "Scenarios", "AutomationSupport", "MockServer", "MyAppCLI"],
+            exclude: ["Application/__snapshots__", "Features"]),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "AutomationSupport"], exclude: ["Fixtures"]),
         // The fuzz targets scripts/fuzz.sh runs, kept compiled and run on every saved input (seeds and old crashes).
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["AutomationSupport", "MockServer", "ProcessEngine", "Scenarios", "SutLaunchCLI", "AutomationHost"], exclude: ["Inputs"]),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: ["AutomationSupport", "MockServer", "ProcessEngine", "Scenarios", "SutLaunchCLI", "AutomationHost"],
+            exclude: ["Inputs"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["AutomationHost", "MockServer", "sut-launch", "sut-launch-foundation", "MyAppCLI", "argv-dump"],

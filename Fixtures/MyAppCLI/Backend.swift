@@ -2,6 +2,7 @@
 // /message as text and /image as bytes, and print them).
 import AutomationHost
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,8 +23,10 @@ enum Backend {
     }
 
     /// Sends a request and waits for the answer (a command-line program has nothing else to do meanwhile).
-    static func request(_ path: String, method: String, body: Data?, contentType: String = "application/json",
-                        query: [URLQueryItem] = [], headers: [String: String] = [:]) throws -> (status: Int, body: Data) {
+    static func request(
+        _ path: String, method: String, body: Data?, contentType: String = "application/json",
+        query: [URLQueryItem] = [], headers: [String: String] = [:]
+    ) throws -> (status: Int, body: Data) {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         var request = URLRequest(url: components.url!)

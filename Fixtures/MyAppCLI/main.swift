@@ -2,6 +2,7 @@
 // AutomationBridge, and prints what it saw, so the README tour and the tests can check it.
 import AutomationHost
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,10 +11,9 @@ import Darwin
 
 let bridge = AutomationBridge.shared
 
-
 func say(_ line: String) {
     print(line)
-    fflush(nil)  // line by line, so a test sees each line as it is printed
+    fflush(nil) // line by line, so a test sees each line as it is printed
 }
 
 func preActiveCheck() {
@@ -30,8 +30,9 @@ func home() {
     preActiveCheck()
     if bridge.mockServerURL != nil {
         do {
-            let answer = try Backend.request("cities", method: "GET", body: nil, query: [URLQueryItem(name: "q", value: "Milano")],
-                                             headers: ["egon-route": "true"])
+            let answer = try Backend.request(
+                "cities", method: "GET", body: nil, query: [URLQueryItem(name: "q", value: "Milano")],
+                headers: ["egon-route": "true"])
             say("cities: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
             if answer.status != 200 { exit(1) }
         } catch {

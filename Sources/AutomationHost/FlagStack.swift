@@ -1,9 +1,10 @@
+import Dispatch
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 
 /// Layers of flag values, consulted in order: the first layer that holds a key wins.
 ///

@@ -134,8 +134,9 @@ public enum WireFormat {
             return .failure(WireFormatProblem(source: source, message: "is not valid JSON (\(describe(error))): \(excerpt(text))"))
         }
         guard case .object(let object) = value else {
-            return .failure(WireFormatProblem(
-                source: source, message: "is a JSON \(value.typeName), expected an object like {\"key\":true}: \(excerpt(text))"))
+            return .failure(
+                WireFormatProblem(
+                    source: source, message: "is a JSON \(value.typeName), expected an object like {\"key\":true}: \(excerpt(text))"))
         }
         return .success(object)
     }
@@ -202,8 +203,12 @@ public enum WireFormat {
         }
         received.arguments = remaining
         if environment[underTestVariable] == "1" { received.isUnderTest = true }
-        if ephemeralText == nil, let text = environment[ephemeralVariable] { ephemeralText = (text, "environment variable \(ephemeralVariable)") }
-        if automationText == nil, let text = environment[automationVariable] { automationText = (text, "environment variable \(automationVariable)") }
+        if ephemeralText == nil, let text = environment[ephemeralVariable] {
+            ephemeralText = (text, "environment variable \(ephemeralVariable)")
+        }
+        if automationText == nil, let text = environment[automationVariable] {
+            automationText = (text, "environment variable \(automationVariable)")
+        }
 
         if let (text, source) = ephemeralText {
             switch decodeObject(text, source: source) {

@@ -1,11 +1,12 @@
+import MockServer
+public import ProcessEngine
+
 #if canImport(FoundationEssentials)
 import AutomationSupport
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import ProcessEngine
-import MockServer
 
 /// A part of a URL that ``assertURLEqual(_:_:ignoring:fileID:filePath:line:column:)`` can ignore.
 public enum URLComponent: String, Sendable, CaseIterable {
@@ -33,70 +34,88 @@ public func urlDifferences(_ actual: URL, _ expected: URL, ignoring: Set<URLComp
         if left != right {
             let missing = right.filter { item in left.filter { $0 == item }.count < right.filter { $0 == item }.count }
             let extra = left.filter { item in right.filter { $0 == item }.count < left.filter { $0 == item }.count }
-            differences.append("query: " + (missing.isEmpty ? "" : "missing \(Set(missing).sorted().joined(separator: "&"))")
-                + (missing.isEmpty || extra.isEmpty ? "" : ", ") + (extra.isEmpty ? "" : "unexpected \(Set(extra).sorted().joined(separator: "&"))"))
+            differences.append(
+                "query: " + (missing.isEmpty ? "" : "missing \(Set(missing).sorted().joined(separator: "&"))")
+                    + (missing.isEmpty || extra.isEmpty ? "" : ", ")
+                    + (extra.isEmpty ? "" : "unexpected \(Set(extra).sorted().joined(separator: "&"))"))
         }
     }
     return differences
 }
 
 /// Asserts two URLs are equal but for the ignored components; query order does not matter.
-public func assertURLEqual(_ actual: URL, _ expected: URL, ignoring: Set<URLComponent> = [],
-                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertURLEqual(
+    _ actual: URL, _ expected: URL, ignoring: Set<URLComponent> = [],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     let differences = urlDifferences(actual, expected, ignoring: ignoring)
     guard !differences.isEmpty else { return }
-    recordAutomationIssue("URLs differ: \(actual.absoluteString) vs \(expected.absoluteString)\n  " + differences.joined(separator: "\n  "),
-                          fileID: fileID, filePath: filePath, line: line, column: column)
+    recordAutomationIssue(
+        "URLs differ: \(actual.absoluteString) vs \(expected.absoluteString)\n  " + differences.joined(separator: "\n  "),
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Asserts the server received requests to `route` (`"GET /cities"`, templates allowed): `times` exactly,
 /// or at least once when `times` is nil.
-public func assertReceived(_ server: MockServer, _ route: String, times: Int? = nil,
-                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertReceived(
+    _ server: MockServer, _ route: String, times: Int? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     let count = server.requests(to: route).count
     if let times, count == times { return }
     if times == nil, count > 0 { return }
-    recordAutomationIssue("expected \(times.map { "\($0)" } ?? "at least 1") request\(times == 1 ? "" : "s") to \(route), got \(count)\n" + seen(server),
-                          fileID: fileID, filePath: filePath, line: line, column: column)
+    recordAutomationIssue(
+        "expected \(times.map { "\($0)" } ?? "at least 1") request\(times == 1 ? "" : "s") to \(route), got \(count)\n" + seen(server),
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Asserts some request to `route` had a JSON body including `json` (extra members allowed).
-public func assertReceived(_ server: MockServer, _ route: String, jsonBodyIncluding json: String,
-                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertReceived(
+    _ server: MockServer, _ route: String, jsonBodyIncluding json: String,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     guard let expected = try? JSONParser.parse(json) else {
-        return recordAutomationIssue("the expected body is not JSON: \(json)", fileID: fileID, filePath: filePath, line: line, column: column)
+        return recordAutomationIssue(
+            "the expected body is not JSON: \(json)", fileID: fileID, filePath: filePath, line: line, column: column)
     }
     let requests = server.requests(to: route)
     if requests.contains(where: { (try? JSONParser.parse($0.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false }) { return }
     let bodies = requests.map { "  " + $0.bodyText }.joined(separator: "\n")
-    recordAutomationIssue("no request to \(route) had a JSON body including \(json)\nbodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)",
-                          fileID: fileID, filePath: filePath, line: line, column: column)
+    recordAutomationIssue(
+        "no request to \(route) had a JSON body including \(json)\nbodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)",
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Asserts requests to these routes came in this order (others may come between).
-public func assertReceivedInOrder(_ server: MockServer, _ routes: [String],
-                                  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertReceivedInOrder(
+    _ server: MockServer, _ routes: [String],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     var index = 0
     for request in server.requests where index < routes.count {
         if RouteKey(routes[index]).matches(request) { index += 1 }
     }
     guard index < routes.count else { return }
-    recordAutomationIssue("expected requests in this order: \(routes.joined(separator: ", ")); \(routes[index]) did not follow\n" + seen(server),
-                          fileID: fileID, filePath: filePath, line: line, column: column)
+    recordAutomationIssue(
+        "expected requests in this order: \(routes.joined(separator: ", ")); \(routes[index]) did not follow\n" + seen(server),
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Asserts these texts appear in the output in this order (each after the one before).
-public func assertOutputInOrder(_ app: SUTApplication, _ texts: [String], on stream: StandardStream = .stdout,
-                                fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertOutputInOrder(
+    _ app: SUTApplication, _ texts: [String], on stream: StandardStream = .stdout,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     let output = app.output(stream)
     var searchFrom = output.startIndex
     for (position, text) in texts.enumerated() {
         guard let range = output[searchFrom...].firstRange(of: text) else {
             let order = texts.compactMap { text in output.firstRange(of: text).map { (text, $0.lowerBound) } }
                 .sorted { $0.1 < $1.1 }.map { "\"\($0.0)\"" }
-            recordAutomationIssue("expected on \(stream.rawValue) in this order: \(texts.map { "\"\($0)\"" }.joined(separator: ", ")); "
-                                  + "\"\(text)\" (#\(position + 1)) did not follow; order seen: \(order.isEmpty ? "none of them" : order.joined(separator: ", "))",
-                                  fileID: fileID, filePath: filePath, line: line, column: column)
+            recordAutomationIssue(
+                "expected on \(stream.rawValue) in this order: \(texts.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                    + "\"\(text)\" (#\(position + 1)) did not follow; order seen: \(order.isEmpty ? "none of them" : order.joined(separator: ", "))",
+                fileID: fileID, filePath: filePath, line: line, column: column)
             return
         }
         searchFrom = range.upperBound
@@ -104,45 +123,57 @@ public func assertOutputInOrder(_ app: SUTApplication, _ texts: [String], on str
 }
 
 /// Asserts no request reached the server that no route matched.
-public func assertNoUnexpectedRequests(_ server: MockServer,
-                                       fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertNoUnexpectedRequests(
+    _ server: MockServer,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     let unexpected = server.unexpectedRequestDescriptions
     guard !unexpected.isEmpty else { return }
-    recordAutomationIssue("unexpected requests:\n" + unexpected.joined(separator: "\n"),
-                          fileID: fileID, filePath: filePath, line: line, column: column)
+    recordAutomationIssue(
+        "unexpected requests:\n" + unexpected.joined(separator: "\n"),
+        fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 private func seen(_ server: MockServer) -> String {
     let requests = server.requests
-    return "requests seen, in order:" + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n"))
+    return "requests seen, in order:"
+        + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n"))
 }
 
 /// Asserts `text` matches the snapshot `name`, stored beside the test file in
 /// `__snapshots__/TEST-FILE-NAME/NAME.txt` (trycmd's `[..]` and `...` allowed in it). A missing or different
 /// snapshot fails with a diff; `SUT_UPDATE_SNAPSHOTS=1` writes what the test saw instead, except when `CI` is
 /// set (the same rules as `sut-launch test --update-snapshots`).
-public func assertSnapshot(of text: String, named name: String,
-                           fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertSnapshot(
+    of text: String, named name: String,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     if let problem = Snapshots.nameProblem(name) {
         recordAutomationIssue(problem, fileID: fileID, filePath: filePath, line: line, column: column)
         return
     }
-    if let failure = Snapshots.check(Array(text.utf8), named: name, featureFile: "\(filePath)", update: false, environment: ProcessEnvironment.current,
-                                     updateCommand: "SUT_UPDATE_SNAPSHOTS=1 swift test") {
+    if let failure = Snapshots.check(
+        Array(text.utf8), named: name, featureFile: "\(filePath)", update: false, environment: ProcessEnvironment.current,
+        updateCommand: "SUT_UPDATE_SNAPSHOTS=1 swift test")
+    {
         recordAutomationIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
 /// Asserts a file exists (relative paths: in the test's ``ScratchSpace``) and, when given, contains `text`.
-public func assertFile(_ path: String, contains text: String? = nil,
-                       fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+public func assertFile(
+    _ path: String, contains text: String? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
     let resolved = path.hasPrefix("/") ? path : (try? AutomationScope.current?.scratch.path(path)) ?? path
     guard let bytes = FileManager.default.contents(atPath: resolved) else {
-        recordAutomationIssue("\(path): no such file (looked at \(resolved))", fileID: fileID, filePath: filePath, line: line, column: column)
+        recordAutomationIssue(
+            "\(path): no such file (looked at \(resolved))", fileID: fileID, filePath: filePath, line: line, column: column)
         return
     }
     if let text, !String(decoding: bytes, as: UTF8.self).contains(text) {
-        recordAutomationIssue("\(path) does not contain \"\(text)\"; it holds:\n\(String(decoding: bytes.prefix(2000), as: UTF8.self))",
-                              fileID: fileID, filePath: filePath, line: line, column: column)
+        recordAutomationIssue(
+            "\(path) does not contain \"\(text)\"; it holds:\n\(String(decoding: bytes.prefix(2000), as: UTF8.self))",
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

@@ -5,8 +5,10 @@ import XCTest
 
 /// Reports a failure at the caller's location to whichever framework runs the test: Swift Testing when a
 /// test is current, XCTest otherwise. The message gets the step trail and the programs' last output lines.
-public func recordAutomationIssue(_ message: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                                  line: UInt = #line, column: UInt = #column) {
+public func recordAutomationIssue(
+    _ message: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+) {
     var text = message
     if let scope = AutomationScope.current {
         let context = scope.failureContext

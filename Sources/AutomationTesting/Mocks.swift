@@ -1,11 +1,12 @@
+import ProcessEngine
+import Scenarios
+
 #if canImport(FoundationEssentials)
 import AutomationSupport
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import ProcessEngine
-import Scenarios
 
 /// Plausible test data from real-world lists, seedable so a failing run can be repeated.
 ///
@@ -70,27 +71,41 @@ public enum Mocks {
         return range.lowerBound + Int(width == 0 ? next() : next() % width)
     }
 
-    static let firstNames = ["Ada", "Grace", "Alan", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Radia", "Tim", "Frances",
-                             "Edsger", "Hedy", "John", "Katherine", "Guido", "Anita", "Bjarne", "Sophie", "Yukihiro", "Giulia",
-                             "Marco", "Chiara", "Luca", "Aiko", "Kenji", "Fatima", "Omar", "Ingrid", "Lars", "Priya", "Arjun"]
-    static let lastNames = ["Lovelace", "Hopper", "Turing", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Perlman",
-                            "Berners-Lee", "Allen", "Dijkstra", "Lamarr", "McCarthy", "Johnson", "van Rossum", "Borg",
-                            "Stroustrup", "Wilson", "Matsumoto", "Rossi", "Bianchi", "Ferrari", "Tanaka", "Suzuki", "Haddad",
-                            "Nilsson", "Larsen", "Sharma", "Patel", "Müller", "García"]
-    static let cities = ["Milano", "Roma", "Torino", "Napoli", "London", "Paris", "Berlin", "Madrid", "Lisbon", "Amsterdam",
-                         "Vienna", "Zurich", "Stockholm", "Oslo", "Dublin", "Tokyo", "Osaka", "Seoul", "Sydney", "Toronto",
-                         "Montréal", "New York", "San Francisco", "Austin", "Chicago", "Mexico City", "São Paulo", "Cape Town"]
-    static let streets = ["Via Roma", "Corso Buenos Aires", "Baker Street", "Abbey Road", "Rue de Rivoli", "Unter den Linden",
-                          "Gran Vía", "Rua Augusta", "Damrak", "Bahnhofstrasse", "Drottninggatan", "Grafton Street",
-                          "Omotesando", "George Street", "Yonge Street", "Fifth Avenue", "Market Street", "Michigan Avenue"]
-    static let companies = ["Acme Corporation", "Globex", "Initech", "Umbrella Logistics", "Stark Industries", "Wayne Enterprises",
-                            "Hooli", "Pied Piper", "Vandelay Industries", "Soylent Foods", "Cyberdyne Systems", "Tyrell Corporation",
-                            "Aperture Science", "Monsters Inc.", "Wonka Industries", "Oceanic Airlines"]
-    static let countries = ["Italy", "United Kingdom", "France", "Germany", "Spain", "Portugal", "Netherlands", "Austria",
-                            "Switzerland", "Sweden", "Norway", "Ireland", "Japan", "South Korea", "Australia", "Canada",
-                            "United States", "Mexico", "Brazil", "South Africa", "India"]
-    static let words = ["apple", "river", "stone", "cloud", "maple", "harbor", "lantern", "meadow", "orbit", "pixel", "quartz",
-                        "saffron", "timber", "velvet", "willow", "zephyr", "copper", "ember", "falcon", "glacier"]
+    static let firstNames = [
+        "Ada", "Grace", "Alan", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Radia", "Tim", "Frances",
+        "Edsger", "Hedy", "John", "Katherine", "Guido", "Anita", "Bjarne", "Sophie", "Yukihiro", "Giulia",
+        "Marco", "Chiara", "Luca", "Aiko", "Kenji", "Fatima", "Omar", "Ingrid", "Lars", "Priya", "Arjun",
+    ]
+    static let lastNames = [
+        "Lovelace", "Hopper", "Turing", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Perlman",
+        "Berners-Lee", "Allen", "Dijkstra", "Lamarr", "McCarthy", "Johnson", "van Rossum", "Borg",
+        "Stroustrup", "Wilson", "Matsumoto", "Rossi", "Bianchi", "Ferrari", "Tanaka", "Suzuki", "Haddad",
+        "Nilsson", "Larsen", "Sharma", "Patel", "Müller", "García",
+    ]
+    static let cities = [
+        "Milano", "Roma", "Torino", "Napoli", "London", "Paris", "Berlin", "Madrid", "Lisbon", "Amsterdam",
+        "Vienna", "Zurich", "Stockholm", "Oslo", "Dublin", "Tokyo", "Osaka", "Seoul", "Sydney", "Toronto",
+        "Montréal", "New York", "San Francisco", "Austin", "Chicago", "Mexico City", "São Paulo", "Cape Town",
+    ]
+    static let streets = [
+        "Via Roma", "Corso Buenos Aires", "Baker Street", "Abbey Road", "Rue de Rivoli", "Unter den Linden",
+        "Gran Vía", "Rua Augusta", "Damrak", "Bahnhofstrasse", "Drottninggatan", "Grafton Street",
+        "Omotesando", "George Street", "Yonge Street", "Fifth Avenue", "Market Street", "Michigan Avenue",
+    ]
+    static let companies = [
+        "Acme Corporation", "Globex", "Initech", "Umbrella Logistics", "Stark Industries", "Wayne Enterprises",
+        "Hooli", "Pied Piper", "Vandelay Industries", "Soylent Foods", "Cyberdyne Systems", "Tyrell Corporation",
+        "Aperture Science", "Monsters Inc.", "Wonka Industries", "Oceanic Airlines",
+    ]
+    static let countries = [
+        "Italy", "United Kingdom", "France", "Germany", "Spain", "Portugal", "Netherlands", "Austria",
+        "Switzerland", "Sweden", "Norway", "Ireland", "Japan", "South Korea", "Australia", "Canada",
+        "United States", "Mexico", "Brazil", "South Africa", "India",
+    ]
+    static let words = [
+        "apple", "river", "stone", "cloud", "maple", "harbor", "lantern", "meadow", "orbit", "pixel", "quartz",
+        "saffron", "timber", "velvet", "willow", "zephyr", "copper", "ember", "falcon", "glacier",
+    ]
     static let emailDomains = ["example.com", "example.org", "example.net", "test.example"]
 
     static func string(_ kind: Kind) -> String {
@@ -120,12 +135,18 @@ public enum Mocks {
         }
     }
 
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                         "November", "December"]
-    static let provinces = ["Milano", "Roma", "Torino", "Napoli", "Bologna", "Firenze", "Genova", "Venezia", "Palermo", "Bari",
-                            "Verona", "Padova", "Trieste", "Cagliari", "Perugia", "Ancona", "Trento", "Bolzano", "Aosta", "Lecce"]
-    static let lorem = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod",
-                        "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua"]
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
+    static let provinces = [
+        "Milano", "Roma", "Torino", "Napoli", "Bologna", "Firenze", "Genova", "Venezia", "Palermo", "Bari",
+        "Verona", "Padova", "Trieste", "Cagliari", "Perugia", "Ancona", "Trento", "Bolzano", "Aosta", "Lecce",
+    ]
+    static let lorem = [
+        "lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod",
+        "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua",
+    ]
 }
 
 extension String {

@@ -1,7 +1,7 @@
-import ProcessEngine
-import Scenarios
 import AutomationSupport
 import Foundation
+import ProcessEngine
+import Scenarios
 
 /// A value a step pattern captures, converted for a typed closure: `{string}`, `{word}` and `{}` as String,
 /// `{int}` as Int, `{float}` as Double (and Bool for `true`/`false` words).
@@ -27,7 +27,9 @@ extension Double: StepArgument {
     /// A finite number (`{float}`, a leading `+` allowed); nil for one that overflows (`1E999`), never infinity.
     public init?(stepArgument: String) {
         let unsigned = stepArgument.hasPrefix("+") ? stepArgument.dropFirst() : Substring(stepArgument)
-        guard let value = BoundedNumber.decimal(unsigned, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else { return nil }
+        guard let value = BoundedNumber.decimal(unsigned, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else {
+            return nil
+        }
         self = value
     }
 }
@@ -70,20 +72,26 @@ public final class StepLibrary: Sendable {
     public init() {}
 
     /// A step without parameters.
-    public func step(_ pattern: String, fileID: StaticString = #fileID, line: UInt = #line,
-                     _ body: @escaping @Sendable (StepContext) throws -> Void) {
+    public func step(
+        _ pattern: String, fileID: StaticString = #fileID, line: UInt = #line,
+        _ body: @escaping @Sendable (StepContext) throws -> Void
+    ) {
         add(pattern, fileID, line, count: 0) { context, _ in try body(context) }
     }
 
     /// A step with one typed parameter.
-    public func step<A: StepArgument>(_ pattern: String, fileID: StaticString = #fileID, line: UInt = #line,
-                                      _ body: @escaping @Sendable (StepContext, A) throws -> Void) {
+    public func step<A: StepArgument>(
+        _ pattern: String, fileID: StaticString = #fileID, line: UInt = #line,
+        _ body: @escaping @Sendable (StepContext, A) throws -> Void
+    ) {
         add(pattern, fileID, line, count: 1) { context, values in try body(context, try Self.convert(values[0], pattern)) }
     }
 
     /// A step with two typed parameters.
-    public func step<A: StepArgument, B: StepArgument>(_ pattern: String, fileID: StaticString = #fileID, line: UInt = #line,
-                                                       _ body: @escaping @Sendable (StepContext, A, B) throws -> Void) {
+    public func step<A: StepArgument, B: StepArgument>(
+        _ pattern: String, fileID: StaticString = #fileID, line: UInt = #line,
+        _ body: @escaping @Sendable (StepContext, A, B) throws -> Void
+    ) {
         add(pattern, fileID, line, count: 2) { context, values in
             try body(context, try Self.convert(values[0], pattern), try Self.convert(values[1], pattern))
         }
@@ -91,10 +99,12 @@ public final class StepLibrary: Sendable {
 
     /// A step with three typed parameters.
     public func step<A: StepArgument, B: StepArgument, C: StepArgument>(
-        _ pattern: String, fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (StepContext, A, B, C) throws -> Void
+        _ pattern: String, fileID: StaticString = #fileID, line: UInt = #line,
+        _ body: @escaping @Sendable (StepContext, A, B, C) throws -> Void
     ) {
         add(pattern, fileID, line, count: 3) { context, values in
-            try body(context, try Self.convert(values[0], pattern), try Self.convert(values[1], pattern), try Self.convert(values[2], pattern))
+            try body(
+                context, try Self.convert(values[0], pattern), try Self.convert(values[1], pattern), try Self.convert(values[2], pattern))
         }
     }
 
@@ -103,7 +113,9 @@ public final class StepLibrary: Sendable {
     public static func scenarios(in path: String) throws -> [FeatureScenario] {
         var files: [String] = []
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw AutomationError("no feature file or directory at \(path)") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw AutomationError("no feature file or directory at \(path)")
+        }
         if isDirectory.boolValue {
             // Each directory once (device and inode), bounded: a loop of links neither hangs nor repeats
             // scenarios, and a tree past the limit is an error, never a silently shorter suite.
@@ -118,7 +130,9 @@ public final class StepLibrary: Sendable {
         var scenarios: [FeatureScenario] = []
         for file in files.sorted() {
             let text: String
-            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch { throw AutomationError("\(file): cannot read it: \(error)") }
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw AutomationError("\(file): cannot read it: \(error)")
+            }
             do {
                 scenarios += Pickle.compile(try GherkinParser.parse(text, uri: file)).map(FeatureScenario.init)
             } catch {
@@ -146,8 +160,10 @@ public final class StepLibrary: Sendable {
 
     /// Runs every scenario at `path` (XCTest has no per-argument tests): each one that does not pass is
     /// reported at the caller's line, with its trail, to whichever framework runs.
-    public func runAll(in path: String, program: String? = nil, options: ScenarioOptions = ScenarioOptions(),
-                       fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) async throws {
+    public func runAll(
+        in path: String, program: String? = nil, options: ScenarioOptions = ScenarioOptions(),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async throws {
         for scenario in try Self.scenarios(in: path) {
             do {
                 try await run(scenario, program: program, options: options)
@@ -157,18 +173,23 @@ public final class StepLibrary: Sendable {
         }
     }
 
-    private func add(_ pattern: String, _ fileID: StaticString, _ line: UInt, count: Int,
-                     _ body: @escaping @Sendable (StepContext, [String]) throws -> Void) {
+    private func add(
+        _ pattern: String, _ fileID: StaticString, _ line: UInt, count: Int,
+        _ body: @escaping @Sendable (StepContext, [String]) throws -> Void
+    ) {
         // A pattern that does not compile is reported by name when the steps are added (ScenarioOptions.addSteps).
         let parameters = (try? CucumberExpression(pattern))?.parameters.count ?? count
         let source = "\(fileID):\(line)"
         steps.withLock { steps in
-            steps.append(CodeStep(pattern: pattern, source: source) { context, values in
-                guard values.count == count, parameters == count else {
-                    throw AutomationError("\(source): step \"\(pattern)\" has \(parameters) parameter\(parameters == 1 ? "" : "s") but its closure takes \(count)")
-                }
-                try body(context, values)
-            })
+            steps.append(
+                CodeStep(pattern: pattern, source: source) { context, values in
+                    guard values.count == count, parameters == count else {
+                        throw AutomationError(
+                            "\(source): step \"\(pattern)\" has \(parameters) parameter\(parameters == 1 ? "" : "s") but its closure takes \(count)"
+                        )
+                    }
+                    try body(context, values)
+                })
         }
     }
 

@@ -45,7 +45,9 @@ package enum CheckCommand {
             Console.out(help)
             return 0
         }
-        guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("check needs files: sut-launch check routes.json mappings/ features/")) }
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError(.needsOperands("check needs files: sut-launch check routes.json mappings/ features/"))
+        }
         var failed = false
         for path in parsed.positionals {
             guard FileSystem.exists(path) else { throw UsageError(.noSuchPath(path, kind: "file or directory")) }
@@ -66,7 +68,8 @@ package enum CheckCommand {
             let (userSteps, stepProblems) = UserSteps.load(UserSteps.files(near: features))
             for problem in stepProblems { Console.error(problem) }
             if !stepProblems.isEmpty { failed = true }
-            for feature in features where !checkFeature(feature, userSteps: userSteps, variables: (defines, environment), sources: &sources) {
+            for feature in features where !checkFeature(feature, userSteps: userSteps, variables: (defines, environment), sources: &sources)
+            {
                 failed = true
             }
             if stubs && !checkStubs(path) { failed = true }
@@ -88,11 +91,14 @@ package enum CheckCommand {
 
     /// Parses a feature file and checks its durations and that every step is in the catalog.
     /// Checks one feature file and adds it, as read, to `sources`.
-    static func checkFeature(_ path: String, userSteps: [UserStep], variables: (defines: [String: String], environment: [String: String]),
-                             sources: inout [ScenarioLint.Source]) -> Bool {
+    static func checkFeature(
+        _ path: String, userSteps: [UserStep], variables: (defines: [String: String], environment: [String: String]),
+        sources: inout [ScenarioLint.Source]
+    ) -> Bool {
         let (pickles, loadProblems, read) = ScenarioLint.loadWithSources([path])
         sources += read
-        var problems = loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
+        var problems =
+            loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
             + StepVariables.problems(pickles, defines: variables.defines, environment: variables.environment)
         // Cucumber accepts a feature file without scenarios; nothing would run from it, which is almost never what
         // its author meant (CR line endings, a misspelt keyword): `check` fails it rather than print "ok".

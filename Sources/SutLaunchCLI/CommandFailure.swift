@@ -12,13 +12,15 @@ package enum EarlyReport: Sendable, Hashable {
     /// Writes the report of a command that ended with `exitCode` because of `error`.
     func write(exitCode: Int32, error: String) {
         switch self {
-        case let .run(path, program):
+        case .run(let path, let program):
             if !RunReport(notLaunched: program, exitCode: exitCode, error: error).write(to: path) {
                 Console.error("--report \(path): cannot write the report")
             }
-        case let .test(path):
+        case .test(let path):
             let json = ScenarioJSONReport.render([], totalSeconds: 0, exitCode: exitCode, error: error)
-            if let problem = OutputFile.write(Array(json.utf8), to: path) { Console.error("--report \(path): cannot write the report: \(problem)") }
+            if let problem = OutputFile.write(Array(json.utf8), to: path) {
+                Console.error("--report \(path): cannot write the report: \(problem)")
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import ProcessEngine
 import Scenarios
+
 /// `--define NAME=VALUE` (`-D`) for `test` and `check`: one value per name, a name `${NAME}` can spell.
 enum DefineOptions {
     /// The values by name. A name is a letter or `_`, then letters, digits and `_` (as a shell variable's); a
@@ -10,11 +11,14 @@ enum DefineOptions {
         for option in options {
             let text = option.value ?? ""
             guard let equals = text.firstIndex(of: "=") else { throw UsageError(.notNameValue(option.spelling, value: text)) }
-            let name = String(text[..<equals]), value = String(text[text.index(after: equals)...])
+            let name = String(text[..<equals])
+            let value = String(text[text.index(after: equals)...])
             guard isName(name) else {
                 throw UsageError(.invalidDefineName(option.spelling, value: text, name: name))
             }
-            if let earlier = origins[name] { throw UsageError(.givenTwice("\(option.spelling) \(name)", first: earlier, second: option.origin)) }
+            if let earlier = origins[name] {
+                throw UsageError(.givenTwice("\(option.spelling) \(name)", first: earlier, second: option.origin))
+            }
             if name == "PROGRAM" && value.isEmpty { throw UsageError(.emptyProgramDefine(origin: option.origin)) }
             defines[name] = value
             origins[name] = option.origin
@@ -24,6 +28,8 @@ enum DefineOptions {
 
     static func isName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
+        return name.unicodeScalars.allSatisfy {
+            $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil))
+        }
     }
 }

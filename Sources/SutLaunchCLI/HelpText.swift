@@ -1,38 +1,39 @@
 import ProcessEngine
 import Scenarios
+
 /// The text of `sut-launch --help`.
 package enum HelpText {
     /// `--help`: usage, options, values, exit codes and an example.
     package static var main: String {
         var text = """
-        sut-launch \(SutLaunch.version): put a program under test into a known state, run it, tell CI what happened.
+            sut-launch \(SutLaunch.version): put a program under test into a known state, run it, tell CI what happened.
 
-        USAGE:
-          sut-launch [options] PROGRAM [ARGS...]   (-- PROGRAM when it is named like a subcommand)
-          sut-launch serve|check|test|init ...     see sut-launch help SUBCOMMAND; help steps lists the steps
-          sut-launch completions bash|zsh|fish     sut-launch manpage
+            USAGE:
+              sut-launch [options] PROGRAM [ARGS...]   (-- PROGRAM when it is named like a subcommand)
+              sut-launch serve|check|test|init ...     see sut-launch help SUBCOMMAND; help steps lists the steps
+              sut-launch completions bash|zsh|fish     sut-launch manpage
 
-        Flags travel as PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS... when any is given
-        (argv untouched otherwise) and always as SUT_EPHEMERAL, SUT_AUTOMATION and SUT_UNDER_TEST=1.
+            Flags travel as PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS... when any is given
+            (argv untouched otherwise) and always as SUT_EPHEMERAL, SUT_AUTOMATION and SUT_UNDER_TEST=1.
 
-        OPTIONS:
+            OPTIONS:
 
-        """
+            """
         text += RunOption.helpLines
         text += """
 
-        VALUES:
-          key=value    true/false become booleans, 42 an integer, 1.5 a number, anything else a string
-          key:=JSON    any JSON literal: retries:=3  name:='"007"'  ids:='[1,2]'
+            VALUES:
+              key=value    true/false become booleans, 42 an integer, 1.5 a number, anything else a string
+              key:=JSON    any JSON literal: retries:=3  name:='"007"'  ids:='[1,2]'
 
-        EXIT CODES:
-          the program's own; 2 usage error; 3 invalid file; 4 mock-server checks failed; 74 a report could not be
-          written; 124 timeout; 125 could not launch; 126 not executable; 127 not found; 128+N signal N
+            EXIT CODES:
+              the program's own; 2 usage error; 3 invalid file; 4 mock-server checks failed; 74 a report could not be
+              written; 124 timeout; 125 could not launch; 126 not executable; 127 not found; 128+N signal N
 
-        EXAMPLE:
-          sut-launch --flag skipPreActiveCheck=true --stub ./routes.json ./MyAppCLI
+            EXAMPLE:
+              sut-launch --flag skipPreActiveCheck=true --stub ./routes.json ./MyAppCLI
 
-        """
+            """
         return text
     }
 }

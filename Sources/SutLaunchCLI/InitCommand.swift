@@ -1,6 +1,7 @@
 import AutomationSupport
 import ProcessEngine
 import Scenarios
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -63,7 +64,9 @@ package enum InitCommand {
         }
         for file in files {
             let path = directory + "/" + file.path
-            do { try root.write(Array(file.text.utf8), to: file.path, replacing: false) } catch { throw UsageError(.initFailed("cannot write \(path): \(error)")) }
+            do { try root.write(Array(file.text.utf8), to: file.path, replacing: false) } catch {
+                throw UsageError(.initFailed("cannot write \(path): \(error)"))
+            }
             Console.out("wrote \(path)\n")
         }
         Console.out("next: sut-launch test \(directory == "." ? "" : directory + "/")features\n")
@@ -71,9 +74,56 @@ package enum InitCommand {
     }
 
     static func starterFiles(program: String) -> [(path: String, text: String)] {
-        let quotedProgram = program.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         return [
-            ("features/example.feature", """
+            ("features/example.feature", exampleFeature(program: program)),
+            (
+                "stubs/example.json",
+                """
+                {
+                  "routes": [
+                    { "method": "GET", "path": "/hello", "status": 200, "json": { "message": "hello" } }
+                  ]
+                }
+
+                """
+            ),
+            (
+                "ci/github-actions.yml",
+                """
+                # A GitHub Actions job: copy into .github/workflows/. It runs the suite and keeps the JUnit report.
+                jobs:
+                  scenarios:
+                    runs-on: ubuntu-latest
+                    steps:
+                      - uses: actions/checkout@v4
+                      - run: sut-launch test --format github --junit junit.xml features
+                      - if: always()
+                        uses: actions/upload-artifact@v4
+                        with: { name: junit, path: junit.xml }
+
+                """
+            ),
+            (
+                "ci/gitlab-ci.yml",
+                """
+                # A GitLab CI job: merge into .gitlab-ci.yml. GitLab reads the JUnit report into the merge request.
+                scenarios:
+                  script:
+                    - sut-launch test --junit junit.xml features
+                  artifacts:
+                    when: always
+                    reports:
+                      junit: junit.xml
+
+                """
+            ),
+        ]
+    }
+
+    /// The starter feature: every scenario passes as written against `program`.
+    static func exampleFeature(program: String) -> String {
+        let quotedProgram = program.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return """
             Feature: \(program) under sut-launch
               A starter suite: every scenario passes as written. Change the steps to say what the program must do
               (sut-launch test --help lists every step).
@@ -104,39 +154,6 @@ package enum InitCommand {
                   hello
                   \"\"\"
 
-            """),
-            ("stubs/example.json", """
-            {
-              "routes": [
-                { "method": "GET", "path": "/hello", "status": 200, "json": { "message": "hello" } }
-              ]
-            }
-
-            """),
-            ("ci/github-actions.yml", """
-            # A GitHub Actions job: copy into .github/workflows/. It runs the suite and keeps the JUnit report.
-            jobs:
-              scenarios:
-                runs-on: ubuntu-latest
-                steps:
-                  - uses: actions/checkout@v4
-                  - run: sut-launch test --format github --junit junit.xml features
-                  - if: always()
-                    uses: actions/upload-artifact@v4
-                    with: { name: junit, path: junit.xml }
-
-            """),
-            ("ci/gitlab-ci.yml", """
-            # A GitLab CI job: merge into .gitlab-ci.yml. GitLab reads the JUnit report into the merge request.
-            scenarios:
-              script:
-                - sut-launch test --junit junit.xml features
-              artifacts:
-                when: always
-                reports:
-                  junit: junit.xml
-
-            """),
-        ]
+            """
     }
 }

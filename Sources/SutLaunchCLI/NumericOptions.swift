@@ -41,14 +41,17 @@ enum NumericOptions {
         let parts = value.split(separator: "/", omittingEmptySubsequences: false)
         let usage = UsageError(.invalidShard(option.spelling, value: value, maxCount: shardCount.upperBound, index: option.index))
         guard parts.count == 2, let count = BoundedNumber.integer(parts[1], in: shardCount),
-              let index = BoundedNumber.integer(parts[0], in: 1...count) else { throw usage }
+            let index = BoundedNumber.integer(parts[0], in: 1...count)
+        else { throw usage }
         return (index, count)
     }
 
     /// A duration option: `500ms`, `30s`, `2m`, `1h`, `1m30s`, or seconds.
     static func duration<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> Duration {
         guard let duration = DurationParser.parse(option.value ?? "") else {
-            throw UsageError(.invalidDuration(option.spelling, value: option.value ?? "", maxSeconds: Int(DurationParser.maxSeconds), index: option.index))
+            throw UsageError(
+                .invalidDuration(
+                    option.spelling, value: option.value ?? "", maxSeconds: Int(DurationParser.maxSeconds), index: option.index))
         }
         return duration
     }

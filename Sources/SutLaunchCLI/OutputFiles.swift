@@ -9,7 +9,9 @@ enum OutputFiles {
     /// - Parameters:
     ///   - outputs: the options that name files to write.
     ///   - inputs: files the command reads or runs, each with how the user named it ("--stub s.json (argument 3)").
-    static func check<Option>(_ parsed: ParsedArguments<Option>, outputs: [Option], inputs: [(path: String, origin: String)] = []) throws(UsageError) {
+    static func check<Option>(_ parsed: ParsedArguments<Option>, outputs: [Option], inputs: [(path: String, origin: String)] = [])
+        throws(UsageError)
+    {
         var written: [ParsedOption<Option>] = []
         for output in outputs {
             let given = parsed.values(output)

@@ -1,6 +1,7 @@
 import AutomationSupport
 package import MockServer
 package import ProcessEngine
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -6,35 +6,55 @@ package enum RunOption: CommandOption {
 
     package var spec: OptionSpec {
         switch self {
-        case .flag: OptionSpec("--flag", short: "-f", value: "key=value", help: "feature flag, sent as EPHEMERAL (key:=JSON for any JSON value)")
-        case .automation: OptionSpec("--automation", short: "-a", value: "key=value", help: "automation flag, sent as AUTOMATION (key:=JSON likewise)")
+        case .flag:
+            OptionSpec("--flag", short: "-f", value: "key=value", help: "feature flag, sent as EPHEMERAL (key:=JSON for any JSON value)")
+        case .automation:
+            OptionSpec("--automation", short: "-a", value: "key=value", help: "automation flag, sent as AUTOMATION (key:=JSON likewise)")
         case .flagsFile:
-            OptionSpec("--flags-file", value: "FILE", help: "JSON file {\"featureFlags\":{}, \"automationFlags\":{}, \"env\":{}}; command-line flags override it")
-        case .flagsIn: OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel: launch arguments, environment, or both (default both)")
-        case .entryPoint: OptionSpec("--entry-point", value: "NAME", help: "start the program at a named entry point (AUTOMATION entryPoint)")
+            OptionSpec(
+                "--flags-file", value: "FILE",
+                help: "JSON file {\"featureFlags\":{}, \"automationFlags\":{}, \"env\":{}}; command-line flags override it")
+        case .flagsIn:
+            OptionSpec(
+                "--flags-in", value: "args|env|both", help: "where flags travel: launch arguments, environment, or both (default both)")
+        case .entryPoint:
+            OptionSpec("--entry-point", value: "NAME", help: "start the program at a named entry point (AUTOMATION entryPoint)")
         case .env: OptionSpec("--env", short: "-e", value: "KEY=VALUE", help: "set an environment variable for the program")
-        case .envFile: OptionSpec("--env-file", value: "FILE", help: "read variables from a dotenv file (KEY=value, export, quotes, # comments)")
+        case .envFile:
+            OptionSpec("--env-file", value: "FILE", help: "read variables from a dotenv file (KEY=value, export, quotes, # comments)")
         case .clearEnv: OptionSpec("--clear-env", help: "start from an empty environment (PATH and HOME kept) plus what is given")
         case .cwd: OptionSpec("--cwd", short: "-C", value: "DIR", help: "run the program in DIR")
         case .timeout:
-            OptionSpec("--timeout", short: "-t", value: "DURATION", help: "stop the program after DURATION (500ms, 30s, 2m; 0: no timeout) and exit 124")
+            OptionSpec(
+                "--timeout", short: "-t", value: "DURATION",
+                help: "stop the program after DURATION (500ms, 30s, 2m; 0: no timeout) and exit 124")
         case .killGrace: OptionSpec("--kill-grace", value: "DURATION", help: "time between SIGTERM and SIGKILL when stopping (default 5s)")
         case .launcher:
-            OptionSpec("--launcher", value: "spawn|foundation", help: "how the program is started (default spawn, its own; foundation: Foundation.Process)")
+            OptionSpec(
+                "--launcher", value: "spawn|foundation",
+                help: "how the program is started (default spawn, its own; foundation: Foundation.Process)")
         case .stub:
-            OptionSpec("--stub", short: "-s", value: "FILE|DIR", help: "start a mock server with these stubs (native, WireMock mapping or root dir); repeatable")
+            OptionSpec(
+                "--stub", short: "-s", value: "FILE|DIR",
+                help: "start a mock server with these stubs (native, WireMock mapping or root dir); repeatable")
         case .strict: OptionSpec("--strict", help: "fail the run (exit 4) on any request no stub matched")
-        case .lenientStubs: OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each) instead of refusing")
+        case .lenientStubs:
+            OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each) instead of refusing")
         case .globalResponseTemplating:
-            OptionSpec("--global-response-templating", help: "template every WireMock mapping's response, as WireMock's option of that name")
+            OptionSpec(
+                "--global-response-templating", help: "template every WireMock mapping's response, as WireMock's option of that name")
         case .port: OptionSpec("--port", short: "-p", value: "PORT", help: "mock server port (default 8080; 0 picks a free port)")
         case .host: OptionSpec("--host", value: "ADDRESS", help: "mock server address (default 127.0.0.1)")
         case .journal: OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON")
-        case .journalLimit: OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000; the oldest go first)")
+        case .journalLimit:
+            OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000; the oldest go first)")
         case .journalSecrets:
-            OptionSpec("--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
+            OptionSpec(
+                "--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
         case .noAdmin: OptionSpec("--no-admin", help: "turn the mock server's /__admin API off")
-        case .report: OptionSpec("--report", value: "FILE", help: "write a JSON report: argv, env keys, flags, exit code, signal, timing, output bytes")
+        case .report:
+            OptionSpec(
+                "--report", value: "FILE", help: "write a JSON report: argv, env keys, flags, exit code, signal, timing, output bytes")
         case .quiet: OptionSpec("--quiet", short: "-q", help: "print nothing of sut-launch's own but errors")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         case .version: OptionSpec("--version", help: "show the version")

@@ -18,9 +18,10 @@ extension RunOptions {
         if let file = flagsFile { fileFlags = try FlagsFile.parse(try Self.read(file, readFile), file: file.path) }
         var variables: [(key: String, value: String)] = fileFlags.environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for file in environmentFiles { variables += try DotEnv.parse(try Self.read(file, readFile), file: file.path) }
-        let flags = LaunchFlags(featureFlags: fileFlags.featureFlags.merging(featureFlags.values) { _, commandLine in commandLine },
-                                automationFlags: fileFlags.automationFlags.merging(automationFlags.values) { _, commandLine in commandLine },
-                                entryPoint: entryPoint, flagsIn: flagsIn, flagsFileGiven: flagsFile != nil)
+        let flags = LaunchFlags(
+            featureFlags: fileFlags.featureFlags.merging(featureFlags.values) { _, commandLine in commandLine },
+            automationFlags: fileFlags.automationFlags.merging(automationFlags.values) { _, commandLine in commandLine },
+            entryPoint: entryPoint, flagsIn: flagsIn, flagsFileGiven: flagsFile != nil)
         for stub in stubs where !FileSystem.exists(stub.path) {
             throw UsageError(.noSuchStub(stub.spelling, path: stub.path, index: stub.index))
         }
@@ -38,13 +39,15 @@ extension RunOptions {
             options.admin = admin
             options.globalResponseTemplating = globalResponseTemplating
             let loaded = try RunCommand.loadStubs(stubs.map(\.path), lenient: lenientStubs, templating: globalResponseTemplating)
-            server = ServerPlan(stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
-                                journalPath: journalPath)
+            server = ServerPlan(
+                stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
+                journalPath: journalPath)
         }
-        let launch = LaunchPlan(program: program, arguments: arguments, flags: flags, environment: variables + self.environment,
-                                clearEnvironment: clearEnvironment, callerEnvironment: environment,
-                                workingDirectory: workingDirectory, timeout: timeout == .zero ? nil : timeout,
-                                killGrace: killGrace ?? .seconds(5), backend: launcher ?? .spawn)
+        let launch = LaunchPlan(
+            program: program, arguments: arguments, flags: flags, environment: variables + self.environment,
+            clearEnvironment: clearEnvironment, callerEnvironment: environment,
+            workingDirectory: workingDirectory, timeout: timeout == .zero ? nil : timeout,
+            killGrace: killGrace ?? .seconds(5), backend: launcher ?? .spawn)
         return RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet))
     }
 

@@ -139,7 +139,9 @@ package struct RunOptions {
 
     /// `--env KEY=VALUE`: a valid name and value, once per name on the command line (`--env-file` then `-e`
     /// overriding is the documented layering and stays).
-    private static func variable(_ option: ParsedOption<RunOption>, _ parsed: ParsedArguments<RunOption>) throws(UsageError) -> (key: String, value: String) {
+    private static func variable(_ option: ParsedOption<RunOption>, _ parsed: ParsedArguments<RunOption>) throws(UsageError) -> (
+        key: String, value: String
+    ) {
         let value = option.value ?? ""
         guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
             throw UsageError(.notKeyValue(option.spelling, value: value, index: option.index))
@@ -159,7 +161,9 @@ package struct RunOptions {
         let value = option.value ?? ""
         guard !value.isEmpty else { throw UsageError(.emptyName(option.spelling, index: option.index)) }
         let key = WireFormat.entryPointKey
-        if let earlier = parsed.values(.automation).first(where: { $0.value?.hasPrefix(key + "=") == true || $0.value?.hasPrefix(key + ":=") == true }) {
+        if let earlier = parsed.values(.automation).first(where: {
+            $0.value?.hasPrefix(key + "=") == true || $0.value?.hasPrefix(key + ":=") == true
+        }) {
             throw UsageError(.givenTwice("automation flag \"entryPoint\"", first: earlier.origin, second: option.origin))
         }
         return value

@@ -25,14 +25,19 @@ package enum ServeCommand {
         defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in options.stubPaths where !FileSystem.exists(path) { throw UsageError(.noSuchPath(path, kind: "stub file or directory")) }
-        let stubs = options.stubPaths.isEmpty ? StubSet() : try RunCommand.loadStubs(options.stubPaths, lenient: options.lenientStubs,
-                                                                                      templating: options.server.globalResponseTemplating)
+        let stubs =
+            options.stubPaths.isEmpty
+            ? StubSet()
+            : try RunCommand.loadStubs(
+                options.stubPaths, lenient: options.lenientStubs,
+                templating: options.server.globalResponseTemplating)
         let quiet = options.quiet
         let server: MockServer
         let early = listener
         listener = nil // the server owns it from here
-        let plan = ServerPlan(stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
-                              journalPath: options.journalPath)
+        let plan = ServerPlan(
+            stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
+            journalPath: options.journalPath)
         switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started
         case .failure(let error):
@@ -46,7 +51,11 @@ package enum ServeCommand {
             }
         }
         Console.out(server.baseURL + "\n")
-        if !quiet { Console.line("serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops") }
+        if !quiet {
+            Console.line(
+                "serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops"
+            )
+        }
 
         // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
         server.onShutdown { SignalForwarder.raiseTermination() }

@@ -12,11 +12,13 @@ package enum ServeOption: CommandOption {
         case .strict: OptionSpec("--strict", help: "exit 4 at the end if any request matched no stub")
         case .lenientStubs: OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each)")
         case .globalResponseTemplating:
-            OptionSpec("--global-response-templating", help: "template every WireMock mapping's response, also those added through /__admin")
+            OptionSpec(
+                "--global-response-templating", help: "template every WireMock mapping's response, also those added through /__admin")
         case .journal: OptionSpec("--journal", value: "FILE", help: "write the journal here when stopped")
         case .journalLimit: OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000)")
         case .journalSecrets:
-            OptionSpec("--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
+            OptionSpec(
+                "--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
         case .noAdmin: OptionSpec("--no-admin", help: "turn the /__admin API off")
         case .quiet: OptionSpec("--quiet", short: "-q", help: "do not log each request to stderr")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")

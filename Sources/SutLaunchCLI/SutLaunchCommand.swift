@@ -28,7 +28,8 @@ package enum SutLaunchCommand {
         let message: String
         if let path = CompanionExecutable.path(name) {
             let error = CompanionExecutable.exec(path, arguments: arguments)
-            message = "--launcher \(plan.launch.backend.rawValue): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
+            message =
+                "--launcher \(plan.launch.backend.rawValue): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
         } else {
             message = "--launcher \(plan.launch.backend.rawValue): cannot find this executable's directory to start \(name) from"
         }

@@ -1,5 +1,5 @@
-import AutomationSupport
 import AutomationHost
+import AutomationSupport
 import ProcessEngine
 import Scenarios
 
@@ -99,7 +99,9 @@ package enum TestCommand {
         reports.setUserSteps(userSteps)
         if !problems.isEmpty {
             for problem in problems { Console.error(problem) }
-            return .finished(reports.write([ScenarioResult.loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
+            return .finished(
+                reports.write(
+                    [ScenarioResult.loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
         }
         return .next(Suite(pickles: pickles, scenario: scenario))
     }
@@ -109,7 +111,8 @@ package enum TestCommand {
     static func setUp(_ options: TestOptions, environment: [String: String]) throws -> ScenarioOptions {
         var scenario = options.scenario
         scenario.environment = environment
-        scenario.updateSnapshots = options.updateSnapshots
+        scenario.updateSnapshots =
+            options.updateSnapshots
             || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
         if let file = options.shardTimings {
             guard let bytes = FileSystem.read(file.path) else {
@@ -141,13 +144,19 @@ package enum TestCommand {
         }
         if options.dryRun {
             let undefined = ScenarioLint.undefinedSteps(selected, userSteps: suite.scenario.userSteps)
-            for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name) (\(pickle.steps.count) steps)\n") }
+            for pickle in selected {
+                Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name) (\(pickle.steps.count) steps)\n")
+            }
             for problem in undefined { Console.error(problem) }
-            Console.out("\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s"); nothing launched\n")
+            Console.out(
+                "\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s"); nothing launched\n"
+            )
             return .finished(reports.write([], exitCode: undefined.isEmpty ? 0 : 1))
         }
         if options.list {
-            for pickle in selected { Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n") }
+            for pickle in selected {
+                Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n")
+            }
             return .finished(reports.write([], exitCode: 0))
         }
         return .next(selected)
@@ -156,15 +165,19 @@ package enum TestCommand {
     /// Runs the selected scenarios with a live console, then prints the summary; returns what ran.
     static func execute(_ selected: [Pickle], suite: Suite, options: TestOptions, reports: ScenarioReports) -> [ScenarioResult] {
         let notSelected = suite.pickles.count - selected.count
-        let console = ScenarioConsole(quiet: options.quiet, total: selected.count, environment: suite.scenario.environment, colour: options.color)
+        let console = ScenarioConsole(
+            quiet: options.quiet, total: selected.count, environment: suite.scenario.environment, colour: options.color)
         reports.setConsole(console, notSelected: notSelected)
         let started = ContinuousClock.now
-        let ran = ScenarioRunner.run(selected, options: suite.scenario, started: { pickle in
-            reports.scenarioStarted(pickle)
-            console.started(pickle)
-        }, report: { result in
-            if reports.scenarioFinished(result) { console.finished(result) }
-        })
+        let ran = ScenarioRunner.run(
+            selected, options: suite.scenario,
+            started: { pickle in
+                reports.scenarioStarted(pickle)
+                console.started(pickle)
+            },
+            report: { result in
+                if reports.scenarioFinished(result) { console.finished(result) }
+            })
         reports.blockIfInterrupted() // one summary: the interruption's
         let total = (ContinuousClock.now - started).seconds
         console.close()
@@ -173,8 +186,10 @@ package enum TestCommand {
     }
 
     /// Writes every report and returns the verdict: 0 when every scenario passed, 1 otherwise.
-    static func report(_ ran: [ScenarioResult], selected: [Pickle], options: TestOptions, environment: [String: String],
-                       reports: ScenarioReports) -> Int32 {
+    static func report(
+        _ ran: [ScenarioResult], selected: [Pickle], options: TestOptions, environment: [String: String],
+        reports: ScenarioReports
+    ) -> Int32 {
         // --fail-fast: the scenarios it did not start are in every report, as not run (skipped).
         let ranPickles = Set(ran.map(\.pickle))
         let notRun = selected.filter { !ranPickles.contains($0) }.map(ScenarioResult.notRun)
@@ -194,7 +209,8 @@ package enum TestCommand {
         unsharded.shard = nil
         let tagged = ScenarioRunner.select(pickles, options: unsharded).count
         if let shard = options.shard, tagged > 0 {
-            Console.line("shard \(shard.index)/\(shard.count) has no scenarios (\(tagged) selected across \(shard.count) shards); nothing to run")
+            Console.line(
+                "shard \(shard.index)/\(shard.count) has no scenarios (\(tagged) selected across \(shard.count) shards); nothing to run")
             return nil
         }
         if allowEmpty {
@@ -206,9 +222,13 @@ package enum TestCommand {
         if let tags = options.tags { by.append("--tags \(tags)") }
         if let name = options.namePattern { by.append("--name \"\(name)\"") }
         if !options.lines.isEmpty {
-            by.append(options.lines.sorted { $0.key < $1.key }.map { file, lines in lines.sorted().map { "\(file):\($0)" }.joined(separator: " ") }.joined(separator: " "))
+            by.append(
+                options.lines.sorted { $0.key < $1.key }.map { file, lines in lines.sorted().map { "\(file):\($0)" }.joined(separator: " ")
+                }.joined(separator: " "))
         }
-        let reason = pickles.isEmpty ? "the feature files hold no scenarios"
+        let reason =
+            pickles.isEmpty
+            ? "the feature files hold no scenarios"
             : "\(by.isEmpty ? "the selection" : by.joined(separator: " with ")) matched none of \(pickles.count) scenarios"
         return "no scenarios selected: \(reason) (exit \(ExitCode.noScenarios); pass --allow-empty to accept this)"
     }
@@ -220,15 +240,19 @@ package enum TestCommand {
             if FileSystem.isDirectory(path) {
                 // Links followed, each directory once (device and inode): a link back up adds nothing.
                 do {
-                    files += try DirectoryWalk.files(under: path.hasSuffix("/") ? String(path.dropLast()) : path) { $0.hasSuffix(".feature") }
+                    files += try DirectoryWalk.files(under: path.hasSuffix("/") ? String(path.dropLast()) : path) {
+                        $0.hasSuffix(".feature")
+                    }
                 } catch {
                     throw UsageError(.walk("\(error)"))
                 }
             } else if FileSystem.isRegularFile(path) {
                 files.append(path)
             } else {
-                throw UsageError(FileSystem.exists(path) ? .unreadablePath(path, reason: FileSystem.unreadable(path))
-                                                         : .noSuchPath(path, kind: "feature file or directory"))
+                throw UsageError(
+                    FileSystem.exists(path)
+                        ? .unreadablePath(path, reason: FileSystem.unreadable(path))
+                        : .noSuchPath(path, kind: "feature file or directory"))
             }
         }
         return files

@@ -10,21 +10,31 @@ package enum TestOption: CommandOption {
         case .shard: OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)")
         case .shardTimings:
             OptionSpec("--shard-timings", value: "FILE", help: "balance shards by the times in a JUnit or JSON report of an earlier run")
-        case .steps: OptionSpec("--steps", value: "FILE", help: "steps defined as commands (JSON), besides the *.steps.json found next to the features")
+        case .steps:
+            OptionSpec(
+                "--steps", value: "FILE", help: "steps defined as commands (JSON), besides the *.steps.json found next to the features")
         case .define:
-            OptionSpec("--define", short: "-D", value: "NAME=VALUE",
-                       help: "a value for ${NAME} in steps (NAME: letters, digits, _; once each; VALUE may be empty); PROGRAM=path is the default program")
-        case .flagsIn: OptionSpec("--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)")
+            OptionSpec(
+                "--define", short: "-D", value: "NAME=VALUE",
+                help:
+                    "a value for ${NAME} in steps (NAME: letters, digits, _; once each; VALUE may be empty); PROGRAM=path is the default program"
+            )
+        case .flagsIn:
+            OptionSpec(
+                "--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)")
         case .stepTimeout: OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)")
         case .scenarioTimeout:
-            OptionSpec("--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)")
+            OptionSpec(
+                "--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)")
         case .junit: OptionSpec("--junit", value: "FILE", help: "write JUnit XML")
-        case .junitStrict: OptionSpec("--junit-strict", help: "JUnit without file/line attributes: valid against the strict Jenkins/Ant schema")
+        case .junitStrict:
+            OptionSpec("--junit-strict", help: "JUnit without file/line attributes: valid against the strict Jenkins/Ant schema")
         case .report: OptionSpec("--report", value: "FILE", help: "write a JSON report")
         case .messages:
             OptionSpec("--messages", value: "FILE", help: "write Cucumber Messages (NDJSON: documents, pickles, results) for report tools")
         case .updateSnapshots:
-            OptionSpec("--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)")
+            OptionSpec(
+                "--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)")
         case .artifacts:
             OptionSpec("--artifacts", value: "DIR", help: "failed scenarios leave outputs, commands, journal and their directory in DIR")
         case .list: OptionSpec("--list", help: "list the selected scenarios, run nothing")
@@ -32,9 +42,12 @@ package enum TestOption: CommandOption {
         case .failFast: OptionSpec("--fail-fast", help: "start no scenario after the first that fails")
         case .dryRun: OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)")
         case .color:
-            OptionSpec("--color", value: "auto|always|never", help: "colour diffs: auto (a terminal without NO_COLOR or TERM=dumb), always, never")
+            OptionSpec(
+                "--color", value: "auto|always|never", help: "colour diffs: auto (a terminal without NO_COLOR or TERM=dumb), always, never")
         case .format:
-            OptionSpec("--format", value: "plain|github", help: "github: failures also as GitHub Actions annotations, and a summary in $GITHUB_STEP_SUMMARY")
+            OptionSpec(
+                "--format", value: "plain|github",
+                help: "github: failures also as GitHub Actions annotations, and a summary in $GITHUB_STEP_SUMMARY")
         case .allowEmpty: OptionSpec("--allow-empty", help: "pass when no scenario is selected (otherwise exit 5)")
         case .quiet: OptionSpec("--quiet", short: "-q", help: "print failures and the summary only")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")

@@ -72,7 +72,9 @@ package struct TestOptions {
     /// steps file the run reads.
     static func checkOutputs(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
         var inputs = OutputFiles.inputs(parsed, [.steps])
-        for argument in parsed.positionals where FileSystem.isRegularFile(argument) { inputs.append((argument, "the feature file \(argument)")) }
+        for argument in parsed.positionals where FileSystem.isRegularFile(argument) {
+            inputs.append((argument, "the feature file \(argument)"))
+        }
         try OutputFiles.check(parsed, outputs: [.junit, .report, .messages], inputs: inputs)
     }
 
@@ -83,7 +85,8 @@ package struct TestOptions {
         // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
         for argument in parsed.positionals {
             if let colon = argument.lastIndex(of: ":"),
-               let line = BoundedNumber.integer(argument[argument.index(after: colon)...], in: NumericOptions.featureLine) {
+                let line = BoundedNumber.integer(argument[argument.index(after: colon)...], in: NumericOptions.featureLine)
+            {
                 let path = String(argument[..<colon])
                 featurePaths.append(path)
                 scenario.lines[path, default: []].insert(line)

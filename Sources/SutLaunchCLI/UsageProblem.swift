@@ -54,40 +54,41 @@ package enum UsageProblem: Sendable, Hashable {
     /// The text the user sees, one line.
     package var message: String {
         switch self {
-        case let .unknownOption(name, known): "unknown option '\(name)'\(Suggestion.didYouMean(name, among: known, quote: "'"))"
-        case let .singleDashLongOption(token, long): "unknown option '\(token)'; did you mean '\(long)'?"
-        case let .unknownShortOption(short, hint): "unknown option '\(short)'\(hint)"
-        case let .takesNoValue(spelling): "option '\(spelling)' takes no value; write '\(spelling)' alone"
-        case let .missingValue(spelling, placeholder): "option '\(spelling)' needs a value: \(spelling) \(placeholder)"
-        case let .notOneOf(spelling, value, choices, index):
+        case .unknownOption(let name, let known): "unknown option '\(name)'\(Suggestion.didYouMean(name, among: known, quote: "'"))"
+        case .singleDashLongOption(let token, let long): "unknown option '\(token)'; did you mean '\(long)'?"
+        case .unknownShortOption(let short, let hint): "unknown option '\(short)'\(hint)"
+        case .takesNoValue(let spelling): "option '\(spelling)' takes no value; write '\(spelling)' alone"
+        case .missingValue(let spelling, let placeholder): "option '\(spelling)' needs a value: \(spelling) \(placeholder)"
+        case .notOneOf(let spelling, let value, let choices, let index):
             "\(spelling) '\(value)' is not one of \(choices.joined(separator: ", "))" + Self.argument(index)
-        case let .invalidNumber(spelling, problem, index): "\(spelling) \(problem)" + Self.argument(index)
-        case let .invalidShard(spelling, value, maxCount, index):
+        case .invalidNumber(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)
+        case .invalidShard(let spelling, let value, let maxCount, let index):
             "\(spelling) '\(value.prefix(40))' is not K/N with 1 <= K <= N <= \(maxCount), like 2/8" + Self.argument(index)
-        case let .invalidDuration(spelling, value, maxSeconds, index):
+        case .invalidDuration(let spelling, let value, let maxSeconds, let index):
             "\(spelling) '\(value.prefix(40))' is not a duration from 0 to \(maxSeconds) seconds; write 500ms, 30s, 2m, 1h or 1m30s"
                 + Self.argument(index)
-        case let .invalidFlag(spelling, problem, index): "\(spelling) \(problem)" + Self.argument(index)
-        case let .notKeyValue(spelling, value, index): "\(spelling) '\(value)' is not KEY=VALUE" + Self.argument(index)
-        case let .invalidVariable(spelling, value, problem, index): "\(spelling) '\(value)': \(problem)" + Self.argument(index)
-        case let .emptyName(spelling, index): "\(spelling) needs a name" + Self.argument(index)
-        case let .invalidPattern(spelling, value, problem): "\(spelling) '\(value)': \(problem)"
-        case let .invalidTags(message): message
-        case let .notNameValue(spelling, value): "\(spelling) '\(value)' is not NAME=VALUE"
-        case let .invalidDefineName(spelling, value, name):
+        case .invalidFlag(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)
+        case .notKeyValue(let spelling, let value, let index): "\(spelling) '\(value)' is not KEY=VALUE" + Self.argument(index)
+        case .invalidVariable(let spelling, let value, let problem, let index): "\(spelling) '\(value)': \(problem)" + Self.argument(index)
+        case .emptyName(let spelling, let index): "\(spelling) needs a name" + Self.argument(index)
+        case .invalidPattern(let spelling, let value, let problem): "\(spelling) '\(value)': \(problem)"
+        case .invalidTags(let message): message
+        case .notNameValue(let spelling, let value): "\(spelling) '\(value)' is not NAME=VALUE"
+        case .invalidDefineName(let spelling, let value, let name):
             "\(spelling) '\(value)': \(name.isEmpty ? "no name before =" : "'\(name)' is not a name") (a letter or _, then letters, digits or _)"
-        case let .emptyProgramDefine(origin): "\(origin): PROGRAM= names no program"
-        case let .givenTwice(subject, first, second): "\(subject) is given twice: \(first) and \(second); keep one"
-        case let .cannotWrite(spelling, path, problem, index): "\(spelling) \(path): cannot write there: \(problem)" + Self.argument(index)
-        case let .sameFile(first, second): "\(first) and \(second) name the same file; give each its own"
-        case let .wouldOverwrite(output, input): "\(output) would overwrite \(input); write it elsewhere"
-        case let .cannotRead(spelling, path, reason): "\(spelling) \(path): cannot read the file (\(reason))"
-        case let .noSuchStub(spelling, path, index): "\(spelling) \(path): no such file or directory" + Self.argument(index)
-        case let .noSuchPath(path, kind): "\(path): no such \(kind)"
-        case let .unreadablePath(path, reason): "\(path): \(reason)"
-        case let .unreadableStepFile(spelling, path, reason): "\(spelling) \(path): \(reason)"
-        case let .notShardTimings(spelling, path): "\(spelling) \(path): not a JUnit file or a sut-launch test --report"
-        case let .walk(message): message
+        case .emptyProgramDefine(let origin): "\(origin): PROGRAM= names no program"
+        case .givenTwice(let subject, let first, let second): "\(subject) is given twice: \(first) and \(second); keep one"
+        case .cannotWrite(let spelling, let path, let problem, let index):
+            "\(spelling) \(path): cannot write there: \(problem)" + Self.argument(index)
+        case .sameFile(let first, let second): "\(first) and \(second) name the same file; give each its own"
+        case .wouldOverwrite(let output, let input): "\(output) would overwrite \(input); write it elsewhere"
+        case .cannotRead(let spelling, let path, let reason): "\(spelling) \(path): cannot read the file (\(reason))"
+        case .noSuchStub(let spelling, let path, let index): "\(spelling) \(path): no such file or directory" + Self.argument(index)
+        case .noSuchPath(let path, let kind): "\(path): no such \(kind)"
+        case .unreadablePath(let path, let reason): "\(path): \(reason)"
+        case .unreadableStepFile(let spelling, let path, let reason): "\(spelling) \(path): \(reason)"
+        case .notShardTimings(let spelling, let path): "\(spelling) \(path): not a JUnit file or a sut-launch test --report"
+        case .walk(let message): message
         default: commandMessage
         }
     }
@@ -96,25 +97,26 @@ package enum UsageProblem: Sendable, Hashable {
     private var commandMessage: String {
         switch self {
         case .noProgram: "no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)"
-        case let .subcommandAsProgram(name):
+        case .subcommandAsProgram(let name):
             "'\(name)' is a sut-launch subcommand, not a program: write its options after it (sut-launch \(name) [options] ...); "
                 + "to launch a program named \(name), write: sut-launch [options] -- \(name)"
-        case let .reservedWord(word): "'\(word)' is reserved for a sut-launch subcommand" + Self.escape(word)
-        case let .unknownSubcommand(word, suggestion): "unknown subcommand '\(word)'; did you mean 'sut-launch \(suggestion)'?" + Self.escape(word)
-        case let .subcommandCase(word, lowered):
+        case .reservedWord(let word): "'\(word)' is reserved for a sut-launch subcommand" + Self.escape(word)
+        case .unknownSubcommand(let word, let suggestion):
+            "unknown subcommand '\(word)'; did you mean 'sut-launch \(suggestion)'?" + Self.escape(word)
+        case .subcommandCase(let word, let lowered):
             "unknown subcommand '\(word)'; subcommands are lower case: 'sut-launch \(lowered)'" + Self.escape(word)
-        case let .noHelpTopic(topic, subcommands):
+        case .noHelpTopic(let topic, let subcommands):
             "no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test, init, steps"))"
-        case let .needsOperands(usage): usage
-        case let .mockServerURLOverride(key, origin):
+        case .needsOperands(let usage): usage
+        case .mockServerURLOverride(let key, let origin):
             "automation flag \"\(key)\" (\(origin)) would send the program away from the mock server this run starts; "
                 + "leave it out: the program gets the server's URL"
         case .journalNeedsStub: "--journal needs a mock server: add --stub FILE"
-        case let .initTakesOneDirectory(directories): "init takes one directory, got \(directories.joined(separator: " "))"
-        case let .initBadProgram(program):
+        case .initTakesOneDirectory(let directories): "init takes one directory, got \(directories.joined(separator: " "))"
+        case .initBadProgram(let program):
             "--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}"
-        case let .initWouldOverwrite(paths): "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory"
-        case let .initFailed(message): "init: \(message)"
+        case .initWouldOverwrite(let paths): "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory"
+        case .initFailed(let message): "init: \(message)"
         default: message
         }
     }

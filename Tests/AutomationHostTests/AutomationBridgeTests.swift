@@ -8,7 +8,9 @@ extension AutomationBridge {
 }
 
 @Suite struct AutomationBridgeTests {
-    private func bridge(_ ephemeral: [String: FlagValue] = [:], _ automation: [String: FlagValue] = [:], args: [String] = []) -> AutomationBridge {
+    private func bridge(_ ephemeral: [String: FlagValue] = [:], _ automation: [String: FlagValue] = [:], args: [String] = [])
+        -> AutomationBridge
+    {
         AutomationBridge(
             arguments: ["/bin/app"] + WireFormat.launchArguments(ephemeral: ephemeral, automation: automation) + args,
             environment: [:])
@@ -30,7 +32,10 @@ extension AutomationBridge {
     }
 
     @Test func codableDecode() throws {
-        struct User: Decodable, Equatable { var name: String; var ids: [Int] }
+        struct User: Decodable, Equatable {
+            var name: String
+            var ids: [Int]
+        }
         let flags = bridge([:], ["user": ["name": "Ada", "ids": [1, 2]]]).automationConfiguration
         #expect(try flags.decode("user", as: User.self) == User(name: "Ada", ids: [1, 2]))
         #expect(try flags.decode("absent", as: User.self) == nil)

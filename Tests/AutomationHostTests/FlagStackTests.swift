@@ -70,7 +70,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["refresh", "entryPoint", "entryPoint a b", "flag set", "flag set =1", "flag set k:=nope", "flag clear", "flag toggle k"])
+    @Test(arguments: [
+        "refresh", "entryPoint", "entryPoint a b", "flag set", "flag set =1", "flag set k:=nope", "flag clear", "flag toggle k",
+    ])
     func otherMessagesAreNotCommands(text: String) {
         #expect(ControlCommand(text) == nil)
     }

@@ -36,7 +36,10 @@ import Testing
     @Test func emptyKindsAreLeftOut() {
         #expect(WireFormat.launchArguments(ephemeral: [:], automation: [:]) == ["UI_TEST_MODE"])
         #expect(WireFormat.launchArguments(ephemeral: [:], automation: ["a": 1]) == ["UI_TEST_MODE", "AUTOMATION_{\"a\":1}"])
-        #expect(WireFormat.environment(ephemeral: [:], automation: [:]) == ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": "{}", "SUT_AUTOMATION": "{}"])
+        #expect(
+            WireFormat.environment(ephemeral: [:], automation: [:]) == [
+                "SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": "{}", "SUT_AUTOMATION": "{}",
+            ])
         #expect(roundTrip([:]).ephemeral.isEmpty)
     }
 
@@ -53,8 +56,9 @@ import Testing
 
     @Test func encodingIsCompactSortedAndByteCompatibleWithTheSeedLayout() {
         #expect(WireFormat.encode(["b": 1, "a": "x/y"]) == #"{"a":"x/y","b":1}"#)
-        #expect(WireFormat.launchArguments(ephemeral: ["skipPreActiveCheck": true], automation: [:])
-            == ["UI_TEST_MODE", #"EPHEMERAL_{"skipPreActiveCheck":true}"#])
+        #expect(
+            WireFormat.launchArguments(ephemeral: ["skipPreActiveCheck": true], automation: [:])
+                == ["UI_TEST_MODE", #"EPHEMERAL_{"skipPreActiveCheck":true}"#])
     }
 
     /// The hand-written encoder against Foundation's JSONEncoder, the encoder it replaced, on values drawn at
@@ -62,14 +66,19 @@ import Testing
     /// differently by case and by number, integers and doubles of every magnitude, nesting.
     @Test func encodingMatchesJSONEncoderByteForByte() throws {
         var generator = SplitMix64(seed: 0x5EED)
-        let alphabet: [Character] = (0..<0x20).map { Character(Unicode.Scalar($0)) } + ["\"", "\\", "/", "a", "B", "z", "é", "日", "🙂", "1", "9", "_", "\u{7F}", "\u{2028}"]
+        let alphabet: [Character] =
+            (0..<0x20).map { Character(Unicode.Scalar($0)) } + [
+                "\"", "\\", "/", "a", "B", "z", "é", "日", "🙂", "1", "9", "_", "\u{7F}", "\u{2028}",
+            ]
         func text() -> String { String((0..<generator.next(upTo: 8)).map { _ in alphabet[generator.next(upTo: alphabet.count)] }) }
         func value(_ depth: Int) -> FlagValue {
             switch generator.next(upTo: depth > 3 ? 5 : 7) {
             case 0: return .null
             case 1: return .bool(generator.next(upTo: 2) == 0)
             case 2: return .int([0, 1, -1, Int.max, Int.min, 42, 1_000_000_007][generator.next(upTo: 7)])
-            case 3: return .double([0.5, -0.0, 1.0, 1e21, 1e-7, 3.14159, 123456789.125, .greatestFiniteMagnitude, 2.5e-308][generator.next(upTo: 9)])
+            case 3:
+                return .double(
+                    [0.5, -0.0, 1.0, 1e21, 1e-7, 3.14159, 123456789.125, .greatestFiniteMagnitude, 2.5e-308][generator.next(upTo: 9)])
             case 4: return .string(text())
             case 5: return .array((0..<generator.next(upTo: 4)).map { _ in value(depth + 1) })
             default:
@@ -154,7 +163,8 @@ import Testing
     }
 
     @Test func numbersKeepTheirJSONType() {
-        let received = WireFormat.decode(arguments: ["p", "UI_TEST_MODE", #"EPHEMERAL_{"one":1,"t":true,"d":2.5,"e":1e3}"#], environment: [:])
+        let received = WireFormat.decode(
+            arguments: ["p", "UI_TEST_MODE", #"EPHEMERAL_{"one":1,"t":true,"d":2.5,"e":1e3}"#], environment: [:])
         #expect(received.ephemeral["one"] == .int(1))
         #expect(received.ephemeral["t"] == .bool(true))
         #expect(received.ephemeral["d"] == .double(2.5))

@@ -1,7 +1,8 @@
 import ProcessEngine
 import Scenarios
-@testable import AutomationTesting
 import XCTest
+
+@testable import AutomationTesting
 
 /// The same helpers under XCTest: a scope per test, teardown, released properties.
 final class AutomationTestCaseTests: AutomationTestCase {
@@ -19,7 +20,8 @@ final class AutomationTestCaseTests: AutomationTestCase {
     }
 
     func testAMockServerUnderXCTest() async throws {
-        let server = try MockServerBuilder().route("GET /message") { _, _ in .ok(text: "x") }.route("GET /image") { _, _ in .ok(text: "y") }.start()
+        let server = try MockServerBuilder().route("GET /message") { _, _ in .ok(text: "x") }.route("GET /image") { _, _ in .ok(text: "y") }
+            .start()
         let app = SUTApplication(executable: myAppCLI)
         try app.launch(arguments: ["fetch"], server: server)
         let code = try await app.exitCode

@@ -1,8 +1,9 @@
+import Foundation
 import ProcessEngine
 import Scenarios
-@testable import AutomationTesting
-import Foundation
 import Testing
+
+@testable import AutomationTesting
 
 /// Mock data is per test: tests running in parallel do not interleave their draws, and a printed seed
 /// replays one test's values exactly (issue 16).
@@ -37,7 +38,9 @@ import Testing
     @Test func theSeedComesFromTheTestsNameAndIsStable() throws {
         let scope = try #require(AutomationScope.current)
         #expect(Mocks.seed == Mocks.seed(forTestNamed: scope.name))
-        #expect(Mocks.seed(forTestNamed: "a") == Mocks.seed(forTestNamed: "a") && Mocks.seed(forTestNamed: "a") != Mocks.seed(forTestNamed: "b"))
+        #expect(
+            Mocks.seed(forTestNamed: "a") == Mocks.seed(forTestNamed: "a") && Mocks.seed(forTestNamed: "a") != Mocks.seed(forTestNamed: "b")
+        )
     }
 
     @Test func newKinds() {

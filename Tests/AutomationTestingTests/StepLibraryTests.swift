@@ -1,9 +1,10 @@
+import Foundation
 import ProcessEngine
 import Scenarios
-@testable import AutomationTesting
-import Foundation
 import Testing
 import XCTest
+
+@testable import AutomationTesting
 
 /// Feature files whose steps mix the built-in catalog and steps written in Swift, run from `swift test`.
 let libraryFeatures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Features/library.feature").path
@@ -32,11 +33,12 @@ let librarySteps: StepLibrary = {
     }
 
     @Test func theScenariosAreTheFeaturesPickles() throws {
-        #expect(try StepLibrary.scenarios(in: libraryFeatures).map(\.description) == [
-            "Steps written in Swift: A greeting chosen by a Swift step",
-            "Steps written in Swift: Numbers arrive typed (n = 3)",
-            "Steps written in Swift: Numbers arrive typed (n = 12)",
-        ])
+        #expect(
+            try StepLibrary.scenarios(in: libraryFeatures).map(\.description) == [
+                "Steps written in Swift: A greeting chosen by a Swift step",
+                "Steps written in Swift: Numbers arrive typed (n = 3)",
+                "Steps written in Swift: Numbers arrive typed (n = 12)",
+            ])
     }
 
     @Test func aFailingSwiftStepFailsItsScenarioWithTheTrail() async throws {
@@ -44,18 +46,24 @@ let librarySteps: StepLibrary = {
         steps.step("the output has {int} lines") { (context: StepContext, count: Int) in
             try context.fail("expected \(count) lines")
         }
-        let scenario = try #require(try Self.scenarios("""
-            Feature: f
-              Scenario: s
-                When I launch the program with "greet"
-                Then the output has 7 lines
-                And I see "never checked"
-            """).first)
+        let scenario = try #require(
+            try Self.scenarios(
+                """
+                Feature: f
+                  Scenario: s
+                    When I launch the program with "greet"
+                    Then the output has 7 lines
+                    And I see "never checked"
+                """
+            ).first)
         let error = await #expect(throws: AutomationError.self) { try await steps.run(scenario, program: myAppCLI) }
         let message = error?.message ?? ""
         #expect(message.contains("scenario \"s\" failed at "), "\(message)")
         #expect(message.contains("expected 7 lines"), "\(message)")
-        #expect(message.contains("  ✓ When I launch the program with \"greet\"\n  ✗ Then the output has 7 lines\n  - And I see \"never checked\""), "\(message)")
+        #expect(
+            message.contains(
+                "  ✓ When I launch the program with \"greet\"\n  ✗ Then the output has 7 lines\n  - And I see \"never checked\""),
+            "\(message)")
     }
 
     @Test func aSwiftStepThatClashesWithTheCatalogIsRefusedNamingBoth() async throws {
@@ -64,27 +72,35 @@ let librarySteps: StepLibrary = {
         let scenario = try #require(try Self.scenarios("Feature: f\n  Scenario: s\n    Then I see \"x\"\n").first)
         let error = await #expect(throws: AutomationError.self) { try await steps.run(scenario, program: myAppCLI) }
         #expect(error?.message.contains("StepLibraryTests.swift:") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains(#"step "I see {string}" clashes with the built-in step "Then I see "logged in as ada"""#) == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains(#"step "I see {string}" clashes with the built-in step "Then I see "logged in as ada"""#) == true,
+            "\(error?.message ?? "")")
     }
 
     @Test func anUndefinedStepOffersASwiftSnippet() async throws {
         let scenario = try #require(try Self.scenarios("Feature: f\n  Scenario: s\n    Given a user \"ada\" with 3 orders\n").first)
         let error = await #expect(throws: AutomationError.self) { try await StepLibrary().run(scenario, program: myAppCLI) }
-        #expect(error?.message.contains(#"steps.step("a user {string} with {int} orders") { (context: StepContext, text1: String, number2: Int) in /* ... */ }"#) == true,
-                "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains(
+                #"steps.step("a user {string} with {int} orders") { (context: StepContext, text1: String, number2: Int) in /* ... */ }"#)
+                == true,
+            "\(error?.message ?? "")")
     }
 
     /// The Swift API runs pickles `check` never saw: a number out of range or a bad `@timeout=` stops the scenario
     /// before it runs, naming the line, as `check` would (it used to run with 80 columns and the default timeout).
     @Test func numbersOutOfRangeAreRefusedBeforeTheScenarioRuns() async throws {
-        let scenario = try #require(try Self.scenarios("""
-            Feature: f
-              @timeout=abc
-              Scenario: s
-                Given the program runs in a terminal of 99999999999999999999x30
-                When I launch the program with "greet"
-                Then the exit code is 256
-            """).first)
+        let scenario = try #require(
+            try Self.scenarios(
+                """
+                Feature: f
+                  @timeout=abc
+                  Scenario: s
+                    Given the program runs in a terminal of 99999999999999999999x30
+                    When I launch the program with "greet"
+                    Then the exit code is 256
+                """
+            ).first)
         let error = await #expect(throws: AutomationError.self) { try await StepLibrary().run(scenario, program: myAppCLI) }
         let message = error?.message ?? ""
         #expect(message.contains(":3: tag @timeout=abc: 'abc' is not a duration"), "\(message)")
@@ -96,7 +112,8 @@ let librarySteps: StepLibrary = {
     /// `{int}` past Int and `{float}` past Double are refused by name, never infinity.
     @Test(arguments: [("9223372036854775808", false), ("-9223372036854775808", true), ("1E999", false), ("+1.5E3", true), ("-0", true)])
     func typedArgumentsAreBounded(text: String, accepted: Bool) {
-        let asInt = Int(stepArgument: text), asDouble = Double(stepArgument: text)
+        let asInt = Int(stepArgument: text)
+        let asDouble = Double(stepArgument: text)
         if text.contains("E") || text.contains(".") {
             #expect((asDouble != nil) == accepted && asDouble?.isFinite != false)
         } else {

@@ -10,26 +10,33 @@ import Testing
     @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
     func queryNumbersAndDatesOutOfRangeAre400() throws {
         let result = try ServerTrustEndToEndTests.serving { url, _ throws in
-            for query in ["since=9999999999-01-01T00:00:00Z", "since=2026-13-01T00:00:00Z", "since=2026-02-30T00:00:00Z",
-                          "since=2026-01-01T24:00:00Z", "since=2026-01-01T00:60:00Z", "since=-99999999999-01-01T00:00:00Z",
-                          "since=2026-01-01T00:00:00%2B99:00", "since=yesterday", "since=", "since=%D9%A2026-01-01T00:00:00Z",
-                          "limit=-1", "limit=1e300", "limit=9223372036854775808", "limit=nan", "limit="] {
+            for query in [
+                "since=9999999999-01-01T00:00:00Z", "since=2026-13-01T00:00:00Z", "since=2026-02-30T00:00:00Z",
+                "since=2026-01-01T24:00:00Z", "since=2026-01-01T00:60:00Z", "since=-99999999999-01-01T00:00:00Z",
+                "since=2026-01-01T00:00:00%2B99:00", "since=yesterday", "since=", "since=%D9%A2026-01-01T00:00:00Z",
+                "limit=-1", "limit=1e300", "limit=9223372036854775808", "limit=nan", "limit=",
+            ] {
                 let answer = try ServerTrustEndToEndTests.curl(["\(url)/__admin/requests?\(query)"])
                 let value = String(query.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[1])
                 #expect(answer.hasSuffix(" 400"), "\(query): \(answer)")
                 #expect(answer.contains("'\(value.removingPercentEncoding ?? value)'"), "\(query): \(answer)")
             }
             for query in ["timeoutMs=nan", "timeoutMs=-1", "timeoutMs=9223372036854775807", "timeoutMs=120001"] {
-                let answer = try ServerTrustEndToEndTests.curl(["-H", "Content-Type: application/octet-stream", "\(url)/__sut/control?\(query)"])
+                let answer = try ServerTrustEndToEndTests.curl([
+                    "-H", "Content-Type: application/octet-stream", "\(url)/__sut/control?\(query)",
+                ])
                 #expect(answer.hasSuffix(" 400") && answer.contains("0 to 120000"), "\(query): \(answer)")
             }
             for id in ["abc", "0", "-1", "9223372036854775808", "1e3"] {
-                let answer = try ServerTrustEndToEndTests.curl(ServerTrustEndToEndTests.octets + ["--data-binary", "", "\(url)/__sut/control/ack?id=\(id)"])
+                let answer = try ServerTrustEndToEndTests.curl(
+                    ServerTrustEndToEndTests.octets + ["--data-binary", "", "\(url)/__sut/control/ack?id=\(id)"])
                 #expect(answer.hasSuffix(" 400"), "\(id): \(answer)")
             }
             // Dates WireMock's clients send: with a fraction, an offset, a leap second; far past and future in range.
-            for since in ["2026-01-01T00:00:00Z", "2026-01-01T00:00:00.123456Z", "2026-01-01T01:00:00%2B01:00", "2016-12-31T23:59:60Z",
-                          "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026-01-01T00:00:00-05:30"] {
+            for since in [
+                "2026-01-01T00:00:00Z", "2026-01-01T00:00:00.123456Z", "2026-01-01T01:00:00%2B01:00", "2016-12-31T23:59:60Z",
+                "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026-01-01T00:00:00-05:30",
+            ] {
                 let answer = try ServerTrustEndToEndTests.curl(["\(url)/__admin/requests?since=\(since)&limit=0"])
                 #expect(answer.hasSuffix(" 200"), "\(since): \(answer)")
             }
@@ -63,8 +70,9 @@ import Testing
     func requestValuesCannotReachTheResponseHeadRaw() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let stubs = try CLI.write(#"{"routes": [{"path": "/echo", "template": true, "responseHeaders": {"X-Echo": "{{request.query.v}}"}, "body": "ok"}]}"#,
-                                  "routes.json", in: directory)
+        let stubs = try CLI.write(
+            #"{"routes": [{"path": "/echo", "template": true, "responseHeaders": {"X-Echo": "{{request.query.v}}"}, "body": "ok"}]}"#,
+            "routes.json", in: directory)
         _ = try ServerTrustEndToEndTests.serving([stubs]) { url, _ throws in
             let split = try CLI.output(of: ["curl", "-s", "-i", "\(url)/echo?v=a%0D%0ASet-Cookie:%20s=1"])
             #expect(split.hasPrefix("HTTP/1.1 200 OK\r\n") && !split.contains("\nSet-Cookie"), "\(split)")

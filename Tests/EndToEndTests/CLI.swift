@@ -7,13 +7,15 @@ enum CLI {
     /// The directory holding the built products (sut-launch, MyAppCLI, argv-dump).
     static let productsDirectory: URL = {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [beside, beside.deletingLastPathComponent()] where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sut-launch").path) {
+        for candidate in [beside, beside.deletingLastPathComponent()]
+        where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("sut-launch").path) {
             return candidate
         }
         return packageRoot.appendingPathComponent(".build/debug")
     }()
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func product(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
     static var sutLaunch: String { product("sut-launch") }
@@ -35,11 +37,14 @@ enum CLI {
     }
 
     /// Runs sut-launch to completion with stdout/stderr in files (so 100 MB of output cannot block us).
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil,
-                    cwd: URL? = nil, whileRunning: ((Process, URL) throws -> Void)? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil,
+        cwd: URL? = nil, whileRunning: ((Process, URL) throws -> Void)? = nil
+    ) throws -> Result {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
@@ -59,9 +64,10 @@ enum CLI {
         try whileRunning?(process, outURL)
         process.waitUntilExit()
         let out = try Data(contentsOf: outURL)
-        return Result(status: process.terminationStatus,
-                      stdout: out.count > 1 << 20 ? "" : String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), stdoutBytes: out.count)
+        return Result(
+            status: process.terminationStatus,
+            stdout: out.count > 1 << 20 ? "" : String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), stdoutBytes: out.count)
     }
 
     /// A port free on 127.0.0.1 a moment ago.
@@ -88,7 +94,9 @@ enum CLI {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let size = socklen_t(MemoryLayout<sockaddr_in>.size)
         let done = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { listening ? bind(fd, $0, size) == 0 && listen(fd, 16) == 0 : connect(fd, $0, size) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                listening ? bind(fd, $0, size) == 0 && listen(fd, 16) == 0 : connect(fd, $0, size) == 0
+            }
         }
         if done { return fd }
         close(fd)
@@ -107,21 +115,21 @@ enum CLI {
     /// - Parameter environment: `env` arguments applied first, e.g. `["NO_COLOR=1"]` or `["-u", "NO_COLOR"]`.
     static func runOnTerminal(_ arguments: [String], environment: [String] = []) throws -> String {
         let script = """
-        import os, pty, sys
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], ['sut-launch'] + sys.argv[2:])
-        out = b''
-        while True:
-            try:
-                data = os.read(fd, 4096)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-        sys.stdout.write(out.decode('utf-8', 'replace'))
-        """
+            import os, pty, sys
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], ['sut-launch'] + sys.argv[2:])
+            out = b''
+            while True:
+                try:
+                    data = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not data:
+                    break
+                out += data
+            sys.stdout.write(out.decode('utf-8', 'replace'))
+            """
         return try output(of: environment + ["python3", "-c", script, sutLaunch] + arguments)
     }
 
@@ -173,7 +181,8 @@ struct Dump: Decodable {
 func isAlive(_ pid: Int32) -> Bool {
     guard kill(pid, 0) == 0 else { return false }
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return false }
+        let close = stat.lastIndex(of: ")")
+    else { return false }
     let state = stat[stat.index(close, offsetBy: 2)]
     return state != "Z" && state != "X"
 }

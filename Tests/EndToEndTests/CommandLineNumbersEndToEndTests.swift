@@ -5,10 +5,13 @@ import Testing
 /// (exit 2) naming the option, or exit 3 naming FILE:LINE, never a trap (issue 24: `--shard 1/9223372036854775807
 /// --shard-timings F` segfaulted).
 @Suite struct CommandLineNumbersEndToEndTests {
-    static let hostile = ["0", "-1", "-0", "NaN", "nan", "inf", "1e300", "1e-300", "9223372036854775807", "9223372036854775808",
-                          "-9223372036854775808", "0x10", "1_000", " 5", "5 ", "", String(repeating: "9", count: 10_000)]
+    static let hostile = [
+        "0", "-1", "-0", "NaN", "nan", "inf", "1e300", "1e-300", "9223372036854775807", "9223372036854775808",
+        "-9223372036854775808", "0x10", "1_000", " 5", "5 ", "", String(repeating: "9", count: 10_000),
+    ]
 
-    static let feature = "Feature: f\n  Scenario: one\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n"
+    static let feature =
+        "Feature: f\n  Scenario: one\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n"
         + "  Scenario: two\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n"
 
     /// `(arguments before the value, arguments after it, values that are valid)`.
@@ -32,7 +35,10 @@ import Testing
         let stubs = try CLI.write("{\"routes\": []}", "stubs.json", in: directory)
         let (name, before, after, valid) = Self.options[which]
         var values = Self.hostile
-        if name == "--shard" { values = Self.hostile.map { "1/\($0)" } + Self.hostile.map { "\($0)/8" } + ["1/9223372036854775807", "0/0", "2/1", "1/2/3", "/"] }
+        if name == "--shard" {
+            values =
+                Self.hostile.map { "1/\($0)" } + Self.hostile.map { "\($0)/8" } + ["1/9223372036854775807", "0/0", "2/1", "1/2/3", "/"]
+        }
         for value in values {
             var arguments = before.map { $0 == "STUBS" ? stubs : $0 } + [value] + after
             if before.first == "test" { arguments.append(feature) }
@@ -72,15 +78,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try CLI.write(Self.feature, "f.feature", in: directory)
         for time in ["nan", "inf", "-1", "1e300", "0x10", "", " 5", "1,5", String(repeating: "9", count: 10_000)] {
-            let junit = try CLI.write("<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"f\">\n<testcase classname=\"f\" name=\"one\" time=\"1\"/>\n"
-                                      + "<testcase classname=\"f\" name=\"two\" time=\"\(time)\"/>\n</testsuite>\n</testsuites>\n", "t.xml", in: directory)
+            let junit = try CLI.write(
+                "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"f\">\n<testcase classname=\"f\" name=\"one\" time=\"1\"/>\n"
+                    + "<testcase classname=\"f\" name=\"two\" time=\"\(time)\"/>\n</testsuite>\n</testsuites>\n", "t.xml", in: directory)
             let result = try CLI.run(["test", "--shard", "1/2", "--shard-timings", junit, feature])
             #expect(result.status == 3, "time '\(time.prefix(20))': \(result.stderr)")
             #expect(result.stderr.contains("t.xml:5: testcase time"), "\(result.stderr)")
         }
         for milliseconds in ["1e300", "-1", "1e13", "\"5\"", "null", "-9223372036854775808"] {
-            let report = try CLI.write("{\"results\": [\n  {\"feature\": \"f\", \"name\": \"one\", \"durationMs\": 5},\n"
-                                       + "  {\"feature\": \"f\", \"name\": \"two\", \"durationMs\": \(milliseconds)}\n]}\n", "r.json", in: directory)
+            let report = try CLI.write(
+                "{\"results\": [\n  {\"feature\": \"f\", \"name\": \"one\", \"durationMs\": 5},\n"
+                    + "  {\"feature\": \"f\", \"name\": \"two\", \"durationMs\": \(milliseconds)}\n]}\n", "r.json", in: directory)
             let result = try CLI.run(["test", "--shard", "1/2", "--shard-timings", report, feature])
             #expect(result.status == 3, "durationMs \(milliseconds): \(result.stderr)")
             #expect(result.stderr.contains("r.json:3:"), "\(result.stderr)")

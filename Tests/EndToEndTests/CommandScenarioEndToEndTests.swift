@@ -28,17 +28,18 @@ import Testing
     @Test func aMismatchShowsAUnifiedDiff() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("""
-        Feature: diff
-          Scenario: wrong expectation
-            When I run "printf 'a\\nb\\nc\\n'"
-            Then the output is:
-              \"\"\"
-              a
-              x
-              c
-              \"\"\"
-        """, "d.feature", in: directory)
+        let feature = try write(
+            """
+            Feature: diff
+              Scenario: wrong expectation
+                When I run "printf 'a\\nb\\nc\\n'"
+                Then the output is:
+                  \"\"\"
+                  a
+                  x
+                  c
+                  \"\"\"
+            """, "d.feature", in: directory)
         let result = try CLI.run(["test", feature])
         #expect(result.status == 1)
         #expect(result.stdout.contains("--- expected\n    +++ actual"))
@@ -48,12 +49,13 @@ import Testing
     @Test func snapshotsAreRecordedOnlyWhenAskedAndNeverInCI() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("""
-        Feature: snap
-          Scenario: greeting
-            When I run "echo hello"
-            Then the output matches the snapshot "greeting"
-        """, "snap.feature", in: directory)
+        let feature = try write(
+            """
+            Feature: snap
+              Scenario: greeting
+                When I run "echo hello"
+                Then the output matches the snapshot "greeting"
+            """, "snap.feature", in: directory)
         let snapshot = directory.appendingPathComponent("__snapshots__/snap.feature/greeting.txt").path
         let missing = try CLI.run(["test", feature], environment: environment)
         #expect(missing.status == 1)
@@ -87,7 +89,8 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let marker = directory.appendingPathComponent("ran").path
-        let feature = try write("Feature: wrong\n  Scenario: s\n    When I run \"touch \(marker)\"\n    \(steps)\n", "w.feature", in: directory)
+        let feature = try write(
+            "Feature: wrong\n  Scenario: s\n    When I run \"touch \(marker)\"\n    \(steps)\n", "w.feature", in: directory)
         let result = try CLI.run(["test", feature])
         #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("w.feature:") && result.stderr.contains(says), "\(result.stderr)")
@@ -98,22 +101,24 @@ import Testing
     @Test func failedScenariosLeaveArtefactsOrTheirDirectory() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("""
-        Feature: artefacts
-          Scenario: it fails
-            Given a file "notes.txt" with:
-              \"\"\"
-              kept
-              \"\"\"
-            When I run "sh -c 'echo out; echo err >&2; exit 1'"
-            Then the exit code is 0
-        """, "a.feature", in: directory)
+        let feature = try write(
+            """
+            Feature: artefacts
+              Scenario: it fails
+                Given a file "notes.txt" with:
+                  \"\"\"
+                  kept
+                  \"\"\"
+                When I run "sh -c 'echo out; echo err >&2; exit 1'"
+                Then the exit code is 0
+            """, "a.feature", in: directory)
         let artifacts = directory.appendingPathComponent("artefacts")
         let junit = directory.appendingPathComponent("j.xml").path
         let result = try CLI.run(["test", "--artifacts", artifacts.path, "--junit", junit, feature])
         #expect(result.status == 1)
         // The feature's directory carries a hash of the feature file's path (two features of one name stay apart).
-        let featureDirectory = try #require(try FileManager.default.contentsOfDirectory(atPath: artifacts.path).first { $0.hasPrefix("artefacts-") })
+        let featureDirectory = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: artifacts.path).first { $0.hasPrefix("artefacts-") })
         let scenario = artifacts.appendingPathComponent(featureDirectory).appendingPathComponent("it fails line 2")
         #expect(try String(contentsOf: scenario.appendingPathComponent("01-stdout.txt"), encoding: .utf8) == "out\n")
         #expect(try String(contentsOf: scenario.appendingPathComponent("01-stderr.txt"), encoding: .utf8) == "err\n")
@@ -134,7 +139,9 @@ import Testing
     func diffsAreColouredOnATerminalUnlessNoColor() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("Feature: colour\n  Scenario: s\n    When I run \"echo b\"\n    Then the output is:\n      \"\"\"\n      x\n      \"\"\"\n", "c.feature", in: directory)
+        let feature = try write(
+            "Feature: colour\n  Scenario: s\n    When I run \"echo b\"\n    Then the output is:\n      \"\"\"\n      x\n      \"\"\"\n",
+            "c.feature", in: directory)
         for (noColor, coloured) in [("", true), ("1", false)] {
             let text = try CLI.runOnTerminal(["test", feature], environment: ["NO_COLOR=\(noColor)"])
             #expect(text.contains("\u{1b}[31m-x") == coloured && text.contains("\u{1b}[32m+b") == coloured, "NO_COLOR=\(noColor): \(text)")
@@ -144,7 +151,9 @@ import Testing
     @Test func colorAlwaysAndNeverOverrideTheTerminal() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("Feature: colour\n  Scenario: s\n    When I run \"echo b\"\n    Then the output is:\n      \"\"\"\n      x\n      \"\"\"\n", "c.feature", in: directory)
+        let feature = try write(
+            "Feature: colour\n  Scenario: s\n    When I run \"echo b\"\n    Then the output is:\n      \"\"\"\n      x\n      \"\"\"\n",
+            "c.feature", in: directory)
         #expect(try CLI.run(["test", "--color", "always", feature]).stdout.contains("\u{1B}[31m-x"))
         #expect(!(try CLI.run(["test", "--color", "never", feature]).stdout.contains("\u{1B}[")))
         #expect(try CLI.run(["test", "--color", "sometimes", feature]).status == 2)
@@ -153,19 +162,20 @@ import Testing
     @Test func fileContentsAreWrittenAsTheyStand() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("""
-        Feature: literal
-          Scenario: a script keeps its variables
-            Given a file "show.sh" with:
-              \"\"\"
-              echo "home is ${HOME}"
-              \"\"\"
-            When I run "sh show.sh"
-            Then the output is:
-              \"\"\"
-              home is [..]/sut-scenario-[..]/home
-              \"\"\"
-        """, "l.feature", in: directory)
+        let feature = try write(
+            """
+            Feature: literal
+              Scenario: a script keeps its variables
+                Given a file "show.sh" with:
+                  \"\"\"
+                  echo "home is ${HOME}"
+                  \"\"\"
+                When I run "sh show.sh"
+                Then the output is:
+                  \"\"\"
+                  home is [..]/sut-scenario-[..]/home
+                  \"\"\"
+            """, "l.feature", in: directory)
         let result = try CLI.run(["test", feature])
         #expect(result.status == 0, "\(result.stdout)")
     }
@@ -176,30 +186,31 @@ import Testing
     @Test func aHashIsAnOrdinaryCharacterAndShSeesTheWholeCommand() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("""
-        Feature: hash
-          Scenario: sh's own comment
-            When I run "sh -c 'echo ##[warning]x; exit 1'"
-            Then the exit code is 0
-            And I do not see "warning"
+        let feature = try write(
+            """
+            Feature: hash
+              Scenario: sh's own comment
+                When I run "sh -c 'echo ##[warning]x; exit 1'"
+                Then the exit code is 0
+                And I do not see "warning"
 
-          Scenario: quoted for sh, it is printed and the exit is 1
-            When I run "sh -c 'echo \\"##[warning]x\\"; exit 1'"
-            Then the exit code is 1
-            And I see "##[warning]x"
+              Scenario: quoted for sh, it is printed and the exit is 1
+                When I run "sh -c 'echo \\"##[warning]x\\"; exit 1'"
+                Then the exit code is 1
+                And I see "##[warning]x"
 
-          Scenario: words keep their #
-            When I run "printf '%s|' a#b #c '#d' \\"e #f\\" # g"
-            Then the output is:
-              \"\"\"
-              a#b|#c|#d|e #f|#|g|
-              \"\"\"
+              Scenario: words keep their #
+                When I run "printf '%s|' a#b #c '#d' \\"e #f\\" # g"
+                Then the output is:
+                  \"\"\"
+                  a#b|#c|#d|e #f|#|g|
+                  \"\"\"
 
-          Scenario: the exit code sh gives is the one that fails
-            When I run "sh -c 'echo ##[warning]x; exit 1'"
-            Then the exit code is 1
+              Scenario: the exit code sh gives is the one that fails
+                When I run "sh -c 'echo ##[warning]x; exit 1'"
+                Then the exit code is 1
 
-        """, "h.feature", in: directory)
+            """, "h.feature", in: directory)
         let shell = try CLI.output(of: ["sh", "-c", "sh -c 'echo ##[warning]x; exit 1'; echo \"exit $?\""])
         #expect(shell == "\nexit 0\n", "sh itself: \(shell)")
         let result = try CLI.run(["test", feature])

@@ -79,8 +79,9 @@ import Testing
     static func transcript(of session: Session) throws -> String {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("Fixtures"),
-                                                   withDestinationURL: root.appendingPathComponent("Fixtures"))
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("Fixtures"),
+            withDestinationURL: root.appendingPathComponent("Fixtures"))
         let outURL = directory.appendingPathComponent(".transcript")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outURL)
@@ -106,7 +107,8 @@ import Testing
     /// True when `actual` reads as `expected`: line by line, trailing blanks ignored, `[..]` any text in a
     /// line, a line `...` any number of lines.
     static func matches(_ actual: [String], _ expected: [String]) -> Bool {
-        let actual = actual.map(trimmedEnd), expected = expected.map(trimmedEnd)
+        let actual = actual.map(trimmedEnd)
+        let expected = expected.map(trimmedEnd)
         // reachable[j]: expected[..<i] can match actual[..<j].
         var reachable = [true] + Array(repeating: false, count: actual.count)
         for pattern in expected {
@@ -166,7 +168,9 @@ import Testing
     func eachMarkedSessionPrintsWhatTheDocumentShows(_ session: Session) throws {
         #expect(!session.commands.isEmpty, "\(session): a tested block without a `$ ` command")
         let actual = try Self.transcript(of: session)
-        #expect(Self.matches(Self.lines(actual), session.expected), """
+        #expect(
+            Self.matches(Self.lines(actual), session.expected),
+            """
             \(session) shows:
             \(session.expected.joined(separator: "\n"))
             but the commands printed:
@@ -194,8 +198,9 @@ import Testing
                 if target.hasPrefix("#") || target.contains("://") || target.hasPrefix("mailto:") { continue }
                 let path = String(target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 let resolved = url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
-                #expect(FileManager.default.fileExists(atPath: resolved.path),
-                        "\(url.lastPathComponent) links to \(target), which does not exist")
+                #expect(
+                    FileManager.default.fileExists(atPath: resolved.path),
+                    "\(url.lastPathComponent) links to \(target), which does not exist")
                 #expect(resolved.path.hasPrefix(Self.root.path), "\(url.lastPathComponent) links outside the repository: \(target)")
                 checked += 1
             }

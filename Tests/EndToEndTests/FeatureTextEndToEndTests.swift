@@ -9,8 +9,9 @@ import Testing
     /// login.feature rewritten by `transform` into a fresh directory, with the stubs it names (relative to it).
     private func variant(_ name: String, _ transform: (String) -> String) throws -> URL {
         let directory = try CLI.temporaryDirectory()
-        try FileManager.default.copyItem(at: Self.login.deletingLastPathComponent().appendingPathComponent("stubs"),
-                                         to: directory.appendingPathComponent("stubs"))
+        try FileManager.default.copyItem(
+            at: Self.login.deletingLastPathComponent().appendingPathComponent("stubs"),
+            to: directory.appendingPathComponent("stubs"))
         let url = directory.appendingPathComponent("\(name).feature")
         try Data(transform(try String(contentsOf: Self.login, encoding: .utf8)).utf8).write(to: url)
         return url

@@ -4,15 +4,19 @@ import Testing
 
 @Suite struct FlagsEndToEndTests {
     @Test func theREADMEExampleLogsInWithFlags() throws {
-        let result = try CLI.run(["--flag", "skipPreActiveCheck=true", "--automation", "simulateUserAlreadyLoggedIn=true", CLI.myApp, "login"])
+        let result = try CLI.run([
+            "--flag", "skipPreActiveCheck=true", "--automation", "simulateUserAlreadyLoggedIn=true", CLI.myApp, "login",
+        ])
         #expect(result.status == 0)
         #expect(result.stdout == "MyAppCLI (under test: yes)\npre-active check: skipped\nalready logged in as test-user\n")
         #expect(result.stderr == "")
     }
 
     @Test func flagsRoundTripIntoAProgramLinkingTheHost() throws {
-        let result = try CLI.run(["-f", "greeting=hi", "-f", "n:=1.5", "-a", #"user:={"name":"Ada Lovelace","ids":[1,2]}"#,
-                                  "--entry-point", "albums", CLI.myApp, "flags", "extra arg"])
+        let result = try CLI.run([
+            "-f", "greeting=hi", "-f", "n:=1.5", "-a", #"user:={"name":"Ada Lovelace","ids":[1,2]}"#,
+            "--entry-point", "albums", CLI.myApp, "flags", "extra arg",
+        ])
         #expect(result.status == 0)
         #expect(result.stdout.contains(#"feature flags: {"greeting":"hi","n":1.5}"#))
         #expect(result.stdout.contains(#"automation flags: {"entryPoint":"albums","user":{"ids":[1,2],"name":"Ada Lovelace"}}"#))
@@ -24,7 +28,10 @@ import Testing
     @Test func mistypedFlagsAreNamedAndTheProgramsOwnArgumentsAreNeverFlags() throws {
         let mistyped = try CLI.run(["-f", "skipPreActiveCheck=True", CLI.myApp, "home"])
         #expect(mistyped.stdout.contains("pre-active check: ok"))
-        #expect(mistyped.stderr == "AutomationBridge: feature flag skipPreActiveCheck is \"True\" (a JSON string), not a Bool; the program's default applies\n")
+        #expect(
+            mistyped.stderr
+                == "AutomationBridge: feature flag skipPreActiveCheck is \"True\" (a JSON string), not a Bool; the program's default applies\n"
+        )
         for placement in [[], ["--flags-in", "env", "-f", "greeting=x"]] {
             let own = try CLI.run(placement + [CLI.myApp, "greet", #"EPHEMERAL_{"greeting":"injected"}"#])
             #expect(!own.stdout.contains("injected"), "\(placement)")
@@ -99,12 +106,16 @@ import Testing
         try #"{"featureFlags":{"fromFile":true,"a":0},"env":{"FLAGS_ENV":"yes"}}"#.write(to: flagsFile, atomically: true, encoding: .utf8)
         var caller = ProcessInfo.processInfo.environment
         caller["CALLER_SECRET"] = "hidden"
-        let result = try CLI.run([
-            "--clear-env", "--env-file", envFile.path, "--flags-file", flagsFile.path, "-e", "OVERRIDDEN=cli",
-            "-f", "a=1", "--cwd", directory.path, CLI.argvDump,
-        ], environment: caller)
+        let result = try CLI.run(
+            [
+                "--clear-env", "--env-file", envFile.path, "--flags-file", flagsFile.path, "-e", "OVERRIDDEN=cli",
+                "-f", "a=1", "--cwd", directory.path, CLI.argvDump,
+            ], environment: caller)
         let dump = try Dump(result.stdout)
-        #expect(Set(dump.env.keys) == ["PATH", "HOME", "FROM_FILE", "OVERRIDDEN", "FLAGS_ENV", "SUT_EPHEMERAL", "SUT_AUTOMATION", "SUT_UNDER_TEST"])
+        #expect(
+            Set(dump.env.keys) == [
+                "PATH", "HOME", "FROM_FILE", "OVERRIDDEN", "FLAGS_ENV", "SUT_EPHEMERAL", "SUT_AUTOMATION", "SUT_UNDER_TEST",
+            ])
         #expect(dump.env["FROM_FILE"] == "file value")
         #expect(dump.env["OVERRIDDEN"] == "cli")
         #expect(dump.env["SUT_EPHEMERAL"] == #"{"a":1,"fromFile":true}"#)
@@ -118,12 +129,14 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("run.json")
-        let result = try CLI.run(["--report", report.path, "-f", "a=1", "-e", "K=secret-value", CLI.argvDump, "x"],
-                                 environment: ["PATH": "/usr/bin:/bin", "ARGV_DUMP_EXIT": "5"])
+        let result = try CLI.run(
+            ["--report", report.path, "-f", "a=1", "-e", "K=secret-value", CLI.argvDump, "x"],
+            environment: ["PATH": "/usr/bin:/bin", "ARGV_DUMP_EXIT": "5"])
         #expect(result.status == 5)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect(json["argv"] as? [String] == [CLI.argvDump, "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
-        #expect(json["environmentKeys"] as? [String] == ["ARGV_DUMP_EXIT", "K", "PATH", "SUT_AUTOMATION", "SUT_EPHEMERAL", "SUT_UNDER_TEST"])
+        #expect(
+            json["environmentKeys"] as? [String] == ["ARGV_DUMP_EXIT", "K", "PATH", "SUT_AUTOMATION", "SUT_EPHEMERAL", "SUT_UNDER_TEST"])
         #expect((json["featureFlags"] as? [String: Any])?["a"] as? Int == 1)
         #expect(json["exitCode"] as? Int == 5)
         #expect(json["programExitCode"] as? Int == 5)

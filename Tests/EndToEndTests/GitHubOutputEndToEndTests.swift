@@ -10,45 +10,45 @@ import Testing
     /// actions/runner's ActionCommandManager + ActionCommand.TryParseV2/TryParse, in Python: the commands it would
     /// process, as JSON `[{"name", "data", "properties"}]`.
     static let runner = #"""
-    import json, re, sys
-    registered = {"set-env", "set-output", "save-state", "add-mask", "add-path", "debug", "warning", "error", "notice",
-                  "group", "endgroup", "echo", "add-matcher", "remove-matcher", "stop-commands"}
-    def unescape(text, prop):
-        pairs = [("%0D", "\r"), ("%0A", "\n")] + ([("%3A", ":"), ("%2C", ",")] if prop else []) + [("%25", "%")]
-        for escaped, raw in pairs: text = text.replace(escaped, raw)
-        return text
-    def parse(line, names):
-        trimmed = line.lstrip()
-        if trimmed.startswith("::"):
-            end = trimmed.find("::", 2)
-            if end >= 0:
-                info = trimmed[2:end]; name = info.split(" ", 1)[0]
-                if name.lower() in names:
-                    props = {}
-                    if " " in info:
-                        for pair in info.split(" ", 1)[1].strip().split(","):
-                            if "=" in pair: key, value = pair.split("=", 1); props[key] = unescape(value, True)
-                    return {"name": name.lower(), "data": unescape(trimmed[end + 2:], False), "properties": props}
-        start = line.find("##[")
-        if start >= 0:
-            close = line.find("]", start)
-            if close >= 0:
-                name = line[start + 3:close].split(" ", 1)[0]
-                if name.lower() in names: return {"name": name.lower(), "data": line[close + 1:], "properties": {}}
-        return None
-    names = set(registered); stopped = None; processed = []
-    for line in re.split(r"\r\n|\r|\n", sys.stdin.read()):
-        command = parse(line, names)
-        if command is None: continue
-        if stopped is not None:
-            if command["name"] == stopped:
-                processed.append(command); names.discard(stopped); stopped = None
-            continue
-        processed.append(command)
-        if command["name"] == "stop-commands":
-            stopped = command["data"].lower(); names.add(stopped)
-    print(json.dumps(processed))
-    """#
+        import json, re, sys
+        registered = {"set-env", "set-output", "save-state", "add-mask", "add-path", "debug", "warning", "error", "notice",
+                      "group", "endgroup", "echo", "add-matcher", "remove-matcher", "stop-commands"}
+        def unescape(text, prop):
+            pairs = [("%0D", "\r"), ("%0A", "\n")] + ([("%3A", ":"), ("%2C", ",")] if prop else []) + [("%25", "%")]
+            for escaped, raw in pairs: text = text.replace(escaped, raw)
+            return text
+        def parse(line, names):
+            trimmed = line.lstrip()
+            if trimmed.startswith("::"):
+                end = trimmed.find("::", 2)
+                if end >= 0:
+                    info = trimmed[2:end]; name = info.split(" ", 1)[0]
+                    if name.lower() in names:
+                        props = {}
+                        if " " in info:
+                            for pair in info.split(" ", 1)[1].strip().split(","):
+                                if "=" in pair: key, value = pair.split("=", 1); props[key] = unescape(value, True)
+                        return {"name": name.lower(), "data": unescape(trimmed[end + 2:], False), "properties": props}
+            start = line.find("##[")
+            if start >= 0:
+                close = line.find("]", start)
+                if close >= 0:
+                    name = line[start + 3:close].split(" ", 1)[0]
+                    if name.lower() in names: return {"name": name.lower(), "data": line[close + 1:], "properties": {}}
+            return None
+        names = set(registered); stopped = None; processed = []
+        for line in re.split(r"\r\n|\r|\n", sys.stdin.read()):
+            command = parse(line, names)
+            if command is None: continue
+            if stopped is not None:
+                if command["name"] == stopped:
+                    processed.append(command); names.discard(stopped); stopped = None
+                continue
+            processed.append(command)
+            if command["name"] == "stop-commands":
+                stopped = command["data"].lower(); names.add(stopped)
+        print(json.dumps(processed))
+        """#
 
     struct Command: Decodable {
         var name: String
@@ -60,7 +60,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", runner]
-        let input = Pipe(), out = Pipe()
+        let input = Pipe()
+        let out = Pipe()
         process.standardInput = input
         process.standardOutput = out
         try process.run()
@@ -74,26 +75,28 @@ import Testing
     @Test func everyWorkflowCommandInTheOutputIsOneSutLaunchEmitted() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let program = try CLI.write("""
-        #!/bin/sh
-        printf '::warning::x\\n::stop-commands::abc\\n%%0A\\n::error::after-abc\\n##[warning]v1\\n  ::notice::indented\\n'
-        printf '::abc::\\n::warning::resumed-by-abc\\nline\\r::set-output name=a::b\\r\\n::add-mask::secret\\n'
-        printf '::warning::x\\n' >&2
-        exit 1
-        """, "hostile.sh", in: directory)
+        let program = try CLI.write(
+            """
+            #!/bin/sh
+            printf '::warning::x\\n::stop-commands::abc\\n%%0A\\n::error::after-abc\\n##[warning]v1\\n  ::notice::indented\\n'
+            printf '::abc::\\n::warning::resumed-by-abc\\nline\\r::set-output name=a::b\\r\\n::add-mask::secret\\n'
+            printf '::warning::x\\n' >&2
+            exit 1
+            """, "hostile.sh", in: directory)
         chmod(program, 0o755)
-        let feature = try CLI.write("""
-        Feature: hostile
-          Scenario: the program prints workflow commands
-            Given the program "\(program)"
-            When I launch the program
-            Then the exit code is 0
-          Scenario: a name with a CR\r::warning::forged-in-name ##[warning]v1-name, and: more
-            Given the program "false"
-            When I launch the program
-            Then the exit code is 0\r::error::forged-in-step
+        let feature = try CLI.write(
+            """
+            Feature: hostile
+              Scenario: the program prints workflow commands
+                Given the program "\(program)"
+                When I launch the program
+                Then the exit code is 0
+              Scenario: a name with a CR\r::warning::forged-in-name ##[warning]v1-name, and: more
+                Given the program "false"
+                When I launch the program
+                Then the exit code is 0\r::error::forged-in-step
 
-        """, "hostile.feature", in: directory)
+            """, "hostile.feature", in: directory)
         let result = try CLI.run(["test", "--format", "github", feature])
         #expect(result.status == 1)
         #expect(result.stdout.contains("::warning::resumed-by-abc"), "the program's output is quoted: \(result.stdout)")
@@ -103,8 +106,9 @@ import Testing
         #expect(commands[1].name == commands[0].data.lowercased(), "the block ends with our token")
         #expect(commands[2].name == "error" && commands[3].name == "error")
         #expect(commands[2].properties["title"] == "hostile: the program prints workflow commands")
-        #expect(commands[3].properties["title"] == "hostile: a name with a CR\r::warning::forged-in-name ##[warning]v1-name, and: more",
-                "the title round-trips: \(commands[3].properties)")
+        #expect(
+            commands[3].properties["title"] == "hostile: a name with a CR\r::warning::forged-in-name ##[warning]v1-name, and: more",
+            "the title round-trips: \(commands[3].properties)")
         #expect(commands[3].data.contains("Then the exit code is 0\r::error::forged-in-step"), "\(commands[3].data)")
         #expect(commands[3].properties["file"] == feature)
 

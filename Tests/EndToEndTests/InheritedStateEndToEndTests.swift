@@ -24,22 +24,22 @@ import Testing
     /// to it after that many seconds.
     static func run(_ arguments: [String], inherited: Inherited, in directory: URL? = nil, signalAfter: Double? = nil) throws -> Outcome {
         let script = """
-        import json, os, resource, signal, subprocess, sys, time
-        cfg = json.loads(sys.argv[1]); argv = sys.argv[3:]; after = float(sys.argv[2])
-        def pre():
-            for name in cfg["ignore"]: signal.signal(getattr(signal, name), signal.SIG_IGN)
-            if cfg["block"]: signal.pthread_sigmask(signal.SIG_BLOCK, [getattr(signal, n) for n in cfg["block"]])
-            if cfg.get("nofile") is not None:
-                resource.setrlimit(resource.RLIMIT_NOFILE, (cfg["nofile"], resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-            if cfg.get("umask") is not None: os.umask(cfg["umask"])
-            for fd in cfg["close"]: os.close(fd)
-        p = subprocess.Popen(argv, preexec_fn=pre, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if after >= 0:
-            time.sleep(after); p.send_signal(signal.SIGTERM)
-        out, err = p.communicate(timeout=60)
-        print(json.dumps({"status": p.returncode if p.returncode >= 0 else 128 - p.returncode,
-                          "stdout": out.decode(errors="replace"), "stderr": err.decode(errors="replace")}))
-        """
+            import json, os, resource, signal, subprocess, sys, time
+            cfg = json.loads(sys.argv[1]); argv = sys.argv[3:]; after = float(sys.argv[2])
+            def pre():
+                for name in cfg["ignore"]: signal.signal(getattr(signal, name), signal.SIG_IGN)
+                if cfg["block"]: signal.pthread_sigmask(signal.SIG_BLOCK, [getattr(signal, n) for n in cfg["block"]])
+                if cfg.get("nofile") is not None:
+                    resource.setrlimit(resource.RLIMIT_NOFILE, (cfg["nofile"], resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+                if cfg.get("umask") is not None: os.umask(cfg["umask"])
+                for fd in cfg["close"]: os.close(fd)
+            p = subprocess.Popen(argv, preexec_fn=pre, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if after >= 0:
+                time.sleep(after); p.send_signal(signal.SIGTERM)
+            out, err = p.communicate(timeout=60)
+            print(json.dumps({"status": p.returncode if p.returncode >= 0 else 128 - p.returncode,
+                              "stdout": out.decode(errors="replace"), "stderr": err.decode(errors="replace")}))
+            """
         let configuration = String(decoding: try JSONEncoder().encode(inherited), as: UTF8.self)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -53,8 +53,10 @@ import Testing
         return try JSONDecoder().decode(Outcome.self, from: data)
     }
 
-    static let failing = "Feature: f\n  Scenario: fails\n    Given the program \"false\"\n    When I launch the program\n    Then the exit code is 0\n"
-    static let passing = "Feature: p\n  Scenario: passes\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n"
+    static let failing =
+        "Feature: f\n  Scenario: fails\n    Given the program \"false\"\n    When I launch the program\n    Then the exit code is 0\n"
+    static let passing =
+        "Feature: p\n  Scenario: passes\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n"
 
     @Test(arguments: ["spawn", "foundation"])
     func anIgnoredSIGCHLDDoesNotTurnAFailureIntoSuccess(launcher: String) throws {
@@ -64,8 +66,11 @@ import Testing
         #expect(try Self.run(["--launcher", launcher, "sh", "-c", "exit 3"], inherited: hostile).status == 3)
         #expect(try Self.run(["--launcher", launcher, "sh", "-c", "kill -TERM $$"], inherited: hostile).status == 143)
         #expect(try Self.run(["--launcher", launcher, "true"], inherited: hostile).status == 0)
-        let served = try Self.run(["--launcher", launcher, "--port", "0", "--stub", CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path,
-                                   "sh", "-c", "curl -s \"$SUT_MOCK_SERVER_URL/message\"; exit 7"], inherited: hostile)
+        let served = try Self.run(
+            [
+                "--launcher", launcher, "--port", "0", "--stub", CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path,
+                "sh", "-c", "curl -s \"$SUT_MOCK_SERVER_URL/message\"; exit 7",
+            ], inherited: hostile)
         #expect(served.status == 7 && served.stdout == "Hello world", "\(served)")
     }
 
@@ -84,8 +89,9 @@ import Testing
 
     @Test(arguments: ["spawn", "foundation"])
     func theProgramGetsDefaultDispositionsAndAnEmptyMaskWhateverTheParentLeft(launcher: String) throws {
-        let hostile = Inherited(ignore: ["SIGPIPE", "SIGINT", "SIGTERM", "SIGQUIT", "SIGUSR1", "SIGHUP"],
-                                block: ["SIGUSR1", "SIGTERM", "SIGALRM", "SIGCHLD"])
+        let hostile = Inherited(
+            ignore: ["SIGPIPE", "SIGINT", "SIGTERM", "SIGQUIT", "SIGUSR1", "SIGHUP"],
+            block: ["SIGUSR1", "SIGTERM", "SIGALRM", "SIGCHLD"])
         let result = try Self.run(["--launcher", launcher, "grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"], inherited: hostile)
         #expect(result.status == 0)
         var masks: [String: UInt64] = [:]
@@ -102,7 +108,8 @@ import Testing
 
     @Test func sigtermStillStopsTheRunWhenTheParentIgnoredAndBlockedIt() throws {
         let started = ContinuousClock.now
-        let result = try Self.run(["sleep", "30"], inherited: Inherited(ignore: ["SIGTERM", "SIGINT"], block: ["SIGTERM", "SIGINT"]), signalAfter: 0.5)
+        let result = try Self.run(
+            ["sleep", "30"], inherited: Inherited(ignore: ["SIGTERM", "SIGINT"], block: ["SIGTERM", "SIGINT"]), signalAfter: 0.5)
         #expect(result.status == 143, "\(result)")
         #expect(ContinuousClock.now - started < .seconds(10))
     }
@@ -111,7 +118,8 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("r.json").path
-        let result = try Self.run(["--report", report, "sh", "-c", "echo out; echo err >&2; exit 5"], inherited: Inherited(close: [0, 1, 2]))
+        let result = try Self.run(
+            ["--report", report, "sh", "-c", "echo out; echo err >&2; exit 5"], inherited: Inherited(close: [0, 1, 2]))
         #expect(result.status == 5)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
         #expect(json?["exitCode"] as? Int == 5, "\(String(describing: json))")
@@ -131,8 +139,11 @@ import Testing
         let exited = try Self.run(["sh", "-c", "exit 3"], inherited: low)
         #expect(exited.status == 3 || exited.status == 125, "\(exited)")
         #expect(try Self.run(["test", "fail.feature"], inherited: low, in: directory).status == 1)
-        let served = try Self.run(["--port", "0", "--stub", CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path,
-                                   "sh", "-c", "curl -sf \"$SUT_MOCK_SERVER_URL/message\" || exit 9"], inherited: low)
+        let served = try Self.run(
+            [
+                "--port", "0", "--stub", CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path,
+                "sh", "-c", "curl -sf \"$SUT_MOCK_SERVER_URL/message\" || exit 9",
+            ], inherited: low)
         #expect(served.status != 0, "\(served)") // exit 4 at best: the fixture's /cities expects a call
     }
 
@@ -140,8 +151,9 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path
-        let strict = try Self.run(["--report", "r.json", "--journal", "j.json", "--port", "0", "--stub", stubs, "false"],
-                                  inherited: Inherited(umask: 0o077), in: directory)
+        let strict = try Self.run(
+            ["--report", "r.json", "--journal", "j.json", "--port", "0", "--stub", stubs, "false"],
+            inherited: Inherited(umask: 0o077), in: directory)
         #expect(strict.status == 1, "\(strict)")
         let report = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("r.json").path)
         #expect((report[.posixPermissions] as? Int).map { $0 & 0o600 } == 0o600) // the owner reads it

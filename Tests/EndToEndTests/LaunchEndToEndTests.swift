@@ -32,7 +32,9 @@ import Testing
         try "text".write(to: notExecutable, atomically: true, encoding: .utf8)
         let denied = try CLI.run([notExecutable.path])
         #expect(denied.status == 126)
-        #expect(denied.stderr == "sut-launch: error: \(notExecutable.path): permission denied (not executable; try chmod +x \(notExecutable.path))\n")
+        #expect(
+            denied.stderr
+                == "sut-launch: error: \(notExecutable.path): permission denied (not executable; try chmod +x \(notExecutable.path))\n")
         #expect(try CLI.run([directory.path]).status == 126)
         let badDirectory = try CLI.run(["--cwd", "/no/such/dir", CLI.argvDump])
         #expect(badDirectory.status == 125)
@@ -43,7 +45,8 @@ import Testing
     @Test func aFlagTooLargeForExecIsExplained() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let flags = try CLI.write("{\"featureFlags\": {\"big\": \"\(String(repeating: "x", count: 200_000))\"}}", "flags.json", in: directory)
+        let flags = try CLI.write(
+            "{\"featureFlags\": {\"big\": \"\(String(repeating: "x", count: 200_000))\"}}", "flags.json", in: directory)
         let result = try CLI.run(["--flags-in", "env", "--flags-file", flags, CLI.argvDump])
         #expect(result.status == 125)
         #expect(result.stderr.contains("Argument list too long (longest argument"), "\(result.stderr)")
@@ -53,11 +56,23 @@ import Testing
 
     @Test(arguments: [
         (["--flgs", "a=1", "prog"], "sut-launch: error: unknown option '--flgs'; did you mean '--flag'?\n"),
-        (["-f", "a=1", "-f", "a=2", "prog"], "sut-launch: error: feature flag \"a\" is given twice: -f a=1 (argument 1) and -f a=2 (argument 3); keep one\n"),
-        (["-f", "x:=nope", "prog"], "sut-launch: error: -f 'x:=nope': the value after := is not JSON: expected a JSON value, found 'n' (a JSON string needs quotes: x:='\"nope\"', or use x=nope) (argument 1)\n"),
-        (["--timeout", "10x", "prog"], "sut-launch: error: --timeout '10x' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)\n"),
+        (
+            ["-f", "a=1", "-f", "a=2", "prog"],
+            "sut-launch: error: feature flag \"a\" is given twice: -f a=1 (argument 1) and -f a=2 (argument 3); keep one\n"
+        ),
+        (
+            ["-f", "x:=nope", "prog"],
+            "sut-launch: error: -f 'x:=nope': the value after := is not JSON: expected a JSON value, found 'n' (a JSON string needs quotes: x:='\"nope\"', or use x=nope) (argument 1)\n"
+        ),
+        (
+            ["--timeout", "10x", "prog"],
+            "sut-launch: error: --timeout '10x' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)\n"
+        ),
         ([], "sut-launch: error: no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)\n"),
-        (["--flags-file", "/no/such.json", "prog"], "sut-launch: error: --flags-file /no/such.json: cannot read the file (no such file)\n"),
+        (
+            ["--flags-file", "/no/such.json", "prog"],
+            "sut-launch: error: --flags-file /no/such.json: cannot read the file (no such file)\n"
+        ),
     ])
     func usageErrorsExit2WithOneLineAndLaunchNothing(arguments: [String], message: String) throws {
         let directory = try CLI.temporaryDirectory()
@@ -77,7 +92,8 @@ import Testing
         try "{\n  \"featureFlags\": {\"a\": 1},\n  \"automationFlag\": {}\n}".write(to: flags, atomically: true, encoding: .utf8)
         let badFlags = try CLI.run(["--flags-file", flags.path, "/usr/bin/touch", marker.path])
         #expect(badFlags.status == 3)
-        #expect(badFlags.stderr == "sut-launch: error: \(flags.path):3:3: unknown key \"automationFlag\"; did you mean \"automationFlags\"?\n")
+        #expect(
+            badFlags.stderr == "sut-launch: error: \(flags.path):3:3: unknown key \"automationFlag\"; did you mean \"automationFlags\"?\n")
         let env = directory.appendingPathComponent(".env")
         try "GOOD=1\nthis line is wrong\n".write(to: env, atomically: true, encoding: .utf8)
         let badEnv = try CLI.run(["--env-file", env.path, "/usr/bin/touch", marker.path])
@@ -92,10 +108,14 @@ import Testing
         let report = directory.appendingPathComponent("r.json")
         let pids = directory.appendingPathComponent("pids")
         let script = "trap '' TERM; sleep 60 & echo \"$$ $!\" > \(pids.path); wait"
-        let result = try CLI.run(["--timeout", "500ms", "--kill-grace", "300ms", "--report", report.path, "--flags-in", "env", "/bin/sh", "-c", script])
+        let result = try CLI.run([
+            "--timeout", "500ms", "--kill-grace", "300ms", "--report", report.path, "--flags-in", "env", "/bin/sh", "-c", script,
+        ])
         #expect(result.status == 124)
         #expect(result.stderr == "sut-launch: error: /bin/sh timed out after 500ms and was stopped (killed by signal 9 (SIGKILL))\n")
-        let recorded = try String(contentsOf: pids, encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let recorded = try String(contentsOf: pids, encoding: .utf8).split(separator: " ").compactMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         #expect(recorded.count == 2)
         for pid in recorded { #expect(!isAlive(pid), "pid \(pid) survived the run") }
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
@@ -114,7 +134,9 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pidFile = directory.appendingPathComponent("pid")
-        let result = try CLI.run(["--kill-grace", "300ms", "--flags-in", "env", "/bin/sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $! > \(pidFile.path)"])
+        let result = try CLI.run([
+            "--kill-grace", "300ms", "--flags-in", "env", "/bin/sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $! > \(pidFile.path)",
+        ])
         #expect(result.status == 0)
         let pid = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(!isAlive(pid))
@@ -166,7 +188,9 @@ import Testing
             kill(process.processIdentifier, signal)
         }
         #expect(result.status == expected)
-        let recorded = try String(contentsOf: pids, encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let recorded = try String(contentsOf: pids, encoding: .utf8).split(separator: " ").compactMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         for pid in recorded { #expect(!isAlive(pid), "pid \(pid) survived") }
     }
 
@@ -176,7 +200,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let ready = directory.appendingPathComponent("ready")
         let started = ContinuousClock.now
-        let result = try CLI.run(["--kill-grace", "60s", "--flags-in", "env", "/bin/sh", "-c", "trap '' INT; touch \(ready.path); while :; do sleep 0.05; done"]) { process, _ in
+        let result = try CLI.run([
+            "--kill-grace", "60s", "--flags-in", "env", "/bin/sh", "-c", "trap '' INT; touch \(ready.path); while :; do sleep 0.05; done",
+        ]) { process, _ in
             _ = CLI.eventually { FileManager.default.fileExists(atPath: ready.path) }
             kill(process.processIdentifier, SIGINT)
             usleep(200_000)
@@ -206,30 +232,30 @@ import Testing
         // A pseudo-terminal: sut-launch and MyAppCLI share it; MyAppCLI, in its own process group, reads the
         // user name from it. Without the terminal handoff it would be stopped by SIGTTIN and time out.
         let script = """
-        import os, pty, sys, select, time
-        pid, fd = pty.fork()
-        if pid == 0:
-            os.execv(sys.argv[1], sys.argv[1:])
-        out = b""
-        deadline = time.time() + 10
-        sent = False
-        while time.time() < deadline:
-            r, _, _ = select.select([fd], [], [], 0.1)
-            if r:
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            if not sent and b"username:" in out:
-                os.write(fd, b"ada\\n")
-                sent = True
-        _, status = os.waitpid(pid, 0)
-        sys.stdout.write(out.decode(errors="replace"))
-        sys.exit(os.waitstatus_to_exitcode(status))
-        """
+            import os, pty, sys, select, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            out = b""
+            deadline = time.time() + 10
+            sent = False
+            while time.time() < deadline:
+                r, _, _ = select.select([fd], [], [], 0.1)
+                if r:
+                    try:
+                        chunk = os.read(fd, 4096)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    out += chunk
+                if not sent and b"username:" in out:
+                    os.write(fd, b"ada\\n")
+                    sent = True
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(out.decode(errors="replace"))
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, CLI.sutLaunch, "--timeout", "8s", CLI.myApp, "login"]

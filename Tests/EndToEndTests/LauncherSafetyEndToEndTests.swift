@@ -29,7 +29,9 @@ import Testing
         let status = try shell("( \"$SUT\" --launcher \(launcher) seq 1 100000000; echo $? > \(file) ) | head -n 1 >/dev/null; cat \(file)")
         withKnownIssue("Foundation.Process passes sut-launch's ignored SIGPIPE on: seq gets EPIPE, prints an error and exits 1") {
             #expect(status.stdout == "141\n", "sut-launch's exit status: \(status.stdout)")
-        } when: { launcher == "foundation" }
+        } when: {
+            launcher == "foundation"
+        }
     }
 
     @Test func aProgramStartedWithStdinClosedReadsEndOfFile() throws {
@@ -43,7 +45,9 @@ import Testing
         let fds = result.stdout.split(separator: "\n").map(String.init)
         withKnownIssue("Foundation.Process passes its own internal descriptor on") {
             #expect(fds == ["0", "1", "2"], "descriptors in the program: \(fds)")
-        } when: { launcher == "foundation" }
+        } when: {
+            launcher == "foundation"
+        }
         #expect(!fds.contains("7"))
     }
 
@@ -52,7 +56,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         var grandchild: Int32 = 0
         let result = try CLI.run(["sh", "-c", "sleep 300 & echo $!; wait"]) { process, out in
-            #expect(CLI.eventually { Int32((try? String(contentsOf: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") != nil })
+            #expect(
+                CLI.eventually {
+                    Int32((try? String(contentsOf: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") != nil
+                })
             grandchild = Int32((try String(contentsOf: out, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             kill(process.processIdentifier, SIGKILL)
         }
@@ -68,9 +75,11 @@ import Testing
         let process = Process()
         // python3 puts itself in a group of its own and becomes sut-launch (exec: same pid).
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import os, sys; os.setpgid(0, 0); os.execv(sys.argv[1], sys.argv[1:])",
-                             CLI.sutLaunch, "sh", "-c", "sleep 300 & echo $! > \"$0\"; wait",
-                             FileManager.default.temporaryDirectory.appendingPathComponent("gc-\(UUID().uuidString)").path]
+        process.arguments = [
+            "python3", "-c", "import os, sys; os.setpgid(0, 0); os.execv(sys.argv[1], sys.argv[1:])",
+            CLI.sutLaunch, "sh", "-c", "sleep 300 & echo $! > \"$0\"; wait",
+            FileManager.default.temporaryDirectory.appendingPathComponent("gc-\(UUID().uuidString)").path,
+        ]
         let pidFile = process.arguments!.last!
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         process.standardOutput = FileHandle.nullDevice
@@ -165,11 +174,16 @@ import Testing
         // maxima of the two windows differed by 3 once during a full parallel test run), so the windows'
         // medians are compared: a leak of one per launch would add ~140 between them.
         let numbers = lines.map { $0.split(separator: " ").compactMap { Int($0) } }
-        let early = numbers[10..<60], late = numbers[150...]
+        let early = numbers[10..<60]
+        let late = numbers[150...]
         func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
         for (index, what) in ["descriptors", "threads"].enumerated() {
-            let before = median(early.map { $0[index] }), after = median(late.map { $0[index] })
-            #expect(after <= before + 2, "sut-launch's \(what): median \(before) in launches 10-60, \(after) in launches 150-200 (all: \(numbers.map { $0[index] }))")
+            let before = median(early.map { $0[index] })
+            let after = median(late.map { $0[index] })
+            #expect(
+                after <= before + 2,
+                "sut-launch's \(what): median \(before) in launches 10-60, \(after) in launches 150-200 (all: \(numbers.map { $0[index] }))"
+            )
         }
     }
 }

@@ -45,7 +45,9 @@ import Testing
         let flags = try CLI.run(["--flags-file", huge.path, CLI.argvDump])
         #expect(flags.status == 2 && flags.stderr.contains("cannot read the file (\(limit))"), "\(flags.stderr)")
         let routes = try CLI.write(#"{"routes": [{"method": "GET", "path": "/f/*", "files": "files"}]}"#, "routes.json", in: directory)
-        let served = try CLI.run(["-q", "--port", "0", "--stub", routes, "/bin/sh", "-c", #"curl -s -w ' %{http_code}' "$SUT_MOCK_SERVER_URL/f/huge.json""#])
+        let served = try CLI.run([
+            "-q", "--port", "0", "--stub", routes, "/bin/sh", "-c", #"curl -s -w ' %{http_code}' "$SUT_MOCK_SERVER_URL/f/huge.json""#,
+        ])
         #expect(served.stdout == "cannot serve huge.json: \(limit)\n 500", "\(served.stdout)\(served.stderr)")
     }
 
@@ -55,7 +57,8 @@ import Testing
         #expect(result.stdout.hasSuffix("login: server error 500, retrying\nlogin: 200 {\"token\":\"t\"}\n"))
         // The stub file expects one call to /cities, which never came: the program passed, the run fails.
         #expect(result.status == 4)
-        #expect(result.stderr.contains("sut-launch: error: mock-server checks failed: route GET /cities (\(stubs):4): expected 1 call, got 0"))
+        #expect(
+            result.stderr.contains("sut-launch: error: mock-server checks failed: route GET /cities (\(stubs):4): expected 1 call, got 0"))
         #expect(result.stderr.contains("  2× POST /login"))
     }
 
@@ -63,14 +66,19 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = directory.appendingPathComponent("only-message.json")
-        try #"{ "routes": [ { "method": "GET", "path": "/message", "body": "Hello world" } ] }"#.write(to: stubs, atomically: true, encoding: .utf8)
+        try #"{ "routes": [ { "method": "GET", "path": "/message", "body": "Hello world" } ] }"#.write(
+            to: stubs, atomically: true, encoding: .utf8)
         let lenient = try CLI.run(["--port", "0", "--stub", stubs.path, CLI.myApp, "fetch"])
         #expect(lenient.status == 1) // MyAppCLI's own exit: /image answered 404
-        #expect(lenient.stderr.contains("unexpected: GET /image\n    Nearest stub: GET /message (\(stubs.path):1)\n      url: expected /message, got /image"))
+        #expect(
+            lenient.stderr.contains(
+                "unexpected: GET /image\n    Nearest stub: GET /message (\(stubs.path):1)\n      url: expected /message, got /image"))
 
         let report = directory.appendingPathComponent("report.json")
-        let strict = try CLI.run(["--strict", "--port", "0", "--report", report.path, "--stub", stubs.path, "--flags-in", "env",
-                                  "/bin/sh", "-c", "curl -s $SUT_MOCK_SERVER_URL/message; curl -s -o /dev/null $SUT_MOCK_SERVER_URL/nope"])
+        let strict = try CLI.run([
+            "--strict", "--port", "0", "--report", report.path, "--stub", stubs.path, "--flags-in", "env",
+            "/bin/sh", "-c", "curl -s $SUT_MOCK_SERVER_URL/message; curl -s -o /dev/null $SUT_MOCK_SERVER_URL/nope",
+        ])
         #expect(strict.stdout == "Hello world")
         #expect(strict.status == 4)
         #expect(strict.stderr.contains("mock-server checks failed: unexpected request GET /nope"))
@@ -88,11 +96,15 @@ import Testing
     func nearMissesInTheSummaryEscapeControlCharacters() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let stubs = try CLI.write(#"{"routes":[{"method":"GET","path":"/cities","query":{"q":"Milano"},"headers":{"egon-route":"true"}}]}"#,
-                                  "stubs.json", in: directory)
-        let result = try CLI.run(["--port", "0", "--stub", stubs, "/bin/sh", "-c",
-                                  #"curl -s -o /dev/null -H "egon-route: tr$(printf '\033')ue" "$SUT_MOCK_SERVER_URL/cities?q=%1b%5d0;T%07%0d%0a::error::forged""#])
-        #expect(result.stderr.contains(#"query q: expected equal to "Milano", got "\u{1B}]0;T\u{7}\r\n::error::forged""#), "\(result.stderr)")
+        let stubs = try CLI.write(
+            #"{"routes":[{"method":"GET","path":"/cities","query":{"q":"Milano"},"headers":{"egon-route":"true"}}]}"#,
+            "stubs.json", in: directory)
+        let result = try CLI.run([
+            "--port", "0", "--stub", stubs, "/bin/sh", "-c",
+            #"curl -s -o /dev/null -H "egon-route: tr$(printf '\033')ue" "$SUT_MOCK_SERVER_URL/cities?q=%1b%5d0;T%07%0d%0a::error::forged""#,
+        ])
+        #expect(
+            result.stderr.contains(#"query q: expected equal to "Milano", got "\u{1B}]0;T\u{7}\r\n::error::forged""#), "\(result.stderr)")
         #expect(result.stderr.contains(#"got "tr\u{1B}ue""#))
         #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\r"))
         #expect(!result.stderr.split(separator: "\n").contains { $0.hasPrefix("::error::") })
@@ -103,8 +115,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = directory.appendingPathComponent("journal.json")
         let stubs = Self.stubs.appendingPathComponent("routes.json").path
-        let result = try CLI.run(["-q", "--timeout", "1s", "--kill-grace", "200ms", "--port", "0", "--stub", stubs, "--journal", journal.path,
-                                  "--flags-in", "env", "/bin/sh", "-c", "curl -s -o /dev/null $SUT_MOCK_SERVER_URL/message; sleep 30"])
+        let result = try CLI.run([
+            "-q", "--timeout", "1s", "--kill-grace", "200ms", "--port", "0", "--stub", stubs, "--journal", journal.path,
+            "--flags-in", "env", "/bin/sh", "-c", "curl -s -o /dev/null $SUT_MOCK_SERVER_URL/message; sleep 30",
+        ])
         #expect(result.status == 124)
         let text = try String(contentsOf: journal, encoding: .utf8)
         #expect(text.hasPrefix("{\"total\":1,\"dropped\":0,\"requests\":["))
@@ -135,7 +149,8 @@ import Testing
     @Test func aClientThatConnectsWhileTheStubsLoadIsAnswered() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let routes = (0..<40_000).map { "{ \"path\": \"/r/\($0)/{x}\", \"body\": \"r\" }" } + [#"{ "path": "/message", "body": "Hello world" }"#]
+        let routes =
+            (0..<40_000).map { "{ \"path\": \"/r/\($0)/{x}\", \"body\": \"r\" }" } + [#"{ "path": "/message", "body": "Hello world" }"#]
         let stubs = try CLI.write("{ \"routes\": [" + routes.joined(separator: ",\n") + "] }", "big.json", in: directory)
         let port = try CLI.freePort()
         var answer = ""
@@ -149,7 +164,9 @@ import Testing
             }
             guard let client = connected else { return }
             defer { close(client) }
-            _ = Array("GET /message HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = Array("GET /message HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes {
+                send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !String(decoding: received, as: UTF8.self).hasSuffix("Hello world"), Date() < deadline.addingTimeInterval(20) {
@@ -167,7 +184,8 @@ import Testing
         let holder = try #require(CLI.loopbackSocket(port, listening: true), "port \(port) taken meanwhile")
         defer { close(holder) }
         let refused = try CLI.run(["serve", "--port", String(port), bad])
-        #expect(refused.status == 3 && refused.stderr.contains("bad.json:1:31: unknown key \"stauts\""), "\(refused.status) \(refused.stderr)")
+        #expect(
+            refused.status == 3 && refused.stderr.contains("bad.json:1:31: unknown key \"stauts\""), "\(refused.status) \(refused.stderr)")
         let busy = try CLI.run(["serve", "--port", String(port), stubs])
         #expect(busy.stderr.contains("cannot start the mock server on 127.0.0.1:\(port)"), "\(busy.stderr)")
     }
@@ -217,7 +235,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = directory.appendingPathComponent("journal.json")
         var answer = ""
-        let result = try CLI.run(["serve", "--port", "0", "--journal", journal.path, Self.stubs.appendingPathComponent("routes.json").path]) { process, stdout in
+        let result = try CLI.run(["serve", "--port", "0", "--journal", journal.path, Self.stubs.appendingPathComponent("routes.json").path])
+        { process, stdout in
             _ = CLI.eventually { ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").hasSuffix("\n") }
             let url = try String(contentsOf: stdout, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let curl = Process()
@@ -281,8 +300,11 @@ import Testing
         let stubs = directory.appendingPathComponent("s.json")
         try #"{ "routes": [ { "path": "/x", "body": "ok" } ] }"#.write(to: stubs, atomically: true, encoding: .utf8)
         let journal = directory.appendingPathComponent("j.json")
-        let result = try CLI.run(["-q", "--port", "0", "--no-admin", "--journal-secrets", "--journal", journal.path, "--stub", stubs.path,
-                                  "sh", "-c", "curl -s -o /dev/null -w '%{http_code} ' $SUT_MOCK_SERVER_URL/__admin/health; curl -s -H 'Cookie: k=v' $SUT_MOCK_SERVER_URL/x"])
+        let result = try CLI.run([
+            "-q", "--port", "0", "--no-admin", "--journal-secrets", "--journal", journal.path, "--stub", stubs.path,
+            "sh", "-c",
+            "curl -s -o /dev/null -w '%{http_code} ' $SUT_MOCK_SERVER_URL/__admin/health; curl -s -H 'Cookie: k=v' $SUT_MOCK_SERVER_URL/x",
+        ])
         #expect(result.stdout == "404 ok")
         #expect(try String(contentsOf: journal, encoding: .utf8).contains("\"Cookie\":\"k=v\""))
     }
@@ -296,9 +318,13 @@ import Testing
             #expect(CLI.eventually { ((try? String(contentsOf: out, encoding: .utf8)) ?? "").hasSuffix("\n") })
             let url = try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             func curl(_ arguments: [String]) throws -> String { try CLI.output(of: ["curl", "-s"] + arguments) }
-            let added = try curl(["-X", "POST", "-H", "Content-Type: application/json", "-d",
-                                  #"{"request":{"urlPath":"/hi"},"response":{"body":"hello"}}"#, "\(url)/__admin/mappings"])
-            #expect(added.range(of: #"\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}""#, options: .regularExpression) != nil, "\(added)")
+            let added = try curl([
+                "-X", "POST", "-H", "Content-Type: application/json", "-d",
+                #"{"request":{"urlPath":"/hi"},"response":{"body":"hello"}}"#, "\(url)/__admin/mappings",
+            ])
+            #expect(
+                added.range(of: #"\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}""#, options: .regularExpression)
+                    != nil, "\(added)")
             #expect(try curl(["\(url)/hi"]) == "hello")
             process.terminate()
         }
@@ -312,13 +338,18 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try CLI.write(#"{"request":{"urlPath":"/ok"},"response":{"body":"ok"}}"#, "mappings/a.json", in: directory)
-        _ = try CLI.write(#"{"request":{"urlPath":"/t"},"response":{"body":"x","transformers":["body-transformer"]}}"#, "mappings/b.json", in: directory)
-        _ = try CLI.write(#"{"mappings":[{"request":{"urlPath":"/m1"},"response":{"body":"m1"}},{"request":{"urlPath":"/m2"},"response":{"proxyBaseUrl":"http://x"}}]}"#,
-                          "mappings/c.json", in: directory)
+        _ = try CLI.write(
+            #"{"request":{"urlPath":"/t"},"response":{"body":"x","transformers":["body-transformer"]}}"#, "mappings/b.json", in: directory)
+        _ = try CLI.write(
+            #"{"mappings":[{"request":{"urlPath":"/m1"},"response":{"body":"m1"}},{"request":{"urlPath":"/m2"},"response":{"proxyBaseUrl":"http://x"}}]}"#,
+            "mappings/c.json", in: directory)
         let refused = try CLI.run(["--port", "0", "--stub", directory.path, "true"])
-        #expect(refused.status == 3 && refused.stderr.contains("b.json:1:") && refused.stderr.contains("\"body-transformer\" is not supported"))
-        let lenient = try CLI.run(["-q", "--port", "0", "--lenient-stubs", "--stub", directory.path,
-                                   "sh", "-c", "curl -s $SUT_MOCK_SERVER_URL/ok; curl -s $SUT_MOCK_SERVER_URL/m1"])
+        #expect(
+            refused.status == 3 && refused.stderr.contains("b.json:1:") && refused.stderr.contains("\"body-transformer\" is not supported"))
+        let lenient = try CLI.run([
+            "-q", "--port", "0", "--lenient-stubs", "--stub", directory.path,
+            "sh", "-c", "curl -s $SUT_MOCK_SERVER_URL/ok; curl -s $SUT_MOCK_SERVER_URL/m1",
+        ])
         #expect(lenient.status == 0 && lenient.stdout == "okm1")
         let warnings = lenient.stderr.split(separator: "\n").filter { $0.contains("warning: skipped") }
         #expect(warnings.count == 2, "\(lenient.stderr)")
@@ -332,19 +363,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try CLI.write(#"{"request":{"urlPath":"/t"},"response":{"body":"at {{request.path}}"}}"#, "mappings/a.json", in: directory)
         let script = #"""
-        curl -s $SUT_MOCK_SERVER_URL/t; echo
-        curl -s -X POST -H 'Content-Type: application/json' -o /dev/null \
-          -d '{"request":{"urlPath":"/added"},"response":{"body":"{{request.method}} {{request.path}}"}}' $SUT_MOCK_SERVER_URL/__admin/mappings
-        curl -s $SUT_MOCK_SERVER_URL/added
-        """#
+            curl -s $SUT_MOCK_SERVER_URL/t; echo
+            curl -s -X POST -H 'Content-Type: application/json' -o /dev/null \
+              -d '{"request":{"urlPath":"/added"},"response":{"body":"{{request.method}} {{request.path}}"}}' $SUT_MOCK_SERVER_URL/__admin/mappings
+            curl -s $SUT_MOCK_SERVER_URL/added
+            """#
         let plain = try CLI.run(["-q", "--port", "0", "--stub", directory.path, "sh", "-c", script])
-        #expect(plain.status == 0 && plain.stdout == "at {{request.path}}\n{{request.method}} {{request.path}}", "\(plain.stdout)\(plain.stderr)")
+        #expect(
+            plain.status == 0 && plain.stdout == "at {{request.path}}\n{{request.method}} {{request.path}}",
+            "\(plain.stdout)\(plain.stderr)")
         let templated = try CLI.run(["-q", "--port", "0", "--global-response-templating", "--stub", directory.path, "sh", "-c", script])
         #expect(templated.status == 0 && templated.stdout == "at /t\nGET /added", "\(templated.stdout)\(templated.stderr)")
         // A template that cannot compile is refused when the file loads, naming it (exit 3), only under the option.
         _ = try CLI.write(#"{"request":{"urlPath":"/b"},"response":{"body":"{{#lookup x}}{{/lookup}}"}}"#, "mappings/b.json", in: directory)
         let refused = try CLI.run(["--port", "0", "--global-response-templating", "--stub", directory.path, "true"])
-        #expect(refused.status == 3 && refused.stderr.contains("b.json:1: mapping") && refused.stderr.contains("the block {{#lookup}} is not supported"), "\(refused.stderr)")
+        #expect(
+            refused.status == 3 && refused.stderr.contains("b.json:1: mapping")
+                && refused.stderr.contains("the block {{#lookup}} is not supported"), "\(refused.stderr)")
         #expect(try CLI.run(["-q", "--port", "0", "--stub", directory.path, "true"]).status == 0)
     }
 }

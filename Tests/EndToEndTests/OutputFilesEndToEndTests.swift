@@ -11,32 +11,53 @@ import Testing
         let program = try CLI.write("#!/bin/sh\ntouch launched\n", "prog.sh", in: directory)
         chmod(program, 0o755)
         _ = try CLI.write("[]", "s.json", in: directory)
-        _ = try CLI.write("Feature: f\n  Scenario: s\n    Given the program \"true\"\n    When I launch the program\n", "f.feature", in: directory)
+        _ = try CLI.write(
+            "Feature: f\n  Scenario: s\n    Given the program \"true\"\n    When I launch the program\n", "f.feature", in: directory)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
         symlink("same.json", directory.appendingPathComponent("link.json").path)
         return directory
     }
 
     static let cases: [([String], String)] = [
-        (["--journal", "same.json", "--report", "same.json", "--stub", "s.json", "./prog.sh"],
-         "--journal same.json (argument 1) and --report same.json (argument 3) name the same file; give each its own"),
-        (["--journal", "sub/../same.json", "--report", "./same.json", "--stub", "s.json", "./prog.sh"],
-         "--journal sub/../same.json (argument 1) and --report ./same.json (argument 3) name the same file"),
-        (["--journal", "link.json", "--report", "same.json", "--stub", "s.json", "./prog.sh"],
-         "--journal link.json (argument 1) and --report same.json (argument 3) name the same file"),
-        (["--report", "a.json", "--report", "b.json", "./prog.sh"],
-         "--report is given twice: --report a.json (argument 1) and --report b.json (argument 3); keep one"),
-        (["--journal", "a.json", "--journal", "b.json", "--stub", "s.json", "./prog.sh"],
-         "--journal is given twice: --journal a.json (argument 1) and --journal b.json (argument 3); keep one"),
+        (
+            ["--journal", "same.json", "--report", "same.json", "--stub", "s.json", "./prog.sh"],
+            "--journal same.json (argument 1) and --report same.json (argument 3) name the same file; give each its own"
+        ),
+        (
+            ["--journal", "sub/../same.json", "--report", "./same.json", "--stub", "s.json", "./prog.sh"],
+            "--journal sub/../same.json (argument 1) and --report ./same.json (argument 3) name the same file"
+        ),
+        (
+            ["--journal", "link.json", "--report", "same.json", "--stub", "s.json", "./prog.sh"],
+            "--journal link.json (argument 1) and --report same.json (argument 3) name the same file"
+        ),
+        (
+            ["--report", "a.json", "--report", "b.json", "./prog.sh"],
+            "--report is given twice: --report a.json (argument 1) and --report b.json (argument 3); keep one"
+        ),
+        (
+            ["--journal", "a.json", "--journal", "b.json", "--stub", "s.json", "./prog.sh"],
+            "--journal is given twice: --journal a.json (argument 1) and --journal b.json (argument 3); keep one"
+        ),
         (["--report", "prog.sh", "./prog.sh"], "--report prog.sh (argument 1) would overwrite the program ./prog.sh"),
-        (["--report", "s.json", "--stub", "s.json", "./prog.sh"], "--report s.json (argument 1) would overwrite --stub s.json (argument 3)"),
-        (["test", "--junit", "r.xml", "--report", "./r.xml", "f.feature"],
-         "--junit r.xml (argument 1) and --report ./r.xml (argument 3) name the same file"),
-        (["test", "--messages", "m.ndjson", "--junit", "m.ndjson", "f.feature"],
-         "--messages m.ndjson (argument 1) and --junit m.ndjson (argument 3) name the same file"),
+        (
+            ["--report", "s.json", "--stub", "s.json", "./prog.sh"],
+            "--report s.json (argument 1) would overwrite --stub s.json (argument 3)"
+        ),
+        (
+            ["test", "--junit", "r.xml", "--report", "./r.xml", "f.feature"],
+            "--junit r.xml (argument 1) and --report ./r.xml (argument 3) name the same file"
+        ),
+        (
+            ["test", "--messages", "m.ndjson", "--junit", "m.ndjson", "f.feature"],
+            "--messages m.ndjson (argument 1) and --junit m.ndjson (argument 3) name the same file"
+        ),
         (["test", "--junit", "a.xml", "--junit", "b.xml", "f.feature"], "--junit is given twice"),
         (["test", "--report", "f.feature", "f.feature"], "--report f.feature (argument 1) would overwrite the feature file f.feature"),
-        (["check", "--messages", "f.feature", "f.feature"], "--messages f.feature (argument 1) would overwrite the feature file f.feature"),
+        (
+            ["check", "--messages", "f.feature", "f.feature"],
+            "--messages f.feature (argument 1) would overwrite the feature file f.feature"
+        ),
         (["serve", "--journal", "s.json", "s.json"], "--journal s.json (argument 1) would overwrite the stub file s.json"),
         (["serve", "--journal", "a.json", "--journal", "b.json", "--port", "0"], "--journal is given twice"),
     ]

@@ -13,19 +13,25 @@ import Testing
 
     /// The statuses of each test case's steps, by pickle name, in order (hook steps included, as `hook:STATUS`).
     static func caseStatuses(_ envelopes: [[String: Any]]) -> [String: [String]] {
-        var pickleNames: [String: String] = [:], caseOfPickle: [String: String] = [:], caseOfStart: [String: String] = [:]
+        var pickleNames: [String: String] = [:]
+        var caseOfPickle: [String: String] = [:]
+        var caseOfStart: [String: String] = [:]
         var hookSteps: Set<String> = []
         var statuses: [String: [String]] = [:]
         for envelope in envelopes {
             if let pickle = envelope["pickle"] as? [String: Any] { pickleNames[pickle["id"] as! String] = pickle["name"] as? String }
             if let testCase = envelope["testCase"] as? [String: Any] {
                 caseOfPickle[testCase["id"] as! String] = pickleNames[testCase["pickleId"] as! String]
-                for step in testCase["testSteps"] as! [[String: Any]] where step["hookId"] != nil { hookSteps.insert(step["id"] as! String) }
+                for step in testCase["testSteps"] as! [[String: Any]] where step["hookId"] != nil {
+                    hookSteps.insert(step["id"] as! String)
+                }
             }
             if let started = envelope["testCaseStarted"] as? [String: Any] {
                 caseOfStart[started["id"] as! String] = caseOfPickle[started["testCaseId"] as! String]
             }
-            if let finished = envelope["testStepFinished"] as? [String: Any], let name = caseOfStart[finished["testCaseStartedId"] as! String] {
+            if let finished = envelope["testStepFinished"] as? [String: Any],
+                let name = caseOfStart[finished["testCaseStartedId"] as! String]
+            {
                 let result = finished["testStepResult"] as! [String: Any]
                 let status = result["status"] as! String
                 statuses[name, default: []].append(hookSteps.contains(finished["testStepId"] as! String) ? "hook:" + status : status)
@@ -45,31 +51,32 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try #"{"routes": [{"method": "GET", "path": "/once", "body": "x", "expect": {"times": 1}}]}"#
             .write(toFile: directory.appendingPathComponent("stubs.json").path, atomically: true, encoding: .utf8)
-        let feature = try CLI.write("""
-        Feature: checks
-          Scenario: unexpected request
-            Given the route "GET /ok" answers 200 with:
-              \"\"\"
-              ok
-              \"\"\"
-            When I run "curl -s ${SUT_MOCK_SERVER_URL}/nope"
-            Then the exit code is 0
+        let feature = try CLI.write(
+            """
+            Feature: checks
+              Scenario: unexpected request
+                Given the route "GET /ok" answers 200 with:
+                  \"\"\"
+                  ok
+                  \"\"\"
+                When I run "curl -s ${SUT_MOCK_SERVER_URL}/nope"
+                Then the exit code is 0
 
-          Scenario: unmet expectation
-            Given the stubs "stubs.json"
-            When I run "true ${SUT_MOCK_SERVER_URL}"
-            Then the exit code is 0
+              Scenario: unmet expectation
+                Given the stubs "stubs.json"
+                When I run "true ${SUT_MOCK_SERVER_URL}"
+                Then the exit code is 0
 
-          Scenario: all met
-            Given the stubs "stubs.json"
-            When I run "curl -s ${SUT_MOCK_SERVER_URL}/once"
-            Then the exit code is 0
+              Scenario: all met
+                Given the stubs "stubs.json"
+                When I run "curl -s ${SUT_MOCK_SERVER_URL}/once"
+                Then the exit code is 0
 
-          Scenario: no server
-            When I run "true"
-            Then the exit code is 0
+              Scenario: no server
+                When I run "true"
+                Then the exit code is 0
 
-        """, "checks.feature", in: directory)
+            """, "checks.feature", in: directory)
         let messages = directory.appendingPathComponent("m.ndjson").path
         let junit = directory.appendingPathComponent("j.xml").path
         let report = directory.appendingPathComponent("r.json").path
@@ -101,19 +108,20 @@ import Testing
     @Test func failFastReportsTheScenariosNotRunInEveryReport() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: ff
-          Scenario: first passes
-            When I run "true"
-          Scenario: second fails
-            When I run "false"
-            Then the exit code is 0
-          Scenario: third
-            When I run "true"
-          Scenario: fourth
-            When I run "true"
+        let feature = try CLI.write(
+            """
+            Feature: ff
+              Scenario: first passes
+                When I run "true"
+              Scenario: second fails
+                When I run "false"
+                Then the exit code is 0
+              Scenario: third
+                When I run "true"
+              Scenario: fourth
+                When I run "true"
 
-        """, "ff.feature", in: directory)
+            """, "ff.feature", in: directory)
         let messages = directory.appendingPathComponent("m.ndjson").path
         let junit = directory.appendingPathComponent("j.xml").path
         let report = directory.appendingPathComponent("r.json").path
@@ -145,16 +153,17 @@ import Testing
     @Test func sigtermWritesEveryReportAndTheSummary() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: term
-          Scenario: quick
-            When I run "true"
-          Scenario: slow one
-            When I run "sleep 30"
-          Scenario: slow two
-            When I run "sleep 30"
+        let feature = try CLI.write(
+            """
+            Feature: term
+              Scenario: quick
+                When I run "true"
+              Scenario: slow one
+                When I run "sleep 30"
+              Scenario: slow two
+                When I run "sleep 30"
 
-        """, "term.feature", in: directory)
+            """, "term.feature", in: directory)
         let messages = directory.appendingPathComponent("m.ndjson").path
         let junit = directory.appendingPathComponent("j.xml").path
         let report = directory.appendingPathComponent("r.json").path
@@ -190,31 +199,32 @@ import Testing
         let fixture = directory.appendingPathComponent("fx")
         try FileManager.default.createDirectory(at: fixture, withIntermediateDirectories: true)
         #expect(mkfifo(fixture.appendingPathComponent("pipe").path, 0o644) == 0)
-        let feature = try CLI.write("""
-        Feature: fifo
-          Scenario: contains
-            When I run "mkfifo f"
-            Then the file "f" contains "x"
-          Scenario: is
-            When I run "mkfifo f"
-            Then the file "f" is:
-              \"\"\"
-              x
-              \"\"\"
-          Scenario: snapshot
-            When I run "mkfifo f"
-            Then the file "f" matches the snapshot "fifo"
-          Scenario: written over
-            When I run "mkfifo f"
-            Given a file "f" with:
-              \"\"\"
-              x
-              \"\"\"
-            Then the file "f" contains "x"
-          Scenario: fixture
-            Given the files from "fx"
+        let feature = try CLI.write(
+            """
+            Feature: fifo
+              Scenario: contains
+                When I run "mkfifo f"
+                Then the file "f" contains "x"
+              Scenario: is
+                When I run "mkfifo f"
+                Then the file "f" is:
+                  \"\"\"
+                  x
+                  \"\"\"
+              Scenario: snapshot
+                When I run "mkfifo f"
+                Then the file "f" matches the snapshot "fifo"
+              Scenario: written over
+                When I run "mkfifo f"
+                Given a file "f" with:
+                  \"\"\"
+                  x
+                  \"\"\"
+                Then the file "f" contains "x"
+              Scenario: fixture
+                Given the files from "fx"
 
-        """, "fifo.feature", in: directory)
+            """, "fifo.feature", in: directory)
         let report = directory.appendingPathComponent("r.json").path
         let started = Date()
         let result = try CLI.run(["test", "--scenario-timeout", "20s", "--report", report, feature])
@@ -230,38 +240,41 @@ import Testing
     @Test func aSnapshotNameSharedByTwoScenariosIsALoadError() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let scenarios = try CLI.write("""
-        Feature: shared
-          Scenario: one
-            When I run "echo one"
-            Then the output matches the snapshot "same"
-          Scenario: two
-            When I run "echo two"
-            Then the output matches the snapshot "same"
+        let scenarios = try CLI.write(
+            """
+            Feature: shared
+              Scenario: one
+                When I run "echo one"
+                Then the output matches the snapshot "same"
+              Scenario: two
+                When I run "echo two"
+                Then the output matches the snapshot "same"
 
-        """, "scenarios.feature", in: directory)
-        let outline = try CLI.write("""
-        Feature: rows
-          Scenario Outline: row
-            When I run "echo <v>"
-            Then the output matches the snapshot "same"
-            Examples:
-              | v |
-              | a |
-              | b |
+            """, "scenarios.feature", in: directory)
+        let outline = try CLI.write(
+            """
+            Feature: rows
+              Scenario Outline: row
+                When I run "echo <v>"
+                Then the output matches the snapshot "same"
+                Examples:
+                  | v |
+                  | a |
+                  | b |
 
-        """, "outline.feature", in: directory)
-        let placeholder = try CLI.write("""
-        Feature: rows
-          Scenario Outline: row
-            When I run "echo <v>"
-            Then the output matches the snapshot "out-<v>"
-            Examples:
-              | v |
-              | a |
-              | b |
+            """, "outline.feature", in: directory)
+        let placeholder = try CLI.write(
+            """
+            Feature: rows
+              Scenario Outline: row
+                When I run "echo <v>"
+                Then the output matches the snapshot "out-<v>"
+                Examples:
+                  | v |
+                  | a |
+                  | b |
 
-        """, "placeholder.feature", in: directory)
+            """, "placeholder.feature", in: directory)
         for command in ["check", "test"] {
             let shared = try CLI.run([command, "--update-snapshots", scenarios].filter { command == "test" || $0 != "--update-snapshots" })
             #expect(shared.status == 3, "\(command): \(shared.stdout)\(shared.stderr)")
@@ -272,7 +285,8 @@ import Testing
             #expect(rows.stderr.contains("row at line 7") && rows.stderr.contains("row at line 8"), "\(rows.stderr)")
         }
         #expect(try CLI.run(["check", placeholder]).status == 0)
-        let updated = try CLI.run(["test", "--update-snapshots", placeholder], environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" })
+        let updated = try CLI.run(
+            ["test", "--update-snapshots", placeholder], environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" })
         #expect(updated.status == 0, "\(updated.stdout)\(updated.stderr)")
         #expect(try CLI.run(["test", placeholder]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("__snapshots__/scenarios.feature/same.txt").path))
@@ -284,9 +298,11 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let names = ["<img src=x onerror=alert(1)> & </td>", "<!-- hidden", "`code` and ``two`` | pipe \\| [x](javascript:alert(1)) ]]"]
-        let feature = try CLI.write("Feature: f <b>\n" + names.enumerated().map { index, name in
-            "  Scenario: \(name)\n    When I run \"\(index == 1 ? "false" : "true")\"\n    Then the exit code is 0\n"
-        }.joined(), "summary.feature", in: directory)
+        let feature = try CLI.write(
+            "Feature: f <b>\n"
+                + names.enumerated().map { index, name in
+                    "  Scenario: \(name)\n    When I run \"\(index == 1 ? "false" : "true")\"\n    Then the exit code is 0\n"
+                }.joined(), "summary.feature", in: directory)
         let summary = directory.appendingPathComponent("summary.md").path
         var environment = ProcessInfo.processInfo.environment
         environment["GITHUB_STEP_SUMMARY"] = summary
@@ -297,9 +313,16 @@ import Testing
         #expect(rows.count == names.count, "\(markdown)")
         for (row, name) in zip(rows, names) {
             // Cells split at a | no backslash escapes; the cell holds no character Markdown or HTML reads as syntax.
-            var cells: [String] = [], cell = "", escaped = false
+            var cells: [String] = []
+            var cell = ""
+            var escaped = false
             for character in row {
-                if character == "|" && !escaped { cells.append(cell); cell = "" } else { cell.append(character) }
+                if character == "|" && !escaped {
+                    cells.append(cell)
+                    cell = ""
+                } else {
+                    cell.append(character)
+                }
                 escaped = character == "\\" && !escaped
             }
             #expect(cells.count == 4 && cell.isEmpty, "\(row)")
@@ -307,11 +330,13 @@ import Testing
             let text = cells[2].trimmingCharacters(in: .whitespaces)
             #expect(!text.contains { "<>`[]|".contains($0) }, "\(text)")
             var decoded = text
-            for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&#96;", "`"), ("&#124;", "|"), ("&#91;", "["), ("&#93;", "]"), ("&#92;", "\\"), ("&amp;", "&")] {
+            for (entity, character) in [
+                ("&lt;", "<"), ("&gt;", ">"), ("&#96;", "`"), ("&#124;", "|"), ("&#91;", "["), ("&#93;", "]"), ("&#92;", "\\"),
+                ("&amp;", "&"),
+            ] {
                 decoded = decoded.replacingOccurrences(of: entity, with: character)
             }
             #expect(decoded == "f <b>: " + name, "\(text)")
         }
     }
 }
-

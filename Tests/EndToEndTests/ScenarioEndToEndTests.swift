@@ -30,18 +30,27 @@ import Testing
         let report = directory.appendingPathComponent("report.json")
         let result = try test(["--junit", junit.path, "--report", report.path, Self.failing])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("Failed: \(Self.failing)/failing.feature:7: Then I see \"goodbye, world\"\n    expected \"goodbye, world\" on stdout: the program exited with code 0 without printing it"))
+        #expect(
+            result.stdout.contains(
+                "Failed: \(Self.failing)/failing.feature:7: Then I see \"goodbye, world\"\n    expected \"goodbye, world\" on stdout: the program exited with code 0 without printing it"
+            ))
         #expect(result.stdout.contains("--- last 2 lines of stdout ---\n    MyAppCLI (under test: yes)\n    hello, world"))
-        #expect(result.stdout.contains("undefined step: Then I should see \"hello, world\"\n      closest catalog entries:\n        Then I do not see \"error\"\n        Then I see \"logged in as ada\""))
+        #expect(
+            result.stdout.contains(
+                "undefined step: Then I should see \"hello, world\"\n      closest catalog entries:\n        Then I do not see \"error\"\n        Then I see \"logged in as ada\""
+            ))
         #expect(result.stdout.contains("Unexpected requests:\n    GET /image\n      Nearest stub: GET /message"))
         #expect(result.stdout.contains("3 scenarios: 0 passed, 2 failed, 1 could not run"))
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains("<testsuite name=\"Failures on purpose\" tests=\"3\" failures=\"2\" errors=\"1\""))
         #expect(xml.contains("<testcase classname=\"Failures on purpose\" name=\"The expected text never appears\""))
         // The whole reason in the message attribute (its lines as &#10;), and the output tail in the body too.
-        #expect(xml.contains("<error message=\"undefined step: Then I should see &quot;hello, world&quot;&#10;  closest catalog entries:&#10;"))
+        #expect(
+            xml.contains("<error message=\"undefined step: Then I should see &quot;hello, world&quot;&#10;  closest catalog entries:&#10;"))
         #expect(xml.contains("Unexpected requests:\nGET /image"))
-        #expect(xml.contains("--- last 2 lines of stdout ---\nMyAppCLI (under test: yes)\nhello, world\n--- last 0 lines of stderr ---\n</failure>"))
+        #expect(
+            xml.contains(
+                "--- last 2 lines of stdout ---\nMyAppCLI (under test: yes)\nhello, world\n--- last 0 lines of stderr ---\n</failure>"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         #expect(json["failed"] as? Int == 2)
         #expect(json["errors"] as? Int == 1)
@@ -52,7 +61,9 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // The default report against the schema with file/line; --junit-strict against the strict one.
-        for (name, suite, strict) in [("pass.xml", Self.features, false), ("fail.xml", Self.failing, false), ("strict.xml", Self.failing, true)] {
+        for (name, suite, strict) in [
+            ("pass.xml", Self.features, false), ("fail.xml", Self.failing, false), ("strict.xml", Self.failing, true),
+        ] {
             let junit = directory.appendingPathComponent(name)
             _ = try test(["--junit", junit.path] + (strict ? ["--junit-strict"] : []) + [suite])
             let process = Process()
@@ -71,7 +82,8 @@ import Testing
     @Test func aReplyThatDiffersOrNeverComesFailsTheStepNamingTheMessage() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try feature("""
+        let path = try feature(
+            """
             Feature: control
               Scenario: wrong reply
                 Given the route "GET /health" answers 200
@@ -93,7 +105,8 @@ import Testing
     @Test func aProgramRunsInATerminalWithKeysAndTheScreen() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try feature("""
+        let path = try feature(
+            """
             Feature: terminal
               Scenario: a prompt on a terminal
                 Given the program runs in a terminal of 60x10
@@ -118,7 +131,8 @@ import Testing
         #expect(result.stdout.contains("✓ terminal: a prompt on a terminal"), "\(result.stdout)")
         #expect(result.stdout.contains("expected the screen to show \"old\""), "\(result.stdout)")
         #expect(result.stdout.contains("    --- screen (80x24) ---\n    new\n"), "\(result.stdout)")
-        let unknownKey = try feature("""
+        let unknownKey = try feature(
+            """
             Feature: keys
               Scenario: a key no terminal has
                 Given the program runs in a terminal
@@ -150,19 +164,23 @@ import Testing
         let attachments = envelopes.compactMap { $0["attachment"] as? [String: Any] }
         #expect(attachments.count == 6 && attachments.allSatisfy { ($0["body"] as? String)?.contains("--- last") == true })
         // Steps are timed one by one.
-        let nanos = envelopes.compactMap { (($0["testStepFinished"] as? [String: Any])?["testStepResult"] as? [String: Any])?["duration"] as? [String: Any] }
-            .map { ($0["seconds"] as? Int ?? 0) * 1_000_000_000 + ($0["nanos"] as? Int ?? 0) }
+        let nanos = envelopes.compactMap {
+            (($0["testStepFinished"] as? [String: Any])?["testStepResult"] as? [String: Any])?["duration"] as? [String: Any]
+        }
+        .map { ($0["seconds"] as? Int ?? 0) * 1_000_000_000 + ($0["nanos"] as? Int ?? 0) }
         #expect(nanos.count > 10 && nanos.contains { $0 > 0 })
         // Every test step names the step definition that matched it (the catalog's), and that definition exists.
         let definitions = Set(envelopes.compactMap { ($0["stepDefinition"] as? [String: Any])?["id"] as? String })
         let testSteps = envelopes.compactMap { ($0["testCase"] as? [String: Any])?["testSteps"] as? [[String: Any]] }.flatMap { $0 }
         // (The mock server's checks are a hook's test step: it names the hook.)
         let hooks = Set(envelopes.compactMap { ($0["hook"] as? [String: Any])?["id"] as? String })
-        #expect(!testSteps.isEmpty && testSteps.allSatisfy { step in
-            if let hook = step["hookId"] as? String { return hooks.contains(hook) }
-            let ids = step["stepDefinitionIds"] as? [String] ?? []
-            return ids.count == 1 && definitions.contains(ids[0])
-        })
+        #expect(
+            !testSteps.isEmpty
+                && testSteps.allSatisfy { step in
+                    if let hook = step["hookId"] as? String { return hooks.contains(hook) }
+                    let ids = step["stepDefinitionIds"] as? [String] ?? []
+                    return ids.count == 1 && definitions.contains(ids[0])
+                })
 
         let broken = try feature("Feature: f\n  Scenario: s\n    Given a step\n  Scenaro: typo\n", in: directory, name: "broken.feature")
         let undefined = try feature("Feature: g\n  Scenario: s\n    Given nothing we know\n", in: directory, name: "undefined.feature")
@@ -226,18 +244,19 @@ import Testing
     @Test func stepAndScenarioTimeoutsFire() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try feature("""
-        Feature: Timeouts
-          Scenario: A step waits at most the step timeout
-            When I launch the program with "login"
-            Then I see "never printed"
+        let path = try feature(
+            """
+            Feature: Timeouts
+              Scenario: A step waits at most the step timeout
+                When I launch the program with "login"
+                Then I see "never printed"
 
-          @timeout=1s
-          Scenario: A scenario stops at its timeout
-            When I launch the program with "login"
-            And I wait 5s
-            Then the program is still running
-        """, in: directory)
+              @timeout=1s
+              Scenario: A scenario stops at its timeout
+                When I launch the program with "login"
+                And I wait 5s
+                Then the program is still running
+            """, in: directory)
         let started = Date()
         let result = try CLI.run(["test", "--step-timeout", "300ms", "-D", "PROGRAM=\(CLI.myApp)", path])
         let elapsed = Date().timeIntervalSince(started)
@@ -256,18 +275,18 @@ import Testing
         for index in 1...12 {
             scenarios += """
 
-              Scenario: Server \(index)
-                Given the route "GET /message" answers 200 with:
-                  \"\"\"
-                  from scenario \(index)
-                  \"\"\"
-                And the route "GET /image" answers 200
-                When I launch the program with "fetch"
-                Then I see "message: 200 from scenario \(index)"
-                And the exit code is 0
-                And the server received 1 request to "GET /message"
+                  Scenario: Server \(index)
+                    Given the route "GET /message" answers 200 with:
+                      \"\"\"
+                      from scenario \(index)
+                      \"\"\"
+                    And the route "GET /image" answers 200
+                    When I launch the program with "fetch"
+                    Then I see "message: 200 from scenario \(index)"
+                    And the exit code is 0
+                    And the server received 1 request to "GET /message"
 
-            """
+                """
         }
         let path = try feature("Feature: Parallel\n" + scenarios, in: directory)
         let result = try test(["--jobs", "4", path])
@@ -278,7 +297,8 @@ import Testing
     @Test func ctrlCStopsTheRunAndItsPrograms() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try feature("Feature: hang\n  Scenario: waits\n    When I launch the program with \"login\"\n    And I wait 30s\n", in: directory)
+        let path = try feature(
+            "Feature: hang\n  Scenario: waits\n    When I launch the program with \"login\"\n    And I wait 30s\n", in: directory)
         let started = Date()
         let result = try test([path]) { process, _ in
             usleep(700_000)
@@ -292,16 +312,21 @@ import Testing
     @Test func badFeatureFilesExit3AndCheckFindsUndefinedSteps() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let broken = try feature("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |\n", in: directory, name: "broken.feature")
+        let broken = try feature(
+            "Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |\n", in: directory, name: "broken.feature")
         let result = try test([broken])
         #expect(result.status == 3)
-        #expect(result.stderr == "sut-launch: error: \(broken):5: inconsistent cell count within the table: this row has 1 cells, the first has 2\n")
+        #expect(
+            result.stderr
+                == "sut-launch: error: \(broken):5: inconsistent cell count within the table: this row has 1 cells, the first has 2\n")
         let undefined = try feature("Feature: y\n  Scenario: s\n    When I lanch the program\n", in: directory, name: "undefined.feature")
         let check = try CLI.run(["check", undefined, Self.features + "/login.feature"])
         #expect(check.status == 3)
-        #expect(check.stderr == "sut-launch: error: \(undefined):3: undefined step \"When I lanch the program\"; closest: When I launch the program with \"login --verbose\"; "
-            + #"or in a *.steps.json: { "step": "I lanch the program", "run": ["./steps/i-lanch-the-program.sh"] }; "#
-            + #"or in Swift: steps.step("I lanch the program") { (context: StepContext) in /* ... */ }"# + "\n")
+        #expect(
+            check.stderr
+                == "sut-launch: error: \(undefined):3: undefined step \"When I lanch the program\"; closest: When I launch the program with \"login --verbose\"; "
+                + #"or in a *.steps.json: { "step": "I lanch the program", "run": ["./steps/i-lanch-the-program.sh"] }; "#
+                + #"or in Swift: steps.step("I lanch the program") { (context: StepContext) in /* ... */ }"# + "\n")
         #expect(check.stdout == "ok: \(Self.features)/login.feature: 6 scenarios\n")
         #expect(try test([directory.appendingPathComponent("missing").path]).status == 2)
     }
@@ -313,13 +338,14 @@ import Testing
         let precious = directory.appendingPathComponent("precious")
         try FileManager.default.createDirectory(at: precious, withIntermediateDirectories: true)
         try "keep me".write(to: precious.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
-        let path = try feature("""
-        Feature: cleanup
-          Scenario: a link out of the scenario directory
-            Given the program "sh"
-            When I launch the program with "-c 'ln -s \(precious.path) link && mkdir -p a/b/c && ln -s \(precious.path) a/b/c/deep'"
-            Then the exit code is 0
-        """, in: directory)
+        let path = try feature(
+            """
+            Feature: cleanup
+              Scenario: a link out of the scenario directory
+                Given the program "sh"
+                When I launch the program with "-c 'ln -s \(precious.path) link && mkdir -p a/b/c && ln -s \(precious.path) a/b/c/deep'"
+                Then the exit code is 0
+            """, in: directory)
         let result = try CLI.run(["test", path])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: precious.appendingPathComponent("file.txt").path))

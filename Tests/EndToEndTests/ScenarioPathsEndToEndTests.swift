@@ -15,7 +15,8 @@ import Testing
             _ = try CLI.write(said + "\n", "\(place)/fixture/note.txt", in: directory)
             _ = try CLI.write(#"{ "routes": [ { "path": "/where", "body": "\#(said)" } ] }"#, "\(place)/stubs.json", in: directory)
         }
-        let feature = try CLI.write("""
+        let feature = try CLI.write(
+            """
             Feature: paths
               Scenario: the program beside the feature
                 Given the program "./client.sh"
@@ -52,7 +53,8 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (_, cwd) = try Self.layout(in: directory)
-        let feature = try CLI.write("""
+        let feature = try CLI.write(
+            """
             Feature: variable
               Scenario: the program from a define
                 Given the program "${APP}"

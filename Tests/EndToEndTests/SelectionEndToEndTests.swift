@@ -4,24 +4,24 @@ import Testing
 /// Selecting and reporting the way Cucumber and CI users expect (issue 17, first points).
 @Suite struct SelectionEndToEndTests {
     static let feature = """
-    Feature: selection
-      Scenario: first passes
-        When I run "true"
-        Then the exit code is 0
+        Feature: selection
+          Scenario: first passes
+            When I run "true"
+            Then the exit code is 0
 
-      Scenario: second fails
-        When I run "false"
-        Then the exit code is 0
+          Scenario: second fails
+            When I run "false"
+            Then the exit code is 0
 
-      Scenario Outline: rows
-        When I run "<command>"
-        Then the exit code is 0
+          Scenario Outline: rows
+            When I run "<command>"
+            Then the exit code is 0
 
-        Examples:
-          | command |
-          | true    |
-          | true    |
-    """
+            Examples:
+              | command |
+              | true    |
+              | true    |
+        """
 
     @Test func aLineSelectsItsScenarioOrRowAndNameSelectsByPattern() throws {
         let directory = try CLI.temporaryDirectory()
@@ -69,8 +69,10 @@ import Testing
         environment["GITHUB_STEP_SUMMARY"] = summary
         let result = try CLI.run(["test", "--format", "github", path], environment: environment)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("::error file=\(path),line=8,title=selection%3A second fails::expected exit code 0, the program exited with code 1"),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "::error file=\(path),line=8,title=selection%3A second fails::expected exit code 0, the program exited with code 1"),
+            "\(result.stdout)")
         let markdown = try String(contentsOfFile: summary, encoding: .utf8)
         #expect(markdown.contains("| ❌ | selection: second fails |") && markdown.contains("3 of 4 passed"), "\(markdown)")
     }
@@ -101,8 +103,12 @@ import Testing
         let file = try CLI.write(script, "c.bash", in: directory)
         func complete(_ words: [String]) throws -> Set<String> {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let text = try CLI.output(of: ["bash", "-c", "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _sut_launch; printf '%s\\n' \"${COMPREPLY[@]}\""],
-                                      in: directory)
+            let text = try CLI.output(
+                of: [
+                    "bash", "-c",
+                    "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _sut_launch; printf '%s\\n' \"${COMPREPLY[@]}\"",
+                ],
+                in: directory)
             return Set(text.split(separator: "\n").map(String.init))
         }
         #expect(try complete(["sut-launch", "ser"]).contains("serve"))
@@ -112,7 +118,9 @@ import Testing
         #expect(try complete(["sut-launch", "test", "--color", ""]) == ["auto", "always", "never"])
         _ = try CLI.write("Feature: x\n", "login.feature", in: directory)
         #expect(try complete(["sut-launch", "test", "log"]).contains("login.feature"))
-        #expect(try CLI.run(["completions", "fish"]).stdout.contains("complete -c sut-launch -n '__fish_seen_subcommand_from test' -l fail-fast"))
+        #expect(
+            try CLI.run(["completions", "fish"]).stdout.contains(
+                "complete -c sut-launch -n '__fish_seen_subcommand_from test' -l fail-fast"))
         #expect(try CLI.run(["completions", "zsh"]).stdout.hasPrefix("#compdef sut-launch"))
         #expect(try CLI.run(["completions", "tcsh"]).status == 2)
     }
@@ -125,7 +133,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["groff", "-man", "-Tutf8", "-P", "-cbou", page]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -144,11 +153,14 @@ import Testing
     @Test func aLogGetsALineForAScenarioStillRunningAfterFiveSeconds() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("Feature: slow\n  Scenario: takes a while\n    When I run \"sleep 5.4\"\n    Then the exit code is 0\n",
-                                    "slow.feature", in: directory)
+        let feature = try CLI.write(
+            "Feature: slow\n  Scenario: takes a while\n    When I run \"sleep 5.4\"\n    Then the exit code is 0\n",
+            "slow.feature", in: directory)
         let result = try CLI.run(["test", "--step-timeout", "20s", feature])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("… still running after 5s: slow: takes a while (\(feature):2)\n✓ slow: takes a while"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("… still running after 5s: slow: takes a while (\(feature):2)\n✓ slow: takes a while"),
+            "\(result.stdout)")
     }
 
     /// On a terminal with --jobs 2, both running scenarios have a live line.
@@ -156,13 +168,14 @@ import Testing
     func aTerminalShowsEveryRunningScenario() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: live
-          Scenario: one
-            When I run "sleep 0.5"
-          Scenario: two
-            When I run "sleep 0.5"
-        """, "live.feature", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: live
+              Scenario: one
+                When I run "sleep 0.5"
+              Scenario: two
+                When I run "sleep 0.5"
+            """, "live.feature", in: directory)
         let text = try CLI.runOnTerminal(["test", "--jobs", "2", feature], environment: ["-u", "NO_COLOR", "TERM=xterm"])
         #expect(text.contains("[0/2] live: one") && text.contains("[0/2] live: two"), "\(text)")
         #expect(text.contains("2 scenarios: 2 passed"))
@@ -177,13 +190,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let scenarios = (1...6).map { "  Scenario: s\($0)\n    When I run \"true\"\n" }.joined()
         let feature = try CLI.write("Feature: timed\n" + scenarios, "t.feature", in: directory)
-        let results = (1...6).map { "{\"feature\":\"timed\",\"name\":\"s\($0)\",\"durationMs\":\($0 == 4 ? 10_000 : 1_000)}" }.joined(separator: ",")
+        let results = (1...6).map { "{\"feature\":\"timed\",\"name\":\"s\($0)\",\"durationMs\":\($0 == 4 ? 10_000 : 1_000)}" }.joined(
+            separator: ",")
         let report = try CLI.write("{\"results\":[\(results)]}", "report.json", in: directory)
         func shard(_ index: Int) throws -> [String] {
             let listed = try CLI.run(["test", "--list", "--shard", "\(index)/2", "--shard-timings", report, feature])
-            return listed.stdout.split(separator: "\n").compactMap { $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+            return listed.stdout.split(separator: "\n").compactMap {
+                $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
+            }
         }
-        let first = try shard(1), second = try shard(2)
+        let first = try shard(1)
+        let second = try shard(2)
         #expect(first == ["s4"], "\(first)")
         #expect(second == ["s1", "s2", "s3", "s5", "s6"], "\(second)")
         let junit = directory.appendingPathComponent("j.xml").path

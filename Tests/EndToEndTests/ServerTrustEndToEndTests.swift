@@ -31,11 +31,14 @@ import Testing
         let result = try Self.serving { url, port throws in
             let control = "\(url)/__sut/control"
             // A web page's simple request (no preflight): a foreign Origin and text/plain.
-            let forged = try Self.curl(["-X", "POST", "-H", "Origin: http://evil.example", "-H", "Content-Type: text/plain",
-                                        "--data-binary", "flag set greeting=pwned", control])
+            let forged = try Self.curl([
+                "-X", "POST", "-H", "Origin: http://evil.example", "-H", "Content-Type: text/plain",
+                "--data-binary", "flag set greeting=pwned", control,
+            ])
             #expect(forged.hasSuffix(" 403") && forged.contains("Origin: http://evil.example"), "\(forged)")
             // Without an Origin, every type a page can send without preflight is refused, and so is none at all.
-            for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "TEXT/PLAIN; charset=utf-8"] {
+            for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "TEXT/PLAIN; charset=utf-8"]
+            {
                 let refused = try Self.curl(["-H", "Content-Type: \(type)", "--data-binary", "flag set greeting=pwned", control])
                 #expect(refused.hasSuffix(" 415") && refused.contains("application/octet-stream"), "\(type): \(refused)")
             }
@@ -46,9 +49,11 @@ import Testing
 
             // A test's message, then attempts to read (and so dequeue) it from a page or a rebound name.
             #expect(try Self.curl(Self.octets + ["-o", "/dev/null", "--data-binary", "refresh", control]) == " 202")
-            for header in ["Host: evil.example:\(port)", "Host: 127.0.0.1.evil.example", "Origin: http://evil.example",
-                           "Origin: null", "Origin: http://127.0.0.1:1", "Origin: http://localhost:\(port).evil.example",
-                           "Sec-Fetch-Site: cross-site", "Sec-Fetch-Site: same-site"] {
+            for header in [
+                "Host: evil.example:\(port)", "Host: 127.0.0.1.evil.example", "Origin: http://evil.example",
+                "Origin: null", "Origin: http://127.0.0.1:1", "Origin: http://localhost:\(port).evil.example",
+                "Sec-Fetch-Site: cross-site", "Sec-Fetch-Site: same-site",
+            ] {
                 let stolen = try Self.curl(Self.octets + ["-H", header, "\(control)?timeoutMs=0"])
                 #expect(stolen.hasSuffix(" 403") && !stolen.contains("refresh"), "\(header): \(stolen)")
                 let acknowledged = try Self.curl(Self.octets + ["-H", header, "--data-binary", "", "\(control)/ack?id=1"])
@@ -57,7 +62,9 @@ import Testing
             // A GET without the channel's type (an <img> on a page, from a browser that sends no Sec-Fetch-Site).
             #expect(try Self.curl(["\(control)?timeoutMs=0"]).hasSuffix(" 415"))
             // The message is still there for the program, which may name the server's own origin.
-            #expect(try Self.curl(Self.octets + ["-H", "Origin: \(url)", "-H", "Sec-Fetch-Site: same-origin", "\(control)?timeoutMs=1000"]) == "refresh 200")
+            #expect(
+                try Self.curl(Self.octets + ["-H", "Origin: \(url)", "-H", "Sec-Fetch-Site: same-origin", "\(control)?timeoutMs=1000"])
+                    == "refresh 200")
             #expect(try Self.curl(Self.octets + ["-H", "Host: localhost:\(port)", "\(control)?timeoutMs=0"]) == " 204")
         }
         #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
@@ -67,8 +74,10 @@ import Testing
     func theAdminAPIGoesThroughTheSamePolicy() throws {
         _ = try Self.serving { url, port throws in
             let json = ["-H", "Content-Type: application/json"]
-            for header in ["Host: evil.example:\(port)", "Origin: http://evil.example", "Origin: null", "Origin: http://127.0.0.1:1",
-                           "Sec-Fetch-Site: cross-site"] {
+            for header in [
+                "Host: evil.example:\(port)", "Origin: http://evil.example", "Origin: null", "Origin: http://127.0.0.1:1",
+                "Sec-Fetch-Site: cross-site",
+            ] {
                 #expect(try Self.curl(["-H", header, "\(url)/__admin/mappings"]).hasSuffix(" 403"), "\(header)")
                 #expect(try Self.curl(json + ["-H", header, "-X", "POST", "\(url)/__admin/reset"]).hasSuffix(" 403"), "\(header)")
             }
@@ -110,7 +119,10 @@ import Testing
         (#"{"routes": [{"path": "/a", "priority": 1e300}]}"#, "priority", "whole number"),
         (#"{"routes": [{"path": "/a", "expect": {"times": -1}}]}"#, "times", "whole number from 0"),
         (#"{"routes": [{"path": "/a", "responses": [{"delayMs": 700000}]}]}"#, "delayMs", "0 to 600000"),
-        (#"{"request": {"url": "/a"}, "response": {"fixedDelayMilliseconds": 9223372036854775807}}"#, "fixedDelayMilliseconds", "0 to 600000"),
+        (
+            #"{"request": {"url": "/a"}, "response": {"fixedDelayMilliseconds": 9223372036854775807}}"#, "fixedDelayMilliseconds",
+            "0 to 600000"
+        ),
         (#"{"request": {"url": "/a"}, "response": {"status": 1000}}"#, "status", "200 to 599"),
         (#"{"request": {"url": "/a"}, "response": {"status": 100}}"#, "status", "200 to 599"),
         (#"{"request": {"url": "/a"}, "response": {}, "priority": 9223372036854775807}"#, "priority", "whole number"),
@@ -121,7 +133,9 @@ import Testing
         let file = try CLI.write(text, "stubs.json", in: directory)
         let result = try CLI.run(["check", file])
         #expect(result.status == 3, "\(result.stderr)")
-        #expect(result.stderr.contains("stubs.json:1:") && result.stderr.contains("\"\(field)\"") && result.stderr.contains(range), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("stubs.json:1:") && result.stderr.contains("\"\(field)\"") && result.stderr.contains(range),
+            "\(result.stderr)")
     }
 
     /// Mapping ids are UUIDs, as WireMock has them: `team/a` can never be read or deleted by id, so it is
@@ -133,17 +147,24 @@ import Testing
         for id in ["team/a", "abc", "5a2c0e3e-1111-4222-8333-44445555666g", "1-1-1-1-1"] {
             let file = try CLI.write(#"{"id": "\#(id)", "request": {"url": "/a"}, "response": {}}"#, "mappings/m.json", in: directory)
             let checked = try CLI.run(["check", file])
-            #expect(checked.status == 3 && checked.stderr.contains("m.json:1:") && checked.stderr.contains("\"id\""), "\(id): \(checked.stderr)")
+            #expect(
+                checked.status == 3 && checked.stderr.contains("m.json:1:") && checked.stderr.contains("\"id\""), "\(id): \(checked.stderr)"
+            )
         }
         _ = try Self.serving { url, _ throws in
             let json = ["-H", "Content-Type: application/json"]
-            let refused = try Self.curl(json + ["-d", #"{"id": "team/a", "request": {"url": "/a"}, "response": {}}"#, "\(url)/__admin/mappings"])
+            let refused = try Self.curl(
+                json + ["-d", #"{"id": "team/a", "request": {"url": "/a"}, "response": {}}"#, "\(url)/__admin/mappings"])
             #expect(refused.hasSuffix(" 422") && refused.contains("UUID"), "\(refused)")
-            let badUUID = try Self.curl(json + ["-d", #"{"uuid": "x/y", "request": {"url": "/a"}, "response": {}}"#, "\(url)/__admin/mappings"])
+            let badUUID = try Self.curl(
+                json + ["-d", #"{"uuid": "x/y", "request": {"url": "/a"}, "response": {}}"#, "\(url)/__admin/mappings"])
             #expect(badUUID.hasSuffix(" 422"), "\(badUUID)")
             // WireMock reads ids in any case and gives them back in lower case; by either, the mapping is found.
-            let added = try Self.curl(json + ["-d", #"{"id": "5A2C0E3E-1111-4222-8333-444455556666", "request": {"url": "/a"}, "response": {}}"#,
-                                              "\(url)/__admin/mappings"])
+            let added = try Self.curl(
+                json + [
+                    "-d", #"{"id": "5A2C0E3E-1111-4222-8333-444455556666", "request": {"url": "/a"}, "response": {}}"#,
+                    "\(url)/__admin/mappings",
+                ])
             #expect(added.hasPrefix(#"{"id":"5a2c0e3e-1111-4222-8333-444455556666""#) && added.hasSuffix(" 201"), "\(added)")
             #expect(try Self.curl(["-o", "/dev/null", "\(url)/__admin/mappings/5A2C0E3E-1111-4222-8333-444455556666"]) == " 200")
             #expect(try Self.curl(["-X", "DELETE", "\(url)/__admin/mappings/5a2c0e3e-1111-4222-8333-444455556666"]) == "{} 200")

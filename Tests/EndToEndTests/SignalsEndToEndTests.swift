@@ -16,7 +16,8 @@ import Testing
     func aSignalSentToARunStopsItWithAReport(signal: Int32, name: String) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pid = directory.appendingPathComponent("pid"), report = directory.appendingPathComponent("r.json").path
+        let pid = directory.appendingPathComponent("pid")
+        let report = directory.appendingPathComponent("r.json").path
         let script = "echo $$ > \(pid.path).tmp; mv \(pid.path).tmp \(pid.path); sleep 30; echo finished"
         let started = ContinuousClock.now
         let result = try CLI.run(["--report", report, "--kill-grace", "2s", "/bin/sh", "-c", script]) { process, _ in
@@ -42,13 +43,14 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let junit = directory.appendingPathComponent("junit.xml").path
-        let feature = try CLI.write("""
-        Feature: interrupted
-          Scenario: slow
-            Given the program "sleep"
-            When I launch the program with "30"
-            Then the exit code is 0
-        """, "i.feature", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: interrupted
+              Scenario: slow
+                Given the program "sleep"
+                When I launch the program with "30"
+                Then the exit code is 0
+            """, "i.feature", in: directory)
         let result = try CLI.run(["test", "--step-timeout", "60s", "--junit", junit, feature]) { process, _ in
             usleep(700_000)
             kill(process.processIdentifier, signal)
@@ -70,8 +72,9 @@ import Testing
             let program = Int32(try String(contentsOf: pid, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             kill(process.processIdentifier, SIGTSTP)
             // D: the shell waits in vfork for a child that the signal stopped before its exec.
-            #expect(CLI.eventually(5) { state(of: process.processIdentifier) == "T" && ["T", "D"].contains(state(of: program)) },
-                    "sut-launch \(state(of: process.processIdentifier)), program \(state(of: program))")
+            #expect(
+                CLI.eventually(5) { state(of: process.processIdentifier) == "T" && ["T", "D"].contains(state(of: program)) },
+                "sut-launch \(state(of: process.processIdentifier)), program \(state(of: program))")
             kill(process.processIdentifier, SIGCONT)
             #expect(CLI.eventually(5) { state(of: process.processIdentifier) != "T" && state(of: program) != "T" })
             kill(process.processIdentifier, SIGTERM)
@@ -82,6 +85,8 @@ import Testing
 
 /// The state letter of /proc/PID/stat (R, S, T…), "" when gone.
 private func state(of pid: Int32) -> String {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return "" }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+        return ""
+    }
     return String(stat[stat.index(close, offsetBy: 2)])
 }

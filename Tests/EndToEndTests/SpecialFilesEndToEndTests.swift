@@ -11,7 +11,10 @@ import Testing
         (["--stub", "fifo", "true"], 3, "fifo: cannot read the file (a FIFO, not a file)"),
         (["test", "fifo"], 2, "fifo: a FIFO, not a file"),
         (["test", "--steps", "fifo", "f.feature"], 2, "--steps fifo: a FIFO, not a file"),
-        (["test", "--shard", "1/2", "--shard-timings", "fifo", "f.feature"], 2, "--shard-timings fifo: cannot read the file (a FIFO, not a file)"),
+        (
+            ["test", "--shard", "1/2", "--shard-timings", "fifo", "f.feature"], 2,
+            "--shard-timings fifo: cannot read the file (a FIFO, not a file)"
+        ),
         (["check", "fifo"], 3, "fifo: cannot read the file (a FIFO, not a file)"),
         (["serve", "--port", "0", "fifo"], 3, "fifo: cannot read the file (a FIFO, not a file)"),
         (["--env-file", "/dev/zero", "true"], 2, "--env-file /dev/zero: cannot read the file (a character device, not a file)"),
@@ -22,7 +25,8 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(mkfifo(directory.appendingPathComponent("fifo").path, 0o600) == 0)
-        _ = try CLI.write("Feature: f\n  Scenario: s\n    Given the program \"true\"\n    When I launch the program\n", "f.feature", in: directory)
+        _ = try CLI.write(
+            "Feature: f\n  Scenario: s\n    Given the program \"true\"\n    When I launch the program\n", "f.feature", in: directory)
         let started = ContinuousClock.now
         let result = try CLI.run(arguments, cwd: directory) { process, _ in
             // The old code hung in open(): do not let it hold the suite.

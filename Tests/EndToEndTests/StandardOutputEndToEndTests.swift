@@ -50,20 +50,23 @@ import Testing
     @Test func aPassingTestRunWhoseSummaryIsLostIsExit74() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: f
-          Scenario: s
-            Given the program "true"
-            When I launch the program
-            Then the exit code is 0
-        """, "f.feature", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: f
+              Scenario: s
+                Given the program "true"
+                When I launch the program
+                Then the exit code is 0
+            """, "f.feature", in: directory)
         let result = try Self.runIntoFullDevice(["test", feature])
         #expect(result.status == 74, "\(result.stderr)")
     }
 
     /// A reader that leaves is still the program's business: it gets SIGPIPE, as when piped to head directly.
     @Test func aReaderThatLeavesIsStillSIGPIPE() throws {
-        let output = try CLI.output(of: ["bash", "-c", "\"$0\" /bin/sh -c 'yes | head -c 3000000' | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}", CLI.sutLaunch])
+        let output = try CLI.output(of: [
+            "bash", "-c", "\"$0\" /bin/sh -c 'yes | head -c 3000000' | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}", CLI.sutLaunch,
+        ])
         #expect(output == "141\n")
     }
 }

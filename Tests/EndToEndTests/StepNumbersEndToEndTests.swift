@@ -63,59 +63,72 @@ import Testing
             // @timeout=0 is a timeout of nothing: accepted, and the scenario fails.
             let expected: Int32 = valid ? (tag && value == "0" ? 1 : 0) : onlyUndefined ? 1 : 3
             #expect(test.status == expected, "'\(shown)': test exit \(test.status)\n\(test.stdout.prefix(2000))\(test.stderr.prefix(2000))")
-            if !valid { #expect(!test.stdout.contains(" passed") || test.stdout.contains(": 0 passed"), "no scenario passes: \(test.stdout.prefix(500))") }
+            if !valid {
+                #expect(
+                    !test.stdout.contains(" passed") || test.stdout.contains(": 0 passed"), "no scenario passes: \(test.stdout.prefix(500))"
+                )
+            }
             let parseError = check.stderr.contains("n.feature:") && check.stderr.contains("whitespace")
             for (step, line) in zip(Self.steps, lines) {
                 guard let line, !parseError else { continue }
                 let problem = problems.first { $0.contains("n.feature:\(line):") }
-                #expect((problem != nil) != step.valid.contains(value), "'\(shown)' in \(step.line): \(problem ?? "not named")\n\(check.stderr.prefix(2000))")
+                #expect(
+                    (problem != nil) != step.valid.contains(value),
+                    "'\(shown)' in \(step.line): \(problem ?? "not named")\n\(check.stderr.prefix(2000))")
                 if let problem, !problem.contains("undefined step") {
                     #expect(test.stderr.contains(problem), "test and check agree on '\(shown)' in \(step.line)")
                 }
             }
-            #expect(check.stderr.split(separator: "\n").allSatisfy { $0.utf8.count < 1_000 }, "messages quote at most 40 characters of a value")
+            #expect(
+                check.stderr.split(separator: "\n").allSatisfy { $0.utf8.count < 1_000 }, "messages quote at most 40 characters of a value")
         }
     }
 
     @Test func anExitCodePastItsRangeIsNeverReadAsZero() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try CLI.write("""
-        Feature: f
-          Scenario: s
-            When I run "true"
-            Then the exit code is 99999999999999999999
-            And the server received 18446744073709551616 requests to "GET /x"
+        let path = try CLI.write(
+            """
+            Feature: f
+              Scenario: s
+                When I run "true"
+                Then the exit code is 99999999999999999999
+                And the server received 18446744073709551616 requests to "GET /x"
 
-        """, "f.feature", in: directory)
+            """, "f.feature", in: directory)
         let result = try CLI.run(["test", path])
         #expect(result.status == 3)
-        #expect(result.stderr.contains("f.feature:4: the exit code '99999999999999999999' is not a whole number from 0 to 255"), "\(result.stderr)")
-        #expect(result.stderr.contains("f.feature:5: the request count '18446744073709551616' is not a whole number from 0 to 1000000"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("f.feature:4: the exit code '99999999999999999999' is not a whole number from 0 to 255"),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains("f.feature:5: the request count '18446744073709551616' is not a whole number from 0 to 1000000"),
+            "\(result.stderr)")
     }
 
     @Test func aTerminalSizeAndAStatusInRangeStillWork() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try CLI.write("""
-        Feature: f
-          Scenario: sizes
-            Given the program runs in a terminal of 1000x1
-            And the route "GET /x" answers 599
-            Given the program "sh"
-            When I launch the program with "-c 'stty size; curl -s -o /dev/null -w %{http_code} $SUT_MOCK_SERVER_URL/x'"
-            Then I see "1 1000"
-            And I see "599"
-            And the exit code is 0
-            And the server received 1 request to "GET /x"
+        let path = try CLI.write(
+            """
+            Feature: f
+              Scenario: sizes
+                Given the program runs in a terminal of 1000x1
+                And the route "GET /x" answers 599
+                Given the program "sh"
+                When I launch the program with "-c 'stty size; curl -s -o /dev/null -w %{http_code} $SUT_MOCK_SERVER_URL/x'"
+                Then I see "1 1000"
+                And I see "599"
+                And the exit code is 0
+                And the server received 1 request to "GET /x"
 
-          Scenario: the default terminal
-            Given the program runs in a terminal
-            Given the program "sh"
-            When I launch the program with "-c 'stty size'"
-            Then I see "24 80"
+              Scenario: the default terminal
+                Given the program runs in a terminal
+                Given the program "sh"
+                When I launch the program with "-c 'stty size'"
+                Then I see "24 80"
 
-        """, "f.feature", in: directory)
+            """, "f.feature", in: directory)
         let result = try CLI.run(["test", path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
@@ -125,25 +138,26 @@ import Testing
     func aCountPastWhatTheJournalKeptFailsNamingTheCap() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try CLI.write("""
-        Feature: f
-          Scenario: many big requests
-            Given the route "POST /x" answers 204
-            And a file "send.py" with:
-              \"\"\"
-              import http.client, os, urllib.parse
-              url = urllib.parse.urlsplit(os.environ["SUT_MOCK_SERVER_URL"])
-              connection = http.client.HTTPConnection(url.hostname, url.port)
-              body = b"x" * 65536
-              for _ in range(600):
-                  connection.request("POST", "/x", body)
-                  connection.getresponse().read()
-              \"\"\"
-            When I run "python3 send.py"
-            Then the exit code is 0
-            And the server received 600 requests to "POST /x"
+        let path = try CLI.write(
+            """
+            Feature: f
+              Scenario: many big requests
+                Given the route "POST /x" answers 204
+                And a file "send.py" with:
+                  \"\"\"
+                  import http.client, os, urllib.parse
+                  url = urllib.parse.urlsplit(os.environ["SUT_MOCK_SERVER_URL"])
+                  connection = http.client.HTTPConnection(url.hostname, url.port)
+                  body = b"x" * 65536
+                  for _ in range(600):
+                      connection.request("POST", "/x", body)
+                      connection.getresponse().read()
+                  \"\"\"
+                When I run "python3 send.py"
+                Then the exit code is 0
+                And the server received 600 requests to "POST /x"
 
-        """, "f.feature", in: directory)
+            """, "f.feature", in: directory)
         let result = try CLI.run(["test", path])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("cannot count requests to POST /x: the journal dropped"), "\(result.stdout)")
@@ -153,25 +167,30 @@ import Testing
     @Test func aValueNumberInAStepWithoutValuesIsText() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try CLI.write("""
-        Feature: f
-          Scenario: s
-            When I run "echo ${SUT_UNDER_TEST} {1} {99999999999999999999} {0}"
-            Then I see "1 {1} {99999999999999999999} {0}"
+        let path = try CLI.write(
+            """
+            Feature: f
+              Scenario: s
+                When I run "echo ${SUT_UNDER_TEST} {1} {99999999999999999999} {0}"
+                Then I see "1 {1} {99999999999999999999} {0}"
 
-        """, "f.feature", in: directory)
+            """, "f.feature", in: directory)
         #expect(try CLI.run(["check", path]).status == 0)
         let result = try CLI.run(["test", path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr.prefix(300))")
     }
 
     /// A step file's `run` naming a value its step does not have would pass `{3}` as text: a load error instead.
-    @Test(arguments: [("{3}", "names {3}, but step \"a {int} and {word}\" has 2 values, {1} to {2}"),
-                      ("x{0}", "names {0}"), ("{99999999999999999999}", "names {99999999999999999999}")])
+    @Test(arguments: [
+        ("{3}", "names {3}, but step \"a {int} and {word}\" has 2 values, {1} to {2}"),
+        ("x{0}", "names {0}"), ("{99999999999999999999}", "names {99999999999999999999}"),
+    ])
     func aRunWordNamingAValueTheStepHasNotIsALoadError(word: String, says: String) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.write("[ { \"step\": \"a {int} and {word}\", \"run\": [\"echo\", \"{1}{2}\", \"\(word)\", \"{x}\"] } ]", "s.steps.json", in: directory)
+        _ = try CLI.write(
+            "[ { \"step\": \"a {int} and {word}\", \"run\": [\"echo\", \"{1}{2}\", \"\(word)\", \"{x}\"] } ]", "s.steps.json", in: directory
+        )
         let path = try CLI.write("Feature: f\n  Scenario: s\n    Given a 1 and b\n", "f.feature", in: directory)
         for command in ["check", "test"] {
             let result = try CLI.run([command, path])

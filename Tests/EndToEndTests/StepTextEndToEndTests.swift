@@ -11,45 +11,46 @@ import Testing
     @Test func outputAndFilesCompareBytesNotCanonicalEquivalence() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: bytes
-          Scenario: nfc output against nfd text
-            When I run "printf 'caf\\303\\251\\n'"
-            Then the output is:
-              \"\"\"
-              \(Self.nfd)
-              \"\"\"
-          Scenario: an invalid byte against the replacement character
-            When I run "printf 'a\\377b\\n'"
-            Then the output is:
-              \"\"\"
-              a\u{FFFD}b
-              \"\"\"
-          Scenario: an nfd file contains cafe
-            Given a file "x" with:
-              \"\"\"
-              \(Self.nfd)
-              \"\"\"
-            Then the file "x" contains "cafe"
-          Scenario: an nfc file against nfd text
-            Given a file "x" with:
-              \"\"\"
-              \(Self.nfc)
-              \"\"\"
-            Then the file "x" contains "\(Self.nfd)"
-          Scenario: nfc output against an nfd snapshot
-            When I run "printf 'caf\\303\\251\\n'"
-            Then the output matches the snapshot "s"
-          Scenario: wildcards still match
-            When I run "printf 'caf\\303\\251 au lait\\n'"
-            Then the output is:
-              \"\"\"
-              \(Self.nfc)[..]
-              \"\"\"
-          Scenario: I see agrees
-            When I run "printf 'caf\\303\\251\\n'"
-            Then I do not see "\(Self.nfd)"
-        """, "bytes.feature", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: bytes
+              Scenario: nfc output against nfd text
+                When I run "printf 'caf\\303\\251\\n'"
+                Then the output is:
+                  \"\"\"
+                  \(Self.nfd)
+                  \"\"\"
+              Scenario: an invalid byte against the replacement character
+                When I run "printf 'a\\377b\\n'"
+                Then the output is:
+                  \"\"\"
+                  a\u{FFFD}b
+                  \"\"\"
+              Scenario: an nfd file contains cafe
+                Given a file "x" with:
+                  \"\"\"
+                  \(Self.nfd)
+                  \"\"\"
+                Then the file "x" contains "cafe"
+              Scenario: an nfc file against nfd text
+                Given a file "x" with:
+                  \"\"\"
+                  \(Self.nfc)
+                  \"\"\"
+                Then the file "x" contains "\(Self.nfd)"
+              Scenario: nfc output against an nfd snapshot
+                When I run "printf 'caf\\303\\251\\n'"
+                Then the output matches the snapshot "s"
+              Scenario: wildcards still match
+                When I run "printf 'caf\\303\\251 au lait\\n'"
+                Then the output is:
+                  \"\"\"
+                  \(Self.nfc)[..]
+                  \"\"\"
+              Scenario: I see agrees
+                When I run "printf 'caf\\303\\251\\n'"
+                Then I do not see "\(Self.nfd)"
+            """, "bytes.feature", in: directory)
         let snapshots = directory.appendingPathComponent("__snapshots__/bytes.feature")
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
         try Data((Self.nfd + "\n").utf8).write(to: snapshots.appendingPathComponent("s.txt"))
@@ -59,8 +60,10 @@ import Testing
         let result = try CLI.run(["test", feature], environment: environment)
         #expect(result.status == 1)
         #expect(result.stdout.contains("7 scenarios: 3 passed, 4 failed"), "\(result.stdout)")
-        for failed in ["nfc output against nfd text", "an invalid byte against the replacement character", "an nfc file against nfd text",
-                       "nfc output against an nfd snapshot"] {
+        for failed in [
+            "nfc output against nfd text", "an invalid byte against the replacement character", "an nfc file against nfd text",
+            "nfc output against an nfd snapshot",
+        ] {
             #expect(result.stdout.contains("✗ bytes: \(failed)"), "\(failed)")
         }
         for passed in ["an nfd file contains cafe", "wildcards still match", "I see agrees"] {
@@ -78,7 +81,11 @@ import Testing
         var killed = false
         let result = try CLI.run(["check", feature]) { process, _ in
             while process.isRunning {
-                if (ContinuousClock.now - started) / .seconds(1) > limit { process.terminate(); killed = true; return }
+                if (ContinuousClock.now - started) / .seconds(1) > limit {
+                    process.terminate()
+                    killed = true
+                    return
+                }
                 usleep(10_000)
             }
         }
@@ -108,21 +115,26 @@ import Testing
 
     /// A pattern the step cannot use is a load error (exit 3, FILE:LINE, the regex's own message) for check, test
     /// and --dry-run, as a stub's is; it used to pass check and fail only at run time as "could not run".
-    @Test(arguments: [("a{1001}", "repetition counts above 1000"), ("(", "unclosed group"), ("(?<=a)b", "lookbehind"),
-                      ("\\p{L}", "Unicode classes")])
+    @Test(arguments: [
+        ("a{1001}", "repetition counts above 1000"), ("(", "unclosed group"), ("(?<=a)b", "lookbehind"),
+        ("\\p{L}", "Unicode classes"),
+    ])
     func aStepsRegularExpressionIsCheckedAtLoad(pattern: String, message: String) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: f
-          Scenario: s
-            When I run "echo hi"
-            Then I see a line matching "\(pattern)"
-        """, "r.feature", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: f
+              Scenario: s
+                When I run "echo hi"
+                Then I see a line matching "\(pattern)"
+            """, "r.feature", in: directory)
         for command in [["check"], ["test"], ["test", "--dry-run"]] {
             let result = try CLI.run(command + [feature])
             #expect(result.status == 3, "\(command): \(result.stdout)\(result.stderr)")
-            #expect(result.stderr.contains("r.feature:4: invalid regular expression \"\(pattern)\": \(message)"), "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("r.feature:4: invalid regular expression \"\(pattern)\": \(message)"), "\(command): \(result.stderr)"
+            )
         }
     }
 
@@ -132,20 +144,21 @@ import Testing
     func aDefinedValueIsOneWordAsWritten(value: String) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: d
-          Scenario: run
-            When I run "printf <%s> x ${A} y"
-            Then the output is:
-              \"\"\"
-              <x><\(value)><y>
-              \"\"\"
-          Scenario: launch
-            Given the program "${DUMP}"
-            When I launch the program with "x ${A} y"
-            Then the exit code is 0
-            Then I see "\\"x\\",${JSON},\\"y\\"]"
-        """, "d.feature", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: d
+              Scenario: run
+                When I run "printf <%s> x ${A} y"
+                Then the output is:
+                  \"\"\"
+                  <x><\(value)><y>
+                  \"\"\"
+              Scenario: launch
+                Given the program "${DUMP}"
+                When I launch the program with "x ${A} y"
+                Then the exit code is 0
+                Then I see "\\"x\\",${JSON},\\"y\\"]"
+            """, "d.feature", in: directory)
         let json = "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         let result = try CLI.run(["test", "-D", "A=\(value)", "-D", "DUMP=\(CLI.argvDump)", "-D", "JSON=\(json)", feature])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -157,25 +170,26 @@ import Testing
     @Test func aQuotedValuesEscapesAreReadInOnePass() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write(#"""
-        Feature: e
-          Scenario: backslash and n
-            When I run "printf %s 'a\\nb'"
-            Then I see "a\\nb"
-            Then I do not see "\n"
-          Scenario: newline and tab
-            When I run "printf 'a\nb\tc'"
-            Then the output is:
-              """
-              a
-              b	c
-              """
-            Then I see "b\tc"
-          Scenario: a quote and a regex
-            When I run "printf '\"x\" 42'"
-            Then I see "\"x\""
-            Then I see a line matching "^\"x\" \d+$"
-        """#, "e.feature", in: directory)
+        let feature = try CLI.write(
+            #"""
+            Feature: e
+              Scenario: backslash and n
+                When I run "printf %s 'a\\nb'"
+                Then I see "a\\nb"
+                Then I do not see "\n"
+              Scenario: newline and tab
+                When I run "printf 'a\nb\tc'"
+                Then the output is:
+                  """
+                  a
+                  b	c
+                  """
+                Then I see "b\tc"
+              Scenario: a quote and a regex
+                When I run "printf '\"x\" 42'"
+                Then I see "\"x\""
+                Then I see a line matching "^\"x\" \d+$"
+            """#, "e.feature", in: directory)
         let result = try CLI.run(["test", feature])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("3 scenarios: 3 passed"))
@@ -185,20 +199,23 @@ import Testing
     /// `-D` is checked as `-f` is: a name given twice names both (it silently kept the last), a name `${…}`
     /// could never use and a missing name are usage errors, and an empty PROGRAM names no program; an empty value
     /// elsewhere is an empty argument.
-    @Test(arguments: [(["-D", "A=1", "-D", "A=2"], "-D A is given twice: -D A=1 (argument "), (["-D", "1A=x"], "'1A' is not a name"),
-                      (["-D", "=x"], "no name before ="), (["-D", "PROGRAM="], "PROGRAM= names no program")])
+    @Test(arguments: [
+        (["-D", "A=1", "-D", "A=2"], "-D A is given twice: -D A=1 (argument "), (["-D", "1A=x"], "'1A' is not a name"),
+        (["-D", "=x"], "no name before ="), (["-D", "PROGRAM="], "PROGRAM= names no program"),
+    ])
     func aDefineIsCheckedAsAFlagIs(defines: [String], message: String) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write("""
-        Feature: d
-          Scenario: s
-            When I run "printf <%s> ${A}"
-            Then the output is:
-              \"\"\"
-              <>
-              \"\"\"
-        """, "d.feature", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: d
+              Scenario: s
+                When I run "printf <%s> ${A}"
+                Then the output is:
+                  \"\"\"
+                  <>
+                  \"\"\"
+            """, "d.feature", in: directory)
         for command in [["check"], ["test"]] {
             let result = try CLI.run(command + defines + [feature])
             #expect(result.status == 2, "\(command) \(defines): \(result.stdout)\(result.stderr)")
@@ -216,12 +233,16 @@ import Testing
         let feature = try CLI.write("Feature: f\n  @a\n  Scenario: s\n    When I run \"true\"\n", "t.feature", in: directory)
         let backslash = try CLI.run(["test", "--tags", #"@a\"#, feature])
         #expect(backslash.status == 2 && backslash.stderr.contains(#"a lone \ at the end"#), "\(backslash.stdout)\(backslash.stderr)")
-        for (arguments, named) in [(["--name", "zzz", feature], #"--name "zzz" matched none of 1 scenarios"#),
-                                   ([feature + ":99"], "t.feature:99 matched none of 1 scenarios"),
-                                   (["--tags", "@b", feature], "--tags @b matched none of 1 scenarios")] {
+        for (arguments, named) in [
+            (["--name", "zzz", feature], #"--name "zzz" matched none of 1 scenarios"#),
+            ([feature + ":99"], "t.feature:99 matched none of 1 scenarios"),
+            (["--tags", "@b", feature], "--tags @b matched none of 1 scenarios"),
+        ] {
             let result = try CLI.run(["test"] + arguments)
             #expect(result.status == 5, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains(named) && !(arguments.first != "--tags" && result.stderr.contains("tag expression")), "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.contains(named) && !(arguments.first != "--tags" && result.stderr.contains("tag expression")),
+                "\(arguments): \(result.stderr)")
         }
     }
 }

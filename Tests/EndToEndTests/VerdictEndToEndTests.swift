@@ -20,7 +20,9 @@ import Testing
         #expect(report.status == 2)
         #expect(report.stderr.contains("--report missing/r.json: cannot write there"))
         #expect(!report.stderr.contains("CocoaError") && !FileManager.default.fileExists(atPath: marker))
-        let journal = try CLI.run(["--journal", directory.path, "--stub", CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path, "true"])
+        let journal = try CLI.run([
+            "--journal", directory.path, "--stub", CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path, "true",
+        ])
         #expect(journal.status == 2 && journal.stderr.contains("is a directory"))
     }
 
@@ -44,7 +46,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: junit))
         let allowed = try CLI.run(["test", "--tags", "@no-such-tag", "--allow-empty", Self.features])
         #expect(allowed.status == 0)
-        let feature = try write("Feature: f\n  Scenario: only\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n", "one.feature", in: directory)
+        let feature = try write(
+            "Feature: f\n  Scenario: only\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n",
+            "one.feature", in: directory)
         let emptyShard = try CLI.run(["test", "--shard", "3/3", feature])
         #expect(emptyShard.status == 0)
         #expect(emptyShard.stderr.contains("shard 3/3 has no scenarios"))
@@ -55,18 +59,19 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let junit = directory.appendingPathComponent("j.xml").path
         let report = directory.appendingPathComponent("r.json").path
-        let feature = try write("""
-        Feature: interrupted
-          Scenario: quick
-            Given the program "true"
-            When I launch the program
-            Then the exit code is 0
+        let feature = try write(
+            """
+            Feature: interrupted
+              Scenario: quick
+                Given the program "true"
+                When I launch the program
+                Then the exit code is 0
 
-          Scenario: slow
-            Given the program "sleep"
-            When I launch the program with "30"
-            Then the exit code is 0
-        """, "i.feature", in: directory)
+              Scenario: slow
+                Given the program "sleep"
+                When I launch the program with "30"
+                Then the exit code is 0
+            """, "i.feature", in: directory)
         let result = try CLI.run(["test", "--step-timeout", "60s", "--junit", junit, "--report", report, feature]) { process, out in
             #expect(CLI.eventually { (try? String(contentsOf: out, encoding: .utf8))?.contains("quick") == true })
             usleep(200_000)
@@ -126,7 +131,9 @@ import Testing
         for arguments in [["-q", "test", "features/"], ["--timeout", "60s", "check", "x"], ["-q", "tset"], ["-e", "A=1", "serve"]] {
             let result = try CLI.run(arguments)
             #expect(result.status == 2, "\(arguments)")
-            #expect(result.stderr.contains("-- \(arguments[arguments.count > 2 && arguments[0] != "-q" ? 2 : 1])"), "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.contains("-- \(arguments[arguments.count > 2 && arguments[0] != "-q" ? 2 : 1])"),
+                "\(arguments): \(result.stderr)")
         }
         #expect(try CLI.run(["-q", "--", "test", "-n", "x"]).status == 0)
     }
@@ -154,28 +161,29 @@ import Testing
     func countStepsWaitAndScenarioRoutesOverrideTheBackground() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("""
-        Feature: waiting and overriding
-          Background:
-            Given the route "GET /x" answers 200 with:
-              \"\"\"
-              base
-              \"\"\"
+        let feature = try write(
+            """
+            Feature: waiting and overriding
+              Background:
+                Given the route "GET /x" answers 200 with:
+                  \"\"\"
+                  base
+                  \"\"\"
 
-          Scenario: a late request is counted
-            Given the program "sh"
-            When I launch the program with "-c 'sleep 0.4; curl -s $SUT_MOCK_SERVER_URL/x'"
-            Then the server received 1 request to "GET /x"
+              Scenario: a late request is counted
+                Given the program "sh"
+                When I launch the program with "-c 'sleep 0.4; curl -s $SUT_MOCK_SERVER_URL/x'"
+                Then the server received 1 request to "GET /x"
 
-          Scenario: the scenario's route wins
-            Given the route "GET /x" answers 200 with:
-              \"\"\"
-              override
-              \"\"\"
-            And the program "sh"
-            When I launch the program with "-c 'curl -s $SUT_MOCK_SERVER_URL/x'"
-            Then I see "override"
-        """, "w.feature", in: directory)
+              Scenario: the scenario's route wins
+                Given the route "GET /x" answers 200 with:
+                  \"\"\"
+                  override
+                  \"\"\"
+                And the program "sh"
+                When I launch the program with "-c 'curl -s $SUT_MOCK_SERVER_URL/x'"
+                Then I see "override"
+            """, "w.feature", in: directory)
         let result = try CLI.run(["test", feature])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("2 scenarios: 2 passed"))
@@ -185,15 +193,17 @@ import Testing
         guard CLI.hasCommand("curl") else { return }
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let scenario = { (tag: String) in """
-        Feature: strict
-          \(tag)
-          Scenario: stray request
-            Given the route "GET /x" answers 200
-            And the program "sh"
-            When I launch the program with "-c 'curl -s $SUT_MOCK_SERVER_URL/other'"
-            Then the exit code is 0
-        """ }
+        let scenario = { (tag: String) in
+            """
+            Feature: strict
+              \(tag)
+              Scenario: stray request
+                Given the route "GET /x" answers 200
+                And the program "sh"
+                When I launch the program with "-c 'curl -s $SUT_MOCK_SERVER_URL/other'"
+                Then the exit code is 0
+            """
+        }
         let strict = try CLI.run(["test", try write(scenario(""), "s.feature", in: directory)])
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("GET /other"))
@@ -212,7 +222,9 @@ import Testing
         let stub = try CLI.run(["--stub", "missing.json", "true"])
         #expect(stub.status == 2 && stub.stderr.contains("--stub missing.json: no such file"))
 
-        let bom = try write("\u{FEFF}Feature: bom\n  Scenario: s\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n", "features/bom.feature", in: directory)
+        let bom = try write(
+            "\u{FEFF}Feature: bom\n  Scenario: s\n    Given the program \"true\"\n    When I launch the program\n    Then the exit code is 0\n",
+            "features/bom.feature", in: directory)
         #expect(try CLI.run(["test", bom]).status == 0)
         let features = directory.appendingPathComponent("features").path
         let check = try CLI.run(["check", features])
@@ -223,7 +235,9 @@ import Testing
         #expect(badCheck.stderr.contains("tag @timeout=5x: '5x' is not a duration"))
         #expect(badCheck.stderr.contains("d.feature:4: '10' is not a duration") || badCheck.stderr.contains("undefined step"))
         #expect(try CLI.run(["test", duration]).status == 3)
-        let jsonPath = try write(#"{ "request": { "method": "POST", "url": "/x", "bodyPatterns": [ { "matchesJsonPath": "$.things.size()" } ] }, "response": { "status": 200 } }"#, "jp.json", in: directory)
+        let jsonPath = try write(
+            #"{ "request": { "method": "POST", "url": "/x", "bodyPatterns": [ { "matchesJsonPath": "$.things.size()" } ] }, "response": { "status": 200 } }"#,
+            "jp.json", in: directory)
         let refused = try CLI.run(["check", jsonPath])
         #expect(refused.status == 3 && refused.stderr.contains("jp.json:1:") && refused.stderr.contains("size() are not supported"))
     }
@@ -238,29 +252,30 @@ import Testing
     @Test func scenariosLeaveArgvAloneUnlessFlagsAreAskedFor() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try write("""
-        Feature: argv
-          Scenario: no flags
-            Given the program "\(CLI.argvDump)"
-            When I launch the program with "plain"
-            Then the exit code is 0
-            And I do not see "UI_TEST_MODE"
+        let feature = try write(
+            """
+            Feature: argv
+              Scenario: no flags
+                Given the program "\(CLI.argvDump)"
+                When I launch the program with "plain"
+                Then the exit code is 0
+                And I do not see "UI_TEST_MODE"
 
-          Scenario: flags in the environment only
-            Given the program "\(CLI.argvDump)"
-            And the feature flag "a" is "1"
-            And the flags travel in the environment
-            When I launch the program
-            Then the exit code is 0
-            And I do not see "UI_TEST_MODE"
-            And I see "SUT_EPHEMERAL"
+              Scenario: flags in the environment only
+                Given the program "\(CLI.argvDump)"
+                And the feature flag "a" is "1"
+                And the flags travel in the environment
+                When I launch the program
+                Then the exit code is 0
+                And I do not see "UI_TEST_MODE"
+                And I see "SUT_EPHEMERAL"
 
-          Scenario: flags as launch arguments
-            Given the program "\(CLI.argvDump)"
-            And the feature flag "a" is "1"
-            When I launch the program
-            Then I see "UI_TEST_MODE"
-        """, "argv.feature", in: directory)
+              Scenario: flags as launch arguments
+                Given the program "\(CLI.argvDump)"
+                And the feature flag "a" is "1"
+                When I launch the program
+                Then I see "UI_TEST_MODE"
+            """, "argv.feature", in: directory)
         let result = try CLI.run(["test", feature])
         #expect(result.status == 0, "\(result.stdout)")
         let forced = try CLI.run(["test", "--flags-in", "args", "--tags", "not @none", feature])

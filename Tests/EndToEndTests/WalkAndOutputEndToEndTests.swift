@@ -5,11 +5,11 @@ import Testing
 /// link loops, long and odd names, `/dev/full`, links at a report's name (issue 24).
 @Suite struct WalkAndOutputEndToEndTests {
     private let passing = """
-    Feature: loop
-      Scenario: once
-        When I run "true"
-        Then the exit code is 0
-    """
+        Feature: loop
+          Scenario: once
+            When I run "true"
+            Then the exit code is 0
+        """
 
     /// Ends a run still going after `seconds` (an exponential walk would never end): the test then fails.
     private func deadline(_ seconds: Double) -> (Process, URL) throws -> Void {
@@ -26,8 +26,10 @@ import Testing
         let features = directory.appendingPathComponent("features")
         _ = try CLI.write(passing, "features/a.feature", in: directory)
         try FileManager.default.createSymbolicLink(atPath: features.appendingPathComponent("self1").path, withDestinationPath: ".")
-        try FileManager.default.createSymbolicLink(atPath: features.appendingPathComponent("self2").path, withDestinationPath: features.path)
-        try FileManager.default.createSymbolicLink(atPath: features.appendingPathComponent("dangling").path, withDestinationPath: "/nonexistent/x")
+        try FileManager.default.createSymbolicLink(
+            atPath: features.appendingPathComponent("self2").path, withDestinationPath: features.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: features.appendingPathComponent("dangling").path, withDestinationPath: "/nonexistent/x")
         let started = Date()
         let list = try CLI.run(["test", "--list", features.path], whileRunning: deadline(10))
         #expect(Date().timeIntervalSince(started) < 10)
@@ -44,7 +46,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let cjk = String(repeating: "漢字テスト", count: 18) // 90 characters, 270 bytes
         let failing = { (feature: String, names: [String]) in
-            "Feature: \(feature)\n" + names.map { "  Scenario: \($0)\n    When I run \"echo \($0.count)\"\n    Then the exit code is 1\n" }.joined()
+            "Feature: \(feature)\n"
+                + names.map { "  Scenario: \($0)\n    When I run \"echo \($0.count)\"\n    Then the exit code is 1\n" }.joined()
         }
         let first = try CLI.write(failing("Same", [cjk, cjk + "x", "a/../b", "Login"]), "one/x.feature", in: directory)
         let second = try CLI.write(failing("Same", ["login", "..", "Login"]), "two/x.feature", in: directory)
@@ -57,7 +60,8 @@ import Testing
         for feature in featureDirectories {
             for scenario in try FileManager.default.contentsOfDirectory(atPath: artifacts.appendingPathComponent(feature).path) {
                 #expect(scenario.utf8.count <= 255 && !scenario.contains("/"))
-                let stdout = artifacts.appendingPathComponent(feature).appendingPathComponent(scenario).appendingPathComponent("01-stdout.txt")
+                let stdout = artifacts.appendingPathComponent(feature).appendingPathComponent(scenario).appendingPathComponent(
+                    "01-stdout.txt")
                 outputs.append(try String(contentsOf: stdout, encoding: .utf8))
             }
         }
@@ -81,7 +85,10 @@ import Testing
         #expect(try CLI.run(["test", "--report", report.path, feature]).status == 0)
         #expect(try String(contentsOf: report, encoding: .utf8).contains("\"exitCode\""))
         #expect(try String(contentsOf: directory.appendingPathComponent("out/other.json"), encoding: .utf8) == "old\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted() == ["other.json", "report.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted() == [
+                "other.json", "report.json",
+            ])
     }
 
     @Test func aLinkAtAReportsOrJournalsNameIsRefusedBeforeAnythingRuns() throws {

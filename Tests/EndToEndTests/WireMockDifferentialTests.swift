@@ -12,20 +12,36 @@ import Testing
     /// The standalone jar inside the Python client's package, when both Java and the client are installed.
     static let jar: String? = {
         guard CLI.hasCommand("java"), CLI.hasCommand("python3") else { return nil }
-        let finder = "import glob, os, wiremock; print((glob.glob(os.path.join(os.path.dirname(wiremock.__file__), 'server', '*.jar')) or [''])[0])"
-        guard let path = try? CLI.output(of: ["python3", "-c", finder], in: FileManager.default.temporaryDirectory)
-            .trimmingCharacters(in: .whitespacesAndNewlines), path.hasSuffix(".jar") else { return nil }
+        let finder =
+            "import glob, os, wiremock; print((glob.glob(os.path.join(os.path.dirname(wiremock.__file__), 'server', '*.jar')) or [''])[0])"
+        guard
+            let path = try? CLI.output(of: ["python3", "-c", finder], in: FileManager.default.temporaryDirectory)
+                .trimmingCharacters(in: .whitespacesAndNewlines), path.hasSuffix(".jar")
+        else { return nil }
         return path
     }()
 
-    @Test(.enabled(if: jar != nil, "needs java and the Python WireMock client: pip install wiremock (scripts/install-test-deps.sh installs it)"))
+    @Test(
+        .enabled(
+            if: jar != nil, "needs java and the Python WireMock client: pip install wiremock (scripts/install-test-deps.sh installs it)"))
     func wireMocksOwnClientSeesTheSameServer() throws {
-        let wireMockPort = try CLI.freePort(), ourPort = try CLI.freePort()
-        let wireMock = try Self.start("/usr/bin/env", ["java", "-jar", Self.jar!, "--port", String(wireMockPort), "--local-response-templating",
-                                                       "--disable-banner"])
-        defer { wireMock.terminate(); wireMock.waitUntilExit() }
+        let wireMockPort = try CLI.freePort()
+        let ourPort = try CLI.freePort()
+        let wireMock = try Self.start(
+            "/usr/bin/env",
+            [
+                "java", "-jar", Self.jar!, "--port", String(wireMockPort), "--local-response-templating",
+                "--disable-banner",
+            ])
+        defer {
+            wireMock.terminate()
+            wireMock.waitUntilExit()
+        }
         let ours = try Self.start(CLI.sutLaunch, ["serve", "-q", "--port", String(ourPort)])
-        defer { ours.terminate(); ours.waitUntilExit() }
+        defer {
+            ours.terminate()
+            ours.waitUntilExit()
+        }
         for port in [wireMockPort, ourPort] {
             // The JVM takes seconds to listen; we take milliseconds.
             #expect(CLI.eventually(60) { Self.answers(port) }, "nothing answers on port \(port)")
@@ -64,7 +80,9 @@ import Testing
     }
 
     private static func answers(_ port: UInt16) -> Bool {
-        guard let url = URL(string: "http://127.0.0.1:\(port)/__admin/mappings"), let data = try? Data(contentsOf: url) else { return false }
+        guard let url = URL(string: "http://127.0.0.1:\(port)/__admin/mappings"), let data = try? Data(contentsOf: url) else {
+            return false
+        }
         return !data.isEmpty
     }
 }

@@ -1,3 +1,9 @@
+import AutomationHost
+import MockServer
+import ProcessEngine
+import Scenarios
+import SutLaunchCLI
+
 // The fuzz targets: what scripts/fuzz.sh hands libFuzzer (it compiles this file with a generated
 // LLVMFuzzerTestOneInput that calls one of them), and what FuzzTargetsTests runs on every saved input, so they
 // stay compiled and every crash once found stays fixed. Each must end in a value or an error, never a trap.
@@ -7,18 +13,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ProcessEngine
-import Scenarios
-import SutLaunchCLI
-import AutomationHost
-import MockServer
 
 enum FuzzTargets {
     /// The names scripts/fuzz.sh takes, with their functions.
     static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("ParseJSON", parseJSON), ("ParseRequest", parseRequest), ("ParseGherkin", parseGherkin),
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
-        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest), ("RenderTemplate", renderTemplate),
+        ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest),
+        ("RenderTemplate", renderTemplate),
         ("StepMatching", stepMatching), ("ShardTimings", shardTimings),
     ]
 
@@ -29,7 +31,8 @@ enum FuzzTargets {
     static func adminRequest(_ bytes: [UInt8]) {
         let started = MonotonicClock.milliseconds()
         let text = String(decoding: bytes, as: UTF8.self)
-        let (head, body) = text.firstRange(of: "\n\n").map { (text[..<$0.lowerBound], Array(text[$0.upperBound...].utf8)) } ?? (text[...], [])
+        let (head, body) =
+            text.firstRange(of: "\n\n").map { (text[..<$0.lowerBound], Array(text[$0.upperBound...].utf8)) } ?? (text[...], [])
         let lines = head.split(separator: "\n", omittingEmptySubsequences: false)
         let requestLine = (lines.first ?? "").split(separator: " ", maxSplits: 1)
         let method = requestLine.first.map(String.init) ?? "GET"
@@ -44,7 +47,9 @@ enum FuzzTargets {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces())
         }
-        if !headers.contains("Content-Type") { headers.add("Content-Type", target.hasPrefix("/__admin") ? "application/json" : "application/octet-stream") }
+        if !headers.contains("Content-Type") {
+            headers.add("Content-Type", target.hasPrefix("/__admin") ? "application/json" : "application/octet-stream")
+        }
         let response = adminServer.handle(HTTPRequest(method: method, target: target, headers: headers, body: body))
         var output: [UInt8] = []
         ResponseWriter.append(response, to: &output, headRequest: method == "HEAD", keepAlive: true, http10: false)
@@ -64,19 +69,24 @@ enum FuzzTargets {
     /// The answer is the template's, a 400 (a value a helper cannot use) or a 500 (a spent budget), and no
     /// header value carries a control byte from the request.
     static func renderTemplate(_ bytes: [UInt8]) {
-        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map(
+            String.init)
         let part = { (index: Int) in parts.count > index ? parts[index] : "" }
         let template = JSONWriter.quoted(part(0))
         // The header value always renders (a value without `{{` would be sent as the file wrote it: the head
         // writer's gate covers that, not templating).
         let header = JSONWriter.quoted("{{request.method}}" + part(0))
-        let routes = #"{"routes": [{"method": "POST", "path": "/t/{id}", "template": true, "body": \#(template), "responseHeaders": {"X-T": \#(header)}}]}"#
+        let routes =
+            #"{"routes": [{"method": "POST", "path": "/t/{id}", "template": true, "body": \#(template), "responseHeaders": {"X-T": \#(header)}}]}"#
         guard let stubs = try? StubLoader.parse(routes, file: "fuzz.json", directory: "/nonexistent") else { return }
         var headers: HTTPHeaders = ["X-A": part(2)]
         headers.add("Cookie", part(2))
         // The query goes as a client writes it: bytes outside printable ASCII percent-encoded (they decode to
         // anything again). Raw, `?` and a combining mark after it are one Character, and the target no path.
-        let query = part(1).utf8.map { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded }.joined()
+        let query = part(1).utf8.map {
+            $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#")
+                ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded
+        }.joined()
         let request = HTTPRequest(method: "POST", target: "/t/a%2Fb?" + query, headers: headers, body: Array(part(3).utf8))
         let response = MockServer(stubs: stubs).handle(request)
         precondition([200, 400, 500].contains(response.status), "status \(response.status)")
@@ -95,7 +105,8 @@ enum FuzzTargets {
             _ = tags.matches(rest.split(separator: " ").map(String.init))
         }
         guard let expression = try? CucumberExpression(String(parts[0])),
-              let regex = try? Regex("^" + expression.pattern + "$"), let match = try? regex.wholeMatch(in: rest) else { return }
+            let regex = try? Regex("^" + expression.pattern + "$"), let match = try? regex.wholeMatch(in: rest)
+        else { return }
         _ = expression.values(match.output.dropFirst().map { $0.substring ?? "" })
         _ = expression.sample
     }
@@ -110,7 +121,8 @@ enum FuzzTargets {
         guard let kind = bytes.first else { return }
         let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
         let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        let pattern = String(parts[0]), subject = parts.count > 1 ? String(parts[1]) : ""
+        let pattern = String(parts[0])
+        let subject = parts.count > 1 ? String(parts[1]) : ""
         let search: RegexBox
         if kind & 1 == 0 {
             guard let step = try? UserStep(pattern: pattern, run: ["true"], source: "fuzz.steps.json:1", directory: "/") else { return }
@@ -215,7 +227,9 @@ enum FuzzTargets {
         guard bytes.count >= 3 else { return }
         let shards = (Int(bytes[0]) << 8 | Int(bytes[1])) % 10_000 + 1
         let feature = "Feature: f\n" + (0..<Int(bytes[2])).map { "  Scenario: s\($0)\n    Given x\n" }.joined()
-        guard let document = try? GherkinParser.parse(feature, uri: "f.feature") else { preconditionFailure("the generated feature parses") }
+        guard let document = try? GherkinParser.parse(feature, uri: "f.feature") else {
+            preconditionFailure("the generated feature parses")
+        }
         let pickles = Pickle.compile(document)
         let timings = (try? Sharding.timings(from: String(decoding: bytes.dropFirst(3), as: UTF8.self), file: "fuzz.json")) ?? nil
         let shares = Sharding.balanced(pickles, timings: timings ?? [:], shards: shards)
@@ -236,8 +250,9 @@ enum FuzzTargets {
     /// environment), and the CLI's flag assignments, flags files, .env files and durations.
     static func parseFlags(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
-        _ = WireFormat.decode(arguments: ["app", "UI_TEST_MODE", "EPHEMERAL_" + text, "AUTOMATION_" + text],
-                              environment: ["SUT_EPHEMERAL": text, "SUT_AUTOMATION": text])
+        _ = WireFormat.decode(
+            arguments: ["app", "UI_TEST_MODE", "EPHEMERAL_" + text, "AUTOMATION_" + text],
+            environment: ["SUT_EPHEMERAL": text, "SUT_AUTOMATION": text])
         _ = try? FlagAssignment.parse(text)
         _ = try? FlagsFile.parse(text, file: "fuzz.json")
         _ = try? DotEnv.parse(text, file: "fuzz.env")
@@ -263,8 +278,10 @@ enum FuzzTargets {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while read(client, &buffer, buffer.count) > 0 {}
         }
-        Connection(socket: Socket(fd: pair[0]), clientAddress: "fuzz", limits: connectionLimits,
-                   handler: { stubServer.handle($0) }, isStopped: { false }).serve()
+        Connection(
+            socket: Socket(fd: pair[0]), clientAddress: "fuzz", limits: connectionLimits,
+            handler: { stubServer.handle($0) }, isStopped: { false }
+        ).serve()
         close(pair[0])
         reader.join()
         close(pair[1])
@@ -275,32 +292,35 @@ enum FuzzTargets {
     /// Native routes and WireMock mappings with JSONPath matchers (arbitrary bodies reach matchesJsonPath).
     private static let stubSet: StubSet = {
         var set = nativeStubs
-        set.merge(try! StubLoader.parse("""
-        { "mappings": [
-          { "request": { "method": "POST", "urlPath": "/jp", "bodyPatterns": [ { "matchesJsonPath": "$.items[?(@.price > 10)]" } ] },
-            "response": { "status": 200, "body": "jp" } },
-          { "request": { "method": "POST", "urlPath": "/jpv", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$..name", "matches": "a.*" } } ] },
-            "response": { "status": 200, "body": "jpv" } },
-          { "request": { "method": "POST", "urlPath": "/jpa", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$.a[0].b", "absent": true } } ] },
-            "response": { "status": 200, "body": "jpa" } }
-        ] }
-        """, file: "mappings.json"))
+        set.merge(
+            try! StubLoader.parse(
+                """
+                { "mappings": [
+                  { "request": { "method": "POST", "urlPath": "/jp", "bodyPatterns": [ { "matchesJsonPath": "$.items[?(@.price > 10)]" } ] },
+                    "response": { "status": 200, "body": "jp" } },
+                  { "request": { "method": "POST", "urlPath": "/jpv", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$..name", "matches": "a.*" } } ] },
+                    "response": { "status": 200, "body": "jpv" } },
+                  { "request": { "method": "POST", "urlPath": "/jpa", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$.a[0].b", "absent": true } } ] },
+                    "response": { "status": 200, "body": "jpa" } }
+                ] }
+                """, file: "mappings.json"))
         return set
     }()
 
-    private static let nativeStubs = try! StubLoader.parse("""
-    { "routes": [
-      { "method": "GET", "path": "/message", "body": "Hello world" },
-      { "method": "POST", "path": "/users/{id}/orders", "requestJsonIncludes": { "a": 1 }, "status": 201, "json": { "ok": true } },
-      { "path": "/chunked", "body": "in chunks", "chunked": true },
-      { "path": "/q", "query": { "x": { "matches": "[0-9]+" } }, "headers": { "h": { "contains": "v" } }, "body": "q" },
-      { "path": "/seq", "responses": [ { "status": 500 }, { "status": 200 } ] },
-      { "path": "/s", "scenario": "s", "whenState": "Started", "setState": "next", "body": "s" },
-      { "path": "/bad", "fault": "malformed-chunk" },
-      { "path": "/re", "query": { "r": { "matches": "(a+)+b" } }, "body": "re" },
-      { "path": "/random", "fault": "random-data" }
-    ] }
-    """, file: "fuzz.json")
+    private static let nativeStubs = try! StubLoader.parse(
+        """
+        { "routes": [
+          { "method": "GET", "path": "/message", "body": "Hello world" },
+          { "method": "POST", "path": "/users/{id}/orders", "requestJsonIncludes": { "a": 1 }, "status": 201, "json": { "ok": true } },
+          { "path": "/chunked", "body": "in chunks", "chunked": true },
+          { "path": "/q", "query": { "x": { "matches": "[0-9]+" } }, "headers": { "h": { "contains": "v" } }, "body": "q" },
+          { "path": "/seq", "responses": [ { "status": 500 }, { "status": 200 } ] },
+          { "path": "/s", "scenario": "s", "whenState": "Started", "setState": "next", "body": "s" },
+          { "path": "/bad", "fault": "malformed-chunk" },
+          { "path": "/re", "query": { "r": { "matches": "(a+)+b" } }, "body": "re" },
+          { "path": "/random", "fault": "random-data" }
+        ] }
+        """, file: "fuzz.json")
 
     /// Short timeouts: the client never sends more than its input, so waiting long only slows the fuzzer.
     private static let connectionLimits: ServerLimits = {
@@ -331,10 +351,12 @@ private final class JoinableThread: @unchecked Sendable {
 
     init(_ body: @escaping () -> Void) {
         self.body = body
-        pthread_create(&thread, nil, { context in
-            Unmanaged<JoinableThread>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeUnretainedValue().body()
-            return nil
-        }, Unmanaged.passUnretained(self).toOpaque())
+        pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<JoinableThread>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeUnretainedValue().body()
+                return nil
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     func join() {
@@ -346,7 +368,7 @@ private final class JoinableThread: @unchecked Sendable {
     }
 }
 
-private extension String {
+extension String {
     /// Two hex digits.
-    var leftPadded: String { count < 2 ? "0" + self : self }
+    fileprivate var leftPadded: String { count < 2 ? "0" + self : self }
 }

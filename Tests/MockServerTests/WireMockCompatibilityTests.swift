@@ -1,7 +1,8 @@
-import Foundation
 import AutomationSupport
-@testable import MockServer
+import Foundation
 import Testing
+
+@testable import MockServer
 
 /// WireMock mapping files covering every supported field (Fixtures/wiremock is a WireMock root directory:
 /// mappings/ + __files/), answered the way WireMock answers them.
@@ -32,36 +33,45 @@ import Testing
         #expect(subject.ask("GET", "/single").status == 200)
         #expect(subject.ask("HEAD", "/single").status == 404)
         #expect(subject.ask("HEAD", "/any").status == 200) // method ANY
-        let native = MockServer(stubs: try StubLoader.parse(#"{"routes": [{"method": "GET", "path": "/n", "body": "x"}]}"#, file: "r.json", directory: "."))
+        let native = MockServer(
+            stubs: try StubLoader.parse(#"{"routes": [{"method": "GET", "path": "/n", "body": "x"}]}"#, file: "r.json", directory: "."))
         #expect(native.ask("HEAD", "/n").status == 200)
     }
 
     /// Native routes compare paths percent-decoded; WireMock mappings compare them as written, as WireMock does.
     @Test func nativePathsComparePercentDecodedAndWireMockPathsAsWritten() throws {
-        let native = MockServer(stubs: try StubLoader.parse(#"""
-            {"routes": [{"method": "GET", "path": "/café", "body": "raw"}, {"method": "GET", "path": "/caf%C3%A9/{size}", "body": "encoded"}]}
-            """#, file: "r.json", directory: "."))
+        let native = MockServer(
+            stubs: try StubLoader.parse(
+                #"""
+                {"routes": [{"method": "GET", "path": "/café", "body": "raw"}, {"method": "GET", "path": "/caf%C3%A9/{size}", "body": "encoded"}]}
+                """#, file: "r.json", directory: "."))
         #expect(native.ask("GET", "/caf%C3%A9").body == "raw")
         #expect(native.ask("GET", "/caf%c3%a9").body == "raw")
         #expect(native.ask("GET", "/café").body == "raw")
         #expect(native.ask("GET", "/café/large").body == "encoded")
         #expect(native.ask("GET", "/caf%c3%a9/large").body == "encoded")
-        let mapping = MockServer(stubs: try StubLoader.parse(#"{"request": {"method": "GET", "urlPath": "/caf%C3%A9"}, "response": {"body": "as written"}}"#,
-                                                             file: "m.json", directory: "."))
+        let mapping = MockServer(
+            stubs: try StubLoader.parse(
+                #"{"request": {"method": "GET", "urlPath": "/caf%C3%A9"}, "response": {"body": "as written"}}"#,
+                file: "m.json", directory: "."))
         #expect(mapping.ask("GET", "/caf%C3%A9").body == "as written")
         #expect(mapping.ask("GET", "/caf%c3%a9").status == 404)
     }
 
     @Test func scenarioStatesAreListedAndSetThroughTheAdminAPI() throws {
-        let subject = MockServer(stubs: try StubLoader.parse(#"""
-            {"mappings": [
-              {"scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "filled",
-               "request": {"method": "POST", "url": "/cart"}, "response": {"body": "added"}},
-              {"scenarioName": "cart", "requiredScenarioState": "filled", "request": {"method": "GET", "url": "/cart"}, "response": {"body": "one item"}}
-            ]}
-            """#, file: "m.json", directory: "."))
+        let subject = MockServer(
+            stubs: try StubLoader.parse(
+                #"""
+                {"mappings": [
+                  {"scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "filled",
+                   "request": {"method": "POST", "url": "/cart"}, "response": {"body": "added"}},
+                  {"scenarioName": "cart", "requiredScenarioState": "filled", "request": {"method": "GET", "url": "/cart"}, "response": {"body": "one item"}}
+                ]}
+                """#, file: "m.json", directory: "."))
         let json = ["Content-Type": "application/json"] as HTTPHeaders
-        #expect(subject.ask("GET", "/__admin/scenarios").body == #"{"scenarios":[{"id":"cart","name":"cart","state":"Started","possibleStates":["Started","filled"]}]}"#)
+        #expect(
+            subject.ask("GET", "/__admin/scenarios").body
+                == #"{"scenarios":[{"id":"cart","name":"cart","state":"Started","possibleStates":["Started","filled"]}]}"#)
         #expect(subject.ask("GET", "/cart").status == 404)
         #expect(subject.ask("PUT", "/__admin/scenarios/cart/state", headers: json, body: #"{"state": "filled"}"#).status == 200)
         #expect(subject.ask("GET", "/cart").body == "one item")
@@ -73,8 +83,10 @@ import Testing
     }
 
     @Test func globalSettingsNearMissQueriesAndSave() throws {
-        let subject = MockServer(stubs: try StubLoader.parse(#"{"request": {"method": "GET", "url": "/hello"}, "response": {"body": "hi"}}"#,
-                                                             file: "m.json", directory: "."))
+        let subject = MockServer(
+            stubs: try StubLoader.parse(
+                #"{"request": {"method": "GET", "url": "/hello"}, "response": {"body": "hi"}}"#,
+                file: "m.json", directory: "."))
         let json = ["Content-Type": "application/json"] as HTTPHeaders
         #expect(subject.ask("POST", "/__admin/settings", headers: json, body: #"{"fixedDelay": 250}"#).status == 200)
         #expect(subject.handle(HTTPRequest(method: "GET", target: "/hello")).delayMs == 250)
@@ -87,21 +99,28 @@ import Testing
         let parsed = try JSONParser.parse(near.body)
         let first = try #require(parsed.members.flatMap { JSONNode.member("nearMisses", in: $0) }?.elements?.first?.members)
         #expect(JSONNode.member("stubMapping", in: first) != nil)
-        let distance = try #require(JSONNode.member("matchResult", in: first)?.members.flatMap { JSONNode.member("distance", in: $0) }?.double)
+        let distance = try #require(
+            JSONNode.member("matchResult", in: first)?.members.flatMap { JSONNode.member("distance", in: $0) }?.double)
         #expect(distance > 0 && distance < 1)
         _ = subject.ask("GET", "/hello")
-        let byPattern = subject.ask("POST", "/__admin/near-misses/request-pattern", headers: json, body: #"{"method": "GET", "url": "/hell"}"#)
-        #expect(byPattern.status == 200 && byPattern.body.contains(#""requestPattern":{"#) && byPattern.body.contains(#""url":"/hello""#), "\(byPattern.body)")
+        let byPattern = subject.ask(
+            "POST", "/__admin/near-misses/request-pattern", headers: json, body: #"{"method": "GET", "url": "/hell"}"#)
+        #expect(
+            byPattern.status == 200 && byPattern.body.contains(#""requestPattern":{"#) && byPattern.body.contains(#""url":"/hello""#),
+            "\(byPattern.body)")
 
         // save: what reset returns to.
-        #expect(subject.ask("POST", "/__admin/mappings", headers: json, body: #"{"request": {"url": "/added"}, "response": {"body": "new"}}"#).status == 201)
+        #expect(
+            subject.ask("POST", "/__admin/mappings", headers: json, body: #"{"request": {"url": "/added"}, "response": {"body": "new"}}"#)
+                .status == 201)
         #expect(subject.ask("POST", "/__admin/mappings/save", headers: json).status == 200)
         #expect(subject.ask("POST", "/__admin/mappings/reset", headers: json).status == 200)
         #expect(subject.ask("GET", "/added").body == "new")
     }
 
     @Test func templatesReadPathSegmentsTheWayBothWireMockVersionsWriteThem() throws {
-        let stubs = try StubLoader.parse(#"""
+        let stubs = try StubLoader.parse(
+            #"""
             {"request": {"method": "GET", "urlPathPattern": "/users/[0-9]+/orders/[0-9]+"},
              "response": {"body": "{{request.path.[1]}} {{request.pathSegments.[3]}} [{{request.path.[9]}}]", "transformers": ["response-template"]}}
             """#, file: "m.json", directory: ".")
@@ -115,7 +134,8 @@ import Testing
         #expect(subject.ask("GET", "/query?search=Roma&page=2").status == 404)
         #expect(subject.ask("GET", "/headers", headers: ["Accept": "application/json", "Authorization": "x"]).body == "headers")
         #expect(subject.ask("GET", "/headers", headers: ["Accept": "application/json"]).status == 404)
-        #expect(subject.ask("GET", "/headers", headers: ["Accept": "application/json", "Authorization": "x", "X-Trace": "bad1"]).status == 404)
+        #expect(
+            subject.ask("GET", "/headers", headers: ["Accept": "application/json", "Authorization": "x", "X-Trace": "bad1"]).status == 404)
         #expect(subject.ask("GET", "/cookies", headers: ["Cookie": "other=1; session=abc"]).body == "cookies")
         #expect(subject.ask("POST", "/body/equal", body: "exact").body == "equalTo")
         #expect(subject.ask("POST", "/body/equal", body: "exact ").status == 404)
@@ -125,7 +145,9 @@ import Testing
         #expect(subject.ask("POST", "/body/json", body: #"{"tags":["a","b"],"name":"Ada"}"#).body == "equalToJson")
         #expect(subject.ask("POST", "/body/json", body: #"{"tags":["b","a"],"name":"Ada"}"#).status == 404)
         #expect(subject.ask("POST", "/body/json-lenient", body: #"{"tags":["a","b","c"],"extra":1}"#).body == "equalToJson lenient")
-        #expect(subject.ask("POST", "/body/jsonpath", body: #"{"order":{"items":[{"sku":"B2"},{"sku":"A1"}],"total":42}}"#).body == "matchesJsonPath")
+        #expect(
+            subject.ask("POST", "/body/jsonpath", body: #"{"order":{"items":[{"sku":"B2"},{"sku":"A1"}],"total":42}}"#).body
+                == "matchesJsonPath")
         #expect(subject.ask("POST", "/body/jsonpath", body: #"{"order":{"items":[{"sku":"B2"}],"total":42}}"#).status == 404)
         #expect(subject.ask("POST", "/body/absent").body == "absent body")
         #expect(subject.ask("POST", "/body/absent", body: "x").status == 404)
@@ -164,20 +186,34 @@ import Testing
     func adminAPIDrivesTheServerWhileItRuns() throws {
         let server = try TestServer(stubs: try StubLoader.load(Self.root))
         defer { server.stop() }
-        let added = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
-                                     #"{"request":{"method":"GET","urlPath":"/added"},"response":{"body":"added at run time"}}"#,
-                                     "\(server.url)/__admin/mappings"])
+        let added = try run(
+            "curl",
+            [
+                "-s", "-w", " %{http_code}", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
+                #"{"request":{"method":"GET","urlPath":"/added"},"response":{"body":"added at run time"}}"#,
+                "\(server.url)/__admin/mappings",
+            ])
         #expect(added.stdout.hasSuffix(" 201"))
         #expect(try run("curl", ["-s", "\(server.url)/added"]).stdout == "added at run time")
         #expect(try run("curl", ["-s", "\(server.url)/nothing"]).status == 0)
         let journal = try run("curl", ["-s", "\(server.url)/__admin/requests"]).stdout
         #expect(journal.hasPrefix("{\"requests\":[{\"id\":\"00000000-0000-4000-8000-000000000002\""))
         #expect(journal.hasSuffix("\"meta\":{\"total\":2},\"requestJournalDisabled\":false}"))
-        let count = try run("curl", ["-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"method":"GET","urlPath":"/added"}"#,
-                                     "\(server.url)/__admin/requests/count"]).stdout
+        let count = try run(
+            "curl",
+            [
+                "-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"method":"GET","urlPath":"/added"}"#,
+                "\(server.url)/__admin/requests/count",
+            ]
+        ).stdout
         #expect(count == #"{"count":1}"#)
-        let found = try run("curl", ["-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"urlPathPattern":"/no.*"}"#,
-                                     "\(server.url)/__admin/requests/find"]).stdout
+        let found = try run(
+            "curl",
+            [
+                "-s", "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"urlPathPattern":"/no.*"}"#,
+                "\(server.url)/__admin/requests/find",
+            ]
+        ).stdout
         #expect(found.hasPrefix(#"{"requests":[{"id":"00000000-0000-4000-8000-000000000002","url":"/nothing""#), "\(found)")
         let nearMisses = try run("curl", ["-s", "\(server.url)/__admin/requests/unmatched/near-misses"]).stdout
         #expect(nearMisses.hasPrefix(#"{"nearMisses":[{"request":{"#) && nearMisses.contains("No stub matched GET /nothing"))
@@ -191,7 +227,12 @@ import Testing
         _ = try run("curl", ["-s", "-X", "POST", "\(server.url)/__admin/reset"])
         #expect(try run("curl", ["-s", "-w", "%{http_code}", "-o", "/dev/null", "\(server.url)/added"]).stdout == "404")
         #expect(try run("curl", ["-s", "\(server.url)/__admin/health"]).stdout == "{\"status\":\"ok\"}")
-        let bad = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", #"{"request":{"urlPth":"/x"}}"#, "\(server.url)/__admin/mappings"])
+        let bad = try run(
+            "curl",
+            [
+                "-s", "-w", " %{http_code}", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
+                #"{"request":{"urlPth":"/x"}}"#, "\(server.url)/__admin/mappings",
+            ])
         #expect(bad.stdout.contains("did you mean \"urlPath\"?"))
         #expect(bad.stdout.hasSuffix(" 422"))
     }
@@ -204,13 +245,28 @@ import Testing
         defer { server.stop() }
         let json = ["-H", "Content-Type: application/json"]
         let id = "11111111-2222-3333-4444-555555555555"
-        let added = try run("curl", ["-s", "-X", "POST"] + json + ["-d", #"{"id":"\#(id)","request":{"urlPath":"/a"},"response":{"body":"one"}}"#, "\(server.url)/__admin/mappings"]).stdout
-        #expect(added.hasPrefix(#"{"id":"\#(id)","uuid":"\#(id)","name":"ANY /a","request":{"urlPath":"/a"},"response":{"body":"one"}"#), "\(added)")
+        let added = try run(
+            "curl",
+            ["-s", "-X", "POST"] + json + [
+                "-d", #"{"id":"\#(id)","request":{"urlPath":"/a"},"response":{"body":"one"}}"#, "\(server.url)/__admin/mappings",
+            ]
+        ).stdout
+        #expect(
+            added.hasPrefix(#"{"id":"\#(id)","uuid":"\#(id)","name":"ANY /a","request":{"urlPath":"/a"},"response":{"body":"one"}"#),
+            "\(added)")
         #expect(try run("curl", ["-s", "\(server.url)/a"]).stdout == "one")
         #expect(try run("curl", ["-s", "\(server.url)/__admin/mappings/\(id)"]).stdout.contains(#""calls":1"#))
-        _ = try run("curl", ["-s", "-X", "PUT"] + json + ["-d", #"{"request":{"urlPath":"/a"},"response":{"body":"two"}}"#, "\(server.url)/__admin/mappings/\(id)"])
+        _ = try run(
+            "curl",
+            ["-s", "-X", "PUT"] + json + [
+                "-d", #"{"request":{"urlPath":"/a"},"response":{"body":"two"}}"#, "\(server.url)/__admin/mappings/\(id)",
+            ])
         #expect(try run("curl", ["-s", "\(server.url)/a"]).stdout == "two")
-        _ = try run("curl", ["-s", "-X", "POST"] + json + ["-d", #"{"mappings":[{"request":{"urlPath":"/b"},"response":{"body":"b"}}]}"#, "\(server.url)/__admin/mappings/import"])
+        _ = try run(
+            "curl",
+            ["-s", "-X", "POST"] + json + [
+                "-d", #"{"mappings":[{"request":{"urlPath":"/b"},"response":{"body":"b"}}]}"#, "\(server.url)/__admin/mappings/import",
+            ])
         #expect(try run("curl", ["-s", "\(server.url)/b"]).stdout == "b")
         _ = try run("curl", ["-s", "-X", "DELETE", "\(server.url)/__admin/mappings/\(id)"])
         #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/a"]).stdout == "404")
@@ -227,25 +283,39 @@ import Testing
         defer { server.stop() }
         let json = ["-s", "-X", "POST", "-H", "Content-Type: application/json", "-d"]
         let mappings = #"""
-        {"mappings":[
-          {"request":{"urlPath":"/a"},"response":{"body":"a"},"metadata":{"tags":["smoke","cart"],"owner":"ada"}},
-          {"request":{"urlPath":"/b"},"response":{"body":"b"},"metadata":{"tags":["cart"]}},
-          {"request":{"urlPath":"/c"},"response":{"body":"c"}}
-        ]}
-        """#
+            {"mappings":[
+              {"request":{"urlPath":"/a"},"response":{"body":"a"},"metadata":{"tags":["smoke","cart"],"owner":"ada"}},
+              {"request":{"urlPath":"/b"},"response":{"body":"b"},"metadata":{"tags":["cart"]}},
+              {"request":{"urlPath":"/c"},"response":{"body":"c"}}
+            ]}
+            """#
         _ = try run("curl", json + [mappings, "\(server.url)/__admin/mappings/import"])
-        let smoke = try run("curl", json + [#"{"matchesJsonPath":"$.tags[?(@ == 'smoke')]"}"#, "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
-        #expect(smoke.contains(#""urlPath":"/a""#) && !smoke.contains(#""urlPath":"/b""#) && smoke.hasSuffix(#""meta":{"total":1}}"#), "\(smoke)")
+        let smoke = try run(
+            "curl", json + [#"{"matchesJsonPath":"$.tags[?(@ == 'smoke')]"}"#, "\(server.url)/__admin/mappings/find-by-metadata"]
+        ).stdout
+        #expect(
+            smoke.contains(#""urlPath":"/a""#) && !smoke.contains(#""urlPath":"/b""#) && smoke.hasSuffix(#""meta":{"total":1}}"#),
+            "\(smoke)")
         #expect(smoke.contains(#""metadata":{"tags":["smoke","cart"],"owner":"ada"}"#), "\(smoke)")
-        let owner = try run("curl", json + [#"{"matchesJsonPath":{"expression":"$.owner","equalTo":"ada"}}"#, "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
+        let owner = try run(
+            "curl",
+            json + [#"{"matchesJsonPath":{"expression":"$.owner","equalTo":"ada"}}"#, "\(server.url)/__admin/mappings/find-by-metadata"]
+        ).stdout
         #expect(owner.hasSuffix(#""meta":{"total":1}}"#), "\(owner)")
-        let cart = try run("curl", json + [#"{"equalToJson":{"tags":["cart"]},"ignoreExtraElements":true,"ignoreArrayOrder":true}"#, "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
+        let cart = try run(
+            "curl",
+            json + [
+                #"{"equalToJson":{"tags":["cart"]},"ignoreExtraElements":true,"ignoreArrayOrder":true}"#,
+                "\(server.url)/__admin/mappings/find-by-metadata",
+            ]
+        ).stdout
         #expect(cart.hasSuffix(#""meta":{"total":2}}"#), "\(cart)")
         _ = try run("curl", json + [#"{"matchesJsonPath":"$.tags[?(@ == 'cart')]"}"#, "\(server.url)/__admin/mappings/remove-by-metadata"])
         #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/a"]).stdout == "404")
         #expect(try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(server.url)/b"]).stdout == "404")
         #expect(try run("curl", ["-s", "\(server.url)/c"]).stdout == "c")
-        let bad = try run("curl", json + [#"{"lessThan":3}"#, "-w", " %{http_code}", "\(server.url)/__admin/mappings/find-by-metadata"]).stdout
+        let bad = try run("curl", json + [#"{"lessThan":3}"#, "-w", " %{http_code}", "\(server.url)/__admin/mappings/find-by-metadata"])
+            .stdout
         #expect(bad.hasSuffix(" 422"), "\(bad)")
     }
 }

@@ -1,9 +1,10 @@
-@testable import SutLaunchCLI
-import ProcessEngine
 import AutomationHost
 import AutomationSupport
+import ProcessEngine
 import Scenarios
 import Testing
+
+@testable import SutLaunchCLI
 
 /// Every option of every command parses into its typed value: the samples below switch over each enum without
 /// `default`, so an option added without a sample here does not compile.

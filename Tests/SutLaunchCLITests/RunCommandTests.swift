@@ -1,7 +1,8 @@
-@testable import SutLaunchCLI
-import ProcessEngine
 import AutomationHost
+import ProcessEngine
 import Testing
+
+@testable import SutLaunchCLI
 
 @Suite struct RunCommandTests {
     private func configuration(_ arguments: [String], files: [String: String] = [:]) throws -> RunPlan {
@@ -91,10 +92,19 @@ import Testing
         (["-flag", "a=1", "p"], "unknown option '-flag'; did you mean '--flag'?"),
         (["--flag"], "option '--flag' needs a value: --flag key=value"),
         (["-f", "a=1", "-f", "a=2", "p"], "feature flag \"a\" is given twice: -f a=1 (argument 1) and -f a=2 (argument 3); keep one"),
-        (["-a", "x=1", "--automation=x:=2", "p"], "automation flag \"x\" is given twice: -a x=1 (argument 1) and --automation x:=2 (argument 3); keep one"),
-        (["-a", "entryPoint=a", "--entry-point", "b", "p"], "automation flag \"entryPoint\" is given twice: -a entryPoint=a (argument 1) and --entry-point b (argument 3); keep one"),
+        (
+            ["-a", "x=1", "--automation=x:=2", "p"],
+            "automation flag \"x\" is given twice: -a x=1 (argument 1) and --automation x:=2 (argument 3); keep one"
+        ),
+        (
+            ["-a", "entryPoint=a", "--entry-point", "b", "p"],
+            "automation flag \"entryPoint\" is given twice: -a entryPoint=a (argument 1) and --entry-point b (argument 3); keep one"
+        ),
         (["-f", "broken", "p"], "-f 'broken' is not key=value or key:=JSON (e.g. skipPreActiveCheck=true, retries:=3) (argument 1)"),
-        (["--timeout", "soon", "p"], "--timeout 'soon' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)"),
+        (
+            ["--timeout", "soon", "p"],
+            "--timeout 'soon' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)"
+        ),
         (["--flags-in", "argv", "p"], "--flags-in 'argv' is not one of args, env, both"),
         (["-e", "NOEQUALS", "p"], "-e 'NOEQUALS' is not KEY=VALUE (argument 1)"),
         (["--quiet=yes", "p"], "option '--quiet' takes no value; write '--quiet' alone"),
@@ -115,8 +125,14 @@ import Testing
     }
 
     @Test func helpAndVersion() throws {
-        guard case .help = try RunCommand.parse(["-h"], environment: [:]) else { Issue.record("not help"); return }
-        guard case .version = try RunCommand.parse(["--version"], environment: [:]) else { Issue.record("not version"); return }
+        guard case .help = try RunCommand.parse(["-h"], environment: [:]) else {
+            Issue.record("not help")
+            return
+        }
+        guard case .version = try RunCommand.parse(["--version"], environment: [:]) else {
+            Issue.record("not version")
+            return
+        }
         for option in RunOption.allCases { #expect(HelpText.main.contains(option.spec.long)) }
     }
 }
@@ -129,12 +145,14 @@ import Testing
         }
         #expect(bundled.settings.quiet && bundled.launch.flags.featureFlags == ["a": 1, "b": 2])
         #expect(throws: UsageError("unknown option '-z'")) { try RunCommand.parse(["-qz", "prog"], environment: [:]) }
-        #expect(throws: UsageError("option '-q' takes no value; write '-q' alone")) { try RunCommand.parse(["-q=1", "prog"], environment: [:]) }
+        #expect(throws: UsageError("option '-q' takes no value; write '-q' alone")) {
+            try RunCommand.parse(["-q=1", "prog"], environment: [:])
+        }
     }
 }
 
-private extension LaunchPlan {
+extension LaunchPlan {
     /// What the program receives when no mock server runs.
-    var launchArguments: [String] { launchArguments(mockServerURL: nil) }
-    var launchEnvironment: [String: String] { launchEnvironment(mockServerURL: nil) }
+    fileprivate var launchArguments: [String] { launchArguments(mockServerURL: nil) }
+    fileprivate var launchEnvironment: [String: String] { launchEnvironment(mockServerURL: nil) }
 }

@@ -1,24 +1,45 @@
-@testable import SutLaunchCLI
 import ProcessEngine
 import Testing
+
+@testable import SutLaunchCLI
 
 /// The text of usage errors is what users (and the end-to-end tests) read: pinned here, case by case.
 @Suite struct UsageProblemTests {
     @Test(arguments: [
         (UsageProblem.unknownOption("--flgs", known: ["--flag", "--env"]), "unknown option '--flgs'; did you mean '--flag'?"),
         (.singleDashLongOption("-flag", long: "--flag"), "unknown option '-flag'; did you mean '--flag'?"),
-        (.unknownShortOption("-t", hint: "; write --tags (-t is --timeout in the run form)"), "unknown option '-t'; write --tags (-t is --timeout in the run form)"),
+        (
+            .unknownShortOption("-t", hint: "; write --tags (-t is --timeout in the run form)"),
+            "unknown option '-t'; write --tags (-t is --timeout in the run form)"
+        ),
         (.takesNoValue("-q"), "option '-q' takes no value; write '-q' alone"),
         (.missingValue("--flag", placeholder: "key=value"), "option '--flag' needs a value: --flag key=value"),
-        (.notOneOf("--flags-in", value: "argv", choices: ["args", "env", "both"], index: nil), "--flags-in 'argv' is not one of args, env, both"),
-        (.notOneOf("--launcher", value: "x", choices: ["spawn", "foundation"], index: 2), "--launcher 'x' is not one of spawn, foundation (argument 2)"),
-        (.invalidShard("--shard", value: "9/8", maxCount: 10_000, index: 1), "--shard '9/8' is not K/N with 1 <= K <= N <= 10000, like 2/8 (argument 1)"),
-        (.givenTwice("--report", first: "--report a (argument 1)", second: "--report b (argument 3)"),
-         "--report is given twice: --report a (argument 1) and --report b (argument 3); keep one"),
-        (.cannotWrite("--artifacts", path: "/x", problem: "no such directory", index: nil), "--artifacts /x: cannot write there: no such directory"),
+        (
+            .notOneOf("--flags-in", value: "argv", choices: ["args", "env", "both"], index: nil),
+            "--flags-in 'argv' is not one of args, env, both"
+        ),
+        (
+            .notOneOf("--launcher", value: "x", choices: ["spawn", "foundation"], index: 2),
+            "--launcher 'x' is not one of spawn, foundation (argument 2)"
+        ),
+        (
+            .invalidShard("--shard", value: "9/8", maxCount: 10_000, index: 1),
+            "--shard '9/8' is not K/N with 1 <= K <= N <= 10000, like 2/8 (argument 1)"
+        ),
+        (
+            .givenTwice("--report", first: "--report a (argument 1)", second: "--report b (argument 3)"),
+            "--report is given twice: --report a (argument 1) and --report b (argument 3); keep one"
+        ),
+        (
+            .cannotWrite("--artifacts", path: "/x", problem: "no such directory", index: nil),
+            "--artifacts /x: cannot write there: no such directory"
+        ),
         (.noSuchStub("-s", path: "r.json", index: 2), "-s r.json: no such file or directory (argument 2)"),
         (.noProgram, "no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)"),
-        (.unknownSubcommand("tset", suggestion: "test"), "unknown subcommand 'tset'; did you mean 'sut-launch test'?; to launch a program named tset, write: sut-launch -- tset"),
+        (
+            .unknownSubcommand("tset", suggestion: "test"),
+            "unknown subcommand 'tset'; did you mean 'sut-launch test'?; to launch a program named tset, write: sut-launch -- tset"
+        ),
         (.journalNeedsStub, "--journal needs a mock server: add --stub FILE"),
         (.initWouldOverwrite(["d/a", "d/b"]), "init will not overwrite d/a, d/b; choose an empty directory"),
     ])
@@ -37,7 +58,9 @@ import Testing
         #expect(runFailure(["--no-such-option", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
         #expect(runFailure(["-Z", "--report", "/tmp/r.json"])?.report == .run(path: "/tmp/r.json", program: ""))
         // The first mistake is the one reported, whatever comes after it.
-        #expect(runFailure(["--bogus", "--timeout", "soon", "prog"])?.underlying as? UsageError == UsageError(.unknownOption("--bogus", known: RunOption.specs.map(\.long))))
+        #expect(
+            runFailure(["--bogus", "--timeout", "soon", "prog"])?.underlying as? UsageError
+                == UsageError(.unknownOption("--bogus", known: RunOption.specs.map(\.long))))
     }
 
     @Test func aReportOnAFileOfAnotherOutputIsNotWritten() {

@@ -68,7 +68,9 @@ public struct ControlChannel: Sendable {
     }
 
     /// A minimal blocking HTTP/1.1 exchange on IPv4 (the Host library keeps to FoundationEssentials: no URLSession).
-    private func exchange(_ method: String, _ target: String, body: String = "", timeoutMs: Int) -> (status: Int, messageId: Int?, body: String)? {
+    private func exchange(_ method: String, _ target: String, body: String = "", timeoutMs: Int) -> (
+        status: Int, messageId: Int?, body: String
+    )? {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let sendFlags = Int32(MSG_NOSIGNAL) // an endpoint that went away must not kill the program with SIGPIPE
@@ -97,8 +99,10 @@ public struct ControlChannel: Sendable {
         // The endpoint takes writes typed application/octet-stream only (a type a web page cannot send without a
         // CORS preflight); IPv6 hosts go in brackets.
         let hostField = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let request = Array(("\(method) \(target) HTTP/1.1\r\nHost: \(hostField)\r\nContent-Type: application/octet-stream\r\n"
-            + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n").utf8) + payload
+        let request =
+            Array(
+                ("\(method) \(target) HTTP/1.1\r\nHost: \(hostField)\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n").utf8) + payload
         var offset = 0
         while offset < request.count {
             let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, sendFlags) }
@@ -159,7 +163,8 @@ public enum ControlCommand: Sendable, Hashable {
             if key.last == ":" {
                 key = key.dropLast()
                 guard !key.isEmpty, case .success(let object) = WireFormat.decodeObject("{\"v\":\(value)}", source: "flag set"),
-                      let decoded = object["v"] else { return nil }
+                    let decoded = object["v"]
+                else { return nil }
                 self = .setFlag(String(key), decoded)
             } else {
                 self = .setFlag(String(key), FlagValue.inferred(from: value))

@@ -20,7 +20,8 @@ package enum DurationParser {
             if unit.hasPrefix("ms") { unit = "ms" } else if unit.count > 1 { return nil }
             rest = rest.dropFirst(unit.count)
             guard let value = BoundedNumber.decimal(number, in: 0...maxSeconds), let position = order.firstIndex(of: unit),
-                  position > lastUnit, let factor = factors[unit] else { return nil }
+                position > lastUnit, let factor = factors[unit]
+            else { return nil }
             lastUnit = position
             total += value * factor
         }

@@ -52,7 +52,9 @@ extension JSONParser {
     /// ``JSONDeferredArray/element(_:)``. A document that ``parse(_:)-([UInt8])`` refuses is refused by one of the
     /// two, though not always with the same message or at the same place: callers that need the first error
     /// in file order parse the whole document again when anything fails.
-    package static func parse(_ bytes: [UInt8], deferringArrayAt key: String) throws(Error) -> (root: JSONNode, deferred: JSONDeferredArray?) {
+    package static func parse(_ bytes: [UInt8], deferringArrayAt key: String) throws(Error) -> (
+        root: JSONNode, deferred: JSONDeferredArray?
+    ) {
         var parser = JSONParser(bytes)
         parser.deferral = Deferral(key: key)
         parser.isDeferring = true
@@ -91,7 +93,9 @@ extension JSONParser {
             while true {
                 skipWhitespace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
-                let begin = index, beginLine = line, beginLineStart = lineStart
+                let begin = index
+                let beginLine = line
+                let beginLineStart = lineStart
                 try skipValue(closers: &closers)
                 spans.append(JSONDeferredArray.Span(start: begin, end: index, line: beginLine, lineStart: beginLineStart))
                 skipWhitespace()

@@ -78,9 +78,15 @@ package struct JSONParser {
             if depth == 0, isDeferring { return try deferArray() }
             return try parseArray(start)
         case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
-        case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(.bool(true), at: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return JSONNode(.null, at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber(start)
         case UInt8(ascii: "'"): throw error("strings take double quotes in JSON, found '")
         default: throw expected("a JSON value")
@@ -160,7 +166,8 @@ package struct JSONParser {
 
     /// Refuses a key the object already has.
     @inline(never)
-    private func checkNew(_ key: String, at keyPosition: SourcePosition, members: [JSONNode.Member], seen: inout Set<String>) throws(Error) {
+    private func checkNew(_ key: String, at keyPosition: SourcePosition, members: [JSONNode.Member], seen: inout Set<String>) throws(Error)
+    {
         if members.count >= 16 {
             if seen.isEmpty { seen = Set(members.map(\.key)) }
             if !seen.insert(key).inserted, let earlier = members.first(where: { $0.key == key }) {
@@ -240,7 +247,10 @@ package struct JSONParser {
                 continue
             }
             if byte < 0x20 {
-                throw error(byte == 0x0A ? "unterminated string (strings cannot span lines; use \\n)" : "control character \(describeCurrent()) in a string; escape it")
+                throw error(
+                    byte == 0x0A
+                        ? "unterminated string (strings cannot span lines; use \\n)"
+                        : "control character \(describeCurrent()) in a string; escape it")
             }
             utf8.append(byte)
             index += 1
@@ -320,4 +330,3 @@ package struct JSONParser {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
-

@@ -39,14 +39,17 @@ package enum BoundedNumber {
     /// `integer(text, in:)` that says what was wrong, for error messages: `'1e300' is not a whole number
     /// from 0 to 1000`.
     package static func requireInteger(_ text: some StringProtocol, in range: ClosedRange<Int>) throws(NumberError) -> Int {
-        guard let value = integer(text, in: range) else { throw NumberError(text: String(text.prefix(40)), range: "a whole number from \(range.lowerBound) to \(range.upperBound)") }
+        guard let value = integer(text, in: range) else {
+            throw NumberError(text: String(text.prefix(40)), range: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
         return value
     }
 
     /// `decimal(text, in:)` that says what was wrong.
     package static func requireDecimal(_ text: some StringProtocol, in range: ClosedRange<Double>) throws(NumberError) -> Double {
         guard let value = decimal(text, in: range) else {
-            throw NumberError(text: String(text.prefix(40)), range: "a number from \(format(range.lowerBound)) to \(format(range.upperBound))")
+            throw NumberError(
+                text: String(text.prefix(40)), range: "a number from \(format(range.lowerBound)) to \(format(range.upperBound))")
         }
         return value
     }
@@ -67,17 +70,26 @@ package enum BoundedNumber {
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         var digits = 0
-        while index < bytes.count, isDigit(bytes[index]) { index += 1; digits += 1 }
+        while index < bytes.count, isDigit(bytes[index]) {
+            index += 1
+            digits += 1
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            while index < bytes.count, isDigit(bytes[index]) { index += 1; digits += 1 }
+            while index < bytes.count, isDigit(bytes[index]) {
+                index += 1
+                digits += 1
+            }
         }
         guard digits > 0 else { return false }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
             var exponentDigits = 0
-            while index < bytes.count, isDigit(bytes[index]) { index += 1; exponentDigits += 1 }
+            while index < bytes.count, isDigit(bytes[index]) {
+                index += 1
+                exponentDigits += 1
+            }
             guard exponentDigits > 0 else { return false }
         }
         return index == bytes.count

@@ -1,4 +1,5 @@
 import CSystemShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +12,8 @@ import Darwin
 package enum ByteSearch {
     /// Whether `needle`'s UTF-8 occurs in `haystack`'s; an empty needle occurs everywhere.
     package static func contains(_ haystack: String, _ needle: String) -> Bool {
-        var haystack = haystack, needle = needle
+        var haystack = haystack
+        var needle = needle
         return haystack.withUTF8 { text in needle.withUTF8 { pattern in firstRange(of: pattern, in: text) != nil } }
     }
 
@@ -25,7 +27,9 @@ package enum ByteSearch {
         needle.withUnsafeBufferPointer { firstRange(of: $0, in: haystack, from: start) }
     }
 
-    private static func firstRange(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
+    private static func firstRange(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int = 0)
+        -> Int?
+    {
         if needle.isEmpty { return start <= haystack.count ? start : nil }
         guard start >= 0, haystack.count - start >= needle.count, let base = haystack.baseAddress else { return nil }
         let found = csystem_memmem(base + start, UInt(haystack.count - start), needle.baseAddress, UInt(needle.count))
@@ -45,7 +49,9 @@ package enum ByteSearch {
 
     /// Where `byte` first occurs in `bytes` at or after `start`, or nil.
     package static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard start >= 0, start < bytes.count, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        guard start >= 0, start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return nil }
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }
 }

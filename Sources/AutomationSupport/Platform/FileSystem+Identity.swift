@@ -10,7 +10,8 @@ extension FileSystem {
     /// or a hard link to it).
     package static func sameFile(_ first: String, _ second: String) -> Bool {
         if let one = canonicalName(first), let other = canonicalName(second), one == other { return true }
-        var a = stat(), b = stat()
+        var a = stat()
+        var b = stat()
         guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }

@@ -49,7 +49,7 @@ package enum FileSystem {
         var failed = false
         var result = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
             while count < expected {
-                let read = Glibc_or_Darwin_read(fd, buffer.baseAddress! + count, expected - count)
+                let read = systemRead(fd, buffer.baseAddress! + count, expected - count)
                 if read < 0 {
                     if errno == EINTR { continue }
                     failed = true
@@ -64,7 +64,7 @@ package enum FileSystem {
         // It grew while we read it, or its size said nothing (files under /proc): on in chunks.
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc_or_Darwin_read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return nil
@@ -117,7 +117,9 @@ package enum FileSystem {
     package static func confined(_ name: String, in root: String) -> Result<String, ConfinementError> {
         if name.isEmpty { return .failure(ConfinementError("the file name is empty")) }
         if name.hasPrefix("/") { return .failure(ConfinementError("\(name) is an absolute path; name a file inside \(root)")) }
-        if name.split(separator: "/").contains("..") { return .failure(ConfinementError("\(name) climbs out with ..; name a file inside \(root)")) }
+        if name.split(separator: "/").contains("..") {
+            return .failure(ConfinementError("\(name) climbs out with ..; name a file inside \(root)"))
+        }
         if name.utf8.contains(0) { return .failure(ConfinementError("the file name contains a NUL byte")) }
         let relative = name.hasPrefix("./") ? String(name.dropFirst(2)) : name
         let candidate = (root.hasSuffix("/") ? root : root + "/") + relative
@@ -148,11 +150,10 @@ package enum FileSystem {
     }
 }
 
-private func Glibc_or_Darwin_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.read(fd, buffer, count)
     #else
     Darwin.read(fd, buffer, count)
     #endif
 }
-

@@ -22,7 +22,9 @@ package enum OutputFile {
             switch RootedDirectory.Kind(info.st_mode) {
             case .directory: return "\(path) is a directory"
             case .link:
-                if !isDevice(path) { return "\(path) is a symbolic link; reports are not written through links (name the file it points to)" }
+                if !isDevice(path) {
+                    return "\(path) is a symbolic link; reports are not written through links (name the file it points to)"
+                }
                 return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
             case .other: return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
             case .file: if access(path, W_OK) != 0 { return "\(path) is not writable" }
@@ -59,7 +61,8 @@ package enum OutputFile {
     package static func append(_ bytes: [UInt8], to path: String) -> String? {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            return errno == ELOOP ? "\(path) is a symbolic link; not written through" : "cannot open \(path): \(RootedDirectory.reason(errno))"
+            return errno == ELOOP
+                ? "\(path) is a symbolic link; not written through" : "cannot open \(path): \(RootedDirectory.reason(errno))"
         }
         let failure = RootedDirectory.writeAll(bytes, to: fd)
         let closed = close(fd) == 0

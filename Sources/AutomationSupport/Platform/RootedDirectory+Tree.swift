@@ -121,7 +121,9 @@ extension RootedDirectory {
         var skipped: [String] = []
     }
 
-    private func copyLevel(from source: RootedDirectory, relative: String, depth: Int, rules: CopyRules, state: inout CopyState) throws(Error) {
+    private func copyLevel(from source: RootedDirectory, relative: String, depth: Int, rules: CopyRules, state: inout CopyState)
+        throws(Error)
+    {
         if depth >= Self.depthLimit { throw Error("\(source.path): deeper than \(Self.depthLimit) directories; not copied") }
         for entry in source.entries() {
             state.entries += 1
@@ -131,7 +133,10 @@ extension RootedDirectory {
                 guard rules.skipOthers else { throw Error("\(source.path)/\(entry.name): \(why)") }
                 state.skipped.append("\(shown): \(why)")
             }
-            guard entry.isUTF8 else { try leaveOut("the name is not UTF-8"); continue }
+            guard entry.isUTF8 else {
+                try leaveOut("the name is not UTF-8")
+                continue
+            }
             var info = stat()
             guard fstatat(source.descriptor, entry.bytes, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             switch Kind(info.st_mode) {
@@ -142,28 +147,48 @@ extension RootedDirectory {
                 try to.copyLevel(from: from, relative: shown, depth: depth + 1, rules: rules, state: &state)
             case .file:
                 let size = Int(info.st_size)
-                if let budget = state.budget, size > budget { try leaveOut("over the copy's size cap, not copied"); continue }
+                if let budget = state.budget, size > budget {
+                    try leaveOut("over the copy's size cap, not copied")
+                    continue
+                }
                 state.budget = state.budget.map { $0 - size }
                 let fd = openat(source.descriptor, entry.bytes, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-                guard fd >= 0 else { try leaveOut("cannot be read (\(Self.reason(errno)))"); continue }
+                guard fd >= 0 else {
+                    try leaveOut("cannot be read (\(Self.reason(errno)))")
+                    continue
+                }
                 defer { close(fd) }
                 // What was opened is still that regular file (a FIFO swapped in would read as empty).
                 var opened = stat()
-                guard fstat(fd, &opened) == 0, Self.notAFile(opened.st_mode) == nil, opened.st_ino == info.st_ino, opened.st_dev == info.st_dev else {
-                    try leaveOut("changed while it was copied, not copied"); continue
+                guard fstat(fd, &opened) == 0, Self.notAFile(opened.st_mode) == nil, opened.st_ino == info.st_ino,
+                    opened.st_dev == info.st_dev
+                else {
+                    try leaveOut("changed while it was copied, not copied")
+                    continue
                 }
                 if kind(ofEntry: entry.name) == .directory { remove(entry: entry.bytes) }
-                try writeFile(name: entry.name, mode: mode_t(info.st_mode) & 0o777, replacing: true, shown: shown) { Self.copyAll(from: fd, to: $0) }
+                try writeFile(name: entry.name, mode: mode_t(info.st_mode) & 0o777, replacing: true, shown: shown) {
+                    Self.copyAll(from: fd, to: $0)
+                }
             case .link:
-                guard rules.keepLinksInside else { try leaveOut("a symbolic link, not copied"); continue }
+                guard rules.keepLinksInside else {
+                    try leaveOut("a symbolic link, not copied")
+                    continue
+                }
                 let target = source.linkTarget(entry.bytes)
                 guard Self.staysInside(target, depth: depth) else {
-                    throw Error("\(source.path)/\(entry.name) is a symbolic link to \(target), out of the copied directory; copies keep only links that stay inside")
+                    throw Error(
+                        "\(source.path)/\(entry.name) is a symbolic link to \(target), out of the copied directory; copies keep only links that stay inside"
+                    )
                 }
                 if kind(ofEntry: entry.name) != nil { remove(entry: entry.bytes) }
-                if symlinkat(target, descriptor, entry.name) != 0 { throw Error("cannot link \(describe(entry.name, in: shown)): \(Self.reason(errno))") }
+                if symlinkat(target, descriptor, entry.name) != 0 {
+                    throw Error("cannot link \(describe(entry.name, in: shown)): \(Self.reason(errno))")
+                }
             case .other:
-                try leaveOut("\(Self.notAFile(info.st_mode) ?? "not a regular file"), not copied (a copy takes regular files, directories and links only)")
+                try leaveOut(
+                    "\(Self.notAFile(info.st_mode) ?? "not a regular file"), not copied (a copy takes regular files, directories and links only)"
+                )
             }
         }
     }
@@ -172,7 +197,8 @@ extension RootedDirectory {
     /// directory is a real one, so those climb exactly), never above the copy's root.
     package static func staysInside(_ target: String, depth: Int) -> Bool {
         guard !target.isEmpty, !target.hasPrefix("/") else { return false }
-        var climbing = true, climbs = 0
+        var climbing = true
+        var climbs = 0
         for component in target.split(separator: "/") {
             if component == ".." {
                 guard climbing else { return false }

@@ -40,9 +40,10 @@ package final class RootedDirectory: Sendable {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw Error(code == ENOTDIR || code == ENOENT && Self.isLink(path)
-                ? "\(path) is not a directory" + (Self.isLink(path) ? " (a symbolic link to nothing)" : "")
-                : "cannot open \(path): \(Self.reason(code))")
+            throw Error(
+                code == ENOTDIR || code == ENOENT && Self.isLink(path)
+                    ? "\(path) is not a directory" + (Self.isLink(path) ? " (a symbolic link to nothing)" : "")
+                    : "cannot open \(path): \(Self.reason(code))")
         }
         self.path = path
         self.descriptor = fd
@@ -164,7 +165,8 @@ package final class RootedDirectory: Sendable {
     /// directory on the way is missing or a link.
     package func kind(of relative: String) -> Kind? {
         guard let components = try? Self.components(relative), let name = components.last,
-              let parent = try? directory(components.dropLast().joined(separator: "/"), create: false) else { return nil }
+            let parent = try? directory(components.dropLast().joined(separator: "/"), create: false)
+        else { return nil }
         return parent.kind(ofEntry: name)
     }
 
@@ -208,7 +210,8 @@ package final class RootedDirectory: Sendable {
             case "..": throw Error("\"\(relative)\" climbs out with ..; name a path inside the directory")
             default:
                 if component.utf8.count > nameLimit {
-                    throw Error("\"\(component.prefix(40))…\" is \(component.utf8.count) bytes long; a file name may have at most \(nameLimit)")
+                    throw Error(
+                        "\"\(component.prefix(40))…\" is \(component.utf8.count) bytes long; a file name may have at most \(nameLimit)")
                 }
                 result.append(String(component))
             }

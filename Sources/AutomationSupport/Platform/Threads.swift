@@ -1,5 +1,6 @@
 import CSystemShims
 import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +15,10 @@ import Darwin
 ///   than the caller's (then let it run anywhere): a new thread otherwise often waits behind its creator for up to
 ///   milliseconds on this VM's 2 CPUs, which is the whole point lost for work split between the two.
 package func startDetachedThread(onAnotherCPU: Bool = false, _ body: @escaping @Sendable () -> Void) -> Bool {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
     #if canImport(Glibc)
     var thread = pthread_t()
     #else
@@ -38,11 +42,13 @@ package func startDetachedThread(onAnotherCPU: Bool = false, _ body: @escaping @
         run = body
     }
     let context = Unmanaged.passRetained(Box(run)).toOpaque()
-    let status = pthread_create(&thread, &attributes, { context in
-        let box = Unmanaged<Box>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &thread, &attributes,
+        { context in
+            let box = Unmanaged<Box>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
     if status != 0 {
         Unmanaged<Box>.fromOpaque(context).release()
         return false

@@ -53,7 +53,8 @@ package enum WallClock {
             return true
         }
         guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2), expect("Tt"),
-              let hour = digits(2), expect(":"), let minute = digits(2) else { return nil }
+            let hour = digits(2), expect(":"), let minute = digits(2)
+        else { return nil }
         var second = 0
         var fraction = 0.0
         if expect(":") {
@@ -71,11 +72,13 @@ package enum WallClock {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") else { return nil }
             let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
             index += 1
-            guard let hours = digits(2), expect(":"), let minutes = digits(2), hours <= 18, minutes <= 59, hours * 60 + minutes <= 18 * 60 else { return nil }
+            guard let hours = digits(2), expect(":"), let minutes = digits(2), hours <= 18, minutes <= 59, hours * 60 + minutes <= 18 * 60
+            else { return nil }
             offsetMinutes = sign * (hours * 60 + minutes)
         }
         guard index == bytes.count, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour <= 23, minute <= 59, second <= 59 || (second == 60 && minute == 59) else { return nil }
+            hour <= 23, minute <= 59, second <= 59 || (second == 60 && minute == 59)
+        else { return nil }
         if second == 60 {
             second = 59
             fraction = 0.999

@@ -10,7 +10,8 @@ struct RegexCompiler {
 
     mutating func emit(_ node: RegexNode, depth: Int) throws(LinearRegex.Error) {
         if program.count > LinearRegex.maxInstructions {
-            throw LinearRegex.Error(message: "regular expression is too large (more than \(LinearRegex.maxInstructions) states once repetitions are expanded)")
+            throw LinearRegex.Error(
+                message: "regular expression is too large (more than \(LinearRegex.maxInstructions) states once repetitions are expanded)")
         }
         switch node {
         case .empty: break
@@ -57,7 +58,10 @@ struct RegexCompiler {
                 append(.split(loop + 1, -1))
                 let bodyStart = program.count
                 try emit(body, depth: depth + 1)
-                if program.count == bodyStart { program.removeLast(); return } // (x*)* on an empty body
+                if program.count == bodyStart {
+                    program.removeLast()
+                    return
+                } // (x*)* on an empty body
                 append(.jump(loop))
                 program[loop] = split(loop + 1, program.count)
             }

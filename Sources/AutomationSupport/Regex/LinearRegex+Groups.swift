@@ -55,10 +55,12 @@ extension LinearRegex {
             if current.count == 0 { break }
         }
         guard let matched else { return .noMatch }
-        return .matched((0..<groupCount).map { group in
-            let start = matched[2 * group], end = matched[2 * group + 1]
-            return start >= 0 && end >= start ? start..<end : nil
-        })
+        return .matched(
+            (0..<groupCount).map { group in
+                let start = matched[2 * group]
+                let end = matched[2 * group + 1]
+                return start >= 0 && end >= start ? start..<end : nil
+            })
     }
 }
 
@@ -95,8 +97,10 @@ private struct GroupThreads {
     /// Adds `pc` and what it reaches without reading input, depth first in priority order, with `slots` as
     /// they stand on each path (an explicit stack: a long chain of splits cannot overflow the thread's stack).
     /// Only states that read input or match keep a copy of the slots. `slots` is as it was on return.
-    mutating func add(_ pc: Int, _ slots: inout [Int], at position: Int, input: [Unicode.Scalar], program: [LinearRegex.Instruction],
-                      stack: inout [Task]) {
+    mutating func add(
+        _ pc: Int, _ slots: inout [Int], at position: Int, input: [Unicode.Scalar], program: [LinearRegex.Instruction],
+        stack: inout [Task]
+    ) {
         stack.removeAll(keepingCapacity: true)
         stack.append(.visit(pc))
         while let task = stack.popLast() {

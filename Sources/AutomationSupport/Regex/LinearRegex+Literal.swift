@@ -11,7 +11,8 @@ enum RegexLiteral {
     static func required(in node: RegexNode) -> String {
         var pieces: [Piece] = []
         flatten(node, into: &pieces)
-        var best = "", run = ""
+        var best = ""
+        var run = ""
         for piece in pieces + [.barrier] {
             switch piece {
             case .literal(let scalar): run.unicodeScalars.append(scalar)

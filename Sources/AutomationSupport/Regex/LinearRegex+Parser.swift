@@ -35,7 +35,8 @@ struct RegexParser {
     }
 
     func error(_ message: String) -> LinearRegex.Error {
-        LinearRegex.Error(message: "regular expression \"\(String(String.UnicodeScalarView(scalars)))\": \(message) (at character \(index + 1))")
+        LinearRegex.Error(
+            message: "regular expression \"\(String(String.UnicodeScalarView(scalars)))\": \(message) (at character \(index + 1))")
     }
 
     var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
@@ -65,9 +66,15 @@ struct RegexParser {
         while let scalar = peek {
             var bounds: (Int, Int?)
             switch scalar {
-            case "*": bounds = (0, nil); index += 1
-            case "+": bounds = (1, nil); index += 1
-            case "?": bounds = (0, 1); index += 1
+            case "*":
+                bounds = (0, nil)
+                index += 1
+            case "+":
+                bounds = (1, nil)
+                index += 1
+            case "?":
+                bounds = (0, 1)
+                index += 1
             case "{":
                 guard let parsed = try braces() else { return node }
                 bounds = parsed
@@ -189,7 +196,10 @@ struct RegexParser {
         var first = true
         while true {
             guard let scalar = peek else { throw error("unclosed character class: a [ has no ]") }
-            if scalar == "]" && !first { index += 1; break }
+            if scalar == "]" && !first {
+                index += 1
+                break
+            }
             first = false
             index += 1
             var low: Unicode.Scalar
@@ -214,7 +224,9 @@ struct RegexParser {
                 var high = scalars[index]
                 index += 1
                 if high == "\\" {
-                    guard let single = try escape(flags: flags, inClass: true).scalar else { throw error("a range cannot end in a class like \\d") }
+                    guard let single = try escape(flags: flags, inClass: true).scalar else {
+                        throw error("a range cannot end in a class like \\d")
+                    }
                     high = single
                 }
                 guard low.value <= high.value else { throw error("the range \(low)-\(high) is backwards") }
@@ -246,14 +258,18 @@ struct RegexParser {
         case "x", "u":
             let length = scalar == "x" ? 2 : 4
             guard index + length <= scalars.count,
-                  let value = UInt32(String(String.UnicodeScalarView(scalars[index..<index + length])), radix: 16),
-                  let decoded = Unicode.Scalar(value) else { throw error("\\\(scalar) needs \(length) hex digits") }
+                let value = UInt32(String(String.UnicodeScalarView(scalars[index..<index + length])), radix: 16),
+                let decoded = Unicode.Scalar(value)
+            else { throw error("\\\(scalar) needs \(length) hex digits") }
             index += length
             return single(decoded)
         case "Q":
             var literal: [RegexNode] = []
             while index < scalars.count {
-                if scalars[index] == "\\", index + 1 < scalars.count, scalars[index + 1] == "E" { index += 2; break }
+                if scalars[index] == "\\", index + 1 < scalars.count, scalars[index + 1] == "E" {
+                    index += 2
+                    break
+                }
                 literal.append(.scalar(scalars[index], caseInsensitive: flags.caseInsensitive))
                 index += 1
             }

@@ -79,7 +79,8 @@ struct LinearRegex: Sendable {
     /// The same, on scalars already decoded.
     func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int = LinearRegex.defaultBudget) -> Bool? {
         let count = program.count
-        var current = ThreadList(capacity: count), next = ThreadList(capacity: count)
+        var current = ThreadList(capacity: count)
+        var next = ThreadList(capacity: count)
         var stack: [Int] = []
         var steps = 0
         var matched = false
@@ -87,7 +88,10 @@ struct LinearRegex: Sendable {
         var position = 0
         while true {
             if current.contains(program.count - 1) {
-                if !whole || position == input.count { matched = true; break }
+                if !whole || position == input.count {
+                    matched = true
+                    break
+                }
             }
             if position == input.count { break }
             steps += current.count

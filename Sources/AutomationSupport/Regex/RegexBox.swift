@@ -28,7 +28,10 @@ package final class RegexBox: Sendable {
         }
         // Offsets grow left to right: walk the scalars once, not once per group.
         var offsets = Set<Int>()
-        for range in ranges.compactMap({ $0 }) { offsets.insert(range.lowerBound); offsets.insert(range.upperBound) }
+        for range in ranges.compactMap({ $0 }) {
+            offsets.insert(range.lowerBound)
+            offsets.insert(range.upperBound)
+        }
         var indices: [Int: String.Index] = [:]
         var index = scalars.startIndex
         // The count from the array: the view's count walks the whole text each time it is asked.
@@ -62,7 +65,9 @@ package final class RegexBox: Sendable {
     package func matchesPart(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(bytes.count)
-        _ = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: false) { scalars.append(Unicode.Scalar($0) ?? "\u{FFFD}") }
+        _ = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: false) {
+            scalars.append(Unicode.Scalar($0) ?? "\u{FFFD}")
+        }
         let answer = regex.matches(scalars, whole: false)
         return answer ?? decide(nil, String(decoding: bytes, as: UTF8.self))
     }
@@ -74,8 +79,13 @@ package final class RegexBox: Sendable {
     /// `doesNotMatch` are both false. Said once.
     private func decide(_ answer: Bool?, _ text: String) -> Bool {
         if let answer { return answer }
-        if warned.withLock({ warned in defer { warned = true }; return !warned }) {
-            StandardStreams.error("sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget of \(LinearRegex.defaultBudget) steps; neither a match nor a mismatch (the matcher does not hold)\n")
+        if warned.withLock({ warned in
+            defer { warned = true }
+            return !warned
+        }) {
+            StandardStreams.error(
+                "sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget of \(LinearRegex.defaultBudget) steps; neither a match nor a mismatch (the matcher does not hold)\n"
+            )
         }
         return false
     }

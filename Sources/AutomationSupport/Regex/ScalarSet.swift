@@ -19,7 +19,8 @@ struct ScalarSet: Sendable {
         if let named {
             switch named {
             case "d", "D": found = ("0"..."9").contains(scalar)
-            case "w", "W": found = scalar == "_" || ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            case "w", "W":
+                found = scalar == "_" || ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
             default: found = " \t\n\r\u{0B}\u{0C}".unicodeScalars.contains(scalar)
             }
             if ("A"..."Z").contains(named) { found.toggle() }

@@ -26,7 +26,8 @@ package enum FileName {
     private static func clean(_ text: String) -> String {
         var cleaned = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            let unsafe = scalar == "/" || scalar == "\\" || scalar == ":" || scalar.value < 0x20 || scalar.value == 0x7F
+            let unsafe =
+                scalar == "/" || scalar == "\\" || scalar == ":" || scalar.value < 0x20 || scalar.value == 0x7F
                 || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
             cleaned.append(unsafe ? "_" : scalar)
         }

@@ -21,14 +21,17 @@ package enum Suggestion {
     /// "; did you mean \"x\"?" or "".
     ///
     /// With `otherwise`, the text when there is no suggestion (say, the list of valid names).
-    package static func didYouMean(_ word: String, among candidates: some Sequence<String>, quote: String = "\"", otherwise: String = "") -> String {
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>, quote: String = "\"", otherwise: String = "")
+        -> String
+    {
         guard let match = nearest(to: word, among: candidates) else { return otherwise }
         return "; did you mean \(quote)\(match)\(quote)?"
     }
 
     /// Levenshtein distance, counting an adjacent transposition as one edit.
     package static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

@@ -6,7 +6,9 @@ extension StringProtocol {
     package func trimmingSpaces() -> String {
         let text = Substring(self) // shares the storage
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = text.utf8.firstIndex(where: { !isBlank($0) }), let last = text.utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = text.utf8.firstIndex(where: { !isBlank($0) }), let last = text.utf8.lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
         // Blanks are ASCII, so both ends fall on character boundaries: after the last non-blank byte comes a blank or the end.
         let end = text.utf8.index(after: last)
         if first == text.startIndex && end == text.endIndex { return String(text) }
@@ -58,7 +60,10 @@ extension StringProtocol {
         guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
         var result = ""
         for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else { result.unicodeScalars.append(scalar); continue }
+            guard needsEscape(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
             switch scalar {
             case "\n": result += "\\n"
             case "\r": result += "\\r"

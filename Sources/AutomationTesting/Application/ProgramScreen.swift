@@ -23,8 +23,10 @@ extension SUTApplication {
     /// - Throws: ``AutomationError`` with the last output lines when the screen does not appear within
     ///   `timeout` (the application's default when nil); whatever `body` throws.
     @discardableResult
-    public func on<Screen: ProgramScreen, Result>(_ screen: Screen.Type, timeout: Duration? = nil,
-                                                  _ body: (Screen) async throws -> Result) async throws -> Result {
+    public func on<Screen: ProgramScreen, Result>(
+        _ screen: Screen.Type, timeout: Duration? = nil,
+        _ body: (Screen) async throws -> Result
+    ) async throws -> Result {
         try await waitForOutput(containing: Screen.marker, timeout: timeout)
         return try await body(Screen(app: self))
     }

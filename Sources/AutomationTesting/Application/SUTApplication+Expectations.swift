@@ -1,7 +1,7 @@
-import ProcessEngine
-import Scenarios
 import AutomationSupport
 import MockServer
+import ProcessEngine
+import Scenarios
 
 /// One thing a test expects to happen while the program runs: output from it, or requests from it.
 public enum Expected: Sendable, Hashable, CustomStringConvertible {
@@ -41,10 +41,13 @@ extension SUTApplication {
         while true {
             let (lines, satisfied, cut) = Self.check(expected, process: process, server: server, enforceOrder: enforceOrder)
             if satisfied { return }
-            if cut || ContinuousClock.now >= deadline || (process.status != nil && process.output.isFinished && !expectsRequestsAfterExit(expected, lines)) {
+            if cut || ContinuousClock.now >= deadline
+                || (process.status != nil && process.output.isFinished && !expectsRequestsAfterExit(expected, lines))
+            {
                 let requests = server.map { Self.seen($0.journal.ordered.map(\.request)) } ?? ""
-                throw AutomationError("expected\(enforceOrder ? ", in this order" : ""), within \(Runner.format(limit)):\n"
-                                      + lines.map { "  \($0)" }.joined(separator: "\n") + "\n" + requests + lastLines())
+                throw AutomationError(
+                    "expected\(enforceOrder ? ", in this order" : ""), within \(Runner.format(limit)):\n"
+                        + lines.map { "  \($0)" }.joined(separator: "\n") + "\n" + requests + lastLines())
             }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -61,7 +64,9 @@ extension SUTApplication {
     /// One line per item (✓ with its time, or ✗ with why), whether all hold, and whether an output item can
     /// never be decided (the stream was cut at a cap before it was found). Output is searched in the whole
     /// stream (memory, then the spool), never in the memory capture alone.
-    private static func check(_ expected: [Expected], process: LaunchedProcess, server: MockServer?, enforceOrder: Bool) -> ([String], Bool, Bool) {
+    private static func check(_ expected: [Expected], process: LaunchedProcess, server: MockServer?, enforceOrder: Bool) -> (
+        [String], Bool, Bool
+    ) {
         let (seconds, attoseconds) = SUTApplication.simultaneity.components
         let slack = Double(seconds) * 1000 + Double(attoseconds) / 1e15
         let origin = process.startedAtMs
@@ -80,7 +85,10 @@ extension SUTApplication {
                     switch process.output.firstOffset(of: needle, on: stream, from: start) {
                     case .found(let found):
                         let time = process.output.arrival(ofByteAt: found + max(needle.count, 1) - 1, on: stream) ?? .infinity
-                        if time >= notBefore { at = time; break searching }
+                        if time >= notBefore {
+                            at = time
+                            break searching
+                        }
                         start = found + 1
                     case .notYet: break searching
                     case .cut(let why):
@@ -89,8 +97,11 @@ extension SUTApplication {
                     }
                 }
             case .request(let route, let times):
-                let key = RouteKey(route), base = server?.startedAtMs ?? 0
-                let matching = (server?.journal.ordered ?? []).filter { key.matches($0.request) }.map { base + $0.receivedAtMs }.filter { $0 >= notBefore }
+                let key = RouteKey(route)
+                let base = server?.startedAtMs ?? 0
+                let matching = (server?.journal.ordered ?? []).filter { key.matches($0.request) }.map { base + $0.receivedAtMs }.filter {
+                    $0 >= notBefore
+                }
                 if times == 0 { at = previous } else if matching.count >= times { at = matching[times - 1] }
             }
             if let at, allHold {
@@ -100,7 +111,8 @@ extension SUTApplication {
                 lines.append("✗ \(item): not found before the cap: \(why)")
                 allHold = false
             } else {
-                lines.append("✗ \(item)" + (allHold ? (enforceOrder && previous > -.infinity ? ": not after the item before" : ": not yet") : ""))
+                lines.append(
+                    "✗ \(item)" + (allHold ? (enforceOrder && previous > -.infinity ? ": not after the item before" : ": not yet") : ""))
                 allHold = false
             }
         }
@@ -108,6 +120,7 @@ extension SUTApplication {
     }
 
     private static func seen(_ requests: [HTTPRequest]) -> String {
-        "requests seen, in order:" + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n")) + "\n"
+        "requests seen, in order:"
+            + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n")) + "\n"
     }
 }

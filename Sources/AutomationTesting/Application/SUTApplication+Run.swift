@@ -23,20 +23,23 @@ extension SUTApplication {
     /// - Returns: its output and status; a failing exit is a result, not an error.
     /// - Throws: ``AutomationError`` for an unterminated quote, a program that cannot start, or one still
     ///   running after `timeout` (it is stopped).
-    public static func run(_ commandLine: String, in directory: String? = nil, environment: [String: String] = [:],
-                           timeout: Duration = WaitTimeout.standard) throws -> CommandResult {
+    public static func run(
+        _ commandLine: String, in directory: String? = nil, environment: [String: String] = [:],
+        timeout: Duration = WaitTimeout.standard
+    ) throws -> CommandResult {
         let words: [String]
         do { words = try ShellWords.split(commandLine) } catch { throw AutomationError("\(error)") }
         guard let program = words.first else { throw AutomationError("run needs a command") }
         let scratch = try AutomationScope.current.map { try $0.scratch }
         let workingDirectory = directory ?? scratch?.directory
-        let plan = LaunchPlan(program: program.contains("/") && !program.hasPrefix("/") && workingDirectory != nil
-                                  ? workingDirectory! + "/" + program : program,
-                              arguments: Array(words.dropFirst()),
-                              environment: (scratch?.environment ?? [:]).merging(environment) { _, given in given }
-                                  .sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                              callerEnvironment: ProcessEnvironment.current, workingDirectory: workingDirectory,
-                              standardInput: .null, forwardsOutput: false, captureLimit: 64 << 20)
+        let plan = LaunchPlan(
+            program: program.contains("/") && !program.hasPrefix("/") && workingDirectory != nil
+                ? workingDirectory! + "/" + program : program,
+            arguments: Array(words.dropFirst()),
+            environment: (scratch?.environment ?? [:]).merging(environment) { _, given in given }
+                .sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            callerEnvironment: ProcessEnvironment.current, workingDirectory: workingDirectory,
+            standardInput: .null, forwardsOutput: false, captureLimit: 64 << 20)
         let process: LaunchedProcess
         do {
             process = try Launcher.launch(plan.request(mockServerURL: nil))
@@ -46,11 +49,13 @@ extension SUTApplication {
         guard let status = process.waitForExit(timeout: timeout) else {
             process.stop(signal: SignalNumber.terminate, grace: .seconds(1))
             process.finish(grace: .seconds(1))
-            throw AutomationError("\(commandLine) was still running after \(Runner.format(timeout)) and was stopped\n\(process.output.tailReport(lines: 15))")
+            throw AutomationError(
+                "\(commandLine) was still running after \(Runner.format(timeout)) and was stopped\n\(process.output.tailReport(lines: 15))")
         }
         process.finish(grace: .seconds(1))
-        return CommandResult(stdout: String(decoding: process.output.captured(.stdout), as: UTF8.self),
-                             stderr: String(decoding: process.output.captured(.stderr), as: UTF8.self), status: status)
+        return CommandResult(
+            stdout: String(decoding: process.output.captured(.stdout), as: UTF8.self),
+            stderr: String(decoding: process.output.captured(.stderr), as: UTF8.self), status: status)
     }
 
     /// Sends a signal (`"INT"`, `"TERM"`, `"HUP"`, `"QUIT"`, `"USR1"`, `"USR2"`, `"KILL"`) to the program's

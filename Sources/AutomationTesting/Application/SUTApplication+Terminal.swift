@@ -28,12 +28,14 @@ extension SUTApplication {
         }
         let size = TerminalSize(columns: columns, rows: rows)
         do {
-            try await waitForOutput(satisfying: { TerminalScreen(size, output: Array($0.utf8)).text.contains(text) ? text : nil },
-                                    timeout: timeout, what: "the screen to show \"\(text)\"")
+            try await waitForOutput(
+                satisfying: { TerminalScreen(size, output: Array($0.utf8)).text.contains(text) ? text : nil },
+                timeout: timeout, what: "the screen to show \"\(text)\"")
         } catch let error as AutomationError {
-            throw AutomationError(error.message.split(separator: "\n", maxSplits: 1).first.map(String.init).map {
-                "\($0)\n--- screen (\(columns)x\(rows)) ---\n\(screenText)"
-            } ?? error.message)
+            throw AutomationError(
+                error.message.split(separator: "\n", maxSplits: 1).first.map(String.init).map {
+                    "\($0)\n--- screen (\(columns)x\(rows)) ---\n\(screenText)"
+                } ?? error.message)
         }
     }
 

@@ -1,7 +1,7 @@
-import AutomationSupport
 public import AutomationHost
-import MockServer
+import AutomationSupport
 import FoundationLauncher
+import MockServer
 
 /// A wait or check on a program under test that did not hold. The message carries the program's last
 /// output lines, so a failure reads like a screenshot of the terminal.
@@ -59,8 +59,10 @@ public final class SUTApplication: Sendable {
     ///   - launcher: how the program is started (posix_spawn, or Foundation.Process).
     ///   - terminal: `.pseudo(columns:rows:)` runs it on a pseudo-terminal: `isatty` is true, output is one
     ///     stream with the terminal's `\r\n`, ``screenText`` shows what a terminal would, ``press(_:)`` sends keys.
-    public init(executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .spawn,
-                terminal: ProgramTerminal = .pipes) {
+    public init(
+        executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .spawn,
+        terminal: ProgramTerminal = .pipes
+    ) {
         self.executable = executable
         self.launcher = launcher
         self.terminal = terminal
@@ -79,10 +81,12 @@ public final class SUTApplication: Sendable {
     /// In a test with a scope, `HOME`, `TMPDIR` and `XDG_*` point into the scope's ``ScratchSpace`` unless
     /// `environment` sets them: nothing a test launches touches the real home.
     /// - Throws: ``LaunchError`` when it cannot start; ``AutomationError`` when it already runs.
-    public func launch(featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:],
-                       environment: [String: String] = [:], arguments: [String] = [], entryPoint: String? = nil,
-                       server: MockServer? = nil, flagsIn: WireFormat.Channel? = nil,
-                       workingDirectory: String? = nil) throws {
+    public func launch(
+        featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:],
+        environment: [String: String] = [:], arguments: [String] = [], entryPoint: String? = nil,
+        server: MockServer? = nil, flagsIn: WireFormat.Channel? = nil,
+        workingDirectory: String? = nil
+    ) throws {
         if let running = state.withLock({ $0.process }), running.status == nil {
             throw AutomationError("\(executable) is already running; terminate() it first")
         }
@@ -100,11 +104,12 @@ public final class SUTApplication: Sendable {
         let flags = LaunchFlags(featureFlags: featureFlags, automationFlags: automationFlags, entryPoint: entryPoint, flagsIn: flagsIn)
         var terminalSize: TerminalSize?
         if case .pseudo(let columns, let rows) = terminal { terminalSize = TerminalSize(columns: columns, rows: rows) }
-        let plan = LaunchPlan(program: executable, arguments: arguments, flags: flags, environment: variables,
-                              callerEnvironment: ProcessEnvironment.current, workingDirectory: workingDirectory,
-                              standardInput: .pipe, terminal: terminalSize, backend: launcher, forwardsOutput: false,
-                              captureLimit: memoryCaptureLimit,
-                              spoolDirectory: ProcessEnvironment.current["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        let plan = LaunchPlan(
+            program: executable, arguments: arguments, flags: flags, environment: variables,
+            callerEnvironment: ProcessEnvironment.current, workingDirectory: workingDirectory,
+            standardInput: .pipe, terminal: terminalSize, backend: launcher, forwardsOutput: false,
+            captureLimit: memoryCaptureLimit,
+            spoolDirectory: ProcessEnvironment.current["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
         let process = try Launcher.launch(plan.request(mockServerURL: server?.url))
         state.withLock {
             $0.process = process
@@ -130,7 +135,9 @@ public final class SUTApplication: Sendable {
     func runningProcess() throws(AutomationError) -> LaunchedProcess { try requireProcess() }
 
     private func requireProcess() throws(AutomationError) -> LaunchedProcess {
-        guard let process = state.withLock({ $0.process }) else { throw AutomationError("\(executable) was not launched; call launch() first") }
+        guard let process = state.withLock({ $0.process }) else {
+            throw AutomationError("\(executable) was not launched; call launch() first")
+        }
         return process
     }
 
@@ -157,7 +164,9 @@ public final class SUTApplication: Sendable {
     }
 
     /// Waits until a line of the stream matches the regular expression; returns that line.
-    public func waitForOutput(matching pattern: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws -> String {
+    public func waitForOutput(matching pattern: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws
+        -> String
+    {
         let regex: RegexBox
         do { regex = try RegexBox(pattern) } catch { throw AutomationError("invalid regular expression \"\(pattern)\": \(error)") }
         var matcher = LineMatcher(regex)
@@ -177,14 +186,17 @@ public final class SUTApplication: Sendable {
         switch watched {
         case .ended, .timedOut: return
         case .matched: throw AutomationError("\"\(text)\" appeared on \(stream.rawValue), which it should not have\n\(lastLines())")
-        case .cut(let why): throw AutomationError("cannot tell that \"\(text)\" did not appear on \(stream.rawValue): \(why)\n\(lastLines())")
+        case .cut(let why):
+            throw AutomationError("cannot tell that \"\(text)\" did not appear on \(stream.rawValue): \(why)\n\(lastLines())")
         }
     }
 
     /// Feeds `matcher` the whole stream as it arrives (memory, then the spool) until it matches; throws when
     /// the time runs out, the program ends first, or the stream was cut at a cap (naming it).
-    private func watch<Matcher: OutputMatcher & Sendable>(_ stream: StandardStream, timeout: Duration?, what: String,
-                                                        _ matcher: inout Matcher) async throws -> Matcher {
+    private func watch<Matcher: OutputMatcher & Sendable>(
+        _ stream: StandardStream, timeout: Duration?, what: String,
+        _ matcher: inout Matcher
+    ) async throws -> Matcher {
         let process = try requireProcess()
         let limit = timeout ?? defaultTimeout
         let start = matcher
@@ -198,7 +210,8 @@ public final class SUTApplication: Sendable {
         case .matched: return final
         case .cut(let why): throw AutomationError("expected \(what): not found before the cap: \(why)\n\(lastLines())")
         case .ended, .timedOut:
-            let reason = process.output.isFinished
+            let reason =
+                process.output.isFinished
                 ? "the program \(process.waitForExit(timeout: .milliseconds(200)).map(\.description) ?? "closed its output") first"
                 : "waited \(Runner.format(limit))"
             throw AutomationError("expected \(what): \(reason)\n\(lastLines())")
@@ -218,8 +231,10 @@ public final class SUTApplication: Sendable {
 
     /// For conditions on the text as a whole (the screen): past the memory capture the condition cannot be
     /// judged on the text, so the wait fails naming the cap rather than judge a prefix.
-    private func wait(on stream: StandardStream, timeout: Duration?, what: String,
-                      _ found: @escaping @Sendable (String) -> String?) async throws -> String {
+    private func wait(
+        on stream: StandardStream, timeout: Duration?, what: String,
+        _ found: @escaping @Sendable (String) -> String?
+    ) async throws -> String {
         let process = try requireProcess()
         let limit = timeout ?? defaultTimeout
         let application = self
@@ -228,11 +243,14 @@ public final class SUTApplication: Sendable {
                 let match = process.output.wait(on: stream, timeout: limit, found)
                 if process.output.isCaptureCut(stream) {
                     let cap = ByteSize.text(process.output.captureLimit)
-                    return continuation.resume(throwing: AutomationError(
-                        "cannot judge \(what): the program wrote more than \(cap) on \(stream.rawValue), and this wait reads the first \(cap)\n\(application.lastLines())"))
+                    return continuation.resume(
+                        throwing: AutomationError(
+                            "cannot judge \(what): the program wrote more than \(cap) on \(stream.rawValue), and this wait reads the first \(cap)\n\(application.lastLines())"
+                        ))
                 }
                 if let match { return continuation.resume(returning: match) }
-                let reason = process.output.isFinished
+                let reason =
+                    process.output.isFinished
                     ? "the program \(process.waitForExit(timeout: .milliseconds(200)).map(\.description) ?? "closed its output") first"
                     : "waited \(Runner.format(limit))"
                 continuation.resume(throwing: AutomationError("expected \(what): \(reason)\n\(application.lastLines())"))
@@ -267,10 +285,14 @@ public final class SUTApplication: Sendable {
         guard let timeout else { return nil }
         let process = try requireProcess()
         let reply: String? = await withCheckedContinuation { continuation in
-            startThread { continuation.resume(returning: MockServerRun.waitForAcknowledgement(of: id, by: process, on: endpoint, timeout: timeout)) }
+            startThread {
+                continuation.resume(returning: MockServerRun.waitForAcknowledgement(of: id, by: process, on: endpoint, timeout: timeout))
+            }
         }
         guard let reply else {
-            let why = process.status.map { "the program \($0) first" } ?? "waited \(Runner.format(timeout)); does it call ControlChannel.acknowledge?"
+            let why =
+                process.status.map { "the program \($0) first" }
+                ?? "waited \(Runner.format(timeout)); does it call ControlChannel.acknowledge?"
             throw AutomationError("control message \"\(message)\" was not acknowledged: \(why)\n\(lastLines())")
         }
         return reply

@@ -1,6 +1,7 @@
+import AutomationSupport
 import ProcessEngine
 import Scenarios
-import AutomationSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -21,7 +22,9 @@ public final class ScratchSpace: Sendable {
     /// - Throws: ``AutomationError`` when no directory can be made under `TMPDIR`.
     public init() throws {
         let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let root = ScratchDirectory.make(in: temporary) else { throw AutomationError("cannot make a scratch directory in \(temporary)") }
+        guard let root = ScratchDirectory.make(in: temporary) else {
+            throw AutomationError("cannot make a scratch directory in \(temporary)")
+        }
         self.root = root
         directory = root + "/work"
         var environment: [String: String] = [:]

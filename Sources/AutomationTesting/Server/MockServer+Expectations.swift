@@ -1,7 +1,7 @@
-import ProcessEngine
-import Scenarios
 import AutomationSupport
 import MockServer
+import ProcessEngine
+import Scenarios
 
 /// Declare the calls a test expects, then wait for them (TestAbstraction's expect-then-wait).
 ///
@@ -50,7 +50,8 @@ extension MockServer {
     }
 
     /// What is still missing (or out of order), or nil when every expectation holds.
-    static func expectationProblem(_ expectations: [(route: RouteKey, times: Int)], requests: [HTTPRequest], enforceOrder: Bool) -> String? {
+    static func expectationProblem(_ expectations: [(route: RouteKey, times: Int)], requests: [HTTPRequest], enforceOrder: Bool) -> String?
+    {
         var completedAt: [Int] = []
         for (route, times) in expectations {
             let positions = requests.indices.filter { route.matches(requests[$0]) }
@@ -68,6 +69,7 @@ extension MockServer {
     }
 
     private static func seen(_ requests: [HTTPRequest]) -> String {
-        "requests seen, in order:" + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n"))
+        "requests seen, in order:"
+            + (requests.isEmpty ? " none" : "\n" + requests.map { "  \($0.method) \($0.target)" }.joined(separator: "\n"))
     }
 }

@@ -1,4 +1,5 @@
 public import MockServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -27,21 +28,27 @@ public final class MockServerBuilder {
     /// Adds a route: `"GET /cities"`, `"POST /users/{id}"`, `"ANY /files/**"`.
     /// - Parameter handler: the request and its call number for this route (1, 2, …).
     @discardableResult
-    public func route(_ route: String, expectedCalls: Int? = nil,
-                      _ handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse) -> MockServerBuilder {
+    public func route(
+        _ route: String, expectedCalls: Int? = nil,
+        _ handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse
+    ) -> MockServerBuilder {
         let key = RouteKey(route)
-        stubs.addRoute(method: key.method, path: key.path, name: key.description,
-                       expectedCalls: expectedCalls.map { Stub.Expectation(times: $0) }, handler: handler)
+        stubs.addRoute(
+            method: key.method, path: key.path, name: key.description,
+            expectedCalls: expectedCalls.map { Stub.Expectation(times: $0) }, handler: handler)
         return self
     }
 
     /// Adds a route answered by these responses in call order; `then` says what follows the last one: it
     /// repeats (the default) or the list starts over (`.cycle`, as Sky's mock server does).
     @discardableResult
-    public func route(_ route: String, responses: [MockResponse], then: ResponseOrder = .repeatLast, expectedCalls: Int? = nil) -> MockServerBuilder {
+    public func route(_ route: String, responses: [MockResponse], then: ResponseOrder = .repeatLast, expectedCalls: Int? = nil)
+        -> MockServerBuilder
+    {
         let key = RouteKey(route)
-        stubs.addRoute(method: key.method, path: key.path, responses: responses, then: then, name: key.description,
-                       expectedCalls: expectedCalls.map { Stub.Expectation(times: $0) })
+        stubs.addRoute(
+            method: key.method, path: key.path, responses: responses, then: then, name: key.description,
+            expectedCalls: expectedCalls.map { Stub.Expectation(times: $0) })
         return self
     }
 

@@ -1,3 +1,6 @@
+import AutomationSupport
+import Dispatch
+import Foundation
 // The Foundation.Process backend (`--launcher foundation`), with the smallest workarounds for the traps
 // DESIGN.md "Facts measured" lists: the spawn runs on a thread whose signal mask is clear (the child
 // inherits the spawning thread's mask), and exit is seen through terminationHandler, not the polling
@@ -8,8 +11,7 @@
 // leaves it out and hands `--launcher foundation` runs to `sut-launch-foundation`, the same commands with
 // this backend registered; AutomationTesting registers it when a test asks for it.
 import ProcessEngine
-import AutomationSupport
-import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,22 +20,24 @@ import Darwin
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
-import Foundation
 
 /// The Foundation.Process launcher backend.
 public enum FoundationLauncher {
     /// Makes ``LauncherBackend/foundation`` available to ``Launcher`` in this process. Idempotent.
     public static func register() {
         Launcher.register(.foundation) { spawn in
-            FoundationLauncher.spawn(path: spawn.path, arguments: spawn.arguments, environment: spawn.environment,
-                                     workingDirectory: spawn.workingDirectory, descriptors: spawn.descriptors)
+            FoundationLauncher.spawn(
+                path: spawn.path, arguments: spawn.arguments, environment: spawn.environment,
+                workingDirectory: spawn.workingDirectory, descriptors: spawn.descriptors)
         }
     }
 
     /// Starts `path` with Foundation.Process; `descriptors[i]` becomes the child's fd i.
     /// - Returns: the pid and a function that blocks until the program exits and returns a wait status.
-    static func spawn(path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
-                      descriptors: [Int32]) -> Result<(pid_t, @Sendable () -> Int32), Errno> {
+    static func spawn(
+        path: String, arguments: [String], environment: [String: String], workingDirectory: String?,
+        descriptors: [Int32]
+    ) -> Result<(pid_t, @Sendable () -> Int32), Errno> {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -49,7 +53,8 @@ public enum FoundationLauncher {
         nonisolated(unsafe) var failure: (any Error)?
         let spawned = DispatchSemaphore(value: 0)
         startThread {
-            var empty = sigset_t(), old = sigset_t()
+            var empty = sigset_t()
+            var old = sigset_t()
             sigemptyset(&empty)
             pthread_sigmask(SIG_SETMASK, &empty, &old)
             do { try process.run() } catch { failure = error }
@@ -59,11 +64,16 @@ public enum FoundationLauncher {
         spawned.wait()
         if let failure { return .failure(errno(of: failure)) }
         let pid = process.processIdentifier
-        return .success((pid, {
-            exited.wait()
-            exited.signal()
-            return process.terminationReason == .uncaughtSignal ? process.terminationStatus & 0x7F : (process.terminationStatus & 0xFF) << 8
-        }))
+        return .success(
+            (
+                pid,
+                {
+                    exited.wait()
+                    exited.signal()
+                    return process.terminationReason == .uncaughtSignal
+                        ? process.terminationStatus & 0x7F : (process.terminationStatus & 0xFF) << 8
+                }
+            ))
     }
 
     /// The errno behind a Process.run() failure, as posix_spawn would have reported it.

@@ -31,11 +31,15 @@ package struct ChunkedDecoder {
             let start = bytes.startIndex + offset
             if let trailerStart { return try trailers(bytes, from: trailerStart) }
             guard let lineEnd = Self.findLineEnd(bytes, from: start) else {
-                if bytes.endIndex - start > Self.maxChunkLineBytes { throw RequestHead.Error(400, "chunk size line longer than \(Self.maxChunkLineBytes) bytes") }
+                if bytes.endIndex - start > Self.maxChunkLineBytes {
+                    throw RequestHead.Error(400, "chunk size line longer than \(Self.maxChunkLineBytes) bytes")
+                }
                 return .needMore
             }
             let lineLength = lineEnd.next - start
-            if lineLength > Self.maxChunkLineBytes { throw RequestHead.Error(400, "chunk size line longer than \(Self.maxChunkLineBytes) bytes") }
+            if lineLength > Self.maxChunkLineBytes {
+                throw RequestHead.Error(400, "chunk size line longer than \(Self.maxChunkLineBytes) bytes")
+            }
             // Counted once, when the line is consumed (a chunk whose data is still arriving is read again).
             if metadataBytes + lineLength > Self.maxChunkMetadataBytes {
                 throw RequestHead.Error(400, "chunk size lines (with extensions) longer than \(Self.maxChunkMetadataBytes) bytes in all")
@@ -45,7 +49,8 @@ package struct ChunkedDecoder {
             while let last = sizeText.last, last == 0x20 || last == 0x09 { sizeText = sizeText.dropLast() }
             // Hex digits only: Int(_:radix:) would also take a sign, and a negative size must not reach the ranges below.
             guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(Self.isHexDigit),
-                  let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else {
+                let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16)
+            else {
                 throw RequestHead.Error(400, "invalid chunk size \"\(String(decoding: sizeText.prefix(20), as: UTF8.self))\"")
             }
             if size == 0 {

@@ -35,18 +35,22 @@ package enum HTTPField {
     static func badByte(in text: String, name: Bool = false) -> String {
         if name && text.isEmpty { return "is empty" }
         guard let byte = text.utf8.first(where: { name ? !isTokenCharacter($0) : !isValueByte($0) }) else { return "is valid" }
-        let label: String = switch byte {
-        case 0x00: "NUL"
-        case 0x09: "a tab"
-        case 0x0A: "LF"
-        case 0x0D: "CR"
-        case 0x20: "a space"
-        case 0x7F: "DEL"
-        case 0x80...: "a non-ASCII character"
-        default: byte < 0x20 ? "a control character" : "\"\(Character(Unicode.Scalar(byte)))\""
-        }
+        let label: String =
+            switch byte {
+            case 0x00: "NUL"
+            case 0x09: "a tab"
+            case 0x0A: "LF"
+            case 0x0D: "CR"
+            case 0x20: "a space"
+            case 0x7F: "DEL"
+            case 0x80...: "a non-ASCII character"
+            default: byte < 0x20 ? "a control character" : "\"\(Character(Unicode.Scalar(byte)))\""
+            }
         let hex = String(byte, radix: 16, uppercase: true)
-        let rule = name ? "; a header name is letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 §5.6.2)" : ", which HTTP forbids in a response head (RFC 9110 §5.5)"
+        let rule =
+            name
+            ? "; a header name is letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 §5.6.2)"
+            : ", which HTTP forbids in a response head (RFC 9110 §5.5)"
         return "holds \(label) (0x\(hex.count == 1 ? "0" + hex : hex))\(rule)"
     }
 
@@ -73,8 +77,9 @@ package enum HTTPField {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
         default: false
         }
     }

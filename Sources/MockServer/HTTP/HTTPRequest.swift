@@ -18,8 +18,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var clientAddress: String
 
     /// A request; `path` and `rawQuery` are split from `target`.
-    public init(method: String, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = [:],
-                body: [UInt8] = [], clientAddress: String = "127.0.0.1") {
+    public init(
+        method: String, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = [:],
+        body: [UInt8] = [], clientAddress: String = "127.0.0.1"
+    ) {
         self.method = method
         self.target = target
         self.version = version
@@ -45,8 +47,10 @@ public struct HTTPRequest: Sendable, Hashable {
         guard let rawQuery, !rawQuery.isEmpty else { return [] }
         return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: "=") {
-                return (PercentEncoding.decode(pair[..<equals], plusAsSpace: true),
-                        PercentEncoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true))
+                return (
+                    PercentEncoding.decode(pair[..<equals], plusAsSpace: true),
+                    PercentEncoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true)
+                )
             }
             return (PercentEncoding.decode(pair, plusAsSpace: true), "")
         }
@@ -115,7 +119,8 @@ package enum PercentEncoding {
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
             if byte == UInt8(ascii: "%"), iterator.count >= 2,
-               let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1]) {
+                let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1])
+            {
                 bytes.append(high << 4 | low)
                 iterator = iterator.dropFirst(2)
             } else if plusAsSpace && byte == UInt8(ascii: "+") {

@@ -38,8 +38,10 @@ public struct MockResponse: Sendable, Hashable {
     public var chunked: Bool
 
     /// An answer; by default 200 with no body.
-    public init(status: Int = 200, reason: String? = nil, headers: HTTPHeaders = [:], body: [UInt8] = [],
-                delayMs: Int = 0, fault: Fault? = nil, chunked: Bool = false) {
+    public init(
+        status: Int = 200, reason: String? = nil, headers: HTTPHeaders = [:], body: [UInt8] = [],
+        delayMs: Int = 0, fault: Fault? = nil, chunked: Bool = false
+    ) {
         self.status = status
         self.reason = reason
         self.headers = headers

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// A parsed request line and header block, before the body.
 package struct RequestHead: Sendable {
     package var method: String
@@ -79,8 +80,9 @@ package struct RequestHead: Sendable {
             guard !value.contains(0x00), !value.contains(0x0D) else { throw Error(400, "invalid character in a header value") }
             headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
         }
-        let head = RequestHead(method: String(decoding: parts[0], as: UTF8.self),
-                               target: String(decoding: parts[1], as: UTF8.self), version: version, headers: headers)
+        let head = RequestHead(
+            method: String(decoding: parts[0], as: UTF8.self),
+            target: String(decoding: parts[1], as: UTF8.self), version: version, headers: headers)
         var hosts = 0
         for entry in headers.entries where entry.name.utf8.count == 4 && entry.name.lowercased() == "host" { hosts += 1 }
         if version == "HTTP/1.1" && hosts == 0 {
@@ -104,11 +106,15 @@ package struct RequestHead: Sendable {
                 $0.trimmingSpaces().lowercased()
             }
             guard codings.last == "chunked" else { throw Error(400, "the final transfer coding must be chunked") }
-            guard codings.count == 1 else { throw Error(501, "transfer coding \(codings.dropLast().joined(separator: ", ")) is not supported") }
+            guard codings.count == 1 else {
+                throw Error(501, "transfer coding \(codings.dropLast().joined(separator: ", ")) is not supported")
+            }
             return .chunked
         }
         // Empty members count: `Content-Length:` and `3,` are invalid, not 0 and 3 (RFC 9112 §6.3).
-        let lengths = headers.values("Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() } }
+        let lengths = headers.values("Content-Length").flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
+        }
         guard let first = lengths.first else { return .none }
         guard lengths.allSatisfy({ $0 == first }) else { throw Error(400, "conflicting Content-Length values") }
         guard !first.isEmpty, first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), first.utf8.count <= 18, let length = Int(first) else {

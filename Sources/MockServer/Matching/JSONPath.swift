@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// The subset of JSONPath that `matchesJsonPath` supports:
 /// `$`, `.name`, `['name']`, `[0]`, `[-1]`, `[*]`, `.*`, `..name` (recursive descent), and filters
 /// `[?(@.field)]`, `[?(@.field == 'text')]`, `[?(@.field == 3)]`, `!=`, `<`, `>`, `<=`, `>=`.
@@ -31,7 +32,9 @@ struct JSONPath: Sendable {
                 let name = rest.prefix { $0 != "." && $0 != "[" }
                 guard !name.isEmpty else { throw Error(message: "JSONPath \"\(source)\": expected a name after ..") }
                 // Jayway reads $..* as every descendant; read as a key named "*" it matched almost nothing.
-                guard name != "*" else { throw Error(message: "JSONPath \"\(source)\": ..* (every descendant) is not supported; name a key: $..name") }
+                guard name != "*" else {
+                    throw Error(message: "JSONPath \"\(source)\": ..* (every descendant) is not supported; name a key: $..name")
+                }
                 try Self.checkName(name, source: source)
                 steps.append(.descendant(String(name)))
                 rest = rest.dropFirst(name.count)
@@ -50,10 +53,15 @@ struct JSONPath: Sendable {
                     steps.append(.wildcard)
                 } else if inside.first.map({ $0.isNumber || $0 == "-" }) == true, !inside.contains(":") {
                     guard let number = BoundedNumber.integer(inside, in: -Self.maxIndex...Self.maxIndex) else {
-                        throw Error(message: "JSONPath \"\(source)\": the index [\(inside.prefix(40))] is not a whole number from -\(Self.maxIndex) to \(Self.maxIndex)")
+                        throw Error(
+                            message:
+                                "JSONPath \"\(source)\": the index [\(inside.prefix(40))] is not a whole number from -\(Self.maxIndex) to \(Self.maxIndex)"
+                        )
                     }
                     steps.append(.index(number))
-                } else if (inside.hasPrefix("'") && inside.hasSuffix("'")) || (inside.hasPrefix("\"") && inside.hasSuffix("\"")), inside.count >= 2 {
+                } else if (inside.hasPrefix("'") && inside.hasSuffix("'")) || (inside.hasPrefix("\"") && inside.hasSuffix("\"")),
+                    inside.count >= 2
+                {
                     steps.append(.child(String(inside.dropFirst().dropLast())))
                 } else if inside.hasPrefix("?(") && inside.hasSuffix(")") {
                     steps.append(try Self.parseFilter(String(inside.dropFirst(2).dropLast()), source: source))
@@ -117,7 +125,9 @@ struct JSONPath: Sendable {
         }
         guard left.hasPrefix("@") else { throw Error(message: "JSONPath \"\(source)\": a filter must test @.field") }
         let field = left.dropFirst().split(separator: ".").map(String.init)
-        if comparison == nil, expression.contains("=~") || expression.contains("&&") || expression.contains("||") || expression.contains(" in ") {
+        if comparison == nil,
+            expression.contains("=~") || expression.contains("&&") || expression.contains("||") || expression.contains(" in ")
+        {
             throw Error(message: "JSONPath \"\(source)\": the filter [?(\(expression))] is not supported; supported: \(supported)")
         }
         for name in field { try checkName(Substring(name), source: source) }
@@ -166,7 +176,8 @@ struct JSONPath: Sendable {
         }
         var candidates = found
         if isDefinite, let value = found.first, let elements = value.elements,
-           elements.allSatisfy({ if case .array = $0.value { false } else if case .object = $0.value { false } else { true } }) {
+            elements.allSatisfy({ if case .array = $0.value { false } else if case .object = $0.value { false } else { true } })
+        {
             candidates = elements
         }
         return candidates.contains { node in

@@ -1,10 +1,12 @@
 package import AutomationSupport
+
 /// Matching helpers for other modules (the scenario runner's request assertions).
 package enum RequestMatching {
     /// True when the request has this method and its path fits the template (`/users/{id}`, `/files/*`).
     package static func matches(_ request: HTTPRequest, method: String?, path template: String) -> Bool {
         if let method, request.method != method { return false }
-        let probe = Stub(id: "", name: "", source: "", method: nil, url: .template(PathSegment.parse(template, decoding: true)), responses: [])
+        let probe = Stub(
+            id: "", name: "", source: "", method: nil, url: .template(PathSegment.parse(template, decoding: true)), responses: [])
         return probe.urlMatches(MatchInput(request))
     }
 

@@ -30,7 +30,8 @@ struct Router: Sendable {
         // Sort keys computed once: comparing whole Stub values would copy them on every comparison.
         let keys = stubs.map { (priority: $0.priority, specificity: $0.specificity, order: $0.order) }
         let order = keys.indices.sorted { a, b in
-            let x = keys[a], y = keys[b]
+            let x = keys[a]
+            let y = keys[b]
             if x.priority != y.priority { return x.priority < y.priority }
             if x.specificity != y.specificity { return x.specificity > y.specificity }
             return x.order > y.order

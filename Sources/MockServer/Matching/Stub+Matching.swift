@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// A reason a request did not match a stub, for near-miss messages.
 struct Mismatch: Sendable {
     var field: String
@@ -94,7 +95,10 @@ extension Stub {
             if !collectAll { return mismatches }
         } else if !pathParameters.isEmpty, let values = pathParameterValues(input) {
             for (name, matcher) in pathParameters where !matcher.matches(values[name]) {
-                mismatches.append(Mismatch(field: "path parameter \(name)", expected: matcher.description, actual: values[name].map { "\"\($0)\"" } ?? "nothing", weight: 1))
+                mismatches.append(
+                    Mismatch(
+                        field: "path parameter \(name)", expected: matcher.description,
+                        actual: values[name].map { "\"\($0)\"" } ?? "nothing", weight: 1))
                 if !collectAll { return mismatches }
             }
         }
@@ -102,8 +106,10 @@ extension Stub {
             let values = input.query.filter { $0.name == name }.map(\.value)
             let ok = values.isEmpty ? matcher.matches(nil) : values.contains { matcher.matches($0) }
             if !ok {
-                mismatches.append(Mismatch(field: "query \(name)", expected: matcher.description,
-                                           actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
+                mismatches.append(
+                    Mismatch(
+                        field: "query \(name)", expected: matcher.description,
+                        actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
                 if !collectAll { return mismatches }
             }
         }
@@ -111,24 +117,31 @@ extension Stub {
             let values = request.headers.values(name)
             let ok = values.isEmpty ? matcher.matches(nil) : values.contains { matcher.matches($0) }
             if !ok {
-                mismatches.append(Mismatch(field: "header \(name)", expected: matcher.description,
-                                           actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
+                mismatches.append(
+                    Mismatch(
+                        field: "header \(name)", expected: matcher.description,
+                        actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
                 if !collectAll { return mismatches }
             }
         }
         for (name, matcher) in cookies where !matcher.matches(input.cookies[name]) {
-            mismatches.append(Mismatch(field: "cookie \(name)", expected: matcher.description,
-                                       actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent", weight: 1))
+            mismatches.append(
+                Mismatch(
+                    field: "cookie \(name)", expected: matcher.description,
+                    actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent", weight: 1))
             if !collectAll { return mismatches }
         }
         for matcher in body where !matcher.matches(request.body.isEmpty ? nil : input.bodyText) {
-            let shown = input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
+            let shown =
+                input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
             mismatches.append(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1))
             if !collectAll { return mismatches }
         }
         if let scenario, let required = scenario.requiredState, required != (scenarioState ?? ScenarioStates.started) {
-            mismatches.append(Mismatch(field: "scenario \"\(scenario.name)\"", expected: "state \"\(required)\"",
-                                       actual: "state \"\(scenarioState ?? ScenarioStates.started)\"", weight: 0.5))
+            mismatches.append(
+                Mismatch(
+                    field: "scenario \"\(scenario.name)\"", expected: "state \"\(required)\"",
+                    actual: "state \"\(scenarioState ?? ScenarioStates.started)\"", weight: 0.5))
         }
         return mismatches
     }

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// Matches one value (a header, query parameter, cookie, body): WireMock's string matchers.
 indirect enum ValueMatcher: Sendable {
     case equalTo(String, caseInsensitive: Bool)
@@ -32,8 +33,9 @@ indirect enum ValueMatcher: Sendable {
         case .matches(let regex): return regex.matchesWhole(value)
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
             guard let actual = try? JSONParser.parse(value) else { return false }
-            return JSONComparison.matches(expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
-                                          ignoreExtraElements: ignoreExtraElements)
+            return JSONComparison.matches(
+                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
+                ignoreExtraElements: ignoreExtraElements)
         case .matchesJSONPath(let path, let valueMatcher):
             return path.matches(try? JSONParser.parse(value), valueMatcher)
         default: return false
@@ -65,8 +67,11 @@ enum JSONComparison {
             if !ignoreExtraElements && expectedMembers.count != actualMembers.count { return false }
             for member in expectedMembers {
                 guard let other = actualMembers.first(where: { $0.key == member.key }) else { return false }
-                guard matches(expected: member.value, actual: other.value, ignoreArrayOrder: ignoreArrayOrder,
-                              ignoreExtraElements: ignoreExtraElements) else { return false }
+                guard
+                    matches(
+                        expected: member.value, actual: other.value, ignoreArrayOrder: ignoreArrayOrder,
+                        ignoreExtraElements: ignoreExtraElements)
+                else { return false }
             }
             return true
         case (.array(let expectedElements), .array(let actualElements)):
@@ -77,8 +82,12 @@ enum JSONComparison {
                     // In order, as a subsequence.
                     var index = 0
                     for element in actualElements where index < expectedElements.count {
-                        if matches(expected: expectedElements[index], actual: element, ignoreArrayOrder: false,
-                                   ignoreExtraElements: true) { index += 1 }
+                        if matches(
+                            expected: expectedElements[index], actual: element, ignoreArrayOrder: false,
+                            ignoreExtraElements: true)
+                        {
+                            index += 1
+                        }
                     }
                     return index == expectedElements.count
                 }
@@ -88,17 +97,24 @@ enum JSONComparison {
             }
             var unused = actualElements
             for element in expectedElements {
-                guard let index = unused.firstIndex(where: {
-                    matches(expected: element, actual: $0, ignoreArrayOrder: true, ignoreExtraElements: ignoreExtraElements)
-                }) else { return false }
+                guard
+                    let index = unused.firstIndex(where: {
+                        matches(expected: element, actual: $0, ignoreArrayOrder: true, ignoreExtraElements: ignoreExtraElements)
+                    })
+                else { return false }
                 unused.remove(at: index)
             }
             return true
         case (.int(let a), .double(let b)): return Double(a) == b
         case (.double(let a), .int(let b)): return a == Double(b)
-        case (.string(let text), _) where text == "${json-unit.any-string}": if case .string = actual.value { return true }; return false
+        case (.string(let text), _) where text == "${json-unit.any-string}":
+            if case .string = actual.value { return true }
+            return false
         case (.string(let text), _) where text == "${json-unit.any-number}":
-            switch actual.value { case .int, .double: return true; default: return false }
+            switch actual.value {
+            case .int, .double: return true
+            default: return false
+            }
         case (.string(let text), _) where text == "${json-unit.ignore}": return true
         default: return expected.value == actual.value
         }

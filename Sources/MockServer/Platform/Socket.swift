@@ -1,5 +1,6 @@
 // The one place MockServer talks to the C library about sockets.
 internal import CSystemShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,7 +61,7 @@ package struct Socket: Sendable, Hashable {
             closeDescriptor(fd)
             throw Error(call: "bind", code: code)
         }
-        guard Glibc_or_Darwin_listen(fd, backlog) == 0 else {
+        guard systemListen(fd, backlog) == 0 else {
             let code = errno
             closeDescriptor(fd)
             throw Error(call: "listen", code: code)
@@ -136,7 +137,7 @@ package struct Socket: Sendable, Hashable {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let result = Glibc_or_Darwin_send(fd, raw.baseAddress! + offset, raw.count - offset)
+                let result = systemSend(fd, raw.baseAddress! + offset, raw.count - offset)
                 if result < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -160,7 +161,7 @@ package struct Socket: Sendable, Hashable {
     }
 
     /// Stops both directions (wakes a thread blocked on this socket) without closing the descriptor.
-    package func shutdown() { _ = Glibc_or_Darwin_shutdown(fd) }
+    package func shutdown() { _ = systemShutdown(fd) }
 
     package func close() { closeDescriptor(fd) }
 
@@ -205,7 +206,7 @@ package struct Socket: Sendable, Hashable {
 }
 
 // Thin wrappers where the two C libraries differ.
-private func Glibc_or_Darwin_listen(_ fd: Int32, _ backlog: Int32) -> Int32 {
+private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
     #if canImport(Glibc)
     Glibc.listen(fd, backlog)
     #else
@@ -213,7 +214,7 @@ private func Glibc_or_Darwin_listen(_ fd: Int32, _ backlog: Int32) -> Int32 {
     #endif
 }
 
-private func Glibc_or_Darwin_send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL))
     #else
@@ -221,7 +222,7 @@ private func Glibc_or_Darwin_send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ co
     #endif
 }
 
-private func Glibc_or_Darwin_shutdown(_ fd: Int32) -> Int32 {
+private func systemShutdown(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
     Glibc.shutdown(fd, Int32(SHUT_RDWR))
     #else
@@ -241,4 +242,3 @@ private func closeDescriptor(_ fd: Int32) {
 private func acceptCloseOnExec(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
     csystem_accept_cloexec(fd, address, length)
 }
-

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -67,15 +68,19 @@ extension AdminAPI {
 
     /// Mappings with their call counts as WireMock lists them.
     static func mappingsJSON(_ found: [(stub: Stub, calls: Int)]) -> String {
-        "{\"mappings\":[" + found.map { mappingJSON($0.stub, calls: $0.calls) }.joined(separator: ",") + "],\"meta\":{\"total\":\(found.count)}}"
+        "{\"mappings\":[" + found.map { mappingJSON($0.stub, calls: $0.calls) }.joined(separator: ",")
+            + "],\"meta\":{\"total\":\(found.count)}}"
     }
 
     /// One mapping as WireMock gives it back: id and uuid, name, request and response (as loaded; a native
     /// route's in outline), priority; and sut-launch's `calls` and `source`.
     static func mappingJSON(_ stub: Stub, calls: Int) -> String {
-        let request = stub.wireMockRequest ?? "{\"method\":" + JSONWriter.quoted(stub.method ?? "ANY") + ",\"urlPathTemplate\":" + JSONWriter.quoted(stub.url.description) + "}"
+        let request =
+            stub.wireMockRequest ?? "{\"method\":" + JSONWriter.quoted(stub.method ?? "ANY") + ",\"urlPathTemplate\":"
+            + JSONWriter.quoted(stub.url.description) + "}"
         let response = stub.wireMockResponse ?? "{\"status\":\(stub.responses.first?.response.status ?? 200)}"
-        return "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"uuid\":" + JSONWriter.quoted(stub.id) + ",\"name\":" + JSONWriter.quoted(stub.name)
+        return "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"uuid\":" + JSONWriter.quoted(stub.id) + ",\"name\":"
+            + JSONWriter.quoted(stub.name)
             + ",\"request\":" + request + ",\"response\":" + response + ",\"priority\":\(stub.priority)"
             + (stub.wireMockMetadata.map { ",\"metadata\":" + $0 } ?? "")
             + ",\"source\":" + JSONWriter.quoted(stub.source) + ",\"calls\":\(calls)}"

@@ -13,10 +13,11 @@ extension AdminAPI {
             guard let logged = try? JSONParser.parse(request.body), let members = logged.members else {
                 return .text("the body is a logged request like {\"url\": \"/path\", \"method\": \"GET\"}\n", status: 422)
             }
-            let probe = HTTPRequest(method: JSONNode.member("method", in: members)?.string ?? "GET",
-                                    target: JSONNode.member("url", in: members)?.string ?? "/",
-                                    headers: headers(JSONNode.member("headers", in: members)),
-                                    body: Array((JSONNode.member("body", in: members)?.string ?? "").utf8))
+            let probe = HTTPRequest(
+                method: JSONNode.member("method", in: members)?.string ?? "GET",
+                target: JSONNode.member("url", in: members)?.string ?? "/",
+                headers: headers(JSONNode.member("headers", in: members)),
+                body: Array((JSONNode.member("body", in: members)?.string ?? "").utf8))
             let input = MatchInput(probe)
             let (stubs, counts, scenarios) = parts.stubs.snapshot()
             let ranked = stubs.indices.map { index -> (Int, Double) in
@@ -25,22 +26,28 @@ extension AdminAPI {
                 return (index, distance(stub.evaluate(input, scenarioState: scenarioState, collectAll: true)))
             }.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
             let entry = JournalEntry(sequence: 0, receivedAtMs: 0, request: probe, status: 0)
-            return .json(text: "{\"nearMisses\":[" + ranked.map { index, distance in
-                "{\"request\":" + loggedRequest(entry, secrets: secrets)
-                    + ",\"stubMapping\":" + mappingJSON(stubs[index], calls: index < counts.count ? counts[index] : 0)
-                    + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
-            }.joined(separator: ",") + "]}")
+            return .json(
+                text: "{\"nearMisses\":["
+                    + ranked.map { index, distance in
+                        "{\"request\":" + loggedRequest(entry, secrets: secrets)
+                            + ",\"stubMapping\":" + mappingJSON(stubs[index], calls: index < counts.count ? counts[index] : 0)
+                            + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
+                    }.joined(separator: ",") + "]}")
         case "POST /__admin/near-misses/request-pattern":
             let probe: Stub
-            do { probe = try requestPattern(request.body, source: route) } catch { return .text("not a request pattern: \(error)\n", status: 422) }
+            do { probe = try requestPattern(request.body, source: route) } catch {
+                return .text("not a request pattern: \(error)\n", status: 422)
+            }
             let entries = parts.journal.entries
             let ranked = entries.map { ($0, distance(probe.evaluate(MatchInput($0.request), scenarioState: nil, collectAll: true))) }
                 .sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
-            return .json(text: "{\"nearMisses\":[" + ranked.map { entry, distance in
-                "{\"request\":" + loggedRequest(entry, secrets: secrets)
-                    + ",\"requestPattern\":" + (probe.wireMockRequest ?? "{}")
-                    + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
-            }.joined(separator: ",") + "]}")
+            return .json(
+                text: "{\"nearMisses\":["
+                    + ranked.map { entry, distance in
+                        "{\"request\":" + loggedRequest(entry, secrets: secrets)
+                            + ",\"requestPattern\":" + (probe.wireMockRequest ?? "{}")
+                            + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
+                    }.joined(separator: ",") + "]}")
         default:
             return nil
         }
@@ -55,7 +62,9 @@ extension AdminAPI {
     private static func headers(_ node: JSONNode?) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for member in node?.members ?? [] {
-            if let value = member.value.string { headers.add(member.key, value) } else if let values = member.value.elements {
+            if let value = member.value.string {
+                headers.add(member.key, value)
+            } else if let values = member.value.elements {
                 for value in values.compactMap(\.string) { headers.add(member.key, value) }
             }
         }

@@ -15,8 +15,9 @@ extension AdminAPI {
             var since: Double?
             if let text = request.query("since") {
                 guard let parsed = WallClock.milliseconds(iso8601: text) else {
-                    return .text("?since: '\(text.prefix(60))' is not a date-time like 2026-01-01T00:00:00Z (RFC 3339: years 0000 to 9999, offsets to ±18:00)\n",
-                                 status: 400)
+                    return .text(
+                        "?since: '\(text.prefix(60))' is not a date-time like 2026-01-01T00:00:00Z (RFC 3339: years 0000 to 9999, offsets to ±18:00)\n",
+                        status: 400)
                 }
                 since = parsed
             }
@@ -24,19 +25,25 @@ extension AdminAPI {
             if let since { entries = entries.filter { $0.loggedAtMs > since } }
             let total = entries.count
             if let limit { entries = Array(entries.prefix(limit)) }
-            return .json(text: "{\"requests\":[" + entries.map { serveEvent($0, secrets: secrets) }.joined(separator: ",")
-                + "],\"meta\":{\"total\":\(total)},\"requestJournalDisabled\":false}")
+            return .json(
+                text: "{\"requests\":[" + entries.map { serveEvent($0, secrets: secrets) }.joined(separator: ",")
+                    + "],\"meta\":{\"total\":\(total)},\"requestJournalDisabled\":false}")
         case "GET /__admin/requests/unmatched":
             let entries = journal.entries.filter(\.isUnexpected)
             return .json(text: "{\"requests\":[" + entries.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
         case "GET /__admin/requests/unmatched/near-misses":
             let entries = journal.entries.filter(\.isUnexpected)
-            return .json(text: "{\"nearMisses\":[" + entries.map { entry in
-                "{\"request\":" + loggedRequest(entry, secrets: secrets) + ",\"explanation\":" + JSONWriter.quoted(entry.nearMiss ?? "") + "}"
-            }.joined(separator: ",") + "]}")
+            return .json(
+                text: "{\"nearMisses\":["
+                    + entries.map { entry in
+                        "{\"request\":" + loggedRequest(entry, secrets: secrets) + ",\"explanation\":"
+                            + JSONWriter.quoted(entry.nearMiss ?? "") + "}"
+                    }.joined(separator: ",") + "]}")
         case "POST /__admin/requests/count", "POST /__admin/requests/find":
             let probe: Stub
-            do { probe = try requestPattern(request.body, source: route) } catch { return .text("not a request pattern: \(error)\n", status: 422) }
+            do { probe = try requestPattern(request.body, source: route) } catch {
+                return .text("not a request pattern: \(error)\n", status: 422)
+            }
             let matching = journal.entries.filter { probe.matches(MatchInput($0.request), scenarioState: nil) }
             if route.hasSuffix("count") { return .json(text: "{\"count\":\(matching.count)}") }
             return .json(text: "{\"requests\":[" + matching.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
@@ -54,10 +61,12 @@ extension AdminAPI {
     /// A WireMock request pattern (a mapping's `request`) as a stub that matches what it describes.
     static func requestPattern(_ body: [UInt8], source: String) throws -> Stub {
         let pattern = try JSONParser.parse(body)
-        return try StubSet.wireMockMapping(JSONNode(.object([
-            JSONNode.Member(key: "request", keyPosition: pattern.position, value: pattern),
-            JSONNode.Member(key: "response", keyPosition: pattern.position, value: JSONNode(.object([]))),
-        ])), file: source, filesDirectory: ".")
+        return try StubSet.wireMockMapping(
+            JSONNode(
+                .object([
+                    JSONNode.Member(key: "request", keyPosition: pattern.position, value: pattern),
+                    JSONNode.Member(key: "response", keyPosition: pattern.position, value: JSONNode(.object([]))),
+                ])), file: source, filesDirectory: ".")
     }
 
     /// A stable UUID-shaped id for a journal entry (its sequence number in the last group).
@@ -70,7 +79,9 @@ extension AdminAPI {
         var json = "{\"id\":" + JSONWriter.quoted(requestID(entry)) + ",\"request\":" + loggedRequest(entry, secrets: secrets)
         json += ",\"responseDefinition\":{\"status\":\(entry.status)}"
         json += ",\"wasMatched\":" + (entry.stubID == nil ? "false" : "true")
-        if let id = entry.stubID { json += ",\"stubMapping\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}" }
+        if let id = entry.stubID {
+            json += ",\"stubMapping\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}"
+        }
         return json + "}"
     }
 
@@ -78,20 +89,28 @@ extension AdminAPI {
         let request = entry.request
         let host = request.header("Host") ?? "127.0.0.1"
         var json = "{\"id\":" + JSONWriter.quoted(requestID(entry)) + ",\"url\":" + JSONWriter.quoted(request.target)
-        json += ",\"absoluteUrl\":" + JSONWriter.quoted("http://\(host)\(request.target)") + ",\"method\":" + JSONWriter.quoted(request.method)
+        json +=
+            ",\"absoluteUrl\":" + JSONWriter.quoted("http://\(host)\(request.target)") + ",\"method\":" + JSONWriter.quoted(request.method)
         json += ",\"clientIp\":" + JSONWriter.quoted(request.clientAddress)
-        json += ",\"headers\":{" + request.headers.entries.map { header in
-            JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(Journal.shownValue(of: header, secrets: secrets))
-        }.joined(separator: ",") + "}"
+        json +=
+            ",\"headers\":{"
+            + request.headers.entries.map { header in
+                JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(Journal.shownValue(of: header, secrets: secrets))
+            }.joined(separator: ",") + "}"
         var query: [(String, [String])] = []
         for (name, value) in request.queryItems {
             if let index = query.firstIndex(where: { $0.0 == name }) { query[index].1.append(value) } else { query.append((name, [value])) }
         }
-        json += ",\"queryParams\":{" + query.map { name, values in
-            JSONWriter.quoted(name) + ":{\"key\":" + JSONWriter.quoted(name) + ",\"values\":[" + values.map(JSONWriter.quoted).joined(separator: ",") + "]}"
-        }.joined(separator: ",") + "}"
+        json +=
+            ",\"queryParams\":{"
+            + query.map { name, values in
+                JSONWriter.quoted(name) + ":{\"key\":" + JSONWriter.quoted(name) + ",\"values\":["
+                    + values.map(JSONWriter.quoted).joined(separator: ",") + "]}"
+            }.joined(separator: ",") + "}"
         json += ",\"body\":" + JSONWriter.quoted(request.bodyText) + ",\"bodyAsBase64\":" + JSONWriter.quoted(Base64.encode(request.body))
-        json += ",\"loggedDate\":\(Int(entry.loggedAtMs)),\"loggedDateString\":" + JSONWriter.quoted(WallClock.iso8601(milliseconds: entry.loggedAtMs))
+        json +=
+            ",\"loggedDate\":\(Int(entry.loggedAtMs)),\"loggedDateString\":"
+            + JSONWriter.quoted(WallClock.iso8601(milliseconds: entry.loggedAtMs))
         return json + "}"
     }
 }

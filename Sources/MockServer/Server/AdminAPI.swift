@@ -1,9 +1,10 @@
+import AutomationSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import AutomationSupport
 /// The admin API under `/__admin`, for tests and other languages driving the server while a program runs.
 ///
 /// ``EndpointPolicy`` guards it (loopback clients, `Host` and `Origin` of this server only, writes with
@@ -42,10 +43,13 @@ enum AdminAPI {
             return .json(text: "{}")
         case "GET /__admin/scenarios":
             // Every scenario a stub names, in WireMock's shape, with its state ("Started" until it moves).
-            let body = "{\"scenarios\":[" + parts.stubs.scenarioStates().map { name, current, possible in
-                "{\"id\":" + JSONWriter.quoted(name) + ",\"name\":" + JSONWriter.quoted(name) + ",\"state\":" + JSONWriter.quoted(current)
-                    + ",\"possibleStates\":[" + possible.map(JSONWriter.quoted).joined(separator: ",") + "]}"
-            }.joined(separator: ",") + "]}"
+            let body =
+                "{\"scenarios\":["
+                + parts.stubs.scenarioStates().map { name, current, possible in
+                    "{\"id\":" + JSONWriter.quoted(name) + ",\"name\":" + JSONWriter.quoted(name) + ",\"state\":"
+                        + JSONWriter.quoted(current)
+                        + ",\"possibleStates\":[" + possible.map(JSONWriter.quoted).joined(separator: ",") + "]}"
+                }.joined(separator: ",") + "]}"
             return .json(text: body)
         case "POST /__admin/settings", "PUT /__admin/settings":
             return settings(request, settings: parts.settings)

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// Serves one client connection: reads requests (pipelined ones too), answers each in order.
 package struct Connection {
     let socket: Socket
@@ -7,15 +8,16 @@ package struct Connection {
     let handler: HTTPServer.Handler
     let isStopped: @Sendable () -> Bool
 
-    package init(socket: Socket, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
-                 isStopped: @escaping @Sendable () -> Bool) {
+    package init(
+        socket: Socket, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
+        isStopped: @escaping @Sendable () -> Bool
+    ) {
         self.socket = socket
         self.clientAddress = clientAddress
         self.limits = limits
         self.handler = handler
         self.isStopped = isStopped
     }
-
 
     /// The connection's bytes: what was received (`input`, consumed before `start`), what waits to be sent
     /// (`output`: pipelined answers go out in one batch), and the space each receive reads into.
@@ -164,8 +166,9 @@ package struct Connection {
 
     /// Answers one request (after its delay, or with its fault); false when the connection is to end.
     private func answer(_ head: RequestHead, body: [UInt8], _ io: inout Buffers) -> Bool {
-        let request = HTTPRequest(method: head.method, target: head.target, version: head.version,
-                                  headers: head.headers, body: body, clientAddress: clientAddress)
+        let request = HTTPRequest(
+            method: head.method, target: head.target, version: head.version,
+            headers: head.headers, body: body, clientAddress: clientAddress)
         let response = handler(request)
         let keepAlive = head.keepAlive && !isStopped()
         if response.delayMs > 0 {
@@ -177,8 +180,9 @@ package struct Connection {
             perform(fault)
             return false
         }
-        ResponseWriter.append(response, to: &io.output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
-                              http10: head.version == "HTTP/1.0")
+        ResponseWriter.append(
+            response, to: &io.output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
+            http10: head.version == "HTTP/1.0")
         if !keepAlive {
             socket.send(io.output)
             return false

@@ -47,19 +47,24 @@ enum ControlEndpoint {
         }
         if let waitForAck {
             guard let reply = queue.waitForAcknowledgement(id, timeoutMs: waitForAck) else {
-                return MockResponse(status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
-                                    body: Array("the program did not acknowledge control message \(id) in time\n".utf8))
+                return MockResponse(
+                    status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
+                    body: Array("the program did not acknowledge control message \(id) in time\n".utf8))
             }
-            return MockResponse(status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8))
+            return MockResponse(
+                status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8)
+            )
         }
-        return MockResponse(status: 202, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "application/json"], body: Array("{\"id\":\(id)}".utf8))
+        return MockResponse(
+            status: 202, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "application/json"], body: Array("{\"id\":\(id)}".utf8))
     }
 
     /// `GET /__sut/control[?timeoutMs=N]`.
     private static func receive(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
         let timeout = try request.boundedQueryInteger("timeoutMs", in: waitRange) ?? 25_000
         guard let message = queue.next(timeoutMs: timeout) else { return MockResponse(status: 204) }
-        return MockResponse(status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],
-                            body: Array(message.text.utf8))
+        return MockResponse(
+            status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],
+            body: Array(message.text.utf8))
     }
 }

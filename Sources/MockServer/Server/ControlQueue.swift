@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// The control channel's messages for the program under test (`/__sut/control`) and the program's
 /// acknowledgements, behind a lock of their own: a program long-polling for a message never holds up
 /// requests, stubs or the journal. Bounded: messages queued and not yet received, their bytes, the size of
@@ -67,7 +68,8 @@ package final class ControlQueue: @unchecked Sendable {
             ackBytes += reply.utf8.count - (acks[id]?.utf8.count ?? 0)
             acks[id] = reply
             while acks.count > 1 && (acks.count > Self.ackLimit || ackBytes > Self.ackByteLimit),
-                  let oldest = acks.keys.min(), oldest != id {
+                let oldest = acks.keys.min(), oldest != id
+            {
                 ackBytes -= acks.removeValue(forKey: oldest)?.utf8.count ?? 0
             }
             lock.broadcast()

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// The one gate in front of every endpoint the server serves itself rather than from stubs: the admin API
 /// (`/__admin/*`) and the control channel (`/__sut/control`, `/__sut/control/ack`). A web page the developer
 /// happens to have open must not reach them, neither directly nor through DNS rebinding, so a request is
@@ -56,13 +57,17 @@ struct EndpointPolicy: Sendable {
         // <img> on any page could send it (old browsers add no Sec-Fetch-Site). It needs the type too.
         if endpoint == .control && request.method == "GET" && request.path == "/__sut/control" {
             if Self.mediaType(of: request) != writeContentType {
-                return .text("reading \(name) takes a message off its queue: send Content-Type: \(writeContentType) (a web page cannot without asking first)\n", status: 415)
+                return .text(
+                    "reading \(name) takes a message off its queue: send Content-Type: \(writeContentType) (a web page cannot without asking first)\n",
+                    status: 415)
             }
         }
         if request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS" {
             let type = Self.mediaType(of: request)
             if (!request.body.isEmpty || type != nil) && type != writeContentType {
-                return .text("writes to \(name) need Content-Type: \(writeContentType) (a web page cannot send it without asking first)\n", status: 415)
+                return .text(
+                    "writes to \(name) need Content-Type: \(writeContentType) (a web page cannot send it without asking first)\n",
+                    status: 415)
             }
         }
         return nil
@@ -83,7 +88,8 @@ struct EndpointPolicy: Sendable {
         guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return false }
         let name = hostName(String(authority))
         let afterName = authority.hasPrefix("[") ? authority.drop { $0 != "]" }.dropFirst() : authority.drop { $0 != ":" }
-        let given: UInt16? = afterName.isEmpty ? (scheme == "http" ? 80 : 443) : afterName.hasPrefix(":") ? UInt16(afterName.dropFirst()) : nil
+        let given: UInt16? =
+            afterName.isEmpty ? (scheme == "http" ? 80 : 443) : afterName.hasPrefix(":") ? UInt16(afterName.dropFirst()) : nil
         return given == port && isLocalName(name, serverHost: serverHost)
     }
 
@@ -98,7 +104,8 @@ struct EndpointPolicy: Sendable {
         if name == "localhost" || name == serverHost.lowercased() || name == "::1" { return true }
         // A numeric 127.x.x.x only: "127.evil.example" is a name an attacker's DNS controls.
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 3 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && UInt8($0) != nil }
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 3 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && UInt8($0) != nil }
     }
 
     static func isLoopback(_ address: String) -> Bool {

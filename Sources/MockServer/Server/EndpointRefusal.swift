@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// An admin or control request refused with this answer (a 4xx naming what was wrong).
 struct EndpointRefusal: Error {
     let response: MockResponse

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// An HTTP/1.1 server on BSD sockets: a thread accepts, a thread per connection serves it (keep-alive,
 /// pipelining, chunked request bodies, `Expect: 100-continue`, HEAD), each within ``ServerLimits``.
 ///
@@ -26,7 +27,11 @@ package final class HTTPServer: Sendable {
         private var boundPort: UInt16 = 0
         func locked<R>(_ body: (ServerState) -> R) -> R { lock.withLock { body(self) } }
         func setListener(_ socket: Socket, port: UInt16) {
-            locked { $0.listener = socket; $0.listenerOpen = true; $0.boundPort = port }
+            locked {
+                $0.listener = socket
+                $0.listenerOpen = true
+                $0.boundPort = port
+            }
         }
         var port: UInt16 { locked { $0.boundPort } }
         func add(_ socket: Socket, limit: Int) -> Bool {
@@ -37,7 +42,12 @@ package final class HTTPServer: Sendable {
             }
         }
         /// Forgets a connection and closes its descriptor, in one step as far as `stop()` can see.
-        func close(_ socket: Socket) { locked { _ = $0.connections.remove(socket); socket.close() } }
+        func close(_ socket: Socket) {
+            locked {
+                _ = $0.connections.remove(socket)
+                socket.close()
+            }
+        }
         /// Closes the listening descriptor unless `stop()` has closed it already.
         func closeListener(_ socket: Socket) {
             locked { state in
@@ -104,7 +114,9 @@ package final class HTTPServer: Sendable {
     package func start(listener: Socket) throws -> UInt16 {
         let bound = listener.localPort
         state.setListener(listener, port: bound)
-        let state = self.state, limits = self.limits, handler = self.handler
+        let state = self.state
+        let limits = self.limits
+        let handler = self.handler
         // On the other CPU: the caller may go on working (MockServer builds its router) while the first
         // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
         // thread starts on another CPU and then widens itself to the process's CPUs (startDetachedThread).
@@ -119,8 +131,10 @@ package final class HTTPServer: Sendable {
                     continue
                 }
                 let threadStarted = startDetachedThread {
-                    Connection(socket: client, clientAddress: address, limits: limits, handler: handler,
-                               isStopped: { state.isStopped }).serve()
+                    Connection(
+                        socket: client, clientAddress: address, limits: limits, handler: handler,
+                        isStopped: { state.isStopped }
+                    ).serve()
                     state.close(client)
                 }
                 if !threadStarted {

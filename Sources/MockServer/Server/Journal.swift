@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// One request the mock server received, and how it answered.
 public struct JournalEntry: Sendable {
     /// 1, 2, 3… in arrival order.
@@ -112,10 +113,14 @@ public struct Journal: Sendable {
         output += ",\"method\":" + JSONWriter.quoted(request.method)
         output += ",\"url\":" + JSONWriter.quoted(request.target)
         output += ",\"path\":" + JSONWriter.quoted(request.path)
-        output += ",\"query\":{" + request.queryItems.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
-        output += ",\"headers\":{" + request.headers.entries.map { header in
-            JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(shownValue(of: header, secrets: secrets))
-        }.joined(separator: ",") + "}"
+        output +=
+            ",\"query\":{"
+            + request.queryItems.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
+        output +=
+            ",\"headers\":{"
+            + request.headers.entries.map { header in
+                JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(shownValue(of: header, secrets: secrets))
+            }.joined(separator: ",") + "}"
         if let text = String(validating: request.body, as: UTF8.self) {
             output += ",\"body\":" + JSONWriter.quoted(text)
         } else {
@@ -125,7 +130,9 @@ public struct Journal: Sendable {
         if entry.bodyTruncated { output += ",\"bodyTruncated\":true" }
         output += ",\"clientAddress\":" + JSONWriter.quoted(request.clientAddress)
         output += ",\"matched\":" + (entry.stubID == nil ? "false" : "true")
-        if let id = entry.stubID { output += ",\"stub\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}" }
+        if let id = entry.stubID {
+            output += ",\"stub\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}"
+        }
         output += ",\"response\":{\"status\":\(entry.status)" + (entry.fault.map { ",\"fault\":" + JSONWriter.quoted($0) } ?? "") + "}"
         if let nearMiss = entry.nearMiss { output += ",\"nearMiss\":" + JSONWriter.quoted(nearMiss) }
         return output + "}"
@@ -142,7 +149,9 @@ enum Base64 {
         var index = 0
         while index + 2 < bytes.count {
             let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)]]
+            output += [
+                alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)],
+            ]
             index += 3
         }
         let rest = bytes.count - index

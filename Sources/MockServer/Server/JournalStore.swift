@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// The server's record of what it received, behind a lock of its own: the ``Journal`` (bounded in entries,
 /// body bytes and memory), the request count, and the unexpected requests. Unexpected requests are kept
 /// apart from the journal so none is lost when the journal drops old entries (strictness must not depend on

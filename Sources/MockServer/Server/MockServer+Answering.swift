@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// How the mock server answers one request: the endpoint policy and the admin API or control channel behind
 /// it, else the stub chosen by the registry (or a 404 explaining the near miss), then the journal.
 extension MockServer {
@@ -9,7 +10,9 @@ extension MockServer {
         parts.stubs.waitWhileTheRouterIsBuilt()
         let settings = parts.settings
         if let policy = EndpointPolicy.guarding(request.path, admin: settings.options.admin) {
-            if let refusal = policy.refusal(of: request, serverHost: settings.host, serverPort: { settings.listeningPort }) { return refusal }
+            if let refusal = policy.refusal(of: request, serverHost: settings.host, serverPort: { settings.listeningPort }) {
+                return refusal
+            }
             switch policy.endpoint {
             case .admin: return AdminAPI.respond(to: request, parts: parts)
             case .control: return ControlEndpoint.respond(to: request, queue: parts.control)
@@ -60,12 +63,15 @@ extension MockServer {
         guard case .template(let template) = stub.url else { return .text("not found\n", status: 404) }
         let literalCount = template.prefix { if case .literal = $0 { return true } else { return false } }.count
         let segments = MatchInput(request).segments.dropFirst(literalCount).map { PercentEncoding.decode($0, plusAsSpace: false) }
-        guard !segments.isEmpty, !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty || $0.contains("/") || $0.contains("\0") }) else {
+        guard !segments.isEmpty,
+            !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty || $0.contains("/") || $0.contains("\0") })
+        else {
             return .text("no such file\n", status: 404)
         }
         let candidate = directory + "/" + segments.joined(separator: "/")
         guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory),
-              real.hasPrefix(root + "/"), FileSystem.isRegularFile(real) else {
+            real.hasPrefix(root + "/"), FileSystem.isRegularFile(real)
+        else {
             return .text("no such file: \(segments.joined(separator: "/"))\n", status: 404)
         }
         guard let bytes = FileSystem.read(real) else {

@@ -1,4 +1,5 @@
 package import AutomationSupport
+
 /// The mock backend: answers requests from a ``StubSet``, counts calls per route, keeps scenario states and
 /// the journal, explains every unexpected request, and serves the admin API under `/__admin`.
 public final class MockServer: Sendable {
@@ -46,8 +47,9 @@ public final class MockServer: Sendable {
     ///   - stubs: what to answer.
     ///   - options: admin API and journal settings.
     public init(stubs: StubSet, host: String, limits: ServerLimits = ServerLimits(), options: Options) {
-        let parts = Parts(stubs: StubRegistry(stubs), journal: JournalStore(limit: options.journalLimit, keepsSecrets: options.journalSecrets),
-                          control: ControlQueue(), settings: ServerSettings(host: host, options: options))
+        let parts = Parts(
+            stubs: StubRegistry(stubs), journal: JournalStore(limit: options.journalLimit, keepsSecrets: options.journalSecrets),
+            control: ControlQueue(), settings: ServerSettings(host: host, options: options))
         self.parts = parts
         self.server = HTTPServer(host: host, limits: limits) { request in
             MockServer.respond(to: request, parts: parts)
@@ -121,10 +123,12 @@ public final class MockServer: Sendable {
         let policy = parts.stubs.unexpectedPolicy
         let totals = parts.journal.totals()
         let routes = stubs.indices.map { index in
-            ServerSummary.Route(id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
-                                calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]))
+            ServerSummary.Route(
+                id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
+                calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]))
         }
-        return ServerSummary(routes: routes, unexpected: totals.unexpected, unexpectedTotal: totals.unexpectedTotal,
-                             totalRequests: totals.requests, journalDropped: totals.dropped, policy: policy)
+        return ServerSummary(
+            routes: routes, unexpected: totals.unexpected, unexpectedTotal: totals.unexpectedTotal,
+            totalRequests: totals.requests, journalDropped: totals.dropped, policy: policy)
     }
 }

@@ -9,8 +9,10 @@ package enum ResponseWriter {
     /// The last gate of the head: a status that is not three digits, or a reason phrase, header name or value
     /// holding CR, LF, NUL or another character RFC 9110 forbids (from a template rendering request data, or
     /// from code) is never written: the answer is a 500 whose body names the field instead.
-    package static func append(_ response: MockResponse, to output: inout [UInt8], headRequest: Bool,
-                               keepAlive: Bool, http10: Bool) {
+    package static func append(
+        _ response: MockResponse, to output: inout [UInt8], headRequest: Bool,
+        keepAlive: Bool, http10: Bool
+    ) {
         if HTTPField.problem(in: response) != nil {
             append(HTTPField.checked(response), to: &output, headRequest: headRequest, keepAlive: keepAlive, http10: http10)
             return

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// How the server was set up and what is hooked onto it, behind a lock of its own: the options and address
 /// it was made with, the port it listens on, WireMock's global `fixedDelay`, and the callbacks (each request,
 /// each unexpected request, the admin API's shutdown).

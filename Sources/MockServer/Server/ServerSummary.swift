@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// What the mock server saw during a run: calls per route, unexpected requests, unmet expectations.
 public struct ServerSummary: Sendable {
     /// One route and how often it was called.
@@ -30,7 +31,7 @@ public struct ServerSummary: Sendable {
 
         /// The request, then the near miss with `indent` before each of its lines.
         public func description(indent: String) -> String {
-            ([ "\(method) \(url)" ] + nearMiss.split(separator: "\n").dropFirst().map { indent + $0 }).joined(separator: "\n")
+            (["\(method) \(url)"] + nearMiss.split(separator: "\n").dropFirst().map { indent + $0 }).joined(separator: "\n")
         }
     }
 
@@ -48,8 +49,10 @@ public struct ServerSummary: Sendable {
     public var policy: StubSet.UnexpectedPolicy
 
     /// A summary from its parts (`unexpectedTotal` defaults to the number described).
-    package init(routes: [Route], unexpected: [UnexpectedRequest], unexpectedTotal: Int? = nil, totalRequests: Int,
-                journalDropped: Int = 0, policy: StubSet.UnexpectedPolicy) {
+    package init(
+        routes: [Route], unexpected: [UnexpectedRequest], unexpectedTotal: Int? = nil, totalRequests: Int,
+        journalDropped: Int = 0, policy: StubSet.UnexpectedPolicy
+    ) {
         self.routes = routes
         self.unexpected = unexpected
         self.unexpectedTotal = unexpectedTotal ?? unexpected.count
@@ -72,8 +75,11 @@ public struct ServerSummary: Sendable {
 
     /// The end-of-run text for stderr.
     public func render() -> String {
-        var lines = ["mock server: \(totalRequests) request\(totalRequests == 1 ? "" : "s"), \(unexpectedTotal) unexpected"
-            + (journalDropped > 0 ? " (journal kept the latest; \(journalDropped) older entries dropped to stay within its limits)" : "")]
+        var lines = [
+            "mock server: \(totalRequests) request\(totalRequests == 1 ? "" : "s"), \(unexpectedTotal) unexpected"
+                + (journalDropped > 0
+                    ? " (journal kept the latest; \(journalDropped) older entries dropped to stay within its limits)" : "")
+        ]
         let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil }
         for route in shown {
             var line = "  \(route.calls)× \(route.name.escapingControlCharacters())"
@@ -92,13 +98,20 @@ public struct ServerSummary: Sendable {
     /// The summary as JSON, for the run report.
     package func json() -> String {
         var output = "{\"totalRequests\":\(totalRequests),\"unexpectedPolicy\":" + JSONWriter.quoted(policy.rawValue)
-        output += ",\"routes\":[" + routes.map { route in
-            "{\"id\":" + JSONWriter.quoted(route.id) + ",\"name\":" + JSONWriter.quoted(route.name) + ",\"source\":" + JSONWriter.quoted(route.source)
-                + ",\"calls\":\(route.calls)" + (route.expectationFailure.map { ",\"expectationFailure\":" + JSONWriter.quoted($0) } ?? "") + "}"
-        }.joined(separator: ",") + "]"
-        output += ",\"unexpected\":[" + unexpected.map {
-            "{\"method\":" + JSONWriter.quoted($0.method) + ",\"url\":" + JSONWriter.quoted($0.url) + ",\"nearMiss\":" + JSONWriter.quoted($0.nearMiss) + "}"
-        }.joined(separator: ",") + "]"
+        output +=
+            ",\"routes\":["
+            + routes.map { route in
+                "{\"id\":" + JSONWriter.quoted(route.id) + ",\"name\":" + JSONWriter.quoted(route.name) + ",\"source\":"
+                    + JSONWriter.quoted(route.source)
+                    + ",\"calls\":\(route.calls)"
+                    + (route.expectationFailure.map { ",\"expectationFailure\":" + JSONWriter.quoted($0) } ?? "") + "}"
+            }.joined(separator: ",") + "]"
+        output +=
+            ",\"unexpected\":["
+            + unexpected.map {
+                "{\"method\":" + JSONWriter.quoted($0.method) + ",\"url\":" + JSONWriter.quoted($0.url) + ",\"nearMiss\":"
+                    + JSONWriter.quoted($0.nearMiss) + "}"
+            }.joined(separator: ",") + "]"
         output += ",\"failures\":[" + failures.map(JSONWriter.quoted).joined(separator: ",") + "]}"
         return output
     }

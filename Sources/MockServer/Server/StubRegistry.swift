@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// What answers, behind a lock of its own: the router over the stubs, each stub's call count, the scenarios'
 /// states, and the stub set loaded at start (what a reset returns to, the unexpected-request policy).
 ///

@@ -100,7 +100,9 @@ extension ResponseTemplate {
             output += text
         }
 
-        private mutating func block(_ name: String, _ value: Value, _ parameters: [String], _ body: [Node], _ inverse: [Node]) throws(RenderError) {
+        private mutating func block(_ name: String, _ value: Value, _ parameters: [String], _ body: [Node], _ inverse: [Node])
+            throws(RenderError)
+        {
             switch name {
             case "each":
                 let items: [(key: String?, value: Value)]
@@ -235,7 +237,9 @@ extension ResponseTemplate {
                 guard let position = position(key), position < segments.count else { return .null }
                 return .string(String(segments[position]))
             case .list(let values):
-                guard let position = position(key), position < values.count else { return key == "size" ? .number(Double(values.count)) : .null }
+                guard let position = position(key), position < values.count else {
+                    return key == "size" ? .number(Double(values.count)) : .null
+                }
                 return values[position]
             case .json(let node):
                 if let elements = node.elements {

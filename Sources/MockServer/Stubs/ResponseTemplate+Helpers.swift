@@ -125,7 +125,9 @@ extension ResponseTemplate.Renderer {
             let uuid = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { v4[$0].joined() }.joined(separator: "-")
             return uppercase ? uuid.uppercased() : uuid
         }
-        let length = try options["length"].map { value throws(RenderError) in try ResponseTemplate.randomLength(text(value, at: "randomValue")) } ?? 36
+        let length =
+            try options["length"].map { value throws(RenderError) in try ResponseTemplate.randomLength(text(value, at: "randomValue")) }
+            ?? 36
         try charge(length, at: "randomValue")
         let alphabet: String
         switch type {
@@ -136,7 +138,8 @@ extension ResponseTemplate.Renderer {
         }
         let characters = Array(alphabet.utf8)
         var generator = SystemRandomNumberGenerator()
-        let random = String(decoding: (0..<length).map { _ in characters[Int.random(in: 0..<characters.count, using: &generator)] }, as: UTF8.self)
+        let random = String(
+            decoding: (0..<length).map { _ in characters[Int.random(in: 0..<characters.count, using: &generator)] }, as: UTF8.self)
         return uppercase ? random.uppercased() : random
     }
 
@@ -173,7 +176,8 @@ extension ResponseTemplate {
 
     static func checkRandomType(_ type: String) throws(RenderError) {
         guard randomTypes.contains(type) else {
-            throw .value("{{randomValue type='\(type.prefix(40))'}} is not supported; types: \(randomTypes.sorted().joined(separator: ", "))")
+            throw .value(
+                "{{randomValue type='\(type.prefix(40))'}} is not supported; types: \(randomTypes.sorted().joined(separator: ", "))")
         }
     }
 
@@ -185,7 +189,9 @@ extension ResponseTemplate {
     /// `now offset=`: milliseconds, through ``offsetMilliseconds(_:)``.
     static func nowOffset(_ text: String) throws(RenderError) -> Double {
         guard let shift = offsetMilliseconds(text) else {
-            throw .value("{{now offset='\(text.prefix(40))'}} is not supported; write an amount and a unit like '3 days' or '-2 hours' (within 100 years)")
+            throw .value(
+                "{{now offset='\(text.prefix(40))'}} is not supported; write an amount and a unit like '3 days' or '-2 hours' (within 100 years)"
+            )
         }
         return shift
     }

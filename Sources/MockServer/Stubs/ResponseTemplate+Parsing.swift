@@ -30,7 +30,13 @@ extension ResponseTemplate {
             var names: [String] { aliases.flatMap { $0 } }
 
             mutating func append(_ node: Node) {
-                if stack.isEmpty { root.append(node) } else if stack[stack.count - 1].inElse { stack[stack.count - 1].inverse.append(node) } else { stack[stack.count - 1].body.append(node) }
+                if stack.isEmpty {
+                    root.append(node)
+                } else if stack[stack.count - 1].inElse {
+                    stack[stack.count - 1].inverse.append(node)
+                } else {
+                    stack[stack.count - 1].body.append(node)
+                }
             }
 
             mutating func push(_ frame: Frame) {
@@ -53,7 +59,9 @@ extension ResponseTemplate {
                     throw Error("the block {{#\(name)}} is not supported; \(supported)")
                 }
                 if parameters.count > 2 || (name != "each" && name != "with" && !parameters.isEmpty) {
-                    throw Error("{{#\(name) … as |\(parameters.joined(separator: " "))|}}: only #each (item, index) and #with (one name) take block parameters")
+                    throw Error(
+                        "{{#\(name) … as |\(parameters.joined(separator: " "))|}}: only #each (item, index) and #with (one name) take block parameters"
+                    )
                 }
                 let call: Expression
                 if conditions.contains(name) {
@@ -86,14 +94,18 @@ extension ResponseTemplate {
 
             /// `{{else if b}}`: the rest of the block is an `{{#if b}}` inside its {{else}}.
             mutating func openElseIf(_ expression: String) throws(Error) {
-                guard !stack.isEmpty, !stack[stack.count - 1].inElse else { throw Error("{{\(expression)}} outside a block (or after its {{else}})") }
+                guard !stack.isEmpty, !stack[stack.count - 1].inElse else {
+                    throw Error("{{\(expression)}} outside a block (or after its {{else}})")
+                }
                 guard stack.count < maxDepth else { throw Error("blocks nest more than \(maxDepth) deep") }
                 let words = try Parser.words(String(expression.dropFirst(5)))
                 guard let name = words.first, name == "if" || name == "unless" || conditions.contains(name) else {
                     throw Error("{{\(expression)}}: only else if, else unless and else with a condition are supported")
                 }
-                let call = conditions.contains(name) ? try Parser.call(name, words.dropFirst(), aliases: names)
-                                                      : try Parser.operand(words.dropFirst(), aliases: names)
+                let call =
+                    conditions.contains(name)
+                    ? try Parser.call(name, words.dropFirst(), aliases: names)
+                    : try Parser.operand(words.dropFirst(), aliases: names)
                 stack[stack.count - 1].inElse = true
                 var frame = Frame(name: name, expression: call, parameters: [])
                 frame.chained = true
@@ -195,7 +207,9 @@ extension ResponseTemplate {
             }
             guard let head = segments.first, !segments.contains(where: \.isEmpty) else { throw Error("\(word) is not a value") }
             for segment in segments.dropFirst() where segment.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-                guard position(segment) != nil else { throw Error("{{\(word.prefix(80))}}: .[\(segment.prefix(40))] is not a position from 0 to \(maxPosition)") }
+                guard position(segment) != nil else {
+                    throw Error("{{\(word.prefix(80))}}: .[\(segment.prefix(40))] is not a position from 0 to \(maxPosition)")
+                }
             }
             guard head == "request" || head == "this" || head.hasPrefix("@") || aliases.contains(head) else {
                 throw Error("{{\(word)}} is not supported; \(supported)")
@@ -208,7 +222,9 @@ extension ResponseTemplate {
         static func checkLiterals(_ helper: String, _ arguments: [Expression], _ options: [String: Expression]) throws(Error) {
             let allowed = ResponseTemplate.options[helper] ?? []
             if let name = options.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw Error("{{\(helper) \(name)=…}}: \(helper) takes no option \(name)" + (allowed.isEmpty ? "" : "; it takes \(allowed.sorted().joined(separator: ", "))"))
+                throw Error(
+                    "{{\(helper) \(name)=…}}: \(helper) takes no option \(name)"
+                        + (allowed.isEmpty ? "" : "; it takes \(allowed.sorted().joined(separator: ", "))"))
             }
             func literal(_ expression: Expression?) -> String? {
                 if case .literal(let value)? = expression { return scalarText(of: value) }
@@ -223,7 +239,9 @@ extension ResponseTemplate {
                     if let format = literal(options["format"]) { try checkNowFormat(format) }
                     if let offset = literal(options["offset"]) { _ = try nowOffset(offset) }
                 case "jsonPath":
-                    guard arguments.count == 2 else { throw RenderError.value("{{jsonPath}} takes a value and a path, like {{jsonPath request.body '$.id'}}") }
+                    guard arguments.count == 2 else {
+                        throw RenderError.value("{{jsonPath}} takes a value and a path, like {{jsonPath request.body '$.id'}}")
+                    }
                     if let path = literal(arguments[1]) { _ = try compiledPath(path) }
                 default: break
                 }
@@ -254,7 +272,10 @@ extension ResponseTemplate {
                     guard depth >= 0 else { throw Error("a ) without ( in {{\(text)}}") }
                     word.append(character)
                 } else if character == " " && depth == 0 {
-                    if !word.isEmpty { words.append(word); word = "" }
+                    if !word.isEmpty {
+                        words.append(word)
+                        word = ""
+                    }
                 } else {
                     word.append(character)
                 }
@@ -269,11 +290,14 @@ extension ResponseTemplate {
     /// `'3 days'`, `'-2 hours'`: a whole amount (BoundedNumber) of seconds … weeks, at most 100 years either way.
     static func offsetMilliseconds(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
-        let units: [String: Double] = ["second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
-                                       "day": 86_400, "days": 86_400, "week": 604_800, "weeks": 604_800]
+        let units: [String: Double] = [
+            "second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
+            "day": 86_400, "days": 86_400, "week": 604_800, "weeks": 604_800,
+        ]
         let century = 3_155_760_000 // seconds in 100 years
         guard parts.count == 2, let amount = BoundedNumber.integer(parts[0], in: -century...century),
-              let unit = units[String(parts[1]).lowercased()] else { return nil }
+            let unit = units[String(parts[1]).lowercased()]
+        else { return nil }
         let shift = Double(amount) * unit * 1000
         return abs(shift) <= Double(century) * 1000 ? shift : nil
     }

@@ -12,7 +12,9 @@ extension ResponseTemplate.Renderer {
             let limit = min(remainingWork / ResponseTemplate.printCost, ResponseTemplate.maxOutputBytes)
             // Objects as Jackson's pretty printer writes them (as WireMock does), arrays compact.
             guard Self.write(node, pretty: node.members != nil, indent: "", into: &text, limit: limit) else {
-                throw .budget(remainingWork / ResponseTemplate.printCost < ResponseTemplate.maxOutputBytes ? ResponseTemplate.workBudget : ResponseTemplate.outputBudget, at: helper())
+                throw .budget(
+                    remainingWork / ResponseTemplate.printCost < ResponseTemplate.maxOutputBytes
+                        ? ResponseTemplate.workBudget : ResponseTemplate.outputBudget, at: helper())
             }
             try charge(text.utf8.count * ResponseTemplate.printCost, at: helper())
             return text
@@ -41,7 +43,8 @@ extension ResponseTemplate.Renderer {
         default:
             guard Self.isNumeric(left) == Self.isNumeric(right) else { return false }
             if Self.isNumeric(left), let a = Self.number(left), let b = Self.number(right) { return a == b }
-            let a = try text(left, at: "eq"), b = try text(right, at: "eq")
+            let a = try text(left, at: "eq")
+            let b = try text(right, at: "eq")
             try charge(min(a.utf8.count, b.utf8.count) + 1, at: "eq")
             return a == b
         }
@@ -50,7 +53,8 @@ extension ResponseTemplate.Renderer {
     /// Numbers compare as numbers, everything else as its text.
     mutating func compare(_ left: Value, _ right: Value, at helper: String) throws(RenderError) -> Int {
         if let a = Self.number(left), let b = Self.number(right) { return a == b ? 0 : a < b ? -1 : 1 }
-        let a = try text(left, at: helper), b = try text(right, at: helper)
+        let a = try text(left, at: helper)
+        let b = try text(right, at: helper)
         try charge(min(a.utf8.count, b.utf8.count) + 1, at: helper)
         return a == b ? 0 : a < b ? -1 : 1
     }
@@ -113,7 +117,9 @@ extension ResponseTemplate.Renderer {
                 if pretty { text += inner }
                 text += JSONWriter.quoted(member.key)
                 text += pretty ? " : " : ":"
-                guard text.utf8.count <= limit, write(member.value, pretty: pretty, indent: inner, into: &text, limit: limit) else { return false }
+                guard text.utf8.count <= limit, write(member.value, pretty: pretty, indent: inner, into: &text, limit: limit) else {
+                    return false
+                }
             }
             text += pretty ? "\n" + indent + "}" : "}"
         case .array(let elements):
@@ -124,7 +130,9 @@ extension ResponseTemplate.Renderer {
             text += pretty ? "[ " : "["
             for (offset, element) in elements.enumerated() {
                 if offset > 0 { text += pretty ? ", " : "," }
-                guard text.utf8.count <= limit, write(element, pretty: pretty, indent: indent, into: &text, limit: limit) else { return false }
+                guard text.utf8.count <= limit, write(element, pretty: pretty, indent: indent, into: &text, limit: limit) else {
+                    return false
+                }
             }
             text += pretty ? " ]" : "]"
         default: text += JSONWriter.write(node)

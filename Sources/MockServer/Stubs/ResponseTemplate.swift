@@ -42,7 +42,11 @@ package struct ResponseTemplate: Sendable {
         /// `template: this answer would spend more than the work (…) budget of one answer (at {{jsonPath}}); …`.
         static func budget(_ budget: String, at helper: String) -> RenderError {
             let place = helper == "text" || helper == "output" ? helper : "{{\(helper)}}"
-            return RenderError(status: 500, description: "template: this answer would spend more than the \(budget) budget of one answer (at \(place)); the template does too much work over this request")
+            return RenderError(
+                status: 500,
+                description:
+                    "template: this answer would spend more than the \(budget) budget of one answer (at \(place)); the template does too much work over this request"
+            )
         }
     }
 

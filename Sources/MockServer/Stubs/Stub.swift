@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// One stubbed route: how to recognise a request, and what to answer.
 ///
 /// A class, so that router and stub-set copies share stubs instead of copying every field; a stub is built
@@ -55,11 +56,12 @@ public final class Stub: @unchecked Sendable {
         self.method = method
         self.url = url
         specificity = url.specificity
-        exactPath = switch url {
-        case .exactURL(let url): url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
-        case .template(let segments): Router.exactPath(segments)
-        case .pattern, .any: nil
-        }
+        exactPath =
+            switch url {
+            case .exactURL(let url): url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+            case .template(let segments): Router.exactPath(segments)
+            case .pattern, .any: nil
+            }
         self.order = order
         self.responses = responses
     }

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// A problem in a stub file, with where it is: `routes.json:12:7: unknown key "stauts"; did you mean "status"?`
 public struct StubError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stub file (or directory) at fault.
@@ -60,8 +61,10 @@ struct ObjectReader {
             if let reason = unsupported[member.key] {
                 throw StubError(file: file, at: member.keyPosition, "\(what): \"\(member.key)\" is not supported by sut-launch (\(reason))")
             }
-            throw StubError(file: file, at: member.keyPosition,
-                            "unknown key \"\(member.key)\" in \(what)\(Suggestion.didYouMean(member.key, among: known, otherwise: "; known keys: \(known.joined(separator: ", "))"))")
+            throw StubError(
+                file: file, at: member.keyPosition,
+                "unknown key \"\(member.key)\" in \(what)\(Suggestion.didYouMean(member.key, among: known, otherwise: "; known keys: \(known.joined(separator: ", "))"))"
+            )
         }
     }
 

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 /// Loads stub files and directories: native files, WireMock mapping files, and WireMock root directories
 /// (`mappings/` + `__files/`), side by side.
 public enum StubLoader {
@@ -49,13 +50,16 @@ public enum StubLoader {
 
     private static func loadFile(_ path: String, wireMockFiles: String?, skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
         guard FileSystem.isRegularFile(path), let bytes = FileSystem.read(path) else {
-            throw StubError(file: path, FileSystem.isDirectory(path) ? "is a directory" : "cannot read the file (\(FileSystem.unreadable(path)))")
+            throw StubError(
+                file: path, FileSystem.isDirectory(path) ? "is a directory" : "cannot read the file (\(FileSystem.unreadable(path)))")
         }
         return try parse(bytes, file: path, directory: FileSystem.directory(of: path), wireMockFiles: wireMockFiles, skip: skip)
     }
 
-    private static func parse(_ bytes: [UInt8], file: String, directory: String, wireMockFiles: String?,
-                              skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
+    private static func parse(
+        _ bytes: [UInt8], file: String, directory: String, wireMockFiles: String?,
+        skip: ((StubError) -> Void)? = nil
+    ) throws(StubError) -> StubSet {
         if let stubs = nativeParsedWhereBuilt(bytes, file: file, directory: directory) { return stubs }
         let root: JSONNode
         do {
@@ -73,13 +77,16 @@ public enum StubLoader {
         }
         if root["routes"] != nil || root.elements != nil { return try StubSet.native(root, file: file, directory: directory) }
         guard let members = root.members else {
-            throw StubError(file: file, at: root.position, "expected a stub file: {\"routes\": [...]}, a WireMock mapping or {\"mappings\": [...]}")
+            throw StubError(
+                file: file, at: root.position, "expected a stub file: {\"routes\": [...]}, a WireMock mapping or {\"mappings\": [...]}")
         }
         let keys = members.map(\.key)
         let known = ["routes", "mappings", "request", "response"]
         let hint = keys.lazy.compactMap { Suggestion.nearest(to: $0, among: known).map { "; did you mean \"\($0)\"?" } }.first ?? ""
-        throw StubError(file: file, at: members.first?.keyPosition ?? root.position,
-                        "not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \(keys.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)")
+        throw StubError(
+            file: file, at: members.first?.keyPosition ?? root.position,
+            "not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \(keys.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)"
+        )
     }
 
     /// A WireMock mapping file (`mappings`, or one mapping's `request` / `response`), not a native one.
@@ -93,7 +100,8 @@ public enum StubLoader {
     /// the first problem in file order.
     private static func nativeParsedWhereBuilt(_ bytes: [UInt8], file: String, directory: String) -> StubSet? {
         guard let (root, deferred) = try? JSONParser.parse(bytes, deferringArrayAt: "routes"), let deferred,
-              !isWireMock(root) else { return nil }
+            !isWireMock(root)
+        else { return nil }
         return try? StubSet.native(root, deferred: deferred, file: file, directory: directory)
     }
 }

@@ -5,10 +5,11 @@ extension StubSet {
     static let nativeResponseKeys = ["status", "reason", "body", "json", "bodyFile", "responseHeaders", "delayMs", "fault", "chunked"]
     static let nativeRouteKeySet = Set(nativeRouteKeys)
     static let nativeResponseKeySet = Set(nativeResponseKeys)
-    static let nativeRouteKeys = [
-        "name", "method", "path", "query", "headers", "cookies", "requestBody", "requestJson", "requestJsonIncludes", "priority",
-        "scenario", "whenState", "setState", "expect", "responses", "then", "files", "template",
-    ] + nativeResponseKeys
+    static let nativeRouteKeys =
+        [
+            "name", "method", "path", "query", "headers", "cookies", "requestBody", "requestJson", "requestJsonIncludes", "priority",
+            "scenario", "whenState", "setState", "expect", "responses", "then", "files", "template",
+        ] + nativeResponseKeys
 
     /// Loads the native format: `{"routes": [...], "unexpected": "fail"}` (or a bare array of routes).
     static func native(_ root: JSONNode, file: String, directory: String) throws(StubError) -> StubSet {
@@ -44,7 +45,9 @@ extension StubSet {
             count = deferred.count
             build = { index throws(StubError) in
                 let node: JSONNode
-                do throws(JSONParser.Error) { node = try deferred.element(index) } catch { throw StubError(file: file, at: error.position, error.message) }
+                do throws(JSONParser.Error) { node = try deferred.element(index) } catch {
+                    throw StubError(file: file, at: error.position, error.message)
+                }
                 return try nativeRoute(node, file: file, directory: directory)
             }
         } else {
@@ -70,26 +73,51 @@ extension StubSet {
         }
         // Interpolation sizes the text once; chains of + copied it per piece (measurable over 10,000 routes).
         let source = "\(file):\(node.position.line)"
-        let stub = Stub(id: source, name: try reader.string("name") ?? "\(method ?? "ANY") \(path)",
-                        source: source, method: method == "ANY" ? nil : method,
-                        url: .template(segments), responses: [])
+        let stub = Stub(
+            id: source, name: try reader.string("name") ?? "\(method ?? "ANY") \(path)",
+            source: source, method: method == "ANY" ? nil : method,
+            url: .template(segments), responses: [])
         stub.query = try matchers(reader, "query", file: file)
         stub.headers = try matchers(reader, "headers", file: file)
         stub.cookies = try matchers(reader, "cookies", file: file)
         if let text = try reader.string("requestBody") { stub.body.append(.equalTo(text, caseInsensitive: false)) }
         if let json = reader["requestJson"] { stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: false)) }
-        if let json = reader["requestJsonIncludes"] { stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: true)) }
+        if let json = reader["requestJsonIncludes"] {
+            stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: true))
+        }
         stub.priority = try reader.int("priority", in: StubRanges.priority) ?? 5
         if let scenario = try reader.string("scenario") {
-            stub.scenario = ScenarioRule(name: scenario, requiredState: try reader.string("whenState"), newState: try reader.string("setState"))
+            stub.scenario = ScenarioRule(
+                name: scenario, requiredState: try reader.string("whenState"), newState: try reader.string("setState"))
         } else if reader["whenState"] != nil || reader["setState"] != nil {
             throw reader.error("whenState", "\"whenState\"/\"setState\" need \"scenario\": \"name\"")
         }
         if let expect = try reader.object("expect") {
             try expect.checkKeys(["times", "atLeast", "atMost"])
-            stub.expectation = Stub.Expectation(times: try expect.int("times", in: StubRanges.expectedCalls), atLeast: try expect.int("atLeast", in: StubRanges.expectedCalls),
-                                                atMost: try expect.int("atMost", in: StubRanges.expectedCalls))
+            stub.expectation = Stub.Expectation(
+                times: try expect.int("times", in: StubRanges.expectedCalls),
+                atLeast: try expect.int("atLeast", in: StubRanges.expectedCalls),
+                atMost: try expect.int("atMost", in: StubRanges.expectedCalls))
         }
+        try nativeResponses(reader, into: stub, segments: segments, file: file, directory: directory)
+        // "template": true renders the body and header values with the request, as WireMock's response-template.
+        if try reader.bool("template") == true {
+            guard reader["files"] == nil else { throw reader.error("template", "\"template\" applies to a response, not to \"files\"") }
+            for index in stub.responses.indices {
+                do {
+                    stub.responses[index].template = try ResponseTemplates(stub.responses[index].response)
+                } catch {
+                    throw reader.error("template", "\(error)")
+                }
+            }
+        }
+        return stub
+    }
+
+    /// A route's responses: a files directory, a `responses` list (with `then`), or the route's own response keys.
+    private static func nativeResponses(
+        _ reader: ObjectReader, into stub: Stub, segments: [PathSegment], file: String, directory: String
+    ) throws(StubError) {
         if let files = try reader.string("files") {
             let resolved = resolve(files, relativeTo: directory)
             guard FileSystem.isDirectory(resolved) else {
@@ -101,7 +129,8 @@ extension StubSet {
             stub.responses = [ResponseDefinition(response: MockResponse(), filesDirectory: resolved)]
         } else if let list = try reader.array("responses") {
             if reader.keys.contains(where: { nativeResponseKeySet.contains($0) }) {
-                throw reader.error("responses", "a route has either \"responses\": [...] or one response's keys (status, body, ...), not both")
+                throw reader.error(
+                    "responses", "a route has either \"responses\": [...] or one response's keys (status, body, ...), not both")
             }
             guard !list.isEmpty else { throw reader.error("responses", "\"responses\" is empty") }
             for element in list {
@@ -121,18 +150,6 @@ extension StubSet {
         if reader["then"] != nil && reader["responses"] == nil {
             throw reader.error("then", "\"then\" says what follows the last of \"responses\"; this route has no \"responses\"")
         }
-        // "template": true renders the body and header values with the request, as WireMock's response-template.
-        if try reader.bool("template") == true {
-            guard reader["files"] == nil else { throw reader.error("template", "\"template\" applies to a response, not to \"files\"") }
-            for index in stub.responses.indices {
-                do {
-                    stub.responses[index].template = try ResponseTemplates(stub.responses[index].response)
-                } catch {
-                    throw reader.error("template", "\(error)")
-                }
-            }
-        }
-        return stub
     }
 
     /// Builds stubs from many routes on two threads (loading is on the path to "ready"); the first error in
@@ -176,7 +193,9 @@ extension StubSet {
         return stubs
     }
 
-    private static func matchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(name: String, matcher: ValueMatcher)] {
+    private static func matchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(
+        name: String, matcher: ValueMatcher
+    )] {
         guard let object = reader[key] else { return [] }
         guard let members = object.members else { throw reader.typeError(key, object, "an object") }
         var result: [(name: String, matcher: ValueMatcher)] = []
@@ -192,7 +211,8 @@ extension StubSet {
         // Counted without building an array per route (the array is for the message only).
         if (reader["body"] != nil ? 1 : 0) + (reader["json"] != nil ? 1 : 0) + (reader["bodyFile"] != nil ? 1 : 0) > 1 {
             let bodies = ["body", "json", "bodyFile"].filter { reader[$0] != nil }
-            throw reader.error(bodies[1], "a response has one of \"body\", \"json\", \"bodyFile\", found \(bodies.joined(separator: " and "))")
+            throw reader.error(
+                bodies[1], "a response has one of \"body\", \"json\", \"bodyFile\", found \(bodies.joined(separator: " and "))")
         }
         if let body = try reader.string("body") {
             response.body = Array(body.utf8)
@@ -226,9 +246,13 @@ extension StubSet {
         }
         response.delayMs = try reader.int("delayMs", in: StubRanges.delayMs) ?? 0
         if let fault = try reader.string("fault") {
-            guard let parsed = MockResponse.Fault(rawValue: fault) ?? MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
+            guard let parsed = MockResponse.Fault(rawValue: fault) ?? MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault })
+            else {
                 let names = MockResponse.Fault.allCases.map(\.rawValue)
-                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names, otherwise: "; faults: \(names.joined(separator: ", "))"))")
+                throw reader.error(
+                    "fault",
+                    "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names, otherwise: "; faults: \(names.joined(separator: ", "))"))"
+                )
             }
             response.fault = parsed
         }
@@ -238,7 +262,8 @@ extension StubSet {
     }
 
     static func resolve(_ path: String, relativeTo directory: String) -> String {
-        path.hasPrefix("/") ? path : (directory.hasSuffix("/") ? directory : directory + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+        path.hasPrefix("/")
+            ? path : (directory.hasSuffix("/") ? directory : directory + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 }
 

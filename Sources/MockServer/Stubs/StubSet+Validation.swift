@@ -3,7 +3,8 @@
 extension StubSet {
     /// Refuses a reason phrase, header name or header value holding CR, LF, NUL or another character RFC 9110
     /// forbids (it would write header lines of its own: a forged `Set-Cookie`), naming the field.
-    static func checkHead(_ response: MockResponse, _ reader: ObjectReader, headers key: String, reason reasonKey: String) throws(StubError) {
+    static func checkHead(_ response: MockResponse, _ reader: ObjectReader, headers key: String, reason reasonKey: String) throws(StubError)
+    {
         if let reason = response.reason, !HTTPField.isValidValue(reason) {
             throw reader.error(reasonKey, "\"\(reasonKey)\": \(HTTPField.quoted(reason)) \(HTTPField.badByte(in: reason))")
         }
@@ -22,7 +23,10 @@ extension StubSet {
     static func mappingID(_ reader: ObjectReader, _ key: String) throws(StubError) -> String? {
         guard let text = try reader.string(key) else { return nil }
         guard let id = uuid(text) else {
-            throw reader.error(key, "\"\(key)\": \(HTTPField.quoted(text)) is not a UUID like 5a2c0e3e-1111-4222-8333-444455556666 (WireMock's mapping ids are UUIDs)")
+            throw reader.error(
+                key,
+                "\"\(key)\": \(HTTPField.quoted(text)) is not a UUID like 5a2c0e3e-1111-4222-8333-444455556666 (WireMock's mapping ids are UUIDs)"
+            )
         }
         return id
     }

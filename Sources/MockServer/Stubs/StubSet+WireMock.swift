@@ -37,7 +37,9 @@ extension StubSet {
 
     /// Loads WireMock mappings: a single mapping (`request` + `response`) or `{"mappings": [...]}`.
     /// - Parameter filesDirectory: where `bodyFileName` is looked up (the `__files` directory).
-    static func wireMock(_ root: JSONNode, file: String, filesDirectory: String, skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
+    static func wireMock(_ root: JSONNode, file: String, filesDirectory: String, skip: ((StubError) -> Void)? = nil) throws(StubError)
+        -> StubSet
+    {
         var set = StubSet()
         set.files = [file]
         if let mappings = root["mappings"] {
@@ -62,12 +64,16 @@ extension StubSet {
     static func wireMockMapping(_ node: JSONNode, file: String, filesDirectory: String) throws(StubError) -> Stub {
         let mapping = try ObjectReader(node, file: file, what: "a mapping")
         try mapping.checkKeys(wireMockMappingKeys, unsupported: wireMockUnsupportedMappingKeys)
-        guard let request = try mapping.object("request") else { throw StubError(file: file, at: node.position, "a mapping needs \"request\"") }
+        guard let request = try mapping.object("request") else {
+            throw StubError(file: file, at: node.position, "a mapping needs \"request\"")
+        }
         try request.checkKeys(wireMockRequestKeys, unsupported: wireMockUnsupportedRequestKeys)
         let method = (try request.string("method") ?? "ANY").uppercased()
 
         let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { request[$0] != nil }
-        if urlKeys.count > 1 { throw request.error(urlKeys[1], "a request has one URL matcher, found \(urlKeys.joined(separator: " and "))") }
+        if urlKeys.count > 1 {
+            throw request.error(urlKeys[1], "a request has one URL matcher, found \(urlKeys.joined(separator: " and "))")
+        }
         var url = URLMatcher.any
         if let key = urlKeys.first, let value = try request.string(key) {
             switch key {
@@ -92,12 +98,15 @@ extension StubSet {
         let explicitID = try mappingID(mapping, "id")
         let uuid = try mappingID(mapping, "uuid")
         let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
-        let stub = Stub(id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
-                        url: url, responses: [])
+        let stub = Stub(
+            id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
+            url: url, responses: [])
         stub.wireMockRequest = node["request"].map(JSONWriter.write)
         stub.wireMockResponse = node["response"].map(JSONWriter.write)
         if let metadata = node["metadata"] {
-            guard metadata.members != nil else { throw StubError(file: file, at: metadata.position, "\"metadata\" must be an object, like {\"tags\": [\"smoke\"]}") }
+            guard metadata.members != nil else {
+                throw StubError(file: file, at: metadata.position, "\"metadata\" must be an object, like {\"tags\": [\"smoke\"]}")
+            }
             stub.wireMockMetadata = JSONWriter.write(metadata)
         }
         stub.query = try namedMatchers(request, "queryParameters", file: file)
@@ -109,31 +118,41 @@ extension StubSet {
         }
         stub.priority = try mapping.int("priority", in: StubRanges.priority) ?? 5
         if let scenario = try mapping.string("scenarioName") {
-            stub.scenario = ScenarioRule(name: scenario, requiredState: try mapping.string("requiredScenarioState"),
-                                         newState: try mapping.string("newScenarioState"))
+            stub.scenario = ScenarioRule(
+                name: scenario, requiredState: try mapping.string("requiredScenarioState"),
+                newState: try mapping.string("newScenarioState"))
         }
         var response = try mapping.object("response")
         if response == nil { response = try ObjectReader(JSONNode(.object([]), at: node.position), file: file, what: "response") }
         var definition = ResponseDefinition(response: try wireMockResponse(response!, filesDirectory: filesDirectory))
         if let transformers = try response!.array("transformers") {
             for transformer in transformers where transformer.string != "response-template" {
-                throw response!.error("transformers", "the transformer \(transformer.string.map { "\"\($0)\"" } ?? JSONWriter.write(transformer)) is not supported; \"response-template\" is")
+                throw response!.error(
+                    "transformers",
+                    "the transformer \(transformer.string.map { "\"\($0)\"" } ?? JSONWriter.write(transformer)) is not supported; \"response-template\" is"
+                )
             }
             if !transformers.isEmpty {
-                do { definition.template = try ResponseTemplates(definition.response) } catch { throw response!.error("transformers", "\(error)") }
+                do { definition.template = try ResponseTemplates(definition.response) } catch {
+                    throw response!.error("transformers", "\(error)")
+                }
             }
         }
         stub.responses = [definition]
         return stub
     }
 
-    private static func namedMatchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(name: String, matcher: ValueMatcher)] {
+    private static func namedMatchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(
+        name: String, matcher: ValueMatcher
+    )] {
         guard let object = reader[key] else { return [] }
         guard let members = object.members else { throw reader.typeError(key, object, "an object") }
         var result: [(name: String, matcher: ValueMatcher)] = []
         for member in members {
             guard member.value.members != nil else {
-                throw StubError(file: file, at: member.value.position, "\(key) \"\(member.key)\" must be a matcher object like {\"equalTo\": \"value\"}")
+                throw StubError(
+                    file: file, at: member.value.position, "\(key) \"\(member.key)\" must be a matcher object like {\"equalTo\": \"value\"}"
+                )
             }
             result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"")))
         }
@@ -171,7 +190,8 @@ extension StubSet {
             case .failure(let problem): throw reader.error("bodyFileName", "bodyFileName: \(problem)")
             }
             guard FileSystem.isRegularFile(path), let bytes = FileSystem.read(path) else {
-                throw reader.error("bodyFileName", "bodyFileName: cannot read \(path) (\(FileSystem.unreadable(path)); looked in \(filesDirectory))")
+                throw reader.error(
+                    "bodyFileName", "bodyFileName: cannot read \(path) (\(FileSystem.unreadable(path)); looked in \(filesDirectory))")
             }
             response.body = bytes
             if !response.headers.contains("Content-Type") { response.headers.add("Content-Type", ContentType.forPath(path)) }
@@ -180,7 +200,10 @@ extension StubSet {
         if let fault = try reader.string("fault") {
             guard let parsed = MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
                 let names = MockResponse.Fault.allCases.map(\.wireMockName)
-                throw reader.error("fault", "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names, otherwise: "; faults: \(names.joined(separator: ", "))"))")
+                throw reader.error(
+                    "fault",
+                    "unknown fault \"\(fault)\"\(Suggestion.didYouMean(fault, among: names, otherwise: "; faults: \(names.joined(separator: ", "))"))"
+                )
             }
             response.fault = parsed
         }

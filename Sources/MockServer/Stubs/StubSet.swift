@@ -35,22 +35,30 @@ public struct StubSet: Sendable {
 
     /// Adds a route answered by code, as a native route with this method (nil: any) and path template.
     /// - Parameter handler: gets the request and its call number (1, 2, …) for this route.
-    public mutating func addRoute(method: String?, path: String, name: String? = nil, source: String = "code",
-                                  expectedCalls: Stub.Expectation? = nil,
-                                  handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse) {
+    public mutating func addRoute(
+        method: String?, path: String, name: String? = nil, source: String = "code",
+        expectedCalls: Stub.Expectation? = nil,
+        handler: @escaping @Sendable (HTTPRequest, Int) -> MockResponse
+    ) {
         let label = name ?? "\(method ?? "ANY") \(path)"
-        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path, decoding: true)),
-                        responses: [ResponseDefinition(response: MockResponse(), handler: handler)])
+        let stub = Stub(
+            id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method,
+            url: .template(PathSegment.parse(path, decoding: true)),
+            responses: [ResponseDefinition(response: MockResponse(), handler: handler)])
         stub.expectation = expectedCalls
         append(stub)
     }
 
     /// Adds a route answered by a list of responses in call order; after the last one, `then` says what follows.
-    public mutating func addRoute(method: String?, path: String, responses: [MockResponse], then: ResponseOrder = .repeatLast,
-                                  name: String? = nil, source: String = "code", expectedCalls: Stub.Expectation? = nil) {
+    public mutating func addRoute(
+        method: String?, path: String, responses: [MockResponse], then: ResponseOrder = .repeatLast,
+        name: String? = nil, source: String = "code", expectedCalls: Stub.Expectation? = nil
+    ) {
         let label = name ?? "\(method ?? "ANY") \(path)"
-        let stub = Stub(id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method, url: .template(PathSegment.parse(path, decoding: true)),
-                        responses: responses.map { ResponseDefinition(response: $0) })
+        let stub = Stub(
+            id: "\(source)#\(stubs.count + 1)", name: label, source: source, method: method,
+            url: .template(PathSegment.parse(path, decoding: true)),
+            responses: responses.map { ResponseDefinition(response: $0) })
         stub.afterLast = then
         stub.expectation = expectedCalls
         append(stub)

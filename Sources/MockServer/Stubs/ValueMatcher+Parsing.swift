@@ -1,4 +1,5 @@
 import AutomationSupport
+
 extension ValueMatcher {
     static let knownOperators = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "and", "or",
@@ -25,9 +26,11 @@ extension ValueMatcher {
         try reader.checkKeys(knownOperators + modifiers, unsupported: unsupportedOperators)
         let operators = reader.keys.filter { knownOperators.contains($0) }
         guard operators.count == 1, let name = operators.first else {
-            throw StubError(file: file, at: node.position,
-                            operators.isEmpty ? "\(what) needs one matcher: \(knownOperators.joined(separator: ", "))"
-                                              : "\(what) has \(operators.count) matchers (\(operators.joined(separator: ", "))); use one, or \"and\"")
+            throw StubError(
+                file: file, at: node.position,
+                operators.isEmpty
+                    ? "\(what) needs one matcher: \(knownOperators.joined(separator: ", "))"
+                    : "\(what) has \(operators.count) matchers (\(operators.joined(separator: ", "))); use one, or \"and\"")
         }
         let caseInsensitive = try reader.bool("caseInsensitive") ?? false
         func text() throws(StubError) -> String {
@@ -58,8 +61,9 @@ extension ValueMatcher {
                     throw reader.error(name, "\(what): equalToJson holds a string that is not JSON: \(error.message)")
                 }
             }
-            return .equalToJSON(expected, ignoreArrayOrder: try reader.bool("ignoreArrayOrder") ?? false,
-                                ignoreExtraElements: try reader.bool("ignoreExtraElements") ?? false)
+            return .equalToJSON(
+                expected, ignoreArrayOrder: try reader.bool("ignoreArrayOrder") ?? false,
+                ignoreExtraElements: try reader.bool("ignoreExtraElements") ?? false)
         case "matchesJsonPath":
             let value = reader["matchesJsonPath"]!
             if let expression = value.string { return .matchesJSONPath(try jsonPath(expression, reader), nil) }

@@ -23,7 +23,8 @@ public enum DotEnv {
             }
             let key = line[..<equals].trimmingCharacters(in: " \t")
             guard EnvironmentVariable.isValidName(key) else {
-                throw InputError(file: file, line: lineNumber, "'\(key)' is not a valid variable name (letters, digits, _; not starting with a digit)")
+                throw InputError(
+                    file: file, line: lineNumber, "'\(key)' is not a valid variable name (letters, digits, _; not starting with a digit)")
             }
             var rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             let value: String
@@ -35,45 +36,7 @@ public enum DotEnv {
                 value = String(rest[..<close])
                 try checkTrailing(rest[rest.index(after: close)...], file: file, line: lineNumber, key: key)
             } else if rest.first == "\"" {
-                var text = String(rest.dropFirst())
-                var decoded = ""
-                var closed = false
-                while !closed {
-                    var iterator = text.makeIterator()
-                    var consumed = 0
-                    while let character = iterator.next() {
-                        consumed += 1
-                        if character == "\\" {
-                            consumed += 1
-                            switch iterator.next() {
-                            case "n": decoded.append("\n")
-                            case "t": decoded.append("\t")
-                            case "r": decoded.append("\r")
-                            case "\"": decoded.append("\"")
-                            case "\\": decoded.append("\\")
-                            case "$": decoded.append("$")
-                            case let other?: decoded.append("\\"); decoded.append(other)
-                            case nil: decoded.append("\\")
-                            }
-                        } else if character == "\"" {
-                            closed = true
-                            break
-                        } else {
-                            decoded.append(character)
-                        }
-                    }
-                    if closed {
-                        try checkTrailing(Substring(text.dropFirst(consumed)), file: file, line: lineNumber, key: key)
-                    } else {
-                        guard index < lines.count else {
-                            throw InputError(file: file, line: lineNumber, "unterminated double quote in the value of \(key)")
-                        }
-                        decoded.append("\n")
-                        text = lines[index]
-                        index += 1
-                    }
-                }
-                value = decoded
+                value = try doubleQuoted(String(rest.dropFirst()), lines: lines, index: &index, file: file, line: lineNumber, key: key)
             } else {
                 var text = String(rest)
                 if let comment = text.firstRange(of: " #") ?? text.firstRange(of: "\t#") { text = String(text[..<comment.lowerBound]) }
@@ -85,6 +48,54 @@ public enum DotEnv {
             result.append((key: key, value: value))
         }
         return result
+    }
+
+    /// A double-quoted value from just after its opening quote; it may go on over the following lines
+    /// (`index` moves past those it takes).
+    private static func doubleQuoted(
+        _ first: String, lines: [String], index: inout Int, file: String, line: Int, key: String
+    ) throws(InputError) -> String {
+        var text = first
+        var decoded = ""
+        var closed = false
+        while !closed {
+            var iterator = text.makeIterator()
+            var consumed = 0
+            while let character = iterator.next() {
+                consumed += 1
+                if character == "\\" {
+                    consumed += 1
+                    switch iterator.next() {
+                    case "n": decoded.append("\n")
+                    case "t": decoded.append("\t")
+                    case "r": decoded.append("\r")
+                    case "\"": decoded.append("\"")
+                    case "\\": decoded.append("\\")
+                    case "$": decoded.append("$")
+                    case let other?:
+                        decoded.append("\\")
+                        decoded.append(other)
+                    case nil: decoded.append("\\")
+                    }
+                } else if character == "\"" {
+                    closed = true
+                    break
+                } else {
+                    decoded.append(character)
+                }
+            }
+            if closed {
+                try checkTrailing(Substring(text.dropFirst(consumed)), file: file, line: line, key: key)
+            } else {
+                guard index < lines.count else {
+                    throw InputError(file: file, line: line, "unterminated double quote in the value of \(key)")
+                }
+                decoded.append("\n")
+                text = lines[index]
+                index += 1
+            }
+        }
+        return decoded
     }
 
     private static func checkTrailing(_ rest: Substring, file: String, line: Int, key: String) throws(InputError) {

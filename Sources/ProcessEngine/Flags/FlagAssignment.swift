@@ -1,5 +1,5 @@
-import AutomationSupport
 public import AutomationHost
+import AutomationSupport
 
 /// One `key=value` or `key:=JSON` assignment from the command line.
 public struct FlagAssignment: Sendable, Hashable {
@@ -30,7 +30,8 @@ public struct FlagAssignment: Sendable, Hashable {
         do {
             return FlagAssignment(key: key, value: FlagValue(try JSONParser.parse(text)))
         } catch {
-            let hint = text.first.map { "\"[{".contains($0) } == false
+            let hint =
+                text.first.map { "\"[{".contains($0) } == false
                 ? " (a JSON string needs quotes: \(key):='\"\(text)\"', or use \(key)=\(text))" : ""
             throw UsageError("'\(token)': the value after := is not JSON: \(error.message)\(hint)")
         }

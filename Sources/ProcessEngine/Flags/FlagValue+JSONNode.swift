@@ -1,5 +1,5 @@
-package import AutomationSupport
 import AutomationHost
+package import AutomationSupport
 
 extension FlagValue {
     /// Converts a parsed JSON node into a flag value.

@@ -1,5 +1,5 @@
-import AutomationSupport
 public import AutomationHost
+import AutomationSupport
 
 /// A `--flags-file`: `{"featureFlags": {...}, "automationFlags": {...}, "env": {...}}`.
 public struct FlagsFile: Sendable, Hashable {
@@ -25,22 +25,25 @@ public struct FlagsFile: Sendable, Hashable {
             throw InputError(file: file, position: error.position, error.message)
         }
         guard let members = root.members else {
-            throw InputError(file: file, position: root.position,
-                             "expected an object with \"featureFlags\", \"automationFlags\" and \"env\", found a JSON \(root.typeName)")
+            throw InputError(
+                file: file, position: root.position,
+                "expected an object with \"featureFlags\", \"automationFlags\" and \"env\", found a JSON \(root.typeName)")
         }
         var result = FlagsFile()
         for member in members {
             switch member.key {
             case "featureFlags", "automationFlags":
                 guard case .object(let flags) = FlagValue(member.value) else {
-                    throw InputError(file: file, position: member.value.position,
-                                     "\"\(member.key)\" must be an object of flags, found a JSON \(member.value.typeName)")
+                    throw InputError(
+                        file: file, position: member.value.position,
+                        "\"\(member.key)\" must be an object of flags, found a JSON \(member.value.typeName)")
                 }
                 if member.key == "featureFlags" { result.featureFlags = flags } else { result.automationFlags = flags }
             case "env":
                 guard let variables = member.value.members else {
-                    throw InputError(file: file, position: member.value.position,
-                                     "\"env\" must be an object of strings, found a JSON \(member.value.typeName)")
+                    throw InputError(
+                        file: file, position: member.value.position,
+                        "\"env\" must be an object of strings, found a JSON \(member.value.typeName)")
                 }
                 for variable in variables {
                     if let problem = EnvironmentVariable.problem(name: variable.key, value: variable.value.string ?? "") {
@@ -50,13 +53,16 @@ public struct FlagsFile: Sendable, Hashable {
                     case .string(let text): result.environment[variable.key] = text
                     case .int, .double, .bool: result.environment[variable.key] = JSONWriter.write(variable.value)
                     default:
-                        throw InputError(file: file, position: variable.value.position,
-                                         "env \"\(variable.key)\" must be a string, found a JSON \(variable.value.typeName)")
+                        throw InputError(
+                            file: file, position: variable.value.position,
+                            "env \"\(variable.key)\" must be a string, found a JSON \(variable.value.typeName)")
                     }
                 }
             default:
-                throw InputError(file: file, position: member.keyPosition,
-                                 "unknown key \"\(member.key)\"\(Suggestion.didYouMean(member.key, among: knownKeys, otherwise: "; expected one of featureFlags, automationFlags, env"))")
+                throw InputError(
+                    file: file, position: member.keyPosition,
+                    "unknown key \"\(member.key)\"\(Suggestion.didYouMean(member.key, among: knownKeys, otherwise: "; expected one of featureFlags, automationFlags, env"))"
+                )
             }
         }
         return result

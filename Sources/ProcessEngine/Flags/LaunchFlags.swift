@@ -16,8 +16,10 @@ package struct LaunchFlags: Sendable {
     package let flagsFileGiven: Bool
 
     /// Flags as given; no flags by default.
-    package init(featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:], entryPoint: String? = nil,
-                 flagsIn: WireFormat.Channel? = nil, flagsFileGiven: Bool = false) {
+    package init(
+        featureFlags: [String: FlagValue] = [:], automationFlags: [String: FlagValue] = [:], entryPoint: String? = nil,
+        flagsIn: WireFormat.Channel? = nil, flagsFileGiven: Bool = false
+    ) {
         self.featureFlags = featureFlags
         self.automationFlags = automationFlags
         self.entryPoint = entryPoint

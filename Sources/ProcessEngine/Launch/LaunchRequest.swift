@@ -13,7 +13,8 @@ public enum LauncherBackend: String, Sendable, CaseIterable {
     var linkHint: String {
         switch self {
         case .spawn: "it always is"
-        case .foundation: "call FoundationLauncher.register(), or run sut-launch-foundation, which sut-launch starts for --launcher foundation"
+        case .foundation:
+            "call FoundationLauncher.register(), or run sut-launch-foundation, which sut-launch starts for --launcher foundation"
         }
     }
 

@@ -42,16 +42,19 @@ public final class LaunchedProcess: Sendable {
     ///   - pipes: the read ends of its stdout and stderr, drained by the output pump.
     ///   - exitDescriptor: a pidfd: the pump's thread sees the exit and calls `waitForExit` then (no waiter
     ///     thread); -1: a thread of its own blocks in `waitForExit`.
-    init(pid: Int32, executablePath: String, argv: [String], started: ContinuousClock.Instant,
-         waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pipes: [(StandardStream, Int32)], forward: Bool,
-         exitDescriptor: Int32, standardInput: Int32, terminal: TerminalHandoff?) {
+    init(
+        pid: Int32, executablePath: String, argv: [String], started: ContinuousClock.Instant,
+        waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pipes: [(StandardStream, Int32)], forward: Bool,
+        exitDescriptor: Int32, standardInput: Int32, terminal: TerminalHandoff?
+    ) {
         self.pid = pid
         self.executablePath = executablePath
         self.argv = argv
         self.started = started
         self.output = output
         self.state = Locked(State(standardInput: standardInput, terminal: terminal))
-        let state = self.state, exited = self.exited
+        let state = self.state
+        let exited = self.exited
         let recordExit: @Sendable () -> Void = {
             let raw = waitForExit()
             let ended = ContinuousClock.now
@@ -66,8 +69,9 @@ public final class LaunchedProcess: Sendable {
             exited.signal() // one for waitForExit callers, one kept for later callers (see waitForExit)
         }
         if exitDescriptor >= 0 {
-            pump = OutputPump(pipes: pipes, recorder: output, forward: forward,
-                              exitWatch: OutputPump.ExitWatch(fd: exitDescriptor, onExit: recordExit))
+            pump = OutputPump(
+                pipes: pipes, recorder: output, forward: forward,
+                exitWatch: OutputPump.ExitWatch(fd: exitDescriptor, onExit: recordExit))
         } else {
             pump = OutputPump(pipes: pipes, recorder: output, forward: forward)
             startThread(recordExit)
@@ -159,7 +163,8 @@ public final class LaunchedProcess: Sendable {
             while offset < bytes.count {
                 let remaining = end - .now
                 guard remaining > .zero else { throw Errno.timedOut }
-                let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+                let milliseconds = Int32(
+                    clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
                 let ready = Descriptor.waitUntilWritable(fd, milliseconds: milliseconds)
                 if ready < 0 {
                     let error = Errno.current
@@ -168,7 +173,9 @@ public final class LaunchedProcess: Sendable {
                 }
                 guard ready > 0 else { continue } // the loop's deadline check ends it
                 let count = min(bytes.count - offset, Descriptor.atomicWriteLimit)
-                let written = bytes[offset..<(offset + count)].withUnsafeBytes { Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count) }
+                let written = bytes[offset..<(offset + count)].withUnsafeBytes {
+                    Descriptor.writeWithoutSIGPIPE(fd, $0.baseAddress, $0.count)
+                }
                 if written < 0 {
                     let error = Errno.current
                     if error.isRetry { continue }

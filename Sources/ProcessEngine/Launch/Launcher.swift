@@ -1,5 +1,5 @@
-internal import CSystemShims
 import AutomationSupport
+internal import CSystemShims
 
 /// Starts programs under test: each in a process group of its own, with an empty signal mask and default
 /// signal dispositions, stdout/stderr through pipes that are read live, and exit detected by waitpid
@@ -16,11 +16,13 @@ public enum Launcher {
     /// - Throws: ``LaunchError`` when the program cannot be started (not found, not executable, bad directory).
     public static func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchedProcess {
         if request.backend != .spawn && registered(request.backend) == nil {
-            throw LaunchError(.cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
+            throw LaunchError(
+                .cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
         }
         Reaper.begin() // its start overlaps the work below
         let callerDirectory = ExecutableLocator.currentDirectory()
-        let path = try ExecutableLocator.locate(request.executable, path: request.environment["PATH"], currentDirectory: callerDirectory).get()
+        let path = try ExecutableLocator.locate(request.executable, path: request.environment["PATH"], currentDirectory: callerDirectory)
+            .get()
         if let directory = request.workingDirectory, !ExecutableLocator.isDirectory(directory) {
             throw LaunchError(.cannotLaunch, "cannot use working directory \(directory): no such directory")
         }
@@ -28,7 +30,11 @@ public enum Launcher {
             throw LaunchError(.cannotLaunch, "a pseudo-terminal needs the spawn launcher, not \(request.backend.rawValue)")
         }
         let plumbing: Plumbing
-        if let size = request.terminal { plumbing = try Plumbing.terminal(size) } else { plumbing = try Plumbing.pipes(request.standardInput) }
+        if let size = request.terminal {
+            plumbing = try Plumbing.terminal(size)
+        } else {
+            plumbing = try Plumbing.pipes(request.standardInput)
+        }
         defer { plumbing.childSide.forEach { Descriptor.close($0) } }
 
         let argv = [request.argv0 ?? request.executable] + request.arguments
@@ -54,9 +60,10 @@ public enum Launcher {
         let exitDescriptor = request.backend == .spawn ? csystem_pidfd_open(pid) : -1
         // Foundation.Process cannot set argv[0]: the program sees the resolved path there.
         let sent = request.backend == .foundation ? [path] + request.arguments : argv
-        return LaunchedProcess(pid: pid, executablePath: path, argv: sent, started: started, waitForExit: spawned.waitForExit,
-                               output: recorder, pipes: plumbing.output, forward: request.forwardsOutput,
-                               exitDescriptor: exitDescriptor, standardInput: plumbing.standardInput, terminal: terminal)
+        return LaunchedProcess(
+            pid: pid, executablePath: path, argv: sent, started: started, waitForExit: spawned.waitForExit,
+            output: recorder, pipes: plumbing.output, forward: request.forwardsOutput,
+            exitDescriptor: exitDescriptor, standardInput: plumbing.standardInput, terminal: terminal)
     }
 
     /// A started program: its pid, how to wait for it (a raw wait status), whether the reaper guards it already.
@@ -67,18 +74,25 @@ public enum Launcher {
     }
 
     /// One spawn with the request's backend, under ``spawnLock``.
-    private static func spawnOnce(_ request: LaunchRequest, path: String, argv: [String], environment: [String],
-                                  plumbing: Plumbing) -> Result<Spawned, Errno> {
+    private static func spawnOnce(
+        _ request: LaunchRequest, path: String, argv: [String], environment: [String],
+        plumbing: Plumbing
+    ) -> Result<Spawned, Errno> {
         spawnLock.withLock { _ in
             switch request.backend {
             case .spawn:
-                Spawn.start(path: path, argv: argv, environment: environment, workingDirectory: request.workingDirectory,
-                            descriptors: plumbing.descriptors, terminal: plumbing.terminalPath, guarded: true)
-                    .map { started in Spawned(pid: started.pid, waitForExit: { Spawn.waitForExit(started.pid) }, guarded: started.guarded) }
+                Spawn.start(
+                    path: path, argv: argv, environment: environment, workingDirectory: request.workingDirectory,
+                    descriptors: plumbing.descriptors, terminal: plumbing.terminalPath, guarded: true
+                )
+                .map { started in Spawned(pid: started.pid, waitForExit: { Spawn.waitForExit(started.pid) }, guarded: started.guarded) }
             case let other:
-                registered(other)!(SpawnRequest(path: path, arguments: request.arguments, environment: request.environment,
-                                                workingDirectory: request.workingDirectory, descriptors: plumbing.descriptors))
-                    .map { Spawned(pid: $0.0, waitForExit: $0.1, guarded: false) }
+                registered(other)!(
+                    SpawnRequest(
+                        path: path, arguments: request.arguments, environment: request.environment,
+                        workingDirectory: request.workingDirectory, descriptors: plumbing.descriptors)
+                )
+                .map { Spawned(pid: $0.0, waitForExit: $0.1, guarded: false) }
             }
         }
     }
@@ -147,4 +161,3 @@ public enum Launcher {
 }
 
 extension LaunchRequest.StandardInput: Equatable {}
-

@@ -27,8 +27,9 @@ final class OutputPump: Sendable {
         let stopRequested = self.stopRequested
         let done = self.done
         startThread {
-            var loop = PumpLoop(open: pipes, wakeRead: wake.read, watch: exitWatch, recorder: recorder, forward: forward,
-                                stopRequested: stopRequested, done: done)
+            var loop = PumpLoop(
+                open: pipes, wakeRead: wake.read, watch: exitWatch, recorder: recorder, forward: forward,
+                stopRequested: stopRequested, done: done)
             loop.run()
         }
     }
@@ -69,8 +70,10 @@ private struct PumpLoop {
     let done: DispatchSemaphore
     var pipesDone = false
 
-    init(open: [(StandardStream, Int32)], wakeRead: Int32, watch: OutputPump.ExitWatch?, recorder: OutputRecorder, forward: Bool,
-         stopRequested: Locked<Bool>, done: DispatchSemaphore) {
+    init(
+        open: [(StandardStream, Int32)], wakeRead: Int32, watch: OutputPump.ExitWatch?, recorder: OutputRecorder, forward: Bool,
+        stopRequested: Locked<Bool>, done: DispatchSemaphore
+    ) {
         self.open = open
         self.wakeRead = wakeRead
         self.watch = watch

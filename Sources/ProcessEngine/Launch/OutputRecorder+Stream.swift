@@ -39,8 +39,12 @@ extension OutputRecorder {
                 return .bytes(Array(recorded.captured[offset..<min(recorded.captured.count, offset + limit)]))
             }
             if let lost = recorded.lostFrom, offset >= lost {
-                let kept = recorded.spool == nil ? "\(ByteSize.text(captureLimit)) kept in memory" : "\(ByteSize.text(captureLimit)) in memory and \(ByteSize.text(spoolLimit)) on disk"
-                return .cut("the program wrote more than \(ByteSize.text(lost)) on \(stream.rawValue) and steps read at most \(kept) of a stream")
+                let kept =
+                    recorded.spool == nil
+                    ? "\(ByteSize.text(captureLimit)) kept in memory"
+                    : "\(ByteSize.text(captureLimit)) in memory and \(ByteSize.text(spoolLimit)) on disk"
+                return .cut(
+                    "the program wrote more than \(ByteSize.text(lost)) on \(stream.rawValue) and steps read at most \(kept) of a stream")
             }
             guard let spool = recorded.spool, offset < captureLimit + spool.count else { return .caughtUp }
             guard let bytes = spool.read(at: offset - captureLimit, length: limit) else {
@@ -53,7 +57,9 @@ extension OutputRecorder {
     /// Feeds `matcher` the stream from byte `offset` as it arrives (waking on every chunk, no polling floor) until
     /// it matches, the streams end, or `timeout` passes (zero: only what has arrived). `offset` ends after the
     /// last byte fed.
-    package func watch(_ stream: StandardStream, from offset: inout Int, timeout: Duration, matcher: inout some OutputMatcher) -> OutputWatch {
+    package func watch(_ stream: StandardStream, from offset: inout Int, timeout: Duration, matcher: inout some OutputMatcher)
+        -> OutputWatch
+    {
         let changed = DispatchSemaphore(value: 0)
         let token = addObserver { changed.signal() }
         defer { removeObserver(token) }

@@ -66,7 +66,8 @@ public final class OutputRecorder: Sendable {
     func record(_ bytes: UnsafeBufferPointer<UInt8>, from stream: StandardStream) {
         let now = captureLimit > 0 ? MonotonicClock.milliseconds() : 0
         let observers = state.withLock { state -> [@Sendable () -> Void] in
-            let tailLimit = tailLimit, captureLimit = captureLimit
+            let tailLimit = tailLimit
+            let captureLimit = captureLimit
             func update(_ recorded: inout Stream) -> Bool {
                 recorded.byteCount += bytes.count
                 recorded.tail.append(contentsOf: bytes)
@@ -77,7 +78,9 @@ public final class OutputRecorder: Sendable {
                 // Times for every byte, spooled ones too (waitFor orders output past the memory capture).
                 recorded.arrivals.append((recorded.byteCount, now))
                 if recorded.arrivals.count > Self.arrivalLimit {
-                    recorded.arrivals = recorded.arrivals.indices.filter { $0 % 2 == 1 || $0 == recorded.arrivals.count - 1 }.map { recorded.arrivals[$0] }
+                    recorded.arrivals = recorded.arrivals.indices.filter { $0 % 2 == 1 || $0 == recorded.arrivals.count - 1 }.map {
+                        recorded.arrivals[$0]
+                    }
                 }
                 if room < bytes.count { spill(UnsafeBufferPointer(rebasing: bytes[max(room, 0)...]), into: &recorded) }
                 return room < bytes.count
@@ -93,9 +96,15 @@ public final class OutputRecorder: Sendable {
         guard recorded.lostFrom == nil else { return }
         let start = recorded.byteCount - bytes.count // the stream offset of bytes[0]
         if recorded.spool == nil, let directory = spoolDirectory { recorded.spool = SpoolFile(in: directory) }
-        guard let spool = recorded.spool else { return recorded.lostFrom = start }
+        guard let spool = recorded.spool else {
+            recorded.lostFrom = start
+            return
+        }
         let fits = min(bytes.count, max(0, spoolLimit - spool.count))
-        if !spool.append(UnsafeBufferPointer(rebasing: bytes[..<fits])) { return recorded.lostFrom = captureLimit + spool.count }
+        if !spool.append(UnsafeBufferPointer(rebasing: bytes[..<fits])) {
+            recorded.lostFrom = captureLimit + spool.count
+            return
+        }
         if fits < bytes.count { recorded.lostFrom = start + fits }
     }
 
@@ -121,7 +130,8 @@ public final class OutputRecorder: Sendable {
     package func arrival(ofByteAt offset: Int, on stream: StandardStream) -> Double? {
         state.withLock { state in
             let arrivals = state[stream].arrivals
-            var low = 0, high = arrivals.count
+            var low = 0
+            var high = arrivals.count
             while low < high {
                 let middle = (low + high) / 2
                 if arrivals[middle].end > offset { high = middle } else { low = middle + 1 }

@@ -47,7 +47,9 @@ struct Plumbing {
     /// (two descriptors of it, so the pump closing its own at the end does not close the test's keyboard).
     static func terminal(_ size: TerminalSize) throws(LaunchError) -> Plumbing {
         let terminal: PseudoTerminal
-        do { terminal = try PseudoTerminal.open(size) } catch { throw LaunchError(.cannotLaunch, "cannot open a pseudo-terminal: \(error)") }
+        do { terminal = try PseudoTerminal.open(size) } catch {
+            throw LaunchError(.cannotLaunch, "cannot open a pseudo-terminal: \(error)")
+        }
         var plumbing = Plumbing()
         plumbing.terminalPath = terminal.path
         plumbing.standardInput = terminal.keyboard

@@ -80,10 +80,16 @@ public struct TerminalScreen: Sendable, Hashable {
         if !utf8.isEmpty || byte >= 0x80 { return collectUTF8(byte) }
         switch byte {
         case 0x1B: parser = .escape
-        case 0x0D: cursor.column = 0; pendingWrap = false
+        case 0x0D:
+            cursor.column = 0
+            pendingWrap = false
         case 0x0A, 0x0B, 0x0C: lineFeed()
-        case 0x08: cursor.column = max(0, cursor.column - 1); pendingWrap = false
-        case 0x09: cursor.column = min(size.columns - 1, (cursor.column / 8 + 1) * 8); pendingWrap = false
+        case 0x08:
+            cursor.column = max(0, cursor.column - 1)
+            pendingWrap = false
+        case 0x09:
+            cursor.column = min(size.columns - 1, (cursor.column / 8 + 1) * 8)
+            pendingWrap = false
         case 0x20...0x7E: put(Character(Unicode.Scalar(byte)))
         default: break // BEL and the other controls
         }
@@ -108,9 +114,13 @@ public struct TerminalScreen: Sendable, Hashable {
         case UInt8(ascii: "]"): parser = .osc
         case UInt8(ascii: "("), UInt8(ascii: ")"): parser = .charset
         case UInt8(ascii: "7"): savedCursor = cursor
-        case UInt8(ascii: "8"): cursor = savedCursor; pendingWrap = false
+        case UInt8(ascii: "8"):
+            cursor = savedCursor
+            pendingWrap = false
         case UInt8(ascii: "D"): lineFeed()
-        case UInt8(ascii: "E"): lineFeed(); cursor.column = 0
+        case UInt8(ascii: "E"):
+            lineFeed()
+            cursor.column = 0
         case UInt8(ascii: "M"): reverseLineFeed()
         case UInt8(ascii: "c"): self = TerminalScreen(size)
         default: break
@@ -141,7 +151,8 @@ public struct TerminalScreen: Sendable, Hashable {
     }
 
     private mutating func perform(_ final: UInt8) {
-        let rows = size.rows, columns = size.columns
+        let rows = size.rows
+        let columns = size.columns
         // Attributes and reports leave a pending wrap pending; what moves the cursor or edits cancels it.
         if final != UInt8(ascii: "m") && final != UInt8(ascii: "n") && final != UInt8(ascii: "r") && final != UInt8(ascii: "t") {
             pendingWrap = false

@@ -36,12 +36,14 @@ package struct LaunchPlan: Sendable {
     package let spoolDirectory: String?
 
     /// A plan for `program`; the defaults are the command line's (the caller's environment is empty unless given).
-    package init(program: String, arguments: [String] = [], flags: LaunchFlags = LaunchFlags(),
-                 environment: [(key: String, value: String)] = [], clearEnvironment: Bool = false,
-                 callerEnvironment: [String: String] = [:], workingDirectory: String? = nil,
-                 standardInput: LaunchRequest.StandardInput = .inherit, terminal: TerminalSize? = nil,
-                 timeout: Duration? = nil, killGrace: Duration = .seconds(5), backend: LauncherBackend = .spawn,
-                 forwardsOutput: Bool = true, captureLimit: Int = 0, spoolDirectory: String? = nil) {
+    package init(
+        program: String, arguments: [String] = [], flags: LaunchFlags = LaunchFlags(),
+        environment: [(key: String, value: String)] = [], clearEnvironment: Bool = false,
+        callerEnvironment: [String: String] = [:], workingDirectory: String? = nil,
+        standardInput: LaunchRequest.StandardInput = .inherit, terminal: TerminalSize? = nil,
+        timeout: Duration? = nil, killGrace: Duration = .seconds(5), backend: LauncherBackend = .spawn,
+        forwardsOutput: Bool = true, captureLimit: Int = 0, spoolDirectory: String? = nil
+    ) {
         self.program = program
         self.arguments = arguments
         self.flags = flags
@@ -89,10 +91,11 @@ package struct LaunchPlan: Sendable {
 
     /// The launcher's input: argv and environment marshalled once, with the mock server's URL when one runs.
     package func request(mockServerURL: String?) -> LaunchRequest {
-        var request = LaunchRequest(executable: program, arguments: launchArguments(mockServerURL: mockServerURL),
-                                    environment: launchEnvironment(mockServerURL: mockServerURL),
-                                    workingDirectory: workingDirectory, standardInput: standardInput,
-                                    forwardsOutput: forwardsOutput, captureLimit: captureLimit)
+        var request = LaunchRequest(
+            executable: program, arguments: launchArguments(mockServerURL: mockServerURL),
+            environment: launchEnvironment(mockServerURL: mockServerURL),
+            workingDirectory: workingDirectory, standardInput: standardInput,
+            forwardsOutput: forwardsOutput, captureLimit: captureLimit)
         request.backend = backend
         request.terminal = terminal
         request.spoolDirectory = spoolDirectory

@@ -31,7 +31,9 @@ package enum MockServerRun {
         let summary = server.summary
         var journalFailed = false
         let secrets = plan.options.journalSecrets
-        if let path = plan.journalPath, let problem = OutputFile.write(Array(server.journal.json(secrets: secrets).utf8), to: path, mode: 0o600) {
+        if let path = plan.journalPath,
+            let problem = OutputFile.write(Array(server.journal.json(secrets: secrets).utf8), to: path, mode: 0o600)
+        {
             Console.error("--journal \(path): cannot write the journal: \(problem) (exit \(ExitCode.ioError))")
             journalFailed = true
         }
@@ -41,7 +43,8 @@ package enum MockServerRun {
 
     /// Waits up to `timeout` for the program's acknowledgement of control message `id`, in slices, so a program
     /// that exits ends the wait at once. The reply, or nil (then `process.status` tells whether it exited).
-    package static func waitForAcknowledgement(of id: Int, by process: LaunchedProcess, on server: MockServer, timeout: Duration) -> String? {
+    package static func waitForAcknowledgement(of id: Int, by process: LaunchedProcess, on server: MockServer, timeout: Duration) -> String?
+    {
         let end = ContinuousClock.now + timeout
         while true {
             let slice = min(end - .now, .milliseconds(100))

@@ -1,6 +1,7 @@
-import AutomationSupport
 public import AutomationHost
+import AutomationSupport
 import MockServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -126,7 +127,9 @@ public struct MockServerReport: Codable, Sendable {
         self.url = url
         totalRequests = summary.totalRequests
         unexpectedPolicy = summary.policy.rawValue
-        routes = summary.routes.map { Route(id: $0.id, name: $0.name, source: $0.source, calls: $0.calls, expectationFailure: $0.expectationFailure) }
+        routes = summary.routes.map {
+            Route(id: $0.id, name: $0.name, source: $0.source, calls: $0.calls, expectationFailure: $0.expectationFailure)
+        }
         unexpected = summary.unexpected.map { Unexpected(method: $0.method, url: $0.url, nearMiss: $0.nearMiss) }
         failures = summary.failures
     }

@@ -19,8 +19,10 @@ package struct ServerPlan: Sendable {
     package let journalPath: String?
 
     /// A plan for a server answering with `stubs`; the defaults are the command line's.
-    package init(stubs: StubSet, host: String = "127.0.0.1", port: UInt16 = 8080, strict: Bool = false,
-                 limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options(), journalPath: String? = nil) {
+    package init(
+        stubs: StubSet, host: String = "127.0.0.1", port: UInt16 = 8080, strict: Bool = false,
+        limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options(), journalPath: String? = nil
+    ) {
         self.stubs = stubs
         self.host = host
         self.port = port

@@ -65,7 +65,9 @@ struct GherkinLine {
 
     static func trimmed(_ text: Substring) -> Substring {
         let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isBlank($0) }), let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }), let last = scalars.lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
         return Substring(scalars[first...last])
     }
 
@@ -101,7 +103,8 @@ struct GherkinLine {
         items.removeFirst()
         for item in items {
             var name = String.UnicodeScalarView()
-            var lower = item.startIndex, upper = item.endIndex
+            var lower = item.startIndex
+            var upper = item.endIndex
             while lower < upper, Self.isBlank(item[lower]) { lower += 1 }
             while upper > lower, Self.isBlank(item[upper - 1]) { upper -= 1 }
             if item[lower..<upper].contains(where: Self.isBlank) { return (result, ("A tag may not contain whitespace", column)) }
@@ -137,7 +140,9 @@ struct GherkinLine {
                 switch next {
                 case "n": cell.append("\n")
                 case "|", "\\": cell.append(next!)
-                case let other?: cell.append("\\"); cell.append(other)
+                case let other?:
+                    cell.append("\\")
+                    cell.append(other)
                 case nil: cell.append("\\")
                 }
             default: cell.append(scalar)
@@ -148,9 +153,13 @@ struct GherkinLine {
 
     private static func trimmedCell(_ cell: String.UnicodeScalarView, column: Int) -> (value: String, column: Int) {
         let blank = { (scalar: Unicode.Scalar) in scalar != "\n" && isBlank(scalar) }
-        var lower = cell.startIndex, upper = cell.endIndex
+        var lower = cell.startIndex
+        var upper = cell.endIndex
         var leading = 0
-        while lower < upper, blank(cell[lower]) { cell.formIndex(after: &lower); leading += 1 }
+        while lower < upper, blank(cell[lower]) {
+            cell.formIndex(after: &lower)
+            leading += 1
+        }
         while upper > lower, blank(cell[cell.index(before: upper)]) { cell.formIndex(before: &upper) }
         return (String(String.UnicodeScalarView(cell[lower..<upper])), column + leading)
     }

@@ -25,7 +25,9 @@ extension GherkinParser.Parser {
             let trimmedKeyword = keyword.trimmingSpaces()
             // The specification's type: Given/When/Then give one, And/But take the step before's, `*` has none.
             let type: String
-            if let given { type = ["Given": "Context", "When": "Action", "Then": "Outcome"][given] ?? "Unknown" } else {
+            if let given {
+                type = ["Given": "Context", "When": "Action", "Then": "Outcome"][given] ?? "Unknown"
+            } else {
                 type = trimmedKeyword == "*" ? "Unknown" : lastType
             }
             lastType = type
@@ -37,7 +39,8 @@ extension GherkinParser.Parser {
             var step = GherkinDocument.Step(keyword: keyword, kind: kind, text: text, line: index + 1)
             step.pickleType = type
             step.column = column(index)
-            step.keywordType = given.map { ["Given": "Context", "When": "Action", "Then": "Outcome"][$0] ?? "Unknown" }
+            step.keywordType =
+                given.map { ["Given": "Context", "When": "Action", "Then": "Outcome"][$0] ?? "Unknown" }
                 ?? (trimmedKeyword == "*" ? "Unknown" : "Conjunction")
             index += 1
             skipBlankAndComments()
@@ -95,7 +98,8 @@ extension GherkinParser.Parser {
         while let text = current {
             if text.body.hasPrefix(fence) {
                 index += 1
-                var docString = GherkinDocument.DocString(content: content.joined(separator: "\n"), mediaType: mediaType.isEmpty ? nil : mediaType, line: line)
+                var docString = GherkinDocument.DocString(
+                    content: content.joined(separator: "\n"), mediaType: mediaType.isEmpty ? nil : mediaType, line: line)
                 docString.column = first.indent + 1
                 docString.delimiter = fence
                 return docString

@@ -16,7 +16,9 @@ public enum GherkinParser {
         let (lines, loneCR) = GherkinLine.lines(of: text)
         var parser = Parser(lines: lines, uri: uri)
         if let loneCR {
-            parser.warn("a carriage return (CR) inside a line: Cucumber ends lines at LF only, so text after a lone CR stays on its line", line: loneCR + 1)
+            parser.warn(
+                "a carriage return (CR) inside a line: Cucumber ends lines at LF only, so text after a lone CR stays on its line",
+                line: loneCR + 1)
         }
         return try parser.document()
     }
@@ -66,7 +68,9 @@ public enum GherkinParser {
                 let afterWord = GherkinLine.trimmed(comment.dropFirst("language".count))
                 guard afterWord.hasPrefix(":") else { continue }
                 let code = String(GherkinLine.trimmed(afterWord.dropFirst()))
-                guard !code.isEmpty, code.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (65...90).contains($0 & 0xDF) }) else {
+                guard !code.isEmpty,
+                    code.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (65...90).contains($0 & 0xDF) })
+                else {
                     continue
                 }
                 guard let found = GherkinDialect.named(code) else { throw error(GherkinDialect.problem(naming: code), line: number + 1) }
@@ -133,13 +137,15 @@ public enum GherkinParser {
             guard let (featureKeyword, name) = Self.keyword(line, dialect.feature) else {
                 throw error("expected \"\(dialect.feature[0]):\", found \"\(line.text.prefix(40))\"")
             }
-            var feature = GherkinDocument.Feature(name: name, description: "", tags: takeTags(), line: index + 1,
-                                                  background: nil, scenarios: [], rules: [])
+            var feature = GherkinDocument.Feature(
+                name: name, description: "", tags: takeTags(), line: index + 1,
+                background: nil, scenarios: [], rules: [])
             feature.keyword = featureKeyword
             feature.column = column(index)
             index += 1
             // Under a Feature or a Rule no step can come: a step line there is description text, as in Cucumber.
-            feature.description = try readDescription(ending: dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.rule)
+            feature.description = try readDescription(
+                ending: dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.rule)
             feature.rawDescription = lastRawDescription
             while true {
                 try skipTrivia()
@@ -170,7 +176,8 @@ public enum GherkinParser {
         func unexpected(_ line: GherkinLine, expected: String) -> GherkinError {
             var hint = ""
             let word = String(line.text.prefix(60).prefix { $0 != " " && $0 != ":" })
-            let keywords = dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.rule + dialect.examples
+            let keywords =
+                dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.rule + dialect.examples
                 + stepKeywords.map { $0.keyword.trimmingSpaces() }.filter { $0 != "*" }
             if let match = Suggestion.nearest(to: word, among: keywords), match != word { hint = "; did you mean \"\(match)\"?" }
             return error("expected \(expected), found \"\(line.text.prefix(60))\"\(hint)")
@@ -183,9 +190,11 @@ public enum GherkinParser {
         mutating func readDescription(ending: [String], stepsEnd: Bool = false, tablesEnd: Bool = false) throws(GherkinError) -> String {
             var text: [Substring] = []
             var raw: [Substring] = []
-            let keywords = dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.examples + dialect.rule
+            let keywords =
+                dialect.feature + dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.examples + dialect.rule
             while let line = current, !line.isTags, !(tablesEnd && line.isRow),
-                  !(stepsEnd && stepKeywords.contains(where: { line.body.hasPrefix($0.keyword) })), Self.keyword(line, ending) == nil {
+                !(stepsEnd && stepKeywords.contains(where: { line.body.hasPrefix($0.keyword) })), Self.keyword(line, ending) == nil
+            {
                 if warnings.count < 1_000 { lint(line, keywords: keywords, stepsEnd: stepsEnd) }
                 if !line.isComment {
                     text.append(line.text)
@@ -204,14 +213,20 @@ public enum GherkinParser {
             let head = line.text.prefix(21)
             if let colon = head.firstIndex(of: ":"), let match = Suggestion.nearest(to: String(head[..<colon]), among: keywords) {
                 // Cucumber reads it as description text, so the file stays valid; but what follows is lost.
-                warn("\"\(head[..<colon]):\" is not a keyword, so this line and its steps are description text; did you mean \"\(match):\"?")
+                warn(
+                    "\"\(head[..<colon]):\" is not a keyword, so this line and its steps are description text; did you mean \"\(match):\"?")
             } else if line.isRow {
                 warn("this table belongs to no step: Cucumber reads it as description text")
-            } else if stepsEnd, let keyword = stepKeywords.first(where: { keyword in
-                let word = keyword.keyword.trimmingSpaces()
-                return word != "*" && line.body.hasPrefix(word) && line.body.dropFirst(word.count).unicodeScalars.first.map(GherkinLine.isBlank) == true
-            }) {
-                warn("\"\(keyword.keyword.trimmingSpaces())\" is followed by a tab or a Unicode space, not a plain space: Cucumber reads this line as description text, not a step")
+            } else if stepsEnd,
+                let keyword = stepKeywords.first(where: { keyword in
+                    let word = keyword.keyword.trimmingSpaces()
+                    return word != "*" && line.body.hasPrefix(word)
+                        && line.body.dropFirst(word.count).unicodeScalars.first.map(GherkinLine.isBlank) == true
+                })
+            {
+                warn(
+                    "\"\(keyword.keyword.trimmingSpaces())\" is followed by a tab or a Unicode space, not a plain space: Cucumber reads this line as description text, not a step"
+                )
             }
         }
 
@@ -240,7 +255,9 @@ public enum GherkinParser {
                 guard let line = current else { break }
                 if Self.keyword(line, dialect.rule) != nil { break }
                 if let (keyword, name) = Self.keyword(line, dialect.background) {
-                    guard rule.background == nil, rule.scenarios.isEmpty else { throw error("Background must come before the first Scenario, once") }
+                    guard rule.background == nil, rule.scenarios.isEmpty else {
+                        throw error("Background must come before the first Scenario, once")
+                    }
                     rule.background = try background(name, keyword: keyword)
                 } else if let scenario = try scenarioIfPresent(line) {
                     rule.scenarios.append(scenario)
@@ -254,7 +271,8 @@ public enum GherkinParser {
         mutating func scenarioIfPresent(_ line: GherkinLine) throws(GherkinError) -> GherkinDocument.Scenario? {
             let candidates = (dialect.scenarioOutline + dialect.scenario).sorted { $0.count > $1.count }
             guard let (keyword, name) = Self.keyword(line, candidates) else { return nil }
-            var scenario = GherkinDocument.Scenario(keyword: keyword, name: name, tags: takeTags(), line: index + 1, steps: [], examples: [])
+            var scenario = GherkinDocument.Scenario(
+                keyword: keyword, name: name, tags: takeTags(), line: index + 1, steps: [], examples: [])
             scenario.declaredOutline = dialect.scenarioOutline.contains(keyword)
             scenario.column = column(index)
             index += 1
@@ -270,7 +288,9 @@ public enum GherkinParser {
                 scenario.examples.append(try examples(examplesName, keyword: examplesKeyword))
             }
             if scenario.isOutline && scenario.examples.isEmpty {
-                warn("\(keyword) \"\(name)\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)", line: scenario.line)
+                warn(
+                    "\(keyword) \"\(name)\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)",
+                    line: scenario.line)
             }
             if !pendingTags.isEmpty && current == nil { throw orphanTags() }
             return scenario
@@ -286,7 +306,9 @@ public enum GherkinParser {
             while let next = current, next.isEmpty || next.isComment { index += 1 }
             let table = try tableIfPresent()
             if table == nil { warn("\(keyword) \"\(name)\" has no table, so it adds no scenario (as in Cucumber)", line: line) }
-            let rows = table.map { table in table.rows.indices.dropFirst().map { (cells: table.rows[$0], line: table.rowPositions[$0].line) } } ?? []
+            let rows =
+                table.map { table in table.rows.indices.dropFirst().map { (cells: table.rows[$0], line: table.rowPositions[$0].line) } }
+                ?? []
             var examples = GherkinDocument.Examples(name: name, tags: tags, line: line, header: table?.rows.first ?? [], rows: rows)
             examples.keyword = keyword
             examples.column = startColumn

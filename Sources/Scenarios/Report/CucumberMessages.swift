@@ -35,17 +35,21 @@ package struct CucumberMessages {
     }
 
     mutating func meta(version: String) {
-        lines.append(#"{"meta":{"protocolVersion":"27.0.0","implementation":{"name":"sut-launch","version":"\#(version)"},"runtime":{"name":"swift"},"os":{"name":"linux"},"cpu":{"name":"x86_64"}}}"#)
+        lines.append(
+            #"{"meta":{"protocolVersion":"27.0.0","implementation":{"name":"sut-launch","version":"\#(version)"},"runtime":{"name":"swift"},"os":{"name":"linux"},"cpu":{"name":"x86_64"}}}"#
+        )
     }
 
     mutating func source(uri: String, text: String) {
-        lines.append("{\"source\":{\"uri\":" + JSONWriter.quoted(uri) + ",\"data\":" + JSONWriter.quoted(text)
-                     + ",\"mediaType\":\"text/x.cucumber.gherkin+plain\"}}")
+        lines.append(
+            "{\"source\":{\"uri\":" + JSONWriter.quoted(uri) + ",\"data\":" + JSONWriter.quoted(text)
+                + ",\"mediaType\":\"text/x.cucumber.gherkin+plain\"}}")
     }
 
     mutating func parseError(uri: String, _ error: GherkinError) {
-        lines.append("{\"parseError\":{\"source\":{\"uri\":" + JSONWriter.quoted(uri) + ",\"location\":{\"line\":\(error.line)}},\"message\":"
-                     + JSONWriter.quoted(error.description) + "}}")
+        lines.append(
+            "{\"parseError\":{\"source\":{\"uri\":" + JSONWriter.quoted(uri) + ",\"location\":{\"line\":\(error.line)}},\"message\":"
+                + JSONWriter.quoted(error.description) + "}}")
     }
 
     // MARK: The document
@@ -67,14 +71,17 @@ package struct CucumberMessages {
             for scenario in feature.scenarios { children.append("{\"scenario\":" + self.scenario(scenario, &nodes) + "}") }
             for rule in feature.rules { children.append("{\"rule\":" + self.rule(rule, &nodes) + "}") }
             let tags = self.tags(feature.tags, &nodes)
-            json += ",\"feature\":{\"location\":" + location(feature.line, feature.column) + ",\"tags\":" + tags
+            json +=
+                ",\"feature\":{\"location\":" + location(feature.line, feature.column) + ",\"tags\":" + tags
                 + ",\"language\":" + JSONWriter.quoted(document.language) + ",\"keyword\":" + JSONWriter.quoted(feature.keyword)
                 + ",\"name\":" + JSONWriter.quoted(feature.name) + ",\"description\":" + JSONWriter.quoted(feature.rawDescription)
                 + ",\"children\":[" + children.joined(separator: ",") + "]}"
         }
-        json += ",\"comments\":[" + document.comments.map {
-            "{\"location\":" + location($0.line, 1) + ",\"text\":" + JSONWriter.quoted($0.text) + "}"
-        }.joined(separator: ",") + "]}}"
+        json +=
+            ",\"comments\":["
+            + document.comments.map {
+                "{\"location\":" + location($0.line, 1) + ",\"text\":" + JSONWriter.quoted($0.text) + "}"
+            }.joined(separator: ",") + "]}}"
         lines.append(json)
         for pickle in pickles { self.pickle(pickle, document: document, nodes: nodes) }
     }
@@ -82,11 +89,13 @@ package struct CucumberMessages {
     private func location(_ line: Int, _ column: Int) -> String { "{\"line\":\(line),\"column\":\(column)}" }
 
     private mutating func tags(_ tags: [GherkinDocument.Tag], _ nodes: inout NodeIds) -> String {
-        "[" + tags.map { tag in
-            let tagId = id()
-            nodes.tags["\(tag.line):\(tag.column)"] = tagId
-            return "{\"location\":" + location(tag.line, tag.column) + ",\"name\":" + JSONWriter.quoted(tag.name) + ",\"id\":" + JSONWriter.quoted(tagId) + "}"
-        }.joined(separator: ",") + "]"
+        "["
+            + tags.map { tag in
+                let tagId = id()
+                nodes.tags["\(tag.line):\(tag.column)"] = tagId
+                return "{\"location\":" + location(tag.line, tag.column) + ",\"name\":" + JSONWriter.quoted(tag.name) + ",\"id\":"
+                    + JSONWriter.quoted(tagId) + "}"
+            }.joined(separator: ",") + "]"
     }
 
     private mutating func rows(_ table: GherkinDocument.DataTable, _ indices: Range<Int>, _ nodes: inout NodeIds) -> [String] {
@@ -94,22 +103,30 @@ package struct CucumberMessages {
             let position = table.rowPositions[index]
             let rowId = id()
             nodes.rows[position.line] = rowId
-            let cells = zip(table.rows[index], position.cellColumns + Array(repeating: 1, count: max(0, table.rows[index].count - position.cellColumns.count)))
-                .map { "{\"location\":" + location(position.line, $1) + ",\"value\":" + JSONWriter.quoted($0) + "}" }
-            return "{\"id\":" + JSONWriter.quoted(rowId) + ",\"location\":" + location(position.line, position.column) + ",\"cells\":[" + cells.joined(separator: ",") + "]}"
+            let cells = zip(
+                table.rows[index],
+                position.cellColumns + Array(repeating: 1, count: max(0, table.rows[index].count - position.cellColumns.count))
+            )
+            .map { "{\"location\":" + location(position.line, $1) + ",\"value\":" + JSONWriter.quoted($0) + "}" }
+            return "{\"id\":" + JSONWriter.quoted(rowId) + ",\"location\":" + location(position.line, position.column) + ",\"cells\":["
+                + cells.joined(separator: ",") + "]}"
         }
     }
 
     private mutating func step(_ step: GherkinDocument.Step, _ nodes: inout NodeIds) -> String {
-        var json = "{\"location\":" + location(step.line, step.column) + ",\"keyword\":" + JSONWriter.quoted(step.keyword)
+        var json =
+            "{\"location\":" + location(step.line, step.column) + ",\"keyword\":" + JSONWriter.quoted(step.keyword)
             + ",\"keywordType\":" + JSONWriter.quoted(step.keywordType) + ",\"text\":" + JSONWriter.quoted(step.text)
         if let table = step.dataTable {
-            json += ",\"dataTable\":{\"location\":" + location(table.line, table.rowPositions.first?.column ?? 1)
+            json +=
+                ",\"dataTable\":{\"location\":" + location(table.line, table.rowPositions.first?.column ?? 1)
                 + ",\"rows\":[" + rows(table, table.rows.indices, &nodes).joined(separator: ",") + "]}"
         }
         if let doc = step.docString {
-            json += ",\"docString\":{\"location\":" + location(doc.line, doc.column) + ",\"content\":" + JSONWriter.quoted(doc.content)
-                + ",\"delimiter\":" + JSONWriter.quoted(doc.delimiter) + (doc.mediaType.map { ",\"mediaType\":" + JSONWriter.quoted($0) } ?? "") + "}"
+            json +=
+                ",\"docString\":{\"location\":" + location(doc.line, doc.column) + ",\"content\":" + JSONWriter.quoted(doc.content)
+                + ",\"delimiter\":" + JSONWriter.quoted(doc.delimiter)
+                + (doc.mediaType.map { ",\"mediaType\":" + JSONWriter.quoted($0) } ?? "") + "}"
         }
         let stepId = id()
         nodes.steps[step.line] = stepId
@@ -130,16 +147,20 @@ package struct CucumberMessages {
             let header = table.map { rows($0, 0..<1, &nodes).first ?? "" }
             let body = table.map { rows($0, 1..<$0.rows.count, &nodes) } ?? []
             let tags = self.tags(examples.tags, &nodes)
-            return "{\"location\":" + location(examples.line, examples.column) + ",\"tags\":" + tags + ",\"keyword\":" + JSONWriter.quoted(examples.keyword)
+            return "{\"location\":" + location(examples.line, examples.column) + ",\"tags\":" + tags + ",\"keyword\":"
+                + JSONWriter.quoted(examples.keyword)
                 + ",\"name\":" + JSONWriter.quoted(examples.name) + ",\"description\":" + JSONWriter.quoted(examples.description)
-                + (header.map { ",\"tableHeader\":" + $0 } ?? "") + ",\"tableBody\":[" + body.joined(separator: ",") + "],\"id\":" + JSONWriter.quoted(id()) + "}"
+                + (header.map { ",\"tableHeader\":" + $0 } ?? "") + ",\"tableBody\":[" + body.joined(separator: ",") + "],\"id\":"
+                + JSONWriter.quoted(id()) + "}"
         }
         let tags = self.tags(scenario.tags, &nodes)
         let scenarioId = id()
         nodes.scenarios[scenario.line] = scenarioId
-        return "{\"location\":" + location(scenario.line, scenario.column) + ",\"tags\":" + tags + ",\"keyword\":" + JSONWriter.quoted(scenario.keyword)
+        return "{\"location\":" + location(scenario.line, scenario.column) + ",\"tags\":" + tags + ",\"keyword\":"
+            + JSONWriter.quoted(scenario.keyword)
             + ",\"name\":" + JSONWriter.quoted(scenario.name) + ",\"description\":" + JSONWriter.quoted(scenario.description)
-            + ",\"steps\":[" + steps.joined(separator: ",") + "],\"examples\":[" + examples.joined(separator: ",") + "],\"id\":" + JSONWriter.quoted(scenarioId) + "}"
+            + ",\"steps\":[" + steps.joined(separator: ",") + "],\"examples\":[" + examples.joined(separator: ",") + "],\"id\":"
+            + JSONWriter.quoted(scenarioId) + "}"
     }
 
     private mutating func rule(_ rule: GherkinDocument.Rule, _ nodes: inout NodeIds) -> String {
@@ -164,20 +185,25 @@ package struct CucumberMessages {
             let stepId = id()
             stepIds.append(stepId)
             let astIds = [nodes.steps[step.line], position >= backgroundSteps ? rowId : nil].compactMap { $0 }
-            var json = "{\"astNodeIds\":[" + astIds.map(JSONWriter.quoted).joined(separator: ",") + "],\"id\":" + JSONWriter.quoted(stepId)
+            var json =
+                "{\"astNodeIds\":[" + astIds.map(JSONWriter.quoted).joined(separator: ",") + "],\"id\":" + JSONWriter.quoted(stepId)
                 + ",\"type\":" + JSONWriter.quoted(step.pickleType) + ",\"text\":" + JSONWriter.quoted(step.text)
             // With both a table and a doc string, each carries its place among the arguments (Cucumber's argumentIndex).
             let both = step.dataTable != nil && step.docString != nil
             let tableFirst = (step.dataTable?.line ?? 0) < (step.docString?.line ?? 0)
             var arguments: [String] = []
             if let table = step.dataTable {
-                arguments.append("\"dataTable\":{\"rows\":[" + table.rows.map { row in
-                    "{\"cells\":[" + row.map { "{\"value\":" + JSONWriter.quoted($0) + "}" }.joined(separator: ",") + "]}"
-                }.joined(separator: ",") + "]" + (both ? ",\"argumentIndex\":\(tableFirst ? 1 : 2)" : "") + "}")
+                arguments.append(
+                    "\"dataTable\":{\"rows\":["
+                        + table.rows.map { row in
+                            "{\"cells\":[" + row.map { "{\"value\":" + JSONWriter.quoted($0) + "}" }.joined(separator: ",") + "]}"
+                        }.joined(separator: ",") + "]" + (both ? ",\"argumentIndex\":\(tableFirst ? 1 : 2)" : "") + "}")
             }
             if let doc = step.docString {
-                arguments.append("\"docString\":{\"content\":" + JSONWriter.quoted(doc.content)
-                    + (doc.mediaType.map { ",\"mediaType\":" + JSONWriter.quoted($0) } ?? "") + (both ? ",\"argumentIndex\":\(tableFirst ? 2 : 1)" : "") + "}")
+                arguments.append(
+                    "\"docString\":{\"content\":" + JSONWriter.quoted(doc.content)
+                        + (doc.mediaType.map { ",\"mediaType\":" + JSONWriter.quoted($0) } ?? "")
+                        + (both ? ",\"argumentIndex\":\(tableFirst ? 2 : 1)" : "") + "}")
             }
             if !arguments.isEmpty { json += ",\"argument\":{" + arguments.joined(separator: ",") + "}" }
             return json + "}"
@@ -186,10 +212,13 @@ package struct CucumberMessages {
         pickleIds[pickle.location] = (pickleId, stepIds, pickle.steps.map(\.text))
         let tags = pickleTags(pickle, document: document, nodes: nodes)
         let astIds = [nodes.scenarios[pickle.scenarioLine], rowId].compactMap { $0 }
-        lines.append("{\"pickle\":{\"id\":" + JSONWriter.quoted(pickleId) + ",\"uri\":" + JSONWriter.quoted(pickle.uri)
-                     + ",\"location\":" + location(pickle.line, pickleColumn(pickle, document)) + ",\"name\":" + JSONWriter.quoted(pickle.specName)
-                     + ",\"language\":" + JSONWriter.quoted(document.language) + ",\"steps\":[" + steps.joined(separator: ",") + "],\"tags\":" + tags
-                     + ",\"astNodeIds\":[" + astIds.map(JSONWriter.quoted).joined(separator: ",") + "]}}")
+        lines.append(
+            "{\"pickle\":{\"id\":" + JSONWriter.quoted(pickleId) + ",\"uri\":" + JSONWriter.quoted(pickle.uri)
+                + ",\"location\":" + location(pickle.line, pickleColumn(pickle, document)) + ",\"name\":"
+                + JSONWriter.quoted(pickle.specName)
+                + ",\"language\":" + JSONWriter.quoted(document.language) + ",\"steps\":[" + steps.joined(separator: ",") + "],\"tags\":"
+                + tags
+                + ",\"astNodeIds\":[" + astIds.map(JSONWriter.quoted).joined(separator: ",") + "]}}")
     }
 
     /// The pickle's tags with the AST tag each comes from (feature, rule, scenario, then examples tags).
@@ -200,9 +229,11 @@ package struct CucumberMessages {
         let rule = feature.rules.first { $0.scenarios.contains { $0.line == scenario.line } }
         let examples = scenario.examples.first { $0.rows.contains { $0.line == pickle.line } }
         let all = feature.tags + (rule?.tags ?? []) + scenario.tags + (examples?.tags ?? [])
-        return "[" + all.map { tag in
-            "{\"name\":" + JSONWriter.quoted(tag.name) + ",\"astNodeId\":" + JSONWriter.quoted(nodes.tags["\(tag.line):\(tag.column)"] ?? "") + "}"
-        }.joined(separator: ",") + "]"
+        return "["
+            + all.map { tag in
+                "{\"name\":" + JSONWriter.quoted(tag.name) + ",\"astNodeId\":"
+                    + JSONWriter.quoted(nodes.tags["\(tag.line):\(tag.column)"] ?? "") + "}"
+            }.joined(separator: ",") + "]"
     }
 
     private func scenarioNode(_ pickle: Pickle, _ document: GherkinDocument) -> GherkinDocument.Scenario? {
@@ -216,7 +247,9 @@ package struct CucumberMessages {
         guard let scenario = scenarios.first(where: { $0.line == pickle.scenarioLine }) else { return 1 }
         if pickle.line == scenario.line { return scenario.column }
         for examples in scenario.examples {
-            if let index = examples.table?.rowPositions.firstIndex(where: { $0.line == pickle.line }) { return examples.table!.rowPositions[index].column }
+            if let index = examples.table?.rowPositions.firstIndex(where: { $0.line == pickle.line }) {
+                return examples.table!.rowPositions[index].column
+            }
         }
         return 1
     }
@@ -230,34 +263,43 @@ package struct CucumberMessages {
         // runs an After hook: a test step of its own, FAILED when they fail, so no report shows the case green.
         let hookId = id()
         mockServerHookId = hookId
-        lines.append("{\"hook\":{\"id\":" + JSONWriter.quoted(hookId) + ",\"name\":\"mock server checks\","
-                     + "\"sourceReference\":{\"uri\":\"sut-launch:mock-server\"},\"type\":\"AFTER_TEST_CASE\"}}")
+        lines.append(
+            "{\"hook\":{\"id\":" + JSONWriter.quoted(hookId) + ",\"name\":\"mock server checks\","
+                + "\"sourceReference\":{\"uri\":\"sut-launch:mock-server\"},\"type\":\"AFTER_TEST_CASE\"}}")
         for (index, definition) in StepCatalog.all.enumerated() {
             let definitionId = id()
             definitionIds["catalog:\(index)"] = definitionId
-            lines.append("{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":" + JSONWriter.quoted(definition.source)
-                         + ",\"type\":\"REGULAR_EXPRESSION\"},\"sourceReference\":{\"uri\":\"sut-launch:steps\"}}}")
+            lines.append(
+                "{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":"
+                    + JSONWriter.quoted(definition.source)
+                    + ",\"type\":\"REGULAR_EXPRESSION\"},\"sourceReference\":{\"uri\":\"sut-launch:steps\"}}}")
         }
         for step in userSteps {
             let definitionId = id()
             definitionIds["user:" + step.pattern] = definitionId
             let file = String(step.source.prefix { $0 != ":" })
-            lines.append("{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":" + JSONWriter.quoted(step.pattern)
-                         + ",\"type\":\"CUCUMBER_EXPRESSION\"},\"sourceReference\":{\"uri\":" + JSONWriter.quoted(file) + "}}}")
+            lines.append(
+                "{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":"
+                    + JSONWriter.quoted(step.pattern)
+                    + ",\"type\":\"CUCUMBER_EXPRESSION\"},\"sourceReference\":{\"uri\":" + JSONWriter.quoted(file) + "}}}")
         }
     }
 
     /// The stepDefinition id that matches a step's text, if any, with its match's arguments as JSON.
     private func definition(for text: String, userSteps: [UserStep]) -> (id: String, arguments: String)? {
         func json(_ arguments: [(start: Int, value: String)]) -> String {
-            "[" + arguments.map { "{\"group\":{\"start\":\($0.start),\"value\":" + JSONWriter.quoted($0.value) + ",\"children\":[]}}" }
+            "["
+                + arguments.map { "{\"group\":{\"start\":\($0.start),\"value\":" + JSONWriter.quoted($0.value) + ",\"children\":[]}}" }
                 .joined(separator: ",") + "]"
         }
         if let (found, _) = StepCatalog.find(text), let index = StepCatalog.all.firstIndex(where: { $0.source == found.source }),
-           let definitionId = definitionIds["catalog:\(index)"] {
+            let definitionId = definitionIds["catalog:\(index)"]
+        {
             return (definitionId, json(StepDefinition.arguments(of: found.pattern, in: text)))
         }
-        guard let step = userSteps.first(where: { $0.match(text) != nil }), let definitionId = definitionIds["user:" + step.pattern] else { return nil }
+        guard let step = userSteps.first(where: { $0.match(text) != nil }), let definitionId = definitionIds["user:" + step.pattern] else {
+            return nil
+        }
         return (definitionId, json(StepDefinition.arguments(of: step.regex, in: text)))
     }
 
@@ -278,28 +320,14 @@ package struct CucumberMessages {
         }
         let hook = result.mockServerChecks.flatMap { checks in mockServerHookId.map { (hookId: $0, stepId: id(), failures: checks) } }
         let hookStep = hook.map { ["{\"id\":" + JSONWriter.quoted($0.stepId) + ",\"hookId\":" + JSONWriter.quoted($0.hookId) + "}"] } ?? []
-        lines.append("{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
-                     + (testSteps + hookStep).joined(separator: ",") + "]}}")
+        lines.append(
+            "{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
+                + (testSteps + hookStep).joined(separator: ",") + "]}}")
         let startedId = id()
-        lines.append("{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
-                     + ",\"attempt\":0,\"timestamp\":" + timestamp(startedAtMs) + "}}")
-        // An undefined step stops the scenario before anything runs: that step is UNDEFINED, the others SKIPPED.
-        let undefined = result.message?.hasPrefix("undefined step") == true
-        let undefinedIndex = undefined ? result.pickle.steps.firstIndex { result.failedStep?.hasPrefix("\(result.pickle.uri):\($0.line):") == true } : nil
-        var statuses = stepIds.indices.map { index -> String in
-            switch index < result.trail.count ? result.trail[index].first : "-" {
-            case "✓": return "PASSED"
-            case "✗": return "FAILED"
-            default: return index == undefinedIndex ? "UNDEFINED" : "SKIPPED"
-            }
-        }
-        let hookFailed = hook.map { !$0.failures.isEmpty } ?? false
-        // Fail closed: a case that did not pass (interrupted by a signal, stopped before a step ran) shows a FAILED
-        // step, the first that did not pass, so no report reads its steps as green.
-        let shown = hookFailed || statuses.contains { $0 == "FAILED" || $0 == "UNDEFINED" }
-        if result.status != .passed, result.status != .notRun, !shown, let index = statuses.firstIndex(where: { $0 != "PASSED" }) ?? statuses.indices.last {
-            statuses[index] = "FAILED"
-        }
+        lines.append(
+            "{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
+                + ",\"attempt\":0,\"timestamp\":" + timestamp(startedAtMs) + "}}")
+        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: hook.map { !$0.failures.isEmpty } ?? false)
         var at = startedAtMs
         for (index, stepId) in stepIds.enumerated() {
             let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
@@ -313,25 +341,35 @@ package struct CucumberMessages {
         // Cucumber attaches a step's output: report tools show them under that step.
         let ran = result.trail.lastIndex { !$0.hasPrefix("-") } ?? (stepIds.isEmpty ? nil : 0)
         if let ran, ran < stepIds.count, !result.outputTail.isEmpty || !result.unexpectedRequests.isEmpty {
-            let body = result.outputTail + (result.unexpectedRequests.isEmpty ? "" : "unexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n"))
-            lines.append("{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepIds[ran])
-                         + ",\"body\":" + JSONWriter.quoted(body) + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"text/plain\",\"fileName\":\"output.txt\"}}")
+            let body =
+                result.outputTail
+                + (result.unexpectedRequests.isEmpty ? "" : "unexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n"))
+            lines.append(
+                "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":"
+                    + JSONWriter.quoted(stepIds[ran])
+                    + ",\"body\":" + JSONWriter.quoted(body)
+                    + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"text/plain\",\"fileName\":\"output.txt\"}}")
         }
-        lines.append("{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"willBeRetried\":false,\"timestamp\":"
-                     + timestamp(startedAtMs + result.duration.seconds * 1000) + "}}")
+        lines.append(
+            "{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"willBeRetried\":false,\"timestamp\":"
+                + timestamp(startedAtMs + result.duration.seconds * 1000) + "}}")
     }
 
     /// A test step's started and finished envelopes; `message` only on a FAILED one.
-    private mutating func step(_ startedId: String, _ stepId: String, status: String, duration: Duration, message: String?, at: inout Double) {
+    private mutating func step(
+        _ startedId: String, _ stepId: String, status: String, duration: Duration, message: String?, at: inout Double
+    ) {
         let (seconds, attoseconds) = duration.components
         let nanos = attoseconds / 1_000_000_000
-        lines.append("{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                     + ",\"timestamp\":" + timestamp(at) + "}}")
+        lines.append(
+            "{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
+                + ",\"timestamp\":" + timestamp(at) + "}}")
         at += duration.seconds * 1000
         let text = status == "FAILED" ? (message.map { ",\"message\":" + JSONWriter.quoted($0) } ?? "") : ""
-        lines.append("{\"testStepFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                     + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(text)},\"timestamp\":"
-                     + timestamp(at) + "}}")
+        lines.append(
+            "{\"testStepFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
+                + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(text)},\"timestamp\":"
+                + timestamp(at) + "}}")
     }
 
     mutating func testRunFinished(success: Bool, atMs: Double) {

@@ -30,10 +30,12 @@ package enum GitHubOutput {
 
     /// Closes the block (if open): the runner reads commands again.
     package static func end() {
-        guard let token = openToken.withLock({ token -> String? in
-            defer { token = nil }
-            return token
-        }) else { return }
+        guard
+            let token = openToken.withLock({ token -> String? in
+                defer { token = nil }
+                return token
+            })
+        else { return }
         Console.redirectLinesToStandardOutput(false)
         Console.out("::\(token)::\n")
     }
@@ -49,7 +51,8 @@ package enum GitHubOutput {
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
         for result in results {
             let mark = result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
-            markdown += "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? result.pickle.location)) |\n"
+            markdown +=
+                "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? result.pickle.location)) |\n"
         }
         let passed = results.filter { $0.status == .passed }.count
         markdown += "\n\(passed) of \(results.count) passed\n"

@@ -22,15 +22,19 @@ public enum JUnitReport {
         let failures = results.filter { $0.status == .failed }.count
         let errors = results.filter { $0.status == .error }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"sut-launch\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(totalSeconds))\">\n"
+        xml +=
+            "<testsuites name=\"sut-launch\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(totalSeconds))\">\n"
         for (feature, cases) in features {
             let suiteTime = cases.reduce(0) { $0 + $1.duration.seconds }
-            xml += "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.status == .failed }.count)\""
-            xml += " errors=\"\(cases.filter { $0.status == .error }.count)\" skipped=\"\(cases.filter { $0.status == .notRun }.count)\" time=\"\(seconds(suiteTime))\">\n"
+            xml +=
+                "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.status == .failed }.count)\""
+            xml +=
+                " errors=\"\(cases.filter { $0.status == .error }.count)\" skipped=\"\(cases.filter { $0.status == .notRun }.count)\" time=\"\(seconds(suiteTime))\">\n"
             for result in cases {
                 let pickle = result.pickle
                 let location = strict ? "" : " file=\"\(escape(pickle.uri))\" line=\"\(pickle.line)\""
-                xml += "    <testcase classname=\"\(escape(feature))\" name=\"\(escape(pickle.name))\"\(location) time=\"\(seconds(result.duration.seconds))\">\n"
+                xml +=
+                    "    <testcase classname=\"\(escape(feature))\" name=\"\(escape(pickle.name))\"\(location) time=\"\(seconds(result.duration.seconds))\">\n"
                 if result.status == .notRun {
                     xml += "      <skipped message=\"\(escape(result.message ?? "not run"))\"/>\n"
                 } else if result.status != .passed {
@@ -38,9 +42,12 @@ public enum JUnitReport {
                     // The whole reason in the attribute (newlines kept as &#10;: a parser would fold them into
                     // spaces), and in the body with the requests no route matched and the output tail.
                     let message = escape(cap(result.message ?? "")).replacingOccurrences(of: "\n", with: "&#10;")
-                    xml += "      <\(element) message=\"\(message)\" type=\"\(result.status == .error ? "ScenarioError" : result.timedOut ? "Timeout" : "AssertionFailure")\">"
+                    xml +=
+                        "      <\(element) message=\"\(message)\" type=\"\(result.status == .error ? "ScenarioError" : result.timedOut ? "Timeout" : "AssertionFailure")\">"
                     var body = (result.failedStep ?? "") + "\n" + (result.message ?? "")
-                    if !result.unexpectedRequests.isEmpty { body += "\n\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") }
+                    if !result.unexpectedRequests.isEmpty {
+                        body += "\n\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n")
+                    }
                     if !result.outputTail.isEmpty { body += "\n\n" + result.outputTail }
                     xml += escape(cap(body))
                     xml += "</\(element)>\n"
@@ -57,7 +64,9 @@ public enum JUnitReport {
     static func systemOut(_ result: ScenarioResult) -> String {
         var text = "Scenario: \(result.pickle.name) (\(result.pickle.location))\n" + result.trail.joined(separator: "\n") + "\n"
         if let failedStep = result.failedStep, let message = result.message { text += "\nFailed: \(failedStep)\n\(message)\n" }
-        if !result.unexpectedRequests.isEmpty { text += "\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") + "\n" }
+        if !result.unexpectedRequests.isEmpty {
+            text += "\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") + "\n"
+        }
         if let artifacts = result.artifacts { text += "\nArtefacts: \(artifacts)\n" }
         if result.status != .passed { text += "\n" + result.outputTail }
         return text
@@ -110,18 +119,23 @@ public enum ScenarioJSONReport {
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         var json = "{\"exitCode\":\(exitCode),"
         if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
-        json += "\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
+        json +=
+            "\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
         json += ",\"notRun\":\(counts[.notRun] ?? 0)"
         json += ",\"durationMs\":\(Int(totalSeconds * 1000)),\"results\":["
         json += results.map { result in
             var item = "{\"feature\":" + JSONWriter.quoted(result.pickle.featureName) + ",\"name\":" + JSONWriter.quoted(result.pickle.name)
-            item += ",\"location\":" + JSONWriter.quoted(result.pickle.location) + ",\"tags\":[" + result.pickle.tags.map(JSONWriter.quoted).joined(separator: ",") + "]"
+            item +=
+                ",\"location\":" + JSONWriter.quoted(result.pickle.location) + ",\"tags\":["
+                + result.pickle.tags.map(JSONWriter.quoted).joined(separator: ",") + "]"
             item += ",\"status\":\"\(result.status.rawValue)\",\"durationMs\":\(Int(result.duration.seconds * 1000))"
             if result.timedOut { item += ",\"timedOut\":true" }
             item += ",\"steps\":[" + result.trail.map(JSONWriter.quoted).joined(separator: ",") + "]"
             if let step = result.failedStep { item += ",\"failedStep\":" + JSONWriter.quoted(step) }
             if let message = result.message { item += ",\"message\":" + JSONWriter.quoted(message) }
-            if !result.unexpectedRequests.isEmpty { item += ",\"unexpectedRequests\":[" + result.unexpectedRequests.map(JSONWriter.quoted).joined(separator: ",") + "]" }
+            if !result.unexpectedRequests.isEmpty {
+                item += ",\"unexpectedRequests\":[" + result.unexpectedRequests.map(JSONWriter.quoted).joined(separator: ",") + "]"
+            }
             if let artifacts = result.artifacts { item += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
             return item + "}"
         }.joined(separator: ",\n")

@@ -1,6 +1,7 @@
 import AutomationSupport
 import MockServer
 import ProcessEngine
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -35,16 +36,21 @@ enum ScenarioArtifacts {
             let prefix = (offset + 1 < 10 ? "0" : "") + "\(offset + 1)"
             write(launch.process.output.captured(.stdout), prefix + "-stdout.txt")
             write(launch.process.output.captured(.stderr), prefix + "-stderr.txt")
-            var json = "{\"what\":" + JSONWriter.quoted(launch.label) + ",\"argv\":[" + launch.argv.map(JSONWriter.quoted).joined(separator: ",") + "]"
+            var json =
+                "{\"what\":" + JSONWriter.quoted(launch.label) + ",\"argv\":[" + launch.argv.map(JSONWriter.quoted).joined(separator: ",")
+                + "]"
             json += ",\"cwd\":" + JSONWriter.quoted(run.workDirectory)
-            json += ",\"environment\":{" + launch.addedEnvironment.map { JSONWriter.quoted($0.key) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
+            json +=
+                ",\"environment\":{"
+                + launch.addedEnvironment.map { JSONWriter.quoted($0.key) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
             json += ",\"status\":" + JSONWriter.quoted(launch.process.status.map { "\($0)" } ?? "running") + "}\n"
             write(Array(json.utf8), prefix + "-command.json")
         }
         if let server = run.server { write(Array(server.journal.json().utf8), "journal.json", mode: 0o600) }
         // The scenario's directory: files and directories, links left out (never followed), 50 MB at most.
         do {
-            let skipped = try directory.directory("directory").copy(from: run.work(), rules: .init(keepLinksInside: false, skipOthers: true, sizeBudget: directoryCap))
+            let skipped = try directory.directory("directory").copy(
+                from: run.work(), rules: .init(keepLinksInside: false, skipOthers: true, sizeBudget: directoryCap))
             if !skipped.isEmpty { write(Array((skipped.joined(separator: "\n") + "\n").utf8), "directory-not-copied.txt") }
         } catch {
             problems.append("\(error)")

@@ -38,11 +38,15 @@ package final class ScenarioConsole: Sendable {
                 while true {
                     try? sleepFor(.milliseconds(250))
                     let done = state.withLock { state -> Bool in
-                        for index in state.running.indices where !state.running[index].noticed
-                            && ContinuousClock.now - state.running[index].since >= Self.slowNotice {
+                        for index in state.running.indices
+                        where !state.running[index].noticed
+                            && ContinuousClock.now - state.running[index].since >= Self.slowNotice
+                        {
                             state.running[index].noticed = true
                             let pickle = state.running[index].pickle
-                            Console.out("… still running after \(Runner.format(Self.slowNotice)): \(Self.title(pickle)) (\(pickle.location.escapingControlCharacters()))\n")
+                            Console.out(
+                                "… still running after \(Runner.format(Self.slowNotice)): \(Self.title(pickle)) (\(pickle.location.escapingControlCharacters()))\n"
+                            )
                         }
                         return state.done
                     }

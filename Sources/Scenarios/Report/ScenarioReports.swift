@@ -96,8 +96,9 @@ package final class ScenarioReports: Sendable {
             var interrupted: [ScenarioResult] = []
             if results == nil, let interruption {
                 for (pickle, since) in state.running.sorted(by: { $0.value < $1.value }) {
-                    var result = ScenarioResult(pickle: pickle, status: .error, duration: .now - since, trail: [],
-                                                outputTail: "", unexpectedRequests: [])
+                    var result = ScenarioResult(
+                        pickle: pickle, status: .error, duration: .now - since, trail: [],
+                        outputTail: "", unexpectedRequests: [])
                     result.failedStep = pickle.location
                     result.message = interruption
                     interrupted.append(result)
@@ -111,7 +112,10 @@ package final class ScenarioReports: Sendable {
                 console.summary(all, seconds: seconds, skipped: notSelected)
             }
             var code = exitCode
-            if let path = state.junitPath, let problem = OutputFile.write(Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path) {
+            if let path = state.junitPath,
+                let problem = OutputFile.write(
+                    Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path)
+            {
                 Console.error("--junit \(path): cannot write the JUnit report: \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }

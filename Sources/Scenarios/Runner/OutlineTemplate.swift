@@ -11,8 +11,11 @@ struct OutlineTemplate {
         for (index, name) in header.enumerated() where columns[Substring(name)] == nil { columns[Substring(name)] = index }
         name = Text(scenario.name, columns)
         steps = scenario.steps.map { step in
-            (step, Text(step.text, columns), step.docString?.mediaType.map { Text($0, columns) }, step.docString.map { Text($0.content, columns) },
-             step.dataTable.map { $0.rows.map { $0.map { Text($0, columns) } } })
+            (
+                step, Text(step.text, columns), step.docString?.mediaType.map { Text($0, columns) },
+                step.docString.map { Text($0.content, columns) },
+                step.dataTable.map { $0.rows.map { $0.map { Text($0, columns) } } }
+            )
         }
     }
 

@@ -35,8 +35,9 @@ public struct Pickle: Sendable, Hashable {
             let background = scenario.steps.isEmpty ? [] : featureBackground + (rule?.background?.steps ?? [])
             let baseTags = featureTags + (rule?.tags.map(\.name) ?? []) + scenario.tags.map(\.name)
             if scenario.examples.isEmpty {
-                var pickle = Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name, name: scenario.name,
-                                    line: scenario.line, scenarioLine: scenario.line, tags: unique(baseTags), steps: background + scenario.steps)
+                var pickle = Pickle(
+                    uri: document.uri, featureName: feature.name, ruleName: rule?.name, name: scenario.name,
+                    line: scenario.line, scenarioLine: scenario.line, tags: unique(baseTags), steps: background + scenario.steps)
                 pickle.specName = scenario.name
                 result.append(pickle)
                 return
@@ -49,9 +50,10 @@ public struct Pickle: Sendable, Hashable {
                     let steps = outline.steps(row.cells)
                     let label = zip(examples.header, row.cells).map { "\($0) = \($1)" }.joined(separator: ", ")
                     let name = outline.name.filled(row.cells)
-                    var pickle = Pickle(uri: document.uri, featureName: feature.name, ruleName: rule?.name,
-                                        name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
-                                        tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps)
+                    var pickle = Pickle(
+                        uri: document.uri, featureName: feature.name, ruleName: rule?.name,
+                        name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
+                        tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps)
                     pickle.specName = name
                     result.append(pickle)
                 }

@@ -21,7 +21,9 @@ package enum ScenarioLint {
     }
 
     /// The same, with each file as read (its warnings printed unless `printingWarnings` is false).
-    package static func loadWithSources(_ paths: [String], printingWarnings: Bool = true) -> (pickles: [Pickle], problems: [String], sources: [Source]) {
+    package static func loadWithSources(_ paths: [String], printingWarnings: Bool = true) -> (
+        pickles: [Pickle], problems: [String], sources: [Source]
+    ) {
         var pickles: [Pickle] = []
         var problems: [String] = []
         var sources: [Source] = []
@@ -73,7 +75,9 @@ package enum ScenarioLint {
             for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
                 let value = String(tag.dropFirst(timeoutTag.count))
                 if DurationParser.parse(value) == nil {
-                    add("\(pickle.location): tag \(tag.prefix(50)): '\(value.prefix(40))' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s")
+                    add(
+                        "\(pickle.location): tag \(tag.prefix(50)): '\(value.prefix(40))' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s"
+                    )
                 }
             }
             for step in pickle.steps {
@@ -82,7 +86,9 @@ package enum ScenarioLint {
                 for index in definition.durationCaptures where index < captures.count {
                     let value = captures[index]
                     if !value.isEmpty, !value.contains("${"), DurationParser.parse(value) == nil {
-                        add("\(pickle.uri):\(step.line): '\(value.prefix(40))' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s")
+                        add(
+                            "\(pickle.uri):\(step.line): '\(value.prefix(40))' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s"
+                        )
                     }
                 }
             }
@@ -101,7 +107,8 @@ package enum ScenarioLint {
             var names: Set<String> = []
             for step in pickle.steps {
                 guard let (definition, captures) = StepCatalog.find(step.text), definition.source.contains("matches the snapshot"),
-                      let name = captures.last, !name.contains("${"), names.insert(name).inserted else { continue }
+                    let name = captures.last, !name.contains("${"), names.insert(name).inserted
+                else { continue }
                 guard let earlier = first[name] else {
                     first[name] = (pickle, step.line)
                     continue
@@ -110,9 +117,10 @@ package enum ScenarioLint {
                 func place(_ pickle: Pickle, _ line: Int) -> String {
                     "\(pickle.uri):\(line) (\(pickle.line == pickle.scenarioLine ? "scenario" : "Examples row") at line \(pickle.line))"
                 }
-                problems.append("\(pickle.uri):\(step.line): the snapshot \"\(name)\" is used by more than one scenario, \(place(earlier.pickle, earlier.stepLine))"
-                    + " and \(place(pickle, step.line)): the last to update it would win and the other fail; give each its own name"
-                    + " (in a Scenario Outline, a placeholder that differs per row, like \"\(name)-<v>\")")
+                problems.append(
+                    "\(pickle.uri):\(step.line): the snapshot \"\(name)\" is used by more than one scenario, \(place(earlier.pickle, earlier.stepLine))"
+                        + " and \(place(pickle, step.line)): the last to update it would win and the other fail; give each its own name"
+                        + " (in a Scenario Outline, a placeholder that differs per row, like \"\(name)-<v>\")")
             }
         }
         return problems
@@ -136,12 +144,15 @@ package enum ScenarioLint {
         // What to say of one undefined text is worked out once: a file repeats its steps.
         var advice: [String: String] = [:]
         for pickle in pickles {
-            for step in pickle.steps where StepCatalog.find(step.text) == nil && !userSteps.contains(where: { $0.match(step.text) != nil })
-                && reported.insert("\(pickle.uri):\(step.line)").inserted {
+            for step in pickle.steps
+            where StepCatalog.find(step.text) == nil && !userSteps.contains(where: { $0.match(step.text) != nil })
+                && reported.insert("\(pickle.uri):\(step.line)").inserted
+            {
                 let said = "\(step.keyword)\(step.text)"
                 if advice[said] == nil {
                     let closest = StepCatalog.closest(to: said, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""
-                    advice[said] = "closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text)); or in Swift: \(UserSteps.swiftSnippet(for: step.text))"
+                    advice[said] =
+                        "closest: \(closest); or in a *.steps.json: \(UserSteps.snippet(for: step.text)); or in Swift: \(UserSteps.swiftSnippet(for: step.text))"
                 }
                 problems.append("\(pickle.uri):\(step.line): undefined step \"\(said)\"; \(advice[said]!)")
             }

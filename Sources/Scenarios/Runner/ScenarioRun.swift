@@ -1,7 +1,8 @@
-import AutomationSupport
 import AutomationHost
+import AutomationSupport
 import MockServer
 import ProcessEngine
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -96,7 +97,9 @@ final class ScenarioRun {
 
     /// The scenario's `work/` directory, for writing into (never through a link).
     func work() throws(StepFailure) -> RootedDirectory {
-        guard let scratch else { throw StepFailure("the scenario has no directory of its own (\(rootDirectory) could not be made)", kind: .error) }
+        guard let scratch else {
+            throw StepFailure("the scenario has no directory of its own (\(rootDirectory) could not be made)", kind: .error)
+        }
         do { return try scratch.directory("work", create: false) } catch { throw StepFailure(error.description, kind: .error) }
     }
 
@@ -132,7 +135,9 @@ final class ScenarioRun {
     /// Runs `body` with `within` (a duration text, or "" for none) as the step's deadline.
     func within<R>(_ text: String, _ body: () throws -> R) throws -> R {
         if !text.isEmpty {
-            guard let duration = DurationParser.parse(text) else { throw StepFailure("\"\(text)\" is not a duration like 500ms or 2s", kind: .error) }
+            guard let duration = DurationParser.parse(text) else {
+                throw StepFailure("\"\(text)\" is not a duration like 500ms or 2s", kind: .error)
+            }
             stepTimeoutOverride = duration
         }
         defer { stepTimeoutOverride = nil }
@@ -169,11 +174,14 @@ final class ScenarioRun {
 
     /// A launch in the scenario: its environment (isolation, then what steps set), its `work/` directory, its
     /// terminal when a step asked for one, output recorded (16 MiB in memory, the rest spooled in the scenario).
-    private func plan(program: String, arguments: [String], flags: LaunchFlags = LaunchFlags(),
-                      standardInput: LaunchRequest.StandardInput) -> LaunchPlan {
-        LaunchPlan(program: program, arguments: arguments, flags: flags, environment: isolationEnvironment + environment,
-                   callerEnvironment: options.environment, workingDirectory: workDirectory, standardInput: standardInput,
-                   terminal: terminal, forwardsOutput: false, captureLimit: 16 << 20, spoolDirectory: rootDirectory)
+    private func plan(
+        program: String, arguments: [String], flags: LaunchFlags = LaunchFlags(),
+        standardInput: LaunchRequest.StandardInput
+    ) -> LaunchPlan {
+        LaunchPlan(
+            program: program, arguments: arguments, flags: flags, environment: isolationEnvironment + environment,
+            callerEnvironment: options.environment, workingDirectory: workDirectory, standardInput: standardInput,
+            terminal: terminal, forwardsOutput: false, captureLimit: 16 << 20, spoolDirectory: rootDirectory)
     }
 
     /// A path a step names as an input (stubs, a fixture tree, the program): relative to the feature file's
@@ -210,7 +218,8 @@ final class ScenarioRun {
         let words = try commandWords(line)
         guard let first = words.first else { throw StepFailure("When I run needs a command", kind: .error) }
         let program = first.contains("/") && !first.hasPrefix("/") ? workDirectory + "/" + first : first
-        let process = try start(plan(program: program, arguments: Array(words.dropFirst()), standardInput: .null), label: "run \(words.joined(separator: " "))")
+        let process = try start(
+            plan(program: program, arguments: Array(words.dropFirst()), standardInput: .null), label: "run \(words.joined(separator: " "))")
         guard process.waitForExit(timeout: waitLimit) != nil else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             process.finish(grace: options.killGrace)
@@ -234,7 +243,8 @@ final class ScenarioRun {
         var argv = userStep.run.map { StepVariables.substitute($0, values: expanded) { self.variable($0) ?? "" } }
         if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = userStep.directory + "/" + argv[0] }
         let subject = process
-        let process = try start(plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: "step \(step.text)")
+        let process = try start(
+            plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: "step \(step.text)")
         self.process = subject
         var input = ""
         if let content = step.docString?.content { input = content + "\n" }
@@ -257,11 +267,13 @@ final class ScenarioRun {
         guard let status = process.waitForExit(timeout: waitLimit) else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             process.finish(grace: options.killGrace)
-            throw StepFailure("the step's command \(argv[0]) was still running after \(waitDescription) and was stopped (\(userStep.source))")
+            throw StepFailure(
+                "the step's command \(argv[0]) was still running after \(waitDescription) and was stopped (\(userStep.source))")
         }
         process.finish(grace: options.killGrace)
         guard status == .exited(0) else {
-            throw StepFailure("the step's command \(argv.joined(separator: " ")) \(status) (\(userStep.source))\n" + process.output.tailReport(lines: 20))
+            throw StepFailure(
+                "the step's command \(argv.joined(separator: " ")) \(status) (\(userStep.source))\n" + process.output.tailReport(lines: 20))
         }
     }
 
@@ -295,13 +307,17 @@ final class ScenarioRun {
     }
 
     func requireProcess() throws(StepFailure) -> LaunchedProcess {
-        guard let process else { throw StepFailure("no program was launched or run; add When I launch the program or When I run \"…\"", kind: .error) }
+        guard let process else {
+            throw StepFailure("no program was launched or run; add When I launch the program or When I run \"…\"", kind: .error)
+        }
         return process
     }
 
     func requireServer() throws(StepFailure) -> MockServer {
         guard let server else {
-            throw StepFailure("no mock server runs: add Given the stubs \"file\" or Given the route \"GET /path\" answers 200 before launching", kind: .error)
+            throw StepFailure(
+                "no mock server runs: add Given the stubs \"file\" or Given the route \"GET /path\" answers 200 before launching",
+                kind: .error)
         }
         return server
     }
@@ -319,7 +335,8 @@ final class ScenarioRun {
     func watchScreen(showing text: String?, timeout: Duration) throws(StepFailure) -> OutputWatch {
         let process = try requireProcess()
         guard let terminal else { return .ended }
-        var state = screenState.flatMap { $0.process == ObjectIdentifier(process) ? $0 : nil }
+        var state =
+            screenState.flatMap { $0.process == ObjectIdentifier(process) ? $0 : nil }
             ?? (process: ObjectIdentifier(process), offset: 0, screen: TerminalScreen(terminal))
         if let text, state.screen.text.contains(text) { return .matched }
         var matcher = ScreenMatcher(screen: state.screen, text: text)

@@ -1,5 +1,5 @@
-import AutomationSupport
 public import AutomationHost
+import AutomationSupport
 import Dispatch
 import ProcessEngine
 
@@ -78,8 +78,9 @@ public struct ScenarioResult: Sendable {
 
     /// A scenario `--fail-fast` did not start: every step skipped.
     package static func notRun(_ pickle: Pickle) -> ScenarioResult {
-        var result = ScenarioResult(pickle: pickle, status: .notRun, duration: .zero,
-                                    trail: pickle.steps.map { "- \($0.keyword)\($0.text)" }, outputTail: "", unexpectedRequests: [])
+        var result = ScenarioResult(
+            pickle: pickle, status: .notRun, duration: .zero,
+            trail: pickle.steps.map { "- \($0.keyword)\($0.text)" }, outputTail: "", unexpectedRequests: [])
         result.stepDurations = pickle.steps.map { _ in .zero }
         result.message = "not run: --fail-fast stopped the run"
         return result
@@ -124,9 +125,11 @@ public enum ScenarioRunner {
     static func timingKey(_ pickle: Pickle) -> String { "\(pickle.featureName): \(pickle.name)" }
 
     /// Runs every pickle and calls `report` (serialized) as each finishes. Results come back in input order.
-    public static func run(_ pickles: [Pickle], options: ScenarioOptions,
-                           started: @escaping @Sendable (Pickle) -> Void = { _ in },
-                           report: @escaping @Sendable (ScenarioResult) -> Void) -> [ScenarioResult] {
+    public static func run(
+        _ pickles: [Pickle], options: ScenarioOptions,
+        started: @escaping @Sendable (Pickle) -> Void = { _ in },
+        report: @escaping @Sendable (ScenarioResult) -> Void
+    ) -> [ScenarioResult] {
         let results = Locked([ScenarioResult?](repeating: nil, count: pickles.count))
         let next = Locked(0)
         let stopped = Locked(false)
@@ -178,8 +181,9 @@ public enum ScenarioRunner {
         if failure == nil, !serverFailures.isEmpty {
             failure = (nil, StepFailure("mock server: " + serverFailures.joined(separator: "; ")))
         }
-        var result = ScenarioResult(pickle: pickle, status: .passed, duration: .now - started, trail: trail,
-                                    outputTail: outputTail, unexpectedRequests: unexpected)
+        var result = ScenarioResult(
+            pickle: pickle, status: .passed, duration: .now - started, trail: trail,
+            outputTail: outputTail, unexpectedRequests: unexpected)
         result.stepDurations = stepDurations
         result.timedOut = timedOut
         result.mockServerChecks = hadServer ? serverFailures : nil
@@ -214,11 +218,18 @@ public enum ScenarioRunner {
     /// What keeps the scenario from starting: an undefined step (every step must be defined before anything
     /// starts), or what `check` and `test` refuse at load.
     static func preflight(_ pickle: Pickle, options: ScenarioOptions) -> Failure? {
-        for step in pickle.steps where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
-            let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(separator: "\n")
-            return (step, StepFailure("undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)\n"
-                + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))\n"
-                + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error))
+        for step in pickle.steps
+        where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
+            let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(
+                separator: "\n")
+            return (
+                step,
+                StepFailure(
+                    "undefined step: \(step.keyword)\(step.text)\n  closest catalog entries:\n\(closest)\n"
+                        + "  or define it in a *.steps.json beside the feature file:\n    \(UserSteps.snippet(for: step.text))\n"
+                        + "  or in Swift with AutomationTesting's StepLibrary:\n    \(UserSteps.swiftSnippet(for: step.text))", kind: .error
+                )
+            )
         }
         // What `check` and `test` refuse at load (a number out of range, a bad @timeout=) is refused here too,
         // for the Swift API, which runs pickles it did not lint: never a default in its place.
@@ -228,8 +239,10 @@ public enum ScenarioRunner {
 
     /// Runs the steps in order until one fails (the rest are skipped) or the deadline passes.
     /// - Returns: every step with its mark (✓, ✗, -) and how long it took.
-    static func runSteps(_ pickle: Pickle, in run: ScenarioRun, options: ScenarioOptions,
-                         failure: inout Failure?) -> (trail: [String], durations: [Duration]) {
+    static func runSteps(
+        _ pickle: Pickle, in run: ScenarioRun, options: ScenarioOptions,
+        failure: inout Failure?
+    ) -> (trail: [String], durations: [Duration]) {
         var trail: [String] = []
         var stepDurations: [Duration] = []
         for step in pickle.steps {

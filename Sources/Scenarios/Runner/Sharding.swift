@@ -31,8 +31,10 @@ package enum Sharding {
         guard used > 0 else { return [] }
         let known = pickles.compactMap { timings[ScenarioRunner.timingKey($0)] }.map(clamp).sorted()
         let median = known.isEmpty ? 1 : known[known.count / 2]
-        let weighted = pickles.enumerated().map { (offset: $0.offset, pickle: $0.element, seconds: timings[ScenarioRunner.timingKey($0.element)].map(clamp) ?? median) }
-            .sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.offset < $1.offset }
+        let weighted = pickles.enumerated().map {
+            (offset: $0.offset, pickle: $0.element, seconds: timings[ScenarioRunner.timingKey($0.element)].map(clamp) ?? median)
+        }
+        .sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.offset < $1.offset }
         var totals = [Double](repeating: 0, count: used)
         var result = [[(offset: Int, pickle: Pickle)]](repeating: [], count: used)
         for item in weighted {
@@ -58,14 +60,18 @@ package enum Sharding {
             guard let results = root["results"]?.elements else { return nil }
             var timings: [String: Double] = [:]
             for result in results {
-                guard let feature = result["feature"]?.string, let name = result["name"]?.string, let node = result["durationMs"] else { continue }
-                let milliseconds: Double? = switch node.value {
-                case .int(let value): (0...1_000_000_000_000).contains(value) ? Double(value) : nil
-                case .double(let value): BoundedNumber.integer(value, in: 0...1_000_000_000_000).map { _ in value }
-                default: nil
+                guard let feature = result["feature"]?.string, let name = result["name"]?.string, let node = result["durationMs"] else {
+                    continue
                 }
+                let milliseconds: Double? =
+                    switch node.value {
+                    case .int(let value): (0...1_000_000_000_000).contains(value) ? Double(value) : nil
+                    case .double(let value): BoundedNumber.integer(value, in: 0...1_000_000_000_000).map { _ in value }
+                    default: nil
+                    }
                 guard let milliseconds else {
-                    throw InputError(file: file, position: node.position, "durationMs is not a number from 0 to 1000000000000 (milliseconds)")
+                    throw InputError(
+                        file: file, position: node.position, "durationMs is not a number from 0 to 1000000000000 (milliseconds)")
                 }
                 timings["\(feature): \(name)"] = milliseconds / 1000
             }
@@ -79,9 +85,11 @@ package enum Sharding {
             guard number > 0 else { continue }
             let head = element.prefix { $0 != ">" }
             guard let classname = attribute("classname", in: head), let name = attribute("name", in: head),
-                  let time = attribute("time", in: head) else { continue }
+                let time = attribute("time", in: head)
+            else { continue }
             guard let seconds = BoundedNumber.decimal(time, in: 0...maxSeconds) else {
-                throw InputError(file: file, line: line, "testcase time '\(time.prefix(40))' is not a number from 0 to \(Int(maxSeconds)) (seconds)")
+                throw InputError(
+                    file: file, line: line, "testcase time '\(time.prefix(40))' is not a number from 0 to \(Int(maxSeconds)) (seconds)")
             }
             timings["\(classname): \(name)"] = seconds
         }
@@ -93,6 +101,7 @@ package enum Sharding {
         guard let start = head.firstRange(of: " \(name)=\"") else { return nil }
         let value = head[start.upperBound...].prefix { $0 != "\"" }
         return String(value).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(
+                of: "&amp;", with: "&")
     }
 }

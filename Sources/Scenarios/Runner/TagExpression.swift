@@ -1,4 +1,5 @@
 public import ProcessEngine
+
 /// A boolean tag filter: `@smoke and not (@slow or @flaky)`. Precedence: not > and > or.
 public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible {
     case tag(String)
@@ -70,7 +71,8 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         if tokens.isEmpty { return everything }
         // Parsing, matching and freeing recurse once per level and per operand: both are bounded.
         if tokens.count > maxTokens {
-            throw UsageError("--tags: \(tokens.count) tags, operators and parentheses; at most \(maxTokens) (select with fewer, broader tags)")
+            throw UsageError(
+                "--tags: \(tokens.count) tags, operators and parentheses; at most \(maxTokens) (select with fewer, broader tags)")
         }
         var parser = Parser(tokens: tokens, text: text)
         let expression = try parser.or()
@@ -124,7 +126,9 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
             position += 1
             if token == .word("not") || token == .open {
                 depth += 1
-                if depth > TagExpression.maxDepth { throw UsageError("--tags: nested deeper than \(TagExpression.maxDepth) levels of not and (") }
+                if depth > TagExpression.maxDepth {
+                    throw UsageError("--tags: nested deeper than \(TagExpression.maxDepth) levels of not and (")
+                }
             }
             defer { if token == .word("not") || token == .open { depth -= 1 } }
             switch token {

@@ -66,7 +66,9 @@ public final class StepContext {
     public func output(_ stream: StandardStream = .stdout) throws -> String {
         guard let process = run.process else { return "" }
         guard !process.output.isCaptureCut(stream) else {
-            throw StepFailure("the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; a step reads at most \(ByteSize.text(process.output.captureLimit)) of it as text")
+            throw StepFailure(
+                "the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; a step reads at most \(ByteSize.text(process.output.captureLimit)) of it as text"
+            )
         }
         return String(decoding: process.output.captured(stream), as: UTF8.self)
     }

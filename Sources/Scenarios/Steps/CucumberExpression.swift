@@ -72,13 +72,17 @@ package struct CucumberExpression: Sendable {
         }
         self.source = source
         let nodes = try Self.parse(Self.tokenize(source))
-        var pattern = "", sample = ""
+        var pattern = ""
+        var sample = ""
         var parameters: [Parameter] = []
         var segment: [Node] = []
         func flush() throws(Problem) {
             defer { segment = [] }
             guard segment.contains(where: { if case .slash = $0 { true } else { false } }) else {
-                for node in segment { pattern += node.pattern; sample += node.sample }
+                for node in segment {
+                    pattern += node.pattern
+                    sample += node.sample
+                }
                 return
             }
             // An alternation: the words between whitespace or parameters, split at each `/`.
@@ -138,7 +142,8 @@ package struct CucumberExpression: Sendable {
     package func values(_ captured: [Substring]) -> [String] {
         zip(parameters, captured).map { parameter, text in
             guard parameter == .string, text.count >= 2 else { return String(text) }
-            return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\'", with: "'")
+            return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(
+                of: "\\'", with: "'")
         }
     }
 
@@ -147,7 +152,11 @@ package struct CucumberExpression: Sendable {
     private enum Token {
         case text(String, column: Int)
         case space(String, column: Int)
-        case open(Int), close(Int), beginParameter(Int), endParameter(Int), slash(Int)
+        case open(Int)
+        case close(Int)
+        case beginParameter(Int)
+        case endParameter(Int)
+        case slash(Int)
     }
 
     private indirect enum Node {
@@ -257,7 +266,9 @@ package struct CucumberExpression: Sendable {
                         throw Problem(column: at, message: "an alternation cannot be used inside an optional; write \\/ for a plain /")
                     }
                 }
-                guard !text.isEmpty else { throw Problem(column: column, message: "an optional must contain some text; write \\( for a plain (") }
+                guard !text.isEmpty else {
+                    throw Problem(column: column, message: "an optional must contain some text; write \\( for a plain (")
+                }
                 nodes.append(.optional(text, column: column))
             case .beginParameter(let column):
                 guard let inner = group(tokens, &index, closedBy: { if case .endParameter = $0 { true } else { false } }) else {

@@ -53,7 +53,8 @@ package struct LineMatcher: OutputMatcher {
         bytes.withUnsafeBufferPointer { buffer in
             let newline = UInt8(ascii: "\n")
             guard let first = ByteSearch.firstIndex(of: newline, in: buffer, from: 0),
-                  let last = ByteSearch.lastIndex(of: newline, in: buffer, before: buffer.count) else {
+                let last = ByteSearch.lastIndex(of: newline, in: buffer, before: buffer.count)
+            else {
                 append(buffer)
                 return false
             }
@@ -88,19 +89,33 @@ package struct LineMatcher: OutputMatcher {
 
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !overlong else { return }
-        if line.count + bytes.count > Self.maxLine { overlong = true; line = [] } else { line += bytes }
+        if line.count + bytes.count > Self.maxLine {
+            overlong = true
+            line = []
+        } else {
+            line += bytes
+        }
     }
 
     private mutating func finishLine() -> Bool {
-        defer { line.removeAll(keepingCapacity: true); overlong = false }
-        if overlong { longLines += 1; return false }
+        defer {
+            line.removeAll(keepingCapacity: true)
+            overlong = false
+        }
+        if overlong {
+            longLines += 1
+            return false
+        }
         return line.withUnsafeBufferPointer { test($0) }
     }
 
     /// One line without its LF (a CR before it is dropped here).
     private mutating func test(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var bytes = bytes
-        if bytes.count > Self.maxLine { longLines += 1; return false }
+        if bytes.count > Self.maxLine {
+            longLines += 1
+            return false
+        }
         if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
         if !literal.isEmpty, ByteSearch.firstRange(of: literal, in: bytes) == nil { return false }
         guard regex.matchesPart(utf8: bytes) else { return false }
@@ -110,7 +125,8 @@ package struct LineMatcher: OutputMatcher {
 
     /// For a failure message: lines that were too long to test, if any.
     package var note: String {
-        longLines == 0 ? "" : " (\(longLines) line\(longLines == 1 ? " was" : "s were") longer than \(ByteSize.text(Self.maxLine)) and not tested)"
+        longLines == 0
+            ? "" : " (\(longLines) line\(longLines == 1 ? " was" : "s were") longer than \(ByteSize.text(Self.maxLine)) and not tested)"
     }
 }
 

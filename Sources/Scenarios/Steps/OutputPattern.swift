@@ -13,7 +13,8 @@ package enum OutputPattern {
     }
 
     package static func mismatch(expected: [UInt8], actual: [UInt8]) -> String? {
-        let wanted = lines(expected), got = lines(actual)
+        let wanted = lines(expected)
+        let got = lines(actual)
         if matches(wanted[...], got[...]) { return nil }
         return UnifiedDiff.render(expected: wanted, actual: got)
     }
@@ -81,14 +82,17 @@ package enum OutputPattern {
 /// differing region so a diff never costs more than a few million steps). Lines are shown decoded as UTF-8.
 enum UnifiedDiff {
     static func render(expected bytes: [OutputPattern.Line], actual actualBytes: [OutputPattern.Line], context: Int = 3) -> String {
-        let expected = bytes.map { String(decoding: $0, as: UTF8.self) }, actual = actualBytes.map { String(decoding: $0, as: UTF8.self) }
+        let expected = bytes.map { String(decoding: $0, as: UTF8.self) }
+        let actual = actualBytes.map { String(decoding: $0, as: UTF8.self) }
         let same = { (i: Int, j: Int) in OutputPattern.lineMatches(bytes[i], actualBytes[j]) }
         var prefix = 0
         while prefix < expected.count, prefix < actual.count, same(prefix, prefix) { prefix += 1 }
         var suffix = 0
         while suffix < expected.count - prefix, suffix < actual.count - prefix,
-              same(expected.count - 1 - suffix, actual.count - 1 - suffix) { suffix += 1 }
-        let a = Array(expected[prefix..<(expected.count - suffix)]), b = Array(actual[prefix..<(actual.count - suffix)])
+            same(expected.count - 1 - suffix, actual.count - 1 - suffix)
+        { suffix += 1 }
+        let a = Array(expected[prefix..<(expected.count - suffix)])
+        let b = Array(actual[prefix..<(actual.count - suffix)])
         let matchesAt = { (i: Int, j: Int) in same(prefix + i, prefix + j) }
         var body: [String] = []
         if a.count * b.count <= 4_000_000 {
@@ -98,14 +102,19 @@ enum UnifiedDiff {
                     table[i][j] = matchesAt(i, j) ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
                 }
             }
-            var i = 0, j = 0
+            var i = 0
+            var j = 0
             while i < a.count || j < b.count {
                 if i < a.count, j < b.count, matchesAt(i, j) {
-                    body.append(" " + b[j]); i += 1; j += 1
+                    body.append(" " + b[j])
+                    i += 1
+                    j += 1
                 } else if i < a.count, j == b.count || table[i + 1][j] >= table[i][j + 1] {
-                    body.append("-" + a[i]); i += 1 // what was expected first, then what came, as diff -u does
+                    body.append("-" + a[i])
+                    i += 1 // what was expected first, then what came, as diff -u does
                 } else {
-                    body.append("+" + b[j]); j += 1
+                    body.append("+" + b[j])
+                    j += 1
                 }
             }
         } else {
@@ -114,11 +123,14 @@ enum UnifiedDiff {
         // Lines that look the same and differ in bytes (another Unicode normalization, invalid UTF-8) say so.
         let removed = Set(body.filter { $0.hasPrefix("-") }.map { $0.dropFirst() })
         if body.contains(where: { $0.hasPrefix("+") && removed.contains($0.dropFirst()) }) {
-            body.append("(lines that look alike differ in their bytes: compared byte for byte, no Unicode normalization; invalid UTF-8 shows as \u{FFFD})")
+            body.append(
+                "(lines that look alike differ in their bytes: compared byte for byte, no Unicode normalization; invalid UTF-8 shows as \u{FFFD})"
+            )
         }
         let before = expected[max(0, prefix - context)..<prefix].map { " " + $0 }
         let after = expected[(expected.count - suffix)..<min(expected.count, expected.count - suffix + context)].map { " " + $0 }
-        let header = "--- expected\n+++ actual\n@@ -\(max(1, prefix - context + 1)),\(expected.count) +\(max(1, prefix - context + 1)),\(actual.count) @@"
+        let header =
+            "--- expected\n+++ actual\n@@ -\(max(1, prefix - context + 1)),\(expected.count) +\(max(1, prefix - context + 1)),\(actual.count) @@"
         return ([header] + before + body + after).joined(separator: "\n")
     }
 }

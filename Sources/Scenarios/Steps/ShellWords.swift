@@ -29,7 +29,11 @@ package enum ShellWords {
                 quote = character
                 inWord = true
             } else if character == " " || character == "\t" {
-                if inWord { words.append(word); word = ""; inWord = false }
+                if inWord {
+                    words.append(word)
+                    word = ""
+                    inWord = false
+                }
             } else {
                 word.append(character)
                 inWord = true

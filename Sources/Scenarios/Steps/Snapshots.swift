@@ -30,8 +30,10 @@ package enum Snapshots {
     static func compare(_ actual: [UInt8], named name: String, run: ScenarioRun) throws(StepFailure) {
         if let problem = nameProblem(name) { throw StepFailure(problem, kind: .error) }
         let hint = "sut-launch test --update-snapshots \(run.pickle.uri)"
-        if let failure = check(actual, named: name, featureFile: run.pickle.uri,
-                               update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint) {
+        if let failure = check(
+            actual, named: name, featureFile: run.pickle.uri,
+            update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint)
+        {
             throw StepFailure(failure)
         }
     }
@@ -43,17 +45,23 @@ package enum Snapshots {
     ///   - update: update asked for (`--update-snapshots`, or `SUT_UPDATE_SNAPSHOTS=1` in `environment`).
     ///   - updateCommand: how the user updates, for the message.
     /// - Returns: why it fails (with a diff), or nil when it matches or was written.
-    package static func check(_ actual: [UInt8], named name: String, featureFile: String, update: Bool, environment: [String: String],
-                              updateCommand: String) -> String? {
+    package static func check(
+        _ actual: [UInt8], named name: String, featureFile: String, update: Bool, environment: [String: String],
+        updateCommand: String
+    ) -> String? {
         if let problem = nameProblem(name) { return problem }
         let path = path(named: name, featureFile: featureFile)
         let relative = relativePath(named: name, featureFile: featureFile)
         let root: RootedDirectory
-        do { root = try RootedDirectory(FileSystem.directory(of: featureFile)) } catch { return "cannot open the snapshot \(path): \(error)" }
+        do { root = try RootedDirectory(FileSystem.directory(of: featureFile)) } catch {
+            return "cannot open the snapshot \(path): \(error)"
+        }
         let inCI = (environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" }) ?? false
         let asked = update || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
         let found = root.kind(of: relative)
-        if found != nil && found != .file { return "the snapshot \(path) is not a regular file (a link or directory?); sut-launch does not read or write through links" }
+        if found != nil && found != .file {
+            return "the snapshot \(path) is not a regular file (a link or directory?); sut-launch does not read or write through links"
+        }
         let stored = root.read(relative)
         if let stored, OutputPattern.mismatch(expected: stored, actual: actual) == nil { return nil }
         if asked && !inCI {
@@ -61,7 +69,8 @@ package enum Snapshots {
             do { try root.write(bytes, to: relative) } catch { return "cannot write the snapshot \(path): \(error)" }
             return nil
         }
-        let hint = inCI && asked
+        let hint =
+            inCI && asked
             ? "snapshots are never written when CI is set; update them on your machine"
             : "to accept what the run saw: \(updateCommand)"
         guard let stored else { return "no snapshot \"\(name)\" yet (\(path)); \(hint)" }

@@ -1,5 +1,6 @@
 import AutomationSupport
 import ProcessEngine
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,9 +11,13 @@ import Foundation
 /// output and files compared with text or stored snapshots, signals.
 extension StepCatalog {
     static let commands: [StepDefinition] = [
-        StepDefinition("a file \(quoted) with:", example: "Given a file \"input.txt\" with:\n  \"\"\"\n  b\n  a\n  \"\"\"",
-                       check: { pathProblem($0[0]) }) { run, captures, step in
-            guard let content = step.docString?.content else { throw StepFailure("this step needs a doc string with the file's content", kind: .error) }
+        StepDefinition(
+            "a file \(quoted) with:", example: "Given a file \"input.txt\" with:\n  \"\"\"\n  b\n  a\n  \"\"\"",
+            check: { pathProblem($0[0]) }
+        ) { run, captures, step in
+            guard let content = step.docString?.content else {
+                throw StepFailure("this step needs a doc string with the file's content", kind: .error)
+            }
             let name = run.expand(captures[0])
             if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
             // As written: a script in the file keeps its ${HOME} (no substitution in file contents).
@@ -24,7 +29,9 @@ extension StepCatalog {
         },
         StepDefinition("the files from \(quoted)", example: "Given the files from \"fixtures/project\"") { run, captures, _ in
             let source = run.featurePath(captures[0])
-            guard FileSystem.isDirectory(source) else { throw StepFailure("\(source): no such directory (paths are relative to the feature file)", kind: .error) }
+            guard FileSystem.isDirectory(source) else {
+                throw StepFailure("\(source): no such directory (paths are relative to the feature file)", kind: .error)
+            }
             do {
                 // Links that stay inside the copy are kept; a link out of it fails the step (never copied, never followed).
                 _ = try run.work().copy(from: RootedDirectory(source), rules: .init(keepLinksInside: true, skipOthers: false))
@@ -35,26 +42,38 @@ extension StepCatalog {
         StepDefinition("I run \(quoted)", example: "When I run \"sort input.txt\"", check: { wordsProblem($0[0]) }) { run, captures, _ in
             try run.runCommand(captures[0])
         },
-        StepDefinition("I send the signal \(quoted)", example: "When I send the signal \"INT\"", check: { captures in
-            signalNumber(captures[0]) == nil ? "unknown signal \"\(captures[0])\"; use one of \(signalNames.map(\.name).joined(separator: ", "))" : nil
-        }) { run, captures, _ in
+        StepDefinition(
+            "I send the signal \(quoted)", example: "When I send the signal \"INT\"",
+            check: { captures in
+                signalNumber(captures[0]) == nil
+                    ? "unknown signal \"\(captures[0])\"; use one of \(signalNames.map(\.name).joined(separator: ", "))" : nil
+            }
+        ) { run, captures, _ in
             guard let number = signalNumber(captures[0]) else {
-                throw StepFailure("unknown signal \"\(captures[0])\"; use one of \(signalNames.map(\.name).joined(separator: ", "))", kind: .error)
+                throw StepFailure(
+                    "unknown signal \"\(captures[0])\"; use one of \(signalNames.map(\.name).joined(separator: ", "))", kind: .error)
             }
             try run.requireProcess().signalGroup(number)
         },
-        StepDefinition("the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"") { run, captures, step in
-            guard let expected = step.docString?.content else { throw StepFailure("this step needs a doc string with the expected output", kind: .error) }
+        StepDefinition("the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"") {
+            run, captures, step in
+            guard let expected = step.docString?.content else {
+                throw StepFailure("this step needs a doc string with the expected output", kind: .error)
+            }
             let stream: StandardStream = captures[0] == "output" ? .stdout : .stderr
             let actual = try run.finishedOutput(stream)
             if let difference = OutputPattern.mismatch(expected: run.expand(expected), actual: actual) {
-                throw StepFailure("the \(captures[0]) differs from what the step expects ([..] is any text on a line, ... any lines):\n\(difference)")
+                throw StepFailure(
+                    "the \(captures[0]) differs from what the step expects ([..] is any text on a line, ... any lines):\n\(difference)")
             }
         },
-        StepDefinition("the (output|error output|file \(quoted)) matches the snapshot \(quoted)",
-                       example: "Then the output matches the snapshot \"sorted\"", check: { captures in
-            (captures[1].isEmpty ? nil : pathProblem(captures[1])) ?? Snapshots.nameProblem(captures[2])
-        }) { run, captures, _ in
+        StepDefinition(
+            "the (output|error output|file \(quoted)) matches the snapshot \(quoted)",
+            example: "Then the output matches the snapshot \"sorted\"",
+            check: { captures in
+                (captures[1].isEmpty ? nil : pathProblem(captures[1])) ?? Snapshots.nameProblem(captures[2])
+            }
+        ) { run, captures, _ in
             let actual: [UInt8]
             switch captures[0] {
             case "output": actual = try run.finishedOutput(.stdout)
@@ -63,26 +82,37 @@ extension StepCatalog {
             }
             try Snapshots.compare(actual, named: captures[2], run: run)
         },
-        StepDefinition("the file \(quoted) (exists|does not exist)", example: "Then the file \"out/report.txt\" exists", check: { pathProblem($0[0]) }) { run, captures, _ in
+        StepDefinition(
+            "the file \(quoted) (exists|does not exist)", example: "Then the file \"out/report.txt\" exists", check: { pathProblem($0[0]) }
+        ) { run, captures, _ in
             // Looked up in the rooted work/ without following links: a link is an entry of the scenario's
             // directory, and what it points to (outside, perhaps) is not read.
             let name = run.expand(captures[0])
             if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
             let exists = try run.work().kind(of: name) != nil
             if exists != (captures[1] == "exists") {
-                throw StepFailure("expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it \(exists ? "does" : "does not")")
+                throw StepFailure(
+                    "expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it \(exists ? "does" : "does not")"
+                )
             }
         },
-        StepDefinition("the file \(quoted) contains \(quoted)", example: "Then the file \"log.txt\" contains \"done\"", check: { pathProblem($0[0]) }) { run, captures, _ in
+        StepDefinition(
+            "the file \(quoted) contains \(quoted)", example: "Then the file \"log.txt\" contains \"done\"", check: { pathProblem($0[0]) }
+        ) { run, captures, _ in
             let bytes = try run.fileBytes(captures[0])
             let wanted = run.expand(captures[1])
             // Bytes, as Then I see is: the text's UTF-8 somewhere in the file (no Unicode normalization).
             if !wanted.isEmpty && ByteSearch.firstRange(of: Array(wanted.utf8), in: bytes) == nil {
-                throw StepFailure("\(captures[0]) does not contain \"\(wanted)\"; it holds:\n\(String(decoding: bytes.prefix(2000), as: UTF8.self))")
+                throw StepFailure(
+                    "\(captures[0]) does not contain \"\(wanted)\"; it holds:\n\(String(decoding: bytes.prefix(2000), as: UTF8.self))")
             }
         },
-        StepDefinition("the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", check: { pathProblem($0[0]) }) { run, captures, step in
-            guard let expected = step.docString?.content else { throw StepFailure("this step needs a doc string with the expected content", kind: .error) }
+        StepDefinition(
+            "the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", check: { pathProblem($0[0]) }
+        ) { run, captures, step in
+            guard let expected = step.docString?.content else {
+                throw StepFailure("this step needs a doc string with the expected content", kind: .error)
+            }
             if let difference = OutputPattern.mismatch(expected: run.expand(expected), actual: try run.fileBytes(captures[0])) {
                 throw StepFailure("\(captures[0]) differs from what the step expects:\n\(difference)")
             }
@@ -103,7 +133,9 @@ extension ScenarioRun {
     static func pathProblem(_ name: String) -> String? {
         if name.isEmpty { return "a file step needs a file name" }
         if name.hasPrefix("/") { return "\"\(name)\" is an absolute path; file steps stay inside the scenario's directory" }
-        if name.split(separator: "/").contains("..") { return "\"\(name)\" climbs out with ..; file steps stay inside the scenario's directory" }
+        if name.split(separator: "/").contains("..") {
+            return "\"\(name)\" climbs out with ..; file steps stay inside the scenario's directory"
+        }
         return nil
     }
 
@@ -130,7 +162,9 @@ extension ScenarioRun {
         }
         process.finish(grace: options.killGrace)
         guard !process.output.isCaptureCut(stream) else {
-            throw StepFailure("the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; whole-output steps compare at most \(ByteSize.text(process.output.captureLimit)) (use Then I see or a line matching step on larger output)")
+            throw StepFailure(
+                "the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; whole-output steps compare at most \(ByteSize.text(process.output.captureLimit)) (use Then I see or a line matching step on larger output)"
+            )
         }
         return Array(process.output.captured(stream))
     }

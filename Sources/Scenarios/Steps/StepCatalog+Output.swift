@@ -6,8 +6,10 @@ import ProcessEngine
 /// stopped the step fails naming the cap. A wait cut short by the scenario's deadline never passes.
 extension StepCatalog {
     static let output: [StepDefinition] = [
-        StepDefinition("I see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I see \"logged in as ada\"",
-                       durationCaptures: [2]) { run, captures, _ in
+        StepDefinition(
+            "I see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I see \"logged in as ada\"",
+            durationCaptures: [2]
+        ) { run, captures, _ in
             let text = run.expand(captures[0])
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             try run.within(captures[2]) {
@@ -20,7 +22,8 @@ extension StepCatalog {
                 }
             }
         },
-        StepDefinition("the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1]) { run, captures, _ in
+        StepDefinition("the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1]) {
+            run, captures, _ in
             let text = run.expand(captures[0])
             guard let size = run.terminal else {
                 throw StepFailure("the screen needs Given the program runs in a terminal before the launch", kind: .error)
@@ -31,12 +34,16 @@ extension StepCatalog {
                 case .matched: return
                 case .cut(let why): throw StepFailure("expected the screen to show \"\(text)\": the screen stopped at the cap: \(why)")
                 case .ended, .timedOut:
-                    throw StepFailure("expected the screen to show \"\(text)\": \(notSeen(run, budget))\n--- screen (\(size.columns)x\(size.rows)) ---\n\(run.screen()?.text ?? "")")
+                    throw StepFailure(
+                        "expected the screen to show \"\(text)\": \(notSeen(run, budget))\n--- screen (\(size.columns)x\(size.rows)) ---\n\(run.screen()?.text ?? "")"
+                    )
                 }
             }
         },
-        StepDefinition("I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"",
-                       check: { regexProblem($0[0]) }) { run, captures, _ in
+        StepDefinition(
+            "I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"",
+            check: { regexProblem($0[0]) }
+        ) { run, captures, _ in
             let source = captures[0]
             let regex: RegexBox
             do { regex = try RegexBox(source) } catch { throw StepFailure(regexProblem(source) ?? "\(error)", kind: .error) }
@@ -50,15 +57,18 @@ extension StepCatalog {
                 throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: \(notSeen(run, budget))\(matcher.note)")
             }
         },
-        StepDefinition("I do not see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I do not see \"error\"",
-                       durationCaptures: [2]) { run, captures, _ in
+        StepDefinition(
+            "I do not see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I do not see \"error\"",
+            durationCaptures: [2]
+        ) { run, captures, _ in
             let text = run.expand(captures[0])
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             var matcher = TextMatcher(text)
             // With `within`: watch for the whole period (or until the program ends); without: all output so far.
             let budget = captures[2].isEmpty ? (limit: Duration.zero, cut: nil) : try run.within(captures[2]) { run.waitBudget() }
             switch try run.watch(stream, timeout: budget.limit, &matcher) {
-            case .matched: throw StepFailure("\"\(text)\" appeared on \(stream.rawValue)\(captures[2].isEmpty ? "" : " within \(captures[2])")")
+            case .matched:
+                throw StepFailure("\"\(text)\" appeared on \(stream.rawValue)\(captures[2].isEmpty ? "" : " within \(captures[2])")")
             case .cut(let why): throw StepFailure("cannot tell that \"\(text)\" did not appear on \(stream.rawValue): \(why)")
             case .ended: return
             case .timedOut:

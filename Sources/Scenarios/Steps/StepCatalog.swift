@@ -1,5 +1,5 @@
-import AutomationSupport
 import AutomationHost
+import AutomationSupport
 import MockServer
 import ProcessEngine
 
@@ -74,33 +74,42 @@ package enum StepCatalog {
         StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"") { run, captures, _ in
             run.program = run.programPath(captures[0])
         },
-        StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") { run, captures, _ in
+        StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") {
+            run, captures, _ in
             run.featureFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
         },
         StepDefinition("the feature flags:", example: "Given the feature flags:\n  | greeting | hi |") { run, _, step in
             for (key, value) in try table(step) { run.featureFlags[key] = FlagValue.inferred(from: run.expand(value)) }
         },
-        StepDefinition("the automation flag \(quoted) is \(quoted)", example: "Given the automation flag \"simulateUserAlreadyLoggedIn\" is \"true\"") { run, captures, _ in
+        StepDefinition(
+            "the automation flag \(quoted) is \(quoted)", example: "Given the automation flag \"simulateUserAlreadyLoggedIn\" is \"true\""
+        ) { run, captures, _ in
             run.automationFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
         },
         StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |") { run, _, step in
             for (key, value) in try table(step) { run.automationFlags[key] = FlagValue.inferred(from: run.expand(value)) }
         },
-        StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") { run, captures, _ in
+        StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") {
+            run, captures, _ in
             run.environment.append((captures[0], run.expand(captures[1])))
         },
         // Without a size: 80x24. With one, both numbers are checked at load (StepNumbers.terminalSize).
-        StepDefinition("the program runs in a terminal(?: of ([^\\sx]+)x(\\S+))?", example: "Given the program runs in a terminal of 100x30",
-                       check: { terminalSizeProblem($0) }) { run, captures, _ in
+        StepDefinition(
+            "the program runs in a terminal(?: of ([^\\sx]+)x(\\S+))?", example: "Given the program runs in a terminal of 100x30",
+            check: { terminalSizeProblem($0) }
+        ) { run, captures, _ in
             if captures[0].isEmpty {
                 run.terminal = TerminalSize(columns: 80, rows: 24)
             } else {
-                run.terminal = TerminalSize(columns: try StepNumbers.integer(captures[0], "the terminal's columns", in: StepNumbers.terminalSize),
-                                            rows: try StepNumbers.integer(captures[1], "the terminal's rows", in: StepNumbers.terminalSize))
+                run.terminal = TerminalSize(
+                    columns: try StepNumbers.integer(captures[0], "the terminal's columns", in: StepNumbers.terminalSize),
+                    rows: try StepNumbers.integer(captures[1], "the terminal's rows", in: StepNumbers.terminalSize))
             }
         },
-        StepDefinition("the flags travel in the (environment|launch arguments|launch arguments and the environment)",
-                       example: "Given the flags travel in the environment") { run, captures, _ in
+        StepDefinition(
+            "the flags travel in the (environment|launch arguments|launch arguments and the environment)",
+            example: "Given the flags travel in the environment"
+        ) { run, captures, _ in
             run.flagsIn = captures[0] == "environment" ? .env : captures[0] == "launch arguments" ? .args : .both
         },
         StepDefinition("the entry point (?:is )?\(quoted)", example: "Given the entry point \"search\"") { run, captures, _ in
@@ -114,12 +123,15 @@ package enum StepCatalog {
                 throw StepFailure("\(error)", kind: .error)
             }
         },
-        StepDefinition("the route \"([A-Z]+) (\\S+)\" answers \(StepNumbers.capture)(?: with( JSON)?:)?",
-                       example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"",
-                       check: { StepNumbers.problem($0[2], "the status", in: StepNumbers.status) }) { run, captures, step in
+        StepDefinition(
+            "the route \"([A-Z]+) (\\S+)\" answers \(StepNumbers.capture)(?: with( JSON)?:)?",
+            example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"",
+            check: { StepNumbers.problem($0[2], "the status", in: StepNumbers.status) }
+        ) { run, captures, step in
             let isJSON = !captures[3].isEmpty
             let status = try StepNumbers.integer(captures[2], "the status", in: StepNumbers.status)
-            var route = "{ \"method\": \(JSONWriter.quoted(captures[0])), \"path\": \(JSONWriter.quoted(captures[1])), \"status\": \(status)"
+            var route =
+                "{ \"method\": \(JSONWriter.quoted(captures[0])), \"path\": \(JSONWriter.quoted(captures[1])), \"status\": \(status)"
             if let body = step.docString?.content {
                 route += isJSON ? ", \"json\": \(body)" : ", \"body\": \(JSONWriter.quoted(run.expand(body)))"
             }
@@ -142,8 +154,10 @@ package enum StepCatalog {
     // MARK: When
 
     static let actions: [StepDefinition] = [
-        StepDefinition("I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"",
-                       check: { wordsProblem($0[0]) }) { run, captures, _ in
+        StepDefinition(
+            "I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"",
+            check: { wordsProblem($0[0]) }
+        ) { run, captures, _ in
             try run.launch(arguments: try run.commandWords(captures[0]))
         },
         StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
@@ -157,9 +171,13 @@ package enum StepCatalog {
                 throw StepFailure("cannot type into the program: \(error) (did it exit or close stdin?)")
             }
         },
-        StepDefinition("I press (\\S+)", example: "When I press Ctrl-C",
-                       check: { TerminalKey(name: $0[0]) == nil ? "unknown key \"\($0[0])\"; keys: \(TerminalKey.names)" : nil }) { run, captures, _ in
-            guard let key = TerminalKey(name: captures[0]) else { throw StepFailure("unknown key \"\(captures[0])\"; keys: \(TerminalKey.names)", kind: .error) }
+        StepDefinition(
+            "I press (\\S+)", example: "When I press Ctrl-C",
+            check: { TerminalKey(name: $0[0]) == nil ? "unknown key \"\($0[0])\"; keys: \(TerminalKey.names)" : nil }
+        ) { run, captures, _ in
+            guard let key = TerminalKey(name: captures[0]) else {
+                throw StepFailure("unknown key \"\(captures[0])\"; keys: \(TerminalKey.names)", kind: .error)
+            }
             do {
                 try run.requireProcess().writeToStandardInput(key.bytes, timeout: run.waitLimit)
             } catch {
@@ -172,18 +190,27 @@ package enum StepCatalog {
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
             _ = try deliver(run, run.expand(captures[0]))
         },
-        StepDefinition("the program acknowledges the control message \(quoted)",
-                       example: "When the program acknowledges the control message \"refresh\"") { run, captures, _ in
+        StepDefinition(
+            "the program acknowledges the control message \(quoted)",
+            example: "When the program acknowledges the control message \"refresh\""
+        ) { run, captures, _ in
             _ = try acknowledgedReply(run, to: run.expand(captures[0]))
         },
-        StepDefinition("the program replies \(quoted) to the control message \(quoted)",
-                       example: "Then the program replies \"pong\" to the control message \"ping\"") { run, captures, _ in
-            let expected = run.expand(captures[0]), message = run.expand(captures[1])
+        StepDefinition(
+            "the program replies \(quoted) to the control message \(quoted)",
+            example: "Then the program replies \"pong\" to the control message \"ping\""
+        ) { run, captures, _ in
+            let expected = run.expand(captures[0])
+            let message = run.expand(captures[1])
             let reply = try acknowledgedReply(run, to: message)
-            guard reply == expected else { throw StepFailure("the program replied \"\(reply)\" to the control message \"\(message)\", not \"\(expected)\"") }
+            guard reply == expected else {
+                throw StepFailure("the program replied \"\(reply)\" to the control message \"\(message)\", not \"\(expected)\"")
+            }
         },
         StepDefinition("I wait (\\S+)", example: "When I wait 500ms", durationCaptures: [0]) { run, captures, _ in
-            guard let duration = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
+            guard let duration = DurationParser.parse(captures[0]) else {
+                throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error)
+            }
             let budget = run.waitBudget(asked: duration)
             try? sleepFor(budget.limit)
             if let cut = budget.cut { throw StepFailure("the wait was cut short by \(cut)") }
@@ -193,8 +220,10 @@ package enum StepCatalog {
     // MARK: Then
 
     static let outcomes: [StepDefinition] = [
-        StepDefinition("the (?:exit code is|program exits with code) \(StepNumbers.capture)(?: within (\\S+))?", example: "Then the exit code is 0",
-                       durationCaptures: [1], check: { StepNumbers.problem($0[0], "the exit code", in: StepNumbers.exitCode) }) { run, captures, _ in
+        StepDefinition(
+            "the (?:exit code is|program exits with code) \(StepNumbers.capture)(?: within (\\S+))?", example: "Then the exit code is 0",
+            durationCaptures: [1], check: { StepNumbers.problem($0[0], "the exit code", in: StepNumbers.exitCode) }
+        ) { run, captures, _ in
             let expected = try StepNumbers.integer(captures[0], "the exit code", in: StepNumbers.exitCode)
             let process = try run.requireProcess()
             let status = try run.within(captures[1]) { () throws -> ProcessStatus in
@@ -205,20 +234,30 @@ package enum StepCatalog {
             }
             process.finish(grace: run.options.killGrace)
             // A program killed by signal N has exit code 128+N, as shells say (130 after INT).
-            guard Int(status.shellExitCode) == expected else { throw StepFailure("expected exit code \(captures[0]), the program \(status)") }
+            guard Int(status.shellExitCode) == expected else {
+                throw StepFailure("expected exit code \(captures[0]), the program \(status)")
+            }
         },
         StepDefinition("the program is still running", example: "Then the program is still running") { run, _, _ in
             if let status = try run.requireProcess().status { throw StepFailure("the program is not running: it \(status)") }
         },
-        StepDefinition("the program finishes within (\\S+)", example: "Then the program finishes within 2s", durationCaptures: [0]) { run, captures, _ in
-            guard let limit = DurationParser.parse(captures[0]) else { throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error) }
+        StepDefinition("the program finishes within (\\S+)", example: "Then the program finishes within 2s", durationCaptures: [0]) {
+            run, captures, _ in
+            guard let limit = DurationParser.parse(captures[0]) else {
+                throw StepFailure("\"\(captures[0])\" is not a duration like 500ms or 2s", kind: .error)
+            }
             let budget = run.waitBudget(asked: limit)
             guard try run.requireProcess().waitForExit(timeout: budget.limit) != nil else {
-                throw StepFailure("the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? captures[0])")
+                throw StepFailure(
+                    "the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? captures[0])"
+                )
             }
         },
-        StepDefinition("the server received \(StepNumbers.capture) requests? to \"([A-Z]+) (\\S+)\"", example: "Then the server received 1 request to \"GET /message\"",
-                       check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) }) { run, captures, _ in
+        StepDefinition(
+            "the server received \(StepNumbers.capture) requests? to \"([A-Z]+) (\\S+)\"",
+            example: "Then the server received 1 request to \"GET /message\"",
+            check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) }
+        ) { run, captures, _ in
             // The program may send the request a moment after launch: wait for the count (up to the step
             // timeout, less once the program has ended), then compare exactly.
             let expected = try StepNumbers.integer(captures[0], "the request count", in: StepNumbers.requestCount)
@@ -236,42 +275,63 @@ package enum StepCatalog {
             // A journal that dropped entries cannot say how many there were: fail naming the cap, never count a part.
             let journal = try run.requireServer().journal
             if journal.dropped > 0 {
-                throw StepFailure("cannot count requests to \(captures[1]) \(captures[2]): the journal dropped \(journal.dropped) of \(journal.count + journal.dropped) requests "
-                    + "(it keeps at most \(journal.limit) entries and \(ByteSize.text(journal.byteBudget)))")
+                throw StepFailure(
+                    "cannot count requests to \(captures[1]) \(captures[2]): the journal dropped \(journal.dropped) of \(journal.count + journal.dropped) requests "
+                        + "(it keeps at most \(journal.limit) entries and \(ByteSize.text(journal.byteBudget)))")
             }
             guard count == expected else {
                 var when = ""
                 if count < expected {
-                    when = run.process?.status == nil ? " within \(run.waitDescription) (the program was still running)" : " (the program had ended)"
+                    when =
+                        run.process?.status == nil
+                        ? " within \(run.waitDescription) (the program was still running)" : " (the program had ended)"
                 }
-                throw StepFailure("expected \(captures[0]) request\(captures[0] == "1" ? "" : "s") to \(captures[1]) \(captures[2]), the server received \(count)\(when)\(received(run))")
+                throw StepFailure(
+                    "expected \(captures[0]) request\(captures[0] == "1" ? "" : "s") to \(captures[1]) \(captures[2]), the server received \(count)\(when)\(received(run))"
+                )
             }
         },
-        StepDefinition("the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)", example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\"") { run, captures, _ in
+        StepDefinition(
+            "the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)",
+            example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\""
+        ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
             guard matching.contains(where: { $0.request.headers.values(captures[2]).contains(captures[3]) }) else {
                 throw StepFailure("no \(captures[0]) \(captures[1]) request had header \(captures[2]): \(captures[3])\(received(run))")
             }
         },
-        StepDefinition("the server received a request to \"([A-Z]+) (\\S+)\" with query \(quoted) \(quoted)", example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\"") { run, captures, _ in
+        StepDefinition(
+            "the server received a request to \"([A-Z]+) (\\S+)\" with query \(quoted) \(quoted)",
+            example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\""
+        ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
             guard matching.contains(where: { $0.request.queryValues(captures[2]).contains(captures[3]) }) else {
                 throw StepFailure("no \(captures[0]) \(captures[1]) request had query \(captures[2])=\(captures[3])\(received(run))")
             }
         },
-        StepDefinition("the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:", example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\"") { run, captures, step in
+        StepDefinition(
+            "the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:",
+            example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\""
+        ) { run, captures, step in
             guard let text = step.docString?.content else { throw StepFailure("this step needs a doc string with the JSON", kind: .error) }
             let expected: JSONNode
-            do { expected = try JSONParser.parse(text) } catch { throw StepFailure("the expected body is not JSON: \(error)", kind: .error) }
+            do { expected = try JSONParser.parse(text) } catch {
+                throw StepFailure("the expected body is not JSON: \(error)", kind: .error)
+            }
             let matching = try requests(run, captures[0], captures[1])
-            guard matching.contains(where: { entry in
-                (try? JSONParser.parse(entry.request.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
-            }) else {
+            guard
+                matching.contains(where: { entry in
+                    (try? JSONParser.parse(entry.request.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
+                })
+            else {
                 let bodies = matching.map { "  " + $0.request.bodyText }.joined(separator: "\n")
-                throw StepFailure("no \(captures[0]) \(captures[1]) request had a JSON body including \(JSONWriter.write(expected)); bodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)")
+                throw StepFailure(
+                    "no \(captures[0]) \(captures[1]) request had a JSON body including \(JSONWriter.write(expected)); bodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)"
+                )
             }
         },
-        StepDefinition("the server received no unexpected requests", example: "Then the server received no unexpected requests") { run, _, _ in
+        StepDefinition("the server received no unexpected requests", example: "Then the server received no unexpected requests") {
+            run, _, _ in
             let unexpected = run.unexpectedRequests
             if !unexpected.isEmpty { throw StepFailure("the server received unexpected requests:\n" + unexpected.joined(separator: "\n")) }
         },
@@ -301,39 +361,4 @@ package enum StepCatalog {
         guard !entries.isEmpty else { return "; it received no requests" }
         return "; it received:\n" + entries.map { "  \($0.request.method) \($0.request.target) → \($0.status)" }.joined(separator: "\n")
     }
-}
-
-/// Queues a control message and waits (the step's wait limit) until the program took it: a message the
-/// program did not get (queue full, too large, the program gone or not reading) fails the step. Its id.
-private func deliver(_ run: ScenarioRun, _ message: String) throws(StepFailure) -> Int {
-    let server = try run.requireServer()
-    let process = try run.requireProcess()
-    let id: Int
-    switch server.enqueueControlMessage(message) {
-    case .success(let queued): id = queued
-    case .failure(let problem): throw StepFailure("control message \"\(message.prefix(80))\" not sent: \(problem)")
-    }
-    let budget = run.waitBudget()
-    let deadline = ContinuousClock.now + budget.limit
-    // Wake often enough to see the program end (then the message will never be taken).
-    while !server.waitForControlDelivery(of: id, timeout: .milliseconds(50)) {
-        if let status = process.status, !server.waitForControlDelivery(of: id, timeout: .milliseconds(100)) {
-            throw StepFailure("the program \(status) before it took the control message \"\(message.prefix(80))\"")
-        }
-        if ContinuousClock.now >= deadline {
-            let within = budget.cut.map { "before \($0)" } ?? "within \(Runner.format(budget.limit))"
-            throw StepFailure("the program did not take the control message \"\(message.prefix(80))\" \(within) (does it read ControlChannel?)")
-        }
-    }
-    return id
-}
-
-/// Sends a control message and waits (the step's wait limit) for the program to acknowledge it; its reply.
-private func acknowledgedReply(_ run: ScenarioRun, to message: String) throws(StepFailure) -> String {
-    let server = try run.requireServer()
-    let id = try deliver(run, message)
-    let process = try run.requireProcess()
-    if let reply = MockServerRun.waitForAcknowledgement(of: id, by: process, on: server, timeout: run.waitLimit) { return reply }
-    if let status = process.status { throw StepFailure("the program \(status) before it acknowledged the control message \"\(message)\"") }
-    throw StepFailure("the program did not acknowledge the control message \"\(message)\" within \(run.waitDescription) (does it call ControlChannel.acknowledge?)")
 }

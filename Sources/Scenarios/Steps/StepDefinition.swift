@@ -17,8 +17,10 @@ package struct StepDefinition: @unchecked Sendable {
     /// Throws ``StepFailure`` (any other error counts as a failure with its text).
     let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
 
-    init(_ pattern: String, example: String, durationCaptures: [Int] = [], check: @escaping @Sendable ([String]) -> String? = { _ in nil },
-         _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void) {
+    init(
+        _ pattern: String, example: String, durationCaptures: [Int] = [], check: @escaping @Sendable ([String]) -> String? = { _ in nil },
+        _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
+    ) {
         // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
         self.pattern = try! RegexBox("^" + pattern + "$", groups: true)
         self.source = pattern
@@ -33,9 +35,14 @@ package struct StepDefinition: @unchecked Sendable {
     /// an alternation or a group could change (so "a b?" gives "a ", not "a b").
     package static func literalPrefix(of pattern: String) -> String {
         // A top-level alternation ("a|b") can start with anything: no prefix.
-        var depth = 0, inClass = false, escaped = false
+        var depth = 0
+        var inClass = false
+        var escaped = false
         for character in pattern {
-            if escaped { escaped = false; continue }
+            if escaped {
+                escaped = false
+                continue
+            }
             switch character {
             case "\\": escaped = true
             case "[": inClass = true

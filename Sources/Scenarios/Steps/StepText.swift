@@ -13,7 +13,9 @@ package enum StepText {
                 case "\\": output.append("\\")
                 case "n": output.append("\n")
                 case "t": output.append("\t")
-                default: output.append("\\"); output.append(character)
+                default:
+                    output.append("\\")
+                    output.append(character)
                 }
                 escaped = false
             } else if character == "\\" {

@@ -9,7 +9,10 @@ package enum StepVariables {
     /// The `${NAME}`s in `text`, in order.
     package static func names(in text: String) -> [String] {
         var names: [String] = []
-        _ = substitute(text) { names.append($0); return "" }
+        _ = substitute(text) {
+            names.append($0)
+            return ""
+        }
         return names
     }
 
@@ -26,7 +29,8 @@ package enum StepVariables {
                 output += value(String(after[after.index(open, offsetBy: 2)..<close]))
                 rest = after[after.index(after: close)...]
             } else if after.first == "{", !values.isEmpty, let close = after.firstIndex(of: "}"),
-                      let number = BoundedNumber.integer(after[after.index(after: open)..<close], in: 1...values.count) {
+                let number = BoundedNumber.integer(after[after.index(after: open)..<close], in: 1...values.count)
+            {
                 output += values[number - 1]
                 rest = after[after.index(after: close)...]
             } else {
@@ -44,7 +48,9 @@ package enum StepVariables {
         while let open = rest.firstIndex(of: "{") {
             let after = rest[rest.index(after: open)...]
             let digits = after.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, after.dropFirst(digits.count).first == "}", count == 0 || BoundedNumber.integer(digits, in: 1...count) == nil {
+            if !digits.isEmpty, after.dropFirst(digits.count).first == "}",
+                count == 0 || BoundedNumber.integer(digits, in: 1...count) == nil
+            {
                 unknown.append("{\(digits.prefix(40))}")
             }
             rest = after
@@ -60,13 +66,18 @@ package enum StepVariables {
         for pickle in pickles {
             var scenarioNames: Set<String> = []
             for step in pickle.steps {
-                for name in names(in: expandedText(of: step)) where defines[name] == nil && environment[name] == nil
-                    && !runTime.contains(name) && !scenarioNames.contains(name) {
-                    let problem = "\(pickle.uri):\(step.line): ${\(name)} is not defined; pass --define \(name)=VALUE, set it in the environment, "
+                for name in names(in: expandedText(of: step))
+                where defines[name] == nil && environment[name] == nil
+                    && !runTime.contains(name) && !scenarioNames.contains(name)
+                {
+                    let problem =
+                        "\(pickle.uri):\(step.line): ${\(name)} is not defined; pass --define \(name)=VALUE, set it in the environment, "
                         + "or use one the scenario's program gets (\(runTime.sorted().joined(separator: ", ")))"
                     if seen.insert(problem).inserted { problems.append(problem) }
                 }
-                if let match = step.text.wholeMatch(of: /the environment variable "((?:[^"\\]|\\.)*)" is ".*"/) { scenarioNames.insert(String(match.1)) }
+                if let match = step.text.wholeMatch(of: /the environment variable "((?:[^"\\]|\\.)*)" is ".*"/) {
+                    scenarioNames.insert(String(match.1))
+                }
             }
         }
         return problems

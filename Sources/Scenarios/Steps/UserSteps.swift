@@ -78,7 +78,8 @@ package enum UserSteps {
             for entry in entries {
                 let source = "\(path):\(entry.position.line)"
                 guard let pattern = entry["step"]?.string, !pattern.isEmpty,
-                      let run = entry["run"]?.elements?.compactMap(\.string), !run.isEmpty, run.count == entry["run"]?.elements?.count else {
+                    let run = entry["run"]?.elements?.compactMap(\.string), !run.isEmpty, run.count == entry["run"]?.elements?.count
+                else {
                     problems.append("\(source): a step needs \"step\": \"text with {string}\" and \"run\": [\"command\", \"{1}\"]")
                     continue
                 }
@@ -97,7 +98,8 @@ package enum UserSteps {
                 let count = step.expression.parameters.count
                 if let unknown = run.flatMap({ StepVariables.unknownValues(in: $0, count: count) }).first {
                     let values = count == 0 ? "no values" : count == 1 ? "one value, {1}" : "\(count) values, {1} to {\(count)}"
-                    problems.append("\(source): \"run\" names \(unknown), but step \"\(CucumberExpression.abbreviated(pattern))\" has \(values)")
+                    problems.append(
+                        "\(source): \"run\" names \(unknown), but step \"\(CucumberExpression.abbreviated(pattern))\" has \(values)")
                     continue
                 }
                 if let problem = clash(step, among: steps) {
@@ -112,9 +114,11 @@ package enum UserSteps {
 
     /// Why `step` cannot join `steps`: it clashes with one of them or with a built-in step (naming both places).
     package static func clash(_ step: UserStep, among steps: [UserStep]) -> String? {
-        let pattern = step.pattern, source = step.source
+        let pattern = step.pattern
+        let source = step.source
         let sample = step.expression.sample
-        if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample) != nil || step.match($0.expression.sample) != nil }) {
+        if let earlier = steps.first(where: { $0.pattern == pattern || $0.match(sample) != nil || step.match($0.expression.sample) != nil })
+        {
             return "\(source): step \"\(pattern)\" clashes with \"\(earlier.pattern)\" (\(earlier.source)); keep one"
         }
         if let (builtIn, _) = StepCatalog.find(sample) {

@@ -1,5 +1,6 @@
-@testable import AutomationSupport
 import Testing
+
+@testable import AutomationSupport
 
 /// `parse(_:deferringArrayAt:)` against the whole parse: the same tree with every position, and no document
 /// accepted that the whole parse refuses.
@@ -46,8 +47,10 @@ import Testing
         #expect(try JSONParser.parse(Array(#"{"routes": "no"}"#.utf8), deferringArrayAt: "routes").deferred == nil)
     }
 
-    @Test(arguments: ["[1,]", "[1 2]", "[{]", "[{\"a\": [}]", "[\"abc]", "[\"a\nb\"]", "{\"routes\": [1, 2}", "[1] x", "[,1]", "[tru]",
-                      "{\"routes\": [1], \"routes\": [2]}", "[" + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "]"])
+    @Test(arguments: [
+        "[1,]", "[1 2]", "[{]", "[{\"a\": [}]", "[\"abc]", "[\"a\nb\"]", "{\"routes\": [1, 2}", "[1] x", "[,1]", "[tru]",
+        "{\"routes\": [1], \"routes\": [2]}", "[" + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "]",
+    ])
     func refusesWhatTheWholeParseRefuses(text: String) {
         let bytes = Array(text.utf8)
         #expect(throws: JSONParser.Error.self) { try JSONParser.parse(bytes) }
@@ -59,7 +62,8 @@ import Testing
     @Test func agreesWithTheWholeParseOnMutatedDocuments() throws {
         var random = SplitMix64(seed: 0x5EED)
         let alphabet = Array(#"{}[]",:\ 0123456789.-+eEtrufalsn"#.utf8) + [0x0A, 0x09, 0x01, 0xC3, 0xA9]
-        var accepted = 0, refused = 0
+        var accepted = 0
+        var refused = 0
         for document in Self.documents {
             let original = Array(document.utf8)
             for _ in 0..<600 {

@@ -1,5 +1,6 @@
-@testable import AutomationSupport
 import Testing
+
+@testable import AutomationSupport
 
 @Suite struct JSONParserTests {
     @Test func parsesEveryTypeWithPositions() throws {
@@ -64,7 +65,9 @@ import Testing
 }
 
 @Suite struct DurationTests {
-    @Test(arguments: [("500ms", 0.5), ("30s", 30), ("2m", 120), ("1.5h", 5400), ("1m30s", 90), ("1h2m3.5s", 3723.5), ("2s500ms", 2.5), ("7", 7)])
+    @Test(arguments: [
+        ("500ms", 0.5), ("30s", 30), ("2m", 120), ("1.5h", 5400), ("1m30s", 90), ("1h2m3.5s", 3723.5), ("2s500ms", 2.5), ("7", 7),
+    ])
     func parsesSimpleAndCompoundForms(text: String, seconds: Double) throws {
         let duration = try #require(DurationParser.parse(text))
         #expect(abs(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 - seconds) < 1e-9)

@@ -1,11 +1,14 @@
-@testable import AutomationSupport
 import Testing
+
+@testable import AutomationSupport
 
 @Suite struct BoundedNumberTests {
     /// HOSTILE.md's values that kill: none traps, each is read or refused as the rule says.
-    static let hostile = ["0", "-1", "-0", "NaN", "nan", "inf", "-inf", "1e300", "1e-300", "9223372036854775807",
-                          "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "0x10", "1_000", " 5",
-                          "5 ", "", "+5", "-", ".", "1e", "1e+", String(repeating: "9", count: 10_000), "٣", "5\u{0}"]
+    static let hostile = [
+        "0", "-1", "-0", "NaN", "nan", "inf", "-inf", "1e300", "1e-300", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "0x10", "1_000", " 5",
+        "5 ", "", "+5", "-", ".", "1e", "1e+", String(repeating: "9", count: 10_000), "٣", "5\u{0}",
+    ]
 
     @Test func integersAreDigitsInRange() {
         let full = Int.min...Int.max
@@ -51,6 +54,8 @@ import Testing
             if let double = Double(text) { _ = BoundedNumber.integer(double, in: 0...100) }
         }
         #expect(throws: NumberError.self) { try BoundedNumber.requireInteger("1e300", in: 0...1_000) }
-        do { _ = try BoundedNumber.requireInteger("nan", in: 0...1_000) } catch { #expect(error.description == "'nan' is not a whole number from 0 to 1000") }
+        do { _ = try BoundedNumber.requireInteger("nan", in: 0...1_000) } catch {
+            #expect(error.description == "'nan' is not a whole number from 0 to 1000")
+        }
     }
 }

@@ -1,6 +1,7 @@
-@testable import AutomationSupport
 import Foundation
 import Testing
+
+@testable import AutomationSupport
 
 @Suite struct FileSystemTests {
     /// Files read whole whatever their size, including sizes at the edges of the read sizes, and files whose

@@ -10,7 +10,9 @@ import Testing
         try body(path, try RootedDirectory(path, create: true))
     }
 
-    @Test(arguments: ["..", "a/../b", "/etc/passwd", "a//b", "a/", "a\0b", String(repeating: "x", count: 256), String(repeating: "é", count: 128)])
+    @Test(arguments: [
+        "..", "a/../b", "/etc/passwd", "a//b", "a/", "a\0b", String(repeating: "x", count: 256), String(repeating: "é", count: 128),
+    ])
     func pathsThatLeaveOrCannotBeNamesAreRefused(_ relative: String) throws {
         try withRoot { _, root in
             #expect(throws: RootedDirectory.Error.self) { try root.write([1], to: relative) }
@@ -57,8 +59,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("sub", 0, true), ("a/b", 0, true), ("../x", 1, true), ("../../x", 1, false), ("/etc", 3, false),
-                      ("a/../..", 2, false), ("b/..", 0, false), ("", 0, false), (".", 0, true)])
+    @Test(arguments: [
+        ("sub", 0, true), ("a/b", 0, true), ("../x", 1, true), ("../../x", 1, false), ("/etc", 3, false),
+        ("a/../..", 2, false), ("b/..", 0, false), ("", 0, false), (".", 0, true),
+    ])
     func linkTargetsThatStayInside(_ target: String, _ depth: Int, _ inside: Bool) {
         #expect(RootedDirectory.staysInside(target, depth: depth) == inside)
     }
@@ -94,7 +98,8 @@ import Testing
         #expect(FileName.component("it fails line 2") == "it fails line 2")
         for text in ["a/b", "a\nb", "a\0b", "..", ".", "", "a\\b"] {
             let component = FileName.component(text)
-            #expect(!component.contains("/") && !component.contains("\n") && !component.contains("\0") && component != ".." && component != ".")
+            #expect(
+                !component.contains("/") && !component.contains("\n") && !component.contains("\0") && component != ".." && component != ".")
             #expect(component.hasSuffix(FileName.hash(text)))
         }
         #expect(FileName.component("Login", key: "a.feature") != FileName.component("login", key: "b.feature"))

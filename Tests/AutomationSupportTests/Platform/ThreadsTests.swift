@@ -1,9 +1,11 @@
-@testable import AutomationSupport
 import Dispatch
+import Testing
+
+@testable import AutomationSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
 
 /// `startDetachedThread(onAnotherCPU:)`, which route loading uses for its second thread: the thread runs, and
 /// once running it may use every CPU the process's main thread may (it is only started elsewhere).
@@ -30,7 +32,8 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let started = startDetachedThread(onAnotherCPU: onAnotherCPU) {
             // The kernel's word for it: this thread's and the main thread's allowed CPUs.
-            let mine = Self.allowedCPUs("/proc/thread-self/status"), main = Self.allowedCPUs("/proc/self/status")
+            let mine = Self.allowedCPUs("/proc/thread-self/status")
+            let main = Self.allowedCPUs("/proc/self/status")
             seen.sameCPUsAsMain = mine != nil && mine == main
             seen.ran = true
             done.signal()
@@ -51,16 +54,18 @@ import Testing
             var finished = 0
         }
         let halves = Halves()
-        runInParallel({
-            halves.lock.withLock { halves.threads.append(pthread_self()) }
-            halves.lock.withLock { halves.finished += 1 }
-        }, {
-            usleep(otherHalfMicroseconds) // the call must wait for it, however long it takes
-            halves.lock.withLock {
-                halves.threads.append(pthread_self())
-                halves.finished += 1
-            }
-        })
+        runInParallel(
+            {
+                halves.lock.withLock { halves.threads.append(pthread_self()) }
+                halves.lock.withLock { halves.finished += 1 }
+            },
+            {
+                usleep(otherHalfMicroseconds) // the call must wait for it, however long it takes
+                halves.lock.withLock {
+                    halves.threads.append(pthread_self())
+                    halves.finished += 1
+                }
+            })
         #expect(halves.finished == 2)
         #expect(halves.threads.count == 2 && pthread_equal(halves.threads[0], halves.threads[1]) == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import AutomationSupport
 import Testing
+
+@testable import AutomationSupport
 
 /// Capture groups of the Pike VM, held against Swift's own (backtracking) `Regex` on the patterns steps use:
 /// the built-in catalog's, Cucumber Expressions compiled, and the leftmost-first corners (greedy and lazy
@@ -12,15 +13,29 @@ import Testing
     /// (pattern, texts): every text is tried as a whole match and as a search.
     static let table: [(String, [String])] = [
         ("^the program \(quoted)$", [#"the program "./client.py""#, #"the program "a \"b\" c""#, #"the program "x"#]),
-        ("^I see \(quoted)( on stderr)?(?: within (\\S+))?$",
-         [#"I see "x""#, #"I see "x" on stderr within 5s"#, #"I see "a" b" within 2s"#, #"I see "x" within"#]),
-        ("^the program runs in a terminal(?: of (\\d+)x(\\d+))?$", ["the program runs in a terminal", "the program runs in a terminal of 100x30"]),
-        ("^the route \"([A-Z]+) (\\S+)\" answers (\\d{3})(?: with( JSON)?:)?$",
-         [#"the route "GET /m" answers 200"#, #"the route "POST /l" answers 201 with JSON:"#, #"the route "GET /m" answers 2000"#]),
-        ("^the (output|error output|file \(quoted)) matches the snapshot \(quoted)$",
-         [#"the file "o.csv" matches the snapshot "r""#, #"the error output matches the snapshot "u""#]),
-        ("^a user \(cucumberString) has ((?:-?\\d+)|(?:\\d+)) cucumber(?:s)? in my (?:belly|stomach)$",
-         [#"a user "ada" has 3 cucumbers in my belly"#, "a user 'b\\'o' has -1 cucumber in my stomach", #"a user "a" has x cucumbers in my belly"#]),
+        (
+            "^I see \(quoted)( on stderr)?(?: within (\\S+))?$",
+            [#"I see "x""#, #"I see "x" on stderr within 5s"#, #"I see "a" b" within 2s"#, #"I see "x" within"#]
+        ),
+        (
+            "^the program runs in a terminal(?: of (\\d+)x(\\d+))?$",
+            ["the program runs in a terminal", "the program runs in a terminal of 100x30"]
+        ),
+        (
+            "^the route \"([A-Z]+) (\\S+)\" answers (\\d{3})(?: with( JSON)?:)?$",
+            [#"the route "GET /m" answers 200"#, #"the route "POST /l" answers 201 with JSON:"#, #"the route "GET /m" answers 2000"#]
+        ),
+        (
+            "^the (output|error output|file \(quoted)) matches the snapshot \(quoted)$",
+            [#"the file "o.csv" matches the snapshot "r""#, #"the error output matches the snapshot "u""#]
+        ),
+        (
+            "^a user \(cucumberString) has ((?:-?\\d+)|(?:\\d+)) cucumber(?:s)? in my (?:belly|stomach)$",
+            [
+                #"a user "ada" has 3 cucumbers in my belly"#, "a user 'b\\'o' has -1 cucumber in my stomach",
+                #"a user "a" has x cucumbers in my belly"#,
+            ]
+        ),
         ("^x(.*)(.*)(.*)(.*)(.*)(.*)(.*)(.*)y$", ["xabcy", "xy", "xyyy", "xaby y"]),
         ("^(.*) and (.*)$", ["a and b and c", "and  and "]),
         ("^(.*?) and (.*)$", ["a and b and c"]),

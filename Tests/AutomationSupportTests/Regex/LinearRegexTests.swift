@@ -1,6 +1,7 @@
 import Foundation
-@testable import AutomationSupport
 import Testing
+
+@testable import AutomationSupport
 
 @Suite struct LinearRegexTests {
     /// Patterns stubs use, with inputs; the expected answers are Java's (and Python's, the oracle below).
@@ -61,14 +62,18 @@ import Testing
     }
 
     /// Differential check against Python's re (fullmatch): same answers on every case above.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3"), "needs python3"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+                || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3"), "needs python3"))
     func agreesWithPythonsRe() throws {
         let cases = Self.cases.filter { !$0.0.contains("\\Q") && !$0.0.contains("\\u") && !$0.0.contains("&&") }
         let script = "import json,re,sys\nfor p,s in json.load(sys.stdin): print(1 if re.fullmatch(p.replace('(?<','(?P<'),s) else 0)"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -78,7 +83,9 @@ import Testing
         process.waitUntilExit()
         #expect(answers.count == cases.count)
         for (index, (pattern, text, _)) in cases.enumerated() where index < answers.count {
-            #expect(try RegexBox(pattern).matchesWhole(text) == (answers[index] == "1"), "/\(pattern)/ on \"\(text)\": python says \(answers[index])")
+            #expect(
+                try RegexBox(pattern).matchesWhole(text) == (answers[index] == "1"),
+                "/\(pattern)/ on \"\(text)\": python says \(answers[index])")
         }
     }
 }

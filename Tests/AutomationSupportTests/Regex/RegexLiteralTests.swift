@@ -1,5 +1,6 @@
-@testable import AutomationSupport
 import Testing
+
+@testable import AutomationSupport
 
 /// The literal a search looks for with memmem before it runs the VM: never text some match lacks (a line with a
 /// match would be skipped, a false "not seen"), and long enough to skip most lines.

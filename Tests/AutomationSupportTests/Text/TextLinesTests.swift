@@ -1,5 +1,6 @@
-@testable import AutomationSupport
 import Testing
+
+@testable import AutomationSupport
 
 @Suite struct TextLinesTests {
     @Test func everyLineBreakPeopleWriteEndsALineInFiles() {

@@ -1,7 +1,7 @@
-import ProcessEngine
-import Scenarios
 import AutomationTesting
 import Foundation
+import ProcessEngine
+import Scenarios
 import Testing
 
 /// Any program from a Swift test, as the scenario steps drive it: commands, signals, a scratch space with
@@ -36,14 +36,20 @@ import Testing
     @Test func snapshotMismatchesAndMissingSnapshotsAreIssues() throws {
         withKnownIssue {
             assertSnapshot(of: "not what was stored\n", named: "sorted")
-        } matching: { $0.comments.description.contains("-apple") || "\($0)".contains("differs") }
+        } matching: {
+            $0.comments.description.contains("-apple") || "\($0)".contains("differs")
+        }
         withKnownIssue {
             assertSnapshot(of: "x\n", named: "never-recorded")
-        } matching: { "\($0)".contains("no snapshot") }
+        } matching: {
+            "\($0)".contains("no snapshot")
+        }
         withKnownIssue {
             assertSnapshot(of: "x\n", named: "a/b")
         }
-        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("__snapshots__/CommandTests.swift/never-recorded.txt").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .appendingPathComponent("__snapshots__/CommandTests.swift/never-recorded.txt").path))
     }
 }

@@ -1,21 +1,24 @@
+import Foundation
 import ProcessEngine
 import Scenarios
-@testable import AutomationTesting
-import Foundation
 import Testing
+
+@testable import AutomationTesting
 
 /// Output and requests in one ordered list (TestAbstraction's expect-then-wait, across both).
 @Suite(.automationScope) struct ExpectationListTests {
     private func fetchServer() throws -> MockServer {
-        try MockServerBuilder().route("GET /message") { _, _ in .ok(text: "hello") }.route("GET /image") { _, _ in .ok(text: "png") }.start()
+        try MockServerBuilder().route("GET /message") { _, _ in .ok(text: "hello") }.route("GET /image") { _, _ in .ok(text: "png") }
+            .start()
     }
 
     @Test func outputAndRequestsInTheOrderTheyHappened() async throws {
         let server = try fetchServer()
         let app = SUTApplication(executable: myAppCLI)
         try app.launch(arguments: ["fetch"], server: server)
-        try await app.waitFor([.request("GET /message"), .output("message: 200 hello"), .request("GET /image"), .output("image: 200")],
-                              timeout: .seconds(10))
+        try await app.waitFor(
+            [.request("GET /message"), .output("message: 200 hello"), .request("GET /image"), .output("image: 200")],
+            timeout: .seconds(10))
         // Without order, any order holds.
         try await app.waitFor([.output("image: 200"), .request("GET /message")], enforceOrder: false)
     }

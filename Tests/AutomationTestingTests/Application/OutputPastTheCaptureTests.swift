@@ -1,8 +1,9 @@
+import Foundation
 import ProcessEngine
 import Scenarios
-@testable import AutomationTesting
-import Foundation
 import Testing
+
+@testable import AutomationTesting
 
 /// Issue 24 in the Swift test API: output waits and `output()` read the whole stream, past the memory
 /// capture; none passes on a prefix. The capture is made small here (1 MiB) so the test is fast.

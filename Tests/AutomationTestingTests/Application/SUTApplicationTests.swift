@@ -1,18 +1,21 @@
 import AutomationSupport
-import ProcessEngine
-import Scenarios
-@testable import AutomationTesting
 import Foundation
 import MockServer
+import ProcessEngine
+import Scenarios
 import Testing
+
+@testable import AutomationTesting
 
 /// The built MyAppCLI, beside this test bundle.
 let myAppCLI: String = {
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [beside, beside.deletingLastPathComponent()] where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("MyAppCLI").path) {
+    for candidate in [beside, beside.deletingLastPathComponent()]
+    where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("MyAppCLI").path) {
         return candidate.appendingPathComponent("MyAppCLI").path
     }
-    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent(".build/debug/MyAppCLI").path
 }()
 
@@ -20,7 +23,6 @@ let myAppCLI: String = {
 struct LoginScreen: ProgramScreen {
     static let marker = "username:"
     let app: SUTApplication
-    init(app: SUTApplication) { self.app = app }
     func typeName(_ name: String) throws { try app.type(name + "\n") }
 }
 
@@ -64,7 +66,10 @@ struct LoginScreen: ProgramScreen {
         // (measured: 26 s with two busy loops), which says nothing about the wait itself.
         let error = await #expect(throws: AutomationError.self) { try await app.waitForOutput(containing: "never") }
         let message = error?.message ?? ""
-        #expect(message.hasPrefix("expected \"never\" on stdout: waited 300ms\n--- last 3 lines of stdout ---\nMyAppCLI (under test: yes)\npre-active check: ok\nusername:\n"))
+        #expect(
+            message.hasPrefix(
+                "expected \"never\" on stdout: waited 300ms\n--- last 3 lines of stdout ---\nMyAppCLI (under test: yes)\npre-active check: ok\nusername:\n"
+            ))
         let exit = await #expect(throws: AutomationError.self) { _ = try await app.waitForExit(timeout: .milliseconds(100)) }
         #expect(exit?.message.contains("was still running after 100ms") == true)
     }
@@ -83,7 +88,9 @@ struct LoginScreen: ProgramScreen {
         try app.launch(arguments: ["login"])
         try await app.waitForOutput(notContaining: "logged in", for: .milliseconds(200))
         try app.type("ada\n")
-        let error = await #expect(throws: AutomationError.self) { try await app.waitForOutput(notContaining: "logged in", for: .seconds(2)) }
+        let error = await #expect(throws: AutomationError.self) {
+            try await app.waitForOutput(notContaining: "logged in", for: .seconds(2))
+        }
         #expect(error?.message.hasPrefix("\"logged in\" appeared on stdout, which it should not have") == true)
     }
 
@@ -114,7 +121,8 @@ struct LoginScreen: ProgramScreen {
             .onUnexpected { request in seen.withLock { $0.append("unexpected \(request.target)") } }
             .start()
         let app = SUTApplication(executable: myAppCLI)
-        try app.launch(automationFlags: ["simulateUserAlreadyLoggedIn": true, "userName": "ada"], arguments: ["backend-login"], server: server)
+        try app.launch(
+            automationFlags: ["simulateUserAlreadyLoggedIn": true, "userName": "ada"], arguments: ["backend-login"], server: server)
         #expect(try await app.exitCode == 0)
         #expect(app.output().contains(#"login: 200 {"token":"abc"}"#))
         #expect(seen.current == ["ada", "ada"])
@@ -153,11 +161,14 @@ struct LoginScreen: ProgramScreen {
         let app = SUTApplication(executable: myAppCLI)
         try app.launch(arguments: ["greet"]) // prints and exits: never reads the channel
         let error = await #expect(throws: AutomationError.self) { try await app.send("refresh", waitForAck: .seconds(10)) }
-        #expect(error?.message.contains(#"control message "refresh" was not acknowledged: the program exited with code 0 first"#) == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains(#"control message "refresh" was not acknowledged: the program exited with code 0 first"#) == true,
+            "\(error?.message ?? "")")
     }
 
     @Test func stubFilesLoadIntoTheBuilder() async throws {
-        let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fixtures/stubs/demo.json").path
         let server = try MockServerBuilder().stubs(stubs).start()
         let app = SUTApplication(executable: myAppCLI)
@@ -196,14 +207,19 @@ struct LoginScreen: ProgramScreen {
     @Test func urlsCompareWithIgnoredComponentsAndQueryInAnyOrder() {
         let actual = URL(string: "http://127.0.0.1:9999/cities?b=2&a=1#top")!
         #expect(urlDifferences(actual, URL(string: "http://127.0.0.1:9999/cities?a=1&b=2#top")!).isEmpty)
-        #expect(urlDifferences(actual, URL(string: "https://api.example.com/cities?a=1&b=2")!, ignoring: [.scheme, .host, .port, .fragment]).isEmpty)
-        #expect(urlDifferences(actual, URL(string: "http://127.0.0.1:9999/towns?a=1&c=3#top")!) == [
-            "path: \"/cities\" is not \"/towns\"", "query: missing c=3, unexpected b=2",
-        ])
+        #expect(
+            urlDifferences(actual, URL(string: "https://api.example.com/cities?a=1&b=2")!, ignoring: [.scheme, .host, .port, .fragment])
+                .isEmpty)
+        #expect(
+            urlDifferences(actual, URL(string: "http://127.0.0.1:9999/towns?a=1&c=3#top")!) == [
+                "path: \"/cities\" is not \"/towns\"", "query: missing c=3, unexpected b=2",
+            ])
         withKnownIssue {
             assertURLEqual(actual, URL(string: "http://127.0.0.1:1/cities?a=1&b=2#top")!)
         } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix("URLs differ: http://127.0.0.1:9999/cities?b=2&a=1#top vs http://127.0.0.1:1/cities?a=1&b=2#top\n  port: \"9999\" is not \"1\"") == true
+            issue.comments.first?.rawValue.hasPrefix(
+                "URLs differ: http://127.0.0.1:9999/cities?b=2&a=1#top vs http://127.0.0.1:1/cities?a=1&b=2#top\n  port: \"9999\" is not \"1\""
+            ) == true
         }
     }
 
@@ -218,12 +234,16 @@ struct LoginScreen: ProgramScreen {
         withKnownIssue {
             assertReceivedInOrder(server, ["GET /image", "GET /message"])
         } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix("expected requests in this order: GET /image, GET /message; GET /message did not follow\nrequests seen, in order:\n  GET /message\n  GET /image") == true
+            issue.comments.first?.rawValue.hasPrefix(
+                "expected requests in this order: GET /image, GET /message; GET /message did not follow\nrequests seen, in order:\n  GET /message\n  GET /image"
+            ) == true
         }
         withKnownIssue {
             assertOutputInOrder(app, ["image:", "message:"])
         } matching: { issue in
-            issue.comments.first?.rawValue.hasPrefix("expected on stdout in this order: \"image:\", \"message:\"; \"message:\" (#2) did not follow; order seen: \"message:\", \"image:\"") == true
+            issue.comments.first?.rawValue.hasPrefix(
+                "expected on stdout in this order: \"image:\", \"message:\"; \"message:\" (#2) did not follow; order seen: \"message:\", \"image:\""
+            ) == true
         }
         withKnownIssue {
             assertReceived(server, "POST /login", times: 1)

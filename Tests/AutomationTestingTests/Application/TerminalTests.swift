@@ -1,8 +1,9 @@
 import Foundation
 import ProcessEngine
 import Scenarios
-@testable import AutomationTesting
 import Testing
+
+@testable import AutomationTesting
 
 /// Programs on a pseudo-terminal: they see a terminal of the asked size, their redraws are read as a
 /// terminal shows them, keys (Ctrl-C included) act as a user's, and a resize reaches them as SIGWINCH.
@@ -48,7 +49,9 @@ import Testing
     @Test func aScreenWaitThatFailsShowsTheScreen() async throws {
         let app = SUTApplication(executable: "/bin/sh", terminal: .pseudo(columns: 20, rows: 5))
         try app.launch(arguments: ["-c", #"printf 'old\r\033[Knew\n'"#])
-        let error = await #expect(throws: AutomationError.self) { try await app.waitForScreen(containing: "old", timeout: .milliseconds(300)) }
+        let error = await #expect(throws: AutomationError.self) {
+            try await app.waitForScreen(containing: "old", timeout: .milliseconds(300))
+        }
         #expect(error?.message.contains("--- screen (20x5) ---\nnew") == true, "\(error?.message ?? "")")
     }
 
@@ -62,7 +65,8 @@ import Testing
 
 /// Issue 16: AutomationTesting's public API documented at least 90 % (scripts/doc-coverage.sh counts it).
 @Test func theTestingAPIIsDocumented() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     let process = Process()
     process.executableURL = root.appendingPathComponent("scripts/doc-coverage.sh")
     process.arguments = ["AutomationTesting"]

@@ -1,7 +1,7 @@
-import ProcessEngine
-import Scenarios
 import AutomationTesting
 import Foundation
+import ProcessEngine
+import Scenarios
 import Testing
 
 /// Closure routes read path parameters; sequences cycle; expect-then-wait (issue 16, first points).
@@ -15,7 +15,10 @@ import Testing
         let server = try MockServerBuilder()
             .route("GET /users/{id}/orders/{order}") { request, _ in
                 let id = request.pathParameter("id", as: Int.self).map(String.init) ?? "not a number"
-                return .ok(text: "\(id) \(request.pathParameter("order") ?? "-") \(request.query("page", as: Int.self) ?? 0) \(request.cookie("s") ?? "-")")
+                return .ok(
+                    text:
+                        "\(id) \(request.pathParameter("order") ?? "-") \(request.query("page", as: Int.self) ?? 0) \(request.cookie("s") ?? "-")"
+                )
             }
             .start()
         #expect(try curl("-b s=abc '\(server.url)/users/42/orders/caf%C3%A9?page=3'") == "42 café 3 abc")
@@ -41,8 +44,9 @@ import Testing
         server.expect("POST /login", times: 2)
         server.expect("GET /cities")
         let app = SUTApplication(executable: "/bin/sh")
-        try app.launch(environment: ["URL": server.url],
-                       arguments: ["-c", "sleep 0.2; curl -s -X POST $URL/login; curl -s -X POST $URL/login; curl -s $URL/cities"])
+        try app.launch(
+            environment: ["URL": server.url],
+            arguments: ["-c", "sleep 0.2; curl -s -X POST $URL/login; curl -s -X POST $URL/login; curl -s $URL/cities"])
         try await server.waitForExpectations(timeout: .seconds(10), enforceOrder: true)
         let request = try await server.waitForRequest("GET /cities", timeout: .seconds(1))
         #expect(request.path == "/cities")

@@ -1,6 +1,7 @@
 import AutomationSupport
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// `matchesJsonPath` as WireMock 2.35 decides it (observed against the jar: WireMockDifferentialTests runs the
 /// same cases there when Java is installed; these keep them where it is not).
@@ -16,8 +17,10 @@ import Testing
     }
 
     @Test func withoutAMatcherNullAndEmptyAreNotFound() throws {
-        for (body, found) in [(#"{"name": 0}"#, true), (#"{"name": ""}"#, true), (#"{"name": false}"#, true), (#"{"name": null}"#, false),
-                              (#"{"name": {}}"#, false), (#"{"name": []}"#, false), ("{}", false), ("not json", false)] {
+        for (body, found) in [
+            (#"{"name": 0}"#, true), (#"{"name": ""}"#, true), (#"{"name": false}"#, true), (#"{"name": null}"#, false),
+            (#"{"name": {}}"#, false), (#"{"name": []}"#, false), ("{}", false), ("not json", false),
+        ] {
             #expect(try matches("$.name", nil, body) == found, "\(body)")
         }
         // An indefinite path finds whatever its list holds, nulls included.
@@ -26,8 +29,10 @@ import Testing
     }
 
     @Test func absentHoldsForNothingNullAnEmptyArrayOrABodyThatIsNotJSON() throws {
-        for (body, absent) in [("{}", true), (#"{"name": null}"#, true), (#"{"name": []}"#, true), ("not json", true),
-                               (#"{"name": "x"}"#, false), (#"{"name": {}}"#, false)] {
+        for (body, absent) in [
+            ("{}", true), (#"{"name": null}"#, true), (#"{"name": []}"#, true), ("not json", true),
+            (#"{"name": "x"}"#, false), (#"{"name": {}}"#, false),
+        ] {
             #expect(try matches("$.name", .absent(true), body) == absent, "\(body)")
         }
     }
@@ -43,8 +48,10 @@ import Testing
         #expect(try matches("$.o", .contains("ad", caseInsensitive: false), #"{"o": {"ad": 1}}"#))
     }
 
-    @Test(arguments: [(1.0, "1.0"), (0.5, "0.5"), (1e7, "1.0E7"), (123456789.0, "1.23456789E8"), (1.5e-5, "1.5E-5"),
-                      (0.001, "0.001"), (0.0001, "1.0E-4"), (-2.5e16, "-2.5E16"), (1234567.5, "1234567.5"), (0, "0.0")])
+    @Test(arguments: [
+        (1.0, "1.0"), (0.5, "0.5"), (1e7, "1.0E7"), (123456789.0, "1.23456789E8"), (1.5e-5, "1.5E-5"),
+        (0.001, "0.001"), (0.0001, "1.0E-4"), (-2.5e16, "-2.5E16"), (1234567.5, "1234567.5"), (0, "0.0"),
+    ])
     func doublesReadAsJavaPrintsThem(number: Double, text: String) {
         #expect(JSONPath.javaText(number) == text)
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 extension MockServer {
     /// Answers `METHOD target` in process: status and body text.
@@ -16,15 +17,16 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
 
 @Suite struct StubMatchingTests {
     @Test func literalBeatsParameterBeatsStarBeatsDoubleStar() throws {
-        let subject = try server("""
-        { "routes": [
-          { "path": "/files/**", "body": "rest" },
-          { "path": "/files/*", "body": "star" },
-          { "path": "/files/{name}", "body": "param" },
-          { "path": "/files/readme", "body": "literal" },
-          { "path": "/files/{name}/raw", "body": "param raw" }
-        ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [
+              { "path": "/files/**", "body": "rest" },
+              { "path": "/files/*", "body": "star" },
+              { "path": "/files/{name}", "body": "param" },
+              { "path": "/files/readme", "body": "literal" },
+              { "path": "/files/{name}/raw", "body": "param raw" }
+            ] }
+            """)
         #expect(subject.ask("GET", "/files/readme").body == "literal")
         #expect(subject.ask("GET", "/files/other").body == "param")
         #expect(subject.ask("GET", "/files/a/raw").body == "param raw")
@@ -33,15 +35,16 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
     }
 
     @Test func exactPathsMatchAsSentIncludingRootTrailingSlashAndEmptySegments() throws {
-        let subject = try server("""
-        { "routes": [
-          { "path": "/", "body": "root" },
-          { "path": "/a", "body": "a" },
-          { "path": "/a/", "body": "a slash" },
-          { "path": "/a//b", "body": "a empty b" },
-          { "path": "/caf%C3%A9/x", "body": "encoded" }
-        ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [
+              { "path": "/", "body": "root" },
+              { "path": "/a", "body": "a" },
+              { "path": "/a/", "body": "a slash" },
+              { "path": "/a//b", "body": "a empty b" },
+              { "path": "/caf%C3%A9/x", "body": "encoded" }
+            ] }
+            """)
         #expect(subject.ask("GET", "/").body == "root")
         #expect(subject.ask("GET", "/a").body == "a")
         #expect(subject.ask("GET", "/a/").body == "a slash")
@@ -53,9 +56,10 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
     }
 
     @Test func priorityOverridesSpecificity() throws {
-        let subject = try server("""
-        { "routes": [ { "path": "/a/b", "body": "exact" }, { "path": "/a/*", "body": "urgent", "priority": 1 } ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [ { "path": "/a/b", "body": "exact" }, { "path": "/a/*", "body": "urgent", "priority": 1 } ] }
+            """)
         #expect(subject.ask("GET", "/a/b").body == "urgent")
     }
 
@@ -66,15 +70,16 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
     }
 
     @Test func methodQueryHeadersCookiesAndBody() throws {
-        let subject = try server("""
-        { "routes": [
-          { "method": "GET", "path": "/cities", "query": { "q": "Milano" }, "headers": { "egon-route": "true" }, "json": [ { "name": "Milano" } ] },
-          { "method": "GET", "path": "/me", "cookies": { "session": { "matches": "[a-z]+" } }, "body": "me" },
-          { "method": "POST", "path": "/echo", "requestBody": "exact text", "body": "text" },
-          { "method": "POST", "path": "/json", "requestJsonIncludes": { "a": 1 }, "body": "includes" },
-          { "method": "POST", "path": "/json", "requestJson": { "a": 1, "b": [1, 2] }, "body": "equal" }
-        ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [
+              { "method": "GET", "path": "/cities", "query": { "q": "Milano" }, "headers": { "egon-route": "true" }, "json": [ { "name": "Milano" } ] },
+              { "method": "GET", "path": "/me", "cookies": { "session": { "matches": "[a-z]+" } }, "body": "me" },
+              { "method": "POST", "path": "/echo", "requestBody": "exact text", "body": "text" },
+              { "method": "POST", "path": "/json", "requestJsonIncludes": { "a": 1 }, "body": "includes" },
+              { "method": "POST", "path": "/json", "requestJson": { "a": 1, "b": [1, 2] }, "body": "equal" }
+            ] }
+            """)
         #expect(subject.ask("GET", "/cities?q=Milano", headers: ["Egon-Route": "true"]).body == #"[{"name":"Milano"}]"#)
         #expect(subject.ask("GET", "/cities?q=Milano").status == 404)
         #expect(subject.ask("GET", "/cities?q=Roma", headers: ["egon-route": "true"]).status == 404)
@@ -94,47 +99,52 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
     }
 
     @Test func responsesGoByCallCountAndTheLastRepeats() throws {
-        let subject = try server("""
-        { "routes": [ { "method": "POST", "path": "/login", "responses": [ { "status": 500 }, { "status": 503 }, { "status": 200, "json": { "token": "t" } } ] } ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [ { "method": "POST", "path": "/login", "responses": [ { "status": 500 }, { "status": 503 }, { "status": 200, "json": { "token": "t" } } ] } ] }
+            """)
         #expect((1...5).map { _ in subject.ask("POST", "/login").status } == [500, 503, 200, 200, 200])
         #expect(subject.summary.routes.first?.calls == 5)
     }
 
     @Test func expectationsAreCheckedInTheSummary() throws {
-        let subject = try server("""
-        { "routes": [
-          { "path": "/once", "expect": { "times": 1 } },
-          { "path": "/never", "expect": { "times": 0 } },
-          { "path": "/some", "expect": { "atLeast": 2 } }
-        ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [
+              { "path": "/once", "expect": { "times": 1 } },
+              { "path": "/never", "expect": { "times": 0 } },
+              { "path": "/some", "expect": { "atLeast": 2 } }
+            ] }
+            """)
         _ = subject.ask("GET", "/once")
         _ = subject.ask("GET", "/once")
         _ = subject.ask("GET", "/some")
         let failures = subject.summary.failures
-        #expect(failures == [
-            "route ANY /once (routes.json:2): expected 1 call, got 2",
-            "route ANY /some (routes.json:4): expected at least 2, got 1",
-        ])
+        #expect(
+            failures == [
+                "route ANY /once (routes.json:2): expected 1 call, got 2",
+                "route ANY /some (routes.json:4): expected at least 2, got 1",
+            ])
     }
 
     @Test func unexpectedRequestsExplainTheNearestRoute() throws {
-        let subject = try server("""
-        { "routes": [
-          { "method": "GET", "path": "/message", "body": "hi" },
-          { "method": "GET", "path": "/cities", "query": { "q": "Milano" }, "headers": { "egon-route": "true" } },
-          { "method": "POST", "path": "/login" }
-        ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [
+              { "method": "GET", "path": "/message", "body": "hi" },
+              { "method": "GET", "path": "/cities", "query": { "q": "Milano" }, "headers": { "egon-route": "true" } },
+              { "method": "POST", "path": "/login" }
+            ] }
+            """)
         let answer = subject.ask("GET", "/cities?q=Roma", headers: ["egon-route": "true"])
         #expect(answer.status == 404)
-        #expect(answer.body == """
-        No stub matched GET /cities?q=Roma
-        Nearest stub: GET /cities (routes.json:3)
-          query q: expected equal to "Milano", got "Roma"
+        #expect(
+            answer.body == """
+                No stub matched GET /cities?q=Roma
+                Nearest stub: GET /cities (routes.json:3)
+                  query q: expected equal to "Milano", got "Roma"
 
-        """)
+                """)
         #expect(subject.ask("GET", "/login").body.contains("Nearest stub: POST /login (routes.json:4)\n  method: expected POST, got GET"))
         let summary = subject.summary
         #expect(summary.unexpected.map(\.url) == ["/cities?q=Roma", "/login"])
@@ -147,13 +157,14 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
     }
 
     @Test func scenariosMoveBetweenStates() throws {
-        let subject = try server("""
-        { "routes": [
-          { "method": "GET", "path": "/todo", "scenario": "todo", "whenState": "Started", "json": [] },
-          { "method": "POST", "path": "/todo", "scenario": "todo", "setState": "added", "status": 201 },
-          { "method": "GET", "path": "/todo", "scenario": "todo", "whenState": "added", "json": ["milk"] }
-        ] }
-        """)
+        let subject = try server(
+            """
+            { "routes": [
+              { "method": "GET", "path": "/todo", "scenario": "todo", "whenState": "Started", "json": [] },
+              { "method": "POST", "path": "/todo", "scenario": "todo", "setState": "added", "status": 201 },
+              { "method": "GET", "path": "/todo", "scenario": "todo", "whenState": "added", "json": ["milk"] }
+            ] }
+            """)
         #expect(subject.ask("GET", "/todo").body == "[]")
         #expect(subject.ask("POST", "/todo").status == 201)
         #expect(subject.ask("GET", "/todo").body == #"["milk"]"#)
@@ -167,14 +178,18 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: images.appendingPathComponent("logo.png"))
         try Data("nested".utf8).write(to: images.appendingPathComponent("sub/a.txt"))
         try Data("secret".utf8).write(to: root.appendingPathComponent("secret.txt"))
-        try FileManager.default.createSymbolicLink(atPath: images.appendingPathComponent("link.txt").path, withDestinationPath: root.appendingPathComponent("secret.txt").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: images.appendingPathComponent("link.txt").path, withDestinationPath: root.appendingPathComponent("secret.txt").path)
         let subject = try server(#"{ "routes": [ { "path": "/images/**", "files": "./images" } ] }"#, directory: root.path)
         let logo = subject.handle(HTTPRequest(method: "GET", target: "/images/logo.png"))
         #expect(logo.status == 200)
         #expect(logo.body == [0x89, 0x50, 0x4E, 0x47])
         #expect(logo.headers["Content-Type"] == "image/png")
         #expect(subject.ask("GET", "/images/sub/a.txt").body == "nested")
-        for escape in ["/images/../secret.txt", "/images/..%2fsecret.txt", "/images/%2e%2e/secret.txt", "/images/link.txt", "/images/sub/../../secret.txt", "/images/missing.png"] {
+        for escape in [
+            "/images/../secret.txt", "/images/..%2fsecret.txt", "/images/%2e%2e/secret.txt", "/images/link.txt",
+            "/images/sub/../../secret.txt", "/images/missing.png",
+        ] {
             let answer = subject.ask("GET", escape)
             #expect(answer.status == 404, "\(escape)")
             #expect(!answer.body.contains("secret"), "\(escape)")
@@ -184,8 +199,10 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
     @Test func tenThousandRoutesStillFindTheRightOne() throws {
         var routes: [String] = []
         for index in 0..<10_000 {
-            routes.append(index % 2 == 0 ? #"{ "method": "GET", "path": "/items/\#(index)", "body": "item \#(index)" }"#
-                                         : #"{ "method": "GET", "path": "/users/{id}/orders/\#(index)", "body": "order \#(index)" }"#)
+            routes.append(
+                index % 2 == 0
+                    ? #"{ "method": "GET", "path": "/items/\#(index)", "body": "item \#(index)" }"#
+                    : #"{ "method": "GET", "path": "/users/{id}/orders/\#(index)", "body": "order \#(index)" }"#)
         }
         let subject = try server("{ \"routes\": [" + routes.joined(separator: ",") + "] }")
         #expect(subject.ask("GET", "/items/9998").body == "item 9998")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// `/__sut/control` over a real socket with curl: send, receive with the id, acknowledge with a reply, and a
 /// sender that waits for that reply.
@@ -25,8 +26,12 @@ import Testing
         #expect(received.stdout.hasSuffix("\r\n\r\nrefresh"))
 
         #expect(test.server.waitForControlAcknowledgement(of: 1, timeout: .milliseconds(50)) == nil)
-        let acked = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "refreshed 3 items",
-                                     "\(test.url)/__sut/control/ack?id=1"])
+        let acked = try run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "refreshed 3 items",
+                "\(test.url)/__sut/control/ack?id=1",
+            ])
         #expect(acked.stdout == "204")
         #expect(test.server.waitForControlAcknowledgement(of: 1, timeout: .seconds(1)) == "refreshed 3 items")
     }
@@ -40,12 +45,17 @@ import Testing
             _ = test.server.parts.control.acknowledge(message.id, reply: "pong to \(message.text)")
         }
         program.start()
-        let answer = try run("curl", ["-s", "-i", "-H", octets, "-X", "POST", "--data-binary", "ping", "\(test.url)/__sut/control?waitForAckMs=5000"])
+        let answer = try run(
+            "curl", ["-s", "-i", "-H", octets, "-X", "POST", "--data-binary", "ping", "\(test.url)/__sut/control?waitForAckMs=5000"])
         #expect(answer.stdout.hasPrefix("HTTP/1.1 200"))
         #expect(answer.stdout.hasSuffix("\r\n\r\npong to ping"))
 
-        let unanswered = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "nobody reads",
-                                          "\(test.url)/__sut/control?waitForAckMs=100"])
+        let unanswered = try run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "nobody reads",
+                "\(test.url)/__sut/control?waitForAckMs=100",
+            ])
         #expect(unanswered.stdout == "504")
     }
 
@@ -69,7 +79,8 @@ import Testing
         for index in 0..<ControlQueue.queueLimit { #expect(test.server.sendControlMessage("m\(index)") != nil) }
         #expect(test.server.sendControlMessage("one too many") == nil)
         #expect(test.server.enqueueControlMessage("one too many") == .failure(.full(limit: ControlQueue.queueLimit)))
-        let refused = try run("curl", ["-s", "-w", " %{http_code}", "-H", octets, "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control"])
+        let refused = try run(
+            "curl", ["-s", "-w", " %{http_code}", "-H", octets, "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control"])
         #expect(refused.stdout.hasSuffix(" 503"))
         #expect(refused.stdout.contains("is the program reading them?"))
     }
@@ -83,7 +94,12 @@ import Testing
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("control-\(UUID().uuidString)")
         try Data(large.utf8).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
-        let refused = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "@\(body.path)", "\(test.url)/__sut/control"])
+        let refused = try run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "-X", "POST", "--data-binary", "@\(body.path)",
+                "\(test.url)/__sut/control",
+            ])
         #expect(refused.stdout == "413")
         #expect(test.server.parts.control.next(timeoutMs: 0) == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// The control queue on its own: messages taken in order with their ids, a waiting receiver woken by a
 /// sender on another thread, delivery and acknowledgement waits, and its bounds.

@@ -1,27 +1,29 @@
 import Foundation
-@testable import MockServer
 import Testing
 
+@testable import MockServer
+
 private let routes = """
-{ "routes": [
-  { "method": "GET", "path": "/message", "body": "Hello world" },
-  { "method": "POST", "path": "/upload", "status": 201, "body": "stored" },
-  { "method": "GET", "path": "/chunked", "body": "in chunks", "chunked": true },
-  { "path": "/slow", "delayMs": 300, "body": "late" },
-  { "path": "/reset", "fault": "connection-reset" },
-  { "path": "/empty", "fault": "empty-response" },
-  { "path": "/malformed", "fault": "malformed-chunk" },
-  { "path": "/random", "fault": "random-data" },
-  { "path": "/nocontent", "status": 204 }
-] }
-"""
+    { "routes": [
+      { "method": "GET", "path": "/message", "body": "Hello world" },
+      { "method": "POST", "path": "/upload", "status": 201, "body": "stored" },
+      { "method": "GET", "path": "/chunked", "body": "in chunks", "chunked": true },
+      { "path": "/slow", "delayMs": 300, "body": "late" },
+      { "path": "/reset", "fault": "connection-reset" },
+      { "path": "/empty", "fault": "empty-response" },
+      { "path": "/malformed", "fault": "malformed-chunk" },
+      { "path": "/random", "fault": "random-data" },
+      { "path": "/nocontent", "status": 204 }
+    ] }
+    """
 
 @Suite struct HTTPServerCurlTests {
     @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
     func http11KeepAliveReusesOneConnection() throws {
         let server = try TestServer(routes)
         defer { server.stop() }
-        let result = try run("curl", ["-s", "-w", " %{num_connects}\\n", "\(server.url)/message", "\(server.url)/message", "\(server.url)/message"])
+        let result = try run(
+            "curl", ["-s", "-w", " %{num_connects}\\n", "\(server.url)/message", "\(server.url)/message", "\(server.url)/message"])
         #expect(result.status == 0)
         #expect(result.stdout == "Hello world 1\nHello world 0\nHello world 0\n")
     }
@@ -49,8 +51,9 @@ private let routes = """
         let server = try TestServer(routes)
         defer { server.stop() }
         let body = String(repeating: "0123456789", count: 5_000)
-        let result = try run("curl", ["-s", "-w", "%{http_code}", "-H", "Transfer-Encoding: chunked", "--data-binary", "@-", "\(server.url)/upload"],
-                             stdin: Data(body.utf8))
+        let result = try run(
+            "curl", ["-s", "-w", "%{http_code}", "-H", "Transfer-Encoding: chunked", "--data-binary", "@-", "\(server.url)/upload"],
+            stdin: Data(body.utf8))
         #expect(result.stdout == "stored201")
         let entry = try #require(server.server.journal.ordered.last)
         #expect(entry.request.body.count == body.utf8.count)
@@ -65,7 +68,9 @@ private let routes = """
         let body = Data(repeating: 65, count: 200_000)
         let started = Date()
         // curl waits a full second for "100 Continue" when a server does not send it.
-        let result = try run("curl", ["-s", "-v", "-H", "Expect: 100-continue", "--expect100-timeout", "60", "--data-binary", "@-", "\(server.url)/upload"], stdin: body)
+        let result = try run(
+            "curl", ["-s", "-v", "-H", "Expect: 100-continue", "--expect100-timeout", "60", "--data-binary", "@-", "\(server.url)/upload"],
+            stdin: body)
         #expect(result.stdout == "stored")
         #expect(result.stderr.contains("HTTP/1.1 100 Continue"))
         #expect(Date().timeIntervalSince(started) < 30) // curl would wait the full 60 s for a 100 that never came
@@ -88,8 +93,8 @@ private let routes = """
     func faultsBreakTheConnectionTheWayWireMockDoes() throws {
         let server = try TestServer(routes)
         defer { server.stop() }
-        #expect(try run("curl", ["-s", "\(server.url)/reset"]).status == 56)   // recv failure: connection reset
-        #expect(try run("curl", ["-s", "\(server.url)/empty"]).status == 52)   // empty reply from server
+        #expect(try run("curl", ["-s", "\(server.url)/reset"]).status == 56) // recv failure: connection reset
+        #expect(try run("curl", ["-s", "\(server.url)/empty"]).status == 52) // empty reply from server
         #expect(try run("curl", ["-s", "\(server.url)/malformed"]).status != 0)
         #expect(try run("curl", ["-s", "\(server.url)/random"]).status != 0)
         // The server is fine afterwards.
@@ -112,7 +117,9 @@ private let routes = """
         defer { server.stop() }
         let client = try RawClient(port: server.port)
         defer { client.close() }
-        client.send("GET /message HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing-here HTTP/1.1\r\nHost: x\r\n\r\nPOST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET /message HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        client.send(
+            "GET /message HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing-here HTTP/1.1\r\nHost: x\r\n\r\nPOST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET /message HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
         let answer = client.read()
         let statuses = answer.matches(of: /HTTP\/1\.1 \d{3} [A-Za-z ]+\r\n/).map { $0.output.dropLast(1) } // "\r\n" is one Character
         #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 201 Created", "HTTP/1.1 200 OK"])
@@ -126,24 +133,42 @@ private let routes = """
         ("GET /message HTTP/2.0\r\nHost: x\r\n\r\n", "HTTP/1.1 505 HTTP Version Not Supported", "HTTP/2.0 is not supported"),
         ("GET /message HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid header field name"),
         ("GET /message HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", "HTTP/1.1 400 Bad Request", "obsolete line folding"),
-        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", "HTTP/1.1 400 Bad Request", "both Transfer-Encoding and Content-Length"),
+        (
+            "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", "HTTP/1.1 400 Bad Request",
+            "both Transfer-Encoding and Content-Length"
+        ),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1, 2\r\n\r\n", "HTTP/1.1 400 Bad Request", "conflicting Content-Length"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
         // RFC 9112 §6.3: an empty or non-digit Content-Length is invalid (it was read as 0, the body as the next request).
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ,\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3,\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "Content-Length"),
-        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length:\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "Content-Length"),
+        (
+            "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length:\r\n\r\nabc", "HTTP/1.1 400 Bad Request",
+            "Content-Length"
+        ),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 0x3\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "invalid Content-Length"),
-        ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", "HTTP/1.1 400 Bad Request", "conflicting Content-Length"),
-        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n0\r\n\r\n", "HTTP/1.1 400 Bad Request", "both Transfer-Encoding and Content-Length"),
+        (
+            "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", "HTTP/1.1 400 Bad Request",
+            "conflicting Content-Length"
+        ),
+        (
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n0\r\n\r\n",
+            "HTTP/1.1 400 Bad Request", "both Transfer-Encoding and Content-Length"
+        ),
         // RFC 9112 §3.2: more than one Host field is 400 (one for the policy, one for the router to read).
         ("GET /message HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", "HTTP/1.1 400 Bad Request", "more than one Host"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "HTTP/1.1 501 Not Implemented", "gzip"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
         // Found by fuzzing: a signed size once reached a range with its negative value and stopped the server.
-        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-556\r\n1\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
-        ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n0\r\n\r\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
+        (
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-556\r\n1\n", "HTTP/1.1 400 Bad Request",
+            "invalid chunk size"
+        ),
+        (
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n+5\r\nhello\r\n0\r\n\r\n", "HTTP/1.1 400 Bad Request",
+            "invalid chunk size"
+        ),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n", "HTTP/1.1 413 Content Too Large", "larger than"),
     ])
     func malformedRequestsGetTheirStatusAndTheConnectionCloses(request: String, status: String, reason: String) throws {
@@ -256,20 +281,20 @@ private let routes = """
         let server = try TestServer(routes)
         defer { server.stop() }
         let script = """
-        import http.client, sys
-        c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
-        bodies = []
-        for i in range(50):
-            c.request("GET", "/message")
+            import http.client, sys
+            c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+            bodies = []
+            for i in range(50):
+                c.request("GET", "/message")
+                r = c.getresponse()
+                bodies.append(r.read().decode())
+            c.request("HEAD", "/message")
             r = c.getresponse()
-            bodies.append(r.read().decode())
-        c.request("HEAD", "/message")
-        r = c.getresponse()
-        head = (r.status, r.getheader("Content-Length"), r.read())
-        c.request("POST", "/upload", body=b"x" * 100000)
-        r = c.getresponse()
-        print(len(set(bodies)), bodies[0], head, r.status, r.read().decode())
-        """
+            head = (r.status, r.getheader("Content-Length"), r.read())
+            c.request("POST", "/upload", body=b"x" * 100000)
+            r = c.getresponse()
+            print(len(set(bodies)), bodies[0], head, r.status, r.read().decode())
+            """
         let result = try run("python3", ["-c", script, "\(server.port)"])
         #expect(result.stdout == "1 Hello world (200, '11', b'') 201 stored\n", "\(result.stderr)")
         #expect(server.server.journal.count == 52)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// No request, stub or admin call can crash, freeze, bloat the server or read files through it (issue 10).
 @Suite struct HostileClientTests {
@@ -13,9 +14,10 @@ import Testing
 
     @Test(arguments: [127, 128, 129, 300, 100_000])
     func deeplyNestedJSONBodiesCannotCrashTheServer(depth: Int) throws {
-        let server = try TestServer("""
-        { "routes": [ { "method": "POST", "path": "/x", "requestJson": { "a": 1 }, "body": "matched" } ] }
-        """)
+        let server = try TestServer(
+            """
+            { "routes": [ { "method": "POST", "path": "/x", "requestJson": { "a": 1 }, "body": "matched" } ] }
+            """)
         defer { server.stop() }
         let client = try RawClient(port: server.port)
         defer { client.close() }
@@ -76,7 +78,9 @@ import Testing
         defer { client.close() }
         let mapping = #"{"request":{"urlPath":"/added"},"response":{"body":"x"}}"#
         let hostLine = header.hasPrefix("Host:") ? "" : "Host: 127.0.0.1\r\n"
-        client.send("POST /__admin/mappings HTTP/1.1\r\n\(hostLine)\(header)Content-Type: \(contentType)\r\nContent-Length: \(mapping.utf8.count)\r\n\r\n\(mapping)")
+        client.send(
+            "POST /__admin/mappings HTTP/1.1\r\n\(hostLine)\(header)Content-Type: \(contentType)\r\nContent-Length: \(mapping.utf8.count)\r\n\r\n\(mapping)"
+        )
         let response = client.read(until: "\r\n\r\n", timeout: 10)
         #expect(statusLine(response).contains(expected), "\(statusLine(response))")
         #expect(!response.lowercased().contains("access-control-allow"))
@@ -134,7 +138,9 @@ import Testing
         defer { client.close() }
         let body = String(repeating: "b", count: 1 << 20)
         for _ in 0..<5 {
-            #expect(statusLine(post(client, "/u", body: body, headers: "Authorization: Bearer s3cret\r\nCookie: session=abc\r\n")) == "HTTP/1.1 200 OK")
+            #expect(
+                statusLine(post(client, "/u", body: body, headers: "Authorization: Bearer s3cret\r\nCookie: session=abc\r\n"))
+                    == "HTTP/1.1 200 OK")
         }
         let journal = server.server.journal
         #expect(journal.ordered.allSatisfy { $0.request.body.count == Journal.maxBodyBytes && $0.bodySize == 1 << 20 && $0.bodyTruncated })
@@ -149,8 +155,11 @@ import Testing
     @Test func theJournalHasAMemoryBudgetAndTheSummarySaysWhatItDropped() {
         var journal = Journal(limit: 10_000, byteBudget: 256 * 1024)
         for sequence in 1...20 {
-            journal.append(JournalEntry(sequence: sequence, receivedAtMs: 0, request: HTTPRequest(method: "POST", target: "/u", body: Array(repeating: 1, count: 100_000)),
-                                        stubID: "s", stubName: "s", status: 200))
+            journal.append(
+                JournalEntry(
+                    sequence: sequence, receivedAtMs: 0,
+                    request: HTTPRequest(method: "POST", target: "/u", body: Array(repeating: 1, count: 100_000)),
+                    stubID: "s", stubName: "s", status: 200))
         }
         #expect(journal.count == 3 && journal.dropped == 17)
         #expect(journal.ordered.first?.sequence == 18)
@@ -160,9 +169,13 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bodyfile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("link").path, withDestinationPath: "/etc/passwd")
         for name in ["/etc/passwd", "../x", "link"] {
-            #expect { try StubLoader.parse(#"{ "routes": [ { "path": "/a", "bodyFile": "\#(name)" } ] }"#, file: "s.json", directory: directory.path) } throws: {
+            #expect {
+                try StubLoader.parse(
+                    #"{ "routes": [ { "path": "/a", "bodyFile": "\#(name)" } ] }"#, file: "s.json", directory: directory.path)
+            } throws: {
                 "\($0)".contains("s.json:1:") && ("\($0)".contains("absolute") || "\($0)".contains("..") || "\($0)".contains("outside"))
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// The journal store on its own: entries numbered in arrival order within the journal's bounds, unexpected
 /// requests counted apart from it, the two resets, and redaction.

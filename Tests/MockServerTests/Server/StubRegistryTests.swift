@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// The stub registry on its own: choosing counts the call and moves the scenario, admin changes keep or reset
 /// counts, and a match computed while the stubs change is redone rather than lost.
@@ -14,9 +15,9 @@ import Testing
     }
 
     private let scenario = #"""
-    {"mappings": [{"scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "full",
-                   "request": {"method": "GET", "url": "/cart"}, "response": {"status": 200}}]}
-    """#
+        {"mappings": [{"scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "full",
+                       "request": {"method": "GET", "url": "/cart"}, "response": {"status": 200}}]}
+        """#
 
     @Test func choosingCountsTheCallAndMovesTheScenario() throws {
         let stubs = try registry(scenario)

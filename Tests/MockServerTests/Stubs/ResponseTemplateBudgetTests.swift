@@ -1,13 +1,16 @@
 import AutomationSupport
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// The pieces the template trust rules rest on, tried directly: JSONPath's budget (templates and matching),
 /// header values made fit for one line, numbers read through BoundedNumber, and the helpers' semantics
 /// that the budgeted rewrite must keep.
 @Suite struct ResponseTemplateBudgetTests {
-    private func render(_ template: String, _ request: HTTPRequest = HTTPRequest(method: "GET", target: "/")) throws -> Result<String, ResponseTemplate.RenderError> {
+    private func render(_ template: String, _ request: HTTPRequest = HTTPRequest(method: "GET", target: "/")) throws -> Result<
+        String, ResponseTemplate.RenderError
+    > {
         let compiled = try ResponseTemplate(template)
         do throws(ResponseTemplate.RenderError) { return .success(try compiled.render(request)) } catch { return .failure(error) }
     }
@@ -33,7 +36,9 @@ import Testing
             Issue.record("rendered without spending the budget")
             return
         }
-        #expect(error.status == 500 && error.description.contains("work (64 Mi units") && error.description.contains("{{jsonPath}}"), "\(error)")
+        #expect(
+            error.status == 500 && error.description.contains("work (64 Mi units") && error.description.contains("{{jsonPath}}"), "\(error)"
+        )
     }
 
     @Test func jsonPathIndexesAreReadThroughBoundedNumber() throws {
@@ -52,26 +57,35 @@ import Testing
     }
 
     @Test func requestNumbersAreRefusedByNameAndLiteralsAtLoad() throws {
-        for value in ["nan", "inf", "1e300", "-1", "10001", "0x10", " 5", "", "9223372036854775808", String(repeating: "9", count: 10_000)] {
-            let request = HTTPRequest(method: "GET", target: "/?n=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        for value in ["nan", "inf", "1e300", "-1", "10001", "0x10", " 5", "", "9223372036854775808", String(repeating: "9", count: 10_000)]
+        {
+            let request = HTTPRequest(
+                method: "GET", target: "/?n=" + (value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
             guard case .failure(let error) = try render("{{randomValue length=request.query.n}}", request) else {
                 Issue.record("length=\(value.prefix(20)) rendered")
                 continue
             }
-            #expect(error.status == 400 && error.description.hasPrefix("template: {{randomValue length=…}}: '\(value.prefix(40))' is not a whole number from 0 to 10000"), "\(error)")
+            #expect(
+                error.status == 400
+                    && error.description.hasPrefix(
+                        "template: {{randomValue length=…}}: '\(value.prefix(40))' is not a whole number from 0 to 10000"),
+                "\(error)")
         }
         #expect(try render("{{randomValue length=request.query.n}}", HTTPRequest(method: "GET", target: "/?n=7")).get().count == 7)
         #expect(try render("{{randomValue length=0}}").get().isEmpty)
-        for literal in ["{{randomValue length=10001}}", "{{randomValue length=nan}}", "{{randomValue length='-1'}}", "{{randomValue size=1}}",
-                        "{{now offset='1e3 days'}}", "{{now offset=5}}", "{{now timezone='UTC'}}", "{{request.query.a.[2147483648]}}",
-                        "{{jsonPath request.body}}", "{{jsonPath request.body '$.a[1e3]'}}", "{{upper 1e400}}", "{{upper 0x10}}", "{{trim x=1}}"] {
+        for literal in [
+            "{{randomValue length=10001}}", "{{randomValue length=nan}}", "{{randomValue length='-1'}}", "{{randomValue size=1}}",
+            "{{now offset='1e3 days'}}", "{{now offset=5}}", "{{now timezone='UTC'}}", "{{request.query.a.[2147483648]}}",
+            "{{jsonPath request.body}}", "{{jsonPath request.body '$.a[1e3]'}}", "{{upper 1e400}}", "{{upper 0x10}}", "{{trim x=1}}",
+        ] {
             #expect(throws: ResponseTemplate.Error.self, "\(literal)") { try ResponseTemplate(literal) }
         }
     }
 
     @Test func helpersKeepTheirMeaning() throws {
-        let request = HTTPRequest(method: "POST", target: "/a/b?q=x&n=12&n=3&v=%7B%7Brequest.method%7D%7D", headers: ["Cookie": "s=1; t=2"],
-                                  body: Array(#"{"items": [{"a": 1}, {"a": 2.5}], "s": "=é\u0301"}"#.utf8))
+        let request = HTTPRequest(
+            method: "POST", target: "/a/b?q=x&n=12&n=3&v=%7B%7Brequest.method%7D%7D", headers: ["Cookie": "s=1; t=2"],
+            body: Array(#"{"items": [{"a": 1}, {"a": 2.5}], "s": "=é\u0301"}"#.utf8))
         let cases: [(String, String)] = [
             ("{{#each (jsonPath request.body '$.items')}}{{@index}}{{@first}}{{@last}}{{this.a}};{{/each}}", "0truefalse1;1falsetrue2.5;"),
             ("{{#each (jsonPath request.body '$.items[0]')}}{{@key}}={{this}}{{/each}}", "a=1"),
@@ -101,7 +115,8 @@ import Testing
 
     /// The body and header values of one answer share one budget, and the body is decoded only if read.
     @Test func oneAnswerHasOneBudget() throws {
-        var context = ResponseTemplate.RenderContext(HTTPRequest(method: "POST", target: "/", body: Array(repeating: UInt8(ascii: "a"), count: 1 << 20)))
+        var context = ResponseTemplate.RenderContext(
+            HTTPRequest(method: "POST", target: "/", body: Array(repeating: UInt8(ascii: "a"), count: 1 << 20)))
         let plain = try ResponseTemplate("{{request.method}}")
         _ = try plain.render(&context)
         #expect(context.work == 0 && context.bodyText == nil)

@@ -1,29 +1,32 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// WireMock response templating (`"transformers": ["response-template"]`), asked over real sockets with curl.
 @Suite struct ResponseTemplateTests {
     @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
     func templatesRenderRequestValuesAndHelpers() throws {
-        let server = try TestServer(#"""
-        { "mappings": [
-          { "request": { "urlPathTemplate": "/users/{id}/orders" },
-            "response": { "status": 200, "transformers": ["response-template"],
-              "headers": { "X-Echo": "{{request.headers.X-Trace}}", "X-Id": "{{request.path.id}}", "X-Q": "{{request.query.q}}" },
-              "body": "id={{request.path.id}} seg={{request.pathSegments.[0]}} q={{upper request.query.q}} m={{request.method}} url={{{request.url}}} escaped={{request.url}}" } },
-          { "request": { "method": "POST", "urlPath": "/echo" },
-            "response": { "transformers": ["response-template"],
-              "jsonBody": { "name": "{{jsonPath request.body '$.user.name'}}", "size": "{{size request.body}}" } } },
-          { "request": { "urlPath": "/random" },
-            "response": { "transformers": ["response-template"], "body": "{{randomValue length=12 type='NUMERIC'}} {{randomValue type='UUID'}} {{now format='unix'}}" } },
-          { "request": { "urlPath": "/later" }, "response": { "transformers": ["response-template"], "body": "{{now offset='-3 days' format='unix'}}" } },
-          { "request": { "urlPath": "/plain" }, "response": { "body": "{{request.path}}" } }
-        ] }
-        """#)
+        let server = try TestServer(
+            #"""
+            { "mappings": [
+              { "request": { "urlPathTemplate": "/users/{id}/orders" },
+                "response": { "status": 200, "transformers": ["response-template"],
+                  "headers": { "X-Echo": "{{request.headers.X-Trace}}", "X-Id": "{{request.path.id}}", "X-Q": "{{request.query.q}}" },
+                  "body": "id={{request.path.id}} seg={{request.pathSegments.[0]}} q={{upper request.query.q}} m={{request.method}} url={{{request.url}}} escaped={{request.url}}" } },
+              { "request": { "method": "POST", "urlPath": "/echo" },
+                "response": { "transformers": ["response-template"],
+                  "jsonBody": { "name": "{{jsonPath request.body '$.user.name'}}", "size": "{{size request.body}}" } } },
+              { "request": { "urlPath": "/random" },
+                "response": { "transformers": ["response-template"], "body": "{{randomValue length=12 type='NUMERIC'}} {{randomValue type='UUID'}} {{now format='unix'}}" } },
+              { "request": { "urlPath": "/later" }, "response": { "transformers": ["response-template"], "body": "{{now offset='-3 days' format='unix'}}" } },
+              { "request": { "urlPath": "/plain" }, "response": { "body": "{{request.path}}" } }
+            ] }
+            """#)
         defer { server.stop() }
         let first = try run("curl", ["-s", "-D", "-", "-H", "X-Trace: t-42", "\(server.url)/users/ada/orders?q=milk"]).stdout
-        #expect(first.contains("id=ada seg=users q=MILK m=GET url=/users/ada/orders?q=milk escaped=/users/ada/orders?q&#x3D;milk"), "\(first)")
+        #expect(
+            first.contains("id=ada seg=users q=MILK m=GET url=/users/ada/orders?q=milk escaped=/users/ada/orders?q&#x3D;milk"), "\(first)")
         #expect(first.lowercased().contains("x-echo: t-42"), "\(first)")
         let echo = try run("curl", ["-s", "-d", #"{"user":{"name":"Ada"}}"#, "\(server.url)/echo"]).stdout
         #expect(echo == #"{"name":"Ada","size":"23"}"#)
@@ -36,7 +39,13 @@ import Testing
         let later = Int(try run("curl", ["-s", "\(server.url)/later"]).stdout) ?? 0
         #expect(abs(later + 3 * 86_400 - Int(Date().timeIntervalSince1970)) < 60)
         // A request value cannot split the response: CR LF in a header template become spaces.
-        let split = try run("curl", ["-s", "-D", "-", "-o", "/dev/null", "-H", "X-Trace: a", "\(server.url)/users/x%0D%0AX-Injected:%201/orders?q=b%0D%0AX-Injected:%202"]).stdout
+        let split = try run(
+            "curl",
+            [
+                "-s", "-D", "-", "-o", "/dev/null", "-H", "X-Trace: a",
+                "\(server.url)/users/x%0D%0AX-Injected:%201/orders?q=b%0D%0AX-Injected:%202",
+            ]
+        ).stdout
         #expect(split.hasPrefix("HTTP/1.1 200") && split.lowercased().contains("x-q: b x-injected: 2"), "\(split)")
         #expect(!split.lowercased().contains("\r\nx-injected"), "\(split)")
         // Without the transformer the braces are sent as written, as WireMock does.
@@ -45,7 +54,8 @@ import Testing
 
     /// Native routes template with `"template": true`: the same engine, blocks included.
     @Test func nativeRoutesTemplateWhenAsked() throws {
-        let stubs = try StubLoader.parse(#"""
+        let stubs = try StubLoader.parse(
+            #"""
             {"routes": [
               {"method": "POST", "path": "/orders/{id}", "template": true, "status": 201,
                "json": {"id": "{{request.path.id}}", "items": "{{#each (jsonPath request.body '$.items') as |item|}}{{item}}{{#unless @last}},{{/unless}}{{/each}}"},
@@ -60,14 +70,16 @@ import Testing
         #expect(created.headers["Location"] == "/orders/42")
         #expect(String(decoding: server.handle(HTTPRequest(method: "GET", target: "/plain")).body, as: UTF8.self) == "{{request.path}}")
         #expect(throws: StubError.self) {
-            try StubLoader.parse(#"{"routes": [{"path": "/x", "template": true, "body": "{{#each request.query.a}}"}]}"#, file: "r.json", directory: ".")
+            try StubLoader.parse(
+                #"{"routes": [{"path": "/x", "template": true, "body": "{{#each request.query.a}}"}]}"#, file: "r.json", directory: ".")
         }
     }
 
     /// A client's big array under nested loops: the answer is a 500 naming the step budget (not a body cut
     /// short as if whole), and it does not run for hours.
     @Test func nestedLoopsOverAClientsArrayStopAtTheBudget() throws {
-        let stubs = try StubLoader.parse(#"""
+        let stubs = try StubLoader.parse(
+            #"""
             {"routes": [{"method": "POST", "path": "/loop", "template": true,
               "body": "{{#each (jsonPath request.body '$.a')}}{{#each (jsonPath request.body '$.a')}}x{{/each}}{{/each}}"}]}
             """#, file: "routes.json", directory: ".")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// A stub server on a free port for one test; stopped by `stop()` (call it in `defer`).
 struct TestServer {
@@ -86,7 +87,9 @@ func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [executable] + arguments
-    let out = Pipe(), err = Pipe(), input = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = stdin == nil ? FileHandle.nullDevice : input
@@ -107,4 +110,3 @@ func hasCommand(_ name: String) -> Bool {
         FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
     }
 }
-

@@ -1,7 +1,8 @@
-import AutomationSupport
-@testable import ProcessEngine
 import AutomationHost
+import AutomationSupport
 import Testing
+
+@testable import ProcessEngine
 
 @Suite struct FlagAssignmentTests {
     @Test(arguments: [
@@ -21,7 +22,10 @@ import Testing
         ("=1", "'=1' has an empty key"),
         (":=1", "':=1' has an empty key"),
         ("name:=007", "the value after := is not JSON: numbers cannot have leading zeros (a JSON string needs quotes"),
-        ("name:=bob", "the value after := is not JSON: expected a JSON value, found 'b' (a JSON string needs quotes: name:='\"bob\"', or use name=bob)"),
+        (
+            "name:=bob",
+            "the value after := is not JSON: expected a JSON value, found 'b' (a JSON string needs quotes: name:='\"bob\"', or use name=bob)"
+        ),
         ("ids:=[1,", "the value after := is not JSON: expected a JSON value, found end of file"),
     ])
     func rejectsWithTheTokenNamed(token: String, message: String) {
@@ -36,17 +40,17 @@ import Testing
 @Suite struct DotEnvTests {
     @Test func readsTheUsualSyntax() throws {
         let text = """
-        # a comment
-        PLAIN=value
-        export EXPORTED=yes
-          SPACED = padded value   # trailing comment
-        SINGLE='literal $HOME \\n # not a comment'
-        DOUBLE="line1\\nline2 \\"quoted\\""
-        MULTI="first
-        second"
-        EMPTY=
-        URL=http://x/#anchor
-        """
+            # a comment
+            PLAIN=value
+            export EXPORTED=yes
+              SPACED = padded value   # trailing comment
+            SINGLE='literal $HOME \\n # not a comment'
+            DOUBLE="line1\\nline2 \\"quoted\\""
+            MULTI="first
+            second"
+            EMPTY=
+            URL=http://x/#anchor
+            """
         let values = try DotEnv.parse(text, file: ".env")
         let map = Dictionary(values.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         #expect(map["PLAIN"] == "value")
@@ -111,8 +115,10 @@ import Testing
 }
 
 @Suite struct DurationParserTests {
-    @Test(arguments: [("500ms", 0.5), ("30s", 30.0), ("2m", 120.0), ("1.5h", 5400.0), ("7", 7.0), ("0", 0.0), ("0.25s", 0.25),
-                      ("1000000000", 1e9)])
+    @Test(arguments: [
+        ("500ms", 0.5), ("30s", 30.0), ("2m", 120.0), ("1.5h", 5400.0), ("7", 7.0), ("0", 0.0), ("0.25s", 0.25),
+        ("1000000000", 1e9),
+    ])
     func parses(text: String, seconds: Double) {
         #expect(DurationParser.parse(text)?.seconds == seconds)
     }

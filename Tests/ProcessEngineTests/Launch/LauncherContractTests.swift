@@ -1,16 +1,19 @@
 import AutomationSupport
-@testable import ProcessEngine
 import Foundation
 import FoundationLauncher
 import Testing
+
+@testable import ProcessEngine
 
 /// The launcher contract: every row runs against both backends (posix_spawn and Foundation.Process).
 /// Where Foundation.Process cannot meet a row, the row says why, measured, as a known issue for that
 /// backend; README's table of differences is read off these tests.
 @Suite struct LauncherContractTests {
-    private func launch(_ executable: String, _ arguments: [String] = [], stdin: LaunchRequest.StandardInput = .null,
-                        environment: [String: String] = ProcessInfo.processInfo.environment, cwd: String? = nil,
-                        backend: LauncherBackend = .spawn) throws -> LaunchedProcess {
+    private func launch(
+        _ executable: String, _ arguments: [String] = [], stdin: LaunchRequest.StandardInput = .null,
+        environment: [String: String] = ProcessInfo.processInfo.environment, cwd: String? = nil,
+        backend: LauncherBackend = .spawn
+    ) throws -> LaunchedProcess {
         var request = LaunchRequest(
             executable: executable, arguments: arguments, environment: environment, workingDirectory: cwd,
             standardInput: stdin, forwardsOutput: false, captureLimit: 1 << 20)
@@ -69,7 +72,9 @@ import Testing
 
     /// The trap Foundation.Process falls into: a child spawned from a Dispatch worker inherits its blocked
     /// signals, and SIG_IGN dispositions are inherited too. Ours starts clean wherever it is spawned from.
-    @Test(.serialized, arguments: LauncherBackend.allCases) func theProgramStartsWithAnEmptySignalMaskAndDefaultDispositions(backend: LauncherBackend) async throws {
+    @Test(.serialized, arguments: LauncherBackend.allCases) func theProgramStartsWithAnEmptySignalMaskAndDefaultDispositions(
+        backend: LauncherBackend
+    ) async throws {
         let status = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 var blocked = sigset_t()
@@ -91,9 +96,12 @@ import Testing
         #expect(lines.contains("SigBlk:\t0000000000000000"))
         // Standard signals 1...31 (glibc keeps its own real-time signals 32 and 33 out of reach of sigfillset).
         let ignored = lines.first { $0.hasPrefix("SigIgn:") }.flatMap { UInt64($0.dropFirst(8), radix: 16) }
-        withKnownIssue("Foundation.Process passes SIG_IGN dispositions on (SIGPIPE here: SigIgn 1000); posix_spawn's SETSIGDEF resets them") {
+        withKnownIssue("Foundation.Process passes SIG_IGN dispositions on (SIGPIPE here: SigIgn 1000); posix_spawn's SETSIGDEF resets them")
+        {
             #expect(ignored.map { $0 & 0x7FFF_FFFF } == 0, "SigIgn of the program: \(String(ignored ?? 0, radix: 16))")
-        } when: { backend == .foundation }
+        } when: {
+            backend == .foundation
+        }
     }
 
     @Test(arguments: LauncherBackend.allCases) func theProgramLeadsItsOwnProcessGroup(backend: LauncherBackend) throws {
@@ -103,7 +111,8 @@ import Testing
         #expect(text(process).trimmingCharacters(in: .whitespacesAndNewlines) == "\(process.pid)")
     }
 
-    @Test(arguments: LauncherBackend.allCases) func stopKillsTheGroupIncludingAGrandchildThatIgnoresSIGTERM(backend: LauncherBackend) throws {
+    @Test(arguments: LauncherBackend.allCases) func stopKillsTheGroupIncludingAGrandchildThatIgnoresSIGTERM(backend: LauncherBackend) throws
+    {
         let process = try launch("/bin/sh", ["-c", "trap '' TERM; sleep 30 & echo $!; wait"], backend: backend)
         var grandchild: Int32 = 0
         for _ in 0..<200 where grandchild == 0 {
@@ -122,9 +131,13 @@ import Testing
     @Test(arguments: LauncherBackend.allCases) func finishStopsWhatTheProgramLeftRunning(backend: LauncherBackend) throws {
         let process = try launch("/bin/sh", ["-c", "sleep 30 >/dev/null 2>&1 & echo $!"], backend: backend)
         let status = process.waitForExit(timeout: .seconds(1))
-        withKnownIssue("Foundation.Process sees the exit only when every holder of its inherited descriptor is gone: here the sleep, 30 s later") {
+        withKnownIssue(
+            "Foundation.Process sees the exit only when every holder of its inherited descriptor is gone: here the sleep, 30 s later"
+        ) {
             #expect(status == .exited(0))
-        } when: { backend == .foundation }
+        } when: {
+            backend == .foundation
+        }
         if status == nil { process.stop(grace: .seconds(1)) }
         process.finish(grace: .seconds(2))
         let leftover = Int32(text(process).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
@@ -140,10 +153,14 @@ import Testing
         let process = try launch("/bin/sh", ["-c", "setsid sleep 3 & echo done"], backend: backend)
         let status = process.waitForExit(timeout: .seconds(1))
         process.finish(grace: .milliseconds(100))
-        withKnownIssue("Foundation.Process waits for the setsid grandchild that holds its inherited descriptor: 3 s here (5 s with sleep 5)") {
+        withKnownIssue(
+            "Foundation.Process waits for the setsid grandchild that holds its inherited descriptor: 3 s here (5 s with sleep 5)"
+        ) {
             #expect(status == .exited(0))
             #expect(ContinuousClock.now - started < .seconds(2))
-        } when: { backend == .foundation }
+        } when: {
+            backend == .foundation
+        }
         #expect(text(process) == "done\n")
     }
 
@@ -162,7 +179,8 @@ import Testing
         let go = FileManager.default.temporaryDirectory.appendingPathComponent("go-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: go) }
         // The program reads only once the test says so: until then the 1 MiB write blocks on the full pipe.
-        let process = try launch("/bin/sh", ["-c", "while [ ! -e \"$0\" ]; do sleep 0.01; done; wc -c", go], stdin: .pipe, backend: backend)
+        let process = try launch(
+            "/bin/sh", ["-c", "while [ ! -e \"$0\" ]; do sleep 0.01; done; wc -c", go], stdin: .pipe, backend: backend)
         let fd = process.standardInputDescriptor
         let pipe = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"))
         let written = DispatchSemaphore(value: 0)
@@ -183,7 +201,9 @@ import Testing
         #expect(text(process).trimmingCharacters(in: .whitespaces) == "1048576\n")
     }
 
-    @Test(arguments: LauncherBackend.allCases) func writingToAProgramThatClosedStdinThrowsInsteadOfKillingUs(backend: LauncherBackend) throws {
+    @Test(arguments: LauncherBackend.allCases) func writingToAProgramThatClosedStdinThrowsInsteadOfKillingUs(backend: LauncherBackend)
+        throws
+    {
         let process = try launch("/bin/sh", ["-c", "exec 0<&-; sleep 0.2"], stdin: .pipe, backend: backend)
         usleep(100_000)
         #expect(throws: Errno.self) { try process.writeToStandardInput(Array(repeating: 65, count: 1 << 20)) }
@@ -222,14 +242,20 @@ extension LauncherContractTests {
         _ = process.waitForExit()
         process.finish(grace: .seconds(1))
         let fds = text(process).split(separator: "\n").map(String.init)
-        withKnownIssue("Foundation.Process on Linux passes its own internal descriptor to the child (fd 15 here, measured with ls /proc/$$/fd)") {
+        withKnownIssue(
+            "Foundation.Process on Linux passes its own internal descriptor to the child (fd 15 here, measured with ls /proc/$$/fd)"
+        ) {
             #expect(fds == ["0", "1", "2"], "descriptors in the program: \(fds)")
-        } when: { backend == .foundation }
+        } when: {
+            backend == .foundation
+        }
     }
 
     /// "Text file busy": a test writes a script and runs it while other launches are in flight. Writers do
     /// not mark their descriptor close-on-exec; the launcher retries ETXTBSY and closes inherited descriptors.
-    @Test(arguments: LauncherBackend.allCases) func writingAndLaunchingScriptsFromSixteenThreadsNeverFails(backend: LauncherBackend) async throws {
+    @Test(arguments: LauncherBackend.allCases) func writingAndLaunchingScriptsFromSixteenThreadsNeverFails(backend: LauncherBackend)
+        async throws
+    {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("txtbsy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -273,7 +299,8 @@ extension LauncherContractTests {
 func isAlive(_ pid: Int32) -> Bool {
     guard kill(pid, 0) == 0 else { return false }
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return false }
+        let close = stat.lastIndex(of: ")")
+    else { return false }
     let state = stat[stat.index(close, offsetBy: 2)]
     return state != "Z" && state != "X"
 }

@@ -1,6 +1,6 @@
-import ProcessEngine
 import AutomationSupport
 import Foundation
+import ProcessEngine
 import Testing
 
 @Suite struct TerminalScreenTests {
@@ -42,7 +42,8 @@ import Testing
     }
 
     @Test func hostileParametersAreClamped() {
-        let drawn = screen("\u{1B}[99999999999;99999999999Hx\u{1B}[99999999L\u{1B}[99999999M\u{1B}[99999@" + String(repeating: ";", count: 10_000) + "m")
+        let drawn = screen(
+            "\u{1B}[99999999999;99999999999Hx\u{1B}[99999999L\u{1B}[99999999M\u{1B}[99999@" + String(repeating: ";", count: 10_000) + "m")
         #expect(drawn.size == TerminalSize(columns: 20, rows: 4))
         #expect(drawn.text.isEmpty || drawn.text.count < 200)
         #expect(screen("é日🙂", columns: 3, rows: 1).text == "é日🙂")
@@ -57,17 +58,20 @@ import Testing
     @Test(.enabled(if: Self.hasPyte, "needs pyte: pip install pyte (scripts/install-test-deps.sh installs it)"))
     func matchesPyteOnRandomOutput() throws {
         var generator = SplitMix64(seed: 0x7E57)
-        let pieces = ["a", "bc", "défg", " ", "\r", "\n", "\u{8}", "\t", "\u{1B}[A", "\u{1B}[2B", "\u{1B}[3C", "\u{1B}[D",
-                      "\u{1B}[2;5H", "\u{1B}[H", "\u{1B}[J", "\u{1B}[1J", "\u{1B}[2J", "\u{1B}[K", "\u{1B}[1K", "\u{1B}[2K",
-                      "\u{1B}[2P", "\u{1B}[3@", "\u{1B}[L", "\u{1B}[2L", "\u{1B}[2X", "\u{1B}[4G",
-                      "\u{1B}[3d", "\u{1B}[E", "\u{1B}[F", "\u{1B}7", "\u{1B}8", "\u{1B}[1;32m", "\u{1B}[0m", "xyzxyzxyzxyz"]
+        let pieces = [
+            "a", "bc", "défg", " ", "\r", "\n", "\u{8}", "\t", "\u{1B}[A", "\u{1B}[2B", "\u{1B}[3C", "\u{1B}[D",
+            "\u{1B}[2;5H", "\u{1B}[H", "\u{1B}[J", "\u{1B}[1J", "\u{1B}[2J", "\u{1B}[K", "\u{1B}[1K", "\u{1B}[2K",
+            "\u{1B}[2P", "\u{1B}[3@", "\u{1B}[L", "\u{1B}[2L", "\u{1B}[2X", "\u{1B}[4G",
+            "\u{1B}[3d", "\u{1B}[E", "\u{1B}[F", "\u{1B}7", "\u{1B}8", "\u{1B}[1;32m", "\u{1B}[0m", "xyzxyzxyzxyz",
+        ]
         var samples: [[String]] = []
         for _ in 0..<300 {
             samples.append((0..<generator.next(upTo: 40)).map { _ in pieces[generator.next(upTo: pieces.count)] })
         }
         let ours = { (text: String) in TerminalScreen(TerminalSize(columns: 12, rows: 5), output: Array(text.utf8)).text }
         let expected = try Self.pyteScreens(samples.map { $0.joined() })
-        let comparable = { (text: String) in !TerminalScreen(TerminalSize(columns: 12, rows: 5), output: Array(text.utf8)).filledLastColumn }
+        let comparable = { (text: String) in !TerminalScreen(TerminalSize(columns: 12, rows: 5), output: Array(text.utf8)).filledLastColumn
+        }
         let compared = samples.filter { comparable($0.joined()) }
         #expect(compared.count >= 150, "only \(compared.count) outputs kept clear of the last column")
         let failing = zip(samples, expected).filter { comparable($0.0.joined()) && ours($0.0.joined()) != $0.1 }.map(\.0)

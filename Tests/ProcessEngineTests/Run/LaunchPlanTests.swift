@@ -22,19 +22,25 @@ import Testing
 
     @Test func aUsersMockServerURLFlagIsKept() {
         let flags = LaunchFlags(automationFlags: ["mockServerURL": "http://elsewhere"], entryPoint: "search")
-        #expect(flags.sentAutomationFlags(mockServerURL: "http://127.0.0.1:9") == ["mockServerURL": "http://elsewhere", "entryPoint": "search"])
+        #expect(
+            flags.sentAutomationFlags(mockServerURL: "http://127.0.0.1:9") == ["mockServerURL": "http://elsewhere", "entryPoint": "search"])
         #expect(flags.channel == .both)
         #expect(LaunchFlags().channel == .env)
         #expect(LaunchFlags(flagsFileGiven: true).channel == .both)
     }
 
     @Test func theRequestCarriesPlacementTerminalAndCapture() {
-        let plan = LaunchPlan(program: "prog", workingDirectory: "/tmp", standardInput: .pipe, terminal: TerminalSize(columns: 100, rows: 30),
-                              backend: .foundation, forwardsOutput: false, captureLimit: 1024, spoolDirectory: "/tmp")
+        let plan = LaunchPlan(
+            program: "prog", workingDirectory: "/tmp", standardInput: .pipe, terminal: TerminalSize(columns: 100, rows: 30),
+            backend: .foundation, forwardsOutput: false, captureLimit: 1024, spoolDirectory: "/tmp")
         let request = plan.request(mockServerURL: nil)
         #expect(request.workingDirectory == "/tmp" && request.terminal == TerminalSize(columns: 100, rows: 30))
-        #expect(request.backend == .foundation && !request.forwardsOutput && request.captureLimit == 1024 && request.spoolDirectory == "/tmp")
-        #expect(request.environment == [WireFormat.underTestVariable: "1", WireFormat.ephemeralVariable: "{}", WireFormat.automationVariable: "{}"])
+        #expect(
+            request.backend == .foundation && !request.forwardsOutput && request.captureLimit == 1024 && request.spoolDirectory == "/tmp")
+        #expect(
+            request.environment == [
+                WireFormat.underTestVariable: "1", WireFormat.ephemeralVariable: "{}", WireFormat.automationVariable: "{}",
+            ])
     }
 
     /// A real run: the server plan's server starts, its URL reaches the program, the report says so.

@@ -1,5 +1,5 @@
-import ProcessEngine
 import Foundation
+import ProcessEngine
 import Testing
 
 /// A crash signal sent with kill ends a run as SIGTERM does (SignalsEndToEndTests); a real fault must still
@@ -22,7 +22,8 @@ import Testing
     @Test func aTrapStillCrashes() async {
         await #expect(processExitsWith: .signal(SIGILL)) {
             SignalForwarder.blockSignalsInThisProcess()
-            let values = [Int](), index = Int(ProcessInfo.processInfo.processIdentifier) // never a valid index
+            let values = [Int]()
+            let index = Int(ProcessInfo.processInfo.processIdentifier) // never a valid index
             _ = values[index]
         }
     }

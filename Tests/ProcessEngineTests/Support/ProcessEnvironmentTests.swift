@@ -1,6 +1,7 @@
-@testable import ProcessEngine
 import Foundation
 import Testing
+
+@testable import ProcessEngine
 
 /// `ProcessEnvironment.current` (read from `environ` on every launch's path) held against Foundation's reading
 /// of the same environment.

@@ -1,14 +1,17 @@
-@testable import Scenarios
-import ProcessEngine
 import Foundation
+import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// Tricky Gherkin, written here for each rule, against Cucumber's reference parser (PyPI gherkin-official): a file
 /// it accepts we accept with the same pickles (names, tags, step texts, types, doc strings, tables); a file it
 /// rejects we reject.
 @Suite struct GherkinConformanceTests {
     static let cases: [(name: String, text: String)] = [
-        ("star then And", """
+        (
+            "star then And",
+            """
             Feature: f
               Scenario: s
                 * a star
@@ -16,15 +19,21 @@ import Testing
                 When an action
                 * another star
                 But a but
-            """),
-        ("a row without its trailing pipe", """
+            """
+        ),
+        (
+            "a row without its trailing pipe",
+            """
             Feature: f
               Scenario: s
                 Given a table
                   | a | b |
                   | 1 | 2
-            """),
-        ("blank lines and comments inside a table", """
+            """
+        ),
+        (
+            "blank lines and comments inside a table",
+            """
             Feature: f
               Scenario: s
                 Given a table
@@ -33,8 +42,11 @@ import Testing
                   | 1 | 2 |
 
                   | 3 | 4 |
-            """),
-        ("a step with a table and a doc string", """
+            """
+        ),
+        (
+            "a step with a table and a doc string",
+            """
             Feature: f
               Scenario: s
                 Given both
@@ -42,15 +54,21 @@ import Testing
                   \"\"\"
                   text
                   \"\"\"
-            """),
-        ("a Scenario Outline without Examples", """
+            """
+        ),
+        (
+            "a Scenario Outline without Examples",
+            """
             Feature: f
               Scenario Outline: s <x>
                 Given <x>
               Scenario: t
                 Given a step
-            """),
-        ("escaped delimiters in doc strings", #"""
+            """
+        ),
+        (
+            "escaped delimiters in doc strings",
+            #"""
             Feature: f
               Scenario: s
                 Given a doc string
@@ -62,8 +80,11 @@ import Testing
                   ```
                   \`\`\`
                   ```
-            """#),
-        ("a Rule with its own Background, tags on Rules and Examples", """
+            """#
+        ),
+        (
+            "a Rule with its own Background, tags on Rules and Examples",
+            """
             @feature
             Feature: f
               Background:
@@ -83,8 +104,11 @@ import Testing
                   Examples: two
                     | x | y |
                     | 2 | b |
-            """),
-        ("descriptions with comments", """
+            """
+        ),
+        (
+            "descriptions with comments",
+            """
             Feature: f
               A description line
               # a comment inside the description
@@ -93,9 +117,12 @@ import Testing
                 Described too
                 # and commented
                 Given a step
-            """),
+            """
+        ),
         ("spaces and tabs are trimmed", "Feature: f\n\tScenario:   s  \n\t\tGiven   a step with tabs\t\n  \t  | a\t|  b |\n"),
-        ("placeholders in tables and doc strings", #"""
+        (
+            "placeholders in tables and doc strings",
+            #"""
             Feature: f
               Scenario Outline: s
                 Given a table
@@ -107,65 +134,95 @@ import Testing
                 Examples:
                   | a |
                   | x |
-            """#),
-        ("a misspelt keyword is description text to Cucumber", """
+            """#
+        ),
+        (
+            "a misspelt keyword is description text to Cucumber",
+            """
             Feature: f
               Scenaro: typo
                 Given a step
               Scenario: s
                 Given a step
-            """),
-        ("And before any Given", """
+            """
+        ),
+        (
+            "And before any Given",
+            """
             Feature: f
               Scenario: s
                 And a lone and
-            """),
-        ("a table without a step", """
+            """
+        ),
+        (
+            "a table without a step",
+            """
             Feature: f
               Scenario: s
                 | a | b |
-            """),
-        ("an unclosed doc string", #"""
+            """
+        ),
+        (
+            "an unclosed doc string",
+            #"""
             Feature: f
               Scenario: s
                 Given a doc string
                   """
                   never closed
-            """#),
-        ("tags at the end of the file", """
+            """#
+        ),
+        (
+            "tags at the end of the file",
+            """
             Feature: f
               Scenario: s
                 Given a step
             @orphan
-            """),
-        ("two Features", """
+            """
+        ),
+        (
+            "two Features",
+            """
             Feature: one
               Scenario: s
                 Given a step
             Feature: two
-            """),
-        ("Examples with cells that differ in count", """
+            """
+        ),
+        (
+            "Examples with cells that differ in count",
+            """
             Feature: f
               Scenario Outline: s
                 Given <x>
                 Examples:
                   | x | y |
                   | 1 |
-            """),
+            """
+        ),
         ("an empty file and a file of comments", "# just a comment\n\n"),
-        ("a Background after a Scenario", """
+        (
+            "a Background after a Scenario",
+            """
             Feature: f
               Scenario: s
                 Given a step
               Background:
                 Given late
-            """),
+            """
+        ),
         ("CRLF line endings", "Feature: f\r\n  Scenario: s\r\n    Given a\r\n      | a |\r\n      \"\"\"\r\n      x\r\n      \"\"\"\r\n"),
         ("a lone CR is text, not a line end", "Feature: f\r  Scenario: s\r    Given a\r"),
         ("a CR inside a step", "Feature: f\n  Scenario: s\n    Given a\rb\n"),
-        ("Unicode spaces are blanks; a step keyword needs a plain space", "Feature: f\n\u{3000}Scenario:\u{00A0}s\u{2003}\n\u{00A0}\u{00A0}Given a\u{3000}\n\u{00A0}Given\u{00A0}b\n    Given\tc\n    Given d\u{1C}\n"),
+        (
+            "Unicode spaces are blanks; a step keyword needs a plain space",
+            "Feature: f\n\u{3000}Scenario:\u{00A0}s\u{2003}\n\u{00A0}\u{00A0}Given a\u{3000}\n\u{00A0}Given\u{00A0}b\n    Given\tc\n    Given d\u{1C}\n"
+        ),
         ("joined tags, a lone @ and a comment after tags", "@a@b @ @c #x\nFeature: f\n  Scenario: s\n    Given a\n"),
-        ("a repeated placeholder column and one in a media type", #"""
+        (
+            "a repeated placeholder column and one in a media type",
+            #"""
             Feature: f
               Scenario Outline: <a>
                 Given <a>
@@ -175,15 +232,19 @@ import Testing
                 Examples:
                   | a | a | t    |
                   | 1 | 2 | json |
-            """#),
-        ("Scenario Template and Scenarios", """
+            """#
+        ),
+        (
+            "Scenario Template and Scenarios",
+            """
             Feature: f
               Scenario Template: s <n>
                 Given number <n>
                 Scenarios:
                   | n |
                   | 7 |
-            """),
+            """
+        ),
     ]
 
     static let hasReference = pythonCanImport("gherkin.parser, gherkin.pickles.compiler")
@@ -201,7 +262,10 @@ import Testing
             let theirs = reference["ok"] as? Bool == true
             let ours: [Pickle]?
             var ourError = ""
-            do { ours = Pickle.compile(try GherkinParser.parse(text, uri: "case.feature")) } catch { ours = nil; ourError = "\(error)" }
+            do { ours = Pickle.compile(try GherkinParser.parse(text, uri: "case.feature")) } catch {
+                ours = nil
+                ourError = "\(error)"
+            }
             guard theirs else {
                 #expect(ours == nil, "\(name): the reference rejects it (\(reference["error"] as? String ?? "")), we accept it")
                 continue

@@ -1,7 +1,8 @@
-@testable import Scenarios
-import ProcessEngine
 import Foundation
+import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// Every language of Gherkin's official keyword list, against the reference parser (PyPI gherkin-official):
 /// the same feature text (each kind of keyword, a Background, a Scenario Outline) must give the same pickles.
@@ -16,7 +17,8 @@ import Testing
         let cases = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         #expect(cases.count == GherkinDialect.all.count, "the reference knows \(cases.count) languages, we \(GherkinDialect.all.count)")
         for testCase in cases {
-            let code = testCase["code"] as? String ?? "?", text = testCase["text"] as? String ?? ""
+            let code = testCase["code"] as? String ?? "?"
+            let text = testCase["text"] as? String ?? ""
             let expected = (testCase["pickles"] as? [[String: Any]] ?? []).map { pickle in
                 (pickle["name"] as? String ?? "", (pickle["steps"] as? [[String]] ?? []).map { $0.joined(separator: " | ") })
             }
@@ -48,7 +50,8 @@ import Testing
     }
 
     @Test func anItalianFeatureRunsWithTheCatalog() throws {
-        let document = try GherkinParser.parse("""
+        let document = try GherkinParser.parse(
+            """
             # language: it
             Funzionalità: saluti
               Schema dello scenario: saluto <parola>

@@ -1,7 +1,8 @@
-@testable import Scenarios
-import ProcessEngine
 import Foundation
+import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// The parser and the outline expansion are linear on hostile input: each shape of 1 MB (long runs of `"`, `|`, `\`,
 /// `<`, `@`, `#`, spaces, many lines of one kind, wide outlines) takes at most ~10x (allowed: 25x) what 100 KB of
@@ -21,11 +22,15 @@ import Testing
         case "table rows": return head + run("      | a | b |\n")
         case "rows between comments": return head + run("      | a |\n      # c\n\n")
         case "backslashes": return head + "      |" + run("\\") + "|\n"
-        case "less-than in an outline": return "Feature: f\n  Scenario Outline: s <a>\n    Given " + run("<") + "\n    Examples:\n      | a |\n      | 1 |\n"
-        case "placeholders": return "Feature: f\n  Scenario Outline: s\n    Given " + run("<a>") + "\n    Examples:\n      | a |\n      | 1 |\n"
-        case "wide outline": return "Feature: f\n  Scenario Outline: s\n    Given " + run("<c>") .prefix(size / 2)
-            + "\n    Examples:\n      |" + run("c|").prefix(size / 4) + "\n      |" + run("1|").prefix(size / 4) + "\n"
-        case "many rows": return "Feature: f\n  Scenario Outline: s\n    Given <a> <b>\n    Examples:\n      | a | b |\n" + run("      | 1 | 2 |\n")
+        case "less-than in an outline":
+            return "Feature: f\n  Scenario Outline: s <a>\n    Given " + run("<") + "\n    Examples:\n      | a |\n      | 1 |\n"
+        case "placeholders":
+            return "Feature: f\n  Scenario Outline: s\n    Given " + run("<a>") + "\n    Examples:\n      | a |\n      | 1 |\n"
+        case "wide outline":
+            return "Feature: f\n  Scenario Outline: s\n    Given " + run("<c>").prefix(size / 2)
+                + "\n    Examples:\n      |" + run("c|").prefix(size / 4) + "\n      |" + run("1|").prefix(size / 4) + "\n"
+        case "many rows":
+            return "Feature: f\n  Scenario Outline: s\n    Given <a> <b>\n    Examples:\n      | a | b |\n" + run("      | 1 | 2 |\n")
         case "at signs": return run("@") + "\nFeature: f\n"
         case "tags": return run("@t ") + "\nFeature: f\n"
         case "joined tags": return run("@t") + "\nFeature: f\n"
@@ -61,9 +66,11 @@ import Testing
 
     @Test(arguments: shapes)
     func hostileShapeParsesInLinearTime(shape: String) {
-        let small = Self.shape(shape, size: 100_000), large = Self.shape(shape, size: 1_000_000)
+        let small = Self.shape(shape, size: 100_000)
+        let large = Self.shape(shape, size: 1_000_000)
         #expect(large.utf8.count > 900_000)
-        let smallTime = Self.seconds(small), largeTime = Self.seconds(large)
+        let smallTime = Self.seconds(small)
+        let largeTime = Self.seconds(large)
         #expect(largeTime < 5, "\(shape): 1 MB took \(largeTime) s")
         #expect(largeTime < 25 * smallTime + 0.05, "\(shape): 100 KB took \(smallTime) s, 1 MB \(largeTime) s: not linear")
     }

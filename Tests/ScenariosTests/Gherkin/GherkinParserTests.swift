@@ -1,52 +1,53 @@
-@testable import Scenarios
 import ProcessEngine
 import Testing
 
+@testable import Scenarios
+
 @Suite struct GherkinParserTests {
     private let feature = """
-    # a comment
-    @feature-tag
-    Feature: Everything
-      A description
-      over two lines.
+        # a comment
+        @feature-tag
+        Feature: Everything
+          A description
+          over two lines.
 
-      Background:
-        Given the program "${APP}"
+          Background:
+            Given the program "${APP}"
 
-      @smoke @fast
-      Scenario: Plain
-        Given the feature flags:
-          | greeting | hi |
-          | count    | 3  |
-        When I launch the program with "greet"
-        # a comment between steps
-        Then I see "hi"
-        And I do not see "bye"
-        But the exit code is 0
+          @smoke @fast
+          Scenario: Plain
+            Given the feature flags:
+              | greeting | hi |
+              | count    | 3  |
+            When I launch the program with "greet"
+            # a comment between steps
+            Then I see "hi"
+            And I do not see "bye"
+            But the exit code is 0
 
-      Scenario Outline: Outline <name>
-        Given the route "POST /x" answers 200 with:
-          ```json
-          { "name": "<name>" }
-          ```
-        Then I see "<name>"
+          Scenario Outline: Outline <name>
+            Given the route "POST /x" answers 200 with:
+              ```json
+              { "name": "<name>" }
+              ```
+            Then I see "<name>"
 
-        @first
-        Examples: first
-          | name |
-          | ada  |
-        Examples: second
-          | name  |
-          | grace |
+            @first
+            Examples: first
+              | name |
+              | ada  |
+            Examples: second
+              | name  |
+              | grace |
 
-      Rule: A rule
-        Background:
-          Given the entry point "search"
+          Rule: A rule
+            Background:
+              Given the entry point "search"
 
-        @ruled
-        Example: In a rule
-          * I launch the program
-    """
+            @ruled
+            Example: In a rule
+              * I launch the program
+        """
 
     @Test func parsesEveryConstruct() throws {
         let document = try GherkinParser.parse(feature, uri: "all.feature")
@@ -83,13 +84,28 @@ import Testing
 
     @Test(arguments: [
         ("Scenario: no feature", "f.feature:1: expected \"Feature:\", found \"Scenario: no feature\""),
-        ("Feature: x\n  Scenario: a\n    Given b\n  Scenaro: typo", "f.feature:4: expected Scenario, Scenario Outline, Background, Rule or a tag, found \"Scenaro: typo\"; did you mean \"Scenario\"?"),
-        ("Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |", "f.feature:5: inconsistent cell count within the table: this row has 1 cells, the first has 2"),
-        ("Feature: x\n  Scenario: s\n    Given a\n      \"\"\"\n      never closed", "f.feature:6: unexpected end of file: the doc string opened at line 4 has no closing \"\"\""),
+        (
+            "Feature: x\n  Scenario: a\n    Given b\n  Scenaro: typo",
+            "f.feature:4: expected Scenario, Scenario Outline, Background, Rule or a tag, found \"Scenaro: typo\"; did you mean \"Scenario\"?"
+        ),
+        (
+            "Feature: x\n  Scenario: s\n    Given a\n    | a | b |\n    | c |",
+            "f.feature:5: inconsistent cell count within the table: this row has 1 cells, the first has 2"
+        ),
+        (
+            "Feature: x\n  Scenario: s\n    Given a\n      \"\"\"\n      never closed",
+            "f.feature:6: unexpected end of file: the doc string opened at line 4 has no closing \"\"\""
+        ),
         ("Feature: x\n  @tag", "f.feature:3: unexpected end of file: the tags on line 2 belong to nothing"),
         ("Feature: x\n  @a b\n  Scenario: s", "f.feature:2: A tag may not contain whitespace (column 3)"),
-        ("Feature: x\n  Scenario: a\n    Given b\n  Background:\n    Given c", "f.feature:4: Background must come before the first Scenario, once"),
-        ("Feature: x\n  Scenario Outline: s\n    Given <a>\n  Examples:\n    | a |\n    | 1 | 2 |", "f.feature:6: inconsistent cell count within the table: this row has 2 cells, the first has 1"),
+        (
+            "Feature: x\n  Scenario: a\n    Given b\n  Background:\n    Given c",
+            "f.feature:4: Background must come before the first Scenario, once"
+        ),
+        (
+            "Feature: x\n  Scenario Outline: s\n    Given <a>\n  Examples:\n    | a |\n    | 1 | 2 |",
+            "f.feature:6: inconsistent cell count within the table: this row has 2 cells, the first has 1"
+        ),
     ])
     func errorsNameTheLineAndWhatWasExpected(text: String, message: String) {
         // (Files Cucumber accepts are never errors: GherkinConformanceTests holds that against its parser.)
@@ -115,14 +131,18 @@ import Testing
         #expect(try TagExpression.parse(expression).matches(tags) == selected)
     }
 
-    @Test(arguments: [("@a and", "expected a tag, not, or ( at the end"), ("smoke", "expected a tag like @smoke, found \"smoke\""),
-                      ("(@a", "missing )"), ("@a @b", "unexpected \"@b\"")])
+    @Test(arguments: [
+        ("@a and", "expected a tag, not, or ( at the end"), ("smoke", "expected a tag like @smoke, found \"smoke\""),
+        ("(@a", "missing )"), ("@a @b", "unexpected \"@b\""),
+    ])
     func badTagExpressionsAreUsageErrors(expression: String, message: String) {
         #expect { try TagExpression.parse(expression) } throws: { ($0 as? UsageError)?.message.contains(message) == true }
     }
 
     @Test func shardsCoverEveryScenarioExactlyOnce() {
-        let pickles = (1...23).map { Pickle(uri: "f\($0 % 3).feature", featureName: "F", ruleName: nil, name: "s\($0)", line: $0, tags: [], steps: []) }
+        let pickles = (1...23).map {
+            Pickle(uri: "f\($0 % 3).feature", featureName: "F", ruleName: nil, name: "s\($0)", line: $0, tags: [], steps: [])
+        }
         var options = ScenarioOptions()
         var seen: [String] = []
         for index in 1...4 {
@@ -133,7 +153,9 @@ import Testing
         }
         #expect(seen.sorted() == pickles.map(\.location).sorted())
         options.shard = (2, 4)
-        #expect(ScenarioRunner.select(pickles, options: options).map(\.location) == ScenarioRunner.select(pickles.reversed(), options: options).map(\.location))
+        #expect(
+            ScenarioRunner.select(pickles, options: options).map(\.location)
+                == ScenarioRunner.select(pickles.reversed(), options: options).map(\.location))
     }
 
     @Test func junitEscapingDropsANSIAndForbiddenCharacters() {
@@ -147,7 +169,8 @@ import Testing
         #expect(throws: ShellWords.Error.self) { try ShellWords.split("sort 'input.txt") }
         #expect(throws: ShellWords.Error.self) { try ShellWords.split("echo \"open") }
         // No comments: a # anywhere is a character of its word (help steps says so); nothing after it is dropped.
-        #expect(try ShellWords.split(##"printf %s a#b #c '#d' "e #f" \#g # h"##) == ["printf", "%s", "a#b", "#c", "#d", "e #f", "#g", "#", "h"])
+        #expect(
+            try ShellWords.split(##"printf %s a#b #c '#d' "e #f" \#g # h"##) == ["printf", "%s", "a#b", "#c", "#d", "e #f", "#g", "#", "h"])
     }
 
     @Test func everyCatalogExampleMatchesItsOwnStep() {
@@ -160,11 +183,23 @@ import Testing
 
     /// What Cucumber accepts but the author probably did not mean: parsed as Cucumber does, with a warning.
     @Test(arguments: [
-        ("Feature: x\n  Scenaro: typo\n    Given a", "f.feature:2: \"Scenaro:\" is not a keyword, so this line and its steps are description text; did you mean \"Scenario:\"?"),
-        ("Feature: x\n  Scenario Outline: s\n    Given <a>", "f.feature:2: Scenario Outline \"s\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)"),
+        (
+            "Feature: x\n  Scenaro: typo\n    Given a",
+            "f.feature:2: \"Scenaro:\" is not a keyword, so this line and its steps are description text; did you mean \"Scenario:\"?"
+        ),
+        (
+            "Feature: x\n  Scenario Outline: s\n    Given <a>",
+            "f.feature:2: Scenario Outline \"s\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)"
+        ),
         ("Feature: x\n  Scenario: s\n    And a", "f.feature:3: \"And\" has no Given, When or Then before it (Cucumber gives it no type)"),
-        ("Feature: x\n  Scenario: s\n    | a | b |\n    Given a", "f.feature:3: this table belongs to no step: Cucumber reads it as description text"),
-        ("Feature: x\n  Scenario: s\n    Given\u{00A0}a\n    Given b", "f.feature:3: \"Given\" is followed by a tab or a Unicode space, not a plain space: Cucumber reads this line as description text, not a step"),
+        (
+            "Feature: x\n  Scenario: s\n    | a | b |\n    Given a",
+            "f.feature:3: this table belongs to no step: Cucumber reads it as description text"
+        ),
+        (
+            "Feature: x\n  Scenario: s\n    Given\u{00A0}a\n    Given b",
+            "f.feature:3: \"Given\" is followed by a tab or a Unicode space, not a plain space: Cucumber reads this line as description text, not a step"
+        ),
     ])
     func likelyMistakesCucumberAcceptsAreWarnings(text: String, warning: String) throws {
         let document = try GherkinParser.parse(text, uri: "f.feature")

@@ -1,7 +1,8 @@
-@testable import Scenarios
-import ProcessEngine
 import Foundation
+import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// Cucumber's own conformance corpus (testdata/ of github.com/cucumber/gherkin, MIT, LICENSE beside it): every good
 /// file compiles to the pickles its `.pickles.ndjson` lists (names, locations, tags, step texts and types, doc

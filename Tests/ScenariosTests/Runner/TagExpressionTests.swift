@@ -1,8 +1,9 @@
-@testable import Scenarios
-import ProcessEngine
 import AutomationSupport
 import Foundation
+import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// `--tags` against Cucumber's tag expressions: examples, and random expressions held against the reference
 /// implementation (PyPI cucumber-tag-expressions) on every combination of tags.
@@ -44,7 +45,9 @@ import Testing
     func randomExpressionsAgreeWithTheReference() throws {
         var random = SplitMix64(seed: 0x7A65)
         let tags = ["@a", "@b", "@c", #"@d\ e"#]
-        let tagSets: [[String]] = (0..<16).map { bits in ["@a", "@b", "@c", "@d e"].enumerated().filter { bits >> $0.offset & 1 == 1 }.map(\.element) }
+        let tagSets: [[String]] = (0..<16).map { bits in
+            ["@a", "@b", "@c", "@d e"].enumerated().filter { bits >> $0.offset & 1 == 1 }.map(\.element)
+        }
         func expression(_ depth: Int) -> [String] {
             switch Int.random(in: 0..<(depth > 3 ? 1 : 5), using: &random) {
             case 0: return [tags.randomElement(using: &random)!]
@@ -60,11 +63,13 @@ import Testing
                 if Bool.random(using: &random), tokens.count > 1 {
                     tokens.remove(at: Int.random(in: 0..<tokens.count, using: &random))
                 } else {
-                    tokens.insert(["and", "or", "not", "(", ")"].randomElement(using: &random)!, at: Int.random(in: 0...tokens.count, using: &random))
+                    tokens.insert(
+                        ["and", "or", "not", "(", ")"].randomElement(using: &random)!, at: Int.random(in: 0...tokens.count, using: &random))
                 }
             }
             // Parentheses sometimes touch their neighbours, as people write them.
-            expressions.append(tokens.joined(separator: " ").replacingOccurrences(of: Bool.random(using: &random) ? "( " : "\u{1}", with: "("))
+            expressions.append(
+                tokens.joined(separator: " ").replacingOccurrences(of: Bool.random(using: &random) ? "( " : "\u{1}", with: "("))
         }
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("tags-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: input) }

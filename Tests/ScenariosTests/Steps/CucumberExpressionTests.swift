@@ -1,8 +1,9 @@
-@testable import Scenarios
-import ProcessEngine
 import AutomationSupport
 import Foundation
+import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// Step patterns are Cucumber Expressions: examples, and expressions held against Cucumber's reference
 /// implementation (PyPI cucumber-expressions): the same ones refused, the same texts matched, the same values.
@@ -39,12 +40,19 @@ import Testing
     @Test(.enabled(if: hasReference, "needs PyPI cucumber-expressions (scripts/install-test-deps.sh installs it)"))
     func expressionsAgreeWithTheReference() throws {
         var random = SplitMix64(seed: 0xC0C0)
-        let pieces = ["a", "b", "cucumber", "(s)", "(x)", "/", "/c", " ", "  ", "{int}", "{float}", "{word}", "{string}", "{}",
-                      "(", ")", "{", "}", #"\("#, #"\/"#, #"\{"#, "{foo}", "x/y", "big/small", "(y)z", "{biginteger}", "{double}"]
-        let words = ["a", "b", "cucumber", "cucumbers", "x", "y", "z", "c", "xz", "big", "small", "s", "(", ")", "{", "}", "/",
-                     "12", "-3", "+4", "1.5", ".5", "1E3", "1e3", "\"q\"", "'r s'", #""t \" u""#, "\"\"", "word-ish", "{int}", "(s)"]
+        let pieces = [
+            "a", "b", "cucumber", "(s)", "(x)", "/", "/c", " ", "  ", "{int}", "{float}", "{word}", "{string}", "{}",
+            "(", ")", "{", "}", #"\("#, #"\/"#, #"\{"#, "{foo}", "x/y", "big/small", "(y)z", "{biginteger}", "{double}",
+        ]
+        let words = [
+            "a", "b", "cucumber", "cucumbers", "x", "y", "z", "c", "xz", "big", "small", "s", "(", ")", "{", "}", "/",
+            "12", "-3", "+4", "1.5", ".5", "1E3", "1e3", "\"q\"", "'r s'", #""t \" u""#, "\"\"", "word-ish", "{int}", "(s)",
+        ]
         var cases: [[String: Any]] = [
-            ["expression": "I have {int} cucumber(s) in my belly/stomach", "texts": ["I have 2 cucumbers in my belly", "I have -1 cucumber in my stomach", "I have 2 cucumbers in my"]],
+            [
+                "expression": "I have {int} cucumber(s) in my belly/stomach",
+                "texts": ["I have 2 cucumbers in my belly", "I have -1 cucumber in my stomach", "I have 2 cucumbers in my"],
+            ],
             ["expression": "a {string} b", "texts": [#"a "x \" y" b"#, "a 'it''s' b", "a \"\" b", "a 'x' b"]],
             ["expression": "a {float}", "texts": ["a .5", "a 1e5", "a 1E5", "a -1.5", "a +1", "a 1.", "a 1.50"]],
             ["expression": "a {int}", "texts": ["a +3", "a -0", "a 007", "a 1.0"]],
@@ -60,8 +68,13 @@ import Testing
                     .replacingOccurrences(of: "{word}", with: ["w", "w w", "-"].randomElement(using: &random)!)
                     .replacingOccurrences(of: "{}", with: ["", "any thing"].randomElement(using: &random)!)
                     .replacingOccurrences(of: "(s)", with: ["", "s"].randomElement(using: &random)!)
-                    .replacingOccurrences(of: #"\("#, with: "(").replacingOccurrences(of: #"\/"#, with: "/").replacingOccurrences(of: #"\{"#, with: "{")
-                texts.append(Bool.random(using: &random) ? base : (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " "))
+                    .replacingOccurrences(of: #"\("#, with: "(").replacingOccurrences(of: #"\/"#, with: "/").replacingOccurrences(
+                        of: #"\{"#, with: "{")
+                texts.append(
+                    Bool.random(using: &random)
+                        ? base
+                        : (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(
+                            separator: " "))
             }
             texts += [expression, ""]
             cases.append(["expression": expression, "texts": texts])
@@ -69,10 +82,12 @@ import Testing
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("expressions-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: input) }
         try JSONSerialization.data(withJSONObject: cases).write(to: input)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("reference_cucumber_expressions.py").path
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("reference_cucumber_expressions.py")
+            .path
         let answers = try #require(try JSONSerialization.jsonObject(with: try runPython(script, [input.path])) as? [Any])
         try #require(answers.count == cases.count)
-        var refused = 0, matched = 0
+        var refused = 0
+        var matched = 0
         for (test, answer) in zip(cases, answers) {
             let pattern = test["expression"] as! String
             let step = try? UserStep(pattern: pattern, run: ["true"], source: "test", directory: "/")
@@ -94,8 +109,9 @@ import Testing
                     continue
                 }
                 // Numbers come back converted by the reference (1.50 reads 1.5): compare those as numbers.
-                #expect(mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0 == $1 || Double($0) == Double($1) },
-                        "\"\(pattern)\" on \"\(text)\": ours \(mine), reference \(theirs)")
+                #expect(
+                    mine.count == theirs.count && zip(mine, theirs).allSatisfy { $0 == $1 || Double($0) == Double($1) },
+                    "\"\(pattern)\" on \"\(text)\": ours \(mine), reference \(theirs)")
             }
         }
         #expect(refused > 40 && matched > 150, "both kinds are exercised: \(refused) refused, \(matched) matches")

@@ -1,7 +1,8 @@
-@testable import Scenarios
-import ProcessEngine
 import AutomationSupport
+import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// The streaming matchers against the obvious reading of the whole text (split into lines, test each), fed in
 /// every kind of chunking: a match across a seam, a line across chunks, CRLF, no final newline.
@@ -33,11 +34,14 @@ import Testing
             let source = patterns.randomElement(using: &generator)!
             let regex = try RegexBox(source)
             var lines = LineMatcher(regex)
-            #expect(Self.feed(&lines, bytes, cuts: cuts) == Self.expectedLine(regex, text), "/\(source)/ in \(text.debugDescription) cut at \(cuts)")
+            #expect(
+                Self.feed(&lines, bytes, cuts: cuts) == Self.expectedLine(regex, text),
+                "/\(source)/ in \(text.debugDescription) cut at \(cuts)")
             let needle = ["DONE", "E\nD", "x", "\r\n", "ONED", "é"].randomElement(using: &generator)!
             var matcher = TextMatcher(needle)
-            #expect(Self.feed(&matcher, bytes, cuts: cuts) == (bytes.firstRange(of: Array(needle.utf8)) != nil),
-                    "\(needle.debugDescription) in \(text.debugDescription) cut at \(cuts)")
+            #expect(
+                Self.feed(&matcher, bytes, cuts: cuts) == (bytes.firstRange(of: Array(needle.utf8)) != nil),
+                "\(needle.debugDescription) in \(text.debugDescription) cut at \(cuts)")
         }
     }
 

@@ -1,6 +1,7 @@
-@testable import Scenarios
 import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// The literal prefix that spares most steps the regular expressions: never longer than what every match starts with.
 @Suite struct StepPrefixTests {

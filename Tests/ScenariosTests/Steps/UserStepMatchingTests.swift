@@ -1,6 +1,7 @@
-@testable import Scenarios
 import ProcessEngine
 import Testing
+
+@testable import Scenarios
 
 /// User steps (`*.steps.json`) match through the linear-time Pike VM: a Cucumber Expression with many
 /// parameters cannot stall a run, and the values are those Cucumber gives.
@@ -20,7 +21,8 @@ import Testing
 
     @Test func valuesAreCucumbers() throws {
         let step = try Self.step("a user {string} has {int} cucumber(s) in my belly/stomach, {word} {float} {}")
-        #expect(step.match(#"a user "ada \"l\"" has -3 cucumbers in my stomach, w 1.5 the rest"#)
+        #expect(
+            step.match(#"a user "ada \"l\"" has -3 cucumbers in my stomach, w 1.5 the rest"#)
                 == [#"ada "l""#, "-3", "w", "1.5", "the rest"])
         #expect(step.match("a user 'b' has 1 cucumber in my stomach, w .5 ") == ["b", "1", "w", ".5", ""])
         #expect(step.match("a user ada has 1 cucumber in my belly, w 1 x") == nil)

@@ -1,4 +1,5 @@
 internal import CSystemShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,7 +58,9 @@ enum Descriptor {
 
     /// write(2) that reports EPIPE instead of raising SIGPIPE, whatever this process's SIGPIPE disposition is.
     static func writeWithoutSIGPIPE(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
-        var block = sigset_t(), old = sigset_t(), pending = sigset_t()
+        var block = sigset_t()
+        var old = sigset_t()
+        var pending = sigset_t()
         sigemptyset(&block)
         sigaddset(&block, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &block, &old)

@@ -8,7 +8,7 @@ import Darwin
 enum ProcessGroup {
     /// Sends `signal` to every process of group `pgid`; false when none could be signalled (errno tells).
     @discardableResult
-    static func signal(_ pgid: Int32, _ signal: Int32) -> Bool { Glibc_kill(-pgid, signal) == 0 }
+    static func signal(_ pgid: Int32, _ signal: Int32) -> Bool { systemKill(-pgid, signal) == 0 }
 
     /// SIGTERM and SIGKILL.
     static let terminate = SIGTERM, kill = SIGKILL
@@ -19,14 +19,14 @@ enum ProcessGroup {
     }
 
     /// Sends `signal` to process `pid` only.
-    static func signalProcess(_ pid: Int32, _ signal: Int32) { _ = Glibc_kill(pid, signal) }
+    static func signalProcess(_ pid: Int32, _ signal: Int32) { _ = systemKill(pid, signal) }
 
     /// True when the group has a member that is not a zombie.
     ///
     /// kill(-pgid, 0) also succeeds while a killed member waits to be reaped by init, which some container
     /// inits do only every second or so; on Linux /proc tells zombies apart.
     static func hasLiveMembers(_ pgid: Int32) -> Bool {
-        guard Glibc_kill(-pgid, 0) == 0 else { return false }
+        guard systemKill(-pgid, 0) == 0 else { return false }
         #if os(Linux)
         guard let directory = opendir("/proc") else { return true }
         defer { closedir(directory) }
@@ -60,4 +60,4 @@ enum ProcessGroup {
 }
 
 /// kill(2), under a name the static `ProcessGroup.kill` does not hide.
-private func Glibc_kill(_ pid: Int32, _ signal: Int32) -> Int32 { kill(pid, signal) }
+private func systemKill(_ pid: Int32, _ signal: Int32) -> Int32 { kill(pid, signal) }

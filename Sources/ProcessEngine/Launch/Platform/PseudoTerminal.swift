@@ -1,4 +1,5 @@
 internal import CSystemShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

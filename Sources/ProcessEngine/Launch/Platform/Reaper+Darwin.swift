@@ -35,7 +35,12 @@ enum Reaper {
     /// Starts the reaper on another thread if it is not running yet, so its spawn overlaps the
     /// program's (``guardGroup(_:)`` waits for it). Called before the first spawn.
     static func start() {
-        guard !started.withLock({ started in defer { started = true }; return started }) else { return }
+        guard
+            !started.withLock({ started in
+                defer { started = true }
+                return started
+            })
+        else { return }
         startThread {
             channel.withLock { fd in
                 if fd == nil { fd = startShell() }
@@ -71,9 +76,12 @@ enum Reaper {
             close(pipe.read)
             if null >= 0 { close(null) }
         }
-        let result = null < 0 ? .failure(Errno.current) : Spawn.start(
-            path: "/bin/sh", argv: ["sut-reaper", "-c", script], environment: ["PATH=/usr/bin:/bin:/usr/sbin:/sbin"],
-            workingDirectory: "/", descriptors: [pipe.read, null, null])
+        let result =
+            null < 0
+            ? .failure(Errno.current)
+            : Spawn.start(
+                path: "/bin/sh", argv: ["sut-reaper", "-c", script], environment: ["PATH=/usr/bin:/bin:/usr/sbin:/sbin"],
+                workingDirectory: "/", descriptors: [pipe.read, null, null])
         guard case .success = result else {
             close(pipe.write)
             return -1

@@ -9,8 +9,10 @@ extension Spawn {
         path: String, argv: [String], environment: [String], workingDirectory: String?, descriptors: [Int32], terminal: String? = nil,
         guarded: Bool = false
     ) -> Result<(pid: pid_t, guarded: Bool), Errno> {
-        posixSpawn(path: path, argv: argv, environment: environment, workingDirectory: workingDirectory,
-                   descriptors: descriptors, terminal: terminal).map { ($0, false) }
+        posixSpawn(
+            path: path, argv: argv, environment: environment, workingDirectory: workingDirectory,
+            descriptors: descriptors, terminal: terminal
+        ).map { ($0, false) }
     }
 }
 #endif

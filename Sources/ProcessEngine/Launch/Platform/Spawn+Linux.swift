@@ -20,8 +20,9 @@ extension Spawn {
         let status = withCStrings(argv) { argvPointers in
             withCStrings(environment) { environmentPointers in
                 descriptors.withUnsafeBufferPointer { fds in
-                    process_spawn(path, argvPointers, environmentPointers, workingDirectory, fds.baseAddress, Int32(fds.count),
-                                  terminal, guarded ? 1 : 0, &pid, &registered)
+                    process_spawn(
+                        path, argvPointers, environmentPointers, workingDirectory, fds.baseAddress, Int32(fds.count),
+                        terminal, guarded ? 1 : 0, &pid, &registered)
                 }
             }
         }

@@ -1,6 +1,7 @@
 // posix_spawn: the spawn on macOS. Built and run on Linux too, by PosixSpawnTests, as the reference our own spawn
 // is held against; the lines under `canImport(Darwin)` are not built or run by this repository's CI.
 internal import CSystemShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import AutomationSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,7 +26,9 @@ enum Spawn {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else {
-                StandardStreams.error("sut-launch: error: lost the exit status of process \(pid) (waitpid: \(Errno(errno))); is SIGCHLD ignored? Reporting exit code \(ExitCode.cannotLaunch)\n")
+                StandardStreams.error(
+                    "sut-launch: error: lost the exit status of process \(pid) (waitpid: \(Errno(errno))); is SIGCHLD ignored? Reporting exit code \(ExitCode.cannotLaunch)\n"
+                )
                 return ExitCode.cannotLaunch << 8
             }
         }

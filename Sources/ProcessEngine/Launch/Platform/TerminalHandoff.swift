@@ -18,7 +18,8 @@ struct TerminalHandoff: Sendable {
 
     func takeBack() {
         // We are in the background now: tcsetpgrp would raise SIGTTOU unless it is blocked.
-        var block = sigset_t(), old = sigset_t()
+        var block = sigset_t()
+        var old = sigset_t()
         sigemptyset(&block)
         sigaddset(&block, SIGTTOU)
         pthread_sigmask(SIG_BLOCK, &block, &old)

@@ -1,4 +1,5 @@
 internal import _CProcessSpawn
+
 #if canImport(Glibc)
 import AutomationSupport
 import Glibc

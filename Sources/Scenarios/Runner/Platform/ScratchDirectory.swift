@@ -1,4 +1,5 @@
 import AutomationSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
