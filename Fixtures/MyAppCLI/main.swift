@@ -106,9 +106,9 @@ func listen() {
         exit(2)
     }
     say("listening for control messages")
-    // Long polls of 10 s each, for a minute in all: a test that is slow to send (a busy machine) still
-    // reaches the program.
-    let deadline = Date().addingTimeInterval(60)
+    // Long polls of 10 s each, for five minutes in all: a test that is slow to send (a busy machine, a test
+    // runner whose threads are all busy) still reaches the program; a test that fails stops it sooner.
+    let deadline = Date().addingTimeInterval(300)
     while Date() < deadline {
         let asked = Date()
         guard let message = channel.receive(timeoutMs: 10_000) else {
@@ -132,7 +132,7 @@ func listen() {
         channel.acknowledge(message, reply: reply)
         if message.text == "quit" { exit(0) }
     }
-    say("no control message within 60 s")
+    say("no control message within 300 s")
     exit(1)
 }
 

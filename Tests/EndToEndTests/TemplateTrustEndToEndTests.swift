@@ -192,9 +192,10 @@ struct TemplateTrustEndToEndTests {
         #expect(issue.status == 200 && issue.body.hasPrefix("0:5000;1:5000;") && issue.cpu < 1, "\(issue)")
         for name in ["contains", "print", "deep", "upper", "nested", "output"] {
             let row = try #require(rows[name])
-            // The server's CPU time, not the wall clock: this machine may be busy with other work. About a
-            // second of it in a debug build, a fraction in release (it used to be minutes, or hours).
-            #expect(row.status == 500 && row.body.contains("budget of one answer") && row.cpu < 2.5 && row.seconds < 60, "\(name): \(row)")
+            // The server's CPU time, not the wall clock: this machine may be busy with other work. One to four
+            // seconds of it in a debug build, depending on the machine, a fraction in release (it used to be
+            // minutes, or hours).
+            #expect(row.status == 500 && row.body.contains("budget of one answer") && row.cpu < 10 && row.seconds < 60, "\(name): \(row)")
         }
         #expect(rows["nested"]?.body.contains("step (2,000,000 nodes and loop turns)") == true)
         #expect(rows["output"]?.body.contains("output (16 MiB)") == true)
@@ -202,7 +203,9 @@ struct TemplateTrustEndToEndTests {
         let ok = try #require(rows["ok"])
         #expect(ok.status == 200 && ok.seconds < 5, "the next request waited: \(ok)")
         let idle = try #require(rows["idle"])
-        #expect(idle.seconds >= 0 && idle.cpu < 3, "the server kept working after its client left: \(idle)")
+        // At most one answer's budget after the client left: what the same template cost while a client waited.
+        let nested = try #require(rows["nested"])
+        #expect(idle.seconds >= 0 && idle.cpu < nested.cpu * 1.5 + 0.5, "the server kept working after its client left: \(idle)")
     }
 
     /// A request value is text: one that holds `{{…}}` is not rendered again, in the body or a header.
