@@ -6,7 +6,7 @@
 #
 # On Linux it is one fully static executable (-static-executable): nothing for the dynamic loader to find,
 # map or relocate, so it starts ~2.5 ms sooner than a build with --static-swift-stdlib and ~5 ms sooner than
-# a default build (docs/performance.md), and it can be copied to any x86_64/arm64 Linux as one file.
+# a default build (docs/performance.md), and it can be copied to any x86_64 Linux as one file (arm64 compiles the same code but is not built or run here).
 # The static link warns that dlopen, getpwnam and friends need glibc's shared libraries at run time: those are
 # FoundationEssentials' user and group lookups, which sut-launch never makes; the warnings are expected.
 # It links with the toolchain's lld, laying out the functions that starting, launching and serving run side

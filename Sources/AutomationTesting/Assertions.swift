@@ -1,5 +1,6 @@
 import MockServer
 public import ProcessEngine
+import Scenarios
 
 #if canImport(FoundationEssentials)
 import AutomationSupport

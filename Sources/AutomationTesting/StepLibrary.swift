@@ -1,7 +1,7 @@
 import AutomationSupport
 import Foundation
 import ProcessEngine
-import Scenarios
+public import Scenarios
 
 /// A value a step pattern captures, converted for a typed closure: `{string}`, `{word}` and `{}` as String,
 /// `{int}` as Int, `{float}` as Double (and Bool for `true`/`false` words).

@@ -1,25 +1,25 @@
 /// sut-launch's exit codes, in one place (DESIGN.md "Runs, reports and exit codes").
 ///
 /// When the program ran and every check held, sut-launch exits with the program's own code.
-public enum ExitCode {
+package enum ExitCode {
     /// A usage error: unknown option, missing value, malformed `--flag`.
-    public static let usage: Int32 = 2
+    package static let usage: Int32 = 2
     /// An invalid stub, flags, env or feature file; nothing was launched.
-    public static let invalidInput: Int32 = 3
+    package static let invalidInput: Int32 = 3
     /// The program passed, but mock-server checks failed (unexpected requests, unmet expectations).
-    public static let serverChecksFailed: Int32 = 4
+    package static let serverChecksFailed: Int32 = 4
     /// No scenario was selected (a tag expression or path that matched nothing), as pytest's 5.
-    public static let noScenarios: Int32 = 5
+    package static let noScenarios: Int32 = 5
     /// A report or journal could not be written at the end (EX_IOERR).
-    public static let ioError: Int32 = 74
+    package static let ioError: Int32 = 74
     /// The run timed out (as GNU timeout).
-    public static let timeout: Int32 = 124
+    package static let timeout: Int32 = 124
     /// The program could not be launched for a reason other than the two below (as GNU env).
-    public static let cannotLaunch: Int32 = 125
+    package static let cannotLaunch: Int32 = 125
     /// The program was found but is not executable (as shells).
-    public static let notExecutable: Int32 = 126
+    package static let notExecutable: Int32 = 126
     /// The program was not found (as shells).
-    public static let notFound: Int32 = 127
+    package static let notFound: Int32 = 127
     /// The program died of signal N: 128 + N.
-    public static func signaled(_ signal: Int32) -> Int32 { 128 + signal }
+    package static func signaled(_ signal: Int32) -> Int32 { 128 + signal }
 }

@@ -1,6 +1,6 @@
 import AutomationSupport
 import MockServer
-import ProcessEngine
+public import ProcessEngine
 import Scenarios
 
 /// One thing a test expects to happen while the program runs: output from it, or requests from it.

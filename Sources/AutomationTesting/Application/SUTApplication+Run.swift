@@ -1,4 +1,4 @@
-import ProcessEngine
+public import ProcessEngine
 import Scenarios
 
 /// What a command printed and how it ended.

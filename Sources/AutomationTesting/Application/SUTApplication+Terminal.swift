@@ -1,4 +1,4 @@
-import ProcessEngine
+public import ProcessEngine
 import Scenarios
 
 /// Where a program's stdin, stdout and stderr go.

@@ -2,6 +2,8 @@ public import AutomationHost
 import AutomationSupport
 import FoundationLauncher
 import MockServer
+public import ProcessEngine
+import Scenarios
 
 /// A wait or check on a program under test that did not hold. The message carries the program's last
 /// output lines, so a failure reads like a screenshot of the terminal.

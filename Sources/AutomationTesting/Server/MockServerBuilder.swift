@@ -1,4 +1,6 @@
+import AutomationSupport
 public import MockServer
+import ProcessEngine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -3,10 +3,10 @@ import AutomationSupport
 /// Reads dotenv files: `KEY=value` lines, `export KEY=value`, `#` comments, blank lines, single quotes
 /// (literal), double quotes (with \n, \t, \", \\ escapes, may span lines), unquoted values trimmed and cut
 /// at ` #`. Lines end at LF, CRLF or CR; a leading byte order mark is dropped.
-public enum DotEnv {
+package enum DotEnv {
     /// Parses a dotenv text; later lines override earlier ones.
     /// - Throws: ``InputError`` naming the file and line.
-    public static func parse(_ text: String, file: String) throws(InputError) -> [(key: String, value: String)] {
+    package static func parse(_ text: String, file: String) throws(InputError) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
         // LF, CRLF or a lone CR end a line (python-dotenv reads with universal newlines); a BOM is not text.
         let lines = text.droppingByteOrderMark().splitLines(.universal).map(String.init)

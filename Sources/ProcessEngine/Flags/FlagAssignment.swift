@@ -1,15 +1,15 @@
-public import AutomationHost
+package import AutomationHost
 import AutomationSupport
 
 /// One `key=value` or `key:=JSON` assignment from the command line.
-public struct FlagAssignment: Sendable, Hashable {
+package struct FlagAssignment: Sendable, Hashable {
     /// The flag's name.
-    public var key: String
+    package var key: String
     /// Its value (`key=value` gives a string, number or boolean as it reads; `key:=JSON` any JSON).
-    public var value: FlagValue
+    package var value: FlagValue
 
     /// `key` set to `value`.
-    public init(key: String, value: FlagValue) {
+    package init(key: String, value: FlagValue) {
         self.key = key
         self.value = value
     }
@@ -17,7 +17,7 @@ public struct FlagAssignment: Sendable, Hashable {
     /// Parses `key=value` (value inferred: true/false, integers, decimals, else a string) or `key:=JSON`
     /// (any JSON literal).
     /// - Throws: a one-line reason naming the token.
-    public static func parse(_ token: String) throws(UsageError) -> FlagAssignment {
+    package static func parse(_ token: String) throws(UsageError) -> FlagAssignment {
         guard let equals = token.firstIndex(of: "=") else {
             throw UsageError("'\(token)' is not key=value or key:=JSON (e.g. skipPreActiveCheck=true, retries:=3)")
         }

@@ -1,14 +1,14 @@
-public import AutomationHost
+package import AutomationHost
 import AutomationSupport
 
 /// A `--flags-file`: `{"featureFlags": {...}, "automationFlags": {...}, "env": {...}}`.
-public struct FlagsFile: Sendable, Hashable {
+package struct FlagsFile: Sendable, Hashable {
     /// `featureFlags`: sent as `EPHEMERAL_{json}` / `SUT_EPHEMERAL`.
-    public var featureFlags: [String: FlagValue] = [:]
+    package var featureFlags: [String: FlagValue] = [:]
     /// `automationFlags`: sent as `AUTOMATION_{json}` / `SUT_AUTOMATION`.
-    public var automationFlags: [String: FlagValue] = [:]
+    package var automationFlags: [String: FlagValue] = [:]
     /// `env`: variables set for the program.
-    public var environment: [String: String] = [:]
+    package var environment: [String: String] = [:]
 
     /// An empty flags file.
     package init() {}
@@ -17,7 +17,7 @@ public struct FlagsFile: Sendable, Hashable {
 
     /// Parses the file's text.
     /// - Throws: ``InputError`` naming the file, line and column, and the key that is wrong.
-    public static func parse(_ text: String, file: String) throws(InputError) -> FlagsFile {
+    package static func parse(_ text: String, file: String) throws(InputError) -> FlagsFile {
         let root: JSONNode
         do {
             root = try JSONParser.parse(text)

@@ -1,7 +1,7 @@
 /// Why a program could not be started. A program that starts and fails is a ``ProcessStatus``, not this.
-public struct LaunchError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LaunchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure; each maps to the shell's exit code.
-    public enum Code: Sendable, Hashable {
+    package enum Code: Sendable, Hashable {
         /// Not found (exit 127).
         case notFound
         /// Found but not executable (exit 126).
@@ -11,18 +11,18 @@ public struct LaunchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Which failure: it decides the exit code.
-    public let code: Code
+    package let code: Code
     /// One line naming the program and the reason.
-    public let message: String
+    package let message: String
 
     /// A launch error of this kind, saying `message`.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// The exit code sut-launch reports for this failure.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch code {
         case .notFound: ExitCode.notFound
         case .notExecutable: ExitCode.notExecutable
@@ -30,5 +30,5 @@ public struct LaunchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -20,7 +20,7 @@ public enum LauncherBackend: String, Sendable, CaseIterable {
 
     /// The backend a command line names: its raw value, or `posix-spawn`, the own spawn's name before it stopped
     /// calling posix_spawn on Linux (scripts written then keep working).
-    package init?(named name: String) {
+    public init?(named name: String) {
         if name == "posix-spawn" { self = .spawn } else { self.init(rawValue: name) }
     }
 
@@ -43,9 +43,9 @@ public struct TerminalSize: Sendable, Hashable {
 }
 
 /// What to launch and how. Flags are already marshalled into `arguments` and `environment` by the caller.
-public struct LaunchRequest: Sendable {
+package struct LaunchRequest: Sendable {
     /// Where the program's stdin comes from.
-    public enum StandardInput: Sendable {
+    package enum StandardInput: Sendable {
         /// Our own stdin, passed through as is (a terminal is handed to the program while it runs).
         case inherit
         /// /dev/null: the program sees end of file at once.
@@ -55,33 +55,33 @@ public struct LaunchRequest: Sendable {
     }
 
     /// The program: a path (with a `/`) or a name looked up in the PATH of `environment`.
-    public var executable: String
+    package var executable: String
     /// argv[0] as the program sees it; defaults to `executable` as given.
-    public var argv0: String?
+    package var argv0: String?
     /// Arguments after argv[0].
-    public var arguments: [String]
+    package var arguments: [String]
     /// The complete environment of the program.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The program's working directory; nil keeps ours.
-    public var workingDirectory: String?
+    package var workingDirectory: String?
     /// Where the program's stdin comes from.
-    public var standardInput: StandardInput
+    package var standardInput: StandardInput
     /// Write the program's output through to our own stdout/stderr as it arrives.
-    public var forwardsOutput: Bool
+    package var forwardsOutput: Bool
     /// Bytes of each stream kept for ``OutputRecorder/captured(_:)`` (0: only the tail).
-    public var captureLimit: Int
+    package var captureLimit: Int
     /// Where bytes past ``captureLimit`` are kept (an unlinked file per stream, up to 1 GiB), so a scenario's steps
     /// read the whole stream; nil: they are kept nowhere.
     package var spoolDirectory: String?
     /// How the program is started.
-    public var backend: LauncherBackend = .spawn
+    package var backend: LauncherBackend = .spawn
     /// Run the program on a pseudo-terminal of this size (nil: pipes). Its stdin, stdout and stderr are then the
     /// terminal: output arrives as one stream (`.stdout`, with the terminal's `\r\n`), input is typed into it
     /// (``LaunchedProcess/writeToStandardInput(_:)``, Ctrl-C as byte 3), and `isatty` is true.
-    public var terminal: TerminalSize?
+    package var terminal: TerminalSize?
 
     /// A request to run `executable` with these `arguments` and this complete `environment`.
-    public init(
+    package init(
         executable: String, arguments: [String] = [], environment: [String: String],
         workingDirectory: String? = nil, standardInput: StandardInput = .inherit,
         forwardsOutput: Bool = true, captureLimit: Int = 0

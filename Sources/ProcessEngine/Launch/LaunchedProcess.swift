@@ -2,15 +2,15 @@ import AutomationSupport
 import Dispatch
 
 /// A running program under test. Its process group is its own: signals sent here reach its children too.
-public final class LaunchedProcess: Sendable {
+package final class LaunchedProcess: Sendable {
     /// The program's pid, which is also its process group id.
-    public let pid: Int32
+    package let pid: Int32
     /// The resolved path that was executed.
-    public let executablePath: String
+    package let executablePath: String
     /// argv as sent.
-    public let argv: [String]
+    package let argv: [String]
     /// What the program printed.
-    public let output: OutputRecorder
+    package let output: OutputRecorder
     let started: ContinuousClock.Instant
     /// About when it started, in AutomationSupport's MonotonicClock milliseconds (comparable with output arrivals).
     package let startedAtMs = MonotonicClock.milliseconds()
@@ -84,14 +84,14 @@ public final class LaunchedProcess: Sendable {
     }
 
     /// The status once the program has exited; nil while it runs.
-    public var status: ProcessStatus? { state.withLock { $0.status } }
+    package var status: ProcessStatus? { state.withLock { $0.status } }
 
     /// Time from spawn to exit (or to now while it runs).
-    public var duration: Duration { (state.withLock { $0.ended } ?? .now) - started }
+    package var duration: Duration { (state.withLock { $0.ended } ?? .now) - started }
 
     /// Waits for the program to exit, at most `timeout` (nil: no limit).
     /// - Returns: the status, or nil when the timeout passed first.
-    public func waitForExit(timeout: Duration? = nil) -> ProcessStatus? {
+    package func waitForExit(timeout: Duration? = nil) -> ProcessStatus? {
         if let status { return status }
         let deadline: DispatchTime = timeout.map { .now() + $0.dispatchInterval } ?? .distantFuture
         guard exited.wait(timeout: deadline) == .success else { return nil }
@@ -100,17 +100,17 @@ public final class LaunchedProcess: Sendable {
     }
 
     /// Sends `signal` to the program's whole process group.
-    public func signalGroup(_ signal: Int32) {
+    package func signalGroup(_ signal: Int32) {
         if !ProcessGroup.signal(pid, signal) && status == nil { ProcessGroup.signalProcess(pid, signal) }
     }
 
     /// True while any process of the group (the program, or a child it left behind) is alive (zombies do not count).
-    public var groupIsAlive: Bool { ProcessGroup.hasLiveMembers(pid) }
+    package var groupIsAlive: Bool { ProcessGroup.hasLiveMembers(pid) }
 
     /// Stops the program: `signal` to the group, then SIGKILL to the group after `grace` if the program
     /// has not exited. Returns its status.
     @discardableResult
-    public func stop(signal: Int32 = 15, grace: Duration) -> ProcessStatus {
+    package func stop(signal: Int32 = 15, grace: Duration) -> ProcessStatus {
         signalGroup(signal)
         if let status = waitForExit(timeout: grace) { return status }
         signalGroup(ProcessGroup.kill)
@@ -119,7 +119,7 @@ public final class LaunchedProcess: Sendable {
 
     /// After the program exited: stops what it left running in its group (SIGTERM, SIGKILL after `grace`)
     /// and waits for its output pipes to close, so no child outlives the run and no output is lost.
-    public func finish(grace: Duration) {
+    package func finish(grace: Duration) {
         let alreadyFinished = state.withLock { state -> Bool in
             defer { state.finished = true }
             return state.finished
@@ -138,7 +138,7 @@ public final class LaunchedProcess: Sendable {
 
     /// Writes bytes to the program's stdin (launched with `.pipe`).
     /// - Throws: ``Errno`` when stdin is not a pipe or the program closed it.
-    public func writeToStandardInput(_ bytes: [UInt8]) throws(Errno) {
+    package func writeToStandardInput(_ bytes: [UInt8]) throws(Errno) {
         try withStandardInput { fd throws(Errno) in
             var offset = 0
             while offset < bytes.count {
@@ -189,7 +189,7 @@ public final class LaunchedProcess: Sendable {
     /// Sets the window size of the program's pseudo-terminal (launched with ``LaunchRequest/terminal``); the
     /// program gets SIGWINCH.
     /// - Throws: ``Errno`` when it was not launched on a terminal (EBADF) or the terminal is gone.
-    public func resizeTerminal(_ size: TerminalSize) throws(Errno) {
+    package func resizeTerminal(_ size: TerminalSize) throws(Errno) {
         try withStandardInput { fd throws(Errno) in
             try PseudoTerminal.setWindowSize(fd, size)
         }
@@ -198,7 +198,7 @@ public final class LaunchedProcess: Sendable {
     /// Closes the program's stdin pipe: it reads end of file. (On a terminal it closes only the test's
     /// keyboard; type Ctrl-D, byte 4, for end of file there.) A write in progress on another thread finishes
     /// first; the descriptor is closed when it returns.
-    public func closeStandardInput() {
+    package func closeStandardInput() {
         let fd = state.withLock { state -> Int32 in
             guard state.standardInput >= 0, !state.standardInputClosing else { return -1 }
             state.standardInputClosing = true

@@ -5,7 +5,7 @@ internal import CSystemShims
 /// signal dispositions, stdout/stderr through pipes that are read live, and exit detected by waitpid
 /// without a polling floor. The system calls are in `Platform/` (``Spawn``, ``Reaper``, ``Pipe``,
 /// ``PseudoTerminal``); this is the order they are made in.
-public enum Launcher {
+package enum Launcher {
     /// Spawns are serialized: concurrent `Process.run()` calls can crash on Swift 6.3.1, and posix_spawn is
     /// not safe to call concurrently with other spawns that change descriptors on some toolchains (they take
     /// microseconds).
@@ -14,7 +14,7 @@ public enum Launcher {
     /// Launches the program.
     /// - Returns: the running process; a failing exit is reported by ``LaunchedProcess/waitForExit(timeout:)``, not thrown.
     /// - Throws: ``LaunchError`` when the program cannot be started (not found, not executable, bad directory).
-    public static func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchedProcess {
+    package static func launch(_ request: LaunchRequest) throws(LaunchError) -> LaunchedProcess {
         if request.backend != .spawn && registered(request.backend) == nil {
             throw LaunchError(
                 .cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
@@ -131,7 +131,7 @@ public enum Launcher {
     }
 
     /// True when ``launch(_:)`` can use `backend` in this process.
-    public static func isAvailable(_ backend: LauncherBackend) -> Bool {
+    package static func isAvailable(_ backend: LauncherBackend) -> Bool {
         backend == .spawn || registered(backend) != nil
     }
 

@@ -9,7 +9,7 @@ public enum StandardStream: String, Sendable, Hashable, CaseIterable {
 /// What a program printed: byte counts, the last bytes of each stream, and (optionally) everything, up to a cap.
 ///
 /// Safe to read from any thread while the program runs.
-public final class OutputRecorder: Sendable {
+package final class OutputRecorder: Sendable {
     struct Stream {
         var byteCount = 0
         var tail: [UInt8] = []
@@ -42,16 +42,16 @@ public final class OutputRecorder: Sendable {
 
     let state = Locked(State())
     /// How many bytes of each stream ``tail(_:)`` keeps.
-    public let tailLimit: Int
+    package let tailLimit: Int
     /// How many bytes of each stream ``captured(_:)`` keeps (0: capture nothing but the tail).
-    public let captureLimit: Int
+    package let captureLimit: Int
     /// Where bytes past ``captureLimit`` go (an unlinked file per stream), so steps read the whole stream; nil: nowhere.
     let spoolDirectory: String?
     /// How many bytes of each stream the spool keeps; past it, readers are told the stream was cut (``read(_:from:limit:)``).
     package let spoolLimit: Int
 
     /// A recorder keeping `tailLimit` bytes of each stream's end and `captureLimit` bytes of its start.
-    public convenience init(tailLimit: Int = 64 * 1024, captureLimit: Int = 0) {
+    package convenience init(tailLimit: Int = 64 * 1024, captureLimit: Int = 0) {
         self.init(tailLimit: tailLimit, captureLimit: captureLimit, spoolDirectory: nil)
     }
 
@@ -117,13 +117,13 @@ public final class OutputRecorder: Sendable {
     }
 
     /// Bytes the stream carried so far.
-    public func byteCount(_ stream: StandardStream) -> Int { state.withLock { $0[stream].byteCount } }
+    package func byteCount(_ stream: StandardStream) -> Int { state.withLock { $0[stream].byteCount } }
 
     /// The last ``tailLimit`` bytes of the stream.
-    public func tail(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].tail } }
+    package func tail(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].tail } }
 
     /// Everything captured from the stream (up to ``captureLimit``).
-    public func captured(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].captured } }
+    package func captured(_ stream: StandardStream) -> [UInt8] { state.withLock { $0[stream].captured } }
 
     /// When the byte at `offset` of the stream arrived (monotonic milliseconds, AutomationSupport's
     /// MonotonicClock); nil beyond what has arrived.
@@ -141,17 +141,17 @@ public final class OutputRecorder: Sendable {
     }
 
     /// True once both streams reached end of file (or the launcher stopped reading them).
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    package var isFinished: Bool { state.withLock { $0.finished } }
 
     /// The last `count` lines of the stream, as text (invalid UTF-8 repaired).
-    public func lastLines(_ stream: StandardStream, count: Int) -> [String] {
+    package func lastLines(_ stream: StandardStream, count: Int) -> [String] {
         let text = String(decoding: tail(stream), as: UTF8.self)
         return text.outputLines().suffix(count).map(String.init)
     }
 
     /// The last `count` lines of both streams under headings, for failure messages:
     /// `--- last 2 lines of stdout ---` then the lines, then the same for stderr.
-    public func tailReport(lines count: Int) -> String {
+    package func tailReport(lines count: Int) -> String {
         var text = ""
         for stream in StandardStream.allCases {
             let tail = lastLines(stream, count: count)

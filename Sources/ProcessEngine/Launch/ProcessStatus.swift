@@ -22,7 +22,7 @@ public enum ProcessStatus: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The conventional name of a signal number, e.g. "SIGTERM".
-public func signalName(_ signal: Int32) -> String {
+package func signalName(_ signal: Int32) -> String {
     let names: [Int32: String] = [
         1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE",
         9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",

@@ -19,7 +19,7 @@ public struct TerminalScreen: Sendable, Hashable {
     private var pendingWrap = false
     /// True once a character was written in the last column (tests compare with emulators that model the
     /// wrap differently only when this stays false).
-    package private(set) var filledLastColumn = false
+    public private(set) var filledLastColumn = false
     private var parser = Parser.ground
     private var parameters: [Int] = []
     private var privateMarker = false

@@ -1,21 +1,21 @@
 import AutomationSupport
 
 /// sut-launch's own lines on stderr, each prefixed `sut-launch: `; and its stdout.
-public enum Console {
+package enum Console {
     /// Set while `--format github` keeps everything inside its stop-commands block (see ``GitHubOutput``).
     private static let linesToStandardOutput = Locked(false)
 
     /// Writes `text` to stdout as it is.
-    public static func out(_ text: String) { StandardStreams.out(text) }
+    package static func out(_ text: String) { StandardStreams.out(text) }
 
     /// Writes `sut-launch: error: message` to stderr, on one line: control characters in it (an option's value,
     /// a file name) are written as escapes, so an error cannot retitle a terminal or forge a CI log line.
-    public static func error(_ message: String) { write("sut-launch: error: " + message.escapingControlCharacters() + "\n") }
+    package static func error(_ message: String) { write("sut-launch: error: " + message.escapingControlCharacters() + "\n") }
 
     /// Writes `sut-launch: message` to stderr (to stdout while ``redirectLinesToStandardOutput(_:)`` is on);
     /// control characters other than LF are written as escapes (data inside a line is escaped where the line
     /// is composed: see `escapingControlCharacters(keepingLineBreaks:)`).
-    public static func line(_ message: String) {
+    package static func line(_ message: String) {
         write("sut-launch: " + message.escapingControlCharacters(keepingLineBreaks: true) + "\n")
     }
 

@@ -1,4 +1,4 @@
-public import AutomationHost
+package import AutomationHost
 import AutomationSupport
 import MockServer
 
@@ -10,49 +10,49 @@ import Foundation
 
 /// The machine-readable account of one run (`--report FILE`). Written even when the program could not
 /// start, timed out or was interrupted.
-public struct RunReport: Codable, Sendable {
+package struct RunReport: Codable, Sendable {
     /// The sut-launch that wrote the report.
-    public var sutLaunchVersion = SutLaunch.version
+    package var sutLaunchVersion = SutLaunch.version
     /// The program as given, and the path that was executed (nil when it was not found).
-    public var program: String
+    package var program: String
     /// The path that was executed; nil when the program was not found.
-    public var executablePath: String?
+    package var executablePath: String?
     /// argv as sent, argv[0] included.
-    public var argv: [String]
+    package var argv: [String]
     /// Names of the environment variables sent (values are left out: they may hold secrets).
-    public var environmentKeys: [String]
+    package var environmentKeys: [String]
     /// The feature flags sent (`EPHEMERAL_…` / `SUT_EPHEMERAL`).
-    public var featureFlags: [String: FlagValue]
+    package var featureFlags: [String: FlagValue]
     /// The automation flags sent, defaults included (`AUTOMATION_…` / `SUT_AUTOMATION`).
-    public var automationFlags: [String: FlagValue]
+    package var automationFlags: [String: FlagValue]
     /// Where the flags travelled: `args`, `env` or `both`.
-    public var flagsIn: String
+    package var flagsIn: String
     /// The directory the program ran in; nil: sut-launch's own.
-    public var workingDirectory: String?
+    package var workingDirectory: String?
     /// True when the program started.
-    public var launched = false
+    package var launched = false
     /// sut-launch's own exit code for this run.
-    public var exitCode: Int32 = 0
+    package var exitCode: Int32 = 0
     /// The program's exit code; nil when it did not exit normally.
-    public var programExitCode: Int32?
+    package var programExitCode: Int32?
     /// The signal that ended the program, if one did.
-    public var signal: Int32?
+    package var signal: Int32?
     /// That signal's name (`SIGTERM`).
-    public var signalName: String?
+    package var signalName: String?
     /// True when `--timeout` ended the program.
-    public var timedOut = false
+    package var timedOut = false
     /// The signal sut-launch received and forwarded (Ctrl-C: SIGINT).
-    public var interruptedBy: String?
+    package var interruptedBy: String?
     /// From launch to exit, in milliseconds.
-    public var durationMs: Double = 0
+    package var durationMs: Double = 0
     /// Bytes the program wrote to stdout.
-    public var stdoutBytes = 0
+    package var stdoutBytes = 0
     /// Bytes the program wrote to stderr.
-    public var stderrBytes = 0
+    package var stderrBytes = 0
     /// Why the run failed before or around the program (launch failure), if it did.
-    public var error: String?
+    package var error: String?
     /// What the mock server saw, when one ran.
-    public var mockServer: MockServerReport?
+    package var mockServer: MockServerReport?
 
     init(plan: LaunchPlan, request: LaunchRequest, mockServerURL: String?) {
         program = plan.program
@@ -78,7 +78,7 @@ public struct RunReport: Codable, Sendable {
 
     /// Writes the report as pretty-printed JSON with sorted keys.
     /// - Returns: false when the file cannot be written.
-    public func write(to path: String) -> Bool {
+    package func write(to path: String) -> Bool {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return false }
@@ -87,41 +87,41 @@ public struct RunReport: Codable, Sendable {
 }
 
 /// The mock server's part of the run report.
-public struct MockServerReport: Codable, Sendable {
+package struct MockServerReport: Codable, Sendable {
     /// One route and its calls.
-    public struct Route: Codable, Sendable {
+    package struct Route: Codable, Sendable {
         /// The stub's id (`file:line`).
-        public var id: String
+        package var id: String
         /// Its name (`GET /cities`, or the `name` given).
-        public var name: String
+        package var name: String
         /// Where it was defined.
-        public var source: String
+        package var source: String
         /// Requests it answered.
-        public var calls: Int
+        package var calls: Int
         /// Why its `expect` does not hold; nil when it holds or there is none.
-        public var expectationFailure: String?
+        package var expectationFailure: String?
     }
     /// A request no stub matched.
-    public struct Unexpected: Codable, Sendable {
+    package struct Unexpected: Codable, Sendable {
         /// Its method.
-        public var method: String
+        package var method: String
         /// Its request-target as sent.
-        public var url: String
+        package var url: String
         /// The nearest stub and what differed.
-        public var nearMiss: String
+        package var nearMiss: String
     }
     /// The server's base URL (`http://127.0.0.1:PORT`).
-    public var url: String
+    package var url: String
     /// Requests received in all.
-    public var totalRequests: Int
+    package var totalRequests: Int
     /// What unexpected requests did: `404` (reported) or `fail`.
-    public var unexpectedPolicy: String
+    package var unexpectedPolicy: String
     /// Every route, in load order.
-    public var routes: [Route]
+    package var routes: [Route]
     /// The unexpected requests described (the first 1,000).
-    public var unexpected: [Unexpected]
+    package var unexpected: [Unexpected]
     /// What failed the run (unmet expectations; unexpected requests under strict).
-    public var failures: [String]
+    package var failures: [String]
 
     init(url: String, summary: ServerSummary) {
         self.url = url
@@ -136,7 +136,7 @@ public struct MockServerReport: Codable, Sendable {
 }
 
 /// Facts about sut-launch itself.
-public enum SutLaunch {
+package enum SutLaunch {
     /// This sut-launch's version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 }

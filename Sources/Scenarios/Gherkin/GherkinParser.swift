@@ -5,11 +5,11 @@ import AutomationSupport
 /// comments, in any of the 80 languages of Gherkin's keyword list (`# language: it` before the Feature line).
 /// It reads lines as Cucumber's reference parser does (GherkinLine) and gives its pickles for every file of
 /// Cucumber's conformance corpus (Tests/ScenariosTests/Gherkin/testdata). Its work is linear in the file.
-public enum GherkinParser {
+package enum GherkinParser {
     static let stepKeywords = ["Given ", "When ", "Then ", "And ", "But ", "* "]
 
     /// - Throws: ``GherkinError`` with the file, the line and what was expected there.
-    public static func parse(_ text: String, uri: String) throws(GherkinError) -> GherkinDocument {
+    package static func parse(_ text: String, uri: String) throws(GherkinError) -> GherkinDocument {
         // A UTF-8 byte order mark (editors on Windows write one) is not part of the first line (Cucumber-JS and
         // Cucumber-JVM read past it too; the Python parser does not).
         let text = text.unicodeScalars.first == "\u{FEFF}" ? String(Substring(text.unicodeScalars.dropFirst())) : text

@@ -4,13 +4,13 @@ import ProcessEngine
 /// JUnit XML that GitHub Actions, GitLab and Jenkins read: a testsuite per feature, a testcase per scenario
 /// (`classname` = feature, `name` = scenario, `time` in seconds), `<failure>` for assertions, `<error>` for
 /// scenarios that could not run, and `<system-out>` with the step trail, the output tail and unexpected requests.
-public enum JUnitReport {
+package enum JUnitReport {
     /// Captured text per test case is capped at this many characters.
     static let outputCap = 64 * 1024
 
     /// - Parameter strict: leave out the `file` and `line` attributes, so the report validates against the
     ///   strict Jenkins/Ant schema (`--junit-strict`).
-    public static func render(_ results: [ScenarioResult], totalSeconds: Double, strict: Bool = false) -> String {
+    package static func render(_ results: [ScenarioResult], totalSeconds: Double, strict: Bool = false) -> String {
         var features: [(String, [ScenarioResult])] = []
         for result in results {
             if let index = features.firstIndex(where: { $0.0 == result.pickle.featureName }) {
@@ -111,11 +111,11 @@ public enum JUnitReport {
 }
 
 /// The `--report` JSON of `sut-launch test`.
-public enum ScenarioJSONReport {
+package enum ScenarioJSONReport {
     /// - Parameters:
     ///   - exitCode: sut-launch's exit code for the run.
     ///   - error: why the run ended early (usage error, invalid file, signal), if it did.
-    public static func render(_ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil) -> String {
+    package static func render(_ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil) -> String {
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         var json = "{\"exitCode\":\(exitCode),"
         if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }

@@ -19,13 +19,13 @@ public struct Pickle: Sendable, Hashable {
     /// Feature, rule, scenario and examples tags, without duplicates.
     public var tags: [String]
     /// Background steps, then the scenario's own.
-    public var steps: [GherkinDocument.Step]
+    package var steps: [GherkinDocument.Step]
 
     /// `login.feature:12`.
     public var location: String { "\(uri):\(line)" }
 
     /// Compiles a document into pickles, in file order.
-    public static func compile(_ document: GherkinDocument) -> [Pickle] {
+    package static func compile(_ document: GherkinDocument) -> [Pickle] {
         guard let feature = document.feature else { return [] }
         var result: [Pickle] = []
         let featureTags = feature.tags.map(\.name)

@@ -10,24 +10,24 @@ import Foundation
 #endif
 
 /// Why a step did not pass: an assertion that failed, or something that kept the scenario from running.
-public struct StepFailure: Error, Sendable, CustomStringConvertible {
+package struct StepFailure: Error, Sendable, CustomStringConvertible {
     /// Failure or error, as JUnit reports them.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// An expectation did not hold (JUnit `<failure>`).
         case failure
         /// The scenario could not run: undefined step, program not found (JUnit `<error>`).
         case error
     }
     /// Failure or error.
-    public var kind: Kind
+    package var kind: Kind
     /// What went wrong, for the report.
-    public var message: String
+    package var message: String
     /// A step failure of this kind saying `message`.
-    public init(_ message: String, kind: Kind = .failure) {
+    package init(_ message: String, kind: Kind = .failure) {
         self.kind = kind
         self.message = message
     }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The state of one scenario while it runs: what the Given steps set up, the program, the mock server.

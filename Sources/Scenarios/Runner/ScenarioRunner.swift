@@ -6,7 +6,7 @@ import ProcessEngine
 /// How `sut-launch test` runs scenarios.
 public struct ScenarioOptions: Sendable {
     /// `--tags`: the scenarios whose tags satisfy it (nil: all).
-    public var tags: TagExpression?
+    package var tags: TagExpression?
     /// Scenarios run at once, each with its own mock-server port and working directory.
     public var jobs = 1
     /// `(k, n)`: run the k-th of n shares (1-based).
@@ -44,37 +44,37 @@ public struct ScenarioOptions: Sendable {
 }
 
 /// The outcome of one scenario.
-public struct ScenarioResult: Sendable {
+package struct ScenarioResult: Sendable {
     /// How a scenario ended: passed, failed (an expectation), error (it could not run), or not run
     /// (`--fail-fast` stopped the run before it).
-    public enum Status: String, Sendable {
+    package enum Status: String, Sendable {
         case passed, failed, error, notRun
     }
     /// The scenario.
-    public var pickle: Pickle
+    package var pickle: Pickle
     /// How it ended.
-    public var status: Status
+    package var status: Status
     /// How long it took.
-    public var duration: Duration
+    package var duration: Duration
     /// `login.feature:14: Then I see "x"` and why, when it did not pass.
-    public var failedStep: String?
+    package var failedStep: String?
     /// Why it did not pass (nil when it passed).
-    public var message: String?
+    package var message: String?
     /// Every step with its mark (✓ passed, ✗ failed, - skipped).
-    public var trail: [String]
+    package var trail: [String]
     /// How long each step of the trail took (zero for the skipped ones), in trail order.
-    public var stepDurations: [Duration] = []
+    package var stepDurations: [Duration] = []
     /// The program's last output lines (both streams).
-    public var outputTail: String
+    package var outputTail: String
     /// Unexpected requests the mock server received, with their near misses.
-    public var unexpectedRequests: [String]
+    package var unexpectedRequests: [String]
     /// Where a failed scenario's artefacts were written (`--artifacts`), or its directory kept.
-    public var artifacts: String?
+    package var artifacts: String?
     /// The scenario reached its time limit (`--scenario-timeout` or `@timeout=`): it failed, whatever its steps said.
-    public var timedOut = false
+    package var timedOut = false
     /// The mock server's end-of-scenario checks (unmet `expect.times`, unexpected requests under strictness): nil
     /// when the scenario ran no server, else what failed (empty: they passed). Messages show them as an After hook.
-    public var mockServerChecks: [String]?
+    package var mockServerChecks: [String]?
 
     /// A scenario `--fail-fast` did not start: every step skipped.
     package static func notRun(_ pickle: Pickle) -> ScenarioResult {
@@ -88,12 +88,12 @@ public struct ScenarioResult: Sendable {
 }
 
 /// Runs pickles: in parallel with `jobs`, each in its own world, and reports as each ends.
-public enum ScenarioRunner {
+package enum ScenarioRunner {
     /// Programs running in scenarios now, so an interrupted test run can stop them all.
     static let live = Locked<[Int32: LaunchedProcess]>([:])
 
     /// Stops every program a scenario is running (SIGTERM to its group, SIGKILL after `grace`).
-    public static func stopAll(grace: Duration) {
+    package static func stopAll(grace: Duration) {
         let processes = live.withLock { live -> [LaunchedProcess] in
             defer { live.removeAll() }
             return Array(live.values)
@@ -103,7 +103,7 @@ public enum ScenarioRunner {
     }
 
     /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
-    public static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
+    package static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
         var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
         if let pattern = options.namePattern, let regex = try? RegexBox(pattern) {
             selected = selected.filter { regex.matchesPart($0.name) }
@@ -125,7 +125,7 @@ public enum ScenarioRunner {
     static func timingKey(_ pickle: Pickle) -> String { "\(pickle.featureName): \(pickle.name)" }
 
     /// Runs every pickle and calls `report` (serialized) as each finishes. Results come back in input order.
-    public static func run(
+    package static func run(
         _ pickles: [Pickle], options: ScenarioOptions,
         started: @escaping @Sendable (Pickle) -> Void = { _ in },
         report: @escaping @Sendable (ScenarioResult) -> Void
@@ -158,7 +158,7 @@ public enum ScenarioRunner {
     }
 
     /// Runs one scenario in a fresh working directory.
-    public static func runOne(_ pickle: Pickle, options: ScenarioOptions) -> ScenarioResult {
+    package static func runOne(_ pickle: Pickle, options: ScenarioOptions) -> ScenarioResult {
         let started = ContinuousClock.now
         let timeout = scenarioTimeout(pickle, options: options)
         let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"

@@ -1,14 +1,14 @@
-public import ProcessEngine
+package import ProcessEngine
 
 /// A boolean tag filter: `@smoke and not (@slow or @flaky)`. Precedence: not > and > or.
-public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible {
+package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible {
     case tag(String)
     case not(TagExpression)
     case and(TagExpression, TagExpression)
     case or(TagExpression, TagExpression)
 
     /// Whether a scenario with these tags is selected.
-    public func matches(_ tags: [String]) -> Bool {
+    package func matches(_ tags: [String]) -> Bool {
         switch self {
         case .tag(let name): tags.contains(name)
         case .not(let inner): !inner.matches(tags)
@@ -17,7 +17,7 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tag(let name): name
         case .not(let inner): "not \(inner)"
@@ -39,7 +39,7 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
     /// purpose: a tag must start with `@` (Cucumber would take `smoke` literally and select nothing), and a lone `\`
     /// at the end is refused (Cucumber drops it).
     /// - Throws: ``UsageError`` naming the token that does not fit.
-    public static func parse(_ text: String) throws(UsageError) -> TagExpression {
+    package static func parse(_ text: String) throws(UsageError) -> TagExpression {
         var tokens: [Token] = []
         var word = ""
         var escaped = false

@@ -4,16 +4,16 @@ public import ProcessEngine
 
 /// A step written in Swift: a Cucumber Expression (`a user {string} exists`; `{string}`, `{int}`, `{float}`,
 /// `{word}`, `{}`, optional text, alternatives: ``CucumberExpression``) and what it does. AutomationTesting's `StepLibrary` builds these from typed closures.
-public struct CodeStep: Sendable {
+package struct CodeStep: Sendable {
     /// The step's Cucumber Expression.
-    public let pattern: String
+    package let pattern: String
     /// Where it was defined (`LoginSteps.swift:12`), for clash and failure messages.
-    public let source: String
+    package let source: String
     /// What the step does: the context and the expression's captures as text.
-    public let body: @Sendable (StepContext, [String]) throws -> Void
+    package let body: @Sendable (StepContext, [String]) throws -> Void
 
     /// A step matching `pattern`, defined at `source`, doing `body`.
-    public init(pattern: String, source: String, body: @escaping @Sendable (StepContext, [String]) throws -> Void) {
+    package init(pattern: String, source: String, body: @escaping @Sendable (StepContext, [String]) throws -> Void) {
         self.pattern = pattern
         self.source = source
         self.body = body
@@ -23,7 +23,7 @@ public struct CodeStep: Sendable {
 extension ScenarioOptions {
     /// Adds steps written in Swift. Returns the problems (a pattern that does not compile, or that clashes with
     /// another step or a built-in one, naming both); the steps without a problem are added.
-    public mutating func addSteps(_ steps: [CodeStep]) -> [String] {
+    package mutating func addSteps(_ steps: [CodeStep]) -> [String] {
         var problems: [String] = []
         for step in steps {
             var userStep: UserStep

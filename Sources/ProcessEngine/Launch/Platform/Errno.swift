@@ -5,12 +5,12 @@ import Darwin
 #endif
 
 /// A C errno with its text.
-public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
+package struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     /// The errno value (`ENOENT`).
-    public let rawValue: Int32
+    package let rawValue: Int32
     /// The errno `rawValue`.
-    public init(_ rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(cString: strerror(rawValue)) }
+    package init(_ rawValue: Int32) { self.rawValue = rawValue }
+    package var description: String { String(cString: strerror(rawValue)) }
 }
 
 extension Errno {

@@ -14,9 +14,9 @@ internal import _CProcessSpawn
 /// The umask and the resource limits are the caller's: reports are created with the caller's umask (as
 /// any tool's output), the journal 0600 whatever the umask; a descriptor limit too low for a run is an
 /// error naming it, never a result (see ``Launcher``).
-public enum ProcessStart {
+package enum ProcessStart {
     /// Resets inherited signal state and standard descriptors; about 35 system calls.
-    public static func prepare() {
+    package static func prepare() {
         _ = process_reset_inherited_signals()
         SignalForwarder.blockSignalsInThisProcess()
         StandardDescriptors.openClosedOnes()

@@ -20,7 +20,7 @@ import Darwin
 /// `main` calls ``blockSignalsInThisProcess()`` first thing, so commands that wait with ``waitForTerminationSignal()``
 /// (serve, test) see them in one thread; creating a forwarder installs the handlers and unblocks the signals in
 /// the calling thread. The program gets an empty mask and default dispositions anyway.
-public final class SignalForwarder: Sendable {
+package final class SignalForwarder: Sendable {
     private let grace: Duration
     private static var forwardedSet: sigset_t {
         var set = sigset_t()
@@ -29,7 +29,7 @@ public final class SignalForwarder: Sendable {
     }
 
     /// Waits for the next signal that ends a run (blocked by ``blockSignalsInThisProcess()``) and returns it.
-    public static func waitForTerminationSignal() -> Int32 {
+    package static func waitForTerminationSignal() -> Int32 {
         var set = forwardedSet
         var received: Int32 = 0
         while sigwait(&set, &received) != 0 {}
@@ -37,11 +37,11 @@ public final class SignalForwarder: Sendable {
     }
 
     /// Sends this process SIGTERM (what ``waitForTerminationSignal()`` waits for).
-    public static func raiseTermination() { kill(getpid(), SIGTERM) }
+    package static func raiseTermination() { kill(getpid(), SIGTERM) }
 
     /// Blocks the forwarded signals in the calling thread (and every thread it starts later), and tells crash
     /// signals sent with `kill` from real faults.
-    public static func blockSignalsInThisProcess() {
+    package static func blockSignalsInThisProcess() {
         var set = forwardedSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
         process_catch_external_crash_signals()
@@ -51,25 +51,25 @@ public final class SignalForwarder: Sendable {
     }
 
     /// Installs the forwarding handlers (once per process is enough; again is harmless).
-    public init(grace: Duration) {
+    package init(grace: Duration) {
         self.grace = grace
         process_forward_install()
     }
 
     /// The process that receives forwarded signals. A signal that came before it started is sent now.
-    public func attach(_ process: LaunchedProcess) {
+    package func attach(_ process: LaunchedProcess) {
         process_forward_attach(process.pid)
     }
 
     /// The first signal received, if any.
-    public var receivedSignal: Int32? {
+    package var receivedSignal: Int32? {
         let signal = process_forward_first()
         return signal == 0 ? nil : signal
     }
 
     /// Waits for the program to exit, at most `timeout` (nil: no limit), and sends its group SIGKILL once the
     /// grace period has passed since the first forwarded signal. Nil when the timeout passed first.
-    public func waitForExit(of process: LaunchedProcess, timeout: Duration?) -> ProcessStatus? {
+    package func waitForExit(of process: LaunchedProcess, timeout: Duration?) -> ProcessStatus? {
         let end = timeout.map { ContinuousClock.now + $0 }
         var killed = false
         while true {

@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 /// sut-launch's own fds 0, 1 and 2, and how it ends.
-public enum StandardDescriptors {
+package enum StandardDescriptors {
     /// Opens /dev/null on any of fds 0, 1, 2 that is closed, before anything else opens a descriptor.
     /// Otherwise the next pipe or socket would take that number, and a program started with stdin closed
     /// (`sut-launch cat <&-`) would read its own stdout pipe and hang.
-    public static func openClosedOnes() {
+    package static func openClosedOnes() {
         for target: Int32 in 0...2 where fcntl(target, F_GETFD) == -1 && errno == EBADF {
             let fd = open("/dev/null", O_RDWR)
             if fd >= 0 && fd != target {
@@ -20,33 +20,33 @@ public enum StandardDescriptors {
     }
 
     /// The terminal's width in columns (80 when it cannot be read).
-    public static func terminalColumns(_ fd: Int32) -> Int {
+    package static func terminalColumns(_ fd: Int32) -> Int {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 
     /// True when `fd` is a terminal.
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Ends the process with `code` (the C library's exit).
-    public static func exitProcess(_ code: Int32) -> Never {
+    package static func exitProcess(_ code: Int32) -> Never {
         exit(code)
     }
 }
 
 /// The signal numbers the rest of the code names.
-public enum SignalNumber {
+package enum SignalNumber {
     /// SIGINT (Ctrl-C).
-    public static let interrupt = SIGINT
+    package static let interrupt = SIGINT
     /// SIGTERM.
-    public static let terminate = SIGTERM
+    package static let terminate = SIGTERM
     /// SIGHUP.
-    public static let hangUp = SIGHUP
+    package static let hangUp = SIGHUP
     /// SIGKILL.
-    public static let kill = SIGKILL
+    package static let kill = SIGKILL
     /// The signals a scenario step may send, by name.
-    public static let named: [(name: String, number: Int32)] = [
+    package static let named: [(name: String, number: Int32)] = [
         ("INT", SIGINT), ("TERM", SIGTERM), ("HUP", SIGHUP), ("QUIT", SIGQUIT), ("USR1", SIGUSR1), ("USR2", SIGUSR2), ("KILL", SIGKILL),
     ]
 }

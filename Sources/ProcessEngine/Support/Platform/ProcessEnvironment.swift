@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// The current process's environment, read from `environ`.
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// Every `NAME=value` entry of `environ` now (an entry without `=` is skipped; a later duplicate wins).
-    public static var current: [String: String] {
+    package static var current: [String: String] {
         #if canImport(Darwin)
         guard let start = _NSGetEnviron()?.pointee else { return [:] } // the documented accessor for programs on Darwin
         #else

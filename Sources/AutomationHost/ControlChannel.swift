@@ -3,11 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Messages from the test to the running program (the pasteboard idea, done right): the test sends, the
 /// program receives, and may acknowledge with a reply the test waits for.
@@ -67,34 +62,11 @@ public struct ControlChannel: Sendable {
         return exchange("POST", "/__sut/control/ack?id=\(id)", body: reply, timeoutMs: 5_000)?.status == 204
     }
 
-    /// A minimal blocking HTTP/1.1 exchange on IPv4 (the Host library keeps to FoundationEssentials: no URLSession).
+    /// A minimal blocking HTTP/1.1 exchange (the Host library keeps to FoundationEssentials: no URLSession);
+    /// the socket calls are `LoopbackSocket`'s.
     private func exchange(_ method: String, _ target: String, body: String = "", timeoutMs: Int) -> (
         status: Int, messageId: Int?, body: String
     )? {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        let sendFlags = Int32(MSG_NOSIGNAL) // an endpoint that went away must not kill the program with SIGPIPE
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        let sendFlags: Int32 = 0
-        #endif
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        #if canImport(Darwin)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: .init((timeoutMs % 1000) * 1000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else { return nil }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         let payload = Array(body.utf8)
         // The endpoint takes writes typed application/octet-stream only (a type a web page cannot send without a
         // CORS preflight); IPv6 hosts go in brackets.
@@ -103,21 +75,11 @@ public struct ControlChannel: Sendable {
             Array(
                 ("\(method) \(target) HTTP/1.1\r\nHost: \(hostField)\r\nContent-Type: application/octet-stream\r\n"
                     + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n").utf8) + payload
-        var offset = 0
-        while offset < request.count {
-            let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, sendFlags) }
-            if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { return nil }
-            offset += sent
-        }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while response.count < 64 << 20 { // a message is at most the server's 16 MiB body limit
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            response += buffer[0..<count]
-        }
+        // A message is at most the server's 16 MiB body limit.
+        guard
+            let response = LoopbackSocket.exchange(
+                host: host == "localhost" ? "127.0.0.1" : host, port: port, request: request, timeoutMs: timeoutMs, limit: 64 << 20)
+        else { return nil }
         let text = String(decoding: response, as: UTF8.self)
         guard let headEnd = text.firstRange(of: "\r\n\r\n"), let status = Int(text.dropFirst(9).prefix(3)) else { return nil }
         var messageId: Int?

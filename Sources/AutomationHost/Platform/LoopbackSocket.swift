@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One request and its whole answer over a TCP connection to an IPv4 address, blocking, within one deadline:
+/// the socket calls of ``ControlChannel``.
+enum LoopbackSocket {
+    /// Sends `request`, reads until the peer closes, `limit` bytes or `timeoutMs` after the start, whichever
+    /// comes first. nil when the address is not IPv4, the connection fails or nothing could be sent.
+    static func exchange(host: String, port: UInt16, request: [UInt8], timeoutMs: Int, limit: Int) -> [UInt8]? {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let sendFlags = Int32(MSG_NOSIGNAL) // an endpoint that went away must not kill the program with SIGPIPE
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let sendFlags: Int32 = 0
+        #endif
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #if canImport(Darwin)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        let deadline = monotonicMilliseconds() + max(0, timeoutMs)
+        var offset = 0
+        while offset < request.count {
+            guard setTimeout(fd, SO_SNDTIMEO, until: deadline) else { return nil }
+            let sent = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, sendFlags) }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return nil }
+            offset += sent
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        // Each read waits only for what is left of the deadline: a peer that trickles bytes cannot stretch it.
+        while response.count < limit, setTimeout(fd, SO_RCVTIMEO, until: deadline) {
+            let count = recv(fd, &buffer, min(buffer.count, limit - response.count), 0)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        return response
+    }
+
+    /// Sets a send or receive timeout to what is left until `deadline`; false once it has passed.
+    private static func setTimeout(_ fd: Int32, _ option: Int32, until deadline: Int) -> Bool {
+        let left = deadline - monotonicMilliseconds()
+        guard left > 0 else { return false }
+        var timeout = timeval(tv_sec: left / 1000, tv_usec: .init((left % 1000) * 1000))
+        return setsockopt(fd, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0
+    }
+
+    private static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    }
+}
