@@ -128,6 +128,7 @@ public func assertNoUnexpectedRequests(
     _ server: MockServer,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
+    server.settle() // a request a program sent just before it ended may still sit in a socket
     let unexpected = server.unexpectedRequestDescriptions
     guard !unexpected.isEmpty else { return }
     recordAutomationIssue(

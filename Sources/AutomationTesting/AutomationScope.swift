@@ -85,7 +85,11 @@ public final class AutomationScope: Sendable {
             return (state.applications, state.servers, state.cleanups)
         }
         for application in applications { application.terminate(grace: .seconds(1)) }
-        for server in servers { server.stop() }
+        // What the programs sent before they ended is read and answered before the servers stop and count.
+        for server in servers {
+            server.settle()
+            server.stop()
+        }
         for cleanup in cleanups.reversed() { cleanup() }
         return servers.filter(\.isStrict).compactMap { server in
             let unexpected = server.unexpectedRequestDescriptions

@@ -171,4 +171,41 @@ import Testing
             #expect(try Self.curl(["\(url)/__admin/mappings"]).contains(#""total":0"#))
         }
     }
+
+    /// Hostile review: a program that sends an unmatched request and exits at once. The request was still in the
+    /// server's socket when the run counted, so a strict run exited 0 with "0 requests" about half the time (and
+    /// `the server received no unexpected requests` passed). The end of a run reads what was sent first.
+    @Test(.enabled(if: CLI.hasCommand("python3"), "needs python3"))
+    func aRequestSentJustBeforeTheProgramExitsIsCounted() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(#"{"routes": [{"path": "/a", "status": 200}], "unexpected": "fail"}"#, "strict.json", in: directory)
+        let fire = try CLI.write(
+            """
+            import os, socket, urllib.parse
+            u = urllib.parse.urlparse(os.environ["SUT_MOCK_SERVER_URL"])
+            s = socket.create_connection((u.hostname, u.port))
+            body = b"x" * 100000
+            s.sendall(b"POST /not-stubbed HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body)
+            os._exit(0)
+            """, "fire.py", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: strict
+              Scenario: an unmatched request the program sent
+                Given the stubs "strict.json"
+                When I launch the program with "${FIRE}"
+                Then the exit code is 0
+                And the server received no unexpected requests
+            """, "strict.feature", in: directory)
+        for attempt in 1...5 {
+            let report = directory.appendingPathComponent("r\(attempt).json").path
+            let run = try CLI.run(["--port", "0", "--stub", stubs, "--report", report, "python3", fire])
+            #expect(run.status == 4 && run.stderr.contains("POST /not-stubbed"), "run \(attempt): \(run.status) \(run.stderr)")
+            let json = try String(contentsOfFile: report, encoding: .utf8)
+            #expect(json.contains("/not-stubbed"), "run \(attempt): the report does not name the request: \(json)")
+            let test = try CLI.run(["test", "-q", "-D", "PROGRAM=python3", "-D", "FIRE=\(fire)", feature])
+            #expect(test.status == 1 && test.stdout.contains("/not-stubbed"), "test \(attempt): \(test.status) \(test.stdout)")
+        }
+    }
 }

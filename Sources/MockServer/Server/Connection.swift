@@ -7,16 +7,20 @@ package struct Connection {
     let limits: ServerLimits
     let handler: HTTPServer.Handler
     let isStopped: @Sendable () -> Bool
+    /// Told true when a request starts arriving, false when the connection waits with nothing buffered
+    /// (``HTTPServer/settle(timeout:)`` waits for every connection to be so).
+    let isBusy: @Sendable (Bool) -> Void
 
     package init(
         socket: Socket, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
-        isStopped: @escaping @Sendable () -> Bool
+        isStopped: @escaping @Sendable () -> Bool, isBusy: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.socket = socket
         self.clientAddress = clientAddress
         self.limits = limits
         self.handler = handler
         self.isStopped = isStopped
+        self.isBusy = isBusy
     }
 
     /// The connection's bytes: what was received (`input`, consumed before `start`), what waits to be sent
@@ -94,6 +98,10 @@ package struct Connection {
         // Idle until a request starts; from its first byte, the header timeout.
         var started = io.start < io.input.count
         var deadline = now() + (started ? limits.headerTimeoutMs : limits.idleTimeoutMs)
+        // Waiting with nothing buffered is idle (a lock taken only then: the keep-alive path pays nothing).
+        var idle = headEnd == nil && !started
+        if idle { isBusy(false) }
+        defer { if idle { isBusy(true) } }
         while headEnd == nil {
             if io.input.count - io.start > limits.maxHeaderBytes {
                 refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
@@ -111,6 +119,10 @@ package struct Connection {
             io.skipEmptyLines()
             if !started, io.start < io.input.count {
                 started = true
+                if idle {
+                    isBusy(true)
+                    idle = false
+                }
                 deadline = now() + limits.headerTimeoutMs
             }
             headEnd = Self.findHeadEnd(io.input, from: max(io.start, searchFrom))

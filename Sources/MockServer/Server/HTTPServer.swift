@@ -23,6 +23,8 @@ package final class HTTPServer: Sendable {
         private var listener: Socket?
         private var listenerOpen = false
         private var connections: Set<Socket> = []
+        /// Connections reading or answering a request (a new one counts until it waits for its first byte).
+        private var busy: Set<Socket> = []
         private var stopped = false
         private var boundPort: UInt16 = 0
         func locked<R>(_ body: (ServerState) -> R) -> R { lock.withLock { body(self) } }
@@ -38,6 +40,7 @@ package final class HTTPServer: Sendable {
             locked { state in
                 guard !state.stopped, state.connections.count < limit else { return false }
                 state.connections.insert(socket)
+                state.busy.insert(socket)
                 return true
             }
         }
@@ -45,6 +48,7 @@ package final class HTTPServer: Sendable {
         func close(_ socket: Socket) {
             locked {
                 _ = $0.connections.remove(socket)
+                _ = $0.busy.remove(socket)
                 socket.close()
             }
         }
@@ -75,6 +79,22 @@ package final class HTTPServer: Sendable {
             }
         }
         var openConnections: Int { locked { $0.connections.count } }
+        /// A connection starts (true) or stops (false) reading or answering a request.
+        func setBusy(_ socket: Socket, _ busy: Bool) {
+            locked { state in
+                guard state.connections.contains(socket) else { return }
+                if busy { state.busy.insert(socket) } else { state.busy.remove(socket) }
+            }
+        }
+        /// Nothing in flight: no connection waits in the listen queue, none is reading or answering a request,
+        /// and no idle one has bytes (or its end) waiting to be read.
+        var isQuiet: Bool {
+            locked { state in
+                guard state.busy.isEmpty else { return false }
+                if state.listenerOpen, let listener = state.listener, listener.waitReadable(timeoutMs: 0) { return false }
+                return !state.connections.contains { $0.waitReadable(timeoutMs: 0) }
+            }
+        }
         var listenerDescriptor: Int32? { locked { $0.listener?.fd } }
     }
 
@@ -133,7 +153,7 @@ package final class HTTPServer: Sendable {
                 let threadStarted = startDetachedThread {
                     Connection(
                         socket: client, clientAddress: address, limits: limits, handler: handler,
-                        isStopped: { state.isStopped }
+                        isStopped: { state.isStopped }, isBusy: { state.setBusy(client, $0) }
                     ).serve()
                     state.close(client)
                 }
@@ -153,4 +173,25 @@ package final class HTTPServer: Sendable {
 
     /// Stops accepting and closes every connection. Requests being answered finish their write or fail it.
     package func stop() { state.stop() }
+
+    /// Waits until every request clients have sent so far has been read and answered (see ``ServerState/isQuiet``;
+    /// seen twice, 5 ms apart, so a connection between accept and its registration is not missed), or `timeout`.
+    /// - Returns: false when something was still in flight at the deadline.
+    package func settle(timeout: Duration) -> Bool {
+        let deadline =
+            MonotonicClock.milliseconds() + Double(timeout.components.seconds) * 1000
+            + Double(timeout.components.attoseconds) / 1e15
+        var quietSince: Double?
+        while true {
+            let now = MonotonicClock.milliseconds()
+            if state.isQuiet {
+                if let since = quietSince, now - since >= 5 { return true }
+                quietSince = quietSince ?? now
+            } else {
+                quietSince = nil
+            }
+            if now >= deadline { return false }
+            MonotonicClock.sleep(milliseconds: 1)
+        }
+    }
 }

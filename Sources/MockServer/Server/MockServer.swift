@@ -104,6 +104,13 @@ public final class MockServer: Sendable {
     /// Stops listening and closes every connection.
     public func stop() { server.stop() }
 
+    /// Waits until every request its clients have sent so far has been read and answered, up to `timeout`. Call it
+    /// before reading the journal or the summary when a client may have sent a request just before it exited:
+    /// what is still in a socket's buffer is not in the journal yet.
+    /// - Returns: false when a request was still arriving or being answered at the deadline.
+    @discardableResult
+    public func settle(timeout: Duration = .seconds(2)) -> Bool { server.settle(timeout: timeout) }
+
     /// The port it listens on (the one chosen when started with port 0).
     public var port: UInt16 { server.port }
     package var listeningDescriptor: Int32? { server.listeningDescriptor }

@@ -365,11 +365,26 @@ final class ScenarioRun {
             _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
         }
         guard let server else { return [] }
+        server.settle(timeout: MockServerRun.settleTimeout)
         server.stop()
         return server.summary.failures
     }
 
     var unexpectedRequests: [String] {
-        server?.summary.unexpected.map(\.description) ?? []
+        guard let server else { return [] }
+        settle(server)
+        return server.summary.unexpected.map(\.description)
+    }
+
+    /// The server, once it has read and answered what the scenario's programs sent, if they have all ended (a
+    /// request sent just before a program exited may still sit in a socket); while one runs, as it is.
+    func settledServer() throws(StepFailure) -> MockServer {
+        let server = try requireServer()
+        settle(server)
+        return server
+    }
+
+    private func settle(_ server: MockServer) {
+        if launches.allSatisfy({ $0.process.status != nil }) { server.settle(timeout: MockServerRun.settleTimeout) }
     }
 }

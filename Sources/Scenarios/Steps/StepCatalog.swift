@@ -273,7 +273,7 @@ package enum StepCatalog {
                 count = try requests(run, captures[1], captures[2]).count
             }
             // A journal that dropped entries cannot say how many there were: fail naming the cap, never count a part.
-            let journal = try run.requireServer().journal
+            let journal = try run.settledServer().journal
             if journal.dropped > 0 {
                 throw StepFailure(
                     "cannot count requests to \(captures[1]) \(captures[2]): the journal dropped \(journal.dropped) of \(journal.count + journal.dropped) requests "
@@ -352,7 +352,7 @@ package enum StepCatalog {
     }
 
     private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {
-        let server = try run.requireServer()
+        let server = try run.settledServer()
         return server.journal.ordered.filter { RequestMatching.matches($0.request, method: method, path: path) }
     }
 
