@@ -117,6 +117,36 @@ import Testing
         #expect(again.first?.data != commands[0].data)
     }
 
+    /// Hostile review: an annotation line is outside the stop-commands block, and ESC, BEL, VT, NEL or U+2028 in
+    /// a program's output, a scenario's name or a step reached it raw (a log viewer cleared the screen, set the
+    /// title). They are escapes now, in the message and in the title; the console copy was escaped already.
+    @Test func annotationsCarryNoRawControlCharacters() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write(
+            """
+            Feature: annotations
+              Scenario: output \u{1B}]0;name-title\u{07} \u{0B}\u{85}\u{2028}\u{202E} reaches the annotation
+                When I run "printf 'ok\\033[2J\\033]0;pwned\\007\\013\\n'"
+                Then the output is:
+                  \"\"\"
+                  ok
+                  \"\"\"
+
+            """, "esc.feature", in: directory)
+        let result = try CLI.run(["test", "--format", "github", feature], environment: ProcessInfo.processInfo.environment.merging(["GITHUB_ACTIONS": "true"]) { $1 })
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let annotations = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error") }
+        try #require(annotations.count == 1, "\(result.stdout)")
+        let line = String(annotations[0])
+        let raw = line.unicodeScalars.filter {
+            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || (0x202A...0x202E).contains($0.value)
+        }
+        #expect(raw.isEmpty, "raw control characters \(raw.map { String($0.value, radix: 16) }) in \(line.debugDescription)")
+        #expect(line.contains("\\u{1B}[2J") && line.contains("\\u{1B}]0;pwned\\u{7}"), "\(line.debugDescription)")
+        #expect(line.contains("title=annotations%3A output \\u{1B}]0;name-title\\u{7}"), "\(line.debugDescription)")
+    }
+
     @Test func anEarlyErrorLeavesNoBlockOpen() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -69,7 +69,9 @@ package enum GitHubOutput {
         return (result.pickle.uri, result.pickle.line)
     }
 
-    /// GitHub's escaping for an annotation's message: `%`, CR, LF.
+    /// GitHub's escaping for an annotation's message: `%`, CR, LF; every other control character (ESC, BEL, VT, NUL,
+    /// NEL, U+2028, bidi overrides) is written as an escape (`\u{1B}`): the line is outside the stop-commands
+    /// block, and a terminal or log viewer would act on them.
     static func data(_ text: String) -> String { escape(text, property: false) }
 
     /// GitHub's escaping for an annotation's properties: also `:` and `,`.
@@ -77,7 +79,11 @@ package enum GitHubOutput {
 
     private static func escape(_ text: String, property: Bool) -> String {
         var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        // CR and LF stay for GitHub's %0D/%0A (its UI shows the line breaks); the others become escapes.
+        let visible = text.unicodeScalars.split(separator: "\r", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)).escapingControlCharacters(keepingLineBreaks: true, keepingTabs: true) }
+            .joined(separator: "\r")
+        for scalar in visible.unicodeScalars {
             switch scalar {
             case "%": result.append(contentsOf: "%25".unicodeScalars)
             case "\r": result.append(contentsOf: "%0D".unicodeScalars)
