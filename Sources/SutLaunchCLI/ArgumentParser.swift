@@ -45,6 +45,18 @@ package enum ArgumentParser {
             result.positionals.append(token)
         }
         if let firstMistake { throw firstMistake }
+        try checkRepeats(result.options)
+    }
+
+    /// A value option that does not repeat, given twice: a usage error naming both occurrences.
+    private static func checkRepeats<Option: CommandOption>(_ options: [ParsedOption<Option>]) throws(UsageError) {
+        var first: [Option: ParsedOption<Option>] = [:]
+        for option in options where option.option.spec.takesValue && !option.option.repeats {
+            if let earlier = first[option.option] {
+                throw UsageError(.givenTwice(option.option.spec.long, first: earlier.origin, second: option.origin))
+            }
+            first[option.option] = option
+        }
     }
 
     /// `--name`, `--name=value` or `--name value`.

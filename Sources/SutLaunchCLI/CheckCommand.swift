@@ -7,6 +7,13 @@ import Scenarios
 package enum CheckOption: CommandOption {
     case help, messages, define
 
+    package var repeats: Bool {
+        switch self {
+        case .define: true
+        case .help, .messages: false
+        }
+    }
+
     package var spec: OptionSpec {
         switch self {
         case .help: OptionSpec("--help", short: "-h", help: "show this help")

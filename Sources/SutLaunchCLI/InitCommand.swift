@@ -12,6 +12,12 @@ import Foundation
 package enum InitOption: CommandOption {
     case program, help
 
+    package var repeats: Bool {
+        switch self {
+        case .program, .help: false
+        }
+    }
+
     package var spec: OptionSpec {
         switch self {
         case .program: OptionSpec("--program", value: "PROGRAM", help: "the program the example scenarios launch (default: echo)")

@@ -33,6 +33,10 @@ package struct OptionSpec: Sendable {
 package protocol CommandOption: CaseIterable, Hashable, Sendable where AllCases == [Self] {
     /// Names, value placeholder and help line.
     var spec: OptionSpec { get }
+    /// True for an option that may be given more than once (`--flag`, `--stub`, `--tags`…). Any other option that
+    /// takes a value, given twice, is a usage error naming both (the last one silently won: `--timeout 1s --timeout
+    /// 0` ran with no timeout, `--shard 1/2 --shard 2/2` ran one shard).
+    var repeats: Bool { get }
 }
 
 extension CommandOption {

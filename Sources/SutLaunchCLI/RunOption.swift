@@ -4,6 +4,16 @@ package enum RunOption: CommandOption {
     case stub, strict, lenientStubs, globalResponseTemplating, port, host, journal, journalLimit, journalSecrets, noAdmin
     case report, quiet, help, version
 
+    package var repeats: Bool {
+        switch self {
+        case .flag, .automation, .env, .envFile, .stub: true
+        case .flagsFile, .flagsIn, .entryPoint, .clearEnv, .cwd, .timeout, .killGrace, .launcher, .strict, .lenientStubs,
+            .globalResponseTemplating, .port, .host, .journal, .journalLimit, .journalSecrets, .noAdmin, .report, .quiet, .help,
+            .version:
+            false
+        }
+    }
+
     package var spec: OptionSpec {
         switch self {
         case .flag:

@@ -5,6 +5,14 @@ package import ProcessEngine
 package enum ServeOption: CommandOption {
     case port, host, strict, lenientStubs, globalResponseTemplating, journal, journalLimit, journalSecrets, noAdmin, quiet, help
 
+    package var repeats: Bool {
+        switch self {
+        case .port, .host, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit, .journalSecrets, .noAdmin,
+            .quiet, .help:
+            false
+        }
+    }
+
     package var spec: OptionSpec {
         switch self {
         case .port: OptionSpec("--port", short: "-p", value: "PORT", help: "port (default 8080; 0 picks a free port)")

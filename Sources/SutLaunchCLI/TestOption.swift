@@ -3,9 +3,20 @@ package enum TestOption: CommandOption {
     case tags, jobs, shard, shardTimings, steps, define, flagsIn, stepTimeout, scenarioTimeout, junit, junitStrict, report
     case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
 
+    /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
+    package var repeats: Bool {
+        switch self {
+        case .tags, .steps, .define, .name: true
+        case .jobs, .shard, .shardTimings, .flagsIn, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
+            .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help:
+            false
+        }
+    }
+
     package var spec: OptionSpec {
         switch self {
-        case .tags: OptionSpec("--tags", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\"")
+        case .tags:
+            OptionSpec("--tags", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\" (given twice: both)")
         case .jobs: OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)")
         case .shard: OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)")
         case .shardTimings:
@@ -38,7 +49,9 @@ package enum TestOption: CommandOption {
         case .artifacts:
             OptionSpec("--artifacts", value: "DIR", help: "failed scenarios leave outputs, commands, journal and their directory in DIR")
         case .list: OptionSpec("--list", help: "list the selected scenarios, run nothing")
-        case .name: OptionSpec("--name", value: "REGEX", help: "run scenarios whose name matches (FILE.feature:LINE selects by line)")
+        case .name:
+            OptionSpec(
+                "--name", value: "REGEX", help: "run scenarios whose name matches (given twice: either; FILE.feature:LINE selects by line)")
         case .failFast: OptionSpec("--fail-fast", help: "start no scenario after the first that fails")
         case .dryRun: OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)")
         case .color:

@@ -100,7 +100,9 @@ package struct TestOptions {
     private mutating func apply(_ option: ParsedOption<TestOption>) throws(UsageError) {
         let value = option.value ?? ""
         switch option.option {
-        case .tags: scenario.tags = try TagExpression.parse(value)
+        case .tags:
+            let expression = try TagExpression.parse(value)
+            scenario.tags = scenario.tags.map { .and($0, expression) } ?? expression
         case .jobs: scenario.jobs = try NumericOptions.integer(option, in: NumericOptions.jobs)
         case .shard: scenario.shard = try NumericOptions.shard(option)
         case .shardTimings: shardTimings = NamedPath(path: value, spelling: option.spelling)
@@ -118,7 +120,7 @@ package struct TestOptions {
         case .list: list = true
         case .name:
             do { _ = try RegexBox(value) } catch { throw UsageError(.invalidPattern(option.spelling, value: value, problem: "\(error)")) }
-            scenario.namePattern = value
+            scenario.namePattern = scenario.namePattern.map { "(?:\($0))|(?:\(value))" } ?? value
         case .failFast: scenario.failFast = true
         case .dryRun: dryRun = true
         case .color: color = try ChoiceOptions.word(option, in: ["auto", "always", "never"])

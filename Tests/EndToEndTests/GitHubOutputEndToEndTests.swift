@@ -134,7 +134,9 @@ import Testing
                   \"\"\"
 
             """, "esc.feature", in: directory)
-        let result = try CLI.run(["test", "--format", "github", feature], environment: ProcessInfo.processInfo.environment.merging(["GITHUB_ACTIONS": "true"]) { $1 })
+        let result = try CLI.run(
+            ["test", "--format", "github", feature],
+            environment: ProcessInfo.processInfo.environment.merging(["GITHUB_ACTIONS": "true"]) { $1 })
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let annotations = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error") }
         try #require(annotations.count == 1, "\(result.stdout)")

@@ -208,4 +208,31 @@ import Testing
         #expect(try CLI.run(["test", "--list", "--shard", "1/2", "--shard-timings", junit, feature]).status == 0)
         #expect(try CLI.run(["test", "--shard", "1/2", "--shard-timings", feature, feature]).status == 2)
     }
+
+    /// Hostile review: a repeated option silently kept its last value (`--tags @x --tags @cli` dropped @x and ran
+    /// two scenarios; `--shard 1/2 --shard 2/2` ran one shard; `--timeout 1s --timeout 0` ran with none). Now
+    /// `--tags` twice must both hold (Cucumber's and), `--name` twice selects either, and any other value option
+    /// given twice is a usage error naming both.
+    @Test func repeatedOptionsCombineOrAreRefusedNeverSilentlyReplaced() throws {
+        let feature = CLI.packageRoot.appendingPathComponent("Fixtures/features-cli/readme.feature").path
+        let tags = try CLI.run(["test", "--tags", "@x", "--tags", "@cli", feature])
+        #expect(tags.status == 5, "@x and @cli select nothing: \(tags.status) \(tags.stdout)\(tags.stderr)")
+        let both = try CLI.run(["test", "--list", "--tags", "@cli", "--tags", "not @none", feature])
+        #expect(both.status == 0 && both.stdout.contains("sort orders") && both.stdout.contains("wc counts"), "\(both.stdout)")
+        let names = try CLI.run(["test", "--list", "--name", "zzz", "--name", "sort", feature])
+        #expect(names.status == 0 && names.stdout.contains("sort orders") && !names.stdout.contains("wc counts"), "\(names.stdout)")
+        for (arguments, option) in [
+            (["test", "--shard", "1/2", "--shard", "2/2", feature], "--shard"),
+            (["test", "-j", "1", "--jobs", "2", feature], "--jobs"),
+            (["--timeout", "1s", "--timeout", "0", "sleep", "3"], "--timeout"),
+            (["--port", "0", "-p", "0", "true"], "--port"),
+            (["serve", "--host", "127.0.0.1", "--host", "127.0.0.2"], "--host"),
+            (["init", "--program", "a", "--program", "b", "never-made"], "--program"),
+        ] {
+            let result = try CLI.run(arguments)
+            #expect(
+                result.status == 2 && result.stderr.contains("\(option) is given twice") && result.stderr.contains("(argument 1)"),
+                "\(arguments): \(result.status) \(result.stderr)")
+        }
+    }
 }
