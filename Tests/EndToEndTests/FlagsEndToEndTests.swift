@@ -40,6 +40,32 @@ import Testing
         #expect(exit.status == 64)
     }
 
+    /// Hostile review: `-f c:=12345678901234567890` and the same number in a flags file reached the program as
+    /// 1.2345678901234567e+19, exit 0. An integer beyond 64 bits is refused where it is written; as a string or a
+    /// decimal it travels as written.
+    @Test func integersBeyondSixtyFourBitsAreRefusedNotRounded() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for value in ["12345678901234567890", "-9223372036854775809", String(repeating: "9", count: 10_000), "[1, 99999999999999999999]"] {
+            let flag = try CLI.run(["-f", "c:=\(value)", CLI.myApp, "flags"])
+            #expect(
+                flag.status == 2 && flag.stderr.contains("does not fit in 64 bits"), "\(value.prefix(30)): \(flag.status) \(flag.stderr)")
+            #expect(flag.stderr.count < 400, "the message quotes a prefix: \(flag.stderr.count) bytes")
+            let file = try CLI.write(#"{"featureFlags": {"y": \#(value)}}"#, "flags.json", in: directory)
+            let fromFile = try CLI.run(["--flags-file", file, CLI.myApp, "flags"])
+            #expect(
+                fromFile.status == 3 && fromFile.stderr.contains("flags.json:1:") && fromFile.stderr.contains("does not fit in 64 bits"),
+                "\(value.prefix(30)): \(fromFile.status) \(fromFile.stderr)")
+        }
+        let edge = try CLI.run([
+            "-f", "a:=9223372036854775807", "-f", "b:=-9223372036854775808", "-f", #"c:="12345678901234567890""#, CLI.myApp, "flags",
+        ])
+        #expect(edge.status == 0, "\(edge.stderr)")
+        #expect(
+            edge.stdout.contains("9223372036854775807") && edge.stdout.contains("-9223372036854775808")
+                && edge.stdout.contains("12345678901234567890"), "\(edge.stdout)")
+    }
+
     /// Found by a hostile review: a user's mockServerURL sent the program away from the run's server while its
     /// checks watched an idle one; `-e A=1 -e A=2` silently kept the last; a timeout under a nanosecond was none.
     @Test func whatWouldSilentlyChangeTheRunIsAUsageError() throws {

@@ -19,6 +19,8 @@ package struct JSONParser {
     var deferral: Deferral?
     /// `deferral != nil`, kept apart: a test of the optional costs stack in every frame of a debug build's recursion.
     var isDeferring = false
+    /// Set for flags: an integer literal beyond 64 bits is an error, not silently the nearest Double.
+    var exactIntegers = false
     /// Arrays and objects nested deeper are refused (400 for a request body, exit 3 for a file): parsing,
     /// comparing and freeing a document recurse once per level, on connection threads with 1 MiB stacks.
     package static let maxDepth = 128
@@ -30,9 +32,16 @@ package struct JSONParser {
         try parse(Array(text.utf8))
     }
 
+    /// Parses one JSON document in which every integer must fit in 64 bits (flags: a program must receive the
+    /// number written, not the nearest Double).
+    package static func parse(exactIntegers text: String) throws(Error) -> JSONNode {
+        try parse(Array(text.utf8), exactIntegers: true)
+    }
+
     /// Parses one JSON document from UTF-8 bytes.
-    package static func parse(_ bytes: [UInt8]) throws(Error) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], exactIntegers: Bool = false) throws(Error) -> JSONNode {
         var parser = JSONParser(bytes)
+        parser.exactIntegers = exactIntegers
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 } // a UTF-8 byte order mark
         parser.skipWhitespace()
         let node = try parser.parseValue()
@@ -324,6 +333,10 @@ package struct JSONParser {
         }
         let text = String(decoding: bytes[begin..<index], as: UTF8.self)
         if isIntegral, let number = Int(text) { return JSONNode(.int(number), at: start) }
+        if isIntegral, exactIntegers {
+            let shown = text.count > 40 ? text.prefix(20) + "…(\(text.count) digits)" : text
+            throw error("the integer \(shown) does not fit in 64 bits; write it as a string (\"…\") or as a decimal", at: start)
+        }
         guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
         return JSONNode(.double(number), at: start)
     }

@@ -28,12 +28,15 @@ package struct FlagAssignment: Sendable, Hashable {
         guard !key.isEmpty else { throw UsageError("'\(token)' has an empty key; write key=value") }
         guard isJSON else { return FlagAssignment(key: key, value: FlagValue.inferred(from: text)) }
         do {
-            return FlagAssignment(key: key, value: FlagValue(try JSONParser.parse(text)))
+            return FlagAssignment(key: key, value: FlagValue(try JSONParser.parse(exactIntegers: text)))
         } catch {
+            // A long value is quoted by its start: a 10,000-digit token made a 20 KB message.
+            let value = text.count > 80 ? text.prefix(40) + "…" : text
             let hint =
                 text.first.map { "\"[{".contains($0) } == false
-                ? " (a JSON string needs quotes: \(key):='\"\(text)\"', or use \(key)=\(text))" : ""
-            throw UsageError("'\(token)': the value after := is not JSON: \(error.message)\(hint)")
+                ? " (a JSON string needs quotes: \(key):='\"\(value)\"', or use \(key)=\(value))" : ""
+            let shown = token.count > 80 ? token.prefix(60) + "…(\(token.count) characters)" : token
+            throw UsageError("'\(shown)': the value after := is not JSON: \(error.message)\(hint)")
         }
     }
 }

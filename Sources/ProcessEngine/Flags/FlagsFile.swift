@@ -20,7 +20,7 @@ package struct FlagsFile: Sendable, Hashable {
     package static func parse(_ text: String, file: String) throws(InputError) -> FlagsFile {
         let root: JSONNode
         do {
-            root = try JSONParser.parse(text)
+            root = try JSONParser.parse(exactIntegers: text)
         } catch {
             throw InputError(file: file, position: error.position, error.message)
         }
