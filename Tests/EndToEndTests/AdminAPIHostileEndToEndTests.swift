@@ -45,6 +45,28 @@ import Testing
         #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
     }
 
+    /// Hostile review: two `Origin` headers, the server's own and a foreign one, got the mappings (the policy read
+    /// the first). A request with more than one `Origin` or `Sec-Fetch-Site` is refused on every endpoint (two
+    /// `Host` headers are a 400 for every request already, as RFC 9112 asks).
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func twoOriginOrHostHeadersAreRefused() throws {
+        let result = try ServerTrustEndToEndTests.serving { url, port throws in
+            let own = "http://127.0.0.1:\(port)"
+            for headers in [
+                ["Origin: \(own)", "Origin: http://evil.example"], ["Origin: http://evil.example", "Origin: \(own)"],
+                ["Sec-Fetch-Site: same-origin", "Sec-Fetch-Site: cross-site"],
+            ] {
+                for path in ["/__admin/mappings", "/__admin/requests", "/__sut/control?timeoutMs=0"] {
+                    let answer = try ServerTrustEndToEndTests.curl(
+                        ServerTrustEndToEndTests.octets + headers.flatMap { ["-H", $0] } + ["\(url)\(path)"])
+                    #expect(answer.hasSuffix(" 403") && answer.contains("more than one"), "\(headers) \(path): \(answer)")
+                }
+            }
+            #expect(try ServerTrustEndToEndTests.curl(["-H", "Origin: \(own)", "\(url)/__admin/mappings"]).hasSuffix(" 200"))
+        }
+        #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+    }
+
     /// A mapping posted with a header name or status message holding CR/LF is refused (it was 201 and then
     /// written raw: a forged Set-Cookie); so is an out-of-range delay (it killed the server at its first request).
     @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))

@@ -43,6 +43,10 @@ struct EndpointPolicy: Sendable {
         guard Self.isLoopback(request.clientAddress) else {
             return .text("\(name) answers clients on this machine only\n", status: 403)
         }
+        // One of each: with two, which one the checks below read is not what another reader may read.
+        for field in ["Host", "Origin", "Sec-Fetch-Site"] where request.headers.values(field).count > 1 {
+            return .text("\(name) does not answer a request with more than one \(field) header\n", status: 403)
+        }
         if let host = request.header("Host"), !Self.isLocalName(Self.hostName(host), serverHost: serverHost) {
             let names = Self.isLocalName(serverHost, serverHost: "") ? "127.0.0.1 or localhost" : "127.0.0.1, localhost or \(serverHost)"
             return .text("\(name) answers requests for \(names) only, not Host: \(host)\n", status: 403)
