@@ -113,6 +113,32 @@ import Testing
         if let large { #expect(large < max(0.5, small) * 25, "100 KB: \(small) s, 1 MB: \(large) s") }
     }
 
+    /// Hostile review: a 20 MB step line (or an outline whose placeholders fill one) took 50 s in `check`, spent the
+    /// matcher's budget and was then called "undefined step". A step line over 1 MiB is a load error naming its
+    /// line and size, at once, for check, test and --dry-run.
+    @Test(arguments: ["a long line", "an outline that fills one"])
+    func aStepLineOverTheLimitIsALoadErrorNotUndefined(shape: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text =
+            shape == "a long line"
+            ? "Feature: f\n  Scenario: s\n    Then I see \"" + String(repeating: "y", count: 20_000_000) + "\"\n"
+            : "Feature: f\n  Scenario Outline: s\n    Then I see \"" + String(repeating: "<a>", count: 20_000)
+                + "\"\n    Examples:\n      | a |\n      | " + String(repeating: "y", count: 1_000) + " |\n"
+        let feature = try CLI.write(text, "long.feature", in: directory)
+        for command in [["check"], ["test"], ["test", "--dry-run"]] {
+            let started = ContinuousClock.now
+            let result = try CLI.run(command + [feature])
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
+            #expect(result.status == 3, "\(command): \(result.status) \(result.stderr.prefix(300))")
+            #expect(
+                result.stderr.contains("long.feature:3: the step") && result.stderr.contains("over the limit of 1 MiB"),
+                "\(command): \(result.stderr.prefix(300))")
+            #expect(!result.stderr.contains("undefined") && result.stderr.count < 1_000, "\(command): \(result.stderr.prefix(300))")
+            #expect(seconds < 20, "\(command) took \(seconds) s")
+        }
+    }
+
     /// A pattern the step cannot use is a load error (exit 3, FILE:LINE, the regex's own message) for check, test
     /// and --dry-run, as a stub's is; it used to pass check and fail only at run time as "could not run".
     @Test(arguments: [

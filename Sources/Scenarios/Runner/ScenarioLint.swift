@@ -67,6 +67,12 @@ package enum ScenarioLint {
     /// `@timeout=` tags and duration captures that do not parse, and each step's own load-time check
     /// (numbers out of their range, paths out of the scenario's directory, snapshot names, signal names,
     /// unterminated quotes), once per line. `ScenarioRunner.runOne` asks again, for callers that skip loading.
+    /// Whether `step` is defined: a step over ``StepCatalog/maxStepBytes`` is neither (``stepProblems(_:)`` names it).
+    static func isUndefined(_ step: GherkinDocument.Step, userSteps: [UserStep]) -> Bool {
+        step.text.utf8.count <= StepCatalog.maxStepBytes && StepCatalog.find(step.text) == nil
+            && !userSteps.contains { $0.match(step.text) != nil }
+    }
+
     static func stepProblems(_ pickles: [Pickle]) -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
@@ -81,6 +87,13 @@ package enum ScenarioLint {
                 }
             }
             for step in pickle.steps {
+                if step.text.utf8.count > StepCatalog.maxStepBytes {
+                    add(
+                        "\(pickle.uri):\(step.line): the step \"\(step.keyword)\(step.text.prefix(60))…\" is \(step.text.utf8.count) bytes long, over the"
+                            + " limit of \(ByteSize.text(StepCatalog.maxStepBytes)) for one step line; put long text in a doc string (\"\"\") or a file"
+                    )
+                    continue
+                }
                 guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
                 if let problem = definition.check(captures) { add("\(pickle.uri):\(step.line): \(problem)") }
                 for index in definition.durationCaptures where index < captures.count {
@@ -145,9 +158,7 @@ package enum ScenarioLint {
         var advice: [String: String] = [:]
         for pickle in pickles {
             for step in pickle.steps
-            where StepCatalog.find(step.text) == nil && !userSteps.contains(where: { $0.match(step.text) != nil })
-                && reported.insert("\(pickle.uri):\(step.line)").inserted
-            {
+            where isUndefined(step, userSteps: userSteps) && reported.insert("\(pickle.uri):\(step.line)").inserted {
                 let said = "\(step.keyword)\(step.text)"
                 if advice[said] == nil {
                     let closest = StepCatalog.closest(to: said, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""

@@ -218,8 +218,7 @@ package enum ScenarioRunner {
     /// What keeps the scenario from starting: an undefined step (every step must be defined before anything
     /// starts), or what `check` and `test` refuse at load.
     static func preflight(_ pickle: Pickle, options: ScenarioOptions) -> Failure? {
-        for step in pickle.steps
-        where StepCatalog.find(step.text) == nil && !options.userSteps.contains(where: { $0.match(step.text) != nil }) {
+        for step in pickle.steps where ScenarioLint.isUndefined(step, userSteps: options.userSteps) {
             let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(
                 separator: "\n")
             return (

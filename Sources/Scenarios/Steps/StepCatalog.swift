@@ -7,7 +7,13 @@ import ProcessEngine
 package enum StepCatalog {
     static let quoted = #""((?:[^"\\]|\\.)*)""#
 
+    /// The longest step line (after an outline's placeholders are filled) matched against the steps: matching is
+    /// linear, but a 20 MB line took 50 s, spent the matcher's budget and was then called undefined. A longer one
+    /// matches nothing here and is a load error of its own (`ScenarioLint.stepProblems`).
+    package static let maxStepBytes = 1 << 20
+
     package static func find(_ text: String) -> (StepDefinition, [String])? {
+        guard text.utf8.count <= maxStepBytes else { return nil }
         // Suites repeat their step texts: each is matched once (up to 20,000 texts are remembered).
         if let known = found.withLock({ $0[text] }) { return known.map { (all[$0.index], $0.captures) } }
         var result: (index: Int, captures: [String])?
