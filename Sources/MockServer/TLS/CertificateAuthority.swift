@@ -29,11 +29,12 @@ struct CertificateAuthority {
     package static func hostProblem(_ host: String) -> String? {
         let bytes = Array(host.utf8)
         if bytes.isEmpty || bytes.count > 253 { return "a host name has 1 to 253 characters" }
+        let refusal = "'\(host.prefix(60))' is not a DNS name or an IP address (letters, digits, '-' and '.' only; '*.' may lead)"
         if host.contains(":") {
             let hex = bytes.allSatisfy {
                 $0 == 0x3A || $0 == 0x2E || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66)
             }
-            return hex && bytes.count <= 45 ? nil : "'\(host.prefix(60))' is not an IPv6 address"
+            return hex && bytes.count <= 45 ? nil : refusal
         }
         let name = host.hasPrefix("*.") ? host.dropFirst(2) : Substring(host)
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
@@ -41,9 +42,7 @@ struct CertificateAuthority {
             let valid =
                 !label.isEmpty && label.utf8.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
                 && label.utf8.allSatisfy { $0 == 0x2D || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }
-            if !valid {
-                return "'\(host.prefix(60))' is not a DNS name or an IP address (letters, digits, '-' and '.' only; '*.' may lead)"
-            }
+            if !valid { return refusal }
         }
         return nil
     }

@@ -65,6 +65,9 @@ package final class TLSServerContext: @unchecked Sendable {
 
     static func library() throws(TLSError) -> LibSSL { try LibSSL.shared.get() }
 
+    /// Why `host` cannot be a name of a minted certificate (a DNS name, `*.` then a DNS name, or an IP address), or nil.
+    package static func hostProblem(_ host: String) -> String? { CertificateAuthority.hostProblem(host) }
+
     /// A context serving a leaf certificate minted now for `hosts` (plus localhost, 127.0.0.1 and ::1), signed by
     /// a certificate authority minted with it; ``authorityPEM`` is that authority.
     package static func minted(hosts: [String] = []) throws(TLSError) -> TLSServerContext {
