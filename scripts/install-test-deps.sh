@@ -18,6 +18,9 @@ command -v xmllint >/dev/null || missing+=(libxml2-utils)
 command -v groff >/dev/null || missing+=(groff-base)
 command -v git >/dev/null || missing+=(git)
 command -v java >/dev/null || missing+=(default-jre-headless)
+# The mock server's --https loads the system's OpenSSL at run time; the HTTPS tests need it (and openssl s_client).
+{ ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3\|libssl\.so\.1\.1'; } || missing+=(libssl3)
+command -v openssl >/dev/null || missing+=(openssl)
 
 # A PyPI package for the python3 on PATH, whichever installer that python accepts:
 # pip_package MODULE [PYPI_NAME] [DEBIAN_PACKAGE].
@@ -41,7 +44,7 @@ install_pip_packages() {
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-test-deps: curl, python3, setsid, xmllint, groff, git and java are present"
+    echo "install-test-deps: curl, python3, setsid, xmllint, groff, git, java, libssl and openssl are present"
     install_pip_packages
     exit 0
 fi

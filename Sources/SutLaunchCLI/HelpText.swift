@@ -10,8 +10,7 @@ package enum HelpText {
 
             USAGE:
               sut-launch [options] PROGRAM [ARGS...]   (-- PROGRAM when it is named like a subcommand)
-              sut-launch serve|check|test|init ...     see sut-launch help SUBCOMMAND; help steps lists the steps
-              sut-launch completions bash|zsh|fish     sut-launch manpage
+              sut-launch serve|check|test|init|completions|manpage ...   sut-launch help SUBCOMMAND; help steps: the steps
 
             Flags travel as PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS... when any is given
             (argv untouched otherwise) and always as SUT_EPHEMERAL, SUT_AUTOMATION and SUT_UNDER_TEST=1.
@@ -22,13 +21,11 @@ package enum HelpText {
         text += RunOption.helpLines
         text += """
 
-            VALUES:
-              key=value    true/false become booleans, 42 an integer, 1.5 a number, anything else a string
-              key:=JSON    any JSON literal: retries:=3  name:='"007"'  ids:='[1,2]'
+            VALUES: key=value reads true/false as booleans, 42 as an integer, 1.5 as a number, anything else as a
+            string; key:=JSON takes any JSON literal: retries:=3  name:='"007"'  ids:='[1,2]'
 
-            EXIT CODES:
-              the program's own; 2 usage error; 3 invalid file; 4 mock-server checks failed; 74 a report could not be
-              written; 124 timeout; 125 could not launch; 126 not executable; 127 not found; 128+N signal N
+            EXIT CODES: the program's own; 2 usage error; 3 invalid file; 4 mock-server checks failed; 74 a report
+            could not be written; 124 timeout; 125 could not launch; 126 not executable; 127 not found; 128+N signal N
 
             EXAMPLE:
               sut-launch --flag skipPreActiveCheck=true --stub ./routes.json ./MyAppCLI

@@ -1,13 +1,15 @@
 /// The options of the main form, `sut-launch [options] PROGRAM [ARGS...]`, in the order help lists them.
 package enum RunOption: CommandOption {
     case flag, automation, flagsFile, flagsIn, entryPoint, env, envFile, clearEnv, cwd, timeout, killGrace, launcher
-    case stub, strict, lenientStubs, globalResponseTemplating, port, host, journal, journalLimit, journalSecrets, noAdmin
+    case stub, strict, lenientStubs, globalResponseTemplating, port, host, https, httpsHost, httpsCertificate, httpsKey
+    case journal, journalLimit, journalSecrets, noAdmin
     case report, quiet, help, version
 
     package var repeats: Bool {
         switch self {
-        case .flag, .automation, .env, .envFile, .stub: true
-        case .flagsFile, .flagsIn, .entryPoint, .clearEnv, .cwd, .timeout, .killGrace, .launcher, .strict, .lenientStubs,
+        case .flag, .automation, .env, .envFile, .stub, .httpsHost: true
+        case .https, .httpsCertificate, .httpsKey, .flagsFile, .flagsIn, .entryPoint, .clearEnv, .cwd, .timeout, .killGrace, .launcher,
+            .strict, .lenientStubs,
             .globalResponseTemplating, .port, .host, .journal, .journalLimit, .journalSecrets, .noAdmin, .report, .quiet, .help,
             .version:
             false
@@ -55,6 +57,10 @@ package enum RunOption: CommandOption {
                 "--global-response-templating", help: "template every WireMock mapping's response, as WireMock's option of that name")
         case .port: OptionSpec("--port", short: "-p", value: "PORT", help: "mock server port (default 8080; 0 picks a free port)")
         case .host: OptionSpec("--host", value: "ADDRESS", help: "mock server address (default 127.0.0.1)")
+        case .https: HTTPSOptions.httpsSpec
+        case .httpsHost: HTTPSOptions.hostSpec
+        case .httpsCertificate: HTTPSOptions.certificateSpec
+        case .httpsKey: HTTPSOptions.keySpec
         case .journal: OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON")
         case .journalLimit:
             OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000; the oldest go first)")

@@ -31,6 +31,7 @@ extension RunOptions {
             throw UsageError(.mockServerURLOverride(key: WireFormat.mockServerURLKey, origin: mockServerURLOrigin ?? "--flags-file"))
         }
         if journalPath != nil && stubs.isEmpty { throw UsageError(.journalNeedsStub) }
+        if https.enabled && stubs.isEmpty { throw UsageError(.httpsNeedsStub) }
         var server: ServerPlan?
         if !stubs.isEmpty {
             var options = MockServer.Options()
@@ -41,7 +42,7 @@ extension RunOptions {
             let loaded = try RunCommand.loadStubs(stubs.map(\.path), lenient: lenientStubs, templating: globalResponseTemplating)
             server = ServerPlan(
                 stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
-                journalPath: journalPath)
+                journalPath: journalPath, https: try https.plan(readFile: readFile))
         }
         let launch = LaunchPlan(
             program: program, arguments: arguments, flags: flags, environment: variables + self.environment,

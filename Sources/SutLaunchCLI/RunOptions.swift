@@ -35,6 +35,8 @@ package struct RunOptions {
     package var globalResponseTemplating = false
     package var port: UInt16?
     package var host: String?
+    /// `--https` and its companions.
+    package var https = HTTPSOptions()
     package var journalPath: String?
     package var journalLimit: Int?
     package var journalSecrets = false
@@ -94,6 +96,7 @@ package struct RunOptions {
         self.program = program
         arguments = Array(parsed.positionals.dropFirst())
         for option in parsed.options { try apply(option, parsed) }
+        try https.check()
         mockServerURLOrigin = parsed.values(.automation).first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin
     }
 
@@ -119,6 +122,10 @@ package struct RunOptions {
         case .globalResponseTemplating: globalResponseTemplating = true
         case .port: port = try NumericOptions.port(option)
         case .host: host = value
+        case .https: https.enabled = true
+        case .httpsHost: try https.addHost(value, spelling: option.spelling, index: option.index)
+        case .httpsCertificate: https.certificate = NamedFile(path: value, spelling: option.spelling, index: option.index)
+        case .httpsKey: https.key = NamedFile(path: value, spelling: option.spelling, index: option.index)
         case .journal: journalPath = try OutputFiles.path(option)
         case .journalLimit: journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         case .journalSecrets: journalSecrets = true

@@ -37,7 +37,7 @@ package enum ServeCommand {
         listener = nil // the server owns it from here
         let plan = ServerPlan(
             stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
-            journalPath: options.journalPath)
+            journalPath: options.journalPath, https: try options.https.plan(readFile: RunCommand.readTextFile))
         switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started
         case .failure(let error):
@@ -50,7 +50,23 @@ package enum ServeCommand {
                 Console.line("\(entry.request.method) \(entry.request.target) → \(entry.fault ?? String(entry.status))\(label)")
             }
         }
+        // A minted authority's files, for the clients the user points at this server; removed when serve ends.
+        var trust: TrustFiles?
+        if let authority = server.tls?.authorityPEM {
+            switch TrustFiles.write(authorityPEM: authority, callerEnvironment: ProcessEnvironment.current) {
+            case .success(let files): trust = files
+            case .failure(let error):
+                server.stop()
+                Console.error(error.message)
+                return ExitCode.cannotLaunch
+            }
+        }
+        defer { trust?.remove() }
         Console.out(server.baseURL + "\n")
+        if let trust {
+            Console.line("certificate authority: \(trust.authority) (SUT_MOCK_SERVER_CA; NODE_EXTRA_CA_CERTS)")
+            Console.line("with the system's: \(trust.bundle) (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT)")
+        }
         if !quiet {
             Console.line(
                 "serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops"

@@ -3,11 +3,14 @@ package import ProcessEngine
 
 /// The options of `sut-launch serve [options] STUBS...`, in the order help lists them.
 package enum ServeOption: CommandOption {
-    case port, host, strict, lenientStubs, globalResponseTemplating, journal, journalLimit, journalSecrets, noAdmin, quiet, help
+    case port, host, https, httpsHost, httpsCertificate, httpsKey, strict, lenientStubs, globalResponseTemplating, journal, journalLimit
+    case journalSecrets, noAdmin, quiet, help
 
     package var repeats: Bool {
         switch self {
-        case .port, .host, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit, .journalSecrets, .noAdmin,
+        case .httpsHost: true
+        case .port, .host, .https, .httpsCertificate, .httpsKey, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit,
+            .journalSecrets, .noAdmin,
             .quiet, .help:
             false
         }
@@ -17,6 +20,11 @@ package enum ServeOption: CommandOption {
         switch self {
         case .port: OptionSpec("--port", short: "-p", value: "PORT", help: "port (default 8080; 0 picks a free port)")
         case .host: OptionSpec("--host", value: "ADDRESS", help: "address (default 127.0.0.1)")
+        case .https:
+            OptionSpec("--https", help: "speak HTTPS with a CA minted for this run; its files are printed to stderr and removed at the end")
+        case .httpsHost: HTTPSOptions.hostSpec
+        case .httpsCertificate: HTTPSOptions.certificateSpec
+        case .httpsKey: HTTPSOptions.keySpec
         case .strict: OptionSpec("--strict", help: "exit 4 at the end if any request matched no stub")
         case .lenientStubs: OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each)")
         case .globalResponseTemplating:
@@ -42,6 +50,8 @@ package struct ServeOptions {
     package var strict = false
     package var lenientStubs = false
     package var journalPath: String?
+    /// `--https` and its companions.
+    package var https = HTTPSOptions()
     package var quiet = false
     package var help = false
     /// Journal limit, secrets, admin API and templating.
@@ -60,6 +70,7 @@ package struct ServeOptions {
         options.stubPaths = parsed.positionals
         options.server.journalLimit = 10_000
         for option in parsed.options { try options.apply(option) }
+        try options.https.check()
         return options
     }
 
@@ -68,6 +79,11 @@ package struct ServeOptions {
         switch option.option {
         case .port: port = try NumericOptions.port(option)
         case .host: host = option.value ?? ""
+        case .https: https.enabled = true
+        case .httpsHost: try https.addHost(option.value ?? "", spelling: option.spelling, index: option.index)
+        case .httpsCertificate:
+            https.certificate = RunOptions.NamedFile(path: option.value ?? "", spelling: option.spelling, index: option.index)
+        case .httpsKey: https.key = RunOptions.NamedFile(path: option.value ?? "", spelling: option.spelling, index: option.index)
         case .strict: strict = true
         case .lenientStubs: lenientStubs = true
         case .globalResponseTemplating: server.globalResponseTemplating = true

@@ -46,6 +46,10 @@ package enum UsageProblem: Sendable, Hashable {
     case needsOperands(String)
     case mockServerURLOverride(key: String, origin: String)
     case journalNeedsStub
+    case httpsNeedsStub
+    case httpsOptionNeedsHTTPS(String)
+    case httpsPair(given: String, missing: String)
+    case httpsHostWithOwnCertificate(String)
     case initTakesOneDirectory([String])
     case initBadProgram(String)
     case initWouldOverwrite([String])
@@ -112,6 +116,11 @@ package enum UsageProblem: Sendable, Hashable {
             "automation flag \"\(key)\" (\(origin)) would send the program away from the mock server this run starts; "
                 + "leave it out: the program gets the server's URL"
         case .journalNeedsStub: "--journal needs a mock server: add --stub FILE"
+        case .httpsNeedsStub: "--https needs a mock server: add --stub FILE"
+        case .httpsOptionNeedsHTTPS(let name): "\(name) is for an HTTPS mock server: add --https"
+        case .httpsPair(let given, let missing): "\(given) needs \(missing): a certificate is served with its key"
+        case .httpsHostWithOwnCertificate(let origin):
+            "\(origin) names hosts for a minted certificate; --https-cert serves the names it holds: leave --https-host out"
         case .initTakesOneDirectory(let directories): "init takes one directory, got \(directories.joined(separator: " "))"
         case .initBadProgram(let program):
             "--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}"

@@ -30,6 +30,14 @@ import Testing
         case .globalResponseTemplating: (["--global-response-templating"], { $0.globalResponseTemplating })
         case .port: (["-p", "0"], { $0.port == 0 })
         case .host: (["--host", "127.0.0.2"], { $0.host == "127.0.0.2" })
+        case .https: (["--https"], { $0.https.enabled && $0.https.hosts.isEmpty })
+        case .httpsHost:
+            (["--https", "--https-host", "api.test", "--https-host", "10.0.0.1"], { $0.https.hosts == ["api.test", "10.0.0.1"] })
+        case .httpsCertificate, .httpsKey:
+            (
+                ["--https", "--https-cert", "c.pem", "--https-key", "k.pem"],
+                { $0.https.certificate?.path == "c.pem" && $0.https.key?.path == "k.pem" }
+            )
         case .journal: (["--journal", "j.json"], { $0.journalPath == "j.json" })
         case .journalLimit: (["--journal-limit", "5"], { $0.journalLimit == 5 })
         case .journalSecrets: (["--journal-secrets"], { $0.journalSecrets })
@@ -73,6 +81,13 @@ import Testing
         switch option {
         case .port: (["-p", "0"], { $0.port == 0 })
         case .host: (["--host", "::1"], { $0.host == "::1" })
+        case .https: (["--https"], { $0.https.enabled })
+        case .httpsHost: (["--https", "--https-host", "*.api.test"], { $0.https.hosts == ["*.api.test"] })
+        case .httpsCertificate, .httpsKey:
+            (
+                ["--https", "--https-cert", "c.pem", "--https-key", "k.pem"],
+                { $0.https.certificate?.path == "c.pem" && $0.https.key?.path == "k.pem" }
+            )
         case .strict: (["--strict"], { $0.strict })
         case .lenientStubs: (["--lenient-stubs"], { $0.lenientStubs })
         // MockServer.Options' fields: this test target does not import MockServer; the names are checked below.
@@ -130,5 +145,37 @@ import Testing
         let directory = "/tmp/sut-launch-parse-\(UInt64.random(in: 0...UInt64.max))"
         _ = try TestOptions.parse(["--artifacts", directory, "features/"])
         #expect(!FileSystem.exists(directory))
+    }
+}
+
+/// `--https` and its companions refuse the combinations that cannot mean anything, before anything starts.
+@Suite struct HTTPSOptionTests {
+    private func problem(_ arguments: [String]) -> String? {
+        do {
+            _ = try RunOptions.parse(arguments + ["prog"])
+            return nil
+        } catch {
+            return (error.underlying as? UsageError)?.message ?? "\(error.underlying)"
+        }
+    }
+
+    @Test func companionsNeedHTTPSAndEachOther() {
+        #expect(problem(["--https-host", "a.test"]) == "--https-host is for an HTTPS mock server: add --https")
+        #expect(problem(["--https-cert", "c.pem", "--https-key", "k.pem"]) == "--https-cert is for an HTTPS mock server: add --https")
+        #expect(problem(["--https", "--https-cert", "c.pem"]) == "--https-cert needs --https-key: a certificate is served with its key")
+        #expect(problem(["--https", "--https-key", "k.pem"]) == "--https-key needs --https-cert: a certificate is served with its key")
+        #expect(
+            problem(["--https", "--https-host", "a.test", "--https-cert", "c", "--https-key", "k"])?.hasPrefix(
+                "--https-host a.test (argument 2) names hosts") == true)
+    }
+
+    @Test(arguments: ["a,IP:1.2.3.4", "evil\n.test", "", "a b", "x@y.test", String(repeating: "a", count: 300)])
+    func aHostThatCouldAddANameOfItsOwnIsRefused(host: String) {
+        #expect(problem(["--https", "--https-host", host])?.hasPrefix("--https-host '") == true, "\(host.prefix(20))")
+    }
+
+    @Test func httpsWithoutAStubIsAUsageError() throws {
+        guard case .run(let options) = try RunOptions.parse(["--https", "prog"]) else { return }
+        #expect(throws: UsageError.self) { _ = try options.plan(environment: [:], readFile: { _ in "" }) }
     }
 }

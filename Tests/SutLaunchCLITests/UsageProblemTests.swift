@@ -41,6 +41,13 @@ import Testing
             "unknown subcommand 'tset'; did you mean 'sut-launch test'?; to launch a program named tset, write: sut-launch -- tset"
         ),
         (.journalNeedsStub, "--journal needs a mock server: add --stub FILE"),
+        (.httpsNeedsStub, "--https needs a mock server: add --stub FILE"),
+        (.httpsOptionNeedsHTTPS("--https-host"), "--https-host is for an HTTPS mock server: add --https"),
+        (.httpsPair(given: "--https-key", missing: "--https-cert"), "--https-key needs --https-cert: a certificate is served with its key"),
+        (
+            .httpsHostWithOwnCertificate("--https-host a.test (argument 3)"),
+            "--https-host a.test (argument 3) names hosts for a minted certificate; --https-cert serves the names it holds: leave --https-host out"
+        ),
         (.initWouldOverwrite(["d/a", "d/b"]), "init will not overwrite d/a, d/b; choose an empty directory"),
     ])
     func rendersTheMessageUsersSee(problem: UsageProblem, message: String) {

@@ -165,6 +165,15 @@ package struct Socket: Sendable, Hashable {
 
     package func close() { closeDescriptor(fd) }
 
+    /// Sends a FIN (SHUT_WR) and keeps reading possible: an answer before a close is then not lost to a reset.
+    package func shutdownSending() {
+        #if canImport(Glibc)
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        #else
+        _ = Darwin.shutdown(fd, SHUT_WR)
+        #endif
+    }
+
     private static func makeSocket(family: Int32) -> Int32 {
         #if canImport(Glibc)
         return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

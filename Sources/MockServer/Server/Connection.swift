@@ -1,8 +1,9 @@
 import AutomationSupport
 
-/// Serves one client connection: reads requests (pipelined ones too), answers each in order.
-package struct Connection {
-    let socket: Socket
+/// Serves one client connection: reads requests (pipelined ones too), answers each in order. Over a plain
+/// socket or TLS alike (``ConnectionTransport``); specialized for each, so plain HTTP pays nothing for TLS.
+package struct Connection<Transport: ConnectionTransport> {
+    let socket: Transport
     let clientAddress: String
     let limits: ServerLimits
     let handler: HTTPServer.Handler
@@ -12,7 +13,7 @@ package struct Connection {
     let isBusy: @Sendable (Bool) -> Void
 
     package init(
-        socket: Socket, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
+        socket: Transport, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
         isStopped: @escaping @Sendable () -> Bool, isBusy: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.socket = socket
@@ -115,7 +116,9 @@ package struct Connection {
                 return nil
             }
             let searchFrom = max(0, io.input.count - 3)
-            guard socket.receive(into: &io.input, scratch: &io.scratch) > 0 else { return nil }
+            let received = socket.receive(into: &io.input, scratch: &io.scratch)
+            if received == -2 { continue } // TLS: a record not complete yet; the deadline still holds
+            guard received > 0 else { return nil }
             io.skipEmptyLines()
             if !started, io.start < io.input.count {
                 started = true
@@ -221,7 +224,8 @@ package struct Connection {
             refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
             return false
         }
-        return socket.receive(into: &io.input, scratch: &io.scratch) > 0
+        let received = socket.receive(into: &io.input, scratch: &io.scratch)
+        return received > 0 || received == -2 // -2: a TLS record not complete yet; the caller waits again
     }
 
     private func flush(_ output: inout [UInt8]) {

@@ -12,6 +12,8 @@ package final class HTTPServer: Sendable {
     package let host: String
     /// Sizes and timeouts every connection is held to.
     package let limits: ServerLimits
+    /// The TLS context when the server speaks HTTPS; nil for plain HTTP.
+    package let tls: TLSServerContext?
     private let handler: Handler
     private let state = ServerState()
 
@@ -100,18 +102,23 @@ package final class HTTPServer: Sendable {
 
     /// - Parameters:
     ///   - host: the address to listen on (127.0.0.1 by default: the mock server is for this machine).
-    package init(host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), handler: @escaping Handler) {
+    ///   - tls: serve HTTPS with this context (every connection's handshake first); nil: plain HTTP.
+    package init(
+        host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), tls: TLSServerContext? = nil, handler: @escaping Handler
+    ) {
         self.host = host
         self.limits = limits
+        self.tls = tls
         self.handler = handler
     }
 
     /// The port the server listens on (after ``start(port:)``).
     package var port: UInt16 { state.port }
 
-    /// The base URL, `http://127.0.0.1:PORT` (numeric: `localhost` may resolve to IPv6 first).
+    /// The base URL, `http://127.0.0.1:PORT` (numeric: `localhost` may resolve to IPv6 first), `https://` with TLS.
     package var baseURL: String {
-        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        let scheme = tls == nil ? "http" : "https"
+        return host.contains(":") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
     }
 
     /// The listening socket's descriptor while the server runs (tests check it is not inherited).
@@ -137,6 +144,7 @@ package final class HTTPServer: Sendable {
         let state = self.state
         let limits = self.limits
         let handler = self.handler
+        let tls = self.tls
         // On the other CPU: the caller may go on working (MockServer builds its router) while the first
         // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
         // thread starts on another CPU and then widens itself to the process's CPUs (startDetachedThread).
@@ -145,20 +153,18 @@ package final class HTTPServer: Sendable {
             while let (client, address) = listener.accept() {
                 guard state.add(client, limit: limits.maxConnections) else {
                     let stopped = state.isStopped
-                    if !stopped { client.send(ResponseWriter.refusal(RequestHead.Error(503, "too many connections"))) }
+                    // A TLS client would read a plain answer as a broken record: it gets the close alone.
+                    if !stopped && tls == nil { client.send(ResponseWriter.refusal(RequestHead.Error(503, "too many connections"))) }
                     client.close()
                     if stopped { break }
                     continue
                 }
                 let threadStarted = startDetachedThread {
-                    Connection(
-                        socket: client, clientAddress: address, limits: limits, handler: handler,
-                        isStopped: { state.isStopped }, isBusy: { state.setBusy(client, $0) }
-                    ).serve()
+                    Self.serve(client, address: address, tls: tls, limits: limits, handler: handler, state: state)
                     state.close(client)
                 }
                 if !threadStarted {
-                    client.send(ResponseWriter.refusal(RequestHead.Error(503, "no thread to serve this connection")))
+                    if tls == nil { client.send(ResponseWriter.refusal(RequestHead.Error(503, "no thread to serve this connection"))) }
                     state.close(client)
                 }
             }
@@ -169,6 +175,25 @@ package final class HTTPServer: Sendable {
             throw Socket.Error(call: "pthread_create", code: Socket.Error.noThreadCode)
         }
         return bound
+    }
+
+    /// Serves one accepted connection on its own thread: plain, or after a TLS handshake.
+    private static func serve(
+        _ client: Socket, address: String, tls: TLSServerContext?, limits: ServerLimits, handler: @escaping Handler, state: ServerState
+    ) {
+        guard let tls else {
+            Connection(
+                socket: client, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },
+                isBusy: { state.setBusy(client, $0) }
+            ).serve()
+            return
+        }
+        guard case .established(let session) = TLSConnection.accept(client, context: tls, limits: limits) else { return }
+        Connection(
+            socket: session, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },
+            isBusy: { state.setBusy(client, $0) }
+        ).serve()
+        session.finish()
     }
 
     /// Stops accepting and closes every connection. Requests being answered finish their write or fail it.

@@ -30,7 +30,10 @@ public final class MockServer: Sendable {
         /// Template every WireMock mapping's response, also those added through the admin API
         /// (`--global-response-templating`; load-time mappings are templated by `sut-launch` when it loads them).
         public var globalResponseTemplating = false
-        /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating.
+        /// Serve HTTPS with this context (``TLSServerContext/minted(hosts:)`` or the user's certificate); nil:
+        /// plain HTTP.
+        package var tls: TLSServerContext?
+        /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating, plain HTTP.
         public init() {}
     }
 
@@ -51,7 +54,7 @@ public final class MockServer: Sendable {
             stubs: StubRegistry(stubs), journal: JournalStore(limit: options.journalLimit, keepsSecrets: options.journalSecrets),
             control: ControlQueue(), settings: ServerSettings(host: host, options: options))
         self.parts = parts
-        self.server = HTTPServer(host: host, limits: limits) { request in
+        self.server = HTTPServer(host: host, limits: limits, tls: options.tls) { request in
             MockServer.respond(to: request, parts: parts)
         }
         let server = self.server
@@ -114,8 +117,11 @@ public final class MockServer: Sendable {
     /// The port it listens on (the one chosen when started with port 0).
     public var port: UInt16 { server.port }
     package var listeningDescriptor: Int32? { server.listeningDescriptor }
-    /// `http://127.0.0.1:PORT`.
+    /// `http://127.0.0.1:PORT` (`https://` when it serves TLS).
     public var baseURL: String { server.baseURL }
+
+    /// The TLS context it serves with; nil for plain HTTP. Its ``TLSServerContext/authorityPEM`` is what clients trust.
+    package var tls: TLSServerContext? { server.tls }
 
     /// The journal so far.
     public var journal: Journal { parts.journal.snapshot }

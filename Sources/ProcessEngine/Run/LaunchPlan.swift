@@ -66,15 +66,17 @@ package struct LaunchPlan: Sendable {
         flags.arguments(mockServerURL: mockServerURL) + arguments
     }
 
-    /// The program's complete environment: the base, the variables set, the mock server's URL (kept off any
+    /// The program's complete environment: the base, the server's variables (an HTTPS server's trust files), the
+    /// variables set (a `--env SSL_CERT_FILE=…` of the user's wins over ours), the mock server's URL (kept off any
     /// proxy), then the flags.
-    package func launchEnvironment(mockServerURL: String?) -> [String: String] {
+    package func launchEnvironment(mockServerURL: String?, serverEnvironment: [String: String] = [:]) -> [String: String] {
         var result: [String: String] = [:]
         if clearEnvironment {
             for key in ["PATH", "HOME"] { result[key] = callerEnvironment[key] }
         } else {
             result = callerEnvironment
         }
+        result.merge(serverEnvironment) { _, server in server }
         for (key, value) in environment { result[key] = value }
         if let mockServerURL {
             result[WireFormat.mockServerURLVariable] = mockServerURL
@@ -89,11 +91,12 @@ package struct LaunchPlan: Sendable {
         return result
     }
 
-    /// The launcher's input: argv and environment marshalled once, with the mock server's URL when one runs.
-    package func request(mockServerURL: String?) -> LaunchRequest {
+    /// The launcher's input: argv and environment marshalled once, with the mock server's URL when one runs and
+    /// the variables it adds (``TrustFiles/environment`` for HTTPS).
+    package func request(mockServerURL: String?, serverEnvironment: [String: String] = [:]) -> LaunchRequest {
         var request = LaunchRequest(
             executable: program, arguments: launchArguments(mockServerURL: mockServerURL),
-            environment: launchEnvironment(mockServerURL: mockServerURL),
+            environment: launchEnvironment(mockServerURL: mockServerURL, serverEnvironment: serverEnvironment),
             workingDirectory: workingDirectory, standardInput: standardInput,
             forwardsOutput: forwardsOutput, captureLimit: captureLimit)
         request.backend = backend

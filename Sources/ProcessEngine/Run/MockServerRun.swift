@@ -13,7 +13,16 @@ package enum MockServerRun {
     package static func start(_ plan: ServerPlan, listener: Socket? = nil) -> Result<MockServer, UsageError> {
         var stubs = plan.stubs
         if plan.strict { stubs.unexpected = .fail }
-        let server = MockServer(stubs: stubs, host: plan.host, limits: plan.limits, options: plan.options)
+        var options = plan.options
+        if let https = plan.https {
+            switch https.context() {
+            case .success(let context): options.tls = context
+            case .failure(let error):
+                listener?.close()
+                return .failure(error)
+            }
+        }
+        let server = MockServer(stubs: stubs, host: plan.host, limits: plan.limits, options: options)
         do {
             if let listener { try server.start(listener: listener) } else { try server.start(port: plan.port) }
             return .success(server)

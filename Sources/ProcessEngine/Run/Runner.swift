@@ -19,19 +19,36 @@ package enum Runner {
             switch MockServerRun.start(serverPlan) {
             case .success(let started):
                 server = started
-            case .failure(let error):
-                var report = RunReport(plan: plan.launch, request: plan.launch.request(mockServerURL: nil), mockServerURL: nil)
-                report.error = error.message
-                report.exitCode = ExitCode.cannotLaunch
-                Console.error(error.message)
-                var outcome = RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
-                writeReport(&outcome, plan.settings)
-                return outcome
+            case .failure(let error): return failedToStart(plan, error)
             }
         }
-        var outcome = launchAndWait(plan.launch, mockServerURL: server?.baseURL, quiet: plan.settings.quiet, signals: signals)
+        // An HTTPS server's authority, trusted by the program through its environment; removed when the run ends.
+        var trust: TrustFiles?
+        if let server, let authority = server.tls?.authorityPEM {
+            switch TrustFiles.write(authorityPEM: authority, callerEnvironment: plan.launch.callerEnvironment) {
+            case .success(let files): trust = files
+            case .failure(let error):
+                server.stop()
+                return failedToStart(plan, error)
+            }
+        }
+        defer { trust?.remove() }
+        var outcome = launchAndWait(
+            plan.launch, mockServerURL: server?.baseURL, serverEnvironment: trust?.environment ?? [:], quiet: plan.settings.quiet,
+            signals: signals)
         if let server, let serverPlan = plan.server { finishServer(server, serverPlan, quiet: plan.settings.quiet, &outcome) }
         noteLostOutput(&outcome)
+        writeReport(&outcome, plan.settings)
+        return outcome
+    }
+
+    /// The server (or its trust files) could not be set up: exit 125, nothing launched, the report written.
+    private static func failedToStart(_ plan: RunPlan, _ error: UsageError) -> RunOutcome {
+        var report = RunReport(plan: plan.launch, request: plan.launch.request(mockServerURL: nil), mockServerURL: nil)
+        report.error = error.message
+        report.exitCode = ExitCode.cannotLaunch
+        Console.error(error.message)
+        var outcome = RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
         writeReport(&outcome, plan.settings)
         return outcome
     }
@@ -54,8 +71,10 @@ package enum Runner {
         }
     }
 
-    private static func launchAndWait(_ plan: LaunchPlan, mockServerURL: String?, quiet: Bool, signals: SignalForwarder?) -> RunOutcome {
-        let request = plan.request(mockServerURL: mockServerURL)
+    private static func launchAndWait(
+        _ plan: LaunchPlan, mockServerURL: String?, serverEnvironment: [String: String], quiet: Bool, signals: SignalForwarder?
+    ) -> RunOutcome {
+        let request = plan.request(mockServerURL: mockServerURL, serverEnvironment: serverEnvironment)
         var report = RunReport(plan: plan, request: request, mockServerURL: mockServerURL)
 
         let process: LaunchedProcess

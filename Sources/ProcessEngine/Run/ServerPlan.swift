@@ -17,11 +17,14 @@ package struct ServerPlan: Sendable {
     package let options: MockServer.Options
     /// Write the journal here when the server stops (`--journal`).
     package let journalPath: String?
+    /// Speak HTTPS (`--https`); nil: plain HTTP.
+    package let https: HTTPSPlan?
 
     /// A plan for a server answering with `stubs`; the defaults are the command line's.
     package init(
         stubs: StubSet, host: String = "127.0.0.1", port: UInt16 = 8080, strict: Bool = false,
-        limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options(), journalPath: String? = nil
+        limits: ServerLimits = ServerLimits(), options: MockServer.Options = MockServer.Options(), journalPath: String? = nil,
+        https: HTTPSPlan? = nil
     ) {
         self.stubs = stubs
         self.host = host
@@ -30,5 +33,6 @@ package struct ServerPlan: Sendable {
         self.limits = limits
         self.options = options
         self.journalPath = journalPath
+        self.https = https
     }
 }

@@ -1,0 +1,29 @@
+// The one place MockServer loads a shared library at run time (libssl and libcrypto for HTTPS): no headers and
+// no link-time dependency, so a machine without OpenSSL still runs plain HTTP.
+#if canImport(Glibc)
+import Glibc
+
+/// A shared library opened with `dlopen`, kept open for the life of the process (OpenSSL is never unloaded:
+/// its threads' state would dangle).
+struct SharedLibrary: @unchecked Sendable {
+    private let handle: UnsafeMutableRawPointer
+    /// The name it was opened by (`libssl.so.3`).
+    let name: String
+
+    /// Opens the first of `names` that loads (RTLD_NOW: every symbol resolved now, not at a first call deep in a
+    /// connection; RTLD_LOCAL: its symbols do not leak into later lookups). Nil when none does.
+    static func open(firstOf names: [String]) -> SharedLibrary? {
+        for name in names {
+            if let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) { return SharedLibrary(handle: handle, name: name) }
+        }
+        return nil
+    }
+
+    /// The function `symbol` names, as the Swift function type `T` (a `@convention(c)` type that matches its C
+    /// declaration); nil when the library lacks it.
+    func function<T>(_ symbol: String, as type: T.Type) -> T? {
+        guard let address = dlsym(handle, symbol) else { return nil }
+        return unsafeBitCast(address, to: type)
+    }
+}
+#endif

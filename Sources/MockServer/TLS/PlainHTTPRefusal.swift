@@ -1,0 +1,34 @@
+import AutomationSupport
+
+/// What a client that speaks plain HTTP to the HTTPS port gets: a 400 that says so (nginx answers 497), then the
+/// connection closes. The request head is read first (within the head's limits) and what follows is drained a
+/// moment, so the answer is not lost to a reset from unread bytes.
+enum PlainHTTPRefusal {
+    static let message = "plain HTTP sent to an HTTPS port: use https:// for this server"
+
+    static func answer(_ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits) {
+        var buffer = received
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        while ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: buffer) == nil && buffer.count <= limits.maxHeaderBytes {
+            let remaining = deadline - Int(MonotonicClock.milliseconds())
+            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)),
+                socket.receive(into: &buffer, scratch: &scratch, wait: false) != 0
+            else { break }
+        }
+        guard socket.send(ResponseWriter.refusal(RequestHead.Error(400, message))) else { return }
+        socket.shutdownSending()
+        // Up to 64 KiB or half a second of what the client still sends, then the server closes.
+        let drainEnd = Int(MonotonicClock.milliseconds()) + 500
+        var drained = 0
+        var discard: [UInt8] = []
+        while drained < 65_536 {
+            let remaining = drainEnd - Int(MonotonicClock.milliseconds())
+            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return }
+            discard.removeAll(keepingCapacity: true)
+            let count = socket.receive(into: &discard, scratch: &scratch, wait: false)
+            if count == -2 { continue }
+            guard count > 0 else { return }
+            drained += count
+        }
+    }
+}

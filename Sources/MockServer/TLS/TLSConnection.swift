@@ -1,0 +1,165 @@
+import AutomationSupport
+
+/// One TLS session over a connected socket, through two memory BIOs: bytes from the socket are written into
+/// OpenSSL's input, what OpenSSL produces is taken from its output and sent. The socket stays blocking with poll()
+/// deadlines, as plain HTTP's, and the connection offers the same operations (``ConnectionTransport``).
+package final class TLSConnection: ConnectionTransport {
+    let socket: Socket
+    private let library: LibSSL
+    private let session: OpaquePointer
+    private let input: OpaquePointer
+    private let output: OpaquePointer
+    /// OpenSSL has consumed every complete record it was given: more must come from the socket.
+    private var needsSocketBytes = false
+    private var resetRequested = false
+    private var cipherText: [UInt8] = []
+
+    // SSL_get_error's answers.
+    static let wantRead: Int32 = 2
+    static let zeroReturn: Int32 = 6
+    /// Plaintext written per SSL_write, so a large answer is encrypted and sent piece by piece, never held twice.
+    static let writeChunk = 64 * 1024
+
+    /// How a connection's first bytes went.
+    package enum Accepted {
+        /// The handshake completed: serve HTTP over it.
+        case established(TLSConnection)
+        /// The client spoke plain HTTP to the TLS port: answered 400, nothing more to do.
+        case plainHTTP
+        /// The client went away, timed out, or sent what is not TLS; the connection is to be closed.
+        case closed
+    }
+
+    private init?(socket: Socket, context: TLSServerContext) {
+        let library = context.library
+        guard let session = library.sslNew(context.context) else { return nil }
+        guard let input = library.bioNew(library.memoryMethod()), let output = library.bioNew(library.memoryMethod()) else {
+            library.sslFree(session)
+            return nil
+        }
+        library.sslSetBIO(session, input, output) // the session owns both BIOs from here
+        library.sslSetAcceptState(session)
+        self.socket = socket
+        self.library = library
+        self.session = session
+        self.input = input
+        self.output = output
+    }
+
+    deinit {
+        library.sslFree(session)
+        library.errorClear()
+    }
+
+    /// Runs the server side of the handshake on `socket` under the limits of a request head: idle up to
+    /// `idleTimeoutMs` until the first byte, then `headerTimeoutMs` for the whole handshake. Plain HTTP (a first
+    /// byte that starts a method) is answered 400, as nginx's 497, and the connection closed.
+    package static func accept(_ socket: Socket, context: TLSServerContext, limits: ServerLimits) -> Accepted {
+        guard let connection = TLSConnection(socket: socket, context: context) else { return .closed }
+        socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        var deadline = now() + limits.idleTimeoutMs
+        var first = true
+        while true {
+            let remaining = deadline - now()
+            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return .closed }
+            var received: [UInt8] = []
+            let count = socket.receive(into: &received, scratch: &scratch, wait: false)
+            if count == -2 { continue }
+            guard count > 0 else { return .closed }
+            if first {
+                first = false
+                deadline = now() + limits.headerTimeoutMs
+                if received[0] >= 0x41 && received[0] <= 0x5A { // 'A'...'Z': a request line, not a TLS record (0x16)
+                    PlainHTTPRefusal.answer(socket, received: received, deadline: deadline, limits: limits)
+                    return .plainHTTP
+                }
+            }
+            guard connection.feed(received) else { return .closed }
+            let result = connection.library.sslHandshake(connection.session)
+            let error = result == 1 ? 0 : connection.library.sslGetError(connection.session, result)
+            // The server's flight, or the alert that ends a failed handshake.
+            guard connection.flush() else { return .closed }
+            if result == 1 { return .established(connection) }
+            guard error == wantRead else { return .closed }
+        }
+    }
+
+    /// The protocol agreed (`TLSv1.3`).
+    package var protocolVersion: String {
+        library.sslVersion(session).map { String(cString: $0) } ?? ""
+    }
+
+    package func waitReadable(timeoutMs: Int32) -> Bool {
+        // Decrypted bytes or complete records may be held already: only an empty OpenSSL waits on the socket.
+        needsSocketBytes ? socket.waitReadable(timeoutMs: timeoutMs) : true
+    }
+
+    package func receive(into buffer: inout [UInt8], scratch: inout [UInt8], wait: Bool) -> Int {
+        while true {
+            let count = scratch.withUnsafeMutableBytes { library.sslRead(session, $0.baseAddress, Int32(clamping: $0.count)) }
+            if count > 0 {
+                buffer.append(contentsOf: scratch[0..<Int(count)])
+                needsSocketBytes = false
+                return Int(count)
+            }
+            let error = library.sslGetError(session, count)
+            guard flush() else { return -1 } // a post-handshake message or an alert
+            if error == Self.zeroReturn { return 0 } // close_notify
+            guard error == Self.wantRead else {
+                library.errorClear()
+                return -1
+            }
+            needsSocketBytes = true
+            // Never blocks: the caller's waitReadable said the socket has bytes, or the caller does not wait.
+            cipherText.removeAll(keepingCapacity: true)
+            let received = socket.receive(into: &cipherText, scratch: &scratch, wait: false)
+            guard received > 0 else { return received }
+            guard feed(cipherText) else { return -1 }
+        }
+    }
+
+    @discardableResult
+    package func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + Self.writeChunk)
+            let written = bytes[offset..<end].withUnsafeBytes { library.sslWrite(session, $0.baseAddress, Int32($0.count)) }
+            guard written > 0 else {
+                library.errorClear()
+                return false
+            }
+            offset += Int(written)
+            guard flush() else { return false }
+        }
+        return true
+    }
+
+    package func setSendTimeout(milliseconds: Int) { socket.setSendTimeout(milliseconds: milliseconds) }
+
+    package func resetOnClose() {
+        resetRequested = true
+        socket.resetOnClose()
+    }
+
+    /// Ends the session politely (close_notify) unless a reset was asked for; the server closes the socket after.
+    package func finish() {
+        guard !resetRequested else { return }
+        _ = library.sslShutdown(session)
+        _ = flush()
+        library.errorClear()
+    }
+
+    /// Hands bytes from the socket to OpenSSL.
+    private func feed(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { library.bioWrite(input, $0.baseAddress, Int32($0.count)) } == Int32(bytes.count)
+    }
+
+    /// Sends what OpenSSL has produced; false when the peer went away.
+    private func flush() -> Bool {
+        guard library.bioPending(output) > 0 else { return true }
+        return socket.send(library.drain(output))
+    }
+
+    private static func now() -> Int { Int(MonotonicClock.milliseconds()) }
+}

@@ -1,0 +1,40 @@
+package import MockServer
+
+/// How a mock server speaks HTTPS (`--https`): a certificate minted for the run, valid for localhost, 127.0.0.1,
+/// ::1 and ``hosts``; or the user's own certificate and key (PEM, read when the plan was built).
+package struct HTTPSPlan: Sendable, Hashable {
+    /// Extra names the minted certificate is valid for (`--https-host`).
+    package var hosts: [String] = []
+    /// The user's certificate (then any chain certificates) and unencrypted key, PEM (`--https-cert FILE`,
+    /// `--https-key FILE`); both nil: mint one.
+    package var certificate: NamedPEM?
+    package var key: NamedPEM?
+
+    /// A PEM file's bytes and how the user named it, for messages.
+    package struct NamedPEM: Sendable, Hashable {
+        package var bytes: [UInt8]
+        package var name: String
+        package init(bytes: [UInt8], name: String) {
+            self.bytes = bytes
+            self.name = name
+        }
+    }
+
+    package init(hosts: [String] = []) { self.hosts = hosts }
+
+    /// The TLS context this plan asks for, or the one line saying why there is none (no libssl: the package to
+    /// install; a certificate or key that does not load: which and why).
+    package func context() -> Result<TLSServerContext, UsageError> {
+        do {
+            if let certificate, let key {
+                return .success(try TLSServerContext.loaded(certificatePEM: certificate.bytes, keyPEM: key.bytes))
+            }
+            return .success(try TLSServerContext.minted(hosts: hosts))
+        } catch TLSError.unavailable(let reason) {
+            return .failure(UsageError("--https: \(TLSError.unavailable(reason))"))
+        } catch {
+            let source = certificate.map { " (\($0.name))" } ?? ""
+            return .failure(UsageError("--https: cannot serve HTTPS\(source): \(error)"))
+        }
+    }
+}

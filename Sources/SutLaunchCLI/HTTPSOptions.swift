@@ -1,0 +1,68 @@
+import AutomationSupport
+import MockServer
+import ProcessEngine
+
+/// `--https`, `--https-host`, `--https-cert` and `--https-key`, as `run` and `serve` take them: checked together
+/// when parsed (no file read), then read into an ``HTTPSPlan`` when the plan is built.
+package struct HTTPSOptions: Sendable {
+    package var enabled = false
+    package var hosts: [String] = []
+    package var certificate: RunOptions.NamedFile?
+    package var key: RunOptions.NamedFile?
+    /// Where each option stood, for messages: the first `--https-host`, `--https-cert` and `--https-key`.
+    var hostOrigin: String?
+
+    package init() {}
+
+    /// The spec lines both commands list (their enums name these cases).
+    static let httpsSpec = OptionSpec(
+        "--https",
+        help: "the mock server speaks HTTPS (TLS 1.2/1.3) with a CA minted for the run, trusted by the program (SSL_CERT_FILE...)")
+    static let hostSpec = OptionSpec(
+        "--https-host", value: "NAME",
+        help: "another name or IP address the minted certificate is valid for (besides localhost, 127.0.0.1, ::1); repeatable")
+    static let certificateSpec = OptionSpec(
+        "--https-cert", value: "FILE", help: "serve this PEM certificate (then its chain) instead of a minted one; needs --https-key")
+    static let keySpec = OptionSpec("--https-key", value: "FILE", help: "the unencrypted PEM private key of --https-cert")
+
+    /// `--https-host NAME`: a DNS name (`*.` may lead) or an IP address, nothing that could add a name of its own.
+    mutating func addHost(_ value: String, spelling: String, index: Int) throws(UsageError) {
+        if let problem = TLSServerContext.hostProblem(value) {
+            throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: problem))
+        }
+        if hostOrigin == nil { hostOrigin = "\(spelling) \(value) (argument \(index))" }
+        hosts.append(value)
+    }
+
+    /// The options' combinations: each needs `--https`, a certificate needs its key (and the reverse), and names
+    /// for a minted certificate mean nothing beside the user's own.
+    func check() throws(UsageError) {
+        let given = [(hostOrigin, "--https-host"), (certificate?.spelling, "--https-cert"), (key?.spelling, "--https-key")]
+        if !enabled, let (_, name) = given.first(where: { $0.0 != nil }) { throw UsageError(.httpsOptionNeedsHTTPS(name)) }
+        if (certificate == nil) != (key == nil) {
+            throw UsageError(
+                certificate == nil
+                    ? .httpsPair(given: "--https-key", missing: "--https-cert") : .httpsPair(given: "--https-cert", missing: "--https-key"))
+        }
+        if certificate != nil, let hostOrigin { throw UsageError(.httpsHostWithOwnCertificate(hostOrigin)) }
+    }
+
+    /// The plan, reading the certificate and key when given; nil without `--https`.
+    func plan(readFile: (String) throws -> String) throws(UsageError) -> HTTPSPlan? {
+        guard enabled else { return nil }
+        var plan = HTTPSPlan(hosts: hosts)
+        if let certificate, let key {
+            plan.certificate = try Self.read(certificate, readFile)
+            plan.key = try Self.read(key, readFile)
+        }
+        return plan
+    }
+
+    private static func read(_ file: RunOptions.NamedFile, _ readFile: (String) throws -> String) throws(UsageError) -> HTTPSPlan.NamedPEM {
+        do {
+            return HTTPSPlan.NamedPEM(bytes: Array(try readFile(file.path).utf8), name: "\(file.spelling) \(file.path)")
+        } catch {
+            throw UsageError(.cannotRead(file.spelling, path: file.path, reason: RunCommand.describe(error)))
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+/// `--https` as a user runs it: the program under test reaches the mock server over TLS with its own client and
+/// no flag of its own (the trust is in its environment), and nothing of the run's authority outlives it.
+@Suite(.enabled(if: CLI.hasCommand("curl"), "needs curl (scripts/install-test-deps.sh installs it, and libssl3)"))
+struct HTTPSEndToEndTests {
+    static let routes = #"{ "routes": [ { "method": "GET", "path": "/hello", "body": "hello over https" } ] }"#
+
+    @Test func curlAsTheProgramTrustsTheServerThroughItsEnvironmentAndTheFilesGoAtTheEnd() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        let journal = directory.appendingPathComponent("journal.json").path
+        let script = """
+            curl -sS --fail "$SUT_MOCK_SERVER_URL/hello" && echo
+            echo "url=$SUT_MOCK_SERVER_URL"
+            echo "same=$([ "$SSL_CERT_FILE" = "$CURL_CA_BUNDLE" ] && [ "$SSL_CERT_FILE" = "$REQUESTS_CA_BUNDLE" ] && [ "$SSL_CERT_FILE" = "$GIT_SSL_CAINFO" ] && [ "$SSL_CERT_FILE" = "$PIP_CERT" ] && [ "$NODE_EXTRA_CA_CERTS" = "$SUT_MOCK_SERVER_CA" ] && echo yes)"
+            echo "modes=$(stat -c %a "$(dirname "$SSL_CERT_FILE")" "$SSL_CERT_FILE" "$SUT_MOCK_SERVER_CA" | tr '\\n' ' ')"
+            echo "ours-last=$(tail -n 1 "$SSL_CERT_FILE")"
+            echo "system=$(grep -c 'BEGIN CERTIFICATE' "$SSL_CERT_FILE")"
+            echo "files=$SSL_CERT_FILE"
+            """
+        let result = try CLI.run(["--https", "-p", "0", "--journal", journal, "--stub", stubs, "sh", "-c", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "hello over https", "\(result.stdout) \(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("url=https://127.0.0.1:") })
+        #expect(lines.contains("same=yes"))
+        #expect(lines.contains("modes=700 600 600 "))
+        #expect(lines.contains("ours-last=-----END CERTIFICATE-----"))
+        // The bundle holds the system's authorities too, so the program still reaches real hosts.
+        let systemCount =
+            (try? String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8))
+            .map { $0.components(separatedBy: "BEGIN CERTIFICATE").count - 1 } ?? 0
+        #expect(lines.contains("system=\(systemCount + 1)"))
+        let files = try #require(lines.first { $0.hasPrefix("files=") }).dropFirst("files=".count)
+        #expect(!FileManager.default.fileExists(atPath: String(files)), "the trust files outlived the run")
+        #expect(!FileManager.default.fileExists(atPath: (String(files) as NSString).deletingLastPathComponent))
+        // The journal is the same over TLS.
+        let recorded = try String(contentsOfFile: journal, encoding: .utf8)
+        #expect(recorded.contains("\"/hello\""))
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("python3"))) func pythonsUrllibAndRequestsTrustItWithNoSetting() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        let script = """
+            import os, ssl, urllib.request
+            url = os.environ["SUT_MOCK_SERVER_URL"] + "/hello"
+            # urllib's default context reads SSL_CERT_FILE through OpenSSL's default paths.
+            print(urllib.request.urlopen(url, timeout=10).read().decode())
+            try:
+                import requests
+            except ImportError:
+                print("hello over https")
+            else:
+                print(requests.get(url, timeout=10).text)
+            """
+        let result = try CLI.run(["--https", "-p", "0", "--stub", stubs, "python3", "-c", script])
+        #expect(result.stdout == "hello over https\nhello over https\n", "\(result.stderr)")
+        #expect(result.status == 0)
+    }
+
+    @Test func theProgramGetsTheHTTPSURLInItsAutomationFlags() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        let result = try CLI.run(["--https", "-p", "0", "--stub", stubs, "--automation", "user=alice", CLI.argvDump])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(#"\"mockServerURL\":\"https:\/\/127.0.0.1:"#)
+                || result.stdout.contains(#"mockServerURL\":\"https://127.0.0.1:"#), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#""SUT_MOCK_SERVER_URL":"https://127.0.0.1:"#)
+                || result.stdout.contains(#""SUT_MOCK_SERVER_URL":"https:\/\/127.0.0.1:"#))
+    }
+
+    @Test func serveHTTPSPrintsItsURLAndAuthorityAnswersTLSAndRefusesPlainHTTP() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        var authority = ""
+        let result = try CLI.run(["serve", "--https", "--port", "0", "--https-host", "api.test", stubs]) { process, outURL in
+            let errURL = outURL.deletingLastPathComponent().appendingPathComponent("stderr")
+            let deadline = Date().addingTimeInterval(20)
+            var url = ""
+            while Date() < deadline {
+                let out = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+                let err = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+                if let line = err.split(separator: "\n").first(where: { $0.contains("certificate authority: ") }), out.hasSuffix("\n") {
+                    url = String(out.split(separator: "\n")[0])
+                    authority = String(line.split(separator: " ")[3])
+                    break
+                }
+                usleep(50_000)
+            }
+            #expect(url.hasPrefix("https://127.0.0.1:"))
+            let port = url.split(separator: ":").last.map(String.init) ?? ""
+            let verified = try CLI.output(of: ["curl", "-sS", "--cacert", authority, url + "/hello"])
+            #expect(verified == "hello over https")
+            let byName = try CLI.output(of: [
+                "curl", "-sS", "--cacert", authority, "--resolve", "api.test:\(port):127.0.0.1", "https://api.test:\(port)/hello",
+            ])
+            #expect(byName == "hello over https")
+            let plain = try CLI.output(of: ["curl", "-sS", "http://127.0.0.1:\(port)/hello"])
+            #expect(plain == "plain HTTP sent to an HTTPS port: use https:// for this server\n")
+            process.terminate()
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!authority.isEmpty && !FileManager.default.fileExists(atPath: authority), "serve left \(authority) behind")
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("openssl"))) func theUsersOwnCertificateIsServedAndNothingIsWritten() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        let temporary = directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        _ = try CLI.output(
+            of: [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=own.test", "-addext", "subjectAltName=IP:127.0.0.1",
+            ], in: directory)
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let result = try CLI.run(
+            [
+                "--https", "--https-cert", certificate, "--https-key", directory.appendingPathComponent("key.pem").path, "-p", "0",
+                "--stub", stubs, "-e", "TMPDIR=\(temporary.path)", "sh", "-c",
+                #"curl -sS --cacert "$0" "$SUT_MOCK_SERVER_URL/hello"; echo " ca=${SUT_MOCK_SERVER_CA:-none}""#, certificate,
+            ], environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new })
+        #expect(result.stdout == "hello over https ca=none\n", "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+
+    @Test func badCertificatesAndHostsAreOneLineErrorsBeforeAnythingRuns() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        let junk = try CLI.write("not a certificate", "junk.pem", in: directory)
+        let marker = directory.appendingPathComponent("ran").path
+        let launched = ["--stub", stubs, "touch", marker]
+        let bad = try CLI.run(["--https", "--https-cert", junk, "--https-key", junk, "-p", "0"] + launched)
+        #expect(bad.status == 125)
+        #expect(bad.stderr.contains("no PEM certificate"), "\(bad.stderr)")
+        let host = try CLI.run(["--https", "--https-host", "a,DNS:evil.test", "-p", "0"] + launched)
+        #expect(host.status == 2)
+        #expect(host.stderr.split(separator: "\n").count == 1, "\(host.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+}
