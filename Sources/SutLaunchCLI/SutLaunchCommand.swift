@@ -1,4 +1,5 @@
 import AutomationSupport
+import MockServer
 import ProcessEngine
 import Scenarios
 

@@ -1,35 +1,7 @@
 import AutomationSupport
 
-/// A problem in a stub file, with where it is: `routes.json:12:7: unknown key "stauts"; did you mean "status"?`
-public struct StubError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The stub file (or directory) at fault.
-    public var file: String
-    /// The line in it, when known.
-    public var line: Int?
-    /// The column in it, when known.
-    public var column: Int?
-    /// What is wrong, and the fix where there is one.
-    public var message: String
-
-    /// A problem in `file`, at `line`:`column` when known.
-    public init(file: String, line: Int? = nil, column: Int? = nil, _ message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    init(file: String, at position: SourcePosition, _ message: String) {
-        self.init(file: file, line: position.line, column: position.column, message)
-    }
-
-    public var description: String {
-        var location = file
-        if let line { location += ":\(line)" }
-        if let column { location += ":\(column)" }
-        return "\(location): \(message)"
-    }
-}
+/// A problem in a stub or mapping file, with where it is: `routes.json:12:7: unknown key "stauts"; did you mean "status"?`
+public typealias StubError = LocatedError
 
 /// Reads one JSON object of a stub file: typed member access, and unknown keys reported with a suggestion.
 struct ObjectReader {
@@ -42,7 +14,7 @@ struct ObjectReader {
 
     init(_ node: JSONNode, file: String, what: String) throws(StubError) {
         guard let members = node.members else {
-            throw StubError(file: file, at: node.position, "\(what) must be a JSON object, found a JSON \(node.typeName)")
+            throw StubError(file: file, position: node.position, "\(what) must be a JSON object, found a JSON \(node.typeName)")
         }
         self.position = node.position
         self.file = file
@@ -59,10 +31,11 @@ struct ObjectReader {
     func checkKeys(_ knownSet: Set<String>, ordered known: [String], unsupported: [String: String] = [:]) throws(StubError) {
         for member in members where !knownSet.contains(member.key) {
             if let reason = unsupported[member.key] {
-                throw StubError(file: file, at: member.keyPosition, "\(what): \"\(member.key)\" is not supported by sut-launch (\(reason))")
+                throw StubError(
+                    file: file, position: member.keyPosition, "\(what): \"\(member.key)\" is not supported by sut-launch (\(reason))")
             }
             throw StubError(
-                file: file, at: member.keyPosition,
+                file: file, position: member.keyPosition,
                 "unknown key \"\(member.key)\" in \(what)\(Suggestion.didYouMean(member.key, among: known, otherwise: "; known keys: \(known.joined(separator: ", "))"))"
             )
         }
@@ -91,7 +64,7 @@ struct ObjectReader {
             do throws(NumberError) {
                 return try BoundedNumber.requireInteger(JSONWriter.write(value), in: range)
             } catch {
-                throw StubError(file: file, at: value.position, "\"\(key)\": \(error)")
+                throw StubError(file: file, position: value.position, "\"\(key)\": \(error)")
             }
         default: throw typeError(key, value, "an integer")
         }
@@ -115,10 +88,10 @@ struct ObjectReader {
     }
 
     func error(_ key: String, _ message: String) -> StubError {
-        StubError(file: file, at: self[key]?.position ?? position, message)
+        StubError(file: file, position: self[key]?.position ?? position, message)
     }
 
     func typeError(_ key: String, _ value: JSONNode, _ expected: String) -> StubError {
-        StubError(file: file, at: value.position, "\"\(key)\" must be \(expected), found a JSON \(value.typeName)")
+        StubError(file: file, position: value.position, "\"\(key)\" must be \(expected), found a JSON \(value.typeName)")
     }
 }

@@ -65,7 +65,7 @@ public enum StubLoader {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw StubError(file: file, at: error.position, error.message)
+            throw StubError(file: file, position: error.position, error.message)
         }
         if isWireMock(root) {
             // A mapping in .../mappings/x.json takes its files from .../__files; else from __files beside it.
@@ -78,13 +78,14 @@ public enum StubLoader {
         if root["routes"] != nil || root.elements != nil { return try StubSet.native(root, file: file, directory: directory) }
         guard let members = root.members else {
             throw StubError(
-                file: file, at: root.position, "expected a stub file: {\"routes\": [...]}, a WireMock mapping or {\"mappings\": [...]}")
+                file: file, position: root.position,
+                "expected a stub file: {\"routes\": [...]}, a WireMock mapping or {\"mappings\": [...]}")
         }
         let keys = members.map(\.key)
         let known = ["routes", "mappings", "request", "response"]
         let hint = keys.lazy.compactMap { Suggestion.nearest(to: $0, among: known).map { "; did you mean \"\($0)\"?" } }.first ?? ""
         throw StubError(
-            file: file, at: members.first?.keyPosition ?? root.position,
+            file: file, position: members.first?.keyPosition ?? root.position,
             "not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \(keys.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)"
         )
     }

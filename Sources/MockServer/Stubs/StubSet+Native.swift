@@ -29,7 +29,7 @@ extension StubSet {
             let reader = try ObjectReader(root, file: file, what: "the stub file")
             try reader.checkKeys(nativeRootKeys)
             guard let list = try reader.array("routes") else {
-                throw StubError(file: file, at: root.position, "a native stub file needs \"routes\": [...]")
+                throw StubError(file: file, position: root.position, "a native stub file needs \"routes\": [...]")
             }
             routes = list
             if let policy = try reader.string("unexpected") {
@@ -46,7 +46,7 @@ extension StubSet {
             build = { index throws(StubError) in
                 let node: JSONNode
                 do throws(JSONParser.Error) { node = try deferred.element(index) } catch {
-                    throw StubError(file: file, at: error.position, error.message)
+                    throw StubError(file: file, position: error.position, error.message)
                 }
                 return try nativeRoute(node, file: file, directory: directory)
             }

@@ -65,7 +65,7 @@ extension StubSet {
         let mapping = try ObjectReader(node, file: file, what: "a mapping")
         try mapping.checkKeys(wireMockMappingKeys, unsupported: wireMockUnsupportedMappingKeys)
         guard let request = try mapping.object("request") else {
-            throw StubError(file: file, at: node.position, "a mapping needs \"request\"")
+            throw StubError(file: file, position: node.position, "a mapping needs \"request\"")
         }
         try request.checkKeys(wireMockRequestKeys, unsupported: wireMockUnsupportedRequestKeys)
         let method = (try request.string("method") ?? "ANY").uppercased()
@@ -105,7 +105,7 @@ extension StubSet {
         stub.wireMockResponse = node["response"].map(JSONWriter.write)
         if let metadata = node["metadata"] {
             guard metadata.members != nil else {
-                throw StubError(file: file, at: metadata.position, "\"metadata\" must be an object, like {\"tags\": [\"smoke\"]}")
+                throw StubError(file: file, position: metadata.position, "\"metadata\" must be an object, like {\"tags\": [\"smoke\"]}")
             }
             stub.wireMockMetadata = JSONWriter.write(metadata)
         }
@@ -151,7 +151,8 @@ extension StubSet {
         for member in members {
             guard member.value.members != nil else {
                 throw StubError(
-                    file: file, at: member.value.position, "\(key) \"\(member.key)\" must be a matcher object like {\"equalTo\": \"value\"}"
+                    file: file, position: member.value.position,
+                    "\(key) \"\(member.key)\" must be a matcher object like {\"equalTo\": \"value\"}"
                 )
             }
             result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"")))

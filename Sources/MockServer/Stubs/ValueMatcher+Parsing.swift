@@ -27,7 +27,7 @@ extension ValueMatcher {
         let operators = reader.keys.filter { knownOperators.contains($0) }
         guard operators.count == 1, let name = operators.first else {
             throw StubError(
-                file: file, at: node.position,
+                file: file, position: node.position,
                 operators.isEmpty
                     ? "\(what) needs one matcher: \(knownOperators.joined(separator: ", "))"
                     : "\(what) has \(operators.count) matchers (\(operators.joined(separator: ", "))); use one, or \"and\"")
@@ -69,7 +69,7 @@ extension ValueMatcher {
             if let expression = value.string { return .matchesJSONPath(try jsonPath(expression, reader), nil) }
             let inner = try ObjectReader(value, file: file, what: "matchesJsonPath")
             guard let expression = try inner.string("expression") else {
-                throw StubError(file: file, at: value.position, "matchesJsonPath needs \"expression\" and one matcher")
+                throw StubError(file: file, position: value.position, "matchesJsonPath needs \"expression\" and one matcher")
             }
             var rest = value
             if case .object(let members) = value.value { rest.value = .object(members.filter { $0.key != "expression" }) }

@@ -1,4 +1,5 @@
 import AutomationSupport
+import MockServer
 
 /// Reads dotenv files: `KEY=value` lines, `export KEY=value`, `#` comments, blank lines, single quotes
 /// (literal), double quotes (with \n, \t, \", \\ escapes, may span lines), unquoted values trimmed and cut

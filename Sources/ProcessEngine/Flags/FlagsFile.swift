@@ -1,5 +1,6 @@
 package import AutomationHost
 import AutomationSupport
+import MockServer
 
 /// A `--flags-file`: `{"featureFlags": {...}, "automationFlags": {...}, "env": {...}}`.
 package struct FlagsFile: Sendable, Hashable {

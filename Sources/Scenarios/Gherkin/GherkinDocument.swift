@@ -1,4 +1,5 @@
 import AutomationSupport
+package import MockServer
 
 /// A parsed `.feature` file.
 package struct GherkinDocument: Sendable {
@@ -192,12 +193,4 @@ package struct GherkinDocument: Sendable {
 }
 
 /// A syntax error in a feature file: `login.feature:12: expected a step, Scenario, or Examples, found "Whenn I..."`.
-package struct GherkinError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The feature file.
-    package var file: String
-    /// The line of the error (from 1).
-    package var line: Int
-    /// What was expected and what was found.
-    package var message: String
-    package var description: String { "\(file):\(line): \(message)" }
-}
+package typealias GherkinError = LocatedError

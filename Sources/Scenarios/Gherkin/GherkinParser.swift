@@ -1,4 +1,5 @@
 import AutomationSupport
+import MockServer
 
 /// Parses Gherkin: Feature, Background, Rule, Scenario / Example, Scenario Outline / Template with Examples /
 /// Scenarios, Given/When/Then/And/But/`*` steps, doc strings (`"""` or ``` ``` ```), data tables, tags and
@@ -83,7 +84,7 @@ package enum GherkinParser {
         }
 
         func error(_ message: String, line: Int? = nil) -> GherkinError {
-            GherkinError(file: uri, line: line ?? index + 1, message: message)
+            GherkinError(file: uri, line: line ?? index + 1, message)
         }
 
         /// The line being read (nil at the end of the file).

@@ -1,4 +1,5 @@
 import AutomationSupport
+import MockServer
 import ProcessEngine
 
 /// Cucumber Messages (NDJSON, one envelope per line): what Cucumber's HTML formatter and report tools read.
@@ -48,7 +49,7 @@ package struct CucumberMessages {
 
     mutating func parseError(uri: String, _ error: GherkinError) {
         lines.append(
-            "{\"parseError\":{\"source\":{\"uri\":" + JSONWriter.quoted(uri) + ",\"location\":{\"line\":\(error.line)}},\"message\":"
+            "{\"parseError\":{\"source\":{\"uri\":" + JSONWriter.quoted(uri) + ",\"location\":{\"line\":\(error.line ?? 1)}},\"message\":"
                 + JSONWriter.quoted(error.description) + "}}")
     }
 

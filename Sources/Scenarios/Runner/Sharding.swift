@@ -1,4 +1,5 @@
 import AutomationSupport
+import MockServer
 package import ProcessEngine
 
 /// `--shard K/N` and `--shard-timings FILE`: which scenarios one machine of a CI matrix runs.

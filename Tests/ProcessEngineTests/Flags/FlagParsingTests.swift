@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import MockServer
 import Testing
 
 @testable import ProcessEngine

@@ -1,3 +1,4 @@
+import MockServer
 import ProcessEngine
 import Testing
 
