@@ -31,6 +31,10 @@ package struct HTTPSOptions: Sendable {
             throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: problem))
         }
         if hostOrigin == nil { hostOrigin = "\(spelling) \(value) (argument \(index))" }
+        guard hosts.count < TLSServerContext.hostLimit else {
+            throw UsageError(
+                .invalidPattern(spelling, value: String(value.prefix(80)), problem: "at most \(TLSServerContext.hostLimit) names"))
+        }
         hosts.append(value)
     }
 
@@ -47,13 +51,20 @@ package struct HTTPSOptions: Sendable {
         if certificate != nil, let hostOrigin { throw UsageError(.httpsHostWithOwnCertificate(hostOrigin)) }
     }
 
-    /// The plan, reading the certificate and key when given; nil without `--https`.
-    func plan(readFile: (String) throws -> String) throws(UsageError) -> HTTPSPlan? {
+    /// The plan, reading the certificate and key when given; nil without `--https`. A minted certificate is valid
+    /// for the server's own address too (`--host 127.0.0.2`): the URL the program gets names it.
+    /// - Throws: ``UsageError`` (exit 2) for a file that cannot be read, ``InputError`` (exit 3) for a certificate
+    ///   or key that does not load.
+    func plan(serverHost: String, readFile: (String) throws -> String) throws -> HTTPSPlan? {
         guard enabled else { return nil }
-        var plan = HTTPSPlan(hosts: hosts)
+        let own = TLSServerContext.hostProblem(serverHost) == nil && !hosts.contains(serverHost) ? [serverHost] : []
+        var plan = HTTPSPlan(hosts: hosts + own)
         if let certificate, let key {
             plan.certificate = try Self.read(certificate, readFile)
             plan.key = try Self.read(key, readFile)
+            if let problem = plan.contentProblem {
+                throw InputError(file: certificate.path, "\(certificate.spelling) with \(key.spelling) \(key.path): \(problem)")
+            }
         }
         return plan
     }

@@ -42,7 +42,7 @@ extension RunOptions {
             let loaded = try RunCommand.loadStubs(stubs.map(\.path), lenient: lenientStubs, templating: globalResponseTemplating)
             server = ServerPlan(
                 stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
-                journalPath: journalPath, https: try https.plan(readFile: readFile))
+                journalPath: journalPath, https: try https.plan(serverHost: host ?? "127.0.0.1", readFile: readFile))
         }
         let launch = LaunchPlan(
             program: program, arguments: arguments, flags: flags, environment: variables + self.environment,

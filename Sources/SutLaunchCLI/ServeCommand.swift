@@ -37,7 +37,7 @@ package enum ServeCommand {
         listener = nil // the server owns it from here
         let plan = ServerPlan(
             stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
-            journalPath: options.journalPath, https: try options.https.plan(readFile: RunCommand.readTextFile))
+            journalPath: options.journalPath, https: try options.https.plan(serverHost: options.host, readFile: RunCommand.readTextFile))
         switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started
         case .failure(let error):

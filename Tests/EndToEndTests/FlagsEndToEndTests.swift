@@ -66,6 +66,33 @@ import Testing
                 && edge.stdout.contains("12345678901234567890"), "\(edge.stdout)")
     }
 
+    /// Hostile review (second round): the caller's proxy exclusions were broken whenever a mock server ran: a
+    /// `NO_PROXY` entry was lost for curl (which reads `no_proxy` first, and that one was set afresh), `no_proxy=*`
+    /// became `*,127.0.0.1,localhost` (no longer "all"), and a `--host` other than 127.0.0.1 was not excluded.
+    @Test func theCallersProxyExclusionsAreKeptAndTheServersHostAdded() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(#"{"routes": [{"path": "/a", "body": "a"}]}"#, "routes.json", in: directory)
+        let show = ["sh", "-c", #"printf '%s|%s' "$NO_PROXY" "$no_proxy""#]
+        func run(_ environment: [String: String], _ options: [String] = []) throws -> String {
+            var base = ProcessInfo.processInfo.environment
+            for key in ["NO_PROXY", "no_proxy"] { base.removeValue(forKey: key) }
+            return try CLI.run(["-q", "-p", "0"] + options + ["--stub", stubs] + show, environment: base.merging(environment) { $1 }).stdout
+        }
+        #expect(try run(["NO_PROXY": "127.0.0.3"]) == "127.0.0.3,127.0.0.1,localhost|127.0.0.3,127.0.0.1,localhost")
+        #expect(
+            try run(["no_proxy": "a.test", "NO_PROXY": "b.test, a.test"])
+                == "a.test,b.test,127.0.0.1,localhost|a.test,b.test,127.0.0.1,localhost")
+        #expect(try run(["no_proxy": "*"]) == "*|*")
+        #expect(try run([:], ["--host", "127.0.0.2"]) == "127.0.0.1,localhost,127.0.0.2|127.0.0.1,localhost,127.0.0.2")
+        #expect(try run([:], ["--host", "::1"]) == "127.0.0.1,localhost,::1|127.0.0.1,localhost,::1")
+        // And for real: curl through an http_proxy that does not exist reaches the server at --host directly.
+        let through = try CLI.run(
+            ["-q", "-p", "0", "--host", "127.0.0.2", "--stub", stubs, "sh", "-c", #"curl -sS "$SUT_MOCK_SERVER_URL/a""#],
+            environment: ProcessInfo.processInfo.environment.merging(["http_proxy": "http://127.0.0.1:9", "NO_PROXY": "x.test"]) { $1 })
+        #expect(through.status == 0 && through.stdout == "a", "\(through.stdout) \(through.stderr)")
+    }
+
     /// Found by a hostile review: a user's mockServerURL sent the program away from the run's server while its
     /// checks watched an idle one; `-e A=1 -e A=2` silently kept the last; a timeout under a nanosecond was none.
     @Test func whatWouldSilentlyChangeTheRunIsAUsageError() throws {

@@ -20,7 +20,7 @@ import Testing
         let url = try #require(dump.env["SUT_MOCK_SERVER_URL"])
         #expect(url.hasPrefix("http://127.0.0.1:"))
         #expect(dump.env["NO_PROXY"] == "internal.example,127.0.0.1,localhost")
-        #expect(dump.env["no_proxy"] == "127.0.0.1,localhost")
+        #expect(dump.env["no_proxy"] == "internal.example,127.0.0.1,localhost") // one list for both spellings
         // No flag was asked for: argv is left alone, the URL travels in the environment.
         #expect(dump.argv == [CLI.argvDump])
         #expect(dump.env["SUT_AUTOMATION"] == "{\"mockServerURL\":\"\(url)\"}")

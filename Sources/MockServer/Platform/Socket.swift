@@ -194,6 +194,12 @@ package struct Socket: Sendable, Hashable {
         }
     }
 
+    /// True when `text` is an IPv6 address as inet_pton(3) reads it (no brackets, no zone).
+    package static func isIPv6Address(_ text: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(AF_INET6, text, &address) == 1
+    }
+
     private static func address(of storage: sockaddr_storage) -> String {
         var copy = storage
         var text = [CChar](repeating: 0, count: 64)

@@ -15,6 +15,7 @@ package final class HTTPServer: Sendable {
     /// The TLS context when the server speaks HTTPS; nil for plain HTTP.
     package let tls: TLSServerContext?
     private let handler: Handler
+    private let refused: @Sendable (HTTPRequest, MockResponse) -> Void
     private let state = ServerState()
 
     /// What the accept and connection threads share with `stop()`. A descriptor is shut down or closed only
@@ -103,12 +104,16 @@ package final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - host: the address to listen on (127.0.0.1 by default: the mock server is for this machine).
     ///   - tls: serve HTTPS with this context (every connection's handshake first); nil: plain HTTP.
+    ///   - refused: told of a request that got no answer from `handler`: plain HTTP sent to the TLS port (answered
+    ///     400), so it is counted as an unexpected request, never lost.
     package init(
-        host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), tls: TLSServerContext? = nil, handler: @escaping Handler
+        host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), tls: TLSServerContext? = nil,
+        refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void = { _, _ in }, handler: @escaping Handler
     ) {
         self.host = host
         self.limits = limits
         self.tls = tls
+        self.refused = refused
         self.handler = handler
     }
 
@@ -144,6 +149,7 @@ package final class HTTPServer: Sendable {
         let state = self.state
         let limits = self.limits
         let handler = self.handler
+        let refused = self.refused
         let tls = self.tls
         // On the other CPU: the caller may go on working (MockServer builds its router) while the first
         // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
@@ -160,7 +166,7 @@ package final class HTTPServer: Sendable {
                     continue
                 }
                 let threadStarted = startDetachedThread {
-                    Self.serve(client, address: address, tls: tls, limits: limits, handler: handler, state: state)
+                    Self.serve(client, address: address, tls: tls, limits: limits, handler: handler, refused: refused, state: state)
                     state.close(client)
                 }
                 if !threadStarted {
@@ -179,7 +185,8 @@ package final class HTTPServer: Sendable {
 
     /// Serves one accepted connection on its own thread: plain, or after a TLS handshake.
     private static func serve(
-        _ client: Socket, address: String, tls: TLSServerContext?, limits: ServerLimits, handler: @escaping Handler, state: ServerState
+        _ client: Socket, address: String, tls: TLSServerContext?, limits: ServerLimits, handler: @escaping Handler,
+        refused: @Sendable (HTTPRequest, MockResponse) -> Void, state: ServerState
     ) {
         guard let tls else {
             Connection(
@@ -188,7 +195,14 @@ package final class HTTPServer: Sendable {
             ).serve()
             return
         }
-        guard case .established(let session) = TLSConnection.accept(client, context: tls, limits: limits) else { return }
+        let session: TLSConnection
+        switch TLSConnection.accept(client, context: tls, limits: limits) {
+        case .established(let established): session = established
+        case .plainHTTP(let head):
+            refused(PlainHTTPRefusal.request(head, clientAddress: address), PlainHTTPRefusal.response)
+            return
+        case .closed: return
+        }
         Connection(
             socket: session, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },
             isBusy: { state.setBusy(client, $0) }

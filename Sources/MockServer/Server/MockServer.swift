@@ -54,7 +54,14 @@ public final class MockServer: Sendable {
             stubs: StubRegistry(stubs), journal: JournalStore(limit: options.journalLimit, keepsSecrets: options.journalSecrets),
             control: ControlQueue(), settings: ServerSettings(host: host, options: options))
         self.parts = parts
-        self.server = HTTPServer(host: host, limits: limits, tls: options.tls) { request in
+        self.server = HTTPServer(
+            host: host, limits: limits, tls: options.tls,
+            refused: { request, response in
+                // Counted as unexpected (a strict run fails on it), with why in place of a near miss.
+                _ = parts.journal.record(request, stub: nil, response: response, nearMiss: PlainHTTPRefusal.message)
+                parts.settings.onUnexpected?(request)
+            }
+        ) { request in
             MockServer.respond(to: request, parts: parts)
         }
         let server = self.server

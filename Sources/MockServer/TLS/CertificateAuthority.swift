@@ -31,13 +31,20 @@ struct CertificateAuthority {
         if bytes.isEmpty || bytes.count > 253 { return "a host name has 1 to 253 characters" }
         let refusal = "'\(host.prefix(60))' is not a DNS name or an IP address (letters, digits, '-' and '.' only; '*.' may lead)"
         if host.contains(":") {
-            let hex = bytes.allSatisfy {
-                $0 == 0x3A || $0 == 0x2E || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66)
-            }
-            return hex && bytes.count <= 45 ? nil : refusal
+            return Socket.isIPv6Address(host) ? nil : "'\(host.prefix(60))' is not an IPv6 address (written without brackets)"
         }
         let name = host.hasPrefix("*.") ? host.dropFirst(2) : Substring(host)
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        // All digits is an IPv4 address, and then exactly one: four numbers 0-255 without leading zeros (OpenSSL
+        // refused 127.1 and 1234 only when minting, and read 01.02.03.04 as 1.2.3.4). A name's last label is never
+        // all digits.
+        let numeric = { (label: Substring) in !label.isEmpty && label.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        if labels.last.map(numeric) == true {
+            let quad =
+                !host.hasPrefix("*.") && labels.count == 4
+                && labels.allSatisfy { numeric($0) && $0.count <= 3 && ($0 == "0" || !$0.hasPrefix("0")) && Int($0)! <= 255 }
+            return quad ? nil : "'\(host.prefix(60))' is not an IPv4 address (four numbers 0 to 255, no leading zeros) or a DNS name"
+        }
         for label in labels {
             let valid =
                 !label.isEmpty && label.utf8.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
@@ -49,7 +56,8 @@ struct CertificateAuthority {
 
     /// Mints the authority and a leaf for the default names plus `hosts` (checked with ``hostProblem(_:)``).
     func mint(hosts: [String]) throws(TLSError) -> Minted {
-        if hosts.count > Self.hostLimit { throw .failed("at most \(Self.hostLimit) HTTPS host names") }
+        // The user's names, and the server's own address when it is not a default one.
+        if hosts.count > Self.hostLimit + 1 { throw .failed("at most \(Self.hostLimit) HTTPS host names") }
         if let problem = hosts.lazy.compactMap(Self.hostProblem).first { throw .failed(problem) }
         var names: [String] = []
         for host in Self.defaultHosts + hosts where !names.contains(host.lowercased()) { names.append(host.lowercased()) }

@@ -5,8 +5,23 @@ import AutomationSupport
 /// moment, so the answer is not lost to a reset from unread bytes.
 enum PlainHTTPRefusal {
     static let message = "plain HTTP sent to an HTTPS port: use https:// for this server"
+    static let response = MockResponse.text(message + "\n", status: 400)
 
-    static func answer(_ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits) {
+    /// The request as far as its head was read (an unreadable head: `GET /` with what could be read as the
+    /// target), for the journal: it counts as an unexpected request.
+    static func request(_ head: [UInt8], clientAddress: String) -> HTTPRequest {
+        let end = ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: head) ?? head.count
+        if let parsed = try? RequestHead.parse(head[..<end]) {
+            return HTTPRequest(method: parsed.method, target: parsed.target, headers: parsed.headers, clientAddress: clientAddress)
+        }
+        let line = head.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(200)
+        return HTTPRequest(
+            method: "?", target: String(decoding: line, as: UTF8.self).escapingControlCharacters(), clientAddress: clientAddress)
+    }
+
+    /// Reads the head (within the head's limits), answers 400 and drains; the head's bytes as read.
+    @discardableResult
+    static func answer(_ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits) -> [UInt8] {
         var buffer = received
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         while ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: buffer) == nil && buffer.count <= limits.maxHeaderBytes {
@@ -15,7 +30,7 @@ enum PlainHTTPRefusal {
                 socket.receive(into: &buffer, scratch: &scratch, wait: false) != 0
             else { break }
         }
-        guard socket.send(ResponseWriter.refusal(RequestHead.Error(400, message))) else { return }
+        guard socket.send(ResponseWriter.refusal(RequestHead.Error(400, message))) else { return buffer }
         socket.shutdownSending()
         // Up to 64 KiB or half a second of what the client still sends, then the server closes.
         let drainEnd = Int(MonotonicClock.milliseconds()) + 500
@@ -23,12 +38,13 @@ enum PlainHTTPRefusal {
         var discard: [UInt8] = []
         while drained < 65_536 {
             let remaining = drainEnd - Int(MonotonicClock.milliseconds())
-            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return }
+            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return buffer }
             discard.removeAll(keepingCapacity: true)
             let count = socket.receive(into: &discard, scratch: &scratch, wait: false)
             if count == -2 { continue }
-            guard count > 0 else { return }
+            guard count > 0 else { return buffer }
             drained += count
         }
+        return buffer
     }
 }

@@ -25,7 +25,7 @@ package final class TLSConnection: ConnectionTransport {
         /// The handshake completed: serve HTTP over it.
         case established(TLSConnection)
         /// The client spoke plain HTTP to the TLS port: answered 400, nothing more to do.
-        case plainHTTP
+        case plainHTTP(head: [UInt8])
         /// The client went away, timed out, or sent what is not TLS; the connection is to be closed.
         case closed
     }
@@ -71,8 +71,7 @@ package final class TLSConnection: ConnectionTransport {
                 first = false
                 deadline = now() + limits.headerTimeoutMs
                 if received[0] >= 0x41 && received[0] <= 0x5A { // 'A'...'Z': a request line, not a TLS record (0x16)
-                    PlainHTTPRefusal.answer(socket, received: received, deadline: deadline, limits: limits)
-                    return .plainHTTP
+                    return .plainHTTP(head: PlainHTTPRefusal.answer(socket, received: received, deadline: deadline, limits: limits))
                 }
             }
             guard connection.feed(received) else { return .closed }

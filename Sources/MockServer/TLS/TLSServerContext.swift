@@ -67,6 +67,8 @@ package final class TLSServerContext: @unchecked Sendable {
 
     /// Why `host` cannot be a name of a minted certificate (a DNS name, `*.` then a DNS name, or an IP address), or nil.
     package static func hostProblem(_ host: String) -> String? { CertificateAuthority.hostProblem(host) }
+    /// At most this many names besides the defaults.
+    package static var hostLimit: Int { CertificateAuthority.hostLimit }
 
     /// A context serving a leaf certificate minted now for `hosts` (plus localhost, 127.0.0.1 and ::1), signed by
     /// a certificate authority minted with it; ``authorityPEM`` is that authority.

@@ -22,6 +22,21 @@ package struct HTTPSPlan: Sendable, Hashable {
 
     package init(hosts: [String] = []) { self.hosts = hosts }
 
+    /// Why the user's certificate and key do not load (not PEM, not a pair, an encrypted key), or nil: checked when
+    /// the plan is built, so bad content is exit 3 as any bad input file is. Nil too when no libssl is found: that
+    /// is said when the server starts (exit 125).
+    package var contentProblem: String? {
+        guard let certificate, let key else { return nil }
+        do {
+            _ = try TLSServerContext.loaded(certificatePEM: certificate.bytes, keyPEM: key.bytes)
+            return nil
+        } catch TLSError.unavailable {
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// The TLS context this plan asks for, or the one line saying why there is none (no libssl: the package to
     /// install; a certificate or key that does not load: which and why).
     package func context() -> Result<TLSServerContext, UsageError> {

@@ -1,4 +1,5 @@
 import AutomationHost
+import AutomationSupport
 
 /// What to launch and how: the program, its arguments and flags, its environment, where it runs, its stdin or
 /// terminal, its time limits, the launcher backend and what is kept of its output. Built once; the mock
@@ -81,14 +82,32 @@ package struct LaunchPlan: Sendable {
         if let mockServerURL {
             result[WireFormat.mockServerURLVariable] = mockServerURL
             // CI machines often set http_proxy: keep mock-server traffic off the proxy.
-            for key in ["NO_PROXY", "no_proxy"] {
-                let existing = result[key].map { $0.split(separator: ",").map(String.init) } ?? []
-                let missing = ["127.0.0.1", "localhost"].filter { !existing.contains($0) }
-                result[key] = (existing + missing).joined(separator: ",")
-            }
+            let exclusions = Self.proxyExclusions(no_proxy: result["no_proxy"], NO_PROXY: result["NO_PROXY"], serverURL: mockServerURL)
+            result["NO_PROXY"] = exclusions
+            result["no_proxy"] = exclusions
         }
         result.merge(flags.environment(mockServerURL: mockServerURL)) { _, flag in flag }
         return result
+    }
+
+    /// One proxy exclusion list for both spellings (curl reads `no_proxy` first, other clients `NO_PROXY`): the
+    /// caller's entries in either, then 127.0.0.1, localhost and the server's own host; `*` (no proxy at all) stays
+    /// `*` alone, which is how clients read it.
+    static func proxyExclusions(no_proxy lower: String?, NO_PROXY upper: String?, serverURL: String) -> String {
+        var entries: [String] = []
+        for list in [lower, upper].compactMap({ $0 }) {
+            for entry in list.split(separator: ",") {
+                let trimmed = entry.trimmingCharacters(in: " \t")
+                if !trimmed.isEmpty && !entries.contains(trimmed) { entries.append(trimmed) }
+            }
+        }
+        if entries.contains("*") { return "*" }
+        // The host of scheme://HOST:PORT, brackets removed from an IPv6 address.
+        let authority = serverURL.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
+        var host = authority.lastIndex(of: ":").map { String(authority[..<$0]) } ?? authority
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        for needed in ["127.0.0.1", "localhost", host] where !needed.isEmpty && !entries.contains(needed) { entries.append(needed) }
+        return entries.joined(separator: ",")
     }
 
     /// The launcher's input: argv and environment marshalled once, with the mock server's URL when one runs and

@@ -13,7 +13,7 @@ import Testing
         #expect(served.arguments == ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, #"AUTOMATION_{"mockServerURL":"http://127.0.0.1:9"}"#, "x"])
         #expect(served.environment[WireFormat.mockServerURLVariable] == "http://127.0.0.1:9")
         #expect(served.environment["NO_PROXY"] == "corp.example,127.0.0.1,localhost")
-        #expect(served.environment["no_proxy"] == "127.0.0.1,localhost")
+        #expect(served.environment["no_proxy"] == "corp.example,127.0.0.1,localhost", "one list for both spellings: curl reads no_proxy first")
         let alone = plan.request(mockServerURL: nil)
         #expect(alone.arguments == ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
         #expect(alone.environment[WireFormat.mockServerURLVariable] == nil)
