@@ -82,7 +82,7 @@ package struct LaunchPlan: Sendable {
         if let mockServerURL {
             result[WireFormat.mockServerURLVariable] = mockServerURL
             // CI machines often set http_proxy: keep mock-server traffic off the proxy.
-            let exclusions = Self.proxyExclusions(no_proxy: result["no_proxy"], NO_PROXY: result["NO_PROXY"], serverURL: mockServerURL)
+            let exclusions = Self.proxyExclusions(lower: result["no_proxy"], upper: result["NO_PROXY"], serverURL: mockServerURL)
             result["NO_PROXY"] = exclusions
             result["no_proxy"] = exclusions
         }
@@ -93,7 +93,7 @@ package struct LaunchPlan: Sendable {
     /// One proxy exclusion list for both spellings (curl reads `no_proxy` first, other clients `NO_PROXY`): the
     /// caller's entries in either, then 127.0.0.1, localhost and the server's own host; `*` (no proxy at all) stays
     /// `*` alone, which is how clients read it.
-    static func proxyExclusions(no_proxy lower: String?, NO_PROXY upper: String?, serverURL: String) -> String {
+    static func proxyExclusions(lower: String?, upper: String?, serverURL: String) -> String {
         var entries: [String] = []
         for list in [lower, upper].compactMap({ $0 }) {
             for entry in list.split(separator: ",") {

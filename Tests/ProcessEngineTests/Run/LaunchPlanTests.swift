@@ -13,7 +13,8 @@ import Testing
         #expect(served.arguments == ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, #"AUTOMATION_{"mockServerURL":"http://127.0.0.1:9"}"#, "x"])
         #expect(served.environment[WireFormat.mockServerURLVariable] == "http://127.0.0.1:9")
         #expect(served.environment["NO_PROXY"] == "corp.example,127.0.0.1,localhost")
-        #expect(served.environment["no_proxy"] == "corp.example,127.0.0.1,localhost", "one list for both spellings: curl reads no_proxy first")
+        // One list for both spellings: curl reads no_proxy first.
+        #expect(served.environment["no_proxy"] == "corp.example,127.0.0.1,localhost")
         let alone = plan.request(mockServerURL: nil)
         #expect(alone.arguments == ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"])
         #expect(alone.environment[WireFormat.mockServerURLVariable] == nil)
