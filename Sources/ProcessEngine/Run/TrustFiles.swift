@@ -1,4 +1,5 @@
 import AutomationSupport
+package import MockServer
 
 /// The files that make a program trust the run's certificate authority with no step of its own: ours alone, and
 /// a bundle of the system's authorities plus ours (so the program still reaches real hosts), in a directory of
@@ -25,6 +26,14 @@ package struct TrustFiles: Sendable {
         for name in Self.bundleVariables { result[name] = bundle }
         for name in Self.authorityVariables { result[name] = authority }
         return result
+    }
+
+    /// The trust files for `server`, when it speaks HTTPS with an authority minted for it; nil for plain HTTP or a
+    /// certificate of the user's (nothing to write). The one way a run, a scenario and a Swift test's launch make
+    /// their program trust the server: each launch that starts a server calls this, and removes what it wrote.
+    package static func write(for server: MockServer, callerEnvironment: [String: String]) -> Result<TrustFiles?, UsageError> {
+        guard let authority = server.tls?.authorityPEM else { return .success(nil) }
+        return write(authorityPEM: authority, callerEnvironment: callerEnvironment).map { $0 }
     }
 
     /// Writes both files for `authorityPEM` under the caller's TMPDIR. The base of the bundle is the caller's
