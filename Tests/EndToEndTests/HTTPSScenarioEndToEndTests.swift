@@ -167,4 +167,29 @@ struct HTTPSScenarioEndToEndTests {
         let result = try CLI.run(["test", "--https", "--https-host", "api.test", try CLI.write(text, "names.feature", in: directory)])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
+
+    /// Ctrl-C in the middle of an HTTPS scenario: the run stops its programs, writes its reports, and removes the
+    /// scenario's trust files too (they are registered while the scenario runs).
+    @Test func anInterruptedRunRemovesTheTrustFilesOfTheScenariosStillRunning() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("trust.log").path
+        let text = """
+            Feature: interrupted
+
+              Scenario: slow over HTTPS
+                Given the route "GET /x" answers 200
+                When I run "sh -c 'echo $SSL_CERT_FILE >> \(log); sleep 30'"
+            """
+        let featurePath = try CLI.write(text, "slow.feature", in: directory)
+        let result = try CLI.run(["test", "--https", "--step-timeout", "60s", featurePath]) { process, _ in
+            _ = CLI.eventually(20) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").hasSuffix("\n") }
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        let bundle = try String(contentsOfFile: log, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(bundle.hasSuffix("/bundle.pem"), "\(bundle)")
+        #expect(!FileManager.default.fileExists(atPath: bundle), "the trust files outlived an interrupted run")
+        #expect(!FileManager.default.fileExists(atPath: (bundle as NSString).deletingLastPathComponent))
+    }
 }
