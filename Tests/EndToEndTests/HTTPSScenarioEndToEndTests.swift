@@ -64,16 +64,20 @@ struct HTTPSScenarioEndToEndTests {
                 When I run "curl -sS --fail ${SUT_MOCK_SERVER_URL}/x"
                 Then the exit code is 0
                 And I see "secure"
+                When I run "curl -sS --fail --cacert ${SUT_MOCK_SERVER_CA} ${SUT_MOCK_SERVER_URL}/x"
+                Then the exit code is 0
+                And I see "secure"
 
               Scenario: plain
                 Given the route "GET /x" answers 200 with:
                   \"\"\"
                   plain
                   \"\"\"
-                When I run "sh -c 'echo $SUT_MOCK_SERVER_URL; echo ca=$SUT_MOCK_SERVER_CA; curl -sS --fail $SUT_MOCK_SERVER_URL/x'"
+                When I run "sh -c 'echo $SUT_MOCK_SERVER_URL; echo ca=$SUT_MOCK_SERVER_CA; echo step-ca=${SUT_MOCK_SERVER_CA}; curl -sS --fail $SUT_MOCK_SERVER_URL/x'"
                 Then the exit code is 0
                 And I see "http://127.0.0.1:"
                 And I see "ca="
+                And I see "step-ca="
                 And I see "plain"
                 And I do not see "https://"
             """

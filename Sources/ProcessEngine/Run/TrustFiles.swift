@@ -18,7 +18,9 @@ package struct TrustFiles: Sendable {
     /// The variables OpenSSL, Python (ssl, requests, pip), curl and git read a bundle from.
     package static let bundleVariables = ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PIP_CERT"]
     /// The variables that name our authority alone (Node.js adds it to its own; programs read ours by name).
-    package static let authorityVariables = ["NODE_EXTRA_CA_CERTS", "SUT_MOCK_SERVER_CA"]
+    package static let authorityVariables = ["NODE_EXTRA_CA_CERTS", authorityVariable]
+    /// The variable that names our authority for the program's own code (and `${SUT_MOCK_SERVER_CA}` in steps).
+    package static let authorityVariable = "SUT_MOCK_SERVER_CA"
 
     /// The program's trust variables.
     package var environment: [String: String] {

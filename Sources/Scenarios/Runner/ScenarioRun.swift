@@ -161,7 +161,8 @@ final class ScenarioRun {
         if let value = options.defines[name] { return value }
         if let value = environment.last(where: { $0.key == name })?.value { return value }
         if StepVariables.runTime.contains(name) {
-            if name == WireFormat.mockServerURLVariable { _ = try? ensureServer() }
+            // Naming the server's URL or authority starts the server (an HTTPS one writes its trust files then).
+            if name == WireFormat.mockServerURLVariable || name == TrustFiles.authorityVariable { _ = try? ensureServer() }
             return programEnvironment()[name]
         }
         return options.environment[name]
