@@ -13,7 +13,7 @@ import Darwin
 // an `--https` port; a handshake that completes is served HTTP. Each input must end within 5 s (a hang is a
 // failure, as libFuzzer's -timeout makes it); the server end is closed every time.
 extension FuzzTargets {
-    static func tlsRecords(_ bytes: [UInt8]) {
+    static func serveTLS(_ bytes: [UInt8]) {
         guard let context = tlsContext else { return } // no libssl: nothing of ours to reach (the TLS suites fail then)
         let started = MonotonicClock.milliseconds()
         var pair: [Int32] = [-1, -1]
