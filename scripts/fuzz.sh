@@ -7,9 +7,11 @@
 # tag expressions and Cucumber Expressions (step patterns) with a text to match (ParseExpressions); admin API and
 # control channel requests through the endpoint policy (AdminRequest); response templates rendered against a
 # request made of the same input (RenderTemplate); step patterns (Cucumber Expressions and regular expressions)
-# matched against step texts and output lines (StepMatching); shard partitions from a timings file (ShardTimings).
+# matched against step texts and output lines (StepMatching); shard partitions from a timings file (ShardTimings);
+# a client's bytes (ClientHello, records, fragments, alerts, garbage) to the HTTPS server's TLS layer over OpenSSL's
+# memory BIOs, with the connection served when a handshake completes (ServeTLS; needs libssl at run time).
 #
-# The targets are Tests/FuzzTargetsTests/FuzzTargets.swift, which `swift test` also compiles and runs on every
+# The targets are Tests/FuzzTargetsTests/FuzzTargets*.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
 # (scratch path .build/fuzz/build), links each target with a generated
 # LLVMFuzzerTestOneInput, and runs it for FUZZ_SECONDS from a corpus seeded with the saved inputs and the fixtures
@@ -25,7 +27,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 # A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-5}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"
@@ -60,7 +62,7 @@ public func fuzzEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 SWIFT
     swiftc -O -package-name "$PACKAGE_NAME" -sanitize=fuzzer,address -parse-as-library -I "$BUILT/Modules" -I "$WORK/modulemap" \
-        "$ROOT/Tests/FuzzTargetsTests/FuzzTargets.swift" "$WORK/$target-entry.swift" "${OBJECTS[@]}" -o "$WORK/$target" \
+        "$ROOT"/Tests/FuzzTargetsTests/FuzzTargets*.swift "$WORK/$target-entry.swift" "${OBJECTS[@]}" -o "$WORK/$target" \
         2> "$WORK/$target.link.log" || { cat "$WORK/$target.link.log" >&2; exit 2; } # (gold warns about sanitizer symbols)
     corpus="$WORK/corpus/$target"
     if [ ! -d "$corpus" ]; then

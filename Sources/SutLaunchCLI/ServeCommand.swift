@@ -64,8 +64,11 @@ package enum ServeCommand {
         defer { trust?.remove() }
         Console.out(server.baseURL + "\n")
         if let trust {
-            Console.line("certificate authority: \(trust.authority) (SUT_MOCK_SERVER_CA; NODE_EXTRA_CA_CERTS)")
-            Console.line("with the system's: \(trust.bundle) (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT)")
+            // Paths under the caller's TMPDIR: a line break in it must not start a line of ours.
+            Console.line("certificate authority: \(trust.authority.escapingControlCharacters()) (SUT_MOCK_SERVER_CA; NODE_EXTRA_CA_CERTS)")
+            Console.line(
+                "with the system's: \(trust.bundle.escapingControlCharacters()) (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT)"
+            )
         }
         if !quiet {
             Console.line(

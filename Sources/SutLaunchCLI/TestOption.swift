@@ -1,13 +1,13 @@
 /// The options of `sut-launch test [options] FEATURES...`, in the order help lists them.
 package enum TestOption: CommandOption {
-    case tags, jobs, shard, shardTimings, steps, define, flagsIn, stepTimeout, scenarioTimeout, junit, junitStrict, report
+    case tags, jobs, shard, shardTimings, steps, define, flagsIn, https, httpsHost, stepTimeout, scenarioTimeout, junit, junitStrict, report
     case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
         switch self {
-        case .tags, .steps, .define, .name: true
-        case .jobs, .shard, .shardTimings, .flagsIn, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
+        case .tags, .steps, .define, .name, .httpsHost: true
+        case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help:
             false
         }
@@ -33,6 +33,11 @@ package enum TestOption: CommandOption {
         case .flagsIn:
             OptionSpec(
                 "--flags-in", value: "args|env|both", help: "where flags travel (default: both when a scenario sets flags, env otherwise)")
+        case .https:
+            OptionSpec(
+                "--https",
+                help: "every scenario's mock server speaks HTTPS with a CA minted for it, trusted by its programs (SSL_CERT_FILE...)")
+        case .httpsHost: HTTPSOptions.hostSpec
         case .stepTimeout: OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)")
         case .scenarioTimeout:
             OptionSpec(

@@ -30,6 +30,8 @@ package struct TestOptions {
     package var quiet = false
     package var color: String?
     package var github = false
+    /// `--https` and `--https-host` (a scenario's server mints its own certificate: no `--https-cert` here).
+    package var https = HTTPSOptions()
 
     /// What a command line asks for.
     package enum Action {
@@ -81,6 +83,8 @@ package struct TestOptions {
     init(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
         scenario.defines = try DefineOptions.parse(parsed.values(.define))
         for option in parsed.options { try apply(option) }
+        try https.check()
+        scenario.https = https.enabled ? HTTPSPlan(hosts: https.hosts) : nil // test takes names only, no certificate
         guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("test needs feature files: sut-launch test features/")) }
         // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
         for argument in parsed.positionals {
@@ -109,6 +113,8 @@ package struct TestOptions {
         case .steps: stepFiles.append(NamedPath(path: value, spelling: option.spelling))
         case .define: break // all of them at once, before the others
         case .flagsIn: scenario.flagsIn = try ChoiceOptions.channel(option)
+        case .https: https.enabled = true
+        case .httpsHost: try https.addHost(value, spelling: option.spelling, index: option.index)
         case .stepTimeout: scenario.stepTimeout = try NumericOptions.duration(option)
         case .scenarioTimeout: scenario.scenarioTimeout = try NumericOptions.duration(option)
         case .junit: junitPath = try OutputFiles.path(option)

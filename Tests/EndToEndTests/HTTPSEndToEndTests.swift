@@ -15,7 +15,7 @@ struct HTTPSEndToEndTests {
         let script = """
             curl -sS --fail "$SUT_MOCK_SERVER_URL/hello" && echo
             echo "url=$SUT_MOCK_SERVER_URL"
-            echo "same=$([ "$SSL_CERT_FILE" = "$CURL_CA_BUNDLE" ] && [ "$SSL_CERT_FILE" = "$REQUESTS_CA_BUNDLE" ] && [ "$SSL_CERT_FILE" = "$GIT_SSL_CAINFO" ] && [ "$SSL_CERT_FILE" = "$PIP_CERT" ] && [ "$NODE_EXTRA_CA_CERTS" = "$SUT_MOCK_SERVER_CA" ] && echo yes)"
+            echo "same=$([ "$SSL_CERT_FILE" = "$CURL_CA_BUNDLE" ] && [ "$SSL_CERT_FILE" = "$REQUESTS_CA_BUNDLE" ] && [ "$SSL_CERT_FILE" = "$GIT_SSL_CAINFO" ] && [ "$SSL_CERT_FILE" = "$PIP_CERT" ] && [ "$(dirname "$NODE_EXTRA_CA_CERTS")" = "$(dirname "$SUT_MOCK_SERVER_CA")" ] && echo yes)"
             echo "modes=$(stat -c %a "$(dirname "$SSL_CERT_FILE")" "$SSL_CERT_FILE" "$SUT_MOCK_SERVER_CA" | tr '\\n' ' ')"
             echo "ours-last=$(tail -n 1 "$SSL_CERT_FILE")"
             echo "system=$(grep -c 'BEGIN CERTIFICATE' "$SSL_CERT_FILE")"
@@ -200,5 +200,61 @@ struct HTTPSEndToEndTests {
         #expect(result.status == 4 && result.stderr.contains("unexpected request GET /anything"), "\(result.status) \(result.stderr)")
         let text = try String(contentsOfFile: journal, encoding: .utf8)
         #expect(text.contains(#""url":"/anything""#) && text.contains("plain HTTP sent to an HTTPS port"), "\(text)")
+    }
+
+    /// Hostile review (second round): the caller's own trust was replaced: a CURL_CA_BUNDLE or REQUESTS_CA_BUNDLE
+    /// authority (a CI machine's, a corporate proxy's) was lost, and NODE_EXTRA_CA_CERTS named ours alone. The
+    /// bundle keeps every file the caller's variables name, once; Node gets the caller's file plus ours.
+    @Test(.enabled(if: CLI.hasCommand("openssl"))) func theCallersOwnAuthoritiesStayTrusted() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        // Real self-signed certificates (curl refuses a bundle that does not parse), each with a comment to find.
+        func pem(_ marker: String) throws -> String {
+            let path = directory.appendingPathComponent(marker + ".pem").path
+            _ = try CLI.output(of: [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path + ".key",
+                "-out", path, "-subj", "/CN=\(marker)", "-days", "2",
+            ])
+            try ("# " + marker + "\n" + String(contentsOfFile: path, encoding: .utf8)).write(
+                toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let curl = try pem("CURLMARKER")
+        let requests = try pem("REQUESTSMARKER")
+        let node = try pem("NODEMARKER")
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["SSL_CERT_FILE", "GIT_SSL_CAINFO", "PIP_CERT"] { environment.removeValue(forKey: name) }
+        environment.merge(["CURL_CA_BUNDLE": curl, "REQUESTS_CA_BUNDLE": requests, "NODE_EXTRA_CA_CERTS": node]) { $1 }
+        let script = #"""
+            echo "bundle=$(grep -c -e CURLMARKER -e REQUESTSMARKER "$SSL_CERT_FILE") same=$([ "$CURL_CA_BUNDLE" = "$SSL_CERT_FILE" ] && echo yes)"
+            echo "node=$(grep -c NODEMARKER "$NODE_EXTRA_CA_CERTS") $(grep -c 'BEGIN CERTIFICATE' "$NODE_EXTRA_CA_CERTS") ours=$(grep -c 'BEGIN CERTIFICATE' "$SUT_MOCK_SERVER_CA")"
+            curl -sS "$SUT_MOCK_SERVER_URL/hello"
+            """#
+        let result = try CLI.run(["--https", "-p", "0", "--stub", stubs, "sh", "-c", script], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "bundle=2 same=yes\nnode=1 2 ours=1\nhello over https", "\(result.stdout)")
+    }
+
+    /// Hostile review (second round): `serve --https` printed its files' paths with a line break from TMPDIR raw,
+    /// so the next line looked like one of sut-launch's own.
+    @Test func serveEscapesThePathsItPrints() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.routes, "routes.json", in: directory)
+        let hostile = directory.appendingPathComponent("t\nsut-launch: forged").path
+        try FileManager.default.createDirectory(atPath: hostile, withIntermediateDirectories: true)
+        let result = try CLI.run(
+            ["serve", "--https", "--port", "0", stubs], environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": hostile]) { $1 }
+        ) { process, outURL in
+            let errURL = outURL.deletingLastPathComponent().appendingPathComponent("stderr")
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !((try? String(contentsOf: errURL, encoding: .utf8)) ?? "").contains("with the system's") {
+                usleep(50_000)
+            }
+            process.terminate()
+        }
+        #expect(result.stderr.contains("t\\nsut-launch: forged"), "\(result.stderr)")
+        #expect(!result.stderr.split(separator: "\n").contains { $0.hasPrefix("sut-launch: forged") }, "\(result.stderr)")
     }
 }

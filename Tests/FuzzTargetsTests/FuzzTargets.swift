@@ -21,7 +21,7 @@ enum FuzzTargets {
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
         ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest),
         ("RenderTemplate", renderTemplate),
-        ("StepMatching", stepMatching), ("ShardTimings", shardTimings),
+        ("StepMatching", stepMatching), ("ShardTimings", shardTimings), ("ServeTLS", serveTLS),
     ]
 
     /// An admin API or control channel request, as a test or a hostile page could send it: the first line is
@@ -341,7 +341,7 @@ enum FuzzTargets {
 }
 
 /// A POSIX thread that can be joined (Foundation's Thread cannot).
-private final class JoinableThread: @unchecked Sendable {
+final class JoinableThread: @unchecked Sendable {
     #if canImport(Glibc)
     private var thread = pthread_t()
     #else

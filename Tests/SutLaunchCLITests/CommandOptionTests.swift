@@ -57,6 +57,9 @@ import Testing
         case .steps: (["--steps", "s.json"], { $0.stepFiles.map(\.path) == ["s.json"] })
         case .define: (["-D", "NAME=v"], { $0.scenario.defines == ["NAME": "v"] })
         case .flagsIn: (["--flags-in", "args"], { $0.scenario.flagsIn == .args })
+        case .https: (["--https"], { $0.scenario.https?.hosts == [] })
+        case .httpsHost:
+            (["--https", "--https-host", "api.test", "--https-host", "::1"], { $0.scenario.https?.hosts == ["api.test", "::1"] })
         case .stepTimeout: (["--step-timeout", "3s"], { $0.scenario.stepTimeout == .seconds(3) })
         case .scenarioTimeout: (["--scenario-timeout", "1m"], { $0.scenario.scenarioTimeout == .seconds(60) })
         case .junit: (["--junit", "j.xml"], { $0.junitPath == "j.xml" })

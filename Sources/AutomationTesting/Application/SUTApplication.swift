@@ -48,6 +48,8 @@ public final class SUTApplication: Sendable {
         var server: MockServer?
         /// The control channel's own loopback endpoint when no mock server was given.
         var controlEndpoint: MockServer?
+        /// The trust files of an HTTPS server the program was launched with; removed at the next launch and at the end.
+        var trust: TrustFiles?
         var defaultTimeout: Duration
         /// Output kept in memory per stream; past it, bytes spool to an unlinked file (up to 1 GiB), so every
         /// wait and ``output(_:)`` reads the whole stream.
@@ -112,7 +114,11 @@ public final class SUTApplication: Sendable {
             standardInput: .pipe, terminal: terminalSize, backend: launcher, forwardsOutput: false,
             captureLimit: memoryCaptureLimit,
             spoolDirectory: ProcessEnvironment.current["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
-        let process = try Launcher.launch(plan.request(mockServerURL: server?.url))
+        // An HTTPS server's authority, trusted by the program through its environment, as `sut-launch --https` does.
+        state.withLock { $0.trust.take() }?.remove()
+        let trust = try server.flatMap { try TrustFiles.write(for: $0, callerEnvironment: ProcessEnvironment.current).get() }
+        state.withLock { $0.trust = trust }
+        let process = try Launcher.launch(plan.request(mockServerURL: server?.url, serverEnvironment: trust?.environment ?? [:]))
         state.withLock {
             $0.process = process
             $0.server = server
@@ -353,15 +359,20 @@ public final class SUTApplication: Sendable {
 
     /// Stops the program and everything it started: SIGTERM to its process group, SIGKILL after `grace`.
     public func terminate(grace: Duration = .seconds(2)) {
-        let (process, endpoint) = state.withLock { state in
+        let (process, endpoint, trust) = state.withLock { state in
             defer { state.controlEndpoint = nil }
-            return (state.process, state.controlEndpoint)
+            return (state.process, state.controlEndpoint, state.trust.take())
         }
         endpoint?.stop()
+        defer { trust?.remove() }
         guard let process else { return }
         if process.status == nil { process.stop(signal: 15, grace: grace) }
         process.finish(grace: grace)
     }
 
-    deinit { state.withLock { $0.controlEndpoint }?.stop() }
+    deinit {
+        let (endpoint, trust) = state.withLock { ($0.controlEndpoint, $0.trust) }
+        endpoint?.stop()
+        trust?.remove()
+    }
 }

@@ -23,6 +23,7 @@ public final class MockServerBuilder {
     private var unexpected: (@Sendable (HTTPRequest) -> Void)?
     private var limits = ServerLimits()
     private var isLenient = false
+    private var httpsPlan: HTTPSPlan?
 
     /// An empty builder: strict, no routes.
     public init() {}
@@ -85,9 +86,22 @@ public final class MockServerBuilder {
         return self
     }
 
+    /// The server speaks HTTPS (TLS 1.2 and 1.3, HTTP/1.1 inside), as `sut-launch --https` does: a certificate
+    /// authority and a leaf minted when it starts (EC P-256), valid for `localhost`, `127.0.0.1`, `::1` and `hosts`.
+    /// Its ``MockServer/url`` is `https://127.0.0.1:PORT`, and a program ``SUTApplication/launch(featureFlags:automationFlags:environment:arguments:entryPoint:server:flagsIn:workingDirectory:)``
+    /// starts with it trusts it through its environment (`SSL_CERT_FILE`, `CURL_CA_BUNDLE`, `REQUESTS_CA_BUNDLE`…)
+    /// with no setting of its own. ``start(port:)`` throws when the system has no libssl (naming the package) or a
+    /// name is not a DNS name or an IP address.
+    @discardableResult
+    public func https(hosts: [String] = []) -> MockServerBuilder {
+        httpsPlan = HTTPSPlan(hosts: hosts)
+        return self
+    }
+
     /// Starts the server on 127.0.0.1 (port 0: a free one) and registers it for teardown.
     public func start(port: UInt16 = 0) throws -> MockServer {
-        let server = try MockServerRun.start(ServerPlan(stubs: stubs, port: port, strict: !isLenient, limits: limits)).get()
+        let plan = ServerPlan(stubs: stubs, port: port, strict: !isLenient, limits: limits, https: httpsPlan)
+        let server = try MockServerRun.start(plan).get()
         if let unexpected { server.onUnexpected(unexpected) }
         AutomationScope.current?.register(server)
         return server
@@ -100,8 +114,10 @@ public typealias MockServerHandle = MockServer
 
 /// What a test asks of the running server: its URL, what it received.
 extension MockServer {
-    /// `http://127.0.0.1:PORT`.
+    /// `http://127.0.0.1:PORT` (`https://` for a server built with ``MockServerBuilder/https(hosts:)``).
     public var url: String { baseURL }
+    /// The PEM certificate of the authority an HTTPS server minted (what a client must trust); nil over plain HTTP.
+    public var certificateAuthorityPEM: String? { tls?.authorityPEM }
     /// The server itself (what earlier releases' handle wrapped).
     public var server: MockServer { self }
     /// Every request received so far, in order.

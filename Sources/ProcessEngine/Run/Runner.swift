@@ -24,8 +24,8 @@ package enum Runner {
         }
         // An HTTPS server's authority, trusted by the program through its environment; removed when the run ends.
         var trust: TrustFiles?
-        if let server, let authority = server.tls?.authorityPEM {
-            switch TrustFiles.write(authorityPEM: authority, callerEnvironment: plan.launch.callerEnvironment) {
+        if let server {
+            switch TrustFiles.write(for: server, callerEnvironment: plan.launch.callerEnvironment) {
             case .success(let files): trust = files
             case .failure(let error):
                 server.stop()

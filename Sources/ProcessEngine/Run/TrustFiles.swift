@@ -1,4 +1,5 @@
 import AutomationSupport
+package import MockServer
 
 /// The files that make a program trust the run's certificate authority with no step of its own: ours alone, and
 /// a bundle of the system's authorities plus ours (so the program still reaches real hosts), in a directory of
@@ -11,43 +12,78 @@ package struct TrustFiles: Sendable {
     package let bundle: String
     /// Ours alone (PEM).
     package let authority: String
+    /// What `NODE_EXTRA_CA_CERTS` names: ours alone, or the caller's extra authorities plus ours.
+    package var nodeExtra: String
+
+    init(directory: String, bundle: String, authority: String) {
+        self.directory = directory
+        self.bundle = bundle
+        self.authority = authority
+        self.nodeExtra = authority
+    }
 
     /// Where the system's authorities are, first found wins (Debian and Ubuntu, Fedora and RHEL, Alpine and BSDs).
     static let systemBundles = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem"]
     /// The variables OpenSSL, Python (ssl, requests, pip), curl and git read a bundle from.
     package static let bundleVariables = ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "PIP_CERT"]
     /// The variables that name our authority alone (Node.js adds it to its own; programs read ours by name).
-    package static let authorityVariables = ["NODE_EXTRA_CA_CERTS", "SUT_MOCK_SERVER_CA"]
+    package static let authorityVariables = ["NODE_EXTRA_CA_CERTS", authorityVariable]
+    /// The variable that names our authority for the program's own code (and `${SUT_MOCK_SERVER_CA}` in steps).
+    package static let authorityVariable = "SUT_MOCK_SERVER_CA"
 
     /// The program's trust variables.
     package var environment: [String: String] {
         var result: [String: String] = [:]
         for name in Self.bundleVariables { result[name] = bundle }
         for name in Self.authorityVariables { result[name] = authority }
+        result["NODE_EXTRA_CA_CERTS"] = nodeExtra
         return result
     }
 
-    /// Writes both files for `authorityPEM` under the caller's TMPDIR. The base of the bundle is the caller's
-    /// `SSL_CERT_FILE` when it names a readable file (a CI machine's own authorities stay trusted), else the system's.
+    /// The trust files for `server`, when it speaks HTTPS with an authority minted for it; nil for plain HTTP or a
+    /// certificate of the user's (nothing to write). The one way a run, a scenario and a Swift test's launch make
+    /// their program trust the server: each launch that starts a server calls this, and removes what it wrote.
+    package static func write(for server: MockServer, callerEnvironment: [String: String]) -> Result<TrustFiles?, UsageError> {
+        guard let authority = server.tls?.authorityPEM else { return .success(nil) }
+        return write(authorityPEM: authority, callerEnvironment: callerEnvironment).map { $0 }
+    }
+
+    /// The authorities the program trusted before: the system's (first found), then every other file the caller's
+    /// bundle variables name (a CI machine's own authorities, a corporate proxy's), each once, in that order.
+    static func inheritedAuthorities(_ callerEnvironment: [String: String]) -> [UInt8] {
+        var paths: [String] = systemBundles.first(where: FileSystem.isRegularFile).map { [$0] } ?? []
+        for name in bundleVariables {
+            guard let path = callerEnvironment[name], !path.isEmpty, FileSystem.isRegularFile(path) else { continue }
+            let real = FileSystem.realPath(path) ?? path
+            if !paths.contains(where: { (FileSystem.realPath($0) ?? $0) == real }) { paths.append(path) }
+        }
+        var result: [UInt8] = []
+        for path in paths {
+            guard let bytes = FileSystem.read(path), !bytes.isEmpty else { continue }
+            result += bytes
+            if result.last != 0x0A { result.append(0x0A) }
+        }
+        return result
+    }
+
+    /// Writes the files for `authorityPEM` under the caller's TMPDIR: ours alone; the bundle, the inherited
+    /// authorities plus ours (``inheritedAuthorities(_:)``: the program still reaches every host it reached
+    /// before); and, when the caller had `NODE_EXTRA_CA_CERTS`, that file plus ours for Node.js.
     package static func write(authorityPEM: String, callerEnvironment: [String: String]) -> Result<TrustFiles, UsageError> {
         let temporary = callerEnvironment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         guard let directory = PrivateDirectory.make(in: temporary, prefix: "sut-https-") else {
             return .failure(UsageError("--https: cannot make a private directory in \(temporary) for the certificate authority"))
         }
-        var base: [UInt8] = []
-        let inherited = callerEnvironment["SSL_CERT_FILE"].map { [$0] } ?? []
-        for path in inherited + systemBundles where FileSystem.isRegularFile(path) {
-            if let bytes = FileSystem.read(path) {
-                base = bytes
-                break
-            }
-        }
-        if !base.isEmpty && base.last != 0x0A { base.append(0x0A) }
-        let files = TrustFiles(directory: directory, bundle: directory + "/bundle.pem", authority: directory + "/ca.pem")
+        let ours = Array(authorityPEM.utf8)
+        var nodeBase = callerEnvironment["NODE_EXTRA_CA_CERTS"].flatMap { FileSystem.isRegularFile($0) ? FileSystem.read($0) : nil } ?? []
+        if !nodeBase.isEmpty && nodeBase.last != 0x0A { nodeBase.append(0x0A) }
+        var files = TrustFiles(directory: directory, bundle: directory + "/bundle.pem", authority: directory + "/ca.pem")
+        if !nodeBase.isEmpty { files.nodeExtra = directory + "/node-extra.pem" }
         do {
             let root = try RootedDirectory(directory)
-            try root.write(Array(authorityPEM.utf8), to: "ca.pem", mode: 0o600, replacing: false)
-            try root.write(base + Array(authorityPEM.utf8), to: "bundle.pem", mode: 0o600, replacing: false)
+            try root.write(ours, to: "ca.pem", mode: 0o600, replacing: false)
+            try root.write(inheritedAuthorities(callerEnvironment) + ours, to: "bundle.pem", mode: 0o600, replacing: false)
+            if !nodeBase.isEmpty { try root.write(nodeBase + ours, to: "node-extra.pem", mode: 0o600, replacing: false) }
         } catch {
             files.remove()
             return .failure(UsageError("--https: cannot write the certificate authority to \(directory): \(error)"))

@@ -62,6 +62,10 @@ final class ScenarioRun {
         didSet { server?.setUnexpectedPolicy(strict ? .fail : stubs.unexpected) } // a step after the first launch
     }
     var server: MockServer?
+    /// The mock server speaks HTTPS (`test --https`, `Given the mock server speaks HTTPS`); nil: plain HTTP.
+    var https: HTTPSPlan?
+    /// The HTTPS server's trust files, in a private directory of this scenario's own; removed at teardown.
+    var trust: TrustFiles?
     /// The most recent command or launched program: what the `Then` steps look at.
     var process: LaunchedProcess?
     /// Every command and launch, in order, for teardown and failure artefacts.
@@ -89,6 +93,7 @@ final class ScenarioRun {
         self.strict = !pickle.tags.contains("@lenient")
         self.program = options.defines["PROGRAM"]
         self.flagsIn = options.flagsIn
+        self.https = options.https
         // Only a directory ScratchDirectory made (never the /tmp fallback when mkdtemp failed) takes files.
         let scratch = rootDirectory.contains("/sut-scenario-") ? try? RootedDirectory(rootDirectory) : nil
         for directory in ["work"] + Self.isolated.map(\.directory) { _ = try? scratch?.directory(directory) }
@@ -156,7 +161,8 @@ final class ScenarioRun {
         if let value = options.defines[name] { return value }
         if let value = environment.last(where: { $0.key == name })?.value { return value }
         if StepVariables.runTime.contains(name) {
-            if name == WireFormat.mockServerURLVariable { _ = try? ensureServer() }
+            // Naming the server's URL or authority starts the server (an HTTPS one writes its trust files then).
+            if name == WireFormat.mockServerURLVariable || name == TrustFiles.authorityVariable { _ = try? ensureServer() }
             return programEnvironment()[name]
         }
         return options.environment[name]
@@ -164,7 +170,8 @@ final class ScenarioRun {
 
     /// The environment the scenario's program would get now (flags, server, isolation).
     private func programEnvironment() -> [String: String] {
-        plan(program: program ?? "", arguments: [], flags: flags, standardInput: .pipe).launchEnvironment(mockServerURL: server?.baseURL)
+        plan(program: program ?? "", arguments: [], flags: flags, standardInput: .pipe).launchEnvironment(
+            mockServerURL: server?.baseURL, serverEnvironment: trust?.environment ?? [:])
     }
 
     /// The flags the Given steps set, for the program's launch.
@@ -281,7 +288,8 @@ final class ScenarioRun {
     /// the `Then` steps look at.
     @discardableResult
     private func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
-        let request = plan.request(mockServerURL: try ensureServer()?.baseURL)
+        let url = try ensureServer()?.baseURL
+        let request = plan.request(mockServerURL: url, serverEnvironment: trust?.environment ?? [:])
         do {
             let launched = try Launcher.launch(request)
             process = launched
@@ -293,33 +301,11 @@ final class ScenarioRun {
         }
     }
 
-    /// The scenario's mock server, started at the first launch when the scenario has stubs.
-    func ensureServer() throws(StepFailure) -> MockServer? {
-        if let server { return server }
-        guard hasStubs else { return nil }
-        switch MockServerRun.start(ServerPlan(stubs: stubs, port: 0, strict: strict)) {
-        case .success(let server):
-            self.server = server
-            return server
-        case .failure(let error):
-            throw StepFailure(error.message, kind: .error)
-        }
-    }
-
     func requireProcess() throws(StepFailure) -> LaunchedProcess {
         guard let process else {
             throw StepFailure("no program was launched or run; add When I launch the program or When I run \"…\"", kind: .error)
         }
         return process
-    }
-
-    func requireServer() throws(StepFailure) -> MockServer {
-        guard let server else {
-            throw StepFailure(
-                "no mock server runs: add Given the stubs \"file\" or Given the route \"GET /path\" answers 200 before launching",
-                kind: .error)
-        }
-        return server
     }
 
     /// Feeds `matcher` the most recent program's stream from its first byte, waiting up to `timeout` for more.
@@ -355,36 +341,5 @@ final class ScenarioRun {
     /// The last lines of both streams, for failure messages.
     func outputTail(lines: Int = 20) -> String {
         process?.output.tailReport(lines: lines) ?? "(no program was launched)"
-    }
-
-    /// Stops what the scenario started; returns the mock server's failures (unmet expectations, strict unexpected).
-    func tearDown() -> [String] {
-        for process in launches.map(\.process) {
-            if process.status == nil { process.stop(signal: SignalNumber.terminate, grace: options.killGrace) }
-            process.finish(grace: options.killGrace)
-            _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
-        }
-        guard let server else { return [] }
-        server.settle(timeout: MockServerRun.settleTimeout)
-        server.stop()
-        return server.summary.failures
-    }
-
-    var unexpectedRequests: [String] {
-        guard let server else { return [] }
-        settle(server)
-        return server.summary.unexpected.map(\.description)
-    }
-
-    /// The server, once it has read and answered what the scenario's programs sent, if they have all ended (a
-    /// request sent just before a program exited may still sit in a socket); while one runs, as it is.
-    func settledServer() throws(StepFailure) -> MockServer {
-        let server = try requireServer()
-        settle(server)
-        return server
-    }
-
-    private func settle(_ server: MockServer) {
-        if launches.allSatisfy({ $0.process.status != nil }) { server.settle(timeout: MockServerRun.settleTimeout) }
     }
 }

@@ -1,7 +1,7 @@
 public import AutomationHost
 import AutomationSupport
 import Dispatch
-import ProcessEngine
+package import ProcessEngine
 
 /// How `sut-launch test` runs scenarios.
 public struct ScenarioOptions: Sendable {
@@ -38,6 +38,9 @@ public struct ScenarioOptions: Sendable {
     public var shardTimings: [String: Double]?
     /// The caller's environment (for `${NAME}` and the program's environment).
     public var environment: [String: String] = [:]
+    /// `test --https`: every scenario's mock server speaks HTTPS, trusted by its programs (nil: plain HTTP unless
+    /// a scenario says `Given the mock server speaks HTTPS`).
+    package var https: HTTPSPlan?
 
     /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
@@ -91,6 +94,8 @@ package struct ScenarioResult: Sendable {
 package enum ScenarioRunner {
     /// Programs running in scenarios now, so an interrupted test run can stop them all.
     static let live = Locked<[Int32: LaunchedProcess]>([:])
+    /// Trust files of HTTPS servers scenarios run now, by directory, so an interrupted test run removes them too.
+    static let liveTrust = Locked<[String: TrustFiles]>([:])
 
     /// Stops every program a scenario is running (SIGTERM to its group, SIGKILL after `grace`).
     package static func stopAll(grace: Duration) {
@@ -100,6 +105,11 @@ package enum ScenarioRunner {
         }
         for process in processes { process.signalGroup(SignalNumber.terminate) }
         for process in processes { process.stop(signal: SignalNumber.terminate, grace: grace) }
+        let trust = liveTrust.withLock { live -> [TrustFiles] in
+            defer { live.removeAll() }
+            return Array(live.values)
+        }
+        for files in trust { files.remove() }
     }
 
     /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).

@@ -155,6 +155,16 @@ package enum StepCatalog {
         StepDefinition("unexpected requests are allowed", example: "Given unexpected requests are allowed") { run, _, _ in
             run.strict = false
         },
+        StepDefinition("the mock server speaks HTTPS", example: "Given the mock server speaks HTTPS") { run, _, _ in
+            // The server starts at the first launch: after it, its protocol is decided (never a silent no-op).
+            guard run.server == nil else {
+                throw StepFailure(
+                    "the mock server already runs over \(run.https == nil ? "HTTP" : "HTTPS"): say so before the first launch", kind: .error
+                )
+            }
+            run.https = run.https ?? HTTPSPlan()
+            run.hasStubs = true // a server runs even with no route yet: every request is then unexpected
+        },
     ]
 
     // MARK: When

@@ -1,0 +1,77 @@
+import AutomationSupport
+import MockServer
+import ProcessEngine
+
+/// The scenario's mock server: started at the first launch, with its trust files when it speaks HTTPS, settled and
+/// stopped at teardown.
+extension ScenarioRun {
+    /// The scenario's mock server, started at the first launch when the scenario has stubs. Over HTTPS its
+    /// authority's trust files are written in a private directory made for this scenario alone (parallel jobs never
+    /// share one), and every program the scenario launches gets them in its environment.
+    func ensureServer() throws(StepFailure) -> MockServer? {
+        if let server { return server }
+        guard hasStubs else { return nil }
+        let started: MockServer
+        switch MockServerRun.start(ServerPlan(stubs: stubs, port: 0, strict: strict, https: https)) {
+        case .success(let server): started = server
+        case .failure(let error): throw StepFailure(error.message, kind: .error)
+        }
+        switch TrustFiles.write(for: started, callerEnvironment: options.environment) {
+        case .success(let files):
+            trust = files
+            if let files { ScenarioRunner.liveTrust.withLock { $0[files.directory] = files } }
+        case .failure(let error):
+            started.stop()
+            throw StepFailure(error.message, kind: .error)
+        }
+        server = started
+        return started
+    }
+
+    func requireServer() throws(StepFailure) -> MockServer {
+        guard let server else {
+            throw StepFailure(
+                "no mock server runs: add Given the stubs \"file\" or Given the route \"GET /path\" answers 200 before launching",
+                kind: .error)
+        }
+        return server
+    }
+
+    /// Stops what the scenario started and removes its trust files; returns the mock server's failures (unmet
+    /// expectations, strict unexpected).
+    func tearDown() -> [String] {
+        for process in launches.map(\.process) {
+            if process.status == nil { process.stop(signal: SignalNumber.terminate, grace: options.killGrace) }
+            process.finish(grace: options.killGrace)
+            _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
+        }
+        defer {
+            if let trust {
+                trust.remove()
+                _ = ScenarioRunner.liveTrust.withLock { $0.removeValue(forKey: trust.directory) }
+            }
+        }
+        guard let server else { return [] }
+        server.settle(timeout: MockServerRun.settleTimeout)
+        server.stop()
+        return server.summary.failures
+    }
+
+    var unexpectedRequests: [String] {
+        guard let server else { return [] }
+        settle(server)
+        return server.summary.unexpected.map(\.description)
+    }
+
+    /// The server, once it has read and answered what the scenario's programs sent, if they have all ended (a
+    /// request sent just before a program exited may still sit in a socket); while one runs, as it is.
+    func settledServer() throws(StepFailure) -> MockServer {
+        let server = try requireServer()
+        settle(server)
+        return server
+    }
+
+    private func settle(_ server: MockServer) {
+        if launches.allSatisfy({ $0.process.status != nil }) { server.settle(timeout: MockServerRun.settleTimeout) }
+    }
+}
