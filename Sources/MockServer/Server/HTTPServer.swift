@@ -196,12 +196,12 @@ package final class HTTPServer: Sendable {
             return
         }
         let session: TLSConnection
-        switch TLSConnection.accept(client, context: tls, limits: limits) {
-        case .established(let established): session = established
-        case .plainHTTP(let head):
+        let accepted = TLSConnection.accept(client, context: tls, limits: limits) { head in
             refused(PlainHTTPRefusal.request(head, clientAddress: address), PlainHTTPRefusal.response)
-            return
-        case .closed: return
+        }
+        switch accepted {
+        case .established(let established): session = established
+        case .plainHTTP, .closed: return
         }
         Connection(
             socket: session, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },

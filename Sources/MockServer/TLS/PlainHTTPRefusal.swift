@@ -21,7 +21,9 @@ enum PlainHTTPRefusal {
 
     /// Reads the head (within the head's limits), answers 400 and drains; the head's bytes as read.
     @discardableResult
-    static func answer(_ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits) -> [UInt8] {
+    static func answer(
+        _ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits, seen: ([UInt8]) -> Void = { _ in }
+    ) -> [UInt8] {
         var buffer = received
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         while ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: buffer) == nil && buffer.count <= limits.maxHeaderBytes {
@@ -30,6 +32,7 @@ enum PlainHTTPRefusal {
                 socket.receive(into: &buffer, scratch: &scratch, wait: false) != 0
             else { break }
         }
+        seen(buffer)
         guard socket.send(ResponseWriter.refusal(RequestHead.Error(400, message))) else { return buffer }
         socket.shutdownSending()
         // Up to 64 KiB or half a second of what the client still sends, then the server closes.

@@ -54,7 +54,11 @@ package final class TLSConnection: ConnectionTransport {
     /// Runs the server side of the handshake on `socket` under the limits of a request head: idle up to
     /// `idleTimeoutMs` until the first byte, then `headerTimeoutMs` for the whole handshake. Plain HTTP (a first
     /// byte that starts a method) is answered 400, as nginx's 497, and the connection closed.
-    package static func accept(_ socket: Socket, context: TLSServerContext, limits: ServerLimits) -> Accepted {
+    /// - Parameter plainHTTP: told the head of a plain-HTTP request as soon as it is read, before the 400 is sent
+    ///   (so the journal keeps arrival order).
+    package static func accept(
+        _ socket: Socket, context: TLSServerContext, limits: ServerLimits, plainHTTP: ([UInt8]) -> Void = { _ in }
+    ) -> Accepted {
         guard let connection = TLSConnection(socket: socket, context: context) else { return .closed }
         socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
@@ -71,7 +75,8 @@ package final class TLSConnection: ConnectionTransport {
                 first = false
                 deadline = now() + limits.headerTimeoutMs
                 if received[0] >= 0x41 && received[0] <= 0x5A { // 'A'...'Z': a request line, not a TLS record (0x16)
-                    return .plainHTTP(head: PlainHTTPRefusal.answer(socket, received: received, deadline: deadline, limits: limits))
+                    return .plainHTTP(
+                        head: PlainHTTPRefusal.answer(socket, received: received, deadline: deadline, limits: limits, seen: plainHTTP))
                 }
             }
             guard connection.feed(received) else { return .closed }
