@@ -170,3 +170,10 @@ long csystem_memmem(const void *haystack, unsigned long haystackLength, const vo
     return found ? (long)((const char *)found - (const char *)haystack) : -1;
 }
 
+
+#if defined(__linux__)
+#include <sys/auxv.h>
+int csystem_is_static_executable(void) { return getauxval(AT_BASE) == 0; }
+#else
+int csystem_is_static_executable(void) { return 0; }
+#endif

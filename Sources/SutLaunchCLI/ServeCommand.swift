@@ -18,6 +18,9 @@ package enum ServeCommand {
             Console.out(help)
             return 0
         }
+        if options.https.enabled && TLSServerContext.needsDynamicExecutable {
+            return SutLaunchCommand.runCompanion(for: "--https", arguments: ["serve"] + arguments, report: nil)
+        }
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. A bad option was refused by the parse, a missing or bad stub file is
         // reported next; a port that cannot be had is reported by the start below, which tries it again.

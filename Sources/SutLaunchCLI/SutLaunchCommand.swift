@@ -22,17 +22,19 @@ package enum SutLaunchCommand {
     /// The executable that has the Foundation.Process launcher linked in, installed next to sut-launch.
     static let foundationCompanion = "sut-launch-foundation"
 
-    /// `--launcher foundation` in a sut-launch built without Foundation: the same command line, run by
-    /// ``foundationCompanion``. Returns only when that cannot start (exit 125, with the report).
-    private static func runCompanion(for plan: RunPlan, arguments: [String], report: EarlyReport?) -> Int32 {
+    /// The same command line, run by ``foundationCompanion`` in this process's place: for `--launcher foundation`
+    /// in a sut-launch built without Foundation, and for `--https` in a static executable (which cannot load libssl;
+    /// the companion has a dynamic C library). Returns only when that cannot start (exit 125, with the report).
+    /// - Parameter option: what asked for it (`--launcher foundation`, `--https`), for the message.
+    static func runCompanion(for option: String, arguments: [String], report: EarlyReport?) -> Int32 {
         let name = foundationCompanion
         let message: String
         if let path = CompanionExecutable.path(name) {
             let error = CompanionExecutable.exec(path, arguments: arguments)
             message =
-                "--launcher \(plan.launch.backend.rawValue): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
+                "\(option): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
         } else {
-            message = "--launcher \(plan.launch.backend.rawValue): cannot find this executable's directory to start \(name) from"
+            message = "\(option): cannot find this executable's directory to start \(name) from"
         }
         Console.error(message)
         report?.write(exitCode: ExitCode.cannotLaunch, error: message)
@@ -98,7 +100,12 @@ package enum SutLaunchCommand {
             } catch {
                 throw CommandFailure(error, report: report)
             }
-            if !Launcher.isAvailable(plan.launch.backend) { return runCompanion(for: plan, arguments: arguments, report: report) }
+            if !Launcher.isAvailable(plan.launch.backend) {
+                return runCompanion(for: "--launcher \(plan.launch.backend.rawValue)", arguments: arguments, report: report)
+            }
+            if plan.server?.https != nil && TLSServerContext.needsDynamicExecutable {
+                return runCompanion(for: "--https", arguments: arguments, report: report)
+            }
             let forwarder = SignalForwarder(grace: plan.launch.killGrace)
             return Runner.run(plan, signals: forwarder).exitCode
         }

@@ -59,4 +59,8 @@ int csystem_spawn_setsid_flag(void);
 /// -1 and errno (ENOSYS on other systems).
 int csystem_pidfd_open(int pid);
 
+/// 1 when this process is a statically linked executable (Linux: no dynamic loader, AT_BASE is 0), else 0.
+/// A library loaded with dlopen there brings a second C library in beside the static one.
+int csystem_is_static_executable(void);
+
 #endif

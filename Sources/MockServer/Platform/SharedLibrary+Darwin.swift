@@ -3,6 +3,7 @@
 /// no library is found, so `--https` says it is unavailable and plain HTTP works as before.
 struct SharedLibrary: Sendable {
     let name: String
+    static var inStaticExecutable: Bool { false }
     static func open(firstOf names: [String]) -> SharedLibrary? { nil }
     func function<T>(_ symbol: String, as type: T.Type) -> T? { nil }
 }

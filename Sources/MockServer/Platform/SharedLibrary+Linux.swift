@@ -1,6 +1,7 @@
 // The one place MockServer loads a shared library at run time (libssl and libcrypto for HTTPS): no headers and
 // no link-time dependency, so a machine without OpenSSL still runs plain HTTP.
 #if canImport(Glibc)
+import CSystemShims
 import Glibc
 
 /// A shared library opened with `dlopen`, kept open for the life of the process (OpenSSL is never unloaded:
@@ -9,6 +10,12 @@ struct SharedLibrary: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     /// The name it was opened by (`libssl.so.3`).
     let name: String
+
+    /// True in a statically linked executable (no dynamic loader: AT_BASE is 0). There a loaded library brings the
+    /// shared C library in beside the static one, two thread-key allocators share each thread's key slots, and
+    /// OpenSSL's keys overwrite libdispatch's: a connection thread that used TLS crashed when it ended (measured:
+    /// exit 139 after a passing run of the release binary). So nothing is loaded there.
+    static var inStaticExecutable: Bool { csystem_is_static_executable() != 0 }
 
     /// Opens the first of `names` that loads (RTLD_NOW: every symbol resolved now, not at a first call deep in a
     /// connection; RTLD_LOCAL: its symbols do not leak into later lookups). Nil when none does.

@@ -78,7 +78,12 @@ struct LibSSL: @unchecked Sendable {
     /// The system's OpenSSL, loaded once per process; or why there is none.
     static let shared: Result<LibSSL, TLSError> = load()
 
+    /// Why this process cannot load OpenSSL at all: it is one static executable (``SharedLibrary/inStaticExecutable``).
+    static let staticExecutableReason =
+        "this sut-launch is one static executable, which cannot load libssl safely; sut-launch-foundation, installed beside it (scripts/build-release.sh builds it with a dynamic C library), serves HTTPS"
+
     private static func load() -> Result<LibSSL, TLSError> {
+        if SharedLibrary.inStaticExecutable { return .failure(.unavailable(staticExecutableReason)) }
         for (ssl, crypto) in candidates {
             // libssl needs its own libcrypto: open the pair, never a mix of versions.
             guard let crypto = SharedLibrary.open(firstOf: [crypto]), let ssl = SharedLibrary.open(firstOf: [ssl]) else { continue }

@@ -65,6 +65,10 @@ package final class TLSServerContext: @unchecked Sendable {
 
     static func library() throws(TLSError) -> LibSSL { try LibSSL.shared.get() }
 
+    /// True when this process can never serve HTTPS because it is one static executable: the command line hands
+    /// an `--https` run to `sut-launch-foundation` (a dynamic C library) instead.
+    package static var needsDynamicExecutable: Bool { SharedLibrary.inStaticExecutable }
+
     /// Why `host` cannot be a name of a minted certificate (a DNS name, `*.` then a DNS name, or an IP address), or nil.
     package static func hostProblem(_ host: String) -> String? { CertificateAuthority.hostProblem(host) }
     /// At most this many names besides the defaults.
