@@ -105,6 +105,8 @@ package enum TLSError: Error, Sendable, CustomStringConvertible {
 
     package var description: String {
         switch self {
+        case .unavailable(let reason) where reason == LibSSL.staticExecutableReason:
+            "HTTPS cannot be served by this process: \(reason) (pass --https, or run sut-launch-foundation); plain HTTP works here"
         case .unavailable(let reason):
             "HTTPS needs OpenSSL's libssl (libssl.so.3 or libssl.so.1.1), which cannot be used here (\(reason)): "
                 + "install the \(LibSSL.debianPackage) package (apt-get install \(LibSSL.debianPackage)); plain HTTP works without it"
