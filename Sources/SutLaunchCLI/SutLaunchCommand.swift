@@ -27,18 +27,21 @@ package enum SutLaunchCommand {
     /// the companion has a dynamic C library). Returns only when that cannot start (exit 125, with the report).
     /// - Parameter option: what asked for it (`--launcher foundation`, `--https`), for the message.
     static func runCompanion(for option: String, arguments: [String], report: EarlyReport?) -> Int32 {
-        let name = foundationCompanion
-        let message: String
-        if let path = CompanionExecutable.path(name) {
-            let error = CompanionExecutable.exec(path, arguments: arguments)
-            message =
-                "\(option): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
-        } else {
-            message = "\(option): cannot find this executable's directory to start \(name) from"
-        }
+        let message = execCompanion(for: option, arguments: arguments)
         Console.error(message)
         report?.write(exitCode: ExitCode.cannotLaunch, error: message)
         return ExitCode.cannotLaunch
+    }
+
+    /// Runs ``foundationCompanion`` in this process's place; returns only when it cannot start, with why.
+    static func execCompanion(for option: String, arguments: [String]) -> String {
+        let name = foundationCompanion
+        guard let path = CompanionExecutable.path(name) else {
+            return "\(option): cannot find this executable's directory to start \(name) from"
+        }
+        let error = CompanionExecutable.exec(path, arguments: arguments)
+        return
+            "\(option): cannot start \(path): \(error) (it is built beside sut-launch: swift build --product \(name), or scripts/build-release.sh)"
     }
 
     /// Runs the command line `arguments` (argv without argv[0]) with the caller's `environment`; returns the exit code.

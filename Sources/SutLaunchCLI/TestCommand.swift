@@ -39,11 +39,12 @@ package enum TestCommand {
     package static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
         // SIGINT/SIGTERM/SIGHUP at any moment: stop the scenarios' programs, write the reports with every
         // finished scenario and the running ones as interrupted, exit 128+N.
-        // A static executable cannot load libssl: HTTPS scenarios run in the companion, the whole suite at once.
+        // A static executable cannot load libssl: HTTPS scenarios run in the companion, the whole suite at once. When
+        // it cannot start, the suite runs here: each HTTPS scenario then fails saying why, and every report is written.
         if TLSServerContext.needsDynamicExecutable, case .run(let options)? = try? TestOptions.parse(arguments),
             options.scenario.https != nil
         {
-            return SutLaunchCommand.runCompanion(for: "--https", arguments: ["test"] + arguments, report: nil)
+            Console.error(SutLaunchCommand.execCompanion(for: "--https", arguments: ["test"] + arguments))
         }
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in

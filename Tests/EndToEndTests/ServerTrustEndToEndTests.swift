@@ -208,4 +208,34 @@ import Testing
             #expect(test.status == 1 && test.stdout.contains("/not-stubbed"), "test \(attempt): \(test.status) \(test.stdout)")
         }
     }
+
+    /// Hostile review (third round): a request the server refused before any stub saw it (431 for a head over the
+    /// limit, 400 for a bad character or two different Content-Lengths) was counted nowhere, so a strict run exited 0
+    /// with "0 requests". Each is an unexpected request now, journaled as far as it was read, with the refusal.
+    @Test(.enabled(if: CLI.hasCommand("python3"), "needs python3"))
+    func aRequestTheServerRefusesIsAnUnexpectedRequest() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(#"{"routes": [{"path": "/a", "status": 200}], "unexpected": "fail"}"#, "strict.json", in: directory)
+        for (name, raw) in [
+            ("a head over the limit", #"b"GET /big HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n""#),
+            ("a bad character", #"b"GET /bad\x01 HTTP/1.1\r\nHost: x\r\n\r\n""#),
+            ("two Content-Lengths", #"b"POST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab""#),
+        ] {
+            let program = try CLI.write(
+                """
+                import os, socket
+                port = int(os.environ["SUT_MOCK_SERVER_URL"].rsplit(":", 1)[1])
+                s = socket.create_connection(("127.0.0.1", port))
+                s.sendall(\(raw))
+                print(s.recv(12).decode())
+                """, "send.py", in: directory)
+            let journal = directory.appendingPathComponent("journal.json").path
+            let result = try CLI.run(["--strict", "--port", "0", "--stub", stubs, "--journal", journal, "python3", program])
+            #expect(
+                result.status == 4 && result.stderr.contains("1 unexpected"), "\(name): \(result.status) \(result.stdout) \(result.stderr)")
+            let text = try String(contentsOfFile: journal, encoding: .utf8)
+            #expect(text.contains("refused 4"), "\(name): \(text.prefix(600))")
+        }
+    }
 }

@@ -11,10 +11,14 @@ package struct Connection<Transport: ConnectionTransport> {
     /// Told true when a request starts arriving, false when the connection waits with nothing buffered
     /// (``HTTPServer/settle(timeout:)`` waits for every connection to be so).
     let isBusy: @Sendable (Bool) -> Void
+    /// Told each request refused before any handler saw it (400, 408, 413, 431), with the answer it got: it is
+    /// counted as an unexpected request (a strict run fails on it), never lost.
+    let refused: @Sendable (HTTPRequest, MockResponse) -> Void
 
     package init(
         socket: Transport, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
-        isStopped: @escaping @Sendable () -> Bool, isBusy: @escaping @Sendable (Bool) -> Void = { _ in }
+        isStopped: @escaping @Sendable () -> Bool, isBusy: @escaping @Sendable (Bool) -> Void = { _ in },
+        refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void = { _, _ in }
     ) {
         self.socket = socket
         self.clientAddress = clientAddress
@@ -22,6 +26,7 @@ package struct Connection<Transport: ConnectionTransport> {
         self.handler = handler
         self.isStopped = isStopped
         self.isBusy = isBusy
+        self.refused = refused
     }
 
     /// The connection's bytes: what was received (`input`, consumed before `start`), what waits to be sent
@@ -49,7 +54,8 @@ package struct Connection<Transport: ConnectionTransport> {
             guard let headEnd = Self.findHeadEnd(io.input, from: io.start) ?? awaitHead(&io) else { return }
             let headLength = headEnd.end - io.start
             if headLength > limits.maxHeaderBytes {
-                refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
+                refuse(
+                    RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"), head: io.input[io.start...])
                 return
             }
 
@@ -61,13 +67,13 @@ package struct Connection<Transport: ConnectionTransport> {
                 framing = try head.framing()
             } catch {
                 flush(&io.output)
-                refuse(error)
+                refuse(error, head: io.input[io.start..<(io.start + headLength)])
                 return
             }
             io.start += headLength + headEnd.terminator
 
             // 3. The body.
-            guard let body = readBody(framing, expectsContinue: head.expectsContinue, &io) else { return }
+            guard let body = readBody(framing, head, &io) else { return }
             // A large body is consumed: do not keep its buffer for the rest of a keep-alive connection.
             if io.input.capacity > 256 * 1024 {
                 io.input = Array(io.input[io.start...])
@@ -105,13 +111,16 @@ package struct Connection<Transport: ConnectionTransport> {
         defer { if idle { isBusy(true) } }
         while headEnd == nil {
             if io.input.count - io.start > limits.maxHeaderBytes {
-                refuse(RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"))
+                refuse(
+                    RequestHead.Error(431, "request header fields larger than \(limits.maxHeaderBytes) bytes"), head: io.input[io.start...])
                 return nil
             }
             let remaining = deadline - now()
             guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
                 if io.start < io.input.count {
-                    refuse(RequestHead.Error(408, "request header not received within \(limits.headerTimeoutMs) ms"))
+                    refuse(
+                        RequestHead.Error(408, "request header not received within \(limits.headerTimeoutMs) ms"),
+                        head: io.input[io.start...])
                 }
                 return nil
             }
@@ -135,14 +144,15 @@ package struct Connection<Transport: ConnectionTransport> {
 
     /// The request body as `framing` says; nil when the connection is to end (answered 400, 408 or 413, or
     /// the client went away).
-    private func readBody(_ framing: RequestHead.Framing, expectsContinue: Bool, _ io: inout Buffers) -> [UInt8]? {
+    private func readBody(_ framing: RequestHead.Framing, _ head: RequestHead, _ io: inout Buffers) -> [UInt8]? {
+        let expectsContinue = head.expectsContinue
         switch framing {
         case .none:
             return []
         case .length(let length):
             if length > limits.maxBodyBytes {
                 flush(&io.output)
-                refuse(RequestHead.Error(413, "request body of \(length) bytes is larger than \(limits.maxBodyBytes) bytes"))
+                refuse(RequestHead.Error(413, "request body of \(length) bytes is larger than \(limits.maxBodyBytes) bytes"), for: head)
                 return nil
             }
             if io.input.count - io.start < length && expectsContinue {
@@ -152,7 +162,7 @@ package struct Connection<Transport: ConnectionTransport> {
             // Room for exactly this body: growing by doubling would hold up to twice its size.
             if io.input.count - io.start < length { io.input.reserveCapacity(io.start + length + 4096) }
             while io.input.count - io.start < length {
-                guard readMoreBody(&io, deadline: deadline) else { return nil }
+                guard readMoreBody(&io, deadline: deadline, for: head) else { return nil }
             }
             let body = Array(io.input[io.start..<(io.start + length)])
             io.start += length
@@ -171,10 +181,10 @@ package struct Connection<Transport: ConnectionTransport> {
                     }
                 } catch {
                     flush(&io.output)
-                    refuse(error)
+                    refuse(error, for: head)
                     return nil
                 }
-                guard readMoreBody(&io, deadline: deadline) else { return nil }
+                guard readMoreBody(&io, deadline: deadline, for: head) else { return nil }
             }
         }
     }
@@ -217,11 +227,11 @@ package struct Connection<Transport: ConnectionTransport> {
 
     /// Waits for more of a request body until `deadline` (ms, monotonic), after writing what is pending.
     /// False when the connection is to end: the client went away, or it was answered 408.
-    private func readMoreBody(_ io: inout Buffers, deadline: Int) -> Bool {
+    private func readMoreBody(_ io: inout Buffers, deadline: Int, for head: RequestHead) -> Bool {
         flush(&io.output)
         let remaining = deadline - now()
         guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
-            refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"))
+            refuse(RequestHead.Error(408, "request body not received within \(limits.bodyTimeoutMs) ms"), for: head)
             return false
         }
         let received = socket.receive(into: &io.input, scratch: &io.scratch)
@@ -234,7 +244,18 @@ package struct Connection<Transport: ConnectionTransport> {
         output.removeAll(keepingCapacity: true)
     }
 
-    private func refuse(_ error: RequestHead.Error) {
+    /// Answers a request refused while its head was read: counted as it could be read.
+    private func refuse(_ error: RequestHead.Error, head bytes: ArraySlice<UInt8>) {
+        refused(
+            RefusedRequest.request(Array(bytes.prefix(limits.maxHeaderBytes)), clientAddress: clientAddress), RefusedRequest.response(error)
+        )
+        socket.send(ResponseWriter.refusal(error))
+    }
+
+    /// Answers a request refused while its body was read: counted with its head.
+    private func refuse(_ error: RequestHead.Error, for head: RequestHead) {
+        let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, clientAddress: clientAddress)
+        refused(request, RefusedRequest.response(error))
         socket.send(ResponseWriter.refusal(error))
     }
 

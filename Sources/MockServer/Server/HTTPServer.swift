@@ -104,8 +104,9 @@ package final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - host: the address to listen on (127.0.0.1 by default: the mock server is for this machine).
     ///   - tls: serve HTTPS with this context (every connection's handshake first); nil: plain HTTP.
-    ///   - refused: told of a request that got no answer from `handler`: plain HTTP sent to the TLS port (answered
-    ///     400), so it is counted as an unexpected request, never lost.
+    ///   - refused: told of a request refused before `handler` saw it (a head that does not parse, too large or too
+    ///     slow, a body over the limit, plain HTTP to the TLS port), with the answer it got: it is counted as an
+    ///     unexpected request, never lost.
     package init(
         host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), tls: TLSServerContext? = nil,
         refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void = { _, _ in }, handler: @escaping Handler
@@ -186,18 +187,18 @@ package final class HTTPServer: Sendable {
     /// Serves one accepted connection on its own thread: plain, or after a TLS handshake.
     private static func serve(
         _ client: Socket, address: String, tls: TLSServerContext?, limits: ServerLimits, handler: @escaping Handler,
-        refused: @Sendable (HTTPRequest, MockResponse) -> Void, state: ServerState
+        refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void, state: ServerState
     ) {
         guard let tls else {
             Connection(
                 socket: client, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },
-                isBusy: { state.setBusy(client, $0) }
+                isBusy: { state.setBusy(client, $0) }, refused: refused
             ).serve()
             return
         }
         let session: TLSConnection
         let accepted = TLSConnection.accept(client, context: tls, limits: limits) { head in
-            refused(PlainHTTPRefusal.request(head, clientAddress: address), PlainHTTPRefusal.response)
+            refused(RefusedRequest.request(head, clientAddress: address), PlainHTTPRefusal.response)
         }
         switch accepted {
         case .established(let established): session = established
@@ -205,7 +206,7 @@ package final class HTTPServer: Sendable {
         }
         Connection(
             socket: session, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },
-            isBusy: { state.setBusy(client, $0) }
+            isBusy: { state.setBusy(client, $0) }, refused: refused
         ).serve()
         session.finish()
     }

@@ -58,7 +58,8 @@ public final class MockServer: Sendable {
             host: host, limits: limits, tls: options.tls,
             refused: { request, response in
                 // Counted as unexpected (a strict run fails on it), with why in place of a near miss.
-                _ = parts.journal.record(request, stub: nil, response: response, nearMiss: PlainHTTPRefusal.message)
+                let reason = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: "\n")
+                _ = parts.journal.record(request, stub: nil, response: response, nearMiss: "refused \(response.status): \(reason)")
                 parts.settings.onUnexpected?(request)
             }
         ) { request in

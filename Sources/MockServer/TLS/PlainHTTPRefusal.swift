@@ -5,19 +5,7 @@ import AutomationSupport
 /// moment, so the answer is not lost to a reset from unread bytes.
 enum PlainHTTPRefusal {
     static let message = "plain HTTP sent to an HTTPS port: use https:// for this server"
-    static let response = MockResponse.text(message + "\n", status: 400)
-
-    /// The request as far as its head was read (an unreadable head: `GET /` with what could be read as the
-    /// target), for the journal: it counts as an unexpected request.
-    static func request(_ head: [UInt8], clientAddress: String) -> HTTPRequest {
-        let end = ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: head) ?? head.count
-        if let parsed = try? RequestHead.parse(head[..<end]) {
-            return HTTPRequest(method: parsed.method, target: parsed.target, headers: parsed.headers, clientAddress: clientAddress)
-        }
-        let line = head.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(200)
-        return HTTPRequest(
-            method: "?", target: String(decoding: line, as: UTF8.self).escapingControlCharacters(), clientAddress: clientAddress)
-    }
+    static let response = RefusedRequest.response(RequestHead.Error(400, message))
 
     /// Reads the head (within the head's limits), answers 400 and drains; the head's bytes as read.
     @discardableResult
