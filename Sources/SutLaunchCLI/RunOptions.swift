@@ -121,7 +121,7 @@ package struct RunOptions {
         case .lenientStubs: lenientStubs = true
         case .globalResponseTemplating: globalResponseTemplating = true
         case .port: port = try NumericOptions.port(option)
-        case .host: host = value
+        case .host: host = try ChoiceOptions.listenAddress(option)
         case .https: https.enabled = true
         case .httpsHost: try https.addHost(value, spelling: option.spelling, index: option.index)
         case .httpsCertificate: https.certificate = NamedFile(path: value, spelling: option.spelling, index: option.index)

@@ -78,7 +78,7 @@ package struct ServeOptions {
     private mutating func apply(_ option: ParsedOption<ServeOption>) throws(UsageError) {
         switch option.option {
         case .port: port = try NumericOptions.port(option)
-        case .host: host = option.value ?? ""
+        case .host: host = try ChoiceOptions.listenAddress(option)
         case .https: https.enabled = true
         case .httpsHost: try https.addHost(option.value ?? "", spelling: option.spelling, index: option.index)
         case .httpsCertificate:

@@ -238,4 +238,20 @@ import Testing
             #expect(text.contains("refused 4"), "\(name): \(text.prefix(600))")
         }
     }
+
+    /// Hostile review (third round): `--host localhost` and `--host [::1]` were exit 125 from inet_pton after the
+    /// stubs loaded. `--host` takes an IP address, checked with the other options: a usage error naming it.
+    @Test func hostTakesAnIPAddressNamedInTheError() throws {
+        let stubs = CLI.packageRoot.appendingPathComponent("Fixtures/stubs/routes.json").path
+        for (value, hint) in [
+            ("localhost", "write 127.0.0.1"), ("[::1]", "write ::1"), ("", "write 127.0.0.1 or ::1"), ("1.2.3", "write 127.0.0.1 or ::1"),
+        ] {
+            for command in [["--host", value, "-p", "0", "--stub", stubs, "true"], ["serve", "--host", value, "-p", "0", stubs]] {
+                let result = try CLI.run(command)
+                #expect(
+                    result.status == 2 && result.stderr.contains("--host '\(value)': not an IP address; \(hint)"),
+                    "\(command): \(result.status) \(result.stderr)")
+            }
+        }
+    }
 }

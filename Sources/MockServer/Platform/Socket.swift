@@ -194,6 +194,12 @@ package struct Socket: Sendable, Hashable {
         }
     }
 
+    /// True when `text` is an IPv4 address in dotted-decimal form, as inet_pton(3) reads it.
+    package static func isIPv4Address(_ text: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, text, &address) == 1
+    }
+
     /// True when `text` is an IPv6 address as inet_pton(3) reads it (no brackets, no zone).
     package static func isIPv6Address(_ text: String) -> Bool {
         var address = in6_addr()
