@@ -262,6 +262,17 @@ enum FuzzTargets {
     /// A whole client connection: the bytes are what the client sends; the server's connection loop answers
     /// them from a stub set over one end of a socketpair until the client's bytes end.
     static func serveConnection(_ bytes: [UInt8]) {
+        withClient(sending: bytes) { socket in
+            Connection(
+                socket: socket, clientAddress: "fuzz", limits: connectionLimits,
+                handler: { stubServer.handle($0) }, isStopped: { false }
+            ).serve()
+        }
+    }
+
+    /// Runs `serve` on the server end of a socketpair whose client end has sent `bytes` and shut down its writes;
+    /// the client reads on its own thread, so no server write blocks. Both ends are closed after.
+    static func withClient(sending bytes: [UInt8], _ serve: (Socket) -> Void) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, socketStream, 0, &pair) == 0 else { return }
         // Input is at most a few KiB (fuzz.sh's -max_len): it fits the socket buffer, so it is all sent first.
@@ -273,15 +284,11 @@ enum FuzzTargets {
         }
         shutdown(pair[1], Int32(SHUT_WR))
         let client = pair[1]
-        // The client reads on its own thread, so a large answer cannot block the server's writes.
         let reader = JoinableThread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while read(client, &buffer, buffer.count) > 0 {}
         }
-        Connection(
-            socket: Socket(fd: pair[0]), clientAddress: "fuzz", limits: connectionLimits,
-            handler: { stubServer.handle($0) }, isStopped: { false }
-        ).serve()
+        serve(Socket(fd: pair[0]))
         close(pair[0])
         reader.join()
         close(pair[1])
