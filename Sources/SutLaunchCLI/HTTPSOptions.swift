@@ -9,6 +9,10 @@ package struct HTTPSOptions: Sendable {
     package var hosts: [String] = []
     package var certificate: RunOptions.NamedFile?
     package var key: RunOptions.NamedFile?
+    /// `--intercept HOST`: hosts the program reaches through the mock server as its proxy.
+    package var intercept: [String] = []
+    /// Where the first `--intercept` stood, for messages.
+    var interceptOrigin: String?
     /// Where each option stood, for messages: the first `--https-host`, `--https-cert` and `--https-key`.
     var hostOrigin: String?
 
@@ -24,6 +28,23 @@ package struct HTTPSOptions: Sendable {
     static let certificateSpec = OptionSpec(
         "--https-cert", value: "FILE", help: "serve this PEM certificate (then its chain) instead of a minted one; needs --https-key")
     static let keySpec = OptionSpec("--https-key", value: "FILE", help: "the unencrypted PEM private key of --https-cert")
+    static let interceptSpec = OptionSpec(
+        "--intercept", value: "HOST",
+        help: "answer requests to HOST (a name, *.name or an address) here: the program gets HTTPS_PROXY/HTTP_PROXY; repeatable")
+
+    /// `--intercept HOST`: a name the minted certificate can hold; never a port or a URL.
+    mutating func addIntercepted(_ value: String, spelling: String, index: Int) throws(UsageError) {
+        if let problem = TLSServerContext.hostProblem(value) {
+            throw UsageError(
+                .invalidPattern(spelling, value: String(value.prefix(80)), problem: problem + "; write the host alone, as api.example.com"))
+        }
+        if interceptOrigin == nil { interceptOrigin = "\(spelling) \(value) (argument \(index))" }
+        guard intercept.count < TLSServerContext.hostLimit else {
+            throw UsageError(
+                .invalidPattern(spelling, value: String(value.prefix(80)), problem: "at most \(TLSServerContext.hostLimit) hosts"))
+        }
+        if !intercept.contains(value.lowercased()) { intercept.append(value.lowercased()) }
+    }
 
     /// `--https-host NAME`: a DNS name (`*.` may lead) or an IP address, nothing that could add a name of its own.
     mutating func addHost(_ value: String, spelling: String, index: Int) throws(UsageError) {
@@ -49,16 +70,20 @@ package struct HTTPSOptions: Sendable {
                     ? .httpsPair(given: "--https-key", missing: "--https-cert") : .httpsPair(given: "--https-cert", missing: "--https-key"))
         }
         if certificate != nil, let hostOrigin { throw UsageError(.httpsHostWithOwnCertificate(hostOrigin)) }
+        if certificate != nil, let interceptOrigin { throw UsageError(.interceptWithOwnCertificate(interceptOrigin)) }
     }
 
-    /// The plan, reading the certificate and key when given; nil without `--https`. A minted certificate is valid
+    /// True when the mock server needs TLS: `--https`, or hosts to intercept.
+    var needsTLS: Bool { enabled || !intercept.isEmpty }
+
+    /// The plan, reading the certificate and key when given; nil without `--https` or `--intercept`. A minted certificate is valid
     /// for the server's own address too (`--host 127.0.0.2`): the URL the program gets names it.
     /// - Throws: ``UsageError`` (exit 2) for a file that cannot be read, ``InputError`` (exit 3) for a certificate
     ///   or key that does not load.
     func plan(serverHost: String, readFile: (String) throws -> String) throws -> HTTPSPlan? {
-        guard enabled else { return nil }
+        guard enabled else { return intercept.isEmpty ? nil : HTTPSPlan.intercepting(intercept, base: nil) }
         let own = TLSServerContext.hostProblem(serverHost) == nil && !hosts.contains(serverHost) ? [serverHost] : []
-        var plan = HTTPSPlan(hosts: hosts + own)
+        var plan = HTTPSPlan(hosts: hosts + own, intercept: intercept)
         if let certificate, let key {
             plan.certificate = try Self.read(certificate, readFile)
             plan.key = try Self.read(key, readFile)

@@ -21,8 +21,7 @@ package enum HelpText {
         text += RunOption.helpLines
         text += """
 
-            VALUES: key=value reads true/false as booleans, 42 as an integer, 1.5 as a number, anything else as a
-            string; key:=JSON takes any JSON literal: retries:=3  name:='"007"'  ids:='[1,2]'
+            VALUES: key=value reads true, 42, 1.5 as JSON, else a string; key:=JSON any literal: name:='"007"' ids:='[1,2]'
 
             EXIT CODES: the program's own; 2 usage error; 3 invalid file; 4 mock-server checks failed; 74 a report
             could not be written; 124 timeout; 125 could not launch; 126 not executable; 127 not found; 128+N signal N

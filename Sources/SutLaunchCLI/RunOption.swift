@@ -1,13 +1,13 @@
 /// The options of the main form, `sut-launch [options] PROGRAM [ARGS...]`, in the order help lists them.
 package enum RunOption: CommandOption {
     case flag, automation, flagsFile, flagsIn, entryPoint, env, envFile, clearEnv, cwd, timeout, killGrace, launcher
-    case stub, strict, lenientStubs, globalResponseTemplating, port, host, https, httpsHost, httpsCertificate, httpsKey
+    case stub, strict, lenientStubs, globalResponseTemplating, port, host, https, httpsHost, httpsCertificate, httpsKey, intercept
     case journal, journalLimit, journalSecrets, noAdmin
     case report, quiet, help, version
 
     package var repeats: Bool {
         switch self {
-        case .flag, .automation, .env, .envFile, .stub, .httpsHost: true
+        case .flag, .automation, .env, .envFile, .stub, .httpsHost, .intercept: true
         case .https, .httpsCertificate, .httpsKey, .flagsFile, .flagsIn, .entryPoint, .clearEnv, .cwd, .timeout, .killGrace, .launcher,
             .strict, .lenientStubs,
             .globalResponseTemplating, .port, .host, .journal, .journalLimit, .journalSecrets, .noAdmin, .report, .quiet, .help,
@@ -61,6 +61,7 @@ package enum RunOption: CommandOption {
         case .httpsHost: HTTPSOptions.hostSpec
         case .httpsCertificate: HTTPSOptions.certificateSpec
         case .httpsKey: HTTPSOptions.keySpec
+        case .intercept: HTTPSOptions.interceptSpec
         case .journal: OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON")
         case .journalLimit:
             OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000; the oldest go first)")

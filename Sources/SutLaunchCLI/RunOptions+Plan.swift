@@ -31,7 +31,7 @@ extension RunOptions {
             throw UsageError(.mockServerURLOverride(key: WireFormat.mockServerURLKey, origin: mockServerURLOrigin ?? "--flags-file"))
         }
         if journalPath != nil && stubs.isEmpty { throw UsageError(.journalNeedsStub) }
-        if https.enabled && stubs.isEmpty { throw UsageError(.httpsNeedsStub) }
+        if https.needsTLS && stubs.isEmpty { throw UsageError(.httpsNeedsStub(https.enabled ? "--https" : "--intercept")) }
         var server: ServerPlan?
         if !stubs.isEmpty {
             var options = MockServer.Options()

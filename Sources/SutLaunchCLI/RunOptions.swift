@@ -126,6 +126,7 @@ package struct RunOptions {
         case .httpsHost: try https.addHost(value, spelling: option.spelling, index: option.index)
         case .httpsCertificate: https.certificate = NamedFile(path: value, spelling: option.spelling, index: option.index)
         case .httpsKey: https.key = NamedFile(path: value, spelling: option.spelling, index: option.index)
+        case .intercept: try https.addIntercepted(value, spelling: option.spelling, index: option.index)
         case .journal: journalPath = try OutputFiles.path(option)
         case .journalLimit: journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         case .journalSecrets: journalSecrets = true

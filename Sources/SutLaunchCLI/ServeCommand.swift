@@ -18,8 +18,9 @@ package enum ServeCommand {
             Console.out(help)
             return 0
         }
-        if options.https.enabled && TLSServerContext.needsDynamicExecutable {
-            return SutLaunchCommand.runCompanion(for: "--https", arguments: ["serve"] + arguments, report: nil)
+        if options.https.needsTLS && TLSServerContext.needsDynamicExecutable {
+            return SutLaunchCommand.runCompanion(
+                for: options.https.enabled ? "--https" : "--intercept", arguments: ["serve"] + arguments, report: nil)
         }
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. A bad option was refused by the parse, a missing or bad stub file is
@@ -55,7 +56,7 @@ package enum ServeCommand {
         }
         // A minted authority's files, for the clients the user points at this server; removed when serve ends.
         var trust: TrustFiles?
-        if let authority = server.tls?.authorityPEM {
+        if let authority = server.authorityPEM {
             switch TrustFiles.write(authorityPEM: authority, callerEnvironment: ProcessEnvironment.current) {
             case .success(let files): trust = files
             case .failure(let error):
@@ -66,6 +67,9 @@ package enum ServeCommand {
         }
         defer { trust?.remove() }
         Console.out(server.baseURL + "\n")
+        if let proxy = server.proxyURL {
+            Console.line("proxy for \(server.interceptedHosts.joined(separator: ", ")): \(proxy) (HTTPS_PROXY, HTTP_PROXY)")
+        }
         if let trust {
             // Paths under the caller's TMPDIR: a line break in it must not start a line of ours.
             Console.line("certificate authority: \(trust.authority.escapingControlCharacters()) (SUT_MOCK_SERVER_CA; NODE_EXTRA_CA_CERTS)")

@@ -3,12 +3,13 @@ package import ProcessEngine
 
 /// The options of `sut-launch serve [options] STUBS...`, in the order help lists them.
 package enum ServeOption: CommandOption {
-    case port, host, https, httpsHost, httpsCertificate, httpsKey, strict, lenientStubs, globalResponseTemplating, journal, journalLimit
+    case port, host, https, httpsHost, httpsCertificate, httpsKey, intercept, strict, lenientStubs, globalResponseTemplating, journal,
+        journalLimit
     case journalSecrets, noAdmin, quiet, help
 
     package var repeats: Bool {
         switch self {
-        case .httpsHost: true
+        case .httpsHost, .intercept: true
         case .port, .host, .https, .httpsCertificate, .httpsKey, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit,
             .journalSecrets, .noAdmin,
             .quiet, .help:
@@ -25,6 +26,7 @@ package enum ServeOption: CommandOption {
         case .httpsHost: HTTPSOptions.hostSpec
         case .httpsCertificate: HTTPSOptions.certificateSpec
         case .httpsKey: HTTPSOptions.keySpec
+        case .intercept: HTTPSOptions.interceptSpec
         case .strict: OptionSpec("--strict", help: "exit 4 at the end if any request matched no stub")
         case .lenientStubs: OptionSpec("--lenient-stubs", help: "skip mappings and stub files that cannot be loaded (one warning each)")
         case .globalResponseTemplating:
@@ -84,6 +86,7 @@ package struct ServeOptions {
         case .httpsCertificate:
             https.certificate = RunOptions.NamedFile(path: option.value ?? "", spelling: option.spelling, index: option.index)
         case .httpsKey: https.key = RunOptions.NamedFile(path: option.value ?? "", spelling: option.spelling, index: option.index)
+        case .intercept: try https.addIntercepted(option.value ?? "", spelling: option.spelling, index: option.index)
         case .strict: strict = true
         case .lenientStubs: lenientStubs = true
         case .globalResponseTemplating: server.globalResponseTemplating = true

@@ -107,7 +107,7 @@ package enum SutLaunchCommand {
                 return runCompanion(for: "--launcher \(plan.launch.backend.rawValue)", arguments: arguments, report: report)
             }
             if plan.server?.https != nil && TLSServerContext.needsDynamicExecutable {
-                return runCompanion(for: "--https", arguments: arguments, report: report)
+                return runCompanion(for: plan.server?.https?.option ?? "--https", arguments: arguments, report: report)
             }
             let forwarder = SignalForwarder(grace: plan.launch.killGrace)
             return Runner.run(plan, signals: forwarder).exitCode

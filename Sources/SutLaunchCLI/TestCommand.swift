@@ -44,7 +44,7 @@ package enum TestCommand {
         if TLSServerContext.needsDynamicExecutable, case .run(let options)? = try? TestOptions.parse(arguments),
             options.scenario.https != nil
         {
-            Console.error(SutLaunchCommand.execCompanion(for: "--https", arguments: ["test"] + arguments))
+            Console.error(SutLaunchCommand.execCompanion(for: options.scenario.https?.option ?? "--https", arguments: ["test"] + arguments))
         }
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in

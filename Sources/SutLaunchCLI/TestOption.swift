@@ -1,12 +1,13 @@
 /// The options of `sut-launch test [options] FEATURES...`, in the order help lists them.
 package enum TestOption: CommandOption {
-    case tags, jobs, shard, shardTimings, steps, define, flagsIn, https, httpsHost, stepTimeout, scenarioTimeout, junit, junitStrict, report
+    case tags, jobs, shard, shardTimings, steps, define, flagsIn, https, httpsHost, intercept, stepTimeout, scenarioTimeout, junit,
+        junitStrict, report
     case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
         switch self {
-        case .tags, .steps, .define, .name, .httpsHost: true
+        case .tags, .steps, .define, .name, .httpsHost, .intercept: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help:
             false
@@ -38,6 +39,7 @@ package enum TestOption: CommandOption {
                 "--https",
                 help: "every scenario's mock server speaks HTTPS with a CA minted for it, trusted by its programs (SSL_CERT_FILE...)")
         case .httpsHost: HTTPSOptions.hostSpec
+        case .intercept: HTTPSOptions.interceptSpec
         case .stepTimeout: OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)")
         case .scenarioTimeout:
             OptionSpec(

@@ -84,7 +84,8 @@ package struct TestOptions {
         scenario.defines = try DefineOptions.parse(parsed.values(.define))
         for option in parsed.options { try apply(option) }
         try https.check()
-        scenario.https = https.enabled ? HTTPSPlan(hosts: https.hosts) : nil // test takes names only, no certificate
+        // test takes names only, no certificate
+        scenario.https = https.needsTLS ? HTTPSPlan(hosts: https.hosts, intercept: https.intercept, listensWithTLS: https.enabled) : nil
         guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("test needs feature files: sut-launch test features/")) }
         // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
         for argument in parsed.positionals {
@@ -115,6 +116,7 @@ package struct TestOptions {
         case .flagsIn: scenario.flagsIn = try ChoiceOptions.channel(option)
         case .https: https.enabled = true
         case .httpsHost: try https.addHost(value, spelling: option.spelling, index: option.index)
+        case .intercept: try https.addIntercepted(value, spelling: option.spelling, index: option.index)
         case .stepTimeout: scenario.stepTimeout = try NumericOptions.duration(option)
         case .scenarioTimeout: scenario.scenarioTimeout = try NumericOptions.duration(option)
         case .junit: junitPath = try OutputFiles.path(option)

@@ -46,10 +46,11 @@ package enum UsageProblem: Sendable, Hashable {
     case needsOperands(String)
     case mockServerURLOverride(key: String, origin: String)
     case journalNeedsStub
-    case httpsNeedsStub
+    case httpsNeedsStub(String)
     case httpsOptionNeedsHTTPS(String)
     case httpsPair(given: String, missing: String)
     case httpsHostWithOwnCertificate(String)
+    case interceptWithOwnCertificate(String)
     case initTakesOneDirectory([String])
     case initBadProgram(String)
     case initWouldOverwrite([String])
@@ -116,9 +117,11 @@ package enum UsageProblem: Sendable, Hashable {
             "automation flag \"\(key)\" (\(origin)) would send the program away from the mock server this run starts; "
                 + "leave it out: the program gets the server's URL"
         case .journalNeedsStub: "--journal needs a mock server: add --stub FILE"
-        case .httpsNeedsStub: "--https needs a mock server: add --stub FILE"
+        case .httpsNeedsStub(let option): "\(option) needs a mock server: add --stub FILE"
         case .httpsOptionNeedsHTTPS(let name): "\(name) is for an HTTPS mock server: add --https"
         case .httpsPair(let given, let missing): "\(given) needs \(missing): a certificate is served with its key"
+        case .interceptWithOwnCertificate(let origin):
+            "\(origin) answers with certificates minted for the run; --https-cert serves the user's own: leave one of them out"
         case .httpsHostWithOwnCertificate(let origin):
             "\(origin) names hosts for a minted certificate; --https-cert serves the names it holds: leave --https-host out"
         case .initTakesOneDirectory(let directories): "init takes one directory, got \(directories.joined(separator: " "))"

@@ -38,6 +38,11 @@ import Testing
                 ["--https", "--https-cert", "c.pem", "--https-key", "k.pem"],
                 { $0.https.certificate?.path == "c.pem" && $0.https.key?.path == "k.pem" }
             )
+        case .intercept:
+            (
+                ["--intercept", "API.example.com", "--intercept", "*.example.org"],
+                { $0.https.intercept == ["api.example.com", "*.example.org"] && !$0.https.enabled }
+            )
         case .journal: (["--journal", "j.json"], { $0.journalPath == "j.json" })
         case .journalLimit: (["--journal-limit", "5"], { $0.journalLimit == 5 })
         case .journalSecrets: (["--journal-secrets"], { $0.journalSecrets })
@@ -60,6 +65,11 @@ import Testing
         case .https: (["--https"], { $0.scenario.https?.hosts == [] })
         case .httpsHost:
             (["--https", "--https-host", "api.test", "--https-host", "::1"], { $0.scenario.https?.hosts == ["api.test", "::1"] })
+        case .intercept:
+            (
+                ["--intercept", "api.example.com"],
+                { $0.scenario.https?.intercept == ["api.example.com"] && $0.scenario.https?.listensWithTLS == false }
+            )
         case .stepTimeout: (["--step-timeout", "3s"], { $0.scenario.stepTimeout == .seconds(3) })
         case .scenarioTimeout: (["--scenario-timeout", "1m"], { $0.scenario.scenarioTimeout == .seconds(60) })
         case .junit: (["--junit", "j.xml"], { $0.junitPath == "j.xml" })
@@ -91,6 +101,7 @@ import Testing
                 ["--https", "--https-cert", "c.pem", "--https-key", "k.pem"],
                 { $0.https.certificate?.path == "c.pem" && $0.https.key?.path == "k.pem" }
             )
+        case .intercept: (["--https", "--intercept", "10.0.0.7"], { $0.https.intercept == ["10.0.0.7"] && $0.https.enabled })
         case .strict: (["--strict"], { $0.strict })
         case .lenientStubs: (["--lenient-stubs"], { $0.lenientStubs })
         // MockServer.Options' fields: this test target does not import MockServer; the names are checked below.

@@ -41,7 +41,12 @@ import Testing
             "unknown subcommand 'tset'; did you mean 'sut-launch test'?; to launch a program named tset, write: sut-launch -- tset"
         ),
         (.journalNeedsStub, "--journal needs a mock server: add --stub FILE"),
-        (.httpsNeedsStub, "--https needs a mock server: add --stub FILE"),
+        (.httpsNeedsStub("--https"), "--https needs a mock server: add --stub FILE"),
+        (.httpsNeedsStub("--intercept"), "--intercept needs a mock server: add --stub FILE"),
+        (
+            .interceptWithOwnCertificate("--intercept a.test (argument 3)"),
+            "--intercept a.test (argument 3) answers with certificates minted for the run; --https-cert serves the user's own: leave one of them out"
+        ),
         (.httpsOptionNeedsHTTPS("--https-host"), "--https-host is for an HTTPS mock server: add --https"),
         (.httpsPair(given: "--https-key", missing: "--https-cert"), "--https-key needs --https-cert: a certificate is served with its key"),
         (

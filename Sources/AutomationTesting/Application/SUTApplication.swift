@@ -118,7 +118,8 @@ public final class SUTApplication: Sendable {
         state.withLock { $0.trust.take() }?.remove()
         let trust = try server.flatMap { try TrustFiles.write(for: $0, callerEnvironment: ProcessEnvironment.current).get() }
         state.withLock { $0.trust = trust }
-        let process = try Launcher.launch(plan.request(mockServerURL: server?.url, serverEnvironment: trust?.environment ?? [:]))
+        let process = try Launcher.launch(
+            plan.request(mockServerURL: server?.url, serverEnvironment: ServerEnvironment(server: server, trust: trust)))
         state.withLock {
             $0.process = process
             $0.server = server

@@ -94,7 +94,20 @@ public final class MockServerBuilder {
     /// name is not a DNS name or an IP address.
     @discardableResult
     public func https(hosts: [String] = []) -> MockServerBuilder {
-        httpsPlan = HTTPSPlan(hosts: hosts)
+        var plan = HTTPSPlan(hosts: hosts)
+        plan.intercept = httpsPlan?.intercept ?? []
+        httpsPlan = plan
+        return self
+    }
+
+    /// The server is also the program's HTTP proxy for `hosts` (`api.example.com`, `*.example.com`), as
+    /// `sut-launch --intercept` does: a program launched with it gets `HTTPS_PROXY`/`HTTP_PROXY` naming a listener of
+    /// the server's, which answers `CONNECT` for these hosts with a certificate minted for them (trusted as
+    /// ``https(hosts:)``'s is) and serves their requests from the stubs; a request to any other host through it is
+    /// refused and unexpected. Nothing is forwarded to the network. Match a host with WireMock's `"host"`.
+    @discardableResult
+    public func intercept(_ hosts: String...) -> MockServerBuilder {
+        httpsPlan = HTTPSPlan.intercepting(hosts, base: httpsPlan)
         return self
     }
 
@@ -117,7 +130,10 @@ extension MockServer {
     /// `http://127.0.0.1:PORT` (`https://` for a server built with ``MockServerBuilder/https(hosts:)``).
     public var url: String { baseURL }
     /// The PEM certificate of the authority an HTTPS server minted (what a client must trust); nil over plain HTTP.
-    public var certificateAuthorityPEM: String? { tls?.authorityPEM }
+    public var certificateAuthorityPEM: String? { authorityPEM }
+    /// `http://127.0.0.1:PORT` of the proxy listener of a server built with ``MockServerBuilder/intercept(_:)``;
+    /// nil otherwise.
+    public var proxyURLForInterception: String? { proxyURL }
     /// The server itself (what earlier releases' handle wrapped).
     public var server: MockServer { self }
     /// Every request received so far, in order.

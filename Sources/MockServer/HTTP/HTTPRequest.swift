@@ -16,12 +16,15 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: [UInt8]
     /// The peer's IP address.
     public var clientAddress: String
+    /// `http`, or `https` when it came over TLS (the HTTPS server, or an intercepted host's tunnel).
+    public var scheme: String
 
     /// A request; `path` and `rawQuery` are split from `target`.
     public init(
         method: String, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders = [:],
-        body: [UInt8] = [], clientAddress: String = "127.0.0.1"
+        body: [UInt8] = [], clientAddress: String = "127.0.0.1", scheme: String = "http"
     ) {
+        self.scheme = scheme
         self.method = method
         self.target = target
         self.version = version
@@ -37,9 +40,56 @@ public struct HTTPRequest: Sendable, Hashable {
         }
         if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
         // An absolute-form target (a client talking to us as a proxy): keep only the path.
-        if path.hasPrefix("http://") || path.hasPrefix("https://"), let slash = path.dropFirst(8).firstIndex(of: "/") {
-            path = String(path[slash...])
+        if Self.absoluteAuthority(path) != nil {
+            path = path.dropFirst(path.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/").map { String(path[$0...]) } ?? "/"
         }
+    }
+
+    /// The target in origin form (`/cities?q=Milano`), also when it was sent in absolute form to the proxy listener
+    /// (`http://api.example.com/cities?q=Milano`).
+    public var originTarget: String {
+        target.hasPrefix("/") || Self.absoluteAuthority(target) == nil ? target : path + (rawQuery.map { "?" + $0 } ?? "")
+    }
+
+    /// The host the request was sent to, lower-cased, without its port or an IPv6 address's brackets: an
+    /// absolute-form target's, else the `Host` header's; empty when neither names one.
+    public var host: String { Self.split(authority: authority).host }
+
+    /// The port the request was sent to: the one its authority names, else the scheme's default (80, 443).
+    public var port: Int { Self.split(authority: authority).port ?? (scheme == "https" ? 443 : 80) }
+
+    private var authority: Substring { Self.absoluteAuthority(target) ?? Substring(headers["Host"] ?? "") }
+
+    /// `host[:port]` of an absolute-form target (`http://user@host:8080/x` gives `host:8080`), or nil for another form.
+    static func absoluteAuthority(_ target: String) -> Substring? {
+        let rest: Substring
+        if target.hasPrefix("http://") {
+            rest = target.dropFirst(7)
+        } else if target.hasPrefix("https://") {
+            rest = target.dropFirst(8)
+        } else {
+            return nil
+        }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+    }
+
+    /// Splits `host[:port]` (`[::1]:8080`): the host lower-cased without brackets, the port when one is written.
+    static func split(authority: Substring) -> (host: String, port: Int?) {
+        var host = authority
+        var portText: Substring = ""
+        if authority.hasPrefix("[") {
+            let close = authority.firstIndex(of: "]") ?? authority.endIndex
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            if close < authority.endIndex, authority[authority.index(after: close)...].hasPrefix(":") {
+                portText = authority[authority.index(close, offsetBy: 2)...]
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        }
+        let port = portText.count <= 5 ? Int(portText).flatMap { (1...65_535).contains($0) ? $0 : nil } : nil
+        return (host.lowercased(), port)
     }
 
     /// Query parameters in order, percent-decoded (`+` as space).

@@ -75,7 +75,8 @@ struct Router: Sendable {
             let seen = Set(result)
             result += decoded.filter { !seen.contains($0) }
         }
-        for pattern in index.patterns where (pattern.includesQuery ? input.request.target : input.request.path).hasPrefix(pattern.prefix) {
+        for pattern in index.patterns
+        where (pattern.includesQuery ? input.request.originTarget : input.request.path).hasPrefix(pattern.prefix) {
             result.append(pattern.index)
         }
         result += index.anyURL

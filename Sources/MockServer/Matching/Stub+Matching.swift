@@ -65,10 +65,10 @@ extension Stub {
 
     func urlMatches(_ input: MatchInput) -> Bool {
         switch url {
-        case .exactURL(let expected): return input.request.target == expected
+        case .exactURL(let expected): return input.request.originTarget == expected
         case .template: return pathParameterValues(input) != nil
         case .pattern(let regex, _, let includesQuery):
-            return regex.matchesWhole(includesQuery ? input.request.target : input.request.path)
+            return regex.matchesWhole(includesQuery ? input.request.originTarget : input.request.path)
         case .any: return true
         }
     }
@@ -86,6 +86,10 @@ extension Stub {
         // A native GET route answers HEAD too (curl -I works); a WireMock mapping does not, as in WireMock.
         if let method, method != request.method, !(method == "GET" && request.method == "HEAD" && wireMockRequest == nil) {
             mismatches.append(Mismatch(field: "method", expected: method, actual: request.method, weight: 1))
+            if !collectAll { return mismatches }
+        }
+        if let origin, let mismatch = origin.mismatch(request) {
+            mismatches.append(mismatch)
             if !collectAll { return mismatches }
         }
         if !urlMatches(input) {
@@ -144,6 +148,27 @@ extension Stub {
                     actual: "state \"\(scenarioState ?? ScenarioStates.started)\"", weight: 0.5))
         }
         return mismatches
+    }
+}
+
+/// WireMock's `host`, `scheme` and `port`: where a request was sent (its absolute-form target or `Host` header,
+/// and whether it came over TLS).
+struct OriginMatch: Sendable {
+    var host: ValueMatcher?
+    var scheme: String?
+    var port: Int?
+
+    func mismatch(_ request: HTTPRequest) -> Mismatch? {
+        if let host, !host.matches(request.host) {
+            return Mismatch(field: "host", expected: host.description, actual: "\"\(request.host)\"", weight: 1)
+        }
+        if let scheme, scheme.lowercased() != request.scheme {
+            return Mismatch(field: "scheme", expected: scheme, actual: request.scheme, weight: 1)
+        }
+        if let port, port != request.port {
+            return Mismatch(field: "port", expected: String(port), actual: String(request.port), weight: 1)
+        }
+        return nil
     }
 }
 

@@ -88,9 +88,12 @@ extension AdminAPI {
     static func loggedRequest(_ entry: JournalEntry, secrets: Bool) -> String {
         let request = entry.request
         let host = request.header("Host") ?? "127.0.0.1"
-        var json = "{\"id\":" + JSONWriter.quoted(requestID(entry)) + ",\"url\":" + JSONWriter.quoted(request.target)
+        // An absolute-form target (sent to the proxy listener) is given as WireMock gives every url: path and query.
+        let url = request.originTarget
+        var json = "{\"id\":" + JSONWriter.quoted(requestID(entry)) + ",\"url\":" + JSONWriter.quoted(url)
         json +=
-            ",\"absoluteUrl\":" + JSONWriter.quoted("http://\(host)\(request.target)") + ",\"method\":" + JSONWriter.quoted(request.method)
+            ",\"absoluteUrl\":" + JSONWriter.quoted("\(request.scheme)://\(host)\(url)") + ",\"method\":"
+            + JSONWriter.quoted(request.method)
         json += ",\"clientIp\":" + JSONWriter.quoted(request.clientAddress)
         json +=
             ",\"headers\":{"

@@ -14,6 +14,13 @@ package struct Connection<Transport: ConnectionTransport> {
     /// Told each request refused before any handler saw it (400, 408, 413, 431), with the answer it got: it is
     /// counted as an unexpected request (a strict run fails on it), never lost.
     let refused: @Sendable (HTTPRequest, MockResponse) -> Void
+    /// `http`, or `https` over TLS: what each request's ``HTTPRequest/scheme`` says.
+    var scheme = "http"
+    /// Bytes already read from the client before this connection took it over (what followed a `CONNECT`).
+    var initialInput: [UInt8] = []
+    /// Takes the connection over after a `CONNECT` head, with the bytes that followed it (the proxy listener of
+    /// ``Interception``); nil: a `CONNECT` is a request like any other.
+    var tunnel: ((RequestHead, [UInt8]) -> Void)?
 
     package init(
         socket: Transport, clientAddress: String, limits: ServerLimits, handler: @escaping HTTPServer.Handler,
@@ -47,6 +54,7 @@ package struct Connection<Transport: ConnectionTransport> {
     package func serve() {
         socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
         var io = Buffers()
+        io.input = initialInput
         io.input.reserveCapacity(8192)
         while !isStopped() {
             io.skipEmptyLines()
@@ -71,6 +79,11 @@ package struct Connection<Transport: ConnectionTransport> {
                 return
             }
             io.start += headLength + headEnd.terminator
+            if let tunnel, head.method == "CONNECT" {
+                flush(&io.output)
+                tunnel(head, Array(io.input[io.start...]))
+                return
+            }
 
             // 3. The body.
             guard let body = readBody(framing, head, &io) else { return }
@@ -193,7 +206,7 @@ package struct Connection<Transport: ConnectionTransport> {
     private func answer(_ head: RequestHead, body: [UInt8], _ io: inout Buffers) -> Bool {
         let request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
-            headers: head.headers, body: body, clientAddress: clientAddress)
+            headers: head.headers, body: body, clientAddress: clientAddress, scheme: scheme)
         let response = handler(request)
         let keepAlive = head.keepAlive && !isStopped()
         if response.delayMs > 0 {
@@ -254,7 +267,8 @@ package struct Connection<Transport: ConnectionTransport> {
 
     /// Answers a request refused while its body was read: counted with its head.
     private func refuse(_ error: RequestHead.Error, for head: RequestHead) {
-        let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, clientAddress: clientAddress)
+        let request = HTTPRequest(
+            method: head.method, target: head.target, headers: head.headers, clientAddress: clientAddress, scheme: scheme)
         refused(request, RefusedRequest.response(error))
         socket.send(ResponseWriter.refusal(error))
     }

@@ -14,6 +14,8 @@ package final class HTTPServer: Sendable {
     package let limits: ServerLimits
     /// The TLS context when the server speaks HTTPS; nil for plain HTTP.
     package let tls: TLSServerContext?
+    /// Set for the proxy listener of ``Interception`` (plain HTTP, `CONNECT` tunnels); nil for a server.
+    package let intercept: Interception?
     private let handler: Handler
     private let refused: @Sendable (HTTPRequest, MockResponse) -> Void
     private let state = ServerState()
@@ -109,11 +111,13 @@ package final class HTTPServer: Sendable {
     ///     unexpected request, never lost.
     package init(
         host: String = "127.0.0.1", limits: ServerLimits = ServerLimits(), tls: TLSServerContext? = nil,
-        refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void = { _, _ in }, handler: @escaping Handler
+        intercept: Interception? = nil, refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void = { _, _ in },
+        handler: @escaping Handler
     ) {
         self.host = host
         self.limits = limits
         self.tls = tls
+        self.intercept = intercept
         self.refused = refused
         self.handler = handler
     }
@@ -152,6 +156,7 @@ package final class HTTPServer: Sendable {
         let handler = self.handler
         let refused = self.refused
         let tls = self.tls
+        let intercept = self.intercept
         // On the other CPU: the caller may go on working (MockServer builds its router) while the first
         // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
         // thread starts on another CPU and then widens itself to the process's CPUs (startDetachedThread).
@@ -167,7 +172,13 @@ package final class HTTPServer: Sendable {
                     continue
                 }
                 let threadStarted = startDetachedThread {
-                    Self.serve(client, address: address, tls: tls, limits: limits, handler: handler, refused: refused, state: state)
+                    if let intercept {
+                        Self.serveProxy(
+                            client, address: address, intercept: intercept, limits: limits, handler: handler, refused: refused,
+                            state: state)
+                    } else {
+                        Self.serve(client, address: address, tls: tls, limits: limits, handler: handler, refused: refused, state: state)
+                    }
                     state.close(client)
                 }
                 if !threadStarted {
@@ -204,10 +215,11 @@ package final class HTTPServer: Sendable {
         case .established(let established): session = established
         case .plainHTTP, .closed: return
         }
-        Connection(
+        var connection = Connection(
             socket: session, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },
-            isBusy: { state.setBusy(client, $0) }, refused: refused
-        ).serve()
+            isBusy: { state.setBusy(client, $0) }, refused: refused)
+        connection.scheme = "https"
+        connection.serve()
         session.finish()
     }
 

@@ -4,6 +4,8 @@ package import AutomationSupport
 /// the journal, explains every unexpected request, and serves the admin API under `/__admin`.
 public final class MockServer: Sendable {
     private let server: HTTPServer
+    /// The proxy listener of ``Options/intercept``, on a port of its own.
+    private let proxy: HTTPServer?
     let parts: Parts
 
     /// The server's state in parts, each with its own lock and methods; the admin API and the control
@@ -33,6 +35,8 @@ public final class MockServer: Sendable {
         /// Serve HTTPS with this context (``TLSServerContext/minted(hosts:)`` or the user's certificate); nil:
         /// plain HTTP.
         package var tls: TLSServerContext?
+        /// Also be the program's proxy for these hosts, on a listener of its own (``proxyURL``); nil: no proxy.
+        package var intercept: Interception?
         /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating, plain HTTP.
         public init() {}
     }
@@ -54,19 +58,25 @@ public final class MockServer: Sendable {
             stubs: StubRegistry(stubs), journal: JournalStore(limit: options.journalLimit, keepsSecrets: options.journalSecrets),
             control: ControlQueue(), settings: ServerSettings(host: host, options: options))
         self.parts = parts
-        self.server = HTTPServer(
-            host: host, limits: limits, tls: options.tls,
-            refused: { request, response in
-                // Counted as unexpected (a strict run fails on it), with why in place of a near miss.
-                let reason = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: "\n")
-                _ = parts.journal.record(request, stub: nil, response: response, nearMiss: "refused \(response.status): \(reason)")
-                parts.settings.onUnexpected?(request)
-            }
-        ) { request in
-            MockServer.respond(to: request, parts: parts)
+        let refused: @Sendable (HTTPRequest, MockResponse) -> Void = { request, response in
+            // Counted as unexpected (a strict run fails on it), with why in place of a near miss.
+            let reason = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: "\n")
+            // The first line is the request, as a near miss's ("No stub matched …"); the summary shows the second.
+            let nearMiss = "Refused \(request.method) \(request.target)\nrefused \(response.status): \(reason)"
+            _ = parts.journal.record(request, stub: nil, response: response, nearMiss: nearMiss)
+            parts.settings.onUnexpected?(request)
+        }
+        let handler: HTTPServer.Handler = { request in MockServer.respond(to: request, parts: parts) }
+        self.server = HTTPServer(host: host, limits: limits, tls: options.tls, refused: refused, handler: handler)
+        self.proxy = options.intercept.map {
+            HTTPServer(host: host, limits: limits, intercept: $0, refused: refused, handler: handler)
         }
         let server = self.server
-        parts.settings.onShutdown = { [weak server] in server?.stop() }
+        let proxy = self.proxy
+        parts.settings.onShutdown = { [weak server, weak proxy] in
+            server?.stop()
+            proxy?.stop()
+        }
     }
 
     /// Starts listening. Returns the bound port (useful with port 0).
@@ -80,7 +90,17 @@ public final class MockServer: Sendable {
     /// stubs: a client that connects meanwhile is answered once they are loaded, without retrying).
     @discardableResult
     package func start(listener: Socket) throws -> UInt16 {
-        let bound = try server.start(listener: listener)
+        if let proxy {
+            do { try proxy.start(port: 0) } catch {
+                listener.close()
+                throw error
+            }
+        }
+        let bound: UInt16
+        do { bound = try server.start(listener: listener) } catch {
+            proxy?.stop()
+            throw error
+        }
         parts.settings.listeningPort = bound
         parts.stubs.buildRouter()
         return bound
@@ -113,14 +133,21 @@ public final class MockServer: Sendable {
     }
 
     /// Stops listening and closes every connection.
-    public func stop() { server.stop() }
+    public func stop() {
+        server.stop()
+        proxy?.stop()
+    }
 
     /// Waits until every request its clients have sent so far has been read and answered, up to `timeout`. Call it
     /// before reading the journal or the summary when a client may have sent a request just before it exited:
     /// what is still in a socket's buffer is not in the journal yet.
     /// - Returns: false when a request was still arriving or being answered at the deadline.
     @discardableResult
-    public func settle(timeout: Duration = .seconds(2)) -> Bool { server.settle(timeout: timeout) }
+    public func settle(timeout: Duration = .seconds(2)) -> Bool {
+        let start = ContinuousClock.now
+        guard server.settle(timeout: timeout) else { return false }
+        return proxy?.settle(timeout: max(.zero, timeout - (ContinuousClock.now - start))) ?? true
+    }
 
     /// The port it listens on (the one chosen when started with port 0).
     public var port: UInt16 { server.port }
@@ -128,8 +155,21 @@ public final class MockServer: Sendable {
     /// `http://127.0.0.1:PORT` (`https://` when it serves TLS).
     public var baseURL: String { server.baseURL }
 
-    /// The TLS context it serves with; nil for plain HTTP. Its ``TLSServerContext/authorityPEM`` is what clients trust.
+    /// The TLS context it serves with; nil for plain HTTP.
     package var tls: TLSServerContext? { server.tls }
+
+    /// The authority clients must trust (PEM): the one minted for HTTPS or for interception; nil when there is none
+    /// (plain HTTP, or the user's own certificate).
+    package var authorityPEM: String? { server.tls?.authorityPEM ?? proxy?.intercept?.context.authorityPEM }
+
+    /// `http://127.0.0.1:PORT` of the proxy listener when the server intercepts hosts (``Options/intercept``), else nil.
+    package var proxyURL: String? {
+        guard let proxy else { return nil }
+        return server.host.contains(":") ? "http://[\(server.host)]:\(proxy.port)" : "http://\(server.host):\(proxy.port)"
+    }
+
+    /// The hosts the proxy listener answers for (empty without interception).
+    package var interceptedHosts: [String] { proxy?.intercept?.hosts ?? [] }
 
     /// The journal so far.
     public var journal: Journal { parts.journal.snapshot }

@@ -175,12 +175,18 @@ extension ResponseTemplate {
         }
 
         private mutating func requestValue(_ path: [String]) throws(RenderError) -> Value {
-            guard let field = path.first else { return .string(request.target) }
+            guard let field = path.first else { return .string(request.originTarget) }
             let key = path.count > 1 ? path[1] : ""
             let rest = path.dropFirst(2)
             switch field {
-            case "url": return .string(request.target)
+            case "url": return .string(request.originTarget)
             case "method": return .method(request.method)
+            case "host": return .string(request.host)
+            case "port": return .string(String(request.port))
+            case "scheme": return .string(request.scheme)
+            case "baseUrl":
+                let host = request.host.contains(":") ? "[\(request.host)]" : request.host
+                return .string("\(request.scheme)://\(host):\(request.port)")
             case "body": return .string(try body())
             case "path" where path.count == 1: return .requestPath(request.path)
             case "path", "pathSegments":

@@ -16,12 +16,11 @@ extension StubSet {
     ]
     static let wireMockRequestKeys = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "queryParameters", "headers", "cookies",
-        "bodyPatterns", "pathParameters",
+        "bodyPatterns", "pathParameters", "host", "scheme", "port",
     ]
     static let wireMockUnsupportedRequestKeys = [
         "basicAuthCredentials": "match the Authorization header instead", "multipartPatterns": "multipart matching is not implemented",
-        "customMatcher": "custom matchers are Java extensions", "host": "host matching is not implemented",
-        "port": "port matching is not implemented", "scheme": "scheme matching is not implemented",
+        "customMatcher": "custom matchers are Java extensions",
         "formParameters": "match the body with contains/matches instead", "clientIp": "client IP matching is not implemented",
     ]
     static let wireMockResponseKeys = [
@@ -70,30 +69,7 @@ extension StubSet {
         try request.checkKeys(wireMockRequestKeys, unsupported: wireMockUnsupportedRequestKeys)
         let method = (try request.string("method") ?? "ANY").uppercased()
 
-        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { request[$0] != nil }
-        if urlKeys.count > 1 {
-            throw request.error(urlKeys[1], "a request has one URL matcher, found \(urlKeys.joined(separator: " and "))")
-        }
-        var url = URLMatcher.any
-        if let key = urlKeys.first, let value = try request.string(key) {
-            switch key {
-            case "url": url = .exactURL(value)
-            case "urlPath":
-                url = .template(value.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { .literal(String($0)) })
-            case "urlPathTemplate":
-                let segments = PathSegment.parse(value)
-                if segments.contains(.star) || segments.contains(.doubleStar) {
-                    throw request.error(key, "urlPathTemplate takes {name} parameters only, found * in \"\(value)\"")
-                }
-                url = .template(segments)
-            default:
-                do {
-                    url = .pattern(try RegexBox(value), source: value, includesQuery: key == "urlPattern")
-                } catch {
-                    throw request.error(key, "\(key): invalid regular expression \"\(value)\": \(error)")
-                }
-            }
-        }
+        let url = try urlMatcher(request)
         let name = try mapping.string("name") ?? "\(method) \(url.description)"
         let explicitID = try mappingID(mapping, "id")
         let uuid = try mappingID(mapping, "uuid")
@@ -113,6 +89,7 @@ extension StubSet {
         stub.headers = try namedMatchers(request, "headers", file: file)
         stub.cookies = try namedMatchers(request, "cookies", file: file)
         stub.pathParameters = try namedMatchers(request, "pathParameters", file: file)
+        stub.origin = try originMatch(request, file: file)
         for pattern in try request.array("bodyPatterns") ?? [] {
             stub.body.append(try ValueMatcher.parse(pattern, file: file, what: "a body pattern"))
         }
@@ -140,6 +117,55 @@ extension StubSet {
         }
         stub.responses = [definition]
         return stub
+    }
+
+    /// The mapping's one URL matcher (`url`, `urlPath`, `urlPattern`, `urlPathPattern`, `urlPathTemplate`), or any URL.
+    private static func urlMatcher(_ request: ObjectReader) throws(StubError) -> URLMatcher {
+        let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { request[$0] != nil }
+        if urlKeys.count > 1 {
+            throw request.error(urlKeys[1], "a request has one URL matcher, found \(urlKeys.joined(separator: " and "))")
+        }
+        var url = URLMatcher.any
+        if let key = urlKeys.first, let value = try request.string(key) {
+            switch key {
+            case "url": url = .exactURL(value)
+            case "urlPath":
+                url = .template(value.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { .literal(String($0)) })
+            case "urlPathTemplate":
+                let segments = PathSegment.parse(value)
+                if segments.contains(.star) || segments.contains(.doubleStar) {
+                    throw request.error(key, "urlPathTemplate takes {name} parameters only, found * in \"\(value)\"")
+                }
+                url = .template(segments)
+            default:
+                do {
+                    url = .pattern(try RegexBox(value), source: value, includesQuery: key == "urlPattern")
+                } catch {
+                    throw request.error(key, "\(key): invalid regular expression \"\(value)\": \(error)")
+                }
+            }
+        }
+        return url
+    }
+
+    /// `host` (a matcher), `scheme` (`http` or `https`) and `port` (1-65535); nil when none is given.
+    private static func originMatch(_ request: ObjectReader, file: String) throws(StubError) -> OriginMatch? {
+        guard request["host"] != nil || request["scheme"] != nil || request["port"] != nil else { return nil }
+        var origin = OriginMatch()
+        if let host = request["host"] {
+            guard host.members != nil else {
+                throw request.typeError("host", host, "a matcher object like {\"equalTo\": \"api.example.com\"}")
+            }
+            origin.host = try ValueMatcher.parse(host, file: file, what: "host")
+        }
+        if let scheme = try request.string("scheme") {
+            guard ["http", "https"].contains(scheme.lowercased()) else {
+                throw request.error("scheme", "scheme is \"http\" or \"https\", not \"\(scheme.prefix(40))\"")
+            }
+            origin.scheme = scheme
+        }
+        origin.port = try request.int("port", in: 1...65_535)
+        return origin
     }
 
     private static func namedMatchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(

@@ -57,7 +57,9 @@ struct CertificateAuthority {
     /// Mints the authority and a leaf for the default names plus `hosts` (checked with ``hostProblem(_:)``).
     func mint(hosts: [String]) throws(TLSError) -> Minted {
         // The user's names, and the server's own address when it is not a default one.
-        if hosts.count > Self.hostLimit + 1 { throw .failed("at most \(Self.hostLimit) HTTPS host names") }
+        if hosts.count > 2 * Self.hostLimit + 1 {
+            throw .failed("at most \(Self.hostLimit) HTTPS host names and \(Self.hostLimit) intercepted hosts")
+        }
         if let problem = hosts.lazy.compactMap(Self.hostProblem).first { throw .failed(problem) }
         var names: [String] = []
         for host in Self.defaultHosts + hosts where !names.contains(host.lowercased()) { names.append(host.lowercased()) }

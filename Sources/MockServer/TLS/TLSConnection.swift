@@ -54,23 +54,31 @@ package final class TLSConnection: ConnectionTransport {
     /// Runs the server side of the handshake on `socket` under the limits of a request head: idle up to
     /// `idleTimeoutMs` until the first byte, then `headerTimeoutMs` for the whole handshake. Plain HTTP (a first
     /// byte that starts a method) is answered 400, as nginx's 497, and the connection closed.
-    /// - Parameter plainHTTP: told the head of a plain-HTTP request as soon as it is read, before the 400 is sent
-    ///   (so the journal keeps arrival order).
+    /// - Parameters:
+    ///   - initial: bytes the client sent already (after a `CONNECT`, before its tunnel's handshake was begun).
+    ///   - plainHTTP: told the head of a plain-HTTP request as soon as it is read, before the 400 is sent (so the
+    ///     journal keeps arrival order).
     package static func accept(
-        _ socket: Socket, context: TLSServerContext, limits: ServerLimits, plainHTTP: ([UInt8]) -> Void = { _ in }
+        _ socket: Socket, context: TLSServerContext, limits: ServerLimits, initial: [UInt8] = [],
+        plainHTTP: ([UInt8]) -> Void = { _ in }
     ) -> Accepted {
         guard let connection = TLSConnection(socket: socket, context: context) else { return .closed }
         socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
-        var deadline = now() + limits.idleTimeoutMs
+        var deadline = now() + (initial.isEmpty ? limits.idleTimeoutMs : limits.headerTimeoutMs)
         var first = true
+        var pending = initial
         while true {
-            let remaining = deadline - now()
-            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return .closed }
             var received: [UInt8] = []
-            let count = socket.receive(into: &received, scratch: &scratch, wait: false)
-            if count == -2 { continue }
-            guard count > 0 else { return .closed }
+            if pending.isEmpty {
+                let remaining = deadline - now()
+                guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return .closed }
+                let count = socket.receive(into: &received, scratch: &scratch, wait: false)
+                if count == -2 { continue }
+                guard count > 0 else { return .closed }
+            } else {
+                swap(&received, &pending)
+            }
             if first {
                 first = false
                 deadline = now() + limits.headerTimeoutMs

@@ -20,7 +20,25 @@ package struct HTTPSPlan: Sendable, Hashable {
         }
     }
 
-    package init(hosts: [String] = []) { self.hosts = hosts }
+    /// Hosts the program reaches through the mock server's proxy listener (`--intercept`), answered with a
+    /// certificate minted for them; empty: no proxy.
+    package var intercept: [String] = []
+    /// The server's own port speaks TLS (`--https`); false when only interception asked for TLS (the server's
+    /// port stays plain HTTP, the tunnels speak TLS).
+    package var listensWithTLS = true
+
+    package init(hosts: [String] = [], intercept: [String] = [], listensWithTLS: Bool = true) {
+        self.hosts = hosts
+        self.intercept = intercept
+        self.listensWithTLS = listensWithTLS
+    }
+
+    /// A plan that adds `hosts` to interception: `base` (nil: the server's port stays plain HTTP) with them.
+    package static func intercepting(_ hosts: [String], base: HTTPSPlan?) -> HTTPSPlan {
+        var plan = base ?? HTTPSPlan(listensWithTLS: false)
+        for host in hosts where !plan.intercept.contains(host.lowercased()) { plan.intercept.append(host.lowercased()) }
+        return plan
+    }
 
     /// Why the user's certificate and key do not load (not PEM, not a pair, an encrypted key), or nil: checked when
     /// the plan is built, so bad content is exit 3 as any bad input file is. Nil too when no libssl is found: that
@@ -44,12 +62,15 @@ package struct HTTPSPlan: Sendable, Hashable {
             if let certificate, let key {
                 return .success(try TLSServerContext.loaded(certificatePEM: certificate.bytes, keyPEM: key.bytes))
             }
-            return .success(try TLSServerContext.minted(hosts: hosts))
+            return .success(try TLSServerContext.minted(hosts: hosts + intercept.filter { !hosts.contains($0) }))
         } catch TLSError.unavailable(let reason) {
-            return .failure(UsageError("--https: \(TLSError.unavailable(reason))"))
+            return .failure(UsageError("\(option): \(TLSError.unavailable(reason))"))
         } catch {
             let source = certificate.map { " (\($0.name))" } ?? ""
-            return .failure(UsageError("--https: cannot serve HTTPS\(source): \(error)"))
+            return .failure(UsageError("\(option): cannot serve HTTPS\(source): \(error)"))
         }
     }
+
+    /// The option that asked for TLS, for messages.
+    package var option: String { listensWithTLS ? "--https" : "--intercept" }
 }

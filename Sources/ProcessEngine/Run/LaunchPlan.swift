@@ -70,19 +70,20 @@ package struct LaunchPlan: Sendable {
     /// The program's complete environment: the base, the server's variables (an HTTPS server's trust files), the
     /// variables set (a `--env SSL_CERT_FILE=…` of the user's wins over ours), the mock server's URL (kept off any
     /// proxy), then the flags.
-    package func launchEnvironment(mockServerURL: String?, serverEnvironment: [String: String] = [:]) -> [String: String] {
+    package func launchEnvironment(mockServerURL: String?, serverEnvironment: ServerEnvironment = .none) -> [String: String] {
         var result: [String: String] = [:]
         if clearEnvironment {
             for key in ["PATH", "HOME"] { result[key] = callerEnvironment[key] }
         } else {
             result = callerEnvironment
         }
-        result.merge(serverEnvironment) { _, server in server }
+        result.merge(serverEnvironment.variables) { _, server in server }
         for (key, value) in environment { result[key] = value }
         if let mockServerURL {
             result[WireFormat.mockServerURLVariable] = mockServerURL
             // CI machines often set http_proxy: keep mock-server traffic off the proxy.
-            let exclusions = Self.proxyExclusions(lower: result["no_proxy"], upper: result["NO_PROXY"], serverURL: mockServerURL)
+            let exclusions = Self.proxyExclusions(
+                lower: result["no_proxy"], upper: result["NO_PROXY"], serverURL: mockServerURL, intercepted: serverEnvironment.intercepted)
             result["NO_PROXY"] = exclusions
             result["no_proxy"] = exclusions
         }
@@ -92,8 +93,9 @@ package struct LaunchPlan: Sendable {
 
     /// One proxy exclusion list for both spellings (curl reads `no_proxy` first, other clients `NO_PROXY`): the
     /// caller's entries in either, then 127.0.0.1, localhost and the server's own host; `*` (no proxy at all) stays
-    /// `*` alone, which is how clients read it.
-    static func proxyExclusions(lower: String?, upper: String?, serverURL: String) -> String {
+    /// `*` alone, which is how clients read it. With interception, an entry that would keep an intercepted host off
+    /// the proxy (`*`, the host, a domain it is in) is dropped: that request would go to the network instead.
+    static func proxyExclusions(lower: String?, upper: String?, serverURL: String, intercepted: [String] = []) -> String {
         var entries: [String] = []
         for list in [lower, upper].compactMap({ $0 }) {
             for entry in list.split(separator: ",") {
@@ -101,6 +103,7 @@ package struct LaunchPlan: Sendable {
                 if !trimmed.isEmpty && !entries.contains(trimmed) { entries.append(trimmed) }
             }
         }
+        entries.removeAll { entry in intercepted.contains { Self.exclusion(entry, covers: $0) } }
         if entries.contains("*") { return "*" }
         // The host of scheme://HOST:PORT, brackets removed from an IPv6 address.
         let authority = serverURL.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
@@ -110,9 +113,30 @@ package struct LaunchPlan: Sendable {
         return entries.joined(separator: ",")
     }
 
+    /// True when the `NO_PROXY` entry `entry` (`*`, `example.com`, `.example.com`, `host:port`) keeps requests to
+    /// `host` (an intercepted host: a name, `*.` and a name, an address) off the proxy, as curl and Python read it.
+    static func exclusion(_ entry: String, covers host: String) -> Bool {
+        if entry == "*" { return true }
+        var name = Substring(entry.lowercased())
+        if name.hasPrefix("[") {
+            name = name.dropFirst().prefix { $0 != "]" }
+        } else if name.filter({ $0 == ":" }).count == 1 {
+            name = name.prefix { $0 != ":" }
+        }
+        while name.hasPrefix(".") || name.hasPrefix("*") { name = name.dropFirst() }
+        guard !name.isEmpty else { return false }
+        let host = host.lowercased()
+        // *.example.com: any name under example.com; an entry inside that domain, or above it, excludes some.
+        if host.hasPrefix("*.") {
+            let domain = host.dropFirst(2)
+            return domain == name || domain.hasSuffix("." + name) || name.hasSuffix("." + domain)
+        }
+        return host == name || host.hasSuffix("." + name)
+    }
+
     /// The launcher's input: argv and environment marshalled once, with the mock server's URL when one runs and
     /// the variables it adds (``TrustFiles/environment`` for HTTPS).
-    package func request(mockServerURL: String?, serverEnvironment: [String: String] = [:]) -> LaunchRequest {
+    package func request(mockServerURL: String?, serverEnvironment: ServerEnvironment = .none) -> LaunchRequest {
         var request = LaunchRequest(
             executable: program, arguments: launchArguments(mockServerURL: mockServerURL),
             environment: launchEnvironment(mockServerURL: mockServerURL, serverEnvironment: serverEnvironment),

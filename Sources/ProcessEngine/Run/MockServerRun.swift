@@ -16,7 +16,9 @@ package enum MockServerRun {
         var options = plan.options
         if let https = plan.https {
             switch https.context() {
-            case .success(let context): options.tls = context
+            case .success(let context):
+                if https.listensWithTLS { options.tls = context }
+                if !https.intercept.isEmpty { options.intercept = Interception(hosts: https.intercept, context: context) }
             case .failure(let error):
                 listener?.close()
                 return .failure(error)

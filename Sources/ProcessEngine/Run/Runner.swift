@@ -34,7 +34,8 @@ package enum Runner {
         }
         defer { trust?.remove() }
         var outcome = launchAndWait(
-            plan.launch, mockServerURL: server?.baseURL, serverEnvironment: trust?.environment ?? [:], quiet: plan.settings.quiet,
+            plan.launch, mockServerURL: server?.baseURL, serverEnvironment: ServerEnvironment(server: server, trust: trust),
+            quiet: plan.settings.quiet,
             signals: signals)
         if let server, let serverPlan = plan.server { finishServer(server, serverPlan, quiet: plan.settings.quiet, &outcome) }
         noteLostOutput(&outcome)
@@ -72,7 +73,7 @@ package enum Runner {
     }
 
     private static func launchAndWait(
-        _ plan: LaunchPlan, mockServerURL: String?, serverEnvironment: [String: String], quiet: Bool, signals: SignalForwarder?
+        _ plan: LaunchPlan, mockServerURL: String?, serverEnvironment: ServerEnvironment, quiet: Bool, signals: SignalForwarder?
     ) -> RunOutcome {
         let request = plan.request(mockServerURL: mockServerURL, serverEnvironment: serverEnvironment)
         var report = RunReport(plan: plan, request: request, mockServerURL: mockServerURL)

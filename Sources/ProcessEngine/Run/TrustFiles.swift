@@ -44,7 +44,7 @@ package struct TrustFiles: Sendable {
     /// certificate of the user's (nothing to write). The one way a run, a scenario and a Swift test's launch make
     /// their program trust the server: each launch that starts a server calls this, and removes what it wrote.
     package static func write(for server: MockServer, callerEnvironment: [String: String]) -> Result<TrustFiles?, UsageError> {
-        guard let authority = server.tls?.authorityPEM else { return .success(nil) }
+        guard let authority = server.authorityPEM else { return .success(nil) }
         return write(authorityPEM: authority, callerEnvironment: callerEnvironment).map { $0 }
     }
 

@@ -162,7 +162,9 @@ final class ScenarioRun {
         if let value = environment.last(where: { $0.key == name })?.value { return value }
         if StepVariables.runTime.contains(name) {
             // Naming the server's URL or authority starts the server (an HTTPS one writes its trust files then).
-            if name == WireFormat.mockServerURLVariable || name == TrustFiles.authorityVariable { _ = try? ensureServer() }
+            if [WireFormat.mockServerURLVariable, TrustFiles.authorityVariable, ServerEnvironment.proxyURLVariable].contains(name) {
+                _ = try? ensureServer()
+            }
             return programEnvironment()[name]
         }
         return options.environment[name]
@@ -171,7 +173,7 @@ final class ScenarioRun {
     /// The environment the scenario's program would get now (flags, server, isolation).
     private func programEnvironment() -> [String: String] {
         plan(program: program ?? "", arguments: [], flags: flags, standardInput: .pipe).launchEnvironment(
-            mockServerURL: server?.baseURL, serverEnvironment: trust?.environment ?? [:])
+            mockServerURL: server?.baseURL, serverEnvironment: ServerEnvironment(server: server, trust: trust))
     }
 
     /// The flags the Given steps set, for the program's launch.
@@ -289,7 +291,7 @@ final class ScenarioRun {
     @discardableResult
     private func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
         let url = try ensureServer()?.baseURL
-        let request = plan.request(mockServerURL: url, serverEnvironment: trust?.environment ?? [:])
+        let request = plan.request(mockServerURL: url, serverEnvironment: ServerEnvironment(server: server, trust: trust))
         do {
             let launched = try Launcher.launch(request)
             process = launched

@@ -162,8 +162,21 @@ package enum StepCatalog {
                     "the mock server already runs over \(run.https == nil ? "HTTP" : "HTTPS"): say so before the first launch", kind: .error
                 )
             }
-            run.https = run.https ?? HTTPSPlan()
+            var plan = run.https ?? HTTPSPlan()
+            plan.listensWithTLS = true
+            run.https = plan
             run.hasStubs = true // a server runs even with no route yet: every request is then unexpected
+        },
+        StepDefinition(
+            "the mock server intercepts \(quoted)", example: "Given the mock server intercepts \"api.example.com\"",
+            check: { TLSServerContext.hostProblem($0[0]).map { "\($0); name a host alone, as \"api.example.com\"" } }
+        ) { run, captures, _ in
+            // The proxy listener starts with the server: after it, the hosts are decided (never a silent no-op).
+            guard run.server == nil else {
+                throw StepFailure("the mock server already runs: say which hosts it intercepts before the first launch", kind: .error)
+            }
+            run.https = HTTPSPlan.intercepting([captures[0]], base: run.https)
+            run.hasStubs = true
         },
     ]
 

@@ -5,7 +5,8 @@ import AutomationSupport
 package enum StepVariables {
     /// Names whose values exist only once the scenario runs: what its program gets in its environment.
     static let runTime: Set<String> = [
-        "SUT_MOCK_SERVER_URL", "SUT_MOCK_SERVER_CA", "SUT_CONTROL_URL", "SUT_UNDER_TEST", "SUT_EPHEMERAL", "SUT_AUTOMATION",
+        "SUT_MOCK_SERVER_URL", "SUT_MOCK_SERVER_CA", "SUT_MOCK_PROXY_URL", "SUT_CONTROL_URL", "SUT_UNDER_TEST", "SUT_EPHEMERAL",
+        "SUT_AUTOMATION",
     ]
 
     /// The `${NAME}`s in `text`, in order.

@@ -73,7 +73,27 @@ import Testing
         #endif
     }
 
+    /// `intercept(_:)`: a program with its host written in it reaches the server through the proxy it is given, and
+    /// a host not listed is refused and unexpected (the strict builder's test would fail on it).
+    @Test(.enabled(if: hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func aProgramWithAHardCodedHostReachesAnInterceptingServerThroughItsProxy() async throws {
+        let server = try MockServerBuilder().intercept("api.example.com").lenient()
+            .route("GET /message") { request, _ in .ok(text: "hello \(request.host) over \(request.scheme)") }.start()
+        #expect(server.url.hasPrefix("http://127.0.0.1:"))
+        #expect(server.proxyURLForInterception?.hasPrefix("http://127.0.0.1:") == true)
+        let app = SUTApplication(executable: "/bin/sh")
+        try app.launch(
+            arguments: [
+                "-c", #"curl -sS --fail https://api.example.com/message; echo; curl -sS https://example.net/ 2>/dev/null; echo "rc=$?""#,
+            ],
+            server: server)
+        #expect(try await app.waitForExit(timeout: .seconds(20)) == .exited(0), "\(app.lastLines())")
+        #expect(app.output() == "hello api.example.com over https\nrc=56\n", "\(app.output())")
+        #expect(server.summary.unexpected.map { "\($0.method) \($0.url)" } == ["CONNECT example.net:443"])
+    }
+
     @Test func aHostThatIsNotANameIsRefusedWhenTheServerStarts() throws {
+        #expect(throws: (any Error).self) { try MockServerBuilder().intercept("https://api.example.com").start() }
         #expect(throws: (any Error).self) { try MockServerBuilder().https(hosts: ["a b"]).start() }
         #expect(throws: (any Error).self) { try MockServerBuilder().https(hosts: ["x\nDNS:evil.test"]).start() }
     }

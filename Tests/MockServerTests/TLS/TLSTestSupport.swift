@@ -12,9 +12,12 @@ struct TLSTestServer {
     var authorityFile: String { directory.appendingPathComponent("ca.pem").path }
     var url: String { "https://127.0.0.1:\(port)" }
 
-    init(_ stubText: String, hosts: [String] = [], limits: ServerLimits = ServerLimits(), context: TLSServerContext? = nil) throws {
+    init(
+        _ stubText: String, hosts: [String] = [], limits: ServerLimits = ServerLimits(), context: TLSServerContext? = nil,
+        options: MockServer.Options = MockServer.Options()
+    ) throws {
         let tls = try context ?? TLSServerContext.minted(hosts: hosts)
-        var options = MockServer.Options()
+        var options = options
         options.tls = tls
         server = MockServer(
             stubs: try StubLoader.parse(stubText, file: "tls.json", directory: "."), host: "127.0.0.1", limits: limits, options: options)

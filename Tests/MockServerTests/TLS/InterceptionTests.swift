@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import MockServer
+
+/// Interception: the proxy listener answers `CONNECT` for listed hosts with a certificate minted for them, serves
+/// the tunnel's requests from the stubs (WireMock's `host`, `scheme`, `port` pick among them), and refuses every
+/// other host as an unexpected request; nothing goes to the network.
+@Suite struct InterceptionTests {
+    @Test func aListedHostIsCoveredExactlyOrByOneWildcardLabel() throws {
+        let context = try #require(tlsAvailable ? try TLSServerContext.minted() : nil)
+        let intercept = Interception(hosts: ["API.example.com", "*.example.org", "10.0.0.7"], context: context)
+        for host in ["api.example.com", "API.EXAMPLE.COM", "a.example.org", "10.0.0.7"] { #expect(intercept.covers(host), "\(host)") }
+        for host in [
+            "example.com", "x.api.example.com", "example.org", "a.b.example.org", "evilexample.org", ".example.org", "10.0.0.70", "",
+        ] {
+            #expect(!intercept.covers(host), "\(host)")
+        }
+    }
+
+    @Test func aConnectAuthorityIsHostColonPortAndNothingElse() {
+        #expect(Interception.authority("api.example.com:443")! == ("api.example.com", 443))
+        #expect(Interception.authority("[::1]:8443")! == ("::1", 8443))
+        for bad in [
+            "api.example.com", "api.example.com:", ":443", "h:0", "h:65536", "h:99999999999999999999", "h:+1", "::1:443", "[::1", "[]:1",
+            "h]:1",
+        ] {
+            #expect(Interception.authority(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func aRequestKnowsItsHostAndPortFromItsAbsoluteTargetOrHostHeader() {
+        var headers = HTTPHeaders()
+        headers.add("Host", "API.Example.com:8443")
+        let origin = HTTPRequest(method: "GET", target: "/x?a=1", headers: headers, scheme: "https")
+        #expect(origin.host == "api.example.com" && origin.port == 8443 && origin.originTarget == "/x?a=1")
+        let absolute = HTTPRequest(method: "GET", target: "http://user@evil.example:81/p?q=1", headers: headers)
+        #expect(absolute.host == "evil.example" && absolute.port == 81 && absolute.originTarget == "/p?q=1" && absolute.path == "/p")
+        let bare = HTTPRequest(method: "GET", target: "http://[::1]")
+        #expect(bare.host == "::1" && bare.port == 80 && bare.path == "/")
+        let noHost = HTTPRequest(method: "GET", target: "/", scheme: "https")
+        #expect(noHost.host == "" && noHost.port == 443)
+    }
+
+    static let stubs = """
+        { "mappings": [
+          { "request": { "method": "GET", "url": "/v1/me", "host": { "equalTo": "api.example.com" }, "scheme": "https" },
+            "response": { "status": 200, "body": "api over tls" } },
+          { "request": { "method": "GET", "url": "/v1/me", "host": { "matches": ".*\\\\.example\\\\.org" } },
+            "response": { "status": 200, "body": "org" } },
+          { "request": { "method": "GET", "url": "/v1/me", "scheme": "http", "port": 80 },
+            "response": { "status": 200, "body": "plain on 80" } }
+        ] }
+        """
+
+    /// A server intercepting api.example.com and *.example.org, its authority in a file for clients.
+    private func server() throws -> (TLSTestServer, proxy: String) {
+        let context = try TLSServerContext.minted(hosts: ["api.example.com", "*.example.org"])
+        var options = MockServer.Options()
+        options.intercept = Interception(hosts: ["api.example.com", "*.example.org"], context: context)
+        let server = try TLSTestServer(Self.stubs, context: context, options: options)
+        return (server, try #require(server.server.proxyURL))
+    }
+
+    @Test(.enabled(if: tlsAvailable && hasCommand("curl"))) func curlThroughTheProxyReachesListedHostsOverVerifiedTLS() throws {
+        let (server, proxy) = try server()
+        defer { server.stop() }
+        let result = try server.shell(
+            "P='\(proxy)'; "
+                + #"curl -sS --proxy "$P" --cacert "$CA" https://api.example.com/v1/me https://a.example.org/v1/me http://api.example.com/v1/me"#
+        )
+        #expect(result.stdout == "api over tlsorgplain on 80", "\(result.stderr)")
+        #expect(server.server.summary.unexpected.isEmpty)
+        let absolute = server.server.journal.ordered.map { $0.request }.first { $0.scheme == "http" }
+        #expect(absolute?.target == "http://api.example.com/v1/me")
+        // The admin API gives WireMock's url (path and query) and the scheme it came over.
+        #expect(
+            AdminAPI.loggedRequest(server.server.journal.ordered[0], secrets: false).contains(
+                #""absoluteUrl":"https://api.example.com/v1/me""#))
+    }
+
+    @Test(.enabled(if: tlsAvailable && hasCommand("curl"))) func anotherHostIsRefusedAndUnexpectedAndNeverReached() throws {
+        let (server, proxy) = try server()
+        defer { server.stop() }
+        let tunnel = try server.shell("curl -sS --proxy '\(proxy)' --cacert \"$CA\" https://example.net/ 2>&1; echo \" rc=$?\"")
+        #expect(tunnel.stdout.contains("403") && tunnel.stdout.contains("rc=56"), "\(tunnel.stdout)")
+        let plain = try server.shell("curl -sS --proxy '\(proxy)' -w ' %{http_code}' http://example.net/x")
+        #expect(plain.stdout.contains("not an intercepted host") && plain.stdout.hasSuffix(" 403"), "\(plain.stdout)")
+        let unexpected = server.server.summary.unexpected.map { "\($0.method) \($0.url)" }
+        #expect(unexpected == ["CONNECT example.net:443", "GET http://example.net/x"])
+        #expect(server.server.summary.unexpected.allSatisfy { $0.nearMiss.contains("refused 403") })
+    }
+
+    @Test(.enabled(if: tlsAvailable)) func aConnectWithoutAPortIsA400AndAnIdleTunnelIsClosedAtItsDeadline() throws {
+        var limits = ServerLimits()
+        limits.idleTimeoutMs = 300
+        let context = try TLSServerContext.minted(hosts: ["api.example.com"])
+        var options = MockServer.Options()
+        options.intercept = Interception(hosts: ["api.example.com"], context: context)
+        let server = try TLSTestServer(Self.stubs, limits: limits, context: context, options: options)
+        defer { server.stop() }
+        let port = try #require(server.server.proxyURL.flatMap { UInt16($0.split(separator: ":").last ?? "") })
+        let bad = try RawClient(port: port)
+        defer { bad.close() }
+        bad.send("CONNECT api.example.com HTTP/1.1\r\nHost: api.example.com\r\n\r\n")
+        #expect(bad.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 400"))
+        let idle = try RawClient(port: port)
+        defer { idle.close() }
+        idle.send("CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n")
+        #expect(idle.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200 Connection Established"))
+        #expect(idle.isClosed(timeout: 3), "a tunnel that never starts its handshake holds its connection")
+    }
+}
