@@ -126,6 +126,10 @@ public final class MockServer: Sendable {
     /// `waitForExpectations` read them).
     package let declaredExpectations = Locked<[(route: RouteKey, times: Int)]>([])
 
+    /// Adds stubs while the server runs, after the others (most recent: they win among equals), as the admin API's
+    /// `POST /__admin/mappings` does.
+    package func add(_ stubs: StubSet) { parts.stubs.add(stubs.stubs) }
+
     /// Changes what an unexpected request means for ``summary``'s failures (a scenario that turns strict
     /// or lenient after its server started).
     package func setUnexpectedPolicy(_ policy: StubSet.UnexpectedPolicy) {

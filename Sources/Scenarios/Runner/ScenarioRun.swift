@@ -156,6 +156,13 @@ final class ScenarioRun {
         StepVariables.substitute(text) { variable($0) ?? "" }
     }
 
+    /// A JSON doc string with `${NAME}` substituted inside its strings (``StepVariables/substituteInJSON(_:_:)``).
+    func expandJSON(_ text: String) throws(StepFailure) -> String {
+        do { return try StepVariables.substituteInJSON(text) { variable($0) ?? "" } } catch {
+            throw StepFailure("the doc string is not JSON: \(error)", kind: .error)
+        }
+    }
+
     /// The value of `${name}` now, or nil.
     func variable(_ name: String) -> String? {
         if let value = options.defines[name] { return value }
@@ -163,6 +170,9 @@ final class ScenarioRun {
         if StepVariables.runTime.contains(name) {
             // Naming the server's URL or authority starts the server (an HTTPS one writes its trust files then).
             if [WireFormat.mockServerURLVariable, TrustFiles.authorityVariable, ServerEnvironment.proxyURLVariable].contains(name) {
+                // A scenario that names its server has one, even with no route yet (every request is then unexpected):
+                // an empty URL would send the program elsewhere.
+                hasStubs = true
                 _ = try? ensureServer()
             }
             return programEnvironment()[name]

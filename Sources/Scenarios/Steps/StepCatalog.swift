@@ -139,15 +139,19 @@ package enum StepCatalog {
             var route =
                 "{ \"method\": \(JSONWriter.quoted(captures[0])), \"path\": \(JSONWriter.quoted(captures[1])), \"status\": \(status)"
             if let body = step.docString?.content {
-                route += isJSON ? ", \"json\": \(body)" : ", \"body\": \(JSONWriter.quoted(run.expand(body)))"
+                route += isJSON ? ", \"json\": \(try run.expandJSON(body))" : ", \"body\": \(JSONWriter.quoted(run.expand(body)))"
             }
             route += " }"
+            let added: StubSet
             do {
-                run.stubs.merge(try StubLoader.parse("{ \"routes\": [\(route)] }", file: "\(run.pickle.uri):\(step.line)"))
-                run.hasStubs = true
+                added = try StubLoader.parse("{ \"routes\": [\(route)] }", file: "\(run.pickle.uri):\(step.line)")
             } catch {
                 throw StepFailure("the route is not valid: \(error)", kind: .error)
             }
+            run.stubs.merge(added)
+            run.hasStubs = true
+            // A server that runs already (after a launch) answers the route from now on, as an admin API mapping.
+            run.server?.add(added)
         },
         StepDefinition("unexpected requests fail the scenario", example: "Given unexpected requests fail the scenario") { run, _, _ in
             run.strict = true

@@ -46,9 +46,12 @@ enum Spawn {
 
     /// A NULL-terminated array of C strings for `strings`, in one allocation (the environment is ~40 strings on
     /// every launch's path: one strdup and free each cost more than the copy).
+    /// A string that is the repaired text of bytes sut-launch received (argv, `environ`) is written as those bytes
+    /// (``OriginalBytes``): the program gets what it was given, not U+FFFD.
     static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        let originals = strings.map(OriginalBytes.of)
         var bytes = 0
-        for string in strings { bytes += string.utf8.count + 1 }
+        for (index, string) in strings.enumerated() { bytes += (originals[index]?.count ?? string.utf8.count) + 1 }
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
         let text = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes, 1))
         defer {
@@ -58,9 +61,16 @@ enum Spawn {
         var offset = 0
         for (index, string) in strings.enumerated() {
             pointers[index] = text + offset
-            for byte in string.utf8 {
-                text[offset] = CChar(bitPattern: byte)
-                offset += 1
+            if let original = originals[index] {
+                for byte in original {
+                    text[offset] = CChar(bitPattern: byte)
+                    offset += 1
+                }
+            } else {
+                for byte in string.utf8 {
+                    text[offset] = CChar(bitPattern: byte)
+                    offset += 1
+                }
             }
             text[offset] = 0
             offset += 1
