@@ -34,9 +34,8 @@ package struct HTTPSOptions: Sendable {
 
     /// `--intercept HOST`: a name the minted certificate can hold; never a port or a URL.
     mutating func addIntercepted(_ value: String, spelling: String, index: Int) throws(UsageError) {
-        if let problem = TLSServerContext.hostProblem(value) {
-            throw UsageError(
-                .invalidPattern(spelling, value: String(value.prefix(80)), problem: problem + "; write the host alone, as api.example.com"))
+        if let problem = Interception.hostProblem(value) {
+            throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: problem))
         }
         if interceptOrigin == nil { interceptOrigin = "\(spelling) \(value) (argument \(index))" }
         guard intercept.count < TLSServerContext.hostLimit else {
@@ -81,6 +80,12 @@ package struct HTTPSOptions: Sendable {
     /// - Throws: ``UsageError`` (exit 2) for a file that cannot be read, ``InputError`` (exit 3) for a certificate
     ///   or key that does not load.
     func plan(serverHost: String, readFile: (String) throws -> String) throws -> HTTPSPlan? {
+        if let own = intercept.first(where: { Interception.normalized($0) == Interception.normalized(serverHost) }) {
+            throw UsageError(
+                .invalidPattern(
+                    "--intercept", value: own,
+                    problem: "it is the mock server's own address (--host): clients reach it directly, never by the proxy"))
+        }
         guard enabled else { return intercept.isEmpty ? nil : HTTPSPlan.intercepting(intercept, base: nil) }
         let own = TLSServerContext.hostProblem(serverHost) == nil && !hosts.contains(serverHost) ? [serverHost] : []
         var plan = HTTPSPlan(hosts: hosts + own, intercept: intercept)

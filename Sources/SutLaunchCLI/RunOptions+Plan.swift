@@ -31,6 +31,9 @@ extension RunOptions {
             throw UsageError(.mockServerURLOverride(key: WireFormat.mockServerURLKey, origin: mockServerURLOrigin ?? "--flags-file"))
         }
         if journalPath != nil && stubs.isEmpty { throw UsageError(.journalNeedsStub) }
+        if !https.intercept.isEmpty, let proxy = (variables + self.environment).first(where: { Self.isProxyVariable($0.key) }) {
+            throw UsageError(.interceptProxyVariable(proxy.key))
+        }
         if https.needsTLS && stubs.isEmpty { throw UsageError(.httpsNeedsStub(https.enabled ? "--https" : "--intercept")) }
         var server: ServerPlan?
         if !stubs.isEmpty {
@@ -50,6 +53,11 @@ extension RunOptions {
             workingDirectory: workingDirectory, timeout: timeout == .zero ? nil : timeout,
             killGrace: killGrace ?? .seconds(5), backend: launcher ?? .spawn)
         return RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet))
+    }
+
+    /// A variable interception sets for the program (`HTTPS_PROXY`, `http_proxy`…; a `NO_PROXY` of the user's is filtered).
+    static func isProxyVariable(_ name: String) -> Bool {
+        ["https_proxy", "http_proxy", "sut_mock_proxy_url"].contains(name.lowercased())
     }
 
     private static func read(_ file: NamedFile, _ readFile: (String) throws -> String) throws(UsageError) -> String {

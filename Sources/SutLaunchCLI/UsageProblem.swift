@@ -51,6 +51,7 @@ package enum UsageProblem: Sendable, Hashable {
     case httpsPair(given: String, missing: String)
     case httpsHostWithOwnCertificate(String)
     case interceptWithOwnCertificate(String)
+    case interceptProxyVariable(String)
     case initTakesOneDirectory([String])
     case initBadProgram(String)
     case initWouldOverwrite([String])
@@ -120,6 +121,8 @@ package enum UsageProblem: Sendable, Hashable {
         case .httpsNeedsStub(let option): "\(option) needs a mock server: add --stub FILE"
         case .httpsOptionNeedsHTTPS(let name): "\(name) is for an HTTPS mock server: add --https"
         case .httpsPair(let given, let missing): "\(given) needs \(missing): a certificate is served with its key"
+        case .interceptProxyVariable(let name):
+            "\(name) is given for the program, and --intercept sets the proxy variables itself: leave \(name) out (the mock server's own address stays off the proxy)"
         case .interceptWithOwnCertificate(let origin):
             "\(origin) answers with certificates minted for the run; --https-cert serves the user's own: leave one of them out"
         case .httpsHostWithOwnCertificate(let origin):

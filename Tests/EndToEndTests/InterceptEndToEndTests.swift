@@ -134,14 +134,16 @@ struct InterceptEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = try CLI.write(Self.mappings, "mappings.json", in: directory)
         var environment = ProcessInfo.processInfo.environment
-        environment["NO_PROXY"] = "*,.example.com,corp.internal"
-        environment["no_proxy"] = "api.example.com:443,auth.example.org"
+        environment["NO_PROXY"] = "*,.example.com,corp.internal,10.0.0.0/8"
+        environment["no_proxy"] = "api.example.com:443,auth.example.org,api.example.com."
         let result = try CLI.run(
             [
-                "--intercept", "api.example.com", "--intercept", "*.example.org", "-p", "0", "--stub", stubs, "sh", "-c",
-                #"echo "$NO_PROXY|$no_proxy"; curl -sS https://api.example.com/v1/me"#,
+                "--intercept", "api.example.com", "--intercept", "*.example.org", "--intercept", "10.1.2.3", "-p", "0", "--stub", stubs,
+                "sh", "-c", #"echo "$NO_PROXY|$no_proxy"; curl -sS https://api.example.com/v1/me"#,
             ], environment: environment)
-        #expect(result.stdout == "corp.internal,127.0.0.1,localhost|corp.internal,127.0.0.1,localhost\nalice from api", "\(result.stderr)")
+        #expect(
+            result.stdout == "corp.internal,127.0.0.1,localhost|corp.internal,127.0.0.1,localhost\nalice from api",
+            "\(result.stdout) \(result.stderr)")
     }
 
     @Test func interceptValuesAreCheckedAsUsageErrorsBeforeAnythingRuns() throws {
@@ -149,12 +151,26 @@ struct InterceptEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = try CLI.write(Self.mappings, "mappings.json", in: directory)
         let marker = directory.appendingPathComponent("ran").path
+        // Fourth hostile review: loopback names passed and were never intercepted (NO_PROXY keeps them direct);
+        // `*.test` was minted and every client refused it; a port or URL was called "not an IPv6 address".
         for value in [
             "https://api.example.com", "api.example.com:443", "api.example.com/v1", "a b", "", "*.*.example.com", "api.example.com,DNS:x",
+            "127.0.0.1", "127.0.0.2", "localhost", "db.localhost", "::1", "0.0.0.0", "::", "*.test",
         ] {
             let result = try CLI.run(["--intercept", value, "-p", "0", "--stub", stubs, "touch", marker])
             #expect(result.status == 2, "\(value): \(result.stderr)")
             #expect(result.stderr.contains("--intercept") && result.stderr.split(separator: "\n").count == 1, "\(value): \(result.stderr)")
+        }
+        let port = try CLI.run(["--intercept", "api.example.com:443", "-p", "0", "--stub", stubs, "true"])
+        #expect(port.stderr.contains("holds a port: write the host alone"), "\(port.stderr)")
+        let url = try CLI.run(["--intercept", "https://api.example.com", "-p", "0", "--stub", stubs, "true"])
+        #expect(url.stderr.contains("is a URL: write the host alone"), "\(url.stderr)")
+        // A proxy variable of the user's beside --intercept would send the program around it (an empty http_proxy
+        // made Python go direct to a real host).
+        for variable in ["http_proxy=", "HTTPS_PROXY=http://127.0.0.1:9", "SUT_MOCK_PROXY_URL=x"] {
+            let given = try CLI.run(["--intercept", "api.example.com", "--env", variable, "-p", "0", "--stub", stubs, "touch", marker])
+            #expect(
+                given.status == 2 && given.stderr.contains("--intercept sets the proxy variables itself"), "\(variable): \(given.stderr)")
         }
         let many = (1...101).flatMap { ["--intercept", "h\($0).example.com"] }
         let tooMany = try CLI.run(many + ["-p", "0", "--stub", stubs, "touch", marker])
@@ -167,6 +183,45 @@ struct InterceptEndToEndTests {
         ])
         #expect(own.status == 2 && own.stderr.contains("--intercept api.example.com"), "\(own.stderr)")
         #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    /// Fourth hostile review: a client that does not trust the run's authority failed its handshake in the tunnel
+    /// and the strict run passed with "0 requests". It is an unexpected request now, saying why; a tunnel carries
+    /// what the client speaks in it (TLS to port 80, plain HTTP to 443).
+    @Test func aTunnelWhoseHandshakeFailsFailsAStrictRunAndATunnelCarriesWhatTheClientSpeaks() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.mappings, "mappings.json", in: directory)
+        let refused = try CLI.run([
+            "--strict", "--intercept", "api.example.com", "-p", "0", "--stub", stubs, "sh", "-c",
+            "curl -sS --cacert /etc/ssl/certs/ca-certificates.crt https://api.example.com/v1/me 2>/dev/null; echo c=$?",
+        ])
+        #expect(refused.stdout == "c=60\n" && refused.status == 4, "\(refused.stdout) \(refused.stderr)")
+        #expect(
+            refused.stderr.contains("unexpected: CONNECT api.example.com:443")
+                && refused.stderr.contains("the client refused the certificate"),
+            "\(refused.stderr)")
+        let crossed = try CLI.run([
+            "--strict", "--intercept", "api.example.com", "-p", "0", "--stub", stubs, "sh", "-c",
+            "curl -sS https://api.example.com:80/v1/me && echo && curl -sS http://api.example.com:443/v1/me",
+        ])
+        #expect(crossed.stdout == "alice from api\nalice from api" && crossed.status == 0, "\(crossed.stdout) \(crossed.stderr)")
+    }
+
+    /// Fourth hostile review: out of file descriptors, the run's private directory stayed in TMPDIR.
+    @Test func outOfDescriptorsTheTrustDirectoryIsRemoved() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.mappings, "mappings.json", in: directory)
+        let temporary = directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let result = try CLI.run([
+            "-q", "/bin/sh", "-c",
+            "for n in 9 10 11 12 13; do (ulimit -n $n; TMPDIR='\(temporary.path)' '\(CLI.sutLaunch)' -q --intercept api.example.com -p 0 --stub '\(stubs)' true 2>/dev/null); done; echo rc=$?",
+        ])
+        #expect(result.stdout.hasPrefix("rc="), "\(result.stdout) \(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "\(left) \(result.stdout) \(result.stderr)")
     }
 
     @Test func servePrintsItsProxyAndAnswersThroughIt() throws {
@@ -213,6 +268,15 @@ struct InterceptEndToEndTests {
                 And I see "proxy=http://127.0.0.1:"
                 And the server received 1 request to "GET /v1/me"
 
+              Scenario: the host comes from a definition
+                Given the mock server intercepts "${APIHOST}"
+                And the route "GET /v1/me" answers 200 with:
+                  \"\"\"
+                  bob
+                  \"\"\"
+                When I run "sh -c 'curl -sS --fail https://auth.example.org/v1/me'"
+                Then I see "bob"
+
               Scenario: too late to say
                 Given the route "GET /x" answers 200 with:
                   \"\"\"
@@ -222,10 +286,12 @@ struct InterceptEndToEndTests {
                 And the mock server intercepts "api.example.com"
             """
         let path = try CLI.write(feature, "intercept.feature", in: directory)
-        let result = try CLI.run(["test", path])
-        #expect(result.status != 0 && result.stdout.contains("2 scenarios: 1 passed, 1 could not run"), "\(result.stdout)")
+        let result = try CLI.run(["test", "-D", "APIHOST=auth.example.org", path])
+        #expect(result.status != 0 && result.stdout.contains("3 scenarios: 2 passed, 1 could not run"), "\(result.stdout)")
         #expect(result.stdout.contains("the mock server already runs: say which hosts it intercepts before the first launch"))
-        let listed = try CLI.run(["test", "--intercept", "api.example.com", "--name", "calls its API", path])
+        let listed = try CLI.run([
+            "test", "-D", "APIHOST=auth.example.org", "--intercept", "api.example.com", "--name", "calls its API", path,
+        ])
         #expect(listed.status == 0, "\(listed.stdout)\(listed.stderr)")
     }
 }

@@ -26,11 +26,13 @@ public struct HTTPRequest: Sendable, Hashable {
     ) {
         self.scheme = scheme
         self.method = method
-        self.target = target
+        // An absolute-form target's userinfo (`http://user:password@host/`) is a secret: never kept, journaled or shown.
+        self.target = Self.withoutUserinfo(target)
         self.version = version
         self.headers = headers
         self.body = body
         self.clientAddress = clientAddress
+        let target = self.target
         if let question = target.firstIndex(of: "?") {
             path = String(target[..<question])
             rawQuery = String(target[target.index(after: question)...])
@@ -40,8 +42,8 @@ public struct HTTPRequest: Sendable, Hashable {
         }
         if let hash = path.firstIndex(of: "#") { path = String(path[..<hash]) }
         // An absolute-form target (a client talking to us as a proxy): keep only the path.
-        if Self.absoluteAuthority(path) != nil {
-            path = path.dropFirst(path.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/").map { String(path[$0...]) } ?? "/"
+        if let authority = Self.absoluteAuthority(path) {
+            path = path[authority.endIndex...].firstIndex(of: "/").map { String(path[$0...]) } ?? "/"
         }
     }
 
@@ -62,16 +64,26 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// `host[:port]` of an absolute-form target (`http://user@host:8080/x` gives `host:8080`), or nil for another form.
     static func absoluteAuthority(_ target: String) -> Substring? {
-        let rest: Substring
-        if target.hasPrefix("http://") {
-            rest = target.dropFirst(7)
-        } else if target.hasPrefix("https://") {
-            rest = target.dropFirst(8)
-        } else {
-            return nil
-        }
+        guard let rest = afterScheme(target) else { return nil }
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+    }
+
+    /// What follows `http://` or `https://` (the scheme in any case, RFC 9110 §4.2.3), or nil for another form.
+    private static func afterScheme(_ target: String) -> Substring? {
+        guard target.first == "h" || target.first == "H" else { return nil }
+        let lowered = target.prefix(8).lowercased()
+        if lowered.hasPrefix("http://") { return target.dropFirst(7) }
+        if lowered.hasPrefix("https://") { return target.dropFirst(8) }
+        return nil
+    }
+
+    /// `target` without an absolute form's userinfo.
+    private static func withoutUserinfo(_ target: String) -> String {
+        guard let rest = afterScheme(target) else { return target }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return target }
+        return String(target[..<rest.startIndex]) + String(target[target.index(after: at)...])
     }
 
     /// Splits `host[:port]` (`[::1]:8080`): the host lower-cased without brackets, the port when one is written.

@@ -89,8 +89,33 @@ package struct RequestHead: Sendable {
             throw Error(400, "HTTP/1.1 request without a Host header") // RFC 9112 §3.2
         }
         if hosts > 1 { throw Error(400, "more than one Host header") } // RFC 9112 §3.2
+        if let host = headers["Host"], let problem = Self.hostProblem(host) { throw Error(400, problem) } // RFC 9112 §3.2
+        if head.method == "CONNECT", case let framing = try head.framing(), framing != .none && framing != .length(0) {
+            throw Error(400, "a CONNECT request has no body")
+        }
         _ = try head.framing()
         return head
+    }
+
+    /// Why a `Host` value is not an authority (`host[:port]`, RFC 9110 §7.2: no userinfo, a port of digits
+    /// 0-65535), or nil.
+    static func hostProblem(_ value: String) -> String? {
+        if value.contains("@") { return "the Host header holds userinfo" }
+        var rest = Substring(value)
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return "the Host header's IPv6 address is not closed" }
+            rest = rest[rest.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":") else { return "the Host header has text after its IPv6 address" }
+        } else if let colon = rest.lastIndex(of: ":") {
+            rest = rest[colon...]
+        } else {
+            return nil
+        }
+        let port = rest.dropFirst()
+        guard port.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), (Int(port) ?? 0) <= 65_535 else {
+            return "the Host header's port is not a number from 0 to 65535"
+        }
+        return nil
     }
 
     /// The body framing (RFC 9112 §6.3).

@@ -85,6 +85,13 @@ extension AdminAPI {
         return json + "}"
     }
 
+    /// WireMock's `absoluteUrl`: the target itself when it was sent in absolute form, or is not a URL at all (a
+    /// CONNECT's `host:port`, a line that did not parse); else scheme, Host and path.
+    static func absoluteURL(_ request: HTTPRequest, host: String, url: String) -> String {
+        guard request.target.hasPrefix("/"), HTTPRequest.absoluteAuthority(request.target) == nil else { return request.target }
+        return "\(request.scheme)://\(host)\(url)"
+    }
+
     static func loggedRequest(_ entry: JournalEntry, secrets: Bool) -> String {
         let request = entry.request
         let host = request.header("Host") ?? "127.0.0.1"
@@ -92,7 +99,7 @@ extension AdminAPI {
         let url = request.originTarget
         var json = "{\"id\":" + JSONWriter.quoted(requestID(entry)) + ",\"url\":" + JSONWriter.quoted(url)
         json +=
-            ",\"absoluteUrl\":" + JSONWriter.quoted("\(request.scheme)://\(host)\(url)") + ",\"method\":"
+            ",\"absoluteUrl\":" + JSONWriter.quoted(Self.absoluteURL(request, host: host, url: url)) + ",\"method\":"
             + JSONWriter.quoted(request.method)
         json += ",\"clientIp\":" + JSONWriter.quoted(request.clientAddress)
         json +=

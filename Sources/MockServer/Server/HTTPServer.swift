@@ -214,6 +214,10 @@ package final class HTTPServer: Sendable {
         switch accepted {
         case .established(let established): session = established
         case .plainHTTP, .closed: return
+        case .failed(let reason):
+            refused(
+                HTTPRequest(method: "TLS", target: "handshake", clientAddress: address, scheme: "https"), .text(reason + "\n", status: 400))
+            return
         }
         var connection = Connection(
             socket: session, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },

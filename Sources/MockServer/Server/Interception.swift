@@ -19,7 +19,8 @@ package struct Interception: Sendable {
 
     /// True when requests to `host` (no port; brackets of an IPv6 address removed) are answered here.
     package func covers(_ host: String) -> Bool {
-        let host = host.lowercased()
+        let host = Self.normalized(host)
+        guard !host.isEmpty else { return false }
         return hosts.contains { listed in
             guard listed.hasPrefix("*.") else { return listed == host }
             let suffix = listed.dropFirst(1) // ".example.com"
@@ -27,6 +28,32 @@ package struct Interception: Sendable {
             let label = host.dropLast(suffix.count)
             return !label.isEmpty && !label.contains(".")
         }
+    }
+
+    /// Why `host` cannot be intercepted, or nil: it must be a name a certificate can hold (``TLSServerContext/hostProblem(_:)``:
+    /// a wildcard stands for one label of a name of two or more, as clients read certificates), and it must not be a loopback or unspecified address or `localhost`: clients never send those to a proxy
+    /// (the program's `NO_PROXY` keeps them direct, so the mock server is reached), so they would not be intercepted.
+    package static func hostProblem(_ host: String) -> String? {
+        if host.contains("://") { return "'\(host.prefix(60))' is a URL: write the host alone, as api.example.com" }
+        if host.contains("/") { return "'\(host.prefix(60))' holds a path: write the host alone, as api.example.com" }
+        if host.contains(":"), !Socket.isIPv6Address(host), !host.hasPrefix("[") {
+            return "'\(host.prefix(60))' holds a port: write the host alone (every port of it is intercepted)"
+        }
+        if let problem = CertificateAuthority.hostProblem(host) { return problem }
+        let name = normalized(host)
+        let loopback =
+            name == "localhost" || name.hasSuffix(".localhost") || name.hasPrefix("127.") || name == "::1" || name == "0.0.0.0"
+            || name == "::"
+        if loopback {
+            return "'\(host.prefix(60))' is this machine: clients do not send it to a proxy; serve its port with --port instead"
+        }
+        return nil
+    }
+
+    /// A host as names compare: lower-cased, without the final dot of a fully qualified name (`API.example.com.`).
+    package static func normalized(_ host: String) -> String {
+        let lowered = host.lowercased()
+        return lowered.hasSuffix(".") && !lowered.hasSuffix("..") ? String(lowered.dropLast()) : lowered
     }
 
     /// The host and port of an authority (`host:port`, `[::1]:443`), as a `CONNECT` names it; nil when it is not one
@@ -41,7 +68,7 @@ package struct Interception: Sendable {
         if host.hasPrefix("[") {
             guard host.hasSuffix("]"), host.count > 2 else { return nil }
             host = String(host.dropFirst().dropLast())
-        } else if host.contains(":") || host.contains("]") {
+        } else if host.contains(":") || host.contains("]") || host.contains("@") {
             return nil
         }
         return host.isEmpty ? nil : (host, port)

@@ -11,9 +11,17 @@ enum RefusedRequest {
         if let parsed = try? RequestHead.parse(head[..<end]) {
             return HTTPRequest(method: parsed.method, target: parsed.target, headers: parsed.headers, clientAddress: clientAddress)
         }
-        let line = head.prefix { $0 != 0x0D && $0 != 0x0A }.prefix(200)
-        return HTTPRequest(
-            method: "?", target: String(decoding: line, as: UTF8.self).escapingControlCharacters(), clientAddress: clientAddress)
+        // What did not parse may be any bytes (a TLS record, garbage): printable ASCII as it is, the rest as \xNN.
+        var shown = ""
+        for byte in head.prefix(while: { $0 != 0x0D && $0 != 0x0A }).prefix(200) {
+            if byte >= 0x20 && byte < 0x7F && byte != 0x5C {
+                shown.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                shown += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return HTTPRequest(method: "?", target: shown, clientAddress: clientAddress)
     }
 
     /// The answer the refusal gave, as the journal shows it.

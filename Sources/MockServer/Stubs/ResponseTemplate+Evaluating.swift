@@ -186,7 +186,9 @@ extension ResponseTemplate {
             case "scheme": return .string(request.scheme)
             case "baseUrl":
                 let host = request.host.contains(":") ? "[\(request.host)]" : request.host
-                return .string("\(request.scheme)://\(host):\(request.port)")
+                // WireMock leaves the scheme's standard port out (RequestLine.getBaseUrl).
+                let standard = (request.scheme == "https" && request.port == 443) || (request.scheme == "http" && request.port == 80)
+                return .string("\(request.scheme)://\(host)\(standard ? "" : ":\(request.port)")")
             case "body": return .string(try body())
             case "path" where path.count == 1: return .requestPath(request.path)
             case "path", "pathSegments":

@@ -35,6 +35,10 @@ struct CertificateAuthority {
         }
         let name = host.hasPrefix("*.") ? host.dropFirst(2) : Substring(host)
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        if host.hasPrefix("*."), labels.count < 2 {
+            return
+                "'\(host.prefix(60))': a wildcard stands for one label of a name of two or more (*.example.com); clients refuse *.\(name.prefix(60))"
+        }
         // All digits is an IPv4 address, and then exactly one: four numbers 0-255 without leading zeros (OpenSSL
         // refused 127.1 and 1234 only when minting, and read 01.02.03.04 as 1.2.3.4). A name's last label is never
         // all digits.

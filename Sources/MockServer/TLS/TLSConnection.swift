@@ -26,8 +26,11 @@ package final class TLSConnection: ConnectionTransport {
         case established(TLSConnection)
         /// The client spoke plain HTTP to the TLS port: answered 400, nothing more to do.
         case plainHTTP(head: [UInt8])
-        /// The client went away, timed out, or sent what is not TLS; the connection is to be closed.
+        /// The client went away or stayed idle before sending anything; the connection is to be closed.
         case closed
+        /// The client began a handshake that did not complete (an alert such as `unknown ca`, what is not TLS, a
+        /// close or a timeout halfway): why, in one line. Counted as an unexpected request; the connection closes.
+        case failed(String)
     }
 
     private init?(socket: Socket, context: TLSServerContext) {
@@ -72,10 +75,12 @@ package final class TLSConnection: ConnectionTransport {
             var received: [UInt8] = []
             if pending.isEmpty {
                 let remaining = deadline - now()
-                guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return .closed }
+                guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else {
+                    return first ? .closed : .failed("TLS handshake not completed within \(limits.headerTimeoutMs) ms")
+                }
                 let count = socket.receive(into: &received, scratch: &scratch, wait: false)
                 if count == -2 { continue }
-                guard count > 0 else { return .closed }
+                guard count > 0 else { return first ? .closed : .failed("the client closed the connection during the TLS handshake") }
             } else {
                 swap(&received, &pending)
             }
@@ -90,11 +95,24 @@ package final class TLSConnection: ConnectionTransport {
             guard connection.feed(received) else { return .closed }
             let result = connection.library.sslHandshake(connection.session)
             let error = result == 1 ? 0 : connection.library.sslGetError(connection.session, result)
+            let reason = result == 1 || error == wantRead ? "" : connection.library.errors()
             // The server's flight, or the alert that ends a failed handshake.
-            guard connection.flush() else { return .closed }
+            _ = connection.flush()
             if result == 1 { return .established(connection) }
-            guard error == wantRead else { return .closed }
+            guard error == wantRead else { return .failed(Self.describeFailure(reason)) }
         }
+    }
+
+    /// One line for a failed handshake, from OpenSSL's errors, with what to do when the client refused the
+    /// certificate.
+    static func describeFailure(_ errors: String) -> String {
+        let detail = String(errors.prefix(300)).escapingControlCharacters()
+        let refused = ["unknown ca", "bad certificate", "certificate unknown", "certificate expired", "unsupported certificate"]
+        if refused.contains(where: errors.contains) {
+            return "TLS handshake failed: the client refused the certificate (\(detail)); does it read SSL_CERT_FILE or the "
+                + "run's other trust variables? See docs/mock-server.md#https"
+        }
+        return "TLS handshake failed: \(detail)"
     }
 
     /// The protocol agreed (`TLSv1.3`).

@@ -1,3 +1,4 @@
+import AutomationSupport
 package import MockServer
 
 /// How a mock server speaks HTTPS (`--https`): a certificate minted for the run, valid for localhost, 127.0.0.1,
@@ -58,6 +59,9 @@ package struct HTTPSPlan: Sendable, Hashable {
     /// The TLS context this plan asks for, or the one line saying why there is none (no libssl: the package to
     /// install; a certificate or key that does not load: which and why).
     package func context() -> Result<TLSServerContext, UsageError> {
+        if let (host, problem) = intercept.lazy.compactMap({ host in Interception.hostProblem(host).map { (host, $0) } }).first {
+            return .failure(UsageError("--intercept \(String(host.prefix(80)).escapingControlCharacters()): \(problem)"))
+        }
         do {
             if let certificate, let key {
                 return .success(try TLSServerContext.loaded(certificatePEM: certificate.bytes, keyPEM: key.bytes))

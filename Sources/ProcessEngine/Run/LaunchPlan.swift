@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import MockServer
 
 /// What to launch and how: the program, its arguments and flags, its environment, where it runs, its stdin or
 /// terminal, its time limits, the launcher backend and what is kept of its output. Built once; the mock
@@ -79,6 +80,13 @@ package struct LaunchPlan: Sendable {
         }
         result.merge(serverEnvironment.variables) { _, server in server }
         for (key, value) in environment { result[key] = value }
+        // Interception's proxy variables are the point of it: one of the user's (an empty https_proxy, another
+        // proxy) would send the program around the mock server, half of them ours and half theirs.
+        if !serverEnvironment.intercepted.isEmpty {
+            for name in ServerEnvironment.proxyVariables + [ServerEnvironment.proxyURLVariable] {
+                result[name] = serverEnvironment.variables[name]
+            }
+        }
         if let mockServerURL {
             result[WireFormat.mockServerURLVariable] = mockServerURL
             // CI machines often set http_proxy: keep mock-server traffic off the proxy.
@@ -117,6 +125,8 @@ package struct LaunchPlan: Sendable {
     /// `host` (an intercepted host: a name, `*.` and a name, an address) off the proxy, as curl and Python read it.
     static func exclusion(_ entry: String, covers host: String) -> Bool {
         if entry == "*" { return true }
+        // A CIDR block (10.0.0.0/8: curl and Python's requests read them) may hold any intercepted address.
+        if entry.contains("/") { return Socket.isIPv6Address(host) || host.split(separator: ".").allSatisfy { Int($0) != nil } }
         var name = Substring(entry.lowercased())
         if name.hasPrefix("[") {
             name = name.dropFirst().prefix { $0 != "]" }
@@ -124,8 +134,9 @@ package struct LaunchPlan: Sendable {
             name = name.prefix { $0 != ":" }
         }
         while name.hasPrefix(".") || name.hasPrefix("*") { name = name.dropFirst() }
+        while name.hasSuffix(".") { name = name.dropLast() } // api.example.com. is api.example.com
         guard !name.isEmpty else { return false }
-        let host = host.lowercased()
+        let host = Interception.normalized(host)
         // *.example.com: any name under example.com; an entry inside that domain, or above it, excludes some.
         if host.hasPrefix("*.") {
             let domain = host.dropFirst(2)

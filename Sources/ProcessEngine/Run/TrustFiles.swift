@@ -45,7 +45,8 @@ package struct TrustFiles: Sendable {
     /// their program trust the server: each launch that starts a server calls this, and removes what it wrote.
     package static func write(for server: MockServer, callerEnvironment: [String: String]) -> Result<TrustFiles?, UsageError> {
         guard let authority = server.authorityPEM else { return .success(nil) }
-        return write(authorityPEM: authority, callerEnvironment: callerEnvironment).map { $0 }
+        return write(authorityPEM: authority, callerEnvironment: callerEnvironment, option: server.tls == nil ? "--intercept" : "--https")
+            .map { $0 }
     }
 
     /// The authorities the program trusted before: the system's (first found), then every other file the caller's
@@ -69,10 +70,17 @@ package struct TrustFiles: Sendable {
     /// Writes the files for `authorityPEM` under the caller's TMPDIR: ours alone; the bundle, the inherited
     /// authorities plus ours (``inheritedAuthorities(_:)``: the program still reaches every host it reached
     /// before); and, when the caller had `NODE_EXTRA_CA_CERTS`, that file plus ours for Node.js.
-    package static func write(authorityPEM: String, callerEnvironment: [String: String]) -> Result<TrustFiles, UsageError> {
+    /// - Parameter option: what asked for the authority (`--https`, `--intercept`), for messages.
+    package static func write(authorityPEM: String, callerEnvironment: [String: String], option: String = "--https") -> Result<
+        TrustFiles, UsageError
+    > {
         let temporary = callerEnvironment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         guard let directory = PrivateDirectory.make(in: temporary, prefix: "sut-https-") else {
-            return .failure(UsageError("--https: cannot make a private directory in \(temporary) for the certificate authority"))
+            let reason = Errno.current.description.lowercased()
+            return .failure(
+                UsageError(
+                    "\(option): cannot make a private directory in \(temporary.escapingControlCharacters()) for the certificate authority: \(reason) (set TMPDIR to a writable directory)"
+                ))
         }
         let ours = Array(authorityPEM.utf8)
         var nodeBase = callerEnvironment["NODE_EXTRA_CA_CERTS"].flatMap { FileSystem.isRegularFile($0) ? FileSystem.read($0) : nil } ?? []
@@ -86,11 +94,12 @@ package struct TrustFiles: Sendable {
             if !nodeBase.isEmpty { try root.write(nodeBase + ours, to: "node-extra.pem", mode: 0o600, replacing: false) }
         } catch {
             files.remove()
-            return .failure(UsageError("--https: cannot write the certificate authority to \(directory): \(error)"))
+            return .failure(
+                UsageError("\(option): cannot write the certificate authority to \(directory.escapingControlCharacters()): \(error)"))
         }
         return .success(files)
     }
 
     /// Removes the directory and both files (links removed, never followed).
-    package func remove() { PrivateDirectory.remove(directory, prefix: "sut-https-") }
+    package func remove() { PrivateDirectory.remove(directory, prefix: "sut-https-", files: ["ca.pem", "bundle.pem", "node-extra.pem"]) }
 }

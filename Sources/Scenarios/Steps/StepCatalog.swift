@@ -173,13 +173,16 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the mock server intercepts \(quoted)", example: "Given the mock server intercepts \"api.example.com\"",
-            check: { TLSServerContext.hostProblem($0[0]).map { "\($0); name a host alone, as \"api.example.com\"" } }
+            // `${NAME}` is known when the step runs: checked then.
+            check: { $0[0].contains("${") ? nil : Interception.hostProblem($0[0]) }
         ) { run, captures, _ in
             // The proxy listener starts with the server: after it, the hosts are decided (never a silent no-op).
             guard run.server == nil else {
                 throw StepFailure("the mock server already runs: say which hosts it intercepts before the first launch", kind: .error)
             }
-            run.https = HTTPSPlan.intercepting([captures[0]], base: run.https)
+            let host = run.expand(captures[0])
+            if let problem = Interception.hostProblem(host) { throw StepFailure(problem, kind: .error) }
+            run.https = HTTPSPlan.intercepting([host], base: run.https)
             run.hasStubs = true
         },
     ]

@@ -110,4 +110,86 @@ import Testing
         #expect(idle.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200 Connection Established"))
         #expect(idle.isClosed(timeout: 3), "a tunnel that never starts its handshake holds its connection")
     }
+
+    /// A proxy listener on a free port for `stubs`, intercepting api.example.com; its port for raw clients.
+    private func rawProxy(_ stubs: String = InterceptionTests.stubs) throws -> (TLSTestServer, port: UInt16) {
+        let context = try TLSServerContext.minted(hosts: ["api.example.com"])
+        var options = MockServer.Options()
+        options.intercept = Interception(hosts: ["api.example.com"], context: context)
+        let server = try TLSTestServer(stubs, context: context, options: options)
+        return (server, try #require(server.server.proxyURL.flatMap { UInt16($0.split(separator: ":").last ?? "") }))
+    }
+
+    /// Fourth hostile review: inside a tunnel to api.example.com, `Host: evil.com` was answered from a stub that
+    /// ignores hosts, where the same request at the proxy got 403.
+    @Test(.enabled(if: tlsAvailable)) func aTunnelAnswersOnlyItsOwnHost() throws {
+        let (server, port) = try rawProxy()
+        defer { server.stop() }
+        let client = try RawClient(port: port)
+        defer { client.close() }
+        client.send("CONNECT api.example.com:80 HTTP/1.1\r\nHost: api.example.com:80\r\n\r\n")
+        _ = client.read(until: "\r\n\r\n")
+        client.send(
+            "GET /v1/me HTTP/1.1\r\nHost: evil.com\r\n\r\nGET /v1/me HTTP/1.1\r\nHost: API.example.com.\r\nConnection: close\r\n\r\n")
+        let answers = client.read(until: "plain on 80")
+        #expect(
+            answers.hasPrefix("HTTP/1.1 403") && answers.contains("evil.com asked inside the tunnel to api.example.com:80"), "\(answers)")
+        #expect(answers.contains("plain on 80"))
+        #expect(server.server.summary.unexpected.map(\.url) == ["/v1/me"])
+        // The answered one is journaled with its host: which of several intercepted hosts was asked.
+        #expect(server.server.journal.ordered.last?.request.target == "http://api.example.com/v1/me")
+    }
+
+    /// Fourth hostile review: `http://alice:hunter2@host/` put the password in the summary, the 403 and the journal.
+    @Test(.enabled(if: tlsAvailable)) func userinfoInAnAbsoluteTargetIsNeverKept() throws {
+        let (server, port) = try rawProxy()
+        defer { server.stop() }
+        for target in ["http://alice:hunter2@evil.example.net/x", "HTTP://alice:hunter2@API.example.com/v1/me"] {
+            let client = try RawClient(port: port)
+            client.send("GET \(target) HTTP/1.1\r\nHost: x.example\r\nConnection: close\r\n\r\n")
+            let answer = client.read()
+            client.close()
+            #expect(!answer.contains("hunter2") && !answer.contains("alice"), "\(answer)")
+        }
+        #expect(!server.server.journal.json().contains("hunter2"))
+        #expect(server.server.summary.unexpected.map(\.url) == ["http://evil.example.net/x"])
+        // The scheme is case-insensitive: the second was absolute form for an intercepted host, answered.
+        #expect(server.server.journal.ordered.last?.status == 200)
+    }
+
+    /// Fourth hostile review: a Host with a port that is not a number, userinfo, or a CONNECT with a body were
+    /// answered (ports read as 80; the body became the next request, `helloGET`).
+    @Test(.enabled(if: tlsAvailable)) func badHostHeadersAndAConnectWithABodyAre400s() throws {
+        let (server, port) = try rawProxy()
+        defer { server.stop() }
+        let heads = [
+            "GET /v1/me HTTP/1.1\r\nHost: api.example.com:abc\r\n\r\n", "GET /v1/me HTTP/1.1\r\nHost: api.example.com:99999\r\n\r\n",
+            "GET /v1/me HTTP/1.1\r\nHost: user@api.example.com\r\n\r\n", "GET /v1/me HTTP/1.1\r\nHost: [::1\r\n\r\n",
+            "CONNECT api.example.com:80 HTTP/1.1\r\nHost: api.example.com:80\r\nContent-Length: 5\r\n\r\nhello",
+            "CONNECT user@api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n",
+        ]
+        for head in heads {
+            let client = try RawClient(port: port)
+            client.send(head)
+            let answer = client.read(until: "\r\n\r\n")
+            client.close()
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(head.debugDescription): \(answer)")
+        }
+        #expect(server.server.summary.unexpected.count == heads.count)
+    }
+
+    @Test func templatesAndTheAdminAPIGiveWireMocksBaseURLAndAbsoluteURL() throws {
+        var headers = HTTPHeaders()
+        headers.add("Host", "api.example.com:443")
+        let standard = HTTPRequest(method: "GET", target: "/x", headers: headers, scheme: "https")
+        let template = try ResponseTemplate("{{request.baseUrl}} {{request.host}} {{request.port}} {{request.scheme}}")
+        #expect(try template.render(standard) == "https://api.example.com api.example.com 443 https")
+        var other = HTTPHeaders()
+        other.add("Host", "[::1]:8443")
+        #expect(
+            try template.render(HTTPRequest(method: "GET", target: "/x", headers: other, scheme: "https"))
+                == "https://[::1]:8443 ::1 8443 https")
+        let connect = HTTPRequest(method: "CONNECT", target: "127.0.0.1:22", headers: headers)
+        #expect(AdminAPI.absoluteURL(connect, host: "api.example.com:443", url: connect.originTarget) == "127.0.0.1:22")
+    }
 }
