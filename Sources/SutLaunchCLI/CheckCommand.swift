@@ -88,6 +88,7 @@ package enum CheckCommand {
     static func checkStubs(_ path: String) -> Bool {
         do {
             let stubs = try StubLoader.load(path)
+            for notice in stubs.notices { Console.line("note: \(notice)") }
             Console.out("ok: \(path): \(stubs.count) route\(stubs.count == 1 ? "" : "s")\n")
             return true
         } catch {

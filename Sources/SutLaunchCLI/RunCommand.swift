@@ -40,6 +40,7 @@ package enum RunCommand {
     package static func loadStubs(_ paths: [String], lenient: Bool = false, templating: Bool = false) throws(InputError) -> StubSet {
         do {
             let stubs = try StubLoader.load(paths, skip: lenient ? { Console.line("warning: skipped \($0)") } : nil)
+            for notice in stubs.notices { Console.line("note: \(notice)") }
             if templating { try stubs.templateWireMockResponses() }
             return stubs
         } catch {

@@ -7,7 +7,7 @@ import Scenarios
 package enum ServeCommand {
     /// The text of `sut-launch serve --help`.
     package static var help: String {
-        "USAGE:\n  sut-launch serve [options] [STUBS...]\n\nRuns the mock server until Ctrl-C (or SIGTERM); prints its URL first. Without stubs it starts empty,\nfor clients that add mappings through /__admin.\n\nOPTIONS:\n"
+        "USAGE:\n  sut-launch serve [options] [STUBS...]\n\nRuns the mock server until Ctrl-C (or SIGTERM); prints its URL first. Without stubs it starts empty,\nfor clients that add mappings through /__admin. WireMock's command line is read too (--root-dir DIR,\n--bind-address, --max-request-journal-entries, ...; an option with no effect here is named in one notice).\n\nOPTIONS:\n"
             + ServeOption.helpLines
     }
 
@@ -22,6 +22,7 @@ package enum ServeCommand {
             return SutLaunchCommand.runCompanion(
                 for: options.https.enabled ? "--https" : "--intercept", arguments: ["serve"] + arguments, report: nil)
         }
+        for notice in options.notices { Console.line("note: \(notice)") }
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. A bad option was refused by the parse, a missing or bad stub file is
         // reported next; a port that cannot be had is reported by the start below, which tries it again.

@@ -58,12 +58,16 @@ package struct ServeOptions {
     package var help = false
     /// Journal limit, secrets, admin API and templating.
     package var server = MockServer.Options()
+    /// One line per WireMock option given that has no effect here (``WireMockCommandLine``).
+    package var notices: [String] = []
 
-    /// Parses `serve`'s arguments (after `serve`).
+    /// Parses `serve`'s arguments (after `serve`); WireMock's own options are read too (``WireMockCommandLine``).
     package static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
+        let (arguments, notices) = WireMockCommandLine.translate(arguments)
         var parsed = ParsedArguments<ServeOption>()
         try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
         var options = ServeOptions()
+        options.notices = notices
         if parsed.has(.help) {
             options.help = true
             return options

@@ -56,10 +56,12 @@ public final class MockServerBuilder {
     }
 
     /// Adds the routes of stub files (native or WireMock), as `--stub` does.
-    /// - Throws: ``StubError`` naming the file, line and key.
+    /// - Throws: ``StubError`` naming the file, line and key; ``AutomationError`` when a directory gave no stub.
     @discardableResult
     public func stubs(_ paths: String...) throws -> MockServerBuilder {
-        stubs.merge(try StubLoader.load(paths))
+        let loaded = try StubLoader.load(paths)
+        if loaded.count == 0, !loaded.notices.isEmpty { throw AutomationError(loaded.notices.joined(separator: "\n")) }
+        stubs.merge(loaded)
         return self
     }
 

@@ -27,17 +27,35 @@ public enum StubLoader {
         if FileSystem.isDirectory(path) {
             let mappings = path + "/mappings"
             if FileSystem.isDirectory(mappings) {
+                // WireMock reads mappings/ recursively: every .json file below it, in path order here.
+                let found: [String]
+                do { found = try DirectoryWalk.files(under: mappings) { _ in true } } catch {
+                    throw StubError(file: mappings, "\(error)")
+                }
                 var set = StubSet()
                 let files = path + "/__files"
-                for name in FileSystem.list(mappings) where name.hasSuffix(".json") {
-                    set.merge(try file(mappings + "/" + name, wireMockFiles: files))
+                for found in found {
+                    if found.hasSuffix(".json") {
+                        set.merge(try file(found, wireMockFiles: files))
+                    } else {
+                        set.notices.append("\(found.escapingControlCharacters()): not loaded (a mapping file's name ends in .json)")
+                    }
+                }
+                if set.stubs.isEmpty && set.files.isEmpty {
+                    set.notices.append(
+                        "\(mappings.escapingControlCharacters()): no .json mapping files: nothing loaded from \(path.escapingControlCharacters())"
+                    )
                 }
                 return set
             }
             var set = StubSet()
-            let jsonFiles = FileSystem.list(path).filter { $0.hasSuffix(".json") }
+            let names = FileSystem.list(path)
+            let jsonFiles = names.filter { $0.hasSuffix(".json") }
             if jsonFiles.isEmpty { throw StubError(file: path, "no .json stub files in this directory (and no mappings/ directory)") }
             for name in jsonFiles { set.merge(try file(path + "/" + name, wireMockFiles: nil)) }
+            for name in names where !name.hasSuffix(".json") && name != "__files" {
+                set.notices.append("\((path + "/" + name).escapingControlCharacters()): not loaded (stub files end in .json)")
+            }
             return set
         }
         return try loadFile(path, wireMockFiles: nil, skip: skip)

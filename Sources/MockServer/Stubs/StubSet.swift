@@ -13,6 +13,9 @@ public struct StubSet: Sendable {
     public var unexpected: UnexpectedPolicy = .report
     /// The files loaded, in order.
     public internal(set) var files: [String] = []
+    /// What a directory held that was not loaded, one line each (a file that is not `.json`, a directory that gave
+    /// nothing): said, never skipped silently.
+    package internal(set) var notices: [String] = []
 
     /// No stubs: every request is unexpected.
     public init() {}
@@ -25,6 +28,7 @@ public struct StubSet: Sendable {
         for stub in other.stubs { append(stub) }
         if other.unexpected == .fail { unexpected = .fail }
         files += other.files
+        notices += other.notices
     }
 
     /// Appends one stub, numbering it after the ones present.

@@ -1,0 +1,88 @@
+/// WireMock 2.35's standalone command line, read by `serve` so that a WireMock invocation works with the binary's
+/// name swapped: its options become `serve`'s (`--root-dir DIR` a stub root, `--bind-address` `--host`,
+/// `--max-request-journal-entries` `--journal-limit`), the ones that are this server's behaviour already are
+/// accepted as they are, and the ones that mean nothing here are accepted with one notice each, never silently.
+enum WireMockCommandLine {
+    /// Options `serve` reads under WireMock's name, and what they become.
+    static let renamed = ["--root-dir": "", "--bind-address": "--host", "--max-request-journal-entries": "--journal-limit"]
+
+    /// Switches that describe what this server does anyway.
+    static let alreadySo: Set<String> = [
+        "--local-response-templating", "--verbose", "--disable-banner", "--disable-gzip", "--disable-request-logging",
+        "--disable-strict-http-headers", "--disable-optimize-xml-factories-loading",
+    ]
+
+    /// WireMock options with no meaning here, whether each takes a value, and why it has no effect.
+    static let ignored: [String: (takesValue: Bool, why: String)] = [
+        "--https-port": (true, "this server has one port: --https serves it over TLS"),
+        "--https-keystore": (true, "Java keystores are not read: --https-cert FILE --https-key FILE serve PEM files"),
+        "--keystore-type": (true, "Java keystores are not read"), "--keystore-password": (true, "Java keystores are not read"),
+        "--key-manager-password": (true, "Java keystores are not read"),
+        "--https-truststore": (true, "client certificates are not asked for"),
+        "--truststore-type": (true, "client certificates are not asked for"),
+        "--truststore-password": (true, "client certificates are not asked for"),
+        "--https-require-client-cert": (false, "client certificates are not asked for"),
+        "--ca-keystore": (true, "--https mints its own authority"), "--ca-keystore-password": (true, "--https mints its own authority"),
+        "--ca-keystore-type": (true, "--https mints its own authority"),
+        "--container-threads": (true, "each connection has a thread of its own, up to the connection cap"),
+        "--jetty-acceptor-threads": (true, "there is no Jetty"), "--jetty-accept-queue-size": (true, "there is no Jetty"),
+        "--jetty-header-buffer-size": (true, "there is no Jetty"), "--jetty-header-request-size": (true, "there is no Jetty"),
+        "--jetty-header-response-size": (true, "there is no Jetty"), "--jetty-stop-timeout": (true, "there is no Jetty"),
+        "--jetty-idle-timeout": (true, "there is no Jetty"),
+        "--async-response-enabled": (true, "answers are written by their connection's thread"),
+        "--async-response-threads": (true, "answers are written by their connection's thread"),
+        "--max-template-cache-entries": (true, "templates are compiled once, when loaded"),
+        "--print-all-network-traffic": (false, "the console shows each request's line and answer (-q turns it off)"),
+        "--extensions": (true, "Java extensions cannot be loaded"),
+        "--permitted-system-keys": (true, "systemValue is not available"),
+        "--enable-stub-cors": (false, "CORS headers are not added: give them in the mapping's response"),
+        "--logged-response-body-size-limit": (true, "the journal keeps at most 64 KiB of each body"),
+        "--load-resources-from-classpath": (true, "there is no classpath: give a --root-dir"),
+        "--no-request-journal": (false, "the journal is kept: the run's checks count requests from it"),
+        "--disable-http": (false, "this server has one port"),
+        "--record-mappings": (false, "recording is not available: nothing is proxied"),
+        "--match-headers": (true, "recording is not available"),
+        "--proxy-all": (true, "proxying is not available: a request no mapping answers gets 404 with the near miss"),
+        "--proxy-via": (true, "proxying is not available"), "--preserve-host-header": (false, "proxying is not available"),
+        "--enable-browser-proxying": (false, "use --intercept HOST: the listed hosts are answered from the mappings"),
+        "--trust-all-proxy-targets": (false, "proxying is not available"), "--trust-proxy-target": (true, "proxying is not available"),
+        "--allow-proxy-targets": (true, "proxying is not available"), "--deny-proxy-targets": (true, "proxying is not available"),
+        "--proxy-pass-through": (true, "proxying is not available"),
+    ]
+
+    /// `arguments` with WireMock's options made `serve`'s, and one notice per option that has no effect here.
+    static func translate(_ arguments: [String]) -> (arguments: [String], notices: [String]) {
+        var result: [String] = []
+        var notices: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                result += arguments[(index - 1)...]
+                break
+            }
+            let (name, attached) = split(argument)
+            if let target = renamed[name] {
+                let value = attached ?? (index < arguments.count ? arguments[index] : nil)
+                if attached == nil, value != nil { index += 1 }
+                // --root-dir DIR is a stub root given as an operand; without a value the parser says what is missing.
+                if target.isEmpty { result += value.map { [$0] } ?? [name] } else { result += [target] + (value.map { [$0] } ?? []) }
+            } else if alreadySo.contains(name) {
+                continue
+            } else if let ignored = ignored[name] {
+                if ignored.takesValue && attached == nil && index < arguments.count { index += 1 }
+                notices.append("\(name) has no effect in sut-launch serve: \(ignored.why)")
+            } else {
+                result.append(argument)
+            }
+        }
+        return (result, notices)
+    }
+
+    /// `--name=value` as name and value; `--name` alone as name and nil.
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// A WireMock invocation with the binary's name swapped: `serve --root-dir DIR --port=N --bind-address …`, the options
+/// that mean nothing here named one notice each, mappings in subdirectories answered (issue 28).
+@Suite(.enabled(if: CLI.hasCommand("curl"), "needs curl (scripts/install-test-deps.sh installs it)"))
+struct WireMockCommandLineEndToEndTests {
+    private func root() throws -> URL {
+        let directory = try CLI.temporaryDirectory()
+        let files = [
+            "root/mappings/a.json": #"{ "request": { "method": "GET", "url": "/a" }, "response": { "status": 200, "body": "a" } }"#,
+            "root/mappings/team/deep/b.json":
+                #"{ "mappings": [ { "request": { "method": "GET", "url": "/b" }, "response": { "bodyFileName": "nested/b.txt" } } ] }"#,
+            "root/__files/nested/b.txt": "b from a nested file", "root/mappings/README.md": "# notes",
+        ]
+        for (path, text) in files {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return directory
+    }
+
+    @Test func aWireMockCommandLineServesTheRootAndNamesWhatHasNoEffect() throws {
+        let directory = try root()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = [
+            "serve", "--root-dir=\(directory.path)/root", "--port=0", "--bind-address", "127.0.0.1", "--verbose", "--disable-banner",
+            "--local-response-templating", "--https-port", "8443", "--max-request-journal-entries", "5", "--extensions", "com.example.Ext",
+        ]
+        var answers: [String] = []
+        let result = try CLI.run(arguments) { process, outURL in
+            let deadline = Date().addingTimeInterval(20)
+            var url = ""
+            while Date() < deadline && url.isEmpty {
+                url = ((try? String(contentsOf: outURL, encoding: .utf8)) ?? "").split(separator: "\n").first.map(String.init) ?? ""
+                usleep(50_000)
+            }
+            answers = [try CLI.output(of: ["curl", "-sS", url + "/a"]), try CLI.output(of: ["curl", "-sS", url + "/b"])]
+            process.terminate()
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(answers == ["a", "b from a nested file"], "\(result.stderr)")
+        let notes = result.stderr.split(separator: "\n").filter { $0.contains("note: ") }
+        #expect(notes.count == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("note: --https-port has no effect in sut-launch serve"))
+        #expect(result.stderr.contains("note: --extensions has no effect in sut-launch serve: Java extensions cannot be loaded"))
+        #expect(result.stderr.contains("mappings/README.md: not loaded"))
+        #expect(result.stderr.contains("serving 2 routes from 2 files"), "\(result.stderr)")
+    }
+
+    @Test func anUnknownOptionIsStillAUsageErrorAndRootDirNeedsItsValue() throws {
+        let unknown = try CLI.run(["serve", "--root-dri", "x"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("--root-dri"), "\(unknown.stderr)")
+        let bare = try CLI.run(["serve", "--port", "0", "--root-dir"])
+        #expect(bare.status == 2 && bare.stderr.contains("--root-dir"), "\(bare.stderr)")
+    }
+
+    /// A scenario's `Given the stubs "dir"` on a root whose mappings hold nothing was an empty server that made
+    /// every request unexpected, with no word of why; after the first launch, its stubs never reached the server.
+    @Test func theStubsStepNamesAnEmptyRootAndReachesARunningServer() throws {
+        let directory = try root()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty/mappings"), withIntermediateDirectories: true)
+        let feature = """
+            Feature: roots
+              Scenario: empty
+                Given the stubs "empty"
+                When I run "true"
+
+              Scenario: after the first launch
+                Given the route "GET /x" answers 200 with:
+                  \"\"\"
+                  x
+                  \"\"\"
+                When I run "true"
+                Given the stubs "root"
+                When I run "sh -c 'curl -sS --fail $SUT_MOCK_SERVER_URL/b'"
+                Then I see "b from a nested file"
+            """
+        let path = try CLI.write(feature, "roots.feature", in: directory)
+        let result = try CLI.run(["test", path])
+        #expect(result.stdout.contains("2 scenarios: 1 passed, 1 could not run"), "\(result.stdout)")
+        #expect(result.stdout.contains("no .json mapping files: nothing loaded from"), "\(result.stdout)")
+    }
+}

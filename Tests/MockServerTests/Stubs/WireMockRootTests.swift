@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import MockServer
+
+/// A WireMock root as WireMock reads it: `mappings/` recursively (149 mappings in subdirectories of real projects'
+/// roots were skipped without a word), `__files/` with subdirectories, and what is not loaded named.
+@Suite struct WireMockRootTests {
+    private func root(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wiremock-root-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return root
+    }
+
+    private static func mapping(_ url: String, _ body: String) -> String {
+        #"{ "request": { "method": "GET", "url": "\#(url)" }, "response": { "status": 200, "body": "\#(body)" } }"#
+    }
+
+    @Test func mappingsInSubdirectoriesLoadInPathOrderAndOtherFilesAreNamed() throws {
+        let root = try root([
+            "mappings/top.json": Self.mapping("/top", "top"),
+            "mappings/users/get.json": Self.mapping("/users", "users"),
+            "mappings/users/deep/er/one.json":
+                #"{ "mappings": [ { "request": { "url": "/deep" }, "response": { "bodyFileName": "users/deep.txt" } } ] }"#,
+            "mappings/users/notes.md": "# not a mapping",
+            "__files/users/deep.txt": "from a subdirectory of __files",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let set = try StubLoader.load(root.path)
+        // Path order, depth first, as `find` with sorted names: users/deep/… before users/get.json.
+        #expect(set.stubs.map(\.name) == ["GET /top", "ANY /deep", "GET /users"])
+        #expect(
+            set.files.map { $0.replacingOccurrences(of: root.path + "/", with: "") } == [
+                "mappings/top.json", "mappings/users/deep/er/one.json", "mappings/users/get.json",
+            ])
+        #expect(set.notices == ["\(root.path)/mappings/users/notes.md: not loaded (a mapping file's name ends in .json)"])
+        #expect(set.stubs[1].responses[0].response.body == Array("from a subdirectory of __files".utf8))
+    }
+
+    @Test func aRootWhoseMappingsHoldNothingSaysSo() throws {
+        let root = try root(["mappings/README.md": "nothing here", "__files/x.txt": "x"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let set = try StubLoader.load(root.path)
+        #expect(set.stubs.isEmpty)
+        #expect(set.notices.count == 2)
+        #expect(set.notices.last == "\(root.path)/mappings: no .json mapping files: nothing loaded from \(root.path)")
+    }
+
+    @Test func aBrokenMappingDeepInsideIsNamedWithItsPath() throws {
+        let root = try root(["mappings/a/b/bad.json": #"{ "request": { "url": "/x", "methd": "GET" }, "response": {} }"#])
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(throws: StubError.self) { try StubLoader.load(root.path) }
+        do { _ = try StubLoader.load(root.path) } catch { #expect(error.description.contains("mappings/a/b/bad.json:1:"), "\(error)") }
+    }
+}
