@@ -36,6 +36,8 @@ public struct MockResponse: Sendable, Hashable {
     public var fault: Fault?
     /// Send the body with chunked transfer encoding (HTTP/1.1 clients only).
     public var chunked: Bool
+    /// Send what follows the head slowly, in pieces (WireMock's `chunkedDribbleDelay`); nil: at once.
+    package var dribble: Dribble?
 
     /// An answer; by default 200 with no body.
     public init(

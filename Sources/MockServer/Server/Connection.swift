@@ -218,6 +218,13 @@ package struct Connection<Transport: ConnectionTransport> {
             perform(fault)
             return false
         }
+        if let dribble = response.dribble {
+            flush(&io.output)
+            var bytes: [UInt8] = []
+            ResponseWriter.append(
+                response, to: &bytes, headRequest: head.method == "HEAD", keepAlive: keepAlive, http10: head.version == "HTTP/1.0")
+            return sendDribbled(bytes, dribble) && keepAlive
+        }
         ResponseWriter.append(
             response, to: &io.output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
             http10: head.version == "HTTP/1.0")

@@ -45,6 +45,18 @@ extension MockServer {
     /// The chosen stub's answer to its `call`th request: from its handler, its template, its files or as given.
     private static func answer(_ request: HTTPRequest, _ input: MatchInput, _ chosen: StubRegistry.Choice) -> MockResponse {
         let definition = chosen.stub.response(forCall: chosen.call)
+        var response = respond(request, input, chosen, definition)
+        if let delay = definition.delay {
+            var random = SystemRandomNumberGenerator()
+            response.delayMs = min(max(0, response.delayMs), StubRanges.delayMs.upperBound) + delay.sampleMs(using: &random)
+        }
+        return response
+    }
+
+    /// The definition's answer as it is, before a random delay.
+    private static func respond(
+        _ request: HTTPRequest, _ input: MatchInput, _ chosen: StubRegistry.Choice, _ definition: ResponseDefinition
+    ) -> MockResponse {
         if let handler = definition.handler {
             var request = request
             request.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]

@@ -224,6 +224,8 @@ struct ResponseDefinition: Sendable {
     var handler: (@Sendable (HTTPRequest, Int) -> MockResponse)?
     /// Response templating (WireMock's `"transformers": ["response-template"]`).
     var template: ResponseTemplates?
+    /// A random delay added to the response's own for each answer (WireMock's `delayDistribution`).
+    var delay: DelayDistribution?
 
     init(response: MockResponse, filesDirectory: String? = nil, handler: (@Sendable (HTTPRequest, Int) -> MockResponse)? = nil) {
         self.response = response

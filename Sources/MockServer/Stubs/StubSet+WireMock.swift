@@ -25,12 +25,11 @@ extension StubSet {
     ]
     static let wireMockResponseKeys = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
-        "transformers",
+        "transformers", "delayDistribution", "chunkedDribbleDelay",
     ]
     static let wireMockUnsupportedResponseKeys = [
         "transformerParameters": "transformer parameters are not implemented",
-        "proxyBaseUrl": "proxying is not implemented", "delayDistribution": "use fixedDelayMilliseconds",
-        "chunkedDribbleDelay": "use fixedDelayMilliseconds", "additionalProxyRequestHeaders": "proxying is not implemented",
+        "proxyBaseUrl": "proxying is not implemented", "additionalProxyRequestHeaders": "proxying is not implemented",
         "proxyUrlPrefixToRemove": "proxying is not implemented", "removeProxyRequestHeaders": "proxying is not implemented",
     ]
 
@@ -102,6 +101,7 @@ extension StubSet {
         var response = try mapping.object("response")
         if response == nil { response = try ObjectReader(JSONNode(.object([]), at: node.position), file: file, what: "response") }
         var definition = ResponseDefinition(response: try wireMockResponse(response!, filesDirectory: filesDirectory))
+        if let delay = try response!.object("delayDistribution") { definition.delay = try DelayDistribution.parse(delay) }
         if let transformers = try response!.array("transformers") {
             for transformer in transformers where transformer.string != "response-template" {
                 throw response!.error(
@@ -224,6 +224,7 @@ extension StubSet {
             if !response.headers.contains("Content-Type") { response.headers.add("Content-Type", ContentType.forPath(path)) }
         }
         response.delayMs = try reader.int("fixedDelayMilliseconds", in: StubRanges.delayMs) ?? 0
+        if let dribble = try reader.object("chunkedDribbleDelay") { response.dribble = try Dribble.parse(dribble) }
         if let fault = try reader.string("fault") {
             guard let parsed = MockResponse.Fault.allCases.first(where: { $0.wireMockName == fault }) else {
                 let names = MockResponse.Fault.allCases.map(\.wireMockName)
