@@ -17,6 +17,8 @@ package final class JournalStore: @unchecked Sendable {
     package let startedAtMs = MonotonicClock.milliseconds()
     /// Keep `Authorization`, `Cookie` and `Proxy-Authorization` values in JSON renderings (else `[redacted]`).
     package let keepsSecrets: Bool
+    /// Webhooks sent after answers: in flight, and those that failed.
+    let webhooks = WebhookLog()
 
     package init(limit: Int, keepsSecrets: Bool) {
         journal = Journal(limit: limit)

@@ -38,6 +38,9 @@ extension MockServer {
             answer.delayMs = overflow ? Int.max : sum
         }
         let entry = parts.journal.record(request, stub: chosen?.stub, response: response, nearMiss: nearMiss)
+        if let stub = chosen?.stub, !stub.webhooks.isEmpty {
+            WebhookSender.send(stub.webhooks, after: request, stub: "\(stub.name) (\(stub.source))", journal: parts.journal)
+        }
         observer?(entry)
         return answer
     }

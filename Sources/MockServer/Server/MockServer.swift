@@ -150,7 +150,13 @@ public final class MockServer: Sendable {
     public func settle(timeout: Duration = .seconds(2)) -> Bool {
         let start = ContinuousClock.now
         guard server.settle(timeout: timeout) else { return false }
-        return proxy?.settle(timeout: max(.zero, timeout - (ContinuousClock.now - start))) ?? true
+        guard proxy?.settle(timeout: max(.zero, timeout - (ContinuousClock.now - start))) ?? true else { return false }
+        // Webhooks of answers already given (each has its own deadline; they end or are reported pending).
+        while parts.journal.webhooks.pending > 0 {
+            if ContinuousClock.now - start >= timeout { return false }
+            MonotonicClock.sleep(milliseconds: 2)
+        }
+        return true
     }
 
     /// The port it listens on (the one chosen when started with port 0).
@@ -192,8 +198,10 @@ public final class MockServer: Sendable {
                 id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
                 calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]))
         }
-        return ServerSummary(
+        var summary = ServerSummary(
             routes: routes, unexpected: totals.unexpected, unexpectedTotal: totals.unexpectedTotal,
             totalRequests: totals.requests, journalDropped: totals.dropped, policy: policy)
+        summary.webhookFailures = parts.journal.webhooks.report
+        return summary
     }
 }

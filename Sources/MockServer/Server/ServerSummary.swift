@@ -47,6 +47,8 @@ public struct ServerSummary: Sendable {
     public var journalDropped: Int
     /// What unexpected requests do to the run.
     public var policy: StubSet.UnexpectedPolicy
+    /// Webhooks that could not be delivered, or were still being sent at the end: failures whatever the policy.
+    public var webhookFailures: [String] = []
 
     /// A summary from its parts (`unexpectedTotal` defaults to the number described).
     package init(
@@ -66,6 +68,7 @@ public struct ServerSummary: Sendable {
         var lines = routes.compactMap { route in
             route.expectationFailure.map { "route \(route.name) (\(route.source)): \($0)" }
         }
+        lines += webhookFailures
         if policy == .fail {
             lines += unexpected.map { "unexpected request \($0.method) \($0.url)" }
             if unexpectedTotal > unexpected.count { lines.append("\(unexpectedTotal - unexpected.count) more unexpected requests") }
@@ -92,6 +95,7 @@ public struct ServerSummary: Sendable {
             lines.append("  unexpected: " + request.description(indent: "    "))
         }
         if unexpectedTotal > 20 { lines.append("  … and \(unexpectedTotal - 20) more unexpected requests (see the journal)") }
+        lines += webhookFailures.map { "  ✗ \($0.escapingControlCharacters())" }
         return lines.joined(separator: "\n")
     }
 

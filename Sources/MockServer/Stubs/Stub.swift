@@ -26,6 +26,8 @@ public final class Stub: @unchecked Sendable {
     var body: [ValueMatcher] = []
     /// WireMock's `host`, `scheme`, `port`; nil: any.
     var origin: OriginMatch?
+    /// WireMock's `postServeActions` webhooks, sent after each answer.
+    var webhooks: [Webhook] = []
     /// Lower wins (WireMock's rule); 5 when not given.
     public var priority: Int = 5
     /// Tie-breaker among equals: the position it was added at (1, 2, …); larger wins (most recent first).

@@ -8,11 +8,10 @@ import Foundation
 extension StubSet {
     static let wireMockMappingKeys = [
         "id", "uuid", "name", "request", "response", "priority", "scenarioName", "requiredScenarioState", "newScenarioState",
-        "persistent", "metadata", "insertionIndex",
+        "persistent", "metadata", "insertionIndex", "postServeActions",
     ]
     static let wireMockUnsupportedMappingKeys = [
-        "postServeActions": "post-serve actions (webhooks) are not implemented",
-        "serveEventListeners": "serve event listeners are not implemented",
+        "serveEventListeners": "serve event listeners are not implemented"
     ]
     static let wireMockRequestKeys = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "queryParameters", "headers", "cookies",
@@ -93,6 +92,7 @@ extension StubSet {
             stub.body.append(try ValueMatcher.parse(pattern, file: file, what: "a body pattern"))
         }
         stub.priority = try mapping.int("priority", in: StubRanges.priority) ?? 5
+        if let actions = node["postServeActions"] { stub.webhooks = try Webhook.parseActions(actions, file: file) }
         if let scenario = try mapping.string("scenarioName") {
             stub.scenario = ScenarioRule(
                 name: scenario, requiredState: try mapping.string("requiredScenarioState"),

@@ -1,0 +1,63 @@
+import AutomationSupport
+
+/// Sends a mapping's webhooks after its answer, each on a thread of its own: rendered with the answered request,
+/// after its delay, to this machine only, within a deadline. A webhook that could not be delivered is a failure of
+/// the server's checks (``ServerSummary/failures``), never only a log line.
+enum WebhookSender {
+    /// Connect, send and the callee's answer head each within this.
+    static let timeoutMs: Int32 = 10_000
+
+    static func send(_ hooks: [Webhook], after request: HTTPRequest, stub: String, journal: JournalStore) {
+        for hook in hooks {
+            journal.webhookStarted()
+            let started = startDetachedThread {
+                journal.webhookFinished(failure: deliver(hook, request).map { "webhook \(hook.method) after \(stub): \($0)" })
+            }
+            if !started { journal.webhookFinished(failure: "webhook \(hook.method) after \(stub): no thread to send it") }
+        }
+    }
+
+    /// Sends one webhook; nil when the callee answered, else why not.
+    private static func deliver(_ hook: Webhook, _ request: HTTPRequest) -> String? {
+        if let delay = hook.delay {
+            var random = SystemRandomNumberGenerator()
+            MonotonicClock.sleep(milliseconds: delay.sampleMs(using: &random))
+        }
+        var url = hook.url
+        var context = ResponseTemplate.RenderContext(request)
+        if let template = hook.urlTemplate {
+            do { url = try template.render(&context) } catch { return "its url: \(error)" }
+        }
+        let message = hook.templates.map { $0.apply(to: hook.message, for: request) } ?? hook.message
+        let target = Webhook.target(url)
+        if let problem = target.problem { return "\(url.prefix(120).escapingControlCharacters()): \(problem)" }
+        let shown = "\(hook.method) \(url.prefix(120).escapingControlCharacters())"
+        let socket: Socket
+        do { socket = try Socket.connect(host: target.host, port: target.port, timeoutMs: timeoutMs) } catch { return "\(shown): \(error)" }
+        defer { socket.close() }
+        socket.setSendTimeout(milliseconds: Int(timeoutMs))
+        let host = target.host.contains(":") ? "[\(target.host)]:\(target.port)" : "\(target.host):\(target.port)"
+        var head =
+            "\(hook.method) \(target.path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\nContent-Length: \(message.body.count)\r\n"
+        for header in message.headers.entries where !["host", "content-length", "connection"].contains(header.name.lowercased()) {
+            head += "\(header.name): \(ResponseTemplates.fieldValue(header.value))\r\n"
+        }
+        guard socket.send(Array((head + "\r\n").utf8) + message.body) else { return "\(shown): the callee closed the connection" }
+        return answerProblem(socket, shown)
+    }
+
+    /// Reads the callee's status line within the deadline; nil when one came.
+    private static func answerProblem(_ socket: Socket, _ shown: String) -> String? {
+        var received: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        let deadline = MonotonicClock.milliseconds() + Double(timeoutMs)
+        while !received.contains(0x0A) && received.count < 8192 {
+            let remaining = Int32(max(0, deadline - MonotonicClock.milliseconds()))
+            guard remaining > 0, socket.waitReadable(timeoutMs: remaining) else {
+                return "\(shown): no answer within \(timeoutMs / 1000) s"
+            }
+            guard socket.receive(into: &received, scratch: &scratch, wait: false) > 0 else { break }
+        }
+        return received.starts(with: Array("HTTP/1.".utf8)) ? nil : "\(shown): the callee did not answer HTTP"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import MockServer
+
+/// WireMock's `postServeActions` webhooks: sent after the answer, templated with the answered request, to this machine
+/// only; one that cannot be delivered is a failure of the server's checks (issue 28: such mappings were refused).
+@Suite struct WebhookTests {
+    private static func caller(_ action: String) -> String {
+        #"{ "mappings": [ { "request": { "method": "POST", "url": "/order" }, "response": { "status": 202, "body": "accepted" }, "postServeActions": \#(action) } ] }"#
+    }
+
+    private static let callee =
+        #"{ "mappings": [ { "request": { "method": "POST", "url": "/callback" }, "response": { "status": 200 } } ] }"#
+
+    private func post(_ server: TestServer, body: String = #"{"id": 42}"#) throws -> String {
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("POST /order HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        return client.read(timeout: 10)
+    }
+
+    @Test func aWebhookCarriesTheTemplatedRequestToItsTarget() throws {
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action = """
+            [ { "name": "webhook", "parameters": { "method": "POST", "url": "http://localhost:\(callee.port)/callback",
+                "headers": { "Content-Type": "application/json", "X-Trace": "{{originalRequest.headers.Host}}" },
+                "body": "{\\"order\\": {{jsonPath originalRequest.body '$.id'}}}" } } ]
+            """
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        #expect(try post(server).hasSuffix("accepted"))
+        #expect(server.server.settle(timeout: .seconds(10)))
+        let received = try #require(callee.server.journal.ordered.first?.request)
+        #expect(received.bodyText == #"{"order": 42}"#)
+        #expect(received.header("X-Trace") == "x" && received.header("Content-Type") == "application/json")
+        #expect(server.server.summary.failures.isEmpty)
+    }
+
+    @Test func wireMock2sFormAndADelayAreKept() throws {
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action = """
+            { "webhook": { "url": "http://127.0.0.1:\(callee.port)/callback", "body": "late", "delay": { "type": "fixed", "milliseconds": 300 } } }
+            """
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        let start = Date()
+        _ = try post(server)
+        #expect(callee.server.journal.count == 0, "the delay was not waited")
+        #expect(server.server.settle(timeout: .seconds(10)))
+        #expect(Date().timeIntervalSince(start) >= 0.3)
+        #expect(callee.server.journal.ordered.first?.request.bodyText == "late")
+    }
+
+    @Test func aWebhookThatCannotBeDeliveredFailsTheChecks() throws {
+        let action = #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:{{request.headers.X-Port}}/cb" } } ]"#
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        _ = try post(server) // no X-Port: the URL renders without a port
+        #expect(server.server.settle(timeout: .seconds(15)))
+        let failures = server.server.summary.failures
+        #expect(failures.count == 1 && failures[0].hasPrefix("webhook POST after POST /order"), "\(failures)")
+    }
+
+    @Test(arguments: [
+        (#"[ { "name": "webhook", "parameters": { "url": "https://127.0.0.1:9/cb" } } ]"#, "plain HTTP to this machine"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://example.com/cb" } } ]"#, "this machine only"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://10.0.0.1/cb" } } ]"#, "this machine only"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:99999/cb" } } ]"#, "port"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1/cb", "method": "PO ST" } } ]"#, "method"),
+        (#"[ { "name": "slack", "parameters": {} } ]"#, "\"slack\" is not supported"),
+        (#"[ { "name": "webhook", "parameters": { "method": "POST" } } ]"#, "needs a \"url\""),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1/cb", "body": "{{#each}}" } } ]"#, "webhook"),
+    ])
+    func webhooksThatCouldNotBeSentAreRefusedAtLoad(action: String, message: String) {
+        #expect {
+            _ = try StubLoader.parse(Self.caller(action), file: "m.json")
+        } throws: { error in
+            "\(error)".contains(message) && "\(error)".hasPrefix("m.json:")
+        }
+    }
+}
