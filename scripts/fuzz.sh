@@ -61,7 +61,7 @@ public func fuzzEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 SWIFT
-    swiftc -O -package-name "$PACKAGE_NAME" -sanitize=fuzzer,address -parse-as-library -I "$BUILT/Modules" -I "$WORK/modulemap" \
+    swiftc -O -D FUZZING -package-name "$PACKAGE_NAME" -sanitize=fuzzer,address -parse-as-library -I "$BUILT/Modules" -I "$WORK/modulemap" \
         "$ROOT"/Tests/FuzzTargetsTests/FuzzTargets*.swift "$WORK/$target-entry.swift" "${OBJECTS[@]}" -o "$WORK/$target" \
         2> "$WORK/$target.link.log" || { cat "$WORK/$target.link.log" >&2; exit 2; } # (gold warns about sanitizer symbols)
     corpus="$WORK/corpus/$target"

@@ -3,10 +3,11 @@ import Testing
 
 /// Every saved input (the seeds scripts/fuzz.sh starts from, and each crash or hang it once found, named crash-* or
 /// timeout-*) through its fuzz target: a regression traps and takes this test process down, and an input that runs
-/// longer than `timeLimit` fails (scripts/fuzz.sh gives libFuzzer 2 s; this is a debug build, so twice that).
+/// longer than `timeLimit` fails: a hang, on a machine that may be busy (a debug build; scripts/fuzz.sh holds each input
+/// to its speed, 5 s per input under the fuzzer, and each target's own limits with `-D FUZZING`).
 @Suite struct FuzzTargetsTests {
     static let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Inputs")
-    static let timeLimit = 4.0
+    static let timeLimit = 30.0
 
     @Test(arguments: FuzzTargets.all.map(\.name))
     func savedInputsRunToTheEnd(target: String) throws {
