@@ -85,8 +85,8 @@ package struct Connection<Transport: ConnectionTransport> {
                 return
             }
 
-            // 3. The body.
-            guard let body = readBody(framing, head, &io) else { return }
+            // 3. The body, its content codings (gzip, deflate) undone: what matchers and the journal see.
+            guard let received = readBody(framing, head, &io), let body = decoded(received, head, &io) else { return }
             // A large body is consumed: do not keep its buffer for the rest of a keep-alive connection.
             if io.input.capacity > 256 * 1024 {
                 io.input = Array(io.input[io.start...])
@@ -199,6 +199,19 @@ package struct Connection<Transport: ConnectionTransport> {
                 }
                 guard readMoreBody(&io, deadline: deadline, for: head) else { return nil }
             }
+        }
+    }
+
+    /// The body with the content codings its head names undone (``ContentCoding``), within the body limit; nil when
+    /// it was refused (413 over the limit once decoded, 400 when it does not decode), which ends the connection as
+    /// every refused body does.
+    private func decoded(_ body: [UInt8], _ head: RequestHead, _ io: inout Buffers) -> [UInt8]? {
+        do throws(RequestHead.Error) {
+            return try ContentCoding.decode(body, headers: head.headers, limit: limits.maxBodyBytes)
+        } catch {
+            flush(&io.output)
+            refuse(error, for: head)
+            return nil
         }
     }
 
