@@ -9,7 +9,9 @@
 # request made of the same input (RenderTemplate); step patterns (Cucumber Expressions and regular expressions)
 # matched against step texts and output lines (StepMatching); shard partitions from a timings file (ShardTimings);
 # a client's bytes (ClientHello, records, fragments, alerts, garbage) to the HTTPS server's TLS layer over OpenSSL's
-# memory BIOs, with the connection served when a handshake completes (ServeTLS; needs libssl at run time).
+# memory BIOs, with the connection served when a handshake completes (ServeTLS; needs libssl at run time); a WireMock
+# mapping's request matchers (dates, formats, multi-values, credentials, binary and multipart bodies) loaded and asked
+# by a request made of the same input (MatchWireMock).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets*.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -27,7 +29,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 # A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-5}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS MatchWireMock); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"

@@ -21,7 +21,7 @@ enum FuzzTargets {
         ("ParseFlags", parseFlags), ("ServeConnection", serveConnection), ("ParseRegex", parseRegex),
         ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest),
         ("RenderTemplate", renderTemplate),
-        ("StepMatching", stepMatching), ("ShardTimings", shardTimings), ("ServeTLS", serveTLS),
+        ("StepMatching", stepMatching), ("ShardTimings", shardTimings), ("ServeTLS", serveTLS), ("MatchWireMock", matchWireMock),
     ]
 
     /// An admin API or control channel request, as a test or a hostile page could send it: the first line is
