@@ -22,11 +22,13 @@ struct BasicAuthMatcher: Sendable {
             actual: values.isEmpty ? "no Authorization header" : values.map(sentUser).joined(separator: ", "), weight: 1)
     }
 
-    /// What an `Authorization` value says without its secret: `user "bob"`, or what kind of credentials it holds.
+    /// What an `Authorization` value says without its secret: `user "bob"`, or the scheme of other credentials (a
+    /// short word before a space; anything else may be a secret itself, and is not shown).
     private func sentUser(_ value: String) -> String {
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic" else {
-            return "\(parts.first.map { "\"\($0.prefix(20))\"" } ?? "empty") credentials"
+            let scheme = parts.count == 2 && parts[0].count <= 20 && parts[0].allSatisfy { $0.isASCII && $0.isLetter } ? parts[0] : nil
+            return scheme.map { "\"\($0)\" credentials" } ?? "credentials that are not Basic"
         }
         guard let decoded = try? Base64.decode(String(parts[1])), let text = String(validating: decoded, as: UTF8.self),
             let colon = text.firstIndex(of: ":")

@@ -81,6 +81,8 @@ import Testing
         #expect(otherUser.text.contains(#"got user "bob""#))
         #expect(Mappings.ask(server, "/b").text.contains("got no Authorization header"))
         #expect(Mappings.ask(server, "/b", headers: [("Authorization", "Bearer abc")]).text.contains(#"got "Bearer" credentials"#))
+        let token = Mappings.ask(server, "/b", headers: [("Authorization", "s3cretTokenWithoutAScheme")]).text
+        #expect(token.contains("got credentials that are not Basic") && !token.contains("s3cretToken"))
         for answer in [wrongPassword.text, otherUser.text] {
             #expect(!answer.contains("s3cret") && !answer.contains("guess") && !answer.contains("dXNlcjpz"))
         }
