@@ -10,7 +10,9 @@
 # matched against step texts and output lines (StepMatching); shard partitions from a timings file (ShardTimings);
 # a client's bytes (ClientHello, records, fragments, alerts, garbage) to the HTTPS server's TLS layer over OpenSSL's
 # memory BIOs, with the connection served when a handshake completes (ServeTLS; needs libssl at run time); request
-# bodies with Content-Encoding gzip or deflate, decoded within a limit (Inflate: gzip, zlib, raw DEFLATE).
+# bodies with Content-Encoding gzip or deflate, decoded within a limit (Inflate: gzip, zlib, raw DEFLATE); a WireMock
+# mapping's request matchers (dates, formats, multi-values, credentials, binary and multipart bodies) loaded and asked
+# by a request made of the same input (MatchWireMock).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets*.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -28,7 +30,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 # A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-5}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS Inflate); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS Inflate MatchWireMock); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"

@@ -87,7 +87,8 @@ package enum WallClock {
         return (Double(seconds) + fraction) * 1000
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    /// The days in a month of the proleptic Gregorian calendar (`month` 1–12).
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -95,8 +96,9 @@ package enum WallClock {
         }
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). No overflow for years
+    /// within ±10^12: WireMock's date matchers use it for years within ±999,999,999.
+    package static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -106,7 +108,7 @@ package enum WallClock {
     }
 
     /// The date of a day since 1970-01-01 (H. Hinnant's civil_from_days).
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -180,14 +180,16 @@ struct JSONPath: Sendable {
         {
             candidates = elements
         }
-        return candidates.contains { node in
-            switch node.value {
-            case .null: false
-            case .string(let text): matcher.matches(text)
-            case .double(let number): matcher.matches(Self.javaText(number))
-            default: matcher.matches(JSONWriter.write(node))
-            }
-        }
+        // WireMock keeps the value nearest the matcher (the least distance; see ValueMatcher.bestMatch).
+        return ValueMatcher.bestMatch(
+            candidates.lazy.map { node in
+                switch node.value {
+                case .null: (matched: false, distance: 1)
+                case .string(let text): matcher.wireMockResult(text)
+                case .double(let number): matcher.wireMockResult(Self.javaText(number))
+                default: matcher.wireMockResult(JSONWriter.write(node))
+                }
+            })
     }
 
     /// A double as Java's Double.toString writes it (what WireMock compares): `1.0`, `0.5`, `1.0E7`, `1.5E-5`.

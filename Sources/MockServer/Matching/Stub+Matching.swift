@@ -21,6 +21,8 @@ final class MatchInput {
     lazy var query: [(name: String, value: String)] = request.queryItems
     lazy var cookies: [String: String] = request.cookies
     lazy var bodyText: String = request.bodyText
+    /// The body's parts, split once for every multipart pattern that looks (WireMock's multipart parsing).
+    lazy var multipart: MultipartBody.Parsed = MultipartBody.parse(contentType: request.headers["Content-Type"], body: request.body)
     /// The path's segments percent-decoded (native routes compare these), and whether any differs.
     lazy var decodedSegments: [String] = segments.map { PercentEncoding.decode($0, plusAsSpace: false) }
     lazy var isEncoded: Bool = request.path.contains("%")
@@ -81,73 +83,101 @@ extension Stub {
     /// The differences between the request and this stub (empty: it matches). With `collectAll: false`
     /// it stops at the first difference.
     func evaluate(_ input: MatchInput, scenarioState: String?, collectAll: Bool) -> [Mismatch] {
-        var mismatches: [Mismatch] = []
-        let request = input.request
-        // A native GET route answers HEAD too (curl -I works); a WireMock mapping does not, as in WireMock.
-        if let method, method != request.method, !(method == "GET" && request.method == "HEAD" && wireMockRequest == nil) {
-            mismatches.append(Mismatch(field: "method", expected: method, actual: request.method, weight: 1))
-            if !collectAll { return mismatches }
-        }
-        if let origin, let mismatch = origin.mismatch(request) {
-            mismatches.append(mismatch)
-            if !collectAll { return mismatches }
-        }
-        if !urlMatches(input) {
-            let distance = Suggestion.editDistance(url.description, request.path)
-            let similarity = Double(distance) / Double(max(url.description.count, request.path.count, 1))
-            mismatches.append(Mismatch(field: "url", expected: url.description, actual: request.target, weight: 2 + similarity))
-            if !collectAll { return mismatches }
-        } else if !pathParameters.isEmpty, let values = pathParameterValues(input) {
-            for (name, matcher) in pathParameters where !matcher.matches(values[name]) {
-                mismatches.append(
-                    Mismatch(
-                        field: "path parameter \(name)", expected: matcher.description,
-                        actual: values[name].map { "\"\($0)\"" } ?? "nothing", weight: 1))
-                if !collectAll { return mismatches }
-            }
-        }
-        for (name, matcher) in query {
-            let values = input.query.filter { $0.name == name }.map(\.value)
-            let ok = values.isEmpty ? matcher.matches(nil) : values.contains { matcher.matches($0) }
-            if !ok {
-                mismatches.append(
-                    Mismatch(
-                        field: "query \(name)", expected: matcher.description,
-                        actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
-                if !collectAll { return mismatches }
-            }
-        }
-        for (name, matcher) in headers {
-            let values = request.headers.values(name)
-            let ok = values.isEmpty ? matcher.matches(nil) : values.contains { matcher.matches($0) }
-            if !ok {
-                mismatches.append(
-                    Mismatch(
-                        field: "header \(name)", expected: matcher.description,
-                        actual: values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", "), weight: 1))
-                if !collectAll { return mismatches }
-            }
-        }
-        for (name, matcher) in cookies where !matcher.matches(input.cookies[name]) {
-            mismatches.append(
-                Mismatch(
-                    field: "cookie \(name)", expected: matcher.description,
-                    actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent", weight: 1))
-            if !collectAll { return mismatches }
-        }
-        for matcher in body where !matcher.matches(request.body.isEmpty ? nil : input.bodyText) {
-            let shown =
-                input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
-            mismatches.append(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1))
-            if !collectAll { return mismatches }
+        var found = Mismatches(collectAll: collectAll)
+        guard targetMismatches(input, &found), fieldMismatches(input, &found), contentMismatches(input, &found) else {
+            return found.items
         }
         if let scenario, let required = scenario.requiredState, required != (scenarioState ?? ScenarioStates.started) {
-            mismatches.append(
+            _ = found.add(
                 Mismatch(
                     field: "scenario \"\(scenario.name)\"", expected: "state \"\(required)\"",
                     actual: "state \"\(scenarioState ?? ScenarioStates.started)\"", weight: 0.5))
         }
-        return mismatches
+        return found.items
+    }
+
+    /// Method, origin, URL and path parameters; false when evaluation stops here.
+    private func targetMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
+        let request = input.request
+        // A native GET route answers HEAD too (curl -I works); a WireMock mapping does not, as in WireMock.
+        if let method, method != request.method, !(method == "GET" && request.method == "HEAD" && wireMockRequest == nil) {
+            guard found.add(Mismatch(field: "method", expected: method, actual: request.method, weight: 1)) else { return false }
+        }
+        if let origin, let mismatch = origin.mismatch(request) {
+            guard found.add(mismatch) else { return false }
+        }
+        if !urlMatches(input) {
+            let distance = Suggestion.editDistance(url.description, request.path)
+            let similarity = Double(distance) / Double(max(url.description.count, request.path.count, 1))
+            return found.add(Mismatch(field: "url", expected: url.description, actual: request.target, weight: 2 + similarity))
+        }
+        guard !pathParameters.isEmpty, let values = pathParameterValues(input) else { return true }
+        for (name, matcher) in pathParameters where !matcher.matches(values[name]) {
+            let mismatch = Mismatch(
+                field: "path parameter \(name)", expected: matcher.description, actual: values[name].map { "\"\($0)\"" } ?? "nothing",
+                weight: 1)
+            guard found.add(mismatch) else { return false }
+        }
+        return true
+    }
+
+    /// Query parameters, headers (with basic credentials) and cookies; false when evaluation stops here.
+    private func fieldMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
+        func shown(_ values: [String]) -> String { values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", ") }
+        for (name, matcher) in query {
+            let values = input.query.filter { $0.name == name }.map(\.value)
+            if !matcher.matches(values: values) {
+                guard found.add(Mismatch(field: "query \(name)", expected: matcher.description, actual: shown(values), weight: 1)) else {
+                    return false
+                }
+            }
+        }
+        for (name, matcher) in headers {
+            let values = input.request.headers.values(name)
+            if !matcher.matches(values: values) {
+                guard found.add(Mismatch(field: "header \(name)", expected: matcher.description, actual: shown(values), weight: 1)) else {
+                    return false
+                }
+            }
+        }
+        if let basicAuth, let mismatch = basicAuth.mismatch(input.request) {
+            guard found.add(mismatch) else { return false }
+        }
+        for (name, matcher) in cookies where !matcher.matches(input.cookies[name]) {
+            let mismatch = Mismatch(
+                field: "cookie \(name)", expected: matcher.description, actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent",
+                weight: 1)
+            guard found.add(mismatch) else { return false }
+        }
+        return true
+    }
+
+    /// Body patterns and multipart patterns; false when evaluation stops here.
+    private func contentMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
+        let request = input.request
+        for matcher in body where !matcher.matches(body: request.body, text: request.body.isEmpty ? nil : input.bodyText) {
+            let shown =
+                input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
+            guard found.add(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1)) else { return false }
+        }
+        for pattern in multipart {
+            if let mismatch = pattern.mismatch(input.multipart, contentType: request.headers["Content-Type"]) {
+                guard found.add(mismatch) else { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// The differences found so far, and whether to look for more.
+struct Mismatches {
+    let collectAll: Bool
+    var items: [Mismatch] = []
+
+    /// Records one; false when evaluation stops here (the first difference is enough).
+    mutating func add(_ mismatch: Mismatch) -> Bool {
+        items.append(mismatch)
+        return collectAll
     }
 }
 

@@ -13,6 +13,15 @@ indirect enum ValueMatcher: Sendable {
     case matchesJSONPath(JSONPath, ValueMatcher?)
     case and([ValueMatcher])
     case or([ValueMatcher])
+    /// `before`, `after`, `equalToDateTime`.
+    case date(DateMatcher)
+    /// WireMock's `anything`: any value, and none.
+    case anything
+    /// `binaryEqualTo`: the body's bytes, exactly (body patterns only; see ``matches(body:text:)``).
+    case binaryEqualTo([UInt8])
+    /// `hasExactly` and `includes` on a header or query parameter's values (see ``matches(values:)``).
+    case hasExactly([ValueMatcher])
+    case includes([ValueMatcher])
 
     /// Whether the (possibly missing) value matches.
     func matches(_ value: String?) -> Bool {
@@ -22,6 +31,9 @@ indirect enum ValueMatcher: Sendable {
         case .or(let any): return any.contains { $0.matches(value) }
         case .doesNotContain(let text): return value.map { !$0.contains(text) } ?? true
         case .doesNotMatch(let regex): return value.map { regex.doesNotMatchWhole($0) } ?? true
+        case .anything: return true
+        case .date(let matcher): return matcher.matches(value)
+        case .hasExactly, .includes: return matches(values: value.map { [$0] } ?? [])
         default: break
         }
         guard let value else { return false }
@@ -38,6 +50,7 @@ indirect enum ValueMatcher: Sendable {
                 ignoreExtraElements: ignoreExtraElements)
         case .matchesJSONPath(let path, let valueMatcher):
             return path.matches(try? JSONParser.parse(value), valueMatcher)
+        case .binaryEqualTo(let bytes): return value.utf8.elementsEqual(bytes)
         default: return false
         }
     }
@@ -55,6 +68,13 @@ indirect enum ValueMatcher: Sendable {
         case .matchesJSONPath(let path, let matcher): "JSON with \(path.source)" + (matcher.map { " " + $0.description } ?? "")
         case .and(let all): all.map(\.description).joined(separator: " and ")
         case .or(let any): any.map(\.description).joined(separator: " or ")
+        case .date(let matcher): matcher.description
+        case .anything: "anything"
+        case .binaryEqualTo(let bytes):
+            "binary equal to \(Base64.encode(Array(bytes.prefix(90))))\(bytes.count > 90 ? "…" : "") (base64, \(bytes.count) byte\(bytes.count == 1 ? "" : "s"))"
+        case .hasExactly(let all):
+            "exactly \(all.count) value\(all.count == 1 ? "" : "s"): " + all.map(\.description).joined(separator: "; ")
+        case .includes(let all): "values including: " + all.map(\.description).joined(separator: "; ")
         }
     }
 }

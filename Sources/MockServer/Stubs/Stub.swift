@@ -24,6 +24,10 @@ public final class Stub: @unchecked Sendable {
     var cookies: [(name: String, matcher: ValueMatcher)] = []
     var pathParameters: [(name: String, matcher: ValueMatcher)] = []
     var body: [ValueMatcher] = []
+    /// WireMock's `basicAuthCredentials`; nil: any.
+    var basicAuth: BasicAuthMatcher?
+    /// WireMock's `multipartPatterns`: each must hold.
+    var multipart: [MultipartMatcher] = []
     /// WireMock's `host`, `scheme`, `port`; nil: any.
     var origin: OriginMatch?
     /// WireMock's `postServeActions` webhooks, sent after each answer.

@@ -77,8 +77,8 @@ extension StubSet {
             id: source, name: try reader.string("name") ?? "\(method ?? "ANY") \(path)",
             source: source, method: method == "ANY" ? nil : method,
             url: .template(segments), responses: [])
-        stub.query = try matchers(reader, "query", file: file)
-        stub.headers = try matchers(reader, "headers", file: file)
+        stub.query = try matchers(reader, "query", file: file, place: .values)
+        stub.headers = try matchers(reader, "headers", file: file, place: .values)
         stub.cookies = try matchers(reader, "cookies", file: file)
         if let text = try reader.string("requestBody") { stub.body.append(.equalTo(text, caseInsensitive: false)) }
         if let json = reader["requestJson"] { stub.body.append(.equalToJSON(json, ignoreArrayOrder: false, ignoreExtraElements: false)) }
@@ -193,14 +193,14 @@ extension StubSet {
         return stubs
     }
 
-    private static func matchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(
+    private static func matchers(_ reader: ObjectReader, _ key: String, file: String, place: MatcherPlace = .value) throws(StubError) -> [(
         name: String, matcher: ValueMatcher
     )] {
         guard let object = reader[key] else { return [] }
         guard let members = object.members else { throw reader.typeError(key, object, "an object") }
         var result: [(name: String, matcher: ValueMatcher)] = []
         for member in members {
-            result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"")))
+            result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"", place: place)))
         }
         return result
     }

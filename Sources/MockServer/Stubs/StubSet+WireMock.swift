@@ -15,12 +15,12 @@ extension StubSet {
     ]
     static let wireMockRequestKeys = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "queryParameters", "headers", "cookies",
-        "bodyPatterns", "pathParameters", "host", "scheme", "port",
+        "bodyPatterns", "pathParameters", "host", "scheme", "port", "basicAuthCredentials", "basicAuth", "multipartPatterns",
     ]
     static let wireMockUnsupportedRequestKeys = [
-        "basicAuthCredentials": "match the Authorization header instead", "multipartPatterns": "multipart matching is not implemented",
         "customMatcher": "custom matchers are Java extensions",
-        "formParameters": "match the body with contains/matches instead", "clientIp": "client IP matching is not implemented",
+        "formParameters": "it is WireMock 3's, and WireMock 2.35 refuses it too; match the body with contains or matches",
+        "clientIp": "client IP matching is not implemented",
     ]
     static let wireMockResponseKeys = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
@@ -83,13 +83,15 @@ extension StubSet {
             }
             stub.wireMockMetadata = JSONWriter.write(metadata)
         }
-        stub.query = try namedMatchers(request, "queryParameters", file: file)
-        stub.headers = try namedMatchers(request, "headers", file: file)
+        stub.query = try namedMatchers(request, "queryParameters", file: file, place: .values)
+        stub.headers = try namedMatchers(request, "headers", file: file, place: .values)
         stub.cookies = try namedMatchers(request, "cookies", file: file)
         stub.pathParameters = try namedMatchers(request, "pathParameters", file: file)
         stub.origin = try originMatch(request, file: file)
-        for pattern in try request.array("bodyPatterns") ?? [] {
-            stub.body.append(try ValueMatcher.parse(pattern, file: file, what: "a body pattern"))
+        stub.body = try bodyPatterns(request)
+        stub.basicAuth = try basicAuth(request, headers: stub.headers)
+        for pattern in try request.array("multipartPatterns") ?? [] {
+            stub.multipart.append(try MultipartMatcher.parse(pattern, file: file))
         }
         stub.priority = try mapping.int("priority", in: StubRanges.priority) ?? 5
         if let actions = node["postServeActions"] { stub.webhooks = try Webhook.parseActions(actions, file: file) }
@@ -168,7 +170,8 @@ extension StubSet {
         return origin
     }
 
-    private static func namedMatchers(_ reader: ObjectReader, _ key: String, file: String) throws(StubError) -> [(
+    /// A key's object of named matchers (`headers`, `queryParameters`, `cookies`…), read for their place.
+    static func namedMatchers(_ reader: ObjectReader, _ key: String, file: String, place: MatcherPlace = .value) throws(StubError) -> [(
         name: String, matcher: ValueMatcher
     )] {
         guard let object = reader[key] else { return [] }
@@ -181,9 +184,46 @@ extension StubSet {
                     "\(key) \"\(member.key)\" must be a matcher object like {\"equalTo\": \"value\"}"
                 )
             }
-            result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"")))
+            result.append((member.key, try ValueMatcher.parse(member.value, file: file, what: "\(key) \"\(member.key)\"", place: place)))
         }
         return result
+    }
+
+    /// `bodyPatterns`: each one a matcher of the body (so `binaryEqualTo` too).
+    static func bodyPatterns(_ reader: ObjectReader) throws(StubError) -> [ValueMatcher] {
+        var patterns: [ValueMatcher] = []
+        for pattern in try reader.array("bodyPatterns") ?? [] {
+            patterns.append(try ValueMatcher.parse(pattern, file: reader.file, what: "a body pattern", place: .body))
+        }
+        return patterns
+    }
+
+    /// `basicAuthCredentials` (or `basicAuth`, which WireMock 2.35 also reads): `username` and `password`, any JSON
+    /// scalar read as its text, a missing or null one as `null`, as WireMock reads them.
+    private static func basicAuth(_ request: ObjectReader, headers: [(name: String, matcher: ValueMatcher)]) throws(StubError)
+        -> BasicAuthMatcher?
+    {
+        let keys = ["basicAuthCredentials", "basicAuth"].filter { request[$0] != nil }
+        guard let key = keys.first else { return nil }
+        if keys.count > 1 { throw request.error(keys[1], "a request has one of basicAuthCredentials and basicAuth, found both") }
+        if headers.contains(where: { $0.name == "Authorization" }) {
+            throw request.error(
+                key,
+                "\(key) and headers \"Authorization\" are two matchers of one header (WireMock 2.35 then answers every request with 500); keep one"
+            )
+        }
+        guard let credentials = try request.object(key) else { return nil }
+        try credentials.checkKeys(["username", "password"])
+        func text(_ name: String) throws(StubError) -> String {
+            guard let value = credentials[name] else { return "null" }
+            switch value.value {
+            case .string(let text): return text
+            case .null: return "null"
+            case .int, .double, .bool: return JSONWriter.write(value)
+            default: throw credentials.typeError(name, value, "a string")
+            }
+        }
+        return BasicAuthMatcher(username: try text("username"), password: try text("password"))
     }
 
     private static func wireMockResponse(_ reader: ObjectReader, filesDirectory: String) throws(StubError) -> MockResponse {

@@ -1,22 +1,33 @@
 import AutomationSupport
 
+/// Where a matcher stands, which decides the operators it may use: WireMock reads a header's or query parameter's
+/// matcher as a `MultiValuePattern` (so `hasExactly`, `includes`), a body pattern as a `ContentPattern` (so
+/// `binaryEqualTo`), and anything else (cookies, `host`, path parameters, inside `and`/`or`) as a string pattern.
+enum MatcherPlace {
+    case value, values, body
+}
+
 extension ValueMatcher {
     static let knownOperators = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "and", "or",
+        "before", "after", "equalToDateTime", "anything", "binaryEqualTo", "hasExactly", "includes",
     ]
-    static let modifiers = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"]
+    static let modifiers = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"] + DateMatcher.modifiers
     static let unsupportedOperators: [String: String] = [
-        "binaryEqualTo": "binary bodies: use base64 in equalTo on text, or a native requestBody",
         "equalToXml": "XML matching is not implemented", "matchesXPath": "XML matching is not implemented",
-        "before": "date matchers are not implemented", "after": "date matchers are not implemented",
-        "equalToDateTime": "date matchers are not implemented", "hasExactly": "multi-value matchers are not implemented",
-        "includes": "multi-value matchers are not implemented", "matchesJsonSchema": "JSON Schema is not implemented",
-        "not": "use doesNotMatch or doesNotContain",
+        "matchesJsonSchema": "JSON Schema is not implemented",
+        "not": "it is WireMock 3's, and WireMock 2.35 refuses it too; use doesNotMatch or doesNotContain",
+    ]
+    /// The operators each place alone may use, with where they belong.
+    static let placedOperators: [String: (place: MatcherPlace, where: String)] = [
+        "binaryEqualTo": (.body, "body patterns (bodyPatterns, and a multipart pattern's)"),
+        "hasExactly": (.values, "headers and queryParameters (and a multipart pattern's headers)"),
+        "includes": (.values, "headers and queryParameters (and a multipart pattern's headers)"),
     ]
 
     /// Parses a WireMock matcher object (`{"equalTo": "x", "caseInsensitive": true}`), or a plain string or
     /// number as `equalTo`.
-    static func parse(_ node: JSONNode, file: String, what: String) throws(StubError) -> ValueMatcher {
+    static func parse(_ node: JSONNode, file: String, what: String, place: MatcherPlace = .value) throws(StubError) -> ValueMatcher {
         switch node.value {
         case .string(let text): return .equalTo(text, caseInsensitive: false)
         case .int, .double, .bool: return .equalTo(JSONWriter.write(node), caseInsensitive: false)
@@ -32,6 +43,18 @@ extension ValueMatcher {
                     ? "\(what) needs one matcher: \(knownOperators.joined(separator: ", "))"
                     : "\(what) has \(operators.count) matchers (\(operators.joined(separator: ", "))); use one, or \"and\"")
         }
+        if let placed = placedOperators[name], placed.place != place {
+            throw reader.error(name, "\(what): \"\(name)\" belongs to \(placed.where), as in WireMock")
+        }
+        let isDate = DateMatcher.operators.contains(name)
+        for modifier in DateMatcher.modifiers where reader[modifier] != nil && !isDate {
+            throw reader.error(modifier, "\(what): \"\(modifier)\" belongs beside before, after or equalToDateTime, not \(name)")
+        }
+        if isDate { return .date(try DateMatcher.parse(name, reader, what: what)) }
+        return try parseOperator(name, reader, what: what)
+    }
+
+    private static func parseOperator(_ name: String, _ reader: ObjectReader, what: String) throws(StubError) -> ValueMatcher {
         let caseInsensitive = try reader.bool("caseInsensitive") ?? false
         func text() throws(StubError) -> String {
             guard let value = reader[name] else { return "" }
@@ -54,31 +77,63 @@ extension ValueMatcher {
         case "matches": return .matches(try regex())
         case "doesNotMatch": return .doesNotMatch(try regex())
         case "absent": return .absent(try reader.bool("absent") ?? true)
-        case "equalToJson":
-            var expected = reader["equalToJson"]!
-            if case .string(let embedded) = expected.value {
-                do { expected = try JSONParser.parse(embedded) } catch {
-                    throw reader.error(name, "\(what): equalToJson holds a string that is not JSON: \(error.message)")
-                }
+        case "anything":
+            _ = try reader.string(name) // WireMock wants a string there, and ignores it
+            return .anything
+        case "binaryEqualTo":
+            guard let encoded = try reader.string(name) else { return .binaryEqualTo([]) }
+            do { return .binaryEqualTo(try Base64.decode(encoded)) } catch {
+                throw reader.error(name, "\(what): binaryEqualTo is not base64: \(error)")
             }
-            return .equalToJSON(
-                expected, ignoreArrayOrder: try reader.bool("ignoreArrayOrder") ?? false,
-                ignoreExtraElements: try reader.bool("ignoreExtraElements") ?? false)
-        case "matchesJsonPath":
-            let value = reader["matchesJsonPath"]!
-            if let expression = value.string { return .matchesJSONPath(try jsonPath(expression, reader), nil) }
-            let inner = try ObjectReader(value, file: file, what: "matchesJsonPath")
-            guard let expression = try inner.string("expression") else {
-                throw StubError(file: file, position: value.position, "matchesJsonPath needs \"expression\" and one matcher")
+        case "equalToJson": return try equalToJSON(reader, what: what)
+        case "matchesJsonPath": return try matchesJSONPath(reader)
+        default: return try list(name, reader, what: what)
+        }
+    }
+
+    private static func equalToJSON(_ reader: ObjectReader, what: String) throws(StubError) -> ValueMatcher {
+        var expected = reader["equalToJson"]!
+        if case .string(let embedded) = expected.value {
+            do { expected = try JSONParser.parse(embedded) } catch {
+                throw reader.error("equalToJson", "\(what): equalToJson holds a string that is not JSON: \(error.message)")
             }
-            var rest = value
-            if case .object(let members) = value.value { rest.value = .object(members.filter { $0.key != "expression" }) }
-            return .matchesJSONPath(try jsonPath(expression, reader), try parse(rest, file: file, what: "matchesJsonPath"))
-        default:
-            guard let elements = try reader.array(name) else { return .absent(false) }
-            var matchers: [ValueMatcher] = []
-            for element in elements { matchers.append(try parse(element, file: file, what: what)) }
-            return name == "and" ? .and(matchers) : .or(matchers)
+        }
+        return .equalToJSON(
+            expected, ignoreArrayOrder: try reader.bool("ignoreArrayOrder") ?? false,
+            ignoreExtraElements: try reader.bool("ignoreExtraElements") ?? false)
+    }
+
+    private static func matchesJSONPath(_ reader: ObjectReader) throws(StubError) -> ValueMatcher {
+        let value = reader["matchesJsonPath"]!
+        if let expression = value.string { return .matchesJSONPath(try jsonPath(expression, reader), nil) }
+        let inner = try ObjectReader(value, file: reader.file, what: "matchesJsonPath")
+        guard let expression = try inner.string("expression") else {
+            throw StubError(file: reader.file, position: value.position, "matchesJsonPath needs \"expression\" and one matcher")
+        }
+        var rest = value
+        if case .object(let members) = value.value { rest.value = .object(members.filter { $0.key != "expression" }) }
+        return .matchesJSONPath(try jsonPath(expression, reader), try parse(rest, file: reader.file, what: "matchesJsonPath"))
+    }
+
+    /// `and`, `or` (string patterns inside), `hasExactly`, `includes` (string patterns of one value each).
+    private static func list(_ name: String, _ reader: ObjectReader, what: String) throws(StubError) -> ValueMatcher {
+        guard let elements = try reader.array(name) else { return .absent(false) }
+        var matchers: [ValueMatcher] = []
+        for element in elements {
+            let matcher = try parse(element, file: reader.file, what: what)
+            if name == "hasExactly" || name == "includes", case .absent(true) = matcher {
+                throw StubError(
+                    file: reader.file, position: element.position,
+                    "\(what): {\"absent\": true} inside \(name) can never match (it is about each value, and there is one); write {\"absent\": true} alone"
+                )
+            }
+            matchers.append(matcher)
+        }
+        switch name {
+        case "and": return .and(matchers)
+        case "or": return .or(matchers)
+        case "hasExactly": return .hasExactly(matchers)
+        default: return .includes(matchers)
         }
     }
 

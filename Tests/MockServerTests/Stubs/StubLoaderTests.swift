@@ -61,8 +61,8 @@ import Testing
 
     @Test(arguments: [
         (
-            #"{ "request": { "url": "/a", "basicAuthCredentials": {} }, "response": {} }"#,
-            "\"basicAuthCredentials\" is not supported by sut-launch (match the Authorization header instead)"
+            #"{ "request": { "url": "/a", "customMatcher": {} }, "response": {} }"#,
+            "\"customMatcher\" is not supported by sut-launch (custom matchers are Java extensions)"
         ),
         (
             #"{ "request": { "url": "/a" }, "response": { "proxyBaseUrl": "http://x" } }"#,

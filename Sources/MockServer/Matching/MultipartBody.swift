@@ -1,0 +1,146 @@
+import AutomationSupport
+
+/// A request body split into parts as WireMock 2.35 splits it (Apache Commons FileUpload): the boundary from the
+/// `Content-Type` (quoted or not), a preamble skipped up to the first `--boundary`, each part's header lines up to an
+/// empty line, its body up to CRLF `--boundary`, and the body ending at `--boundary--`. Parts without a form-data
+/// name (`Content-Disposition: form-data; name="…"`) are skipped, as FileUpload skips them.
+///
+/// Bounded: at most ``maxParts`` parts and ``maxHeaderBytes`` of headers per part (FileUpload's own limit);
+/// one pass over the body with memmem's two-way search, so its cost is linear in the body, whatever the boundary.
+/// Beyond a bound, or in a body that breaks the format, it is ``Parsed/malformed(_:)``: no multipart pattern matches
+/// it (WireMock answers 500 there).
+enum MultipartBody {
+    static let maxParts = 1000
+    static let maxHeaderBytes = 10_240
+
+    struct Part: Sendable {
+        var headers: HTTPHeaders
+        var body: [UInt8]
+    }
+
+    enum Parsed: Sendable {
+        case parts([Part])
+        /// No `Content-Type` containing `multipart/` (WireMock's test): no multipart pattern matches.
+        case notMultipart
+        case malformed(String)
+    }
+
+    static func parse(contentType: String?, body: [UInt8]) -> Parsed {
+        guard let contentType, contentType.contains("multipart/") else { return .notMultipart }
+        guard contentType.lowercased().hasPrefix("multipart/") else {
+            return .malformed("its Content-Type does not start with multipart/")
+        }
+        guard let boundaryText = parameters(contentType)["boundary"], !boundaryText.isEmpty else {
+            return .malformed("its Content-Type has no boundary")
+        }
+        let boundary = Array(("--" + boundaryText).utf8)
+        guard var index = firstIndex(of: boundary, in: body, from: 0) else {
+            return .malformed("no --\(boundaryText.prefix(70)) in the body")
+        }
+        index += boundary.count
+        var parts: [Part] = []
+        var seen = 0
+        let delimiter = Array("\r\n".utf8) + boundary
+        while true {
+            // After a boundary: "--" ends the body, CRLF (or a lone LF, as FileUpload allows) starts a part.
+            if body[index...].starts(with: [0x2D, 0x2D]) { return .parts(parts) }
+            if body[index...].starts(with: [0x0D, 0x0A]) {
+                index += 2
+            } else if index < body.count && body[index] == 0x0A {
+                index += 1
+            } else {
+                return .malformed(index >= body.count ? "it ends after a boundary" : "unexpected characters follow a boundary")
+            }
+            seen += 1
+            guard seen <= maxParts else { return .malformed("it has more than \(maxParts) parts") }
+            guard let headerEnd = headersEnd(body, from: index) else {
+                return .malformed("a part's headers are longer than \(maxHeaderBytes) bytes or not ended by an empty line")
+            }
+            let headers = parseHeaders(Array(body[index..<headerEnd.start]))
+            guard let end = firstIndex(of: delimiter, in: body, from: headerEnd.bodyStart) else {
+                return .malformed("a part is not closed by a boundary")
+            }
+            if fieldName(headers) != nil { parts.append(Part(headers: headers, body: Array(body[headerEnd.bodyStart..<end]))) }
+            index = end + delimiter.count
+        }
+    }
+
+    /// Where a part's header section ends (CRLF CRLF; a part may start with CRLF: no headers), within the limit.
+    private static func headersEnd(_ body: [UInt8], from start: Int) -> (start: Int, bodyStart: Int)? {
+        if body[start...].starts(with: [0x0D, 0x0A]) { return (start, start + 2) }
+        let limit = min(body.count, start + maxHeaderBytes)
+        guard let end = firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: body, from: start, within: limit) else { return nil }
+        return (end, end + 4)
+    }
+
+    /// Header lines as FileUpload reads them: lines starting with a space or tab continue the one before (joined by a
+    /// space), a line without `:` is skipped, names and values are trimmed of spaces and control characters.
+    private static func parseHeaders(_ bytes: [UInt8]) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        var lines: [String] = []
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false) {
+            if let first = line.unicodeScalars.first, first == " " || first == "\t", !lines.isEmpty {
+                lines[lines.count - 1] += " " + javaTrimmed(line)
+            } else if !line.isEmpty {
+                lines.append(String(line))
+            }
+        }
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(javaTrimmed(line[..<colon]), javaTrimmed(line[line.index(after: colon)...]))
+        }
+        return headers
+    }
+
+    /// Java's `String.trim()`: every character up to U+0020 off both ends.
+    static func javaTrimmed<S: StringProtocol>(_ text: S) -> String {
+        let scalars = String(text).unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0.value > 0x20 }), let last = scalars.lastIndex(where: { $0.value > 0x20 }) else {
+            return ""
+        }
+        return String(Substring(scalars[first...last]))
+    }
+
+    /// The part's form-data name, which FileUpload requires of a part it keeps.
+    static func fieldName(_ headers: HTTPHeaders) -> String? {
+        guard let disposition = headers["Content-Disposition"], disposition.lowercased().hasPrefix("form-data") else { return nil }
+        return parameters(disposition)["name"].map { javaTrimmed($0) }
+    }
+
+    /// `type; name=value; other="quoted; value"` as parameters, names lower-cased (FileUpload's ParameterParser,
+    /// which also splits at commas in a Content-Type).
+    static func parameters(_ header: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var current = ""
+        var inQuotes = false
+        var pieces: [String] = []
+        for character in header {
+            if character == "\"" { inQuotes.toggle() }
+            if !inQuotes && (character == ";" || character == ",") {
+                pieces.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        pieces.append(current)
+        for piece in pieces.dropFirst() {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let name = javaTrimmed(piece[..<equals]).lowercased()
+            var value = javaTrimmed(piece[piece.index(after: equals)...])
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if result[name] == nil { result[name] = value }
+        }
+        return result
+    }
+
+    /// The first index of `needle` in `haystack` at or after `start`, wholly before `end` (memmem's two-way
+    /// search: linear in both, whatever the boundary and body hold).
+    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int, within end: Int? = nil) -> Int? {
+        let end = min(end ?? haystack.count, haystack.count)
+        guard start <= end else { return nil }
+        return haystack.withUnsafeBufferPointer { buffer in
+            ByteSearch.firstRange(of: needle, in: UnsafeBufferPointer(rebasing: buffer[..<end]), from: start)
+        }
+    }
+}

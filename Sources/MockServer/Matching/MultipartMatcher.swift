@@ -1,0 +1,57 @@
+import AutomationSupport
+
+/// One of WireMock's `multipartPatterns`: the request must be multipart, and `ANY` (the default) of its parts, or
+/// `ALL` of them, must match every header matcher and body pattern given. The pattern's `name` is a label, not a
+/// matcher (WireMock ignores it too); a part is told by its `Content-Disposition` header.
+struct MultipartMatcher: Sendable {
+    enum MatchingType: String, Sendable {
+        case any = "ANY"
+        case all = "ALL"
+    }
+
+    var matchingType: MatchingType = .any
+    var name: String?
+    var headers: [(name: String, matcher: ValueMatcher)] = []
+    var bodyPatterns: [ValueMatcher] = []
+
+    /// Whether the request's parts satisfy the pattern. `ALL` over no parts does not (WireMock answers 500 there).
+    func matches(_ parsed: MultipartBody.Parsed) -> Bool {
+        guard case .parts(let parts) = parsed, !parts.isEmpty else { return false }
+        switch matchingType {
+        case .any: return parts.contains(where: matches(part:))
+        case .all: return parts.allSatisfy(matches(part:))
+        }
+    }
+
+    func matches(part: MultipartBody.Part) -> Bool {
+        headers.allSatisfy { $0.matcher.matches(values: part.headers.values($0.name)) }
+            && bodyPatterns.allSatisfy { $0.matches(body: part.body, text: String(decoding: part.body, as: UTF8.self)) }
+    }
+
+    /// `any part with header Content-Disposition containing "name=\"info\"" and body equal to "x"`.
+    var description: String {
+        var text = matchingType == .any ? "any part" : "every part"
+        if let name { text += " (\"\(name.prefix(80))\")" }
+        let conditions =
+            headers.map { "header \($0.name) \($0.matcher.description)" } + bodyPatterns.map { "body \($0.description)" }
+        return conditions.isEmpty ? text : text + " with " + conditions.joined(separator: " and ")
+    }
+
+    /// The near miss: what the request holds instead.
+    func mismatch(_ parsed: MultipartBody.Parsed, contentType: String?) -> Mismatch? {
+        if matches(parsed) { return nil }
+        let actual: String
+        switch parsed {
+        case .notMultipart: actual = "a body that is not multipart (Content-Type \(contentType.map { "\"\($0.prefix(80))\"" } ?? "absent"))"
+        case .malformed(let reason): actual = "a multipart body WireMock cannot read: \(reason)"
+        case .parts(let parts):
+            let failing = parts.filter { !matches(part: $0) }.compactMap { MultipartBody.fieldName($0.headers) }
+            actual =
+                parts.isEmpty
+                ? "no parts with a form-data name"
+                : "\(parts.count) part\(parts.count == 1 ? "" : "s"), \(failing.count) not matching ("
+                    + failing.prefix(5).map { "\"\($0.prefix(40))\"" }.joined(separator: ", ") + (failing.count > 5 ? ", …" : "") + ")"
+        }
+        return Mismatch(field: "multipart", expected: description, actual: actual, weight: 1)
+    }
+}

@@ -1,0 +1,54 @@
+extension ValueMatcher {
+    /// Whether the values of a header or query parameter (each field line, each `name=value`; none when absent)
+    /// match, as WireMock's `MultiValuePattern` decides: a single matcher takes the value nearest it (see
+    /// ``bestMatch(_:)``), or, for none, must match a missing value (`absent`); `hasExactly` needs as many values as
+    /// matchers and each matcher's nearest value to match; `includes` needs each matcher's nearest value to match.
+    /// Both fail on a missing header, as in WireMock 3. (WireMock pairs neither: `hasExactly [equalTo a, equalTo a]`
+    /// holds for `a, b`, and so it does here.)
+    func matches(values: [String]) -> Bool {
+        switch self {
+        case .hasExactly(let matchers):
+            return !values.isEmpty && matchers.count == values.count && matchers.allSatisfy { $0.nearestMatches(values) }
+        case .includes(let matchers):
+            return !values.isEmpty && matchers.allSatisfy { $0.nearestMatches(values) }
+        default:
+            return values.isEmpty ? matches(nil) : nearestMatches(values)
+        }
+    }
+
+    private func nearestMatches(_ values: [String]) -> Bool { Self.bestMatch(values.lazy.map { wireMockResult($0) }) }
+
+    /// WireMock's `getBestMatch`: of several values, the one with the least distance decides (the first of equals).
+    /// A match is at distance 0 for every matcher but the date matchers, whose distance is the years between the
+    /// dates, matching or not: so of `2019-…` and `2021-…` against `after 2020-01-01`, WireMock keeps the first, which
+    /// does not match, and so does sut-launch.
+    static func bestMatch<Results: Sequence<(matched: Bool, distance: Double)>>(_ results: Results) -> Bool {
+        var best: (matched: Bool, distance: Double)?
+        for result in results where best == nil || result.distance < best!.distance { best = result }
+        return best?.matched ?? false
+    }
+
+    /// One value's WireMock `MatchResult`: whether it matches, and its distance (0 for a match and 1 otherwise, but for
+    /// the date matchers; `and` averages its operands' distances, `or` keeps the least).
+    func wireMockResult(_ value: String?) -> (matched: Bool, distance: Double) {
+        switch self {
+        case .date(let matcher): return matcher.result(value)
+        case .and(let all) where !all.isEmpty:
+            let results = all.map { $0.wireMockResult(value) }
+            return (results.allSatisfy(\.matched), results.reduce(0) { $0 + $1.distance } / Double(results.count))
+        case .or(let any) where !any.isEmpty:
+            let results = any.map { $0.wireMockResult(value) }
+            return (results.contains(where: \.matched), results.map(\.distance).min()!)
+        default:
+            let matched = matches(value)
+            return (matched, matched ? 0 : 1)
+        }
+    }
+
+    /// Whether a body matches: `binaryEqualTo` compares its bytes, every other matcher its text (`text` is nil for an
+    /// empty request body, as the other body matchers have always read it).
+    func matches(body: [UInt8], text: @autoclosure () -> String?) -> Bool {
+        if case .binaryEqualTo(let expected) = self { return body == expected }
+        return matches(text())
+    }
+}

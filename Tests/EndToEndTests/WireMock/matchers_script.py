@@ -1,0 +1,232 @@
+"""WireMock 2.35's date, credential, binary, anything and multipart matchers: the same mappings (added through the
+admin API) and the same requests, against real WireMock and against sut-launch serve. Prints one line per request:
+which mapping answered it, or "unmatched"; and one line per mapping that both must refuse.
+
+Mappings go in groups, the server reset before each: WireMock evaluates every mapping's matchers on every request,
+and some of its matchers throw on some values (truncateActual on a value with no zone, unix on a value that is not a
+number, multipart on a body FileUpload cannot split): that is a 500 for every request while such a mapping is loaded.
+sut-launch answers those cases as no match, on purpose; here each group sends only values no mapping in it throws
+on. Dates relative to now are asked with values years away, so the two clocks never disagree.
+
+Usage: python3 matchers_script.py BASE_URL
+"""
+import base64
+import json
+import sys
+
+from plain_http import call
+
+base = sys.argv[1]
+
+
+def mapping(name, request):
+    body = {"request": request, "response": {"status": 200, "body": "M:" + name}}
+    status, text = call(base, "POST", "/__admin/mappings", json.dumps(body), {"Content-Type": "application/json"})
+    if status != 201:
+        print(f"mapping {name}: {status}")  # the two servers word their refusals differently
+
+
+def ask(method, path, body=None, headers=None):
+    status, text = call(base, method, path, body, headers or {})
+    answer = text if text.startswith("M:") else "unmatched"
+    shown = body if not isinstance(body, bytes) else "b64:" + base64.b64encode(body).decode()
+    print(f"{method} {path} {json.dumps(headers or {})} {shown!r} -> {status} {answer}")
+
+
+def group(name, mappings, requests):
+    print(f"# {name}")
+    call(base, "POST", "/__admin/reset")
+    for mapping_name, request in mappings.items():
+        mapping(mapping_name, request)
+    for request in requests:
+        ask(*request)
+
+
+def header_dates(matchers, values, header="X-D", absent=True):
+    mappings = {name: {"method": "GET", "urlPath": "/" + name, "headers": {header: m}} for name, m in matchers.items()}
+    requests = [("GET", "/" + name, None, {header: value}) for name in matchers for value in values]
+    requests += [("GET", "/" + name, None, {}) for name in matchers if absent]
+    return mappings, requests
+
+
+FIXED = {
+    "before-zoned": {"before": "2021-06-14T12:13:14Z"}, "after-zoned": {"after": "2021-06-14T12:13:14Z"},
+    "eq-zoned": {"equalToDateTime": "2021-06-14T12:13:14Z"}, "eq-offset": {"equalToDateTime": "2021-06-14T12:13:14+02:00"},
+    "eq-local": {"equalToDateTime": "2021-06-14T12:13:14"}, "eq-date": {"equalToDateTime": "2021-06-14"},
+    "before-rfc": {"before": "Mon, 14 Jun 2021 12:13:14 GMT"}, "after-local": {"after": "2021-06-14T12:13"},
+}
+VALUES = [
+    "2021-06-14T12:13:14Z", "2021-06-14t12:13:14z", "2021-06-14T12:13:14.000000001Z", "2021-06-14T12:13:14.Z",
+    "2021-06-14T14:13:14+02:00", "2021-06-14T12:13:14+02", "2021-06-14T14:13:14+02:00:00", "2021-06-14T12:13:14-00:00",
+    "2021-06-14T12:13:14", "2021-06-14T12:13:13Z", "2021-06-14T12:13:15Z", "2021-06-14", "2021-06-14T12:13Z",
+    "2021-06-14T12:13:14+0200", "2021-06-14T12:13:14+18:00", "2021-06-14T12:13:14+18:01", "2021-06-14T12:13:14Z[UTC]",
+    "2021-06-14T12:13:14+02:00[UTC]", "2021-06-14T14:13:14+02:00[Europe/Paris]", "2021-06-14T12:13:14Z[+02:00]",
+    "Mon, 14 Jun 2021 12:13:14 GMT", "mon, 14 jun 2021 12:13:14 gmt", "14 Jun 2021 12:13:14 GMT", "Tue, 14 Jun 2021 12:13:14 GMT",
+    "Mon, 14 Jun 2021 14:13:14 +0200", "Mon, 14 Jun 2021 12:13 GMT", "Monday, 14-Jun-21 12:13:14 GMT",
+    "Monday, 14-Jun-21 12:13:14 UTC", "monday, 14-Jun-21 12:13:14 GMT", "Mon Jun 14 12:13:14 2021", "Sun Jun  6 12:13:14 2021",
+    "Sun Jun 6 12:13:14 2021", "2021-06-14T24:00:00Z", "2021-06-14T12:13:60Z", "2021-02-29T00:00:00Z", "2020-02-29T00:00:00Z",
+    "+10000-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "+2021-06-14T12:13:14Z", "20210614T121314Z",
+    "garbage", "", "2021-06-14T12:13:14.1234567891Z",
+]
+group("fixed dates", *header_dates(FIXED, VALUES))
+
+NOW = {
+    "after-now": {"after": "now"}, "before-now-plus": {"before": "now +3 days"}, "after-now-minus": {"after": "NOW -3 DAYS"},
+    "after-short": {"after": "-3 days"}, "before-offset": {"before": "now", "expectedOffset": -5, "expectedOffsetUnit": "years"},
+    "offset-wins": {"after": "now +100 years", "expectedOffset": -5, "expectedOffsetUnit": "YEARS"},
+    "truncated": {"before": "now", "truncateExpected": "first day of year", "expectedOffset": 1, "expectedOffsetUnit": "years"},
+    "eq-truncated": {"equalToDateTime": "now", "truncateExpected": "FIRST_DAY_OF_NEXT_YEAR"},
+}
+group("now", *header_dates(NOW, [
+    "2000-01-01T00:00:00Z", "2999-01-01T00:00:00Z", "2999-01-01", "1999-12-31T23:59:59", "Sat, 01 Jan 2000 00:00:00 GMT",
+    "+100000-01-01T00:00:00Z", "-100000-01-01T00:00:00Z", "garbage",
+]))
+
+FORMATS = {
+    "f-dmy": {"equalToDateTime": "2021-02-28T00:00:00", "actualFormat": "dd/MM/yyyy"},
+    "f-d-m": {"equalToDateTime": "2021-06-01T00:00:00", "actualFormat": "d/M/yyyy"},
+    "f-xxx": {"equalToDateTime": "2021-06-14T12:13:14Z", "actualFormat": "yyyy-MM-dd'T'HH:mm:ssXXX"},
+    "f-space": {"equalToDateTime": "2021-06-14T12:13:14", "actualFormat": "yyyy-MM-dd HH:mm:ss"},
+    "f-names": {"equalToDateTime": "2021-06-14T00:00:00", "actualFormat": "EEE, dd MMM yyyy"},
+    "f-ampm": {"equalToDateTime": "2021-06-14T15:30:00", "actualFormat": "yyyy-MM-dd hh:mm a"},
+    "f-compact": {"equalToDateTime": "2021-06-14T00:00:00", "actualFormat": "yyyyMMdd"},
+    "f-yy": {"equalToDateTime": "2021-06-14T00:00:00", "actualFormat": "dd.MM.yy"},
+    "f-optional": {"equalToDateTime": "2021-06-14T12:00:00", "actualFormat": "yyyy-MM-dd['T'HH[:mm]]"},
+    "f-fraction": {"equalToDateTime": "2021-06-14T12:13:14.123Z", "actualFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSX"},
+    "f-z": {"equalToDateTime": "2021-06-14T12:13:14Z", "actualFormat": "yyyy-MM-dd'T'HH:mm:ssZ"},
+    "f-u": {"after": "-5000-01-01T00:00:00", "actualFormat": "uuuu-MM-dd"},
+    "f-y": {"after": "-5000-01-01T00:00:00", "actualFormat": "yyyy-MM-dd"},
+    "f-full": {"equalToDateTime": "2021-06-14T00:00:00", "actualFormat": "EEEE dd MMMM yyyy"},
+}
+group("actualFormat", *header_dates(FORMATS, [
+    "31/02/2021", "28/02/2021", "32/01/2021", "1/6/2021", "001/6/2021", "01/06/2021", "2021-06-14T12:13:14Z",
+    "2021-06-14T14:13:14+02:00", "2021-06-14T12:13:14+0000", "2021-06-14 12:13:14", "Mon, 14 Jun 2021", "Tue, 14 Jun 2021",
+    "mon, 14 jun 2021", "2021-06-14 03:30 PM", "2021-06-14 03:30 pm", "2021-06-14 15:30 PM", "20210614", "14.06.21",
+    "2021-06-14T12", "2021-06-14T12:00", "2021-06-14", "2021-06-14T12:13:14.123Z", "2021-06-14T12:13:14.123+00",
+    "0000-01-01", "-0001-01-01", "+10000-01-01", "10000-01-01", "Monday 14 June 2021", "Monday 14 Jun 2021",
+]))
+
+group("unix and epoch", *header_dates({
+    "unix": {"equalToDateTime": "2021-06-14T12:13:14Z", "actualFormat": "unix"},
+    "epoch": {"before": "2021-06-14T12:13:14Z", "actualFormat": "epoch"},
+}, ["1623672794", "1623672794000", "+1623672794", "-1", "0", "1623672793999"]))
+
+group("truncateActual", *header_dates({
+    "ta-zoned": {"equalToDateTime": "2021-06-01T00:00:00Z", "truncateActual": "first day of month"},
+    "ta-local": {"equalToDateTime": "2021-06-01T00:00:00", "truncateActual": "first_day_of_month"},
+    "ta-year": {"equalToDateTime": "2021-12-31T00:00:00Z", "truncateActual": "last day of year"},
+    "ta-hour": {"before": "2021-06-14T12:00:00Z", "truncateActual": "first minute of hour"},
+}, ["2021-06-14T12:13:14Z", "2021-06-30T23:59:59Z", "2021-06-14T14:13:14+02:00", "2021-06-01T01:00:00+02:00",
+    "Mon, 14 Jun 2021 12:13:14 GMT", "2021-12-01T00:00:00Z", "2021-06-14T11:59:59Z"], absent=False))
+
+group("dates elsewhere", {
+    "query": {"method": "GET", "urlPath": "/q", "queryParameters": {"since": {"after": "2020-01-01T00:00:00Z"}}},
+    "cookie": {"method": "GET", "urlPath": "/c", "cookies": {"seen": {"and": [{"after": "2020-01-01"}, {"before": "2022-01-01"}]}}},
+    "jsonpath": {"method": "POST", "urlPath": "/j", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.at", "before": "2022-01-01T00:00:00Z"}}]},
+    "jsonpath-after": {"method": "POST", "urlPath": "/ja", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.at", "after": "2020-01-01T00:00:00Z"}}]},
+    "body": {"method": "POST", "urlPath": "/b", "bodyPatterns": [{"after": "2020-01-01T00:00:00Z"}]},
+    "or": {"method": "GET", "urlPath": "/o", "headers": {"X-D": {"or": [{"before": "2000-01-01"}, {"equalTo": "never"}]}}},
+    "anything": {"method": "GET", "urlPath": "/a", "headers": {"X-A": {"anything": "x"}}},
+}, [
+    ("GET", "/q?since=2021-01-01T00:00:00Z", None, {}), ("GET", "/q?since=2019-01-01T00:00:00Z", None, {}), ("GET", "/q", None, {}),
+    ("GET", "/q?since=2019-01-01T00:00:00Z&since=2021-01-01T00:00:00Z", None, {}),
+    ("GET", "/c", None, {"Cookie": "seen=2021-03-03"}), ("GET", "/c", None, {"Cookie": "seen=2023-03-03"}), ("GET", "/c", None, {}),
+    ("POST", "/j", '{"at": "2021-06-14T12:13:14Z"}', {}), ("POST", "/j", '{"at": "2023-01-01T00:00:00Z"}', {}),
+    ("POST", "/j", '{"at": ["2021-06-14T12:13:14Z"]}', {}), ("POST", "/j", '{"other": 1}', {}),
+    # Of several values WireMock keeps the one nearest in years, matching or not (its date distance).
+    ("POST", "/j", '{"at": ["2023-01-01T00:00:00Z", "2021-06-14T12:13:14Z"]}', {}),
+    ("POST", "/ja", '{"at": ["2019-06-01T00:00:00Z", "2021-01-01T00:00:00Z"]}', {}),
+    ("POST", "/ja", '{"at": ["2021-01-01T00:00:00Z", "2019-06-01T00:00:00Z"]}', {}),
+    ("POST", "/ja", '{"at": ["2019-06-01T00:00:00", "2031-01-01T00:00:00Z"]}', {}),
+    ("GET", "/q?since=2021-01-01T00:00:00Z&since=2019-01-01T00:00:00Z", None, {}),
+    ("GET", "/q?since=2021-01-01T00:00:00&since=2019-01-01T00:00:00Z", None, {}),
+    ("POST", "/b", "2021-06-14T12:13:14Z", {}), ("POST", "/b", "2019-06-14T12:13:14Z", {}),
+    ("GET", "/o", None, {"X-D": "1999-01-01"}), ("GET", "/o", None, {"X-D": "never"}), ("GET", "/o", None, {"X-D": "2001-01-01"}),
+    ("GET", "/a", None, {}), ("GET", "/a", None, {"X-A": "anything at all"}),
+])
+
+
+def basic(credentials):
+    return "Basic " + base64.b64encode(credentials.encode()).decode()
+
+
+group("basic auth", {
+    "ba": {"method": "GET", "urlPath": "/ba", "basicAuthCredentials": {"username": "user", "password": "pass"}},
+    "ba-short": {"method": "GET", "urlPath": "/ba-short", "basicAuth": {"username": "user", "password": "pass"}},
+    "ba-unicode": {"method": "GET", "urlPath": "/ba-unicode", "basicAuthCredentials": {"username": "üser", "password": "p:ss"}},
+    "ba-null": {"method": "GET", "urlPath": "/ba-null", "basicAuthCredentials": {"username": 1}},
+    "ba-both": {"method": "GET", "urlPath": "/ba-both", "basicAuthCredentials": {"username": "user", "password": "pass"},
+                "headers": {"authorization": {"contains": "dXN"}}},
+}, [("GET", path, None, headers) for path in ["/ba", "/ba-short", "/ba-unicode", "/ba-null", "/ba-both"] for headers in [
+    {}, {"Authorization": basic("user:pass")}, {"Authorization": basic("user:pass").upper()}, {"authorization": basic("user:pass").lower()},
+    {"Authorization": basic("user:other")}, {"Authorization": basic("üser:p:ss")}, {"Authorization": basic("1:null")},
+    {"Authorization": "Bearer " + basic("user:pass")[6:]}, {"Authorization": basic("user:pass") + "="},
+]])
+
+group("binary", {
+    "bin": {"method": "POST", "urlPath": "/bin", "bodyPatterns": [{"binaryEqualTo": "AP/+gA=="}]},
+    "bin-unpadded": {"method": "POST", "urlPath": "/bin-unpadded", "bodyPatterns": [{"binaryEqualTo": "YQ"}]},
+    "bin-padded": {"method": "POST", "urlPath": "/bin-padded", "bodyPatterns": [{"binaryEqualTo": "YQ===="}]},
+    "bin-empty": {"method": "POST", "urlPath": "/bin-empty", "bodyPatterns": [{"binaryEqualTo": ""}]},
+}, [("POST", path, body, {}) for path in ["/bin", "/bin-unpadded", "/bin-padded", "/bin-empty"] for body in [
+    bytes([0, 0xFF, 0xFE, 0x80]), bytes([0, 0xFF, 0xFE]), b"a", b"ab", b"",
+]])
+
+DOCUMENTED = {"method": "POST", "urlPath": "/upload", "multipartPatterns": [{
+    "matchingType": "ANY",
+    "headers": {"Content-Disposition": {"contains": "name=\"info\""}, "Content-Type": {"contains": "charset"}},
+    "bodyPatterns": [{"equalToJson": "{}"}]}]}
+ALL = {"method": "POST", "urlPath": "/all", "multipartPatterns": [
+    {"matchingType": "ALL", "headers": {"Content-Type": {"equalTo": "text/plain"}}}]}
+BINARY_PART = {"method": "POST", "urlPath": "/binary", "multipartPatterns": [
+    {"name": "the file", "headers": {"Content-Disposition": {"contains": "name=\"bin\""}}, "bodyPatterns": [{"binaryEqualTo": "AP8NCg=="}]},
+    {"headers": {"X-Folded": {"equalTo": "one two"}}}]}
+
+
+def form(name, body, content_type=None, disposition="form-data"):
+    lines = [f'Content-Disposition: {disposition}; name="{name}"'] + ([f"Content-Type: {content_type}"] if content_type else [])
+    return "\r\n".join(lines).encode() + b"\r\n\r\n" + (body if isinstance(body, bytes) else body.encode())
+
+
+def multipart(parts, boundary="XyZ", first="\r\n"):
+    out = b"preamble\r\n"
+    for index, part in enumerate(parts):
+        out += f"--{boundary}".encode() + (first.encode() if index == 0 else b"\r\n") + part + b"\r\n"
+    return out + f"--{boundary}--\r\n".encode()
+
+
+MP = {"Content-Type": "multipart/form-data; boundary=XyZ"}
+info = form("info", "{}", "application/json; charset=utf-8")
+group("multipart", {"documented": DOCUMENTED, "all": ALL, "binary": BINARY_PART}, [
+    ("POST", "/upload", multipart([form("file", "bytes"), info]), MP),
+    ("POST", "/upload", multipart([info]), {"Content-Type": 'multipart/form-data; boundary="XyZ"'}),
+    ("POST", "/upload", multipart([info], first="\n"), MP),
+    ("POST", "/upload", multipart([form("info", "{}", "application/json")]), MP),
+    ("POST", "/upload", multipart([form("info", '{"a": 1}', "application/json; charset=utf-8")]), MP),
+    ("POST", "/upload", multipart([form("other", "x"), form("info", "{}", "application/json; charset=utf-8", disposition="attachment")]), MP),
+    ("POST", "/upload", multipart([info]), {"Content-Type": "application/json"}),
+    ("POST", "/upload", multipart([info]), {}),
+    ("POST", "/all", multipart([form("a", "1", "text/plain"), form("b", "2", "text/plain")]), MP),
+    ("POST", "/all", multipart([form("a", "1", "text/plain"), form("b", "2")]), MP),
+    ("POST", "/all", multipart([form("a", "1", "text/plain"), form("x", "png", "image/png", disposition="attachment")]), MP),
+    ("POST", "/binary", multipart([form("bin", bytes([0, 0xFF, 0x0D, 0x0A])),
+                                   b'Content-Disposition: form-data; name="t"\r\nX-Folded: one\r\n\ttwo\r\n\r\ntext']), MP),
+    ("POST", "/binary", multipart([form("bin", bytes([0, 0xFF]))]), MP),
+])
+
+# What WireMock refuses and sut-launch refuses too (the status codes agree: 422).
+group("refused by both", {
+    "bad-unit": {"headers": {"X": {"before": "now +3 day"}}},
+    "bad-amount": {"headers": {"X": {"before": "now +99999999999 days"}}},
+    "bad-truncation": {"headers": {"X": {"before": "now", "truncateExpected": "nope"}}},
+    "bad-pattern": {"headers": {"X": {"before": "now", "actualFormat": "yyyy{"}}},
+    "number-operand": {"headers": {"X": {"before": 5}}},
+    "bad-base64": {"bodyPatterns": [{"binaryEqualTo": "!!!"}]},
+    "bad-length": {"bodyPatterns": [{"binaryEqualTo": "YW Jj"}]},
+    "binary-header": {"headers": {"X": {"binaryEqualTo": "AAA="}}},
+    "lower-any": {"multipartPatterns": [{"matchingType": "any"}]},
+    "extra-key": {"multipartPatterns": [{"matchingType": "ANY", "foo": 1}]},
+    "credentials-key": {"basicAuthCredentials": {"username": "u", "password": "p", "extra": 1}},
+    "not": {"headers": {"X": {"not": {"equalTo": "a"}}}},
+    "form": {"formParameters": {"a": {"equalTo": "1"}}},
+}, [])
