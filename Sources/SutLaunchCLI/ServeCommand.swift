@@ -13,7 +13,7 @@ package enum ServeCommand {
 
     /// Runs the server; returns the exit code. Signals must be blocked in this process already.
     package static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try ServeOptions.parse(arguments)
+        var options = try ServeOptions.parse(arguments)
         if options.help {
             Console.out(help)
             return 0
@@ -22,6 +22,7 @@ package enum ServeCommand {
             return SutLaunchCommand.runCompanion(
                 for: options.https.enabled ? "--https" : "--intercept", arguments: ["serve"] + arguments, report: nil)
         }
+        try options.placeWireMockRoot()
         for notice in options.notices { Console.line("note: \(notice)") }
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. A bad option was refused by the parse, a missing or bad stub file is
@@ -87,7 +88,7 @@ package enum ServeCommand {
         // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
         server.onShutdown { SignalForwarder.raiseTermination() }
         _ = SignalForwarder.waitForTerminationSignal()
-        let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet)
+        let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet, settle: .milliseconds(500), after: "the stop")
         if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
     }

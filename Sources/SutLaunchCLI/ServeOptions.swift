@@ -1,3 +1,4 @@
+import AutomationSupport
 package import MockServer
 package import ProcessEngine
 
@@ -5,14 +6,13 @@ package import ProcessEngine
 package enum ServeOption: CommandOption {
     case port, host, https, httpsHost, httpsCertificate, httpsKey, intercept, strict, lenientStubs, globalResponseTemplating, journal,
         journalLimit
-    case journalSecrets, noAdmin, quiet, help
+    case journalSecrets, noAdmin, quiet, rootDir, bindAddress, maxRequestJournalEntries, help
 
     package var repeats: Bool {
         switch self {
         case .httpsHost, .intercept: true
         case .port, .host, .https, .httpsCertificate, .httpsKey, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit,
-            .journalSecrets, .noAdmin,
-            .quiet, .help:
+            .journalSecrets, .noAdmin, .quiet, .rootDir, .bindAddress, .maxRequestJournalEntries, .help:
             false
         }
     }
@@ -39,6 +39,10 @@ package enum ServeOption: CommandOption {
                 "--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
         case .noAdmin: OptionSpec("--no-admin", help: "turn the /__admin API off")
         case .quiet: OptionSpec("--quiet", short: "-q", help: "do not log each request to stderr")
+        case .rootDir:
+            OptionSpec("--root-dir", value: "DIR", help: "WireMock's: a root with mappings/ and __files/ (default . when it has mappings/)")
+        case .bindAddress: OptionSpec("--bind-address", value: "ADDRESS", help: "WireMock's name for --host")
+        case .maxRequestJournalEntries: OptionSpec("--max-request-journal-entries", value: "N", help: "WireMock's name for --journal-limit")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }
@@ -60,6 +64,8 @@ package struct ServeOptions {
     package var server = MockServer.Options()
     /// One line per WireMock option given that has no effect here (``WireMockCommandLine``).
     package var notices: [String] = []
+    /// `--root-dir DIR`: a WireMock root; nil: none given.
+    package var rootDirectory: String?
 
     /// Parses `serve`'s arguments (after `serve`); WireMock's own options are read too (``WireMockCommandLine``).
     package static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
@@ -99,7 +105,35 @@ package struct ServeOptions {
         case .journalSecrets: server.journalSecrets = true
         case .noAdmin: server.admin = false
         case .quiet: quiet = true
+        case .rootDir: rootDirectory = option.value ?? ""
+        case .bindAddress: host = try ChoiceOptions.listenAddress(option)
+        case .maxRequestJournalEntries: server.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         case .help: help = true
+        }
+    }
+}
+
+extension ServeOptions {
+    /// The stub paths `serve` loads once WireMock's root is placed: `--root-dir DIR` with a `mappings/` is one more
+    /// stub root (without one it adds nothing, as WireMock starts empty: said in a note); with no stubs and no
+    /// `--root-dir`, a `mappings/` in the working directory is loaded, as WireMock's default root `.` is.
+    /// - Throws: ``UsageError`` when `--root-dir` names no directory.
+    mutating func placeWireMockRoot() throws(UsageError) {
+        if let root = rootDirectory {
+            guard !root.isEmpty, FileSystem.isDirectory(root) else {
+                throw UsageError(
+                    "--root-dir '\(root.prefix(200).escapingControlCharacters())': not a directory; give WireMock's root (the directory holding mappings/ and __files/)"
+                )
+            }
+            if FileSystem.isDirectory(root + "/mappings") {
+                if !stubPaths.contains(root) { stubPaths.append(root) }
+            } else {
+                notices.append(
+                    "--root-dir \(root.escapingControlCharacters()) has no mappings/: it adds no mappings (WireMock starts empty too)")
+            }
+        } else if stubPaths.isEmpty, FileSystem.isDirectory("mappings") {
+            notices.append("no stubs given: loading ./mappings, as WireMock does with its default --root-dir .")
+            stubPaths = ["."]
         }
     }
 }

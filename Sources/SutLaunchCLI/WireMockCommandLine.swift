@@ -1,11 +1,8 @@
 /// WireMock 2.35's standalone command line, read by `serve` so that a WireMock invocation works with the binary's
-/// name swapped: its options become `serve`'s (`--root-dir DIR` a stub root, `--bind-address` `--host`,
-/// `--max-request-journal-entries` `--journal-limit`), the ones that are this server's behaviour already are
-/// accepted as they are, and the ones that mean nothing here are accepted with one notice each, never silently.
+/// name swapped: `--root-dir`, `--bind-address` and `--max-request-journal-entries` are `serve`'s own options
+/// (``ServeOption``); the ones that are this server's behaviour already are accepted as they are, and the ones that
+/// mean nothing here are accepted with one notice each, never silently.
 enum WireMockCommandLine {
-    /// Options `serve` reads under WireMock's name, and what they become.
-    static let renamed = ["--root-dir": "", "--bind-address": "--host", "--max-request-journal-entries": "--journal-limit"]
-
     /// Switches that describe what this server does anyway.
     static let alreadySo: Set<String> = [
         "--local-response-templating", "--verbose", "--disable-banner", "--disable-gzip", "--disable-request-logging",
@@ -47,7 +44,11 @@ enum WireMockCommandLine {
         "--enable-browser-proxying": (false, "use --intercept HOST: the listed hosts are answered from the mappings"),
         "--trust-all-proxy-targets": (false, "proxying is not available"), "--trust-proxy-target": (true, "proxying is not available"),
         "--allow-proxy-targets": (true, "proxying is not available"), "--deny-proxy-targets": (true, "proxying is not available"),
-        "--proxy-pass-through": (true, "proxying is not available"),
+        "--proxy-pass-through": (true, "proxying is not available"), "--proxy-timeout": (true, "proxying is not available"),
+        "--admin-api-basic-auth": (true, "the admin API keeps to this machine and refuses other sites' pages instead"),
+        "--admin-api-require-https": (false, "the admin API is served on the one port, over TLS with --https"),
+        "--use-chunked-encoding": (true, "answers carry Content-Length; a mapping's chunkedDribbleDelay sends slowly"),
+        "--timeout": (true, "answers are not cut short; clients set their own timeouts"),
     ]
 
     /// `arguments` with WireMock's options made `serve`'s, and one notice per option that has no effect here.
@@ -63,16 +64,12 @@ enum WireMockCommandLine {
                 break
             }
             let (name, attached) = split(argument)
-            if let target = renamed[name] {
-                let value = attached ?? (index < arguments.count ? arguments[index] : nil)
-                if attached == nil, value != nil { index += 1 }
-                // --root-dir DIR is a stub root given as an operand; without a value the parser says what is missing.
-                if target.isEmpty { result += value.map { [$0] } ?? [name] } else { result += [target] + (value.map { [$0] } ?? []) }
-            } else if alreadySo.contains(name) {
+            if alreadySo.contains(name) {
                 continue
             } else if let ignored = ignored[name] {
                 if ignored.takesValue && attached == nil && index < arguments.count { index += 1 }
-                notices.append("\(name) has no effect in sut-launch serve: \(ignored.why)")
+                let notice = "\(name) has no effect in sut-launch serve: \(ignored.why)"
+                if !notices.contains(notice) { notices.append(notice) }
             } else {
                 result.append(argument)
             }

@@ -81,6 +81,45 @@ struct WireMockCommandLineEndToEndTests {
         let path = try CLI.write(feature, "roots.feature", in: directory)
         let result = try CLI.run(["test", path])
         #expect(result.stdout.contains("2 scenarios: 1 passed, 1 could not run"), "\(result.stdout)")
-        #expect(result.stdout.contains("no .json mapping files: nothing loaded from"), "\(result.stdout)")
+        #expect(result.stdout.contains("no mappings in it: nothing loaded from"), "\(result.stdout)")
+    }
+
+    /// Fourth hostile review: a run's end waited 2 s for requests and reported a webhook with a 3 s delay as "still
+    /// being sent", never sending it.
+    @Test func aRunWaitsForItsWebhooksPastTheRequestSettleTime() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(
+            """
+            { "mappings": [
+              { "request": { "method": "POST", "url": "/order" }, "response": { "status": 202 },
+                "postServeActions": [ { "name": "webhook", "parameters": { "method": "POST",
+                  "url": "http://127.0.0.1:{{request.headers.X-Port}}/callback", "delay": { "type": "fixed", "milliseconds": 2500 } } } ] },
+              { "request": { "method": "POST", "url": "/callback" }, "response": { "status": 200 } } ] }
+            """, "hooks.json", in: directory)
+        let result = try CLI.run([
+            "--strict", "-p", "0", "--stub", stubs, "sh", "-c",
+            #"curl -sS -X POST -H "X-Port: ${SUT_MOCK_SERVER_URL##*:}" "$SUT_MOCK_SERVER_URL/order""#,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("1× POST /callback"), "\(result.stderr)")
+    }
+
+    @Test func serveTakesWireMocksDefaultRootAndSaysWhatARootLacks() throws {
+        let directory = try root()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inRoot = try CLI.run(
+            ["serve", "--port", "0", "--https-port", "1", "--https-port", "2"], cwd: directory.appendingPathComponent("root")
+        ) {
+            process, outURL in
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline && ((try? String(contentsOf: outURL, encoding: .utf8)) ?? "").isEmpty { usleep(50_000) }
+            process.terminate()
+        }
+        #expect(inRoot.stderr.contains("note: no stubs given: loading ./mappings, as WireMock does"), "\(inRoot.stderr)")
+        #expect(inRoot.stderr.contains("serving 2 routes"), "\(inRoot.stderr)")
+        #expect(inRoot.stderr.components(separatedBy: "--https-port has no effect").count == 2, "one notice per option: \(inRoot.stderr)")
+        let file = try CLI.run(["serve", "--port", "0", "--root-dir", directory.appendingPathComponent("root/__files/nested/b.txt").path])
+        #expect(file.status == 2 && file.stderr.contains("not a directory"), "\(file.stderr)")
     }
 }

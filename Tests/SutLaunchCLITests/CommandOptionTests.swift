@@ -111,6 +111,10 @@ import Testing
         case .journalSecrets: (["--journal-secrets"], { _ in true })
         case .noAdmin: (["--no-admin"], { _ in true })
         case .quiet: (["-q"], { $0.quiet })
+        case .rootDir: (["--root-dir", "wiremock"], { $0.rootDirectory == "wiremock" })
+        case .bindAddress: (["--bind-address", "::1"], { $0.host == "::1" })
+        // MockServer.Options is not imported here: the journal limit it sets is checked end to end.
+        case .maxRequestJournalEntries: (["--max-request-journal-entries", "7"], { _ in true })
         case .help: (["--help"], { $0.help })
         }
     }

@@ -38,6 +38,8 @@ public struct MockResponse: Sendable, Hashable {
     public var chunked: Bool
     /// Send what follows the head slowly, in pieces (WireMock's `chunkedDribbleDelay`); nil: at once.
     package var dribble: Dribble?
+    /// Work to do once the answer is written (a mapping's webhooks); nil: none.
+    package var afterAnswer: AfterAnswer?
 
     /// An answer; by default 200 with no body.
     public init(
@@ -107,4 +109,18 @@ package enum HTTPStatus {
 
     /// Statuses that never carry a body (RFC 9110 §6.4.1).
     package static func forbidsBody(_ status: Int) -> Bool { status < 200 || status == 204 || status == 304 }
+}
+
+/// Work a connection does after it wrote an answer; equal by its number, so answers stay comparable.
+package struct AfterAnswer: Sendable, Hashable {
+    let id: Int
+    let run: @Sendable () -> Void
+
+    init(_ run: @escaping @Sendable () -> Void) {
+        id = Int.random(in: Int.min...Int.max)
+        self.run = run
+    }
+
+    package static func == (lhs: AfterAnswer, rhs: AfterAnswer) -> Bool { lhs.id == rhs.id }
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -222,6 +222,14 @@ package struct Connection<Transport: ConnectionTransport> {
             headers: head.headers, body: body, clientAddress: clientAddress, scheme: scheme)
         let response = handler(request)
         let keepAlive = head.keepAlive && !isStopped()
+        let written = write(response, head, keepAlive: keepAlive, &io)
+        response.afterAnswer?.run() // once the answer is out (WireMock's post-serve actions)
+        return written
+    }
+
+    /// Writes the answer (after its delay, or its fault; dribbled, or batched with pipelined ones); false when the
+    /// connection is to end.
+    private func write(_ response: MockResponse, _ head: RequestHead, keepAlive: Bool, _ io: inout Buffers) -> Bool {
         if response.delayMs > 0 {
             flush(&io.output)
             MonotonicClock.sleep(milliseconds: response.delayMs)
@@ -245,8 +253,9 @@ package struct Connection<Transport: ConnectionTransport> {
             socket.send(io.output)
             return false
         }
-        // Pipelined requests already here are answered before writing, in one batch.
-        if Self.findHeadEnd(io.input, from: io.start) == nil || io.output.count > 256 * 1024 {
+        // Pipelined requests already here are answered before writing, in one batch; an answer with work after it
+        // goes out first.
+        if response.afterAnswer != nil || Self.findHeadEnd(io.input, from: io.start) == nil || io.output.count > 256 * 1024 {
             flush(&io.output)
         }
         return true

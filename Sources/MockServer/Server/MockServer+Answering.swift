@@ -39,7 +39,13 @@ extension MockServer {
         }
         let entry = parts.journal.record(request, stub: chosen?.stub, response: response, nearMiss: nearMiss)
         if let stub = chosen?.stub, !stub.webhooks.isEmpty {
-            WebhookSender.send(stub.webhooks, after: request, stub: "\(stub.name) (\(stub.source))", journal: parts.journal)
+            // Counted now (a run's end waits for it), sent once the answer is written.
+            let journal = parts.journal
+            let hooks = stub.webhooks
+            let ticket = journal.webhooks.reserve(hooks.count, delayMs: hooks.map(\.longestDelayMs).max() ?? 0)
+            answer.afterAnswer = AfterAnswer {
+                WebhookSender.send(hooks, after: request, stub: "\(stub.name) (\(stub.source))", journal: journal, ticket: ticket)
+            }
         }
         observer?(entry)
         return answer

@@ -7,13 +7,19 @@ enum WebhookSender {
     /// Connect, send and the callee's answer head each within this.
     static let timeoutMs: Int32 = 10_000
 
-    static func send(_ hooks: [Webhook], after request: HTTPRequest, stub: String, journal: JournalStore) {
-        for hook in hooks {
-            journal.webhookStarted()
-            let started = startDetachedThread {
-                journal.webhookFinished(failure: deliver(hook, request).map { "webhook \(hook.method) after \(stub): \($0)" })
+    /// Sends `hooks`, the first `ticket` of them in the slots reserved for them (``WebhookLog/reserve(_:delayMs:)``); the
+    /// others are failures (too many in flight).
+    static func send(_ hooks: [Webhook], after request: HTTPRequest, stub: String, journal: JournalStore, ticket: Int) {
+        let log = journal.webhooks
+        for (index, hook) in hooks.enumerated() {
+            guard index < ticket else {
+                log.refused("webhook \(hook.method) after \(stub): not sent, \(WebhookLog.inFlightLimit) webhooks were in flight")
+                continue
             }
-            if !started { journal.webhookFinished(failure: "webhook \(hook.method) after \(stub): no thread to send it") }
+            let started = startDetachedThread {
+                log.finished(failure: deliver(hook, request).map { "webhook \(hook.method) after \(stub): \($0)" })
+            }
+            if !started { log.finished(failure: "webhook \(hook.method) after \(stub): no thread to send it") }
         }
     }
 
@@ -31,6 +37,9 @@ enum WebhookSender {
         let message = hook.templates.map { $0.apply(to: hook.message, for: request) } ?? hook.message
         let target = Webhook.target(url)
         if let problem = target.problem { return "\(url.prefix(120).escapingControlCharacters()): \(problem)" }
+        if let name = message.headers.entries.lazy.map(\.name).first(where: { Webhook.headerNameProblem($0) != nil }) {
+            return "its header \(name.prefix(60).escapingControlCharacters()): \(Webhook.headerNameProblem(name)!)"
+        }
         let shown = "\(hook.method) \(url.prefix(120).escapingControlCharacters())"
         let socket: Socket
         do { socket = try Socket.connect(host: target.host, port: target.port, timeoutMs: timeoutMs) } catch { return "\(shown): \(error)" }
@@ -39,7 +48,7 @@ enum WebhookSender {
         let host = target.host.contains(":") ? "[\(target.host)]:\(target.port)" : "\(target.host):\(target.port)"
         var head =
             "\(hook.method) \(target.path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\nContent-Length: \(message.body.count)\r\n"
-        for header in message.headers.entries where !["host", "content-length", "connection"].contains(header.name.lowercased()) {
+        for header in message.headers.entries {
             head += "\(header.name): \(ResponseTemplates.fieldValue(header.value))\r\n"
         }
         guard socket.send(Array((head + "\r\n").utf8) + message.body) else { return "\(shown): the callee closed the connection" }

@@ -15,50 +15,67 @@ public enum StubLoader {
 
     /// Loads one file or directory.
     public static func load(_ path: String, skip: ((StubError) -> Void)? = nil) throws(StubError) -> StubSet {
-        func file(_ file: String, wireMockFiles: String?) throws(StubError) -> StubSet {
-            do {
-                return try loadFile(file, wireMockFiles: wireMockFiles, skip: skip)
-            } catch {
-                guard let skip else { throw error }
-                skip(error)
-                return StubSet()
-            }
-        }
+        // `root/` and `root/mappings/` are `root` and `root/mappings`: a trailing slash changes nothing.
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         if FileSystem.isDirectory(path) {
-            let mappings = path + "/mappings"
-            if FileSystem.isDirectory(mappings) {
-                // WireMock reads mappings/ recursively: every .json file below it, in path order here.
-                let found: [String]
-                do { found = try DirectoryWalk.files(under: mappings) { _ in true } } catch {
-                    throw StubError(file: mappings, "\(error)")
-                }
-                var set = StubSet()
-                let files = path + "/__files"
-                for found in found {
-                    if found.hasSuffix(".json") {
-                        set.merge(try file(found, wireMockFiles: files))
-                    } else {
-                        set.notices.append("\(found.escapingControlCharacters()): not loaded (a mapping file's name ends in .json)")
-                    }
-                }
-                if set.stubs.isEmpty && set.files.isEmpty {
-                    set.notices.append(
-                        "\(mappings.escapingControlCharacters()): no .json mapping files: nothing loaded from \(path.escapingControlCharacters())"
-                    )
-                }
-                return set
+            if FileSystem.isDirectory(path + "/mappings") { return try wireMockMappings(path + "/mappings", root: path, skip: skip) }
+            // A WireMock mappings directory named on its own: recursive too, its files from __files beside it.
+            if path == "mappings" || path.hasSuffix("/mappings") {
+                return try wireMockMappings(path, root: FileSystem.directory(of: path), skip: skip)
             }
             var set = StubSet()
             let names = FileSystem.list(path)
             let jsonFiles = names.filter { $0.hasSuffix(".json") }
             if jsonFiles.isEmpty { throw StubError(file: path, "no .json stub files in this directory (and no mappings/ directory)") }
-            for name in jsonFiles { set.merge(try file(path + "/" + name, wireMockFiles: nil)) }
+            for name in jsonFiles { set.merge(try lenient(path + "/" + name, wireMockFiles: nil, skip: skip)) }
             for name in names where !name.hasSuffix(".json") && name != "__files" {
-                set.notices.append("\((path + "/" + name).escapingControlCharacters()): not loaded (stub files end in .json)")
+                let entry = path + "/" + name
+                let why =
+                    FileSystem.isDirectory(entry) ? "a directory: stub directories are read one level deep" : "stub files end in .json"
+                set.notices.append("\(entry.escapingControlCharacters()): not loaded (\(why))")
             }
             return set
         }
         return try loadFile(path, wireMockFiles: nil, skip: skip)
+    }
+
+    /// Every `.json` file below `mappings`, recursively and in path order, as WireMock reads it; what is not loaded is
+    /// named, and a directory that gave no mapping is said.
+    private static func wireMockMappings(_ mappings: String, root: String, skip: ((StubError) -> Void)?) throws(StubError) -> StubSet {
+        let found: [String]
+        do { found = try DirectoryWalk.files(under: mappings) { _ in true } } catch { throw StubError(file: mappings, "\(error)") }
+        var set = StubSet()
+        let files = root + "/__files"
+        for found in found {
+            let shown = found.escapingControlCharacters()
+            if String(validating: Array(found.utf8), as: UTF8.self) == nil || found.contains("\u{FFFD}") {
+                set.notices.append("\(shown): not loaded (its name is not UTF-8: rename it)")
+            } else if !FileSystem.isRegularFile(found) {
+                // A directory the walk could not enter (a path longer than the system allows) is never a silent skip.
+                throw StubError(file: found, "cannot read it (\(FileSystem.unreadable(found)))")
+            } else if found.hasSuffix(".json") {
+                set.merge(try lenient(found, wireMockFiles: files, skip: skip))
+            } else {
+                set.notices.append("\(shown): not loaded (a mapping file's name ends in .json)")
+            }
+        }
+        if set.stubs.isEmpty {
+            set.notices.append(
+                "\(mappings.escapingControlCharacters()): no mappings in it: nothing loaded from \(root.escapingControlCharacters())")
+        }
+        return set
+    }
+
+    /// Loads a file; with `skip` (lenient loading), a file that cannot be loaded is handed to it and skipped.
+    private static func lenient(_ file: String, wireMockFiles: String?, skip: ((StubError) -> Void)?) throws(StubError) -> StubSet {
+        do {
+            return try loadFile(file, wireMockFiles: wireMockFiles, skip: skip)
+        } catch {
+            guard let skip else { throw error }
+            skip(error)
+            return StubSet()
+        }
     }
 
     /// Parses stub text (used by `load` and by tests).

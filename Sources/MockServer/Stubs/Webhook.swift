@@ -58,11 +58,17 @@ struct Webhook: Sendable {
             }
             if let headers = try reader.object("headers") {
                 for key in headers.keys {
+                    if let problem = headerNameProblem(key) {
+                        throw reader.error("headers", "webhook header \"\(key.prefix(60))\": \(problem)")
+                    }
                     guard let value = headers[key] else { continue }
                     for element in value.elements ?? [value] {
                         hook.message.headers.add(key, originalRequestRenamed(element.string ?? JSONWriter.write(element)))
                     }
                 }
+            }
+            if reader["body"] != nil && reader["base64Body"] != nil {
+                throw reader.error("base64Body", "a webhook has one body, found body and base64Body")
             }
             if let body = try reader.string("body") {
                 hook.message.body = Array(originalRequestRenamed(body).utf8)
@@ -87,22 +93,60 @@ struct Webhook: Sendable {
         text.replacingOccurrences(of: "originalRequest", with: "request")
     }
 
-    /// Where `url` goes: address, port and path; or why it may not be called.
+    /// Where `url` goes: address, port and path; or why it may not be called. The URL is one request-line token (no
+    /// space or control character: a value rendered into it cannot add a line to the request), the host an address
+    /// of this machine written as one (four numbers from 127, `[::1]`) or `localhost`.
     static func target(_ url: String) -> (host: String, port: UInt16, path: String, problem: String?) {
+        if url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            return ("", 0, "", "a URL holds no space, line break or other control character")
+        }
         guard url.lowercased().hasPrefix("http://") else {
             return ("", 0, "", "webhooks are sent over plain HTTP to this machine (http://127.0.0.1:PORT/...)")
         }
         let rest = url.dropFirst(7)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let path = rest.dropFirst(authority.count)
+        if authority.contains("@") { return ("", 0, "", "a webhook URL holds no userinfo") }
         let (host, port) = HTTPRequest.split(authority: authority)
         if port == nil, authority.contains(":"), !authority.hasSuffix("]") {
             return ("", 0, "", "the port is not a number from 1 to 65535")
         }
         let address = host == "localhost" ? "127.0.0.1" : host
-        guard address.hasPrefix("127.") || address == "::1", address.contains(":") ? Socket.isIPv6Address(address) : true else {
+        let octets = address.split(separator: ".", omittingEmptySubsequences: false)
+        let loopbackIPv4 =
+            octets.count == 4 && octets[0] == "127"
+            && octets.allSatisfy { $0.count <= 3 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (Int($0) ?? 256) <= 255 }
+        guard loopbackIPv4 || address == "::1" else {
             return ("", 0, "", "webhooks go to this machine only (127.0.0.1, ::1, localhost), not \(host.prefix(80))")
         }
         return (address, UInt16(clamping: port ?? 80), path.isEmpty ? "/" : String(path), nil)
+    }
+
+    /// Why `name` cannot be a header of a webhook's request: not a token (RFC 9110 5.1), or one the sender writes itself
+    /// (framing and connection headers: the request is sent with `Content-Length` and `Connection: close`).
+    static func headerNameProblem(_ name: String) -> String? {
+        let token = "!#$%&'*+-.^_`|~"
+        if name.isEmpty
+            || !name.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || token.unicodeScalars.contains($0))
+            })
+        {
+            return "a header name is a token (letters, digits, !#$%&'*+-.^_`|~)"
+        }
+        if ["host", "content-length", "transfer-encoding", "connection", "te", "upgrade", "trailer"].contains(name.lowercased()) {
+            return "the sender writes \(name) itself"
+        }
+        return nil
+    }
+
+    /// The longest delay this webhook may wait before it is sent, in milliseconds.
+    var longestDelayMs: Int {
+        switch delay {
+        case nil: return 0
+        case .fixed(let milliseconds): return milliseconds
+        case .uniform(_, let upper): return upper
+        case .lognormal(_, _, let maxValue):
+            return maxValue.map { Int(min($0, Double(StubRanges.delayMs.upperBound))) } ?? StubRanges.delayMs.upperBound
+        }
     }
 }

@@ -37,13 +37,18 @@ package enum MockServerRun {
     /// Stops the server, writes the plan's journal (mode 0600; secret headers redacted unless the plan keeps
     /// them) and prints the summary unless quiet (failures always).
     /// - Returns: the summary, and whether the journal asked for could not be written (exit 74).
-    package static func finish(_ server: MockServer, _ plan: ServerPlan, quiet: Bool) -> (summary: ServerSummary, journalFailed: Bool) {
+    /// - Parameter settle: how long requests already sent may take to be read and answered (`serve` stopping on a
+    ///   signal waits less: it promises to end within a second).
+    package static func finish(
+        _ server: MockServer, _ plan: ServerPlan, quiet: Bool, settle: Duration = settleTimeout, after what: String = "the program ended"
+    ) -> (summary: ServerSummary, journalFailed: Bool) {
         // A request the program sent just before it exited may still be in a socket's buffer: read and answer it
         // before the summary counts (an unexpected one dropped here made a strict run pass).
-        if !server.settle(timeout: settleTimeout) {
-            Console.error(
-                "mock server: a request was still arriving or being answered \(Runner.format(settleTimeout)) after the program ended")
+        if !server.settle(timeout: settle) {
+            Console.line("warning: mock server: a request was still arriving or being answered \(Runner.format(settle)) after \(what)")
         }
+        // Webhooks of answers given: each is waited for until its own deadline; one still in flight is a failure.
+        server.waitForWebhooks()
         server.stop()
         let summary = server.summary
         var journalFailed = false

@@ -53,6 +53,7 @@ extension ScenarioRun {
         }
         guard let server else { return [] }
         server.settle(timeout: MockServerRun.settleTimeout)
+        server.waitForWebhooks()
         server.stop()
         return server.summary.failures
     }

@@ -1,3 +1,4 @@
+import AutomationSupport
 import Foundation
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
         let server = try TestServer(Self.caller(action))
         defer { server.stop() }
         #expect(try post(server).hasSuffix("accepted"))
-        #expect(server.server.settle(timeout: .seconds(10)))
+        #expect(server.server.settle(timeout: .seconds(10)) && server.server.waitForWebhooks())
         let received = try #require(callee.server.journal.ordered.first?.request)
         #expect(received.bodyText == #"{"order": 42}"#)
         #expect(received.header("X-Trace") == "x" && received.header("Content-Type") == "application/json")
@@ -49,7 +50,7 @@ import Testing
         let start = Date()
         _ = try post(server)
         #expect(callee.server.journal.count == 0, "the delay was not waited")
-        #expect(server.server.settle(timeout: .seconds(10)))
+        #expect(server.server.settle(timeout: .seconds(10)) && server.server.waitForWebhooks())
         #expect(Date().timeIntervalSince(start) >= 0.3)
         #expect(callee.server.journal.ordered.first?.request.bodyText == "late")
     }
@@ -59,7 +60,7 @@ import Testing
         let server = try TestServer(Self.caller(action))
         defer { server.stop() }
         _ = try post(server) // no X-Port: the URL renders without a port
-        #expect(server.server.settle(timeout: .seconds(15)))
+        #expect(server.server.settle(timeout: .seconds(15)) && server.server.waitForWebhooks())
         let failures = server.server.summary.failures
         #expect(failures.count == 1 && failures[0].hasPrefix("webhook POST after POST /order"), "\(failures)")
     }
@@ -73,6 +74,17 @@ import Testing
         (#"[ { "name": "slack", "parameters": {} } ]"#, "\"slack\" is not supported"),
         (#"[ { "name": "webhook", "parameters": { "method": "POST" } } ]"#, "needs a \"url\""),
         (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1/cb", "body": "{{#each}}" } } ]"#, "webhook"),
+        // Fourth hostile review: these passed `check` and were sent as written.
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:9/d\r\nX: y" } } ]"#, "no space, line break"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:9/a b" } } ]"#, "no space, line break"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1/cb", "headers": { "Bad Name": "x" } } } ]"#, "token"),
+        (
+            #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1/cb", "headers": { "Content-Length": "9" } } } ]"#,
+            "writes Content-Length itself"
+        ),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1/cb", "body": "a", "base64Body": "YQ==" } } ]"#, "one body"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1@192.0.2.2:9/a" } } ]"#, "userinfo"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1.nip.io:9/a" } } ]"#, "this machine only"),
     ])
     func webhooksThatCouldNotBeSentAreRefusedAtLoad(action: String, message: String) {
         #expect {
@@ -80,5 +92,53 @@ import Testing
         } throws: { error in
             "\(error)".contains(message) && "\(error)".hasPrefix("m.json:")
         }
+    }
+
+    /// Fourth hostile review: a CR LF rendered into the URL added header lines to the webhook's request.
+    @Test func aRenderedURLThatWouldSplitTheRequestIsAFailureNotSent() throws {
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action = #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:\#(callee.port)/{{request.headers.X-Path}}" } } ]"#
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("POST /order HTTP/1.1\r\nHost: x\r\nX-Path: a b\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        _ = client.read(timeout: 10)
+        server.server.settle(timeout: .seconds(10))
+        server.server.waitForWebhooks()
+        #expect(callee.server.journal.count == 0)
+        #expect(server.server.summary.failures.first?.contains("no space, line break") == true, "\(server.server.summary.failures)")
+    }
+
+    /// Fourth hostile review: the webhook left before the answer (12 ms after the request, the answer 1.8 s later).
+    @Test func theWebhookLeavesAfterTheAnswer() throws {
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let caller = """
+            { "mappings": [ { "request": { "url": "/slow" }, "response": { "status": 200, "body": "done", "fixedDelayMilliseconds": 400 },
+              "postServeActions": [ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:\(callee.port)/callback" } } ] } ] }
+            """
+        let server = try TestServer(caller)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(client.read(until: "done", timeout: 10).hasSuffix("done"))
+        let answeredAt = MonotonicClock.milliseconds()
+        #expect(server.server.waitForWebhooks())
+        let calledAt = try #require(callee.server.journal.ordered.first).receivedAtMs + callee.server.startedAtMs
+        #expect(calledAt >= answeredAt - 50, "the webhook came \(answeredAt - calledAt) ms before the answer")
+    }
+
+    /// Fourth hostile review: one thread per webhook without a limit (3,002 threads from a flood).
+    @Test func webhooksInFlightAreBoundedAndTheRestAreFailures() {
+        let log = WebhookLog()
+        #expect(log.reserve(WebhookLog.inFlightLimit - 1, delayMs: 0) == WebhookLog.inFlightLimit - 1)
+        #expect(log.reserve(5, delayMs: 0) == 1)
+        log.refused("webhook POST after x: not sent")
+        #expect(log.report.first == "webhook POST after x: not sent")
+        for _ in 0..<WebhookLog.inFlightLimit { log.finished(failure: nil) }
+        #expect(log.pending == 0 && log.waitWhilePending())
     }
 }

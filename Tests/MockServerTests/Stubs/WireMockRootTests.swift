@@ -47,7 +47,7 @@ import Testing
         let set = try StubLoader.load(root.path)
         #expect(set.stubs.isEmpty)
         #expect(set.notices.count == 2)
-        #expect(set.notices.last == "\(root.path)/mappings: no .json mapping files: nothing loaded from \(root.path)")
+        #expect(set.notices.last == "\(root.path)/mappings: no mappings in it: nothing loaded from \(root.path)")
     }
 
     @Test func aBrokenMappingDeepInsideIsNamedWithItsPath() throws {
@@ -55,5 +55,28 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(throws: StubError.self) { try StubLoader.load(root.path) }
         do { _ = try StubLoader.load(root.path) } catch { #expect(error.description.contains("mappings/a/b/bad.json:1:"), "\(error)") }
+    }
+
+    /// Fourth hostile review: `{"mappings": []}` loaded as a silent empty server; `root/mappings/` (the docs' own
+    /// form) broke on its slash and `root/mappings` skipped its subdirectories; a non-UTF-8 name was "no such file".
+    @Test func emptyMappingsSlashesAndNamesThatAreNotUTF8AreSaid() throws {
+        let root = try root([
+            "mappings/a.json": #"{ "mappings": [] }"#, "mappings/sub/b.json": Self.mapping("/b", "b"), "__files/x.txt": "x",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let empty = try self.root(["mappings/a.json": #"{ "mappings": [] }"#])
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(try StubLoader.load(empty.path).notices.last?.hasSuffix("no mappings in it: nothing loaded from \(empty.path)") == true)
+        for form in [root.path + "/", root.path + "/mappings", root.path + "/mappings/", root.path + "//"] {
+            #expect(try StubLoader.load(form).stubs.map(\.name) == ["GET /b"], "\(form)")
+        }
+        let raw = Array(root.appendingPathComponent("mappings").path.utf8) + Array("/bad".utf8) + [0xFF, 0xFE] + Array(".json".utf8) + [0]
+        let fd = raw.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+        }
+        #expect(fd >= 0)
+        close(fd)
+        let set = try StubLoader.load(root.path)
+        #expect(set.notices.contains { $0.contains("not loaded (its name is not UTF-8: rename it)") }, "\(set.notices)")
     }
 }
