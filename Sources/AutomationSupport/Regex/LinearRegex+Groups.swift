@@ -13,17 +13,26 @@ extension LinearRegex {
     }
 
     /// The groups of the first match (leftmost, then by priority), or of the whole input when `whole`.
-    /// - Parameter budget: work allowed (a step per thread per position, a slot per capture copy).
-    func groups(in input: [Unicode.Scalar], whole: Bool, budget: Int = 100_000_000) -> GroupsAnswer {
+    /// - Parameters:
+    ///   - start: where the search begins (Java's `find()` after a match: anchors and `\b` still see the whole input).
+    ///   - budget: work allowed (a step per thread per position, a slot per capture copy).
+    func groups(in input: [Unicode.Scalar], from start: Int = 0, whole: Bool, budget: Int = 100_000_000) -> GroupsAnswer {
+        var spent = 0
+        return groups(in: input, from: start, whole: whole, budget: budget, spent: &spent)
+    }
+
+    /// The same, telling the caller the work it did (`spent`).
+    func groups(in input: [Unicode.Scalar], from start: Int, whole: Bool, budget: Int, spent: inout Int) -> GroupsAnswer {
         let slotCount = 2 * groupCount
         var current = GroupThreads(capacity: program.count, slotCount: slotCount)
         var next = GroupThreads(capacity: program.count, slotCount: slotCount)
         var slots = [Int](repeating: -1, count: slotCount)
         var stack: [GroupThreads.Task] = []
         var work = 0
+        defer { spent = work }
         var matched: [Int]?
-        current.add(0, &slots, at: 0, input: input, program: program, stack: &stack)
-        var position = 0
+        current.add(0, &slots, at: start, input: input, program: program, stack: &stack)
+        var position = start
         while true {
             next.clear()
             for index in 0..<current.count {

@@ -78,11 +78,18 @@ struct LinearRegex: Sendable {
 
     /// The same, on scalars already decoded.
     func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int = LinearRegex.defaultBudget) -> Bool? {
+        var spent = 0
+        return matches(input, whole: whole, budget: budget, spent: &spent)
+    }
+
+    /// The same, telling the caller the steps it took (`spent`), for work that answers to a budget of its own.
+    func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int, spent: inout Int) -> Bool? {
         let count = program.count
         var current = ThreadList(capacity: count)
         var next = ThreadList(capacity: count)
         var stack: [Int] = []
         var steps = 0
+        defer { spent = steps }
         var matched = false
         current.add(0, at: 0, input: input, program: program, stack: &stack)
         var position = 0
