@@ -23,7 +23,7 @@ package enum ServeCommand {
                 for: options.https.enabled ? "--https" : "--intercept", arguments: ["serve"] + arguments, report: nil)
         }
         try options.placeWireMockRoot()
-        for notice in options.notices { Console.line("note: \(notice)") }
+        try options.announceAndPermit()
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. A bad option was refused by the parse, a missing or bad stub file is
         // reported next; a port that cannot be had is reported by the start below, which tries it again.

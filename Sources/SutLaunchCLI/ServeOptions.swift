@@ -6,13 +6,13 @@ package import ProcessEngine
 package enum ServeOption: CommandOption {
     case port, host, https, httpsHost, httpsCertificate, httpsKey, intercept, strict, lenientStubs, globalResponseTemplating, journal,
         journalLimit
-    case journalSecrets, noAdmin, quiet, rootDir, bindAddress, maxRequestJournalEntries, help
+    case journalSecrets, noAdmin, permittedSystemKeys, quiet, rootDir, bindAddress, maxRequestJournalEntries, help
 
     package var repeats: Bool {
         switch self {
         case .httpsHost, .intercept: true
         case .port, .host, .https, .httpsCertificate, .httpsKey, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit,
-            .journalSecrets, .noAdmin, .quiet, .rootDir, .bindAddress, .maxRequestJournalEntries, .help:
+            .journalSecrets, .noAdmin, .permittedSystemKeys, .quiet, .rootDir, .bindAddress, .maxRequestJournalEntries, .help:
             false
         }
     }
@@ -38,6 +38,10 @@ package enum ServeOption: CommandOption {
             OptionSpec(
                 "--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
         case .noAdmin: OptionSpec("--no-admin", help: "turn the /__admin API off")
+        case .permittedSystemKeys:
+            OptionSpec(
+                "--permitted-system-keys", value: "REGEX,...",
+                help: "let {{systemValue}} read the environment variables these patterns match (none by default)")
         case .quiet: OptionSpec("--quiet", short: "-q", help: "do not log each request to stderr")
         case .rootDir:
             OptionSpec("--root-dir", value: "DIR", help: "WireMock's: a root with mappings/ and __files/ (default . when it has mappings/)")
@@ -66,6 +70,8 @@ package struct ServeOptions {
     package var notices: [String] = []
     /// `--root-dir DIR`: a WireMock root; nil: none given.
     package var rootDirectory: String?
+    /// `--permitted-system-keys`: the patterns of the environment variables `{{systemValue}}` may read.
+    package var systemKeys: [String] = []
 
     /// Parses `serve`'s arguments (after `serve`); WireMock's own options are read too (``WireMockCommandLine``).
     package static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
@@ -86,6 +92,13 @@ package struct ServeOptions {
         return options
     }
 
+    /// What `serve` says and sets for the whole process before it starts: one line per notice, and the keys
+    /// `{{systemValue}}` may read (none unless `--permitted-system-keys`).
+    func announceAndPermit() throws {
+        for notice in notices { Console.line("note: \(notice)") }
+        try ResponseTemplate.permitSystemKeys(systemKeys)
+    }
+
     /// Records one option; the `switch` names every case, so a new option cannot be forgotten here.
     private mutating func apply(_ option: ParsedOption<ServeOption>) throws(UsageError) {
         switch option.option {
@@ -104,6 +117,14 @@ package struct ServeOptions {
         case .journalLimit: server.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         case .journalSecrets: server.journalSecrets = true
         case .noAdmin: server.admin = false
+        case .permittedSystemKeys:
+            systemKeys = (option.value ?? "").split(separator: ",").map(String.init)
+            do throws(ResponseTemplate.Error) {
+                try ResponseTemplate.permitSystemKeys(systemKeys, dryRun: true)
+            } catch {
+                let problem = String(error.description.dropFirst("template: ".count))
+                throw UsageError(.invalidPattern(option.spelling, value: String((option.value ?? "").prefix(80)), problem: problem))
+            }
         case .quiet: quiet = true
         case .rootDir: rootDirectory = option.value ?? ""
         case .bindAddress: host = try ChoiceOptions.listenAddress(option)

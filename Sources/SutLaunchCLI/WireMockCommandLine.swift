@@ -31,7 +31,6 @@ enum WireMockCommandLine {
         "--max-template-cache-entries": (true, "templates are compiled once, when loaded"),
         "--print-all-network-traffic": (false, "the console shows each request's line and answer (-q turns it off)"),
         "--extensions": (true, "Java extensions cannot be loaded"),
-        "--permitted-system-keys": (true, "systemValue is not available"),
         "--enable-stub-cors": (false, "CORS headers are not added: give them in the mapping's response"),
         "--logged-response-body-size-limit": (true, "the journal keeps at most 64 KiB of each body"),
         "--load-resources-from-classpath": (true, "there is no classpath: give a --root-dir"),

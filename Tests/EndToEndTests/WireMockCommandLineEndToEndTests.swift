@@ -49,6 +49,37 @@ struct WireMockCommandLineEndToEndTests {
         #expect(result.stderr.contains("serving 2 routes from 2 files"), "\(result.stderr)")
     }
 
+    /// `--permitted-system-keys` (WireMock's option) lets `{{systemValue}}` read the variables it names, and only
+    /// those; without it none is read. A pattern that is not a regular expression is a usage error.
+    @Test func systemValueReadsOnlyThePermittedKeys() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mapping =
+            #"{"request": {"url": "/v"}, "response": {"transformers": ["response-template"], "body": "{{systemValue key='SUT_HELPERS_SECRET'}}|{{systemValue key='PATH'}}"}}"#
+        let stubs = try CLI.write(mapping, "mapping.json", in: directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SUT_HELPERS_SECRET"] = "s3cr3t"
+        for (options, expected) in [
+            (["--permitted-system-keys", "sut_helpers_.*"], "s3cr3t|[ERROR: Access to PATH is denied]"),
+            ([], "[ERROR: Access to SUT_HELPERS_SECRET is denied]|[ERROR: Access to PATH is denied]"),
+        ] {
+            var answer = ""
+            let result = try CLI.run(["serve", "-q", "--port", "0"] + options + [stubs], environment: environment) { process, outURL in
+                let deadline = Date().addingTimeInterval(20)
+                var url = ""
+                while Date() < deadline && url.isEmpty {
+                    url = ((try? String(contentsOf: outURL, encoding: .utf8)) ?? "").split(separator: "\n").first.map(String.init) ?? ""
+                    usleep(50_000)
+                }
+                answer = try CLI.output(of: ["curl", "-sS", url + "/v"])
+                process.terminate()
+            }
+            #expect(answer == expected, "\(options): \(result.stderr)")
+        }
+        let refused = try CLI.run(["serve", "--port", "0", "--permitted-system-keys", "(", stubs])
+        #expect(refused.status == 2 && refused.stderr.contains("--permitted-system-keys"), "\(refused.stderr)")
+    }
+
     @Test func anUnknownOptionIsStillAUsageErrorAndRootDirNeedsItsValue() throws {
         let unknown = try CLI.run(["serve", "--root-dri", "x"])
         #expect(unknown.status == 2 && unknown.stderr.contains("--root-dri"), "\(unknown.stderr)")

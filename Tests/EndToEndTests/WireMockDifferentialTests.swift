@@ -5,9 +5,11 @@ import Testing
 /// that wheel, on Java) and `sut-launch serve` through the same session (WireMock/client_script.py): mappings
 /// added, read back, updated and removed (by id and by metadata), priorities, scenarios, templating, request
 /// counts, finds, the journal, unmatched requests and near misses; which mapping answers each of 135 requests
-/// (URL, header, query, cookie, JSON and JSONPath matchers); and which answers each of 1,000 requests to the date,
+/// (URL, header, query, cookie, JSON and JSONPath matchers); which answers each of 1,000 requests to the date,
 /// credential, binary, `anything` and multipart matchers, and which of those mappings both refuse
-/// (WireMock/matchers_script.py). Every observation must be the same. WireMock runs in UTC with UTF-8 as Java's
+/// (WireMock/matchers_script.py); and the answers of 48 templates over the helpers (math, dates parsed, shifted and
+/// printed, strings, JSON, regular expressions, form data; WireMock/helpers_script.py, 53 where the system's tz
+/// database is installed). Every observation must be the same. WireMock runs in UTC with UTF-8 as Java's
 /// default charset, so that a local date-time and a password's bytes read the same on every machine.
 @Suite struct WireMockDifferentialTests {
     static let script = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/client_script.py").path
@@ -53,8 +55,9 @@ import Testing
 
         // The client's admin session, the templating table (one mapping per template, the same request), then
         // request matching (the same mappings, the same 135 requests: which mapping answers each), then the date,
-        // credential, binary and multipart matchers in groups.
-        for (script, minimum) in [(Self.script, 25), (Self.templates, 50), (Self.matching, 130), (Self.matchers, 1000)] {
+        // credential, binary and multipart matchers in groups, then the helpers.
+        for (script, minimum) in [(Self.script, 25), (Self.templates, 50), (Self.matching, 130), (Self.matchers, 1000), (Self.helpers, 48)]
+        {
             let expected = try Self.session(script, "http://127.0.0.1:\(wireMockPort)")
             let actual = try Self.session(script, "http://127.0.0.1:\(ourPort)")
             #expect(expected.count >= minimum, "the session against WireMock stopped early:\n\(expected.joined(separator: "\n"))")
@@ -69,6 +72,7 @@ import Testing
     static let templates = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/templates_script.py").path
     static let matching = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/matching_script.py").path
     static let matchers = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/matchers_script.py").path
+    static let helpers = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/helpers_script.py").path
 
     private static func session(_ script: String, _ base: String) throws -> [String] {
         try CLI.output(of: ["python3", script, base], in: FileManager.default.temporaryDirectory)

@@ -110,6 +110,7 @@ import Testing
         case .journalLimit: (["--journal-limit", "7"], { _ in true })
         case .journalSecrets: (["--journal-secrets"], { _ in true })
         case .noAdmin: (["--no-admin"], { _ in true })
+        case .permittedSystemKeys: (["--permitted-system-keys", "wiremock.*,APP_.*"], { $0.systemKeys == ["wiremock.*", "APP_.*"] })
         case .quiet: (["-q"], { $0.quiet })
         case .rootDir: (["--root-dir", "wiremock"], { $0.rootDirectory == "wiremock" })
         case .bindAddress: (["--bind-address", "::1"], { $0.host == "::1" })

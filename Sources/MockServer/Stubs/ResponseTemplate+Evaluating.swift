@@ -45,7 +45,7 @@ extension ResponseTemplate {
         func data(_ name: Substring) -> Value {
             guard let index else { return .null }
             switch name {
-            case "index": return .number(Double(index))
+            case "index": return .integer(index)
             case "first": return .bool(index == 0)
             case "last": return .bool(index == count - 1)
             case "key": return key.map(Value.string) ?? .null
@@ -60,6 +60,11 @@ extension ResponseTemplate {
         var context: RenderContext
         var output = ""
         var scopes: [Scope] = []
+        /// What helpers assigned (`regexExtract … 'parts'`), for the rest of this template.
+        var variables: [String: Value] = [:]
+        /// Patterns compiled while rendering, by their text (at most ``maxRegexes``).
+        var regexes: [String: RegexBox] = [:]
+        static let maxRegexes = 16
 
         init(context: RenderContext) { self.context = context }
 
@@ -89,12 +94,33 @@ extension ResponseTemplate {
                     try emit(escaped ? escapeHTML(text, at: Self.name(of: expression)) : text)
                 case .block(let name, let expression, let parameters, let body, let inverse):
                     try step(at: "#" + name)
-                    try block(name, evaluate(expression), parameters, body, inverse)
+                    if ResponseTemplate.sectionHelpers.contains(name) {
+                        try section(name, expression, body)
+                    } else {
+                        try block(name, evaluate(expression), parameters, body, inverse)
+                    }
                 }
             }
         }
 
-        private mutating func emit(_ text: String) throws(RenderError) {
+        /// `{{#base64}}…{{/base64}}`: the block rendered first, its text handed to the helper, the result written
+        /// as it is (a block's output is not escaped).
+        private mutating func section(_ name: String, _ expression: Expression, _ body: [Node]) throws(RenderError) {
+            guard case .call(_, let arguments, let options) = expression else { return }
+            let outer = output
+            output = ""
+            try render(body)
+            let content = output
+            output = outer
+            var values: [Value] = []
+            for argument in arguments { values.append(try evaluate(argument)) }
+            var named: [String: Value] = [:]
+            for (key, option) in options { named[key] = try evaluate(option) }
+            let result = try sectionCall(name, content, values, named)
+            try emit(try text(result, at: name))
+        }
+
+        mutating func emit(_ text: String) throws(RenderError) {
             context.outputBytes += text.utf8.count
             if context.outputBytes > maxOutputBytes { throw .budget(outputBudget, at: "output") }
             output += text
@@ -111,6 +137,7 @@ extension ResponseTemplate {
                 case .multi(let values): items = values.map { (nil, .string($0)) }
                 case .json(let node) where node.elements != nil: items = node.elements!.map { (nil, .json($0)) }
                 case .json(let node) where node.members != nil: items = node.members!.map { ($0.key, .json($0.value)) }
+                case .map(let entries): items = entries.map { ($0.key, $0.value) }
                 default: items = []
                 }
                 try charge(items.count, at: "#each")
@@ -119,7 +146,7 @@ extension ResponseTemplate {
                     try step(at: "#each")
                     var scope = Scope(this: item.value, index: index, count: items.count, key: item.key)
                     if let first = parameters.first { scope.names[first] = item.value }
-                    if parameters.count > 1 { scope.names[parameters[1]] = item.key.map(Value.string) ?? .number(Double(index)) }
+                    if parameters.count > 1 { scope.names[parameters[1]] = item.key.map(Value.string) ?? .integer(index) }
                     scopes.append(scope)
                     try render(body)
                     scopes.removeLast()
@@ -132,6 +159,8 @@ extension ResponseTemplate {
                 try render(body)
                 scopes.removeLast()
             case "unless": try render(Self.isTruthy(value) ? inverse : body)
+            // WireMock's own conditions render their block or nothing: {{else}} is never taken.
+            case "contains", "matches": if Self.isTruthy(value) { try render(body) }
             default: try render(Self.isTruthy(value) ? body : inverse) // if, and every condition
             }
         }
@@ -163,10 +192,19 @@ extension ResponseTemplate {
             if head == "request" { return try requestValue(Array(segments.dropFirst())) }
             if head.hasPrefix("@") { return scopes.last?.data(head.dropFirst()) ?? .null }
             var value: Value
+            if head == Parser.contextual, segments.count > 1 {
+                // `{{name}}` in a block: a member of `this`, else a variable (as Handlebars looks further out).
+                value = try member(segments[1], of: scopes.last?.this ?? .null)
+                if case .null = value { value = variables[segments[1]] ?? .null }
+                for segment in segments.dropFirst(2) { value = try member(segment, of: value) }
+                return value
+            }
             if head == "this" {
                 value = scopes.last?.this ?? .null
             } else if let found = scopes.reversed().lazy.compactMap({ $0.names[head] }).first {
                 value = found
+            } else if let assigned = variables[head] {
+                value = assigned
             } else {
                 return .null
             }
@@ -246,9 +284,12 @@ extension ResponseTemplate {
                 return .string(String(segments[position]))
             case .list(let values):
                 guard let position = position(key), position < values.count else {
-                    return key == "size" ? .number(Double(values.count)) : .null
+                    return key == "size" ? .integer(values.count) : .null
                 }
                 return values[position]
+            case .map(let entries):
+                try charge(entries.count, at: key)
+                return entries.first { $0.key == key }?.value ?? .null
             case .json(let node):
                 if let elements = node.elements {
                     guard let position = position(key), position < elements.count else { return .null }

@@ -1,63 +1,58 @@
 import AutomationSupport
 
-// MARK: - Helpers
+// MARK: - Helpers: dispatch, conditions, jsonPath, hostname, systemValue
 
 extension ResponseTemplate.Renderer {
     typealias Value = ResponseTemplate.Value
     typealias RenderError = ResponseTemplate.RenderError
 
     /// One helper's value. Each charges the work it does to the answer's budget, and reads its numbers through
-    /// the same checks the parser applies to literals (``ResponseTemplate/randomLength(_:)`` and the others).
+    /// the same checks the parser applies to literals (ResponseTemplate+Checks.swift). The groups live in files
+    /// of their own: +StringHelpers, +NumberHelpers, +DateHelpers, +JSONHelpers.
     mutating func call(_ helper: String, _ arguments: [Value], _ options: [String: Value]) throws(RenderError) -> Value {
+        if let value = try stringHelper(helper, arguments, options) { return value }
+        if let value = try numberHelper(helper, arguments, options) { return value }
+        if let value = try dateHelper(helper, arguments, options) { return value }
+        if let value = try jsonHelper(helper, arguments, options) { return value }
         let first = arguments.first ?? .null
         switch helper {
-        case "upper", "lower", "trim":
-            let text = try self.text(first, at: helper)
-            try charge(text.utf8.count, at: helper)
-            return .string(helper == "upper" ? text.uppercased() : helper == "lower" ? text.lowercased() : text.trimmingSpaces())
-        case "size":
-            switch first {
-            case .list(let values): return .number(Double(values.count))
-            case .multi(let values): return .number(Double(values.count))
-            case .requestPath(let path):
-                try charge(path.utf8.count, at: helper)
-                return .number(Double(path.split(separator: "/").count))
-            case .json(let node) where node.string == nil:
-                if let count = node.elements?.count ?? node.members?.count { return .number(Double(count)) }
-                fallthrough
-            default:
-                let text = try self.text(first, at: helper)
-                try charge(text.utf8.count * 4, at: helper) // counting Characters walks grapheme breaks
-                return .number(Double(text.count))
-            }
         case "jsonPath": return try jsonPath(first, arguments.count > 1 ? arguments[1] : .null)
-        case "randomValue": return .string(try randomValue(options))
-        case "now": return .string(try now(options))
+        case "hostname": return .string(HostName.current)
+        case "systemValue": return .string(try systemValue(options))
+        default: return try condition(helper, arguments)
+        }
+    }
+
+    /// A block helper's value, given its rendered block (`{{#base64}}…{{/base64}}`).
+    mutating func sectionCall(_ name: String, _ content: String, _ arguments: [Value], _ options: [String: Value]) throws(RenderError)
+        -> Value
+    {
+        try charge(content.utf8.count, at: "#" + name)
+        switch name {
+        case "base64": return try base64(.string(content), options)
+        case "trim": return .string(Self.javaTrimmed(content))
+        case "parseJson": return try parseJSON(content, assigning: arguments.first.map { Self.scalarText(of: $0) })
+        case "jsonMerge": return try jsonMerge(arguments.first ?? .null, .string(content), options)
+        default: // assign
+            if let name = arguments.first.map({ Self.scalarText(of: $0) }) { variables[name] = .string(content) }
+            return .null
+        }
+    }
+
+    /// The conditions: `not`, `and`, `or`, `eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `contains`, `matches`.
+    private mutating func condition(_ helper: String, _ arguments: [Value]) throws(RenderError) -> Value {
+        let first = arguments.first ?? .null
+        let second = arguments.count > 1 ? arguments[1] : .null
+        switch helper {
         case "not": return .bool(!Self.isTruthy(first))
         case "and": return .bool(!arguments.isEmpty && arguments.allSatisfy(Self.isTruthy))
         case "or": return .bool(arguments.contains(where: Self.isTruthy))
-        case "contains":
-            let needle = arguments.count > 1 ? try text(arguments[1], at: helper) : ""
-            let candidates: [Value]
-            switch first {
-            case .multi, .method, .requestPath: return .bool(false) // objects, not text, to the helper (as in WireMock)
-            case .list(let values): candidates = values
-            case .json(let node) where node.elements != nil: candidates = node.elements!.map(Value.json)
-            default:
-                let haystack = try text(first, at: helper)
-                try charge(haystack.utf8.count + needle.utf8.count, at: helper)
-                return .bool(ByteSearch.contains(haystack, needle)) // bytes, as Java compares code units
-            }
-            for candidate in candidates {
-                let text = try self.text(candidate, at: helper)
-                try charge(min(text.utf8.count, needle.utf8.count) + 1, at: helper)
-                if text == needle { return .bool(true) }
-            }
-            return .bool(false)
-        case "eq": return .bool(try equal(first, arguments.count > 1 ? arguments[1] : .null))
-        case "neq": return .bool(!(try equal(first, arguments.count > 1 ? arguments[1] : .null)))
+        case "contains": return try contains(first, second)
+        case "matches": return try matches(first, second)
+        case "eq": return .bool(try equal(first, second))
+        case "neq": return .bool(!(try equal(first, second)))
         default: // gt, gte, lt, lte
-            let order = try compare(first, arguments.count > 1 ? arguments[1] : .null, at: helper)
+            let order = try compare(first, second, at: helper)
             switch helper {
             case "gt": return .bool(order > 0)
             case "gte": return .bool(order >= 0)
@@ -65,6 +60,73 @@ extension ResponseTemplate.Renderer {
             default: return .bool(order <= 0)
             }
         }
+    }
+
+    /// `contains`: a list holds the text, or a text holds it (bytes, as Java compares code units).
+    private mutating func contains(_ haystack: Value, _ needleValue: Value) throws(RenderError) -> Value {
+        if case .null = needleValue { return .bool(false) }
+        let needle = try text(needleValue, at: "contains")
+        let candidates: [Value]
+        switch haystack {
+        case .null, .multi, .method, .requestPath: return .bool(false) // objects, not text, to the helper (as in WireMock)
+        case .list(let values): candidates = values
+        case .json(let node) where node.elements != nil: candidates = node.elements!.map(Value.json)
+        default:
+            let text = try text(haystack, at: "contains")
+            try charge(text.utf8.count + needle.utf8.count, at: "contains")
+            return .bool(ByteSearch.contains(text, needle))
+        }
+        for candidate in candidates {
+            guard case .string = candidate else { continue } // Java's List.contains(String): only a String equals one
+            let text = try self.text(candidate, at: "contains")
+            try charge(min(text.utf8.count, needle.utf8.count) + 1, at: "contains")
+            if text == needle { return .bool(true) }
+        }
+        return .bool(false)
+    }
+
+    /// `matches value regex`: the whole value matches (Java's `String.matches`).
+    private mutating func matches(_ value: Value, _ patternValue: Value) throws(RenderError) -> Value {
+        guard case .null = value else {
+            let pattern = try text(patternValue, at: "matches")
+            let text = try self.text(value, at: "matches")
+            guard let regex = try regex(pattern, groups: false, at: "matches") else {
+                throw .value("{{matches}}: '\(pattern.prefix(80))' is not a valid regular expression")
+            }
+            return .bool(try run(regex, text, at: "matches"))
+        }
+        throw .value("{{matches}}: the value is missing (WireMock fails this answer too)")
+    }
+
+    /// A whole-text match within the answer's budget.
+    mutating func run(_ regex: RegexBox, _ text: String, at helper: String) throws(RenderError) -> Bool {
+        try charge(text.utf8.count, at: helper)
+        let steps = remainingWork / ResponseTemplate.regexStepCost
+        var budget = steps
+        let answer = regex.matches(Array(text.unicodeScalars), whole: true, budget: &budget)
+        try charge((steps - max(budget, 0)) * ResponseTemplate.regexStepCost, at: helper)
+        guard let answer else { throw .budget(ResponseTemplate.workBudget, at: helper) }
+        return answer
+    }
+
+    /// `pattern` compiled (once per answer), or nil when it is not a regular expression Java would accept; a
+    /// pattern Java accepts that this engine does not run (backreferences, lookaround) is a 400 that says so.
+    /// With `groups`, the whole pattern is group 1 (what Java calls group 0).
+    mutating func regex(_ pattern: String, groups: Bool, at helper: String) throws(RenderError) -> RegexBox? {
+        let key = (groups ? "g:" : "m:") + pattern
+        if let known = regexes[key] { return known }
+        try charge(pattern.utf8.count * 64, at: helper)
+        do {
+            _ = try RegexBox(pattern)
+        } catch {
+            let message = String(describing: error)
+            if message.contains("not supported") { throw .value("{{\(helper)}}: /\(pattern.prefix(80))/: \(message.prefix(200))") }
+            return nil
+        }
+        guard let compiled = try? RegexBox(groups ? "(" + pattern + ")" : pattern, groups: groups) else { return nil }
+        if regexes.count >= Self.maxRegexes { regexes.removeAll() }
+        regexes[key] = compiled
+        return compiled
     }
 
     /// `jsonPath value path`: a JSON value is read as it is; text is parsed (the body once per answer, however
@@ -77,21 +139,7 @@ extension ResponseTemplate.Renderer {
         if case .json(let node) = source, node.string == nil {
             document = node
         } else {
-            let text = try self.text(source, at: "jsonPath")
-            var cached: JSONNode??
-            for entry in context.parsed.reversed() {
-                guard try isSame(entry.text, text) else { continue }
-                cached = .some(entry.node)
-                break
-            }
-            if let cached {
-                document = cached
-            } else {
-                try charge(text.utf8.count * ResponseTemplate.parseCost, at: "jsonPath")
-                document = try? JSONParser.parse(text)
-                if context.parsed.count == 4 { context.parsed.removeFirst() }
-                context.parsed.append((text, document))
-            }
+            document = try parsedJSON(try self.text(source, at: "jsonPath"), at: "jsonPath")
         }
         guard let document else { return .null }
         let allowance = remainingWork / ResponseTemplate.jsonNodeCost
@@ -99,6 +147,17 @@ extension ResponseTemplate.Renderer {
         guard let found = path.evaluate(document, budget: &left) else { throw .budget(ResponseTemplate.workBudget, at: "jsonPath") }
         try charge((allowance - left) * ResponseTemplate.jsonNodeCost, at: "jsonPath")
         return found.count == 1 ? .json(found[0]) : found.isEmpty ? .null : .json(JSONNode(.array(found)))
+    }
+
+    /// `text` parsed as JSON, once per answer for the last few texts (the body however many helpers read it);
+    /// nil when it is not JSON.
+    mutating func parsedJSON(_ text: String, at helper: String) throws(RenderError) -> JSONNode? {
+        for entry in context.parsed.reversed() where try isSame(entry.text, text) { return entry.node }
+        try charge(text.utf8.count * ResponseTemplate.parseCost, at: helper)
+        let document = try? JSONParser.parse(text)
+        if context.parsed.count == 4 { context.parsed.removeFirst() }
+        context.parsed.append((text, document))
+        return document
     }
 
     /// Whether two texts are equal; the body compared with itself is found by its storage, not byte by byte.
@@ -114,93 +173,39 @@ extension ResponseTemplate.Renderer {
         return cached == text
     }
 
-    private mutating func randomValue(_ options: [String: Value]) throws(RenderError) -> String {
-        let type = try options["type"].map { value throws(RenderError) in try text(value, at: "randomValue") } ?? "ALPHANUMERIC"
-        try ResponseTemplate.checkRandomType(type)
-        let uppercase = options["uppercase"].map(Self.isTruthy) ?? false
-        if type == "UUID" {
-            try charge(36, at: "randomValue")
-            let hex = (0..<32).map { _ in String(Int.random(in: 0..<16), radix: 16) }
-            let v4 = Array(hex[0..<12]) + ["4"] + Array(hex[13..<16]) + [String(Int.random(in: 8..<12), radix: 16)] + Array(hex[17..<32])
-            let uuid = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { v4[$0].joined() }.joined(separator: "-")
-            return uppercase ? uuid.uppercased() : uuid
-        }
-        let length =
-            try options["length"].map { value throws(RenderError) in try ResponseTemplate.randomLength(text(value, at: "randomValue")) }
-            ?? 36
-        try charge(length, at: "randomValue")
-        let alphabet: String
-        switch type {
-        case "NUMERIC": alphabet = "0123456789"
-        case "ALPHABETIC": alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        case "HEXADECIMAL": alphabet = "0123456789abcdef"
-        default: alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-        }
-        let characters = Array(alphabet.utf8)
-        var generator = SystemRandomNumberGenerator()
-        let random = String(
-            decoding: (0..<length).map { _ in characters[Int.random(in: 0..<characters.count, using: &generator)] }, as: UTF8.self)
-        return uppercase ? random.uppercased() : random
-    }
-
-    private mutating func now(_ options: [String: Value]) throws(RenderError) -> String {
-        var milliseconds = WallClock.milliseconds()
-        if let offset = options["offset"] { milliseconds += try ResponseTemplate.nowOffset(text(offset, at: "now")) }
-        let format = try options["format"].map { value throws(RenderError) in try text(value, at: "now") }
-        try ResponseTemplate.checkNowFormat(format)
-        // The clock plus at most a century either way: well inside ±10^14 ms (years -1200 to 5100).
-        guard let epoch = BoundedNumber.integer(milliseconds, in: -100_000_000_000_000...100_000_000_000_000) else {
-            throw .value("{{now}}: the clock reads \(milliseconds) ms, out of range")
-        }
-        switch format {
-        case "epoch": return "\(epoch)"
-        case "unix": return "\(epoch >= 0 ? epoch / 1000 : -((999 - epoch) / 1000))" // whole seconds, rounded down
-        default:
-            // Whole seconds, rounded down also before 1970, so the printed second is the right one.
-            return String(WallClock.iso8601(milliseconds: (milliseconds / 1000).rounded(.down) * 1000).prefix(19)) + "Z"
-        }
+    /// `systemValue key='NAME' type='ENVIRONMENT'|'PROPERTY'`: only keys an operator permitted
+    /// (``ResponseTemplate/permitSystemKeys(_:)``; none by default, as the environment can hold secrets). Refusals
+    /// are WireMock's error texts.
+    private mutating func systemValue(_ options: [String: Value]) throws(RenderError) -> String {
+        let key = try options["key"].map { value throws(RenderError) in try text(value, at: "systemValue") } ?? ""
+        let type = try options["type"].map { value throws(RenderError) in try text(value, at: "systemValue") } ?? "ENVIRONMENT"
+        try charge(key.utf8.count * 64, at: "systemValue")
+        if key.isEmpty { return "[ERROR: The key cannot be empty]" }
+        let permitted = ResponseTemplate.systemKeys.current
+        guard permitted.contains(where: { $0.matchesWhole(key) }) else { return "[ERROR: Access to \(key) is denied]" }
+        // Java system properties do not exist here: a permitted PROPERTY key is unset (empty), as an unknown one is there.
+        guard type == "ENVIRONMENT" else { return "" }
+        return ProcessEnvironmentValue.named(key) ?? ""
     }
 }
 
-// MARK: - Reading helper values (at load for literals, when answering for request values)
-
 extension ResponseTemplate {
-    /// `randomValue length=`: a whole number in ``randomLengths``.
-    static func randomLength(_ text: String) throws(RenderError) -> Int {
-        do {
-            return try BoundedNumber.requireInteger(text, in: randomLengths)
-        } catch {
-            throw .value("{{randomValue length=…}}: \(error)")
-        }
-    }
+    /// The patterns (Java regular expressions, matched whole and ignoring case, as WireMock's
+    /// `--permitted-system-keys`) of the keys `systemValue` may read. None until an operator permits some.
+    static let systemKeys = Locked<[RegexBox]>([])
 
-    static func checkRandomType(_ type: String) throws(RenderError) {
-        guard randomTypes.contains(type) else {
-            throw .value(
-                "{{randomValue type='\(type.prefix(40))'}} is not supported; types: \(randomTypes.sorted().joined(separator: ", "))")
+    /// Lets `systemValue` read the keys `patterns` match (replacing any permitted before); with `dryRun`, only
+    /// checks that each is a regular expression.
+    package static func permitSystemKeys(_ patterns: [String], dryRun: Bool = false) throws(Error) {
+        var compiled: [RegexBox] = []
+        for pattern in patterns {
+            do {
+                compiled.append(try RegexBox("(?i)" + pattern))
+            } catch {
+                throw Error(
+                    "'\(pattern.prefix(80))' is not a regular expression this server runs: \(String(describing: error).prefix(200))")
+            }
         }
-    }
-
-    static func checkNowFormat(_ format: String?) throws(RenderError) {
-        guard let format, format != "epoch", format != "unix" else { return }
-        throw .value("{{now format='\(format.prefix(40))'}} is not supported; use no format (ISO 8601), 'epoch' or 'unix'")
-    }
-
-    /// `now offset=`: milliseconds, through ``offsetMilliseconds(_:)``.
-    static func nowOffset(_ text: String) throws(RenderError) -> Double {
-        guard let shift = offsetMilliseconds(text) else {
-            throw .value(
-                "{{now offset='\(text.prefix(40))'}} is not supported; write an amount and a unit like '3 days' or '-2 hours' (within 100 years)"
-            )
-        }
-        return shift
-    }
-
-    static func compiledPath(_ text: String) throws(RenderError) -> JSONPath {
-        do {
-            return try JSONPath(text)
-        } catch {
-            throw .value("{{jsonPath}}: \(String(error.description.prefix(300)))")
-        }
+        if !dryRun { systemKeys.withLock { $0 = compiled } }
     }
 }

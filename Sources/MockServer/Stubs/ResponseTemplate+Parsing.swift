@@ -26,8 +26,34 @@ extension ResponseTemplate {
             var root: [Node] = []
             var stack: [Frame] = []
             var aliases: [[String]] = []
+            /// Names helpers assign (`{{regexExtract … 'parts'}}`), known to the tags after the one that assigns.
+            var variables: [String] = []
 
-            var names: [String] { aliases.flatMap { $0 } }
+            /// Block parameters, variables, and inside `#each`/`#with` the marker that lets a bare name mean a
+            /// member of `this` (as Handlebars resolves `{{name}}` against the block's context).
+            var names: [String] {
+                aliases.flatMap { $0 } + variables + (stack.contains { $0.name == "each" || $0.name == "with" } ? [Parser.contextual] : [])
+            }
+
+            /// `{{#assign 'name'}}` and `{{#parseJson 'name'}}` assign their first argument, a quoted literal.
+            mutating func assignsInSection(_ name: String, _ call: Expression) throws(Error) {
+                guard name == "assign" || name == "parseJson", case .call(_, let arguments, _) = call else { return }
+                guard let first = arguments.first else {
+                    if name == "assign" { throw Error("{{#assign}} needs the variable's name, like {{#assign 'greeting'}}") }
+                    return
+                }
+                guard case .literal(.string(let variable)) = first else {
+                    throw Error("{{#\(name)}}: the name of the variable it assigns must be a quoted literal, like 'parts'")
+                }
+                let checked = try Parser.variableName(variable, name)
+                if !variables.contains(checked) { variables.append(checked) }
+            }
+
+            /// Registers what `expression` assigns, once it is parsed.
+            mutating func assigns(_ expression: Expression) throws(Error) {
+                guard let name = try Parser.assignedName(expression) else { return }
+                if !variables.contains(name) { variables.append(name) }
+            }
 
             mutating func append(_ node: Node) {
                 if stack.isEmpty {
@@ -55,7 +81,8 @@ extension ResponseTemplate {
                 }
                 let words = try Parser.words(opening)
                 guard let name = words.first else { throw Error("an empty {{#}}") }
-                guard blocks.contains(name) || conditions.contains(name) else {
+                guard blocks.contains(name) || conditions.contains(name) || sectionHelpers.contains(name) else {
+                    if let why = refused[name] { throw Error("{{#\(name)}}: \(why)") }
                     throw Error("the block {{#\(name)}} is not supported; \(supported)")
                 }
                 if parameters.count > 2 || (name != "each" && name != "with" && !parameters.isEmpty) {
@@ -64,8 +91,9 @@ extension ResponseTemplate {
                     )
                 }
                 let call: Expression
-                if conditions.contains(name) {
-                    call = try Parser.call(name, words.dropFirst(), aliases: names)
+                if conditions.contains(name) || sectionHelpers.contains(name) {
+                    call = try Parser.call(name, words.dropFirst(), aliases: names, section: sectionHelpers.contains(name))
+                    try assignsInSection(name, call)
                 } else {
                     guard words.count >= 2 else { throw Error("{{#\(name)}} needs a value, like {{#\(name) request.query.id}}") }
                     call = try Parser.operand(words.dropFirst(), aliases: names)
@@ -123,7 +151,10 @@ extension ResponseTemplate {
                 if raw { inside = inside.dropFirst() }
                 let comment = inside.hasPrefix("!")
                 let closing = raw ? "}}}" : (inside.hasPrefix("!--") ? "--}}" : "}}")
-                guard let close = inside.firstRange(of: closing) else { throw Error("{{ without \(closing)") }
+                // `}}` inside a quoted literal (`{{parseJson '{"a":{"b":1}}'}}`) does not close the tag.
+                guard let close = (comment ? nil : Self.closing(closing, in: inside)) ?? inside.firstRange(of: closing) else {
+                    throw Error("{{ without \(closing)")
+                }
                 var content = inside[..<close.lowerBound]
                 rest = inside[close.upperBound...]
                 // `~` is read and, as WireMock 2.35 does, the whitespace around it is kept.
@@ -133,7 +164,9 @@ extension ResponseTemplate {
                 if comment { continue }
                 let expression = String(content).trimmingSpaces()
                 if raw {
-                    tree.append(.value(try Self.expression(expression, aliases: tree.names), escaped: false))
+                    let parsed = try Self.expression(expression, aliases: tree.names)
+                    tree.append(.value(parsed, escaped: false))
+                    try tree.assigns(parsed)
                 } else if expression.hasPrefix("#") {
                     try tree.open(String(expression.dropFirst()))
                 } else if expression.hasPrefix("/") {
@@ -145,7 +178,9 @@ extension ResponseTemplate {
                 } else if expression.hasPrefix("^") {
                     throw Error("{{\(expression)}} is not supported; use {{#unless}}")
                 } else {
-                    tree.append(.value(try Self.expression(expression, aliases: tree.names), escaped: true))
+                    let parsed = try Self.expression(expression, aliases: tree.names)
+                    tree.append(.value(parsed, escaped: true))
+                    try tree.assigns(parsed)
                 }
             }
             if !rest.isEmpty { tree.append(.text(String(rest))) }
@@ -153,28 +188,56 @@ extension ResponseTemplate {
             return tree.root
         }
 
+        /// Where `closing` first occurs in `text` outside single or double quotes; nil when it does not.
+        static func closing(_ closing: String, in text: Substring) -> Range<Substring.Index>? {
+            let wanted = Array(closing.utf8)
+            var quote: UInt8?
+            var index = text.utf8.startIndex
+            while index < text.utf8.endIndex {
+                let byte = text.utf8[index]
+                if let open = quote {
+                    if byte == open && text.utf8[text.utf8.index(before: index)] != UInt8(ascii: "\\") { quote = nil }
+                } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                    quote = byte
+                } else if byte == wanted[0], text.utf8[index...].starts(with: wanted) {
+                    return index..<text.utf8.index(index, offsetBy: wanted.count)
+                }
+                index = text.utf8.index(after: index)
+            }
+            return nil
+        }
+
         /// The inside of `{{…}}`: a value, a literal, or a helper with arguments.
         static func expression(_ text: String, aliases: [String]) throws(Error) -> Expression {
             let words = try self.words(text)
             guard let first = words.first else { throw Error("an empty {{}}") }
             if valueHelpers.contains(first) || conditions.contains(first) { return try call(first, words.dropFirst(), aliases: aliases) }
+            if let why = refused[first] { throw Error("{{\(first)}}: \(why)") }
+            if sectionHelpers.contains(first) { throw Error("{{\(first)}} is a block: write {{#\(first) …}}…{{/\(first)}}") }
             guard words.count == 1 else {
                 throw Error("{{\(text)}}: \(first) is not a helper; \(supported)")
             }
             return try operand(words[...], aliases: aliases)
         }
 
-        static func call(_ helper: String, _ words: ArraySlice<String>, aliases: [String]) throws(Error) -> Expression {
+        static func call(_ helper: String, _ words: ArraySlice<String>, aliases: [String], section: Bool = false) throws(Error)
+            -> Expression
+        {
             var arguments: [Expression] = []
             var options: [String: Expression] = [:]
             for word in words {
                 if let equals = word.firstIndex(of: "="), !word.hasPrefix("'"), !word.hasPrefix("\""), !word.hasPrefix("(") {
-                    options[String(word[..<equals])] = try operand([String(word[word.index(after: equals)...])][...], aliases: aliases)
+                    let name = String(word[..<equals])
+                    do {
+                        options[name] = try operand([String(word[word.index(after: equals)...])][...], aliases: aliases)
+                    } catch {
+                        throw Error("{{\(helper) \(name)=…}}: " + error.description.dropFirst("template: ".count))
+                    }
                 } else {
                     arguments.append(try operand([word][...], aliases: aliases))
                 }
             }
-            try checkLiterals(helper, arguments, options)
+            try checkLiterals(helper, arguments, options, section: section)
             return .call(helper, arguments, options)
         }
 
@@ -187,21 +250,18 @@ extension ResponseTemplate {
                 guard depth < maxDepth else { throw Error("subexpressions nest more than \(maxDepth) deep") }
                 let inner = try self.words(String(word.dropFirst().dropLast()))
                 guard let helper = inner.first, valueHelpers.contains(helper) || conditions.contains(helper) else {
+                    if let helper = inner.first, let why = refused[helper] { throw Error("(\(helper)): \(why)") }
                     throw Error("(\(inner.first ?? "")) is not a helper; \(supported)")
                 }
                 return try call(helper, inner.dropFirst(), aliases: aliases)
             }
             if word.count >= 2, (word.hasPrefix("'") && word.hasSuffix("'")) || (word.hasPrefix("\"") && word.hasSuffix("\"")) {
-                return .literal(.string(String(word.dropFirst().dropLast())))
+                let quote = String(word.prefix(1))
+                return .literal(.string(String(word.dropFirst().dropLast()).replacing("\\" + quote, with: quote)))
             }
             if word == "true" || word == "false" { return .literal(.bool(word == "true")) }
             if word == "null" { return .literal(.null) }
-            if word.first.map({ $0.isNumber || $0 == "-" }) == true {
-                guard let number = BoundedNumber.decimal(word, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else {
-                    throw Error("'\(word.prefix(40))' is not a number (write decimal digits, like 16 or -2.5, within Double's range)")
-                }
-                return .literal(.number(number))
-            }
+            if word.first.map({ $0.isNumber || $0 == "-" }) == true { return .literal(try number(word)) }
             let segments = word.split(separator: ".", omittingEmptySubsequences: false).map { part -> String in
                 part.hasPrefix("[") && part.hasSuffix("]") ? String(part.dropFirst().dropLast()) : String(part)
             }
@@ -212,43 +272,59 @@ extension ResponseTemplate {
                 }
             }
             guard head == "request" || head == "this" || head.hasPrefix("@") || aliases.contains(head) else {
+                if aliases.contains(contextual) { return .path([contextual] + segments) }
                 throw Error("{{\(word)}} is not supported; \(supported)")
             }
             return .path(segments)
         }
 
-        /// Refuses at load what a helper could never use: an unknown option, a literal out of its range, a
-        /// JSONPath outside the subset. The same readers check values from requests when answering.
-        static func checkLiterals(_ helper: String, _ arguments: [Expression], _ options: [String: Expression]) throws(Error) {
-            let allowed = ResponseTemplate.options[helper] ?? []
-            if let name = options.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw Error(
-                    "{{\(helper) \(name)=…}}: \(helper) takes no option \(name)"
-                        + (allowed.isEmpty ? "" : "; it takes \(allowed.sorted().joined(separator: ", "))"))
+        /// A number literal as Handlebars.java reads it: whole numbers that fit in 32 bits are Integers, the
+        /// others (and decimals) Doubles. Exponents are refused, as Handlebars.java's grammar has none.
+        static func number(_ word: String) throws(Error) -> Value {
+            let finite = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+            guard !word.contains(where: { $0 == "e" || $0 == "E" }), let number = BoundedNumber.decimal(word, in: finite) else {
+                throw Error("'\(word.prefix(40))' is not a number (write decimal digits, like 16 or -2.5, within Double's range)")
             }
-            func literal(_ expression: Expression?) -> String? {
-                if case .literal(let value)? = expression { return scalarText(of: value) }
-                return nil
-            }
-            do throws(RenderError) {
-                switch helper {
-                case "randomValue":
-                    if let length = literal(options["length"]) { _ = try randomLength(length) }
-                    if let type = literal(options["type"]) { try checkRandomType(type) }
-                case "now":
-                    if let format = literal(options["format"]) { try checkNowFormat(format) }
-                    if let offset = literal(options["offset"]) { _ = try nowOffset(offset) }
-                case "jsonPath":
-                    guard arguments.count == 2 else {
-                        throw RenderError.value("{{jsonPath}} takes a value and a path, like {{jsonPath request.body '$.id'}}")
-                    }
-                    if let path = literal(arguments[1]) { _ = try compiledPath(path) }
-                default: break
-                }
-            } catch {
-                throw Error(String(error.description.dropFirst("template: ".count)))
-            }
+            if !word.contains("."), let whole = BoundedNumber.integer(word, in: Int(Int32.min)...Int(Int32.max)) { return .integer(whole) }
+            return .real(number)
         }
+
+        /// The variable a tag assigns: the name, a quoted literal, of `{{regexExtract text 'regex' 'name'}}`,
+        /// `{{formData text 'name'}}`, `{{parseJson text 'name'}}`, `{{val x assign='name'}}`, `{{#parseJson 'name'}}`
+        /// and `{{#assign 'name'}}`.
+        static func assignedName(_ expression: Expression) throws(Error) -> String? {
+            guard case .call(let helper, let arguments, let options) = expression else { return nil }
+            let named: Expression?
+            switch helper {
+            case "regexExtract": named = arguments.count > 2 ? arguments[2] : nil
+            case "formData", "parseJson": named = arguments.count > 1 ? arguments[1] : nil
+            case "val": named = options["assign"]
+            default: named = nil
+            }
+            guard let named else { return nil }
+            guard case .literal(.string(let name)) = named else {
+                throw Error("{{\(helper)}}: the name of the variable it assigns must be a quoted literal, like 'parts'")
+            }
+            return try variableName(name, helper)
+        }
+
+        /// A name a helper may assign: a Handlebars identifier that is not `request` or `this`.
+        static func variableName(_ name: String, _ helper: String) throws(Error) -> String {
+            let allowed = name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == UInt8(ascii: "_")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "$")
+            }
+            guard !name.isEmpty, name.utf8.count <= 100, allowed, name != "request", name != "this",
+                !(name.first?.isNumber ?? true)
+            else {
+                throw Error("{{\(helper)}}: '\(name.prefix(40))' cannot be a variable name (letters, digits, _ and -; not request or this)")
+            }
+            return name
+        }
+
+        /// In the names a tag may use: it is inside `#each` or `#with`, where `{{name}}` is `{{this.name}}`, or when
+        /// `this` has no such member, the variable of that name (a path's head when compiled so).
+        static let contextual = "\u{0}this"
 
         /// Splits on spaces outside quotes and parentheses.
         static func words(_ text: String) throws(Error) -> [String] {
@@ -256,10 +332,12 @@ extension ResponseTemplate {
             var word = ""
             var quote: Character?
             var depth = 0
+            var previous: Character?
             for character in text {
+                defer { previous = character }
                 if let open = quote {
                     word.append(character)
-                    if character == open { quote = nil }
+                    if character == open && previous != "\\" { quote = nil } // Handlebars.java reads \' inside '…'
                 } else if character == "'" || character == "\"" {
                     quote = character
                     word.append(character)
@@ -285,21 +363,6 @@ extension ResponseTemplate {
             if !word.isEmpty { words.append(word) }
             return words
         }
-    }
-
-    /// `'3 days'`, `'-2 hours'`: a whole amount (BoundedNumber) of seconds … weeks, at most 100 years either way.
-    static func offsetMilliseconds(_ text: String) -> Double? {
-        let parts = text.split(separator: " ")
-        let units: [String: Double] = [
-            "second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
-            "day": 86_400, "days": 86_400, "week": 604_800, "weeks": 604_800,
-        ]
-        let century = 3_155_760_000 // seconds in 100 years
-        guard parts.count == 2, let amount = BoundedNumber.integer(parts[0], in: -century...century),
-            let unit = units[String(parts[1]).lowercased()]
-        else { return nil }
-        let shift = Double(amount) * unit * 1000
-        return abs(shift) <= Double(century) * 1000 ? shift : nil
     }
 
     /// A position `.[n]` (a segment of digits): 0 through ``maxPosition``, else nil.

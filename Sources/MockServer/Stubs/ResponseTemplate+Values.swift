@@ -3,9 +3,18 @@ import AutomationSupport
 // MARK: - Values: how they print, compare and test
 
 extension ResponseTemplate.Renderer {
-    /// How a value prints: numbers without a needless `.0`, JSON as JSON, lists as `[a,b]`. Printing JSON
-    /// counts its bytes and stops at the budget (a deeply nested object printed pretty grows with its depth).
+    /// How a value prints: numbers as Java's Integer and Double, JSON as JSON, lists and maps as Java's. Printing
+    /// counts its bytes and stops at the budget (a deeply nested object printed pretty grows with its depth; a list
+    /// a template built of itself, `{{val (array a a) assign='a'}}` in a loop, grows twice each turn).
     mutating func text(_ value: Value, at helper: @autoclosure () -> String) throws(RenderError) -> String {
+        try text(value, at: helper(), depth: 0)
+    }
+
+    /// Lists and maps nest at most this deep when printed or converted (JSON from a request nests at most 128).
+    static let maxNesting = 256
+
+    private mutating func text(_ value: Value, at helper: String, depth: Int) throws(RenderError) -> String {
+        guard depth <= Self.maxNesting else { throw .budget("nesting (\(Self.maxNesting) levels of lists and maps)", at: helper) }
         switch value {
         case .json(let node) where node.string == nil && (node.elements != nil || node.members != nil):
             var text = ""
@@ -14,19 +23,35 @@ extension ResponseTemplate.Renderer {
             guard Self.write(node, pretty: node.members != nil, indent: "", into: &text, limit: limit) else {
                 throw .budget(
                     remainingWork / ResponseTemplate.printCost < ResponseTemplate.maxOutputBytes
-                        ? ResponseTemplate.workBudget : ResponseTemplate.outputBudget, at: helper())
+                        ? ResponseTemplate.workBudget : ResponseTemplate.outputBudget, at: helper)
             }
-            try charge(text.utf8.count * ResponseTemplate.printCost, at: helper())
+            try charge(text.utf8.count * ResponseTemplate.printCost, at: helper)
             return text
         case .list(let values):
+            // Java's List.toString: `[a, b]`, a null element as `null`.
             var text = "["
             for (offset, element) in values.enumerated() {
-                if offset > 0 { text += "," }
-                let part = try self.text(element, at: helper())
-                try charge(part.utf8.count, at: helper())
+                if offset > 0 { text += ", " }
+                try charge(2, at: helper)
+                let part = if case .null = element { "null" } else { try self.text(element, at: helper, depth: depth + 1) }
+                try charge(part.utf8.count, at: helper)
                 text += part
             }
             return text + "]"
+        case .map(let entries):
+            // Java's Map.toString: `{a=1, b=x}`.
+            var text = "{"
+            for (offset, entry) in entries.enumerated() {
+                if offset > 0 { text += ", " }
+                try charge(entry.key.utf8.count + 3, at: helper)
+                let part = if case .null = entry.value { "null" } else { try self.text(entry.value, at: helper, depth: depth + 1) }
+                try charge(part.utf8.count, at: helper)
+                text += entry.key + "=" + part
+            }
+            return text + "}"
+        case .date(let date):
+            try charge(ResponseTemplate.dateCost + (date.format?.utf8.count ?? 0) * 4, at: helper)
+            return Self.scalarText(of: value)
         default: return Self.scalarText(of: value)
         }
     }
@@ -61,7 +86,7 @@ extension ResponseTemplate.Renderer {
 
     static func isNumeric(_ value: Value) -> Bool {
         switch value {
-        case .number: return true
+        case .integer, .real: return true
         case .json(let node): return node.double != nil
         default: return false
         }
@@ -70,7 +95,8 @@ extension ResponseTemplate.Renderer {
     /// A value as a number: text only as BoundedNumber reads a decimal (not `nan`, `inf`, `0x10`, ` 5`).
     static func number(_ value: Value) -> Double? {
         switch value {
-        case .number(let number): return number
+        case .integer(let number): return Double(number)
+        case .real(let number): return number
         case .json(let node): return node.double
         case .string(let text): return BoundedNumber.decimal(text, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
         default: return nil
@@ -81,11 +107,12 @@ extension ResponseTemplate.Renderer {
         switch value {
         case .null: return false
         case .bool(let flag): return flag
-        case .number(let number): return number != 0
+        case .integer(let number): return number != 0
+        case .real(let number): return number != 0
         case .string(let text): return !text.isEmpty
         case .list(let values): return !values.isEmpty
         case .multi(let values): return !values.isEmpty
-        case .method, .requestPath: return true
+        case .method, .requestPath, .map, .date: return true
         case .json(let node):
             switch node.value {
             case .null: return false
@@ -135,6 +162,7 @@ extension ResponseTemplate.Renderer {
                 }
             }
             text += pretty ? " ]" : "]"
+        case .double(let number): text += JavaNumberText.double(number) // as Java writes a Double: 3.0, 1.0E7
         default: text += JSONWriter.write(node)
         }
         return text.utf8.count <= limit
@@ -165,21 +193,46 @@ extension ResponseTemplate.Renderer {
 }
 
 extension ResponseTemplate {
+    /// A list or map as Java prints it, cut with `…` once `left` characters are spent.
+    static func shortText(of value: Value, left: inout Int) -> String {
+        guard left > 0 else { return "…" }
+        let (open, close, parts): (String, String, [(String?, Value)])
+        switch value {
+        case .list(let values): (open, close, parts) = ("[", "]", values.prefix(left).map { (nil, $0) })
+        case .map(let entries): (open, close, parts) = ("{", "}", entries.prefix(left).map { ($0.key, $0.value) })
+        default:
+            let text = scalarText(of: value)
+            left -= text.count
+            return text
+        }
+        var text = open
+        for (offset, part) in parts.enumerated() {
+            if offset > 0 { text += ", " }
+            if left <= 0 { return text + "…" + close }
+            if let key = part.0 { text += key + "=" }
+            text += shortText(of: part.1, left: &left)
+            left -= 2
+        }
+        return text + close
+    }
+
     /// How a value that is not a JSON array, object or list prints (those need the budget: ``Renderer/text(_:at:)``).
     static func scalarText(of value: Value) -> String {
         switch value {
         case .null: return ""
         case .bool(let flag): return flag ? "true" : "false"
-        case .number(let number):
-            if number == number.rounded(), let whole = BoundedNumber.integer(number, in: -999_999_999_999_999...999_999_999_999_999) {
-                return String(whole)
-            }
-            return String(number)
+        case .integer(let number): return String(number)
+        case .real(let number): return JavaNumberText.double(number)
         case .string(let text): return text
-        case .list(let values): return "[" + values.map { scalarText(of: $0) }.joined(separator: ",") + "]"
+        case .list, .map:
+            var left = 200 // for literals and messages: a few elements, never a walk of a whole (or self-built) tree
+            return shortText(of: value, left: &left)
         case .multi(let values): return values.first ?? ""
         case .method(let text), .requestPath(let text): return text
-        case .json(let node): return node.string ?? JSONWriter.write(node)
+        case .date(let date): return date.text
+        case .json(let node):
+            if case .double(let number) = node.value { return JavaNumberText.double(number) }
+            return node.string ?? JSONWriter.write(node)
         }
     }
 }

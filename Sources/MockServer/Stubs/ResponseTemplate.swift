@@ -1,27 +1,34 @@
 import AutomationSupport
 
 /// WireMock's response templating (`"transformers": ["response-template"]`, native `"template": true`): the
-/// Handlebars subset WireMock users write, compiled once at load.
+/// Handlebars WireMock 2.35 users write, with WireMock's and Handlebars.java's helpers and their output formats,
+/// compiled once at load.
 ///
 /// - Values: `{{request.url}}`, `{{request.path}}`, `{{request.pathSegments.[n]}}` (and 2.x's `{{request.path.[n]}}`),
 ///   `{{request.path.NAME}}` (urlPathTemplate), `{{request.query.NAME}}` (`.[n]` for a repeated one),
-///   `{{request.headers.NAME}}`, `{{request.cookies.NAME}}`, `{{request.method}}`, `{{request.body}}`.
-/// - Helpers: `jsonPath`, `randomValue` (`length` 0…10,000, `type` ALPHANUMERIC, NUMERIC, ALPHABETIC, HEXADECIMAL,
-///   UUID, `uppercase`), `now` (ISO 8601; `format='epoch'|'unix'`, `offset='3 days'`), `upper`, `lower`, `trim`,
-///   `size`, and the conditions `eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `and`, `or`, `not`, `contains`;
-///   subexpressions `(helper …)`.
+///   `{{request.headers.NAME}}`, `{{request.cookies.NAME}}`, `{{request.method}}`, `{{request.body}}`, and the
+///   variables a helper assigns (`regexExtract`, `formData`, `parseJson`, `val assign=`, `#assign`).
+/// - Helpers (+Helpers.swift and the files named for each group): `jsonPath`, `parseJson`, `toJson`, `jsonMerge`,
+///   `array`, `val`, `size` (+JSONHelpers); `upper`, `lower`, `trim`, `capitalize`, `capitalizeFirst`,
+///   `abbreviate`, `join`, `regexExtract`, `base64`, `urlEncode`, `formData` (+StringHelpers); `math`,
+///   `randomValue`, `randomInt`, `randomDecimal`, `pickRandom`, `range` (+NumberHelpers); `now`, `date`,
+///   `parseDate`, `dateFormat`, `truncateDate` (+DateHelpers); `hostname`, `systemValue`; the conditions `eq`,
+///   `neq`, `gt`, `gte`, `lt`, `lte`, `and`, `or`, `not`, `contains`, `matches`; subexpressions `(helper …)`.
 /// - Blocks: `{{#if}}`, `{{#unless}}`, `{{#each}}` (`this`, `@index`, `@first`, `@last`, `@key`, `as |item|`),
-///   `{{#with}}`, and every condition as a block (`{{#eq request.method 'POST'}}…{{else}}…{{/eq}}`).
+///   `{{#with}}`, every condition as a block, and the helpers that render their block first (`#base64`, `#trim`,
+///   `#parseJson`, `#jsonMerge`, `#assign`).
 /// - `{{value}}` is HTML-escaped as in Handlebars; `{{{value}}}` is not. `{{! comments }}` and `~` trimming.
-/// Anything else is refused at load by name, and so is a literal a helper cannot use (`length=1e300`).
+/// Anything else is refused at load by name, and so is a literal a helper cannot use (`length=1e300`, a date
+/// pattern letter Java refuses, an unknown time zone).
 ///
 /// Trust: a template is rendered in one pass (a request value holding `{{` is text). Every number a helper
 /// reads goes through `BoundedNumber`; a request value out of range makes that answer a 400 naming the helper
 /// and the value. One answer (its body and header values together) has one budget: 2,000,000 steps (nodes
 /// and loop turns), 16 MiB of output, and 64 Mi units of helper work (bytes and JSON values that helpers,
-/// `jsonPath` and printing touch); spending it makes the answer a 500 naming the budget, never a truncated
-/// body or a thread spinning after its client left. The body is parsed once per answer however many
-/// `jsonPath`s read it.
+/// `jsonPath` and printing touch, regular expression steps); spending it makes the answer a 500 naming the budget,
+/// never a truncated body or a thread spinning after its client left. The body is parsed once per answer however
+/// many `jsonPath`s read it. Dates stay within ±8.64e15 ms of 1970 (offsets of any size are refused beyond), so
+/// calendar arithmetic cannot overflow.
 package struct ResponseTemplate: Sendable {
     package struct Error: Swift.Error, CustomStringConvertible {
         package let description: String
@@ -68,27 +75,68 @@ package struct ResponseTemplate: Sendable {
     enum Value: Sendable {
         case null
         case bool(Bool)
-        case number(Double)
+        /// A Java Integer or Long (`1`, `@index`, `math`'s whole results): prints its digits.
+        case integer(Int)
+        /// A Java Double (`1.5`, `math`'s other results, `randomDecimal`): prints as Java does (`3.0`, `1.5E7`).
+        case real(Double)
         case string(String)
+        /// What `jsonPath` found: prints as JSON (objects as Jackson pretty-prints them).
         case json(JSONNode)
+        /// A Java list (`array`, `range`, `parseJson`'s arrays): prints as `[a, b]`.
         case list([Value])
-        /// A query parameter or header: prints its first value; `size` counts them; `#each` walks them.
+        /// A Java map (`parseJson`'s objects, `formData`): prints as `{a=1, b=x}`.
+        case map([(key: String, value: Value)])
+        /// A query parameter, a header, a form field, `regexExtract`'s groups: prints its first value; `size`
+        /// counts them; `#each` walks them.
         case multi([String])
         case method(String)
         /// The request path: prints as the path; `size` counts its segments; `.[n]` is one.
         case requestPath(String)
+        /// WireMock's RenderableDate (`now`, `date`, `parseDate`, `truncateDate`): prints in its format and zone.
+        case date(TemplateDate)
     }
 
-    static let valueHelpers: Set<String> = ["jsonPath", "randomValue", "now", "upper", "lower", "trim", "size"]
+    /// A date as WireMock's helpers pass it along: the instant, how it prints (ISO 8601 when nil, `epoch`, `unix`,
+    /// or a SimpleDateFormat pattern) and the zone it prints in (UTC when nil, the zone WireMock's JVM runs in).
+    struct TemplateDate: Sendable {
+        var milliseconds: Int
+        var format: String?
+        var pattern: JavaDatePattern?
+        var zone: TimeZoneRules?
+    }
+
+    static let valueHelpers: Set<String> = [
+        "jsonPath", "randomValue", "now", "upper", "lower", "trim", "size", "math", "date", "parseDate", "dateFormat",
+        "truncateDate", "randomInt", "randomDecimal", "pickRandom", "range", "array", "regexExtract", "base64", "urlEncode",
+        "formData", "abbreviate", "capitalize", "capitalizeFirst", "join", "val", "parseJson", "toJson", "jsonMerge",
+        "hostname", "systemValue",
+    ]
     /// The named options each helper takes; any other is refused at load.
-    static let options: [String: Set<String>] = ["randomValue": ["length", "type", "uppercase"], "now": ["format", "offset"]]
-    static let randomTypes: Set<String> = ["ALPHANUMERIC", "NUMERIC", "ALPHABETIC", "HEXADECIMAL", "UUID"]
+    static let options: [String: Set<String>] = [
+        "randomValue": ["length", "type", "uppercase"], "now": ["format", "offset", "timezone"],
+        "date": ["format", "offset", "timezone"], "parseDate": ["format"], "dateFormat": ["format", "tz", "time", "locale"],
+        "randomInt": ["lower", "upper"], "randomDecimal": ["lower", "upper"], "regexExtract": ["default"],
+        "base64": ["decode", "padding"], "urlEncode": ["decode", "encoding"], "formData": ["urlDecode", "encoding"],
+        "capitalize": ["fully"], "join": ["prefix", "suffix"], "val": ["or", "default", "assign"], "jsonMerge": ["removeNulls"],
+        "systemValue": ["key", "type"],
+    ]
+    /// Helpers WireMock 2.35 does not have, or not here yet, refused by name with what to write instead.
+    static let refused: [String: String] = [
+        "xPath": "XML bodies are not supported yet (xPath and soapXPath come with the XML engine)",
+        "soapXPath": "XML bodies are not supported yet (xPath and soapXPath come with the XML engine)",
+        "formatDate":
+            "WireMock has no formatDate helper; Handlebars' is dateFormat: {{dateFormat (parseDate request.query.d) 'yyyy-MM-dd'}}",
+        "split": "WireMock has no split helper; use regexExtract with a variable, or formData for key=value text",
+    ]
+    static let randomTypes: Set<String> = ["ALPHANUMERIC", "NUMERIC", "ALPHABETIC", "ALPHANUMERIC_AND_SYMBOLS", "HEXADECIMAL", "UUID"]
     /// `randomValue length=`: what one value may be (WireMock sets no bound; a longer one is an output bomb).
     static let randomLengths = 0...10_000
     /// `.[n]` on a value: a position in a list, at most this.
     static let maxPosition = Int(Int32.max)
-    static let conditions: Set<String> = ["eq", "neq", "gt", "gte", "lt", "lte", "and", "or", "not", "contains"]
+    static let conditions: Set<String> = ["eq", "neq", "gt", "gte", "lt", "lte", "and", "or", "not", "contains", "matches"]
     static let blocks: Set<String> = ["if", "unless", "each", "with"]
+    /// Helpers whose block is rendered first and handed to them (`{{#base64}}text{{/base64}}`).
+    static let sectionHelpers: Set<String> = ["base64", "trim", "parseJson", "jsonMerge", "assign"]
     static let maxDepth = 32
     static let maxOutputBytes = 16 << 20
     /// Nodes rendered and loop turns taken per answer: `{{#each}}` inside `{{#each}}` over a client's 16 MiB
@@ -114,9 +162,15 @@ package struct ResponseTemplate: Sendable {
     static let stepBudget = "step (2,000,000 nodes and loop turns)"
     static let outputBudget = "output (16 MiB)"
     static let workBudget = "work (64 Mi units: bytes and JSON values helpers touch)"
+    /// Units a Value a helper builds costs (a list element, a map entry): memory, not only time.
+    static let valueCost = 64
+    /// Units per step of the regular expression engine (a thread at a position): one is dearer than a byte copied.
+    static let regexStepCost = 8
+    /// Units a date helper costs besides its text: calendar fields, a zone's offset, a pattern walked.
+    static let dateCost = 256
 
     /// The helpers and blocks, for messages.
     static var supported: String {
-        "values like {{request.path}}, the helpers \((valueHelpers.union(conditions)).sorted().joined(separator: ", ")) and the blocks #if, #unless, #each, #with"
+        "values like {{request.path}}, the helpers \((valueHelpers.union(conditions)).sorted().joined(separator: ", ")) and the blocks #if, #unless, #each, #with, #\(sectionHelpers.sorted().joined(separator: ", #"))"
     }
 }

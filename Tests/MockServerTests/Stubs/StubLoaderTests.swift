@@ -81,8 +81,8 @@ import Testing
             "{{#if}} is not closed with {{/if}}"
         ),
         (
-            #"{ "request": { "url": "/a" }, "response": { "body": "{{math 1 '+' 2}}", "transformers": ["response-template"] } }"#,
-            "math is not a helper"
+            #"{ "request": { "url": "/a" }, "response": { "body": "{{lookup request.query 'a'}}", "transformers": ["response-template"] } }"#,
+            "lookup is not a helper"
         ),
         (
             #"{ "request": { "url": "/a" }, "response": { "body": "{{request.path", "transformers": ["response-template"] } }"#,
