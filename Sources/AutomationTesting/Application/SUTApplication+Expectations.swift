@@ -41,12 +41,13 @@ extension SUTApplication {
         while true {
             let (lines, satisfied, cut) = Self.check(expected, process: process, server: server, enforceOrder: enforceOrder)
             if satisfied { return }
-            if cut || ContinuousClock.now >= deadline
-                || (process.status != nil && process.output.isFinished && !expectsRequestsAfterExit(expected, lines))
-            {
+            let ended = process.status != nil && process.output.isFinished && !expectsRequestsAfterExit(expected, lines)
+            if cut || ContinuousClock.now >= deadline || ended {
                 let requests = server.map { Self.seen($0.journal.ordered.map(\.request)) } ?? ""
+                // Why the wait stopped: the program ended (nothing more can come), or the time was up.
+                let why = ended && !cut ? " (the program ended: nothing more could come)" : ""
                 throw AutomationError(
-                    "expected\(enforceOrder ? ", in this order" : ""), within \(Runner.format(limit)):\n"
+                    "expected\(enforceOrder ? ", in this order" : ""), within \(Runner.format(limit))\(why):\n"
                         + lines.map { "  \($0)" }.joined(separator: "\n") + "\n" + requests + lastLines())
             }
             try await Task.sleep(for: .milliseconds(5))

@@ -32,7 +32,8 @@ import Testing
             try await app.waitFor([.output("done"), .request("GET /message")], timeout: .seconds(1))
         }
         let message = error?.message ?? ""
-        #expect(message.contains("expected, in this order, within 1s:\n  ✓ output \"done\" (at "), "\(message)")
+        // Ended by the deadline or by the program's exit, whichever came first: both say what was seen.
+        #expect(message.hasPrefix("expected, in this order, within 1s") && message.contains(":\n  ✓ output \"done\" (at "), "\(message)")
         #expect(message.contains("  ✗ a request to GET /message: not after the item before"), "\(message)")
         #expect(message.contains("requests seen, in order:\n  GET /message"), "\(message)")
         // In the order it happened, the same list holds.
@@ -42,13 +43,12 @@ import Testing
     @Test func outputThatNeverComesFailsOnceTheProgramHasEnded() async throws {
         let app = SUTApplication(executable: myAppCLI)
         try app.launch(featureFlags: ["greeting": "ciao"], arguments: ["greet"])
-        let started = ContinuousClock.now
         let error = await #expect(throws: AutomationError.self) {
-            try await app.waitFor([.output("ciao, world"), .output("never printed")], timeout: .seconds(120))
+            try await app.waitFor([.output("ciao, world"), .output("never printed")], timeout: .seconds(600))
         }
-        // Not a timing check: without the early end it would wait all of the 120 s (a loaded machine took 14 s
-        // to run the program at all).
-        #expect(ContinuousClock.now - started < .seconds(110), "it waited for output from a program that had ended")
+        // Not a timing check (on 2 cores the test's task waited 110 s for a thread while other tests blocked both):
+        // the wait says it stopped because the program ended, not because its time was up.
+        #expect(error?.message.contains("within 10m (the program ended: nothing more could come):") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("  ✓ output \"ciao, world\"") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("  ✗ output \"never printed\": not after the item before") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("--- last") == true)
