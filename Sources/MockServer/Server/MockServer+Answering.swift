@@ -4,7 +4,15 @@ import AutomationSupport
 /// it, else the stub chosen by the registry (or a 404 explaining the near miss), then the journal.
 extension MockServer {
     /// Answers a request as if it had come over a socket (journal, counts and scenarios included).
-    public func handle(_ request: HTTPRequest) -> MockResponse { Self.respond(to: request, parts: parts) }
+    public func handle(_ request: HTTPRequest) -> MockResponse {
+        var response = Self.respond(to: request, parts: parts)
+        // No connection writes this answer: what follows it (webhooks) goes now, or its reserved slots would wait.
+        if let after = response.afterAnswer {
+            response.afterAnswer = nil
+            after.run()
+        }
+        return response
+    }
 
     static func respond(to request: HTTPRequest, parts: Parts) -> MockResponse {
         parts.stubs.waitWhileTheRouterIsBuilt()

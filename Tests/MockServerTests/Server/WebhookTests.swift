@@ -141,4 +141,17 @@ import Testing
         for _ in 0..<WebhookLog.inFlightLimit { log.finished(failure: nil) }
         #expect(log.pending == 0 && log.waitWhilePending())
     }
+
+    /// An answer no connection writes (`handle(_:)`, for embedders) sends its webhooks at once: their reserved slots
+    /// would otherwise hold a run's end until their deadline.
+    @Test func anAnswerFromHandleSendsItsWebhooks() throws {
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action = #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:\#(callee.port)/callback", "body": "direct" } } ]"#
+        let server = MockServer(stubs: try StubLoader.parse(Self.caller(action), file: "m.json"))
+        let answer = server.handle(HTTPRequest(method: "POST", target: "/order"))
+        #expect(answer.status == 202 && answer.afterAnswer == nil)
+        #expect(server.waitForWebhooks())
+        #expect(callee.server.journal.ordered.first?.request.bodyText == "direct")
+    }
 }
