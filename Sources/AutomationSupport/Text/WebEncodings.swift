@@ -24,21 +24,37 @@ package enum Base64Text {
     }
 
     /// The bytes of `text`; nil when it holds a character outside the alphabet (spaces too) or cannot be whole bytes.
-    package static func decode(_ text: String) -> [UInt8]? {
-        var symbols = Array(text.utf8)
-        while symbols.last == UInt8(ascii: "=") { symbols.removeLast() }
-        guard symbols.count % 4 != 1 else { return nil }
+    package static func decode(_ text: String) -> [UInt8]? { try? decodeExplained(text) }
+
+    /// Why a text is not base64, quoting what Guava's `BaseEncoding.base64()` (WireMock's decoder) objects to.
+    package struct DecodingError: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// The bytes of `text`, or why not: `=` padding at the end is optional (any number of them), the length without
+    /// it must not leave one character over, and any character outside `A-Z a-z 0-9 + /` (a space, a line break,
+    /// the URL-safe `-` and `_`, an `=` before the end) is refused by name and position.
+    package static func decodeExplained(_ text: String) throws(DecodingError) -> [UInt8] {
+        var characters = Array(text.utf8)
+        while characters.last == UInt8(ascii: "=") { characters.removeLast() }
+        guard characters.count % 4 != 1 else { throw DecodingError(description: "invalid input length \(characters.count)") }
         var output: [UInt8] = []
-        output.reserveCapacity(symbols.count * 3 / 4)
+        output.reserveCapacity(characters.count * 3 / 4)
         var buffer: UInt32 = 0
         var bits = 0
-        for symbol in symbols {
-            guard let value = sextet(symbol) else { return nil }
+        for (offset, byte) in characters.enumerated() {
+            guard let value = sextet(byte) else {
+                // The character (a multi-byte one whole) at its byte offset, escaped if it is a control character.
+                let rest = String(decoding: text.utf8.dropFirst(offset), as: UTF8.self)
+                let shown = rest.first.map { String($0).escapingControlCharacters() } ?? ""
+                throw DecodingError(description: "unrecognized character \"\(shown)\" at \(offset + 1)")
+            }
             buffer = buffer << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {
                 bits -= 8
                 output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+                buffer &= (1 << UInt32(bits)) - 1
             }
         }
         return output
@@ -99,7 +115,8 @@ package enum FormEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of a hexadecimal digit (`0-9 a-f A-F`), or nil: what `%XX` escapes are read with.
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// One request as the mock server received it.
 public struct HTTPRequest: Sendable, Hashable {
     /// The method, as sent (`GET`).
@@ -181,7 +183,8 @@ package enum PercentEncoding {
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
             if byte == UInt8(ascii: "%"), iterator.count >= 2,
-                let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1])
+                let high = FormEncoding.hexValue(iterator[iterator.startIndex]),
+                let low = FormEncoding.hexValue(iterator[iterator.startIndex + 1])
             {
                 bytes.append(high << 4 | low)
                 iterator = iterator.dropFirst(2)
@@ -192,14 +195,5 @@ package enum PercentEncoding {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

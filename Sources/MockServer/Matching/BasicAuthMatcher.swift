@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// WireMock's `basicAuthCredentials` (2.35 also reads `basicAuth`): an `Authorization` header equal, in any case, to
 /// `Basic ` and the base64 of `username:password` in UTF-8, as WireMock compiles it (an `equalToIgnoreCase` on the
 /// header). A missing username or password is the text `null`, as Java writes a null string.
@@ -8,7 +10,7 @@ struct BasicAuthMatcher: Sendable {
 
     init(username: String, password: String) {
         self.username = username
-        headerValue = "Basic " + Base64.encode(Array("\(username):\(password)".utf8))
+        headerValue = "Basic " + Base64Text.encode(Array("\(username):\(password)".utf8))
     }
 
     /// nil when one `Authorization` value holds these credentials. A near miss names the user it expected and the
@@ -30,7 +32,7 @@ struct BasicAuthMatcher: Sendable {
             let scheme = parts.count == 2 && parts[0].count <= 20 && parts[0].allSatisfy { $0.isASCII && $0.isLetter } ? parts[0] : nil
             return scheme.map { "\"\($0)\" credentials" } ?? "credentials that are not Basic"
         }
-        guard let decoded = try? Base64.decode(String(parts[1])), let text = String(validating: decoded, as: UTF8.self),
+        guard let decoded = try? Base64Text.decodeExplained(String(parts[1])), let text = String(validating: decoded, as: UTF8.self),
             let colon = text.firstIndex(of: ":")
         else { return "Basic credentials that are not base64 of user:password" }
         let user = text[..<colon]

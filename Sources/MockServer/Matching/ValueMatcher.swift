@@ -71,7 +71,7 @@ indirect enum ValueMatcher: Sendable {
         case .date(let matcher): matcher.description
         case .anything: "anything"
         case .binaryEqualTo(let bytes):
-            "binary equal to \(Base64.encode(Array(bytes.prefix(90))))\(bytes.count > 90 ? "…" : "") (base64, \(bytes.count) byte\(bytes.count == 1 ? "" : "s"))"
+            "binary equal to \(Base64Text.encode(Array(bytes.prefix(90))))\(bytes.count > 90 ? "…" : "") (base64, \(bytes.count) byte\(bytes.count == 1 ? "" : "s"))"
         case .hasExactly(let all):
             "exactly \(all.count) value\(all.count == 1 ? "" : "s"): " + all.map(\.description).joined(separator: "; ")
         case .includes(let all): "values including: " + all.map(\.description).joined(separator: "; ")

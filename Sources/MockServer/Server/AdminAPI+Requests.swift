@@ -117,7 +117,8 @@ extension AdminAPI {
                 JSONWriter.quoted(name) + ":{\"key\":" + JSONWriter.quoted(name) + ",\"values\":["
                     + values.map(JSONWriter.quoted).joined(separator: ",") + "]}"
             }.joined(separator: ",") + "}"
-        json += ",\"body\":" + JSONWriter.quoted(request.bodyText) + ",\"bodyAsBase64\":" + JSONWriter.quoted(Base64.encode(request.body))
+        json +=
+            ",\"body\":" + JSONWriter.quoted(request.bodyText) + ",\"bodyAsBase64\":" + JSONWriter.quoted(Base64Text.encode(request.body))
         json +=
             ",\"loggedDate\":\(Int(entry.loggedAtMs)),\"loggedDateString\":"
             + JSONWriter.quoted(WallClock.iso8601(milliseconds: entry.loggedAtMs))

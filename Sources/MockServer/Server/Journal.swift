@@ -124,7 +124,7 @@ public struct Journal: Sendable {
         if let text = String(validating: request.body, as: UTF8.self) {
             output += ",\"body\":" + JSONWriter.quoted(text)
         } else {
-            output += ",\"bodyBase64\":" + JSONWriter.quoted(Base64.encode(request.body))
+            output += ",\"bodyBase64\":" + JSONWriter.quoted(Base64Text.encode(request.body))
         }
         output += ",\"bodySize\":\(entry.bodySize)"
         if entry.bodyTruncated { output += ",\"bodyTruncated\":true" }
@@ -136,32 +136,5 @@ public struct Journal: Sendable {
         output += ",\"response\":{\"status\":\(entry.status)" + (entry.fault.map { ",\"fault\":" + JSONWriter.quoted($0) } ?? "") + "}"
         if let nearMiss = entry.nearMiss { output += ",\"nearMiss\":" + JSONWriter.quoted(nearMiss) }
         return output + "}"
-    }
-}
-
-/// Base64 encoding for binary bodies in the journal.
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 2 < bytes.count {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output += [
-                alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)],
-            ]
-            index += 3
-        }
-        let rest = bytes.count - index
-        if rest == 1 {
-            let value = UInt32(bytes[index]) << 16
-            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
-        } else if rest == 2 {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            output += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], UInt8(ascii: "=")]
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -82,7 +82,7 @@ extension ValueMatcher {
             return .anything
         case "binaryEqualTo":
             guard let encoded = try reader.string(name) else { return .binaryEqualTo([]) }
-            do { return .binaryEqualTo(try Base64.decode(encoded)) } catch {
+            do { return .binaryEqualTo(try Base64Text.decodeExplained(encoded)) } catch {
                 throw reader.error(name, "\(what): binaryEqualTo is not base64: \(error)")
             }
         case "equalToJson": return try equalToJSON(reader, what: what)

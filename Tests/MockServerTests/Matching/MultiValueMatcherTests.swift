@@ -73,11 +73,11 @@ import Testing
 
     @Test func basicAuthNearMissesNameUsersNeverPasswords() throws {
         let server = try Mappings.server(#"{"urlPath": "/b", "basicAuthCredentials": {"username": "user", "password": "s3cret"}}"#)
-        let wrongPassword = Mappings.ask(server, "/b", headers: [("Authorization", "Basic " + Base64.encode(Array("user:guess".utf8)))])
+        let wrongPassword = Mappings.ask(server, "/b", headers: [("Authorization", "Basic " + Base64Text.encode(Array("user:guess".utf8)))])
         #expect(
             wrongPassword.text.contains(
                 #"basic auth: expected user "user" and the mapping's password, got user "user" with another password"#))
-        let otherUser = Mappings.ask(server, "/b", headers: [("Authorization", "Basic " + Base64.encode(Array("bob:s3cret".utf8)))])
+        let otherUser = Mappings.ask(server, "/b", headers: [("Authorization", "Basic " + Base64Text.encode(Array("bob:s3cret".utf8)))])
         #expect(otherUser.text.contains(#"got user "bob""#))
         #expect(Mappings.ask(server, "/b").text.contains("got no Authorization header"))
         #expect(Mappings.ask(server, "/b", headers: [("Authorization", "Bearer abc")]).text.contains(#"got "Bearer" credentials"#))
@@ -101,8 +101,8 @@ import Testing
         let empty = try Mappings.server(#"{"urlPath": "/bin", "bodyPatterns": [{"binaryEqualTo": ""}]}"#)
         #expect(Mappings.ask(empty, method: "POST", "/bin").matched)
         #expect(!Mappings.ask(empty, method: "POST", "/bin", body: [0]).matched)
-        #expect(try Base64.decode("YQ====") == [0x61])
-        #expect(try Base64.decode("") == [])
+        #expect(try Base64Text.decodeExplained("YQ====") == [0x61])
+        #expect(try Base64Text.decodeExplained("") == [])
     }
 
     @Test(arguments: [
