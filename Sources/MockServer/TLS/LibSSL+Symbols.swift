@@ -1,3 +1,5 @@
+import AutomationSupport
+
 extension LibSSL {
     /// Resolves every function from the pair; throws naming the first one missing.
     init(ssl: SharedLibrary, crypto: SharedLibrary) throws(TLSError) {

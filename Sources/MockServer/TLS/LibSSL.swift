@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// OpenSSL's functions the TLS layer calls, resolved at run time from the system's `libssl` and `libcrypto`
 /// (3.x, then 1.1): no header and no package at build time. Each field's type is the C declaration, written
 /// here; the two versions agree on every one of them (macros of either, such as `SSL_CTX_set_min_proto_version`,
