@@ -1,4 +1,5 @@
 import AutomationHost
+import AutomationSupport
 import MockServer
 import ProcessEngine
 

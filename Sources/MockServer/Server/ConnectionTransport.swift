@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// What a ``Connection`` reads requests from and writes answers to: a plain ``Socket``, or a ``TLSConnection``
 /// that offers the same operations over an established TLS session, so the HTTP code is the same for both.
 package protocol ConnectionTransport {

@@ -1,4 +1,4 @@
-import AutomationSupport
+package import AutomationSupport
 
 /// An HTTP/1.1 server on BSD sockets: a thread accepts, a thread per connection serves it (keep-alive,
 /// pipelining, chunked request bodies, `Expect: 100-continue`, HEAD), each within ``ServerLimits``.

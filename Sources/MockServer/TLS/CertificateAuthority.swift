@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// Mints, in memory, a certificate authority and a leaf certificate it signs, for one run (EC P-256 keys,
 /// SHA-256 signatures). Nothing is written: the leaf's key never leaves the process, and the authority's key is
 /// freed once the leaf is signed, so no later certificate can be made with it.

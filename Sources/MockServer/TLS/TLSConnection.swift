@@ -1,4 +1,4 @@
-import AutomationSupport
+package import AutomationSupport
 
 /// One TLS session over a connected socket, through two memory BIOs: bytes from the socket are written into
 /// OpenSSL's input, what OpenSSL produces is taken from its output and sent. The socket stays blocking with poll()

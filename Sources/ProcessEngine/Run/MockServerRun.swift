@@ -1,4 +1,4 @@
-import AutomationSupport
+package import AutomationSupport
 package import MockServer
 
 /// Starting and finishing the mock server of a run, a `serve` or a scenario: one place for the port hint,

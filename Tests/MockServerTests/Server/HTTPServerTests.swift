@@ -1,4 +1,5 @@
 import Foundation
+import AutomationSupport
 import Testing
 
 @testable import MockServer

@@ -1,5 +1,5 @@
-// The one place MockServer talks to the C library about sockets.
-internal import CSystemShims
+// The one place the package talks to the C library about TCP sockets (the mock server, its proxy and clients).
+import CSystemShims
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +23,11 @@ package struct Socket: Sendable, Hashable {
         package var isAddressInUse: Bool { code == EADDRINUSE }
         /// The code for "no thread could be started".
         package static let noThreadCode = EAGAIN
+
+        package init(call: String, code: Int32) {
+            self.call = call
+            self.code = code
+        }
     }
 
     /// Binds and listens on `host:port` (IPv4 dotted quad, or an IPv6 address); port 0 picks a free port.
