@@ -7,19 +7,23 @@ package struct OptionSpec: Sendable {
     /// The value's placeholder in help (`key=value`); nil for a switch.
     package var valueName: String?
     package var help: String
+    /// The help topic that lists the option (`sut-launch help record`); nil: the command's own help does. Completions
+    /// and the man page list every option.
+    package var topic: String?
 
-    package init(_ long: String, short: String? = nil, value valueName: String? = nil, help: String) {
+    package init(_ long: String, short: String? = nil, value valueName: String? = nil, help: String, topic: String? = nil) {
         self.long = long
         self.short = short
         self.valueName = valueName
         self.help = help
+        self.topic = topic
     }
 
     var takesValue: Bool { valueName != nil }
 
     /// The OPTIONS part of a help text: `  -f, --flag key=value` padded to a column, then the help line.
     static func helpLines(_ options: [OptionSpec]) -> String {
-        options.map { option in
+        options.filter { $0.topic == nil }.map { option in
             var names = (option.short.map { "\($0), " } ?? "    ") + option.long
             if let value = option.valueName { names += " \(value)" }
             let padded = names.count < 30 ? names + String(repeating: " ", count: 30 - names.count) : names + "  "
@@ -44,6 +48,15 @@ extension CommandOption {
     static var specs: [OptionSpec] { allCases.map(\.spec) }
     /// The OPTIONS part of the command's help.
     static var helpLines: String { OptionSpec.helpLines(specs) }
+    /// The options a topic's help lists (`sut-launch help record`).
+    static func helpLines(topic: String) -> String {
+        OptionSpec.helpLines(
+            specs.filter { $0.topic == topic }.map {
+                var spec = $0
+                spec.topic = nil
+                return spec
+            })
+    }
     /// The case whose long name is `long`.
     static func named(_ long: String) -> Self? { allCases.first { $0.spec.long == long } }
 }

@@ -2,15 +2,17 @@
 package enum RunOption: CommandOption {
     case flag, automation, flagsFile, flagsIn, entryPoint, env, envFile, clearEnv, cwd, timeout, killGrace, launcher
     case stub, strict, lenientStubs, globalResponseTemplating, port, host, https, httpsHost, httpsCertificate, httpsKey, intercept
+    case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
     case journal, journalLimit, journalSecrets, noAdmin
     case report, quiet, help, version
 
     package var repeats: Bool {
         switch self {
-        case .flag, .automation, .env, .envFile, .stub, .httpsHost, .intercept: true
+        case .flag, .automation, .env, .envFile, .stub, .httpsHost, .intercept, .captureHeader: true
         case .https, .httpsCertificate, .httpsKey, .flagsFile, .flagsIn, .entryPoint, .clearEnv, .cwd, .timeout, .killGrace, .launcher,
             .strict, .lenientStubs,
-            .globalResponseTemplating, .port, .host, .journal, .journalLimit, .journalSecrets, .noAdmin, .report, .quiet, .help,
+            .globalResponseTemplating, .port, .host, .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure,
+            .journal, .journalLimit, .journalSecrets, .noAdmin, .report, .quiet, .help,
             .version:
             false
         }
@@ -62,6 +64,13 @@ package enum RunOption: CommandOption {
         case .httpsCertificate: HTTPSOptions.certificateSpec
         case .httpsKey: HTTPSOptions.keySpec
         case .intercept: HTTPSOptions.interceptSpec
+        case .recordFrom: RecordingOptions.recordFromSpec
+        case .into: RecordingOptions.intoSpec
+        case .proxyUnmatched: RecordingOptions.proxyUnmatchedSpec
+        case .recordMissing: RecordingOptions.recordMissingSpec
+        case .keepSecrets: RecordingOptions.keepSecretsSpec
+        case .captureHeader: RecordingOptions.captureHeaderSpec
+        case .recordInsecure: RecordingOptions.insecureSpec
         case .journal: OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON")
         case .journalLimit:
             OptionSpec("--journal-limit", value: "N", help: "requests kept in the journal (default 10000; the oldest go first)")

@@ -30,14 +30,20 @@ extension RunOptions {
         if !stubs.isEmpty, flags.automationFlags[WireFormat.mockServerURLKey] != nil {
             throw UsageError(.mockServerURLOverride(key: WireFormat.mockServerURLKey, origin: mockServerURLOrigin ?? "--flags-file"))
         }
-        if journalPath != nil && stubs.isEmpty { throw UsageError(.journalNeedsStub) }
+        if journalPath != nil && stubs.isEmpty && recording.recordFrom == nil && recording.proxyUnmatched == nil {
+            throw UsageError(.journalNeedsStub)
+        }
         if !https.intercept.isEmpty, let proxy = (variables + self.environment).first(where: { Self.isProxyVariable($0.key) }) {
             throw UsageError(.interceptProxyVariable(proxy.key))
         }
-        if https.needsTLS && stubs.isEmpty { throw UsageError(.httpsNeedsStub(https.enabled ? "--https" : "--intercept")) }
+        if https.needsTLS && stubs.isEmpty && recording.recordFrom == nil && recording.proxyUnmatched == nil {
+            throw UsageError(.httpsNeedsStub(https.enabled ? "--https" : "--intercept"))
+        }
         var server: ServerPlan?
-        if !stubs.isEmpty {
+        let forwards = recording.recordFrom != nil || recording.proxyUnmatched != nil
+        if !stubs.isEmpty || forwards {
             var options = MockServer.Options()
+            recording.apply(to: &options)
             if let journalLimit { options.journalLimit = journalLimit }
             options.journalSecrets = journalSecrets
             options.admin = admin
@@ -46,6 +52,9 @@ extension RunOptions {
             server = ServerPlan(
                 stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
                 journalPath: journalPath, https: try https.plan(serverHost: host ?? "127.0.0.1", readFile: readFile))
+            server?.record = recording.recordedBackend.map {
+                RecordPlan(rule: ProxyRule(target: $0), spec: recording.spec, required: recording.recordFrom != nil)
+            }
         }
         let launch = LaunchPlan(
             program: program, arguments: arguments, flags: flags, environment: variables + self.environment,

@@ -37,6 +37,8 @@ package struct RunOptions {
     package var host: String?
     /// `--https` and its companions.
     package var https = HTTPSOptions()
+    /// `--record-from`, `--proxy-unmatched` and their companions.
+    package var recording = RecordingOptions()
     package var journalPath: String?
     package var journalLimit: Int?
     package var journalSecrets = false
@@ -97,6 +99,7 @@ package struct RunOptions {
         arguments = Array(parsed.positionals.dropFirst())
         for option in parsed.options { try apply(option, parsed) }
         try https.check()
+        try recording.check()
         mockServerURLOrigin = parsed.values(.automation).first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin
     }
 
@@ -127,6 +130,13 @@ package struct RunOptions {
         case .httpsCertificate: https.certificate = NamedFile(path: value, spelling: option.spelling, index: option.index)
         case .httpsKey: https.key = NamedFile(path: value, spelling: option.spelling, index: option.index)
         case .intercept: try https.addIntercepted(value, spelling: option.spelling, index: option.index)
+        case .recordFrom: try recording.setBackend(value, option: option.spelling, index: option.index, recording: true)
+        case .into: recording.into = value
+        case .proxyUnmatched: try recording.setBackend(value, option: option.spelling, index: option.index, recording: false)
+        case .recordMissing: recording.recordMissing = true
+        case .keepSecrets: recording.keepSecrets = true
+        case .captureHeader: try recording.addCapturedHeader(value, spelling: option.spelling)
+        case .recordInsecure: recording.insecure = true
         case .journal: journalPath = try OutputFiles.path(option)
         case .journalLimit: journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         case .journalSecrets: journalSecrets = true

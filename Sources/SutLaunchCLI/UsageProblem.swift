@@ -52,6 +52,8 @@ package enum UsageProblem: Sendable, Hashable {
     case httpsHostWithOwnCertificate(String)
     case interceptWithOwnCertificate(String)
     case interceptProxyVariable(String)
+    case invalidBackendURL(String, problem: String, index: Int)
+    case recordingOptionNeeds(String, needs: String)
     case initTakesOneDirectory([String])
     case initBadProgram(String)
     case initWouldOverwrite([String])
@@ -121,6 +123,8 @@ package enum UsageProblem: Sendable, Hashable {
         case .httpsNeedsStub(let option): "\(option) needs a mock server: add --stub FILE"
         case .httpsOptionNeedsHTTPS(let name): "\(name) is for an HTTPS mock server: add --https"
         case .httpsPair(let given, let missing): "\(given) needs \(missing): a certificate is served with its key"
+        case .invalidBackendURL(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)
+        case .recordingOptionNeeds(let name, let needs): "\(name) \(needs)"
         case .interceptProxyVariable(let name):
             "\(name) is given for the program, and --intercept sets the proxy variables itself: leave \(name) out (the mock server's own address stays off the proxy)"
         case .interceptWithOwnCertificate(let origin):

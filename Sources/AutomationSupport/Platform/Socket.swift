@@ -19,7 +19,7 @@ package struct Socket: Sendable, Hashable {
     package struct Error: Swift.Error, Sendable, CustomStringConvertible {
         package let call: String
         package let code: Int32
-        package var description: String { "\(call): \(String(cString: strerror(code)))" }
+        package var description: String { code == 0 ? call : "\(call): \(String(cString: strerror(code)))" }
         package var isAddressInUse: Bool { code == EADDRINUSE }
         /// The code for "no thread could be started".
         package static let noThreadCode = EAGAIN

@@ -25,6 +25,7 @@ import Foundation
 /// | `POST /__admin/near-misses/request`, `…/request-pattern` | the stubs nearest a request, the requests nearest a pattern |
 /// | `POST /__admin/settings` | `{"fixedDelay": ms}` delays every stub's answer (0 ends it); other settings are refused (422) |
 /// | `POST /__admin/mappings/save` | the mappings now are what `mappings/reset` returns to (in memory; files untouched) |
+/// | `POST /__admin/recordings/start`, `…/stop`, `GET …/status`, `POST …/snapshot` | WireMock's recording API |
 /// | `POST /__admin/shutdown` | 200, then the server stops (`serve` exits as on Ctrl-C, writing its journal) |
 enum AdminAPI {
     static func respond(to request: HTTPRequest, parts: MockServer.Parts) -> MockResponse {
@@ -73,6 +74,7 @@ enum AdminAPI {
             if let answer = nearMisses(route, request, parts: parts) { return answer }
             if let answer = mappings(route, request, parts: parts) { return answer }
             if let answer = requests(route, request, journal: parts.journal) { return answer }
+            if let answer = recordings(route, request, parts: parts) { return answer }
             return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
         }
     }

@@ -31,7 +31,9 @@ extension MockServer {
         let response: MockResponse
         var nearMiss: String?
         if let chosen {
-            response = answer(request, input, chosen)
+            response = answer(request, input, chosen, parts.proxy)
+        } else if let rule = parts.proxy.fallback {
+            response = forward(request, by: rule, log: parts.proxy) // --proxy-unmatched or a recording: not unexpected
         } else {
             let (stubs, _, scenarios) = parts.stubs.snapshot()
             nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: scenarios)
@@ -60,9 +62,11 @@ extension MockServer {
     }
 
     /// The chosen stub's answer to its `call`th request: from its handler, its template, its files or as given.
-    private static func answer(_ request: HTTPRequest, _ input: MatchInput, _ chosen: StubRegistry.Choice) -> MockResponse {
+    private static func answer(_ request: HTTPRequest, _ input: MatchInput, _ chosen: StubRegistry.Choice, _ proxy: ProxyLog)
+        -> MockResponse
+    {
         let definition = chosen.stub.response(forCall: chosen.call)
-        var response = respond(request, input, chosen, definition)
+        var response = definition.proxy.map { forward(request, by: $0, log: proxy) } ?? respond(request, input, chosen, definition)
         if let delay = definition.delay {
             var random = SystemRandomNumberGenerator()
             response.delayMs = min(max(0, response.delayMs), StubRanges.delayMs.upperBound) + delay.sampleMs(using: &random)

@@ -19,6 +19,8 @@ public final class MockServer: Sendable {
         let control: ControlQueue
         /// Options, address and port, global delay, callbacks.
         let settings: ServerSettings
+        /// What was forwarded to real backends, its failures, the recording in progress.
+        let proxy: ProxyLog
     }
 
     /// How the server treats its admin API and journal.
@@ -37,6 +39,13 @@ public final class MockServer: Sendable {
         package var tls: TLSServerContext?
         /// Also be the program's proxy for these hosts, on a listener of its own (``proxyURL``); nil: no proxy.
         package var intercept: Interception?
+        /// Forward every request no stub matches to this backend (`--proxy-unmatched`); nil: a 404 and a near miss.
+        package var proxyUnmatched: ProxyRule?
+        /// Deadlines, sizes and trust of every forward to a backend.
+        package var upstream = UpstreamClient.Limits()
+        /// Where a recording with `persist` writes its `mappings/` and `__files/` (`serve`'s root, `--into`); nil: the
+        /// recorded mappings are only added to the server.
+        package var recordingRoot: String?
         /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating, plain HTTP.
         public init() {}
     }
@@ -56,7 +65,8 @@ public final class MockServer: Sendable {
     public init(stubs: StubSet, host: String, limits: ServerLimits = ServerLimits(), options: Options) {
         let parts = Parts(
             stubs: StubRegistry(stubs), journal: JournalStore(limit: options.journalLimit, keepsSecrets: options.journalSecrets),
-            control: ControlQueue(), settings: ServerSettings(host: host, options: options))
+            control: ControlQueue(), settings: ServerSettings(host: host, options: options),
+            proxy: ProxyLog(limits: options.upstream, unmatched: options.proxyUnmatched))
         self.parts = parts
         let refused: @Sendable (HTTPRequest, MockResponse) -> Void = { request, response in
             // Counted as unexpected (a strict run fails on it), with why in place of a near miss.
@@ -202,6 +212,7 @@ public final class MockServer: Sendable {
             routes: routes, unexpected: totals.unexpected, unexpectedTotal: totals.unexpectedTotal,
             totalRequests: totals.requests, journalDropped: totals.dropped, policy: policy)
         summary.webhookFailures = parts.journal.webhooks.report
+        summary.upstreamFailures = parts.proxy.report
         return summary
     }
 }

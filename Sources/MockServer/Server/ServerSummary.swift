@@ -49,6 +49,11 @@ public struct ServerSummary: Sendable {
     public var policy: StubSet.UnexpectedPolicy
     /// Webhooks that could not be delivered, or were still being sent at the end: failures whatever the policy.
     public var webhookFailures: [String] = []
+    /// Requests forwarded to a real backend (proxying, recording) that got no answer from it: failures whatever the
+    /// policy (the program received a 502 or 504 naming why).
+    public var upstreamFailures: [String] = []
+    /// What a recording asked for and did not get (nothing recorded, a file not written): failures.
+    public var recordingProblems: [String] = []
 
     /// A summary from its parts (`unexpectedTotal` defaults to the number described).
     package init(
@@ -69,6 +74,8 @@ public struct ServerSummary: Sendable {
             route.expectationFailure.map { "route \(route.name) (\(route.source)): \($0)" }
         }
         lines += webhookFailures
+        lines += upstreamFailures.map { "forward to a backend failed: \($0)" }
+        lines += recordingProblems.map { "recording: \($0)" }
         if policy == .fail {
             lines += unexpected.map { "unexpected request \($0.method) \($0.url)" }
             if unexpectedTotal > unexpected.count { lines.append("\(unexpectedTotal - unexpected.count) more unexpected requests") }
@@ -96,6 +103,8 @@ public struct ServerSummary: Sendable {
         }
         if unexpectedTotal > 20 { lines.append("  … and \(unexpectedTotal - 20) more unexpected requests (see the journal)") }
         lines += webhookFailures.map { "  ✗ \($0.escapingControlCharacters())" }
+        lines += upstreamFailures.map { "  ✗ forward to a backend failed: \($0.escapingControlCharacters())" }
+        lines += recordingProblems.map { "  ✗ recording: \($0.escapingControlCharacters())" }
         return lines.joined(separator: "\n")
     }
 

@@ -232,6 +232,8 @@ struct ResponseDefinition: Sendable {
     var template: ResponseTemplates?
     /// A random delay added to the response's own for each answer (WireMock's `delayDistribution`).
     var delay: DelayDistribution?
+    /// Forward to a real backend and answer with what it answers (WireMock's `proxyBaseUrl`).
+    var proxy: ProxyRule?
 
     init(response: MockResponse, filesDirectory: String? = nil, handler: (@Sendable (HTTPRequest, Int) -> MockResponse)? = nil) {
         self.response = response

@@ -10,7 +10,7 @@ struct ObjectReader {
     let position: SourcePosition
     let file: String
     let what: String
-    private let members: [JSONNode.Member]
+    let members: [JSONNode.Member]
 
     init(_ node: JSONNode, file: String, what: String) throws(StubError) {
         guard let members = node.members else {

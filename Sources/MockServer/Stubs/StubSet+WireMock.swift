@@ -24,12 +24,11 @@ extension StubSet {
     ]
     static let wireMockResponseKeys = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds", "fault",
-        "transformers", "delayDistribution", "chunkedDribbleDelay",
+        "transformers", "delayDistribution", "chunkedDribbleDelay", "proxyBaseUrl", "additionalProxyRequestHeaders",
+        "removeProxyRequestHeaders", "proxyUrlPrefixToRemove",
     ]
     static let wireMockUnsupportedResponseKeys = [
-        "transformerParameters": "transformer parameters are not implemented",
-        "proxyBaseUrl": "proxying is not implemented", "additionalProxyRequestHeaders": "proxying is not implemented",
-        "proxyUrlPrefixToRemove": "proxying is not implemented", "removeProxyRequestHeaders": "proxying is not implemented",
+        "transformerParameters": "transformer parameters are not implemented"
     ]
 
     /// Loads WireMock mappings: a single mapping (`request` + `response`) or `{"mappings": [...]}`.
@@ -104,6 +103,7 @@ extension StubSet {
         if response == nil { response = try ObjectReader(JSONNode(.object([]), at: node.position), file: file, what: "response") }
         var definition = ResponseDefinition(response: try wireMockResponse(response!, filesDirectory: filesDirectory))
         if let delay = try response!.object("delayDistribution") { definition.delay = try DelayDistribution.parse(delay) }
+        definition.proxy = try ProxyRule.parse(response!)
         if let transformers = try response!.array("transformers") {
             for transformer in transformers where transformer.string != "response-template" {
                 throw response!.error(

@@ -27,6 +27,7 @@ package enum MockServerRun {
         let server = MockServer(stubs: stubs, host: plan.host, limits: plan.limits, options: options)
         do {
             if let listener { try server.start(listener: listener) } else { try server.start(port: plan.port) }
+            if let record = plan.record { _ = server.startRecording(record.rule, spec: record.spec) }
             return .success(server)
         } catch {
             let hint = (error as? Socket.Error)?.isAddressInUse == true ? "; pass --port 0 for a free port" : ""
@@ -49,8 +50,10 @@ package enum MockServerRun {
         }
         // Webhooks of answers given: each is waited for until its own deadline; one still in flight is a failure.
         server.waitForWebhooks()
+        let recording = plan.record.flatMap { record in server.stopRecording().map { (record, $0) } }
         server.stop()
-        let summary = server.summary
+        var summary = server.summary
+        if let (record, result) = recording { summary.recordingProblems = RecordingReport.report(result, record, quiet: quiet) }
         var journalFailed = false
         let secrets = plan.options.journalSecrets
         if let path = plan.journalPath,

@@ -19,6 +19,8 @@ package struct ServerPlan: Sendable {
     package let journalPath: String?
     /// Speak HTTPS (`--https`); nil: plain HTTP.
     package let https: HTTPSPlan?
+    /// Record what is forwarded to a backend from the start, written when the server finishes; nil: no recording.
+    package var record: RecordPlan?
 
     /// A plan for a server answering with `stubs`; the defaults are the command line's.
     package init(
@@ -34,5 +36,18 @@ package struct ServerPlan: Sendable {
         self.options = options
         self.journalPath = journalPath
         self.https = https
+    }
+}
+
+/// A recording a run makes: the backend, what is made of its answers, and whether recording nothing is a failure
+/// (`--record-from`: the program never reached the server; not `--record-missing`: every request had a stub).
+package struct RecordPlan: Sendable {
+    package var rule: ProxyRule
+    package var spec: RecordSpec
+    package var required: Bool
+    package init(rule: ProxyRule, spec: RecordSpec, required: Bool) {
+        self.rule = rule
+        self.spec = spec
+        self.required = required
     }
 }

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Socket {
+    /// The IPv4 and IPv6 addresses `host` names (itself when it is an address), in the resolver's order, at most 8;
+    /// throws when the name does not resolve. Used for a backend the user named (recording, proxying); the mock server
+    /// itself never resolves names.
+    package static func resolve(_ host: String) throws(Error) -> [String] {
+        if isIPv4Address(host) || isIPv6Address(host) { return [host] }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(host, nil, &hints, &list)
+        guard code == 0, let first = list else {
+            throw Error(call: "resolve \(host.prefix(100)): \(String(cString: gai_strerror(code)))", code: 0)
+        }
+        defer { freeaddrinfo(first) }
+        var addresses: [String] = []
+        var node: UnsafeMutablePointer<addrinfo>? = first
+        while let current = node, addresses.count < 8 {
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+            if current.pointee.ai_family == AF_INET, let address = current.pointee.ai_addr {
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                    var raw = pointer.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+                }
+            } else if current.pointee.ai_family == AF_INET6, let address = current.pointee.ai_addr {
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                    var raw = pointer.pointee.sin6_addr
+                    _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+                }
+            }
+            let address = String(cString: text)
+            if !address.isEmpty && !addresses.contains(address) { addresses.append(address) }
+            node = current.pointee.ai_next
+        }
+        guard !addresses.isEmpty else { throw Error(call: "resolve \(host.prefix(100)): no IPv4 or IPv6 address", code: 0) }
+        return addresses
+    }
+}

@@ -1,0 +1,29 @@
+import AutomationSupport
+
+extension MockServer {
+    /// Forwards `request` by `rule` and answers with what the backend answered (its framing redone by our writer), or
+    /// with a 502/504 naming why there is no answer, which also fails the run (``ServerSummary/failures``).
+    static func forward(_ request: HTTPRequest, by rule: ProxyRule, log: ProxyLog) -> MockResponse {
+        let result = UpstreamClient.exchange(
+            method: request.method, target: rule.upstreamTarget(for: request), headers: rule.upstreamHeaders(for: request),
+            body: request.body, to: rule.target, limits: log.limits)
+        switch result {
+        case .success(let answer):
+            log.add(request, answer)
+            var headers = HopByHop.removed(from: answer.headers)
+            if request.method == "HEAD", let length = answer.headers["Content-Length"] { headers.set("Content-Length", length) }
+            let response = MockResponse(
+                status: answer.status, reason: answer.reason.isEmpty ? nil : answer.reason, headers: headers, body: answer.body)
+            if let problem = HTTPField.problem(in: response) {
+                log.failed(
+                    "\(request.method) \(request.target.prefix(200).escapingControlCharacters()): \(rule.target) answered what cannot be relayed: \(problem)"
+                )
+                return .text("sut-launch proxy: \(rule.target) answered what cannot be relayed: \(problem)\n", status: 502)
+            }
+            return response
+        case .failure(let failure):
+            log.failed("\(request.method) \(request.target.prefix(200).escapingControlCharacters()): \(failure.reason)")
+            return .text("sut-launch proxy: \(failure.reason)\n", status: failure.status)
+        }
+    }
+}

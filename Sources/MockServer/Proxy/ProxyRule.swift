@@ -1,0 +1,68 @@
+import AutomationSupport
+
+/// How a request is forwarded to a real backend: a WireMock mapping's `proxyBaseUrl` (with
+/// `additionalProxyRequestHeaders`, `removeProxyRequestHeaders`, `proxyUrlPrefixToRemove`), `--proxy-unmatched`,
+/// or a recording's target.
+package struct ProxyRule: Sendable {
+    package var target: UpstreamTarget
+    /// Fields added to (replacing) the forwarded request's.
+    package var additionalHeaders: [(name: String, value: String)] = []
+    /// Fields removed from the forwarded request (case-insensitive names).
+    package var removedHeaders: [String] = []
+    /// A path prefix taken off before the target's path is appended (WireMock's `proxyUrlPrefixToRemove`).
+    package var prefixToRemove: String?
+
+    package init(target: UpstreamTarget) { self.target = target }
+
+    /// The response keys of a proxying mapping.
+    static let wireMockKeys = ["proxyBaseUrl", "additionalProxyRequestHeaders", "removeProxyRequestHeaders", "proxyUrlPrefixToRemove"]
+
+    /// Reads a mapping's proxy keys; nil when it has no `proxyBaseUrl` (the other keys alone are refused).
+    static func parse(_ response: ObjectReader) throws(StubError) -> ProxyRule? {
+        guard let base = try response.string("proxyBaseUrl") else {
+            if let stray = wireMockKeys.dropFirst().first(where: { response[$0] != nil }) {
+                throw response.error(stray, "\(stray) needs \"proxyBaseUrl\", the backend to forward to")
+            }
+            return nil
+        }
+        var rule: ProxyRule
+        do { rule = ProxyRule(target: try UpstreamTarget(base)) } catch { throw response.error("proxyBaseUrl", "proxyBaseUrl: \(error)") }
+        if let added = try response.object("additionalProxyRequestHeaders") {
+            for name in added.keys {
+                guard let value = try added.string(name) else { continue }
+                guard HTTPField.isValidName(name), HTTPField.isValidValue(value) else {
+                    let bad = HTTPField.isValidName(name) ? HTTPField.badByte(in: value) : HTTPField.badByte(in: name, name: true)
+                    throw response.error("additionalProxyRequestHeaders", "additionalProxyRequestHeaders \(HTTPField.quoted(name)): \(bad)")
+                }
+                rule.additionalHeaders.append((name, value))
+            }
+        }
+        for name in try response.array("removeProxyRequestHeaders") ?? [] {
+            guard let text = name.string else {
+                throw response.typeError("removeProxyRequestHeaders", name, "an array of header names")
+            }
+            rule.removedHeaders.append(text.lowercased())
+        }
+        rule.prefixToRemove = try response.string("proxyUrlPrefixToRemove")
+        return rule
+    }
+
+    /// The request-target sent upstream: the target's path, then the request's (its prefix removed), then its query.
+    func upstreamTarget(for request: HTTPRequest) -> String {
+        var path = request.path
+        if let prefix = prefixToRemove, !prefix.isEmpty, path.hasPrefix(prefix) { path = String(path.dropFirst(prefix.utf8.count)) }
+        if !path.hasPrefix("/") { path = "/" + path }
+        return target.pathPrefix + path + (request.rawQuery.map { "?" + $0 } ?? "")
+    }
+
+    /// The request's fields as forwarded: its own (hop-by-hop ones, `Host` and undone content codings left out),
+    /// without the removed ones, with the added ones.
+    func upstreamHeaders(for request: HTTPRequest) -> HTTPHeaders {
+        var headers = HopByHop.removed(from: request.headers)
+        // The body the server holds is decoded (gzip undone, for matching): it goes as it is, without its coding.
+        let removed = Set(removedHeaders + ["host", "content-encoding"])
+        headers = HTTPHeaders(headers.entries.filter { !removed.contains($0.name.lowercased()) })
+        for (name, value) in additionalHeaders { headers.set(name, value) }
+        return headers
+    }
+}

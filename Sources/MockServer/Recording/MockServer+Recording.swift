@@ -1,0 +1,98 @@
+package import AutomationSupport
+
+/// What a stopped recording or a snapshot made.
+package struct RecordingResult: Sendable {
+    package var mappings: [RecordedMapping]
+    /// Exchanges of the recording dropped to stay within the proxy log's bounds (a recording with losses is a failure).
+    package var lost: Int
+    /// Files written below the root (`mappings/…`, `__files/…`), in order.
+    package var written: [String] = []
+    /// Why something could not be written or added, one line each (a failure).
+    package var problems: [String] = []
+    /// The root written to; nil when nothing was persisted.
+    package var root: String?
+}
+
+extension MockServer {
+    /// Starts recording: requests no stub matches go to `rule`'s backend, and what it answers is kept for
+    /// ``stopRecording()``. False when a recording is already running.
+    package func startRecording(_ rule: ProxyRule, spec: RecordSpec) -> Bool { parts.proxy.start(rule, spec: spec) }
+
+    /// `NeverStarted`, `Recording` or `Stopped`.
+    package var recordingStatus: String { parts.proxy.status.rawValue }
+
+    /// Stops the recording and makes its mappings: written under ``Options/recordingRoot`` and added to the server
+    /// when the spec persists them. Nil when no recording was running.
+    package func stopRecording() -> RecordingResult? { Self.stopRecording(parts) }
+
+    /// Mappings made from every exchange kept so far (WireMock's snapshot), persisted as the spec says.
+    package func snapshot(_ spec: RecordSpec) -> RecordingResult { Self.snapshot(spec, parts) }
+
+    static func stopRecording(_ parts: Parts) -> RecordingResult? {
+        guard let (spec, exchanges, lost) = parts.proxy.stop() else { return nil }
+        var result = RecordingResult(mappings: RecordedMappings.make(exchanges, spec: spec), lost: lost)
+        if lost > 0 {
+            result.problems.append(
+                "\(lost) recorded exchange\(lost == 1 ? " was" : "s were") dropped to stay within \(ProxyLog.maxExchanges) exchanges and \(ProxyLog.maxBytes >> 20) MiB; record less at once"
+            )
+        }
+        if spec.persist { keep(&result, parts) }
+        return result
+    }
+
+    static func snapshot(_ spec: RecordSpec, _ parts: Parts) -> RecordingResult {
+        var result = RecordingResult(mappings: RecordedMappings.make(parts.proxy.all, spec: spec), lost: 0)
+        if spec.persist { keep(&result, parts) }
+        return result
+    }
+
+    /// Writes the mappings under the root (when there is one) and adds them to the server, newest first among equals.
+    private static func keep(_ result: inout RecordingResult, _ parts: Parts) {
+        if let root = parts.settings.options.recordingRoot {
+            result.root = root
+            do {
+                let directory = try RootedDirectory(root, create: true)
+                for mapping in result.mappings {
+                    if let file = mapping.bodyFile {
+                        try directory.write(file.bytes, to: file.path)
+                        result.written.append(file.path)
+                    }
+                    try directory.write(Array(JSONWriter.pretty(mapping.json).utf8), to: mapping.path)
+                    result.written.append(mapping.path)
+                }
+            } catch {
+                result.problems.append("cannot write the recording into \(root): \(error)")
+            }
+        }
+        var stubs = StubSet()
+        for mapping in result.mappings {
+            do {
+                stubs.append(try StubSet.wireMockMapping(mapping.inline, file: mapping.path, filesDirectory: "/"))
+            } catch {
+                result.problems.append("recorded mapping \(mapping.path) does not load: \(error)")
+            }
+        }
+        parts.stubs.add(stubs.stubs)
+    }
+}
+
+extension RecordedMapping {
+    /// The mapping with its body file's bytes inline (`base64Body`), for adding to the server without reading a file.
+    var inline: JSONNode {
+        guard let file = bodyFile, let members = json.members else { return json }
+        return JSONNode(
+            .object(
+                members.map { member in
+                    guard member.key == "response", let response = member.value.members else { return member }
+                    var copy = member
+                    copy.value = JSONNode(
+                        .object(
+                            response.map { field in
+                                guard field.key == "bodyFileName" else { return field }
+                                return JSONNode.Member(
+                                    key: "base64Body", keyPosition: field.keyPosition, value: .text(Base64Text.encode(file.bytes)))
+                            }))
+                    return copy
+                }))
+    }
+}

@@ -1,0 +1,92 @@
+import AutomationSupport
+
+extension RecordedMappings {
+    /// The request as a matcher: method, the exact URL, the captured fields, the body (equalToJson for JSON by
+    /// default, as WireMock's `auto`; equalTo for other text; binaryEqualTo for bytes).
+    static func requestPattern(_ request: HTTPRequest, _ spec: RecordSpec) -> JSONNode {
+        var members: [(String, JSONNode)] = [("method", .text(request.method)), ("url", .text(request.originTarget))]
+        var headers: [(String, JSONNode)] = []
+        for (name, caseInsensitive) in spec.capturedHeaders {
+            guard let value = request.headers[name] else { continue }
+            if isSecret(name, spec) {
+                headers.append((name, .members([("matches", .text(".+"))])))
+            } else {
+                headers.append((name, .members([("equalTo", .text(value))] + (caseInsensitive ? [("caseInsensitive", .flag(true))] : []))))
+            }
+        }
+        if !headers.isEmpty { members.append(("headers", .members(headers))) }
+        if !request.body.isEmpty { members.append(("bodyPatterns", JSONNode(.array([bodyPattern(request, spec)])))) }
+        return .members(members)
+    }
+
+    private static func bodyPattern(_ request: HTTPRequest, _ spec: RecordSpec) -> JSONNode {
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            return .members([("binaryEqualTo", .text(Base64Text.encode(request.body)))])
+        }
+        let isJSON = (try? JSONParser.parse(request.body)).map { $0.members != nil || $0.elements != nil } ?? false
+        if spec.bodyMatcher == "equalToJson" || (spec.bodyMatcher == "auto" && isJSON) {
+            return .members([
+                ("equalToJson", .text(text)), ("ignoreArrayOrder", .flag(spec.ignoreArrayOrder)),
+                ("ignoreExtraElements", .flag(spec.ignoreExtraElements)),
+            ])
+        }
+        return .members([("equalTo", .text(text))] + (spec.caseInsensitiveBody ? [("caseInsensitive", .flag(true))] : []))
+    }
+
+    static func isSecret(_ name: String, _ spec: RecordSpec) -> Bool {
+        !spec.keepSecrets && (secretHeaders.contains(name.lowercased()) || spec.redactedHeaders.contains(name.lowercased()))
+    }
+
+    /// The answer as a response definition, and the body file it names when the body is kept apart.
+    static func responseDefinition(_ exchange: ProxyLog.Exchange, name: String, spec: RecordSpec) -> (
+        JSONNode, (path: String, bytes: [UInt8])?
+    ) {
+        let answer = exchange.answer
+        var members: [(String, JSONNode)] = [("status", .number(answer.status))]
+        var headers: [(String, [String])] = []
+        for field in answer.headers.entries where !volatileHeaders.contains(field.name.lowercased()) {
+            let value = isSecret(field.name, spec) ? redacted : field.value
+            if let at = headers.firstIndex(where: { $0.0.lowercased() == field.name.lowercased() }) {
+                headers[at].1.append(value)
+            } else {
+                headers.append((field.name, [value]))
+            }
+        }
+        if !headers.isEmpty {
+            members.append(
+                ("headers", .members(headers.map { ($0.0, $0.1.count == 1 ? .text($0.1[0]) : JSONNode(.array($0.1.map { .text($0) }))) })))
+        }
+        var file: (path: String, bytes: [UInt8])?
+        if !answer.body.isEmpty {
+            let encoded = answer.headers["Content-Encoding"].map { !$0.trimmingSpaces().isEmpty && $0.lowercased() != "identity" } ?? false
+            let text = encoded ? nil : String(validating: answer.body, as: UTF8.self)
+            if let text, answer.body.count <= spec.textSizeThreshold {
+                members.append(("body", .text(text)))
+            } else if text == nil, answer.body.count <= spec.binarySizeThreshold {
+                members.append(("base64Body", .text(Base64Text.encode(answer.body))))
+            } else {
+                let fileName = name + "." + fileExtension(answer.headers, isText: text != nil)
+                members.append(("bodyFileName", .text(fileName)))
+                file = ("__files/" + fileName, answer.body)
+            }
+        }
+        return (.members(members), file)
+    }
+
+    /// `json`, `json.gz`, `html`, `txt`, `bin`… from the answer's type and coding.
+    static func fileExtension(_ headers: HTTPHeaders, isText: Bool) -> String {
+        let type = headers["Content-Type"]?.lowercased() ?? ""
+        let known: [(String, String)] = [
+            ("json", "json"), ("xml", "xml"), ("html", "html"), ("javascript", "js"), ("css", "css"), ("csv", "csv"),
+            ("text/plain", "txt"), ("image/png", "png"), ("image/jpeg", "jpg"), ("image/gif", "gif"), ("pdf", "pdf"),
+        ]
+        var ext = known.first { type.contains($0.0) }?.1 ?? (type.hasPrefix("text/") || isText ? "txt" : "bin")
+        switch headers["Content-Encoding"]?.lowercased().trimmingSpaces() {
+        case "gzip", "x-gzip": ext += ".gz"
+        case "deflate": ext += ".zz"
+        case "br": ext += ".br"
+        default: break
+        }
+        return ext
+    }
+}

@@ -1,0 +1,106 @@
+import AutomationSupport
+package import MockServer
+import ProcessEngine
+
+/// `--record-from URL --into DIR`, `--proxy-unmatched URL`, `--record-missing`, `--keep-secrets`, `--capture-header NAME`
+/// and `--record-insecure`, as runs and `serve` (through `record`) take them: checked together when parsed.
+package struct RecordingOptions: Sendable {
+    /// Every request no stub matches goes to this backend and is recorded.
+    package var recordFrom: UpstreamTarget?
+    /// The WireMock root the recording is written to.
+    package var into: String?
+    /// Requests no stub matches go to this backend (recorded only with `--record-missing`).
+    package var proxyUnmatched: UpstreamTarget?
+    package var recordMissing = false
+    package var keepSecrets = false
+    package var insecure = false
+    package var capturedHeaders: [String] = []
+
+    package init() {}
+
+    static let recordFromSpec = OptionSpec(
+        "--record-from", value: "URL", help: "forward what no stub matches to URL and record it into --into DIR (sut-launch help record)")
+    static let intoSpec = OptionSpec(
+        "--into", value: "DIR", help: "the WireMock root (mappings/, __files/) a recording is written to", topic: "record")
+    static let proxyUnmatchedSpec = OptionSpec(
+        "--proxy-unmatched", value: "URL", help: "forward what no stub matches to URL (not recorded unless --record-missing)",
+        topic: "record")
+    static let recordMissingSpec = OptionSpec(
+        "--record-missing", help: "record what --proxy-unmatched forwarded into --into DIR", topic: "record")
+    static let keepSecretsSpec = OptionSpec(
+        "--keep-secrets", help: "keep Authorization, Cookie and Set-Cookie values in recordings (redacted by default)", topic: "record")
+    static let captureHeaderSpec = OptionSpec(
+        "--capture-header", value: "NAME", help: "match recorded requests on this header too; repeatable", topic: "record")
+    static let insecureSpec = OptionSpec(
+        "--record-insecure", help: "do not verify an https backend's certificate (SNI is still sent)", topic: "record")
+
+    mutating func setBackend(_ value: String, option: String, index: Int, recording: Bool) throws(UsageError) {
+        let target: UpstreamTarget
+        do { target = try UpstreamTarget(value) } catch {
+            throw UsageError(.invalidBackendURL(option, problem: error.message, index: index))
+        }
+        if recording { recordFrom = target } else { proxyUnmatched = target }
+    }
+
+    mutating func addCapturedHeader(_ value: String, spelling: String) throws(UsageError) {
+        guard !value.isEmpty, value.utf8.count <= 200, value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }) else {
+            throw UsageError(
+                .invalidPattern(spelling, value: String(value.prefix(80)), problem: "a header name is letters, digits and !#$%&'*+-.^_`|~"))
+        }
+        guard capturedHeaders.count < 64 else {
+            throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: "at most 64 headers"))
+        }
+        capturedHeaders.append(value)
+    }
+
+    /// The combinations: one backend; a recording needs its root and a root needs a recording; the rest needs one.
+    func check() throws(UsageError) {
+        if recordFrom != nil && proxyUnmatched != nil {
+            throw UsageError(
+                .recordingOptionNeeds("--record-from", needs: "already forwards what no stub matches: leave --proxy-unmatched out"))
+        }
+        if recordMissing && proxyUnmatched == nil {
+            throw UsageError(.recordingOptionNeeds("--record-missing", needs: "records what --proxy-unmatched URL forwards: add it"))
+        }
+        if isRecording && into == nil {
+            throw UsageError(
+                .recordingOptionNeeds(
+                    recordFrom != nil ? "--record-from" : "--record-missing", needs: "needs --into DIR, where the mappings are written"))
+        }
+        if into != nil && !isRecording {
+            throw UsageError(
+                .recordingOptionNeeds(
+                    "--into", needs: "is where a recording goes: add --record-from URL (or --proxy-unmatched URL --record-missing)"))
+        }
+        let recordingOnly = [(keepSecrets, "--keep-secrets"), (!capturedHeaders.isEmpty, "--capture-header")]
+        if !isRecording, let (_, name) = recordingOnly.first(where: { $0.0 }) {
+            throw UsageError(.recordingOptionNeeds(name, needs: "is for a recording: add --record-from URL --into DIR"))
+        }
+        if insecure && recordFrom == nil && proxyUnmatched == nil {
+            throw UsageError(
+                .recordingOptionNeeds("--record-insecure", needs: "is for an https backend: add --record-from URL or --proxy-unmatched URL")
+            )
+        }
+    }
+
+    /// True when something is recorded.
+    package var isRecording: Bool { recordFrom != nil || recordMissing }
+
+    /// What a recording makes of its exchanges.
+    package var spec: RecordSpec {
+        var spec = RecordSpec()
+        spec.keepSecrets = keepSecrets
+        spec.capturedHeaders = capturedHeaders.map { ($0, false) }
+        return spec
+    }
+
+    /// The backend recorded from (`--record-from`, or `--proxy-unmatched` with `--record-missing`).
+    package var recordedBackend: UpstreamTarget? { recordFrom ?? (recordMissing ? proxyUnmatched : nil) }
+
+    /// The mock server's options with these applied.
+    package func apply(to options: inout MockServer.Options) {
+        options.proxyUnmatched = proxyUnmatched.map(ProxyRule.init(target:))
+        options.recordingRoot = into
+        options.upstream.insecure = insecure
+    }
+}
