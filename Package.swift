@@ -61,7 +61,8 @@ let package = Package(
                 "Gherkin/testdata", "Gherkin/official_pickles.py", "Gherkin/reference_parse.py", "Gherkin/reference_messages.py",
                 "Runner/reference_tag_expressions.py", "Steps/reference_cucumber_expressions.py",
             ]),
-        .testTarget(name: "SutLaunchCLITests", dependencies: ["SutLaunchCLI", "ProcessEngine", "Scenarios", "AutomationSupport"]),
+        .testTarget(
+            name: "SutLaunchCLITests", dependencies: ["SutLaunchCLI", "ProcessEngine", "Scenarios", "AutomationSupport", "MockServer"]),
         .testTarget(
             name: "AutomationTestingTests",
             dependencies: ["AutomationTesting", "ProcessEngine", "Scenarios", "AutomationSupport", "MockServer", "MyAppCLI"],

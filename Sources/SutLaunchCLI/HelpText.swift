@@ -3,6 +3,22 @@ import Scenarios
 
 /// The text of `sut-launch --help`.
 package enum HelpText {
+    /// `help record`: recording a real backend into a WireMock root, then replaying it strictly.
+    package static var record: String {
+        """
+        USAGE:
+          sut-launch --record-from URL --into DIR [options] PROGRAM [ARGS...]
+          sut-launch --proxy-unmatched URL [--record-missing --into DIR] --stub STUBS [options] PROGRAM [ARGS...]
+
+        Requests no stub matches go to the backend at URL; its answers reach the program and are written to DIR as
+        a WireMock root (mappings/, __files/) that --stub DIR, serve DIR and WireMock load unchanged. A backend that
+        fails answers the program 502/504 and fails the run (exit 4). Replay strictly: sut-launch --stub DIR --strict.
+
+        OPTIONS:
+
+        """ + RunOption.helpLines(topic: "record")
+    }
+
     /// `--help`: usage, options, values, exit codes and an example.
     package static var main: String {
         var text = """
@@ -10,7 +26,7 @@ package enum HelpText {
 
             USAGE:
               sut-launch [options] PROGRAM [ARGS...]   (-- PROGRAM when it is named like a subcommand)
-              sut-launch serve|check|test|init|completions|manpage ...   sut-launch help SUBCOMMAND; help steps: the steps
+              sut-launch serve|check|test|init|completions|manpage ...   help SUBCOMMAND; help steps; help record
 
             Flags travel as PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS... when any is given
             (argv untouched otherwise) and always as SUT_EPHEMERAL, SUT_AUTOMATION and SUT_UNDER_TEST=1.

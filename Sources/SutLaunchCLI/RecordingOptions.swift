@@ -19,7 +19,7 @@ package struct RecordingOptions: Sendable {
     package init() {}
 
     static let recordFromSpec = OptionSpec(
-        "--record-from", value: "URL", help: "forward what no stub matches to URL and record it into --into DIR (sut-launch help record)")
+        "--record-from", value: "URL", help: "forward what no stub matches to URL and record it into --into DIR", topic: "record")
     static let intoSpec = OptionSpec(
         "--into", value: "DIR", help: "the WireMock root (mappings/, __files/) a recording is written to", topic: "record")
     static let proxyUnmatchedSpec = OptionSpec(

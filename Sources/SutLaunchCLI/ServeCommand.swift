@@ -41,9 +41,12 @@ package enum ServeCommand {
         let server: MockServer
         let early = listener
         listener = nil // the server owns it from here
-        let plan = ServerPlan(
+        var plan = ServerPlan(
             stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
             journalPath: options.journalPath, https: try options.https.plan(serverHost: options.host, readFile: RunCommand.readTextFile))
+        plan.record = options.recording.recordedBackend.map {
+            RecordPlan(rule: ProxyRule(target: $0), spec: options.recording.spec, required: false)
+        }
         switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started
         case .failure(let error):

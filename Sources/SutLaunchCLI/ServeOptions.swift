@@ -6,13 +6,15 @@ package import ProcessEngine
 package enum ServeOption: CommandOption {
     case port, host, https, httpsHost, httpsCertificate, httpsKey, intercept, strict, lenientStubs, globalResponseTemplating, journal,
         journalLimit
-    case journalSecrets, noAdmin, permittedSystemKeys, quiet, rootDir, bindAddress, maxRequestJournalEntries, help
+    case journalSecrets, noAdmin, permittedSystemKeys, quiet, rootDir, bindAddress, maxRequestJournalEntries, proxyAll, recordMappings, help
 
     package var repeats: Bool {
         switch self {
         case .httpsHost, .intercept: true
         case .port, .host, .https, .httpsCertificate, .httpsKey, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit,
-            .journalSecrets, .noAdmin, .permittedSystemKeys, .quiet, .rootDir, .bindAddress, .maxRequestJournalEntries, .help:
+            .journalSecrets, .noAdmin, .permittedSystemKeys, .quiet, .rootDir, .bindAddress, .maxRequestJournalEntries, .proxyAll,
+            .recordMappings,
+            .help:
             false
         }
     }
@@ -47,6 +49,9 @@ package enum ServeOption: CommandOption {
             OptionSpec("--root-dir", value: "DIR", help: "WireMock's: a root with mappings/ and __files/ (default . when it has mappings/)")
         case .bindAddress: OptionSpec("--bind-address", value: "ADDRESS", help: "WireMock's name for --host")
         case .maxRequestJournalEntries: OptionSpec("--max-request-journal-entries", value: "N", help: "WireMock's name for --journal-limit")
+        case .proxyAll: OptionSpec("--proxy-all", value: "URL", help: "WireMock's: forward what no mapping matches to URL")
+        case .recordMappings:
+            OptionSpec("--record-mappings", help: "WireMock's: record what --proxy-all forwards into the root (--root-dir, default .)")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }
@@ -72,6 +77,8 @@ package struct ServeOptions {
     package var rootDirectory: String?
     /// `--permitted-system-keys`: the patterns of the environment variables `{{systemValue}}` may read.
     package var systemKeys: [String] = []
+    /// `--proxy-all URL` and `--record-mappings`.
+    package var recording = RecordingOptions()
 
     /// Parses `serve`'s arguments (after `serve`); WireMock's own options are read too (``WireMockCommandLine``).
     package static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
@@ -89,6 +96,9 @@ package struct ServeOptions {
         options.server.journalLimit = 10_000
         for option in parsed.options { try options.apply(option) }
         try options.https.check()
+        if options.recording.recordMissing { options.recording.into = options.rootDirectory ?? "." }
+        try options.recording.check()
+        options.recording.apply(to: &options.server)
         return options
     }
 
@@ -129,6 +139,8 @@ package struct ServeOptions {
         case .rootDir: rootDirectory = option.value ?? ""
         case .bindAddress: host = try ChoiceOptions.listenAddress(option)
         case .maxRequestJournalEntries: server.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
+        case .proxyAll: try recording.setBackend(option.value ?? "", option: option.spelling, index: option.index, recording: false)
+        case .recordMappings: recording.recordMissing = true
         case .help: help = true
         }
     }

@@ -5,7 +5,7 @@ package enum Subcommand: String, CaseIterable, Sendable {
 
 /// The topics of `sut-launch help TOPIC`.
 package enum HelpTopic: String, CaseIterable, Sendable {
-    case serve, check, test, `init`, steps, help
+    case serve, check, test, `init`, steps, record, help
 
     /// The text `sut-launch help TOPIC` prints.
     var text: String {
@@ -15,7 +15,8 @@ package enum HelpTopic: String, CaseIterable, Sendable {
         case .test: TestCommand.help
         case .`init`: InitCommand.help
         case .steps: TestCommand.steps
-        case .help: "USAGE:\n  sut-launch help [serve|check|test|init|steps]\n"
+        case .record: HelpText.record
+        case .help: "USAGE:\n  sut-launch help [serve|check|test|init|steps|record]\n"
         }
     }
 }

@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import MockServer
 import ProcessEngine
 import Scenarios
 import Testing
@@ -43,6 +44,20 @@ import Testing
                 ["--intercept", "API.example.com", "--intercept", "*.example.org"],
                 { $0.https.intercept == ["api.example.com", "*.example.org"] && !$0.https.enabled }
             )
+        case .recordFrom, .into:
+            (
+                ["--record-from", "https://API.example.com/v1", "--into", "rec"],
+                { $0.recording.recordFrom?.host == "api.example.com" && $0.recording.into == "rec" }
+            )
+        case .proxyUnmatched, .recordMissing:
+            (
+                ["--proxy-unmatched", "http://127.0.0.1:9", "--record-missing", "--into", "rec"],
+                { $0.recording.proxyUnmatched?.port == 9 && $0.recording.recordMissing && $0.recording.recordedBackend?.port == 9 }
+            )
+        case .keepSecrets: (["--record-from", "http://h", "--into", "d", "--keep-secrets"], { $0.recording.spec.keepSecrets })
+        case .captureHeader:
+            (["--record-from", "http://h", "--into", "d", "--capture-header", "Accept"], { $0.recording.capturedHeaders == ["Accept"] })
+        case .recordInsecure: (["--record-from", "https://h", "--into", "d", "--record-insecure"], { $0.recording.insecure })
         case .journal: (["--journal", "j.json"], { $0.journalPath == "j.json" })
         case .journalLimit: (["--journal-limit", "5"], { $0.journalLimit == 5 })
         case .journalSecrets: (["--journal-secrets"], { $0.journalSecrets })
@@ -113,6 +128,13 @@ import Testing
         case .permittedSystemKeys: (["--permitted-system-keys", "wiremock.*,APP_.*"], { $0.systemKeys == ["wiremock.*", "APP_.*"] })
         case .quiet: (["-q"], { $0.quiet })
         case .rootDir: (["--root-dir", "wiremock"], { $0.rootDirectory == "wiremock" })
+        case .proxyAll:
+            (["--proxy-all", "http://127.0.0.1:9"], { $0.server.proxyUnmatched?.target.port == 9 && !$0.recording.isRecording })
+        case .recordMappings:
+            (
+                ["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r"],
+                { $0.recording.isRecording && $0.server.recordingRoot == "r" }
+            )
         case .bindAddress: (["--bind-address", "::1"], { $0.host == "::1" })
         // MockServer.Options is not imported here: the journal limit it sets is checked end to end.
         case .maxRequestJournalEntries: (["--max-request-journal-entries", "7"], { _ in true })

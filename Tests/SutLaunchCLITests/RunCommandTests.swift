@@ -133,7 +133,9 @@ import Testing
             Issue.record("not version")
             return
         }
-        for option in RunOption.allCases { #expect(HelpText.main.contains(option.spec.long)) }
+        for option in RunOption.allCases {
+            #expect((option.spec.topic == nil ? HelpText.main : HelpText.record).contains(option.spec.long), "\(option.spec.long)")
+        }
     }
 }
 

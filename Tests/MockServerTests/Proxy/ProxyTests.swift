@@ -1,0 +1,163 @@
+import AutomationSupport
+import Foundation
+import Testing
+
+@testable import MockServer
+
+/// Forwarding to a real backend (issue 27): `proxyBaseUrl` mappings and `--proxy-unmatched` answer with what the
+/// backend answered; a backend that fails (refuses, stalls, answers garbage, never ends) gives the program a 502 or
+/// 504 naming why and fails the run; a request's own `Host` or absolute target never chooses where it goes.
+@Suite struct ProxyTests {
+    static let backendStubs = #"""
+        { "mappings": [
+          { "request": { "method": "GET", "url": "/v1/users?page=2" }, "response": { "status": 200, "body": "{\"users\":[]}", "headers": { "Content-Type": "application/json", "X-Backend": "real" } } },
+          { "request": { "method": "POST", "url": "/v1/echo" }, "response": { "status": 201, "body": "{{request.body}}|{{request.headers.X-Added}}|{{request.headers.X-Secret}}", "transformers": ["response-template"] } }
+        ] }
+        """#
+
+    private static func proxy(to base: String, extra: String = "") throws -> TestServer {
+        try TestServer(
+            #"{ "mappings": [ { "request": { "urlPathPattern": "/api/.*" }, "response": { "proxyBaseUrl": "\#(base)", "proxyUrlPrefixToRemove": "/api"\#(extra) } } ] }"#
+        )
+    }
+
+    @Test func aProxyMappingAnswersWithWhatTheBackendAnswered() throws {
+        let backend = try TestServer(Self.backendStubs)
+        defer { backend.stop() }
+        let proxy = try Self.proxy(to: backend.url + "/v1")
+        defer { proxy.stop() }
+        let answer = proxy.server.handle(HTTPRequest(method: "GET", target: "/api/users?page=2", headers: ["Host": "evil.example"]))
+        #expect(answer.status == 200)
+        #expect(String(decoding: answer.body, as: UTF8.self) == #"{"users":[]}"#)
+        #expect(answer.headers["X-Backend"] == "real")
+        // The backend saw its own authority, not the client's Host.
+        #expect(backend.server.journal.ordered.first?.request.header("Host") == "127.0.0.1:\(backend.port)")
+        #expect(proxy.server.summary.failures.isEmpty)
+    }
+
+    @Test func addedAndRemovedHeadersAreAppliedAndTheBodyGoesAsIs() throws {
+        let backend = try TestServer(Self.backendStubs)
+        defer { backend.stop() }
+        let extra = #", "additionalProxyRequestHeaders": { "X-Added": "yes" }, "removeProxyRequestHeaders": ["x-secret"]"#
+        let proxy = try Self.proxy(to: backend.url + "/v1", extra: extra)
+        defer { proxy.stop() }
+        let answer = proxy.server.handle(
+            HTTPRequest(
+                method: "POST", target: "/api/echo", headers: ["X-Secret": "s3cr3t", "Content-Type": "text/plain"], body: Array("ping".utf8)
+            ))
+        #expect(answer.status == 201)
+        #expect(String(decoding: answer.body, as: UTF8.self) == "ping|yes|")
+    }
+
+    @Test func anAbsoluteTargetCannotRedirectTheProxy() throws {
+        let backend = try TestServer(Self.backendStubs)
+        defer { backend.stop() }
+        let unmatched = MockServer(
+            stubs: StubSet(), host: "127.0.0.1",
+            options: {
+                var options = MockServer.Options()
+                options.proxyUnmatched = ProxyRule(target: try! UpstreamTarget(backend.url + "/v1"))
+                return options
+            }())
+        let answer = unmatched.handle(
+            HTTPRequest(method: "GET", target: "http://169.254.169.254/users?page=2", headers: ["Host": "169.254.169.254"]))
+        #expect(answer.status == 200)
+        #expect(backend.server.journal.ordered.count == 1)
+        #expect(unmatched.summary.unexpectedTotal == 0 && unmatched.summary.failures.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("refused", 502, "cannot reach"),
+        ("silent", 504, "did not answer within 1 s"),
+        ("garbage", 502, "did not answer HTTP/1.x"),
+        ("endless", 504, "did not finish its body"),
+        ("huge", 502, "larger than 1 MiB"),
+        ("truncated", 502, "closed the connection before the end of its body"),
+        ("badLength", 502, "invalid Content-Length"),
+    ])
+    func aFailingBackendGivesAGatewayErrorAndFailsTheRun(behaviour: String, status: Int, reason: String) throws {
+        let backend = try MisbehavingBackend(behaviour)
+        defer { backend.stop() }
+        var options = MockServer.Options()
+        options.proxyUnmatched = ProxyRule(target: try UpstreamTarget("http://127.0.0.1:\(backend.port)"))
+        options.upstream.answerTimeoutMs = 1_000
+        options.upstream.bodyTimeoutMs = 1_000
+        options.upstream.maxBodyBytes = 1 << 20
+        let server = MockServer(stubs: StubSet(), host: "127.0.0.1", options: options)
+        let started = MonotonicClock.milliseconds()
+        let answer = server.handle(HTTPRequest(method: "GET", target: "/x"))
+        #expect(MonotonicClock.milliseconds() - started < 30_000, "every wait has a deadline")
+        #expect(answer.status == status)
+        let text = String(decoding: answer.body, as: UTF8.self)
+        #expect(text.contains(reason), "\(text)")
+        #expect(server.summary.failures.count == 1)
+        #expect(server.summary.failures.first?.contains(reason) == true)
+    }
+
+    @Test func backendURLsAreCheckedOnce() throws {
+        for bad in [
+            "ftp://x", "http://", "http://user:pw@host", "http://h:0", "http://h:65536", "http://h/p?q=1", "http://[::1", "http://h h",
+            "http://h\r\nX: y",
+        ] {
+            #expect(throws: UpstreamTarget.Invalid.self, "\(bad)") { _ = try UpstreamTarget(bad) }
+        }
+        let target = try UpstreamTarget("HTTPS://API.Example.com/v1/")
+        #expect(target.scheme == "https" && target.host == "api.example.com" && target.port == 443 && target.pathPrefix == "/v1")
+        #expect(try UpstreamTarget("http://[::1]:8080").authority == "[::1]:8080")
+    }
+
+    @Test func proxyKeysWithoutABaseAreRefusedByName() throws {
+        #expect(throws: StubError.self) {
+            _ = try StubLoader.parse(
+                #"{"request": {"url": "/x"}, "response": {"additionalProxyRequestHeaders": {"A": "b"}}}"#, file: "m.json", directory: ".")
+        }
+        #expect(throws: StubError.self) {
+            _ = try StubLoader.parse(
+                #"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "gopher://x"}}"#, file: "m.json", directory: ".")
+        }
+    }
+}
+
+/// A backend that accepts one connection at a time and misbehaves as told.
+final class MisbehavingBackend: @unchecked Sendable {
+    let listener: Socket
+    let port: UInt16
+    private let stopped = Locked(false)
+
+    init(_ behaviour: String) throws {
+        listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        port = listener.localPort
+        if behaviour == "refused" {
+            listener.close() // nothing listens on the port any more
+            return
+        }
+        let listener = self.listener
+        let stopped = self.stopped
+        Thread.detachNewThread {
+            while !stopped.withLock({ $0 }), let (client, _) = listener.accept() {
+                var buffer: [UInt8] = []
+                var scratch = [UInt8](repeating: 0, count: 4096)
+                _ = client.waitReadable(timeoutMs: 2_000)
+                _ = client.receive(into: &buffer, scratch: &scratch, wait: false)
+                switch behaviour {
+                case "garbage": _ = client.send(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8))
+                case "endless":
+                    _ = client.send(Array("HTTP/1.1 200 OK\r\n\r\n".utf8))
+                    for _ in 0..<40 where client.send([UInt8](repeating: 0x61, count: 10)) { usleep(100_000) }
+                case "huge":
+                    _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n".utf8))
+                case "truncated": _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8))
+                case "badLength": _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n".utf8))
+                default: usleep(3_000_000) // silent
+                }
+                client.close()
+            }
+        }
+    }
+
+    func stop() {
+        stopped.withLock { $0 = true }
+        listener.shutdown()
+        listener.close()
+    }
+}
