@@ -1,5 +1,5 @@
-import Foundation
 import AutomationSupport
+import Foundation
 import Testing
 
 @testable import MockServer
