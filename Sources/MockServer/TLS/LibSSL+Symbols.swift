@@ -110,11 +110,12 @@ extension LibSSL {
     }
 }
 
-/// Why HTTPS cannot be served: no usable OpenSSL on this machine, or a step of setting it up failed.
+/// Why HTTPS cannot be served or a backend reached over TLS: no usable OpenSSL on this machine, or a step of setting
+/// it up or a handshake failed.
 package enum TLSError: Error, Sendable, CustomStringConvertible {
     /// libssl is missing or lacks a function: `--https` cannot work here, plain HTTP still does.
     case unavailable(String)
-    /// A certificate, key or context could not be made or loaded.
+    /// A certificate, key or context could not be made or loaded, or a client handshake failed (one line: why).
     case failed(String)
 
     package var description: String {
