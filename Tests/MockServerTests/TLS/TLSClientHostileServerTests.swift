@@ -9,7 +9,10 @@ import Testing
 @Suite(.enabled(if: tlsAvailable, "needs libssl.so.3 or libssl.so.1.1"))
 struct TLSClientHostileServerTests {
     @Test func aServerThatNeverSpeaksTimesOutWithinTheDeadline() throws {
-        let server = try ScriptedServer { socket in _ = ScriptedServer.read(socket, milliseconds: 5_000) }
+        let server = try ScriptedServer { socket in
+            _ = ScriptedServer.read(socket, milliseconds: 5_000) // the ClientHello
+            _ = ScriptedServer.read(socket, milliseconds: 5_000) // then silence until the client gives up
+        }
         defer { server.stop() }
         let start = MonotonicClock.milliseconds()
         let refusal = tlsRefusal(port: server.port, insecure: true, timeoutMs: 300)
@@ -24,14 +27,12 @@ struct TLSClientHostileServerTests {
     @Test func aServerThatClosesOrResetsHalfwayIsNamed() throws {
         let closing = try ScriptedServer { socket in
             _ = ScriptedServer.read(socket, milliseconds: 5_000)
-            socket.close()
         }
         defer { closing.stop() }
         #expect(tlsRefusal(port: closing.port) == "the server closed the connection during the TLS handshake with localhost")
         let resetting = try ScriptedServer { socket in
             _ = ScriptedServer.read(socket, milliseconds: 5_000)
             socket.resetOnClose()
-            socket.close()
         }
         defer { resetting.stop() }
         #expect(tlsRefusal(port: resetting.port) == "the server reset the connection during the TLS handshake with localhost")
@@ -39,7 +40,6 @@ struct TLSClientHostileServerTests {
         let halfway = try ScriptedServer { socket in
             _ = ScriptedServer.read(socket, milliseconds: 5_000)
             _ = socket.send([0x16, 0x03, 0x03, 0x00, 0x7A, 0x02, 0x00, 0x00, 0x76, 0x03, 0x03])
-            socket.close()
         }
         defer { halfway.stop() }
         #expect(tlsRefusal(port: halfway.port) == "the server closed the connection during the TLS handshake with localhost")
@@ -50,7 +50,6 @@ struct TLSClientHostileServerTests {
             _ = ScriptedServer.read(socket, milliseconds: 5_000)
             _ = socket.send(Array("\u{1B}]0;owned\u{07}\r\nnot TLS at all\0".utf8) + [UInt8](repeating: 0xFF, count: 64))
             _ = ScriptedServer.read(socket, milliseconds: 2_000)
-            socket.close()
         }
         defer { garbage.stop() }
         let refusal = tlsRefusal(port: garbage.port, insecure: true)
@@ -59,7 +58,6 @@ struct TLSClientHostileServerTests {
         let plain = try ScriptedServer { socket in
             _ = ScriptedServer.read(socket, milliseconds: 5_000)
             _ = socket.send(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8))
-            socket.close()
         }
         defer { plain.stop() }
         #expect(tlsRefusal(port: plain.port) == "localhost answered in plain HTTP, not TLS: is it an http:// server?")
@@ -79,7 +77,7 @@ struct TLSClientHostileServerTests {
             }
             let header: [UInt8] = [0x16, 0x03, 0x03, UInt8(body.count >> 8), UInt8(body.count & 0xFF)]
             _ = socket.send(seed % 2 == 0 ? header + body : body)
-            if seed % 3 == 0 { socket.close() } else { _ = ScriptedServer.read(socket, milliseconds: 1_000) }
+            if seed % 3 != 0 { _ = ScriptedServer.read(socket, milliseconds: 1_000) } // else closed at once
         }
         defer { server.stop() }
         for seed in UInt64(1)...120 {

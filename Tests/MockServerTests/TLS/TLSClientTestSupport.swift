@@ -4,30 +4,37 @@ import Testing
 
 @testable import MockServer
 
-/// A TCP server on 127.0.0.1 that answers each connection with `serve` on a thread of its own: the hostile
-/// backends of the client's tests (silent, garbage, a close halfway). Stops on `stop()`, closing every socket.
+/// A TCP server on 127.0.0.1 that answers each connection with `serve` on a thread of its own, then closes it: the
+/// hostile backends of the client's tests (silent, garbage, a close halfway). `serve` never closes the socket
+/// itself (a descriptor closed twice may be another test's by then); `stop()` wakes every thread still serving.
 final class ScriptedServer: @unchecked Sendable {
     let port: UInt16
     private let listener: Socket
-    private let accepted = Locked<[Socket]>([])
+    private let open = Locked<[Socket]>([])
 
     init(_ serve: @escaping @Sendable (Socket) -> Void) throws {
         listener = try Socket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
         let listener = listener
-        let accepted = accepted
+        let open = open
         Thread.detachNewThread {
             while let (client, _) = listener.accept() {
-                accepted.withLock { $0.append(client) }
-                Thread.detachNewThread { serve(client) }
+                open.withLock { $0.append(client) }
+                Thread.detachNewThread {
+                    serve(client)
+                    open.withLock { sockets in
+                        sockets.removeAll { $0 == client }
+                        client.close() // under the lock: stop() never shuts down a descriptor closed here
+                    }
+                }
             }
+            listener.close()
         }
     }
 
     func stop() {
         listener.shutdown()
-        listener.close()
-        for socket in accepted.current { socket.shutdown() }
+        open.withLock { sockets in for socket in sockets { socket.shutdown() } }
     }
 
     /// Reads what the client sends for up to `milliseconds` (its ClientHello).
@@ -135,12 +142,19 @@ final class PythonTLSServer {
                 context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1
                 return context
             a, b = socket.socketpair()
+            a.settimeout(10)
+            b.settimeout(10)
             server = make(ssl.PROTOCOL_TLS_SERVER)
             server.load_cert_chain(__import__("sys").argv[1], __import__("sys").argv[2])
             client = make(ssl.PROTOCOL_TLS_CLIENT)
             client.check_hostname = False
             client.verify_mode = ssl.CERT_NONE
-            threading.Thread(target=lambda: server.wrap_socket(a, server_side=True), daemon=True).start()
+            def accept():
+                try:
+                    server.wrap_socket(a, server_side=True)
+                except Exception:
+                    a.close()  # the client's handshake then ends at once, never waits
+            threading.Thread(target=accept, daemon=True).start()
             print(client.wrap_socket(b).version())
             """
         guard available, let files = try? makeSelfSigned() else { return false }
