@@ -12,6 +12,9 @@ package final class TLSConnection: ConnectionTransport {
     /// OpenSSL has consumed every complete record it was given: more must come from the socket.
     private var needsSocketBytes = false
     private var resetRequested = false
+    /// The peer's TCP stream ended without its close_notify: a ``receive(into:scratch:wait:)`` that returned 0 did so
+    /// because the socket closed, so what came before may be cut short (a close-delimited body is then not whole).
+    package private(set) var endedWithoutCloseNotify = false
     private var cipherText: [UInt8] = []
 
     // SSL_get_error's answers.
@@ -144,7 +147,10 @@ package final class TLSConnection: ConnectionTransport {
             // Never blocks: the caller's waitReadable said the socket has bytes, or the caller does not wait.
             cipherText.removeAll(keepingCapacity: true)
             let received = socket.receive(into: &cipherText, scratch: &scratch, wait: false)
-            guard received > 0 else { return received }
+            guard received > 0 else {
+                if received == 0 { endedWithoutCloseNotify = true }
+                return received
+            }
             guard feed(cipherText) else { return -1 }
         }
     }
