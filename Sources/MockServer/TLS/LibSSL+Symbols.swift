@@ -3,14 +3,8 @@ import AutomationSupport
 extension LibSSL {
     /// Resolves every function from the pair; throws naming the first one missing.
     init(ssl: SharedLibrary, crypto: SharedLibrary) throws(TLSError) {
-        func s<T>(_ symbol: String) throws(TLSError) -> T {
-            guard let function = ssl.function(symbol, as: T.self) else { throw .unavailable("\(ssl.name) lacks \(symbol)") }
-            return function
-        }
-        func c<T>(_ symbol: String) throws(TLSError) -> T {
-            guard let function = crypto.function(symbol, as: T.self) else { throw .unavailable("\(crypto.name) lacks \(symbol)") }
-            return function
-        }
+        func s<T>(_ symbol: String) throws(TLSError) -> T { try Self.resolve(symbol, in: ssl) }
+        func c<T>(_ symbol: String) throws(TLSError) -> T { try Self.resolve(symbol, in: crypto) }
         name = ssl.name
         serverMethod = try s("TLS_server_method")
         contextNew = try s("SSL_CTX_new")
@@ -30,6 +24,15 @@ extension LibSSL {
         sslGetError = try s("SSL_get_error")
         sslShutdown = try s("SSL_shutdown")
         sslVersion = try s("SSL_get_version")
+        clientMethod = try s("TLS_client_method")
+        contextSetVerify = try s("SSL_CTX_set_verify")
+        contextSetDefaultVerifyPaths = try s("SSL_CTX_set_default_verify_paths")
+        contextCertificateStore = try s("SSL_CTX_get_cert_store")
+        sslSetConnectState = try s("SSL_set_connect_state")
+        sslControl = try s("SSL_ctrl")
+        sslSetHost = try s("SSL_set1_host")
+        sslParameters = try s("SSL_get0_param")
+        sslVerifyResult = try s("SSL_get_verify_result")
 
         memoryMethod = try c("BIO_s_mem")
         bioNew = try c("BIO_new")
@@ -41,6 +44,10 @@ extension LibSSL {
         errorGet = try c("ERR_get_error")
         errorClear = try c("ERR_clear_error")
         errorString = try c("ERR_error_string_n")
+        parametersSetIP = try c("X509_VERIFY_PARAM_set1_ip_asc")
+        parametersSetHostFlags = try c("X509_VERIFY_PARAM_set_hostflags")
+        verifyErrorString = try c("X509_verify_cert_error_string")
+        storeAddCertificate = try c("X509_STORE_add_cert")
 
         ecKeyNewByCurve = try c("EC_KEY_new_by_curve_name")
         ecKeyGenerate = try c("EC_KEY_generate_key")
@@ -71,6 +78,11 @@ extension LibSSL {
         pemReadPrivateKey = try c("PEM_read_bio_PrivateKey")
     }
 
+    private static func resolve<T>(_ symbol: String, in library: SharedLibrary) throws(TLSError) -> T {
+        guard let function = library.function(symbol, as: T.self) else { throw .unavailable("\(library.name) lacks \(symbol)") }
+        return function
+    }
+
     /// OpenSSL's error queue of this thread as one line (and cleared), for a message.
     func errors() -> String {
         var lines: [String] = []
@@ -98,11 +110,12 @@ extension LibSSL {
     }
 }
 
-/// Why HTTPS cannot be served: no usable OpenSSL on this machine, or a step of setting it up failed.
+/// Why HTTPS cannot be served or a backend reached over TLS: no usable OpenSSL on this machine, or a step of setting
+/// it up or a handshake failed.
 package enum TLSError: Error, Sendable, CustomStringConvertible {
     /// libssl is missing or lacks a function: `--https` cannot work here, plain HTTP still does.
     case unavailable(String)
-    /// A certificate, key or context could not be made or loaded.
+    /// A certificate, key or context could not be made or loaded, or a client handshake failed (one line: why).
     case failed(String)
 
     package var description: String {

@@ -8,6 +8,8 @@ struct LibSSL: @unchecked Sendable {
     typealias Object = OpaquePointer
     /// `pem_password_cb`: asked for a key's passphrase.
     typealias PasswordCallback = @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+    /// `SSL_verify_cb`: never set here (OpenSSL's own verification decides).
+    typealias VerifyCallback = @convention(c) (Int32, Object?) -> Int32
 
     /// The library names tried, in order, and the Debian package that provides the first.
     static let candidates = [("libssl.so.3", "libcrypto.so.3"), ("libssl.so.1.1", "libcrypto.so.1.1")]
@@ -36,6 +38,17 @@ struct LibSSL: @unchecked Sendable {
     let sslShutdown: @convention(c) (Object?) -> Int32
     let sslVersion: @convention(c) (Object?) -> UnsafePointer<CChar>?
 
+    // libssl: the client side (TLSConnection+Client, TLSClientContext)
+    let clientMethod: @convention(c) () -> Object?
+    let contextSetVerify: @convention(c) (Object?, Int32, VerifyCallback?) -> Void
+    let contextSetDefaultVerifyPaths: @convention(c) (Object?) -> Int32
+    let contextCertificateStore: @convention(c) (Object?) -> Object?
+    let sslSetConnectState: @convention(c) (Object?) -> Void
+    let sslControl: @convention(c) (Object?, Int32, Int, UnsafeMutableRawPointer?) -> Int
+    let sslSetHost: @convention(c) (Object?, UnsafePointer<CChar>?) -> Int32
+    let sslParameters: @convention(c) (Object?) -> Object?
+    let sslVerifyResult: @convention(c) (Object?) -> Int
+
     // libcrypto: memory BIOs and errors
     let memoryMethod: @convention(c) () -> Object?
     let bioNew: @convention(c) (Object?) -> Object?
@@ -47,6 +60,12 @@ struct LibSSL: @unchecked Sendable {
     let errorGet: @convention(c) () -> UInt
     let errorClear: @convention(c) () -> Void
     let errorString: @convention(c) (UInt, UnsafeMutablePointer<CChar>?, Int) -> Void
+
+    // libcrypto: verification
+    let parametersSetIP: @convention(c) (Object?, UnsafePointer<CChar>?) -> Int32
+    let parametersSetHostFlags: @convention(c) (Object?, UInt32) -> Void
+    let verifyErrorString: @convention(c) (Int) -> UnsafePointer<CChar>?
+    let storeAddCertificate: @convention(c) (Object?, Object?) -> Int32
 
     // libcrypto: keys, certificates, PEM
     let ecKeyNewByCurve: @convention(c) (Int32) -> Object?

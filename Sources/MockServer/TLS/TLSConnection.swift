@@ -5,13 +5,16 @@ package import AutomationSupport
 /// deadlines, as plain HTTP's, and the connection offers the same operations (``ConnectionTransport``).
 package final class TLSConnection: ConnectionTransport {
     let socket: Socket
-    private let library: LibSSL
-    private let session: OpaquePointer
+    let library: LibSSL
+    let session: OpaquePointer
     private let input: OpaquePointer
     private let output: OpaquePointer
     /// OpenSSL has consumed every complete record it was given: more must come from the socket.
     private var needsSocketBytes = false
     private var resetRequested = false
+    /// The peer's TCP stream ended without its close_notify: a ``receive(into:scratch:wait:)`` that returned 0 did so
+    /// because the socket closed, so what came before may be cut short (a close-delimited body is then not whole).
+    package private(set) var endedWithoutCloseNotify = false
     private var cipherText: [UInt8] = []
 
     // SSL_get_error's answers.
@@ -33,15 +36,14 @@ package final class TLSConnection: ConnectionTransport {
         case failed(String)
     }
 
-    private init?(socket: Socket, context: TLSServerContext) {
-        let library = context.library
-        guard let session = library.sslNew(context.context) else { return nil }
+    /// A session of `context` (a server's or a client's `SSL_CTX`) over `socket`, its role not yet set.
+    init?(socket: Socket, library: LibSSL, context: OpaquePointer) {
+        guard let session = library.sslNew(context) else { return nil }
         guard let input = library.bioNew(library.memoryMethod()), let output = library.bioNew(library.memoryMethod()) else {
             library.sslFree(session)
             return nil
         }
         library.sslSetBIO(session, input, output) // the session owns both BIOs from here
-        library.sslSetAcceptState(session)
         self.socket = socket
         self.library = library
         self.session = session
@@ -65,7 +67,8 @@ package final class TLSConnection: ConnectionTransport {
         _ socket: Socket, context: TLSServerContext, limits: ServerLimits, initial: [UInt8] = [],
         plainHTTP: ([UInt8]) -> Void = { _ in }
     ) -> Accepted {
-        guard let connection = TLSConnection(socket: socket, context: context) else { return .closed }
+        guard let connection = TLSConnection(socket: socket, library: context.library, context: context.context) else { return .closed }
+        connection.library.sslSetAcceptState(connection.session)
         socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         var deadline = now() + (initial.isEmpty ? limits.idleTimeoutMs : limits.headerTimeoutMs)
@@ -144,7 +147,10 @@ package final class TLSConnection: ConnectionTransport {
             // Never blocks: the caller's waitReadable said the socket has bytes, or the caller does not wait.
             cipherText.removeAll(keepingCapacity: true)
             let received = socket.receive(into: &cipherText, scratch: &scratch, wait: false)
-            guard received > 0 else { return received }
+            guard received > 0 else {
+                if received == 0 { endedWithoutCloseNotify = true }
+                return received
+            }
             guard feed(cipherText) else { return -1 }
         }
     }
@@ -172,7 +178,8 @@ package final class TLSConnection: ConnectionTransport {
         socket.resetOnClose()
     }
 
-    /// Ends the session politely (close_notify) unless a reset was asked for; the server closes the socket after.
+    /// Ends the session politely (close_notify) unless a reset was asked for; the socket's owner closes it after
+    /// (the server, or ``close()``).
     package func finish() {
         guard !resetRequested else { return }
         _ = library.sslShutdown(session)
@@ -180,16 +187,22 @@ package final class TLSConnection: ConnectionTransport {
         library.errorClear()
     }
 
+    /// Ends the session (``finish()``) and closes the socket: a client's end of a connection it made.
+    package func close() {
+        finish()
+        socket.close()
+    }
+
     /// Hands bytes from the socket to OpenSSL.
-    private func feed(_ bytes: [UInt8]) -> Bool {
+    func feed(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { library.bioWrite(input, $0.baseAddress, Int32($0.count)) } == Int32(bytes.count)
     }
 
     /// Sends what OpenSSL has produced; false when the peer went away.
-    private func flush() -> Bool {
+    func flush() -> Bool {
         guard library.bioPending(output) > 0 else { return true }
         return socket.send(library.drain(output))
     }
 
-    private static func now() -> Int { Int(MonotonicClock.milliseconds()) }
+    static func now() -> Int { Int(MonotonicClock.milliseconds()) }
 }

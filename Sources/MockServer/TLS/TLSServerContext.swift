@@ -109,10 +109,11 @@ struct PEMReader {
     /// Never asked for a passphrase: OpenSSL's default would prompt on the terminal.
     static let refusePassword: LibSSL.PasswordCallback = { _, _, _, _ in 0 }
 
-    func certificates() throws(TLSError) -> [OpaquePointer] {
+    /// The certificates in order, at most `limit`.
+    func certificates(limit: Int = chainLimit) throws(TLSError) -> [OpaquePointer] {
         try withBIO { bio in
             var found: [OpaquePointer] = []
-            while found.count < Self.chainLimit, let certificate = library.pemReadCertificate(bio, nil, Self.refusePassword, nil) {
+            while found.count < limit, let certificate = library.pemReadCertificate(bio, nil, Self.refusePassword, nil) {
                 found.append(certificate)
             }
             library.errorClear() // the read past the last certificate
