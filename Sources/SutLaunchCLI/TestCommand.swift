@@ -37,8 +37,9 @@ package enum TestCommand {
     /// Runs `test` with the arguments after it; returns the exit code (``ExitCode``).
     /// - Throws: ``CommandFailure`` for a usage error or an unreadable file, with the `--report` to write.
     package static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
-        // SIGINT/SIGTERM/SIGHUP at any moment: stop the scenarios' programs, write the reports with every
-        // finished scenario and the running ones as interrupted, exit 128+N.
+        // SIGINT/SIGTERM/SIGHUP at any moment: cut the run (``ScenarioReports/interrupt()``), stop the scenarios'
+        // programs, write the reports with every finished scenario and the running ones as they stood, exit 128+N.
+        // A signal after the reports began to be written changes nothing: the run was over, its verdict stands.
         // A static executable cannot load libssl: HTTPS scenarios run in the companion, the whole suite at once. When
         // it cannot start, the suite runs here: each HTTPS scenario then fails saying why, and every report is written.
         if TLSServerContext.needsDynamicExecutable, case .run(let options)? = try? TestOptions.parse(arguments),
@@ -48,8 +49,7 @@ package enum TestCommand {
         }
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in
-            reports.interrupt()
-            GitHubOutput.end()
+            guard reports.interrupt() else { reports.awaitTheRunsOwnEnd() }
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
             ScenarioRunner.stopAll(grace: .seconds(1))
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
@@ -63,7 +63,10 @@ package enum TestCommand {
         if let messagesPath = options.messagesPath { // a signal while the files load still writes it
             reports.configureMessages(path: messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())
         }
-        if options.github { GitHubOutput.begin() }
+        if options.github {
+            GitHubOutput.begin()
+            reports.configureGitHub(environment: environment)
+        }
         defer { GitHubOutput.end() } // on every way out; report() ends it before the annotations
         let suite: Suite
         do {
@@ -175,17 +178,16 @@ package enum TestCommand {
         let notSelected = suite.pickles.count - selected.count
         let console = ScenarioConsole(
             quiet: options.quiet, total: selected.count, environment: suite.scenario.environment, colour: options.color)
-        reports.setConsole(console, notSelected: notSelected)
+        reports.setConsole(console, selected: selected, notSelected: notSelected)
         let started = ContinuousClock.now
         let ran = ScenarioRunner.run(
             selected, options: suite.scenario,
-            started: { pickle in
-                reports.scenarioStarted(pickle)
-                console.started(pickle)
+            started: { progress in
+                guard reports.scenarioStarted(progress) else { return false }
+                console.started(progress.pickle)
+                return true
             },
-            report: { result in
-                if reports.scenarioFinished(result) { console.finished(result) }
-            })
+            report: reports.scenarioFinished)
         reports.blockIfInterrupted() // one summary: the interruption's
         let total = (ContinuousClock.now - started).seconds
         console.close()

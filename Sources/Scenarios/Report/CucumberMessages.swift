@@ -9,18 +9,19 @@ import ProcessEngine
 /// `testStepFinished` per step, `testCaseFinished`, and `testRunFinished`.
 package struct CucumberMessages {
     private var nextId = 0
-    private(set) var lines: [String] = []
+    /// The envelopes so far, one JSON object each.
+    var lines: [String] = []
     /// Pickle ids by pickle location (`uri:line`), for the run's test cases.
     private(set) var pickleIds: [String: (id: String, stepIds: [String], texts: [String])] = [:]
     /// The stepDefinition ids written, by what they are: `catalog:N` (the N-th built-in step) or a user step's pattern.
-    private var definitionIds: [String: String] = [:]
+    var definitionIds: [String: String] = [:]
     /// The id of the After hook that stands for the mock server's end-of-scenario checks.
-    private var mockServerHookId: String?
+    var mockServerHookId: String?
 
     /// No envelope yet.
     package init() {}
 
-    private mutating func id() -> String {
+    mutating func id() -> String {
         defer { nextId += 1 }
         return String(nextId)
     }
@@ -253,133 +254,5 @@ package struct CucumberMessages {
             }
         }
         return 1
-    }
-
-    // MARK: The run
-
-    /// A stepDefinition per built-in step and per user step (shell or Swift), so each test step names the one
-    /// that matched it (report tools show an empty list as an undefined step).
-    mutating func stepDefinitions(userSteps: [UserStep]) {
-        // The mock server's checks at a scenario's end (unmet `expect.times`, unexpected requests) run as Cucumber
-        // runs an After hook: a test step of its own, FAILED when they fail, so no report shows the case green.
-        let hookId = id()
-        mockServerHookId = hookId
-        lines.append(
-            "{\"hook\":{\"id\":" + JSONWriter.quoted(hookId) + ",\"name\":\"mock server checks\","
-                + "\"sourceReference\":{\"uri\":\"sut-launch:mock-server\"},\"type\":\"AFTER_TEST_CASE\"}}")
-        for (index, definition) in StepCatalog.all.enumerated() {
-            let definitionId = id()
-            definitionIds["catalog:\(index)"] = definitionId
-            lines.append(
-                "{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":"
-                    + JSONWriter.quoted(definition.source)
-                    + ",\"type\":\"REGULAR_EXPRESSION\"},\"sourceReference\":{\"uri\":\"sut-launch:steps\"}}}")
-        }
-        for step in userSteps {
-            let definitionId = id()
-            definitionIds["user:" + step.pattern] = definitionId
-            let file = String(step.source.prefix { $0 != ":" })
-            lines.append(
-                "{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":"
-                    + JSONWriter.quoted(step.pattern)
-                    + ",\"type\":\"CUCUMBER_EXPRESSION\"},\"sourceReference\":{\"uri\":" + JSONWriter.quoted(file) + "}}}")
-        }
-    }
-
-    /// The stepDefinition id that matches a step's text, if any, with its match's arguments as JSON.
-    private func definition(for text: String, userSteps: [UserStep]) -> (id: String, arguments: String)? {
-        func json(_ arguments: [(start: Int, value: String)]) -> String {
-            "["
-                + arguments.map { "{\"group\":{\"start\":\($0.start),\"value\":" + JSONWriter.quoted($0.value) + ",\"children\":[]}}" }
-                .joined(separator: ",") + "]"
-        }
-        if let (found, _) = StepCatalog.find(text), let index = StepCatalog.all.firstIndex(where: { $0.source == found.source }),
-            let definitionId = definitionIds["catalog:\(index)"]
-        {
-            return (definitionId, json(StepDefinition.arguments(of: found.pattern, in: text)))
-        }
-        guard let step = userSteps.first(where: { $0.match(text) != nil }), let definitionId = definitionIds["user:" + step.pattern] else {
-            return nil
-        }
-        return (definitionId, json(StepDefinition.arguments(of: step.regex, in: text)))
-    }
-
-    mutating func testRunStarted(atMs: Double) {
-        lines.append("{\"testRunStarted\":{\"timestamp\":" + timestamp(atMs) + "}}")
-    }
-
-    /// One scenario's test case and its steps' results (read off the trail: ✓ passed, ✗ failed, - skipped).
-    mutating func testCase(_ result: ScenarioResult, startedAtMs: Double, userSteps: [UserStep] = []) {
-        guard let (pickleId, pickleStepIds, texts) = pickleIds[result.pickle.location] else { return }
-        let caseId = id()
-        let stepIds = pickleStepIds.map { _ in id() }
-        let testSteps = stepIds.indices.map { index -> String in
-            let found = definition(for: texts[index], userSteps: userSteps)
-            return "{\"id\":" + JSONWriter.quoted(stepIds[index]) + ",\"pickleStepId\":" + JSONWriter.quoted(pickleStepIds[index])
-                + ",\"stepDefinitionIds\":[" + (found.map { JSONWriter.quoted($0.id) } ?? "") + "],\"stepMatchArgumentsLists\":["
-                + (found.map { "{\"stepMatchArguments\":" + $0.arguments + "}" } ?? "") + "]}"
-        }
-        let hook = result.mockServerChecks.flatMap { checks in mockServerHookId.map { (hookId: $0, stepId: id(), failures: checks) } }
-        let hookStep = hook.map { ["{\"id\":" + JSONWriter.quoted($0.stepId) + ",\"hookId\":" + JSONWriter.quoted($0.hookId) + "}"] } ?? []
-        lines.append(
-            "{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
-                + (testSteps + hookStep).joined(separator: ",") + "]}}")
-        let startedId = id()
-        lines.append(
-            "{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
-                + ",\"attempt\":0,\"timestamp\":" + timestamp(startedAtMs) + "}}")
-        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: hook.map { !$0.failures.isEmpty } ?? false)
-        var at = startedAtMs
-        for (index, stepId) in stepIds.enumerated() {
-            let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
-            step(startedId, stepId, status: statuses[index], duration: duration, message: result.message, at: &at)
-        }
-        if let hook {
-            let message = hook.failures.isEmpty ? nil : "mock server: " + hook.failures.joined(separator: "; ")
-            step(startedId, hook.stepId, status: hook.failures.isEmpty ? "PASSED" : "FAILED", duration: .zero, message: message, at: &at)
-        }
-        // The program's last output lines (and unexpected requests), attached to the last step that ran, as
-        // Cucumber attaches a step's output: report tools show them under that step.
-        let ran = result.trail.lastIndex { !$0.hasPrefix("-") } ?? (stepIds.isEmpty ? nil : 0)
-        if let ran, ran < stepIds.count, !result.outputTail.isEmpty || !result.unexpectedRequests.isEmpty {
-            let body =
-                result.outputTail
-                + (result.unexpectedRequests.isEmpty ? "" : "unexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n"))
-            lines.append(
-                "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":"
-                    + JSONWriter.quoted(stepIds[ran])
-                    + ",\"body\":" + JSONWriter.quoted(body)
-                    + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"text/plain\",\"fileName\":\"output.txt\"}}")
-        }
-        lines.append(
-            "{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"willBeRetried\":false,\"timestamp\":"
-                + timestamp(startedAtMs + result.duration.seconds * 1000) + "}}")
-    }
-
-    /// A test step's started and finished envelopes; `message` only on a FAILED one.
-    private mutating func step(
-        _ startedId: String, _ stepId: String, status: String, duration: Duration, message: String?, at: inout Double
-    ) {
-        let (seconds, attoseconds) = duration.components
-        let nanos = attoseconds / 1_000_000_000
-        lines.append(
-            "{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                + ",\"timestamp\":" + timestamp(at) + "}}")
-        at += duration.seconds * 1000
-        let text = status == "FAILED" ? (message.map { ",\"message\":" + JSONWriter.quoted($0) } ?? "") : ""
-        lines.append(
-            "{\"testStepFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":" + JSONWriter.quoted(stepId)
-                + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(text)},\"timestamp\":"
-                + timestamp(at) + "}}")
-    }
-
-    mutating func testRunFinished(success: Bool, atMs: Double) {
-        lines.append("{\"testRunFinished\":{\"success\":\(success),\"timestamp\":" + timestamp(atMs) + "}}")
-    }
-
-    private func timestamp(_ milliseconds: Double) -> String {
-        let seconds = Int(milliseconds / 1000)
-        let nanos = Int((milliseconds - Double(seconds) * 1000) * 1_000_000)
-        return "{\"seconds\":\(seconds),\"nanos\":\(max(0, nanos))}"
     }
 }

@@ -2,20 +2,32 @@ import AutomationSupport
 import Dispatch
 import ProcessEngine
 
-/// The reports of one `sut-launch test` run (`--junit`, `--report`, `--messages`), written exactly once: when the
-/// run ends, when it ends early (usage error, invalid file), or when a signal interrupts it (finished scenarios,
-/// plus the running ones as errors "interrupted by SIGTERM", each also on the console, then the summary).
+/// The reports of one `sut-launch test` run (`--junit`, `--report`, `--messages`, `--format github`), written exactly
+/// once: when the run ends, when it ends early (usage error, invalid file), or when a signal interrupts it.
+///
+/// An interruption (``interrupt()``) cuts the run at one instant, under the same lock that records results: a
+/// scenario reported before it counts as finished; a running one is reported from its ``ScenarioProgress`` as it
+/// stood then (finished steps passed, the running step failed "interrupted by SIGTERM", the rest skipped), whatever
+/// its steps do afterwards (their programs are being stopped); a scenario whose steps had all run is waited for, so
+/// its own verdict is reported; the selected scenarios that had not started are not run. Each is on the console too,
+/// then the summary.
 package final class ScenarioReports: Sendable {
     private struct State {
         var junitPath: String?
         var junitStrict = false
         var reportPath: String?
+        /// `--format github`: the environment whose `GITHUB_STEP_SUMMARY` an interruption's summary goes to.
+        var github: [String: String]?
         /// `--messages`: the documents and pickles, the run's envelopes added when the reports are written.
         var messages: (path: String, envelopes: CucumberMessages, userSteps: [UserStep], startedAtMs: Double)?
         /// The run's console once scenarios run, and how many were not selected, for an interruption's summary.
         var console: (console: ScenarioConsole, notSelected: Int)?
+        /// The scenarios selected to run, in order, once they run.
+        var selected: [Pickle] = []
         var finished: [ScenarioResult] = []
-        var running: [Pickle: ContinuousClock.Instant] = [:]
+        var running: [Pickle: ScenarioProgress] = [:]
+        /// Scenarios whose steps had all run when the signal came: their own results are still taken.
+        var settling: Set<Pickle> = []
         var written = false
         /// Set by ``interrupt()``: results that come in later (scenarios we stopped) are ignored.
         var interrupted = false
@@ -35,6 +47,11 @@ package final class ScenarioReports: Sendable {
         }
     }
 
+    /// `--format github`: an interruption also prints the annotations and appends the step summary.
+    package func configureGitHub(environment: [String: String]) {
+        state.withLock { $0.github = environment }
+    }
+
     /// Sets where the Messages go, with the envelopes of the files loaded so far.
     package func configureMessages(path: String, envelopes: CucumberMessages, startedAtMs: Double) {
         state.withLock { $0.messages = (path, envelopes, [], startedAtMs) }
@@ -45,24 +62,33 @@ package final class ScenarioReports: Sendable {
         state.withLock { $0.messages?.userSteps = userSteps }
     }
 
-    /// The console scenarios are reported on: an interruption prints the interrupted ones and the summary there.
-    package func setConsole(_ console: ScenarioConsole, notSelected: Int) {
-        state.withLock { $0.console = (console, notSelected) }
-    }
-
-    package func scenarioStarted(_ pickle: Pickle) {
-        state.withLock { $0.running[pickle] = .now }
-    }
-
-    /// Records a finished scenario; false once a signal interrupted the run (the interruption reports it, as
-    /// interrupted: the console must not show it twice).
-    @discardableResult
-    package func scenarioFinished(_ result: ScenarioResult) -> Bool {
+    /// The console scenarios are reported on, the scenarios about to run and how many were not selected: an
+    /// interruption reports each selected scenario and prints the summary there.
+    package func setConsole(_ console: ScenarioConsole, selected: [Pickle], notSelected: Int) {
         state.withLock {
-            guard !$0.interrupted else { return false }
-            $0.running[result.pickle] = nil
-            $0.finished.append(result)
+            $0.console = (console, notSelected)
+            $0.selected = selected
+        }
+    }
+
+    /// A scenario starts: until it finishes, an interruption reports it from `progress`.
+    /// - Returns: false after an interruption: the scenario must not start (it is reported as not run).
+    package func scenarioStarted(_ progress: ScenarioProgress) -> Bool {
+        state.withLock { state in
+            guard !state.interrupted else { return false }
+            state.running[progress.pickle] = progress
             return true
+        }
+    }
+
+    /// Records a finished scenario and prints it on the console. A signal that came first reports the scenario as
+    /// interrupted instead (unless its steps had all run), so the console and the reports show it once.
+    package func scenarioFinished(_ result: ScenarioResult) {
+        state.withLock { state in
+            guard !state.interrupted || state.settling.remove(result.pickle) != nil else { return }
+            state.running[result.pickle] = nil
+            state.finished.append(result)
+            state.console?.console.finished(result)
         }
     }
 
@@ -71,16 +97,29 @@ package final class ScenarioReports: Sendable {
         if state.withLock({ $0.interrupted }) { DispatchSemaphore(value: 0).wait() }
     }
 
-    /// Freezes the results at this instant: what finished counts, what runs is interrupted, and the
-    /// normal end of the run no longer writes (the interruption does, then exits).
-    package func interrupt() {
-        state.withLock { $0.interrupted = true }
+    /// Blocks the calling thread for good: used by a signal's handler when ``interrupt()`` refused, as the run's own
+    /// end is writing the reports, then exits with its verdict.
+    package func awaitTheRunsOwnEnd() -> Never {
+        while true { DispatchSemaphore(value: 0).wait() }
+    }
+
+    /// Cuts the run at this instant: what finished counts, what runs is interrupted as it stands (its record frozen),
+    /// and the normal end of the run no longer writes (the interruption does, then exits).
+    /// - Returns: false when the reports are being written already (the run was over): the normal end goes on.
+    package func interrupt() -> Bool {
+        state.withLock { state in
+            guard !state.written else { return false }
+            state.interrupted = true
+            let now = ContinuousClock.now
+            for (pickle, progress) in state.running where progress.freeze(at: now) { state.settling.insert(pickle) }
+            return true
+        }
     }
 
     /// Writes the reports unless they were written already.
     /// - Parameters:
-    ///   - results: the results to write; nil: those finished so far, plus the running ones as errors
-    ///     saying `interruption`.
+    ///   - results: the results to write; nil: those finished so far, plus the running ones as ``interrupt()``
+    ///     found them, saying `interruption`, and those not started as not run.
     ///   - exitCode: the run's exit code so far.
     /// - Returns: the exit code, 74 when a report could not be written.
     @discardableResult
@@ -89,56 +128,68 @@ package final class ScenarioReports: Sendable {
             // A signal arrived: its handler writes the reports and exits 128+N. Do not race it to exit().
             DispatchSemaphore(value: 0).wait()
         }
+        if results == nil, interruption != nil { awaitSettling(deadline: .now + .seconds(10)) }
         return state.withLock { state -> Int32 in
             guard !state.written else { return exitCode }
             state.written = true
             var all = results ?? state.finished
-            var interrupted: [ScenarioResult] = []
-            if results == nil, let interruption {
-                for (pickle, since) in state.running.sorted(by: { $0.value < $1.value }) {
-                    var result = ScenarioResult(
-                        pickle: pickle, status: .error, duration: .now - since, trail: [],
-                        outputTail: "", unexpectedRequests: [])
-                    result.failedStep = pickle.location
-                    result.message = interruption
-                    interrupted.append(result)
-                }
-                all += interrupted
-            }
             let seconds = (ContinuousClock.now - started).seconds
-            if let (console, notSelected) = state.console, results == nil {
-                for result in interrupted { console.finished(result) }
-                console.close()
-                console.summary(all, seconds: seconds, skipped: notSelected)
+            if results == nil, let interruption {
+                all = Self.interrupted(state, saying: interruption)
+                if let (console, notSelected) = state.console {
+                    for result in all where state.running[result.pickle] != nil { console.finished(result) }
+                    console.close()
+                    console.summary(all, seconds: seconds, skipped: notSelected)
+                }
+                if let environment = state.github { GitHubOutput.report(all, environment: environment) } else { GitHubOutput.end() }
             }
-            var code = exitCode
-            if let path = state.junitPath,
-                let problem = OutputFile.write(
-                    Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path)
-            {
-                Console.error("--junit \(path): cannot write the JUnit report: \(problem) (exit \(ExitCode.ioError))")
+            return Self.render(all, state: state, seconds: seconds, exitCode: exitCode, error: error ?? interruption)
+        }
+    }
+
+    /// Waits (polling, up to `deadline`) for the results of the scenarios whose steps had all run at the signal.
+    private func awaitSettling(deadline: ContinuousClock.Instant) {
+        while state.withLock({ !$0.settling.isEmpty }), ContinuousClock.now < deadline {
+            MonotonicClock.sleep(milliseconds: 10)
+        }
+    }
+
+    /// Every selected scenario, in order: finished ones as they ended, running ones from their records, the others
+    /// not run. Before scenarios ran (no selection yet): those finished, none.
+    private static func interrupted(_ state: State, saying interruption: String) -> [ScenarioResult] {
+        let finished = Dictionary(state.finished.map { ($0.pickle, $0) }, uniquingKeysWith: { first, _ in first })
+        return state.selected.map { pickle in
+            if let result = finished[pickle] { return result }
+            if let progress = state.running[pickle] { return progress.interruptedResult(interruption) }
+            var result = ScenarioResult.notRun(pickle)
+            result.message = "not run: \(interruption)"
+            return result
+        }
+    }
+
+    /// Writes each report asked for; returns `exitCode`, or 74 when one could not be written.
+    private static func render(_ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?) -> Int32 {
+        var code = exitCode
+        if let path = state.junitPath,
+            let problem = OutputFile.write(Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path)
+        {
+            Console.error("--junit \(path): cannot write the JUnit report: \(problem) (exit \(ExitCode.ioError))")
+            code = ExitCode.ioError
+        }
+        if let path = state.reportPath {
+            let json = ScenarioJSONReport.render(all, totalSeconds: seconds, exitCode: exitCode, error: error)
+            if let problem = OutputFile.write(Array(json.utf8), to: path) {
+                Console.error("--report \(path): cannot write the report: \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }
-            if let path = state.reportPath {
-                let json = ScenarioJSONReport.render(all, totalSeconds: seconds, exitCode: exitCode, error: error ?? interruption)
-                if let problem = OutputFile.write(Array(json.utf8), to: path) {
-                    Console.error("--report \(path): cannot write the report: \(problem) (exit \(ExitCode.ioError))")
-                    code = ExitCode.ioError
-                }
-            }
-            if let (path, envelopes, userSteps, startedAtMs) = state.messages {
-                var messages = envelopes
-                messages.stepDefinitions(userSteps: userSteps)
-                messages.testRunStarted(atMs: startedAtMs)
-                var offset = startedAtMs
-                for result in all {
-                    messages.testCase(result, startedAtMs: offset, userSteps: userSteps)
-                    offset += result.duration.seconds * 1000
-                }
-                messages.testRunFinished(success: code == 0, atMs: WallClock.milliseconds())
-                if !messages.write(to: path) { code = ExitCode.ioError }
-            }
-            return code
         }
+        if let (path, envelopes, userSteps, startedAtMs) = state.messages {
+            var messages = envelopes
+            messages.stepDefinitions(userSteps: userSteps)
+            messages.testRun(
+                all, startedAtMs: startedAtMs, finishedAtMs: WallClock.milliseconds(), success: code == 0, userSteps: userSteps)
+            if !messages.write(to: path) { code = ExitCode.ioError }
+        }
+        return code
     }
 }

@@ -59,6 +59,8 @@ package struct ScenarioResult: Sendable {
     package var status: Status
     /// How long it took.
     package var duration: Duration
+    /// When it started, on the wall clock (nil: it did not start); Cucumber Messages' timestamps.
+    package var startedAtMs: Double?
     /// `login.feature:14: Then I see "x"` and why, when it did not pass.
     package var failedStep: String?
     /// Why it did not pass (nil when it passed).
@@ -135,9 +137,11 @@ package enum ScenarioRunner {
     static func timingKey(_ pickle: Pickle) -> String { "\(pickle.featureName): \(pickle.name)" }
 
     /// Runs every pickle and calls `report` (serialized) as each finishes. Results come back in input order.
+    /// `started` gets each scenario as it starts, with the record of its steps as they run, and returns false to
+    /// start no more (the run was interrupted): that one and the rest are left out.
     package static func run(
         _ pickles: [Pickle], options: ScenarioOptions,
-        started: @escaping @Sendable (Pickle) -> Void = { _ in },
+        started: @escaping @Sendable (ScenarioProgress) -> Bool = { _ in true },
         report: @escaping @Sendable (ScenarioResult) -> Void
     ) -> [ScenarioResult] {
         let results = Locked([ScenarioResult?](repeating: nil, count: pickles.count))
@@ -154,8 +158,9 @@ package enum ScenarioRunner {
                         return value
                     }
                     guard index < pickles.count, !stopped.current else { break }
-                    reportLock.withLock { _ in started(pickles[index]) }
-                    let result = runOne(pickles[index], options: options)
+                    let progress = ScenarioProgress(pickles[index])
+                    guard reportLock.withLock({ _ in started(progress) }) else { break }
+                    let result = runOne(pickles[index], options: options, progress: progress)
                     if options.failFast && result.status != .passed { stopped.withLock { $0 = true } }
                     results.withLock { $0[index] = result }
                     reportLock.withLock { _ in report(result) }
@@ -167,8 +172,9 @@ package enum ScenarioRunner {
         return results.current.compactMap { $0 }
     }
 
-    /// Runs one scenario in a fresh working directory.
-    package static func runOne(_ pickle: Pickle, options: ScenarioOptions) -> ScenarioResult {
+    /// Runs one scenario in a fresh working directory, recording its steps in `progress` as they run.
+    package static func runOne(_ pickle: Pickle, options: ScenarioOptions, progress: ScenarioProgress? = nil) -> ScenarioResult {
+        let progress = progress ?? ScenarioProgress(pickle)
         let started = ContinuousClock.now
         let timeout = scenarioTimeout(pickle, options: options)
         let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -176,7 +182,9 @@ package enum ScenarioRunner {
         let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: rootDirectory, timeout: timeout)
 
         var failure = preflight(pickle, options: options)
-        var (trail, stepDurations) = runSteps(pickle, in: run, options: options, failure: &failure)
+        if let failure { progress.failedBeforeSteps(failure.failure) }
+        var (trail, stepDurations) = runSteps(pickle, in: run, options: options, progress: progress, failure: &failure)
+        progress.stepsFinished()
         // A scenario that reached its deadline failed, even when every step said it passed (the step that ran
         // into the deadline is the failed one, so every report agrees).
         let timedOut = ContinuousClock.now >= run.deadline
@@ -195,6 +203,7 @@ package enum ScenarioRunner {
             pickle: pickle, status: .passed, duration: .now - started, trail: trail,
             outputTail: outputTail, unexpectedRequests: unexpected)
         result.stepDurations = stepDurations
+        result.startedAtMs = progress.startedAtMs
         result.timedOut = timedOut
         result.mockServerChecks = hadServer ? serverFailures : nil
         if let (step, error) = failure {
@@ -246,18 +255,26 @@ package enum ScenarioRunner {
         return problems.isEmpty ? nil : (nil, StepFailure(problems.joined(separator: "\n"), kind: .error))
     }
 
-    /// Runs the steps in order until one fails (the rest are skipped) or the deadline passes.
+    /// Runs the steps in order until one fails (the rest are skipped) or the deadline passes, recording each in
+    /// `progress` as it starts and ends.
     /// - Returns: every step with its mark (✓, ✗, -) and how long it took.
     static func runSteps(
-        _ pickle: Pickle, in run: ScenarioRun, options: ScenarioOptions,
+        _ pickle: Pickle, in run: ScenarioRun, options: ScenarioOptions, progress: ScenarioProgress,
         failure: inout Failure?
     ) -> (trail: [String], durations: [Duration]) {
         var trail: [String] = []
         var stepDurations: [Duration] = []
-        for step in pickle.steps {
+        for (index, step) in pickle.steps.enumerated() {
             let label = "\(step.keyword)\(step.text)"
+            let failedBefore = failure != nil
+            progress.stepStarted(index)
             let stepStarted = ContinuousClock.now
-            defer { stepDurations.append(ContinuousClock.now - stepStarted) }
+            defer {
+                let duration = ContinuousClock.now - stepStarted
+                stepDurations.append(duration)
+                let mark = trail.last?.first ?? "-"
+                progress.stepFinished(index, mark: mark, duration: duration, failure: failedBefore ? nil : failure?.failure)
+            }
             guard failure == nil else {
                 trail.append("- \(label)")
                 continue

@@ -1,0 +1,181 @@
+import AutomationSupport
+import ProcessEngine
+
+/// The run's envelopes: `stepDefinition`s and the mock server's hook, `testRunStarted`, a `testCase` per scenario,
+/// then each case's timed envelopes (`testCaseStarted`, `testStepStarted`/`testStepFinished`, `attachment`,
+/// `testCaseFinished`) in the order of their timestamps (cases that ran at once with `--jobs` interleave, each in its
+/// own order), and `testRunFinished`, whose timestamp is the latest of all: the stream is ordered as Cucumber writes
+/// it, whatever the scenarios' wall-clock times say.
+extension CucumberMessages {
+    /// An envelope of a test case and the instant it stands for. `line` ends with its `"timestamp":` key when
+    /// `stamped`: the timestamp and the closing braces follow once the run put the envelopes in order.
+    struct Timed {
+        var atMs: Double
+        var line: String
+        var stamped = true
+
+        func text(_ timestamp: String) -> String { stamped ? line + timestamp + "}}" : line }
+    }
+
+    /// A stepDefinition per built-in step and per user step (shell or Swift), so each test step names the one
+    /// that matched it (report tools show an empty list as an undefined step).
+    mutating func stepDefinitions(userSteps: [UserStep]) {
+        // The mock server's checks at a scenario's end (unmet `expect.times`, unexpected requests) run as Cucumber
+        // runs an After hook: a test step of its own, FAILED when they fail, so no report shows the case green.
+        let hookId = id()
+        mockServerHookId = hookId
+        lines.append(
+            "{\"hook\":{\"id\":" + JSONWriter.quoted(hookId) + ",\"name\":\"mock server checks\","
+                + "\"sourceReference\":{\"uri\":\"sut-launch:mock-server\"},\"type\":\"AFTER_TEST_CASE\"}}")
+        for (index, definition) in StepCatalog.all.enumerated() {
+            let definitionId = id()
+            definitionIds["catalog:\(index)"] = definitionId
+            lines.append(
+                "{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":"
+                    + JSONWriter.quoted(definition.source)
+                    + ",\"type\":\"REGULAR_EXPRESSION\"},\"sourceReference\":{\"uri\":\"sut-launch:steps\"}}}")
+        }
+        for step in userSteps {
+            let definitionId = id()
+            definitionIds["user:" + step.pattern] = definitionId
+            let file = String(step.source.prefix { $0 != ":" })
+            lines.append(
+                "{\"stepDefinition\":{\"id\":" + JSONWriter.quoted(definitionId) + ",\"pattern\":{\"source\":"
+                    + JSONWriter.quoted(step.pattern)
+                    + ",\"type\":\"CUCUMBER_EXPRESSION\"},\"sourceReference\":{\"uri\":" + JSONWriter.quoted(file) + "}}}")
+        }
+    }
+
+    /// The stepDefinition id that matches a step's text, if any, with its match's arguments as JSON.
+    private func definition(for text: String, userSteps: [UserStep]) -> (id: String, arguments: String)? {
+        func json(_ arguments: [(start: Int, value: String)]) -> String {
+            "["
+                + arguments.map { "{\"group\":{\"start\":\($0.start),\"value\":" + JSONWriter.quoted($0.value) + ",\"children\":[]}}" }
+                .joined(separator: ",") + "]"
+        }
+        if let (found, _) = StepCatalog.find(text), let index = StepCatalog.all.firstIndex(where: { $0.source == found.source }),
+            let definitionId = definitionIds["catalog:\(index)"]
+        {
+            return (definitionId, json(StepDefinition.arguments(of: found.pattern, in: text)))
+        }
+        guard let step = userSteps.first(where: { $0.match(text) != nil }), let definitionId = definitionIds["user:" + step.pattern] else {
+            return nil
+        }
+        return (definitionId, json(StepDefinition.arguments(of: step.regex, in: text)))
+    }
+
+    /// The whole run: `testRunStarted` at `startedAtMs`, every result's test case (each at its own start; one that
+    /// did not start, at the end), the timed envelopes in time order, `testRunFinished` last. Every timestamp lies
+    /// between the run's start and its finish (a wall clock set back or forth meanwhile cannot reorder the stream).
+    mutating func testRun(_ results: [ScenarioResult], startedAtMs: Double, finishedAtMs: Double, success: Bool, userSteps: [UserStep]) {
+        let finishedAtMs = max(startedAtMs, finishedAtMs)
+        testRunStarted(atMs: startedAtMs)
+        var timed: [Timed] = []
+        for result in results {
+            timed += testCaseEnvelopes(result, startedAtMs: result.startedAtMs ?? finishedAtMs, userSteps: userSteps)
+        }
+        // Clamping is monotonic, so each case keeps its own order; ties keep the order they were made in.
+        let ordered = timed.enumerated().map { (min(max($1.atMs, startedAtMs), finishedAtMs), $0, $1) }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        lines += ordered.map { at, _, envelope in envelope.text(timestamp(at)) }
+        testRunFinished(success: success, atMs: finishedAtMs)
+    }
+
+    mutating func testRunStarted(atMs: Double) {
+        lines.append("{\"testRunStarted\":{\"timestamp\":" + timestamp(atMs) + "}}")
+    }
+
+    /// One scenario's test case and its steps' results, in the order they happened (for one case alone).
+    mutating func testCase(_ result: ScenarioResult, startedAtMs: Double, userSteps: [UserStep] = []) {
+        lines += testCaseEnvelopes(result, startedAtMs: startedAtMs, userSteps: userSteps).map { $0.text(timestamp($0.atMs)) }
+    }
+
+    /// One scenario's `testCase` (added to the envelopes now), and its timed envelopes (returned, their timestamps
+    /// to stamp): its steps' results read off the trail (✓ passed, ✗ failed, - skipped), each step at its start.
+    private mutating func testCaseEnvelopes(_ result: ScenarioResult, startedAtMs: Double, userSteps: [UserStep]) -> [Timed] {
+        guard let (pickleId, pickleStepIds, texts) = pickleIds[result.pickle.location] else { return [] }
+        let caseId = id()
+        let stepIds = pickleStepIds.map { _ in id() }
+        let testSteps = stepIds.indices.map { index -> String in
+            let found = definition(for: texts[index], userSteps: userSteps)
+            return "{\"id\":" + JSONWriter.quoted(stepIds[index]) + ",\"pickleStepId\":" + JSONWriter.quoted(pickleStepIds[index])
+                + ",\"stepDefinitionIds\":[" + (found.map { JSONWriter.quoted($0.id) } ?? "") + "],\"stepMatchArgumentsLists\":["
+                + (found.map { "{\"stepMatchArguments\":" + $0.arguments + "}" } ?? "") + "]}"
+        }
+        let hook = result.mockServerChecks.flatMap { checks in mockServerHookId.map { (hookId: $0, stepId: id(), failures: checks) } }
+        let hookStep = hook.map { ["{\"id\":" + JSONWriter.quoted($0.stepId) + ",\"hookId\":" + JSONWriter.quoted($0.hookId) + "}"] } ?? []
+        lines.append(
+            "{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
+                + (testSteps + hookStep).joined(separator: ",") + "]}}")
+        let startedId = id()
+        var timed = [
+            Timed(
+                atMs: startedAtMs,
+                line: "{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
+                    + ",\"attempt\":0,\"timestamp\":")
+        ]
+        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: hook.map { !$0.failures.isEmpty } ?? false)
+        var at = startedAtMs
+        for (index, stepId) in stepIds.enumerated() {
+            let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
+            timed += step(startedId, stepId, status: statuses[index], duration: duration, message: result.message, at: &at)
+        }
+        if let hook {
+            let message = hook.failures.isEmpty ? nil : "mock server: " + hook.failures.joined(separator: "; ")
+            timed += step(
+                startedId, hook.stepId, status: hook.failures.isEmpty ? "PASSED" : "FAILED", duration: .zero, message: message, at: &at)
+        }
+        let finishedAtMs = max(at, startedAtMs + result.duration.seconds * 1000)
+        // The program's last output lines (and unexpected requests), attached to the last step that ran, as
+        // Cucumber attaches a step's output: report tools show them under that step.
+        let ran = result.trail.lastIndex { !$0.hasPrefix("-") } ?? (stepIds.isEmpty ? nil : 0)
+        if let ran, ran < stepIds.count, !result.outputTail.isEmpty || !result.unexpectedRequests.isEmpty {
+            let body =
+                result.outputTail
+                + (result.unexpectedRequests.isEmpty ? "" : "unexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n"))
+            let line =
+                "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":"
+                + JSONWriter.quoted(stepIds[ran])
+                + ",\"body\":" + JSONWriter.quoted(body)
+                + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"text/plain\",\"fileName\":\"output.txt\"}}"
+            timed.append(Timed(atMs: finishedAtMs, line: line, stamped: false))
+        }
+        timed.append(
+            Timed(
+                atMs: finishedAtMs,
+                line: "{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
+                    + ",\"willBeRetried\":false,\"timestamp\":"))
+        return timed
+    }
+
+    /// A test step's started and finished envelopes; `message` only on a FAILED one.
+    private func step(_ startedId: String, _ stepId: String, status: String, duration: Duration, message: String?, at: inout Double)
+        -> [Timed]
+    {
+        let (seconds, attoseconds) = duration.components
+        let nanos = attoseconds / 1_000_000_000
+        let started = Timed(
+            atMs: at,
+            line: "{\"testStepStarted\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":"
+                + JSONWriter.quoted(stepId) + ",\"timestamp\":")
+        at += duration.seconds * 1000
+        let text = status == "FAILED" ? (message.map { ",\"message\":" + JSONWriter.quoted($0) } ?? "") : ""
+        let finished = Timed(
+            atMs: at,
+            line: "{\"testStepFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":"
+                + JSONWriter.quoted(stepId)
+                + ",\"testStepResult\":{\"status\":\"\(status)\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(nanos)}\(text)},\"timestamp\":"
+        )
+        return [started, finished]
+    }
+
+    mutating func testRunFinished(success: Bool, atMs: Double) {
+        lines.append("{\"testRunFinished\":{\"success\":\(success),\"timestamp\":" + timestamp(atMs) + "}}")
+    }
+
+    private func timestamp(_ milliseconds: Double) -> String {
+        let seconds = Int(milliseconds / 1000)
+        let nanos = Int((milliseconds - Double(seconds) * 1000) * 1_000_000)
+        return "{\"seconds\":\(seconds),\"nanos\":\(max(0, nanos))}"
+    }
+}
