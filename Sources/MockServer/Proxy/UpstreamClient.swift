@@ -87,14 +87,7 @@ package enum UpstreamClient {
                 let tls = try TLSConnection.connect(
                     socket, serverName: upstream.host, extraTrustPEM: limits.extraTrustPEM, insecure: limits.insecure,
                     timeoutMs: limits.connectTimeoutMs)
-                return .success(
-                    (
-                        tls,
-                        {
-                            tls.finish()
-                            socket.close()
-                        }
-                    ))
+                return .success((tls, { tls.close() })) // close_notify, then the socket
             } catch {
                 socket.close()
                 return .failure(UpstreamFailure(status: 502, reason: "\(shown): \(error)"))

@@ -161,3 +161,31 @@ final class MisbehavingBackend: @unchecked Sendable {
         listener.close()
     }
 }
+
+/// Recording from an HTTPS backend: verified against the system's trust and the extra authority given, refused
+/// (502 naming the reason) without it.
+@Suite(.enabled(if: (try? TLSServerContext.checkAvailability()) != nil, "needs libssl (apt-get install libssl3)"))
+struct ProxyTLSTests {
+    private func forwarder(to backend: TLSTestServer, trust: [UInt8]?) throws -> MockServer {
+        var options = MockServer.Options()
+        options.proxyUnmatched = ProxyRule(target: try UpstreamTarget(backend.url))
+        options.upstream.extraTrustPEM = trust
+        return MockServer(stubs: StubSet(), host: "127.0.0.1", options: options)
+    }
+
+    @Test func anHTTPSBackendIsVerifiedAndRecorded() throws {
+        let backend = try TLSTestServer(tlsStubs)
+        defer { backend.stop() }
+        let trusted = try forwarder(to: backend, trust: Array(backend.server.authorityPEM!.utf8))
+        _ = trusted.startRecording(ProxyRule(target: try UpstreamTarget(backend.url)), spec: RecordSpec())
+        let answer = trusted.handle(HTTPRequest(method: "GET", target: "/hello"))
+        #expect(answer.status == 200 && String(decoding: answer.body, as: UTF8.self) == "hello over tls")
+        #expect(try #require(trusted.stopRecording()).mappings.count == 1)
+
+        let untrusted = try forwarder(to: backend, trust: nil)
+        let refused = untrusted.handle(HTTPRequest(method: "GET", target: "/hello"))
+        #expect(refused.status == 502)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("certificate verify failed"))
+        #expect(untrusted.summary.failures.count == 1)
+    }
+}
