@@ -1,6 +1,6 @@
 import AutomationSupport
 package import MockServer
-import ProcessEngine
+package import ProcessEngine
 
 /// `--record-from URL --into DIR`, `--proxy-unmatched URL`, `--record-missing`, `--keep-secrets`, `--capture-header NAME`
 /// and `--record-insecure`, as runs and `serve` (through `record`) take them: checked together when parsed.
@@ -96,6 +96,11 @@ package struct RecordingOptions: Sendable {
 
     /// The backend recorded from (`--record-from`, or `--proxy-unmatched` with `--record-missing`).
     package var recordedBackend: UpstreamTarget? { recordFrom ?? (recordMissing ? proxyUnmatched : nil) }
+
+    /// The recording a run or `serve` makes from its start; recording nothing fails only `--record-from`.
+    package var plan: RecordPlan? {
+        recordedBackend.map { RecordPlan(rule: ProxyRule(target: $0), spec: spec, required: recordFrom != nil) }
+    }
 
     /// The mock server's options with these applied.
     package func apply(to options: inout MockServer.Options) {

@@ -52,9 +52,7 @@ extension RunOptions {
             server = ServerPlan(
                 stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
                 journalPath: journalPath, https: try https.plan(serverHost: host ?? "127.0.0.1", readFile: readFile))
-            server?.record = recording.recordedBackend.map {
-                RecordPlan(rule: ProxyRule(target: $0), spec: recording.spec, required: recording.recordFrom != nil)
-            }
+            server?.record = recording.plan
         }
         let launch = LaunchPlan(
             program: program, arguments: arguments, flags: flags, environment: variables + self.environment,

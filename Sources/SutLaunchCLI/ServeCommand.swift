@@ -44,21 +44,14 @@ package enum ServeCommand {
         var plan = ServerPlan(
             stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
             journalPath: options.journalPath, https: try options.https.plan(serverHost: options.host, readFile: RunCommand.readTextFile))
-        plan.record = options.recording.recordedBackend.map {
-            RecordPlan(rule: ProxyRule(target: $0), spec: options.recording.spec, required: false)
-        }
+        plan.record = options.recording.plan
         switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started
         case .failure(let error):
             Console.error(error.message)
             return ExitCode.cannotLaunch
         }
-        if !quiet {
-            server.onRequest { entry in
-                let label = entry.stubName.map { " (\($0))" } ?? " (unexpected)"
-                Console.line("\(entry.request.method) \(entry.request.target) → \(entry.fault ?? String(entry.status))\(label)")
-            }
-        }
+        if !quiet { logRequests(on: server) }
         // A minted authority's files, for the clients the user points at this server; removed when serve ends.
         var trust: TrustFiles?
         if let authority = server.authorityPEM {
@@ -94,5 +87,13 @@ package enum ServeCommand {
         let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet, settle: .milliseconds(500), after: "the stop")
         if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
+    }
+
+    /// One line per request on stderr: what it got and from which mapping (forwarded: from the backend).
+    private static func logRequests(on server: MockServer) {
+        server.onRequest { entry in
+            let label = entry.stubName.map { " (\($0))" } ?? (entry.nearMiss == nil ? " (forwarded)" : " (unexpected)")
+            Console.line("\(entry.request.method) \(entry.request.target) → \(entry.fault ?? String(entry.status))\(label)")
+        }
     }
 }
