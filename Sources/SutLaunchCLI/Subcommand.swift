@@ -1,6 +1,6 @@
 /// The words that pick a subcommand in first place, in the order typo suggestions try them.
 package enum Subcommand: String, CaseIterable, Sendable {
-    case serve, check, test, `init`, help, completions, manpage
+    case serve, record, check, test, `init`, help, completions, manpage
 }
 
 /// The topics of `sut-launch help TOPIC`.

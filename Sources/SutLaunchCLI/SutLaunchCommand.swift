@@ -73,6 +73,7 @@ package enum SutLaunchCommand {
     private static func run(_ subcommand: Subcommand, _ arguments: [String], environment: [String: String]) throws -> Int32 {
         switch subcommand {
         case .serve: return try ServeCommand.run(arguments)
+        case .record: return try RecordCommand.run(arguments)
         case .check:
             Interruption.exitOnSignal()
             return try CheckCommand.run(arguments, environment: environment)
