@@ -1,0 +1,91 @@
+/// An element of a parsed document, as the XML matchers and helpers see it: its local name, namespace URI,
+/// attributes and children (elements and text; adjacent text and CDATA are one text, comments and processing
+/// instructions are left out).
+package struct XMLElement: Sendable, Equatable {
+    package var name: String
+    package var namespace: String?
+    package var attributes: [XMLAttribute]
+    package var children: [XMLChild]
+
+    package init(name: String, namespace: String? = nil, attributes: [XMLAttribute] = [], children: [XMLChild] = []) {
+        self.name = name
+        self.namespace = namespace
+        self.attributes = attributes
+        self.children = children
+    }
+}
+
+package struct XMLAttribute: Sendable, Equatable {
+    package var name: String
+    package var namespace: String?
+    package var value: String
+}
+
+package indirect enum XMLChild: Sendable, Equatable {
+    case element(XMLElement)
+    case text(String)
+}
+
+extension XMLElement {
+    /// The element as WireMock 2.35 prints a node (Java's Transformer, indented by 2, no declaration): an element
+    /// holding text alone on one line, one with child elements a line per child, text in mixed content trimmed on a
+    /// line of its own; a final newline.
+    package var rendered: String {
+        var out = ""
+        render(into: &out, depth: 0)
+        return out
+    }
+
+    private func render(into out: inout String, depth: Int) {
+        let indent = String(repeating: "  ", count: depth)
+        out += indent + "<" + name
+        for attribute in attributes { out += " \(attribute.name)=\"\(Self.escape(attribute.value, quote: true))\"" }
+        let meaningful = children.filter {
+            if case .text(let text) = $0 { return !text.allSatisfy(\.isXMLSpace) }
+            return true
+        }
+        if meaningful.isEmpty {
+            out += "/>\n"
+            return
+        }
+        if meaningful.count == 1, case .text(let text) = meaningful[0] {
+            out += ">" + Self.escape(text, quote: false) + "</" + name + ">\n"
+            return
+        }
+        out += ">\n"
+        for child in meaningful {
+            switch child {
+            case .element(let element): element.render(into: &out, depth: depth + 1)
+            case .text(let text): out += indent + "  " + Self.escape(text.trimmingXMLSpace, quote: false) + "\n"
+            }
+        }
+        out += indent + "</" + name + ">\n"
+    }
+
+    static func escape(_ text: String, quote: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where quote: out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+extension Character {
+    /// XML's white space: space, tab, CR, LF.
+    var isXMLSpace: Bool { self == " " || self == "\t" || self == "\n" || self == "\r" || self == "\r\n" }
+}
+
+extension String {
+    var trimmingXMLSpace: String {
+        guard let first = firstIndex(where: { !$0.isXMLSpace }), let last = lastIndex(where: { !$0.isXMLSpace }) else { return "" }
+        return String(self[first...last])
+    }
+}
