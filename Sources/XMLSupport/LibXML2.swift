@@ -112,9 +112,8 @@ struct LibXML2: @unchecked Sendable {
 /// `xmlNodeSet`, `xmlError`, `xmlXPathContext`), LP64, as tree.h, xpath.h and xmlerror.h of 2.9.11+ declare them.
 enum Layout {
     static let nodeType = 8, nodeName = 16, nodeChildren = 24, nodeNext = 48, nodeNamespace = 72, nodeContent = 80
-    static let nodeAttributes = 88
-    static let namespaceHref = 16
-    static let documentInternalSubset = 80
+    static let nodePrivate = 0, nodeAttributes = 88, nodeDeclarations = 96
+    static let namespaceNext = 0, namespaceHref = 16, namespacePrefix = 24
     static let objectType = 0, objectNodes = 8, objectBool = 16, objectNumber = 24, objectString = 32
     static let setCount = 0, setNodes = 8
     static let errorMessage = 8

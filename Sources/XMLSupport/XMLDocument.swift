@@ -40,7 +40,15 @@ final class XMLDocument {
     /// The element `node` points to, with its subtree; throws past ``maxWork``.
     func element(_ node: LibXML2.Pointer) throws(XMLError) -> XMLElement {
         try charge(64)
-        var element = XMLElement(name: Self.text(node, Layout.nodeName), namespace: Self.namespace(node))
+        let namespace = Self.namespace(node)
+        var element = XMLElement(name: Self.text(node, Layout.nodeName), namespace: namespace?.uri, prefix: namespace?.prefix)
+        var declaration = node.load(fromByteOffset: Layout.nodeDeclarations, as: LibXML2.Pointer?.self)
+        while let current = declaration {
+            let uri = current.load(fromByteOffset: Layout.namespaceHref, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""
+            let prefix = current.load(fromByteOffset: Layout.namespacePrefix, as: LibXML2.Text?.self).map { String(cString: $0) }
+            element.declarations.append(XMLNamespace(prefix: prefix, uri: uri))
+            declaration = current.load(fromByteOffset: Layout.namespaceNext, as: LibXML2.Pointer?.self)
+        }
         var attribute = node.load(fromByteOffset: Layout.nodeAttributes, as: LibXML2.Pointer?.self)
         while let current = attribute {
             var value = ""
@@ -50,8 +58,9 @@ final class XMLDocument {
                 child = text.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
             }
             try charge(value.utf8.count + 64)
+            let namespace = Self.namespace(current)
             element.attributes.append(
-                XMLAttribute(name: Self.text(current, Layout.nodeName), namespace: Self.namespace(current), value: value))
+                XMLAttribute(name: Self.text(current, Layout.nodeName), namespace: namespace?.uri, prefix: namespace?.prefix, value: value))
             attribute = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
         }
         var child = node.load(fromByteOffset: Layout.nodeChildren, as: LibXML2.Pointer?.self)
@@ -74,15 +83,16 @@ final class XMLDocument {
     }
 
     /// Forgets every namespace (elements and attributes keep their local names), as WireMock reads a document for
-    /// an XPath expression given no `xPathNamespaces`.
+    /// an XPath expression given no `xPathNamespaces`. The namespace moves to the node's `_private` field, where
+    /// ``element(_:)`` finds it to print the node as written.
     func stripNamespaces() {
         guard let root else { return }
         var stack = [root]
         while let node = stack.popLast() {
-            node.storeBytes(of: nil, toByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+            Self.hide(node)
             var attribute = node.load(fromByteOffset: Layout.nodeAttributes, as: LibXML2.Pointer?.self)
             while let current = attribute {
-                current.storeBytes(of: nil, toByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+                Self.hide(current)
                 attribute = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
             }
             var child = node.load(fromByteOffset: Layout.nodeChildren, as: LibXML2.Pointer?.self)
@@ -102,9 +112,19 @@ final class XMLDocument {
         node.load(fromByteOffset: offset, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""
     }
 
-    private static func namespace(_ node: LibXML2.Pointer) -> String? {
-        guard let namespace = node.load(fromByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self) else { return nil }
-        return namespace.load(fromByteOffset: Layout.namespaceHref, as: LibXML2.Text?.self).map { String(cString: $0) }
+    private static func hide(_ node: LibXML2.Pointer) {
+        let namespace = node.load(fromByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+        node.storeBytes(of: namespace, toByteOffset: Layout.nodePrivate, as: LibXML2.Pointer?.self)
+        node.storeBytes(of: nil, toByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+    }
+
+    private static func namespace(_ node: LibXML2.Pointer) -> (uri: String, prefix: String?)? {
+        guard
+            let namespace = node.load(fromByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+                ?? node.load(fromByteOffset: Layout.nodePrivate, as: LibXML2.Pointer?.self)
+        else { return nil }
+        let uri = namespace.load(fromByteOffset: Layout.namespaceHref, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""
+        return (uri, namespace.load(fromByteOffset: Layout.namespacePrefix, as: LibXML2.Text?.self).map { String(cString: $0) })
     }
 
     static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {

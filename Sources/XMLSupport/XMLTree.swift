@@ -4,12 +4,18 @@
 package struct XMLElement: Sendable, Equatable {
     package var name: String
     package var namespace: String?
+    /// The prefix it was written with and the namespaces it declares (`xmlns:p`), for printing only.
+    package var prefix: String?
+    package var declarations: [XMLNamespace] = []
     package var attributes: [XMLAttribute]
     package var children: [XMLChild]
 
-    package init(name: String, namespace: String? = nil, attributes: [XMLAttribute] = [], children: [XMLChild] = []) {
+    package init(
+        name: String, namespace: String? = nil, prefix: String? = nil, attributes: [XMLAttribute] = [], children: [XMLChild] = []
+    ) {
         self.name = name
         self.namespace = namespace
+        self.prefix = prefix
         self.attributes = attributes
         self.children = children
     }
@@ -18,7 +24,16 @@ package struct XMLElement: Sendable, Equatable {
 package struct XMLAttribute: Sendable, Equatable {
     package var name: String
     package var namespace: String?
+    package var prefix: String?
     package var value: String
+
+    var qualifiedName: String { prefix.map { "\($0):\(name)" } ?? name }
+}
+
+/// A namespace declaration: `xmlns="uri"` (no prefix) or `xmlns:p="uri"`.
+package struct XMLNamespace: Sendable, Equatable {
+    package var prefix: String?
+    package var uri: String
 }
 
 package indirect enum XMLChild: Sendable, Equatable {
@@ -38,8 +53,12 @@ extension XMLElement {
 
     private func render(into out: inout String, depth: Int) {
         let indent = String(repeating: "  ", count: depth)
+        let name = prefix.map { "\($0):\(self.name)" } ?? self.name
         out += indent + "<" + name
-        for attribute in attributes { out += " \(attribute.name)=\"\(Self.escape(attribute.value, quote: true))\"" }
+        for declaration in declarations {
+            out += " xmlns" + (declaration.prefix.map { ":" + $0 } ?? "") + "=\"\(Self.escape(declaration.uri, quote: true))\""
+        }
+        for attribute in attributes { out += " \(attribute.qualifiedName)=\"\(Self.escape(attribute.value, quote: true))\"" }
         let meaningful = children.filter {
             if case .text(let text) = $0 { return !text.allSatisfy(\.isXMLSpace) }
             return true
