@@ -31,12 +31,12 @@ package enum ServeCommand {
         defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in options.stubPaths where !FileSystem.exists(path) { throw UsageError(.noSuchPath(path, kind: "stub file or directory")) }
-        let stubs =
-            options.stubPaths.isEmpty
-            ? StubSet()
-            : try RunCommand.loadStubs(
-                options.stubPaths, lenient: options.lenientStubs,
-                templating: options.server.globalResponseTemplating)
+        // A static executable cannot load libxml2: stubs with XML matchers run in the companion (the listener closes).
+        guard let stubs = try stubs(options) else {
+            listener?.close()
+            listener = nil
+            return SutLaunchCommand.runCompanion(for: SutLaunchCommand.xmlMatchers, arguments: ["serve"] + arguments, report: nil)
+        }
         let quiet = options.quiet
         let server: MockServer
         let early = listener
@@ -91,5 +91,20 @@ package enum ServeCommand {
         let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet, settle: .milliseconds(500), after: "the stop")
         if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
+    }
+
+    /// The stubs serve loads; nil when they use XML and this static executable must hand the command to the companion.
+    private static func stubs(_ options: ServeOptions) throws -> StubSet? {
+        do {
+            let stubs =
+                options.stubPaths.isEmpty
+                ? StubSet()
+                : try RunCommand.loadStubs(
+                    options.stubPaths, lenient: options.lenientStubs, templating: options.server.globalResponseTemplating)
+            return StubLoader.xmlNeedsDynamicExecutable ? nil : stubs
+        } catch {
+            guard StubLoader.xmlNeedsDynamicExecutable else { throw error }
+            return nil
+        }
     }
 }

@@ -41,7 +41,10 @@ struct LibXML2: @unchecked Sendable {
         "this sut-launch is one static executable, which cannot load libxml2 safely; run sut-launch-foundation (installed beside it, with a dynamic C library) for stubs with XML matchers"
 
     private static func load() -> Result<LibXML2, XMLError> {
-        if SharedLibrary.inStaticExecutable { return .failure(XMLError(staticExecutableReason)) }
+        if SharedLibrary.inStaticExecutable {
+            XML.staticRefusal.withLock { $0 = true }
+            return .failure(XMLError(staticExecutableReason))
+        }
         guard let library = SharedLibrary.open(firstOf: [libraryName]) else {
             return .failure(XMLError("\(libraryName) was not found (install the \(debianPackage) package)"))
         }

@@ -10,8 +10,11 @@ package enum XML {
         return nil
     }
 
-    /// True when this executable cannot load libxml2 but `sut-launch-foundation` can (a static executable).
-    package static var needsDynamicExecutable: Bool { SharedLibrary.inStaticExecutable }
+    /// True once a mapping asked for libxml2 in a static executable, which cannot load it: the command line then
+    /// hands the whole command to `sut-launch-foundation` (a dynamic C library), as it does for `--https`.
+    package static var refusedInStaticExecutable: Bool { staticRefusal.current }
+
+    static let staticRefusal = Locked(false)
 
     /// The root element of `text`, parsed securely (no network, no entities, libxml2's depth and size limits).
     package static func parse(_ text: String) throws(XMLError) -> XMLElement {

@@ -42,6 +42,16 @@ package indirect enum XMLChild: Sendable, Equatable {
 }
 
 extension XMLElement {
+    /// XPath's string value: the text of every descendant, in order.
+    package var stringValue: String {
+        children.map {
+            switch $0 {
+            case .element(let element): element.stringValue
+            case .text(let text): text
+            }
+        }.joined()
+    }
+
     /// The element as WireMock 2.35 prints a node (Java's Transformer, indented by 2, no declaration): an element
     /// holding text alone on one line, one with child elements a line per child, text in mixed content trimmed on a
     /// line of its own; a final newline.
