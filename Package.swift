@@ -74,7 +74,9 @@ let package = Package(
         // The fuzz targets scripts/fuzz.sh runs, kept compiled and run on every saved input (seeds and old crashes).
         .testTarget(
             name: "FuzzTargetsTests",
-            dependencies: ["AutomationSupport", "MockServer", "ProcessEngine", "Scenarios", "SutLaunchCLI", "AutomationHost"],
+            dependencies: [
+                "AutomationSupport", "MockServer", "ProcessEngine", "Scenarios", "SutLaunchCLI", "AutomationHost", "XMLSupport",
+            ],
             exclude: ["Inputs"]),
         .testTarget(
             name: "EndToEndTests",
