@@ -20,12 +20,13 @@ final class XMLDocument {
     init(_ text: String, library: LibXML2) throws(XMLError) {
         self.library = library
         let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { throw XMLError("an empty body is not XML") }
         guard bytes.count <= Self.maxBytes else { throw XMLError("XML larger than 16 MiB is not parsed") }
         // Entity declarations are refused before libxml2 sees them: no billion laughs, no external entities.
         if Self.contains(bytes, Array("<!ENTITY".utf8)) { throw XMLError("XML that declares entities (<!ENTITY) is refused") }
         library.quiet()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
+            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 library.readMemory($0, Int32(buffer.count), "body.xml", "UTF-8", Self.options)
             }
         }
