@@ -40,13 +40,14 @@ struct LibXML2: @unchecked Sendable {
     static let staticExecutableReason =
         "this sut-launch is one static executable, which cannot load libxml2 safely; run sut-launch-foundation (installed beside it, with a dynamic C library) for stubs with XML matchers"
 
-    private static func load() -> Result<LibXML2, XMLError> {
+    /// Loads `name` (tests name one that is missing).
+    static func load(_ name: String = libraryName) -> Result<LibXML2, XMLError> {
         if SharedLibrary.inStaticExecutable {
             XML.staticRefusal.withLock { $0 = true }
             return .failure(XMLError(staticExecutableReason))
         }
-        guard let library = SharedLibrary.open(firstOf: [libraryName]) else {
-            return .failure(XMLError("\(libraryName) was not found (install the \(debianPackage) package)"))
+        guard let library = SharedLibrary.open(firstOf: [name]) else {
+            return .failure(XMLError("\(name) was not found (install the \(debianPackage) package)"))
         }
         do {
             let loaded = try LibXML2(library)
@@ -112,7 +113,8 @@ struct LibXML2: @unchecked Sendable {
 }
 
 /// Offsets of the fields read in libxml2's public structs (`xmlNode`, `xmlAttr`, `xmlNs`, `xmlDoc`, `xmlXPathObject`,
-/// `xmlNodeSet`, `xmlError`, `xmlXPathContext`), LP64, as tree.h, xpath.h and xmlerror.h of 2.9.11+ declare them.
+/// `xmlNodeSet`, `xmlError`, `xmlXPathContext`), LP64, as tree.h, xpath.h and xmlerror.h of 2.9.11+ declare them
+/// (measured with offsetof against 2.9.14's headers; the fields before `opLimit` are unchanged through 2.14's).
 enum Layout {
     static let nodeType = 8, nodeName = 16, nodeChildren = 24, nodeNext = 48, nodeNamespace = 72, nodeContent = 80
     static let nodePrivate = 0, nodeAttributes = 88, nodeDeclarations = 96

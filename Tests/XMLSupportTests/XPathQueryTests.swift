@@ -1,9 +1,20 @@
 import AutomationSupport
 import Testing
-import XMLSupport
+
+@testable import XMLSupport
 
 @Suite struct XPathQueryTests {
     static let available = XML.unavailableReason == nil
+
+    /// A machine without libxml2 gets one line naming the library and the package (a mapping that needs it is
+    /// refused with it, by name; see XMLMatcherTests).
+    @Test func aMissingLibraryIsNamedWithItsPackage() {
+        guard case .failure(let error) = LibXML2.load("libxml2-absent.so.9") else {
+            Issue.record("a library that does not exist loaded")
+            return
+        }
+        #expect(error.message == "libxml2-absent.so.9 was not found (install the libxml2 package)")
+    }
 
     /// Where the system has libxml2, it loads: the tests below never skip on a machine that could run them.
     @Test func libxml2LoadsWhereInstalled() {

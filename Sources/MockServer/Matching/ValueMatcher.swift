@@ -81,7 +81,8 @@ indirect enum ValueMatcher: Sendable {
         case .hasExactly(let all):
             "exactly \(all.count) value\(all.count == 1 ? "" : "s"): " + all.map(\.description).joined(separator: "; ")
         case .includes(let all): "values including: " + all.map(\.description).joined(separator: "; ")
-        case .equalToXML(let comparison): "XML similar to \(comparison.expected.rendered.prefix(120))"
+        case .equalToXML(let comparison):
+            "XML similar to \(comparison.expected.rendered.split(separator: "\n").map { $0.drop { $0 == " " } }.joined().prefix(120))"
         case .matchesXPath(let query, let matcher): "XML with \(query.source)" + (matcher.map { " " + $0.description } ?? "")
         }
     }
