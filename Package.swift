@@ -23,8 +23,11 @@ let package = Package(
         // The package-internal toolbox (no product; never linked into the program under test): JSON with
         // positions, suggestions, text, durations, files, threads, locks, standard streams.
         .target(name: "AutomationSupport", dependencies: ["CSystemShims"]),
+        // XML for WireMock's XML matchers and helpers: the system's libxml2 loaded at run time (like libssl), secure parsing,
+        // XPath 1.0, XMLUnit-like comparison. On the toolbox only.
+        .target(name: "XMLSupport", dependencies: ["AutomationSupport"]),
         // The mock server: HTTP/1.1 on sockets, stubs, matching, journal, admin API; on the toolbox and the C shims.
-        .target(name: "MockServer", dependencies: ["AutomationSupport", "CSystemShims"]),
+        .target(name: "MockServer", dependencies: ["AutomationSupport", "XMLSupport", "CSystemShims"]),
         // The process engine: flags input, the launcher (own spawn; Foundation.Process is a backend), the watchdog,
         // runs with their mock server, verdicts and run reports.
         .target(
@@ -67,11 +70,14 @@ let package = Package(
             name: "AutomationTestingTests",
             dependencies: ["AutomationTesting", "ProcessEngine", "Scenarios", "AutomationSupport", "MockServer", "MyAppCLI"],
             exclude: ["Application/__snapshots__", "Features"]),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "AutomationSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "AutomationSupport", "XMLSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "XMLSupportTests", dependencies: ["XMLSupport", "AutomationSupport"], exclude: ["reference_xpath.py"]),
         // The fuzz targets scripts/fuzz.sh runs, kept compiled and run on every saved input (seeds and old crashes).
         .testTarget(
             name: "FuzzTargetsTests",
-            dependencies: ["AutomationSupport", "MockServer", "ProcessEngine", "Scenarios", "SutLaunchCLI", "AutomationHost"],
+            dependencies: [
+                "AutomationSupport", "MockServer", "ProcessEngine", "Scenarios", "SutLaunchCLI", "AutomationHost", "XMLSupport",
+            ],
             exclude: ["Inputs"]),
         .testTarget(
             name: "EndToEndTests",

@@ -65,4 +65,15 @@ if { ldconfig -p 2>/dev/null || true; } | grep -q 'libssl\.so\.\(3\|1\.1\)'; the
     fi
     rm -rf "$CHECK"
 fi
+# Stubs with XML matchers: the static binary cannot load libxml2 and hands the run to the companion, which can.
+if { ldconfig -p 2>/dev/null || true; } | grep -q 'libxml2\.so\.2'; then
+    CHECK="$(mktemp -d)"
+    echo '{"request": {"method": "POST", "url": "/", "bodyPatterns": [{"matchesXPath": "/a"}]}, "response": {"status": 200}}' >"$CHECK/xml.json"
+    if ! "$BINARY" -q --port 0 --stub "$CHECK/xml.json" sh -c 'curl -sS --fail -d "<a/>" "$SUT_MOCK_SERVER_URL/" >/dev/null 2>&1 || [ -z "$(command -v curl)" ]' >&2; then
+        rm -rf "$CHECK"
+        echo "build-release: the built pair does not match XML: $BINARY --stub (matchesXPath)" >&2
+        exit 1
+    fi
+    rm -rf "$CHECK"
+fi
 echo "$BINARY"

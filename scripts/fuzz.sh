@@ -12,7 +12,8 @@
 # memory BIOs, with the connection served when a handshake completes (ServeTLS; needs libssl at run time); request
 # bodies with Content-Encoding gzip or deflate, decoded within a limit (Inflate: gzip, zlib, raw DEFLATE); a WireMock
 # mapping's request matchers (dates, formats, multi-values, credentials, binary and multipart bodies) loaded and asked
-# by a request made of the same input (MatchWireMock).
+# by a request made of the same input (MatchWireMock); an XPath expression and a document through the XML matchers on
+# libxml2 (MatchXML: parsed, compared with itself, evaluated; needs libxml2 at run time).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets*.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -30,7 +31,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 # A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-5}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS Inflate MatchWireMock); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS Inflate MatchWireMock MatchXML); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"
@@ -44,7 +45,7 @@ BUILT="$WORK/build/release"
 # Only the objects of today's sources: a file moved to another module leaves its old .o behind, and linking
 # both defines (or half-defines) its symbols twice.
 OBJECTS=("$BUILT"/CSystemShims.build/*.o "$BUILT"/_CProcessSpawn.build/*.o)
-for module in AutomationSupport MockServer AutomationHost ProcessEngine Scenarios SutLaunchCLI; do
+for module in AutomationSupport XMLSupport MockServer AutomationHost ProcessEngine Scenarios SutLaunchCLI; do
     while IFS= read -r source; do OBJECTS+=("$BUILT/$module.build/$(basename "$source").o"); done < "$BUILT/$module.build/sources"
 done
 # FuzzTargets.swift uses `package` API: it must be compiled with the package name SwiftPM gave the modules

@@ -4,7 +4,8 @@
 # WireMock standalone jar, for the differential test against WireMock; pyte, a terminal emulator from PyPI, as
 # the oracle for TerminalScreen; gherkin-official, Cucumber's reference parser, for the 80 Gherkin languages;
 # cucumber-messages, Cucumber's message classes, to check what --messages writes; cucumber-tag-expressions and
-# cucumber-expressions, the references for --tags and step patterns)
+# cucumber-expressions, the references for --tags and step patterns; lxml, the reference for XPath; libxml2, which the
+# XML matchers load at run time)
 # when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
@@ -21,6 +22,8 @@ command -v java >/dev/null || missing+=(default-jre-headless)
 # The mock server's --https loads the system's OpenSSL at run time; the HTTPS tests need it (and openssl s_client).
 { ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3\|libssl\.so\.1\.1'; } || missing+=(libssl3)
 command -v openssl >/dev/null || missing+=(openssl)
+# The XML matchers (equalToXml, matchesXPath, xPath) load the system's libxml2 at run time; their tests need it.
+{ ldconfig -p 2>/dev/null | grep -q 'libxml2\.so\.2'; } || missing+=(libxml2)
 
 # A PyPI package for the python3 on PATH, whichever installer that python accepts:
 # pip_package MODULE [PYPI_NAME] [DEBIAN_PACKAGE].
@@ -39,12 +42,13 @@ install_pip_packages() {
     pip_package cucumber_messages cucumber-messages   # Cucumber's message classes, to check --messages output
     pip_package cucumber_tag_expressions cucumber-tag-expressions   # the reference for --tags
     pip_package cucumber_expressions cucumber-expressions   # the reference for step patterns
+    pip_package lxml lxml python3-lxml   # the reference for XPath 1.0 (XPathDifferentialTests)
 }
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-test-deps: curl, python3, setsid, xmllint, groff, git, java, libssl and openssl are present"
+    echo "install-test-deps: curl, python3, setsid, xmllint, groff, git, java, libssl, openssl and libxml2 are present"
     install_pip_packages
     exit 0
 fi

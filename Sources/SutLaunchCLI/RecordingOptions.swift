@@ -83,6 +83,14 @@ package struct RecordingOptions: Sendable {
         }
     }
 
+    /// The option naming an `https://` backend (`--record-from https://…`), which needs libssl: a static executable
+    /// hands such a command to the companion, as it does `--https`.
+    var httpsBackend: String? {
+        if recordFrom?.scheme == "https" { return "--record-from \(recordFrom!)" }
+        if proxyUnmatched?.scheme == "https" { return "--proxy-unmatched \(proxyUnmatched!)" }
+        return nil
+    }
+
     /// True when something is recorded.
     package var isRecording: Bool { recordFrom != nil || recordMissing }
 

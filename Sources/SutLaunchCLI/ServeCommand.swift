@@ -22,6 +22,9 @@ package enum ServeCommand {
             return SutLaunchCommand.runCompanion(
                 for: options.https.enabled ? "--https" : "--intercept", arguments: ["serve"] + arguments, report: nil)
         }
+        if let backend = options.recording.httpsBackend, TLSServerContext.needsDynamicExecutable {
+            return SutLaunchCommand.runCompanion(for: backend, arguments: ["serve"] + arguments, report: nil)
+        }
         try options.placeWireMockRoot()
         try options.announceAndPermit()
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
@@ -31,12 +34,12 @@ package enum ServeCommand {
         defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in options.stubPaths where !FileSystem.exists(path) { throw UsageError(.noSuchPath(path, kind: "stub file or directory")) }
-        let stubs =
-            options.stubPaths.isEmpty
-            ? StubSet()
-            : try RunCommand.loadStubs(
-                options.stubPaths, lenient: options.lenientStubs,
-                templating: options.server.globalResponseTemplating)
+        // A static executable cannot load libxml2: stubs with XML matchers run in the companion (the listener closes).
+        guard let stubs = try stubs(options) else {
+            listener?.close()
+            listener = nil
+            return SutLaunchCommand.runCompanion(for: SutLaunchCommand.xmlMatchers, arguments: ["serve"] + arguments, report: nil)
+        }
         let quiet = options.quiet
         let server: MockServer
         let early = listener
@@ -94,6 +97,21 @@ package enum ServeCommand {
         server.onRequest { entry in
             let label = entry.stubName.map { " (\($0))" } ?? (entry.nearMiss == nil ? " (forwarded)" : " (unexpected)")
             Console.line("\(entry.request.method) \(entry.request.target) → \(entry.fault ?? String(entry.status))\(label)")
+        }
+    }
+
+    /// The stubs serve loads; nil when they use XML and this static executable must hand the command to the companion.
+    private static func stubs(_ options: ServeOptions) throws -> StubSet? {
+        do {
+            let stubs =
+                options.stubPaths.isEmpty
+                ? StubSet()
+                : try RunCommand.loadStubs(
+                    options.stubPaths, lenient: options.lenientStubs, templating: options.server.globalResponseTemplating)
+            return StubLoader.xmlNeedsDynamicExecutable ? nil : stubs
+        } catch {
+            guard StubLoader.xmlNeedsDynamicExecutable else { throw error }
+            return nil
         }
     }
 }

@@ -21,6 +21,8 @@ package enum SutLaunchCommand {
     ///   - environment: the caller's environment.
     /// The executable that has the Foundation.Process launcher linked in, installed next to sut-launch.
     static let foundationCompanion = "sut-launch-foundation"
+    /// What asks for the companion when a static executable loads stubs that use XML (libxml2 cannot be loaded there).
+    static let xmlMatchers = "stubs with XML matchers (equalToXml, matchesXPath, xPath, soapXPath)"
 
     /// The same command line, run by ``foundationCompanion`` in this process's place: for `--launcher foundation`
     /// in a sut-launch built without Foundation, and for `--https` in a static executable (which cannot load libssl;
@@ -102,13 +104,18 @@ package enum SutLaunchCommand {
             do {
                 plan = try options.plan(environment: environment)
             } catch {
+                if StubLoader.xmlNeedsDynamicExecutable { return runCompanion(for: xmlMatchers, arguments: arguments, report: report) }
                 throw CommandFailure(error, report: report)
             }
+            if StubLoader.xmlNeedsDynamicExecutable { return runCompanion(for: xmlMatchers, arguments: arguments, report: report) }
             if !Launcher.isAvailable(plan.launch.backend) {
                 return runCompanion(for: "--launcher \(plan.launch.backend.rawValue)", arguments: arguments, report: report)
             }
             if plan.server?.https != nil && TLSServerContext.needsDynamicExecutable {
                 return runCompanion(for: plan.server?.https?.option ?? "--https", arguments: arguments, report: report)
+            }
+            if let backend = options.recording.httpsBackend, TLSServerContext.needsDynamicExecutable {
+                return runCompanion(for: backend, arguments: arguments, report: report)
             }
             let forwarder = SignalForwarder(grace: plan.launch.killGrace)
             return Runner.run(plan, signals: forwarder).exitCode

@@ -53,6 +53,8 @@ import Testing
         (#"{"after": "now", "expectedOffset": 2000000000, "expectedOffsetUnit": "years"}"#, "outside the years -999999999 to 999999999"),
         (#"{"after": "now", "actualFormat": "yyyy-MM-dd'T"}"#, "a quoted text is not closed"),
         (#"{"hasExactly": [{"absent": true}]}"#, "can never match"),
+        (#"{"matchesXPath": "//a["}"#, #"matchesXPath: invalid XPath expression "//a[""#),
+        (#"{"equalToXml": "<a>"}"#, "equalToXml: not well-formed XML"),
     ])
     func hostileMatchersExit3NamingFileLineAndField(matcher: String, message: String) throws {
         let directory = try CLI.temporaryDirectory()

@@ -1,4 +1,5 @@
 import AutomationSupport
+import XMLSupport
 
 /// Matches one value (a header, query parameter, cookie, body): WireMock's string matchers.
 indirect enum ValueMatcher: Sendable {
@@ -22,6 +23,9 @@ indirect enum ValueMatcher: Sendable {
     /// `hasExactly` and `includes` on a header or query parameter's values (see ``matches(values:)``).
     case hasExactly([ValueMatcher])
     case includes([ValueMatcher])
+    /// `equalToXml` and `matchesXPath` (+ a matcher for what it finds), on libxml2 (XMLSupport).
+    case equalToXML(XMLComparison)
+    case matchesXPath(XPathQuery, ValueMatcher?)
 
     /// Whether the (possibly missing) value matches.
     func matches(_ value: String?) -> Bool {
@@ -51,6 +55,8 @@ indirect enum ValueMatcher: Sendable {
         case .matchesJSONPath(let path, let valueMatcher):
             return path.matches(try? JSONParser.parse(value), valueMatcher)
         case .binaryEqualTo(let bytes): return value.utf8.elementsEqual(bytes)
+        case .equalToXML(let comparison): return comparison.matches(value)
+        case .matchesXPath(let query, let valueMatcher): return Self.xPathMatches(query, valueMatcher, value)
         default: return false
         }
     }
@@ -75,7 +81,20 @@ indirect enum ValueMatcher: Sendable {
         case .hasExactly(let all):
             "exactly \(all.count) value\(all.count == 1 ? "" : "s"): " + all.map(\.description).joined(separator: "; ")
         case .includes(let all): "values including: " + all.map(\.description).joined(separator: "; ")
+        case .equalToXML(let comparison):
+            "XML similar to \(comparison.expected.rendered.split(separator: "\n").map { $0.drop { $0 == " " } }.joined().prefix(120))"
+        case .matchesXPath(let query, let matcher): "XML with \(query.source)" + (matcher.map { " " + $0.description } ?? "")
         }
+    }
+}
+
+extension ValueMatcher {
+    /// WireMock's `matchesXPath`: a body that is XML and an expression that selects a node (with a matcher, a node
+    /// whose text, or printed element, it matches); a boolean, number or string result never matches, as there.
+    static func xPathMatches(_ query: XPathQuery, _ matcher: ValueMatcher?, _ value: String) -> Bool {
+        guard case .nodes(let nodes)? = try? query.evaluate(value) else { return false }
+        guard let matcher else { return !nodes.isEmpty }
+        return nodes.contains { matcher.matches($0.text) }
     }
 }
 

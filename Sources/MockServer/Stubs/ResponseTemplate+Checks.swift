@@ -1,4 +1,5 @@
 import AutomationSupport
+import XMLSupport
 
 // MARK: - Checks at load: a helper's literals read by the same readers that read request values when answering
 
@@ -42,6 +43,7 @@ extension ResponseTemplate.Parser {
         let needs: (Int, Int, String)?
         switch helper {
         case "jsonPath": needs = (2, 2, "a value and a path, like {{jsonPath request.body '$.id'}}")
+        case "xPath", "soapXPath": needs = (2, 2, "a value and an XPath expression, like {{\(helper) request.body '/a/text()'}}")
         case "math": needs = (3, 3, "two operands and an operator, like {{math 3 '+' 2}}")
         case "regexExtract":
             needs = (2, 3, "a value, a regular expression and optionally a variable, like {{regexExtract request.body '[0-9]+'}}")
@@ -71,6 +73,9 @@ extension ResponseTemplate.Parser {
             if let type = options["type"] ?? nil { try ResponseTemplate.checkRandomType(type) }
         case "jsonPath":
             if let path = arguments[1] { _ = try ResponseTemplate.compiledPath(path) }
+        case "xPath", "soapXPath":
+            // libxml2 is loaded when the template loads: a machine without it refuses the mapping, never a 500 per answer.
+            if let reason = XML.unavailableReason { throw .value("{{\(helper)}} needs libxml2: \(reason)") }
         case "math":
             if let operation = arguments[1], !ResponseTemplate.mathOperators.contains(operation) {
                 throw .value("{{math}}: '\(operation)' is not an operator; write + - * / or %")

@@ -14,6 +14,7 @@ extension ResponseTemplate.Renderer {
         if let value = try numberHelper(helper, arguments, options) { return value }
         if let value = try dateHelper(helper, arguments, options) { return value }
         if let value = try jsonHelper(helper, arguments, options) { return value }
+        if let value = try xmlHelper(helper, arguments) { return value }
         let first = arguments.first ?? .null
         switch helper {
         case "jsonPath": return try jsonPath(first, arguments.count > 1 ? arguments[1] : .null)

@@ -109,7 +109,7 @@ package struct ResponseTemplate: Sendable {
         "jsonPath", "randomValue", "now", "upper", "lower", "trim", "size", "math", "date", "parseDate", "dateFormat",
         "truncateDate", "randomInt", "randomDecimal", "pickRandom", "range", "array", "regexExtract", "base64", "urlEncode",
         "formData", "abbreviate", "capitalize", "capitalizeFirst", "join", "val", "parseJson", "toJson", "jsonMerge",
-        "hostname", "systemValue",
+        "hostname", "systemValue", "xPath", "soapXPath",
     ]
     /// The named options each helper takes; any other is refused at load.
     static let options: [String: Set<String>] = [
@@ -122,8 +122,6 @@ package struct ResponseTemplate: Sendable {
     ]
     /// Helpers WireMock 2.35 does not have, or not here yet, refused by name with what to write instead.
     static let refused: [String: String] = [
-        "xPath": "XML bodies are not supported yet (xPath and soapXPath come with the XML engine)",
-        "soapXPath": "XML bodies are not supported yet (xPath and soapXPath come with the XML engine)",
         "formatDate":
             "WireMock has no formatDate helper; Handlebars' is dateFormat: {{dateFormat (parseDate request.query.d) 'yyyy-MM-dd'}}",
         "split": "WireMock has no split helper; use regexExtract with a variable, or formData for key=value text",

@@ -10,11 +10,10 @@ enum MatcherPlace {
 extension ValueMatcher {
     static let knownOperators = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "and", "or",
-        "before", "after", "equalToDateTime", "anything", "binaryEqualTo", "hasExactly", "includes",
+        "before", "after", "equalToDateTime", "anything", "binaryEqualTo", "hasExactly", "includes", "equalToXml", "matchesXPath",
     ]
-    static let modifiers = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"] + DateMatcher.modifiers
+    static let modifiers = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"] + DateMatcher.modifiers + xmlModifiers
     static let unsupportedOperators: [String: String] = [
-        "equalToXml": "XML matching is not implemented", "matchesXPath": "XML matching is not implemented",
         "matchesJsonSchema": "JSON Schema is not implemented",
         "not": "it is WireMock 3's, and WireMock 2.35 refuses it too; use doesNotMatch or doesNotContain",
     ]
@@ -49,6 +48,9 @@ extension ValueMatcher {
         let isDate = DateMatcher.operators.contains(name)
         for modifier in DateMatcher.modifiers where reader[modifier] != nil && !isDate {
             throw reader.error(modifier, "\(what): \"\(modifier)\" belongs beside before, after or equalToDateTime, not \(name)")
+        }
+        for modifier in xmlModifiers where reader[modifier] != nil && name != "equalToXml" && name != "matchesXPath" {
+            throw reader.error(modifier, "\(what): \"\(modifier)\" belongs beside equalToXml or matchesXPath, not \(name)")
         }
         if isDate { return .date(try DateMatcher.parse(name, reader, what: what)) }
         return try parseOperator(name, reader, what: what)
@@ -87,6 +89,8 @@ extension ValueMatcher {
             }
         case "equalToJson": return try equalToJSON(reader, what: what)
         case "matchesJsonPath": return try matchesJSONPath(reader)
+        case "equalToXml": return try equalToXML(reader, what: what)
+        case "matchesXPath": return try matchesXPath(reader, what: what)
         default: return try list(name, reader, what: what)
         }
     }

@@ -89,3 +89,24 @@ for index, template in enumerate(TEMPLATES):
     status, body = call("POST", f"/h/{index}/orders/7?name=Ada&tag=a&tag=b",
                         REQUEST_BODY, {"Content-Type": "application/json", "X-Trace": "abc-123", "Cookie": "session=s3cr3t"})
     print(json.dumps({"template": template, "status": status, "body": body}, sort_keys=True))
+
+# xPath and soapXPath over XML bodies (and one that is not XML): elements printed as WireMock prints them, text and
+# attribute values, nothing found, a number result's error text.
+XML_TEMPLATES = [
+    "[{{xPath request.body '/r/a'}}]|[{{xPath request.body '/r/a/text()'}}]|[{{xPath request.body '//@x'}}]",
+    "[{{xPath request.body 'count(//a)'}}]|[{{xPath request.body '//zz'}}]|[{{{xPath request.body '//a'}}}]",
+    "[{{soapXPath request.body '/a'}}]|[{{soapXPath request.body '/a/text()'}}]|[{{{xPath request.body '/'}}}]",
+]
+XML_BODIES = [
+    "<r><a x='1'>hi<b>t</b></a></r>", "<r><a>1</a><a>2</a></r>", "<Envelope><Body><a>s</a></Body></Envelope>",
+    "<s:Envelope xmlns:s='urn:s'><s:Body><a>s &amp; t</a></s:Body></s:Envelope>", "not xml", "<r xmlns='urn:d'><a>q</a></r>",
+]
+call("DELETE", "/__admin/mappings")
+for index, template in enumerate(XML_TEMPLATES):
+    mapping = {"request": {"urlPathPattern": f"/x/{index}/.*"},
+               "response": {"status": 200, "body": template, "transformers": ["response-template"]}}
+    call("POST", "/__admin/mappings", json.dumps(mapping), {"Content-Type": "application/json"})
+for index, template in enumerate(XML_TEMPLATES):
+    for number, body in enumerate(XML_BODIES):
+        status, answer = call("POST", f"/x/{index}/{number}", body, {"Content-Type": "application/xml"})
+        print(json.dumps({"template": template, "xml": body, "status": status, "body": answer}, sort_keys=True))

@@ -214,6 +214,40 @@ group("multipart", {"documented": DOCUMENTED, "all": ALL, "binary": BINARY_PART}
     ("POST", "/binary", multipart([form("bin", bytes([0, 0xFF]))]), MP),
 ])
 
+# XML: equalToXml (XMLUnit's similar comparison, placeholders, exemptions) and matchesXPath (alone, with a matcher,
+# with namespaces; namespaces stripped without them), each body sent to every mapping of the group.
+XML_MAPPINGS = {
+    "xml-eq": {"bodyPatterns": [{"equalToXml": "<r><a x='1' y='2'>t</a><!-- c --></r>"}]},
+    "xml-order": {"bodyPatterns": [{"equalToXml": "<o><a/><b/></o>"}]},
+    "xml-same": {"bodyPatterns": [{"equalToXml": "<s><a>1</a><a>2</a></s>"}]},
+    "xml-attr": {"bodyPatterns": [{"equalToXml": "<t a='1'/>"}]},
+    "xml-ns": {"bodyPatterns": [{"equalToXml": "<p:n xmlns:p='urn:x'/>"}]},
+    "xml-ph": {"bodyPatterns": [{"equalToXml": "<h b='${xmlunit.isNumber}'>${xmlunit.ignore}</h>", "enablePlaceholders": True}]},
+    "xml-delim": {"bodyPatterns": [{"equalToXml": "<d>#xmlunit.ignore#</d>", "enablePlaceholders": True,
+                                    "placeholderOpeningDelimiterRegex": "#", "placeholderClosingDelimiterRegex": "#"}]},
+    "xml-exempt": {"bodyPatterns": [{"equalToXml": "<e a='1'>x</e>", "exemptedComparisons": ["ATTR_VALUE", "TEXT_VALUE"]}]},
+    "xp-node": {"bodyPatterns": [{"matchesXPath": "/q/a[@x='1']"}]},
+    "xp-count": {"bodyPatterns": [{"matchesXPath": "count(/q/a) > 0"}]},
+    "xp-text": {"bodyPatterns": [{"matchesXPath": {"expression": "/q/a/text()", "equalTo": "hi"}}]},
+    "xp-element": {"bodyPatterns": [{"matchesXPath": {"expression": "/q/a", "equalTo": "<a x=\"1\">hi</a>\n"}}]},
+    "xp-contains": {"bodyPatterns": [{"matchesXPath": {"expression": "/q/a", "contains": "hi"}}]},
+    "xp-number": {"bodyPatterns": [{"matchesXPath": {"expression": "count(/q/a)", "equalTo": "2"}}]},
+    "xp-ns": {"bodyPatterns": [{"matchesXPath": "//n:a", "xPathNamespaces": {"n": "urn:n"}}]},
+    "xp-strip": {"bodyPatterns": [{"matchesXPath": "/Envelope/Body/w"}]},
+    "xp-prefix": {"bodyPatterns": [{"matchesXPath": "//p:a"}]},
+}
+XML_BODIES = [
+    "<r>\n  <a y='2' x='1'>t</a>\n</r>", "<r><a x='1' y='2'> t </a></r>", "<p:r xmlns:p='urn:x'><p:a x='1' y='2'>t</p:a></p:r>",
+    "<r><a x='1'>t</a></r>", "<o><b/><a/></o>", "<o><a/></o>", "<o><a/><b/><c/></o>", "<s><a>2</a><a>1</a></s>",
+    "<s><a>1</a><a>2</a></s>", "<t a='1'><!-- x --></t>", "<t a='1'>\n</t>", "<t a='1'>x</t>", "<t xmlns:z='urn:z' z:a='1'/>",
+    "<q:n xmlns:q='urn:y'/>", "<n/>", "<h b='1e3'>5</h>", "<h b='x'>5</h>", "<h b=' 7 '>5</h>", "<h b='1'></h>", "<d>5</d>",
+    "<e a='2'>y</e>", "<e b='2'>y</e>", "<q><a x='1'>hi</a></q>", "<q><a>ho</a><a>hi</a></q>", "<q><a x='2'><b>hi</b></a></q>",
+    "<q xmlns='urn:n'><a/></q>", "<s:Envelope xmlns:s='urn:s'><s:Body><w/></s:Body></s:Envelope>",
+    "<q xmlns:p='urn:p'><p:a/></q>", "not xml", "<q><a>", "",
+]
+group("xml", {name: {"method": "POST", "urlPath": "/xml/" + name, **request} for name, request in XML_MAPPINGS.items()},
+      [("POST", "/xml/" + name, body, {"Content-Type": "application/xml"}) for name in XML_MAPPINGS for body in XML_BODIES])
+
 # What WireMock refuses and sut-launch refuses too (the status codes agree: 422).
 group("refused by both", {
     "bad-unit": {"headers": {"X": {"before": "now +3 day"}}},

@@ -93,8 +93,8 @@ import Testing
             "{{now offset='1e308 days'}} is not supported"
         ),
         (
-            #"{ "request": { "url": "/a", "bodyPatterns": [ { "equalToXml": "<a/>" } ] }, "response": {} }"#,
-            "\"equalToXml\" is not supported by sut-launch"
+            #"{ "request": { "url": "/a", "bodyPatterns": [ { "matchesJsonSchema": "{}" } ] }, "response": {} }"#,
+            "\"matchesJsonSchema\" is not supported by sut-launch"
         ),
         (#"{ "request": { "url": "/a", "urlPath": "/b" }, "response": {} }"#, "a request has one URL matcher, found url and urlPath"),
         (

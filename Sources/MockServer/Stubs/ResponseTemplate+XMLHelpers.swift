@@ -1,0 +1,28 @@
+import XMLSupport
+
+// MARK: - XML helpers: xPath, soapXPath (libxml2 through XMLSupport)
+
+extension ResponseTemplate.Renderer {
+    /// WireMock 2.35's `{{xPath text 'expr'}}` and `{{soapXPath text 'expr'}}` (`/Envelope/Body/` + expr, namespaces
+    /// stripped): the first node found (an element printed as WireMock prints it, any other node's text), nothing when
+    /// none is, and WireMock's `[ERROR: …]` texts for a text that is not XML or an expression that finds no nodes.
+    /// The body's bytes are charged as parsing, the result as output.
+    mutating func xmlHelper(_ helper: String, _ arguments: [Value]) throws(RenderError) -> Value? {
+        guard helper == "xPath" || helper == "soapXPath" else { return nil }
+        let body = try text(arguments.first ?? .null, at: helper)
+        let expression =
+            (helper == "soapXPath" ? "/Envelope/Body/" : "") + (try text(arguments.count > 1 ? arguments[1] : .null, at: helper))
+        try charge((body.utf8.count + expression.utf8.count) * ResponseTemplate.parseCost, at: helper)
+        let result: XPathQuery.Result
+        do {
+            result = try XPathQuery(expression).evaluate(body)
+        } catch {
+            if (try? XML.parse(body)) == nil { return .string("[ERROR: \(body) is not valid XML]") }
+            return .string("[ERROR: \(expression) is not a valid XPath expression]")
+        }
+        guard case .nodes(let nodes) = result else { return .string("[ERROR: \(expression) is not a valid XPath expression]") }
+        let first = nodes.first?.text ?? ""
+        try charge(first.utf8.count * ResponseTemplate.printCost, at: helper)
+        return .string(first)
+    }
+}

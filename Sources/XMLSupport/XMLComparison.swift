@@ -1,0 +1,162 @@
+import AutomationSupport
+
+/// WireMock 2.35's `equalToXml`: XMLUnit's similar comparison as WireMock configures it. White space between
+/// elements and around text is ignored, comments too, text and CDATA are one; attributes compare by name and
+/// namespace in any order; elements by local name (WireMock counts no namespace difference on an element), children
+/// paired by name in any order (two of one name in their order); with placeholders, `${xmlunit.ignore}` takes any
+/// text or attribute value (or none) and `${xmlunit.isNumber}` any number Java reads. `exemptedComparisons` names
+/// XMLUnit comparisons not to count.
+package struct XMLComparison: Sendable {
+    /// XMLUnit's comparison types WireMock counts (the others never fail a match).
+    package static let countedComparisons: Set<String> = [
+        "ELEMENT_TAG_NAME", "SCHEMA_LOCATION", "NO_NAMESPACE_SCHEMA_LOCATION", "NODE_TYPE", "NAMESPACE_URI", "TEXT_VALUE",
+        "PROCESSING_INSTRUCTION_TARGET", "PROCESSING_INSTRUCTION_DATA", "ELEMENT_NUM_ATTRIBUTES", "ATTR_VALUE",
+        "CHILD_NODELIST_LENGTH", "CHILD_LOOKUP", "ATTR_NAME_LOOKUP",
+    ]
+    /// Every name of XMLUnit's `ComparisonType`, which `exemptedComparisons` may hold.
+    package static let comparisonTypes: Set<String> = countedComparisons.union([
+        "ATTR_VALUE_EXPLICITLY_SPECIFIED", "HAS_DOCTYPE_DECLARATION", "DOCTYPE_NAME", "DOCTYPE_PUBLIC_ID", "DOCTYPE_SYSTEM_ID",
+        "NAMESPACE_PREFIX", "XML_VERSION", "XML_STANDALONE", "XML_ENCODING", "CHILD_NODELIST_SEQUENCE",
+    ])
+
+    package let expected: XMLElement
+    let counted: Set<String>
+    let placeholder: RegexBox?
+
+    /// - Parameters:
+    ///   - expected: the mapping's document (parsed when the mapping loads).
+    ///   - placeholders: the opening and closing delimiters' regular expressions when placeholders are enabled.
+    ///   - exempted: comparison type names not to count (each one of ``comparisonTypes``).
+    /// - Throws: ``XMLError`` for a document that is not XML, a delimiter that is not a regular expression, an
+    ///   unknown comparison type.
+    package init(_ expected: String, placeholders: (opening: String, closing: String)?, exempted: [String]) throws(XMLError) {
+        self.expected = try XML.parse(expected)
+        for name in exempted where !Self.comparisonTypes.contains(name) {
+            throw XMLError("\"\(name)\" is not an XMLUnit comparison type (\(Self.comparisonTypes.sorted().joined(separator: ", ")))")
+        }
+        counted = Self.countedComparisons.subtracting(exempted)
+        guard let placeholders else {
+            placeholder = nil
+            return
+        }
+        do {
+            placeholder = try RegexBox("\\s*(?:\(placeholders.opening))\\s*xmlunit\\.(ignore|isNumber)\\s*(?:\(placeholders.closing))\\s*")
+        } catch {
+            throw XMLError(
+                "placeholder delimiters \"\(placeholders.opening)\", \"\(placeholders.closing)\" are not regular expressions: \(error)")
+        }
+    }
+
+    /// Whether the body `text` is XML similar to the expected document.
+    package func matches(_ text: String) -> Bool {
+        guard let actual = try? XML.parse(text) else { return false }
+        return similar(expected, actual)
+    }
+
+    private enum Placeholder { case ignore, isNumber }
+
+    private func placeholder(in text: String) -> Placeholder? {
+        guard let placeholder, text.contains("xmlunit."), placeholder.matchesWhole(text) else { return nil }
+        return text.contains("xmlunit.ignore") ? .ignore : .isNumber
+    }
+
+    private func differ(_ type: String) -> Bool { counted.contains(type) }
+
+    private func similar(_ expected: XMLElement, _ actual: XMLElement) -> Bool {
+        if expected.name != actual.name && differ("ELEMENT_TAG_NAME") { return false }
+        if !attributesSimilar(expected.attributes, actual.attributes) { return false }
+        return childrenSimilar(Self.significant(expected.children), Self.significant(actual.children))
+    }
+
+    private func attributesSimilar(_ expected: [XMLAttribute], _ actual: [XMLAttribute]) -> Bool {
+        if expected.count != actual.count && differ("ELEMENT_NUM_ATTRIBUTES") { return false }
+        for attribute in expected {
+            guard let other = actual.first(where: { $0.name == attribute.name && $0.namespace == attribute.namespace }) else {
+                if differ("ATTR_NAME_LOOKUP") { return false }
+                continue
+            }
+            if !valueSimilar(attribute.value, other.value) && differ("ATTR_VALUE") { return false }
+        }
+        if differ("ATTR_NAME_LOOKUP") {
+            for attribute in actual where !expected.contains(where: { $0.name == attribute.name && $0.namespace == attribute.namespace }) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private func valueSimilar(_ expected: String, _ actual: String) -> Bool {
+        switch placeholder(in: expected) {
+        case .ignore: return true
+        case .isNumber: return JavaDouble.parses(actual)
+        case nil: return expected == actual
+        }
+    }
+
+    private func childrenSimilar(_ expected: [XMLChild], _ actual: [XMLChild]) -> Bool {
+        // `${xmlunit.ignore}` as an element's only text also holds when the element has no text.
+        if expected.count == 1, actual.isEmpty, case .text(let text) = expected[0], placeholder(in: text) == .ignore { return true }
+        if expected.count != actual.count && differ("CHILD_NODELIST_LENGTH") { return false }
+        var used = [Bool](repeating: false, count: actual.count)
+        for child in expected {
+            guard let index = actual.indices.first(where: { !used[$0] && Self.pairs(child, actual[$0]) }) else {
+                if differ("CHILD_LOOKUP") { return false }
+                continue
+            }
+            used[index] = true
+            switch (child, actual[index]) {
+            case (.element(let a), .element(let b)): if !similar(a, b) { return false }
+            case (.text(let a), .text(let b)): if !valueSimilar(a, b) && differ("TEXT_VALUE") { return false }
+            default: return false
+            }
+        }
+        return !(used.contains(false) && differ("CHILD_LOOKUP"))
+    }
+
+    /// XMLUnit's `ElementSelectors.byName` with its default for other nodes: an element pairs with the first unused
+    /// one of its name, a text with the first unused text.
+    private static func pairs(_ expected: XMLChild, _ actual: XMLChild) -> Bool {
+        switch (expected, actual) {
+        case (.element(let a), .element(let b)): a.name == b.name
+        case (.text, .text): true
+        default: false
+        }
+    }
+
+    /// Children as XMLUnit's `ignoreWhitespace` sees them: text trimmed, white space alone dropped.
+    private static func significant(_ children: [XMLChild]) -> [XMLChild] {
+        children.compactMap {
+            guard case .text(let text) = $0 else { return $0 }
+            let trimmed = text.trimmingXMLSpace
+            return trimmed.isEmpty ? nil : .text(trimmed)
+        }
+    }
+}
+
+/// Java's `Double.parseDouble` acceptance, for `${xmlunit.isNumber}`: optional white space and sign, digits with an
+/// optional point and exponent, `NaN`, `Infinity`, and a trailing `d`/`f`.
+enum JavaDouble {
+    static func parses(_ text: String) -> Bool {
+        // Java's trim: every character up to U+0020 at either end.
+        var scalars = Substring(
+            text.unicodeScalars.drop(while: { $0.value <= 0x20 }).reversed().drop(while: { $0.value <= 0x20 }).reversed().map(
+                Character.init))
+        if scalars.first == "+" || scalars.first == "-" { scalars = scalars.dropFirst() }
+        if scalars == "NaN" || scalars == "Infinity" { return true }
+        if let last = scalars.last, "dDfF".contains(last) { scalars = scalars.dropLast() }
+        let parts = scalars.split(separator: "e", maxSplits: 1, omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "E", maxSplits: 1, omittingEmptySubsequences: false)
+        }
+        guard let mantissa = parts.first, parts.count <= 2 else { return false }
+        let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard pieces.count <= 2, pieces.allSatisfy({ $0.allSatisfy(isDigit) }), pieces.contains(where: { !$0.isEmpty }) else {
+            return false
+        }
+        guard parts.count == 2 else { return true }
+        var exponent = parts[1]
+        if exponent.first == "+" || exponent.first == "-" { exponent = exponent.dropFirst() }
+        return !exponent.isEmpty && exponent.allSatisfy(isDigit)
+    }
+}
+
+private func isDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }

@@ -1,0 +1,140 @@
+/// A document parsed by libxml2 for one evaluation (each evaluation parses its own: libxml2's documents are not
+/// shared between threads), freed when it goes.
+final class XMLDocument {
+    let library: LibXML2
+    let pointer: LibXML2.Pointer
+    /// Units of work spent converting nodes (``XMLDocument/maxWork``).
+    var work = 0
+
+    /// The body sizes parsed: the server's body limit.
+    static let maxBytes = 16 << 20
+    /// Units of work (a node visited, a byte of text copied) one evaluation may spend turning libxml2's nodes into
+    /// ``XMLElement``s: `//*` over a deep document copies each subtree again.
+    static let maxWork = 64 << 20
+    /// libxml2's parser options: XML_PARSE_NOERROR | NOWARNING (no printing), NONET (no network), NOCDATA (CDATA as
+    /// text). Never NOENT (entity substitution), DTDLOAD, DTDATTR, DTDVALID or HUGE: documents stay within libxml2's
+    /// default limits (256 levels of nesting, 10 MB text nodes).
+    static let options: Int32 = (1 << 5) | (1 << 6) | (1 << 11) | (1 << 14)
+
+    /// Parses `text` as UTF-8 (the body as WireMock reads it: a declared encoding does not change how it is read).
+    init(_ text: String, library: LibXML2) throws(XMLError) {
+        self.library = library
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { throw XMLError("an empty body is not XML") }
+        guard bytes.count <= Self.maxBytes else { throw XMLError("XML larger than 16 MiB is not parsed") }
+        // Entity declarations are refused before libxml2 sees them: no billion laughs, no external entities.
+        if Self.contains(bytes, Array("<!ENTITY".utf8)) { throw XMLError("XML that declares entities (<!ENTITY) is refused") }
+        library.quiet()
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                library.readMemory($0, Int32(buffer.count), "body.xml", "UTF-8", Self.options)
+            }
+        }
+        guard let parsed else { throw XMLError("not well-formed XML: \(library.lastMessage() ?? "libxml2 refused it")") }
+        pointer = parsed
+    }
+
+    deinit { library.freeDocument(pointer) }
+
+    var root: LibXML2.Pointer? { library.rootElement(pointer) }
+
+    /// The element `node` points to, with its subtree; throws past ``maxWork``.
+    func element(_ node: LibXML2.Pointer) throws(XMLError) -> XMLElement {
+        try charge(64)
+        let namespace = Self.namespace(node)
+        var element = XMLElement(name: Self.text(node, Layout.nodeName), namespace: namespace?.uri, prefix: namespace?.prefix)
+        var declaration = node.load(fromByteOffset: Layout.nodeDeclarations, as: LibXML2.Pointer?.self)
+        while let current = declaration {
+            let uri = current.load(fromByteOffset: Layout.namespaceHref, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""
+            let prefix = current.load(fromByteOffset: Layout.namespacePrefix, as: LibXML2.Text?.self).map { String(cString: $0) }
+            element.declarations.append(XMLNamespace(prefix: prefix, uri: uri))
+            declaration = current.load(fromByteOffset: Layout.namespaceNext, as: LibXML2.Pointer?.self)
+        }
+        var attribute = node.load(fromByteOffset: Layout.nodeAttributes, as: LibXML2.Pointer?.self)
+        while let current = attribute {
+            var value = ""
+            var child = current.load(fromByteOffset: Layout.nodeChildren, as: LibXML2.Pointer?.self)
+            while let text = child {
+                value += Self.text(text, Layout.nodeContent)
+                child = text.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
+            }
+            try charge(value.utf8.count + 64)
+            let namespace = Self.namespace(current)
+            element.attributes.append(
+                XMLAttribute(name: Self.text(current, Layout.nodeName), namespace: namespace?.uri, prefix: namespace?.prefix, value: value))
+            attribute = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
+        }
+        var child = node.load(fromByteOffset: Layout.nodeChildren, as: LibXML2.Pointer?.self)
+        while let current = child {
+            switch current.load(fromByteOffset: Layout.nodeType, as: Int32.self) {
+            case 1: element.children.append(.element(try self.element(current)))
+            case 3, 4:
+                let text = Self.text(current, Layout.nodeContent)
+                try charge(text.utf8.count + 16)
+                if case .text(let before)? = element.children.last {
+                    element.children[element.children.count - 1] = .text(before + text)
+                } else {
+                    element.children.append(.text(text))
+                }
+            default: break // comments, processing instructions
+            }
+            child = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
+        }
+        return element
+    }
+
+    /// Forgets every namespace (elements and attributes keep their local names), as WireMock reads a document for
+    /// an XPath expression given no `xPathNamespaces`. The namespace moves to the node's `_private` field, where
+    /// ``element(_:)`` finds it to print the node as written.
+    func stripNamespaces() {
+        guard let root else { return }
+        var stack = [root]
+        while let node = stack.popLast() {
+            Self.hide(node)
+            var attribute = node.load(fromByteOffset: Layout.nodeAttributes, as: LibXML2.Pointer?.self)
+            while let current = attribute {
+                Self.hide(current)
+                attribute = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
+            }
+            var child = node.load(fromByteOffset: Layout.nodeChildren, as: LibXML2.Pointer?.self)
+            while let current = child {
+                if current.load(fromByteOffset: Layout.nodeType, as: Int32.self) == 1 { stack.append(current) }
+                child = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
+            }
+        }
+    }
+
+    func charge(_ units: Int) throws(XMLError) {
+        work += units
+        if work > Self.maxWork { throw XMLError("the XML work budget (64 Mi units) is spent") }
+    }
+
+    private static func text(_ node: LibXML2.Pointer, _ offset: Int) -> String {
+        node.load(fromByteOffset: offset, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""
+    }
+
+    private static func hide(_ node: LibXML2.Pointer) {
+        let namespace = node.load(fromByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+        node.storeBytes(of: namespace, toByteOffset: Layout.nodePrivate, as: LibXML2.Pointer?.self)
+        node.storeBytes(of: nil, toByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+    }
+
+    private static func namespace(_ node: LibXML2.Pointer) -> (uri: String, prefix: String?)? {
+        guard
+            let namespace = node.load(fromByteOffset: Layout.nodeNamespace, as: LibXML2.Pointer?.self)
+                ?? node.load(fromByteOffset: Layout.nodePrivate, as: LibXML2.Pointer?.self)
+        else { return nil }
+        let uri = namespace.load(fromByteOffset: Layout.namespaceHref, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""
+        return (uri, namespace.load(fromByteOffset: Layout.namespacePrefix, as: LibXML2.Text?.self).map { String(cString: $0) })
+    }
+
+    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        var index = 0
+        while let found = bytes[index...].firstIndex(of: needle[0]), found + needle.count <= bytes.count {
+            if bytes[found..<found + needle.count].elementsEqual(needle) { return true }
+            index = found + 1
+        }
+        return false
+    }
+}

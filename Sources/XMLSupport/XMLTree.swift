@@ -1,0 +1,120 @@
+/// An element of a parsed document, as the XML matchers and helpers see it: its local name, namespace URI,
+/// attributes and children (elements and text; adjacent text and CDATA are one text, comments and processing
+/// instructions are left out).
+package struct XMLElement: Sendable, Equatable {
+    package var name: String
+    package var namespace: String?
+    /// The prefix it was written with and the namespaces it declares (`xmlns:p`), for printing only.
+    package var prefix: String?
+    package var declarations: [XMLNamespace] = []
+    package var attributes: [XMLAttribute]
+    package var children: [XMLChild]
+
+    package init(
+        name: String, namespace: String? = nil, prefix: String? = nil, attributes: [XMLAttribute] = [], children: [XMLChild] = []
+    ) {
+        self.name = name
+        self.namespace = namespace
+        self.prefix = prefix
+        self.attributes = attributes
+        self.children = children
+    }
+}
+
+package struct XMLAttribute: Sendable, Equatable {
+    package var name: String
+    package var namespace: String?
+    package var prefix: String?
+    package var value: String
+
+    var qualifiedName: String { prefix.map { "\($0):\(name)" } ?? name }
+}
+
+/// A namespace declaration: `xmlns="uri"` (no prefix) or `xmlns:p="uri"`.
+package struct XMLNamespace: Sendable, Equatable {
+    package var prefix: String?
+    package var uri: String
+}
+
+package indirect enum XMLChild: Sendable, Equatable {
+    case element(XMLElement)
+    case text(String)
+}
+
+extension XMLElement {
+    /// XPath's string value: the text of every descendant, in order.
+    package var stringValue: String {
+        children.map {
+            switch $0 {
+            case .element(let element): element.stringValue
+            case .text(let text): text
+            }
+        }.joined()
+    }
+
+    /// The element as WireMock 2.35 prints a node (Java's Transformer, indented by 2, no declaration): an element
+    /// holding text alone on one line, one with child elements a line per child, text in mixed content trimmed on a
+    /// line of its own; a final newline.
+    package var rendered: String {
+        var out = ""
+        render(into: &out, depth: 0)
+        return out
+    }
+
+    private func render(into out: inout String, depth: Int) {
+        let indent = String(repeating: "  ", count: depth)
+        let name = prefix.map { "\($0):\(self.name)" } ?? self.name
+        out += indent + "<" + name
+        for declaration in declarations {
+            out += " xmlns" + (declaration.prefix.map { ":" + $0 } ?? "") + "=\"\(Self.escape(declaration.uri, quote: true))\""
+        }
+        for attribute in attributes { out += " \(attribute.qualifiedName)=\"\(Self.escape(attribute.value, quote: true))\"" }
+        let meaningful = children.filter {
+            if case .text(let text) = $0 { return !text.allSatisfy(\.isXMLSpace) }
+            return true
+        }
+        if meaningful.isEmpty {
+            out += "/>\n"
+            return
+        }
+        if meaningful.count == 1, case .text(let text) = meaningful[0] {
+            out += ">" + Self.escape(text, quote: false) + "</" + name + ">\n"
+            return
+        }
+        out += ">\n"
+        for child in meaningful {
+            switch child {
+            case .element(let element): element.render(into: &out, depth: depth + 1)
+            case .text(let text): out += indent + "  " + Self.escape(text.trimmingXMLSpace, quote: false) + "\n"
+            }
+        }
+        out += indent + "</" + name + ">\n"
+    }
+
+    static func escape(_ text: String, quote: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where quote: out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+extension Character {
+    /// XML's white space: space, tab, CR, LF.
+    var isXMLSpace: Bool { self == " " || self == "\t" || self == "\n" || self == "\r" || self == "\r\n" }
+}
+
+extension String {
+    var trimmingXMLSpace: String {
+        guard let first = firstIndex(where: { !$0.isXMLSpace }), let last = lastIndex(where: { !$0.isXMLSpace }) else { return "" }
+        return String(self[first...last])
+    }
+}

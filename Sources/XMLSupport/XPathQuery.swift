@@ -1,0 +1,104 @@
+/// An XPath 1.0 expression (libxml2's), checked when the mapping loads and compiled again for each evaluation.
+package struct XPathQuery: Sendable {
+    package let source: String
+    /// Prefixes and their URIs (`xPathNamespaces`). Without any, the document's namespaces are stripped first, as
+    /// WireMock does, so `/Envelope/Body` finds `soap:Envelope/soap:Body`.
+    package let namespaces: [(prefix: String, uri: String)]
+
+    /// What an expression gives.
+    package enum Result: Sendable, Equatable {
+        case nodes([Node])
+        case boolean(Bool)
+        case number(Double)
+        case string(String)
+    }
+
+    /// A node found: an element (printed as WireMock prints it), or the string value of any other node.
+    package enum Node: Sendable, Equatable {
+        case element(XMLElement)
+        case text(String)
+
+        /// The text WireMock matches a sub-matcher against and `xPath` prints.
+        package var text: String {
+            switch self {
+            case .element(let element): element.rendered
+            case .text(let text): text
+            }
+        }
+    }
+
+    /// libxml2's XPath operation limit per evaluation: an expression like `//*[count(//*) > 0]` over a big body stops.
+    static let operationLimit = 20_000_000
+    /// At most this many nodes of a result are read.
+    static let maxNodes = 100_000
+
+    /// Compiles `source` once to check it (loading libxml2). - Throws: ``XMLError`` saying why.
+    package init(_ source: String, namespaces: [(prefix: String, uri: String)] = []) throws(XMLError) {
+        self.source = source
+        self.namespaces = namespaces
+        guard source.utf8.count <= 64 << 10 else { throw XMLError("an XPath expression longer than 64 KiB is refused") }
+        guard !source.contains("\0") else { throw XMLError("an XPath expression holds a NUL") }
+        let library = try LibXML2.shared.get()
+        library.quiet()
+        guard let context = library.newContext(nil) else { throw XMLError("libxml2 could not make an XPath context") }
+        defer { library.freeContext(context) }
+        try register(library, context)
+        guard let compiled = library.compile(context, source) else {
+            throw XMLError("invalid XPath expression \"\(source)\": \(library.lastMessage() ?? "libxml2 refused it")")
+        }
+        library.freeCompiled(compiled)
+    }
+
+    /// The expression's value over `text`. - Throws: ``XMLError`` when `text` is not XML, the expression fails on it
+    /// (an unbound prefix), or a budget is spent.
+    package func evaluate(_ text: String) throws(XMLError) -> Result {
+        let library = try LibXML2.shared.get()
+        let document = try XMLDocument(text, library: library)
+        if namespaces.isEmpty { document.stripNamespaces() }
+        guard let context = library.newContext(document.pointer) else { throw XMLError("libxml2 could not make an XPath context") }
+        defer { library.freeContext(context) }
+        context.storeBytes(of: UInt(Self.operationLimit), toByteOffset: Layout.contextOpLimit, as: UInt.self)
+        try register(library, context)
+        guard let compiled = library.compile(context, source) else { throw XMLError("invalid XPath expression \"\(source)\"") }
+        defer { library.freeCompiled(compiled) }
+        guard let object = library.evaluate(compiled, context) else {
+            throw XMLError("XPath \"\(source)\" failed: \(library.lastMessage() ?? "libxml2 gave no value")")
+        }
+        defer { library.freeObject(object) }
+        switch object.load(fromByteOffset: Layout.objectType, as: Int32.self) {
+        case 1: return .nodes(try nodes(object, document))
+        case 2: return .boolean(object.load(fromByteOffset: Layout.objectBool, as: Int32.self) != 0)
+        case 3: return .number(object.load(fromByteOffset: Layout.objectNumber, as: Double.self))
+        case 4:
+            return .string(object.load(fromByteOffset: Layout.objectString, as: LibXML2.Text?.self).map { String(cString: $0) } ?? "")
+        default: throw XMLError("XPath \"\(source)\" gave a value of a kind XPath 1.0 does not have")
+        }
+    }
+
+    private func nodes(_ object: LibXML2.Pointer, _ document: XMLDocument) throws(XMLError) -> [Node] {
+        guard let set = object.load(fromByteOffset: Layout.objectNodes, as: LibXML2.Pointer?.self) else { return [] }
+        let count = Int(set.load(fromByteOffset: Layout.setCount, as: Int32.self))
+        guard count > 0, let table = set.load(fromByteOffset: Layout.setNodes, as: UnsafeMutablePointer<LibXML2.Pointer?>?.self) else {
+            return []
+        }
+        var found: [Node] = []
+        for index in 0..<min(count, Self.maxNodes) {
+            guard let node = table[index] else { continue }
+            switch node.load(fromByteOffset: Layout.nodeType, as: Int32.self) {
+            case 1: found.append(.element(try document.element(node)))
+            case 9, 13: if let root = document.root { found.append(.element(try document.element(root))) }
+            default:
+                let text = document.library.take(document.library.nodeString(node))
+                try document.charge(text.utf8.count + 16)
+                found.append(.text(text))
+            }
+        }
+        return found
+    }
+
+    private func register(_ library: LibXML2, _ context: LibXML2.Pointer) throws(XMLError) {
+        for (prefix, uri) in namespaces where library.registerNamespace(context, prefix, uri) != 0 {
+            throw XMLError("cannot register the XPath namespace prefix \"\(prefix)\"")
+        }
+    }
+}

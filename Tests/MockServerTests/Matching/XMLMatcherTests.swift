@@ -1,0 +1,83 @@
+import AutomationSupport
+import Testing
+import XMLSupport
+
+@testable import MockServer
+
+/// `equalToXml`, `matchesXPath` and the `xPath`/`soapXPath` helpers through a server: loaded from mapping files,
+/// refused by name when a document, expression or option is bad, and answered as WireMock 2.35.1 answers them
+/// (WireMockDifferentialTests holds 527 requests and 18 templates against the jar; these keep the core without Java).
+@Suite struct XMLMatcherTests {
+    static let available = XML.unavailableReason == nil
+
+    private func ask(_ server: MockServer, _ body: String) -> Bool {
+        Mappings.ask(server, method: "POST", "/", body: Array(body.utf8)).matched
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func equalToXmlMatchesSimilarDocuments() throws {
+        let server = try Mappings.server(#"{"method": "POST", "bodyPatterns": [{"equalToXml": "<r><a x='1' y='2'>t</a></r>"}]}"#)
+        #expect(ask(server, "<r>\n  <a y='2' x='1'> t </a><!-- c -->\n</r>"))
+        #expect(!ask(server, "<r><a x='1'>t</a></r>"))
+        #expect(!ask(server, "not xml"))
+        let near = Mappings.ask(server, method: "POST", "/", body: Array("<r/>".utf8)).text
+        #expect(near.contains("XML similar to <r>"), "\(near)")
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func matchesXPathAloneWithNamespacesAndWithAMatcher() throws {
+        let alone = try Mappings.server(#"{"method": "POST", "bodyPatterns": [{"matchesXPath": "/r/a[@x='1']"}]}"#)
+        #expect(ask(alone, "<r><a x='1'/></r>"))
+        #expect(!ask(alone, "<r><a x='2'/></r>"))
+        let named = try Mappings.server(
+            #"{"method": "POST", "bodyPatterns": [{"matchesXPath": "//n:a", "xPathNamespaces": {"n": "urn:n"}}]}"#)
+        #expect(ask(named, "<r xmlns='urn:n'><a/></r>"))
+        #expect(!ask(named, "<r><a/></r>"))
+        let inner = try Mappings.server(
+            #"{"method": "POST", "bodyPatterns": [{"matchesXPath": {"expression": "//a/text()", "equalTo": "hi"}}]}"#)
+        #expect(ask(inner, "<r><a>ho</a><a>hi</a></r>"))
+        #expect(!ask(inner, "<r><a>ho</a></r>"))
+        let number = try Mappings.server(#"{"method": "POST", "bodyPatterns": [{"matchesXPath": "count(//a) > 0"}]}"#)
+        #expect(!ask(number, "<r><a/></r>")) // WireMock matches node sets only
+    }
+
+    @Test(
+        .enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"),
+        arguments: [
+            (
+                #"{"bodyPatterns": [{"matchesXPath": "//a["}]}"#,
+                #"mapping.json:1:48: a body pattern: matchesXPath: invalid XPath expression "//a[": Invalid expression"#
+            ),
+            (#"{"bodyPatterns": [{"matchesXPath": {"expression": "//a", "equalTo": "x", "contains": "y"}}]}"#, "has 2 matchers"),
+            (#"{"bodyPatterns": [{"matchesXPath": {"equalTo": "x"}}]}"#, "matchesXPath needs an expression"),
+            (#"{"bodyPatterns": [{"matchesXPath": "//a", "xPathNamespaces": {"n": 1}}]}"#, "an object of strings"),
+            (#"{"bodyPatterns": [{"equalToXml": "<r>"}]}"#, "equalToXml: not well-formed XML"),
+            (#"{"bodyPatterns": [{"equalToXml": "<r/>", "exemptedComparisons": ["NOPE"]}]}"#, #""NOPE" is not an XMLUnit comparison type"#),
+            (#"{"bodyPatterns": [{"equalTo": "x", "xPathNamespaces": {}}]}"#, "belongs beside equalToXml or matchesXPath"),
+            (
+                #"{"bodyPatterns": [{"equalToXml": "<r/>", "enablePlaceholders": true, "placeholderOpeningDelimiterRegex": "("}]}"#,
+                "are not regular expressions"
+            ),
+        ])
+    func badXMLMatchersAreRefusedWhenTheFileLoads(request: String, message: String) {
+        let problem = Mappings.problem(request)
+        #expect(problem?.contains(message) == true, "\(problem ?? "loaded")")
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func xPathHelpersRenderAsWireMockDoes() throws {
+        let stubs = try StubLoader.parse(
+            #"{"request": {"method": "POST"}, "response": {"body": "{{xPath request.body '/r/a/text()'}}|{{{xPath request.body '/r'}}}|{{xPath request.body 'count(//a)'}}", "transformers": ["response-template"]}}"#,
+            file: "mapping.json")
+        let server = MockServer(stubs: stubs)
+        let answer = Mappings.ask(server, method: "POST", "/", body: Array("<r><a>hi</a></r>".utf8)).text
+        #expect(answer == "hi|<r>\n  <a>hi</a>\n</r>\n|[ERROR: count(//a) is not a valid XPath expression]")
+        let soap = try StubLoader.parse(
+            #"{"request": {"method": "POST"}, "response": {"body": "{{soapXPath request.body '/w/text()'}}", "transformers": ["response-template"]}}"#,
+            file: "mapping.json")
+        let envelope = "<s:Envelope xmlns:s='urn:s'><s:Body><w>ok</w></s:Body></s:Envelope>"
+        #expect(Mappings.ask(MockServer(stubs: soap), method: "POST", "/", body: Array(envelope.utf8)).text == "ok")
+        #expect(
+            Mappings.problem(#"{"url": "/"}, "response": {"body": "{{xPath request.body}}", "transformers": ["response-template"]"#) != nil)
+    }
+}

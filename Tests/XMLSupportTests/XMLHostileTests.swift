@@ -1,0 +1,98 @@
+import AutomationSupport
+import Testing
+import XMLSupport
+
+/// Bodies an attacker sends to an XML matcher: each is refused or bounded quickly, never read a file, fetch a URL,
+/// or take the server's memory or time.
+@Suite struct XMLHostileTests {
+    static let available = XML.unavailableReason == nil
+
+    private func quickly(_ work: () throws -> Void) rethrows -> Duration {
+        let clock = ContinuousClock()
+        return try clock.measure(work)
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func externalEntitiesAreNeverRead() {
+        for system in ["file:///etc/passwd", "http://127.0.0.1:9/x", "/etc/hostname"] {
+            let body = "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x SYSTEM '\(system)'>]><r>&x;</r>"
+            #expect(throws: XMLError.self) { try XML.parse(body) }
+            #expect(throws: XMLError.self) { try XPathQuery("string(/r)").evaluate(body) }
+        }
+        // An external DTD is not loaded either: the document parses without it.
+        let dtd = "<!DOCTYPE r SYSTEM 'file:///etc/passwd'><r>a</r>"
+        #expect((try? XML.parse(dtd)) == XMLElement(name: "r", children: [.text("a")]))
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func billionLaughsIsRefusedAtOnce() throws {
+        var declarations = "<!ENTITY lol \"lol\">"
+        for level in 1...9 {
+            declarations += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "\">"
+        }
+        let body = "<?xml version=\"1.0\"?><!DOCTYPE lolz [\(declarations)]><lolz>&lol9;</lolz>"
+        let elapsed = quickly { #expect(throws: XMLError.self) { try XPathQuery("string(/lolz)").evaluate(body) } }
+        #expect(elapsed < .seconds(1))
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func deepNestingIsRefused() {
+        let body = String(repeating: "<a>", count: 10_000) + String(repeating: "</a>", count: 10_000)
+        let elapsed = quickly { #expect(throws: XMLError.self) { try XML.parse(body) } }
+        #expect(elapsed < .seconds(1))
+        let within = String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200)
+        #expect((try? XML.parse(within)) != nil)
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func malformedAndOddEncodingsAreNoMatch() throws {
+        for body in [
+            "", "not xml", "<a>", "<a></b>", "<a x='1' x='2'/>", "<a>\u{0}</a>", "<a/><b/>",
+            "<?xml version='1.0' encoding='x-nothing'?><a/>",
+        ] {
+            #expect(throws: XMLError.self, "\(body.debugDescription)") { try XML.parse(body) }
+        }
+        // A declared encoding does not change how the text (already characters) is read, as in WireMock.
+        #expect(try XML.parse("<?xml version='1.0' encoding='ISO-8859-1'?><a>é</a>") == XMLElement(name: "a", children: [.text("é")]))
+        #expect(try XML.parse("<?xml version='1.0' encoding='UTF-16'?><a>é</a>") == XMLElement(name: "a", children: [.text("é")]))
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func hugeAttributesAreBounded() throws {
+        let value = String(repeating: "v", count: 8 << 20)
+        let elapsed = try quickly {
+            let parsed = try? XML.parse("<a x='\(value)'/>")
+            #expect(parsed == nil || parsed?.attributes.first?.value.utf8.count == value.utf8.count)
+        }
+        #expect(elapsed < .seconds(5))
+        #expect(throws: XMLError.self) { try XML.parse("<a x='" + String(repeating: "v", count: 17 << 20) + "'/>") }
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func expensiveExpressionsOverBigBodiesStop() throws {
+        let body = "<r>" + String(repeating: "<a><b/></a>", count: 20_000) + "</r>"
+        let elapsed = quickly {
+            #expect(throws: XMLError.self) { try XPathQuery("//*[count(//*) > count(following::*)]").evaluate(body) }
+        }
+        #expect(elapsed < .seconds(10))
+        let copies = quickly {
+            _ = try? XPathQuery("//*").evaluate(
+                "<r>" + String(repeating: "<a>", count: 250) + String(repeating: "</a>", count: 250) + "</r>")
+        }
+        #expect(copies < .seconds(5))
+    }
+
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func concurrentEvaluationsAgree() async {
+        let query = try? XPathQuery("count(//a)")
+        await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let body = "<r>" + String(repeating: "<a/>", count: index) + "</r>"
+                    return (try? query?.evaluate(body)) == .number(Double(index))
+                }
+            }
+            for await agreed in group { #expect(agreed) }
+        }
+    }
+}
