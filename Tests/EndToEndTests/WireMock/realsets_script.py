@@ -1,0 +1,342 @@
+"""Real-world WireMock mapping sets (RealSets/*, written by others; sources and licenses in RealSets/README.md)
+against the WireMock 2.35 jar and sut-launch serve.
+
+For each set: the jar serves it from a root directory (one JVM for every set: the set is copied into the jar's
+--root-dir and POST /__admin/reset reloads it from the files, as a start with --root-dir SET loads it) and
+`sut-launch serve --root-dir SET` serves it. Both must load every mapping of the set (the count the admin API
+lists equals the count in the files; ours refuses a file by exiting). Then, from each mapping, one request that
+satisfies its matchers, and near misses: another method, another path, each required header or query parameter
+left out, the body left out. Each goes to both servers, in the same order (scenarios move alike); status, body and
+Content-Type must agree.
+
+Normalized, on purpose: an unmatched request is compared as "unmatched" (the two explain a near miss in their own
+words); a Content-Type WireMock leaves out is not compared when ours is the documented default (application/json
+for jsonBody, application/octet-stream otherwise); each server's own port in a body reads PORT. What cannot be
+derived is skipped and said: a line "skip SET FILE: reason".
+
+Prints one line per request (same on both: the driver compares itself) and a summary line:
+"realsets: S sets, M mappings (K skipped), N requests, A agree, D of the requests derived from a mapping answered by one in
+WireMock" (the rest are near misses; a derived request WireMock leaves unmatched is printed with its status). Exit status 1 on any disagreement or a set that does not load.
+
+Usage: python3 realsets_script.py JAR SUT_LAUNCH REALSETS_DIR [SET...]
+"""
+import base64
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from plain_http import exchange
+from regex_sample import sample
+
+JAR, SUT, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
+ONLY = sys.argv[4:]
+RANDOM_HELPERS = ("randomValue", "randomInt", "randomDecimal", "pickRandom", "now", "random ", "hostname")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(port, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            status, _, _ = exchange(port, "GET", "/__admin/mappings")
+            if status == 200:
+                return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def mapping_files(set_dir):
+    files = []
+    for folder, _, names in os.walk(os.path.join(set_dir, "mappings")):
+        files += [os.path.join(folder, n) for n in names if n.endswith(".json")]
+    return sorted(files)
+
+
+def mappings_of(path):
+    with open(path, encoding="utf-8") as f:
+        document = json.load(f)
+    return document["mappings"] if "mappings" in document else [document]
+
+
+def first_value(matcher):
+    """A value a single-value matcher accepts, or None (with no way to say one)."""
+    if not isinstance(matcher, dict):
+        return str(matcher)
+    for key in ("equalTo", "contains", "equalToJson"):
+        if key in matcher:
+            value = matcher[key]
+            return value if isinstance(value, str) else json.dumps(value)
+    if "matches" in matcher:
+        return sample(matcher["matches"])
+    if "doesNotMatch" in matcher or "doesNotContain" in matcher or "anything" in matcher:
+        return "x"
+    if "hasExactly" in matcher or "includes" in matcher:
+        return None
+    if "and" in matcher:
+        return first_value(matcher["and"][0])
+    if "or" in matcher:
+        return first_value(matcher["or"][0])
+    return None
+
+
+def json_for_path(expression, value):
+    """A JSON document in which a simple JSONPath finds value: $.a.b, $.a[0], $[?(@.f == 'v')], $.a[?(@.f)]."""
+    filtered = re.fullmatch(r"\$((?:\.[\w-]+)*)\[\?\(@\.([\w-]+)\s*(?:==\s*['\"]?([^'\"\]]*)['\"]?)?\)\]", expression)
+    if filtered:
+        inner = {filtered.group(2): filtered.group(3) if filtered.group(3) is not None else value}
+        node = [inner] if filtered.group(1) else inner
+        for name in reversed(filtered.group(1).split(".")[1:]):
+            node = {name: node}
+        return node
+    steps = re.findall(r"\.([\w-]+)|\[(\d+)\]|\['([^']+)'\]", expression[1:])
+    if "".join(f".{a}" if a else f"[{b}]" if b else f"['{c}']" for a, b, c in steps) != expression[1:]:
+        return None
+    node = value
+    for name, index, quoted in reversed(steps):
+        node = [node] * (int(index) + 1) if index else {name or quoted: node}
+    return node
+
+
+def merge(a, b):
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = merge(out[key], value) if key in out else value
+        return out
+    return b
+
+
+def body_for(patterns):
+    """A body every pattern accepts, or (None, reason)."""
+    text, document = None, None
+    for pattern in patterns:
+        if "equalToJson" in pattern:
+            value = pattern["equalToJson"]
+            text = value if isinstance(value, str) else json.dumps(value)
+        elif "matchesJsonPath" in pattern:
+            path = pattern["matchesJsonPath"]
+            expression = path if isinstance(path, str) else path.get("expression")
+            value = "x" if isinstance(path, str) else first_value(path)
+            if value is not None and isinstance(path, dict) and "equalToJson" in path:
+                value = json.loads(value)
+            found = json_for_path(expression or "", value if value is not None else "x")
+            if found is None:
+                return None, f"no body for JSONPath {expression}"
+            document = merge(document, found) if document is not None else found
+        elif "binaryEqualTo" in pattern:
+            return base64.b64decode(pattern["binaryEqualTo"] + "=="), None
+        elif any(k in pattern for k in ("equalTo", "contains", "matches")):
+            text = first_value(pattern)
+        elif any(k in pattern for k in ("equalToXml", "matchesXPath")):
+            return None, "pending XML matchers"
+    if document is not None:
+        return json.dumps(document), None
+    return text, None
+
+
+def path_for(request):
+    """(path with query, reason when it could not be derived)."""
+    if "url" in request:
+        return request["url"], None
+    if "urlPath" in request:
+        path = request["urlPath"]
+    elif "urlPathPattern" in request:
+        path = sample(request["urlPathPattern"])
+    elif "urlPattern" in request:
+        return sample(request["urlPattern"]), None
+    elif "urlPathTemplate" in request:
+        parameters = request.get("pathParameters", {})
+        path = re.sub(r"\{([^}]+)\}", lambda m: first_value(parameters.get(m.group(1), {"equalTo": "p1"})) or "p1",
+                      request["urlPathTemplate"])
+    else:
+        path = "/any-path"
+    if path is None:
+        return None, "no string matches the URL pattern"
+    query = []
+    for name, matcher in request.get("queryParameters", {}).items():
+        if isinstance(matcher, dict) and matcher.get("absent") is True:
+            continue
+        values = [first_value(m) for m in matcher.get("hasExactly", matcher.get("includes", [matcher]))]
+        if None in values:
+            return None, f"no value for query parameter {name}"
+        query += [f"{quote(name)}={quote(v)}" for v in values]
+    return path + ("?" + "&".join(query) if query else ""), None
+
+
+def quote(text):
+    from urllib.parse import quote as q
+    return q(text, safe="")
+
+
+def derive(mapping):
+    """The request a mapping answers: (method, path, headers, body) or a reason."""
+    request = mapping.get("request", {})
+    if "multipartPatterns" in request or "customMatcher" in request:
+        return "multipart or custom matcher"
+    path, reason = path_for(request)
+    if reason:
+        return reason
+    headers = {}
+    for name, matcher in request.get("headers", {}).items():
+        if isinstance(matcher, dict) and matcher.get("absent") is True:
+            continue
+        value = first_value(matcher)
+        if value is None:
+            return f"no value for header {name}"
+        headers[name] = value
+    cookies = []
+    for name, matcher in request.get("cookies", {}).items():
+        if not (isinstance(matcher, dict) and matcher.get("absent") is True):
+            cookies.append(f"{name}={first_value(matcher) or 'x'}")
+    if cookies:
+        headers["Cookie"] = "; ".join(cookies)
+    credentials = request.get("basicAuthCredentials") or request.get("basicAuth")
+    if credentials:
+        token = f"{credentials['username']}:{credentials['password']}".encode()
+        headers["Authorization"] = "Basic " + base64.b64encode(token).decode()
+    body, reason = body_for(request.get("bodyPatterns", []))
+    if reason:
+        return reason
+    method = request.get("method", "ANY")
+    return ("GET" if method == "ANY" else method), path, headers, body
+
+
+def near_misses(request):
+    method, path, headers, body = request
+    yield ("DELETE" if method != "DELETE" else "PUT"), path, headers, body
+    yield method, "/zz-miss" + path, headers, body
+    if "?" in path:
+        yield method, path.split("?")[0], headers, body
+    for name in headers:
+        yield method, path, {k: v for k, v in headers.items() if k != name}, body
+    if body:
+        yield method, path, headers, None
+
+
+def observe(port, request, other_port):
+    method, path, headers, body = request
+    try:
+        status, response_headers, data = exchange(port, method, path, body, headers)
+    except OSError as error:
+        return ("no answer", type(error).__name__, "")
+    text = data.decode("utf-8", "replace").replace(str(port), "PORT")
+    if "Request was not matched" in text or text.startswith("No stub matched"):
+        return (status, "unmatched", "")
+    return (status, text, response_headers.get("content-type"))
+
+
+DEFAULT_TYPES = ("application/json", "application/octet-stream")
+
+
+def agree(theirs, ours, mapping_text):
+    if theirs[:2] != ours[:2]:
+        return False
+    if theirs[2] is None and ours[2] in DEFAULT_TYPES:
+        return True
+    return theirs[2] == ours[2]
+
+
+def run_set(name, wiremock_port, wiremock_root, totals):
+    set_dir = os.path.join(ROOT, name)
+    for entry in ("mappings", "__files"):
+        shutil.rmtree(os.path.join(wiremock_root, entry), ignore_errors=True)
+        if os.path.isdir(os.path.join(set_dir, entry)):
+            shutil.copytree(os.path.join(set_dir, entry), os.path.join(wiremock_root, entry))
+    os.makedirs(os.path.join(wiremock_root, "mappings"), exist_ok=True)
+    exchange(wiremock_port, "POST", "/__admin/reset")
+    our_port = free_port()
+    ours = subprocess.Popen([SUT, "serve", "-q", "--port", str(our_port), "--root-dir", set_dir],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        if not wait_for(our_port, 20):
+            print(f"FAIL {name}: sut-launch serve did not load it: {ours.stderr.read().decode()[:2000]}")
+            return False
+        files = mapping_files(set_dir)
+        expected = sum(len(mappings_of(f)) for f in files)
+        counts = [len(json.loads(exchange(p, "GET", "/__admin/mappings")[2])["mappings"]) for p in (wiremock_port, our_port)]
+        ok = counts == [expected, expected]
+        if not ok:
+            print(f"FAIL {name}: {expected} mappings in the files, WireMock lists {counts[0]}, sut-launch {counts[1]}")
+        for path in files:
+            relative = os.path.relpath(path, set_dir)
+            for mapping in mappings_of(path):
+                ok = compare_mapping(name, relative, mapping, wiremock_port, our_port, totals) and ok
+        return ok
+    finally:
+        ours.terminate()
+        ours.wait()
+
+
+def compare_mapping(name, relative, mapping, wiremock_port, our_port, totals):
+    totals["mappings"] += 1
+    derived = derive(mapping)
+    if isinstance(derived, str):
+        print(f"skip {name} {relative}: {derived}")
+        totals["skipped"] += 1
+        return True
+    text = json.dumps(mapping.get("response", {}))
+    if any(helper in text for helper in RANDOM_HELPERS) and "{{" in text:
+        print(f"random {name} {relative}: status and type compared, the body is templated with random or now values")
+        return compare(name, relative, [derived], wiremock_port, our_port, totals, bodies=False)
+    return compare(name, relative, [derived, *near_misses(derived)], wiremock_port, our_port, totals)
+
+
+def compare(name, relative, requests, wiremock_port, our_port, totals, bodies=True):
+    ok = True
+    for index, request in enumerate(requests):
+        theirs = observe(wiremock_port, request, our_port)
+        totals["answered"] += index == 0 and theirs[1] != "unmatched"
+        ours = observe(our_port, request, wiremock_port)
+        if not bodies:
+            theirs, ours = (theirs[0], "", theirs[2]), (ours[0], "", ours[2])
+        same = agree(theirs, ours, relative)
+        totals["requests"] += 1
+        totals["agree"] += same
+        method, path, headers, body = request
+        shown = f"{method} {path} {json.dumps(headers)} {body!r}"[:300]
+        print(f"{'same' if same else 'DIFF'} {theirs[0]} {name} {relative}: {shown} -> {str(theirs[1])[:60]!r}")
+        if not same:
+            print(f"  WireMock:   {theirs}\n  sut-launch: {ours}")
+            ok = False
+    return ok
+
+
+def main():
+    sets = ONLY or sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)))
+    wiremock_root = tempfile.mkdtemp(prefix="realsets-wiremock-")
+    os.makedirs(os.path.join(wiremock_root, "mappings"))
+    wiremock_port = free_port()
+    wiremock = subprocess.Popen(
+        ["java", "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8", "-jar", JAR, "--port", str(wiremock_port),
+         "--root-dir", wiremock_root, "--local-response-templating", "--disable-banner"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    totals = {"mappings": 0, "requests": 0, "agree": 0, "answered": 0, "skipped": 0}
+    ok = True
+    try:
+        if not wait_for(wiremock_port, 60):
+            print("FAIL WireMock did not start")
+            return 1
+        for name in sets:
+            ok = run_set(name, wiremock_port, wiremock_root, totals) and ok
+    finally:
+        wiremock.terminate()
+        wiremock.wait()
+        shutil.rmtree(wiremock_root, ignore_errors=True)
+    print(f"realsets: {len(sets)} sets, {totals['mappings']} mappings ({totals['skipped']} skipped), {totals['requests']} requests, {totals['agree']} agree, "
+          f"{totals['answered']} of the requests derived from a mapping answered by one in WireMock")
+    return 0 if ok and totals["requests"] == totals["agree"] else 1
+
+
+sys.exit(main())
