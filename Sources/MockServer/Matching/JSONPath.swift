@@ -2,7 +2,8 @@ import AutomationSupport
 
 /// The subset of JSONPath that `matchesJsonPath` supports:
 /// `$`, `.name`, `['name']`, `[0]`, `[-1]`, `[*]`, `.*`, `..name` (recursive descent), and filters
-/// `[?(@.field)]`, `[?(@.field == 'text')]`, `[?(@.field == 3)]`, `!=`, `<`, `>`, `<=`, `>=`.
+/// `[?(@.field)]`, `[?(@.field == 'text')]`, `[?(@.field == 3)]`, `!=`, `<`, `>`, `<=`, `>=`, and
+/// `[?(@.field =~ /regex/flags)]` (the whole value, flags `i`, `s`, `m`).
 struct JSONPath: Sendable {
     enum Step: Sendable {
         case child(String)
@@ -10,6 +11,7 @@ struct JSONPath: Sendable {
         case wildcard
         case descendant(String)
         case filter(field: [String], comparison: String?, operand: JSONNode?)
+        case regexFilter(field: [String], regex: RegexBox)
     }
 
     let source: String
@@ -82,7 +84,8 @@ struct JSONPath: Sendable {
     static let matchBudget = 1_000_000
 
     /// The subset, for messages.
-    static let supported = "$, .name, ['name'], [0], [-1], [*], .*, ..name and filters [?(@.a.b)] / [?(@.a == 'x')] with == != < > <= >="
+    static let supported =
+        "$, .name, ['name'], [0], [-1], [*], .*, ..name and filters [?(@.a.b)] / [?(@.a == 'x')] with == != < > <= >= and =~ /regex/"
 
     /// A member name after `.` or `..`: anything that looks like a function (`size()`), an operator or
     /// a quote is outside the subset, refused at load rather than silently never matching.
@@ -111,6 +114,7 @@ struct JSONPath: Sendable {
     }
 
     private static func parseFilter(_ expression: String, source: String) throws(Error) -> Step {
+        if let regex = try regexFilter(expression, source: source) { return regex }
         let operators = ["==", "!=", "<=", ">=", "<", ">"]
         var comparison: String?
         var left = expression.trimmingSpaces()
@@ -140,6 +144,41 @@ struct JSONPath: Sendable {
             operand = parsed
         }
         return .filter(field: field, comparison: comparison, operand: operand)
+    }
+
+    /// `@.field =~ /regex/flags` (Jayway's): the field's whole text must match; flags `i`, `s` and `m` are Java's.
+    /// The regex is checked first, as it may hold `==` or `<` itself.
+    private static func regexFilter(_ expression: String, source: String) throws(Error) -> Step? {
+        guard let range = expression.firstRange(of: "=~") else { return nil }
+        let left = expression[..<range.lowerBound].trimmingSpaces()
+        let right = expression[range.upperBound...].trimmingSpaces()
+        guard left.hasPrefix("@"), right.hasPrefix("/"), let close = right.lastIndex(of: "/"), close > right.startIndex else {
+            throw Error(message: "JSONPath \"\(source)\": the filter [?(\(expression))] is not supported; supported: \(supported)")
+        }
+        let flags = right[right.index(after: close)...]
+        guard flags.allSatisfy({ "ism".contains($0) }) else {
+            throw Error(message: "JSONPath \"\(source)\": the regex flags \"\(flags)\" are not supported; supported: i, s, m")
+        }
+        let pattern = right[right.index(after: right.startIndex)..<close]
+        let field = left.dropFirst().split(separator: ".").map(String.init)
+        for name in field { try checkName(Substring(name), source: source) }
+        do {
+            return .regexFilter(field: field, regex: try RegexBox((flags.isEmpty ? "" : "(?\(flags))") + pattern))
+        } catch {
+            throw Error(message: "JSONPath \"\(source)\": the regex /\(pattern)/: \(error)")
+        }
+    }
+
+    /// The text Jayway tests a value against with `=~`: a string itself, a number as Java prints it, a boolean as
+    /// `true`/`false`; anything else (null, an array, an object, nothing there) is the empty text.
+    private static func regexInput(_ node: JSONNode?) -> String {
+        switch node?.value {
+        case .string(let text)?: text
+        case .int(let number)?: String(number)
+        case .double(let number)?: javaText(number)
+        case .bool(let flag)?: flag ? "true" : "false"
+        default: ""
+        }
     }
 
     /// A path of names and indexes only selects at most one value (Jayway's "definite" path); wildcards, deep
@@ -254,6 +293,13 @@ struct JSONPath: Sendable {
                     budget -= candidates.count * (field.count + 1)
                     guard budget >= 0 else { return nil }
                     next += candidates.filter { Self.test($0, field: field, comparison: comparison, operand: operand) }
+                case .regexFilter(let field, let regex):
+                    let candidates = node.elements ?? (node.members != nil ? [node] : [])
+                    budget -= candidates.count * (field.count + 1)
+                    guard budget >= 0 else { return nil }
+                    next += candidates.filter { candidate in
+                        regex.matchesWhole(Self.regexInput(field.reduce(candidate as JSONNode?) { $1.isEmpty ? $0 : $0?[$1] }))
+                    }
                 }
                 budget -= next.count - before
                 guard budget >= 0 else { return nil }

@@ -69,6 +69,12 @@ JSON_PATH = {
     "jp-double": ({"expression": "$.n", "equalTo": "1.0E7"}, ['{"n": 1e7}', '{"n": 10000000.0}', '{"n": 10000000}']),
     "jp-object": ({"expression": "$.o", "equalToJson": {"x": 1}}, ['{"o": {"x": 1}}', '{"o": {"x": 2}}', '{"o": [{"x": 1}]}']),
     "jp-regex": ({"expression": "$.name", "matches": "a.*"}, ['{"name": "ada"}', '{"name": ["b", "ab"]}', '{"name": 5}', '{"name": null}']),
+    # Jayway's =~ filters (stackrox/stackrox-mcp's mappings use them): the whole text, numbers as Java prints them.
+    "jp-re": ("$.q[?(@.query =~ /.*CVE.*/)]", ['{"q": {"query": "CVE:2021"}}', '{"q": [{"query": "xCVE"}, {"query": 1}]}',
+              '{"q": {"query": "cve"}}', '{"q": {"query": ["CVE"]}}', '{"q": {"query": "a\\nCVE"}}', '{"q": {}}']),
+    "jp-re-i": ("$.q[?(@.query =~ /cve.*/i)]", ['{"q": {"query": "CVE-1"}}', '{"q": {"query": "x CVE"}}']),
+    "jp-re-any": ("$[?(@.n =~ /.*/)]", ['{"n": null}', '{}', '{"n": {"a": 1}}', '[]']),
+    "jp-re-num": ("$[?(@.n =~ /1.*/)]", ['{"n": 1.5}', '{"n": 10}', '{"n": 1.0}', '{"n": 1e7}', '{"n": [1]}', '{"n": "1a"}']),
 }
 for name, (pattern, _) in JSON_PATH.items():
     mapping(name, {"method": "POST", "urlPath": "/" + name, "bodyPatterns": [{"matchesJsonPath": pattern}]})

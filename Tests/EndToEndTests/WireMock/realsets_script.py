@@ -92,11 +92,20 @@ def first_value(matcher):
 
 
 def json_for_path(expression, value):
-    """A JSON document in which a simple JSONPath finds value: $.a.b, $.a[0], $[?(@.f == 'v')], $.a[?(@.f)]."""
-    filtered = re.fullmatch(r"\$((?:\.[\w-]+)*)\[\?\(@\.([\w-]+)\s*(?:==\s*['\"]?([^'\"\]]*)['\"]?)?\)\]", expression)
+    """A JSON document in which a simple JSONPath finds value: $.a.b, $.a[0], and filters $.a[?(@.f)],
+    $.a[?(@.f == 'v')], $.a[?(@.f =~ /regex/)] (the filtered node an object, as Jayway tests an object itself)."""
+    filtered = re.fullmatch(r"\$((?:\.[\w-]+)*)\[\?\(@\.([\w-]+)\s*(.*)\)\]", expression)
     if filtered:
-        inner = {filtered.group(2): filtered.group(3) if filtered.group(3) is not None else value}
-        node = [inner] if filtered.group(1) else inner
+        test = filtered.group(3).strip()
+        if not test:
+            found = value
+        elif test.startswith("=="):
+            found = test[2:].strip().strip("'\"")
+        elif test.startswith("=~"):
+            found = sample(re.sub(r"/[a-z]*$", "", test[2:].strip()[1:]))
+        else:
+            return None
+        node = {filtered.group(2): found}
         for name in reversed(filtered.group(1).split(".")[1:]):
             node = {name: node}
         return node
@@ -154,8 +163,10 @@ def path_for(request):
         path = request["urlPath"]
     elif "urlPathPattern" in request:
         path = sample(request["urlPathPattern"])
+        path = None if path is None else "/" + path.lstrip("/")
     elif "urlPattern" in request:
-        return sample(request["urlPattern"]), None
+        url = sample(request["urlPattern"])
+        return (None, "no string matches the URL pattern") if url is None else ("/" + url.lstrip("/"), None)
     elif "urlPathTemplate" in request:
         parameters = request.get("pathParameters", {})
         path = re.sub(r"\{([^}]+)\}", lambda m: first_value(parameters.get(m.group(1), {"equalTo": "p1"})) or "p1",
