@@ -91,31 +91,36 @@ def first_value(matcher):
     return None
 
 
+STEP = r"\.([\w-]+)|\[(\d+)\]|\['([^']+)'\]"
+
+
+def nest(path, leaf):
+    """The document in which a path of names and indexes (`.a`, `[0]`, `['a']`) finds leaf; None for another path."""
+    steps = re.findall(STEP, path)
+    if "".join(f".{a}" if a else f"[{b}]" if b else f"['{c}']" for a, b, c in steps) != path:
+        return None
+    node = leaf
+    for name, index, quoted in reversed(steps):
+        node = [{}] * int(index) + [node] if index else {name or quoted: node}
+    return node
+
+
 def json_for_path(expression, value):
     """A JSON document in which a simple JSONPath finds value: $.a.b, $.a[0], and filters $.a[?(@.f)],
-    $.a[?(@.f == 'v')], $.a[?(@.f =~ /regex/)] (the filtered node an object, as Jayway tests an object itself)."""
-    filtered = re.fullmatch(r"\$((?:\.[\w-]+)*)\[\?\(@\.([\w-]+)\s*(.*)\)\]", expression)
-    if filtered:
-        test = filtered.group(3).strip()
-        if not test:
-            found = value
-        elif test.startswith("=="):
-            found = test[2:].strip().strip("'\"")
-        elif test.startswith("=~"):
-            found = sample(re.sub(r"/[a-z]*$", "", test[2:].strip()[1:]))
-        else:
-            return None
-        node = {filtered.group(2): found}
-        for name in reversed(filtered.group(1).split(".")[1:]):
-            node = {name: node}
-        return node
-    steps = re.findall(r"\.([\w-]+)|\[(\d+)\]|\['([^']+)'\]", expression[1:])
-    if "".join(f".{a}" if a else f"[{b}]" if b else f"['{c}']" for a, b, c in steps) != expression[1:]:
+    $.a[?(@.f[0].g == 'v')], $.a[?(@.f =~ /regex/)] (the filtered node an object, as Jayway tests an object itself)."""
+    filtered = re.fullmatch(r"\$(.*?)\[\?\(@((?:\.[\w-]+|\[\d+\])+)\s*(.*)\)\]", expression)
+    if not filtered:
+        return nest(expression[1:], value)
+    test = filtered.group(3).strip()
+    if not test:
+        found = value
+    elif test.startswith("=="):
+        found = test[2:].strip().strip("'\"")
+    elif test.startswith("=~"):
+        found = sample(re.sub(r"/[a-z]*$", "", test[2:].strip()[1:]))
+    else:
         return None
-    node = value
-    for name, index, quoted in reversed(steps):
-        node = [node] * (int(index) + 1) if index else {name or quoted: node}
-    return node
+    return nest(filtered.group(1), nest(filtered.group(2), found))
 
 
 def merge(a, b):
@@ -229,30 +234,36 @@ def near_misses(request):
     yield ("DELETE" if method != "DELETE" else "PUT"), path, headers, body
     yield method, "/zz-miss" + path, headers, body
     if "?" in path:
-        yield method, path.split("?")[0], headers, body
+        base, query = path.split("?", 1)
+        pairs = query.split("&")
+        yield method, base, headers, body
+        for index in range(len(pairs) if len(pairs) > 1 else 0):
+            yield method, base + "?" + "&".join(pairs[:index] + pairs[index + 1:]), headers, body
     for name in headers:
         yield method, path, {k: v for k, v in headers.items() if k != name}, body
     if body:
         yield method, path, headers, None
 
 
-def observe(port, request, other_port):
+def observe(port, request, named):
+    """(status, body, Content-Type, the values of the response headers the mapping names)."""
     method, path, headers, body = request
     try:
         status, response_headers, data = exchange(port, method, path, body, headers)
     except OSError as error:
-        return ("no answer", type(error).__name__, "")
+        return ("no answer", type(error).__name__, "", ())
     text = data.decode("utf-8", "replace").replace(str(port), "PORT")
     if "Request was not matched" in text or text.startswith("No stub matched"):
-        return (status, "unmatched", "")
-    return (status, text, response_headers.get("content-type"))
+        return (status, "unmatched", "", ())
+    values = tuple((response_headers.get(name) or "").replace(str(port), "PORT") for name in named)
+    return (status, text, response_headers.get("content-type"), values)
 
 
 DEFAULT_TYPES = ("application/json", "application/octet-stream")
 
 
-def agree(theirs, ours, mapping_text):
-    if theirs[:2] != ours[:2]:
+def agree(theirs, ours):
+    if theirs[:2] != ours[:2] or theirs[3] != ours[3]:
         return False
     if theirs[2] is None and ours[2] in DEFAULT_TYPES:
         return True
@@ -300,19 +311,24 @@ def compare_mapping(name, relative, mapping, wiremock_port, our_port, totals):
     text = json.dumps(mapping.get("response", {}))
     if any(helper in text for helper in RANDOM_HELPERS) and "{{" in text:
         print(f"random {name} {relative}: status and type compared, the body is templated with random or now values")
-        return compare(name, relative, [derived], wiremock_port, our_port, totals, bodies=False)
-    return compare(name, relative, [derived, *near_misses(derived)], wiremock_port, our_port, totals)
+        return compare(name, relative, [derived], (wiremock_port, our_port), totals, (), bodies=False)
+    named = [h.lower() for h in mapping.get("response", {}).get("headers", {}) if h.lower() not in FRAMING]
+    return compare(name, relative, [derived, *near_misses(derived)], (wiremock_port, our_port), totals, named)
 
 
-def compare(name, relative, requests, wiremock_port, our_port, totals, bodies=True):
+FRAMING = ("content-type", "content-length", "transfer-encoding", "connection")
+
+
+def compare(name, relative, requests, ports, totals, named, bodies=True):
+    """Sends each request to both (WireMock first), compares, prints a line; False on any disagreement."""
     ok = True
     for index, request in enumerate(requests):
-        theirs = observe(wiremock_port, request, our_port)
+        theirs = observe(ports[0], request, named)
         totals["answered"] += index == 0 and theirs[1] != "unmatched"
-        ours = observe(our_port, request, wiremock_port)
+        ours = observe(ports[1], request, named)
         if not bodies:
-            theirs, ours = (theirs[0], "", theirs[2]), (ours[0], "", ours[2])
-        same = agree(theirs, ours, relative)
+            theirs, ours = (theirs[0], "", theirs[2], ()), (ours[0], "", ours[2], ())
+        same = agree(theirs, ours)
         totals["requests"] += 1
         totals["agree"] += same
         method, path, headers, body = request
