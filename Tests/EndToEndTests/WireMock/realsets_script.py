@@ -5,14 +5,18 @@ For each set: the jar serves it from a root directory (one JVM for every set: th
 --root-dir and POST /__admin/reset reloads it from the files, as a start with --root-dir SET loads it) and
 `sut-launch serve --root-dir SET` serves it. Both must load every mapping of the set (the count the admin API
 lists equals the count in the files; ours refuses a file by exiting). Then, from each mapping, one request that
-satisfies its matchers, and near misses: another method, another path, each required header or query parameter
-left out, the body left out. Each goes to both servers, in the same order (scenarios move alike); status, body and
+satisfies its matchers, and near misses: another method (HEAD for a GET), another path, each required header or
+query parameter left out or changed, the body left out or changed. Each goes to both servers, in the same order (scenarios move alike); status, body and
 Content-Type must agree.
 
 Normalized, on purpose: an unmatched request is compared as "unmatched" (the two explain a near miss in their own
-words); a Content-Type WireMock leaves out is not compared when ours is the documented default (application/json
-for jsonBody, application/octet-stream otherwise); each server's own port in a body reads PORT. What cannot be
-derived is skipped and said: a line "skip SET FILE: reason".
+words and types: WireMock's text/plain, ours text/plain; charset=utf-8; a HEAD's 404 of that type without a body
+is such an answer); a Content-Type WireMock leaves out is not compared when ours is the documented default (application/json
+for jsonBody, application/octet-stream otherwise); each server's own port in a body reads PORT; an ISO instant
+(`{{now}}`, to the second) reads <now> (a date printed to the day is compared as it is); a mapping templated with
+random values (randomValue, randomInt, pickRandom...) has only its status and Content-Type compared, said in a line
+"random SET FILE". Besides status, body and Content-Type, the response headers a mapping names are compared. What
+cannot be derived is skipped and said: a line "skip SET FILE: reason".
 
 Prints one line per request (same on both: the driver compares itself) and a summary line:
 "realsets: S sets, M mappings (K skipped), N requests, A agree, D of the requests derived from a mapping answered by one in
@@ -36,7 +40,8 @@ from regex_sample import sample
 
 JAR, SUT, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
 ONLY = sys.argv[4:]
-RANDOM_HELPERS = ("randomValue", "randomInt", "randomDecimal", "pickRandom", "now", "random ", "hostname")
+RANDOM_HELPERS = ("randomValue", "randomInt", "randomDecimal", "pickRandom", "random ", "hostname")
+INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z")
 
 
 def free_port():
@@ -91,7 +96,7 @@ def first_value(matcher):
     return None
 
 
-STEP = r"\.([\w-]+)|\[(\d+)\]|\['([^']+)'\]"
+STEP = r"\.([\w-]+)|\[(\d+|\*)\]|\['([^']+)'\]"
 
 
 def nest(path, leaf):
@@ -101,7 +106,7 @@ def nest(path, leaf):
         return None
     node = leaf
     for name, index, quoted in reversed(steps):
-        node = [{}] * int(index) + [node] if index else {name or quoted: node}
+        node = [{}] * int(index.replace("*", "0")) + [node] if index else {name or quoted: node}
     return node
 
 
@@ -116,6 +121,8 @@ def json_for_path(expression, value):
         found = value
     elif test.startswith("=="):
         found = test[2:].strip().strip("'\"")
+    elif test.startswith("!="):
+        found = "not " + test[2:].strip().strip("'\"")
     elif test.startswith("=~"):
         found = sample(re.sub(r"/[a-z]*$", "", test[2:].strip()[1:]))
     else:
@@ -230,19 +237,31 @@ def derive(mapping):
 
 
 def near_misses(request):
+    """Requests the mapping should not answer, or answers differently: another method (and HEAD for a GET),
+    another path, the query without each parameter and with each value changed, each header left out or changed,
+    the body left out or, for JSON, with its first text changed."""
     method, path, headers, body = request
     yield ("DELETE" if method != "DELETE" else "PUT"), path, headers, body
+    if method == "GET":
+        yield "HEAD", path, headers, body
     yield method, "/zz-miss" + path, headers, body
     if "?" in path:
         base, query = path.split("?", 1)
         pairs = query.split("&")
         yield method, base, headers, body
-        for index in range(len(pairs) if len(pairs) > 1 else 0):
-            yield method, base + "?" + "&".join(pairs[:index] + pairs[index + 1:]), headers, body
+        for index, pair in enumerate(pairs):
+            if len(pairs) > 1:
+                yield method, base + "?" + "&".join(pairs[:index] + pairs[index + 1:]), headers, body
+            changed = pair.split("=")[0] + "=zz-changed"
+            yield method, base + "?" + "&".join(pairs[:index] + [changed] + pairs[index + 1:]), headers, body
     for name in headers:
         yield method, path, {k: v for k, v in headers.items() if k != name}, body
+        yield method, path, {**headers, name: "zz-changed"}, body
     if body:
         yield method, path, headers, None
+        changed = re.sub(r'": "[^"]*"', '": "zz-changed"', body, count=1) if isinstance(body, str) else None
+        if changed and changed != body:
+            yield method, path, headers, changed
 
 
 def observe(port, request, named):
@@ -252,9 +271,11 @@ def observe(port, request, named):
         status, response_headers, data = exchange(port, method, path, body, headers)
     except OSError as error:
         return ("no answer", type(error).__name__, "", ())
-    text = data.decode("utf-8", "replace").replace(str(port), "PORT")
+    text = INSTANT.sub("<now>", data.decode("utf-8", "replace").replace(str(port), "PORT"))
     if "Request was not matched" in text or text.startswith("No stub matched"):
         return (status, "unmatched", "", ())
+    if method == "HEAD" and status == 404 and not data and (response_headers.get("content-type") or "").startswith("text/plain"):
+        return (status, "unmatched", "", ())  # the explanation's head: WireMock's text/plain, ours with its charset
     values = tuple((response_headers.get(name) or "").replace(str(port), "PORT") for name in named)
     return (status, text, response_headers.get("content-type"), values)
 
@@ -310,7 +331,7 @@ def compare_mapping(name, relative, mapping, wiremock_port, our_port, totals):
         return True
     text = json.dumps(mapping.get("response", {}))
     if any(helper in text for helper in RANDOM_HELPERS) and "{{" in text:
-        print(f"random {name} {relative}: status and type compared, the body is templated with random or now values")
+        print(f"random {name} {relative}: status and type compared, the body is templated with random values")
         return compare(name, relative, [derived], (wiremock_port, our_port), totals, (), bodies=False)
     named = [h.lower() for h in mapping.get("response", {}).get("headers", {}) if h.lower() not in FRAMING]
     return compare(name, relative, [derived, *near_misses(derived)], (wiremock_port, our_port), totals, named)
