@@ -8,10 +8,14 @@
 #   4. the same with 256 connections (wrk -c256), nginx beside it;
 #   5. a normal client's requests/second while hostile clients flood the same server (slowloris, 300-deep
 #      JSON bodies to a JSON matcher, 1 KiB chunk extensions, a catastrophic regex, 4 MiB bodies), and that
-#      server's peak memory.
+#      server's peak memory;
+#   6. WireMock mappings: 1,000 that use the newer matchers (equalToJson, matchesJsonPath, a date matcher,
+#      hasExactly/includes, basicAuthCredentials; every tenth multipartPatterns) beside 1,000 plain ones (method and
+#      urlPath only) asked the same request bytes, so the ratio is what the matchers cost; and a bodyless GET to
+#      1,000 plain url mappings, for scale.
 # Targets (issues 3 and 10): >= 0.5 x nginx req/s (1 worker) at -c10 and at -c256; 10,000 routes >= 0.9 x
 # the 1-route figure; ready with 1,000 routes <= nginx's own start; < 40 MB peak at 10,000 routes; under the
-# floods >= 0.5 x the undisturbed figure and < 100 MB peak.
+# floods >= 0.5 x the undisturbed figure and < 100 MB peak; (issue 28) the matcher mappings >= 0.8 x the plain ones.
 #
 # Usage: scripts/bench-server.sh      (needs wrk and nginx: apt-get install -y wrk nginx-light; python3)
 #   DURATION=10s CONNECTIONS=10 THREADS=2 scripts/bench-server.sh
@@ -40,7 +44,7 @@ SUT="$WORK/bin/sut-launch"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 python3 - "$WORK" <<'PY'
-import json, sys
+import json, os, sys
 work = sys.argv[1]
 def routes(n):
     items = [{"method": "GET", "path": "/message", "body": "Hello world"}]
@@ -59,6 +63,36 @@ templated = routes(1)["routes"] + [{"method": "GET", "path": "/hello/{name}", "t
                                     "body": "Hello {{request.path.name}}, {{upper request.query.greeting}}{{#if request.query.greeting}}!{{/if}}"}]
 json.dump({"routes": templated}, open(f"{work}/routes-templated.json", "w"))
 json.dump({"request": {"urlPathPattern": "/r/(a+)+$"}, "response": {"body": "r"}}, open(f"{work}/regex.json", "w"))
+plain = [{"request": {"method": "GET", "url": f"/plain/{i}"}, "response": {"status": 200, "body": f"plain {i}"}}
+         for i in range(1000)]
+def matched(i):
+    request = {"method": "POST", "urlPath": f"/matched/{i}", "basicAuthCredentials": {"username": "u", "password": "p"},
+               "headers": {"X-Date": {"after": "2020-01-01T00:00:00Z"}, "Accept": {"includes": [{"contains": "json"}]}},
+               "queryParameters": {"tag": {"hasExactly": [{"equalTo": "a"}, {"equalTo": "b"}]}}}
+    if i % 10 == 0:
+        request["multipartPatterns"] = [{"matchingType": "ANY", "headers": {"Content-Disposition": {"contains": "name=\"doc\""}},
+                                         "bodyPatterns": [{"equalToJson": {"id": i}}]}]
+    else:
+        request["bodyPatterns"] = [{"equalToJson": {"id": i, "items": [1, 2]}, "ignoreArrayOrder": True},
+                                   {"matchesJsonPath": {"expression": "$.id", "equalTo": str(i)}}]
+    return {"request": request, "response": {"status": 200, "body": f"matched {i}"}}
+plain_post = [{"request": {"method": "POST", "urlPath": f"/matched/{i}"}, "response": {"status": 200, "body": f"matched {i}"}}
+              for i in range(1000)]
+for name, mappings in (("plain", plain), ("plain-post", plain_post), ("matchers", [matched(i) for i in range(1000)])):
+    os.makedirs(f"{work}/wm-{name}/mappings")
+    json.dump({"mappings": mappings}, open(f"{work}/wm-{name}/mappings/all.json", "w"))
+wrk_post = """wrk.method = "POST"
+wrk.headers["Authorization"] = "Basic dTpw"
+wrk.headers["X-Date"] = "2021-06-14T12:13:14Z"
+wrk.headers["Accept"] = "application/json"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"items": [2, 1], "id": 501}'
+"""
+open(f"{work}/matched.lua", "w").write(wrk_post)
+boundary = "b0undary"
+part = f'--{boundary}\r\nContent-Disposition: form-data; name="doc"\r\nContent-Type: application/json\r\n\r\n{{"id": 500}}\r\n--{boundary}--\r\n'
+open(f"{work}/multipart.lua", "w").write(wrk_post.split('wrk.headers["Content-Type"]')[0]
+    + f'wrk.headers["Content-Type"] = "multipart/form-data; boundary={boundary}"\nwrk.body = {json.dumps(part)}\n')
 PY
 
 NGINX_PORT=$(free_port)
@@ -112,6 +146,32 @@ TENK_RPS=$(rps "$PORT10K")
 PLAIN_RPS=$(rps "$PORT_TEMPLATED")
 TEMPLATED_RPS=$(rps "$PORT_TEMPLATED" "$CONNECTIONS" "/hello/ada?greeting=hi")
 TENK_HWM_KB=$(awk '/VmHWM/ {print $2}' "/proc/$PID10K/status")
+# WireMock mappings, 1,000 each: a POST that goes through the newer matchers (JSON, JSONPath, date,
+# hasExactly/includes, basic auth) and one through multipartPatterns, each also sent to 1,000 plain mappings (method
+# and urlPath) that answer the same bytes; a plain GET for scale. Each server is asked for mapping 500 or 501.
+start_server "$WORK/wm-plain" WMPLAIN; wait_port "$PORT_WMPLAIN"
+start_server "$WORK/wm-plain-post" WMPOST; wait_port "$PORT_WMPOST"
+start_server "$WORK/wm-matchers" WMMATCH; wait_port "$PORT_WMMATCH"
+for check in "-X GET /plain/500" "-X POST -u u:p -H X-Date:2021-06-14T12:13:14Z -H Accept:application/json -H Content-Type:application/json --data {\"items\":[2,1],\"id\":501} /matched/501?tag=b&tag=a"; do
+    ports=("$PORT_WMPLAIN"); [[ "$check" == *matched* ]] && ports=("$PORT_WMMATCH" "$PORT_WMPOST")
+    for port in "${ports[@]}"; do
+        # shellcheck disable=SC2086 # the words of $check are curl's arguments
+        curl -sf -o /dev/null ${check% *} "http://127.0.0.1:$port${check##* }" || { echo "bench-server: the WireMock bench request ${check##* } is not answered by its mapping" >&2; exit 1; }
+    done
+done
+wm_rps() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/$2.lua" "http://127.0.0.1:$1$3" | awk '/Requests\/sec/ {print $2}'; }
+WM_PLAIN_RPS=$(rps "$PORT_WMPLAIN" "$CONNECTIONS" /plain/500)
+# Each pair alternates twice (plain, matchers, plain, matchers) and keeps each side's best: a busy machine's slow
+# phase then lands on both sides rather than on one.
+best() { printf '%s\n' "$@" | sort -g | tail -1; }
+WM_POST_JSON_RPS=$(wm_rps "$PORT_WMPOST" matched "/matched/501?tag=b&tag=a")
+WM_MATCHERS_RPS=$(wm_rps "$PORT_WMMATCH" matched "/matched/501?tag=b&tag=a")
+WM_POST_JSON_RPS=$(best "$WM_POST_JSON_RPS" "$(wm_rps "$PORT_WMPOST" matched "/matched/501?tag=b&tag=a")")
+WM_MATCHERS_RPS=$(best "$WM_MATCHERS_RPS" "$(wm_rps "$PORT_WMMATCH" matched "/matched/501?tag=b&tag=a")")
+WM_POST_MULTIPART_RPS=$(wm_rps "$PORT_WMPOST" multipart "/matched/500?tag=a&tag=b")
+WM_MULTIPART_RPS=$(wm_rps "$PORT_WMMATCH" multipart "/matched/500?tag=a&tag=b")
+WM_POST_MULTIPART_RPS=$(best "$WM_POST_MULTIPART_RPS" "$(wm_rps "$PORT_WMPOST" multipart "/matched/500?tag=a&tag=b")")
+WM_MULTIPART_RPS=$(best "$WM_MULTIPART_RPS" "$(wm_rps "$PORT_WMMATCH" multipart "/matched/500?tag=a&tag=b")")
 echo "wrk -t$THREADS -c256 -d$DURATION..." >&2
 NGINX_RPS_256=$(rps "$NGINX_PORT" 256)
 ONE_RPS_256=$(rps "$PORT1" 256)
@@ -230,13 +290,16 @@ PY
 read -r READY_NGINX READY_ONE READY_1K <<< "$READY"
 
 python3 - "$NGINX_RPS" "$ONE_RPS" "$TENK_RPS" "$READY_NGINX" "$READY_ONE" "$READY_1K" "$TENK_HWM_KB" \
-    "$NGINX_RPS_256" "$ONE_RPS_256" "$CALM_RPS" "$FLOOD_RPS" "$HOSTILE_HWM_KB" "$PLAIN_RPS" "$TEMPLATED_RPS" <<'PY'
+    "$NGINX_RPS_256" "$ONE_RPS_256" "$CALM_RPS" "$FLOOD_RPS" "$HOSTILE_HWM_KB" "$PLAIN_RPS" "$TEMPLATED_RPS" \
+    "$WM_PLAIN_RPS" "$WM_MATCHERS_RPS" "$WM_MULTIPART_RPS" "$WM_POST_JSON_RPS" "$WM_POST_MULTIPART_RPS" <<'PY'
 import sys
 nginx, one, tenk = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
 ready_nginx, ready_one, ready = float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
 hwm = int(sys.argv[7])
 nginx256, one256, calm, flood, hostile_hwm = float(sys.argv[8]), float(sys.argv[9]), float(sys.argv[10]), float(sys.argv[11] or 0), int(sys.argv[12])
 plain, templated = float(sys.argv[13]), float(sys.argv[14])
+wm_plain, wm_matchers, wm_multipart = float(sys.argv[15]), float(sys.argv[16]), float(sys.argv[17])
+wm_post_json, wm_post_multipart = float(sys.argv[18]), float(sys.argv[19])
 ok = lambda c: "PASS" if c else "FAIL"
 print(f"requests/s (-c10): nginx (1 worker) {nginx:,.0f}; sut-launch 1 route {one:,.0f} ({one / nginx:.2f} x nginx, target >= 0.5: {ok(one >= 0.5 * nginx)}); "
       f"10,000 routes {tenk:,.0f} ({tenk / one:.2f} x 1 route, target >= 0.9: {ok(tenk >= 0.9 * one)})")
@@ -245,6 +308,11 @@ print(f"ready (process start to first answered request, median of 30, the three 
       f"(target <= nginx: {ok(ready <= ready_nginx)}); with 1 route {ready_one:.1f} ms; nginx (one process) {ready_nginx:.1f} ms")
 print(f"templating (-c10, same server): a templated answer {templated:,.0f} req/s vs a plain one {plain:,.0f} "
       f"(costs {plain / templated:.2f} x a plain one, target <= 2: {ok(templated * 2 >= plain)})")
+json_ratio, multipart_ratio = wm_matchers / wm_post_json, wm_multipart / wm_post_multipart
+print(f"WireMock mappings, 1,000 each (-c10, the same request to both): the newer matchers {wm_matchers:,.0f} req/s vs plain "
+      f"{wm_post_json:,.0f} ({json_ratio:.2f} x); multipart {wm_multipart:,.0f} vs plain {wm_post_multipart:,.0f} "
+      f"({multipart_ratio:.2f} x); target >= 0.8: {ok(min(json_ratio, multipart_ratio) >= 0.8)} "
+      f"(a bodyless GET to 1,000 plain url mappings: {wm_plain:,.0f} req/s)")
 print(f"peak memory with 10,000 routes after the wrk run: {hwm / 1024:.1f} MB (target < 40 MB: {ok(hwm < 40 * 1024)})")
 print(f"under hostile floods: a normal client {flood:,.0f} req/s vs {calm:,.0f} undisturbed ({flood / calm:.2f} x, target >= 0.5: {ok(flood >= 0.5 * calm)}); "
       f"peak memory {hostile_hwm / 1024:.1f} MB (target < 100 MB: {ok(hostile_hwm < 100 * 1024)})")

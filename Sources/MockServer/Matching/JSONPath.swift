@@ -2,14 +2,17 @@ import AutomationSupport
 
 /// The subset of JSONPath that `matchesJsonPath` supports:
 /// `$`, `.name`, `['name']`, `[0]`, `[-1]`, `[*]`, `.*`, `..name` (recursive descent), and filters
-/// `[?(@.field)]`, `[?(@.field == 'text')]`, `[?(@.field == 3)]`, `!=`, `<`, `>`, `<=`, `>=`.
+/// `[?(@.field)]`, `[?(@.field == 'text')]`, `[?(@.field == 3)]`, `!=`, `<`, `>`, `<=`, `>=`, and
+/// `[?(@.field =~ /regex/flags)]` (the whole value, flags `i`, `s`, `m`).
 struct JSONPath: Sendable {
     enum Step: Sendable {
         case child(String)
         case index(Int)
         case wildcard
         case descendant(String)
-        case filter(field: [String], comparison: String?, operand: JSONNode?)
+        /// `field` is a path of names and indexes from the element (`@.a.b[0]` read as `$.a.b[0]`).
+        case filter(field: JSONPath, comparison: String?, operand: JSONNode?)
+        case regexFilter(field: JSONPath, regex: RegexBox)
     }
 
     let source: String
@@ -82,7 +85,8 @@ struct JSONPath: Sendable {
     static let matchBudget = 1_000_000
 
     /// The subset, for messages.
-    static let supported = "$, .name, ['name'], [0], [-1], [*], .*, ..name and filters [?(@.a.b)] / [?(@.a == 'x')] with == != < > <= >="
+    static let supported =
+        "$, .name, ['name'], [0], [-1], [*], .*, ..name and filters [?(@.a.b)] / [?(@.a == 'x')] with == != < > <= >= and =~ /regex/"
 
     /// A member name after `.` or `..`: anything that looks like a function (`size()`), an operator or
     /// a quote is outside the subset, refused at load rather than silently never matching.
@@ -93,8 +97,11 @@ struct JSONPath: Sendable {
         }
     }
 
+    /// The `]` that closes the `[` text starts with: quotes skipped, inner brackets counted (a filter's own
+    /// `@.a[0]`, found in navikt/tiltak-refusjon-api's mappings).
     private static func closingBracket(_ text: Substring) -> Substring.Index? {
         var quote: Character?
+        var depth = 0
         var index = text.index(after: text.startIndex)
         while index < text.endIndex {
             let character = text[index]
@@ -102,8 +109,11 @@ struct JSONPath: Sendable {
                 if character == open { quote = nil }
             } else if character == "'" || character == "\"" {
                 quote = character
+            } else if character == "[" {
+                depth += 1
             } else if character == "]" {
-                return index
+                if depth == 0 { return index }
+                depth -= 1
             }
             index = text.index(after: index)
         }
@@ -111,6 +121,7 @@ struct JSONPath: Sendable {
     }
 
     private static func parseFilter(_ expression: String, source: String) throws(Error) -> Step {
+        if let regex = try regexFilter(expression, source: source) { return regex }
         let operators = ["==", "!=", "<=", ">=", "<", ">"]
         var comparison: String?
         var left = expression.trimmingSpaces()
@@ -124,13 +135,12 @@ struct JSONPath: Sendable {
             }
         }
         guard left.hasPrefix("@") else { throw Error(message: "JSONPath \"\(source)\": a filter must test @.field") }
-        let field = left.dropFirst().split(separator: ".").map(String.init)
+        let field = try fieldPath(left, source: source)
         if comparison == nil,
             expression.contains("=~") || expression.contains("&&") || expression.contains("||") || expression.contains(" in ")
         {
             throw Error(message: "JSONPath \"\(source)\": the filter [?(\(expression))] is not supported; supported: \(supported)")
         }
-        for name in field { try checkName(Substring(name), source: source) }
         var operand: JSONNode?
         if var text = right {
             if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 { text = "\"" + text.dropFirst().dropLast() + "\"" }
@@ -140,6 +150,71 @@ struct JSONPath: Sendable {
             operand = parsed
         }
         return .filter(field: field, comparison: comparison, operand: operand)
+    }
+
+    /// `@.field =~ /regex/flags` (Jayway's): the field's whole text must match; flags `i`, `s` and `m` are Java's.
+    /// The regex is checked first, as it may hold `==` or `<` itself.
+    private static func regexFilter(_ expression: String, source: String) throws(Error) -> Step? {
+        guard let range = expression.firstRange(of: "=~") else { return nil }
+        let left = expression[..<range.lowerBound].trimmingSpaces()
+        let right = expression[range.upperBound...].trimmingSpaces()
+        guard left.hasPrefix("@"), right.hasPrefix("/"), let close = right.lastIndex(of: "/"), close > right.startIndex else {
+            throw Error(message: "JSONPath \"\(source)\": the filter [?(\(expression))] is not supported; supported: \(supported)")
+        }
+        let flags = right[right.index(after: close)...]
+        guard flags.allSatisfy({ "ism".contains($0) }) else {
+            throw Error(message: "JSONPath \"\(source)\": the regex flags \"\(flags)\" are not supported; supported: i, s, m")
+        }
+        let pattern = right[right.index(after: right.startIndex)..<close]
+        let field = try fieldPath(left, source: source)
+        do {
+            return .regexFilter(field: field, regex: try RegexBox((flags.isEmpty ? "" : "(?\(flags))") + pattern))
+        } catch {
+            throw Error(message: "JSONPath \"\(source)\": the regex /\(pattern)/: \(error)")
+        }
+    }
+
+    /// The path a filter tests, from `@`: names and indexes only (`@.a.b`, `@.a[0].b`, `@['a']`), read as a path
+    /// from `$`; wildcards, deep scans and filters inside a filter are refused.
+    private static func fieldPath(_ left: String, source: String) throws(Error) -> JSONPath {
+        let path: JSONPath
+        do {
+            path = try JSONPath("$" + left.dropFirst())
+        } catch {
+            throw Error(message: "JSONPath \"\(source)\": in the filter's \(left): \(error.message)")
+        }
+        guard path.isDefinite else {
+            throw Error(message: "JSONPath \"\(source)\": a filter tests names and indexes (@.a.b[0]); \(left) is not supported")
+        }
+        return path
+    }
+
+    /// The value a definite `field` path finds from `node`, if any.
+    private static func value(at field: JSONPath, in node: JSONNode) -> JSONNode? {
+        var value: JSONNode? = node
+        for step in field.steps {
+            switch step {
+            case .child(let name): value = value?[name]
+            case .index(let index):
+                guard let elements = value?.elements else { return nil }
+                let resolved = index < 0 ? elements.count + index : index
+                value = elements.indices.contains(resolved) ? elements[resolved] : nil
+            default: return nil
+            }
+        }
+        return value
+    }
+
+    /// The text Jayway tests a value against with `=~`: a string itself, a number as Java prints it, a boolean as
+    /// `true`/`false`; anything else (null, an array, an object, nothing there) is the empty text.
+    private static func regexInput(_ node: JSONNode?) -> String {
+        switch node?.value {
+        case .string(let text)?: text
+        case .int(let number)?: String(number)
+        case .double(let number)?: javaText(number)
+        case .bool(let flag)?: flag ? "true" : "false"
+        default: ""
+        }
     }
 
     /// A path of names and indexes only selects at most one value (Jayway's "definite" path); wildcards, deep
@@ -251,9 +326,14 @@ struct JSONPath: Sendable {
                 case .filter(let field, let comparison, let operand):
                     // An array filters its elements; an object is tested itself (Jayway, WireMock's engine).
                     let candidates = node.elements ?? (node.members != nil ? [node] : [])
-                    budget -= candidates.count * (field.count + 1)
+                    budget -= candidates.count * (field.steps.count + 1)
                     guard budget >= 0 else { return nil }
                     next += candidates.filter { Self.test($0, field: field, comparison: comparison, operand: operand) }
+                case .regexFilter(let field, let regex):
+                    let candidates = node.elements ?? (node.members != nil ? [node] : [])
+                    budget -= candidates.count * (field.steps.count + 1)
+                    guard budget >= 0 else { return nil }
+                    next += candidates.filter { regex.matchesWhole(Self.regexInput(Self.value(at: field, in: $0))) }
                 }
                 budget -= next.count - before
                 guard budget >= 0 else { return nil }
@@ -280,10 +360,8 @@ struct JSONPath: Sendable {
         return true
     }
 
-    private static func test(_ node: JSONNode, field: [String], comparison: String?, operand: JSONNode?) -> Bool {
-        var value: JSONNode? = node
-        for name in field where !name.isEmpty { value = value?[name] }
-        guard let value else { return false }
+    private static func test(_ node: JSONNode, field: JSONPath, comparison: String?, operand: JSONNode?) -> Bool {
+        guard let value = value(at: field, in: node) else { return false }
         guard let comparison, let operand else { return true }
         if let a = value.double, let b = operand.double {
             switch comparison {

@@ -26,7 +26,7 @@ enum MultipartBody {
     }
 
     static func parse(contentType: String?, body: [UInt8]) -> Parsed {
-        guard let contentType, contentType.contains("multipart/") else { return .notMultipart }
+        guard let contentType, ByteSearch.contains(contentType, "multipart/") else { return .notMultipart }
         guard contentType.lowercased().hasPrefix("multipart/") else {
             return .malformed("its Content-Type does not start with multipart/")
         }
@@ -78,7 +78,7 @@ enum MultipartBody {
     private static func parseHeaders(_ bytes: [UInt8]) -> HTTPHeaders {
         var headers = HTTPHeaders()
         var lines: [String] = []
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false) {
+        for line in crlfLines(bytes) {
             if let first = line.unicodeScalars.first, first == " " || first == "\t", !lines.isEmpty {
                 lines[lines.count - 1] += " " + javaTrimmed(line)
             } else if !line.isEmpty {
@@ -90,6 +90,25 @@ enum MultipartBody {
             headers.add(javaTrimmed(line[..<colon]), javaTrimmed(line[line.index(after: colon)...]))
         }
         return headers
+    }
+
+    /// The lines between CR LF pairs (a line may hold a lone CR or LF), split on the bytes: String's own split
+    /// with a "\r\n" separator took a fifth of a multipart request's time.
+    private static func crlfLines(_ bytes: [UInt8]) -> [String] {
+        var lines: [String] = []
+        var start = 0
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == 0x0D && bytes[index + 1] == 0x0A {
+                lines.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                index += 2
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        lines.append(String(decoding: bytes[start...], as: UTF8.self))
+        return lines
     }
 
     /// Java's `String.trim()`: every character up to U+0020 off both ends.
@@ -114,13 +133,13 @@ enum MultipartBody {
         var current = ""
         var inQuotes = false
         var pieces: [String] = []
-        for character in header {
-            if character == "\"" { inQuotes.toggle() }
-            if !inQuotes && (character == ";" || character == ",") {
+        for scalar in header.unicodeScalars { // Java's chars, not Swift's grapheme clusters (and faster)
+            if scalar == "\"" { inQuotes.toggle() }
+            if !inQuotes && (scalar == ";" || scalar == ",") {
                 pieces.append(current)
                 current = ""
             } else {
-                current.append(character)
+                current.unicodeScalars.append(scalar)
             }
         }
         pieces.append(current)

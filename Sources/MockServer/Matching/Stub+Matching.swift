@@ -21,6 +21,8 @@ final class MatchInput {
     lazy var query: [(name: String, value: String)] = request.queryItems
     lazy var cookies: [String: String] = request.cookies
     lazy var bodyText: String = request.bodyText
+    /// The body as JSON, parsed once for every JSON body pattern (nil: not JSON).
+    lazy var bodyJSON: JSONNode? = try? JSONParser.parse(bodyText)
     /// The body's parts, split once for every multipart pattern that looks (WireMock's multipart parsing).
     lazy var multipart: MultipartBody.Parsed = MultipartBody.parse(contentType: request.headers["Content-Type"], body: request.body)
     /// The path's segments percent-decoded (native routes compare these), and whether any differs.
@@ -155,7 +157,8 @@ extension Stub {
     /// Body patterns and multipart patterns; false when evaluation stops here.
     private func contentMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
         let request = input.request
-        for matcher in body where !matcher.matches(body: request.body, text: request.body.isEmpty ? nil : input.bodyText) {
+        for matcher in body
+        where !matcher.matches(body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: { input.bodyJSON }) {
             let shown =
                 input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
             guard found.add(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1)) else { return false }

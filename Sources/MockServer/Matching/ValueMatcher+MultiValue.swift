@@ -1,3 +1,5 @@
+import AutomationSupport
+
 extension ValueMatcher {
     /// Whether the values of a header or query parameter (each field line, each `name=value`; none when absent)
     /// match, as WireMock's `MultiValuePattern` decides: a single matcher takes the value nearest it (see
@@ -50,5 +52,21 @@ extension ValueMatcher {
     func matches(body: [UInt8], text: @autoclosure () -> String?) -> Bool {
         if case .binaryEqualTo(let expected) = self { return body == expected }
         return matches(text())
+    }
+
+    /// The same, with the body's JSON parsed once by the caller for every JSON matcher of every mapping that looks
+    /// (`json` is nil for a body that is not JSON).
+    func matches(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?) -> Bool {
+        switch self {
+        case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
+            guard text() != nil, let actual = json() else { return false }
+            return JSONComparison.matches(
+                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements)
+        case .matchesJSONPath(let path, let matcher):
+            guard text() != nil else { return false }
+            return path.matches(json(), matcher)
+        default:
+            return matches(body: body, text: text())
+        }
     }
 }

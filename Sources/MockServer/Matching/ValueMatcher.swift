@@ -33,7 +33,7 @@ indirect enum ValueMatcher: Sendable {
         case .absent(let mustBeAbsent): return mustBeAbsent ? value == nil : value != nil
         case .and(let all): return all.allSatisfy { $0.matches(value) }
         case .or(let any): return any.contains { $0.matches(value) }
-        case .doesNotContain(let text): return value.map { !$0.contains(text) } ?? true
+        case .doesNotContain(let text): return value.map { !ByteSearch.contains($0, text) } ?? true
         case .doesNotMatch(let regex): return value.map { regex.doesNotMatchWhole($0) } ?? true
         case .anything: return true
         case .date(let matcher): return matcher.matches(value)
@@ -42,10 +42,13 @@ indirect enum ValueMatcher: Sendable {
         }
         guard let value else { return false }
         switch self {
+        // Text compares code point by code point, as Java's equals and contains do: Swift's == and contains treat
+        // canonically equivalent text as equal ("é" and "e" + U+0301), where WireMock does not.
         case .equalTo(let expected, let caseInsensitive):
-            return caseInsensitive ? value.lowercased() == expected.lowercased() : value == expected
+            return caseInsensitive
+                ? value.lowercased().utf8.elementsEqual(expected.lowercased().utf8) : value.utf8.elementsEqual(expected.utf8)
         case .contains(let expected, let caseInsensitive):
-            return caseInsensitive ? value.lowercased().contains(expected.lowercased()) : value.contains(expected)
+            return caseInsensitive ? ByteSearch.contains(value.lowercased(), expected.lowercased()) : ByteSearch.contains(value, expected)
         case .matches(let regex): return regex.matchesWhole(value)
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
             guard let actual = try? JSONParser.parse(value) else { return false }

@@ -40,10 +40,13 @@ enum RecordedMappings {
         for group in groups {
             let (method, path) = slugParts(group.exchanges[0].request)
             let slug = "\(method)-\(path)"
-            let repeated = spec.repeatsAsScenarios && group.exchanges.count > 1
+            // A request asked again with the same answer needs no scenario: one mapping replays it every time.
+            let first = group.exchanges[0].answer
+            let varies = group.exchanges.contains { $0.answer != first }
+            let repeated = spec.repeatsAsScenarios && varies
             if repeated { scenarioCount += 1 }
             let scenario = "scenario-\(scenarioCount)-\(path)"
-            let recorded = spec.repeatsAsScenarios ? group.exchanges : [group.exchanges.last!]
+            let recorded = repeated ? group.exchanges : [group.exchanges.last!]
             for (offset, exchange) in recorded.enumerated() {
                 let key = group.key + (repeated ? "#\(offset + 1)" : "")
                 let name = "\(slug)-\(FileName.hash(key))"

@@ -69,7 +69,20 @@ JSON_PATH = {
     "jp-double": ({"expression": "$.n", "equalTo": "1.0E7"}, ['{"n": 1e7}', '{"n": 10000000.0}', '{"n": 10000000}']),
     "jp-object": ({"expression": "$.o", "equalToJson": {"x": 1}}, ['{"o": {"x": 1}}', '{"o": {"x": 2}}', '{"o": [{"x": 1}]}']),
     "jp-regex": ({"expression": "$.name", "matches": "a.*"}, ['{"name": "ada"}', '{"name": ["b", "ab"]}', '{"name": 5}', '{"name": null}']),
+    # Jayway's =~ filters (stackrox/stackrox-mcp's mappings use them): the whole text, numbers as Java prints them.
+    "jp-re": ("$.q[?(@.query =~ /.*CVE.*/)]", ['{"q": {"query": "CVE:2021"}}', '{"q": [{"query": "xCVE"}, {"query": 1}]}',
+              '{"q": {"query": "cve"}}', '{"q": {"query": ["CVE"]}}', '{"q": {"query": "a\\nCVE"}}', '{"q": {}}']),
+    "jp-re-i": ("$.q[?(@.query =~ /cve.*/i)]", ['{"q": {"query": "CVE-1"}}', '{"q": {"query": "x CVE"}}']),
+    "jp-re-any": ("$[?(@.n =~ /.*/)]", ['{"n": null}', '{}', '{"n": {"a": 1}}', '[]']),
+    # A filter's path with indexes (navikt/tiltak-refusjon-api's mappings).
+    "jp-filter-index": ("$[?(@.r.s[0].a[1].v == 'x')]", ['{"r": {"s": [{"a": [{}, {"v": "x"}]}]}}', '{"r": {"s": [{"a": [{"v": "x"}]}]}}',
+                        '{"r": {"s": {"a": [{}, {"v": "x"}]}}}', '[{"r": {"s": [{"a": [{}, {"v": "x"}]}]}}]']),
+    "jp-re-num": ("$[?(@.n =~ /1.*/)]", ['{"n": 1.5}', '{"n": 10}', '{"n": 1.0}', '{"n": 1e7}', '{"n": [1]}', '{"n": "1a"}']),
 }
+# Text compares code point by code point, as Java does: "é" is not "e" + U+0301 (Swift's == said it was).
+mapping("uni-eq", {"method": "POST", "urlPath": "/uni-eq", "bodyPatterns": [{"equalTo": "caf\u00e9"}]})
+mapping("uni-ct", {"method": "POST", "urlPath": "/uni-ct", "bodyPatterns": [{"contains": "e"}]})
+mapping("uni-q", {"method": "GET", "urlPath": "/uni-q", "queryParameters": {"q": {"doesNotContain": "e"}}})
 for name, (pattern, _) in JSON_PATH.items():
     mapping(name, {"method": "POST", "urlPath": "/" + name, "bodyPatterns": [{"matchesJsonPath": pattern}]})
 
@@ -111,6 +124,9 @@ requests = [
     ("GET", "/prio", None, {}), ("GET", "/recent", None, {}),
     ("GET", "/catch/this", None, {}), ("GET", "/catch/that", None, {}), ("GET", "/catch/", None, {}),
     ("HEAD", "/path/only", None, {}), ("GET", "/nothing/here", None, {}),
+    ("POST", "/uni-eq", "cafe\u0301".encode(), {}), ("POST", "/uni-eq", "caf\u00e9".encode(), {}),
+    ("POST", "/uni-ct", "e\u0301".encode(), {}), ("POST", "/uni-ct", "\u00e9".encode(), {}),
+    ("GET", "/uni-q?q=e%CC%81", None, {}), ("GET", "/uni-q?q=%C3%A9", None, {}),
 ] + [("POST", "/" + name, body, J) for name, (_, bodies) in JSON_PATH.items() for body in bodies]
 for method, path, body, headers in requests:
     status, text = call(base, method, path, body, headers)

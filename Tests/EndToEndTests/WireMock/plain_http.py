@@ -12,3 +12,14 @@ def call(base, method, path, body=None, headers=None):
     data = response.read().decode("utf-8", "replace")
     connection.close()
     return response.status, data
+
+
+def exchange(port, method, path, body=None, headers=None):
+    """One request to 127.0.0.1:port: (status, headers with lower-case names, body bytes)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()

@@ -16,6 +16,43 @@ import Testing
         #expect { try JSONPath("$..*") } throws: { "\($0)".contains("every descendant") }
     }
 
+    /// Found in a real mapping set (stackrox/stackrox-mcp, RealSets): Jayway's `=~ /regex/` filters were refused at
+    /// load. As the 2.35 jar answers: the whole text must match; numbers and booleans read as Java prints them, and
+    /// null, arrays, objects and a missing field as the empty text; `i` ignores case; `.` stops at a line break.
+    @Test func regexFiltersMatchTheWholeTextAsJaywayDoes() throws {
+        let cve = "$.q[?(@.query =~ /.*CVE.*/)]"
+        for (body, found) in [
+            (#"{"q": {"query": "CVE:2021"}}"#, true), (#"{"q": [{"query": "xCVE"}]}"#, true), (#"{"q": {"query": "cve-1"}}"#, false),
+            (#"{"q": {"query": ["CVE"]}}"#, false), (#"{"q": {"query": "a\nCVE"}}"#, false), (#"{"q": {"other": 1}}"#, false),
+        ] {
+            #expect(try matches(cve, nil, body) == found, "\(body)")
+        }
+        #expect(try matches("$.q[?(@.query =~ /cve.*/i)]", nil, #"{"q": {"query": "CVE:2021"}}"#))
+        #expect(try !matches("$.q[?(@.query =~ /cve.*/i)]", nil, #"{"q": {"query": "x CVE"}}"#))
+        for body in [#"{"q": {"other": 1}}"#, #"{"q": {"query": null}}"#, #"{"q": {"query": 15}}"#, #"{"q": {"query": true}}"#] {
+            #expect(try matches("$.q[?(@.query =~ /.*/)]", nil, body), "\(body)")
+        }
+        for (body, found) in [(#"{"n": 1.5}"#, true), (#"{"n": 10}"#, true), (#"{"n": "1a"}"#, true), (#"{"n": [1]}"#, false)] {
+            #expect(try matches("$[?(@.n =~ /1.*/)]", nil, body) == found, "\(body)")
+        }
+        // A regex may hold what reads as another operator; flags Java has and this engine does not are refused.
+        #expect(try matches("$[?(@.s =~ /a==b<c/)]", nil, #"{"s": "a==b<c"}"#))
+        #expect { try JSONPath("$[?(@.s =~ /a/x)]") } throws: { "\($0)".contains("flags \"x\"") }
+        #expect { try JSONPath("$[?(@.s =~ /(a)\\1/)]") } throws: { "\($0)".contains("regex") }
+    }
+
+    /// Found in a real mapping set (navikt/tiltak-refusjon-api, RealSets): a filter whose path holds indexes,
+    /// `@.Request.Resource[0].Attribute[2].Value`, was cut at its first `]` and refused at load.
+    @Test func filtersTestPathsWithIndexes() throws {
+        let path = #"$[?(@.Request.Resource[0].Attribute[2].Value == "07098142678")]"#
+        let body = #"{"Request": {"Resource": [{"Attribute": [{}, {}, {"Value": "07098142678"}]}]}}"#
+        #expect(try matches(path, nil, body))
+        #expect(try !matches(path, nil, #"{"Request": {"Resource": [{"Attribute": [{"Value": "07098142678"}]}]}}"#))
+        #expect(try matches("$.a[?(@['b'][-1] =~ /x.*/)]", nil, #"{"a": [{"b": [1, "xy"]}]}"#))
+        #expect { try JSONPath("$[?(@.a[*].b == 1)]") } throws: { "\($0)".contains("names and indexes") }
+        #expect { try JSONPath("$[?(@.a.size() == 1)]") } throws: { "\($0)".contains("functions") }
+    }
+
     @Test func withoutAMatcherNullAndEmptyAreNotFound() throws {
         for (body, found) in [
             (#"{"name": 0}"#, true), (#"{"name": ""}"#, true), (#"{"name": false}"#, true), (#"{"name": null}"#, false),
