@@ -17,7 +17,13 @@ DURATION="${DURATION:-5s}"
 COUNT="${COUNT:-2000}"
 WORK="$(mktemp -d)"
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+# TERM first (nginx's master then stops its worker, which would hold our stdout open), KILL what is left.
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    sleep 0.3
+    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 for tool in wrk nginx python3; do
@@ -55,7 +61,7 @@ http {
   }
 }
 CONF
-nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" > /dev/null 2>&1 &
 PIDS+=($!)
 wait_port "$NGINX_PORT"
 

@@ -67,6 +67,7 @@ struct Router: Sendable {
     /// Stub indices whose URL may match, best first. The caller still checks every field.
     func candidates(for input: MatchInput) -> [Int] {
         var result = index.exactPaths[input.request.path] ?? []
+        if input.request.rawQuery != nil, let targets = index.exactTargets[input.request.originTarget] { result += targets }
         collect(input.segments[...], node: index.trie, into: &result)
         if input.isEncoded {
             // Native routes are indexed by their decoded literals: look the decoded path up too.
@@ -120,6 +121,8 @@ struct Router: Sendable {
 /// expressions by their literal prefix, and the stubs that take any URL. Built one stub at a time, in order.
 struct URLIndex: Sendable {
     private(set) var exactPaths: [String: [Int]] = [:]
+    /// WireMock `url` mappings with a query, by their whole target: a recording holds hundreds of one path.
+    private(set) var exactTargets: [String: [Int]] = [:]
     private(set) var trie = Router.TrieNode()
     private(set) var patterns: [(prefix: String, includesQuery: Bool, index: Int)] = []
     private(set) var anyURL: [Int] = []
@@ -132,6 +135,10 @@ struct URLIndex: Sendable {
 
     /// Indexes `stub` at `position` (its index in the router's stubs).
     mutating func add(_ stub: Stub, at position: Int) {
+        if case .exactURL(let target) = stub.url, target.contains("?") {
+            exactTargets[target, default: []].append(position)
+            return
+        }
         if let path = stub.exactPath {
             exactPaths[path, default: []].append(position)
             return

@@ -142,3 +142,54 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
     }
 }
+
+/// A recording of 10,000 requests (issue 27): every one written under its own name, and the root loads and answers.
+@Suite struct LargeRecordingTests {
+    @Test func tenThousandRequestsAreRecordedWrittenAndReplayed() throws {
+        let backend = try TestServer(
+            #"{ "routes": [ { "method": "GET", "path": "/items/{id}", "template": true, "body": "item {{request.path.id}}" } ] }"#)
+        defer { backend.stop() }
+        let root = NSTemporaryDirectory() + "recording-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var options = MockServer.Options()
+        options.recordingRoot = root
+        let server = MockServer(stubs: StubSet(), host: "127.0.0.1", options: options)
+        _ = server.startRecording(ProxyRule(target: try UpstreamTarget(backend.url)), spec: RecordSpec())
+        for index in 0..<10_000 {
+            let answer = server.handle(HTTPRequest(method: "GET", target: "/items/\(index)"))
+            guard answer.status == 200 else {
+                Issue.record("request \(index): \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+                return
+            }
+        }
+        let result = try #require(server.stopRecording())
+        #expect(result.problems.isEmpty && result.lost == 0)
+        #expect(Set(result.mappings.map(\.path)).count == 10_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/mappings").count == 10_000)
+        let replay = MockServer(stubs: try StubLoader.load([root]), host: "127.0.0.1", options: MockServer.Options())
+        _ = try replay.start(port: 0)
+        defer { replay.stop() }
+        #expect(String(decoding: replay.handle(HTTPRequest(method: "GET", target: "/items/9999")).body, as: UTF8.self) == "item 9999")
+    }
+}
+
+/// A recording's many `url` mappings of one path are found by their whole target, the best first.
+@Suite struct ExactTargetIndexTests {
+    @Test func mappingsOfOnePathWithQueriesAnswerTheirOwnRequests() throws {
+        var mappings: [String] = []
+        for page in 0..<300 {
+            mappings.append(#"{"request": {"method": "GET", "url": "/items?page=\#(page)"}, "response": {"body": "page \#(page)"}}"#)
+        }
+        mappings.append(#"{"priority": 1, "request": {"method": "GET", "url": "/items?page=7"}, "response": {"body": "preferred"}}"#)
+        mappings.append(#"{"request": {"method": "GET", "url": "/items"}, "response": {"body": "no query"}}"#)
+        let server = try TestServer(#"{"mappings": ["# + mappings.joined(separator: ",") + "]}")
+        defer { server.stop() }
+        func body(_ target: String) -> String {
+            String(decoding: server.server.handle(HTTPRequest(method: "GET", target: target)).body, as: UTF8.self)
+        }
+        #expect(body("/items?page=299") == "page 299")
+        #expect(body("/items?page=7") == "preferred")
+        #expect(body("/items") == "no query")
+        #expect(server.server.handle(HTTPRequest(method: "GET", target: "/items?page=300")).status == 404)
+    }
+}

@@ -16,7 +16,7 @@ import Testing
         let start = ContinuousClock.now
         #expect(step.match(hostile) == nil)
         #expect(step.match(hostile + "y")?.first?.count == 3_000, "the first {} is greedy, as in Cucumber")
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(ContinuousClock.now - start < .seconds(10), "a backtracking matcher takes minutes here; a loaded machine, a second")
     }
 
     @Test func valuesAreCucumbers() throws {
