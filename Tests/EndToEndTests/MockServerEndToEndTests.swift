@@ -341,7 +341,7 @@ import Testing
         _ = try CLI.write(
             #"{"request":{"urlPath":"/t"},"response":{"body":"x","transformers":["body-transformer"]}}"#, "mappings/b.json", in: directory)
         _ = try CLI.write(
-            #"{"mappings":[{"request":{"urlPath":"/m1"},"response":{"body":"m1"}},{"request":{"urlPath":"/m2"},"response":{"proxyBaseUrl":"http://x"}}]}"#,
+            #"{"mappings":[{"request":{"urlPath":"/m1"},"response":{"body":"m1"}},{"request":{"urlPath":"/m2"},"response":{"body":"m2","transformerParameters":{}}}]}"#,
             "mappings/c.json", in: directory)
         let refused = try CLI.run(["--port", "0", "--stub", directory.path, "true"])
         #expect(

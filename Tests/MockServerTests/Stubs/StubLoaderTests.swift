@@ -65,8 +65,8 @@ import Testing
             "\"customMatcher\" is not supported by sut-launch (custom matchers are Java extensions)"
         ),
         (
-            #"{ "request": { "url": "/a" }, "response": { "proxyBaseUrl": "http://x" } }"#,
-            "\"proxyBaseUrl\" is not supported by sut-launch (proxying is not implemented)"
+            #"{ "request": { "url": "/a" }, "response": { "proxyBaseUrl": "gopher://x" } }"#,
+            "proxyBaseUrl: \"gopher://x\" is not a backend URL: it needs http:// or https://"
         ),
         (
             #"{ "request": { "url": "/a" }, "response": { "transformers": ["body-transformer"] } }"#,
