@@ -110,6 +110,16 @@ package struct RecordingOptions: Sendable {
         recordedBackend.map { RecordPlan(rule: ProxyRule(target: $0), spec: spec, required: recordFrom != nil) }
     }
 
+    /// What every scenario's server does under `test`: forward, record (never a failure to record nothing: many
+    /// scenarios call no backend), and where to write.
+    package var scenarioRecording: ScenarioRecording? {
+        guard recordFrom != nil || proxyUnmatched != nil else { return nil }
+        var options = MockServer.Options()
+        apply(to: &options)
+        let plan = recordedBackend.map { RecordPlan(rule: ProxyRule(target: $0), spec: spec, required: false) }
+        return ScenarioRecording(serverOptions: options, plan: plan)
+    }
+
     /// The mock server's options with these applied.
     package func apply(to options: inout MockServer.Options) {
         options.proxyUnmatched = proxyUnmatched.map(ProxyRule.init(target:))

@@ -43,9 +43,9 @@ package enum TestCommand {
         // A static executable cannot load libssl: HTTPS scenarios run in the companion, the whole suite at once. When
         // it cannot start, the suite runs here: each HTTPS scenario then fails saying why, and every report is written.
         if TLSServerContext.needsDynamicExecutable, case .run(let options)? = try? TestOptions.parse(arguments),
-            options.scenario.https != nil
+            let option = options.scenario.https.map({ $0.option }) ?? options.recording.httpsBackend
         {
-            Console.error(SutLaunchCommand.execCompanion(for: options.scenario.https?.option ?? "--https", arguments: ["test"] + arguments))
+            Console.error(SutLaunchCommand.execCompanion(for: option, arguments: ["test"] + arguments))
         }
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in

@@ -3,19 +3,28 @@ package enum TestOption: CommandOption {
     case tags, jobs, shard, shardTimings, steps, define, flagsIn, https, httpsHost, intercept, stepTimeout, scenarioTimeout, junit,
         junitStrict, report
     case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
+    case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
         switch self {
-        case .tags, .steps, .define, .name, .httpsHost, .intercept: true
+        case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
-            .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help:
+            .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help, .recordFrom, .into,
+            .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure:
             false
         }
     }
 
     package var spec: OptionSpec {
         switch self {
+        case .recordFrom: RecordingOptions.recordFromSpec
+        case .into: RecordingOptions.intoSpec
+        case .proxyUnmatched: RecordingOptions.proxyUnmatchedSpec
+        case .recordMissing: RecordingOptions.recordMissingSpec
+        case .keepSecrets: RecordingOptions.keepSecretsSpec
+        case .captureHeader: RecordingOptions.captureHeaderSpec
+        case .recordInsecure: RecordingOptions.insecureSpec
         case .tags:
             OptionSpec("--tags", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\" (given twice: both)")
         case .jobs: OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)")

@@ -32,6 +32,8 @@ package struct TestOptions {
     package var github = false
     /// `--https` and `--https-host` (a scenario's server mints its own certificate: no `--https-cert` here).
     package var https = HTTPSOptions()
+    /// `--record-from URL --into DIR` and its companions: every scenario's server forwards and records.
+    package var recording = RecordingOptions()
 
     /// What a command line asks for.
     package enum Action {
@@ -84,6 +86,8 @@ package struct TestOptions {
         scenario.defines = try DefineOptions.parse(parsed.values(.define))
         for option in parsed.options { try apply(option) }
         try https.check()
+        try recording.check()
+        scenario.recording = recording.scenarioRecording
         // test takes names only, no certificate
         scenario.https = https.needsTLS ? HTTPSPlan(hosts: https.hosts, intercept: https.intercept, listensWithTLS: https.enabled) : nil
         guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("test needs feature files: sut-launch test features/")) }
@@ -117,6 +121,13 @@ package struct TestOptions {
         case .https: https.enabled = true
         case .httpsHost: try https.addHost(value, spelling: option.spelling, index: option.index)
         case .intercept: try https.addIntercepted(value, spelling: option.spelling, index: option.index)
+        case .recordFrom: try recording.setBackend(value, option: option.spelling, index: option.index, recording: true)
+        case .into: recording.into = value
+        case .proxyUnmatched: try recording.setBackend(value, option: option.spelling, index: option.index, recording: false)
+        case .recordMissing: recording.recordMissing = true
+        case .keepSecrets: recording.keepSecrets = true
+        case .captureHeader: try recording.addCapturedHeader(value, spelling: option.spelling)
+        case .recordInsecure: recording.insecure = true
         case .stepTimeout: scenario.stepTimeout = try NumericOptions.duration(option)
         case .scenarioTimeout: scenario.scenarioTimeout = try NumericOptions.duration(option)
         case .junit: junitPath = try OutputFiles.path(option)

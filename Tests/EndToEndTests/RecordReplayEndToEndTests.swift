@@ -94,6 +94,31 @@ struct RecordReplayEndToEndTests {
         #expect(other.stderr.contains("unexpected request GET /new"))
     }
 
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl as the program (apt-get install curl)"))
+    func aSuiteRecordsWhatItsScenariosAsk() throws {
+        let files = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: files) }
+        try #"{"ok": true}"#.write(to: files.appendingPathComponent("data.json"), atomically: true, encoding: .utf8)
+        let backend = try Backend(files: files)
+        defer { backend.stop() }
+        let feature = try CLI.write(
+            """
+            Feature: recorded
+              Scenario: asks the backend
+                When I run "curl -sS ${SUT_MOCK_SERVER_URL}/data.json"
+                Then I see "true}"
+              Scenario: asks nothing
+                When I run "echo quiet"
+                Then I see "quiet"
+
+            """, "r.feature", in: files)
+        let recording = files.appendingPathComponent("rec").path
+        let result = try CLI.run(["test", "--record-from", backend.url, "--into", recording, feature])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let mappings = try FileManager.default.contentsOfDirectory(atPath: recording + "/mappings")
+        #expect(mappings.count == 1 && mappings[0].hasPrefix("get-data.json-"), "\(mappings)")
+    }
+
     @Test func anUnreachableBackendFailsTheRunNamingIt() throws {
         let recording = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: recording) }

@@ -78,6 +78,16 @@ import Testing
         case .define: (["-D", "NAME=v"], { $0.scenario.defines == ["NAME": "v"] })
         case .flagsIn: (["--flags-in", "args"], { $0.scenario.flagsIn == .args })
         case .https: (["--https"], { $0.scenario.https?.hosts == [] })
+        case .recordFrom, .into, .keepSecrets, .captureHeader:
+            (
+                ["--record-from", "http://127.0.0.1:9", "--into", "rec", "--keep-secrets", "--capture-header", "Accept"],
+                { $0.scenario.recording?.plan?.spec.keepSecrets == true && $0.scenario.recording?.serverOptions.recordingRoot == "rec" }
+            )
+        case .proxyUnmatched, .recordMissing, .recordInsecure:
+            (
+                ["--proxy-unmatched", "https://h", "--record-missing", "--into", "r", "--record-insecure"],
+                { $0.scenario.recording?.serverOptions.upstream.insecure == true && $0.scenario.recording?.plan != nil }
+            )
         case .httpsHost:
             (["--https", "--https-host", "api.test", "--https-host", "::1"], { $0.scenario.https?.hosts == ["api.test", "::1"] })
         case .intercept:

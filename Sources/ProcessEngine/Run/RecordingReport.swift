@@ -1,10 +1,10 @@
 import AutomationSupport
-import MockServer
+package import MockServer
 
 /// The end of a run's recording on stderr: what was written where, and what a recording asked for and did not get.
-enum RecordingReport {
+package enum RecordingReport {
     /// Prints one line for the recording (unless quiet) and returns its problems, which fail the run.
-    static func report(_ result: RecordingResult, _ record: RecordPlan, quiet: Bool) -> [String] {
+    package static func report(_ result: RecordingResult, _ record: RecordPlan, quiet: Bool) -> [String] {
         var problems = result.problems
         if result.mappings.isEmpty && record.required {
             problems.append(

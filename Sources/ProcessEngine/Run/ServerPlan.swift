@@ -51,3 +51,14 @@ package struct RecordPlan: Sendable {
         self.required = required
     }
 }
+
+/// What every scenario's server of a `test --record-from` (or `--proxy-unmatched`) run does: its options (the backend
+/// for what no stub matches, the root recordings go to) and the recording it makes.
+package struct ScenarioRecording: Sendable {
+    package var serverOptions: MockServer.Options
+    package var plan: RecordPlan?
+    package init(serverOptions: MockServer.Options, plan: RecordPlan?) {
+        self.serverOptions = serverOptions
+        self.plan = plan
+    }
+}

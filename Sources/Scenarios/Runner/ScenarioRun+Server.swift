@@ -10,9 +10,12 @@ extension ScenarioRun {
     /// share one), and every program the scenario launches gets them in its environment.
     func ensureServer() throws(StepFailure) -> MockServer? {
         if let server { return server }
-        guard hasStubs else { return nil }
+        guard hasStubs || options.recording != nil else { return nil }
         let started: MockServer
-        switch MockServerRun.start(ServerPlan(stubs: stubs, port: 0, strict: strict, https: https)) {
+        var plan = ServerPlan(
+            stubs: stubs, port: 0, strict: strict, options: options.recording?.serverOptions ?? MockServer.Options(), https: https)
+        plan.record = options.recording?.plan
+        switch MockServerRun.start(plan) {
         case .success(let server): started = server
         case .failure(let error): throw StepFailure(error.message, kind: .error)
         }
@@ -54,8 +57,11 @@ extension ScenarioRun {
         guard let server else { return [] }
         server.settle(timeout: MockServerRun.settleTimeout)
         server.waitForWebhooks()
+        let recorded = options.recording?.plan.flatMap { plan in
+            server.stopRecording().map { RecordingReport.report($0, plan, quiet: true) }
+        }
         server.stop()
-        return server.summary.failures
+        return server.summary.failures + (recorded ?? []).map { "recording: \($0)" }
     }
 
     var unexpectedRequests: [String] {

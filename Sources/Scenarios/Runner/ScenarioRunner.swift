@@ -41,6 +41,9 @@ public struct ScenarioOptions: Sendable {
     /// `test --https`: every scenario's mock server speaks HTTPS, trusted by its programs (nil: plain HTTP unless
     /// a scenario says `Given the mock server speaks HTTPS`).
     package var https: HTTPSPlan?
+    /// `test --record-from` / `--proxy-unmatched`: every scenario has a server that forwards (and records) what no
+    /// stub matches; nil: none.
+    package var recording: ScenarioRecording?
 
     /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
