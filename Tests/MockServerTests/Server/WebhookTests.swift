@@ -55,6 +55,27 @@ import Testing
         #expect(callee.server.journal.ordered.first?.request.bodyText == "late")
     }
 
+    /// Attack 1, F10: a fragment or a bare query became the request-target (`POST ?@x/`, `POST /p#frag`).
+    @Test func theRequestTargetStartsWithASlashAndHasNoFragment() throws {
+        let cases = [
+            ("http://127.0.0.1:9?@x/", "/?@x/"), ("http://127.0.0.1:9/p#frag", "/p"), ("http://127.0.0.1:9#@example.com/", "/"),
+            ("http://127.0.0.1:9", "/"), ("http://[::1]:9/a?b=1#c", "/a?b=1"),
+        ]
+        for (url, path) in cases { #expect(Webhook.target(url).path == path && Webhook.target(url).problem == nil, "\(url)") }
+        // After rendering too: the callee sees origin form.
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action = #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:\#(callee.port){{request.headers.X-Rest}}" } } ]"#
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("POST /order HTTP/1.1\r\nHost: x\r\nX-Rest: ?q#frag\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        #expect(client.read(timeout: 10).hasSuffix("accepted"))
+        #expect(server.server.settle(timeout: .seconds(10)) && server.server.waitForWebhooks())
+        #expect(callee.server.journal.ordered.first?.request.target == "/?q")
+    }
+
     @Test func aWebhookThatCannotBeDeliveredFailsTheChecks() throws {
         let action = #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:{{request.headers.X-Port}}/cb" } } ]"#
         let server = try TestServer(Self.caller(action))
