@@ -98,6 +98,7 @@ extension ValueMatcher {
                 throw reader.error("equalToJson", "\(what): equalToJson holds a string that is not JSON: \(error.message)")
             }
         }
+        if let problem = JSONPlaceholder.problem(in: expected) { throw reader.error("equalToJson", "\(what): equalToJson: \(problem)") }
         return .equalToJSON(
             expected, ignoreArrayOrder: try reader.bool("ignoreArrayOrder") ?? false,
             ignoreExtraElements: try reader.bool("ignoreExtraElements") ?? false)
