@@ -196,6 +196,22 @@ import Testing
         #expect(server.server.summary.unexpected.count == heads.count)
     }
 
+    /// Attack 1, F8: a final dot made `api.example.com.` another name for `host` matchers and `{{request.host}}`, where
+    /// the intercept check already read it as the same name.
+    @Test func aFinalDotIsTheSameNameForMatchersAndTemplates() throws {
+        let server = try Mappings.server(#"{"urlPath": "/v1/me", "host": {"equalTo": "api.example.com"}}"#)
+        for host in ["API.EXAMPLE.COM.", "api.example.com.:80"] {
+            #expect(Mappings.ask(server, "/v1/me", headers: [("Host", host)]).matched, "\(host)")
+        }
+        #expect(Mappings.ask(server, "http://api.example.com./v1/me").matched)
+        #expect(!Mappings.ask(server, "/v1/me", headers: [("Host", "api.example.com..")]).matched)
+        var headers = HTTPHeaders()
+        headers.add("Host", "Api.Example.com.:8080")
+        let template = try ResponseTemplate("{{request.host}} {{request.baseUrl}}")
+        #expect(
+            try template.render(HTTPRequest(method: "GET", target: "/", headers: headers)) == "api.example.com http://api.example.com:8080")
+    }
+
     @Test func templatesAndTheAdminAPIGiveWireMocksBaseURLAndAbsoluteURL() throws {
         var headers = HTTPHeaders()
         headers.add("Host", "api.example.com:443")
