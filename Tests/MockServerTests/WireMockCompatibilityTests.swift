@@ -82,6 +82,29 @@ import Testing
         #expect(subject.ask("PUT", "/__admin/scenarios/cart/state", headers: json, body: #"{"state": 1}"#).status == 400)
     }
 
+    /// Attack 1, F3: a mapping read back left out its scenario keys, `persistent` and `postServeActions`, and PUT
+    /// refused the server's own output (`source`); a stripped round trip silently dropped the scenario and the webhook.
+    @Test func aMappingReadBackCanBePutBackWhole() throws {
+        let subject = MockServer(stubs: try StubLoader.parse(#"{"mappings": []}"#, file: "m.json", directory: "."))
+        let json = ["Content-Type": "application/json"] as HTTPHeaders
+        let id = "5a2c0e3e-1111-4222-8333-444455556666"
+        let mapping = #"""
+            {"id": "\#(id)", "scenarioName": "S1", "requiredScenarioState": "Started", "newScenarioState": "Two", "persistent": true,
+             "request": {"url": "/sc1"}, "response": {"body": "z"},
+             "postServeActions": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1:9/cb"}}]}
+            """#
+        #expect(subject.ask("POST", "/__admin/mappings", headers: json, body: mapping).status == 201)
+        let read = subject.ask("GET", "/__admin/mappings/\(id)").body
+        for part in [#""scenarioName":"S1""#, #""requiredScenarioState":"Started""#, #""newScenarioState":"Two""#, #""persistent":true"#] {
+            #expect(read.contains(part), "\(read)")
+        }
+        #expect(read.contains(#""postServeActions":[{"name":"webhook","parameters":{"url":"http://127.0.0.1:9/cb"}}]"#), "\(read)")
+        #expect(subject.ask("PUT", "/__admin/mappings/\(id)", headers: json, body: read).status == 200)
+        #expect(subject.ask("GET", "/__admin/mappings/\(id)").body == read)
+        #expect(subject.ask("PUT", "/__admin/scenarios/S1/state", headers: json, body: #"{"state": "Two"}"#).status == 200)
+        #expect(subject.ask("GET", "/sc1").status == 404, "the scenario requirement was kept")
+    }
+
     @Test func globalSettingsNearMissQueriesAndSave() throws {
         let subject = MockServer(
             stubs: try StubLoader.parse(

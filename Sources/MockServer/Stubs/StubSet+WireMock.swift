@@ -76,6 +76,9 @@ extension StubSet {
             url: url, responses: [])
         stub.wireMockRequest = node["request"].map(JSONWriter.write)
         stub.wireMockResponse = node["response"].map(JSONWriter.write)
+        stub.wireMockExtras = ["scenarioName", "requiredScenarioState", "newScenarioState", "persistent", "postServeActions"].compactMap {
+            key in node[key].map { "," + JSONWriter.quoted(key) + ":" + JSONWriter.write($0) }
+        }.joined()
         if let metadata = node["metadata"] {
             guard metadata.members != nil else {
                 throw StubError(file: file, position: metadata.position, "\"metadata\" must be an object, like {\"tags\": [\"smoke\"]}")
