@@ -105,6 +105,20 @@ import Testing
         #expect(subject.ask("GET", "/sc1").status == 404, "the scenario requirement was kept")
     }
 
+    /// Attack 1, F4: a mapping file's mapping without an id got `root/mappings/a.json:1`, which no admin endpoint could
+    /// address; it gets a UUID (the same on every load), as WireMock gives one.
+    @Test func aFileMappingWithoutAnIdGetsAUUIDTheAdminAPIAddresses() throws {
+        let text = #"{"mappings": [{"request": {"url": "/a"}, "response": {"body": "a"}}, {"request": {"url": "/b"}, "response": {}}]}"#
+        let load = { try StubLoader.parse(text, file: "root/mappings/a\n.json", directory: ".") }
+        let subject = MockServer(stubs: try load())
+        let ids = subject.summary.routes.map(\.id)
+        #expect(ids.count == 2 && ids.allSatisfy { StubSet.uuid($0) == $0 } && ids[0] != ids[1], "\(ids)")
+        #expect(MockServer(stubs: try load()).summary.routes.map(\.id) == ids, "the same on every load")
+        #expect(subject.ask("GET", "/__admin/mappings/\(ids[0])").body.contains(#""request":{"url":"/a"}"#))
+        #expect(subject.ask("DELETE", "/__admin/mappings/\(ids[0])").status == 200)
+        #expect(subject.ask("GET", "/a").status == 404)
+    }
+
     @Test func globalSettingsNearMissQueriesAndSave() throws {
         let subject = MockServer(
             stubs: try StubLoader.parse(

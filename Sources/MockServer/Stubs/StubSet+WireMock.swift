@@ -70,7 +70,7 @@ extension StubSet {
         let name = try mapping.string("name") ?? "\(method) \(url.description)"
         let explicitID = try mappingID(mapping, "id")
         let uuid = try mappingID(mapping, "uuid")
-        let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
+        let id = explicitID ?? uuid ?? StubSet.uuid(derivedFrom: "\(file):\(node.position)")
         let stub = Stub(
             id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
             url: url, responses: [])
