@@ -48,14 +48,16 @@ package enum ArgumentParser {
         try checkRepeats(result.options)
     }
 
-    /// A value option that does not repeat, given twice: a usage error naming both occurrences.
+    /// A value option that does not repeat, given twice (under its own name or an alias): a usage error naming both
+    /// occurrences.
     private static func checkRepeats<Option: CommandOption>(_ options: [ParsedOption<Option>]) throws(UsageError) {
         var first: [Option: ParsedOption<Option>] = [:]
         for option in options where option.option.spec.takesValue && !option.option.repeats {
-            if let earlier = first[option.option] {
-                throw UsageError(.givenTwice(option.option.spec.long, first: earlier.origin, second: option.origin))
+            let key = option.option.aliasOf ?? option.option
+            if let earlier = first[key] {
+                throw UsageError(.givenTwice(key.spec.long, first: earlier.origin, second: option.origin))
             }
-            first[option.option] = option
+            first[key] = option
         }
     }
 

@@ -41,9 +41,13 @@ package protocol CommandOption: CaseIterable, Hashable, Sendable where AllCases 
     /// takes a value, given twice, is a usage error naming both (the last one silently won: `--timeout 1s --timeout
     /// 0` ran with no timeout, `--shard 1/2 --shard 2/2` ran one shard).
     var repeats: Bool { get }
+    /// The option this one is another name of (WireMock's `--bind-address` for `--host`): the two given together are
+    /// the same option given twice.
+    var aliasOf: Self? { get }
 }
 
 extension CommandOption {
+    package var aliasOf: Self? { nil }
     /// Every case's spec, in declaration order (the order help lists them).
     static var specs: [OptionSpec] { allCases.map(\.spec) }
     /// The OPTIONS part of the command's help.

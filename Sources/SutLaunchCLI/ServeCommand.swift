@@ -87,7 +87,9 @@ package enum ServeCommand {
         // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
         server.onShutdown { SignalForwarder.raiseTermination() }
         _ = SignalForwarder.waitForTerminationSignal()
-        let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet, settle: .milliseconds(500), after: "the stop")
+        server.stopSendingWebhooks() // stopping begins: a webhook calling this server cannot keep it alive
+        let (summary, journalFailed) = MockServerRun.finish(
+            server, plan, quiet: quiet, settle: .milliseconds(500), webhooks: .milliseconds(400), after: "the stop")
         if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
     }

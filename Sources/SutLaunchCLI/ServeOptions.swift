@@ -19,6 +19,14 @@ package enum ServeOption: CommandOption {
         }
     }
 
+    package var aliasOf: ServeOption? {
+        switch self {
+        case .bindAddress: .host
+        case .maxRequestJournalEntries: .journalLimit
+        default: nil
+        }
+    }
+
     package var spec: OptionSpec {
         switch self {
         case .port: OptionSpec("--port", short: "-p", value: "PORT", help: "port (default 8080; 0 picks a free port)")
@@ -82,7 +90,7 @@ package struct ServeOptions {
 
     /// Parses `serve`'s arguments (after `serve`); WireMock's own options are read too (``WireMockCommandLine``).
     package static func parse(_ arguments: [String]) throws(UsageError) -> ServeOptions {
-        let (arguments, notices) = WireMockCommandLine.translate(arguments)
+        let (arguments, notices) = try WireMockCommandLine.translate(arguments)
         var parsed = ParsedArguments<ServeOption>()
         try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
         var options = ServeOptions()

@@ -1,3 +1,6 @@
+import AutomationSupport
+import ProcessEngine
+
 /// WireMock 2.35's standalone command line, read by `serve` so that a WireMock invocation works with the binary's
 /// name swapped: `--root-dir`, `--bind-address` and `--max-request-journal-entries` are `serve`'s own options
 /// (``ServeOption``); the ones that are this server's behaviour already are accepted as they are, and the ones that
@@ -52,10 +55,13 @@ enum WireMockCommandLine {
         "--timeout": (true, "answers are not cut short; clients set their own timeouts"),
     ]
 
-    /// `arguments` with WireMock's options made `serve`'s, and one notice per option that has no effect here.
-    static func translate(_ arguments: [String]) -> (arguments: [String], notices: [String]) {
+    /// `arguments` with WireMock's options made `serve`'s, and one notice per option that has no effect here. An
+    /// ignored option that takes a value takes the next argument as WireMock does (`--https-port 8443`), and its
+    /// notice says which: it is not read as a stub file.
+    /// - Throws: ``UsageError`` when such an option has no value after it.
+    static func translate(_ arguments: [String]) throws(UsageError) -> (arguments: [String], notices: [String]) {
         var result: [String] = []
-        var notices: [String] = []
+        var ignoredGiven: [(name: String, values: [String])] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -68,12 +74,28 @@ enum WireMockCommandLine {
             if alreadySo.contains(name) {
                 continue
             } else if let ignored = ignored[name] {
-                if ignored.takesValue && attached == nil && index < arguments.count { index += 1 }
-                let notice = "\(name) has no effect in sut-launch serve: \(ignored.why)"
-                if !notices.contains(notice) { notices.append(notice) }
+                var value = attached
+                if ignored.takesValue && value == nil {
+                    guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                        throw UsageError(.missingValue(name, placeholder: "VALUE"))
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+                let shown = ignored.takesValue ? value.map { [String($0.prefix(80)).escapingControlCharacters()] } ?? [] : []
+                if let at = ignoredGiven.firstIndex(where: { $0.name == name }) {
+                    ignoredGiven[at].values += shown
+                } else {
+                    ignoredGiven.append((name, shown))
+                }
             } else {
                 result.append(argument)
             }
+        }
+        let notices = ignoredGiven.map { given in
+            let taken =
+                given.values.isEmpty ? "" : " (its value \(given.values.joined(separator: ", ")) is taken with it, as WireMock takes it)"
+            return "\(given.name) has no effect in sut-launch serve: \(ignored[given.name]!.why)\(taken)"
         }
         return (result, notices)
     }

@@ -136,6 +136,19 @@ struct WireMockCommandLineEndToEndTests {
         #expect(result.stderr.contains("1× POST /callback"), "\(result.stderr)")
     }
 
+    /// Attack 1, F11: `--host 127.0.0.1 --bind-address ::1` served on ::1 (the last won); `--https-port` took no value.
+    @Test func anOptionAndItsWireMockAliasTogetherAreAUsageError() throws {
+        let both = try CLI.run(["serve", "--port", "0", "--host", "127.0.0.1", "--bind-address", "::1"])
+        #expect(both.status == 2, "\(both.stderr)")
+        #expect(
+            both.stderr.contains("--host is given twice: --host 127.0.0.1 (argument 3) and --bind-address ::1 (argument 5)"),
+            "\(both.stderr)")
+        let journal = try CLI.run(["serve", "--port", "0", "--journal-limit", "5", "--max-request-journal-entries", "6"])
+        #expect(journal.status == 2 && journal.stderr.contains("--journal-limit is given twice"), "\(journal.stderr)")
+        let bare = try CLI.run(["serve", "--port", "0", "--https-port"])
+        #expect(bare.status == 2 && bare.stderr.contains("option '--https-port' needs a value"), "\(bare.stderr)")
+    }
+
     @Test func serveTakesWireMocksDefaultRootAndSaysWhatARootLacks() throws {
         let directory = try root()
         defer { try? FileManager.default.removeItem(at: directory) }

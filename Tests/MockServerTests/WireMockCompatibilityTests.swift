@@ -82,6 +82,43 @@ import Testing
         #expect(subject.ask("PUT", "/__admin/scenarios/cart/state", headers: json, body: #"{"state": 1}"#).status == 400)
     }
 
+    /// Attack 1, F3: a mapping read back left out its scenario keys, `persistent` and `postServeActions`, and PUT
+    /// refused the server's own output (`source`); a stripped round trip silently dropped the scenario and the webhook.
+    @Test func aMappingReadBackCanBePutBackWhole() throws {
+        let subject = MockServer(stubs: try StubLoader.parse(#"{"mappings": []}"#, file: "m.json", directory: "."))
+        let json = ["Content-Type": "application/json"] as HTTPHeaders
+        let id = "5a2c0e3e-1111-4222-8333-444455556666"
+        let mapping = #"""
+            {"id": "\#(id)", "scenarioName": "S1", "requiredScenarioState": "Started", "newScenarioState": "Two", "persistent": true,
+             "request": {"url": "/sc1"}, "response": {"body": "z"},
+             "postServeActions": [{"name": "webhook", "parameters": {"url": "http://127.0.0.1:9/cb"}}]}
+            """#
+        #expect(subject.ask("POST", "/__admin/mappings", headers: json, body: mapping).status == 201)
+        let read = subject.ask("GET", "/__admin/mappings/\(id)").body
+        for part in [#""scenarioName":"S1""#, #""requiredScenarioState":"Started""#, #""newScenarioState":"Two""#, #""persistent":true"#] {
+            #expect(read.contains(part), "\(read)")
+        }
+        #expect(read.contains(#""postServeActions":[{"name":"webhook","parameters":{"url":"http://127.0.0.1:9/cb"}}]"#), "\(read)")
+        #expect(subject.ask("PUT", "/__admin/mappings/\(id)", headers: json, body: read).status == 200)
+        #expect(subject.ask("GET", "/__admin/mappings/\(id)").body == read)
+        #expect(subject.ask("PUT", "/__admin/scenarios/S1/state", headers: json, body: #"{"state": "Two"}"#).status == 200)
+        #expect(subject.ask("GET", "/sc1").status == 404, "the scenario requirement was kept")
+    }
+
+    /// Attack 1, F4: a mapping file's mapping without an id got `root/mappings/a.json:1`, which no admin endpoint could
+    /// address; it gets a UUID (the same on every load), as WireMock gives one.
+    @Test func aFileMappingWithoutAnIdGetsAUUIDTheAdminAPIAddresses() throws {
+        let text = #"{"mappings": [{"request": {"url": "/a"}, "response": {"body": "a"}}, {"request": {"url": "/b"}, "response": {}}]}"#
+        let load = { try StubLoader.parse(text, file: "root/mappings/a\n.json", directory: ".") }
+        let subject = MockServer(stubs: try load())
+        let ids = subject.summary.routes.map(\.id)
+        #expect(ids.count == 2 && ids.allSatisfy { StubSet.uuid($0) == $0 } && ids[0] != ids[1], "\(ids)")
+        #expect(MockServer(stubs: try load()).summary.routes.map(\.id) == ids, "the same on every load")
+        #expect(subject.ask("GET", "/__admin/mappings/\(ids[0])").body.contains(#""request":{"url":"/a"}"#))
+        #expect(subject.ask("DELETE", "/__admin/mappings/\(ids[0])").status == 200)
+        #expect(subject.ask("GET", "/a").status == 404)
+    }
+
     @Test func globalSettingsNearMissQueriesAndSave() throws {
         let subject = MockServer(
             stubs: try StubLoader.parse(

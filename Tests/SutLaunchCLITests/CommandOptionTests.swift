@@ -174,6 +174,29 @@ import Testing
         #expect(holds(try ServeOptions.parse(arguments + ["routes.json"])), "\(option)")
     }
 
+    /// Attack 1, F11: an option and its WireMock alias given together, the last won; `--https-port F` swallowed F
+    /// silently, and `--https-port` alone was accepted.
+    @Test func anAliasCountsAsItsOptionAndAnIgnoredValueIsNamed() throws {
+        for (arguments, subject) in [
+            (
+                ["--host", "127.0.0.1", "--bind-address", "::1"],
+                "--host is given twice: --host 127.0.0.1 (argument 1) and --bind-address ::1"
+            ),
+            (
+                ["--max-request-journal-entries", "6", "--journal-limit", "5"],
+                "--journal-limit is given twice: --max-request-journal-entries 6"
+            ),
+            (["--https-port"], "option '--https-port' needs a value"),
+            (["--https-port", "--port", "0"], "option '--https-port' needs a value"),
+        ] {
+            #expect(throws: UsageError.self) { try ServeOptions.parse(arguments) }
+            do { _ = try ServeOptions.parse(arguments) } catch { #expect(error.message.contains(subject), "\(error.message)") }
+        }
+        let options = try ServeOptions.parse(["--https-port", "F.json", "--https-port=9"])
+        #expect(options.stubPaths.isEmpty)
+        #expect(options.notices.count == 1 && options.notices[0].hasSuffix("(its value F.json, 9 is taken with it, as WireMock takes it)"))
+    }
+
     /// Each name of every `check`, `serve` and `init` option reaches its case.
     @Test func everyCheckServeAndInitOptionIsRecognised() throws {
         try expectEveryNameParses(CheckOption.self)

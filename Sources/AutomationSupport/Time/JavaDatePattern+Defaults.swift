@@ -51,7 +51,7 @@ extension JavaDatePattern {
             parsed.zone = zone
         }
         guard scanner.atEnd else { return nil }
-        return resolve(parsed)
+        return resolve(parsed, strict: true) // ISO_ZONED_DATE_TIME resolves STRICT: 30 February is no date
     }
 
     /// `RFC_1123_DATE_TIME`: `[EEE, ]d MMM yyyy HH:mm[:ss] GMT|+HHMM`, letters in any case.

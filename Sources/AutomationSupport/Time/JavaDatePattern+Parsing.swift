@@ -123,8 +123,9 @@ extension JavaDatePattern {
 
     static let powersOfTen = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
 
-    /// The instant of what was read, as `ResolverStyle.SMART` and WireMock's `parseDate` resolve it.
-    static func resolve(_ parsed: Parsed) -> (milliseconds: Int, zone: TimeZoneRules?)? {
+    /// The instant of what was read, as `ResolverStyle.SMART` and WireMock's `parseDate` resolve it; `strict`, as
+    /// `ResolverStyle.STRICT` does (Java's `ISO_*` formatters): no day past the month's end, no `24:00`.
+    static func resolve(_ parsed: Parsed, strict: Bool = false) -> (milliseconds: Int, zone: TimeZoneRules?)? {
         var parsed = parsed
         if let yearOfEra = parsed.yearOfEra {
             guard yearOfEra >= 1 || parsed.era == nil else { return nil }
@@ -142,11 +143,12 @@ extension JavaDatePattern {
         let month = parsed.month ?? 1
         guard (1...12).contains(month), (1...31).contains(parsed.day ?? 1) else { return nil }
         // SMART: a day past the month's end (30 February) is its last day.
-        var day = min(parsed.day ?? 1, CivilCalendar.daysIn(month: month, year: year))
-        guard let time = resolveTime(parsed) else { return nil }
-        if time.nextDay { day += 1 }
-        let date = CivilCalendar.gregorianDays(year: year, month: month, day: day)
+        let day = min(parsed.day ?? 1, CivilCalendar.daysIn(month: month, year: year))
+        guard let time = resolveTime(parsed), !strict || (day == parsed.day ?? 1 && !time.nextDay) else { return nil }
+        var date = CivilCalendar.gregorianDays(year: year, month: month, day: day)
+        // The day of the week is checked before `24:00` moves the date on, as Java cross-checks it.
         if let weekday = parsed.weekday, parsed.day != nil, CivilCalendar.floorModulo(date + 3, 7) + 1 != weekday { return nil }
+        if time.nextDay { date += 1 }
         let local = date * CivilCalendar.dayMilliseconds + time.milliseconds
         guard CivilCalendar.range.contains(local) else { return nil }
         if let offset = parsed.offsetSeconds {

@@ -55,9 +55,9 @@ public struct HTTPRequest: Sendable, Hashable {
         target.hasPrefix("/") || Self.absoluteAuthority(target) == nil ? target : path + (rawQuery.map { "?" + $0 } ?? "")
     }
 
-    /// The host the request was sent to, lower-cased, without its port or an IPv6 address's brackets: an
+    /// The host the request was sent to, lower-cased, without its port, one final dot or an IPv6 address's brackets: an
     /// absolute-form target's, else the `Host` header's; empty when neither names one.
-    public var host: String { Self.split(authority: authority).host }
+    public var host: String { Interception.normalized(Self.split(authority: authority).host) }
 
     /// The port the request was sent to: the one its authority names, else the scheme's default (80, 443).
     public var port: Int { Self.split(authority: authority).port ?? (scheme == "https" ? 443 : 80) }

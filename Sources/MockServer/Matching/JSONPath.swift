@@ -228,6 +228,7 @@ struct JSONPath: Sendable {
     /// - without a matcher, a definite path must find a value that is not null, not an empty array or object,
     ///   and not an array of nulls; an indefinite one must find anything;
     /// - `absent` holds when nothing, null or an empty array is found (or the body is not JSON);
+    /// - `equalToJson` sees what was found written as JSON, whole: one value, or a deep scan's or filter's list;
     /// - other matchers see each value found as text: strings as they are, numbers as Java prints them (`1.0`),
     ///   objects and arrays as JSON; an array a definite path finds counts element by element when its elements
     ///   are plain values; one text that matches is enough.
@@ -248,6 +249,12 @@ struct JSONPath: Sendable {
             case .object(let members): return !members.isEmpty
             default: return true
             }
+        }
+        if case .equalToJSON = matcher {
+            // WireMock writes what the path found as JSON, whole (a deep scan's list too; nothing found is null), and
+            // compares that: a string that holds JSON is a string, not the value it spells.
+            guard document != nil else { return false }
+            return matcher.wireMockResult(JSONWriter.write(isDefinite ? found.first ?? JSONNode(.null) : JSONNode(.array(found)))).matched
         }
         var candidates = found
         if isDefinite, let value = found.first, let elements = value.elements,

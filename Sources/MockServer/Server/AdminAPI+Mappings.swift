@@ -73,7 +73,8 @@ extension AdminAPI {
     }
 
     /// One mapping as WireMock gives it back: id and uuid, name, request and response (as loaded; a native
-    /// route's in outline), priority; and sut-launch's `calls` and `source`.
+    /// route's in outline), priority, metadata, scenario keys, `persistent`, `postServeActions`; and sut-launch's
+    /// `calls` and `source` (read back as nothing, so the mapping given back can be put back).
     static func mappingJSON(_ stub: Stub, calls: Int) -> String {
         let request =
             stub.wireMockRequest ?? "{\"method\":" + JSONWriter.quoted(stub.method ?? "ANY") + ",\"urlPathTemplate\":"
@@ -82,7 +83,7 @@ extension AdminAPI {
         return "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"uuid\":" + JSONWriter.quoted(stub.id) + ",\"name\":"
             + JSONWriter.quoted(stub.name)
             + ",\"request\":" + request + ",\"response\":" + response + ",\"priority\":\(stub.priority)"
-            + (stub.wireMockMetadata.map { ",\"metadata\":" + $0 } ?? "")
+            + (stub.wireMockMetadata.map { ",\"metadata\":" + $0 } ?? "") + stub.wireMockExtras
             + ",\"source\":" + JSONWriter.quoted(stub.source) + ",\"calls\":\(calls)}"
     }
 
@@ -93,7 +94,11 @@ extension AdminAPI {
         let files = parts.stubs.filesDirectory
         if list && node["mappings"]?.elements == nil { throw EndpointRefusal(.text("import needs {\"mappings\": [...]}\n", status: 422)) }
         var stubs: [Stub] = []
-        for mapping in list ? (node["mappings"]?.elements ?? []) : [node] {
+        for given in list ? (node["mappings"]?.elements ?? []) : [node] {
+            var mapping = given
+            if case .object(let members) = given.value {
+                mapping.value = .object(members.filter { $0.key != "source" && $0.key != "calls" })
+            }
             do {
                 let stub = try StubSet.wireMockMapping(mapping, file: "admin API", filesDirectory: files)
                 if mapping["id"] == nil && mapping["uuid"] == nil { stub.id = UUID().uuidString.lowercased() }

@@ -4,14 +4,17 @@ extension HTTPServer {
     /// Serves one connection of an ``Interception`` listener: a `CONNECT` to a listed host becomes a tunnel whose
     /// requests are answered here (over TLS, or plain HTTP for port 80); an absolute-form request (`GET http://…`)
     /// to a listed host is answered as any request; anything to another host is refused (403) and counted as
-    /// unexpected. Requests in origin form are answered as the main listener answers them.
+    /// unexpected. A request in origin form is held to the same rule by its `Host` header (it was answered for any
+    /// host, counted as matched).
     static func serveProxy(
         _ client: Socket, address: String, intercept: Interception, limits: ServerLimits, handler: @escaping Handler,
         refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void, state: ServerState
     ) {
         let proxied: Handler = { request in
-            if HTTPRequest.absoluteAuthority(request.target) != nil && !intercept.covers(request.host) {
-                let response = RefusedRequest.response(intercept.refusal(request.target))
+            if !intercept.covers(request.host) {
+                let isAbsolute = HTTPRequest.absoluteAuthority(request.target) != nil
+                let target = isAbsolute ? request.target : "http://\(request.headers["Host"] ?? "")\(request.target)"
+                let response = RefusedRequest.response(intercept.refusal(target))
                 refused(request, response)
                 return response
             }

@@ -15,22 +15,47 @@ final class WebhookLog: @unchecked Sendable {
     /// When the last webhook reserved must have ended (its delay, then each step's deadline), monotonic ms.
     private var latestDeadlineMs = 0.0
 
-    /// Reserves slots for `count` webhooks whose delays are at most `delayMs`; returns how many may be sent.
-    func reserve(_ count: Int, delayMs: Int) -> Int {
+    /// At most this many webhooks start in any one second (a storm of webhooks calling this server keeps the CPU
+    /// it may take bounded); past it a webhook is not sent, and that is a failure.
+    static let startsPerSecond = 256
+    private var windowStartMs = -Double.infinity
+    private var windowStarts = 0
+    /// Set once the server begins to stop: no webhook is reserved after it.
+    private var stopping = false
+
+    /// Reserves slots for `count` webhooks whose delays are at most `delayMs`; returns how many may be sent and why
+    /// the others may not (the server stopping, too many in flight, too many this second).
+    func reserve(_ count: Int, delayMs: Int) -> (allowed: Int, refusal: String) {
         lock.withLock {
-            let allowed = max(0, min(count, Self.inFlightLimit - inFlight))
+            if stopping { return (0, "not sent, the server was stopping") }
+            let now = MonotonicClock.milliseconds()
+            if now - windowStartMs >= 1000 { (windowStartMs, windowStarts) = (now, 0) }
+            let slots = max(0, Self.inFlightLimit - inFlight)
+            let allowed = max(0, min(count, slots, Self.startsPerSecond - windowStarts))
             inFlight += allowed
-            let deadline = MonotonicClock.milliseconds() + Double(delayMs) + Double(3 * WebhookSender.timeoutMs) + 1000
+            windowStarts += allowed
+            let deadline = now + Double(delayMs) + Double(3 * WebhookSender.timeoutMs) + 1000
             latestDeadlineMs = max(latestDeadlineMs, deadline)
-            return allowed
+            let refusal =
+                allowed < min(count, slots)
+                ? "not sent, \(Self.startsPerSecond) webhooks had started within a second"
+                : "not sent, \(Self.inFlightLimit) webhooks were in flight"
+            return (allowed, refusal)
         }
     }
 
-    /// Waits until every webhook reserved has ended, or its deadline passed; false when some were still in flight.
-    func waitWhilePending() -> Bool {
+    /// Stops reserving: every webhook after this is not sent, a failure.
+    func stopAccepting() { lock.withLock { stopping = true } }
+
+    /// Stops reserving, then waits until every webhook reserved has ended, or the deadline fixed now has passed: the
+    /// last one's own deadline, or `timeoutMs` from now when that comes first. False when some were still in flight.
+    func waitWhilePending(timeoutMs: Double? = nil) -> Bool {
+        let deadline = lock.withLock {
+            stopping = true
+            return min(latestDeadlineMs, timeoutMs.map { MonotonicClock.milliseconds() + $0 } ?? .infinity)
+        }
         while true {
-            let (pending, deadline) = lock.withLock { (inFlight, latestDeadlineMs) }
-            if pending == 0 { return true }
+            if lock.withLock({ inFlight }) == 0 { return true }
             if MonotonicClock.milliseconds() >= deadline { return false }
             MonotonicClock.sleep(milliseconds: 5)
         }

@@ -148,6 +148,7 @@ public final class MockServer: Sendable {
 
     /// Stops listening and closes every connection.
     public func stop() {
+        parts.journal.webhooks.stopAccepting()
         server.stop()
         proxy?.stop()
     }
@@ -164,10 +165,16 @@ public final class MockServer: Sendable {
         return true
     }
 
-    /// Waits for the webhooks of answers already given, each until its delay and deadlines have passed; false when
-    /// some were still being sent then (the summary names them as failures).
+    /// Stops sending webhooks: those of later answers are not sent, each a failure named in the summary.
+    package func stopSendingWebhooks() { parts.journal.webhooks.stopAccepting() }
+
+    /// Stops sending webhooks (those of later answers are failures, named), then waits for the webhooks of answers
+    /// already given, until the last one's delay and deadlines have passed as they stand now, or `timeout` first;
+    /// false when some were still being sent then (the summary names them as failures).
     @discardableResult
-    package func waitForWebhooks() -> Bool { parts.journal.webhooks.waitWhilePending() }
+    package func waitForWebhooks(timeout: Duration? = nil) -> Bool {
+        parts.journal.webhooks.waitWhilePending(timeoutMs: timeout.map { $0.seconds * 1000 })
+    }
 
     /// The port it listens on (the one chosen when started with port 0).
     public var port: UInt16 { server.port }

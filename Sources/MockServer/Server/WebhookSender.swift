@@ -7,13 +7,15 @@ enum WebhookSender {
     /// Connect, send and the callee's answer head each within this.
     static let timeoutMs: Int32 = 10_000
 
-    /// Sends `hooks`, the first `ticket` of them in the slots reserved for them (``WebhookLog/reserve(_:delayMs:)``); the
-    /// others are failures (too many in flight).
-    static func send(_ hooks: [Webhook], after request: HTTPRequest, stub: String, journal: JournalStore, ticket: Int) {
+    /// Sends `hooks`, the first `ticket.allowed` of them in the slots reserved for them
+    /// (``WebhookLog/reserve(_:delayMs:)``); the others are failures, named with the ticket's reason.
+    static func send(
+        _ hooks: [Webhook], after request: HTTPRequest, stub: String, journal: JournalStore, ticket: (allowed: Int, refusal: String)
+    ) {
         let log = journal.webhooks
         for (index, hook) in hooks.enumerated() {
-            guard index < ticket else {
-                log.refused("webhook \(hook.method) after \(stub): not sent, \(WebhookLog.inFlightLimit) webhooks were in flight")
+            guard index < ticket.allowed else {
+                log.refused("webhook \(hook.method) \(hook.url.prefix(120).escapingControlCharacters()) after \(stub): \(ticket.refusal)")
                 continue
             }
             let started = startDetachedThread {

@@ -41,6 +41,9 @@ extension ResponseTemplate {
         var index: Int?
         var count = 0
         var key: String?
+        /// The part of the request this block's context is (`{{#with request}}`: `[]`): a bare name in it is read
+        /// from the request, as Handlebars reads it from the request's model.
+        var requestPath: [String]?
 
         func data(_ name: Substring) -> Value {
             guard let index else { return .null }
@@ -97,7 +100,9 @@ extension ResponseTemplate {
                     if ResponseTemplate.sectionHelpers.contains(name) {
                         try section(name, expression, body)
                     } else {
-                        try block(name, evaluate(expression), parameters, body, inverse)
+                        var requestPath: [String]?
+                        if case .path(let segments) = expression, segments.first == "request" { requestPath = Array(segments.dropFirst()) }
+                        try block(name, evaluate(expression), parameters, body, inverse, requestPath: requestPath)
                     }
                 }
             }
@@ -126,9 +131,9 @@ extension ResponseTemplate {
             output += text
         }
 
-        private mutating func block(_ name: String, _ value: Value, _ parameters: [String], _ body: [Node], _ inverse: [Node])
-            throws(RenderError)
-        {
+        private mutating func block(
+            _ name: String, _ value: Value, _ parameters: [String], _ body: [Node], _ inverse: [Node], requestPath: [String]? = nil
+        ) throws(RenderError) {
             switch name {
             case "each":
                 let items: [(key: String?, value: Value)]
@@ -153,7 +158,7 @@ extension ResponseTemplate {
                 }
             case "with":
                 guard Self.isTruthy(value) else { return try render(inverse) }
-                var scope = Scope(this: value)
+                var scope = Scope(this: value, requestPath: requestPath)
                 if let first = parameters.first { scope.names[first] = value }
                 scopes.append(scope)
                 try render(body)
@@ -190,8 +195,15 @@ extension ResponseTemplate {
         private mutating func resolve(_ segments: [String]) throws(RenderError) -> Value {
             let head = segments[0]
             if head == "request" { return try requestValue(Array(segments.dropFirst())) }
+            // `@root` is the template's own context, whose one member is `request`.
+            if head == "@root" {
+                return segments.count > 1 && segments[1] == "request" ? try requestValue(Array(segments.dropFirst(2))) : .null
+            }
             if head.hasPrefix("@") { return scopes.last?.data(head.dropFirst()) ?? .null }
             var value: Value
+            if head == Parser.contextual, segments.count > 1, let base = scopes.last?.requestPath {
+                return try requestValue(base + segments.dropFirst())
+            }
             if head == Parser.contextual, segments.count > 1 {
                 // `{{name}}` in a block: a member of `this`, else a variable (as Handlebars looks further out).
                 value = try member(segments[1], of: scopes.last?.this ?? .null)

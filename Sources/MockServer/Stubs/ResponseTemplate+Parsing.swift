@@ -265,6 +265,11 @@ extension ResponseTemplate {
             let segments = word.split(separator: ".", omittingEmptySubsequences: false).map { part -> String in
                 part.hasPrefix("[") && part.hasSuffix("]") ? String(part.dropFirst().dropLast()) : String(part)
             }
+            if word.hasPrefix("../") {
+                throw Error(
+                    "{{\(word.prefix(80))}}: ../ (the enclosing block's context) is not supported by sut-launch; name the value from the top, like request.body or @root.request.body"
+                )
+            }
             guard let head = segments.first, !segments.contains(where: \.isEmpty) else { throw Error("\(word) is not a value") }
             for segment in segments.dropFirst() where segment.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
                 guard position(segment) != nil else {

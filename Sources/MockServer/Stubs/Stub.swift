@@ -44,6 +44,9 @@ public final class Stub: @unchecked Sendable {
     var wireMockResponse: String?
     /// The mapping's `metadata` (JSON), for `find-by-metadata` and `remove-by-metadata`.
     var wireMockMetadata: String?
+    /// The mapping's scenario keys, `persistent` and `postServeActions` as loaded (`,"key":JSON` each), given back by
+    /// the admin API so that a mapping read and put back keeps them.
+    var wireMockExtras = ""
     /// What comes after the last of ``responses``: it repeats (the default), or the list starts over.
     var afterLast: ResponseOrder = .repeatLast
 

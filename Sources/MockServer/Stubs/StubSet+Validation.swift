@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// Checks a loaded stub's values against what the wire and the admin API can carry: a response head HTTP can
 /// write, and mapping ids the admin API can name.
 extension StubSet {
@@ -43,5 +45,19 @@ extension StubSet {
             }
         }
         return String(text).lowercased()
+    }
+
+    /// A UUID made from `text` (a mapping file's name and the mapping's position in it), for a mapping that names no
+    /// id: WireMock gives such a mapping a UUID, and its clients get, put and delete mappings by it; the same mapping
+    /// gets the same one on every load (reports compare across runs). Version 8 (RFC 9562), from FNV-1a and SplitMix64.
+    static func uuid(derivedFrom text: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        var generator = SplitMix64(seed: hash)
+        let high = (generator.next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x8000
+        let low = (generator.next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        let hex = { (value: UInt64) in String(repeating: "0", count: 16 - String(value, radix: 16).count) + String(value, radix: 16) }
+        let digits = Array(hex(high) + hex(low))
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
     }
 }

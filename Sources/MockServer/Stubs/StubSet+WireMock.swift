@@ -70,12 +70,15 @@ extension StubSet {
         let name = try mapping.string("name") ?? "\(method) \(url.description)"
         let explicitID = try mappingID(mapping, "id")
         let uuid = try mappingID(mapping, "uuid")
-        let id = explicitID ?? uuid ?? "\(file):\(node.position.line)"
+        let id = explicitID ?? uuid ?? StubSet.uuid(derivedFrom: "\(file):\(node.position)")
         let stub = Stub(
             id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
             url: url, responses: [])
         stub.wireMockRequest = node["request"].map(JSONWriter.write)
         stub.wireMockResponse = node["response"].map(JSONWriter.write)
+        stub.wireMockExtras = ["scenarioName", "requiredScenarioState", "newScenarioState", "persistent", "postServeActions"].compactMap {
+            key in node[key].map { "," + JSONWriter.quoted(key) + ":" + JSONWriter.write($0) }
+        }.joined()
         if let metadata = node["metadata"] {
             guard metadata.members != nil else {
                 throw StubError(file: file, position: metadata.position, "\"metadata\" must be an object, like {\"tags\": [\"smoke\"]}")

@@ -102,6 +102,7 @@ extension ValueMatcher {
                 throw reader.error("equalToJson", "\(what): equalToJson holds a string that is not JSON: \(error.message)")
             }
         }
+        if let problem = JSONPlaceholder.problem(in: expected) { throw reader.error("equalToJson", "\(what): equalToJson: \(problem)") }
         return .equalToJSON(
             expected, ignoreArrayOrder: try reader.bool("ignoreArrayOrder") ?? false,
             ignoreExtraElements: try reader.bool("ignoreExtraElements") ?? false)
@@ -122,6 +123,13 @@ extension ValueMatcher {
     /// `and`, `or` (string patterns inside), `hasExactly`, `includes` (string patterns of one value each).
     private static func list(_ name: String, _ reader: ObjectReader, what: String) throws(StubError) -> ValueMatcher {
         guard let elements = try reader.array(name) else { return .absent(false) }
+        // Empty, `and` held for anything (a missing header too) and the others never held: WireMock refuses and/or.
+        guard !elements.isEmpty else {
+            throw reader.error(
+                name,
+                "\(what): \"\(name)\": [] holds no matcher (it would \(name == "and" ? "match anything" : "never match")); list at least one"
+            )
+        }
         var matchers: [ValueMatcher] = []
         for element in elements {
             let matcher = try parse(element, file: reader.file, what: what)

@@ -93,7 +93,7 @@ struct Webhook: Sendable {
         text.replacingOccurrences(of: "originalRequest", with: "request")
     }
 
-    /// Where `url` goes: address, port and path; or why it may not be called. The URL is one request-line token (no
+    /// Where `url` goes: address, port and origin-form target (`/` first, no fragment); or why it may not be called. The URL is one request-line token (no
     /// space or control character: a value rendered into it cannot add a line to the request), the host an address
     /// of this machine written as one (four numbers from 127, `[::1]`) or `localhost`.
     static func target(_ url: String) -> (host: String, port: UInt16, path: String, problem: String?) {
@@ -119,7 +119,10 @@ struct Webhook: Sendable {
         guard loopbackIPv4 || address == "::1" else {
             return ("", 0, "", "webhooks go to this machine only (127.0.0.1, ::1, localhost), not \(host.prefix(80))")
         }
-        return (address, UInt16(clamping: port ?? 80), path.isEmpty ? "/" : String(path), nil)
+        // The request-target is origin form: a fragment is never sent, and a bare query gets the root path (`?q` is
+        // `/?q`), as Apache HttpClient (WireMock's) sends them.
+        let sent = path.prefix { $0 != "#" }
+        return (address, UInt16(clamping: port ?? 80), sent.hasPrefix("/") ? String(sent) : "/" + sent, nil)
     }
 
     /// Why `name` cannot be a header of a webhook's request: not a token (RFC 9110 5.1), or one the sender writes itself

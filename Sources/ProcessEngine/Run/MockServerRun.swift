@@ -41,15 +41,17 @@ package enum MockServerRun {
     /// - Parameter settle: how long requests already sent may take to be read and answered (`serve` stopping on a
     ///   signal waits less: it promises to end within a second).
     package static func finish(
-        _ server: MockServer, _ plan: ServerPlan, quiet: Bool, settle: Duration = settleTimeout, after what: String = "the program ended"
+        _ server: MockServer, _ plan: ServerPlan, quiet: Bool, settle: Duration = settleTimeout, webhooks: Duration? = nil,
+        after what: String = "the program ended"
     ) -> (summary: ServerSummary, journalFailed: Bool) {
         // A request the program sent just before it exited may still be in a socket's buffer: read and answer it
         // before the summary counts (an unexpected one dropped here made a strict run pass).
         if !server.settle(timeout: settle) {
             Console.line("warning: mock server: a request was still arriving or being answered \(Runner.format(settle)) after \(what)")
         }
-        // Webhooks of answers given: each is waited for until its own deadline; one still in flight is a failure.
-        server.waitForWebhooks()
+        // No webhook starts from here; those of answers given are waited for until the deadline fixed now (`webhooks`
+        // at most); one still in flight then, or one not sent, is a failure.
+        server.waitForWebhooks(timeout: webhooks)
         let recording = plan.record.flatMap { record in server.stopRecording().map { (record, $0) } }
         server.stop()
         var summary = server.summary

@@ -51,6 +51,23 @@ import Testing
         #expect(try matches("$.a[?(@['b'][-1] =~ /x.*/)]", nil, #"{"a": [{"b": [1, "xy"]}]}"#))
         #expect { try JSONPath("$[?(@.a[*].b == 1)]") } throws: { "\($0)".contains("names and indexes") }
         #expect { try JSONPath("$[?(@.a.size() == 1)]") } throws: { "\($0)".contains("functions") }
+    /// Attack 1, F5: with `equalToJson`, a deep scan was compared element by element and a string holding JSON was
+    /// parsed; WireMock compares what was found written as JSON, whole. Each case asked of WireMock 2.35.1.
+    @Test func equalToJsonSeesWhatWasFoundAsOneJSONValue() throws {
+        let json = { (text: String) in
+            ValueMatcher.equalToJSON(try JSONParser.parse(text), ignoreArrayOrder: false, ignoreExtraElements: false)
+        }
+        let cases: [(String, String, String, Bool)] = [
+            ("$..c", "[1,2]", #"{"c": [1, 2]}"#, false), ("$..c", "[1,2]", #"{"x": {"c": [1, 2]}}"#, false),
+            ("$..c", "[1,2]", #"{"c": 1, "d": {"c": 2}}"#, true), ("$.a", #"{"x":1}"#, #"{"a": "{"x":1}"}"#, false),
+            ("$.a", #"{"x":1}"#, #"{"a": {"x": 1}}"#, true), ("$.n", "1", #"{"n": 1}"#, true), ("$.n", "1", #"{"n": "1"}"#, false),
+            ("$.s", #""abc""#, #"{"s": "abc"}"#, true), ("$.z", "null", #"{"z": null}"#, true), ("$.z", "null", "{}", true),
+            ("$.arr", "[1,2]", #"{"arr": [1, 2]}"#, true), ("$.arr[*]", "[1,2]", #"{"arr": [1, 2]}"#, true),
+            ("$.arr[*]", "[1,2]", #"{"arr": [2, 1]}"#, false), ("$.n", "1", #"{"n": 1.0}"#, true),
+        ]
+        for (path, expected, body, matched) in cases {
+            #expect(try matches(path, try json(expected), body) == matched, "\(path) \(expected) \(body)")
+        }
     }
 
     @Test func withoutAMatcherNullAndEmptyAreNotFound() throws {

@@ -117,6 +117,12 @@ import Testing
         (#"{"headers": {"X": {"or": [{"hasExactly": [{"equalTo": "a"}]}]}}}"#, #""hasExactly" belongs to headers"#),
         (#"{"headers": {"X": {"hasExactly": [{"absent": true}]}}}"#, #"{"absent": true} inside hasExactly can never match"#),
         (#"{"headers": {"X": {"hasExactly": [{"equalTo": "a"}], "includes": []}}}"#, "has 2 matchers (hasExactly, includes)"),
+        // Attack 1, F2: empty lists loaded; `and: []` matched anything (a missing header too), the others nothing.
+        (#"{"headers": {"X": {"and": []}}}"#, #"headers "X": "and": [] holds no matcher (it would match anything)"#),
+        (#"{"queryParameters": {"q": {"or": []}}}"#, #""or": [] holds no matcher (it would never match)"#),
+        (#"{"bodyPatterns": [{"matchesJsonPath": {"expression": "$.a", "and": []}}]}"#, #""and": [] holds no matcher"#),
+        (#"{"headers": {"X": {"hasExactly": []}}}"#, #""hasExactly": [] holds no matcher"#),
+        (#"{"queryParameters": {"q": {"includes": []}}}"#, #""includes": [] holds no matcher"#),
         (
             #"{"headers": {"X": {"not": {"equalTo": "a"}}}}"#,
             "\"not\" is not supported by sut-launch (it is WireMock 3's, and WireMock 2.35 refuses it too"

@@ -55,6 +55,27 @@ import Testing
         #expect(callee.server.journal.ordered.first?.request.bodyText == "late")
     }
 
+    /// Attack 1, F10: a fragment or a bare query became the request-target (`POST ?@x/`, `POST /p#frag`).
+    @Test func theRequestTargetStartsWithASlashAndHasNoFragment() throws {
+        let cases = [
+            ("http://127.0.0.1:9?@x/", "/?@x/"), ("http://127.0.0.1:9/p#frag", "/p"), ("http://127.0.0.1:9#@example.com/", "/"),
+            ("http://127.0.0.1:9", "/"), ("http://[::1]:9/a?b=1#c", "/a?b=1"),
+        ]
+        for (url, path) in cases { #expect(Webhook.target(url).path == path && Webhook.target(url).problem == nil, "\(url)") }
+        // After rendering too: the callee sees origin form.
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action = #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:\#(callee.port){{request.headers.X-Rest}}" } } ]"#
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("POST /order HTTP/1.1\r\nHost: x\r\nX-Rest: ?q#frag\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        #expect(client.read(timeout: 10).hasSuffix("accepted"))
+        #expect(server.server.settle(timeout: .seconds(10)) && server.server.waitForWebhooks())
+        #expect(callee.server.journal.ordered.first?.request.target == "/?q")
+    }
+
     @Test func aWebhookThatCannotBeDeliveredFailsTheChecks() throws {
         let action = #"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1:{{request.headers.X-Port}}/cb" } } ]"#
         let server = try TestServer(Self.caller(action))
@@ -134,12 +155,36 @@ import Testing
     /// Fourth hostile review: one thread per webhook without a limit (3,002 threads from a flood).
     @Test func webhooksInFlightAreBoundedAndTheRestAreFailures() {
         let log = WebhookLog()
-        #expect(log.reserve(WebhookLog.inFlightLimit - 1, delayMs: 0) == WebhookLog.inFlightLimit - 1)
-        #expect(log.reserve(5, delayMs: 0) == 1)
+        #expect(log.reserve(WebhookLog.inFlightLimit - 1, delayMs: 0).allowed == WebhookLog.inFlightLimit - 1)
+        #expect(log.reserve(5, delayMs: 0) == (1, "not sent, \(WebhookLog.inFlightLimit) webhooks were in flight"))
         log.refused("webhook POST after x: not sent")
         #expect(log.report.first == "webhook POST after x: not sent")
         for _ in 0..<WebhookLog.inFlightLimit { log.finished(failure: nil) }
         #expect(log.pending == 0 && log.waitWhilePending())
+    }
+
+    /// Attack 1, F1: a webhook calling its own server kept it alive forever; each reservation pushed the end's wait
+    /// further. Once the wait begins nothing more is reserved, and its deadline is fixed then.
+    @Test func theEndsWaitStopsReservingAndKeepsItsDeadline() {
+        let log = WebhookLog()
+        #expect(log.reserve(1, delayMs: 600_000).allowed == 1)
+        #expect(!log.waitWhilePending(timeoutMs: 20), "one still in flight at the deadline")
+        #expect(log.reserve(2, delayMs: 0) == (0, "not sent, the server was stopping"))
+        log.finished(failure: nil)
+        #expect(log.waitWhilePending(timeoutMs: 0))
+    }
+
+    /// Attack 1, F1: two webhooks per answer, each calling the server again, kept 64 in flight without end (120 %
+    /// CPU); starts per second are bounded too.
+    @Test func aStormOfWebhooksIsBoundedPerSecond() {
+        let log = WebhookLog()
+        var refusal: String?
+        for _ in 0..<100_000 where refusal == nil {
+            let ticket = log.reserve(2, delayMs: 0)
+            for _ in 0..<ticket.allowed { log.finished(failure: nil) }
+            if ticket.allowed < 2 { refusal = ticket.refusal }
+        }
+        #expect(refusal == "not sent, \(WebhookLog.startsPerSecond) webhooks had started within a second")
     }
 
     /// An answer no connection writes (`handle(_:)`, for embedders) sends its webhooks at once: their reserved slots

@@ -44,6 +44,19 @@ import Testing
         ])
     }
 
+    /// Attack 1, F13: without a format, an invalid ISO date was resolved SMART (30 February became the 28th); WireMock's
+    /// ISO parser is STRICT and gives nothing. Its other default formats stay SMART. Each asked of WireMock 2.35.1.
+    @Test func parseDateWithoutAFormatReadsISODatesStrictly() throws {
+        try ResponseTemplateHelperTests.expectRendered([
+            ("[{{parseDate '2021-02-30T00:00:00Z'}}]", "[]"), ("[{{parseDate '2021-06-14T24:00:00Z'}}]", "[]"),
+            ("[{{parseDate '2021-04-31T00:00:00Z'}}]", "[]"), ("[{{parseDate '2021-02-29T00:00:00Z'}}]", "[]"),
+            ("[{{parseDate '2021-02-28T24:00:00Z'}}]", "[]"), ("[{{parseDate '2020-02-29T00:00:00Z'}}]", "[2020-02-29T00:00:00Z]"),
+            ("[{{parseDate 'Sun, 28 Feb 2021 24:00:00 GMT'}}]", "[2021-03-01T00:00:00Z]"),
+            ("[{{parseDate 'Tue, 30 Feb 2021 00:00:00 GMT'}}]", "[]"),
+            ("[{{parseDate 'Sun Feb 30 00:00:00 2021'}}]", "[2021-02-28T00:00:00Z]"),
+        ])
+    }
+
     @Test func nowAndDateFormatWithOffsetsAsSimpleDateFormat() throws {
         try ResponseTemplateHelperTests.expectRendered([
             ("{{date (parseDate '2021-01-02T10:11:12Z') offset='1 months' format='yyyy-MM-dd'}}", "2021-02-02"),

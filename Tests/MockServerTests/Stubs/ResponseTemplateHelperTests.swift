@@ -162,6 +162,28 @@ import Testing
         #expect(error.status == 400 && error.description.contains("missing"))
     }
 
+    /// Attack 1, F7: `{{#with request}}{{url}}{{/with}}` and `{{@root.request.url}}` rendered nothing (WireMock 2.35.1
+    /// renders `/pj|POST|/pj` for the first case's request); `../` was refused without its name.
+    @Test func withRequestAndRootReadTheRequest() throws {
+        let request = HTTPRequest(method: "POST", target: "/pj", body: Array(#"{"a":1}"#.utf8))
+        for (template, expected) in [
+            (
+                "{{#with request}}{{url}}|{{method}}{{/with}}|{{#with (parseJson request.body)}}{{@root.request.url}}{{/with}}",
+                "/pj|POST|/pj"
+            ),
+            ("{{#each (array 1 2)}}{{this}}{{/each}}{{#with request}}{{url}}{{/with}}", "12/pj"),
+            (
+                "{{#each (array 1)}}{{@root.request.method}}{{/each}}|{{@root.other}}|{{#with request}}{{#if url}}{{path.[0]}}{{/if}}{{/with}}",
+                "POST||pj"
+            ),
+        ] {
+            #expect(try Self.render(template, request).get() == expected, "\(template)")
+        }
+        #expect { try ResponseTemplate("{{#each (array 1)}}{{../request.body}}{{/each}}") } throws: {
+            "\($0)".contains("../ (the enclosing block's context) is not supported by sut-launch")
+        }
+    }
+
     @Test func collectionsAndJSONPrintAsJavaObjects() throws {
         try Self.expectRendered([
             ("{{array 1 'two' 3.5}}", "[1, two, 3.5]"), ("{{array}}", "[]"), ("{{array 1 (array 2 3)}}", "[1, [2, 3]]"),

@@ -157,6 +157,24 @@ import Testing
         #expect(server.server.journal.ordered.last?.status == 200)
     }
 
+    /// Attack 1, F9: at the proxy listener, origin form (`GET /any`, no tunnel) was answered for any `Host` and
+    /// counted as matched, where the same request in absolute form was a 403.
+    @Test(.enabled(if: tlsAvailable)) func originFormAtTheProxyIsAnsweredOnlyForAnInterceptedHost() throws {
+        let (server, port) = try rawProxy()
+        defer { server.stop() }
+        var answers: [String] = []
+        for host in ["evil.example.net", "127.0.0.1:\(port)", "API.example.com"] {
+            let client = try RawClient(port: port)
+            client.send("GET /v1/me HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            answers.append(client.read())
+            client.close()
+        }
+        #expect(answers[0].hasPrefix("HTTP/1.1 403") && answers[0].contains("http://evil.example.net/v1/me: not an intercepted host"))
+        #expect(answers[1].hasPrefix("HTTP/1.1 403"), "\(answers[1])")
+        #expect(answers[2].hasPrefix("HTTP/1.1 200") && answers[2].hasSuffix("plain on 80"), "\(answers[2])")
+        #expect(server.server.summary.unexpected.count == 2)
+    }
+
     /// Fourth hostile review: a Host with a port that is not a number, userinfo, or a CONNECT with a body were
     /// answered (ports read as 80; the body became the next request, `helloGET`).
     @Test(.enabled(if: tlsAvailable)) func badHostHeadersAndAConnectWithABodyAre400s() throws {
@@ -176,6 +194,22 @@ import Testing
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(head.debugDescription): \(answer)")
         }
         #expect(server.server.summary.unexpected.count == heads.count)
+    }
+
+    /// Attack 1, F8: a final dot made `api.example.com.` another name for `host` matchers and `{{request.host}}`, where
+    /// the intercept check already read it as the same name.
+    @Test func aFinalDotIsTheSameNameForMatchersAndTemplates() throws {
+        let server = try Mappings.server(#"{"urlPath": "/v1/me", "host": {"equalTo": "api.example.com"}}"#)
+        for host in ["API.EXAMPLE.COM.", "api.example.com.:80"] {
+            #expect(Mappings.ask(server, "/v1/me", headers: [("Host", host)]).matched, "\(host)")
+        }
+        #expect(Mappings.ask(server, "http://api.example.com./v1/me").matched)
+        #expect(!Mappings.ask(server, "/v1/me", headers: [("Host", "api.example.com..")]).matched)
+        var headers = HTTPHeaders()
+        headers.add("Host", "Api.Example.com.:8080")
+        let template = try ResponseTemplate("{{request.host}} {{request.baseUrl}}")
+        #expect(
+            try template.render(HTTPRequest(method: "GET", target: "/", headers: headers)) == "api.example.com http://api.example.com:8080")
     }
 
     @Test func templatesAndTheAdminAPIGiveWireMocksBaseURLAndAbsoluteURL() throws {

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Attack 1, F1: a webhook that calls its own server kept `serve` (and a run) alive forever: SIGTERM, SIGINT and the
+/// admin shutdown were ignored while each answer reserved the next webhook. Stopping now refuses new webhooks (each a
+/// failure, named) and waits for those in flight up to a deadline fixed when the wait begins.
+@Suite struct WebhookLifecycleEndToEndTests {
+    private static let loop =
+        #"{"mappings":[{"request":{"urlPath":"/loop"},"response":{"status":200},"postServeActions":[{"name":"webhook","parameters":{"method":"GET","url":"{{request.baseUrl}}/loop","delay":{"type":"fixed","milliseconds":100}}}]}]}"#
+
+    /// What ends a run or serve that hangs: SIGKILL, so the test fails instead of waiting forever.
+    private static func killIfStillRunning(_ process: Process, within seconds: Double) -> Bool {
+        if CLI.eventually(seconds, { !process.isRunning }) { return true }
+        kill(process.processIdentifier, SIGKILL)
+        return false
+    }
+
+    private static func get(_ path: String, port: UInt16) {
+        guard let client = CLI.loopbackSocket(port) else { return }
+        defer { close(client) }
+        _ = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8).withUnsafeBytes {
+            send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        var pfd = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pfd, 1, 10_000)
+    }
+
+    @Test func serveWithAWebhookCallingItselfStopsOnSIGTERM() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.loop, "loop.json", in: directory)
+        let port = try CLI.freePort()
+        var ended = false
+        let result = try CLI.run(["serve", "--port", String(port), stubs]) { process, stdout in
+            let stderr = stdout.deletingLastPathComponent().appendingPathComponent("stderr")
+            _ = CLI.eventually(30) { ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").hasSuffix("\n") }
+            Self.get("/loop", port: port)
+            // The marker: the webhook has called the server at least twice, so the chain runs.
+            let calls = { ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").components(separatedBy: "GET /loop").count - 1 }
+            #expect(CLI.eventually(30) { calls() >= 3 }, "the chain did not start")
+            process.terminate()
+            ended = Self.killIfStillRunning(process, within: 30)
+        }
+        #expect(ended, "serve still ran 30 s after SIGTERM")
+        #expect(result.status == 4, "\(result.status) \(result.stderr.suffix(2000))")
+        let named =
+            result.stderr.contains("/loop after")
+            && (result.stderr.contains("not sent, the server was stopping")
+                || result.stderr.contains("still being sent when the server stopped"))
+        #expect(named, "\(result.stderr.suffix(2000))")
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func aRunWithAWebhookCallingItsServerEnds() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.loop, "loop.json", in: directory)
+        var ended = false
+        let result = try CLI.run(["--port", "0", "--stub", stubs, "sh", "-c", #"curl -s "$SUT_MOCK_SERVER_URL/loop""#]) { process, _ in
+            ended = Self.killIfStillRunning(process, within: 90)
+        }
+        #expect(ended, "the run still ran 90 s after it started")
+        #expect(result.status == 4, "\(result.status) \(result.stderr.suffix(2000))")
+        #expect(
+            result.stderr.contains("not sent, the server was stopping")
+                || result.stderr.contains("still being sent when the server stopped"),
+            "\(result.stderr.suffix(2000))")
+    }
+}
