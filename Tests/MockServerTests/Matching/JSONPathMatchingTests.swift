@@ -51,6 +51,8 @@ import Testing
         #expect(try matches("$.a[?(@['b'][-1] =~ /x.*/)]", nil, #"{"a": [{"b": [1, "xy"]}]}"#))
         #expect { try JSONPath("$[?(@.a[*].b == 1)]") } throws: { "\($0)".contains("names and indexes") }
         #expect { try JSONPath("$[?(@.a.size() == 1)]") } throws: { "\($0)".contains("functions") }
+    }
+
     /// Attack 1, F5: with `equalToJson`, a deep scan was compared element by element and a string holding JSON was
     /// parsed; WireMock compares what was found written as JSON, whole. Each case asked of WireMock 2.35.1.
     @Test func equalToJsonSeesWhatWasFoundAsOneJSONValue() throws {
