@@ -18,12 +18,10 @@ package enum ServeCommand {
             Console.out(help)
             return 0
         }
-        if options.https.needsTLS && TLSServerContext.needsDynamicExecutable {
-            return SutLaunchCommand.runCompanion(
-                for: options.https.enabled ? "--https" : "--intercept", arguments: ["serve"] + arguments, report: nil)
-        }
-        if let backend = options.recording.httpsBackend, TLSServerContext.needsDynamicExecutable {
-            return SutLaunchCommand.runCompanion(for: backend, arguments: ["serve"] + arguments, report: nil)
+        // A static executable cannot load libssl: HTTPS, interception and an https backend run in the companion.
+        let needsTLS = options.https.needsTLS ? (options.https.enabled ? "--https" : "--intercept") : options.recording.httpsBackend
+        if let option = needsTLS, TLSServerContext.needsDynamicExecutable {
+            return SutLaunchCommand.runCompanion(for: option, arguments: ["serve"] + arguments, report: nil)
         }
         try options.placeWireMockRoot()
         try options.announceAndPermit()
