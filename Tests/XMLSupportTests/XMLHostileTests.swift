@@ -60,7 +60,7 @@ import XMLSupport
     @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
     func hugeAttributesAreBounded() throws {
         let value = String(repeating: "v", count: 8 << 20)
-        let elapsed = try quickly {
+        let elapsed = quickly {
             let parsed = try? XML.parse("<a x='\(value)'/>")
             #expect(parsed == nil || parsed?.attributes.first?.value.utf8.count == value.utf8.count)
         }

@@ -34,7 +34,7 @@ extension Socket {
                     _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
                 }
             }
-            let address = String(cString: text)
+            let address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if !address.isEmpty && !addresses.contains(address) { addresses.append(address) }
             node = current.pointee.ai_next
         }

@@ -1,4 +1,4 @@
-package import AutomationSupport
+import AutomationSupport
 
 /// What a backend answered, as received: the body exactly as it came (still gzip when it was), the framing
 /// (`Transfer-Encoding`, `Content-Length`) already undone.

@@ -1,4 +1,4 @@
-package import AutomationSupport
+import AutomationSupport
 
 /// A real backend requests are forwarded to: `http(s)://host[:port][/prefix]`, read once and checked (no userinfo,
 /// no query or fragment, a host and a port in range). The proxy talks to this origin only: a request's `Host` header

@@ -1,4 +1,4 @@
-package import AutomationSupport
+import AutomationSupport
 
 /// What a stopped recording or a snapshot made.
 package struct RecordingResult: Sendable {

@@ -1,4 +1,4 @@
-package import AutomationSupport
+import AutomationSupport
 
 /// What a recording or snapshot makes of the exchanges it is given, as WireMock's record spec says (`filters`,
 /// `captureHeaders`, `requestBodyPattern`, `extractBodyCriteria`, `persist`, `repeatsAsScenarios`, `outputFormat`),
