@@ -98,7 +98,7 @@ struct JSONPath: Sendable {
     }
 
     /// The `]` that closes the `[` text starts with: quotes skipped, inner brackets counted (a filter's own
-    /// `@.a[0]`, found in navikt/tiltak-refusjon-api's mappings).
+    /// `@.a[0]`, seen in a public project's mappings).
     private static func closingBracket(_ text: Substring) -> Substring.Index? {
         var quote: Character?
         var depth = 0

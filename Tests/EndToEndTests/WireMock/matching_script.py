@@ -74,7 +74,7 @@ JSON_PATH = {
               '{"q": {"query": "cve"}}', '{"q": {"query": ["CVE"]}}', '{"q": {"query": "a\\nCVE"}}', '{"q": {}}']),
     "jp-re-i": ("$.q[?(@.query =~ /cve.*/i)]", ['{"q": {"query": "CVE-1"}}', '{"q": {"query": "x CVE"}}']),
     "jp-re-any": ("$[?(@.n =~ /.*/)]", ['{"n": null}', '{}', '{"n": {"a": 1}}', '[]']),
-    # A filter's path with indexes (navikt/tiltak-refusjon-api's mappings).
+    # A filter's path with indexes (seen in a public project's mappings).
     "jp-filter-index": ("$[?(@.r.s[0].a[1].v == 'x')]", ['{"r": {"s": [{"a": [{}, {"v": "x"}]}]}}', '{"r": {"s": [{"a": [{"v": "x"}]}]}}',
                         '{"r": {"s": {"a": [{}, {"v": "x"}]}}}', '[{"r": {"s": [{"a": [{}, {"v": "x"}]}]}}]']),
     "jp-re-num": ("$[?(@.n =~ /1.*/)]", ['{"n": 1.5}', '{"n": 10}', '{"n": 1.0}', '{"n": 1e7}', '{"n": [1]}', '{"n": "1a"}']),

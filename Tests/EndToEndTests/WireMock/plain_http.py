@@ -15,11 +15,19 @@ def call(base, method, path, body=None, headers=None):
 
 
 def exchange(port, method, path, body=None, headers=None):
-    """One request to 127.0.0.1:port: (status, headers with lower-case names, body bytes)."""
+    """One request to 127.0.0.1:port: (status, headers with lower-case names, body bytes); of a field sent more than
+    once, the last."""
+    status, fields, data = exchange_fields(port, method, path, body, headers)
+    return status, dict(fields), data
+
+
+def exchange_fields(port, method, path, body=None, headers=None):
+    """One request to 127.0.0.1:port: (status, every header field as (lower-case name, value) in the order sent,
+    body bytes)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        return response.status, [(k.lower(), v) for k, v in response.getheaders()], response.read()
     finally:
         connection.close()

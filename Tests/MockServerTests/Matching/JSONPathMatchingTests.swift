@@ -41,13 +41,13 @@ import Testing
         #expect { try JSONPath("$[?(@.s =~ /(a)\\1/)]") } throws: { "\($0)".contains("regex") }
     }
 
-    /// Found in a real mapping set (navikt/tiltak-refusjon-api, RealSets): a filter whose path holds indexes,
-    /// `@.Request.Resource[0].Attribute[2].Value`, was cut at its first `]` and refused at load.
+    /// Seen in a public project's mappings: a filter whose path holds indexes (`@.r.s[0].a[2].v`) was cut at its
+    /// first `]` and refused at load.
     @Test func filtersTestPathsWithIndexes() throws {
-        let path = #"$[?(@.Request.Resource[0].Attribute[2].Value == "07098142678")]"#
-        let body = #"{"Request": {"Resource": [{"Attribute": [{}, {}, {"Value": "07098142678"}]}]}}"#
+        let path = #"$[?(@.r.s[0].a[2].v == "12345")]"#
+        let body = #"{"r": {"s": [{"a": [{}, {}, {"v": "12345"}]}]}}"#
         #expect(try matches(path, nil, body))
-        #expect(try !matches(path, nil, #"{"Request": {"Resource": [{"Attribute": [{"Value": "07098142678"}]}]}}"#))
+        #expect(try !matches(path, nil, #"{"r": {"s": [{"a": [{"v": "12345"}]}]}}"#))
         #expect(try matches("$.a[?(@['b'][-1] =~ /x.*/)]", nil, #"{"a": [{"b": [1, "xy"]}]}"#))
         #expect { try JSONPath("$[?(@.a[*].b == 1)]") } throws: { "\($0)".contains("names and indexes") }
         #expect { try JSONPath("$[?(@.a.size() == 1)]") } throws: { "\($0)".contains("functions") }
