@@ -44,6 +44,6 @@ enum RecordCommand {
         do { _ = try RootedDirectory(into, create: true) } catch {
             throw UsageError(.cannotWrite("--into", path: into, problem: "\(error)", index: nil))
         }
-        return try ServeCommand.run(["--proxy-all", target, "--record-mappings", "--root-dir", into] + rest)
+        return try ServeCommand.run(["--proxy-all", target, "--record-mappings", "--root-dir", into] + rest, recordingRequired: true)
     }
 }

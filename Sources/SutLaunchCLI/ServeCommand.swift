@@ -12,7 +12,8 @@ package enum ServeCommand {
     }
 
     /// Runs the server; returns the exit code. Signals must be blocked in this process already.
-    package static func run(_ arguments: [String]) throws -> Int32 {
+    /// - Parameter recordingRequired: a recording that records nothing fails (`record`: the client never came).
+    package static func run(_ arguments: [String], recordingRequired: Bool = false) throws -> Int32 {
         var options = try ServeOptions.parse(arguments)
         if options.help {
             Console.out(help)
@@ -46,6 +47,7 @@ package enum ServeCommand {
             stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
             journalPath: options.journalPath, https: try options.https.plan(serverHost: options.host, readFile: RunCommand.readTextFile))
         plan.record = options.recording.plan
+        if recordingRequired { plan.record?.required = true }
         switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started
         case .failure(let error):

@@ -175,6 +175,9 @@ extension ServeOptions {
         } else if stubPaths.isEmpty, FileSystem.isDirectory("mappings") {
             notices.append("no stubs given: loading ./mappings, as WireMock does with its default --root-dir .")
             stubPaths = ["."]
+            rootDirectory = "."
         }
+        // The recordings API persists into WireMock's root, as WireMock does (`--record-mappings` set it already).
+        if server.recordingRoot == nil { server.recordingRoot = rootDirectory }
     }
 }

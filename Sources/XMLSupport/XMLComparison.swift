@@ -68,20 +68,26 @@ package struct XMLComparison: Sendable {
         return childrenSimilar(Self.significant(expected.children), Self.significant(actual.children))
     }
 
+    /// By name and namespace through a table: one element with 20,000 attributes took 24 s compared pair by pair.
     private func attributesSimilar(_ expected: [XMLAttribute], _ actual: [XMLAttribute]) -> Bool {
         if expected.count != actual.count && differ("ELEMENT_NUM_ATTRIBUTES") { return false }
+        struct Key: Hashable {
+            let name: String
+            let namespace: String?
+        }
+        var actualByKey: [Key: String] = [:]
+        for attribute in actual { actualByKey[Key(name: attribute.name, namespace: attribute.namespace)] = attribute.value }
+        var expectedKeys = Set<Key>()
         for attribute in expected {
-            guard let other = actual.first(where: { $0.name == attribute.name && $0.namespace == attribute.namespace }) else {
+            let key = Key(name: attribute.name, namespace: attribute.namespace)
+            expectedKeys.insert(key)
+            guard let other = actualByKey[key] else {
                 if differ("ATTR_NAME_LOOKUP") { return false }
                 continue
             }
-            if !valueSimilar(attribute.value, other.value) && differ("ATTR_VALUE") { return false }
+            if !valueSimilar(attribute.value, other) && differ("ATTR_VALUE") { return false }
         }
-        if differ("ATTR_NAME_LOOKUP") {
-            for attribute in actual where !expected.contains(where: { $0.name == attribute.name && $0.namespace == attribute.namespace }) {
-                return false
-            }
-        }
+        if differ("ATTR_NAME_LOOKUP") && actualByKey.keys.contains(where: { !expectedKeys.contains($0) }) { return false }
         return true
     }
 

@@ -24,6 +24,9 @@ final class XMLDocument {
         guard bytes.count <= Self.maxBytes else { throw XMLError("XML larger than 16 MiB is not parsed") }
         // Entity declarations are refused before libxml2 sees them: no billion laughs, no external entities.
         if Self.contains(bytes, Array("<!ENTITY".utf8)) { throw XMLError("XML that declares entities (<!ENTITY) is refused") }
+        if Self.mostAttributes(bytes) > Self.maxAttributes {
+            throw XMLError("an element with more than \(Self.maxAttributes) attributes is not parsed")
+        }
         library.quiet()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -126,6 +129,36 @@ final class XMLDocument {
         else { return nil }
         let uri = namespace.load(fromByteOffset: Layout.namespaceHref, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""
         return (uri, namespace.load(fromByteOffset: Layout.namespacePrefix, as: LibXML2.Text?.self).map { String(cString: $0) })
+    }
+
+    /// Attributes one element may have: libxml2 before 2.12 checks each new one against all before it, so 50,000
+    /// on one element took a minute (an outside attack); real documents have a handful.
+    static let maxAttributes = 1_000
+
+    /// The most `=` signs outside quotes in one tag (`<` to `>`): an upper bound of any element's attribute count.
+    static func mostAttributes(_ bytes: [UInt8]) -> Int {
+        var most = 0
+        var count = 0
+        var inTag = false
+        var quote: UInt8 = 0
+        for byte in bytes {
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if inTag {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
+                case UInt8(ascii: "="): count += 1
+                case UInt8(ascii: ">"):
+                    most = max(most, count)
+                    inTag = false
+                default: break
+                }
+            } else if byte == UInt8(ascii: "<") {
+                inTag = true
+                count = 0
+            }
+        }
+        return max(most, count)
     }
 
     static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -10,6 +10,24 @@ import XMLSupport
         for (body, matches) in cases { #expect(comparison.matches(body) == matches, "\(expected) against \(body)") }
     }
 
+    /// Second outside attack: one element with 50,000 attributes took minutes (libxml2 2.9 checks each attribute
+    /// against all before it; we compared them pair by pair too). Past 1,000 on one element the body is not parsed
+    /// (no match); 1,000 compare through a table. The bound is for a hang, not a speed target.
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func manyAttributesCompareInLinearTime() throws {
+        let many = "<r " + (0..<50_000).map { "a\($0)='\($0)'" }.joined(separator: " ") + "/>"
+        #expect(throws: XMLError.self) { try XMLComparison(many, placeholders: nil, exempted: []) }
+        #expect(try !XMLComparison("<r a0='0'/>", placeholders: nil, exempted: []).matches(many))
+        let attributes = (0..<1_000).map { "a\($0)='\($0)'" }
+        let expected = "<r " + attributes.joined(separator: " ") + "/>"
+        let shuffled = "<r " + attributes.reversed().joined(separator: " ") + "/>"
+        let comparison = try XMLComparison(expected, placeholders: nil, exempted: [])
+        let start = ContinuousClock.now
+        #expect(comparison.matches(shuffled))
+        #expect(!comparison.matches(String(shuffled.dropLast(2)) + " z=''/>"))
+        #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
     @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
     func whitespaceCommentsOrderAndPrefixes() throws {
         try check(

@@ -4,12 +4,19 @@ extension MockServer {
     /// Forwards `request` by `rule` and answers with what the backend answered (its framing redone by our writer), or
     /// with a 502/504 naming why there is no answer, which also fails the run (``ServerSummary/failures``).
     static func forward(_ request: HTTPRequest, by rule: ProxyRule, log: ProxyLog) -> MockResponse {
+        // CONNECT, `*` and other targets that are not a path name nothing on the backend: not forwarded.
+        guard request.path.hasPrefix("/") else {
+            log.failed(
+                "\(request.method) \(request.target.prefix(200).escapingControlCharacters()): not forwarded: the target is not a path")
+            return .text(
+                "sut-launch proxy: \(request.method) \(request.target.prefix(200)) is not forwarded: the target is not a path\n",
+                status: 400)
+        }
         let result = UpstreamClient.exchange(
             method: request.method, target: rule.upstreamTarget(for: request), headers: rule.upstreamHeaders(for: request),
             body: request.body, to: rule.target, limits: log.limits)
         switch result {
         case .success(let answer):
-            log.add(request, answer)
             var headers = HopByHop.removed(from: answer.headers)
             if request.method == "HEAD", let length = answer.headers["Content-Length"] { headers.set("Content-Length", length) }
             let response = MockResponse(
@@ -20,6 +27,7 @@ extension MockServer {
                 )
                 return .text("sut-launch proxy: \(rule.target) answered what cannot be relayed: \(problem)\n", status: 502)
             }
+            log.add(request, answer) // only what the program received is recorded
             return response
         case .failure(let failure):
             log.failed("\(request.method) \(request.target.prefix(200).escapingControlCharacters()): \(failure.reason)")

@@ -48,6 +48,11 @@ extension MockServer {
 
     /// Writes the mappings under the root (when there is one) and adds them to the server, newest first among equals.
     private static func keep(_ result: inout RecordingResult, _ parts: Parts) {
+        if parts.settings.options.recordingRoot == nil && !result.mappings.isEmpty {
+            result.problems.append(
+                "persist: this server has no root to write the mappings to (serve --root-dir DIR, or --into DIR); they were only added to the server"
+            )
+        }
         if let root = parts.settings.options.recordingRoot {
             result.root = root
             do {

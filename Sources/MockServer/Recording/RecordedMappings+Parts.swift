@@ -4,7 +4,10 @@ extension RecordedMappings {
     /// The request as a matcher: method, the exact URL, the captured fields, the body (equalToJson for JSON by
     /// default, as WireMock's `auto`; equalTo for other text; binaryEqualTo for bytes).
     static func requestPattern(_ request: HTTPRequest, _ spec: RecordSpec) -> JSONNode {
-        var members: [(String, JSONNode)] = [("method", .text(request.method)), ("url", .text(request.originTarget))]
+        // What was forwarded: the path and query, never a fragment (clients do not send one; a replay never sees it).
+        let query = request.rawQuery.map { query in query.firstIndex(of: "#").map { String(query[..<$0]) } ?? query }
+        let url = request.path + (query.map { "?" + $0 } ?? "")
+        var members: [(String, JSONNode)] = [("method", .text(request.method)), ("url", .text(url))]
         var headers: [(String, JSONNode)] = []
         for (name, caseInsensitive) in spec.capturedHeaders {
             guard let value = request.headers[name] else { continue }

@@ -55,7 +55,10 @@ package enum MockServerRun {
         let recording = plan.record.flatMap { record in server.stopRecording().map { (record, $0) } }
         server.stop()
         var summary = server.summary
-        if let (record, result) = recording { summary.recordingProblems = RecordingReport.report(result, record, quiet: quiet) }
+        if let (record, result) = recording {
+            summary.recordingProblems = RecordingReport.report(
+                result, record, quiet: quiet, forwardFailures: summary.upstreamFailures.count)
+        }
         var journalFailed = false
         let secrets = plan.options.journalSecrets
         if let path = plan.journalPath,

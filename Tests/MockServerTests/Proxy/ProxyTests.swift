@@ -148,6 +148,7 @@ final class MisbehavingBackend: @unchecked Sendable {
                     _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n".utf8))
                 case "truncated": _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8))
                 case "badLength": _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n".utf8))
+                case "escapeInReason": _ = client.send(Array("HTTP/1.1 200 O\u{1B}[31mK\r\nContent-Length: 2\r\n\r\nok".utf8))
                 default: usleep(3_000_000) // silent
                 }
                 client.close()

@@ -193,3 +193,41 @@ import Testing
         #expect(server.server.handle(HTTPRequest(method: "GET", target: "/items?page=300")).status == 404)
     }
 }
+
+/// Finds of the second outside attack on recording (each was a false green or a wrong recording).
+@Suite struct RecordingAttackTests {
+    private func recorder(to base: String) throws -> MockServer {
+        let server = MockServer(stubs: StubSet(), host: "127.0.0.1", options: MockServer.Options())
+        _ = server.startRecording(ProxyRule(target: try UpstreamTarget(base)), spec: RecordSpec())
+        return server
+    }
+
+    @Test func persistingWithoutARootIsAProblemNotASilentSuccess() throws {
+        let backend = try TestServer(#"{"routes": [{"method": "GET", "path": "/a", "body": "a"}]}"#)
+        defer { backend.stop() }
+        let server = try recorder(to: backend.url)
+        _ = server.handle(HTTPRequest(method: "GET", target: "/a"))
+        let result = try #require(server.stopRecording())
+        #expect(result.problems.contains { $0.contains("no root to write the mappings to") }, "\(result.problems)")
+    }
+
+    @Test func anAnswerThatCouldNotBeRelayedIsNotRecorded() throws {
+        let backend = try MisbehavingBackend("escapeInReason")
+        defer { backend.stop() }
+        let server = try recorder(to: "http://127.0.0.1:\(backend.port)")
+        #expect(server.handle(HTTPRequest(method: "GET", target: "/x")).status == 502)
+        #expect(try #require(server.stopRecording()).mappings.isEmpty)
+    }
+
+    @Test func aTargetThatIsNotAPathIsNotForwardedAndAFragmentIsNotRecorded() throws {
+        let backend = try TestServer(#"{"routes": [{"method": "GET", "path": "/x", "body": "x"}]}"#)
+        defer { backend.stop() }
+        let server = try recorder(to: backend.url)
+        #expect(server.handle(HTTPRequest(method: "OPTIONS", target: "*")).status == 400)
+        #expect(backend.server.journal.ordered.isEmpty)
+        #expect(server.handle(HTTPRequest(method: "GET", target: "/x?a=1#frag")).status == 200)
+        let mappings = try #require(server.stopRecording()).mappings
+        #expect(mappings.count == 1 && JSONWriter.write(mappings[0].json).contains(#""url":"/x?a=1""#))
+        #expect(server.summary.failures.contains { $0.contains("the target is not a path") })
+    }
+}
