@@ -135,13 +135,14 @@ final class XMLDocument {
     /// on one element took a minute (an outside attack); real documents have a handful.
     static let maxAttributes = 1_000
 
-    /// The most `=` signs outside quotes in one tag (`<` to `>`): an upper bound of any element's attribute count.
+    /// The most `=` signs outside quotes in one start tag (`<name` to `>`): an upper bound of any element's attribute
+    /// count. Comments, CDATA, declarations and processing instructions (`<!`, `<?`) and end tags are not counted.
     static func mostAttributes(_ bytes: [UInt8]) -> Int {
         var most = 0
         var count = 0
         var inTag = false
         var quote: UInt8 = 0
-        for byte in bytes {
+        for (index, byte) in bytes.enumerated() {
             if quote != 0 {
                 if byte == quote { quote = 0 }
             } else if inTag {
@@ -153,7 +154,7 @@ final class XMLDocument {
                     inTag = false
                 default: break
                 }
-            } else if byte == UInt8(ascii: "<") {
+            } else if byte == UInt8(ascii: "<"), index + 1 < bytes.count, !"!?/".utf8.contains(bytes[index + 1]) {
                 inTag = true
                 count = 0
             }
