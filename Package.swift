@@ -28,14 +28,18 @@ let package = Package(
         .target(name: "XMLSupport", dependencies: ["AutomationSupport"]),
         // The mock server: HTTP/1.1 on sockets, stubs, matching, journal, admin API; on the toolbox and the C shims.
         .target(name: "MockServer", dependencies: ["AutomationSupport", "XMLSupport", "CSystemShims"]),
+        // Coverage of the program under test: the raw profiles' variables, llvm-profdata and llvm-cov through a runner the
+        // process engine gives it, lcov and Cobertura. On the toolbox only.
+        .target(name: "Coverage", dependencies: ["AutomationSupport"]),
         // The process engine: flags input, the launcher (own spawn; Foundation.Process is a backend), the watchdog,
         // runs with their mock server, verdicts and run reports.
         .target(
-            name: "ProcessEngine", dependencies: ["AutomationHost", "AutomationSupport", "MockServer", "CSystemShims", "_CProcessSpawn"]),
+            name: "ProcessEngine",
+            dependencies: ["AutomationHost", "AutomationSupport", "Coverage", "MockServer", "CSystemShims", "_CProcessSpawn"]),
         // Scenarios: Gherkin, steps, the runner, and the reports rendered from Cucumber Messages.
         .target(name: "Scenarios", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"]),
         // The command line: typed options per command, usage errors rendered once. Package access only, no product.
-        .target(name: "SutLaunchCLI", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer"]),
+        .target(name: "SutLaunchCLI", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "Coverage", "MockServer"]),
         // The Foundation.Process launcher backend: the only module that links all of Foundation, so that
         // sut-launch itself does not (26 MB instead of 76 MB static; faster start, less memory).
         .target(name: "FoundationLauncher", dependencies: ["ProcessEngine", "AutomationSupport"]),

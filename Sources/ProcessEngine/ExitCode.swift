@@ -10,6 +10,10 @@ package enum ExitCode {
     package static let serverChecksFailed: Int32 = 4
     /// No scenario was selected (a tag expression or path that matched nothing), as pytest's 5.
     package static let noScenarios: Int32 = 5
+    /// `--coverage`: the program passed, but coverage could not be measured (no profile written, a profile of
+    /// another LLVM version, the tools failed) or line coverage is below `--coverage-threshold`; the reports are
+    /// written first.
+    package static let coverageFailed: Int32 = 6
     /// A report or journal could not be written at the end (EX_IOERR).
     package static let ioError: Int32 = 74
     /// The run timed out (as GNU timeout).

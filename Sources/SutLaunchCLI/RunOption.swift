@@ -5,6 +5,7 @@ package enum RunOption: CommandOption {
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
     case journal, journalLimit, journalSecrets, noAdmin
     case report, quiet, help, version
+    case coverage, coverageThreshold, llvmProfdata
 
     package var repeats: Bool {
         switch self {
@@ -13,7 +14,7 @@ package enum RunOption: CommandOption {
             .strict, .lenientStubs,
             .globalResponseTemplating, .port, .host, .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure,
             .journal, .journalLimit, .journalSecrets, .noAdmin, .report, .quiet, .help,
-            .version:
+            .version, .coverage, .coverageThreshold, .llvmProfdata:
             false
         }
     }
@@ -81,6 +82,9 @@ package enum RunOption: CommandOption {
         case .report:
             OptionSpec(
                 "--report", value: "FILE", help: "write a JSON report: argv, env keys, flags, exit code, signal, timing, output bytes")
+        case .coverage: CoverageOptions.directorySpec
+        case .coverageThreshold: CoverageOptions.thresholdSpec
+        case .llvmProfdata: CoverageOptions.profdataSpec
         case .quiet: OptionSpec("--quiet", short: "-q", help: "print nothing of sut-launch's own but errors")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         case .version: OptionSpec("--version", help: "show the version")

@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import Coverage
 import MockServer
 package import ProcessEngine
 
@@ -54,12 +55,14 @@ extension RunOptions {
                 journalPath: journalPath, https: try https.plan(serverHost: host ?? "127.0.0.1", readFile: readFile))
             server?.record = recording.plan
         }
+        let coveragePlan = try coverage.plan(environment: environment)
         let launch = LaunchPlan(
-            program: program, arguments: arguments, flags: flags, environment: variables + self.environment,
+            program: program, arguments: arguments, flags: flags,
+            environment: variables + self.environment + (coveragePlan?.session.environment() ?? []),
             clearEnvironment: clearEnvironment, callerEnvironment: environment,
             workingDirectory: workingDirectory, timeout: timeout == .zero ? nil : timeout,
             killGrace: killGrace ?? .seconds(5), backend: launcher ?? .spawn)
-        return RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet))
+        return RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet, coverage: coveragePlan))
     }
 
     /// A variable interception sets for the program (`HTTPS_PROXY`, `http_proxy`…; a `NO_PROXY` of the user's is filtered).

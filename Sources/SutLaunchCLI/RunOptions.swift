@@ -45,6 +45,8 @@ package struct RunOptions {
     package var admin = true
     package var reportPath: String?
     package var quiet = false
+    /// `--coverage DIR` and its companions.
+    package var coverage = CoverageOptions()
 
     /// What a command line asks for.
     package enum Action {
@@ -100,6 +102,7 @@ package struct RunOptions {
         for option in parsed.options { try apply(option, parsed) }
         try https.check()
         try recording.check()
+        try coverage.check()
         mockServerURLOrigin = parsed.values(.automation).first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin
     }
 
@@ -143,6 +146,9 @@ package struct RunOptions {
         case .noAdmin: admin = false
         case .report: reportPath = try OutputFiles.path(option)
         case .quiet: quiet = true
+        case .coverage: try coverage.setDirectory(value, spelling: option.spelling, index: option.index)
+        case .coverageThreshold: try coverage.setThreshold(value, spelling: option.spelling, index: option.index)
+        case .llvmProfdata: try coverage.setProfdata(value, spelling: option.spelling, index: option.index)
         case .help, .version: break // answered before the options are applied
         }
     }

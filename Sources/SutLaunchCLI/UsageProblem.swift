@@ -54,6 +54,8 @@ package enum UsageProblem: Sendable, Hashable {
     case interceptProxyVariable(String)
     case invalidBackendURL(String, problem: String, index: Int)
     case recordingOptionNeeds(String, needs: String)
+    case coverageOptionNeedsCoverage(String)
+    case coverage(String)
     case initTakesOneDirectory([String])
     case initBadProgram(String)
     case initWouldOverwrite([String])
@@ -125,6 +127,8 @@ package enum UsageProblem: Sendable, Hashable {
         case .httpsPair(let given, let missing): "\(given) needs \(missing): a certificate is served with its key"
         case .invalidBackendURL(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)
         case .recordingOptionNeeds(let name, let needs): "\(name) \(needs)"
+        case .coverageOptionNeedsCoverage(let name): "\(name) needs --coverage DIR, where the profiles and reports go"
+        case .coverage(let problem): problem
         case .interceptProxyVariable(let name):
             "\(name) is given for the program, and --intercept sets the proxy variables itself: leave \(name) out (the mock server's own address stays off the proxy)"
         case .interceptWithOwnCertificate(let origin):

@@ -22,10 +22,13 @@ package struct RunSettings: Sendable {
     package let reportPath: String?
     /// sut-launch prints nothing of its own but errors (`--quiet`).
     package let quiet: Bool
+    /// `--coverage DIR`: merged and exported after the program ends, before the report is written.
+    package let coverage: CoveragePlan?
 
     /// No report, sut-launch's lines printed.
-    package init(reportPath: String? = nil, quiet: Bool = false) {
+    package init(reportPath: String? = nil, quiet: Bool = false, coverage: CoveragePlan? = nil) {
         self.reportPath = reportPath
         self.quiet = quiet
+        self.coverage = coverage
     }
 }

@@ -53,6 +53,10 @@ package struct RunReport: Codable, Sendable {
     package var error: String?
     /// What the mock server saw, when one ran.
     package var mockServer: MockServerReport?
+    /// The program's process id, when it started.
+    package var pid: Int32?
+    /// `--coverage`: the totals, or why there are none.
+    package var coverage: CoverageReport?
 
     init(plan: LaunchPlan, request: LaunchRequest, mockServerURL: String?) {
         program = plan.program

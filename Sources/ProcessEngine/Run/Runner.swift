@@ -1,4 +1,5 @@
 import AutomationSupport
+import Coverage
 import MockServer
 
 /// The result of one run: sut-launch's exit code and the report.
@@ -38,6 +39,7 @@ package enum Runner {
             quiet: plan.settings.quiet,
             signals: signals)
         if let server, let serverPlan = plan.server { finishServer(server, serverPlan, quiet: plan.settings.quiet, &outcome) }
+        if let coverage = plan.settings.coverage { finishCoverage(coverage, quiet: plan.settings.quiet, &outcome) }
         noteLostOutput(&outcome)
         writeReport(&outcome, plan.settings)
         return outcome
@@ -89,6 +91,7 @@ package enum Runner {
         }
         report.launched = true
         report.executablePath = process.executablePath
+        report.pid = process.pid
         signals?.attach(process)
 
         var timedOut = false
@@ -125,6 +128,23 @@ package enum Runner {
         }
         report.exitCode = exitCode
         return RunOutcome(exitCode: exitCode, report: report)
+    }
+
+    /// `--coverage`: the launch recorded (killed or not), profiles merged and exported, the summary in the report;
+    /// exit 6 when the program passed but coverage could not be measured or is below the threshold.
+    private static func finishCoverage(_ coverage: CoveragePlan, quiet: Bool, _ outcome: inout RunOutcome) {
+        let report = outcome.report
+        if report.launched {
+            let killed: String? = report.timedOut ? "timed out" : report.signalName.map { "killed by \($0)" }
+            coverage.session.record(
+                CoverageSession.Launch(label: report.program, executable: report.executablePath, pid: report.pid ?? 0, killed: killed))
+        }
+        let (result, code) = coverage.finish(exitCode: outcome.exitCode, quiet: quiet)
+        outcome.report.coverage = CoverageReport(result, directory: coverage.session.directory, threshold: coverage.threshold)
+        if code != outcome.exitCode {
+            outcome.exitCode = code
+            outcome.report.exitCode = code
+        }
     }
 
     /// Our stdout or stderr could not take a write (`> /dev/full`; EPIPE is a reader that left, not this): output

@@ -1,0 +1,93 @@
+import AutomationSupport
+
+/// Coverage of the program under test across every launch of one run (`--coverage DIR`): the variables each
+/// launch gets (`LLVM_PROFILE_FILE=DIR/raw[/SCENARIO]/%p-%m.profraw`, which its children inherit, and
+/// `GOCOVERDIR=DIR/go`), the launches recorded as they end, then ``finish(perScenario:)`` merges and exports.
+/// DIR is a root: everything sut-launch writes goes through ``RootedDirectory``, following no link.
+package final class CoverageSession: Sendable {
+    /// DIR as given, for messages.
+    package let directory: String
+    /// DIR's real path: launches may run in another directory.
+    package let absolute: String
+    let root: RootedDirectory
+    package let tools: CoverageTools
+    let runner: any CoverageToolRunning
+    private let launches = Locked<[Launch]>([])
+
+    /// One launch, as it ended.
+    package struct Launch: Sendable {
+        package var label: String
+        package var executable: String?
+        package var pid: Int32
+        /// Empty when it exited; else how it ended ("killed by SIGKILL", "timed out").
+        package var killed: String?
+        package var scenario: String?
+
+        package init(label: String, executable: String?, pid: Int32, killed: String?, scenario: String? = nil) {
+            self.label = label
+            self.executable = executable
+            self.pid = pid
+            self.killed = killed
+            self.scenario = scenario
+        }
+    }
+
+    /// Opens (creating) DIR, `raw/` and `go/`, and removes the `.profraw` files an earlier run left in `raw/`.
+    /// - Throws: when DIR cannot be made or used (a file, a link below it).
+    package init(directory: String, tools: CoverageTools, runner: any CoverageToolRunning) throws(CoverageError) {
+        do {
+            root = try RootedDirectory(directory, create: true)
+            let raw = try root.directory("raw")
+            Self.removeProfiles(raw, depth: 0)
+            _ = try root.directory("go")
+        } catch {
+            throw CoverageError("--coverage \(directory): \(error)")
+        }
+        self.directory = directory
+        absolute = FileSystem.realPath(directory) ?? directory
+        self.tools = tools
+        self.runner = runner
+    }
+
+    private static func removeProfiles(_ directory: RootedDirectory, depth: Int) {
+        for entry in directory.entries() {
+            if entry.name.hasSuffix(".profraw") && directory.kind(of: entry.name) == .file {
+                directory.remove(entry: entry.bytes)
+            } else if depth == 0, directory.kind(of: entry.name) == .directory, let below = try? directory.directory(entry.name, create: false) {
+                removeProfiles(below, depth: 1)
+            }
+        }
+    }
+
+    /// The variables a launch gets; `scenario` (a ``scenarioID(_:)``) puts its profiles in a directory of its own.
+    package func environment(scenario: String? = nil) -> [(key: String, value: String)] {
+        if let scenario { _ = try? root.directory("raw/" + scenario) }
+        let raw = absolute + "/raw" + (scenario.map { "/" + $0 } ?? "")
+        return [("LLVM_PROFILE_FILE", raw + "/%p-%m.profraw"), ("GOCOVERDIR", absolute + "/go")]
+    }
+
+    /// Records a launch that ended.
+    package func record(_ launch: Launch) {
+        launches.withLock { $0.append(launch) }
+    }
+
+    /// The launches recorded so far.
+    package var recorded: [Launch] { launches.withLock { $0 } }
+
+    /// A directory name for a scenario: `FEATURE-LINE-HASH`, letters, digits, `.`, `-` and `_` only, unique per
+    /// feature file path and line.
+    package static func scenarioID(uri: String, line: Int) -> String {
+        let base = uri.split(separator: "/").last.map(String.init) ?? "scenario"
+        let stem = base.hasSuffix(".feature") ? String(base.dropLast(8)) : base
+        let safe = String(stem.unicodeScalars.prefix(60).map { scalar -> Character in
+            let value = scalar.value
+            let allowed = (48...57).contains(value) || (65...90).contains(value) || (97...122).contains(value) || value == 45 || value == 95
+            return allowed ? Character(scalar) : "_"
+        })
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in uri.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return "\(safe.isEmpty ? "scenario" : safe)-\(line)-\(String(hash & 0xffff_ffff, radix: 16))"
+    }
+}

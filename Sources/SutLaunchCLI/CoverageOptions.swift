@@ -1,0 +1,63 @@
+import AutomationSupport
+import Coverage
+import ProcessEngine
+
+/// `--coverage DIR`, `--coverage-threshold PCT` and `--llvm-profdata PATH`, as runs and `test` take them.
+package struct CoverageOptions: Sendable {
+    package var directory: String?
+    package var threshold: Double?
+    package var profdata: String?
+    /// How each was written, for messages.
+    var spellings: [String: String] = [:]
+
+    package init() {}
+
+    static let directorySpec = OptionSpec(
+        "--coverage", value: "DIR", help: "code coverage of every launch: raw profiles in DIR, then DIR/lcov.info and DIR/coverage.xml")
+    static let thresholdSpec = OptionSpec(
+        "--coverage-threshold", value: "PCT", help: "fail (exit 6) when line coverage is below PCT (0 to 100), after the reports")
+    static let profdataSpec = OptionSpec(
+        "--llvm-profdata", value: "PATH", help: "the llvm-profdata to merge with (default: the one beside swift; llvm-cov beside it)")
+
+    /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`); `80%`, `-1`, `101`, `NaN`, empty are refused.
+    mutating func setThreshold(_ value: String, spelling: String, index: Int) throws(UsageError) {
+        guard let number = BoundedNumber.decimal(value, in: 0...100), number.isFinite else {
+            throw UsageError(
+                .invalidNumber(spelling, problem: "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80, not 80%)", index: index))
+        }
+        threshold = number
+        spellings["threshold"] = spelling
+    }
+
+    mutating func setDirectory(_ value: String, spelling: String, index: Int) throws(UsageError) {
+        guard !value.isEmpty else { throw UsageError(.emptyName(spelling, index: index)) }
+        directory = value
+    }
+
+    mutating func setProfdata(_ value: String, spelling: String, index: Int) throws(UsageError) {
+        guard !value.isEmpty else { throw UsageError(.emptyName(spelling, index: index)) }
+        profdata = value
+        spellings["profdata"] = spelling
+    }
+
+    /// The threshold and the tool need `--coverage`.
+    func check() throws(UsageError) {
+        guard directory == nil else { return }
+        if threshold != nil { throw UsageError(.coverageOptionNeedsCoverage(spellings["threshold"] ?? "--coverage-threshold")) }
+        if profdata != nil { throw UsageError(.coverageOptionNeedsCoverage(spellings["profdata"] ?? "--llvm-profdata")) }
+    }
+
+    /// The coverage of the run: the tools found and DIR opened (made when missing), before anything launches.
+    /// - Throws: ``UsageError`` naming the missing tool or the directory's problem (exit 2).
+    func plan(environment: [String: String]) throws(UsageError) -> CoveragePlan? {
+        guard let directory else { return nil }
+        do {
+            let tools = try CoverageTools.locate(explicit: profdata, environment: environment)
+            let session = try CoverageSession(
+                directory: directory, tools: tools, runner: CoverageToolLauncher(callerEnvironment: environment))
+            return CoveragePlan(session: session, threshold: threshold)
+        } catch {
+            throw UsageError(.coverage(error.description))
+        }
+    }
+}
