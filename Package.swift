@@ -37,7 +37,7 @@ let package = Package(
             name: "ProcessEngine",
             dependencies: ["AutomationHost", "AutomationSupport", "Coverage", "MockServer", "CSystemShims", "_CProcessSpawn"]),
         // Scenarios: Gherkin, steps, the runner, and the reports rendered from Cucumber Messages.
-        .target(name: "Scenarios", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "MockServer"]),
+        .target(name: "Scenarios", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "Coverage", "MockServer"]),
         // The command line: typed options per command, usage errors rendered once. Package access only, no product.
         .target(name: "SutLaunchCLI", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "Coverage", "MockServer"]),
         // The Foundation.Process launcher backend: the only module that links all of Foundation, so that

@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import Coverage
 import MockServer
 import ProcessEngine
 import Scenarios
@@ -81,7 +82,8 @@ package enum TestCommand {
         case .finished(let code): return code
         case .next(let selected):
             let ran = execute(selected, suite: suite, options: options, reports: reports)
-            return report(ran, selected: selected, options: options, environment: environment, reports: reports)
+            return report(
+                ran, selected: selected, options: options, environment: environment, reports: reports, coverage: suite.scenario.coverage)
         }
     }
 
@@ -122,6 +124,7 @@ package enum TestCommand {
     static func setUp(_ options: TestOptions, environment: [String: String]) throws -> ScenarioOptions {
         var scenario = options.scenario
         scenario.environment = environment
+        scenario.coverage = try options.coverage.plan(environment: environment)?.session
         scenario.updateSnapshots =
             options.updateSnapshots
             || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
@@ -198,7 +201,7 @@ package enum TestCommand {
     /// Writes every report and returns the verdict: 0 when every scenario passed, 1 otherwise.
     static func report(
         _ ran: [ScenarioResult], selected: [Pickle], options: TestOptions, environment: [String: String],
-        reports: ScenarioReports
+        reports: ScenarioReports, coverage: CoverageSession? = nil
     ) -> Int32 {
         // --fail-fast: the scenarios it did not start are in every report, as not run (skipped).
         let ranPickles = Set(ran.map(\.pickle))
@@ -209,7 +212,10 @@ package enum TestCommand {
         let results = ran + notRun
         if options.github { GitHubOutput.report(results, environment: environment) }
         let passed = results.allSatisfy { $0.status == .passed }
-        return reports.write(results, exitCode: passed ? 0 : 1)
+        let (measured, code) = TestCoverage.finish(
+            results, session: coverage, threshold: options.coverage.threshold, quiet: options.quiet, exitCode: passed ? 0 : 1,
+            reports: reports)
+        return reports.write(measured, exitCode: code)
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

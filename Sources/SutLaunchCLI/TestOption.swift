@@ -4,6 +4,7 @@ package enum TestOption: CommandOption {
         junitStrict, report
     case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
+    case coverage, coverageThreshold, llvmProfdata
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
@@ -11,7 +12,7 @@ package enum TestOption: CommandOption {
         case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help, .recordFrom, .into,
-            .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure:
+            .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .coverage, .coverageThreshold, .llvmProfdata:
             false
         }
     }
@@ -25,6 +26,9 @@ package enum TestOption: CommandOption {
         case .keepSecrets: RecordingOptions.keepSecretsSpec
         case .captureHeader: RecordingOptions.captureHeaderSpec
         case .recordInsecure: RecordingOptions.insecureSpec
+        case .coverage: CoverageOptions.directorySpec
+        case .coverageThreshold: CoverageOptions.thresholdSpec
+        case .llvmProfdata: CoverageOptions.profdataSpec
         case .tags:
             OptionSpec("--tags", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\" (given twice: both)")
         case .jobs: OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)")

@@ -34,6 +34,8 @@ package struct TestOptions {
     package var https = HTTPSOptions()
     /// `--record-from URL --into DIR` and its companions: every scenario's server forwards and records.
     package var recording = RecordingOptions()
+    /// `--coverage DIR` and its companions: every scenario's launches profiled, attributed per scenario.
+    package var coverage = CoverageOptions()
 
     /// What a command line asks for.
     package enum Action {
@@ -87,6 +89,7 @@ package struct TestOptions {
         for option in parsed.options { try apply(option) }
         try https.check()
         try recording.check()
+        try coverage.check()
         scenario.recording = recording.scenarioRecording
         // test takes names only, no certificate
         scenario.https = https.needsTLS ? HTTPSPlan(hosts: https.hosts, intercept: https.intercept, listensWithTLS: https.enabled) : nil
@@ -146,6 +149,9 @@ package struct TestOptions {
         case .format: github = try ChoiceOptions.word(option, in: ["plain", "github"]) == "github"
         case .allowEmpty: allowEmpty = true
         case .quiet: quiet = true
+        case .coverage: try coverage.setDirectory(value, spelling: option.spelling, index: option.index)
+        case .coverageThreshold: try coverage.setThreshold(value, spelling: option.spelling, index: option.index)
+        case .llvmProfdata: try coverage.setProfdata(value, spelling: option.spelling, index: option.index)
         case .help: break // answered before the options are applied
         }
     }

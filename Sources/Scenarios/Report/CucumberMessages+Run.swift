@@ -140,6 +140,14 @@ extension CucumberMessages {
                 + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"text/plain\",\"fileName\":\"output.txt\"}}"
             timed.append(Timed(atMs: finishedAtMs, line: line, stamped: false))
         }
+        // --coverage: what the scenario reached, as JSON, for report tools (and the HTML report) to show.
+        if let reach = result.coverage, let ran = ran ?? (stepIds.isEmpty ? nil : 0), ran < stepIds.count {
+            let line =
+                "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId) + ",\"testStepId\":"
+                + JSONWriter.quoted(stepIds[ran]) + ",\"body\":" + JSONWriter.quoted(ScenarioJSONReport.coverage(reach))
+                + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"" + Self.coverageMediaType + "\",\"fileName\":\"coverage.json\"}}"
+            timed.append(Timed(atMs: finishedAtMs, line: line, stamped: false))
+        }
         timed.append(
             Timed(
                 atMs: finishedAtMs,
@@ -168,6 +176,9 @@ extension CucumberMessages {
         )
         return [started, finished]
     }
+
+    /// The media type of a scenario's coverage attachment.
+    package static let coverageMediaType = "application/vnd.sut-launch.coverage+json"
 
     mutating func testRunFinished(success: Bool, atMs: Double) {
         lines.append("{\"testRunFinished\":{\"success\":\(success),\"timestamp\":" + timestamp(atMs) + "}}")

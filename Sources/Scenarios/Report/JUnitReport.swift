@@ -1,4 +1,5 @@
 import AutomationSupport
+package import Coverage
 import ProcessEngine
 
 /// JUnit XML that GitHub Actions, GitLab and Jenkins read: a testsuite per feature, a testcase per scenario
@@ -115,7 +116,10 @@ package enum ScenarioJSONReport {
     /// - Parameters:
     ///   - exitCode: sut-launch's exit code for the run.
     ///   - error: why the run ended early (usage error, invalid file, signal), if it did.
-    package static func render(_ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil) -> String {
+    ///   - coverage: `--coverage`'s summary, as JSON, if it ran.
+    package static func render(
+        _ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil, coverage: String? = nil
+    ) -> String {
         let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         var json = "{\"exitCode\":\(exitCode),"
         if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
@@ -137,8 +141,15 @@ package enum ScenarioJSONReport {
                 item += ",\"unexpectedRequests\":[" + result.unexpectedRequests.map(JSONWriter.quoted).joined(separator: ",") + "]"
             }
             if let artifacts = result.artifacts { item += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
+            if let reach = result.coverage { item += ",\"coverage\":" + ScenarioJSONReport.coverage(reach) }
             return item + "}"
         }.joined(separator: ",\n")
-        return json + "]}\n"
+        return json + "]" + (coverage.map { ",\"coverage\":" + $0 } ?? "") + "}\n"
+    }
+
+    /// What a scenario reached: `{"files":[...],"functions":[...]}` (the Messages attachment's body too).
+    package static func coverage(_ reach: ScenarioReach) -> String {
+        "{\"files\":[" + reach.files.map(JSONWriter.quoted).joined(separator: ",") + "],\"functions\":["
+            + reach.functions.map(JSONWriter.quoted).joined(separator: ",") + "]}"
     }
 }

@@ -29,6 +29,8 @@ package final class ScenarioReports: Sendable {
         /// Scenarios whose steps had all run when the signal came: their own results are still taken.
         var settling: Set<Pickle> = []
         var written = false
+        /// `--coverage`'s summary for the JSON report, once measured.
+        var coverage: String?
         /// Set by ``interrupt()``: results that come in later (scenarios we stopped) are ignored.
         var interrupted = false
     }
@@ -55,6 +57,11 @@ package final class ScenarioReports: Sendable {
     /// Sets where the Messages go, with the envelopes of the files loaded so far.
     package func configureMessages(path: String, envelopes: CucumberMessages, startedAtMs: Double) {
         state.withLock { $0.messages = (path, envelopes, [], startedAtMs) }
+    }
+
+    /// `--coverage`'s summary, as JSON, for the JSON report.
+    package func setCoverage(_ json: String) {
+        state.withLock { $0.coverage = json }
     }
 
     /// The user steps loaded, for the Messages' step definitions.
@@ -177,7 +184,8 @@ package final class ScenarioReports: Sendable {
             code = ExitCode.ioError
         }
         if let path = state.reportPath {
-            let json = ScenarioJSONReport.render(all, totalSeconds: seconds, exitCode: exitCode, error: error)
+            let json = ScenarioJSONReport.render(
+                all, totalSeconds: seconds, exitCode: exitCode, error: error, coverage: state.coverage)
             if let problem = OutputFile.write(Array(json.utf8), to: path) {
                 Console.error("--report \(path): cannot write the report: \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError

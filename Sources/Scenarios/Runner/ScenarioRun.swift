@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import Coverage
 import MockServer
 import ProcessEngine
 
@@ -198,7 +199,8 @@ final class ScenarioRun {
         standardInput: LaunchRequest.StandardInput
     ) -> LaunchPlan {
         LaunchPlan(
-            program: program, arguments: arguments, flags: flags, environment: isolationEnvironment + environment,
+            program: program, arguments: arguments, flags: flags,
+            environment: isolationEnvironment + environment + (options.coverage?.environment(scenario: coverageID) ?? []),
             callerEnvironment: options.environment, workingDirectory: workDirectory, standardInput: standardInput,
             terminal: terminal, forwardsOutput: false, captureLimit: 16 << 20, spoolDirectory: rootDirectory)
     }

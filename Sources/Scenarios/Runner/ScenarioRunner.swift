@@ -1,5 +1,6 @@
 public import AutomationHost
 import AutomationSupport
+package import Coverage
 import Dispatch
 package import ProcessEngine
 
@@ -24,6 +25,8 @@ public struct ScenarioOptions: Sendable {
     public var flagsIn: WireFormat.Channel?
     /// `--artifacts DIR`: failed scenarios leave their outputs, journal and directory there.
     public var artifactsDirectory: String?
+    /// `--coverage DIR`: every launch writes its raw profile under `DIR/raw/<scenario id>/`.
+    package var coverage: CoverageSession?
     /// `--update-snapshots` or `SUT_UPDATE_SNAPSHOTS=1`: write the snapshots a run compares (never with `CI` set).
     public var updateSnapshots = false
     /// `--name REGEX`: scenarios whose name matches somewhere.
@@ -83,6 +86,8 @@ package struct ScenarioResult: Sendable {
     /// The mock server's end-of-scenario checks (unmet `expect.times`, unexpected requests under strictness): nil
     /// when the scenario ran no server, else what failed (empty: they passed). Messages show them as an After hook.
     package var mockServerChecks: [String]?
+    /// `--coverage`: the source files and functions this scenario's launches reached.
+    package var coverage: ScenarioReach?
 
     /// A scenario `--fail-fast` did not start: every step skipped.
     package static func notRun(_ pickle: Pickle) -> ScenarioResult {
@@ -199,6 +204,7 @@ package enum ScenarioRunner {
         let unexpected = run.unexpectedRequests
         let hadServer = run.server != nil
         let serverFailures = run.tearDown()
+        run.recordCoverage()
         if failure == nil, !serverFailures.isEmpty {
             failure = (nil, StepFailure("mock server: " + serverFailures.joined(separator: "; ")))
         }
