@@ -16,6 +16,8 @@ command -v curl >/dev/null || missing+=(curl)
 command -v python3 >/dev/null || missing+=(python3)
 command -v setsid >/dev/null || missing+=(util-linux)
 command -v xmllint >/dev/null || missing+=(libxml2-utils)
+# lcov --summary reads back the lcov.info --coverage writes.
+command -v lcov >/dev/null || missing+=(lcov)
 command -v groff >/dev/null || missing+=(groff-base)
 command -v git >/dev/null || missing+=(git)
 command -v java >/dev/null || missing+=(default-jre-headless)

@@ -64,6 +64,11 @@ import Testing
         case .noAdmin: (["--no-admin"], { !$0.admin })
         case .report: (["--report", "r.json"], { $0.reportPath == "r.json" })
         case .quiet: (["-q"], { $0.quiet })
+        case .coverage, .coverageThreshold, .llvmProfdata:
+            (
+                ["--coverage", "cov", "--coverage-threshold", "72.5", "--llvm-profdata", "/usr/bin/llvm-profdata"],
+                { $0.coverage.directory == "cov" && $0.coverage.threshold == 72.5 && $0.coverage.profdata == "/usr/bin/llvm-profdata" }
+            )
         case .help, .version: ([option.spec.long], { _ in true })
         }
     }
@@ -111,6 +116,8 @@ import Testing
         case .format: (["--format", "github"], { $0.github })
         case .allowEmpty: (["--allow-empty"], { $0.allowEmpty })
         case .quiet: (["-q"], { $0.quiet })
+        case .coverage, .coverageThreshold, .llvmProfdata:
+            (["--coverage", "cov", "--coverage-threshold", "80"], { $0.coverage.directory == "cov" && $0.coverage.threshold == 80 })
         case .help: (["-h"], { _ in true })
         }
     }
