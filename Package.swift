@@ -46,7 +46,7 @@ let package = Package(
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
         .target(
             name: "AutomationTesting",
-            dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "MockServer", "FoundationLauncher"]),
+            dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "Coverage", "MockServer", "FoundationLauncher"]),
         // The CLI: main.swift decides process-wide tuning, hands argv to SutLaunchCommand and exits with its code.
         .executableTarget(name: "sut-launch", dependencies: ["SutLaunchCLI", "ProcessEngine", "AutomationSupport"]),
         // The same CLI with the Foundation.Process backend linked in: sut-launch runs it for `--launcher foundation`.

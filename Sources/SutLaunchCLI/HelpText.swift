@@ -19,6 +19,25 @@ package enum HelpText {
         """ + RunOption.helpLines(topic: "record")
     }
 
+    /// `help coverage`: code coverage of the program under test across every launch of a run or a suite.
+    package static var coverage: String {
+        """
+        USAGE:
+          sut-launch --coverage DIR [--coverage-threshold PCT] [options] PROGRAM [ARGS...]
+          sut-launch test --coverage DIR [--coverage-threshold PCT] [options] FEATURES...
+
+        Every launch (and every process it starts) writes a raw profile: LLVM_PROFILE_FILE=DIR/raw/%p-%m.profraw
+        (test: DIR/raw/SCENARIO/), GOCOVERDIR=DIR/go. At the end the toolchain's llvm-profdata merges them into
+        DIR/merged.profdata and llvm-cov exports DIR/lcov.info and Cobertura DIR/coverage.xml; DIR/summary.txt holds
+        the per-file table. test puts what each scenario reached in --report and --messages. Build the program with
+        swift build -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping (clang: -fprofile-instr-generate
+        -fcoverage-mapping). Exit 6 when the run passed but no profile could be merged, or line coverage < PCT.
+
+        OPTIONS:
+
+        """ + RunOption.helpLines(topic: "coverage")
+    }
+
     /// `--help`: usage, options, values, exit codes and an example.
     package static var main: String {
         var text = """
@@ -26,7 +45,7 @@ package enum HelpText {
 
             USAGE:
               sut-launch [options] PROGRAM [ARGS...]   (-- PROGRAM when it is named like a subcommand)
-              sut-launch serve|record|check|test|init|completions|manpage ...   help SUBCOMMAND; help steps; help record
+              sut-launch serve|record|check|test|init|completions|manpage ...   help SUBCOMMAND; help steps|record|coverage
 
             Flags travel as PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS... when any is given
             (argv untouched otherwise) and always as SUT_EPHEMERAL, SUT_AUTOMATION and SUT_UNDER_TEST=1.
@@ -39,8 +58,8 @@ package enum HelpText {
 
             VALUES: key=value reads true, 42, 1.5 as JSON, else a string; key:=JSON any literal: name:='"007"' ids:='[1,2]'
 
-            EXIT CODES: the program's own; 2 usage error; 3 invalid file; 4 mock-server checks failed; 74 a report
-            could not be written; 124 timeout; 125 could not launch; 126 not executable; 127 not found; 128+N signal N
+            EXIT CODES: the program's own; 2 usage error; 3 invalid file; 4 mock-server checks failed; 6 coverage
+            failed or below --coverage-threshold; 74 a report could not be written; 124 timeout; 125 could not launch; 126 not executable; 127 not found; 128+N signal N
 
             EXAMPLE:
               sut-launch --flag skipPreActiveCheck=true --stub ./routes.json ./MyAppCLI

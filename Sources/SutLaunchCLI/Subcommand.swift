@@ -5,7 +5,7 @@ package enum Subcommand: String, CaseIterable, Sendable {
 
 /// The topics of `sut-launch help TOPIC`.
 package enum HelpTopic: String, CaseIterable, Sendable {
-    case serve, check, test, `init`, steps, record, help
+    case serve, check, test, `init`, steps, record, coverage, help
 
     /// The text `sut-launch help TOPIC` prints.
     var text: String {
@@ -16,7 +16,8 @@ package enum HelpTopic: String, CaseIterable, Sendable {
         case .`init`: InitCommand.help
         case .steps: TestCommand.steps
         case .record: HelpText.record
-        case .help: "USAGE:\n  sut-launch help [serve|check|test|init|steps|record]\n"
+        case .coverage: HelpText.coverage
+        case .help: "USAGE:\n  sut-launch help [serve|check|test|init|steps|record|coverage]\n"
         }
     }
 }

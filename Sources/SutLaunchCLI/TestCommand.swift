@@ -13,7 +13,7 @@ package enum TestCommand {
     package static var help: String {
         var text = "USAGE:\n  sut-launch test [options] FEATURES...   (files, or directories searched for *.feature)\n\nOPTIONS:\n"
         text += TestOption.helpLines
-        text += "\nThe steps: sut-launch help steps\n"
+        text += "\nThe steps: sut-launch help steps; coverage of the program: sut-launch help coverage\n"
         return text
     }
 

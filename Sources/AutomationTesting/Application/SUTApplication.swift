@@ -1,5 +1,6 @@
 public import AutomationHost
 import AutomationSupport
+import Coverage
 import FoundationLauncher
 import MockServer
 public import ProcessEngine
@@ -43,7 +44,10 @@ public final class SUTApplication: Sendable {
     public let launcher: LauncherBackend
     /// Where the program's stdin, stdout and stderr go: pipes, or a pseudo-terminal.
     public let terminal: ProgramTerminal
-    private struct State {
+    /// Where every launch writes its raw coverage profile (`LLVM_PROFILE_FILE=DIR/raw/%p-%m.profraw`); nil: none.
+    /// ``writeCoverage(threshold:)`` merges them into `DIR/lcov.info` and `DIR/coverage.xml`.
+    public let coverageDirectory: String?
+    struct State {
         var process: LaunchedProcess?
         var server: MockServer?
         /// The control channel's own loopback endpoint when no mock server was given.
@@ -54,8 +58,11 @@ public final class SUTApplication: Sendable {
         /// Output kept in memory per stream; past it, bytes spool to an unlinked file (up to 1 GiB), so every
         /// wait and ``output(_:)`` reads the whole stream.
         var captureLimit = 64 << 20
+        /// `coverageDirectory`: the session, made at the first launch, and every process launched since.
+        var coverage: CoverageSession?
+        var launched: [LaunchedProcess] = []
     }
-    private let state: Locked<State>
+    let state: Locked<State>
 
     /// - Parameters:
     ///   - executable: a path, or a name looked up in PATH.
@@ -63,11 +70,14 @@ public final class SUTApplication: Sendable {
     ///   - launcher: how the program is started (posix_spawn, or Foundation.Process).
     ///   - terminal: `.pseudo(columns:rows:)` runs it on a pseudo-terminal: `isatty` is true, output is one
     ///     stream with the terminal's `\r\n`, ``screenText`` shows what a terminal would, ``press(_:)`` sends keys.
+    ///   - coverageDirectory: collect code coverage of every launch there (the program built with
+    ///     `-profile-generate -profile-coverage-mapping`); see ``writeCoverage(threshold:)``.
     public init(
         executable: String, defaultTimeout: Duration = WaitTimeout.standard, launcher: LauncherBackend = .spawn,
-        terminal: ProgramTerminal = .pipes
+        terminal: ProgramTerminal = .pipes, coverageDirectory: String? = nil
     ) {
         self.executable = executable
+        self.coverageDirectory = coverageDirectory
         self.launcher = launcher
         self.terminal = terminal
         if launcher == .foundation { FoundationLauncher.register() }
@@ -105,6 +115,7 @@ public final class SUTApplication: Sendable {
             state.withLock { $0.controlEndpoint = controlEndpoint }
         }
         if let url = server?.url ?? controlEndpoint?.url { variables.append((WireFormat.controlURLVariable, url)) }
+        variables += try coverageSession()?.environment() ?? []
         let flags = LaunchFlags(featureFlags: featureFlags, automationFlags: automationFlags, entryPoint: entryPoint, flagsIn: flagsIn)
         var terminalSize: TerminalSize?
         if case .pseudo(let columns, let rows) = terminal { terminalSize = TerminalSize(columns: columns, rows: rows) }
@@ -123,6 +134,7 @@ public final class SUTApplication: Sendable {
         state.withLock {
             $0.process = process
             $0.server = server
+            if $0.coverage != nil { $0.launched.append(process) }
         }
     }
 
