@@ -58,6 +58,7 @@ let package = Package(
         .executableTarget(name: "argv-dump", path: "Fixtures/argv-dump"),
 
         .testTarget(name: "AutomationHostTests", dependencies: ["AutomationHost", "AutomationSupport"]),
+        .testTarget(name: "CoverageTests", dependencies: ["Coverage"]),
         .testTarget(name: "AutomationSupportTests", dependencies: ["AutomationSupport"], exclude: ["Compression/reference_streams.py"]),
         .testTarget(
             name: "ProcessEngineTests",

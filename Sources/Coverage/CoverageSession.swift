@@ -35,6 +35,10 @@ package final class CoverageSession: Sendable {
     /// Opens (creating) DIR, `raw/` and `go/`, and removes the `.profraw` files an earlier run left in `raw/`.
     /// - Throws: when DIR cannot be made or used (a file, a link below it).
     package init(directory: String, tools: CoverageTools, runner: any CoverageToolRunning) throws(CoverageError) {
+        // LLVM_PROFILE_FILE reads %p, %m, %h, %t… anywhere in it, with no escape: a % in DIR would scatter profiles.
+        if directory.contains("%") || (FileSystem.realPath(directory) ?? "").contains("%") {
+            throw CoverageError("--coverage \(directory): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory")
+        }
         do {
             root = try RootedDirectory(directory, create: true)
             let raw = try root.directory("raw")

@@ -151,6 +151,18 @@ import Testing
         #expect(result.stderr.contains("--coverage-threshold"))
     }
 
+    @Test func aDirectoryWithAPercentSignIsRefusedBeforeLaunch() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLI.run(["--coverage", directory.path + "/cov%p", "/bin/echo", "launched"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("the path holds %") && !result.stdout.contains("launched"))
+        let fileInTheWay = directory.path + "/file"
+        try Data().write(to: URL(fileURLWithPath: fileInTheWay))
+        let blocked = try CLI.run(["--coverage", fileInTheWay, "/bin/echo", "launched"])
+        #expect(blocked.status == 2 && !blocked.stdout.contains("launched"), "\(blocked.stderr)")
+    }
+
     @Test func aThresholdWithoutCoverageIsAUsageError() throws {
         let result = try CLI.run(["--coverage-threshold", "80", "/bin/true"])
         #expect(result.status == 2)
