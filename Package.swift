@@ -39,14 +39,18 @@ let package = Package(
         // Scenarios: Gherkin, steps, the runner, and the reports rendered from Cucumber Messages.
         .target(name: "Scenarios", dependencies: ["ProcessEngine", "AutomationHost", "AutomationSupport", "Coverage", "MockServer"]),
         // The command line: typed options per command, usage errors rendered once. Package access only, no product.
-        .target(name: "SutLaunchCLI", dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "Coverage", "MockServer"]),
+        .target(
+            name: "SutLaunchCLI",
+            dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "Coverage", "MockServer"]),
         // The Foundation.Process launcher backend: the only module that links all of Foundation, so that
         // sut-launch itself does not (26 MB instead of 76 MB static; faster start, less memory).
         .target(name: "FoundationLauncher", dependencies: ["ProcessEngine", "AutomationSupport"]),
         // XCTest / Swift Testing helpers; the only module that imports XCTest.
         .target(
             name: "AutomationTesting",
-            dependencies: ["ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "Coverage", "MockServer", "FoundationLauncher"]),
+            dependencies: [
+                "ProcessEngine", "Scenarios", "AutomationHost", "AutomationSupport", "Coverage", "MockServer", "FoundationLauncher",
+            ]),
         // The CLI: main.swift decides process-wide tuning, hands argv to SutLaunchCommand and exits with its code.
         .executableTarget(name: "sut-launch", dependencies: ["SutLaunchCLI", "ProcessEngine", "AutomationSupport"]),
         // The same CLI with the Foundation.Process backend linked in: sut-launch runs it for `--launcher foundation`.

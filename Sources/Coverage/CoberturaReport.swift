@@ -32,12 +32,14 @@ package enum CoberturaReport {
         let taken = file.branches.filter { ($0.taken ?? 0) > 0 }.count
         let name = String(file.path.split(separator: "/").last ?? "")
         var xml = "        <class name=\"\(escape(name))\" filename=\"\(escape(relative(file.path)))\""
-        xml += " line-rate=\"\(rate(file.linesHit, file.lines.count))\" branch-rate=\"\(rate(taken, file.branches.count))\" complexity=\"0\">\n"
+        xml +=
+            " line-rate=\"\(rate(file.linesHit, file.lines.count))\" branch-rate=\"\(rate(taken, file.branches.count))\" complexity=\"0\">\n"
         xml += "          <methods>\n"
         for function in file.functions {
             xml += "            <method name=\"\(escape(function.name))\" signature=\"\" line-rate=\"\(function.hits > 0 ? "1" : "0")\""
             xml += " branch-rate=\"0\" complexity=\"0\">\n              <lines>\n"
-            xml += "                <line number=\"\(function.line)\" hits=\"\(function.hits)\"/>\n              </lines>\n            </method>\n"
+            xml +=
+                "                <line number=\"\(function.line)\" hits=\"\(function.hits)\"/>\n              </lines>\n            </method>\n"
         }
         xml += "          </methods>\n          <lines>\n"
         let branchesByLine = Dictionary(grouping: file.branches, by: \.line)

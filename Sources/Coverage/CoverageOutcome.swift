@@ -78,10 +78,13 @@ package struct CoverageOutcome: Sendable {
     /// The per-file table (`DIR/summary.txt`): lines, functions, regions per file, then the total.
     package func table() -> String {
         let width = min(max(files.map(\.filename.count).max() ?? 4, 5), 100)
-        func pad(_ text: String, _ count: Int) -> String { text.count >= count ? text : text + String(repeating: " ", count: count - text.count) }
+        func pad(_ text: String, _ count: Int) -> String {
+            text.count >= count ? text : text + String(repeating: " ", count: count - text.count)
+        }
         var text = pad("FILE", width) + "  " + pad("LINES", 22) + pad("FUNCTIONS", 22) + "REGIONS\n"
         for file in files {
-            text += pad(file.filename, width) + "  " + pad(file.summary.lines.text, 22) + pad(file.summary.functions.text, 22)
+            text +=
+                pad(file.filename, width) + "  " + pad(file.summary.lines.text, 22) + pad(file.summary.functions.text, 22)
                 + file.summary.regions.text + "\n"
         }
         if let totals {

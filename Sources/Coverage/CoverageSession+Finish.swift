@@ -1,11 +1,5 @@
 import AutomationSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension CoverageSession {
     /// The most raw profiles one run merges.
     package static let profileLimit = 100_000
@@ -110,7 +104,9 @@ extension CoverageSession {
     static func name(_ path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     /// Merge, export, write: `merged.profdata`, `lcov.info`, `coverage.xml`, `summary.txt`.
-    private func report(_ profiles: [Profile], binaries: [String], work: (directory: RootedDirectory, name: String), into outcome: inout CoverageOutcome)
+    private func report(
+        _ profiles: [Profile], binaries: [String], work: (directory: RootedDirectory, name: String), into outcome: inout CoverageOutcome
+    )
         throws(CoverageError)
     {
         let tools = ProfileTools(tools: tools, runner: runner)
@@ -122,7 +118,7 @@ extension CoverageSession {
             dropped: &dropped)
         let (totals, files) = try ProfileTools.summary(summary)
         let records = LCOVRecords(String(decoding: lcov, as: UTF8.self))
-        let xml = CoberturaReport.render(records, timestamp: Int(time(nil)))
+        let xml = CoberturaReport.render(records, timestamp: Int(WallClock.milliseconds() / 1000))
         var result = outcome
         result.totals = totals
         result.files = files
@@ -139,7 +135,8 @@ extension CoverageSession {
 
     /// Merges `paths` into `WORK/NAME.profdata` (the tool writes only into the fresh work directory); returns its path.
     private func merge(
-        _ paths: [String], name: String, tools: ProfileTools, work: (directory: RootedDirectory, name: String), into outcome: inout CoverageOutcome
+        _ paths: [String], name: String, tools: ProfileTools, work: (directory: RootedDirectory, name: String),
+        into outcome: inout CoverageOutcome
     ) throws(CoverageError) -> String {
         do { try work.directory.write(Array(paths.joined(separator: "\n").utf8), to: name + ".inputs") } catch {
             throw CoverageError("cannot write in \(directory): \(error)")

@@ -37,7 +37,8 @@ package final class CoverageSession: Sendable {
     package init(directory: String, tools: CoverageTools, runner: any CoverageToolRunning) throws(CoverageError) {
         // LLVM_PROFILE_FILE reads %p, %m, %h, %t… anywhere in it, with no escape: a % in DIR would scatter profiles.
         if directory.contains("%") || (FileSystem.realPath(directory) ?? "").contains("%") {
-            throw CoverageError("--coverage \(directory): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory")
+            throw CoverageError(
+                "--coverage \(directory): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory")
         }
         do {
             root = try RootedDirectory(directory, create: true)
@@ -57,7 +58,9 @@ package final class CoverageSession: Sendable {
         for entry in directory.entries() {
             if entry.name.hasSuffix(".profraw") && directory.kind(of: entry.name) == .file {
                 directory.remove(entry: entry.bytes)
-            } else if depth == 0, directory.kind(of: entry.name) == .directory, let below = try? directory.directory(entry.name, create: false) {
+            } else if depth == 0, directory.kind(of: entry.name) == .directory,
+                let below = try? directory.directory(entry.name, create: false)
+            {
                 removeProfiles(below, depth: 1)
             }
         }
@@ -83,11 +86,13 @@ package final class CoverageSession: Sendable {
     package static func scenarioID(uri: String, line: Int) -> String {
         let base = uri.split(separator: "/").last.map(String.init) ?? "scenario"
         let stem = base.hasSuffix(".feature") ? String(base.dropLast(8)) : base
-        let safe = String(stem.unicodeScalars.prefix(60).map { scalar -> Character in
-            let value = scalar.value
-            let allowed = (48...57).contains(value) || (65...90).contains(value) || (97...122).contains(value) || value == 45 || value == 95
-            return allowed ? Character(scalar) : "_"
-        })
+        let safe = String(
+            stem.unicodeScalars.prefix(60).map { scalar -> Character in
+                let value = scalar.value
+                let allowed =
+                    (48...57).contains(value) || (65...90).contains(value) || (97...122).contains(value) || value == 45 || value == 95
+                return allowed ? Character(scalar) : "_"
+            })
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in uri.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

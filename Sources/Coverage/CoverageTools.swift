@@ -1,11 +1,5 @@
 import AutomationSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The toolchain's `llvm-profdata` and the `llvm-cov` (and `swift-demangle`) beside it. Debian's older pair comes
 /// first on PATH here and refuses the profiles Swift 6.3 programs write, so the default is the pair beside the
 /// `swift` found on PATH (its real path), then `llvm-profdata` on PATH; `--llvm-profdata PATH` names one.
@@ -45,7 +39,7 @@ package struct CoverageTools: Sendable, Equatable {
         return CoverageTools(profdata: profdata, cov: cov, demangler: demangler)
     }
 
-    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 && FileSystem.isRegularFile(path) }
+    static func isExecutable(_ path: String) -> Bool { Executable.isExecutable(path) && FileSystem.isRegularFile(path) }
 
     /// The first executable `name` in the directories of `path` (colon-separated).
     static func search(_ name: String, path: String?) -> String? {

@@ -13,17 +13,21 @@ package struct CoverageOptions: Sendable {
     package init() {}
 
     static let directorySpec = OptionSpec(
-        "--coverage", value: "DIR", help: "code coverage of every launch: raw profiles in DIR, then DIR/lcov.info and DIR/coverage.xml", topic: "coverage")
+        "--coverage", value: "DIR", help: "code coverage of every launch: raw profiles in DIR, then DIR/lcov.info and DIR/coverage.xml",
+        topic: "coverage")
     static let thresholdSpec = OptionSpec(
-        "--coverage-threshold", value: "PCT", help: "fail (exit 6) when line coverage is below PCT (0 to 100), after the reports", topic: "coverage")
+        "--coverage-threshold", value: "PCT", help: "fail (exit 6) when line coverage is below PCT (0 to 100), after the reports",
+        topic: "coverage")
     static let profdataSpec = OptionSpec(
-        "--llvm-profdata", value: "PATH", help: "the llvm-profdata to merge with (default: the one beside swift; llvm-cov beside it)", topic: "coverage")
+        "--llvm-profdata", value: "PATH", help: "the llvm-profdata to merge with (default: the one beside swift; llvm-cov beside it)",
+        topic: "coverage")
 
     /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`); `80%`, `-1`, `101`, `NaN`, empty are refused.
     mutating func setThreshold(_ value: String, spelling: String, index: Int) throws(UsageError) {
         guard let number = BoundedNumber.decimal(value, in: 0...100), number.isFinite else {
             throw UsageError(
-                .invalidNumber(spelling, problem: "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80, not 80%)", index: index))
+                .invalidNumber(
+                    spelling, problem: "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80, not 80%)", index: index))
         }
         threshold = number
         spellings["threshold"] = spelling

@@ -48,7 +48,10 @@ import Testing
     func scenarioDirectoriesAreOneSafeComponent(_ uri: String) {
         let id = CoverageSession.scenarioID(uri: uri, line: 7)
         #expect(!id.contains("/") && !id.contains("..") && !id.hasPrefix(".") && id.utf8.count < 100)
-        #expect(id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_".unicodeScalars.contains($0)) })
+        #expect(
+            id.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_".unicodeScalars.contains($0))
+            })
         #expect(id != CoverageSession.scenarioID(uri: uri + "x", line: 7))
     }
 

@@ -102,7 +102,8 @@ import Testing
         try Data(feature.utf8).write(to: directory.appendingPathComponent("app.feature"))
         let coverage = directory.appendingPathComponent("cov").path
         let result = try CLI.run([
-            "test", "--jobs", "2", "--coverage", coverage, "--report", directory.path + "/r.json", "--messages", directory.path + "/m.ndjson",
+            "test", "--jobs", "2", "--coverage", coverage, "--report", directory.path + "/r.json", "--messages",
+            directory.path + "/m.ndjson",
             directory.path + "/app.feature",
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -59,7 +59,8 @@ package struct CoveragePlan: Sendable {
             if code == 0 { code = ExitCode.coverageFailed }
         } else if let threshold, let lines = outcome.totals?.lines, lines.percent < threshold {
             Console.error(
-                "coverage: line coverage \(lines.text) is below --coverage-threshold \(threshold.formatted)% (exit \(ExitCode.coverageFailed))")
+                "coverage: line coverage \(lines.text) is below --coverage-threshold \(threshold.formatted)% (exit \(ExitCode.coverageFailed))"
+            )
             if code == 0 { code = ExitCode.coverageFailed }
         }
         return (outcome, code)
