@@ -134,7 +134,8 @@ import Testing
             return
         }
         for option in RunOption.allCases {
-            #expect((option.spec.topic == nil ? HelpText.main : HelpText.record).contains(option.spec.long), "\(option.spec.long)")
+            let text = option.spec.topic.map { HelpTopic(rawValue: $0)?.text ?? "" } ?? HelpText.main
+            #expect(text.contains(option.spec.long), "\(option.spec.long)")
         }
     }
 }
