@@ -61,18 +61,20 @@ extension CoverageSession {
         var scenario: String?
     }
 
-    /// The regular `.profraw` files in `raw/` and its scenario directories (no link followed).
+    /// The regular `.profraw` files in `raw/` and its scenario directories (no link followed). Names the runtime never
+    /// writes (not UTF-8, control characters: planted to forge a line where they are named) are not read.
     func rawProfiles() -> [Profile] {
         guard let raw = try? root.directory("raw", create: false) else { return [] }
         var result: [Profile] = []
-        for entry in raw.entries() where entry.isUTF8 {
+        for entry in raw.entries() where Self.plausible(entry) {
             let name = entry.name
             switch raw.kind(of: name) {
             case .file where name.hasSuffix(".profraw"):
                 result.append(Profile(path: absolute + "/raw/" + name, name: name))
             case .directory:
                 guard let below = try? raw.directory(name, create: false) else { continue }
-                for inner in below.entries() where inner.isUTF8 && inner.name.hasSuffix(".profraw") && below.kind(of: inner.name) == .file {
+                for inner in below.entries()
+                where Self.plausible(inner) && inner.name.hasSuffix(".profraw") && below.kind(of: inner.name) == .file {
                     result.append(Profile(path: absolute + "/raw/" + name + "/" + inner.name, name: inner.name, scenario: name))
                 }
             default: continue
@@ -80,6 +82,10 @@ extension CoverageSession {
             if result.count > Self.profileLimit { break }
         }
         return result
+    }
+
+    static func plausible(_ entry: RootedDirectory.Entry) -> Bool {
+        entry.isUTF8 && !entry.name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
     /// Launches killed (SIGKILL, a timeout) that left no profile: `%p-` names them by pid.

@@ -213,7 +213,7 @@ package enum TestCommand {
         if options.github { GitHubOutput.report(results, environment: environment) }
         let passed = results.allSatisfy { $0.status == .passed }
         let (measured, code) = TestCoverage.finish(
-            results, session: coverage, threshold: options.coverage.threshold, quiet: options.quiet, exitCode: passed ? 0 : 1,
+            results, session: coverage, threshold: options.coverage.threshold, exitCode: passed ? 0 : 1,
             reports: reports)
         return reports.write(measured, exitCode: code)
     }

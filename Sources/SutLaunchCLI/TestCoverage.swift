@@ -13,12 +13,13 @@ enum TestCoverage {
     /// The results with what each scenario reached, and the exit code (``ExitCode/coverageFailed`` when the suite
     /// passed but coverage could not be measured or is below the threshold).
     static func finish(
-        _ results: [ScenarioResult], session: CoverageSession?, threshold: Double?, quiet: Bool, exitCode: Int32,
+        _ results: [ScenarioResult], session: CoverageSession?, threshold: Double?, exitCode: Int32,
         reports: ScenarioReports
     ) -> ([ScenarioResult], Int32) {
         guard let session else { return (results, exitCode) }
         let plan = CoveragePlan(session: session, threshold: threshold)
-        let (outcome, code) = plan.finish(exitCode: exitCode, perScenario: true, quiet: quiet)
+        // test's --quiet prints failures and the summary: the coverage line is part of the summary.
+        let (outcome, code) = plan.finish(exitCode: exitCode, perScenario: true, quiet: false)
         let report = CoverageReport(outcome, directory: session.directory, threshold: plan.threshold)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -39,7 +39,10 @@ package enum Runner {
             quiet: plan.settings.quiet,
             signals: signals)
         if let server, let serverPlan = plan.server { finishServer(server, serverPlan, quiet: plan.settings.quiet, &outcome) }
-        if let coverage = plan.settings.coverage { finishCoverage(coverage, quiet: plan.settings.quiet, &outcome) }
+        // A program that never started has nothing to measure: its own exit code (127, 126, 125) says why.
+        if let coverage = plan.settings.coverage, outcome.report.launched {
+            finishCoverage(coverage, quiet: plan.settings.quiet, &outcome)
+        }
         noteLostOutput(&outcome)
         writeReport(&outcome, plan.settings)
         return outcome
@@ -134,11 +137,9 @@ package enum Runner {
     /// exit 6 when the program passed but coverage could not be measured or is below the threshold.
     private static func finishCoverage(_ coverage: CoveragePlan, quiet: Bool, _ outcome: inout RunOutcome) {
         let report = outcome.report
-        if report.launched {
-            let killed: String? = report.timedOut ? "timed out" : report.signalName.map { "killed by \($0)" }
-            coverage.session.record(
-                CoverageSession.Launch(label: report.program, executable: report.executablePath, pid: report.pid ?? 0, killed: killed))
-        }
+        let killed: String? = report.timedOut ? "timed out" : report.signalName.map { "killed by \($0)" }
+        coverage.session.record(
+            CoverageSession.Launch(label: report.program, executable: report.executablePath, pid: report.pid ?? 0, killed: killed))
         let (result, code) = coverage.finish(exitCode: outcome.exitCode, quiet: quiet)
         outcome.report.coverage = CoverageReport(result, directory: coverage.session.directory, threshold: coverage.threshold)
         if code != outcome.exitCode {
