@@ -124,7 +124,8 @@ package enum TestCommand {
     static func setUp(_ options: TestOptions, environment: [String: String]) throws -> ScenarioOptions {
         var scenario = options.scenario
         scenario.environment = environment
-        scenario.coverage = try options.coverage.plan(environment: environment)?.session
+        // --list and --dry-run launch nothing: DIR is left as it is (no directory made, no old profile removed).
+        if !options.list && !options.dryRun { scenario.coverage = try options.coverage.plan(environment: environment)?.session }
         scenario.updateSnapshots =
             options.updateSnapshots
             || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
