@@ -84,7 +84,7 @@ package struct RequestHead: Sendable {
             method: String(decoding: parts[0], as: UTF8.self),
             target: String(decoding: parts[1], as: UTF8.self), version: version, headers: headers)
         var hosts = 0
-        for entry in headers.entries where entry.name.utf8.count == 4 && entry.name.lowercased() == "host" { hosts += 1 }
+        for entry in headers.entries where entry.name.equalsIgnoringCase("host") { hosts += 1 }
         if version == "HTTP/1.1" && hosts == 0 {
             throw Error(400, "HTTP/1.1 request without a Host header") // RFC 9112 §3.2
         }
@@ -159,7 +159,7 @@ package struct RequestHead: Sendable {
 
     /// True when the client waits for `100 Continue` before sending the body.
     package var expectsContinue: Bool {
-        version == "HTTP/1.1" && headers["Expect"]?.lowercased() == "100-continue"
+        version == "HTTP/1.1" && headers["Expect"]?.equalsIgnoringCase("100-continue") == true
     }
 
     private static func isTokenCharacter(_ byte: UInt8) -> Bool { HTTPField.isTokenCharacter(byte) }
