@@ -1,27 +1,46 @@
-extension StringProtocol {
-    /// Whether the two are equal after `lowercased()`, without allocating either: header names, schemes and tokens
-    /// are ASCII, compared byte by byte with ASCII case folded; text with other characters is lower-cased and compared.
-    package func equalsIgnoringCase<Other: StringProtocol>(_ other: Other) -> Bool {
-        var ascii = true
-        let equal = utf8.elementsEqual(other.utf8) { left, right in
-            if (left | right) >= 0x80 {
-                ascii = false
-                return false
-            }
-            return left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+extension String {
+    /// Whether the two are equal after `lowercased()`, without allocating: header names, schemes and tokens are
+    /// ASCII, compared byte by byte with ASCII case folded; text with other characters is lower-cased and compared.
+    /// Concrete on String (not generic): unspecialized across modules, the generic form cost three times the lookup.
+    package func equalsIgnoringCase(_ other: String) -> Bool {
+        let decided = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in Self.asciiEqualsIgnoringCase(left, right) } ?? nil
         }
-        // Bytes that differ as ASCII letters or lengths decide alone; a non-ASCII byte met first needs Unicode's rules.
-        return equal || (!ascii && lowercased() == other.lowercased())
+        if let decided, let decided { return decided }
+        return lowercased() == other.lowercased()
     }
 
     /// Whether it starts with `prefix` after `lowercased()` (`prefix` is ASCII lower case), without allocating.
     package func hasASCIIPrefixIgnoringCase(_ prefix: String) -> Bool {
-        var bytes = utf8.makeIterator()
-        for expected in prefix.utf8 {
-            guard let byte = bytes.next() else { return false }
-            if byte >= 0x80 { return lowercased().hasPrefix(prefix) }
-            guard byte == expected || (byte | 0x20 == expected && (0x61...0x7A).contains(expected)) else { return false }
+        let decided = utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var index = 0
+            for expected in prefix.utf8 {
+                guard index < bytes.count else { return false }
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                guard byte == expected || (byte | 0x20 == expected && expected >= 0x61 && expected <= 0x7A) else { return false }
+                index += 1
+            }
+            return true
         }
-        return true
+        if let decided, let decided { return decided }
+        return lowercased().hasPrefix(prefix)
+    }
+
+    /// The answer when ASCII decides it; nil when a non-ASCII byte comes first (Unicode's case rules then decide).
+    private static func asciiEqualsIgnoringCase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let common = Swift.min(left.count, right.count)
+        var index = 0
+        while index < common {
+            let (a, b) = (left[index], right[index])
+            if (a | b) >= 0x80 { return nil }
+            if a != b {
+                let folded = a | 0x20
+                guard folded == b | 0x20, folded >= 0x61, folded <= 0x7A else { return false }
+            }
+            index += 1
+        }
+        // Equal so far: a longer text has more to it after lower-casing too (no character lower-cases to nothing).
+        return left.count == right.count
     }
 }
