@@ -55,6 +55,10 @@ package enum CheckCommand {
         guard !parsed.positionals.isEmpty else {
             throw UsageError(.needsOperands("check needs files: sut-launch check routes.json mappings/ features/"))
         }
+        // A static executable cannot load libxml2: files that name XML matchers are checked by the companion.
+        if SharedLibrary.inStaticExecutable && XMLStubScan.mentionsXML(parsed.positionals) {
+            Console.error(SutLaunchCommand.execCompanion(for: SutLaunchCommand.xmlMatchers, arguments: ["check"] + arguments))
+        }
         var failed = false
         for path in parsed.positionals {
             guard FileSystem.exists(path) else { throw UsageError(.noSuchPath(path, kind: "file or directory")) }

@@ -48,6 +48,12 @@ package enum TestCommand {
         {
             Console.error(SutLaunchCommand.execCompanion(for: option, arguments: ["test"] + arguments))
         }
+        // Nor libxml2: a suite whose files name XML matchers runs in the companion too (``XMLStubScan``).
+        if SharedLibrary.inStaticExecutable, case .run(let options)? = try? TestOptions.parse(arguments),
+            XMLStubScan.mentionsXML(options.featurePaths + options.stepFiles.map(\.path))
+        {
+            Console.error(SutLaunchCommand.execCompanion(for: SutLaunchCommand.xmlMatchers, arguments: ["test"] + arguments))
+        }
         let reports = ScenarioReports()
         Interruption.exitOnSignal { received in
             guard reports.interrupt() else { reports.awaitTheRunsOwnEnd() }

@@ -47,7 +47,7 @@ import XMLSupport
     @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
     func malformedAndOddEncodingsAreNoMatch() throws {
         for body in [
-            "", "not xml", "<a>", "<a></b>", "<a x='1' x='2'/>", "<a>\u{0}</a>", "<a/><b/>",
+            "", "not xml", "<a>", "<a></b>", "<a x='1' x='2'/>", "<a>\u{0}</a>", "<a/><b/>", "\u{FEFF}<a/>",
             "<?xml version='1.0' encoding='x-nothing'?><a/>",
         ] {
             #expect(throws: XMLError.self, "\(body.debugDescription)") { try XML.parse(body) }
@@ -64,7 +64,7 @@ import XMLSupport
             let parsed = try? XML.parse("<a x='\(value)'/>")
             #expect(parsed == nil || parsed?.attributes.first?.value.utf8.count == value.utf8.count)
         }
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(30))
         #expect(throws: XMLError.self) { try XML.parse("<a x='" + String(repeating: "v", count: 17 << 20) + "'/>") }
     }
 
@@ -74,12 +74,12 @@ import XMLSupport
         let elapsed = quickly {
             #expect(throws: XMLError.self) { try XPathQuery("//*[count(//*) > count(following::*)]").evaluate(body) }
         }
-        #expect(elapsed < .seconds(10))
+        #expect(elapsed < .seconds(30))
         let copies = quickly {
             _ = try? XPathQuery("//*").evaluate(
                 "<r>" + String(repeating: "<a>", count: 250) + String(repeating: "</a>", count: 250) + "</r>")
         }
-        #expect(copies < .seconds(5))
+        #expect(copies < .seconds(30))
     }
 
     @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))

@@ -134,9 +134,9 @@ struct DateScanner {
     var next: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     mutating func skip(_ literal: String) -> Bool {
-        let expected = Array(literal.utf8)
-        guard index + expected.count <= bytes.count, Array(bytes[index..<(index + expected.count)]) == expected else { return false }
-        index += expected.count
+        let count = literal.utf8.count
+        guard index + count <= bytes.count, bytes[index..<(index + count)].elementsEqual(literal.utf8) else { return false }
+        index += count
         return true
     }
 

@@ -17,6 +17,12 @@ package enum FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The size of the regular file at `path` (links followed), or nil when there is none.
+    package static func size(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+
     /// True when something (file, directory, link to one) exists at `path`.
     package static func exists(_ path: String) -> Bool {
         var info = stat()

@@ -29,9 +29,19 @@ package enum Suggestion {
     }
 
     /// Levenshtein distance, counting an adjacent transposition as one edit.
+    ///
+    /// Bounded: only the first ``maxCompared`` characters of each are compared (a table of at most 512 × 512); past
+    /// them, the difference in UTF-8 length counts. A request path or step text of megabytes costs what 512 do.
     package static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
+        let (headA, headB) = (a.prefix(maxCompared), b.prefix(maxCompared))
+        let beyond = abs((a.utf8.count - headA.utf8.count) - (b.utf8.count - headB.utf8.count))
+        return beyond + compared(Array(headA), Array(headB))
+    }
+
+    /// How many characters of each text ``editDistance(_:_:)`` compares.
+    package static let maxCompared = 512
+
+    private static func compared(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// Header fields in the order received; names compare case-insensitively.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var entries: [(name: String, value: String)] = []
@@ -8,14 +10,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The first value of the named field, nil when absent.
     public subscript(name: String) -> String? {
-        let lowered = name.lowercased()
-        return entries.first { $0.name.lowercased() == lowered }?.value
+        entries.first { $0.name.equalsIgnoringCase(name) }?.value
     }
 
     /// Every value of the named field, in order.
     public func values(_ name: String) -> [String] {
-        let lowered = name.lowercased()
-        return entries.filter { $0.name.lowercased() == lowered }.map(\.value)
+        entries.filter { $0.name.equalsIgnoringCase(name) }.map(\.value)
     }
 
     /// True when a field of that name is present.
@@ -26,8 +26,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Replaces every field of that name with one.
     public mutating func set(_ name: String, _ value: String) {
-        let lowered = name.lowercased()
-        entries.removeAll { $0.name.lowercased() == lowered }
+        entries.removeAll { $0.name.equalsIgnoringCase(name) }
         entries.append((name: name, value: value))
     }
 

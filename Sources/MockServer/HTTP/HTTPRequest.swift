@@ -106,17 +106,30 @@ public struct HTTPRequest: Sendable, Hashable {
         return (host.lowercased(), port)
     }
 
-    /// Query parameters in order, percent-decoded (`+` as space).
+    /// Query parameters in order, percent-decoded (`+` as space). Split at every `&` and the first `=` of a pair,
+    /// on the bytes, as WireMock splits the characters (a Character split would not cut "&" + a combining mark).
     public var queryItems: [(name: String, value: String)] {
         guard let rawQuery, !rawQuery.isEmpty else { return [] }
-        return rawQuery.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            if let equals = pair.firstIndex(of: "=") {
-                return (
-                    PercentEncoding.decode(pair[..<equals], plusAsSpace: true),
-                    PercentEncoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true)
-                )
+        let bytes = rawQuery.utf8
+        var items: [(name: String, value: String)] = []
+        var start = bytes.startIndex
+        var equals: String.Index?
+        var index = bytes.startIndex
+        while true {
+            let atEnd = index == bytes.endIndex
+            if atEnd || bytes[index] == UInt8(ascii: "&") {
+                if start != index {
+                    let name = PercentEncoding.decode(rawQuery[start..<(equals ?? index)], plusAsSpace: true)
+                    let value = equals.map { PercentEncoding.decode(rawQuery[bytes.index(after: $0)..<index], plusAsSpace: true) }
+                    items.append((name, value ?? ""))
+                }
+                if atEnd { return items }
+                start = bytes.index(after: index)
+                equals = nil
+            } else if equals == nil && bytes[index] == UInt8(ascii: "=") {
+                equals = index
             }
-            return (PercentEncoding.decode(pair, plusAsSpace: true), "")
+            index = bytes.index(after: index)
         }
     }
 
@@ -177,7 +190,7 @@ public struct HTTPRequest: Sendable, Hashable {
 /// Percent-decoding for paths and queries.
 package enum PercentEncoding {
     package static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
-        guard text.contains("%") || (plusAsSpace && text.contains("+")) else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && text.utf8.contains(UInt8(ascii: "+"))) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = Array(text.utf8)[...]

@@ -84,7 +84,7 @@ package struct RequestHead: Sendable {
             method: String(decoding: parts[0], as: UTF8.self),
             target: String(decoding: parts[1], as: UTF8.self), version: version, headers: headers)
         var hosts = 0
-        for entry in headers.entries where entry.name.utf8.count == 4 && entry.name.lowercased() == "host" { hosts += 1 }
+        for entry in headers.entries where entry.name.equalsIgnoringCase("host") { hosts += 1 }
         if version == "HTTP/1.1" && hosts == 0 {
             throw Error(400, "HTTP/1.1 request without a Host header") // RFC 9112 §3.2
         }
@@ -100,19 +100,20 @@ package struct RequestHead: Sendable {
     /// Why a `Host` value is not an authority (`host[:port]`, RFC 9110 §7.2: no userinfo, a port of digits
     /// 0-65535), or nil.
     static func hostProblem(_ value: String) -> String? {
-        if value.contains("@") { return "the Host header holds userinfo" }
+        // On the bytes: every character looked for is ASCII (and a Character search costs a grapheme walk per request).
+        if value.utf8.contains(UInt8(ascii: "@")) { return "the Host header holds userinfo" }
         var rest = Substring(value)
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return "the Host header's IPv6 address is not closed" }
-            rest = rest[rest.index(after: close)...]
-            guard rest.isEmpty || rest.hasPrefix(":") else { return "the Host header has text after its IPv6 address" }
-        } else if let colon = rest.lastIndex(of: ":") {
+        if rest.utf8.first == UInt8(ascii: "[") {
+            guard let close = rest.utf8.firstIndex(of: UInt8(ascii: "]")) else { return "the Host header's IPv6 address is not closed" }
+            rest = rest[rest.utf8.index(after: close)...]
+            guard rest.isEmpty || rest.utf8.first == UInt8(ascii: ":") else { return "the Host header has text after its IPv6 address" }
+        } else if let colon = rest.utf8.lastIndex(of: UInt8(ascii: ":")) {
             rest = rest[colon...]
         } else {
             return nil
         }
-        let port = rest.dropFirst()
-        guard port.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), (Int(port) ?? 0) <= 65_535 else {
+        let port = Substring(rest.utf8.dropFirst())
+        guard port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), (Int(port) ?? 0) <= 65_535 else {
             return "the Host header's port is not a number from 0 to 65535"
         }
         return nil
@@ -159,7 +160,7 @@ package struct RequestHead: Sendable {
 
     /// True when the client waits for `100 Continue` before sending the body.
     package var expectsContinue: Bool {
-        version == "HTTP/1.1" && headers["Expect"]?.lowercased() == "100-continue"
+        version == "HTTP/1.1" && headers["Expect"]?.equalsIgnoringCase("100-continue") == true
     }
 
     private static func isTokenCharacter(_ byte: UInt8) -> Bool { HTTPField.isTokenCharacter(byte) }

@@ -74,13 +74,18 @@ struct DateMatcher: Sendable {
     var truncateActual: DateTimeTruncation?
 
     /// Whether the (possibly missing) value matches, with the clock reading `now`.
-    func matches(_ value: String?, now: DateTimeValue = .now()) -> Bool { result(value, now: now).matched }
+    func matches(_ value: String?, now: @autoclosure () -> DateTimeValue = .now()) -> Bool { result(value, now: now()).matched }
 
     /// Whether the value matches, and WireMock's distance to it (its `AbstractDateTimeMatchResult`): the whole years
     /// between expected and actual over 100, at most 1, matching or not; 1 when the value is not read, and when a local
     /// value meets a zoned expectation (WireMock measures that pair as 1, though it may match).
-    func result(_ value: String?, now: DateTimeValue = .now()) -> (matched: Bool, distance: Double) {
-        guard let value, let expected = expectedValue(now: now) else { return (false, 1) }
+    /// The clock is read only for a `now` expectation.
+    func result(_ value: String?, now: @autoclosure () -> DateTimeValue = .now()) -> (matched: Bool, distance: Double) {
+        guard let value, let expected = expectedValue(now: now()) else { return (false, 1) }
+        // The common case reads the value once: a zoned value against a zoned expectation needs no local reading.
+        if actualFormat == nil, truncateActual == nil, expected.offset != nil, let zoned = DateTimeValue.zoned(value) {
+            return (holds(zoned, expected), Self.distance(expected, zoned))
+        }
         var (zoned, local) = read(value)
         if let truncateActual {
             // WireMock 2.35 answers 500 here when the value has no zoned reading (a NullPointerException): no match.
@@ -108,10 +113,10 @@ struct DateMatcher: Sendable {
         min(Double(abs(expected.yearsUntil(actual))) / 100, 1)
     }
 
-    func expectedValue(now: DateTimeValue) -> DateTimeValue? {
+    func expectedValue(now: @autoclosure () -> DateTimeValue) -> DateTimeValue? {
         switch expected {
         case .fixed(let value): value
-        case .now(let rule): rule.value(at: now)
+        case .now(let rule): rule.value(at: now())
         }
     }
 

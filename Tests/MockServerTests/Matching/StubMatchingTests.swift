@@ -127,6 +127,18 @@ private func server(_ text: String, directory: String = ".") throws -> MockServe
             ])
     }
 
+    @Test func nearMissesAmongThousandsOfStubsCompareTheNearestByURLInFull() throws {
+        // 2,000 routes; the nearest by URL differs only in a header, so it is among those compared field by field.
+        var routes = (0..<2000).map { #"{ "method": "POST", "path": "/orders/\#($0)", "headers": { "x-k": "v" } }"# }
+        routes.append(#"{ "method": "GET", "path": "/cities/rome", "headers": { "x-k": "v" } }"#)
+        let subject = try server(#"{ "routes": [\#(routes.joined(separator: ",\n"))] }"#)
+        let answer = subject.ask("GET", "/cities/rome")
+        #expect(answer.body.contains("Nearest stub: GET /cities/rome (routes.json:2001)\n  header x-k: expected"), "\(answer.body)")
+        // A path of 60 KB against every route: each distance is one bounded table, not 60 KB × the route.
+        let long = subject.ask("POST", "/orders/" + String(repeating: "7", count: 60_000))
+        #expect(long.status == 404 && long.body.contains("Nearest stub: POST /orders/"))
+    }
+
     @Test func unexpectedRequestsExplainTheNearestRoute() throws {
         let subject = try server(
             """

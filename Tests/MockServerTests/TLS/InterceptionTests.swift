@@ -23,7 +23,7 @@ import Testing
         #expect(Interception.authority("[::1]:8443")! == ("::1", 8443))
         for bad in [
             "api.example.com", "api.example.com:", ":443", "h:0", "h:65536", "h:99999999999999999999", "h:+1", "::1:443", "[::1", "[]:1",
-            "h]:1",
+            "h]:1", "h:0443", ":0443",
         ] {
             #expect(Interception.authority(bad) == nil, "\(bad)")
         }

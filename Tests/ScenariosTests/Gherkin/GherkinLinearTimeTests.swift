@@ -76,7 +76,7 @@ import Testing
         let large = Self.shape(shape, size: 1_000_000)
         #expect(large.utf8.count > 900_000)
         let (smallTime, largeTime) = await Self.onThread { (Self.seconds(small), Self.seconds(large)) }
-        #expect(largeTime < 5, "\(shape): 1 MB took \(largeTime) s")
+        #expect(largeTime < 30, "\(shape): 1 MB took \(largeTime) s")
         #expect(largeTime < 40 * smallTime + 0.5, "\(shape): 100 KB took \(smallTime) s, 1 MB \(largeTime) s: not linear")
     }
 }
