@@ -5,9 +5,10 @@ import ProcessEngine
 /// run. Every problem names its file and line: a line that is not JSON (a truncated one included), one that is not
 /// an envelope, an unknown envelope, a line over ``lineLimit``.
 package struct MessagesReader {
-    /// Why input was refused: `invalid` (exit 3) or files of different runs (exit 2, `--merge-any` forces).
+    /// Why input was refused: not Messages (exit 3), or files that are not one run (exit 2, `--merge-any` forces).
     package struct Problem: Error, CustomStringConvertible, Sendable {
         package var description: String
+        /// Files of different runs, or one scenario in two files: a merge refused, not bad input.
         package var differentRuns = false
     }
 
@@ -31,6 +32,8 @@ package struct MessagesReader {
         var scenarioByPickle: [String: Int] = [:]
         var finished = false
         var runId: String?
+        /// `testRunStarted` was read (and its run compared with the other files').
+        var identified = false
     }
 
     private(set) var run = ReportRun()
@@ -84,7 +87,7 @@ package struct MessagesReader {
             try envelope(key, members[0].value, &state, file: file, at: "\(name):\(lineNumber)")
         }
         if !state.finished { run.incomplete.append(name) }
-        try checkIdentity(state.runId, name: name)
+        if !state.identified { try checkIdentity(nil, name: name) }
     }
 
     private mutating func checkIdentity(_ id: String?, name: String) throws(Problem) {
@@ -125,6 +128,8 @@ package struct MessagesReader {
             }
         case "testRunStarted":
             state.runId = value["id"]?.string
+            if !state.identified { try checkIdentity(state.runId, name: run.files[file]) }
+            state.identified = true
             if let at = Self.milliseconds(value["timestamp"]) { run.startedMs = min(run.startedMs ?? at, at) }
         case "testRunFinished":
             state.finished = true
@@ -175,7 +180,8 @@ package struct MessagesReader {
             let location = "\(pickle.uri):\(pickle.line)"
             if !mergeAny, let earlier = byLocation[location], earlier != file {
                 throw Problem(
-                    description: "\(place): scenario \(location) is in \(run.files[earlier]) too: the same shard given twice? (--merge-any keeps both)")
+                    description: "\(place): scenario \(location) is in \(run.files[earlier]) too: the same shard given twice? (--merge-any keeps both)",
+                    differentRuns: true)
             }
             byLocation[location] = file
             index = run.scenarios.count
