@@ -104,7 +104,7 @@ package enum MessagesMerge {
         /// A sut-launch result record's index moved after the earlier shards' results, so the merged run keeps their order.
         func shiftIndex(_ attachment: JSONNode) -> (JSONNode, Int)? {
             guard attachment["fileName"]?.string == ReportRecord.resultFile, let body = attachment["body"]?.string,
-                let record = try? JSONParser.parse(body), let index = record["index"]?.int, var members = record.members,
+                let record = try? JSONParser.parse(body), let index = record["index"]?.int.map({ min(max($0, 0), 1 << 36) }), var members = record.members,
                 var outer = attachment.members
             else { return nil }
             if let at = members.firstIndex(where: { $0.key == "index" }) { members[at].value = JSONNode(.int(index + indexOffset)) }

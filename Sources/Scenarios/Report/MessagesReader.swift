@@ -192,7 +192,7 @@ package struct MessagesReader {
                     file: file))
         }
         let attempt = ReportRun.Attempt(
-            number: value["attempt"]?.int ?? 0, steps: testCase.steps.map { ReportRun.Step(text: $0.text) })
+            number: min(max(value["attempt"]?.int ?? 0, 0), 1 << 20), steps: testCase.steps.map { ReportRun.Step(text: $0.text) })
         state.started[id] = (index, run.scenarios[index].attempts.count, caseId)
         run.scenarios[index].attempts.append(attempt)
     }
@@ -205,7 +205,9 @@ package struct MessagesReader {
         var step = run.scenarios[scenario].attempts[attempt].steps[position]
         step.status = result["status"]?.string ?? "UNKNOWN"
         let duration = result["duration"]
-        step.nanos = (duration?["seconds"]?.int ?? 0) * 1_000_000_000 + (duration?["nanos"]?.int ?? 0)
+        // Numbers from the file are clamped to ten years: no overflow, whatever a file says.
+        let seconds = min(max(duration?["seconds"]?.int ?? 0, 0), Self.maxSeconds)
+        step.nanos = seconds * 1_000_000_000 + min(max(duration?["nanos"]?.int ?? 0, 0), 999_999_999)
         step.message = result["message"]?.string
         run.scenarios[scenario].attempts[attempt].steps[position] = step
     }
@@ -233,9 +235,12 @@ package struct MessagesReader {
         }
     }
 
-    /// A Messages timestamp (`{"seconds":…,"nanos":…}`) in milliseconds.
+    /// The longest duration or time read from a file, in seconds (ten years): larger numbers are clamped to it.
+    static let maxSeconds = 10 * 366 * 86_400
+
+    /// A Messages timestamp (`{"seconds":…,"nanos":…}`) in milliseconds (a non-finite or negative one is nil).
     static func milliseconds(_ node: JSONNode?) -> Double? {
-        guard let seconds = node?["seconds"]?.double else { return nil }
-        return seconds * 1000 + (node?["nanos"]?.double ?? 0) / 1_000_000
+        guard let seconds = node?["seconds"]?.double, seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
+        return seconds * 1000 + min(max(node?["nanos"]?.double ?? 0, 0), 1e9) / 1_000_000
     }
 }

@@ -51,7 +51,9 @@ package enum ReportRecord {
 
     /// A result read back from ``json(_:index:)``; nil when it is not one.
     static func result(_ node: JSONNode) -> (index: Int, result: ScenarioResult)? {
-        guard let index = node["index"]?.int, let uri = node["uri"]?.string, let line = node["line"]?.int,
+        // Numbers clamped: a file's record cannot make a duration, an index or a line overflow later arithmetic.
+        guard let index = node["index"]?.int.map({ min(max($0, 0), 1 << 36) }), let uri = node["uri"]?.string,
+            let line = node["line"]?.int.map({ min(max($0, 0), Int(Int32.max)) }),
             let status = node["status"]?.string.flatMap(ScenarioResult.Status.init(rawValue:)),
             let duration = node["duration"]?.elements, duration.count == 2, let seconds = duration[0].int,
             let attoseconds = duration[1].int
@@ -61,7 +63,10 @@ package enum ReportRecord {
             uri: uri, featureName: node["feature"]?.string ?? "", ruleName: nil, name: node["name"]?.string ?? "", line: line,
             scenarioLine: line, tags: strings("tags"), steps: [])
         var result = ScenarioResult(
-            pickle: pickle, status: status, duration: Duration(secondsComponent: Int64(seconds), attosecondsComponent: Int64(attoseconds)),
+            pickle: pickle, status: status,
+            duration: Duration(
+                secondsComponent: Int64(min(max(seconds, 0), MessagesReader.maxSeconds)),
+                attosecondsComponent: Int64(min(max(attoseconds, 0), 999_999_999_999_999_999))),
             trail: strings("trail"), outputTail: node["outputTail"]?.string ?? "", unexpectedRequests: strings("unexpectedRequests"))
         result.failedStep = node["failedStep"]?.string
         result.message = node["message"]?.string
@@ -83,7 +88,8 @@ package enum ReportRecord {
             return nil
         }
         let run = Run(
-            id: id, commandLine: node["commandLine"]?.string ?? "", seconds: seconds, exitCode: Int32(clamping: exitCode),
+            id: id, commandLine: node["commandLine"]?.string ?? "",
+            seconds: seconds.isFinite ? min(max(seconds, 0), Double(MessagesReader.maxSeconds)) : 0, exitCode: Int32(clamping: exitCode),
             error: node["error"]?.string)
         return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
     }

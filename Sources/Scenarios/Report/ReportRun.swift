@@ -82,7 +82,7 @@ package struct ReportRun: Sendable {
             case "undefined", "unknown": .error
             default: .failed
             }
-        let nanos = attempt.steps.reduce(0) { $0 + $1.nanos }
+        let nanos = attempt.steps.reduce(0) { min($0 + $1.nanos, Int.max / 2) }
         var result = ScenarioResult(
             pickle: pickle, status: statusValue, duration: .nanoseconds(nanos),
             trail: attempt.steps.map { (["PASSED": "✓ ", "FAILED": "✗ "][$0.status] ?? "- ") + $0.text }, outputTail: "",
@@ -107,7 +107,7 @@ package struct ReportRun: Sendable {
     package var seconds: Double {
         if let longest = records.map(\.run.seconds).max() { return longest }
         guard let startedMs, let finishedMs else { return 0 }
-        return max(0, finishedMs - startedMs) / 1000
+        return min(max(0, finishedMs - startedMs) / 1000, Double(MessagesReader.maxSeconds))
     }
 
     /// The run's exit code: the first shard's that failed; 1 when a file was cut short and said nothing.

@@ -132,4 +132,47 @@ import Testing
         #expect(again.runIds == ["ci:7"] && again.incomplete.isEmpty)
         #expect(String(decoding: merged, as: UTF8.self).components(separatedBy: "\"testRunFinished\"").count == 2)
     }
+
+    /// HOSTILE 1: numbers at the edges in durations, timestamps, attempts, indexes and lines are clamped, never a trap.
+    @Test(arguments: ["9223372036854775807", "-9223372036854775808", "1e300", "-1", "0"])
+    func numbersAtTheEdgesAreClampedNotATrap(_ number: String) throws {
+        let hostile = Self.retried()
+            .replacingOccurrences(of: #""seconds":0,"#, with: #""seconds":\#(number),"#)
+            .replacingOccurrences(of: #""seconds":10,"#, with: #""seconds":\#(number),"#)
+            .replacingOccurrences(of: #""attempt":1"#, with: #""attempt":\#(number)"#)
+            .replacingOccurrences(of: #""line":3"#, with: #""line":\#(number)"#)
+        let run = try Self.read(hostile)
+        let record = ReportRecord.attachment(
+            #"{"index":\#(number),"uri":"a","line":\#(number),"status":"failed","duration":[\#(number),\#(number)]}"#,
+            fileName: ReportRecord.resultFile, testCaseStartedId: "a1")
+        var runs = [run]
+        do {
+            runs.append(try Self.read(hostile.replacingOccurrences(of: #"{"testCaseFinished":{"testCaseStartedId":"a1""#, with: record + "\n" + #"{"testCaseFinished":{"testCaseStartedId":"a1""#)))
+        } catch {
+            #expect(number == "1e300" && error.description.hasPrefix("f0.ndjson:12: sut-launch-result.json lacks"), "\(error)")
+        }
+        for run in runs {
+            _ = HTMLReport.render(run)
+            _ = RunReports.junit(run, strict: false)
+            _ = RunReports.json(run)
+        }
+        _ = MessagesMerge.merge([Array(hostile.utf8), Array(hostile.replacingOccurrences(of: "a.feature", with: "b.feature").utf8)])
+    }
+
+    /// HOSTILE 7: CRLF line endings, a byte order mark and no final newline read as the plain file does; invalid
+    /// UTF-8 in a string is one error naming the line, or read with U+FFFD, never a crash.
+    @Test func lineEndingsAndByteOrderMarkReadTheSame() throws {
+        let plain = try Self.read(Self.retried())
+        let crlf = try Self.read("\u{FEFF}" + Self.retried().replacingOccurrences(of: "\n", with: "\r\n").dropLast(1)) // "\r\n" is one Character
+        #expect(HTMLReport.render(plain) == HTMLReport.render(crlf))
+        var bytes = Array(Self.retried().utf8)
+        let at = try #require(bytes.firstIndex(of: UInt8(ascii: "F")))
+        bytes[at] = 0xFF
+        do {
+            let run = try MessagesReader.read([("bad.ndjson", bytes)])
+            _ = HTMLReport.render(run)
+        } catch {
+            #expect(error.description.hasPrefix("bad.ndjson:2:") && !error.description.contains("\n"))
+        }
+    }
 }

@@ -58,7 +58,7 @@ package enum HTMLReport {
         let stepStatuses = attempt.steps.map(\.status)
         var status = recorded.map { $0.status.rawValue } ?? ReportRun.status(stepStatuses)
         if status != "passed", stepStatuses.contains("UNDEFINED") { status = "undefined" }
-        let stepNanos = attempt.steps.reduce(0) { $0 + $1.nanos }
+        let stepNanos = attempt.steps.reduce(0) { min($0 + $1.nanos, Int.max / 2) }
         let milliseconds = recorded.map { Int($0.duration.seconds * 1000) } ?? stepNanos / 1_000_000
         var json = "{\"n\":\(attempt.number),\"s\":\"\(status)\",\"d\":\(milliseconds)"
         if attempt.willBeRetried { json += ",\"retried\":true" }
