@@ -123,7 +123,11 @@ enum ShellQuote {
         let safe = "-_./:=@,+%"
         let plain =
             !word.isEmpty
-            && word.unicodeScalars.allSatisfy { $0.isASCII && (("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || safe.unicodeScalars.contains($0)) }
+            && word.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && (("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                        || safe.unicodeScalars.contains($0))
+            }
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -10,7 +10,8 @@ package enum TestOption: CommandOption {
         switch self {
         case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
-            .html, .runId, .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help, .recordFrom, .into,
+            .html, .runId, .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help,
+            .recordFrom, .into,
             .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure:
             false
         }

@@ -36,7 +36,8 @@ import Testing
 
     /// Where a test keeps what it leaves for people (the screenshot): `$SUT_TEST_ARTIFACTS` or `.build/test-artifacts`.
     static func artifactDirectory() throws -> URL {
-        let root = ProcessInfo.processInfo.environment["SUT_TEST_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
+        let root =
+            ProcessInfo.processInfo.environment["SUT_TEST_ARTIFACTS"].map { URL(fileURLWithPath: $0) }
             ?? CLI.packageRoot.appendingPathComponent(".build/test-artifacts")
         let directory = root.appendingPathComponent("HTMLReportEndToEndTests")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -75,7 +76,8 @@ import Testing
         let feature = try CLI.write(
             "Feature: shards\n" + (1...6).map { "  Scenario: s\($0)\n    When I run \"true\"\n" }.joined(), "s.feature", in: directory)
         for shard in 1...2 {
-            let ran = try CLI.run(["test", "--run-id", "ci:9", "--shard", "\(shard)/2", "--messages", "m\(shard).ndjson", feature], cwd: directory)
+            let ran = try CLI.run(
+                ["test", "--run-id", "ci:9", "--shard", "\(shard)/2", "--messages", "m\(shard).ndjson", feature], cwd: directory)
             #expect(ran.status == 0, "\(ran.stderr)")
         }
         _ = try CLI.run(["test", "--run-id", "ci:10", "--messages", "other.ndjson", feature], cwd: directory)
@@ -93,7 +95,8 @@ import Testing
         #expect(schema.hasPrefix("ok") || schema.contains("skipped"), "\(schema)")
         // Another run: refused (exit 2, naming both and --merge-any), unless told.
         let refused = try CLI.run(["report", "--junit", "x.xml", "m1.ndjson", "other.ndjson"], cwd: directory)
-        #expect(refused.status == 2 && refused.stderr.contains("--merge-any") && refused.stderr.contains("other.ndjson"), "\(refused.stderr)")
+        #expect(
+            refused.status == 2 && refused.stderr.contains("--merge-any") && refused.stderr.contains("other.ndjson"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.xml").path))
         let forced = try CLI.run(["report", "--merge-any", "--junit", "x.xml", "m1.ndjson", "other.ndjson"], cwd: directory)
         #expect(forced.status == 0, "\(forced.stderr)")
@@ -111,10 +114,16 @@ import Testing
         let good = String(decoding: try Self.bytes(directory, "good.ndjson"), as: UTF8.self)
         var lines = good.split(separator: "\n").map(String.init)
         let cases: [(String, String, Int32, String)] = [
-            ("truncated.ndjson", lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(20), 3, "truncated.ndjson:\(lines.count): not JSON"),
+            (
+                "truncated.ndjson", lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(20), 3,
+                "truncated.ndjson:\(lines.count): not JSON"
+            ),
             ("garbage.ndjson", "{\"meta\":{}}\nhello\n", 3, "garbage.ndjson:2: not JSON"),
             ("unknown.ndjson", "{\"meta\":{}}\n{\"testRunRetried\":{}}\n", 3, "unknown.ndjson:2: unknown envelope \"testRunRetried\""),
-            ("cut.ndjson", lines.filter { !$0.hasPrefix("{\"testRunFinished\"") }.joined(separator: "\n") + "\n", 1, "cut.ndjson: incomplete"),
+            (
+                "cut.ndjson", lines.filter { !$0.hasPrefix("{\"testRunFinished\"") }.joined(separator: "\n") + "\n", 1,
+                "cut.ndjson: incomplete"
+            ),
         ]
         for (name, text, code, message) in cases {
             _ = try CLI.write(text, name, in: directory)
@@ -208,7 +217,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let page = directory.appendingPathComponent("retried.html").path
         let (dom, log) = try Self.openInBrowser(
-            page + "#a.feature:3", directory: directory, screenshot: try Self.artifactDirectory().appendingPathComponent("retried.png").path)
+            page + "#a.feature:3", directory: directory, screenshot: try Self.artifactDirectory().appendingPathComponent("retried.png").path
+        )
         #expect(dom.contains("2 attempts") && dom.contains(">flaky<"))
         #expect(dom.contains("Attempt 1: failed (retried)") && dom.contains("Attempt 2: passed") && dom.contains("first try broke"))
         #expect(!log.contains(":CONSOLE"), "\(log)")

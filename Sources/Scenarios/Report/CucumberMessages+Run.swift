@@ -85,12 +85,15 @@ extension CucumberMessages {
         let ordered = timed.enumerated().map { (min(max($1.atMs, startedAtMs), finishedAtMs), $0, $1) }
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         lines += ordered.map { at, _, envelope in envelope.text(timestamp(at)) }
-        lines.append(ReportRecord.attachment(ReportRecord.json(run, orphans: orphans), fileName: ReportRecord.runFile, testRunStartedId: run.id))
+        lines.append(
+            ReportRecord.attachment(ReportRecord.json(run, orphans: orphans), fileName: ReportRecord.runFile, testRunStartedId: run.id))
         testRunFinished(success: run.exitCode == 0, atMs: finishedAtMs)
     }
 
     mutating func testRunStarted(atMs: Double, id: String? = nil) {
-        lines.append("{\"testRunStarted\":{" + (id.map { "\"id\":" + JSONWriter.quoted($0) + "," } ?? "") + "\"timestamp\":" + timestamp(atMs) + "}}")
+        lines.append(
+            "{\"testRunStarted\":{" + (id.map { "\"id\":" + JSONWriter.quoted($0) + "," } ?? "") + "\"timestamp\":" + timestamp(atMs) + "}}"
+        )
     }
 
     /// One scenario's test case and its steps' results, in the order they happened (for one case alone).

@@ -41,7 +41,9 @@ package enum MessagesMerge {
                 runId = value["id"]?.string
             case "testRunFinished":
                 success = success && (value["success"]?.bool ?? false)
-                if finished == nil || (MessagesReader.milliseconds(value["timestamp"]) ?? 0) > (MessagesReader.milliseconds(finished?["timestamp"]) ?? 0) {
+                if finished == nil
+                    || (MessagesReader.milliseconds(value["timestamp"]) ?? 0) > (MessagesReader.milliseconds(finished?["timestamp"]) ?? 0)
+                {
                     finished = value
                 }
                 return -1
@@ -67,7 +69,10 @@ package enum MessagesMerge {
                 : JSONWriter.write(value["pattern"] ?? value["name"] ?? JSONNode(.null)) + (value["type"]?.string ?? "")
             guard let first = seen[key + ":" + identity] else {
                 seen[key + ":" + identity] = prefix + id
-                if key == "pickle" { seen["steps:" + prefix + id] = (value["steps"]?.elements ?? []).compactMap { $0["id"]?.string }.map { prefix + $0 }.joined(separator: "\n") }
+                if key == "pickle" {
+                    seen["steps:" + prefix + id] = (value["steps"]?.elements ?? []).compactMap { $0["id"]?.string }.map { prefix + $0 }
+                        .joined(separator: "\n")
+                }
                 return false
             }
             ids[id] = first
@@ -90,7 +95,8 @@ package enum MessagesMerge {
                             } else if member.key == "id" || member.key.hasSuffix("Id"), let id = member.value.string {
                                 member.value = JSONNode(.string(ids[id] ?? prefix + id))
                             } else if member.key.hasSuffix("Ids"), let list = member.value.elements {
-                                member.value = JSONNode(.array(list.map { JSONNode(.string($0.string.map { ids[$0] ?? prefix + $0 } ?? "")) }))
+                                member.value = JSONNode(
+                                    .array(list.map { JSONNode(.string($0.string.map { ids[$0] ?? prefix + $0 } ?? "")) }))
                             } else {
                                 member.value = rename(member.value)
                             }
@@ -104,7 +110,8 @@ package enum MessagesMerge {
         /// A sut-launch result record's index moved after the earlier shards' results, so the merged run keeps their order.
         func shiftIndex(_ attachment: JSONNode) -> (JSONNode, Int)? {
             guard attachment["fileName"]?.string == ReportRecord.resultFile, let body = attachment["body"]?.string,
-                let record = try? JSONParser.parse(body), let index = record["index"]?.int.map({ min(max($0, 0), 1 << 36) }), var members = record.members,
+                let record = try? JSONParser.parse(body), let index = record["index"]?.int.map({ min(max($0, 0), 1 << 36) }),
+                var members = record.members,
                 var outer = attachment.members
             else { return nil }
             if let at = members.firstIndex(where: { $0.key == "index" }) { members[at].value = JSONNode(.int(index + indexOffset)) }

@@ -68,10 +68,15 @@ package struct MessagesReader {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             defer { start = end + 1 }
             guard end - start <= lineLimit else {
-                throw Problem(description: "\(name):\(lineNumber): a line of \(end - start) bytes (the limit is \(lineLimit)): not Cucumber Messages?")
+                throw Problem(
+                    description: "\(name):\(lineNumber): a line of \(end - start) bytes (the limit is \(lineLimit)): not Cucumber Messages?"
+                )
             }
             let line = bytes[start..<end]
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            // What no report shows (the feature's text, step definitions, step starts: most of a file's bytes) is
+            // checked for shape, not parsed: a truncated line is still an error naming it.
+            if Self.skippedKey(line) != nil, JSONShape.isWhole(line) { continue }
             let node: JSONNode
             do { node = try JSONParser.parse(Array(line)) } catch {
                 let cut = end == bytes.count ? " (the file ends mid-line: truncated?)" : ""
@@ -90,6 +95,14 @@ package struct MessagesReader {
         if !state.identified { try checkIdentity(nil, name: name) }
     }
 
+    /// Envelopes no report reads, by the prefix of their line.
+    static let skipped: [[UInt8]] = ["source", "stepDefinition", "meta", "parameterType", "testStepStarted", "suggestion", "parseError"]
+        .map { Array("{\"\($0)\":".utf8) }
+
+    static func skippedKey(_ line: ArraySlice<UInt8>) -> String? {
+        skipped.first { line.starts(with: $0) }.map { String(decoding: $0.dropFirst(2).dropLast(2), as: UTF8.self) }
+    }
+
     private mutating func checkIdentity(_ id: String?, name: String) throws(Problem) {
         let shown = id ?? "none"
         if !mergeAny, let first = run.runIds.first, first != shown {
@@ -101,11 +114,14 @@ package struct MessagesReader {
         if !run.runIds.contains(shown) { run.runIds.append(shown) }
     }
 
-    private mutating func envelope(_ key: String, _ value: JSONNode, _ state: inout FileState, file: Int, at place: String) throws(Problem) {
+    private mutating func envelope(_ key: String, _ value: JSONNode, _ state: inout FileState, file: Int, at place: String) throws(Problem)
+    {
         switch key {
         case "gherkinDocument": document(value, &state)
         case "pickle":
-            guard let id = value["id"]?.string, let uri = value["uri"]?.string else { throw Problem(description: "\(place): a pickle without id or uri") }
+            guard let id = value["id"]?.string, let uri = value["uri"]?.string else {
+                throw Problem(description: "\(place): a pickle without id or uri")
+            }
             var steps: [String: String] = [:]
             for step in value["steps"]?.elements ?? [] {
                 guard let stepId = step["id"]?.string else { continue }
@@ -180,7 +196,8 @@ package struct MessagesReader {
             let location = "\(pickle.uri):\(pickle.line)"
             if !mergeAny, let earlier = byLocation[location], earlier != file {
                 throw Problem(
-                    description: "\(place): scenario \(location) is in \(run.files[earlier]) too: the same shard given twice? (--merge-any keeps both)",
+                    description:
+                        "\(place): scenario \(location) is in \(run.files[earlier]) too: the same shard given twice? (--merge-any keeps both)",
                     differentRuns: true)
             }
             byLocation[location] = file
@@ -220,11 +237,15 @@ package struct MessagesReader {
         if mediaType == "application/json", name == ReportRecord.resultFile || name == ReportRecord.runFile {
             guard let node = try? JSONParser.parse(body) else { throw Problem(description: "\(place): \(name) is not JSON") }
             if name == ReportRecord.runFile {
-                guard let (record, orphans) = ReportRecord.run(node) else { throw Problem(description: "\(place): \(name) lacks runId, exitCode or seconds") }
+                guard let (record, orphans) = ReportRecord.run(node) else {
+                    throw Problem(description: "\(place): \(name) lacks runId, exitCode or seconds")
+                }
                 run.records.append((file, record, orphans))
                 return
             }
-            guard let recorded = ReportRecord.result(node) else { throw Problem(description: "\(place): \(name) lacks index, uri, line, status or duration") }
+            guard let recorded = ReportRecord.result(node) else {
+                throw Problem(description: "\(place): \(name) lacks index, uri, line, status or duration")
+            }
             if let started = value["testCaseStartedId"]?.string, let (scenario, attempt, _) = state.started[started] {
                 run.scenarios[scenario].attempts[attempt].result = recorded
             }
@@ -242,5 +263,40 @@ package struct MessagesReader {
     static func milliseconds(_ node: JSONNode?) -> Double? {
         guard let seconds = node?["seconds"]?.double, seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
         return seconds * 1000 + min(max(node?["nanos"]?.double ?? 0, 0), 1e9) / 1_000_000
+    }
+}
+
+/// A quick check that a line is one whole JSON value: strings closed, brackets balanced and closed in order,
+/// nothing after the value. Not a validation of every literal: for lines read only to be skipped.
+enum JSONShape {
+    static func isWhole(_ line: ArraySlice<UInt8>) -> Bool {
+        var stack: [UInt8] = []
+        var inString = false
+        var escaped = false
+        var closed = false
+        for byte in line {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            if closed { if byte != 0x20 && byte != 0x0D && byte != 0x09 { return false } else { continue } }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"): stack.append(UInt8(ascii: "}"))
+            case UInt8(ascii: "["): stack.append(UInt8(ascii: "]"))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard stack.popLast() == byte else { return false }
+                closed = stack.isEmpty
+            case 0x00..<0x20 where byte != 0x20 && byte != 0x0D && byte != 0x09: return false
+            default: break
+            }
+        }
+        return closed && !inString
     }
 }

@@ -109,13 +109,15 @@ import Testing
 
     @Test func filesOfDifferentRunsAreRefusedUnlessMergeAny() throws {
         do {
-            _ = try Self.read(Self.retried(runId: "ci:1"), Self.retried(runId: "ci:2").replacingOccurrences(of: "a.feature", with: "b.feature"))
+            _ = try Self.read(
+                Self.retried(runId: "ci:1"), Self.retried(runId: "ci:2").replacingOccurrences(of: "a.feature", with: "b.feature"))
             Issue.record("merged two runs")
         } catch {
             #expect(error.differentRuns && error.description.contains("--merge-any"))
         }
         let merged = try Self.read(
-            Self.retried(runId: "ci:1"), Self.retried(runId: "ci:2").replacingOccurrences(of: "a.feature", with: "b.feature"), mergeAny: true)
+            Self.retried(runId: "ci:1"), Self.retried(runId: "ci:2").replacingOccurrences(of: "a.feature", with: "b.feature"),
+            mergeAny: true)
         #expect(merged.scenarios.count == 2)
         // One shard given twice: the same scenario in both.
         #expect(throws: MessagesReader.Problem.self) { try Self.read(Self.retried(), Self.retried()) }
@@ -147,7 +149,11 @@ import Testing
             fileName: ReportRecord.resultFile, testCaseStartedId: "a1")
         var runs = [run]
         do {
-            runs.append(try Self.read(hostile.replacingOccurrences(of: #"{"testCaseFinished":{"testCaseStartedId":"a1""#, with: record + "\n" + #"{"testCaseFinished":{"testCaseStartedId":"a1""#)))
+            runs.append(
+                try Self.read(
+                    hostile.replacingOccurrences(
+                        of: #"{"testCaseFinished":{"testCaseStartedId":"a1""#,
+                        with: record + "\n" + #"{"testCaseFinished":{"testCaseStartedId":"a1""#)))
         } catch {
             #expect(number == "1e300" && error.description.hasPrefix("f0.ndjson:12: sut-launch-result.json lacks"), "\(error)")
         }
@@ -163,7 +169,8 @@ import Testing
     /// UTF-8 in a string is one error naming the line, or read with U+FFFD, never a crash.
     @Test func lineEndingsAndByteOrderMarkReadTheSame() throws {
         let plain = try Self.read(Self.retried())
-        let crlf = try Self.read("\u{FEFF}" + Self.retried().replacingOccurrences(of: "\n", with: "\r\n").dropLast(1)) // "\r\n" is one Character
+        // ("\r\n" is one Character: dropLast(1) drops the final line ending.)
+        let crlf = try Self.read("\u{FEFF}" + Self.retried().replacingOccurrences(of: "\n", with: "\r\n").dropLast(1))
         #expect(HTMLReport.render(plain) == HTMLReport.render(crlf))
         var bytes = Array(Self.retried().utf8)
         let at = try #require(bytes.firstIndex(of: UInt8(ascii: "F")))

@@ -10,33 +10,33 @@ enum HTMLPage {
         <title>sut-launch report</title>
         <style>
         """ + HTMLStyle.css + """
-        </style>
-        </head>
-        <body>
-        <header id="header"><h1>sut-launch report</h1><p id="verdict" role="status">Loading…</p>
-        <dl id="facts"></dl><div id="counts" role="group" aria-label="Filter by status"></div></header>
-        <nav id="controls" aria-label="Filters">
-        <label>Search <input id="search" type="search" placeholder="name, step, output… ( / )" autocomplete="off"></label>
-        <label>Tag <select id="tag"><option value="">any tag</option></select></label>
-        <span id="shown" aria-live="polite"></span>
-        <button id="expand" type="button">Expand all shown</button>
-        </nav>
-        <main id="list"></main>
-        <button id="more" type="button" hidden>Show more</button>
-        <noscript><p>This report needs JavaScript to show its scenarios.</p></noscript>
-        <script type="application/json" id="data">
-        """
+            </style>
+            </head>
+            <body>
+            <header id="header"><h1>sut-launch report</h1><p id="verdict" role="status">Loading…</p>
+            <dl id="facts"></dl><div id="counts" role="group" aria-label="Filter by status"></div></header>
+            <nav id="controls" aria-label="Filters">
+            <label>Search <input id="search" type="search" placeholder="name, step, output… ( / )" autocomplete="off"></label>
+            <label>Tag <select id="tag"><option value="">any tag</option></select></label>
+            <span id="shown" aria-live="polite"></span>
+            <button id="expand" type="button">Expand all shown</button>
+            </nav>
+            <main id="list"></main>
+            <button id="more" type="button" hidden>Show more</button>
+            <noscript><p>This report needs JavaScript to show its scenarios.</p></noscript>
+            <script type="application/json" id="data">
+            """
 
     static let tail = """
 
         </script>
         <script>
         """ + HTMLScript.js + """
-        </script>
-        </body>
-        </html>
+            </script>
+            </body>
+            </html>
 
-        """
+            """
 }
 
 /// The report's style sheet: readable contrast (WCAG AA on white), visible focus, a print layout.

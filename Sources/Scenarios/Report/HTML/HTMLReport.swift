@@ -66,21 +66,26 @@ package enum HTMLReport {
         json +=
             ",\"steps\":["
             + attempt.steps.map { step in
-                "[" + quoted(step.text) + ",\"" + step.status + "\",\(step.nanos / 1_000_000)" + (step.message.map { "," + quoted($0) } ?? "")
+                "[" + quoted(step.text) + ",\"" + step.status + "\",\(step.nanos / 1_000_000)"
+                    + (step.message.map { "," + quoted($0) } ?? "")
                     + "]"
             }.joined(separator: ",") + "]"
         if let recorded {
             if let step = recorded.failedStep { json += ",\"fs\":" + quoted(step) }
             if let message = recorded.message { json += ",\"m\":" + quoted(message) }
             if !recorded.outputTail.isEmpty { json += ",\"out\":" + quoted(recorded.outputTail) }
-            if !recorded.unexpectedRequests.isEmpty { json += ",\"req\":[" + recorded.unexpectedRequests.map(quoted).joined(separator: ",") + "]" }
+            if !recorded.unexpectedRequests.isEmpty {
+                json += ",\"req\":[" + recorded.unexpectedRequests.map(quoted).joined(separator: ",") + "]"
+            }
             if let artifacts = recorded.artifacts { json += ",\"art\":" + quoted(artifacts) }
             if recorded.timedOut { json += ",\"timedOut\":true" }
         }
         // sut-launch's own output attachment repeats its record; other tools' attachments are shown as they are.
         let attachments = attempt.attachments.filter { recorded == nil || $0.name != "output.txt" }
         if !attachments.isEmpty {
-            json += ",\"att\":[" + attachments.map { "[" + quoted($0.name) + "," + quoted($0.mediaType) + "," + quoted($0.body) + "]" }
+            json +=
+                ",\"att\":["
+                + attachments.map { "[" + quoted($0.name) + "," + quoted($0.mediaType) + "," + quoted($0.body) + "]" }
                 .joined(separator: ",") + "]"
         }
         return (json + "}", status, milliseconds)
