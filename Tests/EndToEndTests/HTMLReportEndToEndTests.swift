@@ -163,7 +163,7 @@ import Testing
             """
         let dom = directory.appendingPathComponent("dom.html").path
         _ = try CLI.output(of: ["python3", "-c", script, browser!, page, dom, screenshot, directory.appendingPathComponent("profile").path])
-        let log = (try? String(contentsOfFile: dom + ".log", encoding: .utf8) ?? "") ?? ""
+        let log = (try? String(contentsOfFile: dom + ".log", encoding: .utf8)) ?? ""
         return (try String(contentsOfFile: dom, encoding: .utf8), log)
     }
 

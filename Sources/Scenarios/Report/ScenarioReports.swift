@@ -183,6 +183,7 @@ package final class ScenarioReports: Sendable {
     /// Writes each report asked for; returns `exitCode`, or 74 when one could not be written. Every report is
     /// rendered from the run's Messages (``RunReports``): what `sut-launch report` writes from the Messages file.
     private static func render(_ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?) -> Int32 {
+        if state.junitPath == nil, state.reportPath == nil, state.messages?.path == nil, state.htmlPath == nil { return exitCode }
         var record = state.run
         record.seconds = seconds
         record.exitCode = exitCode
