@@ -5,7 +5,7 @@
 # the oracle for TerminalScreen; gherkin-official, Cucumber's reference parser, for the 80 Gherkin languages;
 # cucumber-messages, Cucumber's message classes, to check what --messages writes; cucumber-tag-expressions and
 # cucumber-expressions, the references for --tags and step patterns; lxml, the reference for XPath; libxml2, which the
-# XML matchers load at run time)
+# XML matchers load at run time; headless chromium for the HTML report's browser test)
 # when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
@@ -20,6 +20,8 @@ command -v xmllint >/dev/null || missing+=(libxml2-utils)
 command -v lcov >/dev/null || missing+=(lcov)
 command -v groff >/dev/null || missing+=(groff-base)
 command -v git >/dev/null || missing+=(git)
+# The HTML report's browser test opens it in headless Chromium (Debian's package is `chromium`).
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || missing+=(chromium)
 command -v java >/dev/null || missing+=(default-jre-headless)
 # The mock server's --https loads the system's OpenSSL at run time; the HTTPS tests need it (and openssl s_client).
 { ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3\|libssl\.so\.1\.1'; } || missing+=(libssl3)

@@ -9,7 +9,7 @@ package enum ShellIntegration {
     static var commands: [(name: String, options: [OptionSpec], files: String)] {
         [
             ("", RunOption.specs, ""), ("serve", ServeOption.specs, "json"), ("check", [CheckOption.help.spec], "feature json"),
-            ("test", TestOption.specs, "feature"), ("init", InitOption.specs, ""),
+            ("test", TestOption.specs, "feature"), ("report", ReportOption.specs, "ndjson"), ("init", InitOption.specs, ""),
         ]
     }
 
@@ -119,6 +119,7 @@ package enum ShellIntegration {
             ".SH SERVE\nThe mock server alone, until SIGINT or SIGTERM; its URL is the first line on stdout.\n" + options(ServeOption.specs)
         page += ".SH CHECK\nValidates stub files, WireMock mappings and feature files (or directories of them); exit 3 on a problem.\n"
         page += ".SH TEST\nRuns Gherkin scenarios (sut\\-launch test \\-\\-help lists every step).\n" + options(TestOption.specs)
+        page += ".SH REPORT\nRenders the reports of a run from its Cucumber Messages, shards merged.\n" + options(ReportOption.specs)
         page += ".SH INIT\n" + options(InitOption.specs)
         page += ".SH EXIT STATUS\n"
         let codes: [(String, String)] = [

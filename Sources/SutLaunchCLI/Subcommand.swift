@@ -1,11 +1,11 @@
 /// The words that pick a subcommand in first place, in the order typo suggestions try them.
 package enum Subcommand: String, CaseIterable, Sendable {
-    case serve, record, check, test, `init`, help, completions, manpage
+    case serve, record, check, test, report, `init`, help, completions, manpage
 }
 
 /// The topics of `sut-launch help TOPIC`.
 package enum HelpTopic: String, CaseIterable, Sendable {
-    case serve, check, test, `init`, steps, record, coverage, help
+    case serve, check, test, report, `init`, steps, record, coverage, help
 
     /// The text `sut-launch help TOPIC` prints.
     var text: String {
@@ -13,11 +13,12 @@ package enum HelpTopic: String, CaseIterable, Sendable {
         case .serve: ServeCommand.help
         case .check: CheckCommand.help
         case .test: TestCommand.help
+        case .report: ReportCommand.help
         case .`init`: InitCommand.help
         case .steps: TestCommand.steps
         case .record: HelpText.record
         case .coverage: HelpText.coverage
-        case .help: "USAGE:\n  sut-launch help [serve|check|test|init|steps|record|coverage]\n"
+        case .help: "USAGE:\n  sut-launch help [serve|check|test|report|init|steps|record|coverage]\n"
         }
     }
 }

@@ -80,6 +80,7 @@ package enum SutLaunchCommand {
             Interruption.exitOnSignal()
             return try CheckCommand.run(arguments, environment: environment)
         case .test: return try TestCommand.run(arguments, environment: environment)
+        case .report: return try ReportCommand.run(arguments)
         case .`init`: return try InitCommand.run(arguments)
         case .completions: return try ShellIntegration.run(arguments)
         case .manpage:

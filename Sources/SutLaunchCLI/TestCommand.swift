@@ -67,8 +67,11 @@ package enum TestCommand {
             return 0
         }
         reports.configure(junit: options.junitPath, report: options.reportPath, junitStrict: options.junitStrict)
-        if let messagesPath = options.messagesPath { // a signal while the files load still writes it
-            reports.configureMessages(path: messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())
+        reports.configureRun(
+            html: options.htmlPath, id: RunIdentity.resolve(options.runId, environment: environment),
+            commandLine: ShellQuote.commandLine(["sut-launch", "test"] + arguments))
+        if options.messagesPath != nil || options.htmlPath != nil { // a signal while the files load still writes it
+            reports.configureMessages(path: options.messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())
         }
         if options.github {
             GitHubOutput.begin()
@@ -102,8 +105,9 @@ package enum TestCommand {
         // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
         // on every way out after loading, so a run that fails early still leaves its file. Built only when asked
         // for: for 1,000 files it is most of what `test --list` costs (1.05 s instead of 0.3 s).
-        if let messagesPath = options.messagesPath {
-            reports.configureMessages(path: messagesPath, envelopes: ScenarioLint.messages(sources), startedAtMs: WallClock.milliseconds())
+        if options.messagesPath != nil || options.htmlPath != nil {
+            reports.configureMessages(
+                path: options.messagesPath, envelopes: ScenarioLint.messages(sources), startedAtMs: WallClock.milliseconds())
         }
         for file in options.stepFiles where !FileSystem.isRegularFile(file.path) {
             let reason = FileSystem.exists(file.path) ? FileSystem.unreadable(file.path) : "no such step file"

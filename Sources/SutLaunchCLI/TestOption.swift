@@ -2,7 +2,7 @@
 package enum TestOption: CommandOption {
     case tags, jobs, shard, shardTimings, steps, define, flagsIn, https, httpsHost, intercept, stepTimeout, scenarioTimeout, junit,
         junitStrict, report
-    case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
+    case messages, html, runId, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
     case coverage, coverageThreshold, llvmProfdata
 
@@ -11,8 +11,9 @@ package enum TestOption: CommandOption {
         switch self {
         case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
-            .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help, .recordFrom, .into,
-            .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .coverage, .coverageThreshold, .llvmProfdata:
+            .html, .runId, .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help,
+            .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .coverage, .coverageThreshold,
+            .llvmProfdata:
             false
         }
     }
@@ -63,6 +64,10 @@ package enum TestOption: CommandOption {
         case .report: OptionSpec("--report", value: "FILE", help: "write a JSON report")
         case .messages:
             OptionSpec("--messages", value: "FILE", help: "write Cucumber Messages (NDJSON: documents, pickles, results) for report tools")
+        case .html: OptionSpec("--html", value: "FILE", help: "write one self-contained HTML report (from the run's Messages)")
+        case .runId:
+            OptionSpec(
+                "--run-id", value: "ID", help: "what identifies the run for `sut-launch report` to merge shards (default: the CI's run id)")
         case .updateSnapshots:
             OptionSpec(
                 "--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)")

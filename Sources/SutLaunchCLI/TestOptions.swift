@@ -24,6 +24,10 @@ package struct TestOptions {
     package var junitStrict = false
     package var reportPath: String?
     package var messagesPath: String?
+    /// `--html FILE`: the HTML report, rendered from the run's Messages.
+    package var htmlPath: String?
+    /// `--run-id ID`: what identifies the run for `report` merging shards (default: the CI's run, ``RunIdentity``).
+    package var runId: String?
     package var list = false
     package var dryRun = false
     package var allowEmpty = false
@@ -74,14 +78,14 @@ package struct TestOptions {
         return EarlyReport.checked(.test(path: path), outputsHold: (try? checkOutputs(parsed)) != nil)
     }
 
-    /// `--junit`, `--report` and `--messages` once each, on files of their own: not each other, not a feature or
+    /// `--junit`, `--report`, `--messages` and `--html` once each, on files of their own: not each other, not a feature or
     /// steps file the run reads.
     static func checkOutputs(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
         var inputs = OutputFiles.inputs(parsed, [.steps])
         for argument in parsed.positionals where FileSystem.isRegularFile(argument) {
             inputs.append((argument, "the feature file \(argument)"))
         }
-        try OutputFiles.check(parsed, outputs: [.junit, .report, .messages], inputs: inputs)
+        try OutputFiles.check(parsed, outputs: [.junit, .report, .messages, .html], inputs: inputs)
     }
 
     init(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
@@ -137,6 +141,12 @@ package struct TestOptions {
         case .junitStrict: junitStrict = true
         case .report: reportPath = try OutputFiles.path(option)
         case .messages: messagesPath = try OutputFiles.path(option)
+        case .html: htmlPath = try OutputFiles.path(option)
+        case .runId:
+            guard !value.isEmpty, value.utf8.count <= 200, value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw UsageError(.needsOperands("\(option.spelling) takes 1 to 200 printable characters: --run-id \"$GITHUB_RUN_ID\""))
+            }
+            runId = value
         case .updateSnapshots: updateSnapshots = true
         case .artifacts: artifacts = NamedPath(path: value, spelling: option.spelling)
         case .list: list = true

@@ -161,7 +161,11 @@ import Testing
         #expect(!kinds.contains("parseError"))
         #expect((envelopes.last?["testRunFinished"] as? [String: Any])?["success"] as? Bool == true)
         // The program's output is attached to the scenario's last step that ran.
-        let attachments = envelopes.compactMap { $0["attachment"] as? [String: Any] }
+        // (Besides sut-launch's records: each case's result and the run's, which `sut-launch report` renders from.)
+        let attachments = envelopes.compactMap { $0["attachment"] as? [String: Any] }.filter { $0["mediaType"] as? String == "text/plain" }
+        #expect(
+            envelopes.compactMap { $0["attachment"] as? [String: Any] }.filter { $0["mediaType"] as? String == "application/json" }.count
+                == 7)
         #expect(attachments.count == 6 && attachments.allSatisfy { ($0["body"] as? String)?.contains("--- last") == true })
         // Steps are timed one by one.
         let nanos = envelopes.compactMap {

@@ -106,6 +106,8 @@ import Testing
         case .junitStrict: (["--junit-strict"], { $0.junitStrict })
         case .report: (["--report", "r.json"], { $0.reportPath == "r.json" })
         case .messages: (["--messages", "m.ndjson"], { $0.messagesPath == "m.ndjson" })
+        case .html: (["--html", "r.html"], { $0.htmlPath == "r.html" })
+        case .runId: (["--run-id", "github:42-1"], { $0.runId == "github:42-1" })
         case .updateSnapshots: (["--update-snapshots"], { $0.updateSnapshots })
         case .artifacts: (["--artifacts", "never/made"], { $0.artifacts?.path == "never/made" })
         case .list: (["--list"], { $0.list })
@@ -209,6 +211,7 @@ import Testing
         try expectEveryNameParses(CheckOption.self)
         try expectEveryNameParses(ServeOption.self)
         try expectEveryNameParses(InitOption.self)
+        try expectEveryNameParses(ReportOption.self)
     }
 
     private func expectEveryNameParses<Option: CommandOption>(_: Option.Type) throws {

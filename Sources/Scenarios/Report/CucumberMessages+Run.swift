@@ -67,22 +67,33 @@ extension CucumberMessages {
     /// The whole run: `testRunStarted` at `startedAtMs`, every result's test case (each at its own start; one that
     /// did not start, at the end), the timed envelopes in time order, `testRunFinished` last. Every timestamp lies
     /// between the run's start and its finish (a wall clock set back or forth meanwhile cannot reorder the stream).
-    mutating func testRun(_ results: [ScenarioResult], startedAtMs: Double, finishedAtMs: Double, success: Bool, userSteps: [UserStep]) {
+    /// Each case carries its result (``ReportRecord``), and the run its record before `testRunFinished`.
+    mutating func testRun(
+        _ results: [ScenarioResult], startedAtMs: Double, finishedAtMs: Double, run: ReportRecord.Run, userSteps: [UserStep]
+    ) {
         let finishedAtMs = max(startedAtMs, finishedAtMs)
-        testRunStarted(atMs: startedAtMs)
+        testRunStarted(atMs: startedAtMs, id: run.id)
         var timed: [Timed] = []
-        for result in results {
-            timed += testCaseEnvelopes(result, startedAtMs: result.startedAtMs ?? finishedAtMs, userSteps: userSteps)
+        var orphans: [(index: Int, result: ScenarioResult)] = []
+        for (index, result) in results.enumerated() {
+            let envelopes = testCaseEnvelopes(
+                result, startedAtMs: result.startedAtMs ?? finishedAtMs, userSteps: userSteps, index: index)
+            if envelopes.isEmpty { orphans.append((index, result)) }
+            timed += envelopes
         }
         // Clamping is monotonic, so each case keeps its own order; ties keep the order they were made in.
         let ordered = timed.enumerated().map { (min(max($1.atMs, startedAtMs), finishedAtMs), $0, $1) }
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         lines += ordered.map { at, _, envelope in envelope.text(timestamp(at)) }
-        testRunFinished(success: success, atMs: finishedAtMs)
+        lines.append(
+            ReportRecord.attachment(ReportRecord.json(run, orphans: orphans), fileName: ReportRecord.runFile, testRunStartedId: run.id))
+        testRunFinished(success: run.exitCode == 0, atMs: finishedAtMs)
     }
 
-    mutating func testRunStarted(atMs: Double) {
-        lines.append("{\"testRunStarted\":{\"timestamp\":" + timestamp(atMs) + "}}")
+    mutating func testRunStarted(atMs: Double, id: String? = nil) {
+        lines.append(
+            "{\"testRunStarted\":{" + (id.map { "\"id\":" + JSONWriter.quoted($0) + "," } ?? "") + "\"timestamp\":" + timestamp(atMs) + "}}"
+        )
     }
 
     /// One scenario's test case and its steps' results, in the order they happened (for one case alone).
@@ -92,7 +103,9 @@ extension CucumberMessages {
 
     /// One scenario's `testCase` (added to the envelopes now), and its timed envelopes (returned, their timestamps
     /// to stamp): its steps' results read off the trail (✓ passed, ✗ failed, - skipped), each step at its start.
-    private mutating func testCaseEnvelopes(_ result: ScenarioResult, startedAtMs: Double, userSteps: [UserStep]) -> [Timed] {
+    private mutating func testCaseEnvelopes(_ result: ScenarioResult, startedAtMs: Double, userSteps: [UserStep], index: Int? = nil)
+        -> [Timed]
+    {
         guard let (pickleId, pickleStepIds, texts) = pickleIds[result.pickle.location] else { return [] }
         let caseId = id()
         let stepIds = pickleStepIds.map { _ in id() }
@@ -147,6 +160,11 @@ extension CucumberMessages {
                 + JSONWriter.quoted(stepIds[ran]) + ",\"body\":" + JSONWriter.quoted(ScenarioJSONReport.coverage(reach))
                 + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"" + Self.coverageMediaType + "\",\"fileName\":\"coverage.json\"}}"
             timed.append(Timed(atMs: finishedAtMs, line: line, stamped: false))
+        }
+        if let index {
+            let record = ReportRecord.attachment(
+                ReportRecord.json(result, index: index), fileName: ReportRecord.resultFile, testCaseStartedId: startedId)
+            timed.append(Timed(atMs: finishedAtMs, line: record, stamped: false))
         }
         timed.append(
             Timed(

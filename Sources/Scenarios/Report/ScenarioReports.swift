@@ -18,8 +18,13 @@ package final class ScenarioReports: Sendable {
         var reportPath: String?
         /// `--format github`: the environment whose `GITHUB_STEP_SUMMARY` an interruption's summary goes to.
         var github: [String: String]?
-        /// `--messages`: the documents and pickles, the run's envelopes added when the reports are written.
-        var messages: (path: String, envelopes: CucumberMessages, userSteps: [UserStep], startedAtMs: Double)?
+        /// `--messages` (and `--html`, which renders from them): the documents and pickles, the run's envelopes
+        /// added when the reports are written; without either, the run's envelopes alone (every result on the run).
+        var messages: (path: String?, envelopes: CucumberMessages, userSteps: [UserStep], startedAtMs: Double)?
+        var htmlPath: String?
+        /// What identifies the run and the command line, for its record in the Messages.
+        var run = ReportRecord.Run(id: "", commandLine: "")
+        var startedAtMs = WallClock.milliseconds()
         /// The run's console once scenarios run, and how many were not selected, for an interruption's summary.
         var console: (console: ScenarioConsole, notSelected: Int)?
         /// The scenarios selected to run, in order, once they run.
@@ -54,9 +59,17 @@ package final class ScenarioReports: Sendable {
         state.withLock { $0.github = environment }
     }
 
-    /// Sets where the Messages go, with the envelopes of the files loaded so far.
-    package func configureMessages(path: String, envelopes: CucumberMessages, startedAtMs: Double) {
-        state.withLock { $0.messages = (path, envelopes, [], startedAtMs) }
+    /// Sets where the Messages go (nil: only the HTML needs them), with the envelopes of the files loaded so far.
+    package func configureMessages(path: String?, envelopes: CucumberMessages, startedAtMs: Double) {
+        state.withLock { $0.messages = (path, envelopes, $0.messages?.userSteps ?? [], startedAtMs) }
+    }
+
+    /// `--html`, the run's identity and its command line (in the Messages' run record).
+    package func configureRun(html: String?, id: String, commandLine: String) {
+        state.withLock {
+            $0.htmlPath = html
+            $0.run = ReportRecord.Run(id: id, commandLine: commandLine)
+        }
     }
 
     /// `--coverage`'s summary, as JSON, for the JSON report.
@@ -174,30 +187,53 @@ package final class ScenarioReports: Sendable {
         }
     }
 
-    /// Writes each report asked for; returns `exitCode`, or 74 when one could not be written.
+    /// Writes each report asked for; returns `exitCode`, or 74 when one could not be written. Every report is
+    /// rendered from the run's Messages (``RunReports``): what `sut-launch report` writes from the Messages file.
     private static func render(_ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?) -> Int32 {
-        var code = exitCode
-        if let path = state.junitPath,
-            let problem = OutputFile.write(Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path)
-        {
-            Console.error("--junit \(path): cannot write the JUnit report: \(problem) (exit \(ExitCode.ioError))")
-            code = ExitCode.ioError
+        if state.junitPath == nil, state.reportPath == nil, state.messages?.path == nil, state.htmlPath == nil { return exitCode }
+        var record = state.run
+        record.seconds = seconds
+        record.exitCode = exitCode
+        record.error = error
+        record.coverage = state.coverage
+        var messages = state.messages?.envelopes ?? CucumberMessages()
+        let userSteps = state.messages?.userSteps ?? []
+        messages.stepDefinitions(userSteps: userSteps)
+        messages.testRun(
+            all, startedAtMs: state.messages?.startedAtMs ?? state.startedAtMs, finishedAtMs: WallClock.milliseconds(), run: record,
+            userSteps: userSteps)
+        let bytes = Array((messages.lines.joined(separator: "\n") + "\n").utf8)
+        let run: ReportRun
+        do { run = try MessagesReader.read([("the run", bytes)]) } catch {
+            Console.error("cannot read back the run's own Messages: \(error) (exit \(ExitCode.ioError))")
+            return ExitCode.ioError
         }
-        if let path = state.reportPath {
-            let json = ScenarioJSONReport.render(
-                all, totalSeconds: seconds, exitCode: exitCode, error: error, coverage: state.coverage)
-            if let problem = OutputFile.write(Array(json.utf8), to: path) {
-                Console.error("--report \(path): cannot write the report: \(problem) (exit \(ExitCode.ioError))")
+        var code = exitCode
+        let outputs: [(option: String, path: String?, what: String, render: () -> [UInt8])] = [
+            ("--junit", state.junitPath, "the JUnit report", { Array(RunReports.junit(run, strict: state.junitStrict).utf8) }),
+            ("--report", state.reportPath, "the report", { Array(RunReports.json(run).utf8) }),
+            ("--messages", state.messages?.path, "the messages", { bytes }),
+            ("--html", state.htmlPath, "the HTML report", { Array(HTMLReport.render(run).utf8) }),
+        ]
+        for output in outputs {
+            guard let path = output.path else { continue }
+            if let problem = OutputFile.write(output.render(), to: path) {
+                Console.error("\(output.option) \(path): cannot write \(output.what): \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }
         }
-        if let (path, envelopes, userSteps, startedAtMs) = state.messages {
-            var messages = envelopes
-            messages.stepDefinitions(userSteps: userSteps)
-            messages.testRun(
-                all, startedAtMs: startedAtMs, finishedAtMs: WallClock.milliseconds(), success: code == 0, userSteps: userSteps)
-            if !messages.write(to: path) { code = ExitCode.ioError }
-        }
         return code
+    }
+}
+
+/// JUnit and the JSON report of a run read from its Messages (``ReportRun``).
+package enum RunReports {
+    package static func junit(_ run: ReportRun, strict: Bool) -> String {
+        JUnitReport.render(run.results, totalSeconds: run.seconds, strict: strict)
+    }
+
+    package static func json(_ run: ReportRun) -> String {
+        ScenarioJSONReport.render(
+            run.results, totalSeconds: run.seconds, exitCode: run.exitCode, error: run.error, coverage: run.records.first?.run.coverage)
     }
 }

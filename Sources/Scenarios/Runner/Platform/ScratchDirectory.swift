@@ -33,11 +33,3 @@ package enum ScratchDirectory {
         parent.remove(entry: Array(name.utf8CString))
     }
 }
-
-/// Sleeps for `duration` (the rest of it after a signal interrupts).
-func sleepFor(_ duration: Duration) throws {
-    let nanoseconds = max(0, duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-    var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-}

@@ -1,0 +1,132 @@
+import AutomationSupport
+
+/// The Messages of several shards of one run written as one run (`sut-launch report --messages`): one `meta`, one
+/// `testRunStarted`, each document and pickle once (a shard's copies point at the first's ids), each shard's ids
+/// otherwise kept apart (`shard2-…`), every result's place after the previous shards', and one `testRunFinished`
+/// (success when every shard's was, at the latest timestamp). Read back, it gives what the shards give.
+package enum MessagesMerge {
+    package static func merge(_ files: [[UInt8]]) -> [UInt8] {
+        var merger = Merger()
+        for (index, bytes) in files.enumerated() { merger.add(bytes, shard: index) }
+        return merger.finish()
+    }
+
+    private struct Merger {
+        var lines: [String] = []
+        var ids: [String: String] = [:]
+        var seen: [String: String] = [:] // a document, pickle or definition's key → its first id
+        var runId: String?
+        var success = true
+        var finished: JSONNode?
+        var prefix = ""
+        var indexOffset = 0
+
+        mutating func add(_ bytes: [UInt8], shard: Int) {
+            prefix = shard == 0 ? "" : "shard\(shard + 1)-"
+            ids = [:]
+            var largest = -1
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                guard let node = try? JSONParser.parse(Array(line)), let member = node.members?.first else { continue }
+                largest = max(largest, self.envelope(member.key, member.value, shard: shard))
+            }
+            indexOffset += largest + 1
+        }
+
+        /// Adds one envelope; returns the result index it carried (-1 when none).
+        mutating func envelope(_ key: String, _ value: JSONNode, shard: Int) -> Int {
+            switch key {
+            case "meta": if shard > 0 { return -1 }
+            case "testRunStarted":
+                if shard > 0 { return -1 }
+                runId = value["id"]?.string
+            case "testRunFinished":
+                success = success && (value["success"]?.bool ?? false)
+                if finished == nil
+                    || (MessagesReader.milliseconds(value["timestamp"]) ?? 0) > (MessagesReader.milliseconds(finished?["timestamp"]) ?? 0)
+                {
+                    finished = value
+                }
+                return -1
+            case "source", "gherkinDocument":
+                guard seen.updateValue("", forKey: key + ":" + (value["uri"]?.string ?? "")) == nil else { return -1 }
+            case "pickle", "stepDefinition", "hook":
+                if deduplicated(key, value) { return -1 }
+            default: break
+            }
+            var index = -1
+            var renamed = rename(value)
+            if key == "attachment", let shifted = shiftIndex(renamed) { (renamed, index) = shifted }
+            lines.append("{" + JSONWriter.quoted(key) + ":" + JSONWriter.write(renamed) + "}")
+            return index
+        }
+
+        /// A pickle (same place) or definition (same pattern or name) seen in an earlier shard: its ids map to the first's.
+        mutating func deduplicated(_ key: String, _ value: JSONNode) -> Bool {
+            guard let id = value["id"]?.string else { return false }
+            let identity =
+                key == "pickle"
+                ? "\(value["uri"]?.string ?? ""):\(value["location"]?["line"]?.int ?? 0)"
+                : JSONWriter.write(value["pattern"] ?? value["name"] ?? JSONNode(.null)) + (value["type"]?.string ?? "")
+            guard let first = seen[key + ":" + identity] else {
+                seen[key + ":" + identity] = prefix + id
+                if key == "pickle" {
+                    seen["steps:" + prefix + id] = (value["steps"]?.elements ?? []).compactMap { $0["id"]?.string }.map { prefix + $0 }
+                        .joined(separator: "\n")
+                }
+                return false
+            }
+            ids[id] = first
+            let firstSteps = seen["steps:" + first]?.split(separator: "\n").map(String.init) ?? []
+            for (position, step) in (value["steps"]?.elements ?? []).enumerated() where position < firstSteps.count {
+                if let stepId = step["id"]?.string { ids[stepId] = firstSteps[position] }
+            }
+            return true
+        }
+
+        func rename(_ node: JSONNode) -> JSONNode {
+            switch node.value {
+            case .object(let members):
+                return JSONNode(
+                    .object(
+                        members.map { member in
+                            var member = member
+                            if member.key == "testRunStartedId", let runId {
+                                member.value = JSONNode(.string(runId))
+                            } else if member.key == "id" || member.key.hasSuffix("Id"), let id = member.value.string {
+                                member.value = JSONNode(.string(ids[id] ?? prefix + id))
+                            } else if member.key.hasSuffix("Ids"), let list = member.value.elements {
+                                member.value = JSONNode(
+                                    .array(list.map { JSONNode(.string($0.string.map { ids[$0] ?? prefix + $0 } ?? "")) }))
+                            } else {
+                                member.value = rename(member.value)
+                            }
+                            return member
+                        }), at: node.position)
+            case .array(let elements): return JSONNode(.array(elements.map(rename)), at: node.position)
+            default: return node
+            }
+        }
+
+        /// A sut-launch result record's index moved after the earlier shards' results, so the merged run keeps their order.
+        func shiftIndex(_ attachment: JSONNode) -> (JSONNode, Int)? {
+            guard attachment["fileName"]?.string == ReportRecord.resultFile, let body = attachment["body"]?.string,
+                let record = try? JSONParser.parse(body), let index = record["index"]?.int.map({ min(max($0, 0), 1 << 36) }),
+                var members = record.members,
+                var outer = attachment.members
+            else { return nil }
+            if let at = members.firstIndex(where: { $0.key == "index" }) { members[at].value = JSONNode(.int(index + indexOffset)) }
+            if let at = outer.firstIndex(where: { $0.key == "body" }) {
+                outer[at].value = JSONNode(.string(JSONWriter.write(JSONNode(.object(members)))))
+            }
+            return (JSONNode(.object(outer)), index)
+        }
+
+        mutating func finish() -> [UInt8] {
+            if let finished, var members = finished.members {
+                if let at = members.firstIndex(where: { $0.key == "success" }) { members[at].value = JSONNode(.bool(success)) }
+                lines.append("{\"testRunFinished\":" + JSONWriter.write(JSONNode(.object(members))) + "}")
+            }
+            return Array((lines.joined(separator: "\n") + "\n").utf8)
+        }
+    }
+}

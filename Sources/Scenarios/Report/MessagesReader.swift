@@ -1,0 +1,302 @@
+import AutomationSupport
+import ProcessEngine
+
+/// Reads Cucumber Messages (NDJSON) into a ``ReportRun``: one file, or the files of several shards merged into one
+/// run. Every problem names its file and line: a line that is not JSON (a truncated one included), one that is not
+/// an envelope, an unknown envelope, a line over ``lineLimit``.
+package struct MessagesReader {
+    /// Why input was refused: not Messages (exit 3), or files that are not one run (exit 2, `--merge-any` forces).
+    package struct Problem: Error, CustomStringConvertible, Sendable {
+        package var description: String
+        /// Files of different runs, or one scenario in two files: a merge refused, not bad input.
+        package var differentRuns = false
+    }
+
+    /// The longest line read: a larger one is an error, not the machine's memory.
+    package static let lineLimit = 64 << 20
+    /// The envelopes of Cucumber Messages 27 (others are an error: a file of something else, or a newer protocol).
+    static let envelopes: Set<String> = [
+        "attachment", "externalAttachment", "gherkinDocument", "hook", "meta", "parameterType", "parseError", "pickle", "source",
+        "stepDefinition", "suggestion", "testCase", "testCaseFinished", "testCaseStarted", "testRunFinished", "testRunHookFinished",
+        "testRunHookStarted", "testRunStarted", "testStepFinished", "testStepStarted", "undefinedParameterType",
+    ]
+
+    /// What one file defines, by id.
+    private struct FileState {
+        var features: [String: String] = [:] // uri → feature name
+        var keywords: [String: String] = [:] // AST step id → keyword
+        var pickles: [String: (uri: String, line: Int, name: String, tags: [String], steps: [String: String])] = [:]
+        var hooks: [String: String] = [:]
+        var cases: [String: (pickle: String, steps: [(id: String, text: String)])] = [:]
+        var started: [String: (scenario: Int, attempt: Int, testCase: String)] = [:]
+        var scenarioByPickle: [String: Int] = [:]
+        var finished = false
+        var runId: String?
+        /// `testRunStarted` was read (and its run compared with the other files').
+        var identified = false
+    }
+
+    private(set) var run = ReportRun()
+    private var byLocation: [String: Int] = [:] // "uri:line" → file, for a shard given twice
+    private let mergeAny: Bool
+    private let lineLimit: Int
+
+    /// - Parameter mergeAny: merge files whatever run they come from (else files of different runs are refused).
+    package init(mergeAny: Bool = false, lineLimit: Int = MessagesReader.lineLimit) {
+        self.mergeAny = mergeAny
+        self.lineLimit = lineLimit
+    }
+
+    /// Reads the files in order (`name` is how errors and the report name each).
+    package static func read(_ files: [(name: String, bytes: [UInt8])], mergeAny: Bool = false, lineLimit: Int = lineLimit)
+        throws(Problem) -> ReportRun
+    {
+        var reader = MessagesReader(mergeAny: mergeAny, lineLimit: lineLimit)
+        for file in files { try reader.add(file.name, file.bytes) }
+        return reader.run
+    }
+
+    /// Reads one file's envelopes into the run.
+    package mutating func add(_ name: String, _ bytes: [UInt8]) throws(Problem) {
+        let file = run.files.count
+        run.files.append(name)
+        var state = FileState()
+        var start = 0
+        var lineNumber = 0
+        while start < bytes.count {
+            lineNumber += 1
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            defer { start = end + 1 }
+            guard end - start <= lineLimit else {
+                throw Problem(
+                    description: "\(name):\(lineNumber): a line of \(end - start) bytes (the limit is \(lineLimit)): not Cucumber Messages?"
+                )
+            }
+            let line = bytes[start..<end]
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            // What no report shows (the feature's text, step definitions, step starts: most of a file's bytes) is
+            // checked for shape, not parsed: a truncated line is still an error naming it.
+            if Self.skippedKey(line) != nil, JSONShape.isWhole(line) { continue }
+            let node: JSONNode
+            do { node = try JSONParser.parse(Array(line)) } catch {
+                let cut = end == bytes.count ? " (the file ends mid-line: truncated?)" : ""
+                throw Problem(description: "\(name):\(lineNumber): not JSON: \(error.message)\(cut)")
+            }
+            guard let members = node.members, members.count == 1 else {
+                throw Problem(description: "\(name):\(lineNumber): not a Cucumber Messages envelope (one object with one key)")
+            }
+            let key = members[0].key
+            guard Self.envelopes.contains(key) else {
+                throw Problem(description: "\(name):\(lineNumber): unknown envelope \"\(key.prefix(80))\": not Cucumber Messages 27?")
+            }
+            try envelope(key, members[0].value, &state, file: file, at: "\(name):\(lineNumber)")
+        }
+        if !state.finished { run.incomplete.append(name) }
+        if !state.identified { try checkIdentity(nil, name: name) }
+    }
+
+    /// Envelopes no report reads, by the prefix of their line.
+    static let skipped: [[UInt8]] = ["source", "stepDefinition", "meta", "parameterType", "testStepStarted", "suggestion", "parseError"]
+        .map { Array("{\"\($0)\":".utf8) }
+
+    static func skippedKey(_ line: ArraySlice<UInt8>) -> String? {
+        skipped.first { line.starts(with: $0) }.map { String(decoding: $0.dropFirst(2).dropLast(2), as: UTF8.self) }
+    }
+
+    private mutating func checkIdentity(_ id: String?, name: String) throws(Problem) {
+        let shown = id ?? "none"
+        if !mergeAny, let first = run.runIds.first, first != shown {
+            throw Problem(
+                description:
+                    "\(name): run \(shown), but \(run.files[0]) is run \(first): files of different runs are not merged (pass --merge-any to merge them anyway)",
+                differentRuns: true)
+        }
+        if !run.runIds.contains(shown) { run.runIds.append(shown) }
+    }
+
+    private mutating func envelope(_ key: String, _ value: JSONNode, _ state: inout FileState, file: Int, at place: String) throws(Problem)
+    {
+        switch key {
+        case "gherkinDocument": document(value, &state)
+        case "pickle":
+            guard let id = value["id"]?.string, let uri = value["uri"]?.string else {
+                throw Problem(description: "\(place): a pickle without id or uri")
+            }
+            var steps: [String: String] = [:]
+            for step in value["steps"]?.elements ?? [] {
+                guard let stepId = step["id"]?.string else { continue }
+                let keyword = step["astNodeIds"]?.elements?.first?.string.flatMap { state.keywords[$0] } ?? ""
+                steps[stepId] = keyword + (step["text"]?.string ?? "")
+            }
+            let line = value["location"]?["line"]?.int ?? 0
+            let tags = value["tags"]?.elements?.compactMap { $0["name"]?.string } ?? []
+            state.pickles[id] = (uri, line, value["name"]?.string ?? "", tags, steps)
+        case "hook":
+            if let id = value["id"]?.string { state.hooks[id] = value["name"]?.string ?? "hook" }
+        case "testCase": try testCase(value, &state, at: place)
+        case "testCaseStarted": try testCaseStarted(value, &state, file: file, at: place)
+        case "testStepFinished": stepFinished(value, state)
+        case "attachment": try attachment(value, state, file: file, at: place)
+        case "testCaseFinished":
+            if let started = value["testCaseStartedId"]?.string, let (scenario, attempt, _) = state.started[started] {
+                run.scenarios[scenario].attempts[attempt].finished = true
+                run.scenarios[scenario].attempts[attempt].willBeRetried = value["willBeRetried"]?.bool ?? false
+            }
+        case "testRunStarted":
+            state.runId = value["id"]?.string
+            if !state.identified { try checkIdentity(state.runId, name: run.files[file]) }
+            state.identified = true
+            if let at = Self.milliseconds(value["timestamp"]) { run.startedMs = min(run.startedMs ?? at, at) }
+        case "testRunFinished":
+            state.finished = true
+            run.success = run.success && (value["success"]?.bool ?? false)
+            if let at = Self.milliseconds(value["timestamp"]) { run.finishedMs = max(run.finishedMs ?? at, at) }
+        default: break
+        }
+    }
+
+    private func document(_ value: JSONNode, _ state: inout FileState) {
+        guard let uri = value["uri"]?.string, let feature = value["feature"] else { return }
+        state.features[uri] = feature["name"]?.string ?? ""
+        func steps(_ node: JSONNode?) {
+            for step in node?["steps"]?.elements ?? [] {
+                if let id = step["id"]?.string { state.keywords[id] = step["keyword"]?.string ?? "" }
+            }
+        }
+        for child in feature["children"]?.elements ?? [] {
+            steps(child["background"])
+            steps(child["scenario"])
+            for inner in child["rule"]?["children"]?.elements ?? [] {
+                steps(inner["background"])
+                steps(inner["scenario"])
+            }
+        }
+    }
+
+    private func testCase(_ value: JSONNode, _ state: inout FileState, at place: String) throws(Problem) {
+        guard let id = value["id"]?.string, let pickleId = value["pickleId"]?.string, let pickle = state.pickles[pickleId] else {
+            throw Problem(description: "\(place): a testCase whose pickle is not in the file before it")
+        }
+        let steps = (value["testSteps"]?.elements ?? []).compactMap { step -> (id: String, text: String)? in
+            guard let stepId = step["id"]?.string else { return nil }
+            if let hook = step["hookId"]?.string { return (stepId, state.hooks[hook] ?? "hook") }
+            return (stepId, step["pickleStepId"]?.string.flatMap { pickle.steps[$0] } ?? "")
+        }
+        state.cases[id] = (pickleId, steps)
+    }
+
+    private mutating func testCaseStarted(_ value: JSONNode, _ state: inout FileState, file: Int, at place: String) throws(Problem) {
+        guard let id = value["id"]?.string, let caseId = value["testCaseId"]?.string, let testCase = state.cases[caseId],
+            let pickle = state.pickles[testCase.pickle]
+        else { throw Problem(description: "\(place): a testCaseStarted whose testCase is not in the file before it") }
+        let index: Int
+        if let known = state.scenarioByPickle[testCase.pickle] {
+            index = known
+        } else {
+            let location = "\(pickle.uri):\(pickle.line)"
+            if !mergeAny, let earlier = byLocation[location], earlier != file {
+                throw Problem(
+                    description:
+                        "\(place): scenario \(location) is in \(run.files[earlier]) too: the same shard given twice? (--merge-any keeps both)",
+                    differentRuns: true)
+            }
+            byLocation[location] = file
+            index = run.scenarios.count
+            state.scenarioByPickle[testCase.pickle] = index
+            run.scenarios.append(
+                ReportRun.Scenario(
+                    uri: pickle.uri, line: pickle.line, name: pickle.name, feature: state.features[pickle.uri] ?? "", tags: pickle.tags,
+                    file: file))
+        }
+        let attempt = ReportRun.Attempt(
+            number: min(max(value["attempt"]?.int ?? 0, 0), 1 << 20), steps: testCase.steps.map { ReportRun.Step(text: $0.text) })
+        state.started[id] = (index, run.scenarios[index].attempts.count, caseId)
+        run.scenarios[index].attempts.append(attempt)
+    }
+
+    private mutating func stepFinished(_ value: JSONNode, _ state: FileState) {
+        guard let started = value["testCaseStartedId"]?.string, let (scenario, attempt, caseId) = state.started[started],
+            let stepId = value["testStepId"]?.string, let result = value["testStepResult"],
+            let position = state.cases[caseId]?.steps.firstIndex(where: { $0.id == stepId })
+        else { return }
+        var step = run.scenarios[scenario].attempts[attempt].steps[position]
+        step.status = result["status"]?.string ?? "UNKNOWN"
+        let duration = result["duration"]
+        // Numbers from the file are clamped to ten years: no overflow, whatever a file says.
+        let seconds = min(max(duration?["seconds"]?.int ?? 0, 0), Self.maxSeconds)
+        step.nanos = seconds * 1_000_000_000 + min(max(duration?["nanos"]?.int ?? 0, 0), 999_999_999)
+        step.message = result["message"]?.string
+        run.scenarios[scenario].attempts[attempt].steps[position] = step
+    }
+
+    private mutating func attachment(_ value: JSONNode, _ state: FileState, file: Int, at place: String) throws(Problem) {
+        let name = value["fileName"]?.string ?? ""
+        let mediaType = value["mediaType"]?.string ?? "text/plain"
+        var body = value["body"]?.string ?? ""
+        if value["contentEncoding"]?.string == "BASE64" { body = "(\(body.utf8.count) bytes of base64)" }
+        if mediaType == "application/json", name == ReportRecord.resultFile || name == ReportRecord.runFile {
+            guard let node = try? JSONParser.parse(body) else { throw Problem(description: "\(place): \(name) is not JSON") }
+            if name == ReportRecord.runFile {
+                guard let (record, orphans) = ReportRecord.run(node) else {
+                    throw Problem(description: "\(place): \(name) lacks runId, exitCode or seconds")
+                }
+                run.records.append((file, record, orphans))
+                return
+            }
+            guard let recorded = ReportRecord.result(node) else {
+                throw Problem(description: "\(place): \(name) lacks index, uri, line, status or duration")
+            }
+            if let started = value["testCaseStartedId"]?.string, let (scenario, attempt, _) = state.started[started] {
+                run.scenarios[scenario].attempts[attempt].result = recorded
+            }
+            return
+        }
+        if let started = value["testCaseStartedId"]?.string, let (scenario, attempt, _) = state.started[started] {
+            run.scenarios[scenario].attempts[attempt].attachments.append((name, mediaType, body))
+        }
+    }
+
+    /// The longest duration or time read from a file, in seconds (ten years): larger numbers are clamped to it.
+    static let maxSeconds = 10 * 366 * 86_400
+
+    /// A Messages timestamp (`{"seconds":…,"nanos":…}`) in milliseconds (a non-finite or negative one is nil).
+    static func milliseconds(_ node: JSONNode?) -> Double? {
+        guard let seconds = node?["seconds"]?.double, seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
+        return seconds * 1000 + min(max(node?["nanos"]?.double ?? 0, 0), 1e9) / 1_000_000
+    }
+}
+
+/// A quick check that a line is one whole JSON value: strings closed, brackets balanced and closed in order,
+/// nothing after the value. Not a validation of every literal: for lines read only to be skipped.
+enum JSONShape {
+    static func isWhole(_ line: ArraySlice<UInt8>) -> Bool {
+        var stack: [UInt8] = []
+        var inString = false
+        var escaped = false
+        var closed = false
+        for byte in line {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            if closed { if byte != 0x20 && byte != 0x0D && byte != 0x09 { return false } else { continue } }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"): stack.append(UInt8(ascii: "}"))
+            case UInt8(ascii: "["): stack.append(UInt8(ascii: "]"))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard stack.popLast() == byte else { return false }
+                closed = stack.isEmpty
+            case 0x00..<0x20 where byte != 0x20 && byte != 0x0D && byte != 0x09: return false
+            default: break
+            }
+        }
+        return closed && !inString
+    }
+}

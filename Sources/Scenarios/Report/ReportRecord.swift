@@ -1,0 +1,138 @@
+import AutomationSupport
+import ProcessEngine
+import Coverage
+
+/// What JUnit, the JSON report and the HTML report need of a scenario's result and of the run, written into the
+/// Cucumber Messages as `attachment`s (mediaType `application/json`), so every report is a function of the Messages:
+/// `sut-launch report` renders from a Messages file the bytes `test` rendered from the same envelopes.
+///
+/// - `sut-launch-result.json`, on each test case (`testCaseStartedId`): ``ScenarioResult`` as the reports read it.
+/// - `sut-launch-run.json`, on the run (`testRunStartedId`), before `testRunFinished`: the run's identity, command
+///   line, duration, exit code and error, and the results that have no test case (a load error, a run cut before
+///   its documents were read).
+package enum ReportRecord {
+    static let resultFile = "sut-launch-result.json"
+    static let runFile = "sut-launch-run.json"
+
+    /// What a run says of itself (beside its results).
+    package struct Run: Sendable, Equatable {
+        /// Identifies the run: shards of one CI run share it (``RunIdentity``).
+        package var id: String
+        package var commandLine: String
+        package var seconds: Double
+        package var exitCode: Int32
+        package var error: String?
+        /// `--coverage`'s summary (JSON), when it ran.
+        package var coverage: String?
+
+        package init(
+            id: String, commandLine: String, seconds: Double = 0, exitCode: Int32 = 0, error: String? = nil, coverage: String? = nil
+        ) {
+            self.id = id
+            self.commandLine = commandLine
+            self.seconds = seconds
+            self.exitCode = exitCode
+            self.error = error
+            self.coverage = coverage
+        }
+    }
+
+    /// A result as JSON; `index` is its place among the run's results.
+    static func json(_ result: ScenarioResult, index: Int) -> String {
+        let pickle = result.pickle
+        let (seconds, attoseconds) = result.duration.components
+        var json =
+            "{\"index\":\(index),\"feature\":" + JSONWriter.quoted(pickle.featureName) + ",\"name\":" + JSONWriter.quoted(pickle.name)
+            + ",\"uri\":" + JSONWriter.quoted(pickle.uri) + ",\"line\":\(pickle.line),\"tags\":["
+            + pickle.tags.map(JSONWriter.quoted).joined(separator: ",") + "],\"status\":\"\(result.status.rawValue)\""
+            + ",\"duration\":[\(seconds),\(attoseconds)],\"trail\":[" + result.trail.map(JSONWriter.quoted).joined(separator: ",") + "]"
+        if let step = result.failedStep { json += ",\"failedStep\":" + JSONWriter.quoted(step) }
+        if let message = result.message { json += ",\"message\":" + JSONWriter.quoted(message) }
+        json += ",\"outputTail\":" + JSONWriter.quoted(result.outputTail)
+        json += ",\"unexpectedRequests\":[" + result.unexpectedRequests.map(JSONWriter.quoted).joined(separator: ",") + "]"
+        if let artifacts = result.artifacts { json += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
+        if result.timedOut { json += ",\"timedOut\":true" }
+        if let reach = result.coverage { json += ",\"coverage\":" + ScenarioJSONReport.coverage(reach) }
+        return json + "}"
+    }
+
+    /// A result read back from ``json(_:index:)``; nil when it is not one.
+    static func result(_ node: JSONNode) -> (index: Int, result: ScenarioResult)? {
+        // Numbers clamped: a file's record cannot make a duration, an index or a line overflow later arithmetic.
+        guard let index = node["index"]?.int.map({ min(max($0, 0), 1 << 36) }), let uri = node["uri"]?.string,
+            let line = node["line"]?.int.map({ min(max($0, 0), Int(Int32.max)) }),
+            let status = node["status"]?.string.flatMap(ScenarioResult.Status.init(rawValue:)),
+            let duration = node["duration"]?.elements, duration.count == 2, let seconds = duration[0].int,
+            let attoseconds = duration[1].int
+        else { return nil }
+        let strings = { (key: String) in node[key]?.elements?.compactMap(\.string) ?? [] }
+        let pickle = Pickle(
+            uri: uri, featureName: node["feature"]?.string ?? "", ruleName: nil, name: node["name"]?.string ?? "", line: line,
+            scenarioLine: line, tags: strings("tags"), steps: [])
+        var result = ScenarioResult(
+            pickle: pickle, status: status,
+            duration: Duration(
+                secondsComponent: Int64(min(max(seconds, 0), MessagesReader.maxSeconds)),
+                attosecondsComponent: Int64(min(max(attoseconds, 0), 999_999_999_999_999_999))),
+            trail: strings("trail"), outputTail: node["outputTail"]?.string ?? "", unexpectedRequests: strings("unexpectedRequests"))
+        result.failedStep = node["failedStep"]?.string
+        result.message = node["message"]?.string
+        result.artifacts = node["artifacts"]?.string
+        result.timedOut = node["timedOut"]?.bool ?? false
+        if let reach = node["coverage"] {
+            let names = { (key: String) in reach[key]?.elements?.compactMap(\.string) ?? [] }
+            result.coverage = ScenarioReach(files: names("files"), functions: names("functions"))
+        }
+        return (index, result)
+    }
+
+    /// The run's record, with the results that have no test case.
+    static func json(_ run: Run, orphans: [(index: Int, result: ScenarioResult)]) -> String {
+        var text = "{\"runId\":" + JSONWriter.quoted(run.id) + ",\"commandLine\":" + JSONWriter.quoted(run.commandLine)
+        text += ",\"seconds\":" + JSONWriter.number(run.seconds) + ",\"exitCode\":\(run.exitCode)"
+        if let error = run.error { text += ",\"error\":" + JSONWriter.quoted(error) }
+        if let coverage = run.coverage { text += ",\"coverage\":" + coverage }
+        return text + ",\"orphans\":[" + orphans.map { json($0.result, index: $0.index) }.joined(separator: ",") + "]}"
+    }
+
+    static func run(_ node: JSONNode) -> (run: Run, orphans: [(index: Int, result: ScenarioResult)])? {
+        guard let id = node["runId"]?.string, let exitCode = node["exitCode"]?.int, let seconds = node["seconds"]?.double else {
+            return nil
+        }
+        let run = Run(
+            id: id, commandLine: node["commandLine"]?.string ?? "",
+            seconds: seconds.isFinite ? min(max(seconds, 0), Double(MessagesReader.maxSeconds)) : 0, exitCode: Int32(clamping: exitCode),
+            error: node["error"]?.string, coverage: node["coverage"].map(JSONWriter.write))
+        return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
+    }
+
+    /// An attachment envelope holding `body` (JSON) named `fileName`, on a test case or on the run.
+    static func attachment(_ body: String, fileName: String, testCaseStartedId: String? = nil, testRunStartedId: String? = nil) -> String {
+        "{\"attachment\":{"
+            + (testCaseStartedId.map { "\"testCaseStartedId\":" + JSONWriter.quoted($0) + "," } ?? "")
+            + (testRunStartedId.map { "\"testRunStartedId\":" + JSONWriter.quoted($0) + "," } ?? "")
+            + "\"body\":" + JSONWriter.quoted(body) + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"application/json\",\"fileName\":"
+            + JSONWriter.quoted(fileName) + "}}"
+    }
+}
+
+/// What identifies a run, so `sut-launch report` merges the shards of one run and refuses files of different runs:
+/// `--run-id ID`, else the CI's own (GitHub Actions `GITHUB_RUN_ID`-`GITHUB_RUN_ATTEMPT`, GitLab `CI_PIPELINE_ID`,
+/// Buildkite `BUILDKITE_BUILD_ID`, CircleCI `CIRCLE_WORKFLOW_ID`, Jenkins `BUILD_TAG`), else a random id (a run
+/// on its own). Every shard of a CI run sees the same variables, so they agree without being told.
+package enum RunIdentity {
+    package static func resolve(_ option: String?, environment: [String: String]) -> String {
+        if let option, !option.isEmpty { return option }
+        let ci: [(String, String)] = [
+            ("github", "GITHUB_RUN_ID"), ("gitlab", "CI_PIPELINE_ID"), ("buildkite", "BUILDKITE_BUILD_ID"),
+            ("circleci", "CIRCLE_WORKFLOW_ID"), ("jenkins", "BUILD_TAG"),
+        ]
+        for (name, variable) in ci {
+            if let value = environment[variable], !value.isEmpty {
+                let attempt = name == "github" ? environment["GITHUB_RUN_ATTEMPT"].map { "-" + $0 } ?? "" : ""
+                return name + ":" + value + attempt
+            }
+        }
+        return "local:" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    }
+}

@@ -1,0 +1,133 @@
+import AutomationSupport
+import ProcessEngine
+import Scenarios
+
+/// The options of `sut-launch report [options] MESSAGES...`.
+package enum ReportOption: CommandOption {
+    case html, junit, junitStrict, json, messages, mergeAny, help
+
+    package var repeats: Bool { false }
+
+    package var spec: OptionSpec {
+        switch self {
+        case .html: OptionSpec("--html", value: "FILE", help: "write the HTML report")
+        case .junit: OptionSpec("--junit", value: "FILE", help: "write JUnit XML")
+        case .junitStrict: OptionSpec("--junit-strict", help: "JUnit without file/line attributes (strict Jenkins/Ant schema)")
+        case .json: OptionSpec("--json", value: "FILE", help: "write the JSON report (what test --report writes)")
+        case .messages: OptionSpec("--messages", value: "FILE", help: "write the Messages (merged into one run when several)")
+        case .mergeAny: OptionSpec("--merge-any", help: "merge files of different runs (or one shard given twice) anyway")
+        case .help: OptionSpec("--help", short: "-h", help: "show this help")
+        }
+    }
+}
+
+/// `sut-launch report [options] MESSAGES...`: renders the reports of a run from its Cucumber Messages (what
+/// `test --messages` wrote), the same bytes `test` wrote; several files (the shards of a CI run) are merged into
+/// one run. Exit 0: written, and the run passed; 1: written, and the run failed or a file was cut short (no
+/// `testRunFinished`); 2: usage (files of different runs without `--merge-any`); 3: a file is not Cucumber
+/// Messages (file:line says where); 74: a report could not be written.
+package enum ReportCommand {
+    package static var help: String {
+        """
+        USAGE:
+          sut-launch report [--html F] [--junit F] [--json F] [--messages F] MESSAGES...
+
+        Renders reports from Cucumber Messages files (test --messages): the bytes test --html/--junit/--report
+        write. Several files (the shards of one CI run, same run id) are merged into one run: one summary, one
+        JUnit, one HTML. Exit 0 the run passed, 1 it failed or a file is cut short, 2 usage (files of different
+        runs), 3 a file is not Cucumber Messages, 74 a report could not be written.
+
+        OPTIONS:
+
+        """ + ReportOption.helpLines
+    }
+
+    package static func run(_ arguments: [String]) throws -> Int32 {
+        var parsed = ParsedArguments<ReportOption>()
+        try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
+        if parsed.has(.help) {
+            Console.out(help)
+            return 0
+        }
+        let outputs: [ReportOption] = [.html, .junit, .json, .messages]
+        try OutputFiles.check(parsed, outputs: outputs, inputs: parsed.positionals.map { ($0, "the Messages file \($0)") })
+        var paths: [ReportOption: String] = [:]
+        for option in outputs { if let given = parsed.last(option) { paths[option] = try OutputFiles.path(given) } }
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError(.needsOperands("report needs Messages files: sut-launch report --html report.html shard-*.ndjson"))
+        }
+        guard !paths.isEmpty else {
+            throw UsageError(.needsOperands("report needs an output: --html FILE, --junit FILE, --json FILE or --messages FILE"))
+        }
+        var files: [(name: String, bytes: [UInt8])] = []
+        for path in parsed.positionals {
+            guard FileSystem.exists(path) else { throw UsageError(.noSuchPath(path, kind: "Messages file")) }
+            guard let bytes = FileSystem.read(path) else { throw UsageError(.unreadablePath(path, reason: FileSystem.unreadable(path))) }
+            files.append((path, bytes))
+        }
+        let run: ReportRun
+        do { run = try MessagesReader.read(files, mergeAny: parsed.has(.mergeAny)) } catch {
+            Console.error("report: \(error) (exit \(error.differentRuns ? ExitCode.usage : ExitCode.invalidInput))")
+            return error.differentRuns ? ExitCode.usage : ExitCode.invalidInput
+        }
+        for file in run.incomplete {
+            Console.error("report: \(file): incomplete: no testRunFinished (the run was cut short); rendering what it holds (exit 1)")
+        }
+        return write(run, files: files, paths: paths, strict: parsed.has(.junitStrict))
+    }
+
+    private static func write(_ run: ReportRun, files: [(name: String, bytes: [UInt8])], paths: [ReportOption: String], strict: Bool)
+        -> Int32
+    {
+        var code: Int32 = run.exitCode == 0 && run.incomplete.isEmpty ? 0 : 1
+        let renders: [(ReportOption, () -> [UInt8])] = [
+            (.junit, { Array(RunReports.junit(run, strict: strict).utf8) }),
+            (.json, { Array(RunReports.json(run).utf8) }),
+            (.messages, { files.count == 1 ? files[0].bytes : MessagesMerge.merge(files.map(\.bytes)) }),
+            (.html, { Array(HTMLReport.render(run).utf8) }),
+        ]
+        for (option, render) in renders {
+            guard let path = paths[option] else { continue }
+            if let problem = OutputFile.write(render(), to: path) {
+                Console.error("\(option.spec.long) \(path): cannot write it: \(problem) (exit \(ExitCode.ioError))")
+                code = ExitCode.ioError
+            }
+        }
+        let counts = Dictionary(grouping: run.results, by: \.status).mapValues(\.count)
+        Console.line(
+            "report: \(run.results.count) scenarios from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
+                + "\(counts[.failed] ?? 0) failed, \(counts[.error] ?? 0) errors, \(counts[.notRun] ?? 0) not run")
+        return code
+    }
+}
+
+/// Words of a command line as a shell reads them, for the reports; `-D NAME=VALUE` values left out (secrets).
+enum ShellQuote {
+    static func commandLine(_ words: [String]) -> String {
+        var shown: [String] = []
+        var hideNext = false
+        for word in words {
+            if hideNext, let equals = word.firstIndex(of: "=") {
+                shown.append(self.word(String(word[...equals]) + "…"))
+            } else if word.hasPrefix("--define="), let equals = word.dropFirst(9).firstIndex(of: "=") {
+                shown.append(self.word(String(word[...equals]) + "…"))
+            } else {
+                shown.append(self.word(word))
+            }
+            hideNext = word == "-D" || word == "--define"
+        }
+        return shown.joined(separator: " ")
+    }
+
+    static func word(_ word: String) -> String {
+        let safe = "-_./:=@,+%"
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && (("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                        || safe.unicodeScalars.contains($0))
+            }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
