@@ -60,6 +60,7 @@ package enum TestCommand {
             return 0
         }
         reports.configure(junit: options.junitPath, report: options.reportPath, junitStrict: options.junitStrict)
+        reports.configureRerun(options.rerunPath)
         if let messagesPath = options.messagesPath { // a signal while the files load still writes it
             reports.configureMessages(path: messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())
         }
@@ -114,6 +115,7 @@ package enum TestCommand {
                 reports.write(
                     [ScenarioResult.loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
         }
+        try readRerunAndQuarantine(options, pickles: pickles, into: &scenario)
         return .next(Suite(pickles: pickles, scenario: scenario))
     }
 
@@ -184,6 +186,7 @@ package enum TestCommand {
             selected, options: suite.scenario,
             started: { progress in
                 guard reports.scenarioStarted(progress) else { return false }
+                if progress.attempt > 1 { console.retrying(progress) }
                 console.started(progress.pickle)
                 return true
             },
@@ -208,7 +211,12 @@ package enum TestCommand {
         }
         let results = ran + notRun
         if options.github { GitHubOutput.report(results, environment: environment) }
-        let passed = results.allSatisfy { $0.status == .passed }
+        var passed = results.allSatisfy { !$0.failsTheRun }
+        let flaky = results.filter(\.flaky).count
+        if options.failOnFlaky, flaky > 0 {
+            Console.line("--fail-on-flaky: \(flaky) scenario\(flaky == 1 ? "" : "s") passed only on a retry (exit 1)")
+            passed = false
+        }
         return reports.write(results, exitCode: passed ? 0 : 1)
     }
 
@@ -231,6 +239,13 @@ package enum TestCommand {
         var by: [String] = []
         if let tags = options.tags { by.append("--tags \(tags)") }
         if let name = options.namePattern { by.append("--name \"\(name)\"") }
+        if let rerun = options.rerunLocations {
+            if rerun.isEmpty {
+                return "no scenarios selected: the earlier run (--rerun-failed) had no failed scenarios; nothing to run (exit "
+                    + "\(ExitCode.noScenarios); pass --allow-empty to accept this)"
+            }
+            by.append("--rerun-failed")
+        }
         if !options.lines.isEmpty {
             by.append(
                 options.lines.sorted { $0.key < $1.key }.map { file, lines in lines.sorted().map { "\(file):\($0)" }.joined(separator: " ")

@@ -4,6 +4,7 @@ package enum TestOption: CommandOption {
         junitStrict, report
     case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
+    case retries, failOnFlaky, quarantine, rerunFailed, writeRerun
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
@@ -11,7 +12,8 @@ package enum TestOption: CommandOption {
         case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help, .recordFrom, .into,
-            .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure:
+            .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .retries, .failOnFlaky, .quarantine, .rerunFailed,
+            .writeRerun:
             false
         }
     }
@@ -69,6 +71,16 @@ package enum TestOption: CommandOption {
             OptionSpec(
                 "--name", value: "REGEX", help: "run scenarios whose name matches (given twice: either; FILE.feature:LINE selects by line)")
         case .failFast: OptionSpec("--fail-fast", help: "start no scenario after the first that fails")
+        case .retries:
+            OptionSpec(
+                "--retries", value: "N", help: "run a failed scenario again from scratch up to N times (0-10; tag @retries=N overrides)")
+        case .failOnFlaky: OptionSpec("--fail-on-flaky", help: "fail the run when a scenario passed only on a retry")
+        case .quarantine:
+            OptionSpec(
+                "--quarantine", value: "FILE", help: "run the scenarios FILE names (file:line or name per line) apart: they never fail the run")
+        case .rerunFailed:
+            OptionSpec("--rerun-failed", value: "FILE", help: "run only what failed in an earlier run (its rerun file, JUnit or Messages)")
+        case .writeRerun: OptionSpec("--write-rerun", value: "FILE", help: "write the scenarios that failed as file:line lines (Cucumber rerun)")
         case .dryRun: OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)")
         case .color:
             OptionSpec(

@@ -102,28 +102,58 @@ extension CucumberMessages {
                 + ",\"stepDefinitionIds\":[" + (found.map { JSONWriter.quoted($0.id) } ?? "") + "],\"stepMatchArgumentsLists\":["
                 + (found.map { "{\"stepMatchArguments\":" + $0.arguments + "}" } ?? "") + "]}"
         }
-        let hook = result.mockServerChecks.flatMap { checks in mockServerHookId.map { (hookId: $0, stepId: id(), failures: checks) } }
+        let attempts = result.earlierAttempts + [result]
+        let hasHook = attempts.contains { $0.mockServerChecks != nil }
+        let hook = hasHook ? mockServerHookId.map { (hookId: $0, stepId: id()) } : nil
         let hookStep = hook.map { ["{\"id\":" + JSONWriter.quoted($0.stepId) + ",\"hookId\":" + JSONWriter.quoted($0.hookId) + "}"] } ?? []
         lines.append(
             "{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
                 + (testSteps + hookStep).joined(separator: ",") + "]}}")
-        let startedId = id()
+        // Each attempt (`--retries`) is a testCaseStarted of the same testCase with its `attempt` number; all but the
+        // last finish with `willBeRetried`, as Cucumber writes them.
+        var timed: [Timed] = []
+        for (number, attempt) in attempts.enumerated() {
+            let ids = AttemptIds(caseId: caseId, startedId: id(), stepIds: stepIds, hookStepId: hook?.stepId)
+            let attemptStart = number == attempts.count - 1 ? startedAtMs : attempt.startedAtMs ?? startedAtMs
+            timed += attemptEnvelopes(
+                attempt, ids: ids, number: number, willBeRetried: number < attempts.count - 1,
+                startedAtMs: attemptStart)
+            if result.quarantined { timed.append(quarantineMark(ids.startedId, atMs: attemptStart)) }
+        }
+        return timed
+    }
+
+    /// The ids one attempt's envelopes name.
+    private struct AttemptIds {
+        var caseId: String
+        var startedId: String
+        var stepIds: [String]
+        var hookStepId: String?
+    }
+
+    /// One attempt's timed envelopes: started, its steps (and the mock server's hook), the output attachment, finished.
+    private func attemptEnvelopes(_ result: ScenarioResult, ids: AttemptIds, number: Int, willBeRetried: Bool, startedAtMs: Double)
+        -> [Timed]
+    {
+        let startedId = ids.startedId
+        let stepIds = ids.stepIds
         var timed = [
             Timed(
                 atMs: startedAtMs,
-                line: "{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
-                    + ",\"attempt\":0,\"timestamp\":")
+                line: "{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(ids.caseId)
+                    + ",\"attempt\":\(number),\"timestamp\":")
         ]
-        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: hook.map { !$0.failures.isEmpty } ?? false)
+        let checks = result.mockServerChecks
+        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: checks.map { !$0.isEmpty } ?? false)
         var at = startedAtMs
         for (index, stepId) in stepIds.enumerated() {
             let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
             timed += step(startedId, stepId, status: statuses[index], duration: duration, message: result.message, at: &at)
         }
-        if let hook {
-            let message = hook.failures.isEmpty ? nil : "mock server: " + hook.failures.joined(separator: "; ")
-            timed += step(
-                startedId, hook.stepId, status: hook.failures.isEmpty ? "PASSED" : "FAILED", duration: .zero, message: message, at: &at)
+        if let hookStepId = ids.hookStepId {
+            let message = checks.map { $0.isEmpty ? nil : "mock server: " + $0.joined(separator: "; ") } ?? nil
+            let status = checks.map { $0.isEmpty ? "PASSED" : "FAILED" } ?? "SKIPPED"
+            timed += step(startedId, hookStepId, status: status, duration: .zero, message: message, at: &at)
         }
         let finishedAtMs = max(at, startedAtMs + result.duration.seconds * 1000)
         // The program's last output lines (and unexpected requests), attached to the last step that ran, as
@@ -144,8 +174,19 @@ extension CucumberMessages {
             Timed(
                 atMs: finishedAtMs,
                 line: "{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
-                    + ",\"willBeRetried\":false,\"timestamp\":"))
+                    + ",\"willBeRetried\":\(willBeRetried),\"timestamp\":"))
         return timed
+    }
+
+    /// The mark of a quarantined scenario (`@quarantine`, `--quarantine`): an attachment of the attempt, its media
+    /// type `application/vnd.sut-launch.quarantine`, saying its outcome does not decide the run.
+    private func quarantineMark(_ startedId: String, atMs: Double) -> Timed {
+        Timed(
+            atMs: atMs,
+            line: "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
+                + ",\"body\":\"quarantined: this scenario runs and is reported, but its failure does not fail the run\""
+                + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"application/vnd.sut-launch.quarantine\"}}",
+            stamped: false)
     }
 
     /// A test step's started and finished envelopes; `message` only on a FAILED one.

@@ -16,6 +16,8 @@ package final class ScenarioReports: Sendable {
         var junitPath: String?
         var junitStrict = false
         var reportPath: String?
+        /// `--write-rerun`: the scenarios that failed the run, as Cucumber's rerun format.
+        var rerunPath: String?
         /// `--format github`: the environment whose `GITHUB_STEP_SUMMARY` an interruption's summary goes to.
         var github: [String: String]?
         /// `--messages`: the documents and pickles, the run's envelopes added when the reports are written.
@@ -45,6 +47,11 @@ package final class ScenarioReports: Sendable {
             $0.junitStrict = junitStrict
             $0.reportPath = report
         }
+    }
+
+    /// Sets where `--write-rerun` goes (path already checked).
+    package func configureRerun(_ path: String?) {
+        state.withLock { $0.rerunPath = path }
     }
 
     /// `--format github`: an interruption also prints the annotations and appends the step summary.
@@ -180,6 +187,18 @@ package final class ScenarioReports: Sendable {
             let json = ScenarioJSONReport.render(all, totalSeconds: seconds, exitCode: exitCode, error: error)
             if let problem = OutputFile.write(Array(json.utf8), to: path) {
                 Console.error("--report \(path): cannot write the report: \(problem) (exit \(ExitCode.ioError))")
+                code = ExitCode.ioError
+            }
+        }
+        if let path = state.rerunPath {
+            switch RerunFile.render(all) {
+            case .success(let text):
+                if let problem = OutputFile.write(Array(text.utf8), to: path) {
+                    Console.error("--write-rerun \(path): cannot write the rerun file: \(problem) (exit \(ExitCode.ioError))")
+                    code = ExitCode.ioError
+                }
+            case .failure(let problem):
+                Console.error("--write-rerun \(path): \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }
         }

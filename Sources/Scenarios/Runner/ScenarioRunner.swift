@@ -44,6 +44,12 @@ public struct ScenarioOptions: Sendable {
     /// `test --record-from` / `--proxy-unmatched`: every scenario has a server that forwards (and records) what no
     /// stub matches; nil: none.
     package var recording: ScenarioRecording?
+    /// `--retries N`: a scenario that failed runs again from scratch up to N more times (`@retries=N` overrides).
+    public var retries = 0
+    /// `--quarantine FILE` and `@quarantine`: scenarios that run and are reported apart, never failing the run.
+    package var quarantine = Quarantine()
+    /// `--rerun-failed FILE`: the only scenarios to run (their locations, `file:line`); nil: no such filter.
+    package var rerunLocations: Set<String>?
 
     /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
@@ -83,6 +89,16 @@ package struct ScenarioResult: Sendable {
     /// The mock server's end-of-scenario checks (unmet `expect.times`, unexpected requests under strictness): nil
     /// when the scenario ran no server, else what failed (empty: they passed). Messages show them as an After hook.
     package var mockServerChecks: [String]?
+    /// The attempts before this one (`--retries`, `@retries=`), each failed, oldest first; empty: it ran once.
+    package var earlierAttempts: [ScenarioResult] = []
+    /// `@quarantine` or `--quarantine FILE`: reported apart; a failure does not fail the run (an error still does).
+    package var quarantined = false
+
+    /// It failed, then passed on a retry.
+    package var flaky: Bool { status == .passed && !earlierAttempts.isEmpty }
+    /// It fails the run: not passed, unless quarantined and only failed (a quarantined scenario that could not run,
+    /// an undefined step or a bad tag, still fails it: that is the suite's fault, not the program's).
+    package var failsTheRun: Bool { status != .passed && !(quarantined && status == .failed) }
 
     /// A scenario `--fail-fast` did not start: every step skipped.
     package static func notRun(_ pickle: Pickle) -> ScenarioResult {
@@ -120,6 +136,7 @@ package enum ScenarioRunner {
     /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
     package static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
         var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
+        if let rerun = options.rerunLocations { selected = selected.filter { rerun.contains($0.location) } }
         if let pattern = options.namePattern, let regex = try? RegexBox(pattern) {
             selected = selected.filter { regex.matchesPart($0.name) }
         }
@@ -161,10 +178,11 @@ package enum ScenarioRunner {
                         return value
                     }
                     guard index < pickles.count, !stopped.current else { break }
-                    let progress = ScenarioProgress(pickles[index])
-                    guard reportLock.withLock({ _ in started(progress) }) else { break }
-                    let result = runOne(pickles[index], options: options, progress: progress)
-                    if options.failFast && result.status != .passed { stopped.withLock { $0 = true } }
+                    let start: @Sendable (ScenarioProgress) -> Bool = { progress in
+                        !stopped.current && reportLock.withLock { _ in started(progress) }
+                    }
+                    guard let result = runWithRetries(pickles[index], options: options, started: start) else { break }
+                    if options.failFast && result.failsTheRun { stopped.withLock { $0 = true } }
                     results.withLock { $0[index] = result }
                     reportLock.withLock { _ in report(result) }
                 }
