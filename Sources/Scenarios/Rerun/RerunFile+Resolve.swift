@@ -39,8 +39,8 @@ extension RerunFile {
         guard bytes.count <= sizeLimit else { throw Problem(file, 1, "larger than \(sizeLimit >> 20) MiB (\(bytes.count) bytes)") }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
         var entries: [Entry] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        for (index, raw) in lines(text).enumerated() {
+            var line = raw
             if index == 0, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
             let trimmed = line.trimmingCharacters(in: " \t")
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }

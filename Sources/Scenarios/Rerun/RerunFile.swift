@@ -49,9 +49,8 @@ package enum RerunFile {
     static func rerunLines(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
         var entries: [Entry] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in lines(text).enumerated() {
             let number = index + 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             let trimmed = line.trimmingCharacters(in: " \t")
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
@@ -72,6 +71,11 @@ package enum RerunFile {
             }
         }
         return entries
+    }
+
+    /// The lines of a text file: LF, CRLF and a lone CR each end one (Swift's `"\r\n"` is one Character).
+    static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
     }
 
     /// The rerun file of `results`: each scenario that failed the run (failed, could not run, not run; not a
