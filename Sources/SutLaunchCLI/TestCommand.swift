@@ -106,6 +106,9 @@ package enum TestCommand {
         var seenStepFiles: Set<String> = []
         let (userSteps, stepProblems) = UserSteps.load(stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted })
         problems += stepProblems
+        let (fileRedactions, redactionProblems) = UserSteps.redactions(stepFiles)
+        problems += redactionProblems
+        scenario.redactions += fileRedactions
         problems += StepVariables.problems(pickles, defines: scenario.defines, environment: environment)
         scenario.userSteps = userSteps
         reports.setUserSteps(userSteps)

@@ -4,12 +4,12 @@ package enum TestOption: CommandOption {
         junitStrict, report
     case messages, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
-    case retries, failOnFlaky, quarantine, rerunFailed, writeRerun
+    case retries, failOnFlaky, quarantine, rerunFailed, writeRerun, redact
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
         switch self {
-        case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader: true
+        case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader, .redact: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help, .recordFrom, .into,
             .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .retries, .failOnFlaky, .quarantine, .rerunFailed,
@@ -80,6 +80,9 @@ package enum TestOption: CommandOption {
                 "--quarantine", value: "FILE", help: "run the scenarios FILE names (file:line or name per line) apart: they never fail the run")
         case .rerunFailed:
             OptionSpec("--rerun-failed", value: "FILE", help: "run only what failed in an earlier run (its rerun file, JUnit or Messages)")
+        case .redact:
+            OptionSpec(
+                "--redact", value: "NAME=REGEX", help: "snapshots and output checks see [NAME] where REGEX matches (after [CWD], [HOME], [TMP], [MOCK]...)")
         case .writeRerun: OptionSpec("--write-rerun", value: "FILE", help: "write the scenarios that failed as file:line lines (Cucumber rerun)")
         case .dryRun: OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)")
         case .color:

@@ -154,6 +154,10 @@ package struct TestOptions {
         case .quarantine: quarantineFile = NamedPath(path: value, spelling: option.spelling)
         case .rerunFailed: rerunFailed = NamedPath(path: value, spelling: option.spelling)
         case .writeRerun: rerunPath = try OutputFiles.path(option)
+        case .redact:
+            do { scenario.redactions.append(try Redaction(value, source: option.spelling)) } catch {
+                throw UsageError(.invalidPattern(option.spelling, value: value, problem: error.message))
+            }
         case .dryRun: dryRun = true
         case .color: color = try ChoiceOptions.word(option, in: ["auto", "always", "never"])
         case .format: github = try ChoiceOptions.word(option, in: ["plain", "github"]) == "github"

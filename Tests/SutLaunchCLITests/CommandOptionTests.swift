@@ -111,6 +111,7 @@ import Testing
         case .quarantine: (["--quarantine", "q.txt"], { $0.quarantineFile?.path == "q.txt" })
         case .rerunFailed: (["--rerun-failed", "rerun.txt"], { $0.rerunFailed?.path == "rerun.txt" })
         case .writeRerun: (["--write-rerun", "rerun.txt"], { $0.rerunPath == "rerun.txt" })
+        case .redact: (["--redact", "ID=id-[0-9]+"], { $0.scenario.redactions.map(\.name) == ["ID"] })
         case .dryRun: (["--dry-run"], { $0.dryRun })
         case .color: (["--color", "never"], { $0.color == "never" })
         case .format: (["--format", "github"], { $0.github })

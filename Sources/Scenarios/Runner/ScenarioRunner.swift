@@ -50,6 +50,8 @@ public struct ScenarioOptions: Sendable {
     package var quarantine = Quarantine()
     /// `--rerun-failed FILE`: the only scenarios to run (their locations, `file:line`); nil: no such filter.
     package var rerunLocations: Set<String>?
+    /// `--redact NAME=REGEX` and step files' `"redactions"`: applied, in order, after the built-in placeholders.
+    package var redactions: [Redaction] = []
 
     /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
