@@ -51,7 +51,9 @@ package enum TestCommand {
         Interruption.exitOnSignal { received in
             guard reports.interrupt() else { reports.awaitTheRunsOwnEnd() }
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
+            ScenarioRunner.interrupting.withLock { $0 = true }
             ScenarioRunner.stopAll(grace: .seconds(1))
+            hooksOnSignal()
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
             return nil
         }
@@ -104,11 +106,16 @@ package enum TestCommand {
         }
         let stepFiles = UserSteps.files(near: files) + options.stepFiles.map(\.path)
         var seenStepFiles: Set<String> = []
-        let (userSteps, stepProblems) = UserSteps.load(stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted })
+        let uniqueStepFiles = stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted }
+        let (userSteps, stepProblems) = UserSteps.load(uniqueStepFiles)
         problems += stepProblems
-        let (fileRedactions, redactionProblems) = UserSteps.redactions(stepFiles)
+        let (fileRedactions, redactionProblems) = UserSteps.redactions(uniqueStepFiles)
         problems += redactionProblems
         scenario.redactions += fileRedactions
+        let (fileHooks, hookProblems) = UserSteps.hooks(uniqueStepFiles)
+        problems += hookProblems
+        scenario.hooks += fileHooks
+        reports.setHooks(scenario.hooks)
         problems += StepVariables.problems(pickles, defines: scenario.defines, environment: environment)
         scenario.userSteps = userSteps
         reports.setUserSteps(userSteps)
@@ -185,7 +192,15 @@ package enum TestCommand {
             quiet: options.quiet, total: selected.count, environment: suite.scenario.environment, colour: options.color)
         reports.setConsole(console, selected: selected, notSelected: notSelected)
         let started = ContinuousClock.now
-        let ran = ScenarioRunner.run(
+        loadedSuite.withLock { $0 = suite.scenario }
+        if let refused = beforeAll(selected, options: suite.scenario) {
+            for result in refused { reports.scenarioFinished(result) }
+            let ran = refused + afterAll(options: suite.scenario, status: "failed")
+            console.close()
+            console.summary(ran, seconds: (ContinuousClock.now - started).seconds, skipped: notSelected)
+            return ran
+        }
+        var ran = ScenarioRunner.run(
             selected, options: suite.scenario,
             started: { progress in
                 guard reports.scenarioStarted(progress) else { return false }
@@ -195,6 +210,8 @@ package enum TestCommand {
             },
             report: reports.scenarioFinished)
         reports.blockIfInterrupted() // one summary: the interruption's
+        ran += afterAll(options: suite.scenario, status: ran.allSatisfy { !$0.failsTheRun } ? "passed" : "failed")
+        for result in ran where result.pickle.name == "AfterAll hooks" { reports.scenarioFinished(result) }
         let total = (ContinuousClock.now - started).seconds
         console.close()
         console.summary(ran, seconds: total, skipped: notSelected)

@@ -106,14 +106,18 @@ extension CucumberMessages {
         let hasHook = attempts.contains { $0.mockServerChecks != nil }
         let hook = hasHook ? mockServerHookId.map { (hookId: $0, stepId: id()) } : nil
         let hookStep = hook.map { ["{\"id\":" + JSONWriter.quoted($0.stepId) + ",\"hookId\":" + JSONWriter.quoted($0.hookId) + "}"] } ?? []
+        let before = hookSteps(result.hookResults, .before)
+        let after = hookSteps(result.hookResults, .after)
         lines.append(
             "{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
-                + (testSteps + hookStep).joined(separator: ",") + "]}}")
+                + (before.map(\.json) + testSteps + after.map(\.json) + hookStep).joined(separator: ",") + "]}}")
         // Each attempt (`--retries`) is a testCaseStarted of the same testCase with its `attempt` number; all but the
         // last finish with `willBeRetried`, as Cucumber writes them.
         var timed: [Timed] = []
         for (number, attempt) in attempts.enumerated() {
-            let ids = AttemptIds(caseId: caseId, startedId: id(), stepIds: stepIds, hookStepId: hook?.stepId)
+            let ids = AttemptIds(
+                caseId: caseId, startedId: id(), stepIds: stepIds, hookStepId: hook?.stepId, beforeIds: before.map(\.id),
+                afterIds: after.map(\.id))
             let attemptStart = number == attempts.count - 1 ? startedAtMs : attempt.startedAtMs ?? startedAtMs
             timed += attemptEnvelopes(
                 attempt, ids: ids, number: number, willBeRetried: number < attempts.count - 1,
@@ -129,6 +133,9 @@ extension CucumberMessages {
         var startedId: String
         var stepIds: [String]
         var hookStepId: String?
+        /// The test steps of the users' Before and After hooks.
+        var beforeIds: [String] = []
+        var afterIds: [String] = []
     }
 
     /// One attempt's timed envelopes: started, its steps (and the mock server's hook), the output attachment, finished.
@@ -144,11 +151,18 @@ extension CucumberMessages {
                     + ",\"attempt\":\(number),\"timestamp\":")
         ]
         let checks = result.mockServerChecks
-        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: checks.map { !$0.isEmpty } ?? false)
+        let hookFailed = (checks.map { !$0.isEmpty } ?? false) || result.hookResults.contains { $0.status == "FAILED" }
+        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: hookFailed)
         var at = startedAtMs
+        for (stepId, outcome) in zip(ids.beforeIds, Self.hookOutcomes(result, .before, count: ids.beforeIds.count)) {
+            timed += step(startedId, stepId, status: outcome.status, duration: outcome.duration, message: outcome.message, at: &at)
+        }
         for (index, stepId) in stepIds.enumerated() {
             let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
             timed += step(startedId, stepId, status: statuses[index], duration: duration, message: result.message, at: &at)
+        }
+        for (stepId, outcome) in zip(ids.afterIds, Self.hookOutcomes(result, .after, count: ids.afterIds.count)) {
+            timed += step(startedId, stepId, status: outcome.status, duration: outcome.duration, message: outcome.message, at: &at)
         }
         if let hookStepId = ids.hookStepId {
             let message = checks.map { $0.isEmpty ? nil : "mock server: " + $0.joined(separator: "; ") } ?? nil

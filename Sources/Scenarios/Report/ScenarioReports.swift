@@ -22,6 +22,8 @@ package final class ScenarioReports: Sendable {
         var github: [String: String]?
         /// `--messages`: the documents and pickles, the run's envelopes added when the reports are written.
         var messages: (path: String, envelopes: CucumberMessages, userSteps: [UserStep], startedAtMs: Double)?
+        /// The hooks, for Messages' `hook` envelopes.
+        var hooks: [Hook] = []
         /// The run's console once scenarios run, and how many were not selected, for an interruption's summary.
         var console: (console: ScenarioConsole, notSelected: Int)?
         /// The scenarios selected to run, in order, once they run.
@@ -65,6 +67,10 @@ package final class ScenarioReports: Sendable {
     }
 
     /// The user steps loaded, for the Messages' step definitions.
+    package func setHooks(_ hooks: [Hook]) {
+        state.withLock { $0.hooks = hooks }
+    }
+
     package func setUserSteps(_ userSteps: [UserStep]) {
         state.withLock { $0.messages?.userSteps = userSteps }
     }
@@ -205,6 +211,7 @@ package final class ScenarioReports: Sendable {
         if let (path, envelopes, userSteps, startedAtMs) = state.messages {
             var messages = envelopes
             messages.stepDefinitions(userSteps: userSteps)
+            messages.hookDefinitions(state.hooks)
             messages.testRun(
                 all, startedAtMs: startedAtMs, finishedAtMs: WallClock.milliseconds(), success: code == 0, userSteps: userSteps)
             if !messages.write(to: path) { code = ExitCode.ioError }

@@ -52,6 +52,8 @@ public struct ScenarioOptions: Sendable {
     package var rerunLocations: Set<String>?
     /// `--redact NAME=REGEX` and step files' `"redactions"`: applied, in order, after the built-in placeholders.
     package var redactions: [Redaction] = []
+    /// Before/After/BeforeAll/AfterAll hooks from step files and `StepLibrary`, in definition order.
+    package var hooks: [Hook] = []
 
     /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
@@ -91,6 +93,8 @@ package struct ScenarioResult: Sendable {
     /// The mock server's end-of-scenario checks (unmet `expect.times`, unexpected requests under strictness): nil
     /// when the scenario ran no server, else what failed (empty: they passed). Messages show them as an After hook.
     package var mockServerChecks: [String]?
+    /// The scenario's Before and After hooks, in the order they ran (or were skipped).
+    package var hookResults: [HookResult] = []
     /// The attempts before this one (`--retries`, `@retries=`), each failed, oldest first; empty: it ran once.
     package var earlierAttempts: [ScenarioResult] = []
     /// `@quarantine` or `--quarantine FILE`: reported apart; a failure does not fail the run (an error still does).
@@ -198,6 +202,8 @@ package enum ScenarioRunner {
     /// Runs one scenario in a fresh working directory, recording its steps in `progress` as they run.
     package static func runOne(_ pickle: Pickle, options: ScenarioOptions, progress: ScenarioProgress? = nil) -> ScenarioResult {
         let progress = progress ?? ScenarioProgress(pickle)
+        active.withLock { $0 += 1 }
+        defer { active.withLock { $0 -= 1 } }
         let started = ContinuousClock.now
         let timeout = scenarioTimeout(pickle, options: options)
         let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -205,9 +211,15 @@ package enum ScenarioRunner {
         let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: rootDirectory, timeout: timeout)
 
         var failure = preflight(pickle, options: options)
+        var hookResults: [HookResult] = []
+        let preflightPassed = failure == nil
+        if preflightPassed {
+            let (results, hookFailure) = runBeforeHooks(pickle, in: run, options: options)
+            hookResults = results
+            failure = hookFailure.map { (nil, $0) }
+        }
         if let failure { progress.failedBeforeSteps(failure.failure) }
         var (trail, stepDurations) = runSteps(pickle, in: run, options: options, progress: progress, failure: &failure)
-        progress.stepsFinished()
         // A scenario that reached its deadline failed, even when every step said it passed (the step that ran
         // into the deadline is the failed one, so every report agrees).
         let timedOut = ContinuousClock.now >= run.deadline
@@ -215,6 +227,21 @@ package enum ScenarioRunner {
             failure = (last, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout during this step"))
             trail[index] = "✗" + trail[index].dropFirst()
         }
+        if preflightPassed { // After hooks run whenever the scenario started, even after a failed Before hook
+            let status = failure == nil ? "passed" : timedOut ? "timed-out" : "failed"
+            let (results, failures) = runAfterHooks(pickle, in: run, options: options, status: status)
+            hookResults += results
+            if var first = failures.first {
+                if let (step, earlier) = failure {
+                    first = earlier
+                    first.message += "\n(then " + failures.map(\.message).joined(separator: "; ") + ")"
+                    failure = (step, first)
+                } else {
+                    failure = (nil, first)
+                }
+            }
+        }
+        progress.stepsFinished()
         let outputTail = run.outputTail()
         let unexpected = run.unexpectedRequests
         let hadServer = run.server != nil
@@ -229,6 +256,7 @@ package enum ScenarioRunner {
         result.startedAtMs = progress.startedAtMs
         result.timedOut = timedOut
         result.mockServerChecks = hadServer ? serverFailures : nil
+        result.hookResults = hookResults
         if let (step, error) = failure {
             result.status = error.kind == .error ? .error : .failed
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location
