@@ -66,9 +66,8 @@ import Testing
                   \"\"\"
 
             """, "o.feature", in: directory)
-        let result = try CLI.run(["test", "--redact", "TOKEN=(?<=token=)[a-z0-9]+", "o.feature"], cwd: directory)
-        let plain = try CLI.run(["test", "--redact", "TOKEN=abc[0-9]+", "o.feature"], cwd: directory)
-        #expect(result.status == 0 || plain.status == 0, "\(result.stdout)\(result.stderr)\(plain.stdout)\(plain.stderr)")
+        let result = try CLI.run(["test", "--redact", "TOKEN=abc[0-9]+", "o.feature"], cwd: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
     @Test func hostileRedactionsAreRefusedOrBounded() throws {
