@@ -26,7 +26,12 @@ extension TestCommand {
 
     /// AfterAll hooks with the run's status, once; each failure is printed and reported as a result that fails the run.
     static func afterAll(options: ScenarioOptions, status: String) -> [ScenarioResult] {
-        guard afterAllRan.withLock({ ran in defer { ran = true }; return !ran }) else { return [] }
+        guard
+            afterAllRan.withLock({ ran in
+                defer { ran = true }
+                return !ran
+            })
+        else { return [] }
         return ScenarioRunner.runTestRunHooks(.afterAll, options: options, status: status).map { failure in
             Console.error(failure)
             var result = ScenarioResult.loadError([failure])

@@ -71,19 +71,12 @@ package enum TestOption: CommandOption {
             OptionSpec(
                 "--name", value: "REGEX", help: "run scenarios whose name matches (given twice: either; FILE.feature:LINE selects by line)")
         case .failFast: OptionSpec("--fail-fast", help: "start no scenario after the first that fails")
-        case .retries:
-            OptionSpec(
-                "--retries", value: "N", help: "run a failed scenario again from scratch up to N times (0-10; tag @retries=N overrides)")
-        case .failOnFlaky: OptionSpec("--fail-on-flaky", help: "fail the run when a scenario passed only on a retry")
-        case .quarantine:
-            OptionSpec(
-                "--quarantine", value: "FILE", help: "run the scenarios FILE names (file:line or name per line) apart: they never fail the run")
-        case .rerunFailed:
-            OptionSpec("--rerun-failed", value: "FILE", help: "run only what failed in an earlier run (its rerun file, JUnit or Messages)")
-        case .redact:
-            OptionSpec(
-                "--redact", value: "NAME=REGEX", help: "snapshots and output checks see [NAME] where REGEX matches (after [CWD], [HOME], [TMP], [MOCK]...)")
-        case .writeRerun: OptionSpec("--write-rerun", value: "FILE", help: "write the scenarios that failed as file:line lines (Cucumber rerun)")
+        case .retries: SuiteOptions.retriesSpec
+        case .failOnFlaky: SuiteOptions.failOnFlakySpec
+        case .quarantine: SuiteOptions.quarantineSpec
+        case .rerunFailed: SuiteOptions.rerunFailedSpec
+        case .redact: SuiteOptions.redactSpec
+        case .writeRerun: SuiteOptions.writeRerunSpec
         case .dryRun: OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)")
         case .color:
             OptionSpec(

@@ -39,7 +39,8 @@ private final class Seen: @unchecked Sendable {
         steps.before { context in try context.fail("the database is down") }
         let scenario = try Self.scenario("Feature: f\n  Scenario: s\n    When I run \"true\"\n")
         let error = await #expect(throws: AutomationError.self) { try await steps.run(scenario) }
-        #expect(error?.message.contains("Before hook (AutomationTestingTests/StepLibraryHookTests.swift:") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("Before hook (AutomationTestingTests/StepLibraryHookTests.swift:") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("the database is down") == true)
         #expect(error?.message.contains("- When I run \"true\"") == true, "the steps were skipped: \(error?.message ?? "")")
     }

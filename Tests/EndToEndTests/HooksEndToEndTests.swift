@@ -48,7 +48,10 @@ import Testing
         let messages = directory.appendingPathComponent("m.ndjson").path
         let envelopes = try ReportTrustEndToEndTests.envelopes(messages)
         let hooks = envelopes.compactMap { $0["hook"] as? [String: Any] }.compactMap { $0["type"] as? String }
-        #expect(hooks.sorted() == ["AFTER_TEST_CASE", "AFTER_TEST_CASE", "AFTER_TEST_RUN", "BEFORE_TEST_CASE", "BEFORE_TEST_CASE", "BEFORE_TEST_RUN"])
+        #expect(
+            hooks.sorted() == [
+                "AFTER_TEST_CASE", "AFTER_TEST_CASE", "AFTER_TEST_RUN", "BEFORE_TEST_CASE", "BEFORE_TEST_CASE", "BEFORE_TEST_RUN",
+            ])
         let firstCase = try #require(envelopes.compactMap { $0["testCase"] as? [String: Any] }.first?["testSteps"] as? [[String: Any]])
         #expect(firstCase.prefix(2).allSatisfy { $0["hookId"] != nil }, "the Before hooks come first: \(firstCase)")
         if CLI.hasCommand("python3") {
@@ -74,10 +77,14 @@ import Testing
         let result = try CLI.run(["test", "--report", "r.json", "f.feature"], cwd: directory)
         #expect(result.status == 1)
         #expect(Date().timeIntervalSince(started) < 20, "the late hook was stopped")
-        #expect(result.stdout.contains("Before hook (./hooks.steps.json:2) failed: sh -c echo no database >&2; exit 7 exited with code 7"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("Before hook (./hooks.steps.json:2) failed: sh -c echo no database >&2; exit 7 exited with code 7"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("no database"))
         #expect(result.stdout.contains("- When I run \"true\""), "the steps were skipped")
-        #expect(result.stdout.contains("After hook (./hooks.steps.json:3) was still running after its 300ms timeout and was stopped"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("After hook (./hooks.steps.json:3) was still running after its 300ms timeout and was stopped"),
+            "\(result.stdout)")
     }
 
     @Test func aFailingBeforeAllRunsNoScenarioAndAfterAllStillRuns() throws {
@@ -107,7 +114,8 @@ import Testing
         let marker = directory.appendingPathComponent("up")
         _ = try CLI.write(Self.stepFile(log), "hooks.steps.json", in: directory)
         _ = try CLI.write(
-            "Feature: f\n  Scenario: long\n    When I run \"sh -c 'echo up > \(marker.path); exec sleep 30'\"\n", "f.feature", in: directory)
+            "Feature: f\n  Scenario: long\n    When I run \"sh -c 'echo up > \(marker.path); exec sleep 30'\"\n", "f.feature", in: directory
+        )
         let result = try InterruptedReportsEndToEndTests.interrupt(["f.feature"], in: directory, markers: [marker], signal: SIGINT)
         #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
         let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")

@@ -29,7 +29,8 @@ import Testing
             try? FileManager.default.removeItem(at: first)
             try? FileManager.default.removeItem(at: second)
         }
-        let version = try CLI.run(["--version"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        let version =
+            try CLI.run(["--version"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         _ = try CLI.write(Self.feature, "features/snap.feature", in: first)
         _ = try CLI.write("{\"steps\": [], \"redactions\": {\"PID\": \"id-[0-9]+\"}}", "features/ids.steps.json", in: first)
         var environment = ProcessInfo.processInfo.environment

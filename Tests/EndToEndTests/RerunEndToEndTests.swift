@@ -76,7 +76,10 @@ import Testing
                 "bad:2: the XML declares a document type or entities; refused"
             ),
             ("<testsuites>\n<testcase name=\"&lol9;\"><failure/></testcase>\n</testsuites>\n", "bad:2: the entity &lol9; is not XML's own"),
-            ("<testsuites>\n<testcase name=\"nope\" classname=\"mixed\"><failure/></testcase>\n", "bad:2: no scenario \"nope\" in feature \"mixed\""),
+            (
+                "<testsuites>\n<testcase name=\"nope\" classname=\"mixed\"><failure/></testcase>\n",
+                "bad:2: no scenario \"nope\" in feature \"mixed\""
+            ),
             (
                 "<testsuites><testcase name=\"x\" file=\"features/mixed.feature\" line=\"1e300\"><error/></testcase></testsuites>",
                 "bad:1: line=\"1e300\" is not a line number"
@@ -85,7 +88,8 @@ import Testing
             ("\u{FF}\u{FE}not text", "bad:1: not UTF-8 text"),
         ]
         for (text, problem) in cases {
-            try Data(text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : 0x3F }).write(to: directory.appendingPathComponent("bad"))
+            try Data(text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : 0x3F }).write(
+                to: directory.appendingPathComponent("bad"))
             let result = try CLI.run(["test", "--rerun-failed", "bad", "features/"], cwd: directory)
             #expect(result.status == 2, "\(text): \(result.stdout)\(result.stderr)")
             #expect(result.stderr.contains("--rerun-failed " + problem), "\(text): \(result.stderr)")
@@ -114,7 +118,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let victim = directory.appendingPathComponent("victim")
         try "keep\n".write(to: victim, atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("rerun.txt").path, withDestinationPath: victim.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("rerun.txt").path, withDestinationPath: victim.path)
         let result = try CLI.run(["test", "--write-rerun", "rerun.txt", "features/"], cwd: directory)
         #expect(result.status == 2, "refused before anything runs: \(result.stderr)")
         #expect(result.stderr.contains("--write-rerun rerun.txt: cannot write there"), "\(result.stderr)")

@@ -59,7 +59,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let counter = directory.appendingPathComponent("counter")
         let feature = Self.suite.replacingOccurrences(of: "STEP", with: Self.oneInThree(counter))
-        _ = try CLI.write(feature.replacingOccurrences(of: "  Scenario: broken program\n", with: "  @skip\n  Scenario: broken program\n"), "honest.feature", in: directory)
+        _ = try CLI.write(
+            feature.replacingOccurrences(of: "  Scenario: broken program\n", with: "  @skip\n  Scenario: broken program\n"),
+            "honest.feature", in: directory)
         let result = try Self.run(["--retries", "2", "--tags", "not @skip", "--junit-strict", "honest.feature"], in: directory)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("1 scenario: 1 passed, 1 flaky"), "\(result.stdout)")
@@ -99,7 +101,8 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let counter = directory.appendingPathComponent("counter")
-        _ = try CLI.write("Feature: f\n  Scenario: s\n    \(Self.oneInThree(counter))\n    Then the exit code is 0\n", "f.feature", in: directory)
+        _ = try CLI.write(
+            "Feature: f\n  Scenario: s\n    \(Self.oneInThree(counter))\n    Then the exit code is 0\n", "f.feature", in: directory)
         let result = try Self.run(["--retries", "1", "--fail-on-flaky", "f.feature"], in: directory)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("--fail-on-flaky: 1 scenario passed only on a retry (exit 1)"), "\(result.stderr)")
@@ -218,7 +221,9 @@ import Testing
         #expect(xml.contains("failures=\"0\" errors=\"0\" skipped=\"3\""), "\(xml)")
         #expect(try String(contentsOf: directory.appendingPathComponent("rerun.txt"), encoding: .utf8) == "")
         let marks = try ReportTrustEndToEndTests.envelopes(directory.appendingPathComponent("m.ndjson").path)
-            .compactMap { $0["attachment"] as? [String: Any] }.filter { $0["mediaType"] as? String == "application/vnd.sut-launch.quarantine" }
+            .compactMap { $0["attachment"] as? [String: Any] }.filter {
+                $0["mediaType"] as? String == "application/vnd.sut-launch.quarantine"
+            }
         #expect(marks.count == 3)
         let json = try Self.json(directory)
         #expect(json["quarantined"] as? Int == 3)

@@ -29,7 +29,9 @@ extension CucumberMessages {
     }
 
     /// One attempt's hook results by position among `kind` (a hook the attempt did not reach: SKIPPED).
-    static func hookOutcomes(_ result: ScenarioResult, _ kind: Hook.Kind, count: Int) -> [(status: String, duration: Duration, message: String?)] {
+    static func hookOutcomes(_ result: ScenarioResult, _ kind: Hook.Kind, count: Int) -> [(
+        status: String, duration: Duration, message: String?
+    )] {
         let own = result.hookResults.filter { $0.kind == kind }
         return (0..<count).map { index in
             index < own.count ? (own[index].status, own[index].duration, own[index].message) : ("SKIPPED", .zero, nil)

@@ -82,7 +82,9 @@ package final class ScenarioConsole: Sendable {
         let mark = result.status == .passed ? "✓" : result.failsTheRun ? "✗" : "◌"
         var notes = result.timedOut ? ", timed out" : ""
         if result.flaky { notes += ", flaky: passed on attempt \(result.earlierAttempts.count + 1)" }
-        if result.status != .passed, !result.earlierAttempts.isEmpty { notes += ", all \(result.earlierAttempts.count + 1) attempts failed" }
+        if result.status != .passed, !result.earlierAttempts.isEmpty {
+            notes += ", all \(result.earlierAttempts.count + 1) attempts failed"
+        }
         if result.quarantined { notes += ", quarantined" }
         var text = "\(mark) \(Self.title(result.pickle)) (\(Runner.format(result.duration))\(notes))\n"
         if result.flaky, !quiet {

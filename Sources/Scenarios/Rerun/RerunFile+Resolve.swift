@@ -25,7 +25,8 @@ extension RerunFile {
                 guard !matched.isEmpty else {
                     throw Problem(
                         file, at,
-                        "no scenario \"\(scenario.prefix(120).escapingControlCharacters())\" in feature \"\(feature.prefix(80).escapingControlCharacters())\"")
+                        "no scenario \"\(scenario.prefix(120).escapingControlCharacters())\" in feature \"\(feature.prefix(80).escapingControlCharacters())\""
+                    )
                 }
                 for pickle in matched { locations.insert(pickle.location) }
             }
@@ -46,7 +47,8 @@ extension RerunFile {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if let colon = trimmed.lastIndex(of: ":"), trimmed[..<colon].hasSuffix(".feature") {
                 guard let number = BoundedNumber.integer(trimmed[trimmed.index(after: colon)...], in: NumericLimits.featureLine) else {
-                    throw Problem(file, index + 1, "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (a line from 1)")
+                    throw Problem(
+                        file, index + 1, "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (a line from 1)")
                 }
                 entries.append(.location(path: String(trimmed[..<colon]), line: number, at: index + 1))
             } else {

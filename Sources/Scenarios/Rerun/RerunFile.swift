@@ -62,7 +62,8 @@ package enum RerunFile {
             guard firstNumber < parts.count, firstNumber > 0 else {
                 throw Problem(
                     file, number,
-                    "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (lines from 1 to \(NumericLimits.featureLine.upperBound))")
+                    "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (lines from 1 to \(NumericLimits.featureLine.upperBound))"
+                )
             }
             let path = parts[..<firstNumber].joined(separator: ":")
             for part in parts[firstNumber...] {

@@ -96,7 +96,8 @@ enum RerunJUnit {
         while end < bytes.count, end - index < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
         let name = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
         guard ["amp", "lt", "gt", "quot", "apos"].contains(name) || name.hasPrefix("#") else {
-            throw RerunFile.Problem(file, line, "the entity &\(name.prefix(12).escapingControlCharacters()); is not XML's own; refused (no DTD is read)")
+            throw RerunFile.Problem(
+                file, line, "the entity &\(name.prefix(12).escapingControlCharacters()); is not XML's own; refused (no DTD is read)")
         }
     }
 

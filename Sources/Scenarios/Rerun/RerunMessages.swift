@@ -42,7 +42,9 @@ enum RerunMessages {
         for pickleId in run.pickleOrder {
             guard pickleLine[pickleId] != nil, let pickle = run.pickles[pickleId] else { continue }
             entries.append(.location(path: pickle.uri, line: pickle.line, at: 1))
-            guard entries.count <= RerunFile.entryLimit else { throw RerunFile.Problem(file, 1, "more than \(RerunFile.entryLimit) failed scenarios") }
+            guard entries.count <= RerunFile.entryLimit else {
+                throw RerunFile.Problem(file, 1, "more than \(RerunFile.entryLimit) failed scenarios")
+            }
         }
         return entries
     }

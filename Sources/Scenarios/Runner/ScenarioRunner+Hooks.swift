@@ -44,7 +44,9 @@ extension ScenarioRunner {
 
     /// Runs every After hook of the scenario (in reverse order), whatever happened before, with `status`.
     /// - Returns: each hook's result, and the failures, in order.
-    static func runAfterHooks(_ pickle: Pickle, in run: ScenarioRun, options: ScenarioOptions, status: String) -> ([HookResult], [StepFailure]) {
+    static func runAfterHooks(_ pickle: Pickle, in run: ScenarioRun, options: ScenarioOptions, status: String) -> (
+        [HookResult], [StepFailure]
+    ) {
         var results: [HookResult] = []
         var failures: [StepFailure] = []
         for hook in Hook.ordered(options.hooks, .after, tags: pickle.tags) {

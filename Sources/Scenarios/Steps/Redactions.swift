@@ -21,7 +21,8 @@ package struct Redaction: Sendable {
 
     package init(name: String, pattern: String, source: String) throws(StepFailure) {
         let valid =
-            !name.isEmpty && name.count <= 40 && name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            !name.isEmpty && name.count <= 40
+            && name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         guard valid, let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else {
             throw StepFailure(
                 "redaction name '\(name.prefix(60).escapingControlCharacters())' must be 1 to 40 capital letters, digits or _, starting with a letter",
@@ -35,7 +36,8 @@ package struct Redaction: Sendable {
             _ = try RegexBox(pattern) // its own error positions, then wrapped: group 1 is the whole match
             regex = try RegexBox("(" + pattern + ")", groups: true)
         } catch {
-            throw StepFailure("redaction \(name): the pattern \(pattern.prefix(80).escapingControlCharacters()) is not supported: \(error)", kind: .error)
+            throw StepFailure(
+                "redaction \(name): the pattern \(pattern.prefix(80).escapingControlCharacters()) is not supported: \(error)", kind: .error)
         }
         guard !regex.matchesWhole("") else {
             throw StepFailure("redaction \(name): the pattern matches empty text, so it would insert [\(name)] everywhere", kind: .error)
@@ -106,7 +108,9 @@ package struct PortableOutput: Sendable {
         var index = 0
         let first = needle[0]
         while index < haystack.count {
-            if haystack[index] == first, index + needle.count <= haystack.count, haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            if haystack[index] == first, index + needle.count <= haystack.count,
+                haystack[index..<(index + needle.count)].elementsEqual(needle)
+            {
                 output += replacement
                 index += needle.count
             } else {

@@ -7,7 +7,9 @@ extension UserSteps {
         var redactions: [Redaction] = []
         var problems: [String] = []
         for path in paths {
-            guard let bytes = FileSystem.read(path), let root = try? JSONParser.parse(bytes), let node = root["redactions"] else { continue }
+            guard let bytes = FileSystem.read(path), let root = try? JSONParser.parse(bytes), let node = root["redactions"] else {
+                continue
+            }
             guard let members = node.members else {
                 problems.append("\(path):\(node.position.line): \"redactions\" must be an object {\"NAME\": \"REGEX\"}")
                 continue
