@@ -101,7 +101,7 @@ import Testing
         let directory = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: directory) }
         let huge = directory.appendingPathComponent("huge")
-        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: huge.path, contents: nil)
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 65 << 20) // sparse: 65 MiB of NULs
         try handle.close()

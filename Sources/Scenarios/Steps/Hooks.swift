@@ -1,4 +1,4 @@
-package import AutomationSupport
+import AutomationSupport
 
 /// Code that runs around scenarios (`Before`, `After`) or around the whole run (`BeforeAll`, `AfterAll`), as
 /// Cucumber's hooks and bats' `setup`/`teardown`: a shell command in a step file, or a Swift closure in
