@@ -242,4 +242,18 @@ import Testing
             #expect(refused.status == 2 && refused.stderr.contains(problem), "\(refused.stderr)")
         }
     }
+
+    @Test func githubAnnotationsWarnOfQuarantinedFailuresAndFlakyPasses() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counter = directory.appendingPathComponent("counter")
+        _ = try CLI.write(
+            "Feature: g\n  Scenario: flaky\n    \(Self.oneInThree(counter))\n    Then the exit code is 0\n"
+                + "  @quarantine\n  Scenario: parked\n    When I run \"false\"\n    Then the exit code is 0\n", "g.feature", in: directory)
+        let result = try CLI.run(["test", "--retries", "1", "--format", "github", "g.feature"], cwd: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("::warning file=g.feature,line=2,title=g%3A flaky::flaky: passed on attempt 2"), "\(result.stdout)")
+        #expect(result.stdout.contains("::warning file=g.feature,line=8,title=g%3A parked::quarantined: "), "\(result.stdout)")
+        #expect(!result.stdout.contains("::error"), "nothing that passes the run is an error")
+    }
 }
