@@ -143,6 +143,8 @@ import Testing
             let result = try CLI.run(["test", "f.feature"], cwd: directory)
             #expect(result.status == 3, "\(entry): \(result.stderr)")
             #expect(result.stderr.contains("h.steps.json:2: ") && result.stderr.contains(problem), "\(entry): \(result.stderr)")
+            let check = try CLI.run(["check", "f.feature"], cwd: directory)
+            #expect(check.status == 3 && check.stderr.contains(problem), "check agrees with test: \(check.stderr)")
         }
     }
 }
