@@ -52,6 +52,10 @@ import Testing
             hooks.sorted() == [
                 "AFTER_TEST_CASE", "AFTER_TEST_CASE", "AFTER_TEST_RUN", "BEFORE_TEST_CASE", "BEFORE_TEST_CASE", "BEFORE_TEST_RUN",
             ])
+        let runHooks = envelopes.compactMap { $0["testRunHookFinished"] as? [String: Any] }.compactMap {
+            ($0["result"] as? [String: Any])?["status"] as? String
+        }
+        #expect(runHooks == ["PASSED", "PASSED"], "BeforeAll and AfterAll as testRunHookFinished: \(runHooks)")
         let firstCase = try #require(envelopes.compactMap { $0["testCase"] as? [String: Any] }.first?["testSteps"] as? [[String: Any]])
         #expect(firstCase.prefix(2).allSatisfy { $0["hookId"] != nil }, "the Before hooks come first: \(firstCase)")
         if CLI.hasCommand("python3") {

@@ -37,4 +37,28 @@ extension CucumberMessages {
             index < own.count ? (own[index].status, own[index].duration, own[index].message) : ("SKIPPED", .zero, nil)
         }
     }
+
+    /// The run's BeforeAll/AfterAll hooks as Cucumber writes them: `testRunHookStarted` and `testRunHookFinished`
+    /// (its result, with the message of a failure), each at its own time.
+    mutating func testRunHookEnvelopes(_ results: [HookResult], runId: String) -> [Timed] {
+        results.compactMap { result -> [Timed]? in
+            guard let hookId = hookIds[result.source], let atMs = result.startedAtMs else { return nil }
+            let startedId = id()
+            let (seconds, attoseconds) = result.duration.components
+            let message = result.message.map { ",\"message\":" + JSONWriter.quoted($0) } ?? ""
+            return [
+                Timed(
+                    atMs: atMs,
+                    line: "{\"testRunHookStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testRunStartedId\":"
+                        + JSONWriter.quoted(runId)
+                        + ",\"hookId\":" + JSONWriter.quoted(hookId) + ",\"timestamp\":"),
+                Timed(
+                    atMs: atMs + result.duration.seconds * 1000,
+                    line: "{\"testRunHookFinished\":{\"testRunHookStartedId\":" + JSONWriter.quoted(startedId)
+                        + ",\"result\":{\"status\":\""
+                        + result.status + "\",\"duration\":{\"seconds\":\(seconds),\"nanos\":\(attoseconds / 1_000_000_000)}" + message
+                        + "},\"timestamp\":"),
+            ]
+        }.flatMap { $0 }
+    }
 }

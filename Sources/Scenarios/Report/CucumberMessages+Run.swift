@@ -69,8 +69,8 @@ extension CucumberMessages {
     /// between the run's start and its finish (a wall clock set back or forth meanwhile cannot reorder the stream).
     mutating func testRun(_ results: [ScenarioResult], startedAtMs: Double, finishedAtMs: Double, success: Bool, userSteps: [UserStep]) {
         let finishedAtMs = max(startedAtMs, finishedAtMs)
-        testRunStarted(atMs: startedAtMs)
-        var timed: [Timed] = []
+        let runId = testRunStarted(atMs: startedAtMs)
+        var timed = testRunHookEnvelopes(ScenarioRunner.testRunHookResults.current, runId: runId)
         for result in results {
             timed += testCaseEnvelopes(result, startedAtMs: result.startedAtMs ?? finishedAtMs, userSteps: userSteps)
         }
@@ -81,8 +81,12 @@ extension CucumberMessages {
         testRunFinished(success: success, atMs: finishedAtMs)
     }
 
-    mutating func testRunStarted(atMs: Double) {
-        lines.append("{\"testRunStarted\":{\"timestamp\":" + timestamp(atMs) + "}}")
+    /// - Returns: the run's id, which its BeforeAll/AfterAll hooks' envelopes name.
+    @discardableResult
+    mutating func testRunStarted(atMs: Double) -> String {
+        let runId = id()
+        lines.append("{\"testRunStarted\":{\"id\":" + JSONWriter.quoted(runId) + ",\"timestamp\":" + timestamp(atMs) + "}}")
+        return runId
     }
 
     /// One scenario's test case and its steps' results, in the order they happened (for one case alone).

@@ -9,11 +9,15 @@ package struct HookResult: Sendable {
     package var status: String
     package var duration: Duration
     package var message: String?
+    /// When it started, on the wall clock (BeforeAll and AfterAll: Messages' `testRunHookStarted`).
+    package var startedAtMs: Double?
 }
 
 extension ScenarioRunner {
     /// Whether a signal is stopping the run: After hooks then see `SCENARIO_STATUS=interrupted`.
     package static let interrupting = Locked(false)
+    /// The BeforeAll and AfterAll hooks that ran in this process, for Messages (`testRunHookStarted`/`Finished`).
+    package static let testRunHookResults = Locked<[HookResult]>([])
     /// Scenarios between their start and their result (hooks included).
     static let active = Locked(0)
 
@@ -73,7 +77,12 @@ extension ScenarioRunner {
             let pickle = Pickle(uri: hook.source, featureName: "sut-launch", name: hook.title, line: 0, tags: [], steps: [])
             let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: root, timeout: hook.timeout)
             run.environment.append(("SUT_RUN_STATUS", status))
+            let (startedAtMs, started) = (WallClock.milliseconds(), ContinuousClock.now)
             let failure = run.runHook(hook, status: status)
+            let result = HookResult(
+                kind: kind, source: hook.source, status: failure == nil ? "PASSED" : "FAILED", duration: .now - started,
+                message: failure?.message, startedAtMs: startedAtMs)
+            testRunHookResults.withLock { $0.append(result) }
             _ = run.tearDown()
             ScratchDirectory.remove(root)
             if let failure {
