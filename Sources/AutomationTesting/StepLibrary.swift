@@ -67,6 +67,8 @@ public struct FeatureScenario: Sendable, CustomStringConvertible {
 /// Under XCTest, `try await steps.runAll(in: "Features", program: …)` reports each scenario that fails.
 public final class StepLibrary: Sendable {
     private let steps = Locked<[CodeStep]>([])
+    /// Hooks added with ``before(tags:order:timeout:fileID:line:_:)`` and its kin, and what was wrong with them.
+    let hooks = Locked<(hooks: [Hook], problems: [String])>(([], []))
 
     /// An empty library: only the built-in catalog until steps are added.
     public init() {}
@@ -149,7 +151,9 @@ public final class StepLibrary: Sendable {
         var options = options
         if let program { options.defines["PROGRAM"] = program }
         if options.environment.isEmpty { options.environment = ProcessEnvironment.current }
-        let problems = options.addSteps(steps.current)
+        let (hooks, hookProblems) = self.hooks.current
+        options.hooks += hooks
+        let problems = hookProblems + options.addSteps(steps.current)
         guard problems.isEmpty else { throw AutomationError("steps: " + problems.joined(separator: "\n")) }
         let configured = options
         let result: ScenarioResult = await withCheckedContinuation { continuation in
@@ -164,12 +168,21 @@ public final class StepLibrary: Sendable {
         in path: String, program: String? = nil, options: ScenarioOptions = ScenarioOptions(),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws {
-        for scenario in try Self.scenarios(in: path) {
+        var failed = false
+        let testRun = options
+        let beforeAll = await runTestRunHooks(.beforeAll, options: testRun, status: "running")
+        for problem in beforeAll { recordAutomationIssue(problem, fileID: fileID, filePath: filePath, line: line, column: column) }
+        for scenario in try Self.scenarios(in: path) where beforeAll.isEmpty {
             do {
                 try await run(scenario, program: program, options: options)
             } catch let error as AutomationError {
+                failed = true
                 recordAutomationIssue("\(scenario): \(error.message)", fileID: fileID, filePath: filePath, line: line, column: column)
             }
+        }
+        let status = failed || !beforeAll.isEmpty ? "failed" : "passed"
+        for problem in await runTestRunHooks(.afterAll, options: testRun, status: status) {
+            recordAutomationIssue(problem, fileID: fileID, filePath: filePath, line: line, column: column)
         }
     }
 

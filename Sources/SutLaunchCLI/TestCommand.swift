@@ -58,7 +58,9 @@ package enum TestCommand {
         Interruption.exitOnSignal { received in
             guard reports.interrupt() else { reports.awaitTheRunsOwnEnd() }
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
+            ScenarioRunner.interrupting.withLock { $0 = true }
             ScenarioRunner.stopAll(grace: .seconds(1))
+            hooksOnSignal()
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
             return nil
         }
@@ -67,6 +69,7 @@ package enum TestCommand {
             return 0
         }
         reports.configure(junit: options.junitPath, report: options.reportPath, junitStrict: options.junitStrict)
+        reports.configureRerun(options.rerunPath)
         reports.configureRun(
             html: options.htmlPath, id: RunIdentity.resolve(options.runId, environment: environment),
             commandLine: ShellQuote.commandLine(["sut-launch", "test"] + arguments))
@@ -115,8 +118,16 @@ package enum TestCommand {
         }
         let stepFiles = UserSteps.files(near: files) + options.stepFiles.map(\.path)
         var seenStepFiles: Set<String> = []
-        let (userSteps, stepProblems) = UserSteps.load(stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted })
+        let uniqueStepFiles = stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted }
+        let (userSteps, stepProblems) = UserSteps.load(uniqueStepFiles)
         problems += stepProblems
+        let (fileRedactions, redactionProblems) = UserSteps.redactions(uniqueStepFiles)
+        problems += redactionProblems
+        scenario.redactions += fileRedactions
+        let (fileHooks, hookProblems) = UserSteps.hooks(uniqueStepFiles)
+        problems += hookProblems
+        scenario.hooks += fileHooks
+        reports.setHooks(scenario.hooks)
         problems += StepVariables.problems(pickles, defines: scenario.defines, environment: environment)
         scenario.userSteps = userSteps
         reports.setUserSteps(userSteps)
@@ -126,6 +137,7 @@ package enum TestCommand {
                 reports.write(
                     [ScenarioResult.loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
         }
+        try readRerunAndQuarantine(options, pickles: pickles, into: &scenario)
         return .next(Suite(pickles: pickles, scenario: scenario))
     }
 
@@ -194,15 +206,26 @@ package enum TestCommand {
             quiet: options.quiet, total: selected.count, environment: suite.scenario.environment, colour: options.color)
         reports.setConsole(console, selected: selected, notSelected: notSelected)
         let started = ContinuousClock.now
-        let ran = ScenarioRunner.run(
+        loadedSuite.withLock { $0 = suite.scenario }
+        if let refused = beforeAll(selected, options: suite.scenario) {
+            for result in refused { reports.scenarioFinished(result) }
+            let ran = refused + afterAll(options: suite.scenario, status: "failed")
+            console.close()
+            console.summary(ran, seconds: (ContinuousClock.now - started).seconds, skipped: notSelected)
+            return ran
+        }
+        var ran = ScenarioRunner.run(
             selected, options: suite.scenario,
             started: { progress in
                 guard reports.scenarioStarted(progress) else { return false }
+                if progress.attempt > 1 { console.retrying(progress) }
                 console.started(progress.pickle)
                 return true
             },
             report: reports.scenarioFinished)
         reports.blockIfInterrupted() // one summary: the interruption's
+        ran += afterAll(options: suite.scenario, status: ran.allSatisfy { !$0.failsTheRun } ? "passed" : "failed")
+        for result in ran where result.pickle.name == "AfterAll hooks" { reports.scenarioFinished(result) }
         let total = (ContinuousClock.now - started).seconds
         console.close()
         console.summary(ran, seconds: total, skipped: notSelected)
@@ -222,7 +245,12 @@ package enum TestCommand {
         }
         let results = ran + notRun
         if options.github { GitHubOutput.report(results, environment: environment) }
-        let passed = results.allSatisfy { $0.status == .passed }
+        var passed = results.allSatisfy { !$0.failsTheRun }
+        let flaky = results.filter(\.flaky).count
+        if options.failOnFlaky, flaky > 0 {
+            Console.line("--fail-on-flaky: \(flaky) scenario\(flaky == 1 ? "" : "s") passed only on a retry (exit 1)")
+            passed = false
+        }
         let (measured, code) = TestCoverage.finish(
             results, session: coverage, threshold: options.coverage.threshold, exitCode: passed ? 0 : 1,
             reports: reports)
@@ -248,6 +276,13 @@ package enum TestCommand {
         var by: [String] = []
         if let tags = options.tags { by.append("--tags \(tags)") }
         if let name = options.namePattern { by.append("--name \"\(name)\"") }
+        if let rerun = options.rerunLocations {
+            if rerun.isEmpty {
+                return "no scenarios selected: the earlier run (--rerun-failed) had no failed scenarios; nothing to run (exit "
+                    + "\(ExitCode.noScenarios); pass --allow-empty to accept this)"
+            }
+            by.append("--rerun-failed")
+        }
         if !options.lines.isEmpty {
             by.append(
                 options.lines.sorted { $0.key < $1.key }.map { file, lines in lines.sorted().map { "\(file):\($0)" }.joined(separator: " ")

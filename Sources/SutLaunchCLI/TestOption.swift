@@ -5,15 +5,16 @@ package enum TestOption: CommandOption {
     case messages, html, runId, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
     case coverage, coverageThreshold, llvmProfdata
+    case retries, failOnFlaky, quarantine, rerunFailed, writeRerun, redact
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
         switch self {
-        case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader: true
+        case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader, .redact: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .html, .runId, .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help,
             .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .coverage, .coverageThreshold,
-            .llvmProfdata:
+            .llvmProfdata, .retries, .failOnFlaky, .quarantine, .rerunFailed, .writeRerun:
             false
         }
     }
@@ -78,6 +79,12 @@ package enum TestOption: CommandOption {
             OptionSpec(
                 "--name", value: "REGEX", help: "run scenarios whose name matches (given twice: either; FILE.feature:LINE selects by line)")
         case .failFast: OptionSpec("--fail-fast", help: "start no scenario after the first that fails")
+        case .retries: SuiteOptions.retriesSpec
+        case .failOnFlaky: SuiteOptions.failOnFlakySpec
+        case .quarantine: SuiteOptions.quarantineSpec
+        case .rerunFailed: SuiteOptions.rerunFailedSpec
+        case .redact: SuiteOptions.redactSpec
+        case .writeRerun: SuiteOptions.writeRerunSpec
         case .dryRun: OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)")
         case .color:
             OptionSpec(

@@ -28,6 +28,14 @@ package struct TestOptions {
     package var htmlPath: String?
     /// `--run-id ID`: what identifies the run for `report` merging shards (default: the CI's run, ``RunIdentity``).
     package var runId: String?
+    /// `--write-rerun FILE`: the scenarios that did not pass, as Cucumber's rerun format.
+    package var rerunPath: String?
+    /// `--rerun-failed FILE`: an earlier run's rerun file, JUnit or Messages (read by the load step).
+    package var rerunFailed: NamedPath?
+    /// `--quarantine FILE` (read by the load step).
+    package var quarantineFile: NamedPath?
+    /// `--fail-on-flaky`: a scenario that passed only on a retry fails the run.
+    package var failOnFlaky = false
     package var list = false
     package var dryRun = false
     package var allowEmpty = false
@@ -81,11 +89,11 @@ package struct TestOptions {
     /// `--junit`, `--report`, `--messages` and `--html` once each, on files of their own: not each other, not a feature or
     /// steps file the run reads.
     static func checkOutputs(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
-        var inputs = OutputFiles.inputs(parsed, [.steps])
+        var inputs = OutputFiles.inputs(parsed, [.steps, .quarantine])
         for argument in parsed.positionals where FileSystem.isRegularFile(argument) {
             inputs.append((argument, "the feature file \(argument)"))
         }
-        try OutputFiles.check(parsed, outputs: [.junit, .report, .messages, .html], inputs: inputs)
+        try OutputFiles.check(parsed, outputs: [.junit, .report, .messages, .html, .writeRerun], inputs: inputs)
     }
 
     init(_ parsed: ParsedArguments<TestOption>) throws(UsageError) {
@@ -154,6 +162,15 @@ package struct TestOptions {
             do { _ = try RegexBox(value) } catch { throw UsageError(.invalidPattern(option.spelling, value: value, problem: "\(error)")) }
             scenario.namePattern = scenario.namePattern.map { "(?:\($0))|(?:\(value))" } ?? value
         case .failFast: scenario.failFast = true
+        case .retries: scenario.retries = try NumericOptions.integer(option, in: ScenarioRunner.retryLimit)
+        case .failOnFlaky: failOnFlaky = true
+        case .quarantine: quarantineFile = NamedPath(path: value, spelling: option.spelling)
+        case .rerunFailed: rerunFailed = NamedPath(path: value, spelling: option.spelling)
+        case .writeRerun: rerunPath = try OutputFiles.path(option)
+        case .redact:
+            do { scenario.redactions.append(try Redaction(value, source: option.spelling)) } catch {
+                throw UsageError(.invalidPattern(option.spelling, value: value, problem: error.message))
+            }
         case .dryRun: dryRun = true
         case .color: color = try ChoiceOptions.word(option, in: ["auto", "always", "never"])
         case .format: github = try ChoiceOptions.word(option, in: ["plain", "github"]) == "github"

@@ -35,6 +35,7 @@ package enum UsageProblem: Sendable, Hashable {
     case unreadablePath(String, reason: String)
     case unreadableStepFile(String, path: String, reason: String)
     case notShardTimings(String, path: String)
+    case badListFile(String, problem: String)
     case walk(String)
     // Commands.
     case noProgram
@@ -98,6 +99,7 @@ package enum UsageProblem: Sendable, Hashable {
         case .unreadablePath(let path, let reason): "\(path): \(reason)"
         case .unreadableStepFile(let spelling, let path, let reason): "\(spelling) \(path): \(reason)"
         case .notShardTimings(let spelling, let path): "\(spelling) \(path): not a JUnit file or a sut-launch test --report"
+        case .badListFile(let spelling, let problem): "\(spelling) \(problem)"
         case .walk(let message): message
         default: commandMessage
         }

@@ -114,7 +114,7 @@ import Testing
         #expect(try complete(["sut-launch", "ser"]).contains("serve"))
         #expect(try complete(["sut-launch", "--flags-in", ""]) == ["args", "env", "both"])
         #expect(try complete(["sut-launch", "--launcher", "f"]) == ["foundation"])
-        #expect(try complete(["sut-launch", "test", "--fail"]) == ["--fail-fast"])
+        #expect(try complete(["sut-launch", "test", "--fail"]) == ["--fail-fast", "--fail-on-flaky"])
         #expect(try complete(["sut-launch", "test", "--color", ""]) == ["auto", "always", "never"])
         _ = try CLI.write("Feature: x\n", "login.feature", in: directory)
         #expect(try complete(["sut-launch", "test", "log"]).contains("login.feature"))

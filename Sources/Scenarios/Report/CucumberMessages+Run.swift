@@ -72,8 +72,8 @@ extension CucumberMessages {
         _ results: [ScenarioResult], startedAtMs: Double, finishedAtMs: Double, run: ReportRecord.Run, userSteps: [UserStep]
     ) {
         let finishedAtMs = max(startedAtMs, finishedAtMs)
-        testRunStarted(atMs: startedAtMs, id: run.id)
-        var timed: [Timed] = []
+        let runId = testRunStarted(atMs: startedAtMs, id: run.id)
+        var timed = testRunHookEnvelopes(ScenarioRunner.testRunHookResults.current, runId: runId)
         var orphans: [(index: Int, result: ScenarioResult)] = []
         for (index, result) in results.enumerated() {
             let envelopes = testCaseEnvelopes(
@@ -90,10 +90,12 @@ extension CucumberMessages {
         testRunFinished(success: run.exitCode == 0, atMs: finishedAtMs)
     }
 
-    mutating func testRunStarted(atMs: Double, id: String? = nil) {
-        lines.append(
-            "{\"testRunStarted\":{" + (id.map { "\"id\":" + JSONWriter.quoted($0) + "," } ?? "") + "\"timestamp\":" + timestamp(atMs) + "}}"
-        )
+    /// - Returns: the run's id (`id`, else a new one), which its BeforeAll/AfterAll hooks' envelopes name.
+    @discardableResult
+    mutating func testRunStarted(atMs: Double, id runId: String? = nil) -> String {
+        let runId = runId ?? id()
+        lines.append("{\"testRunStarted\":{\"id\":" + JSONWriter.quoted(runId) + ",\"timestamp\":" + timestamp(atMs) + "}}")
+        return runId
     }
 
     /// One scenario's test case and its steps' results, in the order they happened (for one case alone).
@@ -115,28 +117,74 @@ extension CucumberMessages {
                 + ",\"stepDefinitionIds\":[" + (found.map { JSONWriter.quoted($0.id) } ?? "") + "],\"stepMatchArgumentsLists\":["
                 + (found.map { "{\"stepMatchArguments\":" + $0.arguments + "}" } ?? "") + "]}"
         }
-        let hook = result.mockServerChecks.flatMap { checks in mockServerHookId.map { (hookId: $0, stepId: id(), failures: checks) } }
+        let attempts = result.earlierAttempts + [result]
+        let hasHook = attempts.contains { $0.mockServerChecks != nil }
+        let hook = hasHook ? mockServerHookId.map { (hookId: $0, stepId: id()) } : nil
         let hookStep = hook.map { ["{\"id\":" + JSONWriter.quoted($0.stepId) + ",\"hookId\":" + JSONWriter.quoted($0.hookId) + "}"] } ?? []
+        let before = hookSteps(result.hookResults, .before)
+        let after = hookSteps(result.hookResults, .after)
         lines.append(
             "{\"testCase\":{\"id\":" + JSONWriter.quoted(caseId) + ",\"pickleId\":" + JSONWriter.quoted(pickleId) + ",\"testSteps\":["
-                + (testSteps + hookStep).joined(separator: ",") + "]}}")
-        let startedId = id()
+                + (before.map(\.json) + testSteps + after.map(\.json) + hookStep).joined(separator: ",") + "]}}")
+        // Each attempt (`--retries`) is a testCaseStarted of the same testCase with its `attempt` number; all but the
+        // last finish with `willBeRetried`, as Cucumber writes them.
+        var timed: [Timed] = []
+        for (number, attempt) in attempts.enumerated() {
+            let ids = AttemptIds(
+                caseId: caseId, startedId: id(), stepIds: stepIds, hookStepId: hook?.stepId, beforeIds: before.map(\.id),
+                afterIds: after.map(\.id))
+            let attemptStart = number == attempts.count - 1 ? startedAtMs : attempt.startedAtMs ?? startedAtMs
+            // The result record (``ReportRecord``) goes with the last attempt: it holds the earlier ones.
+            timed += attemptEnvelopes(
+                attempt, ids: ids, number: number, willBeRetried: number < attempts.count - 1,
+                startedAtMs: attemptStart, index: number == attempts.count - 1 ? index : nil)
+            if result.quarantined { timed.append(quarantineMark(ids.startedId, atMs: attemptStart)) }
+        }
+        return timed
+    }
+
+    /// The ids one attempt's envelopes name.
+    private struct AttemptIds {
+        var caseId: String
+        var startedId: String
+        var stepIds: [String]
+        var hookStepId: String?
+        /// The test steps of the users' Before and After hooks.
+        var beforeIds: [String] = []
+        var afterIds: [String] = []
+    }
+
+    /// One attempt's timed envelopes: started, its steps (and the mock server's hook), the output attachment, finished.
+    private func attemptEnvelopes(
+        _ result: ScenarioResult, ids: AttemptIds, number: Int, willBeRetried: Bool, startedAtMs: Double, index: Int?
+    ) -> [Timed]
+    {
+        let startedId = ids.startedId
+        let stepIds = ids.stepIds
         var timed = [
             Timed(
                 atMs: startedAtMs,
-                line: "{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(caseId)
-                    + ",\"attempt\":0,\"timestamp\":")
+                line: "{\"testCaseStarted\":{\"id\":" + JSONWriter.quoted(startedId) + ",\"testCaseId\":" + JSONWriter.quoted(ids.caseId)
+                    + ",\"attempt\":\(number),\"timestamp\":")
         ]
-        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: hook.map { !$0.failures.isEmpty } ?? false)
+        let checks = result.mockServerChecks
+        let hookFailed = (checks.map { !$0.isEmpty } ?? false) || result.hookResults.contains { $0.status == "FAILED" }
+        let statuses = Self.stepStatuses(result, count: stepIds.count, hookFailed: hookFailed)
         var at = startedAtMs
+        for (stepId, outcome) in zip(ids.beforeIds, Self.hookOutcomes(result, .before, count: ids.beforeIds.count)) {
+            timed += step(startedId, stepId, status: outcome.status, duration: outcome.duration, message: outcome.message, at: &at)
+        }
         for (index, stepId) in stepIds.enumerated() {
             let duration = index < result.stepDurations.count ? result.stepDurations[index] : .zero
             timed += step(startedId, stepId, status: statuses[index], duration: duration, message: result.message, at: &at)
         }
-        if let hook {
-            let message = hook.failures.isEmpty ? nil : "mock server: " + hook.failures.joined(separator: "; ")
-            timed += step(
-                startedId, hook.stepId, status: hook.failures.isEmpty ? "PASSED" : "FAILED", duration: .zero, message: message, at: &at)
+        for (stepId, outcome) in zip(ids.afterIds, Self.hookOutcomes(result, .after, count: ids.afterIds.count)) {
+            timed += step(startedId, stepId, status: outcome.status, duration: outcome.duration, message: outcome.message, at: &at)
+        }
+        if let hookStepId = ids.hookStepId {
+            let message = checks.map { $0.isEmpty ? nil : "mock server: " + $0.joined(separator: "; ") } ?? nil
+            let status = checks.map { $0.isEmpty ? "PASSED" : "FAILED" } ?? "SKIPPED"
+            timed += step(startedId, hookStepId, status: status, duration: .zero, message: message, at: &at)
         }
         let finishedAtMs = max(at, startedAtMs + result.duration.seconds * 1000)
         // The program's last output lines (and unexpected requests), attached to the last step that ran, as
@@ -170,8 +218,19 @@ extension CucumberMessages {
             Timed(
                 atMs: finishedAtMs,
                 line: "{\"testCaseFinished\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
-                    + ",\"willBeRetried\":false,\"timestamp\":"))
+                    + ",\"willBeRetried\":\(willBeRetried),\"timestamp\":"))
         return timed
+    }
+
+    /// The mark of a quarantined scenario (`@quarantine`, `--quarantine`): an attachment of the attempt, its media
+    /// type `application/vnd.sut-launch.quarantine`, saying its outcome does not decide the run.
+    private func quarantineMark(_ startedId: String, atMs: Double) -> Timed {
+        Timed(
+            atMs: atMs,
+            line: "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
+                + ",\"body\":\"quarantined: this scenario runs and is reported, but its failure does not fail the run\""
+                + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"application/vnd.sut-launch.quarantine\"}}",
+            stamped: false)
     }
 
     /// A test step's started and finished envelopes; `message` only on a FAILED one.

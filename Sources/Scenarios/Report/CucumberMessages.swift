@@ -17,6 +17,8 @@ package struct CucumberMessages {
     var definitionIds: [String: String] = [:]
     /// The id of the After hook that stands for the mock server's end-of-scenario checks.
     var mockServerHookId: String?
+    /// The ids of the users' hooks, by where they are defined (``Hook/source``).
+    var hookIds: [String: String] = [:]
 
     /// No envelope yet.
     package init() {}

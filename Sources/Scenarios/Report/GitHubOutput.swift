@@ -42,15 +42,23 @@ package enum GitHubOutput {
 
     package static func report(_ results: [ScenarioResult], environment: [String: String]) {
         end()
-        for result in results where result.status != .passed && result.status != .notRun {
+        // A quarantined failure and a flaky pass are warnings: they do not fail the run, but nobody should miss them.
+        for result in results where (result.status != .passed && result.status != .notRun) || result.flaky {
             let (file, line) = location(result)
             let title = "\(result.pickle.featureName): \(result.pickle.name)"
-            Console.out("::error file=\(property(file)),line=\(line),title=\(property(title))::\(data(result.message ?? "failed"))\n")
+            let kind = result.failsTheRun ? "error" : "warning"
+            let message =
+                result.flaky
+                ? "flaky: passed on attempt \(result.earlierAttempts.count + 1); " + (result.earlierAttempts.first?.message ?? "")
+                : (result.quarantined ? "quarantined: " : "") + (result.message ?? "failed")
+            Console.out("::\(kind) file=\(property(file)),line=\(line),title=\(property(title))::\(data(message))\n")
         }
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
         for result in results {
-            let mark = result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
+            let mark =
+                result.quarantined && !result.failsTheRun
+                ? "🚧" : result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
             markdown +=
                 "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? result.pickle.location)) |\n"
         }

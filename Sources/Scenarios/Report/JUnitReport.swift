@@ -20,39 +20,24 @@ package enum JUnitReport {
                 features.append((result.pickle.featureName, [result]))
             }
         }
-        let failures = results.filter { $0.status == .failed }.count
-        let errors = results.filter { $0.status == .error }.count
+        let failures = results.filter { $0.failsTheRun && $0.status == .failed }.count
+        let errors = results.filter { $0.failsTheRun && $0.status == .error }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
             "<testsuites name=\"sut-launch\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(totalSeconds))\">\n"
         for (feature, cases) in features {
             let suiteTime = cases.reduce(0) { $0 + $1.duration.seconds }
+            let skipped = cases.filter { $0.status == .notRun || ($0.quarantined && !$0.failsTheRun) }.count
             xml +=
-                "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.status == .failed }.count)\""
+                "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.failsTheRun && $0.status == .failed }.count)\""
             xml +=
-                " errors=\"\(cases.filter { $0.status == .error }.count)\" skipped=\"\(cases.filter { $0.status == .notRun }.count)\" time=\"\(seconds(suiteTime))\">\n"
+                " errors=\"\(cases.filter { $0.failsTheRun && $0.status == .error }.count)\" skipped=\"\(skipped)\" time=\"\(seconds(suiteTime))\">\n"
             for result in cases {
                 let pickle = result.pickle
                 let location = strict ? "" : " file=\"\(escape(pickle.uri))\" line=\"\(pickle.line)\""
                 xml +=
                     "    <testcase classname=\"\(escape(feature))\" name=\"\(escape(pickle.name))\"\(location) time=\"\(seconds(result.duration.seconds))\">\n"
-                if result.status == .notRun {
-                    xml += "      <skipped message=\"\(escape(result.message ?? "not run"))\"/>\n"
-                } else if result.status != .passed {
-                    let element = result.status == .error ? "error" : "failure"
-                    // The whole reason in the attribute (newlines kept as &#10;: a parser would fold them into
-                    // spaces), and in the body with the requests no route matched and the output tail.
-                    let message = escape(cap(result.message ?? "")).replacingOccurrences(of: "\n", with: "&#10;")
-                    xml +=
-                        "      <\(element) message=\"\(message)\" type=\"\(result.status == .error ? "ScenarioError" : result.timedOut ? "Timeout" : "AssertionFailure")\">"
-                    var body = (result.failedStep ?? "") + "\n" + (result.message ?? "")
-                    if !result.unexpectedRequests.isEmpty {
-                        body += "\n\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n")
-                    }
-                    if !result.outputTail.isEmpty { body += "\n\n" + result.outputTail }
-                    xml += escape(cap(body))
-                    xml += "</\(element)>\n"
-                }
+                xml += outcome(result)
                 xml += "      <system-out>\(escape(cap(systemOut(result))))</system-out>\n"
                 xml += "    </testcase>\n"
             }
@@ -73,13 +58,13 @@ package enum JUnitReport {
         return text
     }
 
-    private static func seconds(_ value: Double) -> String {
+    static func seconds(_ value: Double) -> String {
         let milliseconds = Int((value * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    private static func cap(_ text: String) -> String {
+    static func cap(_ text: String) -> String {
         text.count <= outputCap ? text : String(text.prefix(outputCap)) + "\n[… output truncated]"
     }
 
@@ -125,7 +110,8 @@ package enum ScenarioJSONReport {
         if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
         json +=
             "\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
-        json += ",\"notRun\":\(counts[.notRun] ?? 0)"
+        json += ",\"notRun\":\(counts[.notRun] ?? 0),\"flaky\":\(results.filter(\.flaky).count)"
+        json += ",\"quarantined\":\(results.filter(\.quarantined).count)"
         json += ",\"durationMs\":\(Int(totalSeconds * 1000)),\"results\":["
         json += results.map { result in
             var item = "{\"feature\":" + JSONWriter.quoted(result.pickle.featureName) + ",\"name\":" + JSONWriter.quoted(result.pickle.name)
@@ -142,6 +128,12 @@ package enum ScenarioJSONReport {
             }
             if let artifacts = result.artifacts { item += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
             if let reach = result.coverage { item += ",\"coverage\":" + ScenarioJSONReport.coverage(reach) }
+            if result.flaky { item += ",\"flaky\":true" }
+            if result.quarantined { item += ",\"quarantined\":true" }
+            if !result.earlierAttempts.isEmpty {
+                // Every attempt, oldest first; the last is the result above.
+                item += ",\"attempts\":[" + (result.earlierAttempts + [result]).map(attempt).joined(separator: ",") + "]"
+            }
             return item + "}"
         }.joined(separator: ",\n")
         return json + "]" + (coverage.map { ",\"coverage\":" + $0 } ?? "") + "}\n"
@@ -151,5 +143,16 @@ package enum ScenarioJSONReport {
     package static func coverage(_ reach: ScenarioReach) -> String {
         "{\"files\":[" + reach.files.map(JSONWriter.quoted).joined(separator: ",") + "],\"functions\":["
             + reach.functions.map(JSONWriter.quoted).joined(separator: ",") + "]}"
+    }
+
+    /// One attempt of a retried scenario: how it ended, when, its steps, and why it failed.
+    private static func attempt(_ result: ScenarioResult) -> String {
+        var item = "{\"status\":\"\(result.status.rawValue)\",\"durationMs\":\(Int(result.duration.seconds * 1000))"
+        if result.timedOut { item += ",\"timedOut\":true" }
+        item += ",\"steps\":[" + result.trail.map(JSONWriter.quoted).joined(separator: ",") + "]"
+        if let step = result.failedStep { item += ",\"failedStep\":" + JSONWriter.quoted(step) }
+        if let message = result.message { item += ",\"message\":" + JSONWriter.quoted(message) }
+        if let artifacts = result.artifacts { item += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
+        return item + "}"
     }
 }

@@ -13,6 +13,8 @@ import Coverage
 package enum ReportRecord {
     static let resultFile = "sut-launch-result.json"
     static let runFile = "sut-launch-run.json"
+    /// The most earlier attempts a result record holds (`--retries` allows 10).
+    static let maxAttempts = 10
 
     /// What a run says of itself (beside its results).
     package struct Run: Sendable, Equatable {
@@ -53,6 +55,11 @@ package enum ReportRecord {
         if let artifacts = result.artifacts { json += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
         if result.timedOut { json += ",\"timedOut\":true" }
         if let reach = result.coverage { json += ",\"coverage\":" + ScenarioJSONReport.coverage(reach) }
+        if result.quarantined { json += ",\"quarantined\":true" }
+        if !result.earlierAttempts.isEmpty {
+            // The attempts before this one (`--retries`), each as a result of its own (they have none before them).
+            json += ",\"earlierAttempts\":[" + result.earlierAttempts.map { Self.json($0, index: index) }.joined(separator: ",") + "]"
+        }
         return json + "}"
     }
 
@@ -79,6 +86,11 @@ package enum ReportRecord {
         result.message = node["message"]?.string
         result.artifacts = node["artifacts"]?.string
         result.timedOut = node["timedOut"]?.bool ?? false
+        result.quarantined = node["quarantined"]?.bool ?? false
+        // At most the attempts `--retries` allows; an attempt's own attempts are not read (no recursion on a file).
+        result.earlierAttempts = (node["earlierAttempts"]?.elements ?? []).prefix(maxAttempts).compactMap { attempt in
+            attempt["earlierAttempts"] == nil ? Self.result(attempt)?.result : nil
+        }
         if let reach = node["coverage"] {
             let names = { (key: String) in reach[key]?.elements?.compactMap(\.string) ?? [] }
             result.coverage = ScenarioReach(files: names("files"), functions: names("functions"))

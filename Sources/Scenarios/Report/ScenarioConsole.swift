@@ -58,15 +58,41 @@ package final class ScenarioConsole: Sendable {
 
     package func started(_ pickle: Pickle) {
         state.withLock { state in
+            state.running.removeAll { $0.pickle == pickle } // a retry's attempt replaces the one that failed
             state.running.append((pickle, .now, false))
             redraw(&state)
         }
     }
 
+    /// A failed attempt that runs again (`--retries`): one line saying why, before the next attempt's live line.
+    package func retrying(_ progress: ScenarioProgress) {
+        guard let failed = progress.earlierAttempts.last else { return }
+        let why = (failed.message ?? "failed").split(separator: "\n").first.map(String.init) ?? "failed"
+        let text =
+            "↻ \(Self.title(progress.pickle)): attempt \(progress.earlierAttempts.count) of \(progress.attemptsAllowed) failed ("
+            + why.prefix(200).escapingControlCharacters() + "); running it again from scratch\n"
+        state.withLock { state in
+            clearLive(&state)
+            Console.out(text)
+            redraw(&state)
+        }
+    }
+
     package func finished(_ result: ScenarioResult) {
-        let mark = result.status == .passed ? "✓" : "✗"
-        let timedOut = result.timedOut ? ", timed out" : ""
-        var text = "\(mark) \(Self.title(result.pickle)) (\(Runner.format(result.duration))\(timedOut))\n"
+        let mark = result.status == .passed ? "✓" : result.failsTheRun ? "✗" : "◌"
+        var notes = result.timedOut ? ", timed out" : ""
+        if result.flaky { notes += ", flaky: passed on attempt \(result.earlierAttempts.count + 1)" }
+        if result.status != .passed, !result.earlierAttempts.isEmpty {
+            notes += ", all \(result.earlierAttempts.count + 1) attempts failed"
+        }
+        if result.quarantined { notes += ", quarantined" }
+        var text = "\(mark) \(Self.title(result.pickle)) (\(Runner.format(result.duration))\(notes))\n"
+        if result.flaky, !quiet {
+            for (index, attempt) in result.earlierAttempts.enumerated() {
+                let why = (attempt.failedStep ?? "") + ": " + ((attempt.message ?? "").split(separator: "\n").first.map(String.init) ?? "")
+                text += "    attempt \(index + 1) failed: " + why.prefix(300).escapingControlCharacters() + "\n"
+            }
+        }
         if result.status != .passed {
             // Program output and step text are quoted here: an ESC from them could retitle the terminal or erase the
             // failure, a lone CR draw a ✓ over this line.
@@ -119,11 +145,16 @@ package final class ScenarioConsole: Sendable {
 
     package func summary(_ results: [ScenarioResult], seconds: Double, skipped: Int) {
         let passed = results.filter { $0.status == .passed }.count
-        let failed = results.filter { $0.status == .failed }.count
+        let failed = results.filter { $0.status == .failed && $0.failsTheRun }.count
         let errors = results.filter { $0.status == .error }.count
         var line = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
         if failed > 0 { line += ", \(failed) failed" }
         if errors > 0 { line += ", \(errors) could not run" }
+        let flaky = results.filter(\.flaky).count
+        if flaky > 0 { line += ", \(flaky) flaky" }
+        let quarantined = results.filter(\.quarantined).count
+        let quarantinedFailed = results.filter { $0.quarantined && $0.status == .failed }.count
+        if quarantined > 0 { line += ", \(quarantined) quarantined (\(quarantinedFailed) of them failed)" }
         let notRun = results.filter { $0.status == .notRun }.count
         if notRun > 0 { line += ", \(notRun) not run" }
         if skipped > 0 { line += " (\(skipped) not selected)" }

@@ -16,6 +16,8 @@ package final class ScenarioReports: Sendable {
         var junitPath: String?
         var junitStrict = false
         var reportPath: String?
+        /// `--write-rerun`: the scenarios that failed the run, as Cucumber's rerun format.
+        var rerunPath: String?
         /// `--format github`: the environment whose `GITHUB_STEP_SUMMARY` an interruption's summary goes to.
         var github: [String: String]?
         /// `--messages` (and `--html`, which renders from them): the documents and pickles, the run's envelopes
@@ -25,6 +27,8 @@ package final class ScenarioReports: Sendable {
         /// What identifies the run and the command line, for its record in the Messages.
         var run = ReportRecord.Run(id: "", commandLine: "")
         var startedAtMs = WallClock.milliseconds()
+        /// The hooks, for Messages' `hook` envelopes.
+        var hooks: [Hook] = []
         /// The run's console once scenarios run, and how many were not selected, for an interruption's summary.
         var console: (console: ScenarioConsole, notSelected: Int)?
         /// The scenarios selected to run, in order, once they run.
@@ -54,6 +58,11 @@ package final class ScenarioReports: Sendable {
         }
     }
 
+    /// Sets where `--write-rerun` goes (path already checked).
+    package func configureRerun(_ path: String?) {
+        state.withLock { $0.rerunPath = path }
+    }
+
     /// `--format github`: an interruption also prints the annotations and appends the step summary.
     package func configureGitHub(environment: [String: String]) {
         state.withLock { $0.github = environment }
@@ -78,6 +87,10 @@ package final class ScenarioReports: Sendable {
     }
 
     /// The user steps loaded, for the Messages' step definitions.
+    package func setHooks(_ hooks: [Hook]) {
+        state.withLock { $0.hooks = hooks }
+    }
+
     package func setUserSteps(_ userSteps: [UserStep]) {
         state.withLock { $0.messages?.userSteps = userSteps }
     }
@@ -190,7 +203,9 @@ package final class ScenarioReports: Sendable {
     /// Writes each report asked for; returns `exitCode`, or 74 when one could not be written. Every report is
     /// rendered from the run's Messages (``RunReports``): what `sut-launch report` writes from the Messages file.
     private static func render(_ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?) -> Int32 {
-        if state.junitPath == nil, state.reportPath == nil, state.messages?.path == nil, state.htmlPath == nil { return exitCode }
+        if state.junitPath == nil, state.reportPath == nil, state.messages?.path == nil, state.htmlPath == nil, state.rerunPath == nil {
+            return exitCode
+        }
         var record = state.run
         record.seconds = seconds
         record.exitCode = exitCode
@@ -199,6 +214,7 @@ package final class ScenarioReports: Sendable {
         var messages = state.messages?.envelopes ?? CucumberMessages()
         let userSteps = state.messages?.userSteps ?? []
         messages.stepDefinitions(userSteps: userSteps)
+        messages.hookDefinitions(state.hooks)
         messages.testRun(
             all, startedAtMs: state.messages?.startedAtMs ?? state.startedAtMs, finishedAtMs: WallClock.milliseconds(), run: record,
             userSteps: userSteps)
@@ -219,6 +235,18 @@ package final class ScenarioReports: Sendable {
             guard let path = output.path else { continue }
             if let problem = OutputFile.write(output.render(), to: path) {
                 Console.error("\(output.option) \(path): cannot write \(output.what): \(problem) (exit \(ExitCode.ioError))")
+                code = ExitCode.ioError
+            }
+        }
+        if let path = state.rerunPath {
+            switch RerunFile.render(all) {
+            case .success(let text):
+                if let problem = OutputFile.write(Array(text.utf8), to: path) {
+                    Console.error("--write-rerun \(path): cannot write the rerun file: \(problem) (exit \(ExitCode.ioError))")
+                    code = ExitCode.ioError
+                }
+            case .failure(let problem):
+                Console.error("--write-rerun \(path): \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }
         }

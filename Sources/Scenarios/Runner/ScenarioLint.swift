@@ -78,6 +78,7 @@ package enum ScenarioLint {
         var seen: Set<String> = []
         func add(_ problem: String) { if seen.insert(problem).inserted { problems.append(problem) } }
         for pickle in pickles {
+            for problem in ScenarioRunner.retriesProblems(pickle) { add(problem) }
             for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
                 let value = String(tag.dropFirst(timeoutTag.count))
                 if DurationParser.parse(value) == nil {

@@ -9,6 +9,14 @@ package final class ScenarioProgress: Sendable {
     package let pickle: Pickle
     /// When it started, on the wall clock (Cucumber Messages' timestamps).
     package let startedAtMs: Double
+    /// The failed attempts before this one (`--retries`), oldest first.
+    package let earlierAttempts: [ScenarioResult]
+    /// How many attempts the scenario may have in all (1: no retries).
+    package let attemptsAllowed: Int
+    /// `@quarantine` or `--quarantine`: an interrupted result says so too.
+    let quarantined: Bool
+    /// Which attempt this is, from 1.
+    package var attempt: Int { earlierAttempts.count + 1 }
     private let started: ContinuousClock.Instant
 
     private struct State {
@@ -26,9 +34,12 @@ package final class ScenarioProgress: Sendable {
     }
     private let state = Locked(State())
 
-    /// A scenario starting now.
-    package init(_ pickle: Pickle) {
+    /// A scenario (or its retry, after `earlierAttempts` failed) starting now.
+    package init(_ pickle: Pickle, earlierAttempts: [ScenarioResult] = [], of attemptsAllowed: Int = 1, quarantined: Bool = false) {
         self.pickle = pickle
+        self.earlierAttempts = earlierAttempts
+        self.attemptsAllowed = attemptsAllowed
+        self.quarantined = quarantined
         startedAtMs = WallClock.milliseconds()
         started = .now
     }
@@ -107,6 +118,8 @@ package final class ScenarioProgress: Sendable {
             trail: zip(marks, steps).map { "\($0) \($1.keyword)\($1.text)" }, outputTail: "", unexpectedRequests: [])
         result.stepDurations = durations
         result.startedAtMs = startedAtMs
+        result.earlierAttempts = earlierAttempts
+        result.quarantined = quarantined
         result.message = failure?.message
         result.failedStep = failedIndex.map { "\(pickle.uri):\(steps[$0].line): \(steps[$0].keyword)\(steps[$0].text)" } ?? pickle.location
         return result

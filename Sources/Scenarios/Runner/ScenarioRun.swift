@@ -194,7 +194,7 @@ final class ScenarioRun {
 
     /// A launch in the scenario: its environment (isolation, then what steps set), its `work/` directory, its
     /// terminal when a step asked for one, output recorded (16 MiB in memory, the rest spooled in the scenario).
-    private func plan(
+    func plan(
         program: String, arguments: [String], flags: LaunchFlags = LaunchFlags(),
         standardInput: LaunchRequest.StandardInput
     ) -> LaunchPlan {
@@ -301,7 +301,7 @@ final class ScenarioRun {
     /// Starts a program with the scenario's environment, directory and mock server; it becomes the one
     /// the `Then` steps look at.
     @discardableResult
-    private func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
+    func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
         let url = try ensureServer()?.baseURL
         let request = plan.request(mockServerURL: url, serverEnvironment: ServerEnvironment(server: server, trust: trust))
         do {

@@ -47,6 +47,16 @@ public struct ScenarioOptions: Sendable {
     /// `test --record-from` / `--proxy-unmatched`: every scenario has a server that forwards (and records) what no
     /// stub matches; nil: none.
     package var recording: ScenarioRecording?
+    /// `--retries N`: a scenario that failed runs again from scratch up to N more times (`@retries=N` overrides).
+    public var retries = 0
+    /// `--quarantine FILE` and `@quarantine`: scenarios that run and are reported apart, never failing the run.
+    package var quarantine = Quarantine()
+    /// `--rerun-failed FILE`: the only scenarios to run (their locations, `file:line`); nil: no such filter.
+    package var rerunLocations: Set<String>?
+    /// `--redact NAME=REGEX` and step files' `"redactions"`: applied, in order, after the built-in placeholders.
+    package var redactions: [Redaction] = []
+    /// Before/After/BeforeAll/AfterAll hooks from step files and `StepLibrary`, in definition order.
+    package var hooks: [Hook] = []
 
     /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
@@ -88,6 +98,18 @@ package struct ScenarioResult: Sendable {
     package var mockServerChecks: [String]?
     /// `--coverage`: the source files and functions this scenario's launches reached.
     package var coverage: ScenarioReach?
+    /// The scenario's Before and After hooks, in the order they ran (or were skipped).
+    package var hookResults: [HookResult] = []
+    /// The attempts before this one (`--retries`, `@retries=`), each failed, oldest first; empty: it ran once.
+    package var earlierAttempts: [ScenarioResult] = []
+    /// `@quarantine` or `--quarantine FILE`: reported apart; a failure does not fail the run (an error still does).
+    package var quarantined = false
+
+    /// It failed, then passed on a retry.
+    package var flaky: Bool { status == .passed && !earlierAttempts.isEmpty }
+    /// It fails the run: not passed, unless quarantined and only failed (a quarantined scenario that could not run,
+    /// an undefined step or a bad tag, still fails it: that is the suite's fault, not the program's).
+    package var failsTheRun: Bool { status != .passed && !(quarantined && status == .failed) }
 
     /// A scenario `--fail-fast` did not start: every step skipped.
     package static func notRun(_ pickle: Pickle) -> ScenarioResult {
@@ -125,6 +147,7 @@ package enum ScenarioRunner {
     /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
     package static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
         var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
+        if let rerun = options.rerunLocations { selected = selected.filter { rerun.contains($0.location) } }
         if let pattern = options.namePattern, let regex = try? RegexBox(pattern) {
             selected = selected.filter { regex.matchesPart($0.name) }
         }
@@ -166,10 +189,11 @@ package enum ScenarioRunner {
                         return value
                     }
                     guard index < pickles.count, !stopped.current else { break }
-                    let progress = ScenarioProgress(pickles[index])
-                    guard reportLock.withLock({ _ in started(progress) }) else { break }
-                    let result = runOne(pickles[index], options: options, progress: progress)
-                    if options.failFast && result.status != .passed { stopped.withLock { $0 = true } }
+                    let start: @Sendable (ScenarioProgress) -> Bool = { progress in
+                        !stopped.current && reportLock.withLock { _ in started(progress) }
+                    }
+                    guard let result = runWithRetries(pickles[index], options: options, started: start) else { break }
+                    if options.failFast && result.failsTheRun { stopped.withLock { $0 = true } }
                     results.withLock { $0[index] = result }
                     reportLock.withLock { _ in report(result) }
                 }
@@ -183,6 +207,8 @@ package enum ScenarioRunner {
     /// Runs one scenario in a fresh working directory, recording its steps in `progress` as they run.
     package static func runOne(_ pickle: Pickle, options: ScenarioOptions, progress: ScenarioProgress? = nil) -> ScenarioResult {
         let progress = progress ?? ScenarioProgress(pickle)
+        active.withLock { $0 += 1 }
+        defer { active.withLock { $0 -= 1 } }
         let started = ContinuousClock.now
         let timeout = scenarioTimeout(pickle, options: options)
         let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -190,9 +216,15 @@ package enum ScenarioRunner {
         let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: rootDirectory, timeout: timeout)
 
         var failure = preflight(pickle, options: options)
+        var hookResults: [HookResult] = []
+        let preflightPassed = failure == nil
+        if preflightPassed {
+            let (results, hookFailure) = runBeforeHooks(pickle, in: run, options: options)
+            hookResults = results
+            failure = hookFailure.map { (nil, $0) }
+        }
         if let failure { progress.failedBeforeSteps(failure.failure) }
         var (trail, stepDurations) = runSteps(pickle, in: run, options: options, progress: progress, failure: &failure)
-        progress.stepsFinished()
         // A scenario that reached its deadline failed, even when every step said it passed (the step that ran
         // into the deadline is the failed one, so every report agrees).
         let timedOut = ContinuousClock.now >= run.deadline
@@ -200,6 +232,21 @@ package enum ScenarioRunner {
             failure = (last, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout during this step"))
             trail[index] = "✗" + trail[index].dropFirst()
         }
+        if preflightPassed { // After hooks run whenever the scenario started, even after a failed Before hook
+            let status = failure == nil ? "passed" : timedOut ? "timed-out" : "failed"
+            let (results, failures) = runAfterHooks(pickle, in: run, options: options, status: status)
+            hookResults += results
+            if var first = failures.first {
+                if let (step, earlier) = failure {
+                    first = earlier
+                    first.message += "\n(then " + failures.map(\.message).joined(separator: "; ") + ")"
+                    failure = (step, first)
+                } else {
+                    failure = (nil, first)
+                }
+            }
+        }
+        progress.stepsFinished()
         let outputTail = run.outputTail()
         let unexpected = run.unexpectedRequests
         let hadServer = run.server != nil
@@ -215,6 +262,7 @@ package enum ScenarioRunner {
         result.startedAtMs = progress.startedAtMs
         result.timedOut = timedOut
         result.mockServerChecks = hadServer ? serverFailures : nil
+        result.hookResults = hookResults
         if let (step, error) = failure {
             result.status = error.kind == .error ? .error : .failed
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location

@@ -49,11 +49,17 @@ extension ScenarioOptions {
 public final class StepContext {
     let run: ScenarioRun
     let step: GherkinDocument.Step
+    /// In an After hook: how the scenario went (`passed`, `failed`, `timed-out`, `interrupted`); nil in a step.
+    public let scenarioStatus: String?
 
-    init(run: ScenarioRun, step: GherkinDocument.Step) {
+    init(run: ScenarioRun, step: GherkinDocument.Step, status: String? = nil) {
         self.run = run
         self.step = step
+        self.scenarioStatus = status
     }
+
+    /// The scenario's name.
+    public var scenarioName: String { run.pickle.name }
 
     /// The scenario's own directory (the program's working directory).
     public var directory: String { run.workDirectory }

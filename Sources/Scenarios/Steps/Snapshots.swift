@@ -30,9 +30,12 @@ package enum Snapshots {
     static func compare(_ actual: [UInt8], named name: String, run: ScenarioRun) throws(StepFailure) {
         if let problem = nameProblem(name) { throw StepFailure(problem, kind: .error) }
         let hint = "sut-launch test --update-snapshots \(run.pickle.uri)"
+        // Written and compared portably ([CWD], [HOME], [TMP], [MOCK], [VERSION], the user's redactions); a snapshot
+        // that matches the output as it is still passes.
+        let portable = try run.portableOutput().apply(actual)
         if let failure = check(
-            actual, named: name, featureFile: run.pickle.uri,
-            update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint)
+            portable, named: name, featureFile: run.pickle.uri,
+            update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint, raw: actual)
         {
             throw StepFailure(failure)
         }
@@ -44,10 +47,11 @@ package enum Snapshots {
     /// - Parameters:
     ///   - update: update asked for (`--update-snapshots`, or `SUT_UPDATE_SNAPSHOTS=1` in `environment`).
     ///   - updateCommand: how the user updates, for the message.
+    ///   - raw: the output before ``PortableOutput`` made it portable (`actual`): a snapshot matching it passes too.
     /// - Returns: why it fails (with a diff), or nil when it matches or was written.
     package static func check(
         _ actual: [UInt8], named name: String, featureFile: String, update: Bool, environment: [String: String],
-        updateCommand: String
+        updateCommand: String, raw: [UInt8]? = nil
     ) -> String? {
         if let problem = nameProblem(name) { return problem }
         let path = path(named: name, featureFile: featureFile)
@@ -64,6 +68,7 @@ package enum Snapshots {
         }
         let stored = root.read(relative)
         if let stored, OutputPattern.mismatch(expected: stored, actual: actual) == nil { return nil }
+        if let stored, let raw, OutputPattern.mismatch(expected: stored, actual: raw) == nil { return nil }
         if asked && !inCI {
             let bytes = actual.last == UInt8(ascii: "\n") || actual.isEmpty ? actual : actual + [UInt8(ascii: "\n")]
             do { try root.write(bytes, to: relative) } catch { return "cannot write the snapshot \(path): \(error)" }

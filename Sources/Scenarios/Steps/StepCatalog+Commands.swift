@@ -62,7 +62,7 @@ extension StepCatalog {
             }
             let stream: StandardStream = captures[0] == "output" ? .stdout : .stderr
             let actual = try run.finishedOutput(stream)
-            if let difference = OutputPattern.mismatch(expected: run.expand(expected), actual: actual) {
+            if let difference = try run.portableMismatch(expected: run.expand(expected), actual: actual) {
                 throw StepFailure(
                     "the \(captures[0]) differs from what the step expects ([..] is any text on a line, ... any lines):\n\(difference)")
             }
@@ -113,7 +113,7 @@ extension StepCatalog {
             guard let expected = step.docString?.content else {
                 throw StepFailure("this step needs a doc string with the expected content", kind: .error)
             }
-            if let difference = OutputPattern.mismatch(expected: run.expand(expected), actual: try run.fileBytes(captures[0])) {
+            if let difference = try run.portableMismatch(expected: run.expand(expected), actual: try run.fileBytes(captures[0])) {
                 throw StepFailure("\(captures[0]) differs from what the step expects:\n\(difference)")
             }
         },

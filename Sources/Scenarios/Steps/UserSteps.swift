@@ -70,7 +70,8 @@ package enum UserSteps {
                 problems.append("\(path):\(error)")
                 continue
             }
-            let entries = root.elements ?? root["steps"]?.elements
+            // A file may hold only redactions or hooks (``UserSteps/redactions(_:)``): no steps, then.
+            let entries = root.elements ?? root["steps"]?.elements ?? (root["redactions"] != nil || root["hooks"] != nil ? [] : nil)
             guard let entries else {
                 problems.append("\(path):\(root.position): expected [ { \"step\": \"…\", \"run\": [\"command\", …] } ]")
                 continue

@@ -1,0 +1,61 @@
+import AutomationSupport
+
+extension RerunFile {
+    /// The loaded scenarios the entries name, as their ``Pickle/location``s.
+    /// - Throws: ``Problem`` naming the first entry that names a file outside the features of this run, a line where no
+    ///   scenario or Examples row starts, or a name no scenario has.
+    package static func resolve(_ entries: [Entry], in pickles: [Pickle], file: String) throws(Problem) -> Set<String> {
+        var byFile: [String: [Pickle]] = [:]
+        for pickle in pickles { byFile[FileSystem.realPath(pickle.uri) ?? pickle.uri, default: []].append(pickle) }
+        var locations: Set<String> = []
+        for entry in entries {
+            switch entry {
+            case .location(let path, let line, let at):
+                let shown = path.prefix(200).escapingControlCharacters()
+                guard let candidates = byFile[FileSystem.realPath(path) ?? path] else {
+                    throw Problem(file, at, "\(shown) is not one of the feature files of this run; name its directory or file")
+                }
+                let matched = candidates.filter { $0.line == line || $0.scenarioLine == line }
+                guard !matched.isEmpty else {
+                    throw Problem(file, at, "\(shown):\(line): no scenario or Examples row starts at line \(line) of \(shown)")
+                }
+                for pickle in matched { locations.insert(pickle.location) }
+            case .name(let feature, let scenario, let at):
+                let matched = pickles.filter { $0.name == scenario && (feature.isEmpty || $0.featureName == feature) }
+                guard !matched.isEmpty else {
+                    throw Problem(
+                        file, at,
+                        "no scenario \"\(scenario.prefix(120).escapingControlCharacters())\" in feature \"\(feature.prefix(80).escapingControlCharacters())\""
+                    )
+                }
+                for pickle in matched { locations.insert(pickle.location) }
+            }
+        }
+        return locations
+    }
+
+    /// A `--quarantine` file: per line, `path:line` (a path ending in `.feature`) or a scenario's name; blank lines and
+    /// `#` comments skipped.
+    package static func quarantineEntries(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
+        guard bytes.count <= sizeLimit else { throw Problem(file, 1, "larger than \(sizeLimit >> 20) MiB (\(bytes.count) bytes)") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
+        var entries: [Entry] = []
+        for (index, raw) in lines(text).enumerated() {
+            var line = raw
+            if index == 0, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+            let trimmed = line.trimmingCharacters(in: " \t")
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if let colon = trimmed.lastIndex(of: ":"), trimmed[..<colon].hasSuffix(".feature") {
+                guard let number = BoundedNumber.integer(trimmed[trimmed.index(after: colon)...], in: NumericLimits.featureLine) else {
+                    throw Problem(
+                        file, index + 1, "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (a line from 1)")
+                }
+                entries.append(.location(path: String(trimmed[..<colon]), line: number, at: index + 1))
+            } else {
+                entries.append(.name(feature: "", scenario: trimmed, at: index + 1))
+            }
+            guard entries.count <= entryLimit else { throw Problem(file, index + 1, "more than \(entryLimit) entries") }
+        }
+        return entries
+    }
+}

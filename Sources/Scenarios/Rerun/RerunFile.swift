@@ -1,0 +1,104 @@
+import AutomationSupport
+
+/// `--rerun-failed FILE` and `--write-rerun FILE`: what failed in an earlier run, read from that run's Cucumber rerun
+/// file (`features/login.feature:12:30`, a file per line), its JUnit XML, or its Cucumber Messages NDJSON (told apart
+/// by their first character: `<`, `{`, anything else), and written as a rerun file.
+///
+/// Every entry must name a scenario of this run: a file among the features it loaded, a line where a scenario or an
+/// Examples row starts (or, from JUnit written with `--junit-strict`, a feature and scenario name). Anything else is
+/// a one-line error naming the file and line, never a silent skip: a rerun that quietly ran less would be a false
+/// green.
+package enum RerunFile {
+    /// The largest file read (64 MiB: the Messages of a suite of thousands of scenarios).
+    package static let sizeLimit = 64 << 20
+    /// The most entries taken from one file.
+    package static let entryLimit = 100_000
+
+    /// A scenario an earlier run said did not pass.
+    package enum Entry: Equatable, Sendable {
+        /// `path:line`, as the file spells the path, and the line of the file that says so.
+        case location(path: String, line: Int, at: Int)
+        /// A feature and scenario name (JUnit without file/line attributes).
+        case name(feature: String, scenario: String, at: Int)
+    }
+
+    /// Why a file cannot be read as a list of failed scenarios: `FILE:LINE: what`.
+    package struct Problem: Error, CustomStringConvertible {
+        package var description: String
+        init(_ file: String, _ line: Int, _ text: String) { description = "\(file.escapingControlCharacters()):\(line): \(text)" }
+    }
+
+    /// The entries of `bytes` (the file `file`), by its kind.
+    /// - Throws: ``Problem`` for a file too large, XML with a DTD or entities, a bad line, or too many entries.
+    package static func entries(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
+        guard bytes.count <= sizeLimit else {
+            throw Problem(file, 1, "larger than \(sizeLimit >> 20) MiB (\(bytes.count) bytes); this is no rerun file, JUnit or Messages")
+        }
+        var start = bytes.startIndex
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        let first = bytes[start...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        switch first {
+        case UInt8(ascii: "<"): return try RerunJUnit.entries(Array(bytes[start...]), file: file)
+        case UInt8(ascii: "{"): return try RerunMessages.entries(Array(bytes[start...]), file: file)
+        default: return try rerunLines(Array(bytes[start...]), file: file)
+        }
+    }
+
+    /// A Cucumber rerun file: per line, `path:line[:line...]` (blank lines and `#` comments skipped). A path that
+    /// holds spaces is taken whole, as one file per line.
+    static func rerunLines(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
+        var entries: [Entry] = []
+        for (index, line) in lines(text).enumerated() {
+            let number = index + 1
+            let trimmed = line.trimmingCharacters(in: " \t")
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
+            // The path is what precedes the first run of numbers that lasts to the end.
+            var firstNumber = parts.count
+            while firstNumber > 1, BoundedNumber.integer(parts[firstNumber - 1], in: NumericLimits.featureLine) != nil {
+                firstNumber -= 1
+            }
+            guard firstNumber < parts.count, firstNumber > 0 else {
+                throw Problem(
+                    file, number,
+                    "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (lines from 1 to \(NumericLimits.featureLine.upperBound))"
+                )
+            }
+            let path = parts[..<firstNumber].joined(separator: ":")
+            for part in parts[firstNumber...] {
+                entries.append(.location(path: path, line: Int(part)!, at: number))
+                guard entries.count <= entryLimit else { throw Problem(file, number, "more than \(entryLimit) entries") }
+            }
+        }
+        return entries
+    }
+
+    /// The lines of a text file: LF, CRLF and a lone CR each end one (Swift's `"\r\n"` is one Character).
+    static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    }
+
+    /// The rerun file of `results`: each scenario that failed the run (failed, could not run, not run; not a
+    /// quarantined failure, not a flaky pass), as `path:line:line`, a feature file per line, in run order.
+    /// - Returns: the text, or the problem: a path holding a line break, which no line of the file can carry.
+    package static func render(_ results: [ScenarioResult]) -> Result<String, Problem> {
+        var order: [String] = []
+        var lines: [String: [Int]] = [:]
+        for result in results where result.failsTheRun && result.pickle.line > 0 {
+            let uri = result.pickle.uri
+            if uri.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) {
+                return .failure(Problem(uri, result.pickle.line, "a feature path with a line break cannot be written to a rerun file"))
+            }
+            if lines[uri] == nil { order.append(uri) }
+            lines[uri, default: []].append(result.pickle.line)
+        }
+        return .success(order.map { uri in ([uri] + lines[uri]!.map(String.init)).joined(separator: ":") + "\n" }.joined())
+    }
+}
+
+/// Limits on numbers read from rerun files.
+enum NumericLimits {
+    /// A line of a feature file, as `FILE.feature:LINE` arguments take it.
+    static let featureLine = 1...10_000_000
+}

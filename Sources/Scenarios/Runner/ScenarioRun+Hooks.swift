@@ -1,0 +1,65 @@
+import AutomationSupport
+import Dispatch
+import ProcessEngine
+
+/// Running a scenario's Before and After hooks (``Hook``), and the run's BeforeAll and AfterAll ones.
+extension ScenarioRun {
+    /// Runs `hook` in this scenario's directory with its environment (plus `SCENARIO_NAME`, and `SCENARIO_STATUS` for
+    /// After), within the hook's own deadline.
+    /// - Returns: nil when it passed; else why it failed, naming the hook.
+    func runHook(_ hook: Hook, status: String) -> StepFailure? {
+        var added: [(key: String, value: String)] = [("SCENARIO_NAME", pickle.name)]
+        if hook.kind != .before { added.append(("SCENARIO_STATUS", status)) }
+        environment += added
+        defer { environment.removeLast(added.count) }
+        if let code = hook.code {
+            // The hook's thread is the only one to use the context while the scenario waits for it (or gives up).
+            nonisolated(unsafe) let context = StepContext(
+                run: self, step: GherkinDocument.Step(keyword: "", kind: "", text: hook.title, line: 0), status: status)
+            return Self.runClosure(hook) { try code(context, status) }
+        }
+        var argv = hook.run.map(expand)
+        if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = hook.directory + "/" + argv[0] }
+        let subject = process
+        defer { process = subject }
+        let started: LaunchedProcess
+        do {
+            started = try start(plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: hook.title)
+        } catch {
+            return StepFailure("\(hook.title) could not start \(argv[0]): \(error.message)")
+        }
+        started.closeStandardInput()
+        guard let exit = started.waitForExit(timeout: hook.timeout) else {
+            started.stop(signal: SignalNumber.terminate, grace: options.killGrace)
+            started.finish(grace: options.killGrace)
+            return StepFailure(
+                "\(hook.title) was still running after its \(Runner.format(hook.timeout)) timeout and was stopped (raise its \"timeout\")")
+        }
+        started.finish(grace: options.killGrace)
+        guard exit == .exited(0) else {
+            return StepFailure("\(hook.title) failed: \(argv.joined(separator: " ")) \(exit)\n" + started.output.tailReport(lines: 20))
+        }
+        return nil
+    }
+
+    /// A Swift hook on a thread of its own, waited for until its deadline (a closure cannot be stopped: one that is
+    /// late fails its scenario and is left to finish).
+    static func runClosure(_ hook: Hook, _ body: @escaping @Sendable () throws -> Void) -> StepFailure? {
+        let outcome = Locked<StepFailure??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        startThread {
+            do {
+                try body()
+                outcome.withLock { $0 = .some(nil) }
+            } catch {
+                let why = (error as? StepFailure)?.message ?? "\(error)"
+                outcome.withLock { $0 = .some(StepFailure("\(hook.title) failed: \(why)")) }
+            }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + .nanoseconds(Int(min(hook.timeout, Hook.maxTimeout).seconds * 1e9))) == .success else {
+            return StepFailure("\(hook.title) was still running after its \(Runner.format(hook.timeout)) timeout (raise its timeout)")
+        }
+        return outcome.current ?? nil
+    }
+}

@@ -1,0 +1,54 @@
+import AutomationSupport
+import ProcessEngine
+import Scenarios
+
+/// The run's BeforeAll and AfterAll hooks, and what a signal does about hooks: After hooks of the running scenarios
+/// see `SCENARIO_STATUS=interrupted` and get their deadline, then AfterAll runs, then the reports are written.
+extension TestCommand {
+    /// The options of the suite once loaded, for the signal's handler (AfterAll on Ctrl-C).
+    static let loadedSuite = Locked<ScenarioOptions?>(nil)
+    /// AfterAll ran (at the end or on a signal): never twice.
+    static let afterAllRan = Locked(false)
+
+    /// BeforeAll hooks: nil when they passed; else every selected scenario, reported as not able to run.
+    static func beforeAll(_ selected: [Pickle], options: ScenarioOptions) -> [ScenarioResult]? {
+        let failures = ScenarioRunner.runTestRunHooks(.beforeAll, options: options, status: "running")
+        guard let failure = failures.first else { return nil }
+        Console.error(failure)
+        return selected.map { pickle in
+            var result = ScenarioResult.notRun(pickle)
+            result.status = .error
+            result.message = "not run: \(failure)"
+            result.failedStep = pickle.location
+            return result
+        }
+    }
+
+    /// AfterAll hooks with the run's status, once; each failure is printed and reported as a result that fails the run.
+    static func afterAll(options: ScenarioOptions, status: String) -> [ScenarioResult] {
+        guard
+            afterAllRan.withLock({ ran in
+                defer { ran = true }
+                return !ran
+            })
+        else { return [] }
+        return ScenarioRunner.runTestRunHooks(.afterAll, options: options, status: status).map { failure in
+            Console.error(failure)
+            var result = ScenarioResult.loadError([failure])
+            result.pickle.name = "AfterAll hooks"
+            return result
+        }
+    }
+
+    /// On a signal: the running scenarios' After hooks get their deadline (they run as the scenarios stop), then
+    /// AfterAll runs, before the reports are written.
+    static func hooksOnSignal() {
+        ScenarioRunner.interrupting.withLock { $0 = true }
+        guard let options = loadedSuite.current, !options.hooks.isEmpty else { return }
+        let afterHooks = options.hooks.filter { $0.kind == .after }.map(\.timeout)
+        if let longest = afterHooks.max() {
+            ScenarioRunner.awaitIdle(deadline: .now + min(longest * afterHooks.count + .seconds(2), .seconds(60)))
+        }
+        _ = afterAll(options: options, status: "interrupted")
+    }
+}
