@@ -21,6 +21,9 @@ package struct JSONParser {
     var isDeferring = false
     /// Set for flags: an integer literal beyond 64 bits is an error, not silently the nearest Double.
     var exactIntegers = false
+    /// Set for request bodies: a decimal literal that is not the shortest form of its Double is refused, so two
+    /// different numbers never compare equal as the same Double (``parse(request:)``).
+    var exactDecimals = false
     /// Arrays and objects nested deeper are refused (400 for a request body, exit 3 for a file): parsing,
     /// comparing and freeing a document recurse once per level, on connection threads with 1 MiB stacks.
     package static let maxDepth = 128
@@ -38,10 +41,23 @@ package struct JSONParser {
         try parse(Array(text.utf8), exactIntegers: true)
     }
 
+    /// Parses a request's JSON (a body, a header, a query value) as the mock server matches it, failing closed where
+    /// a Double would blur it: `1.0000000000000000000001` is not read as 1 (WireMock compares such decimals exactly
+    /// and finds them unequal; a matcher must not find them equal), and a leading byte order mark is not JSON (WireMock
+    /// reads the body as text, where the mark is a character Jackson refuses).
+    package static func parse(request text: String) throws(Error) -> JSONNode {
+        let bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw Error(position: SourcePosition(line: 1, column: 1), message: "a byte order mark before the JSON value")
+        }
+        return try parse(bytes, exactDecimals: true)
+    }
+
     /// Parses one JSON document from UTF-8 bytes.
-    package static func parse(_ bytes: [UInt8], exactIntegers: Bool = false) throws(Error) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], exactIntegers: Bool = false, exactDecimals: Bool = false) throws(Error) -> JSONNode {
         var parser = JSONParser(bytes)
         parser.exactIntegers = exactIntegers
+        parser.exactDecimals = exactDecimals
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 } // a UTF-8 byte order mark
         parser.skipWhitespace()
         let node = try parser.parseValue()
@@ -338,7 +354,47 @@ package struct JSONParser {
             throw error("the integer \(shown) does not fit in 64 bits; write it as a string (\"…\") or as a decimal", at: start)
         }
         guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
+        if exactDecimals, !Self.sameDecimal(text, number.description) {
+            throw error("the number \(text.prefix(40)) has more digits than a double keeps: it cannot be compared exactly", at: start)
+        }
         return JSONNode(.double(number), at: start)
+    }
+
+    /// Whether the two literals are the same decimal value (false when either is not read).
+    static func sameDecimal(_ first: String, _ second: String) -> Bool {
+        guard let one = decimal(first), let other = decimal(second) else { return false }
+        return one.negative == other.negative && one.digits == other.digits && one.exponent == other.exponent
+    }
+
+    /// A decimal literal's value as sign, significant digits and exponent (`-1.50e2` and `-150` alike), or nil past
+    /// nine exponent digits. Two literals with the same value give the same triple.
+    static func decimal(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
+        var bytes = Array(text.utf8)[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var fraction = false
+        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ".") {
+                fraction = true
+            } else {
+                digits.append(byte)
+                if fraction { exponent -= 1 }
+            }
+        }
+        if !bytes.isEmpty {
+            let written = bytes.dropFirst()
+            guard written.count <= 10, let value = Int(String(decoding: written, as: UTF8.self)) else { return nil }
+            exponent += value
+        }
+        while digits.first == UInt8(ascii: "0") { digits.removeFirst() }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        return digits.isEmpty ? (false, [], 0) : (negative, digits, exponent)
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
