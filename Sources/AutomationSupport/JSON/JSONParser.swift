@@ -21,6 +21,9 @@ package struct JSONParser {
     var isDeferring = false
     /// Set for flags: an integer literal beyond 64 bits is an error, not silently the nearest Double.
     var exactIntegers = false
+    /// Set for request bodies: a decimal literal that is not the shortest form of its Double is refused, so two
+    /// different numbers never compare equal as the same Double (``parse(request:)``).
+    var exactDecimals = false
     /// Arrays and objects nested deeper are refused (400 for a request body, exit 3 for a file): parsing,
     /// comparing and freeing a document recurse once per level, on connection threads with 1 MiB stacks.
     package static let maxDepth = 128
@@ -38,10 +41,23 @@ package struct JSONParser {
         try parse(Array(text.utf8), exactIntegers: true)
     }
 
+    /// Parses a request's JSON (a body, a header, a query value) as the mock server matches it, failing closed where
+    /// a Double would blur it: `1.0000000000000000000001` is not read as 1 (WireMock compares such decimals exactly
+    /// and finds them unequal; a matcher must not find them equal), and a leading byte order mark is not JSON (WireMock
+    /// reads the body as text, where the mark is a character Jackson refuses).
+    package static func parse(request text: String) throws(Error) -> JSONNode {
+        let bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw Error(position: SourcePosition(line: 1, column: 1), message: "a byte order mark before the JSON value")
+        }
+        return try parse(bytes, exactDecimals: true)
+    }
+
     /// Parses one JSON document from UTF-8 bytes.
-    package static func parse(_ bytes: [UInt8], exactIntegers: Bool = false) throws(Error) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], exactIntegers: Bool = false, exactDecimals: Bool = false) throws(Error) -> JSONNode {
         var parser = JSONParser(bytes)
         parser.exactIntegers = exactIntegers
+        parser.exactDecimals = exactDecimals
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 } // a UTF-8 byte order mark
         parser.skipWhitespace()
         let node = try parser.parseValue()
@@ -338,6 +354,9 @@ package struct JSONParser {
             throw error("the integer \(shown) does not fit in 64 bits; write it as a string (\"…\") or as a decimal", at: start)
         }
         guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
+        if exactDecimals, !Self.sameDecimal(text, number.description) {
+            throw error("the number \(text.prefix(40)) has more digits than a double keeps: it cannot be compared exactly", at: start)
+        }
         return JSONNode(.double(number), at: start)
     }
 

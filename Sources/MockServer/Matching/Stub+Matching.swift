@@ -22,7 +22,7 @@ final class MatchInput {
     lazy var cookies: [String: String] = request.cookies
     lazy var bodyText: String = request.bodyText
     /// The body as JSON, parsed once for every JSON body pattern (nil: not JSON).
-    lazy var bodyJSON: JSONNode? = try? JSONParser.parse(bodyText)
+    lazy var bodyJSON: JSONNode? = try? JSONParser.parse(request: bodyText)
     /// The body's parts, split once for every multipart pattern that looks (WireMock's multipart parsing).
     lazy var multipart: MultipartBody.Parsed = MultipartBody.parse(contentType: request.headers["Content-Type"], body: request.body)
     /// The path's segments percent-decoded (native routes compare these), and whether any differs.
@@ -98,12 +98,21 @@ extension Stub {
         return found.items
     }
 
-    /// The weight of how the method, origin, URL and path parameters differ: a near miss compares in full only the
-    /// stubs nearest by it (``NearMiss/maxCompared``).
+    /// How far the method, origin and URL are: a near miss compares in full only the stubs nearest by it
+    /// (``NearMiss/maxCompared``).
+    /// A cheap measure: method, origin, and for the URL the common prefix (no edit distance), so that ranking every
+    /// stub costs little per stub whatever the request's path.
     func targetWeight(_ input: MatchInput) -> Double {
-        var found = Mismatches(collectAll: true)
-        _ = targetMismatches(input, &found)
-        return found.items.reduce(0) { $0 + $1.weight }
+        let request = input.request
+        var weight = 0.0
+        if let method, method != request.method, !(method == "GET" && request.method == "HEAD" && wireMockRequest == nil) { weight += 1 }
+        if let origin, origin.mismatch(request) != nil { weight += 1 }
+        if !urlMatches(input) {
+            let (expected, actual) = (url.description.utf8, request.path.utf8)
+            let common = zip(expected, actual).prefix { $0 == $1 }.count
+            weight += 3 - Double(common) / Double(max(expected.count, actual.count, 1))
+        }
+        return weight
     }
 
     /// Method, origin, URL and path parameters; false when evaluation stops here.

@@ -51,12 +51,12 @@ indirect enum ValueMatcher: Sendable {
             return caseInsensitive ? ByteSearch.contains(value.lowercased(), expected.lowercased()) : ByteSearch.contains(value, expected)
         case .matches(let regex): return regex.matchesWhole(value)
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard let actual = try? JSONParser.parse(value) else { return false }
+            guard let actual = try? JSONParser.parse(request: value) else { return false }
             return JSONComparison.matches(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
                 ignoreExtraElements: ignoreExtraElements)
         case .matchesJSONPath(let path, let valueMatcher):
-            return path.matches(try? JSONParser.parse(value), valueMatcher)
+            return path.matches(try? JSONParser.parse(request: value), valueMatcher)
         case .binaryEqualTo(let bytes): return value.utf8.elementsEqual(bytes)
         case .equalToXML(let comparison): return comparison.matches(value)
         case .matchesXPath(let query, let valueMatcher): return Self.xPathMatches(query, valueMatcher, value)

@@ -95,3 +95,18 @@ import Testing
         #expect(DurationParser.format(.seconds(7500)) == "2h5m")
     }
 }
+
+/// Request JSON as the mock server matches it: no two different decimals read as one Double, no byte order mark.
+@Suite struct RequestJSONTests {
+    @Test func decimalsADoubleWouldBlurAreRefused() throws {
+        for text in ["1.0000000000000000000001", "[1, 2.0000000000000001]", "0.3000000000000000444", "{\"a\": 1e-400}"] {
+            #expect(throws: JSONParser.Error.self, "\(text)") { try JSONParser.parse(request: text) }
+        }
+        for text in ["1.5", "1.50", "-0.0", "0.1", "0.30000000000000004", "1e2", "1E+22", "10.0e-1", "100000000000000000000", "5e-324"] {
+            #expect((try? JSONParser.parse(request: text)) != nil, "\(text)")
+        }
+        #expect(throws: JSONParser.Error.self) { try JSONParser.parse(request: "\u{FEFF}{}") }
+        #expect((try? JSONParser.parse("\u{FEFF}{}")) != nil) // files may start with one
+        #expect(JSONParser.sameDecimal("-1.50e2", "-150") && !JSONParser.sameDecimal("1", "-1") && JSONParser.sameDecimal("0", "-0.0"))
+    }
+}
