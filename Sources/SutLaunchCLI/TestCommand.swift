@@ -55,9 +55,12 @@ package enum TestCommand {
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
             return nil
         }
-        guard case .run(let options) = try TestOptions.parse(arguments) else {
+        guard case .run(var options) = try TestOptions.parse(arguments) else {
             Console.out(help)
             return 0
+        }
+        do { try ShardEnvironment.apply(&options, environment: environment) } catch {
+            throw CommandFailure(error, report: options.earlyReport)
         }
         reports.configure(junit: options.junitPath, report: options.reportPath, junitStrict: options.junitStrict)
         if let messagesPath = options.messagesPath { // a signal while the files load still writes it
