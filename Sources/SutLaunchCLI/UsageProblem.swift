@@ -56,7 +56,7 @@ package enum UsageProblem: Sendable, Hashable {
     case recordingOptionNeeds(String, needs: String)
     case initTakesOneDirectory([String])
     case initBadProgram(String)
-    case initWouldOverwrite([String])
+    case initWouldOverwrite([String], force: Bool)
     case initFailed(String)
 
     /// The text the user sees, one line.
@@ -95,7 +95,7 @@ package enum UsageProblem: Sendable, Hashable {
         case .noSuchPath(let path, let kind): "\(path): no such \(kind)"
         case .unreadablePath(let path, let reason): "\(path): \(reason)"
         case .unreadableStepFile(let spelling, let path, let reason): "\(spelling) \(path): \(reason)"
-        case .notShardTimings(let spelling, let path): "\(spelling) \(path): not a JUnit file or a sut-launch test --report"
+        case .notShardTimings(let spelling, let path): "\(spelling) \(path): not a JUnit file, a sut-launch test --report or Cucumber Messages with a scenario's time in it"
         case .walk(let message): message
         default: commandMessage
         }
@@ -134,7 +134,10 @@ package enum UsageProblem: Sendable, Hashable {
         case .initTakesOneDirectory(let directories): "init takes one directory, got \(directories.joined(separator: " "))"
         case .initBadProgram(let program):
             "--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}"
-        case .initWouldOverwrite(let paths): "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory"
+        case .initWouldOverwrite(let paths, let force):
+            force
+                ? "init will not replace \(paths.joined(separator: ", ")): not a regular file (a link, a directory or another kind), even with --force"
+                : "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory, or pass --force to replace them"
         case .initFailed(let message): "init: \(message)"
         default: message
         }
