@@ -192,7 +192,7 @@ package enum ScenarioRunner {
         // into the deadline is the failed one, so every report agrees).
         let timedOut = ContinuousClock.now >= run.deadline
         if timedOut, failure == nil, let last = pickle.steps.last, let index = trail.indices.last {
-            failure = (last, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout during this step"))
+            failure = (last, StepFailure("timed out: reached \(timeoutName(pickle, timeout: timeout)) during this step"))
             trail[index] = "✗" + trail[index].dropFirst()
         }
         let outputTail = run.outputTail()
@@ -283,7 +283,7 @@ package enum ScenarioRunner {
                 continue
             }
             if ContinuousClock.now >= run.deadline {
-                failure = (step, StepFailure("timed out: the scenario reached its \(Runner.format(run.timeout)) timeout before this step"))
+                failure = (step, StepFailure("timed out: reached \(run.scenarioTimeoutName) before this step"))
                 trail.append("✗ \(label)")
                 continue
             }

@@ -21,7 +21,7 @@ func deliver(_ run: ScenarioRun, _ message: String) throws(StepFailure) -> Int {
             throw StepFailure("the program \(status) before it took the control message \"\(message.prefix(80))\"")
         }
         if ContinuousClock.now >= deadline {
-            let within = budget.cut.map { "before \($0)" } ?? "within \(Runner.format(budget.limit))"
+            let within = budget.cut.map { "before \($0)" } ?? "within \(run.stepLimitName(budget.limit))"
             throw StepFailure(
                 "the program did not take the control message \"\(message.prefix(80))\" \(within) (does it read ControlChannel?)")
         }

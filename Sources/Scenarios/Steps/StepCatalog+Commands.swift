@@ -39,8 +39,13 @@ extension StepCatalog {
                 throw StepFailure("cannot copy \(source) into the scenario's directory: \(error)", kind: .error)
             }
         },
-        StepDefinition("I run \(quoted)", example: "When I run \"sort input.txt\"", check: { wordsProblem($0[0]) }) { run, captures, _ in
-            try run.runCommand(captures[0])
+        // Bounded by the scenario's timeout (a build or an install takes longer than a wait for output), or by its
+        // own `within`.
+        StepDefinition(
+            "I run \(quoted)(?: within (\\S+))?", example: "When I run \"sort input.txt\"", durationCaptures: [1],
+            check: { wordsProblem($0[0]) }
+        ) { run, captures, _ in
+            try run.within(captures[1]) { try run.runCommand(captures[0]) }
         },
         StepDefinition(
             "I send the signal \(quoted)", example: "When I send the signal \"INT\"",

@@ -138,7 +138,7 @@ package enum StepCatalog {
             do {
                 try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8), timeout: budget.limit)
             } catch let error as Errno where error == .timedOut {
-                throw StepFailure("the program did not read what was typed within \(budget.cut ?? Runner.format(budget.limit))")
+                throw StepFailure("the program did not read what was typed within \(run.describe(budget))")
             } catch {
                 throw StepFailure("cannot type into the program: \(error) (did it exit or close stdin?)")
             }
