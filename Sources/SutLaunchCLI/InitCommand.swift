@@ -10,17 +10,18 @@ import Foundation
 
 /// The options of `sut-launch init [--program PROGRAM] [DIR]`.
 package enum InitOption: CommandOption {
-    case program, help
+    case program, force, help
 
     package var repeats: Bool {
         switch self {
-        case .program, .help: false
+        case .program, .force, .help: false
         }
     }
 
     package var spec: OptionSpec {
         switch self {
         case .program: OptionSpec("--program", value: "PROGRAM", help: "the program the example scenarios launch (default: echo)")
+        case .force: OptionSpec("--force", help: "replace the starter's files where they exist (never a link or a directory)")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }
@@ -31,8 +32,8 @@ package enum InitOption: CommandOption {
 package enum InitCommand {
     /// The text of `sut-launch init --help`.
     package static var help: String {
-        "USAGE:\n  sut-launch init [--program PROGRAM] [DIR]\n\nWrites features/example.feature, stubs/example.json and ci/ snippets into DIR (default: here),\n"
-            + "never overwriting a file; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + InitOption.helpLines
+        "USAGE:\n  sut-launch init [--program PROGRAM] [--force] [DIR]\n\nWrites features/example.feature, stubs/example.json and ci/ workflows into DIR (default: here),\n"
+            + "never overwriting a file without --force; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + InitOption.helpLines
     }
 
     /// Runs `init` with the arguments after it; returns the exit code.
@@ -56,21 +57,27 @@ package enum InitCommand {
         // dangling link included, is never written over or through.
         let root: RootedDirectory
         do { root = try RootedDirectory(directory, create: true) } catch { throw UsageError(.initFailed("\(error)")) }
-        let existing = files.map(\.path).filter { path in
+        // --force replaces the starter's own names when they are regular files; a link, a directory or anything
+        // else at a name (or on its path) is refused even then: replaced by rename, never written through.
+        let force = parsed.has(.force)
+        var refused: [String] = []
+        for path in files.map(\.path) {
             var prefix = ""
-            for component in path.split(separator: "/") {
+            for (offset, component) in path.split(separator: "/").enumerated() {
                 prefix += (prefix.isEmpty ? "" : "/") + component
-                guard let kind = root.kind(of: prefix) else { return false }
-                if kind != .directory { return true }
+                guard let kind = root.kind(of: prefix) else { break }
+                let last = offset == path.split(separator: "/").count - 1
+                if kind == .directory && !last { continue }
+                if !(force && last && kind == .file) { refused.append(directory + "/" + path) }
+                break
             }
-            return true
         }
-        guard existing.isEmpty else {
-            throw UsageError(.initWouldOverwrite(existing.map { directory + "/" + $0 }))
+        guard refused.isEmpty else {
+            throw UsageError(.initWouldOverwrite(refused, force: force))
         }
         for file in files {
             let path = directory + "/" + file.path
-            do { try root.write(Array(file.text.utf8), to: file.path, replacing: false) } catch {
+            do { try root.write(Array(file.text.utf8), to: file.path, replacing: force) } catch {
                 throw UsageError(.initFailed("cannot write \(path): \(error)"))
             }
             Console.out("wrote \(path)\n")
@@ -87,42 +94,15 @@ package enum InitCommand {
                 """
                 {
                   "routes": [
-                    { "method": "GET", "path": "/hello", "status": 200, "json": { "message": "hello" } }
+                    { "method": "GET", "path": "/hello", "status": 200, "json": { "message": "hello" } },
+                    { "method": "GET", "path": "/cities", "status": 200, "json": [ { "name": "Milano" } ] }
                   ]
                 }
 
                 """
             ),
-            (
-                "ci/github-actions.yml",
-                """
-                # A GitHub Actions job: copy into .github/workflows/. It runs the suite and keeps the JUnit report.
-                jobs:
-                  scenarios:
-                    runs-on: ubuntu-latest
-                    steps:
-                      - uses: actions/checkout@v4
-                      - run: sut-launch test --format github --junit junit.xml features
-                      - if: always()
-                        uses: actions/upload-artifact@v4
-                        with: { name: junit, path: junit.xml }
-
-                """
-            ),
-            (
-                "ci/gitlab-ci.yml",
-                """
-                # A GitLab CI job: merge into .gitlab-ci.yml. GitLab reads the JUnit report into the merge request.
-                scenarios:
-                  script:
-                    - sut-launch test --junit junit.xml features
-                  artifacts:
-                    when: always
-                    reports:
-                      junit: junit.xml
-
-                """
-            ),
+            ("ci/github-actions.yml", InitCommand.githubWorkflow),
+            ("ci/gitlab-ci.yml", InitCommand.gitlabPipeline),
         ]
     }
 
