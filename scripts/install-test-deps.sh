@@ -5,7 +5,7 @@
 # the oracle for TerminalScreen; gherkin-official, Cucumber's reference parser, for the 80 Gherkin languages;
 # cucumber-messages, Cucumber's message classes, to check what --messages writes; cucumber-tag-expressions and
 # cucumber-expressions, the references for --tags and step patterns; lxml, the reference for XPath; libxml2, which the
-# XML matchers load at run time)
+# XML matchers load at run time; PyYAML, to parse the CI recipes)
 # when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
@@ -18,6 +18,8 @@ command -v setsid >/dev/null || missing+=(util-linux)
 command -v xmllint >/dev/null || missing+=(libxml2-utils)
 command -v groff >/dev/null || missing+=(groff-base)
 command -v git >/dev/null || missing+=(git)
+# PyYAML: the CI recipes' workflow files (docs/ci.md, init's ci/) are parsed as YAML by CIRecipesEndToEndTests.
+python3 -c "import yaml" 2>/dev/null || missing+=(python3-yaml)
 command -v java >/dev/null || missing+=(default-jre-headless)
 # The mock server's --https loads the system's OpenSSL at run time; the HTTPS tests need it (and openssl s_client).
 { ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3\|libssl\.so\.1\.1'; } || missing+=(libssl3)
