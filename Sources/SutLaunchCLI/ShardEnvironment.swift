@@ -101,7 +101,8 @@ enum ShardEnvironment {
             count = given
         } else {
             throw UsageError(
-                "\(spelling) auto: \(source.index) is set (\(source.ci)) but gives no total; pass --shard auto/N with N the Job's completions")
+                "\(spelling) auto: \(source.index) is set (\(source.ci)) but gives no total; pass --shard auto/N with N the Job's completions"
+            )
         }
         guard let raw = environment[source.index] else {
             // GitLab and CircleCI set the total (1) on every job, the index only on parallel ones.
@@ -155,6 +156,7 @@ enum ShardEnvironment {
             environment["GITHUB_ACTIONS"] == "true"
             ? "this is GitHub Actions, which sets no shard index: pass --shard ${{ matrix.shard }}/N"
             : "on GitHub Actions pass --shard ${{ matrix.shard }}/N"
-        return "\(spelling) auto\(given.map { "/\($0)" } ?? ""): no CI shard variables are set (\(pairs.joined(separator: ", "))); \(github)"
+        return
+            "\(spelling) auto\(given.map { "/\($0)" } ?? ""): no CI shard variables are set (\(pairs.joined(separator: ", "))); \(github)"
     }
 }

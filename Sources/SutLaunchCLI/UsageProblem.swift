@@ -95,7 +95,8 @@ package enum UsageProblem: Sendable, Hashable {
         case .noSuchPath(let path, let kind): "\(path): no such \(kind)"
         case .unreadablePath(let path, let reason): "\(path): \(reason)"
         case .unreadableStepFile(let spelling, let path, let reason): "\(spelling) \(path): \(reason)"
-        case .notShardTimings(let spelling, let path): "\(spelling) \(path): not a JUnit file, a sut-launch test --report or Cucumber Messages with a scenario's time in it"
+        case .notShardTimings(let spelling, let path):
+            "\(spelling) \(path): not a JUnit file, a sut-launch test --report or Cucumber Messages with a scenario's time in it"
         case .walk(let message): message
         default: commandMessage
         }

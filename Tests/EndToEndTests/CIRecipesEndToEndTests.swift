@@ -106,7 +106,8 @@ import Testing
         let environment = ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": directory.appendingPathComponent("summary.md").path]
         var ran: [String] = []
         for k in shards {
-            let result = try Self.shell(test.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(k)"), in: directory, environment: environment)
+            let result = try Self.shell(
+                test.replacingOccurrences(of: "${{ matrix.shard }}", with: "\(k)"), in: directory, environment: environment)
             #expect(result.status == 0, "shard \(k): \(result.stdout)\(result.stderr)")
             ran += try Self.ran(messages: directory.appendingPathComponent("shard-\(k).ndjson"))
         }
@@ -143,7 +144,8 @@ import Testing
         var junits: [URL] = []
         for k in 1...total {
             for line in script {
-                let result = try Self.shell(line, in: directory, environment: ["CI_NODE_INDEX": "\(k)", "CI_NODE_TOTAL": "\(total)", "CI": "true"])
+                let result = try Self.shell(
+                    line, in: directory, environment: ["CI_NODE_INDEX": "\(k)", "CI_NODE_TOTAL": "\(total)", "CI": "true"])
                 #expect(result.status == 0, "node \(k): \(result.stdout)\(result.stderr)")
                 #expect(result.stderr.contains("shard \(k)/4 from GitLab CI"), "\(result.stderr)")
             }

@@ -89,7 +89,10 @@ import Testing
         (["JOB_COMPLETION_INDEX": "2"], "auto", "pass --shard auto/N"),
         (["JOB_COMPLETION_INDEX": "4"], "auto/4", "JOB_COMPLETION_INDEX='4'"),
         (["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "4"], "auto/3", "CI_NODE_TOTAL=4"),
-        (["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "4", "CIRCLE_NODE_INDEX": "2", "CIRCLE_NODE_TOTAL": "4"], "auto", "but CircleCI says 3/4"),
+        (
+            ["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "4", "CIRCLE_NODE_INDEX": "2", "CIRCLE_NODE_TOTAL": "4"], "auto",
+            "but CircleCI says 3/4"
+        ),
         (["GITHUB_ACTIONS": "true"], "auto", "this is GitHub Actions, which sets no shard index: pass --shard ${{ matrix.shard }}/N"),
         ([:], "auto", "CI_NODE_INDEX/CI_NODE_TOTAL"),
         ([:], "auto/0", "the total after auto/"),

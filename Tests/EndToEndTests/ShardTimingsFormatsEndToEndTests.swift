@@ -61,11 +61,18 @@ import Testing
         let feature = try Self.suite(in: directory)
         let pickle = "{\"pickle\":{\"id\":\"p\",\"uri\":\"\(feature)\",\"location\":{\"line\":2},\"name\":\"s1\"}}"
         let testCase = "{\"testCase\":{\"id\":\"c\",\"pickleId\":\"p\"}}"
-        func started(_ seconds: String) -> String { "{\"testCaseStarted\":{\"id\":\"s\",\"testCaseId\":\"c\",\"timestamp\":{\"seconds\":\(seconds),\"nanos\":0}}}" }
-        func finished(_ seconds: String) -> String { "{\"testCaseFinished\":{\"testCaseStartedId\":\"s\",\"timestamp\":{\"seconds\":\(seconds),\"nanos\":0}}}" }
+        func started(_ seconds: String) -> String {
+            "{\"testCaseStarted\":{\"id\":\"s\",\"testCaseId\":\"c\",\"timestamp\":{\"seconds\":\(seconds),\"nanos\":0}}}"
+        }
+        func finished(_ seconds: String) -> String {
+            "{\"testCaseFinished\":{\"testCaseStartedId\":\"s\",\"timestamp\":{\"seconds\":\(seconds),\"nanos\":0}}}"
+        }
         let meta = "{\"meta\":{\"protocolVersion\":\"27.0.0\"}}"
         let cases: [(name: String, text: String, status: Int32, says: String)] = [
-            ("backwards.ndjson", [meta, pickle, testCase, started("100"), finished("50")].joined(separator: "\n"), 3, "backwards.ndjson:5"),
+            (
+                "backwards.ndjson", [meta, pickle, testCase, started("100"), finished("50")].joined(separator: "\n"), 3,
+                "backwards.ndjson:5"
+            ),
             ("huge.ndjson", [meta, pickle, testCase, started("1"), finished("1e300")].joined(separator: "\n"), 3, "huge.ndjson:5"),
             ("negative.ndjson", [meta, pickle, testCase, started("-5"), finished("1")].joined(separator: "\n"), 3, "negative.ndjson:4"),
             ("broken.ndjson", [meta, "{\"pickle\":{\"id\":", testCase].joined(separator: "\n"), 3, "broken.ndjson:2"),
@@ -84,7 +91,8 @@ import Testing
         // Listed twice (a retried attempt): the longest counts, so s1 (1 s then 500 s) gets a shard to itself.
         let twice = try CLI.write(
             "<testsuite><testcase classname=\"timed\" name=\"s1\" time=\"1\"/><testcase classname=\"timed\" name=\"s1\" time=\"500\"/>"
-                + (2...6).map { "<testcase classname=\"timed\" name=\"s\($0)\" time=\"1\"/>" }.joined() + "</testsuite>", "twice.xml", in: directory)
+                + (2...6).map { "<testcase classname=\"timed\" name=\"s\($0)\" time=\"1\"/>" }.joined() + "</testsuite>", "twice.xml",
+            in: directory)
         #expect(try Self.shard(1, twice, feature) == ["s1"])
     }
 }

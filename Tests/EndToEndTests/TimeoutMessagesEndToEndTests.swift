@@ -14,30 +14,42 @@ import Testing
     /// `When I run` outlives the step timeout (200ms here, 2s by default): a command runs to its end.
     @Test func aCommandStepIsBoundedByTheScenarioNotTheStepTimeout() throws {
         let result = try Self.run(
-            "Feature: t\n  Scenario: a slow command\n    When I run \"sleep 0.6\"\n    Then the exit code is 0\n", ["--step-timeout", "200ms"])
+            "Feature: t\n  Scenario: a slow command\n    When I run \"sleep 0.6\"\n    Then the exit code is 0\n",
+            ["--step-timeout", "200ms"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
     /// Each limit, when it stops something, is named with what raises it.
-    @Test(arguments: [
-        // The scenario's timeout from --scenario-timeout, cutting a command.
-        ("  Scenario: c\n    When I run \"sleep 5\"\n", ["--scenario-timeout", "1s"],
-         "sleep was still running after the scenario's 1s timeout (raise it with --scenario-timeout or a @timeout= tag)"),
-        // The scenario's timeout from its tag.
-        ("  @timeout=1s\n  Scenario: c\n    When I run \"sleep 5\"\n", [],
-         "sleep was still running after the scenario's 1s timeout (raise its @timeout=1s tag)"),
-        // A command's own within.
-        ("  Scenario: c\n    When I run \"sleep 5\" within 300ms\n", [], "sleep was still running after 300ms (the step's `within`)"),
-        // A wait for output: the step timeout.
-        ("  Scenario: w\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then I see \"never\"\n",
-         ["--step-timeout", "300ms"], "it did not appear within 300ms (raise it with --step-timeout or `within` on the step)"),
-        // An exit code awaited.
-        ("  Scenario: e\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then the exit code is 0\n",
-         ["--step-timeout", "300ms"], "still running after 300ms (raise it with --step-timeout or `within` on the step)"),
-        // A wait cut by the scenario's deadline names both.
-        ("  @timeout=1s\n  Scenario: cut\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then I see \"never\" within 5s\n",
-         [], "the scenario's 1s timeout (raise its @timeout=1s tag; the step asked for 5s)"),
-    ] as [(String, [String], String)])
+    @Test(
+        arguments: [
+            // The scenario's timeout from --scenario-timeout, cutting a command.
+            (
+                "  Scenario: c\n    When I run \"sleep 5\"\n", ["--scenario-timeout", "1s"],
+                "sleep was still running after the scenario's 1s timeout (raise it with --scenario-timeout or a @timeout= tag)"
+            ),
+            // The scenario's timeout from its tag.
+            (
+                "  @timeout=1s\n  Scenario: c\n    When I run \"sleep 5\"\n", [],
+                "sleep was still running after the scenario's 1s timeout (raise its @timeout=1s tag)"
+            ),
+            // A command's own within.
+            ("  Scenario: c\n    When I run \"sleep 5\" within 300ms\n", [], "sleep was still running after 300ms (the step's `within`)"),
+            // A wait for output: the step timeout.
+            (
+                "  Scenario: w\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then I see \"never\"\n",
+                ["--step-timeout", "300ms"], "it did not appear within 300ms (raise it with --step-timeout or `within` on the step)"
+            ),
+            // An exit code awaited.
+            (
+                "  Scenario: e\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then the exit code is 0\n",
+                ["--step-timeout", "300ms"], "still running after 300ms (raise it with --step-timeout or `within` on the step)"
+            ),
+            // A wait cut by the scenario's deadline names both.
+            (
+                "  @timeout=1s\n  Scenario: cut\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then I see \"never\" within 5s\n",
+                [], "the scenario's 1s timeout (raise its @timeout=1s tag; the step asked for 5s)"
+            ),
+        ] as [(String, [String], String)])
     func everyTimeoutMessageNamesWhatRaisesIt(scenario: String, options: [String], says: String) throws {
         let result = try Self.run("Feature: t\n" + scenario, options)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")

@@ -53,7 +53,10 @@ import Testing
             .httpsHostWithOwnCertificate("--https-host a.test (argument 3)"),
             "--https-host a.test (argument 3) names hosts for a minted certificate; --https-cert serves the names it holds: leave --https-host out"
         ),
-        (.initWouldOverwrite(["d/a", "d/b"], force: false), "init will not overwrite d/a, d/b; choose an empty directory, or pass --force to replace them"),
+        (
+            .initWouldOverwrite(["d/a", "d/b"], force: false),
+            "init will not overwrite d/a, d/b; choose an empty directory, or pass --force to replace them"
+        ),
     ])
     func rendersTheMessageUsersSee(problem: UsageProblem, message: String) {
         #expect(problem.message == message)

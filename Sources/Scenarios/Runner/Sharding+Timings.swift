@@ -91,7 +91,9 @@ extension Sharding {
             if let classname = attribute("classname", in: head), let name = attribute("name", in: head) {
                 keep(seconds, "\(classname): \(name)", in: &timings)
             }
-            if let path = attribute("file", in: head), let at = attribute("line", in: head), BoundedNumber.integer(at, in: 1...Int.max) != nil {
+            if let path = attribute("file", in: head), let at = attribute("line", in: head),
+                BoundedNumber.integer(at, in: 1...Int.max) != nil
+            {
                 keep(seconds, "\(path):\(at)", in: &timings)
             }
         }
@@ -132,7 +134,8 @@ extension Sharding {
                 let seconds = try instant(body["timestamp"], file: file, line: number) - start.at
                 guard (0...maxSeconds).contains(seconds) else {
                     throw InputError(
-                        file: file, line: number, "testCaseFinished is \(Int(seconds)) s after its start; a time is from 0 to \(Int(maxSeconds)) s")
+                        file: file, line: number,
+                        "testCaseFinished is \(Int(seconds)) s after its start; a time is from 0 to \(Int(maxSeconds)) s")
                 }
                 keep(seconds, location, in: &timings)
             }
