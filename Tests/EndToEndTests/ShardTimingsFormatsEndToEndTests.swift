@@ -88,6 +88,18 @@ import Testing
             #expect(result.status == item.status, "\(item.name): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains(item.says), "\(item.name): \(result.stderr)")
         }
+        // Huge (a sparse 300 MiB file: no disk used) and a FIFO nobody writes: refused by name, never read or waited on.
+        let huge = directory.appendingPathComponent("huge.xml")
+        _ = FileManager.default.createFile(atPath: huge.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 300 << 20)
+        try handle.close()
+        let big = try CLI.run(["test", "--list", "--shard", "1/2", "--shard-timings", huge.path, feature])
+        #expect(big.status == 2 && big.stderr.contains("larger than 256 MiB"), "\(big.stderr)")
+        let fifo = directory.appendingPathComponent("fifo").path
+        _ = try CLI.output(of: ["mkfifo", fifo])
+        let waited = try CLI.run(["test", "--list", "--shard", "1/2", "--shard-timings", fifo, feature])
+        #expect(waited.status == 2 && waited.stderr.contains("FIFO"), "\(waited.stderr)")
         // Listed twice (a retried attempt): the longest counts, so s1 (1 s then 500 s) gets a shard to itself.
         let twice = try CLI.write(
             "<testsuite><testcase classname=\"timed\" name=\"s1\" time=\"1\"/><testcase classname=\"timed\" name=\"s1\" time=\"500\"/>"
