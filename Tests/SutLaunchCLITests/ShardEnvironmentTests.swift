@@ -7,9 +7,15 @@ import Testing
 /// `--shard auto` parsed and resolved in-process: the table's bases, precedence, and the words users read.
 @Suite struct ShardEnvironmentTests {
     @Test func autoParsesIntoTheOptionsAndKOverNStillParsesAsBefore() throws {
-        guard case .run(let auto) = try TestOptions.parse(["--shard", "auto/4", "f.feature"]) else { Issue.record("help"); return }
+        guard case .run(let auto) = try TestOptions.parse(["--shard", "auto/4", "f.feature"]) else {
+            Issue.record("help")
+            return
+        }
         #expect(auto.autoShard?.total == 4 && auto.scenario.shard == nil)
-        guard case .run(let plain) = try TestOptions.parse(["--shard", "2/8", "f.feature"]) else { Issue.record("help"); return }
+        guard case .run(let plain) = try TestOptions.parse(["--shard", "2/8", "f.feature"]) else {
+            Issue.record("help")
+            return
+        }
         #expect(plain.autoShard == nil && plain.scenario.shard?.index == 2)
         #expect(throws: CommandFailure.self) { try TestOptions.parse(["--shard", "auto/10001", "f.feature"]) }
     }
