@@ -56,6 +56,23 @@ import Testing
         #expect(result.stdout.contains(says), "\(result.stdout)")
     }
 
+    /// A step-file command is a command too: it outlives the step timeout, and the scenario's timeout stops it, named.
+    @Test func aStepFileCommandIsBoundedByTheScenario() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(#"[ { "step": "it sleeps {int}", "run": ["sleep", "{1}"] } ]"#, "sleep.steps.json", in: directory)
+        let feature = try CLI.write(
+            "Feature: t\n  Scenario: short\n    Given it sleeps 1\n\n  @timeout=1500ms\n  Scenario: long\n    Given it sleeps 5\n",
+            "t.feature",
+            in: directory)
+        let result = try CLI.run(["test", "--step-timeout", "200ms", feature])
+        #expect(result.stdout.contains("2 scenarios: 1 passed, 1 failed"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "the step's command sleep was still running after the scenario's 1.5s timeout (raise its @timeout=1500ms tag)"),
+            "\(result.stdout)")
+    }
+
     /// A `within` that is not a duration is found when the file loads (exit 3), before anything runs.
     @Test func aBadWithinOnACommandIsRefusedAtLoad() throws {
         let result = try Self.run("Feature: t\n  Scenario: c\n    When I run \"true\" within soon\n")

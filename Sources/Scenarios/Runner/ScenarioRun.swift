@@ -285,11 +285,13 @@ final class ScenarioRun {
             }
         }
         process.closeStandardInput()
-        guard let status = process.waitForExit(timeout: waitLimit) else {
+        // A command, as When I run is: bounded by the scenario's time (its input above is a wait: the step timeout).
+        let budget = commandBudget()
+        guard let status = process.waitForExit(timeout: budget.limit) else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             process.finish(grace: options.killGrace)
             throw StepFailure(
-                "the step's command \(argv[0]) was still running after \(waitDescription) and was stopped (\(userStep.source))")
+                "the step's command \(argv[0]) was still running after \(describe(budget)) and was stopped (\(userStep.source))")
         }
         process.finish(grace: options.killGrace)
         guard status == .exited(0) else {
