@@ -8,7 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The options of `sut-launch init [--program PROGRAM] [DIR]`.
+/// The options of `sut-launch init [--program PROGRAM] [--force] [DIR]`.
 package enum InitOption: CommandOption {
     case program, force, help
 
@@ -27,8 +27,9 @@ package enum InitOption: CommandOption {
     }
 }
 
-/// `sut-launch init [--program PROGRAM] [DIR]`: a starter layout that passes as written against the program
-/// named (a feature file, a stub file, CI snippets). It never overwrites a file.
+/// `sut-launch init [--program PROGRAM] [--force] [DIR]`: a starter layout that passes as written against the program
+/// named and against MyAppCLI (a feature file, a stub file, the sharded CI workflows). It never overwrites a file
+/// without `--force`, and never writes over or through a link or a directory.
 package enum InitCommand {
     /// The text of `sut-launch init --help`.
     package static var help: String {
