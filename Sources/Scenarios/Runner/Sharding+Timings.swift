@@ -107,12 +107,14 @@ extension Sharding {
         var starts: [String: (testCase: String, at: Double)] = [:] // testCaseStarted id → case, instant
         var timings: [String: Double] = [:]
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines cut on bytes, the key read from the first bytes: an attachment's megabytes are never made a String.
+        for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
-            guard let key = firstKey(String(line.prefix(40))), ["pickle", "testCase", "testCaseStarted", "testCaseFinished"].contains(key)
+            guard let key = firstKey(String(decoding: line.prefix(40), as: UTF8.self)),
+                ["pickle", "testCase", "testCaseStarted", "testCaseFinished"].contains(key)
             else { continue }
             let node: JSONNode
-            do { node = try JSONParser.parse(String(line)) } catch {
+            do { node = try JSONParser.parse(String(decoding: line, as: UTF8.self)) } catch {
                 throw InputError(file: file, line: number, "not a JSON line of Cucumber Messages: \(error.message)")
             }
             guard let body = node[key] else { continue }
