@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AutomationSupport
 import MockServer
 package import ProcessEngine
@@ -22,13 +27,29 @@ extension Sharding {
     /// - Returns: nil when the text is none of the formats, or holds no scenario time.
     /// - Throws: ``InputError`` naming `file` and the line of a malformed or out-of-range number, or of broken JSON.
     package static func timings(from text: String, file: String) throws(InputError) -> [String: Double]? {
+        try timings(from: Array(text.utf8), file: file)
+    }
+
+    /// Timings from the file's bytes: a UTF-8 byte order mark is skipped (whatever the format), a NUL byte is
+    /// refused at once (no format holds one: a binary file is never parsed), JUnit is read in one pass
+    /// (``JUnitTimings``) and Messages line by line on bytes.
+    package static func timings(from bytes: [UInt8], file: String) throws(InputError) -> [String: Double]? {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let body = bytes.starts(with: bom) ? bytes[3...] : bytes[...]
+        if let nul = body.withUnsafeBufferPointer({ buffer in
+            buffer.baseAddress.flatMap { memchr($0, 0, buffer.count) }.map { UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!) }
+        }) {
+            let line = 1 + body[body.startIndex..<(body.startIndex + nul)].split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
+            throw InputError(file: file, line: line, "a NUL byte: a timings file is text (JUnit, a JSON report or Cucumber Messages)")
+        }
+        let first = body.first { !isSpace($0) }
         let found: [String: Double]?
-        if let key = firstKey(text), messageKeys.contains(key) {
-            found = try messagesTimings(text, file: file)
-        } else if text.hasPrefix("{") {
-            found = try reportTimings(text, file: file)
-        } else if text.contains("<testcase") {
-            found = try junitTimings(text, file: file)
+        if let key = firstKey(body), messageKeys.contains(key) {
+            found = try messagesTimings(body, file: file)
+        } else if first == UInt8(ascii: "{") {
+            found = try reportTimings(String(decoding: body, as: UTF8.self), file: file)
+        } else if first == UInt8(ascii: "<") {
+            found = try body.withUnsafeBufferPointer { (buffer) throws(InputError) in try junitTimings(buffer, file: file) }
         } else {
             found = nil
         }
@@ -36,9 +57,19 @@ extension Sharding {
         return found
     }
 
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    private static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var start = line.startIndex
+        var end = line.endIndex
+        while start < end, isSpace(line[start]) { start += 1 }
+        while end > start, isSpace(line[end - 1]) { end -= 1 }
+        return line[start..<end]
+    }
+
     /// The first key of the text's first JSON object (`{"meta":…` → meta).
-    private static func firstKey(_ text: String) -> String? {
-        let head = text.utf8.prefix(200).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    private static func firstKey(_ text: ArraySlice<UInt8>) -> String? {
+        let head = text.prefix(200).drop(while: isSpace)
         guard head.first == UInt8(ascii: "{") else { return nil }
         let rest = head.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
         guard rest.first == UInt8(ascii: "\"") else { return nil }
@@ -76,24 +107,20 @@ extension Sharding {
     }
 
     /// JUnit: each testcase's classname, name, time, and file and line when written (not with `--junit-strict`).
-    private static func junitTimings(_ text: String, file: String) throws(InputError) -> [String: Double] {
+    private static func junitTimings(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(InputError) -> [String: Double] {
         var timings: [String: Double] = [:]
-        var line = 1
-        for (number, element) in text.split(separator: "<testcase", omittingEmptySubsequences: false).enumerated() {
-            defer { line += element.utf8.count { $0 == 0x0A } }
-            guard number > 0 else { continue }
-            let head = element.prefix { $0 != ">" }
-            guard let time = attribute("time", in: head) else { continue }
+        for testcase in try JUnitTimings.read(bytes, file: file) {
+            let attributes = testcase.attributes
+            guard let time = attributes["time"] else { continue }
             guard let seconds = BoundedNumber.decimal(time, in: 0...maxSeconds) else {
                 throw InputError(
-                    file: file, line: line, "testcase time '\(time.prefix(40))' is not a number from 0 to \(Int(maxSeconds)) (seconds)")
+                    file: file, line: testcase.line,
+                    "testcase time '\(time.prefix(40))' is not a number from 0 to \(Int(maxSeconds)) (seconds)")
             }
-            if let classname = attribute("classname", in: head), let name = attribute("name", in: head) {
+            if let classname = attributes["classname"], let name = attributes["name"] {
                 keep(seconds, "\(classname): \(name)", in: &timings)
             }
-            if let path = attribute("file", in: head), let at = attribute("line", in: head),
-                BoundedNumber.integer(at, in: 1...Int.max) != nil
-            {
+            if let path = attributes["file"], let at = attributes["line"], BoundedNumber.integer(at, in: 1...Int.max) != nil {
                 keep(seconds, "\(path):\(at)", in: &timings)
             }
         }
@@ -101,18 +128,24 @@ extension Sharding {
     }
 
     /// Cucumber Messages: each finished test case's time (finish minus start), keyed by its pickle's `uri:line`.
-    private static func messagesTimings(_ text: String, file: String) throws(InputError) -> [String: Double] {
+    private static func messagesTimings(_ text: ArraySlice<UInt8>, file: String) throws(InputError) -> [String: Double] {
         var locations: [String: String] = [:] // pickle id → uri:line
         var cases: [String: String] = [:] // test case id → pickle id
         var starts: [String: (testCase: String, at: Double)] = [:] // testCaseStarted id → case, instant
         var timings: [String: Double] = [:]
         var number = 0
         // Lines cut on bytes, the key read from the first bytes: an attachment's megabytes are never made a String.
-        for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        for raw in text.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
-            guard let key = firstKey(String(decoding: line.prefix(40), as: UTF8.self)),
-                ["pickle", "testCase", "testCaseStarted", "testCaseFinished"].contains(key)
-            else { continue }
+            let line = trimmed(raw)
+            guard !line.isEmpty else { continue }
+            // Every line is one JSON object: a line that cannot be one is refused, even one that is never parsed.
+            guard line.first == UInt8(ascii: "{"), line.last == UInt8(ascii: "}"), let key = firstKey(raw) else {
+                throw InputError(
+                    file: file, line: number,
+                    "not a JSON line of Cucumber Messages: '\(String(decoding: line.prefix(40), as: UTF8.self).escapingControlCharacters())'")
+            }
+            guard ["pickle", "testCase", "testCaseStarted", "testCaseFinished"].contains(key) else { continue }
             let node: JSONNode
             do { node = try JSONParser.parse(String(decoding: line, as: UTF8.self)) } catch {
                 throw InputError(file: file, line: number, "not a JSON line of Cucumber Messages: \(error.message)")
