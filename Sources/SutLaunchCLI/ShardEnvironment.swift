@@ -13,7 +13,7 @@ import Scenarios
 /// | Kubernetes Indexed Job | `JOB_COMPLETION_INDEX` (0) | N of `--shard auto/N` |
 ///
 /// GitHub Actions sets no index: a matrix passes `--shard ${{ matrix.shard }}/N`. Every value goes through
-/// ``BoundedNumber``: empty, negative, non-numeric, huge, an index past the total and a total of 0 are usage errors
+/// ``BoundedNumber`` and must be bare digits: empty, signed (`-0`, `+1`), negative, non-numeric, huge, an index past the total and a total of 0 are usage errors
 /// (exit 2) naming the variable. When several CIs' variables are set, the first in the table's order is used
 /// (Bazel first: it runs inside a CI job); another one that splits the suite too (a total above 1) and says
 /// otherwise is a usage error naming both, never a silent pick.
@@ -92,7 +92,7 @@ enum ShardEnvironment {
             guard environment[name] != nil else {
                 throw UsageError("\(spelling) auto: \(source.index) is set but \(name) is not (\(source.ci) sets both)")
             }
-            guard let total = BoundedNumber.integer(raw, in: NumericOptions.shardCount) else {
+            guard digitsOnly(raw), let total = BoundedNumber.integer(raw, in: NumericOptions.shardCount) else {
                 throw UsageError("\(spelling) auto: \(name)=\(quoted(raw)) is not a whole number from 1 to \(limit) (\(source.ci))")
             }
             count = total
@@ -112,7 +112,7 @@ enum ShardEnvironment {
             return Found(ci: source.ci, index: 1, count: 1, variables: variables.joined(separator: ", "))
         }
         let range = source.base...(count - 1 + source.base)
-        guard let index = BoundedNumber.integer(raw, in: range) else {
+        guard digitsOnly(raw), let index = BoundedNumber.integer(raw, in: range) else {
             throw UsageError(
                 "\(spelling) auto: \(source.index)=\(quoted(raw)) is not a whole number from \(range.lowerBound) to \(range.upperBound) "
                     + "(\(source.ci) counts from \(source.base), \(source.total.map { "\($0)=\(count)" } ?? "auto/\(count)"))")
@@ -131,7 +131,7 @@ enum ShardEnvironment {
         var said = "\(auto.spelling) auto: shard \(found.index)/\(found.count) from \(found.ci) (\(found.variables))"
         if found.isBazel {
             if let status = environment["TEST_SHARD_STATUS_FILE"], !status.isEmpty {
-                if let problem = OutputFile.write([], to: status) {
+                if let problem = OutputFile.touch(status) {
                     throw UsageError("\(auto.spelling) auto: cannot touch TEST_SHARD_STATUS_FILE \(status): \(problem)")
                 }
             }
@@ -140,11 +140,15 @@ enum ShardEnvironment {
                     throw UsageError("\(auto.spelling) auto: cannot write JUnit to XML_OUTPUT_FILE \(xml): \(problem)")
                 }
                 options.junitPath = xml
+                options.junitFromEnvironment = true
                 said += "; JUnit to XML_OUTPUT_FILE"
             }
         }
         Console.line(said)
     }
+
+    /// A CI writes its index and total as bare digits: a sign (`-0`, `+1`) or a space is not one of its values.
+    private static func digitsOnly(_ raw: String) -> Bool { !raw.isEmpty && raw.utf8.allSatisfy { (0x30...0x39).contains($0) } }
 
     /// A value for a message: quoted, cut at 40 characters, control characters escaped.
     private static func quoted(_ value: String) -> String { "'" + String(value.prefix(40)).escapingControlCharacters() + "'" }

@@ -23,6 +23,8 @@ package struct TestOptions {
     /// The feature files and directories, `FILE.feature:LINE` already split into ``ScenarioOptions/lines``.
     package var featurePaths: [String] = []
     package var junitPath: String?
+    /// True when `junitPath` is Bazel's `XML_OUTPUT_FILE` (`--shard auto`), not `--junit`: messages name it.
+    package var junitFromEnvironment = false
     package var junitStrict = false
     package var reportPath: String?
     package var messagesPath: String?

@@ -14,6 +14,8 @@ import ProcessEngine
 package final class ScenarioReports: Sendable {
     private struct State {
         var junitPath: String?
+        /// How the user named the JUnit path: `--junit`, or `XML_OUTPUT_FILE` (Bazel's, under `--shard auto`).
+        var junitName = "--junit"
         var junitStrict = false
         var reportPath: String?
         /// `--format github`: the environment whose `GITHUB_STEP_SUMMARY` an interruption's summary goes to.
@@ -39,9 +41,10 @@ package final class ScenarioReports: Sendable {
     package init() {}
 
     /// Sets where the reports go (paths already checked).
-    package func configure(junit: String?, report: String?, junitStrict: Bool = false) {
+    package func configure(junit: String?, report: String?, junitStrict: Bool = false, junitName: String = "--junit") {
         state.withLock {
             $0.junitPath = junit
+            $0.junitName = junitName
             $0.junitStrict = junitStrict
             $0.reportPath = report
         }
@@ -173,7 +176,7 @@ package final class ScenarioReports: Sendable {
         if let path = state.junitPath,
             let problem = OutputFile.write(Array(JUnitReport.render(all, totalSeconds: seconds, strict: state.junitStrict).utf8), to: path)
         {
-            Console.error("--junit \(path): cannot write the JUnit report: \(problem) (exit \(ExitCode.ioError))")
+            Console.error("\(state.junitName) \(path): cannot write the JUnit report: \(problem) (exit \(ExitCode.ioError))")
             code = ExitCode.ioError
         }
         if let path = state.reportPath {
