@@ -56,7 +56,8 @@ package enum UsageProblem: Sendable, Hashable {
     case recordingOptionNeeds(String, needs: String)
     case initTakesOneDirectory([String])
     case initBadProgram(String)
-    case initWouldOverwrite([String], force: Bool)
+    case initWouldOverwrite([String])
+    case initNotAFile([String])
     case initFailed(String)
 
     /// The text the user sees, one line.
@@ -134,11 +135,11 @@ package enum UsageProblem: Sendable, Hashable {
             "\(origin) names hosts for a minted certificate; --https-cert serves the names it holds: leave --https-host out"
         case .initTakesOneDirectory(let directories): "init takes one directory, got \(directories.joined(separator: " "))"
         case .initBadProgram(let program):
-            "--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}"
-        case .initWouldOverwrite(let paths, let force):
-            force
-                ? "init will not replace \(paths.joined(separator: ", ")): not a regular file (a link, a directory or another kind), even with --force"
-                : "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory, or pass --force to replace them"
+            "--program '\(program.escapingControlCharacters())': a program name for the starter is valid UTF-8 and has no control characters, no line breaks and no ${…}"
+        case .initWouldOverwrite(let paths):
+            "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory, or pass --force to replace them"
+        case .initNotAFile(let paths):
+            "init will not write over or through \(paths.joined(separator: ", ")): not a regular file; init writes through no link, even with --force (remove it, or choose another DIR)"
         case .initFailed(let message): "init: \(message)"
         default: message
         }
