@@ -175,7 +175,7 @@ import Testing
         #expect(result.stdout.contains("3 scenarios: 1 passed, 2 failed"), "\(result.stdout)")
         #expect(
             result.stdout.contains(
-                "the program did not take the control message \"m\" within 500ms (raise it with --step-timeout or `within` on the step); does it read ControlChannel?"
+                "the program did not take the control message \"m\" within 500ms (raise it with --step-timeout); does it read ControlChannel?"
             ),
             "\(result.stdout)")
         #expect(result.stdout.contains("the program exited with code 0 before it took the control message \"m\""), "\(result.stdout)")
@@ -296,7 +296,7 @@ import Testing
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains(
-                "the step's command sleep did not take its input: it did not read it within 1s (raise it with --step-timeout or `within` on the step); it was stopped"
+                "the step's command sleep did not take its input: it did not read it within 1s (raise it with --step-timeout); it was stopped"
             ),
             "\(result.stdout)")
     }

@@ -44,6 +44,11 @@ import Testing
                 "  Scenario: e\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then the exit code is 0\n",
                 ["--step-timeout", "300ms"], "still running after 300ms (raise it with --step-timeout or `within` on the step)"
             ),
+            // A step whose own limit is its `within` says so (finding 6).
+            (
+                "  Scenario: f\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then the program finishes within 200ms\n",
+                [], "the program was still running after 200ms (the step's `within`)"
+            ),
             // A wait cut by the scenario's deadline names both.
             (
                 "  @timeout=1s\n  Scenario: cut\n    Given the program \"/bin/sleep\"\n    When I launch the program with \"5\"\n    Then I see \"never\" within 5s\n",

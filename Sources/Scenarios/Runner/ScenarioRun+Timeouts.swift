@@ -8,12 +8,14 @@ extension ScenarioRun {
     /// "the scenario's 1s timeout (raise its @timeout=1s tag)".
     var scenarioTimeoutName: String { ScenarioRunner.timeoutName(pickle, timeout: timeout) }
 
-    /// A wait's limit for messages: "2s (raise it with --step-timeout or `within` on the step)", or "5s (the step's
-    /// `within`)" inside a step that says `within`.
+    /// A wait's limit for messages: "2s (raise it with --step-timeout or `within` on the step)" when the step
+    /// can say `within`, "2s (raise it with --step-timeout)" when it cannot (`I type`, a control message, a
+    /// request count, a step file's), or "5s (the step's `within`)" inside a step that says `within`.
     func stepLimitName(_ limit: Duration) -> String {
-        stepTimeoutOverride != nil
-            ? "\(Runner.format(limit)) (the step's `within`)"
-            : "\(Runner.format(limit)) (raise it with --step-timeout or `within` on the step)"
+        if stepTimeoutOverride != nil { return "\(Runner.format(limit)) (the step's `within`)" }
+        return stepTakesWithin
+            ? "\(Runner.format(limit)) (raise it with --step-timeout or `within` on the step)"
+            : "\(Runner.format(limit)) (raise it with --step-timeout)"
     }
 
     /// What a budget of ``waitBudget(asked:)`` waited, for messages: what cut it, else its limit named.

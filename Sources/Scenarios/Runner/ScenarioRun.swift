@@ -72,6 +72,8 @@ final class ScenarioRun {
     var launches: [Launch] = []
     /// A step's own deadline (`… within 5s`), instead of the step timeout.
     var stepTimeoutOverride: Duration?
+    /// True while a catalog step whose pattern takes ` within …` runs: only then do messages suggest `within`.
+    var stepTakesWithin = false
     var trail: [String] = []
 
     /// One command or launch: what ran, where, with what it added to the environment.

@@ -130,7 +130,7 @@ package enum ScenarioRunner {
             }
         }
         if let shard = options.shard {
-            let sorted = selected.sorted { ($0.uri, $0.line) < ($1.uri, $1.line) }
+            let sorted = selected.sorted(by: Sharding.precedes)
             selected = Sharding.share(sorted, shard: shard, timings: options.shardTimings)
         }
         return selected
@@ -288,7 +288,9 @@ package enum ScenarioRunner {
                 continue
             }
             do {
+                run.stepTakesWithin = false
                 if let (definition, captures) = StepCatalog.find(step.text) {
+                    run.stepTakesWithin = definition.source.contains(" within (")
                     try definition.run(run, captures, step)
                 } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
                     if let code = userStep.code {

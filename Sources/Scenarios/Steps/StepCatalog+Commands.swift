@@ -34,8 +34,13 @@ extension StepCatalog {
             }
             do {
                 // Links that stay inside the copy are kept; a link out of it fails the step (never copied, never followed).
-                _ = try run.work().copy(from: RootedDirectory(source), rules: .init(keepLinksInside: true, skipOthers: false))
+                // Stopped at the scenario's deadline: 30,000 files under @timeout=500ms do not run on for seconds.
+                _ = try run.work().copy(
+                    from: RootedDirectory(source), rules: .init(keepLinksInside: true, skipOthers: false, deadline: run.deadline))
             } catch {
+                if ContinuousClock.now >= run.deadline {
+                    throw StepFailure("timed out: the copy of \(source) was stopped by \(run.scenarioTimeoutName)")
+                }
                 throw StepFailure("cannot copy \(source) into the scenario's directory: \(error)", kind: .error)
             }
         },

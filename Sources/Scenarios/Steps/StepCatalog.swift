@@ -221,7 +221,7 @@ package enum StepCatalog {
             let budget = run.waitBudget(asked: limit)
             guard try run.requireProcess().waitForExit(timeout: budget.limit) != nil else {
                 throw StepFailure(
-                    "the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? captures[0])"
+                    "the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? "\(captures[0]) (the step's `within`)")"
                 )
             }
         },
