@@ -71,7 +71,9 @@ package enum InitCommand {
         }
         let features = directory == "." ? "features" : (directory.hasSuffix("/") ? directory : directory + "/") + "features"
         if ciFeatures(directory) == nil {
-            Console.out("note: ci/*.yml run `features` from the repository's root: change it to the path of \(features.escapingControlCharacters())\n")
+            Console.out(
+                "note: ci/*.yml run `features` from the repository's root: change it to the path of \(features.escapingControlCharacters())\n"
+            )
         }
         Console.out("next: sut-launch test \(ShellWords.quoted(features))\n")
         return 0
@@ -90,7 +92,10 @@ package enum InitCommand {
         for component in directory.split(separator: "/") {
             prefix += component
             if FileSystem.isSymbolicLink(prefix) {
-                throw UsageError(.initNotAFile(["\(prefix.escapingControlCharacters()) (a symbolic link on the way to DIR, which init would create through it)"]))
+                throw UsageError(
+                    .initNotAFile([
+                        "\(prefix.escapingControlCharacters()) (a symbolic link on the way to DIR, which init would create through it)"
+                    ]))
             }
             guard FileSystem.exists(prefix) else { return }
             prefix += "/"
@@ -142,7 +147,10 @@ package enum InitCommand {
         let parts = directory.split(separator: "/").filter { $0 != "." }
         guard !directory.hasPrefix("/"), !parts.contains("..") else { return nil }
         let path = (parts + ["features"]).joined(separator: "/")
-        let plain = path.utf8.allSatisfy { $0 < 0x80 && ((0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || "._-/".utf8.contains($0)) }
+        let plain = path.utf8.allSatisfy {
+            $0 < 0x80
+                && ((0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || "._-/".utf8.contains($0))
+        }
         return plain && !path.hasPrefix("-") ? path : nil
     }
 

@@ -182,7 +182,8 @@ import Testing
             try FileManager.default.createSymbolicLink(
                 atPath: linked.appendingPathComponent("stubs").path, withDestinationPath: outside.path)
             let throughDirectory = try CLI.run(["init", linked.path])
-            #expect(throughDirectory.status == 2 && throughDirectory.stderr.contains("stubs (a symbolic link)"), "\(throughDirectory.stderr)")
+            #expect(
+                throughDirectory.status == 2 && throughDirectory.stderr.contains("stubs (a symbolic link)"), "\(throughDirectory.stderr)")
             #expect(contents(outside).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: linked.appendingPathComponent("features").path))
 

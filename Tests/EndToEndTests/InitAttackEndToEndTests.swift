@@ -86,7 +86,9 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: directory.path + "/s1/features", withDestinationPath: "../outside")
         for force in [[], ["--force"]] {
             let made = try CLI.run(["init"] + force + ["s1"], cwd: directory)
-            #expect(made.status == 2 && made.stderr.contains("s1/features (a symbolic link)") && !made.stderr.contains("pass --force"), "\(made.stderr)")
+            #expect(
+                made.status == 2 && made.stderr.contains("s1/features (a symbolic link)") && !made.stderr.contains("pass --force"),
+                "\(made.stderr)")
         }
         try FileManager.default.createSymbolicLink(atPath: directory.path + "/lk", withDestinationPath: "outside")
         let through = try CLI.run(["init", "lk/b/c"], cwd: directory)

@@ -27,13 +27,17 @@ import Testing
             ("appended.ndjson", ([meta] + timed + ["garbage{"]).joined(separator: "\n"), "appended.ndjson:6"),
             ("attachment.ndjson", ([meta, "{\"attachment\":{\"body\":\"x\""] + timed).joined(separator: "\n"), "attachment.ndjson:2"),
             (
-                "wrong.xml", "<testsuites><testsuite name=\"Login\"><testcase classname=\"timed\" name=\"s1\" time=\"5\"></wrong></nope>garbage <<<< & &&",
+                "wrong.xml",
+                "<testsuites><testsuite name=\"Login\"><testcase classname=\"timed\" name=\"s1\" time=\"5\"></wrong></nope>garbage <<<< & &&",
                 "wrong.xml:1"
             ),
             ("cut.xml", "<testsuites>\n<testsuite name=\"timed\">\n<testcase classname=\"timed\" name=\"s1\" time=\"5\"/>\n", "cut.xml:4"),
             ("amp.xml", "<testsuites>\n<testcase classname=\"a & b\" name=\"s1\" time=\"5\"/></testsuites>", "amp.xml:2"),
             ("entity.xml", "<!DOCTYPE x [<!ENTITY a \"b\">]><testsuites><testcase name=\"&a;\" time=\"1\"/></testsuites>", "entity.xml:1"),
-            ("cr.xml", "<testsuites>\r<testsuite>\r<testcase classname=\"timed\" name=\"s1\" time=\"x\"/>\r</testsuite></testsuites>", "cr.xml:3"),
+            (
+                "cr.xml", "<testsuites>\r<testsuite>\r<testcase classname=\"timed\" name=\"s1\" time=\"x\"/>\r</testsuite></testsuites>",
+                "cr.xml:3"
+            ),
         ]
         for item in cases {
             let file = try CLI.write(item.text, item.name, in: directory)
@@ -59,8 +63,11 @@ import Testing
         let spaces = directory.appendingPathComponent("spaces.xml")
         try Data(("<testsuites>" + String(repeating: " ", count: 60 << 20) + testcase + "</testsuites>").utf8).write(to: spaces)
         let attribute = directory.appendingPathComponent("attribute.xml")
-        try Data(("<testsuites><testcase classname=\"timed\" name=\"s4\" time=\"50\" x=\"" + String(repeating: "a", count: 16 << 20) + "\"/></testsuites>").utf8)
-            .write(to: attribute)
+        try Data(
+            ("<testsuites><testcase classname=\"timed\" name=\"s4\" time=\"50\" x=\"" + String(repeating: "a", count: 16 << 20)
+                + "\"/></testsuites>").utf8
+        )
+        .write(to: attribute)
         for file in [spaces, attribute] {
             let started = Date()
             let result = try Self.shard(file.path, feature)
@@ -100,13 +107,18 @@ import Testing
         // Written by the shell: the names' bytes as given (NFC é is C3 A9, NFD is e + CC 81).
         let made = try CIRecipesEndToEndTests.shell(
             #"printf 'Feature: nfc\n  Scenario: nfc one\n    When I run "true"\n' > "$(printf 'caf\303\251.feature')"; "#
-                + #"printf 'Feature: nfd\n  Scenario: nfd one\n    When I run "true"\n' > "$(printf 'cafe\314\201.feature')""#, in: directory)
+                + #"printf 'Feature: nfd\n  Scenario: nfd one\n    When I run "true"\n' > "$(printf 'cafe\314\201.feature')""#,
+            in: directory)
         #expect(made.status == 0, "\(made.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".feature") }
         #expect(names.count == 2, "\(names)")
         for k in 1...2 {
-            let forward = try CIRecipesEndToEndTests.shell("sut-launch test --list --shard \(k)/2 \"$(printf 'caf\\303\\251.feature')\" \"$(printf 'cafe\\314\\201.feature')\"", in: directory)
-            let backward = try CIRecipesEndToEndTests.shell("sut-launch test --list --shard \(k)/2 \"$(printf 'cafe\\314\\201.feature')\" \"$(printf 'caf\\303\\251.feature')\"", in: directory)
+            let forward = try CIRecipesEndToEndTests.shell(
+                "sut-launch test --list --shard \(k)/2 \"$(printf 'caf\\303\\251.feature')\" \"$(printf 'cafe\\314\\201.feature')\"",
+                in: directory)
+            let backward = try CIRecipesEndToEndTests.shell(
+                "sut-launch test --list --shard \(k)/2 \"$(printf 'cafe\\314\\201.feature')\" \"$(printf 'caf\\303\\251.feature')\"",
+                in: directory)
             #expect(forward.status == 0 && ShardAutoEndToEndTests.listed(forward.stdout) == ShardAutoEndToEndTests.listed(backward.stdout))
             #expect(ShardAutoEndToEndTests.listed(forward.stdout).count == 1, "\(forward.stdout)")
         }
@@ -119,12 +131,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try ShardAutoEndToEndTests.suite(3, in: directory)
         let status = try CLI.write("KEEP\n", "keep2.txt", in: directory)
-        let bazel = ShardAutoEndToEndTests.base.merging(["TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "2", "TEST_SHARD_STATUS_FILE": status]) { $1 }
+        let bazel = ShardAutoEndToEndTests.base.merging([
+            "TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "2", "TEST_SHARD_STATUS_FILE": status,
+        ]) { $1 }
         let kept = try CLI.run(["test", "--shard", "auto", feature], environment: bazel)
         let keptText = try String(contentsOfFile: status, encoding: .utf8)
         #expect(kept.status == 0 && keptText == "KEEP\n", "\(kept.stderr)")
         let full = try CLI.run(["test", "--shard", "auto", feature], environment: bazel.merging(["XML_OUTPUT_FILE": "/dev/full"]) { $1 })
-        #expect(full.status == 74 && full.stderr.contains("XML_OUTPUT_FILE /dev/full") && !full.stderr.contains("--junit"), "\(full.stderr)")
+        #expect(
+            full.status == 74 && full.stderr.contains("XML_OUTPUT_FILE /dev/full") && !full.stderr.contains("--junit"), "\(full.stderr)")
         let fifo = directory.appendingPathComponent("fifo.xml").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let started = Date()
@@ -136,13 +151,17 @@ import Testing
     }
 
     /// Finding 15: a signed index (`-0`, `+1`) is not a CI's value: refused naming the variable.
-    @Test(arguments: [["CIRCLE_NODE_INDEX": "-0", "CIRCLE_NODE_TOTAL": "2"], ["JOB_COMPLETION_INDEX": "-0"], ["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "+2"]])
+    @Test(arguments: [
+        ["CIRCLE_NODE_INDEX": "-0", "CIRCLE_NODE_TOTAL": "2"], ["JOB_COMPLETION_INDEX": "-0"],
+        ["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "+2"],
+    ])
     func aSignedIndexIsRefused(variables: [String: String]) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try ShardAutoEndToEndTests.suite(3, in: directory)
         let shard = variables["JOB_COMPLETION_INDEX"] != nil ? "auto/2" : "auto"
-        let result = try CLI.run(["test", "--list", "--shard", shard, feature], environment: ShardAutoEndToEndTests.base.merging(variables) { $1 })
+        let result = try CLI.run(
+            ["test", "--list", "--shard", shard, feature], environment: ShardAutoEndToEndTests.base.merging(variables) { $1 })
         let named = variables.first { $0.value.hasPrefix("-") || $0.value.hasPrefix("+") }!.key
         #expect(result.status == 2 && result.stderr.contains(named), "\(result.stderr)")
     }

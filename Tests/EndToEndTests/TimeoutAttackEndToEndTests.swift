@@ -12,14 +12,18 @@ import Testing
         for folder in 0..<30 {
             let sub = fixture.appendingPathComponent("d\(folder)")
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-            for file in 0..<1000 { _ = FileManager.default.createFile(atPath: sub.appendingPathComponent("f\(file)").path, contents: Data("x".utf8)) }
+            for file in 0..<1000 {
+                _ = FileManager.default.createFile(atPath: sub.appendingPathComponent("f\(file)").path, contents: Data("x".utf8))
+            }
         }
         let feature = try CLI.write(
-            "Feature: t\n  @timeout=500ms\n  Scenario: copy\n    Given the files from \"fx\"\n    When I run \"true\"\n", "t.feature", in: directory)
+            "Feature: t\n  @timeout=500ms\n  Scenario: copy\n    Given the files from \"fx\"\n    When I run \"true\"\n", "t.feature",
+            in: directory)
         let started = Date()
         let result = try CLI.run(["test", feature])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("the copy of") && result.stdout.contains("stopped by the scenario's 500ms timeout"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("the copy of") && result.stdout.contains("stopped by the scenario's 500ms timeout"), "\(result.stdout)")
         #expect(!result.stdout.contains("before this step"), "\(result.stdout)")
         #expect(Date().timeIntervalSince(started) < 30)
     }
@@ -29,7 +33,8 @@ import Testing
     @Test func twoTimeoutTagsAreAnErrorAndNearMissesAWarning() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let two = try CLI.write("Feature: t\n\n  @timeout=1s @timeout=3s\n  Scenario: two\n    When I run \"true\"\n", "two.feature", in: directory)
+        let two = try CLI.write(
+            "Feature: t\n\n  @timeout=1s @timeout=3s\n  Scenario: two\n    When I run \"true\"\n", "two.feature", in: directory)
         for command in ["check", "test"] {
             let result = try CLI.run([command, two])
             #expect(result.status == 3, "\(command): \(result.status) \(result.stdout)\(result.stderr)")
@@ -41,7 +46,9 @@ import Testing
             for command in ["check", "test"] {
                 let result = try CLI.run([command, near])
                 let said = result.stdout + result.stderr
-                #expect(result.status == 0 && said.contains("warning: ") && said.contains("did you mean @timeout=1s"), "\(tag) \(command): \(said)")
+                #expect(
+                    result.status == 0 && said.contains("warning: ") && said.contains("did you mean @timeout=1s"),
+                    "\(tag) \(command): \(said)")
             }
         }
     }

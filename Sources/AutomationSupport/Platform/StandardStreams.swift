@@ -43,7 +43,9 @@ package enum StandardStreams {
     package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Outcome {
         if bytes.count > 0, closedAtStart.current.contains(fd) {
             let name = fd == 1 ? "standard output" : "standard error"
-            firstFailure.withLock { if $0 == nil { $0 = "cannot write to \(name): it was closed when sut-launch started (the output is lost)" } }
+            firstFailure.withLock {
+                if $0 == nil { $0 = "cannot write to \(name): it was closed when sut-launch started (the output is lost)" }
+            }
             return .failed(EBADF)
         }
         var offset = 0

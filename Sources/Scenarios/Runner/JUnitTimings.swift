@@ -1,10 +1,11 @@
+import MockServer
+import ProcessEngine
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import MockServer
-import ProcessEngine
 
 /// A JUnit file's `<testcase>` start tags, read in one pass over its bytes, checking that the whole file is
 /// well-formed XML: tags nest and close by name, attribute values are quoted, every `&` is one of XML's five
@@ -152,7 +153,8 @@ struct JUnitTimings {
             {
                 return String(Character(scalar))
             }
-            throw fail("&\(name.prefix(12)); is not one of XML's entities (&amp; &lt; &gt; &quot; &apos;) or a character reference", at: start)
+            throw fail(
+                "&\(name.prefix(12)); is not one of XML's entities (&amp; &lt; &gt; &quot; &apos;) or a character reference", at: start)
         }
     }
 

@@ -1,11 +1,12 @@
+import AutomationSupport
+import MockServer
+package import ProcessEngine
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AutomationSupport
-import MockServer
-package import ProcessEngine
 
 /// `--shard-timings FILE`: the times of an earlier run, read from its JUnit, its JSON report (`--report`) or its
 /// Cucumber Messages (`--messages`, also `sut-launch report --messages` of merged shards).
@@ -39,7 +40,8 @@ extension Sharding {
         if let nul = body.withUnsafeBufferPointer({ buffer in
             buffer.baseAddress.flatMap { memchr($0, 0, buffer.count) }.map { UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!) }
         }) {
-            let line = 1 + body[body.startIndex..<(body.startIndex + nul)].split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
+            let line =
+                1 + body[body.startIndex..<(body.startIndex + nul)].split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
             throw InputError(file: file, line: line, "a NUL byte: a timings file is text (JUnit, a JSON report or Cucumber Messages)")
         }
         let first = body.first { !isSpace($0) }
@@ -143,7 +145,8 @@ extension Sharding {
             guard line.first == UInt8(ascii: "{"), line.last == UInt8(ascii: "}"), let key = firstKey(raw) else {
                 throw InputError(
                     file: file, line: number,
-                    "not a JSON line of Cucumber Messages: '\(String(decoding: line.prefix(40), as: UTF8.self).escapingControlCharacters())'")
+                    "not a JSON line of Cucumber Messages: '\(String(decoding: line.prefix(40), as: UTF8.self).escapingControlCharacters())'"
+                )
             }
             guard ["pickle", "testCase", "testCaseStarted", "testCaseFinished"].contains(key) else { continue }
             let node: JSONNode

@@ -23,7 +23,8 @@ enum TimeoutTags {
             for tag in pickle.tags where !tag.hasPrefix(ScenarioLint.timeoutTag) {
                 guard let meant = meant(tag), seen.insert("\(pickle.uri):\(pickle.scenarioLine):\(tag)").inserted else { continue }
                 warnings.append(
-                    "\(pickle.uri):\(pickle.scenarioLine): tag \(tag.prefix(50).escapingControlCharacters()) sets no timeout; did you mean \(meant.prefix(50))?")
+                    "\(pickle.uri):\(pickle.scenarioLine): tag \(tag.prefix(50).escapingControlCharacters()) sets no timeout; did you mean \(meant.prefix(50))?"
+                )
             }
         }
         return warnings

@@ -10,7 +10,13 @@ package enum ShellWords {
     /// (so no command reads it as an option).
     package static func quoted(_ word: String) -> String {
         let word = word.hasPrefix("-") ? "./" + word : word
-        let safe = !word.isEmpty && word.utf8.allSatisfy { $0 < 0x80 && ((0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || "._-/+,:@%=".utf8.contains($0)) }
+        let safe =
+            !word.isEmpty
+            && word.utf8.allSatisfy {
+                $0 < 0x80
+                    && ((0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                        || "._-/+,:@%=".utf8.contains($0))
+            }
         let text = safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
         return text.escapingControlCharacters()
     }

@@ -1,9 +1,10 @@
+import AutomationSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AutomationSupport
 
 /// sut-launch's own fds 0, 1 and 2, and how it ends.
 package enum StandardDescriptors {
