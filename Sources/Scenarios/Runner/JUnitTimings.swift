@@ -1,11 +1,6 @@
+import AutomationSupport
 import MockServer
 import ProcessEngine
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A JUnit file's `<testcase>` start tags, read in one pass over its bytes, checking that the whole file is
 /// well-formed XML: tags nest and close by name, attribute values are quoted, every `&` is one of XML's five
@@ -58,8 +53,7 @@ struct JUnitTimings {
 
     /// The first `byte` in `start..<end` (memchr: the scan costs what C's costs, in debug builds too).
     private func next(_ byte: UInt8, from start: Int, to end: Int) -> Int? {
-        guard start < end, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        ByteSearch.firstIndex(of: byte, in: bytes, from: start, to: end)
     }
 
     private func occurrences(of byte: UInt8, from start: Int, to end: Int) -> Int {
@@ -184,8 +178,7 @@ struct JUnitTimings {
     }
 
     private func same(_ left: Range<Int>, _ right: Range<Int>) -> Bool {
-        guard left.count == right.count, let base = bytes.baseAddress else { return false }
-        return memcmp(base + left.lowerBound, base + right.lowerBound, left.count) == 0
+        return left.count == right.count && bytes[left].elementsEqual(bytes[right])
     }
 
     private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }

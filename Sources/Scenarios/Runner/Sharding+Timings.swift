@@ -2,12 +2,6 @@ import AutomationSupport
 import MockServer
 package import ProcessEngine
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--shard-timings FILE`: the times of an earlier run, read from its JUnit, its JSON report (`--report`) or its
 /// Cucumber Messages (`--messages`, also `sut-launch report --messages` of merged shards).
 ///
@@ -37,9 +31,7 @@ extension Sharding {
     package static func timings(from bytes: [UInt8], file: String) throws(InputError) -> [String: Double]? {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         let body = bytes.starts(with: bom) ? bytes[3...] : bytes[...]
-        if let nul = body.withUnsafeBufferPointer({ buffer in
-            buffer.baseAddress.flatMap { memchr($0, 0, buffer.count) }.map { UnsafeRawPointer($0) - UnsafeRawPointer(buffer.baseAddress!) }
-        }) {
+        if let nul = body.withUnsafeBufferPointer({ ByteSearch.firstIndex(of: 0, in: $0, from: 0) }) {
             let line =
                 1 + body[body.startIndex..<(body.startIndex + nul)].split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
             throw InputError(file: file, line: line, "a NUL byte: a timings file is text (JUnit, a JSON report or Cucumber Messages)")
