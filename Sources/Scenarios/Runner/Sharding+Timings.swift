@@ -41,7 +41,7 @@ extension Sharding {
         if let key = firstKey(body), messageKeys.contains(key) {
             found = try messagesTimings(body, file: file)
         } else if first == UInt8(ascii: "{") {
-            found = try reportTimings(String(decoding: body, as: UTF8.self), file: file)
+            found = try reportTimings(Array(body), file: file)
         } else if first == UInt8(ascii: "<") {
             found = try body.withUnsafeBufferPointer { (buffer) throws(InputError) in try junitTimings(buffer, file: file) }
         } else {
@@ -77,12 +77,18 @@ extension Sharding {
     }
 
     /// sut-launch's JSON report: results of feature, name and durationMs.
-    private static func reportTimings(_ text: String, file: String) throws(InputError) -> [String: Double]? {
-        let root: JSONNode
-        do { root = try JSONParser.parse(text) } catch { throw InputError(file: file, position: error.position, error.message) }
-        guard let results = root["results"]?.elements else { return nil }
+    /// The results array is only delimited at first, then each result parsed and dropped in turn: a report
+    /// of 70 MB (step outputs) never becomes one tree in memory.
+    private static func reportTimings(_ bytes: [UInt8], file: String) throws(InputError) -> [String: Double]? {
+        let parsed: (root: JSONNode, deferred: JSONDeferredArray?)
+        do { parsed = try JSONParser.parse(bytes, deferringArrayAt: "results") } catch {
+            throw InputError(file: file, position: error.position, error.message)
+        }
+        guard let results = parsed.deferred, parsed.root["results"]?.elements != nil else { return nil }
         var timings: [String: Double] = [:]
-        for result in results {
+        for index in 0..<results.count {
+            let result: JSONNode
+            do { result = try results.element(index) } catch { throw InputError(file: file, position: error.position, error.message) }
             guard let feature = result["feature"]?.string, let name = result["name"]?.string, let node = result["durationMs"] else {
                 continue
             }
