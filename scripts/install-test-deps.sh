@@ -5,7 +5,7 @@
 # the oracle for TerminalScreen; gherkin-official, Cucumber's reference parser, for the 80 Gherkin languages;
 # cucumber-messages, Cucumber's message classes, to check what --messages writes; cucumber-tag-expressions and
 # cucumber-expressions, the references for --tags and step patterns; lxml, the reference for XPath; libxml2, which the
-# XML matchers load at run time; headless chromium for the HTML report's browser test)
+# XML matchers load at run time; headless chromium for the HTML report's browser test; PyYAML, to parse the CI recipes)
 # when missing.
 # CI calls it from a fresh machine; on a machine that has them it does nothing.
 # Usage: scripts/install-test-deps.sh
@@ -22,6 +22,8 @@ command -v groff >/dev/null || missing+=(groff-base)
 command -v git >/dev/null || missing+=(git)
 # The HTML report's browser test opens it in headless Chromium (Debian's package is `chromium`).
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || missing+=(chromium)
+# PyYAML: the CI recipes' workflow files (docs/ci.md, init's ci/) are parsed as YAML by CIRecipesEndToEndTests.
+python3 -c "import yaml" 2>/dev/null || missing+=(python3-yaml)
 command -v java >/dev/null || missing+=(default-jre-headless)
 # The mock server's --https loads the system's OpenSSL at run time; the HTTPS tests need it (and openssl s_client).
 { ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3\|libssl\.so\.1\.1'; } || missing+=(libssl3)

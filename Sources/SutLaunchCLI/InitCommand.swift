@@ -8,31 +8,33 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The options of `sut-launch init [--program PROGRAM] [DIR]`.
+/// The options of `sut-launch init [--program PROGRAM] [--force] [DIR]`.
 package enum InitOption: CommandOption {
-    case program, help
+    case program, force, help
 
     package var repeats: Bool {
         switch self {
-        case .program, .help: false
+        case .program, .force, .help: false
         }
     }
 
     package var spec: OptionSpec {
         switch self {
         case .program: OptionSpec("--program", value: "PROGRAM", help: "the program the example scenarios launch (default: echo)")
+        case .force: OptionSpec("--force", help: "replace the starter's files where they exist (never a link or a directory)")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }
 }
 
-/// `sut-launch init [--program PROGRAM] [DIR]`: a starter layout that passes as written against the program
-/// named (a feature file, a stub file, CI snippets). It never overwrites a file.
+/// `sut-launch init [--program PROGRAM] [--force] [DIR]`: a starter layout that passes as written against the program
+/// named and against MyAppCLI (a feature file, a stub file, the sharded CI workflows). It never overwrites a file
+/// without `--force`, and never writes over or through a link or a directory.
 package enum InitCommand {
     /// The text of `sut-launch init --help`.
     package static var help: String {
-        "USAGE:\n  sut-launch init [--program PROGRAM] [DIR]\n\nWrites features/example.feature, stubs/example.json and ci/ snippets into DIR (default: here),\n"
-            + "never overwriting a file; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + InitOption.helpLines
+        "USAGE:\n  sut-launch init [--program PROGRAM] [--force] [DIR]\n\nWrites features/example.feature, stubs/example.json and ci/ workflows into DIR (default: here),\n"
+            + "never overwriting a file without --force; then run: sut-launch test DIR/features\n\nOPTIONS:\n" + InitOption.helpLines
     }
 
     /// Runs `init` with the arguments after it; returns the exit code.
@@ -48,38 +50,113 @@ package enum InitCommand {
         let program = parsed.last(.program)?.value ?? "echo"
         // The name lands in Gherkin (a line of its own) and in a step value (where ${…} expands): a line break
         // or a control character broke the starter that must pass as written, `${` would expand at test time.
-        if program.isEmpty || program.escapingControlCharacters() != program || program.contains("${") {
+        // Bytes that are not UTF-8 reach us as U+FFFD: the starter would name another program.
+        if program.isEmpty || program.escapingControlCharacters() != program || program.contains("${") || program.contains("\u{FFFD}") {
             throw UsageError(.initBadProgram(program))
         }
-        let files = starterFiles(program: program)
+        try checkDirectory(directory)
+        let files = starterFiles(program: programFromFeatures(program, directory: directory), features: ciFeatures(directory))
         // DIR is the user's (made when missing); below it nothing is followed: a name taken by anything, a
         // dangling link included, is never written over or through.
         let root: RootedDirectory
         do { root = try RootedDirectory(directory, create: true) } catch { throw UsageError(.initFailed("\(error)")) }
-        let existing = files.map(\.path).filter { path in
-            var prefix = ""
-            for component in path.split(separator: "/") {
-                prefix += (prefix.isEmpty ? "" : "/") + component
-                guard let kind = root.kind(of: prefix) else { return false }
-                if kind != .directory { return true }
-            }
-            return true
-        }
-        guard existing.isEmpty else {
-            throw UsageError(.initWouldOverwrite(existing.map { directory + "/" + $0 }))
-        }
+        let force = parsed.has(.force)
+        try refuseTaken(files.map(\.path), in: root, directory: directory, force: force)
         for file in files {
             let path = directory + "/" + file.path
-            do { try root.write(Array(file.text.utf8), to: file.path, replacing: false) } catch {
-                throw UsageError(.initFailed("cannot write \(path): \(error)"))
+            do { try root.write(Array(file.text.utf8), to: file.path, replacing: force) } catch {
+                throw UsageError(.initFailed("cannot write \(path.escapingControlCharacters()): \(error)"))
             }
-            Console.out("wrote \(path)\n")
+            Console.out("wrote \(path.escapingControlCharacters())\n")
         }
-        Console.out("next: sut-launch test \(directory == "." ? "" : directory + "/")features\n")
+        let features = directory == "." ? "features" : (directory.hasSuffix("/") ? directory : directory + "/") + "features"
+        if ciFeatures(directory) == nil {
+            Console.out(
+                "note: ci/*.yml run `features` from the repository's root: change it to the path of \(features.escapingControlCharacters())\n"
+            )
+        }
+        Console.out("next: sut-launch test \(ShellWords.quoted(features))\n")
         return 0
     }
 
-    static func starterFiles(program: String) -> [(path: String, text: String)] {
+    /// DIR: named (not empty), valid UTF-8, and when init must make it, made under real directories only: an
+    /// existing DIR is taken as named (a link to a directory included, as `cd` takes it), but `lk/b/c` with `lk`
+    /// a link would make directories through that link, and is refused naming it.
+    static func checkDirectory(_ directory: String) throws(UsageError) {
+        guard !directory.isEmpty else { throw UsageError(.initFailed("DIR is empty: name a directory, or . for here")) }
+        guard !directory.contains("\u{FFFD}"), !directory.utf8.contains(0) else {
+            throw UsageError(.initFailed("DIR '\(directory.escapingControlCharacters())' is not valid UTF-8: name it in UTF-8"))
+        }
+        guard !FileSystem.isDirectory(directory) else { return }
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += component
+            if FileSystem.isSymbolicLink(prefix) {
+                throw UsageError(
+                    .initNotAFile([
+                        "\(prefix.escapingControlCharacters()) (a symbolic link on the way to DIR, which init would create through it)"
+                    ]))
+            }
+            guard FileSystem.exists(prefix) else { return }
+            prefix += "/"
+        }
+    }
+
+    /// Refuses before writing anything: a starter's name taken by a regular file (unless `force`), and a link,
+    /// directory or other kind at a name or on its path (even with `force`), each named by the path it is at.
+    static func refuseTaken(_ paths: [String], in root: RootedDirectory, directory: String, force: Bool) throws(UsageError) {
+        var overwritten: [String] = []
+        var notFiles: [String] = []
+        for path in paths {
+            var prefix = ""
+            let components = path.split(separator: "/")
+            for (offset, component) in components.enumerated() {
+                prefix += (prefix.isEmpty ? "" : "/") + component
+                guard let kind = root.kind(of: prefix) else { break }
+                let last = offset == components.count - 1
+                let shown = (directory + "/" + prefix).escapingControlCharacters()
+                switch kind {
+                case .directory where !last: continue
+                case .file where last: if !force { overwritten.append(shown) }
+                case .link: notFiles.append("\(shown) (a symbolic link)")
+                case .directory: notFiles.append("\(shown) (a directory)")
+                default: notFiles.append("\(shown) (neither a file nor a directory)")
+                }
+                break
+            }
+        }
+        if !notFiles.isEmpty { throw UsageError(.initNotAFile(Array(Set(notFiles)).sorted())) }
+        if !overwritten.isEmpty { throw UsageError(.initWouldOverwrite(overwritten)) }
+    }
+
+    /// `--program ./bin/app`: a path with a slash is resolved from the feature file's directory at test time, so
+    /// the starter names it from DIR/features (`../bin/app`), or absolute when DIR is absolute or climbs.
+    static func programFromFeatures(_ program: String, directory: String) -> String {
+        guard program.contains("/"), !program.hasPrefix("/") else { return program }
+        let plain = program.hasPrefix("./") ? String(program.dropFirst(2)) : program
+        let depth = (directory + "/features").split(separator: "/").filter { $0 != "." }
+        guard !directory.hasPrefix("/"), !depth.contains("..") else {
+            return FileManager.default.currentDirectoryPath + "/" + plain
+        }
+        return String(repeating: "../", count: depth.count) + plain
+    }
+
+    /// The features' path the CI files run from the repository's root (taken as here): nil when it cannot be
+    /// written there as a plain word (DIR absolute, climbing, or with characters YAML or the shell would read).
+    static func ciFeatures(_ directory: String) -> String? {
+        let parts = directory.split(separator: "/").filter { $0 != "." }
+        guard !directory.hasPrefix("/"), !parts.contains("..") else { return nil }
+        let path = (parts + ["features"]).joined(separator: "/")
+        let plain = path.utf8.allSatisfy {
+            $0 < 0x80
+                && ((0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || "._-/".utf8.contains($0))
+        }
+        return plain && !path.hasPrefix("-") ? path : nil
+    }
+
+    /// The starter's files; `features` is what the CI files run (nil: `features`).
+    static func starterFiles(program: String, features: String? = "features") -> [(path: String, text: String)] {
+        let inCI = { (text: String) in text.replacingOccurrences(of: ".ndjson features\n", with: ".ndjson \(features ?? "features")\n") }
         return [
             ("features/example.feature", exampleFeature(program: program)),
             (
@@ -87,42 +164,15 @@ package enum InitCommand {
                 """
                 {
                   "routes": [
-                    { "method": "GET", "path": "/hello", "status": 200, "json": { "message": "hello" } }
+                    { "method": "GET", "path": "/hello", "status": 200, "json": { "message": "hello" } },
+                    { "method": "GET", "path": "/cities", "status": 200, "json": [ { "name": "Milano" } ] }
                   ]
                 }
 
                 """
             ),
-            (
-                "ci/github-actions.yml",
-                """
-                # A GitHub Actions job: copy into .github/workflows/. It runs the suite and keeps the JUnit report.
-                jobs:
-                  scenarios:
-                    runs-on: ubuntu-latest
-                    steps:
-                      - uses: actions/checkout@v4
-                      - run: sut-launch test --format github --junit junit.xml features
-                      - if: always()
-                        uses: actions/upload-artifact@v4
-                        with: { name: junit, path: junit.xml }
-
-                """
-            ),
-            (
-                "ci/gitlab-ci.yml",
-                """
-                # A GitLab CI job: merge into .gitlab-ci.yml. GitLab reads the JUnit report into the merge request.
-                scenarios:
-                  script:
-                    - sut-launch test --junit junit.xml features
-                  artifacts:
-                    when: always
-                    reports:
-                      junit: junit.xml
-
-                """
-            ),
+            ("ci/github-actions.yml", inCI(InitCommand.githubWorkflow)),
+            ("ci/gitlab-ci.yml", inCI(InitCommand.gitlabPipeline)),
         ]
     }
 
@@ -140,13 +190,13 @@ package enum InitCommand {
               Scenario: the program runs to its end
                 When I launch the program
                 And I close the input
-                Then the program finishes within 30s
+                Then the exit code is 0 within 30s
 
               Scenario: the program runs beside a mock backend
                 Given the stubs "../stubs/example.json"
                 When I launch the program
                 And I close the input
-                Then the program finishes within 30s
+                Then the exit code is 0 within 30s
 
               Scenario: files in, commands run, exact output out
                 Given a file "greeting.txt" with:

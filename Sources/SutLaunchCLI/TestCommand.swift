@@ -64,11 +64,16 @@ package enum TestCommand {
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
             return nil
         }
-        guard case .run(let options) = try TestOptions.parse(arguments) else {
+        guard case .run(var options) = try TestOptions.parse(arguments) else {
             Console.out(help)
             return 0
         }
-        reports.configure(junit: options.junitPath, report: options.reportPath, junitStrict: options.junitStrict)
+        do { try ShardEnvironment.apply(&options, environment: environment) } catch {
+            throw CommandFailure(error, report: options.earlyReport)
+        }
+        reports.configure(
+            junit: options.junitPath, report: options.reportPath, junitStrict: options.junitStrict,
+            junitName: options.junitFromEnvironment ? "XML_OUTPUT_FILE" : "--junit")
         reports.configureRerun(options.rerunPath)
         reports.configureRun(
             html: options.htmlPath, id: RunIdentity.resolve(options.runId, environment: environment),
@@ -103,7 +108,10 @@ package enum TestCommand {
     /// feature files, the step files. A feature or step problem ends the run here (exit 3, in every report).
     static func load(_ options: TestOptions, environment: [String: String], reports: ScenarioReports) throws -> Stage<Suite> {
         var scenario = try setUp(options, environment: environment)
-        let files = try featureFiles(options.featurePaths)
+        let (files, firstSpelling) = try uniqueFeatureFiles(options.featurePaths)
+        // `x.feature:3 ./x.feature:9`: the lines of every spelling select in the one file kept.
+        scenario.lines = Dictionary(
+            scenario.lines.map { (firstSpelling[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { $0.union($1) })
         var (pickles, problems, sources) = ScenarioLint.loadWithSources(files)
         // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
         // on every way out after loading, so a run that fails early still leaves its file. Built only when asked
@@ -155,7 +163,7 @@ package enum TestCommand {
             guard let bytes = FileSystem.read(file.path) else {
                 throw UsageError(.cannotRead(file.spelling, path: file.path, reason: FileSystem.unreadable(file.path)))
             }
-            guard let timings = try Sharding.timings(from: String(decoding: bytes, as: UTF8.self), file: file.path) else {
+            guard let timings = try Sharding.timings(from: bytes, file: file.path) else {
                 throw UsageError(.notShardTimings(file.spelling, path: file.path))
             }
             scenario.shardTimings = timings
@@ -296,6 +304,26 @@ package enum TestCommand {
     }
 
     /// Feature files named directly, and `*.feature` below named directories (sorted).
+    /// The feature files `paths` name, each real file once in first-seen order (`F/x.feature ./F/x.feature`, a
+    /// directory and a file in it, a link to a file: one file, its scenarios run once, as Cucumber and cargo do),
+    /// with every spelling named (a file or a walk's) mapped to the spelling kept.
+    static func uniqueFeatureFiles(_ paths: [String]) throws(UsageError) -> (files: [String], firstSpelling: [String: String]) {
+        var kept: [[UInt8]: String] = [:] // real path's bytes (Strings compare NFC and NFD equal) → first spelling
+        var firstSpelling: [String: String] = [:]
+        var files: [String] = []
+        for file in try featureFiles(paths) {
+            let real = Array((FileSystem.realPath(file) ?? file).utf8)
+            if let first = kept[real] {
+                firstSpelling[file] = first
+                continue
+            }
+            kept[real] = file
+            firstSpelling[file] = file
+            files.append(file)
+        }
+        return (files, firstSpelling)
+    }
+
     static func featureFiles(_ paths: [String]) throws(UsageError) -> [String] {
         var files: [String] = []
         for path in paths {

@@ -34,9 +34,12 @@ package enum TestOption: CommandOption {
         case .tags:
             OptionSpec("--tags", value: "EXPR", help: "run scenarios whose tags match: \"@smoke and not @slow\" (given twice: both)")
         case .jobs: OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default 1)")
-        case .shard: OptionSpec("--shard", value: "K/N", help: "run the K-th of N stable shares (for a CI matrix)")
+        case .shard:
+            OptionSpec(
+                "--shard", value: "K/N|auto", help: "run the K-th of N stable shares; auto[/N]: from the CI's variables (docs/ci.md)")
         case .shardTimings:
-            OptionSpec("--shard-timings", value: "FILE", help: "balance shards by the times in a JUnit or JSON report of an earlier run")
+            OptionSpec(
+                "--shard-timings", value: "FILE", help: "balance shards by the times in an earlier run's JUnit, JSON report or Messages")
         case .steps:
             OptionSpec(
                 "--steps", value: "FILE", help: "steps defined as commands (JSON), besides the *.steps.json found next to the features")

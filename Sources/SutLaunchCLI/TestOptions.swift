@@ -16,11 +16,15 @@ package struct TestOptions {
     /// `--update-snapshots` (SUT_UPDATE_SNAPSHOTS=1 is read by the load step).
     package var updateSnapshots = false
     package var shardTimings: NamedPath?
+    /// `--shard auto` (total nil) or `--shard auto/N`: resolved from the CI's variables by ``ShardEnvironment``.
+    package var autoShard: (total: Int?, spelling: String)?
     package var stepFiles: [NamedPath] = []
     package var artifacts: NamedPath?
     /// The feature files and directories, `FILE.feature:LINE` already split into ``ScenarioOptions/lines``.
     package var featurePaths: [String] = []
     package var junitPath: String?
+    /// True when `junitPath` is Bazel's `XML_OUTPUT_FILE` (`--shard auto`), not `--junit`: messages name it.
+    package var junitFromEnvironment = false
     package var junitStrict = false
     package var reportPath: String?
     package var messagesPath: String?
@@ -128,7 +132,12 @@ package struct TestOptions {
             let expression = try TagExpression.parse(value)
             scenario.tags = scenario.tags.map { .and($0, expression) } ?? expression
         case .jobs: scenario.jobs = try NumericOptions.integer(option, in: NumericOptions.jobs)
-        case .shard: scenario.shard = try NumericOptions.shard(option)
+        case .shard:
+            if let total = try ShardEnvironment.parse(value, spelling: option.spelling) {
+                autoShard = (total, option.spelling)
+            } else {
+                scenario.shard = try NumericOptions.shard(option)
+            }
         case .shardTimings: shardTimings = NamedPath(path: value, spelling: option.spelling)
         case .steps: stepFiles.append(NamedPath(path: value, spelling: option.spelling))
         case .define: break // all of them at once, before the others

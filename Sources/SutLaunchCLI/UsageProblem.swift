@@ -60,6 +60,7 @@ package enum UsageProblem: Sendable, Hashable {
     case initTakesOneDirectory([String])
     case initBadProgram(String)
     case initWouldOverwrite([String])
+    case initNotAFile([String])
     case initFailed(String)
 
     /// The text the user sees, one line.
@@ -98,7 +99,8 @@ package enum UsageProblem: Sendable, Hashable {
         case .noSuchPath(let path, let kind): "\(path): no such \(kind)"
         case .unreadablePath(let path, let reason): "\(path): \(reason)"
         case .unreadableStepFile(let spelling, let path, let reason): "\(spelling) \(path): \(reason)"
-        case .notShardTimings(let spelling, let path): "\(spelling) \(path): not a JUnit file or a sut-launch test --report"
+        case .notShardTimings(let spelling, let path):
+            "\(spelling) \(path): not a JUnit file, a sut-launch test --report or Cucumber Messages with a scenario's time in it"
         case .badListFile(let spelling, let problem): "\(spelling) \(problem)"
         case .walk(let message): message
         default: commandMessage
@@ -139,8 +141,11 @@ package enum UsageProblem: Sendable, Hashable {
             "\(origin) names hosts for a minted certificate; --https-cert serves the names it holds: leave --https-host out"
         case .initTakesOneDirectory(let directories): "init takes one directory, got \(directories.joined(separator: " "))"
         case .initBadProgram(let program):
-            "--program '\(program)': a program name for the starter has no control characters, no line breaks and no ${…}"
-        case .initWouldOverwrite(let paths): "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory"
+            "--program '\(program.escapingControlCharacters())': a program name for the starter is valid UTF-8 and has no control characters, no line breaks and no ${…}"
+        case .initWouldOverwrite(let paths):
+            "init will not overwrite \(paths.joined(separator: ", ")); choose an empty directory, or pass --force to replace them"
+        case .initNotAFile(let paths):
+            "init will not write over or through \(paths.joined(separator: ", ")): not a regular file; init writes through no link, even with --force (remove it, or choose another DIR)"
         case .initFailed(let message): "init: \(message)"
         default: message
         }

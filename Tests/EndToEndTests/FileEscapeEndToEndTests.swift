@@ -175,14 +175,15 @@ import Testing
                 atPath: project.appendingPathComponent("features/example.feature").path,
                 withDestinationPath: outside.appendingPathComponent("planted.feature").path)
             let dangling = try CLI.run(["init", project.path])
-            #expect(dangling.status == 2 && dangling.stderr.contains("will not overwrite"), "\(dangling.stderr)")
+            #expect(dangling.status == 2 && dangling.stderr.contains("example.feature (a symbolic link)"), "\(dangling.stderr)")
 
             let linked = directory.appendingPathComponent("linked")
             try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(
                 atPath: linked.appendingPathComponent("stubs").path, withDestinationPath: outside.path)
             let throughDirectory = try CLI.run(["init", linked.path])
-            #expect(throughDirectory.status == 2 && throughDirectory.stderr.contains("will not overwrite"), "\(throughDirectory.stderr)")
+            #expect(
+                throughDirectory.status == 2 && throughDirectory.stderr.contains("stubs (a symbolic link)"), "\(throughDirectory.stderr)")
             #expect(contents(outside).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: linked.appendingPathComponent("features").path))
 

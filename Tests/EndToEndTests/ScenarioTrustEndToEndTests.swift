@@ -118,10 +118,18 @@ import Testing
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("3 scenarios: 0 passed, 3 failed"), "\(result.stdout)")
         #expect(
-            result.stdout.contains("\"crash\" was watched for on stdout only until the scenario's 1s timeout (the step asked for 5s)"),
+            result.stdout.contains(
+                "\"crash\" was watched for on stdout only until the scenario's 1s timeout (raise its @timeout=1s tag; the step asked for 5s)"
+            ),
             "\(result.stdout)")
-        #expect(result.stdout.contains("the wait was cut short by the scenario's 1s timeout (the step asked for 3s)"), "\(result.stdout)")
-        #expect(result.stdout.contains("the wait was cut short by the scenario's 1s timeout (the step asked for 5s)"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "the wait was cut short by the scenario's 1s timeout (raise its @timeout=1s tag; the step asked for 3s)"),
+            "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "the wait was cut short by the scenario's 1s timeout (raise its @timeout=1s tag; the step asked for 5s)"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("timed out)"), "\(result.stdout)")
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.components(separatedBy: "type=\"Timeout\"").count == 4, "\(xml)")
@@ -166,7 +174,9 @@ import Testing
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("3 scenarios: 1 passed, 2 failed"), "\(result.stdout)")
         #expect(
-            result.stdout.contains("the program did not take the control message \"m\" within 500ms (does it read ControlChannel?)"),
+            result.stdout.contains(
+                "the program did not take the control message \"m\" within 500ms (raise it with --step-timeout); does it read ControlChannel?"
+            ),
             "\(result.stdout)")
         #expect(result.stdout.contains("the program exited with code 0 before it took the control message \"m\""), "\(result.stdout)")
     }
@@ -285,7 +295,9 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 8)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(
-            result.stdout.contains("the step's command sleep did not take its input: it did not read it within 1s; it was stopped"),
+            result.stdout.contains(
+                "the step's command sleep did not take its input: it did not read it within 1s (raise it with --step-timeout); it was stopped"
+            ),
             "\(result.stdout)")
     }
 }

@@ -53,7 +53,14 @@ import Testing
             .httpsHostWithOwnCertificate("--https-host a.test (argument 3)"),
             "--https-host a.test (argument 3) names hosts for a minted certificate; --https-cert serves the names it holds: leave --https-host out"
         ),
-        (.initWouldOverwrite(["d/a", "d/b"]), "init will not overwrite d/a, d/b; choose an empty directory"),
+        (
+            .initWouldOverwrite(["d/a", "d/b"]),
+            "init will not overwrite d/a, d/b; choose an empty directory, or pass --force to replace them"
+        ),
+        (
+            .initNotAFile(["d/features (a symbolic link)"]),
+            "init will not write over or through d/features (a symbolic link): not a regular file; init writes through no link, even with --force (remove it, or choose another DIR)"
+        ),
     ])
     func rendersTheMessageUsersSee(problem: UsageProblem, message: String) {
         #expect(problem.message == message)

@@ -47,10 +47,11 @@ package enum ByteSearch {
         return nil
     }
 
-    /// Where `byte` first occurs in `bytes` at or after `start`, or nil.
-    package static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard start >= 0, start < bytes.count, let base = bytes.baseAddress,
-            let found = memchr(base + start, Int32(byte), bytes.count - start)
+    /// Where `byte` first occurs in `bytes` at or after `start` (and before `end`, the end when nil), or nil.
+    package static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int? = nil) -> Int? {
+        let end = min(end ?? bytes.count, bytes.count)
+        guard start >= 0, start < end, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(byte), end - start)
         else { return nil }
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }

@@ -23,6 +23,12 @@ package enum FileSystem {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
     }
 
+    /// True when `path` itself is a symbolic link (not followed).
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
     /// True when something (file, directory, link to one) exists at `path`.
     package static func exists(_ path: String) -> Bool {
         var info = stat()

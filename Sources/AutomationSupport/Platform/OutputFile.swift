@@ -25,8 +25,11 @@ package enum OutputFile {
                 if !isDevice(path) {
                     return "\(path) is a symbolic link; reports are not written through links (name the file it points to)"
                 }
+                if let problem = fifoProblem(path) { return problem }
                 return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
-            case .other: return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
+            case .other:
+                if let problem = fifoProblem(path) { return problem }
+                return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
             case .file: if access(path, W_OK) != 0 { return "\(path) is not writable" }
             }
         }
@@ -67,6 +70,35 @@ package enum OutputFile {
         let failure = RootedDirectory.writeAll(bytes, to: fd)
         let closed = close(fd) == 0
         return failure == 0 && closed ? nil : "cannot write \(path): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
+    }
+
+    /// A FIFO nobody reads yet cannot take a report: found before anything launches, never a wait at the end.
+    private static func fifoProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return nil }
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            return errno == ENXIO
+                ? "\(path) is a FIFO with no reader (start the reader first, or name a file)"
+                : "cannot open \(path): \(RootedDirectory.reason(errno))"
+        }
+        close(fd)
+        return nil
+    }
+
+    /// Touches `path` as Bazel's `TEST_SHARD_STATUS_FILE` protocol asks: created when missing, its time set
+    /// to now, its contents never truncated; a link or anything but a regular file at the name is refused.
+    package static func touch(_ path: String) -> String? {
+        if path.utf8.contains(0) { return "the path contains a NUL byte" }
+        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            return errno == ELOOP
+                ? "\(path) is a symbolic link; not written through" : "cannot open \(path): \(RootedDirectory.reason(errno))"
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return "\(path) is not a regular file" }
+        return futimens(fd, nil) == 0 ? nil : "cannot set the time of \(path): \(RootedDirectory.reason(errno))"
     }
 
     /// True when `path` leads (through links) to a character device, FIFO or socket.

@@ -107,11 +107,14 @@ extension RootedDirectory {
         package var skipOthers: Bool
         /// The most bytes of file content copied; nil for no limit.
         package var sizeBudget: Int?
+        /// When the copy stops (checked before each entry): a scenario's deadline. nil for none.
+        package var deadline: ContinuousClock.Instant?
 
-        package init(keepLinksInside: Bool, skipOthers: Bool, sizeBudget: Int? = nil) {
+        package init(keepLinksInside: Bool, skipOthers: Bool, sizeBudget: Int? = nil, deadline: ContinuousClock.Instant? = nil) {
             self.keepLinksInside = keepLinksInside
             self.skipOthers = skipOthers
             self.sizeBudget = sizeBudget
+            self.deadline = deadline
         }
     }
 
@@ -127,6 +130,9 @@ extension RootedDirectory {
         if depth >= Self.depthLimit { throw Error("\(source.path): deeper than \(Self.depthLimit) directories; not copied") }
         for entry in source.entries() {
             state.entries += 1
+            if let deadline = rules.deadline, ContinuousClock.now >= deadline {
+                throw Error("stopped at its deadline after \(state.entries - 1) entries")
+            }
             if state.entries > Self.entryLimit { throw Error("\(source.path): more than \(Self.entryLimit) entries; not copied") }
             let shown = relative.isEmpty ? entry.name : relative + "/" + entry.name
             func leaveOut(_ why: String) throws(Error) {

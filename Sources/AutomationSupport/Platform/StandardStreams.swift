@@ -9,7 +9,7 @@ import Darwin
 ///
 /// Only EPIPE means the reader went away (`sut-launch prog | head`: SIGPIPE is ignored by the CLI). Any other
 /// error (`> /dev/full`: ENOSPC, EIO, EFBIG) is output lost: the first is kept in ``failure`` and the command
-/// ends with exit 74 naming it, never 0.
+/// ends with exit 74 naming it, never 0. So does a write to stdout or stderr closed at start (`>&-`).
 package enum StandardStreams {
     /// What became of one write.
     package enum Outcome: Equatable, Sendable {
@@ -21,6 +21,11 @@ package enum StandardStreams {
     }
 
     private static let firstFailure = Locked<String?>(nil)
+    /// Fds 1 and 2 found closed at start (`>&-`), now on /dev/null: what is written to them is lost.
+    private static let closedAtStart = Locked<Set<Int32>>([])
+
+    /// Records that `fd` (1 or 2) was closed when the process started: its first write is output lost (exit 74).
+    package static func markClosedAtStart(_ fd: Int32) { closedAtStart.withLock { _ = $0.insert(fd) } }
 
     package static func out(_ text: String) { write(text, to: 1) }
     package static func error(_ text: String) { write(text, to: 2) }
@@ -36,6 +41,13 @@ package enum StandardStreams {
 
     /// Writes all of `bytes` to `fd` (1 or 2), waiting while a non-blocking descriptor is full.
     package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Outcome {
+        if bytes.count > 0, closedAtStart.current.contains(fd) {
+            let name = fd == 1 ? "standard output" : "standard error"
+            firstFailure.withLock {
+                if $0 == nil { $0 = "cannot write to \(name): it was closed when sut-launch started (the output is lost)" }
+            }
+            return .failed(EBADF)
+        }
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)

@@ -14,6 +14,8 @@ import ProcessEngine
 package final class ScenarioReports: Sendable {
     private struct State {
         var junitPath: String?
+        /// How the user named the JUnit path: `--junit`, or `XML_OUTPUT_FILE` (Bazel's, under `--shard auto`).
+        var junitName = "--junit"
         var junitStrict = false
         var reportPath: String?
         /// `--write-rerun`: the scenarios that failed the run, as Cucumber's rerun format.
@@ -50,9 +52,10 @@ package final class ScenarioReports: Sendable {
     package init() {}
 
     /// Sets where the reports go (paths already checked).
-    package func configure(junit: String?, report: String?, junitStrict: Bool = false) {
+    package func configure(junit: String?, report: String?, junitStrict: Bool = false, junitName: String = "--junit") {
         state.withLock {
             $0.junitPath = junit
+            $0.junitName = junitName
             $0.junitStrict = junitStrict
             $0.reportPath = report
         }
@@ -234,7 +237,8 @@ package final class ScenarioReports: Sendable {
         for output in outputs {
             guard let path = output.path else { continue }
             if let problem = OutputFile.write(output.render(), to: path) {
-                Console.error("\(output.option) \(path): cannot write \(output.what): \(problem) (exit \(ExitCode.ioError))")
+                let option = output.option == "--junit" ? state.junitName : output.option
+                Console.error("\(option) \(path): cannot write \(output.what): \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
             }
         }

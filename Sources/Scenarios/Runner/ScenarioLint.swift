@@ -36,8 +36,10 @@ package enum ScenarioLint {
             do throws(GherkinError) {
                 let document = try GherkinParser.parse(text, uri: path)
                 // What Cucumber accepts but the author likely did not mean: said, never fatal (files stay portable).
-                if printingWarnings { for warning in document.warnings { Console.line("warning: " + warning) } }
                 let compiled = Pickle.compile(document)
+                if printingWarnings {
+                    for warning in document.warnings + TimeoutTags.warnings(compiled) { Console.line("warning: " + warning) }
+                }
                 sources.append(Source(uri: path, text: text, document: .success((document, compiled))))
                 problems += stepProblems(compiled)
                 problems += snapshotCollisions(compiled)
@@ -79,6 +81,7 @@ package enum ScenarioLint {
         func add(_ problem: String) { if seen.insert(problem).inserted { problems.append(problem) } }
         for pickle in pickles {
             for problem in ScenarioRunner.retriesProblems(pickle) { add(problem) }
+            for problem in TimeoutTags.problems(pickle) { add(problem) }
             for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
                 let value = String(tag.dropFirst(timeoutTag.count))
                 if DurationParser.parse(value) == nil {

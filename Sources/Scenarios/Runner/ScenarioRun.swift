@@ -73,6 +73,8 @@ final class ScenarioRun {
     var launches: [Launch] = []
     /// A step's own deadline (`… within 5s`), instead of the step timeout.
     var stepTimeoutOverride: Duration?
+    /// True while a catalog step whose pattern takes ` within …` runs: only then do messages suggest `within`.
+    var stepTakesWithin = false
     var trail: [String] = []
 
     /// One command or launch: what ran, where, with what it added to the environment.
@@ -128,14 +130,15 @@ final class ScenarioRun {
         let remaining = max(deadline - .now, .zero)
         let wanted = asked ?? stepTimeoutOverride ?? options.stepTimeout
         guard remaining < wanted else { return (wanted, nil) }
-        return (remaining, "the scenario's \(Runner.format(timeout)) timeout (the step asked for \(Runner.format(wanted)))")
+        let named = scenarioTimeoutName
+        return (remaining, String(named.dropLast()) + "; the step asked for \(Runner.format(wanted)))")
     }
 
     /// How long a wait that just ended waited, for messages: "2s", or "the scenario's 1s timeout" when the
     /// scenario's deadline cut it short.
     var waitDescription: String {
-        if deadline - .now < .milliseconds(20) { return "the scenario's \(Runner.format(timeout)) timeout" }
-        return Runner.format(stepTimeoutOverride ?? options.stepTimeout)
+        if deadline - .now < .milliseconds(20) { return scenarioTimeoutName }
+        return stepLimitName(stepTimeoutOverride ?? options.stepTimeout)
     }
 
     /// Runs `body` with `within` (a duration text, or "" for none) as the step's deadline.
@@ -241,10 +244,11 @@ final class ScenarioRun {
         let program = first.contains("/") && !first.hasPrefix("/") ? workDirectory + "/" + first : first
         let process = try start(
             plan(program: program, arguments: Array(words.dropFirst()), standardInput: .null), label: "run \(words.joined(separator: " "))")
-        guard process.waitForExit(timeout: waitLimit) != nil else {
+        let budget = commandBudget()
+        guard process.waitForExit(timeout: budget.limit) != nil else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             process.finish(grace: options.killGrace)
-            throw StepFailure("\(first) was still running after \(waitDescription) and was stopped")
+            throw StepFailure("\(first) was still running after \(describe(budget)) and was stopped")
         }
         process.finish(grace: options.killGrace)
     }
@@ -280,16 +284,18 @@ final class ScenarioRun {
                 process.closeStandardInput()
                 process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
                 process.finish(grace: options.killGrace)
-                let why = error == .timedOut ? "it did not read it within \(budget.cut ?? Runner.format(budget.limit))" : "\(error)"
+                let why = error == .timedOut ? "it did not read it within \(describe(budget))" : "\(error)"
                 throw StepFailure("the step's command \(argv[0]) did not take its input: \(why); it was stopped (\(userStep.source))")
             }
         }
         process.closeStandardInput()
-        guard let status = process.waitForExit(timeout: waitLimit) else {
+        // A command, as When I run is: bounded by the scenario's time (its input above is a wait: the step timeout).
+        let budget = commandBudget()
+        guard let status = process.waitForExit(timeout: budget.limit) else {
             process.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             process.finish(grace: options.killGrace)
             throw StepFailure(
-                "the step's command \(argv[0]) was still running after \(waitDescription) and was stopped (\(userStep.source))")
+                "the step's command \(argv[0]) was still running after \(describe(budget)) and was stopped (\(userStep.source))")
         }
         process.finish(grace: options.killGrace)
         guard status == .exited(0) else {

@@ -158,7 +158,7 @@ package enum ScenarioRunner {
             }
         }
         if let shard = options.shard {
-            let sorted = selected.sorted { ($0.uri, $0.line) < ($1.uri, $1.line) }
+            let sorted = selected.sorted(by: Sharding.precedes)
             selected = Sharding.share(sorted, shard: shard, timings: options.shardTimings)
         }
         return selected
@@ -229,7 +229,7 @@ package enum ScenarioRunner {
         // into the deadline is the failed one, so every report agrees).
         let timedOut = ContinuousClock.now >= run.deadline
         if timedOut, failure == nil, let last = pickle.steps.last, let index = trail.indices.last {
-            failure = (last, StepFailure("timed out: the scenario reached its \(Runner.format(timeout)) timeout during this step"))
+            failure = (last, StepFailure("timed out: reached \(timeoutName(pickle, timeout: timeout)) during this step"))
             trail[index] = "✗" + trail[index].dropFirst()
         }
         if preflightPassed { // After hooks run whenever the scenario started, even after a failed Before hook
@@ -337,12 +337,14 @@ package enum ScenarioRunner {
                 continue
             }
             if ContinuousClock.now >= run.deadline {
-                failure = (step, StepFailure("timed out: the scenario reached its \(Runner.format(run.timeout)) timeout before this step"))
+                failure = (step, StepFailure("timed out: reached \(run.scenarioTimeoutName) before this step"))
                 trail.append("✗ \(label)")
                 continue
             }
             do {
+                run.stepTakesWithin = false
                 if let (definition, captures) = StepCatalog.find(step.text) {
+                    run.stepTakesWithin = definition.source.contains(" within (")
                     try definition.run(run, captures, step)
                 } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
                     if let code = userStep.code {

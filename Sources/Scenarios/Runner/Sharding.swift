@@ -1,11 +1,12 @@
 import AutomationSupport
 import MockServer
-package import ProcessEngine
+import ProcessEngine
 
 /// `--shard K/N` and `--shard-timings FILE`: which scenarios one machine of a CI matrix runs.
 ///
 /// Numbers from the timings file are read by ``BoundedNumber`` (a JUnit `time` from 0 to 10^9 seconds, a JSON
-/// report's `durationMs` from 0 to 10^12): a bad one is an ``InputError`` (exit 3) naming FILE:LINE. Then every
+/// report's `durationMs` from 0 to 10^12, Messages' timestamps; see `Sharding+Timings.swift`): a bad one is an
+/// ``InputError`` (exit 3) naming FILE:LINE. Then every
 /// sum stays finite (at most 10^9 s per scenario), and no array is sized by N: a shard count of 10,000 costs
 /// what the scenarios cost.
 package enum Sharding {
@@ -30,10 +31,10 @@ package enum Sharding {
     package static func balanced(_ pickles: [Pickle], timings: [String: Double], shards: Int) -> [[Pickle]] {
         let used = max(0, min(shards, pickles.count))
         guard used > 0 else { return [] }
-        let known = pickles.compactMap { timings[ScenarioRunner.timingKey($0)] }.map(clamp).sorted()
+        let known = pickles.compactMap { seconds($0, in: timings) }.map(clamp).sorted()
         let median = known.isEmpty ? 1 : known[known.count / 2]
         let weighted = pickles.enumerated().map {
-            (offset: $0.offset, pickle: $0.element, seconds: timings[ScenarioRunner.timingKey($0.element)].map(clamp) ?? median)
+            (offset: $0.offset, pickle: $0.element, seconds: seconds($0.element, in: timings).map(clamp) ?? median)
         }
         .sorted { $0.seconds != $1.seconds ? $0.seconds > $1.seconds : $0.offset < $1.offset }
         var totals = [Double](repeating: 0, count: used)
@@ -47,62 +48,20 @@ package enum Sharding {
         return result.map { $0.sorted { $0.offset < $1.offset }.map(\.pickle) }
     }
 
+    /// A scenario's time: by `file:line` (JUnit's attributes, Messages' pickle location), else by `feature: name`.
+    static func seconds(_ pickle: Pickle, in timings: [String: Double]) -> Double? {
+        timings[pickle.location] ?? timings[ScenarioRunner.timingKey(pickle)]
+    }
+
     /// Timings built in code (not read from a file) kept in the range a file's are.
     private static func clamp(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), maxSeconds) : maxSeconds }
 
-    /// Reads timings (seconds by `feature: name`) from a JUnit file (testcase classname, name, time) or
-    /// sut-launch's JSON report (results: feature, name, durationMs).
-    /// - Returns: nil when the text is neither.
-    /// - Throws: ``InputError`` naming `file` and the line of a malformed or out-of-range number, or of broken JSON.
-    package static func timings(from text: String, file: String) throws(InputError) -> [String: Double]? {
-        if text.hasPrefix("{") {
-            let root: JSONNode
-            do { root = try JSONParser.parse(text) } catch { throw InputError(file: file, position: error.position, error.message) }
-            guard let results = root["results"]?.elements else { return nil }
-            var timings: [String: Double] = [:]
-            for result in results {
-                guard let feature = result["feature"]?.string, let name = result["name"]?.string, let node = result["durationMs"] else {
-                    continue
-                }
-                let milliseconds: Double? =
-                    switch node.value {
-                    case .int(let value): (0...1_000_000_000_000).contains(value) ? Double(value) : nil
-                    case .double(let value): BoundedNumber.integer(value, in: 0...1_000_000_000_000).map { _ in value }
-                    default: nil
-                    }
-                guard let milliseconds else {
-                    throw InputError(
-                        file: file, position: node.position, "durationMs is not a number from 0 to 1000000000000 (milliseconds)")
-                }
-                timings["\(feature): \(name)"] = milliseconds / 1000
-            }
-            return timings
-        }
-        guard text.contains("<testcase") else { return nil }
-        var timings: [String: Double] = [:]
-        var line = 1
-        for (number, element) in text.split(separator: "<testcase", omittingEmptySubsequences: false).enumerated() {
-            defer { line += element.utf8.count { $0 == 0x0A } }
-            guard number > 0 else { continue }
-            let head = element.prefix { $0 != ">" }
-            guard let classname = attribute("classname", in: head), let name = attribute("name", in: head),
-                let time = attribute("time", in: head)
-            else { continue }
-            guard let seconds = BoundedNumber.decimal(time, in: 0...maxSeconds) else {
-                throw InputError(
-                    file: file, line: line, "testcase time '\(time.prefix(40))' is not a number from 0 to \(Int(maxSeconds)) (seconds)")
-            }
-            timings["\(classname): \(name)"] = seconds
-        }
-        return timings
-    }
-
-    /// An attribute's value in a start tag, with XML's five entities decoded.
-    private static func attribute(_ name: String, in head: Substring) -> String? {
-        guard let start = head.firstRange(of: " \(name)=\"") else { return nil }
-        let value = head[start.upperBound...].prefix { $0 != "\"" }
-        return String(value).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(
-                of: "&amp;", with: "&")
+    /// The order shards are cut from: the bytes of the path, then the line, then the bytes of the name. A total
+    /// order on what every machine sees alike: Swift's `<` on Strings holds `café` in NFC and NFD equal, which
+    /// left their order to the order of the arguments, and two machines could run one scenario twice.
+    package static func precedes(_ left: Pickle, _ right: Pickle) -> Bool {
+        if !left.uri.utf8.elementsEqual(right.uri.utf8) { return left.uri.utf8.lexicographicallyPrecedes(right.uri.utf8) }
+        if left.line != right.line { return left.line < right.line }
+        return left.name.utf8.lexicographicallyPrecedes(right.name.utf8)
     }
 }

@@ -21,9 +21,9 @@ func deliver(_ run: ScenarioRun, _ message: String) throws(StepFailure) -> Int {
             throw StepFailure("the program \(status) before it took the control message \"\(message.prefix(80))\"")
         }
         if ContinuousClock.now >= deadline {
-            let within = budget.cut.map { "before \($0)" } ?? "within \(Runner.format(budget.limit))"
+            let within = budget.cut.map { "before \($0)" } ?? "within \(run.stepLimitName(budget.limit))"
             throw StepFailure(
-                "the program did not take the control message \"\(message.prefix(80))\" \(within) (does it read ControlChannel?)")
+                "the program did not take the control message \"\(message.prefix(80))\" \(within); does it read ControlChannel?")
         }
     }
     return id
@@ -37,6 +37,6 @@ func acknowledgedReply(_ run: ScenarioRun, to message: String) throws(StepFailur
     if let reply = MockServerRun.waitForAcknowledgement(of: id, by: process, on: server, timeout: run.waitLimit) { return reply }
     if let status = process.status { throw StepFailure("the program \(status) before it acknowledged the control message \"\(message)\"") }
     throw StepFailure(
-        "the program did not acknowledge the control message \"\(message)\" within \(run.waitDescription) (does it call ControlChannel.acknowledge?)"
+        "the program did not acknowledge the control message \"\(message)\" within \(run.waitDescription); does it call ControlChannel.acknowledge?"
     )
 }

@@ -1,8 +1,26 @@
+import AutomationSupport
+
 /// Splits `login --name "Ada Lovelace" 'a b'` into words as a POSIX shell would (single quotes, double
 /// quotes with backslash escapes, backslash outside quotes), with no expansion: no variables, globs or pipes,
 /// and no comments: `#` is a character of its word wherever it stands, so nothing written is dropped
 /// (`sh -c '…'` is another matter: sh reads a `#` that starts a word as a comment).
 package enum ShellWords {
+    /// `word` as one POSIX shell word a user can paste: bare when it holds only safe characters, else in single
+    /// quotes (`'` as `'\''`), control characters escaped for the terminal; `./` before a word starting with `-`
+    /// (so no command reads it as an option).
+    package static func quoted(_ word: String) -> String {
+        let word = word.hasPrefix("-") ? "./" + word : word
+        let safe =
+            !word.isEmpty
+            && word.utf8.allSatisfy {
+                $0 < 0x80
+                    && ((0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                        || "._-/+,:@%=".utf8.contains($0))
+            }
+        let text = safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return text.escapingControlCharacters()
+    }
+
     /// A quote opened and never closed, or a line ending in a lone backslash.
     package struct Error: Swift.Error, CustomStringConvertible {
         package let description: String

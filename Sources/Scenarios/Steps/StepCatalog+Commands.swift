@@ -34,13 +34,23 @@ extension StepCatalog {
             }
             do {
                 // Links that stay inside the copy are kept; a link out of it fails the step (never copied, never followed).
-                _ = try run.work().copy(from: RootedDirectory(source), rules: .init(keepLinksInside: true, skipOthers: false))
+                // Stopped at the scenario's deadline: 30,000 files under @timeout=500ms do not run on for seconds.
+                _ = try run.work().copy(
+                    from: RootedDirectory(source), rules: .init(keepLinksInside: true, skipOthers: false, deadline: run.deadline))
             } catch {
+                if ContinuousClock.now >= run.deadline {
+                    throw StepFailure("timed out: the copy of \(source) was stopped by \(run.scenarioTimeoutName)")
+                }
                 throw StepFailure("cannot copy \(source) into the scenario's directory: \(error)", kind: .error)
             }
         },
-        StepDefinition("I run \(quoted)", example: "When I run \"sort input.txt\"", check: { wordsProblem($0[0]) }) { run, captures, _ in
-            try run.runCommand(captures[0])
+        // Bounded by the scenario's timeout (a build or an install takes longer than a wait for output), or by its
+        // own `within`.
+        StepDefinition(
+            "I run \(quoted)(?: within (\\S+))?", example: "When I run \"sort input.txt\"", durationCaptures: [1],
+            check: { wordsProblem($0[0]) }
+        ) { run, captures, _ in
+            try run.within(captures[1]) { try run.runCommand(captures[0]) }
         },
         StepDefinition(
             "I send the signal \(quoted)", example: "When I send the signal \"INT\"",

@@ -89,6 +89,6 @@ extension StepCatalog {
         // Output ends a moment before waitpid reports the exit: give it that moment.
         if let status = run.process?.waitForExit(timeout: .milliseconds(200)) { return "the program \(status) without printing it" }
         if let cut = budget.cut { return "it did not appear before \(cut)" }
-        return "it did not appear within \(Runner.format(budget.limit))"
+        return "it did not appear within \(run.stepLimitName(budget.limit))"
     }
 }

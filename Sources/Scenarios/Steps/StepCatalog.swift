@@ -138,7 +138,7 @@ package enum StepCatalog {
             do {
                 try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8), timeout: budget.limit)
             } catch let error as Errno where error == .timedOut {
-                throw StepFailure("the program did not read what was typed within \(budget.cut ?? Runner.format(budget.limit))")
+                throw StepFailure("the program did not read what was typed within \(run.describe(budget))")
             } catch {
                 throw StepFailure("cannot type into the program: \(error) (did it exit or close stdin?)")
             }
@@ -221,7 +221,7 @@ package enum StepCatalog {
             let budget = run.waitBudget(asked: limit)
             guard try run.requireProcess().waitForExit(timeout: budget.limit) != nil else {
                 throw StepFailure(
-                    "the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? captures[0])"
+                    "the program was still running after \(budget.cut.map { "\(Runner.format(budget.limit)): the wait was cut short by \($0)" } ?? "\(captures[0]) (the step's `within`)")"
                 )
             }
         },

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,9 +10,11 @@ import Darwin
 package enum StandardDescriptors {
     /// Opens /dev/null on any of fds 0, 1, 2 that is closed, before anything else opens a descriptor.
     /// Otherwise the next pipe or socket would take that number, and a program started with stdin closed
-    /// (`sut-launch cat <&-`) would read its own stdout pipe and hang.
+    /// (`sut-launch cat <&-`) would read its own stdout pipe and hang. A closed stdout or stderr is recorded: what
+    /// sut-launch writes there is lost, and the command ends with exit 74 (``StandardStreams``).
     package static func openClosedOnes() {
         for target: Int32 in 0...2 where fcntl(target, F_GETFD) == -1 && errno == EBADF {
+            if target > 0 { StandardStreams.markClosedAtStart(target) }
             let fd = open("/dev/null", O_RDWR)
             if fd >= 0 && fd != target {
                 dup2(fd, target)
