@@ -66,12 +66,9 @@ package enum TestOption: CommandOption {
         case .junitStrict:
             OptionSpec("--junit-strict", help: "JUnit without file/line attributes: valid against the strict Jenkins/Ant schema")
         case .report: OptionSpec("--report", value: "FILE", help: "write a JSON report")
-        case .messages:
-            OptionSpec("--messages", value: "FILE", help: "write Cucumber Messages (NDJSON: documents, pickles, results) for report tools")
-        case .html: OptionSpec("--html", value: "FILE", help: "write one self-contained HTML report (from the run's Messages)")
-        case .runId:
-            OptionSpec(
-                "--run-id", value: "ID", help: "what identifies the run for `sut-launch report` to merge shards (default: the CI's run id)")
+        case .html: TestReportOptions.htmlSpec
+        case .runId: TestReportOptions.runIdSpec
+        case .messages: TestReportOptions.messagesSpec
         case .updateSnapshots:
             OptionSpec(
                 "--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)")

@@ -157,8 +157,7 @@ extension CucumberMessages {
     /// One attempt's timed envelopes: started, its steps (and the mock server's hook), the output attachment, finished.
     private func attemptEnvelopes(
         _ result: ScenarioResult, ids: AttemptIds, number: Int, willBeRetried: Bool, startedAtMs: Double, index: Int?
-    ) -> [Timed]
-    {
+    ) -> [Timed] {
         let startedId = ids.startedId
         let stepIds = ids.stepIds
         var timed = [

@@ -1,6 +1,6 @@
 import AutomationSupport
-import ProcessEngine
 import Coverage
+import ProcessEngine
 
 /// What JUnit, the JSON report and the HTML report need of a scenario's result and of the run, written into the
 /// Cucumber Messages as `attachment`s (mediaType `application/json`), so every report is a function of the Messages:
