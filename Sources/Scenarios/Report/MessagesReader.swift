@@ -92,6 +92,10 @@ package struct MessagesReader {
             try envelope(key, members[0].value, &state, file: file, at: "\(name):\(lineNumber)")
         }
         if !state.finished { run.incomplete.append(name) }
+        // A test case the file announced but never started did not run: the run cannot have passed.
+        let started = Set(state.started.values.map(\.testCase))
+        let unstarted = state.cases.keys.filter { !started.contains($0) }.count
+        if unstarted > 0 { run.unstarted.append((name, unstarted)) }
         if !state.identified { try checkIdentity(nil, name: name) }
     }
 
@@ -122,6 +126,8 @@ package struct MessagesReader {
             guard let id = value["id"]?.string, let uri = value["uri"]?.string else {
                 throw Problem(description: "\(place): a pickle without id or uri")
             }
+            // A second envelope with an id already read would replace the first: a scenario silently gone.
+            guard state.pickles[id] == nil else { throw Problem(description: "\(place): a second pickle with id \(id.prefix(80))") }
             var steps: [String: String] = [:]
             for step in value["steps"]?.elements ?? [] {
                 guard let stepId = step["id"]?.string else { continue }
@@ -135,7 +141,7 @@ package struct MessagesReader {
             if let id = value["id"]?.string { state.hooks[id] = value["name"]?.string ?? "hook" }
         case "testCase": try testCase(value, &state, at: place)
         case "testCaseStarted": try testCaseStarted(value, &state, file: file, at: place)
-        case "testStepFinished": stepFinished(value, state)
+        case "testStepFinished": try stepFinished(value, state, at: place)
         case "attachment": try attachment(value, state, file: file, at: place)
         case "testCaseFinished":
             if let started = value["testCaseStartedId"]?.string, let (scenario, attempt, _) = state.started[started] {
@@ -143,6 +149,7 @@ package struct MessagesReader {
                 run.scenarios[scenario].attempts[attempt].willBeRetried = value["willBeRetried"]?.bool ?? false
             }
         case "testRunStarted":
+            guard !state.identified else { throw Problem(description: "\(place): a second testRunStarted: two runs in one file?") }
             state.runId = value["id"]?.string
             if !state.identified { try checkIdentity(state.runId, name: run.files[file]) }
             state.identified = true
@@ -177,6 +184,7 @@ package struct MessagesReader {
         guard let id = value["id"]?.string, let pickleId = value["pickleId"]?.string, let pickle = state.pickles[pickleId] else {
             throw Problem(description: "\(place): a testCase whose pickle is not in the file before it")
         }
+        guard state.cases[id] == nil else { throw Problem(description: "\(place): a second testCase with id \(id.prefix(80))") }
         let steps = (value["testSteps"]?.elements ?? []).compactMap { step -> (id: String, text: String)? in
             guard let stepId = step["id"]?.string else { return nil }
             if let hook = step["hookId"]?.string { return (stepId, state.hooks[hook] ?? "hook") }
@@ -189,6 +197,7 @@ package struct MessagesReader {
         guard let id = value["id"]?.string, let caseId = value["testCaseId"]?.string, let testCase = state.cases[caseId],
             let pickle = state.pickles[testCase.pickle]
         else { throw Problem(description: "\(place): a testCaseStarted whose testCase is not in the file before it") }
+        guard state.started[id] == nil else { throw Problem(description: "\(place): a second testCaseStarted with id \(id.prefix(80))") }
         let index: Int
         if let known = state.scenarioByPickle[testCase.pickle] {
             index = known
@@ -214,13 +223,23 @@ package struct MessagesReader {
         run.scenarios[index].attempts.append(attempt)
     }
 
-    private mutating func stepFinished(_ value: JSONNode, _ state: FileState) {
+    /// Cucumber's step statuses: any other word is not Cucumber Messages (read as passing, it was a false green).
+    static let statuses: Set = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"]
+
+    private mutating func stepFinished(_ value: JSONNode, _ state: FileState, at place: String) throws(Problem) {
+        let status = value["testStepResult"]?["status"]?.string ?? "UNKNOWN"
+        guard Self.statuses.contains(status) else {
+            throw Problem(
+                description:
+                    "\(place): step status \"\(status.prefix(40))\" is not one of Cucumber's (\(Self.statuses.sorted().joined(separator: ", ")))"
+            )
+        }
         guard let started = value["testCaseStartedId"]?.string, let (scenario, attempt, caseId) = state.started[started],
             let stepId = value["testStepId"]?.string, let result = value["testStepResult"],
             let position = state.cases[caseId]?.steps.firstIndex(where: { $0.id == stepId })
         else { return }
         var step = run.scenarios[scenario].attempts[attempt].steps[position]
-        step.status = result["status"]?.string ?? "UNKNOWN"
+        step.status = status
         let duration = result["duration"]
         // Numbers from the file are clamped to ten years: no overflow, whatever a file says.
         let seconds = min(max(duration?["seconds"]?.int ?? 0, 0), Self.maxSeconds)
@@ -290,6 +309,7 @@ enum JSONShape {
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"): stack.append(UInt8(ascii: "}"))
             case UInt8(ascii: "["): stack.append(UInt8(ascii: "]"))
+            case UInt8(ascii: ",") where stack.count == 1: return false // a second key: not one envelope
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 guard stack.popLast() == byte else { return false }
                 closed = stack.isEmpty

@@ -44,6 +44,8 @@ package struct ReportRun: Sendable {
     package var records: [(file: Int, run: ReportRecord.Run, orphans: [(index: Int, result: ScenarioResult)])] = []
     /// The files without `testRunFinished`: runs cut short.
     package var incomplete: [String] = []
+    /// The files with test cases that never started, and how many.
+    package var unstarted: [(file: String, count: Int)] = []
     /// Every file's `testRunFinished` said success.
     package var success = true
     /// The run identities found (`testRunStarted.id`).
@@ -113,7 +115,8 @@ package struct ReportRun: Sendable {
     /// The run's exit code: the first shard's that failed; 1 when a file was cut short and said nothing.
     package var exitCode: Int32 {
         if let failed = records.first(where: { $0.run.exitCode != 0 }) { return failed.run.exitCode }
-        return incomplete.isEmpty && success ? 0 : 1
+        // The files' own word is not taken over their results: a scenario that failed fails the run.
+        return incomplete.isEmpty && unstarted.isEmpty && success && !results.contains(where: \.failsTheRun) ? 0 : 1
     }
 
     /// Why the run (or a shard) ended early, and which files were cut short.
@@ -121,6 +124,9 @@ package struct ReportRun: Sendable {
         var reasons: [String] = []
         for record in records { if let error = record.run.error, !reasons.contains(error) { reasons.append(error) } }
         for file in incomplete { reasons.append("incomplete: \(file) has no testRunFinished (the run was cut short)") }
+        for (file, count) in unstarted {
+            reasons.append("incomplete: \(file) has \(count) test case\(count == 1 ? "" : "s") that never started")
+        }
         return reasons.isEmpty ? nil : reasons.joined(separator: "\n")
     }
 }

@@ -91,6 +91,43 @@ import Testing
         }
     }
 
+    /// The attack's finds: a file's own success flag over a failed step, ids given twice, a second run in one file, a
+    /// status Cucumber does not have, a second key on a skipped envelope, a test case never started.
+    @Test(arguments: [
+        ("duplicate pickle", "pickle\":{\"id\":\"p1\"", "a second pickle with id p1"),
+        ("duplicate case", "testCase\":{\"id\":\"tc1\"", "a second testCase with id tc1"),
+        ("second run", "testRunStarted", "a second testRunStarted"),
+    ])
+    func envelopesGivenTwiceAreRefused(_ name: String, _ marker: String, _ expected: String) throws {
+        var lines = Self.retried().split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.contains(marker) }, "\(name)")
+        lines.insert(lines[index], at: index + 1)
+        do {
+            _ = try Self.read(lines.joined(separator: "\n") + "\n")
+            Issue.record("accepted \(name)")
+        } catch { #expect(error.description.contains(expected), "\(error)") }
+    }
+
+    @Test func aFileCannotTalkAFailureIntoAPass() throws {
+        // The last attempt failed, yet the file says success: the run failed all the same.
+        let failed = Self.retried().replacingOccurrences(of: #""status":"PASSED""#, with: #""status":"FAILED""#)
+        #expect(try Self.read(failed).exitCode == 1)
+        for status in ["PASSED_X", "passed", ""] {
+            let odd = Self.retried().replacingOccurrences(of: #""status":"PASSED""#, with: #""status":"\#(status)""#)
+            #expect(throws: MessagesReader.Problem.self, "\(status)") { try Self.read(odd) }
+        }
+        let twoKeys = Self.retried().replacingOccurrences(
+            of: #"{"meta":{"protocolVersion""#, with: #"{"source":{},"meta":{"protocolVersion""#)
+        #expect(throws: MessagesReader.Problem.self) { try Self.read(twoKeys) }
+        // A test case announced and never started did not run.
+        let unstarted = Self.retried().replacingOccurrences(
+            of: #"{"testCaseStarted":{"id":"a0""#,
+            with: #"{"testCase":{"id":"tc2","pickleId":"p1","testSteps":[]}}"# + "\n" + #"{"testCaseStarted":{"id":"a0""#)
+        let run = try Self.read(unstarted)
+        #expect(run.exitCode == 1 && run.error?.contains("1 test case that never started") == true, "\(run.error ?? "")")
+        #expect(try Self.read(Self.retried()).exitCode == 0)
+    }
+
     @Test func aLineOverTheLimitIsRefusedByName() throws {
         let huge = "{\"meta\":{}}\n{\"meta\":{\"x\":\"" + String(repeating: "a", count: 1000) + "\"}}\n"
         #expect(throws: MessagesReader.Problem.self) { try MessagesReader.read([("f0.ndjson", Array(huge.utf8))], lineLimit: 1000) }
