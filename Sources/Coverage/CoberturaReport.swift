@@ -69,6 +69,7 @@ package enum CoberturaReport {
         guard covered > 0 else { return "0" }
         let (scaled, overflow) = covered.multipliedReportingOverflow(by: 10_000)
         let tenThousandths = overflow ? Int(Double(covered) / Double(valid) * 10_000) : scaled / valid
+        guard tenThousandths > 0 else { return "0" }
         let digits = String(min(tenThousandths, 9_999))
         var text = "0." + String(repeating: "0", count: 4 - digits.count) + digits
         while text.hasSuffix("0") && !text.hasSuffix(".0") { text.removeLast() }

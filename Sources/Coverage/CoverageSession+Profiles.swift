@@ -41,7 +41,8 @@ extension CoverageSession {
         let pids = Set(profiles.compactMap { $0.name.split(separator: "-").first.flatMap { Int32($0) } })
         let missing = launches.filter { !pids.contains($0.pid) }
         var notes: [String] = []
-        for (killed, group) in [(true, missing.filter { $0.killed != nil }), (false, missing.filter { $0.killed == nil })] where !group.isEmpty {
+        for (killed, group) in [(true, missing.filter { $0.killed != nil }), (false, missing.filter { $0.killed == nil })]
+        where !group.isEmpty {
             let named = group.prefix(10).map { "\($0.label) (pid \($0.pid)\($0.killed.map { ", " + $0 } ?? ""))" }
             let more = group.count > 10 ? " and \(group.count - 10) more" : ""
             let what =

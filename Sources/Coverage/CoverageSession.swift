@@ -41,11 +41,13 @@ package final class CoverageSession: Sendable {
         // LLVM_PROFILE_FILE reads %p, %m, %h, %t… anywhere in it, with no escape: a % in DIR would scatter profiles.
         if directory.contains("%") || (FileSystem.realPath(directory) ?? "").contains("%") {
             throw CoverageError(
-                "--coverage \(Visible.text(directory)): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory")
+                "--coverage \(Visible.text(directory)): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory"
+            )
         }
         // llvm-profdata reads its inputs one per line: a line break in DIR would split every path.
         if directory.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw CoverageError("--coverage \(Visible.text(directory)): the path holds a control character (a line break); choose another directory")
+            throw CoverageError(
+                "--coverage \(Visible.text(directory)): the path holds a control character (a line break); choose another directory")
         }
         do {
             root = try RootedDirectory(directory, create: true)
@@ -54,11 +56,13 @@ package final class CoverageSession: Sendable {
         }
         absolute = FileSystem.realPath(directory) ?? directory
         guard let fd = ProfileFiles.lock(absolute + "/.lock") else {
-            throw CoverageError("--coverage \(Visible.text(directory)): cannot open \(Visible.text(directory))/.lock (a link or not writable)")
+            throw CoverageError(
+                "--coverage \(Visible.text(directory)): cannot open \(Visible.text(directory))/.lock (a link or not writable)")
         }
         guard fd >= 0 else {
             throw CoverageError(
-                "--coverage \(Visible.text(directory)): another sut-launch run is using this directory; wait for it or choose another directory")
+                "--coverage \(Visible.text(directory)): another sut-launch run is using this directory; wait for it or choose another directory"
+            )
         }
         lock = fd
         do {

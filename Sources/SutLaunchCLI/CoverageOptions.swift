@@ -12,6 +12,9 @@ package struct CoverageOptions: Sendable {
 
     package init() {}
 
+    /// The variables `--coverage` sets for every launch.
+    static let variables: Set<String> = ["LLVM_PROFILE_FILE", "GOCOVERDIR"]
+
     static let directorySpec = OptionSpec(
         "--coverage", value: "DIR", help: "code coverage of every launch: raw profiles in DIR, then DIR/lcov.info and DIR/coverage.xml",
         topic: "coverage")

@@ -10,7 +10,10 @@ import Testing
 
     /// A file named to forge lcov records, and one that holds ESC and OSC, compiled into an instrumented program.
     static let forged: String? = CoverageBuild.build([
-        ("main.swift", "func used() -> Int { 1 }\nfunc unused() -> Int {\n    let a = 2\n    return a\n}\nprint(used() + forged() + escaped())\n"),
+        (
+            "main.swift",
+            "func used() -> Int { 1 }\nfunc unused() -> Int {\n    let a = 2\n    return a\n}\nprint(used() + forged() + escaped())\n"
+        ),
         ("q\nend_of_record\nSF:Fake.swift\nDA:1,1\nDA:2,1\nDA:3,1\nend_of_record\nSF:x.swift", "func forged() -> Int { 1 }\n"),
         ("esc\u{1B}]0;PWNED\u{07}\u{1B}[2J.swift", "func escaped() -> Int { 1 }\n"),
     ])
@@ -83,7 +86,10 @@ import Testing
         let tools = try CoverageBuild.fakeTools(in: directory, profdata: "sleep 20; exec \"$REAL/llvm-profdata\" \"$@\"")
         var started = Date()
         let result = try CLI.run(
-            ["--coverage", directory.path + "/cov", "--report", directory.path + "/r.json", "--llvm-profdata", tools, Self.program, "login"],
+            [
+                "--coverage", directory.path + "/cov", "--report", directory.path + "/r.json", "--llvm-profdata", tools, Self.program,
+                "login",
+            ],
             whileRunning: { process, _ in
                 started = Date()
                 Thread.sleep(forTimeInterval: 3)
@@ -210,6 +216,14 @@ import Testing
         #expect(result.status == 6)
         #expect(result.stderr.contains("wrote more than 256 MiB"), "\(result.stderr)")
         #expect(Date().timeIntervalSince(started) < 120, "stopped at the cap, not at the 300 s deadline")
+    }
+
+    @Test func aProfileVariableGivenWithEnvIsRefusedNotReplacedSilently() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLI.run(["--coverage", directory.path + "/cov", "-e", "LLVM_PROFILE_FILE=/tmp/x.profraw", "/bin/echo", "launched"])
+        #expect(result.status == 2 && !result.stdout.contains("launched"), "\(result.stderr)")
+        #expect(result.stderr.contains("LLVM_PROFILE_FILE is set for the program"), "\(result.stderr)")
     }
 
     @Test func aDirectoryWithALineBreakIsRefused() throws {
