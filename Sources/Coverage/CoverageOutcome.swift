@@ -2,7 +2,8 @@
 package struct CoverageCount: Sendable, Codable, Equatable {
     package var count: Int
     package var covered: Int
-    package var percent: Double { count == 0 ? 100 : Double(covered) * 100 / Double(count) }
+    /// 0 when there is nothing to count: nothing measured is never full coverage.
+    package var percent: Double { count == 0 ? 0 : Double(covered) * 100 / Double(count) }
 
     package init(count: Int, covered: Int) {
         self.count = count
@@ -12,7 +13,7 @@ package struct CoverageCount: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey { case count, covered }
 
     /// `75.0% (6/8)`.
-    package var text: String { "\(Self.format(percent))% (\(covered)/\(count))" }
+    package var text: String { count == 0 ? "none measured (0/0)" : "\(Self.format(percent))% (\(covered)/\(count))" }
 
     /// One decimal, never rounded up to 100 when something is uncovered.
     static func format(_ percent: Double) -> String {
@@ -66,10 +67,22 @@ package struct CoverageOutcome: Sendable {
     /// Raw profiles merged, and launches recorded.
     package var profiles = 0
     package var launches = 0
+    /// True when the only data is Go's (`DIR/go`): no LLVM profile to merge, and no failure.
+    package var goOnly = false
+    /// Why the run failed on coverage though the reports were written (below the threshold); nil otherwise.
+    package var failure: String?
+    /// True when a report could not be written (exit 74, ``error`` says which).
+    package var writeFailed = false
+
+    package init() {}
 
     /// The one summary line: `coverage: lines 75.0% (6/8), functions …, regions … (3 profiles of 3 launches) → DIR`.
     package func summaryLine(directory: String) -> String {
-        guard let totals else { return "coverage: \(error ?? "no coverage") (no report written in \(directory))" }
+        guard let totals else {
+            if error == nil && launches == 0 { return "coverage: nothing launched, nothing measured (no report written in \(directory))" }
+            if goOnly { return "coverage: Go coverage data only, in \(directory)/go (no lcov.info or coverage.xml written)" }
+            return "coverage: \(error ?? "no coverage") (no report written in \(directory))"
+        }
         return "coverage: lines \(totals.lines.text), functions \(totals.functions.text), regions \(totals.regions.text)"
             + " (\(profiles) profile\(profiles == 1 ? "" : "s") of \(launches) launch\(launches == 1 ? "" : "es"))"
             + " → \(directory)/lcov.info, \(directory)/coverage.xml"
@@ -77,14 +90,15 @@ package struct CoverageOutcome: Sendable {
 
     /// The per-file table (`DIR/summary.txt`): lines, functions, regions per file, then the total.
     package func table() -> String {
-        let width = min(max(files.map(\.filename.count).max() ?? 4, 5), 100)
+        let names = files.map { Visible.text($0.filename) }
+        let width = min(max(names.map(\.count).max() ?? 4, 5), 100)
         func pad(_ text: String, _ count: Int) -> String {
             text.count >= count ? text : text + String(repeating: " ", count: count - text.count)
         }
         var text = pad("FILE", width) + "  " + pad("LINES", 22) + pad("FUNCTIONS", 22) + "REGIONS\n"
-        for file in files {
+        for (file, name) in zip(files, names) {
             text +=
-                pad(file.filename, width) + "  " + pad(file.summary.lines.text, 22) + pad(file.summary.functions.text, 22)
+                pad(name, width) + "  " + pad(file.summary.lines.text, 22) + pad(file.summary.functions.text, 22)
                 + file.summary.regions.text + "\n"
         }
         if let totals {

@@ -6,23 +6,33 @@ extension CoverageSession {
 
     /// Merges every raw profile into `DIR/merged.profdata`, exports `DIR/lcov.info`, `DIR/coverage.xml` and
     /// `DIR/summary.txt` (the per-file table), and, with `perScenario`, what each scenario's launches reached.
-    /// Never throws: what could not be done is the outcome's ``CoverageOutcome/error`` or a note.
+    /// Never throws: what could not be done is the outcome's ``CoverageOutcome/error`` or a note. Every note and
+    /// error is one line, its names' control characters escaped (``Visible``).
     package func finish(perScenario: Bool = false) -> CoverageOutcome {
+        var outcome = measure(perScenario: perScenario)
+        outcome.notes = outcome.notes.map(Visible.text)
+        outcome.error = outcome.error.map(Visible.text)
+        return outcome
+    }
+
+    private func measure(perScenario: Bool) -> CoverageOutcome {
         var outcome = CoverageOutcome()
         let launches = recorded
         outcome.launches = launches.count
-        let profiles = rawProfiles()
+        // An empty selection or shard launched nothing: nothing to measure is not a failure.
+        guard !launches.isEmpty else { return outcome }
+        let found = rawProfiles()
+        outcome.notes += missingProfiles(launches, profiles: found)
+        let profiles = screen(found, into: &outcome)
         outcome.profiles = profiles.count
-        outcome.notes += missingProfiles(launches, profiles: profiles)
-        if let go = try? root.directory("go", create: false), !go.entries().isEmpty {
+        let go = (try? root.directory("go", create: false)).map { !$0.entries().isEmpty } ?? false
+        if go {
             outcome.notes.append(
-                "coverage: Go coverage data in \(directory)/go (go tool covdata textfmt -i=\(directory)/go -o cover.out reads it)")
+                "coverage: Go coverage data in \(directory)/go (go tool covdata textfmt -i=\(directory)/go -o cover.out reads it;"
+                    + " go tool covdata percent -i=\(directory)/go prints it)")
         }
-        let programs = Array(Set(launches.compactMap { $0.executable.map(Self.name) })).sorted()
         guard !profiles.isEmpty else {
-            outcome.error =
-                "\(programs.isEmpty ? "the program" : programs.joined(separator: ", ")) wrote no profile:"
-                + " build it with -profile-generate -profile-coverage-mapping"
+            if go && found.isEmpty { outcome.goOnly = true } else { outcome.error = noProfile(launches, found: found) }
             return outcome
         }
         guard profiles.count <= Self.profileLimit else {
@@ -35,6 +45,7 @@ extension CoverageSession {
             work = (try root.directory(name), name)
         } catch {
             outcome.error = "cannot write in \(directory): \(error)"
+            outcome.writeFailed = true
             return outcome
         }
         defer { root.remove(entry: Array(work.name.utf8CString)) }
@@ -43,6 +54,7 @@ extension CoverageSession {
             try report(profiles, binaries: binaries, work: work, into: &outcome)
         } catch {
             outcome.error = error.description
+            outcome.writeFailed = error.ioFailure
             return outcome
         }
         if perScenario {
@@ -54,51 +66,20 @@ extension CoverageSession {
         return outcome
     }
 
-    /// One raw profile: its path and the scenario directory it is in (nil: `raw/` itself).
-    struct Profile {
-        var path: String
-        var name: String
-        var scenario: String?
-    }
-
-    /// The regular `.profraw` files in `raw/` and its scenario directories (no link followed). Names the runtime never
-    /// writes (not UTF-8, control characters: planted to forge a line where they are named) are not read.
-    func rawProfiles() -> [Profile] {
-        guard let raw = try? root.directory("raw", create: false) else { return [] }
-        var result: [Profile] = []
-        for entry in raw.entries() where Self.plausible(entry) {
-            let name = entry.name
-            switch raw.kind(of: name) {
-            case .file where name.hasSuffix(".profraw"):
-                result.append(Profile(path: absolute + "/raw/" + name, name: name))
-            case .directory:
-                guard let below = try? raw.directory(name, create: false) else { continue }
-                for inner in below.entries()
-                where Self.plausible(inner) && inner.name.hasSuffix(".profraw") && below.kind(of: inner.name) == .file {
-                    result.append(Profile(path: absolute + "/raw/" + name + "/" + inner.name, name: inner.name, scenario: name))
-                }
-            default: continue
-            }
-            if result.count > Self.profileLimit { break }
+    /// Why no raw profile was read: `raw/` swapped for a link, every launch stopped before it could write one, or
+    /// programs not built instrumented.
+    func noProfile(_ launches: [Launch], found: [Profile]) -> String {
+        if !found.isEmpty { return "none of the \(found.count) raw profiles could be read (named above)" }
+        if root.kind(of: "raw") != .directory {
+            return "\(directory)/raw is no longer a directory (replaced during the run by a link or a file); no profile was read"
         }
-        return result
-    }
-
-    static func plausible(_ entry: RootedDirectory.Entry) -> Bool {
-        entry.isUTF8 && !entry.name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-    }
-
-    /// Launches killed (SIGKILL, a timeout) that left no profile: `%p-` names them by pid.
-    func missingProfiles(_ launches: [Launch], profiles: [Profile]) -> [String] {
-        let pids = Set(profiles.compactMap { $0.name.split(separator: "-").first.flatMap { Int32($0) } })
-        let missing = launches.filter { $0.killed != nil && !pids.contains($0.pid) }
-        guard !missing.isEmpty else { return [] }
-        let named = missing.prefix(10).map { "\($0.label) (pid \($0.pid), \($0.killed ?? "killed"))" }
-        let more = missing.count > 10 ? " and \(missing.count - 10) more" : ""
-        return [
-            "coverage: \(missing.count) launch\(missing.count == 1 ? "" : "es") ended before writing a profile, not counted: "
-                + named.joined(separator: ", ") + more
-        ]
+        if launches.allSatisfy({ $0.killed != nil }) {
+            let how = Array(Set(launches.compactMap(\.killed))).sorted().joined(separator: ", ")
+            return "every launch was stopped (\(how)) before writing its profile: nothing was measured"
+        }
+        let programs = Array(Set(launches.compactMap { $0.executable.map(Self.name) })).sorted()
+        return "\(programs.isEmpty ? "the program" : programs.joined(separator: ", ")) wrote no profile:"
+            + " build it with -profile-generate -profile-coverage-mapping (a Go program: go build -cover)"
     }
 
     /// The executables launched, each once, in launch order.
@@ -118,13 +99,26 @@ extension CoverageSession {
         let tools = ProfileTools(tools: tools, runner: runner)
         let profdata = try merge(profiles.map(\.path), name: "merged", tools: tools, work: work, into: &outcome)
         var dropped: [String] = []
-        let lcov = try tools.export(profdata: profdata, binaries: binaries, arguments: ["-format=lcov"], dropped: &dropped)
-        let summary = try tools.export(
-            profdata: profdata, binaries: binaries.filter { !dropped.contains($0) }, arguments: ["-format=text", "-summary-only"],
-            dropped: &dropped)
-        let (totals, files) = try ProfileTools.summary(summary)
+        var summary = try tools.export(
+            profdata: profdata, binaries: binaries, arguments: ["-format=text", "-summary-only"], dropped: &dropped)
+        var (totals, files) = try ProfileTools.summary(summary)
+        // lcov has no escaping: a source file whose name breaks a line would forge records. Left out, and named.
+        let broken = files.map(\.filename).filter(Visible.breaksLines)
+        if !broken.isEmpty {
+            outcome.notes.append(
+                "coverage: \(broken.count) source file\(broken.count == 1 ? "" : "s") left out: \(broken.count == 1 ? "its name holds" : "their names hold")"
+                    + " a line break, which lcov.info cannot hold: " + broken.prefix(10).joined(separator: ", "))
+            summary = try tools.export(
+                profdata: profdata, binaries: binaries.filter { !dropped.contains($0) },
+                arguments: ["-format=text", "-summary-only", ProfileTools.ignoreBrokenNames], dropped: &dropped)
+            (totals, files) = try ProfileTools.summary(summary)
+        }
+        let used = binaries.filter { !dropped.contains($0) }
+        let lcov = try tools.export(
+            profdata: profdata, binaries: used, arguments: ["-format=lcov", ProfileTools.ignoreBrokenNames], dropped: &dropped)
+        outcome.notes += droppedBinaries(dropped) + foreignProfiles(profiles, tools: tools)
         let records = LCOVRecords(String(decoding: lcov, as: UTF8.self))
-        let xml = CoberturaReport.render(records, timestamp: Int(WallClock.milliseconds() / 1000))
+        let xml = CoberturaReport.render(records, files: files, totals: totals, timestamp: Int(WallClock.milliseconds() / 1000))
         var result = outcome
         result.totals = totals
         result.files = files
@@ -134,7 +128,9 @@ extension CoverageSession {
             try root.write(Array(result.table().utf8), to: "summary.txt")
             try root.write(try work.directory.readFile("merged.profdata"), to: "merged.profdata")
         } catch {
-            throw CoverageError("cannot write the coverage reports: \(error)")
+            // None is kept: a new lcov.info beside no coverage.xml would look whole.
+            for name in Self.outputs { root.remove(entry: Array(name.utf8CString)) }
+            throw CoverageError("cannot write the coverage reports (none was kept): \(error)", ioFailure: true)
         }
         outcome = result
     }
@@ -165,7 +161,8 @@ extension CoverageSession {
         var ignored = CoverageOutcome()
         let profdata = try merge(paths, name: "scenario-" + scenario, tools: tools, work: work, into: &ignored)
         var dropped: [String] = []
-        let lcov = try tools.export(profdata: profdata, binaries: binaries, arguments: ["-format=lcov"], dropped: &dropped)
+        let lcov = try tools.export(
+            profdata: profdata, binaries: binaries, arguments: ["-format=lcov", ProfileTools.ignoreBrokenNames], dropped: &dropped)
         let records = LCOVRecords(String(decoding: lcov, as: UTF8.self))
         let files = records.files.filter { $0.linesHit > 0 }.map(\.path).sorted()
         let functions = records.files.flatMap { $0.functions.filter { $0.hits > 0 }.map(\.name) }

@@ -13,6 +13,8 @@ package final class CoverageSession: Sendable {
     package let tools: CoverageTools
     let runner: any CoverageToolRunning
     private let launches = Locked<[Launch]>([])
+    /// `DIR/.lock`'s descriptor, held while the session lives.
+    private let lock: Int32
 
     /// One launch, as it ended.
     package struct Launch: Sendable {
@@ -32,26 +34,61 @@ package final class CoverageSession: Sendable {
         }
     }
 
-    /// Opens (creating) DIR, `raw/` and `go/`, and removes the `.profraw` files an earlier run left in `raw/`.
-    /// - Throws: when DIR cannot be made or used (a file, a link below it).
+    /// Opens (creating) DIR, takes its lock (`DIR/.lock`: a second run on the same DIR is refused), and clears what
+    /// an earlier run left: the `.profraw` files in `raw/`, `go/`'s data, the reports and stale `.work-*` directories.
+    /// - Throws: when DIR cannot be made or used (a file, a link below it), or another run holds it.
     package init(directory: String, tools: CoverageTools, runner: any CoverageToolRunning) throws(CoverageError) {
         // LLVM_PROFILE_FILE reads %p, %m, %h, %t… anywhere in it, with no escape: a % in DIR would scatter profiles.
         if directory.contains("%") || (FileSystem.realPath(directory) ?? "").contains("%") {
             throw CoverageError(
-                "--coverage \(directory): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory")
+                "--coverage \(Visible.text(directory)): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory"
+            )
+        }
+        // llvm-profdata reads its inputs one per line: a line break in DIR would split every path.
+        if directory.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw CoverageError(
+                "--coverage \(Visible.text(directory)): the path holds a control character (a line break); choose another directory")
         }
         do {
             root = try RootedDirectory(directory, create: true)
-            let raw = try root.directory("raw")
-            Self.removeProfiles(raw, depth: 0)
-            _ = try root.directory("go")
         } catch {
-            throw CoverageError("--coverage \(directory): \(error)")
+            throw CoverageError("--coverage \(Visible.text(directory)): \(error)")
+        }
+        absolute = FileSystem.realPath(directory) ?? directory
+        guard let fd = ProfileFiles.lock(absolute + "/.lock") else {
+            throw CoverageError(
+                "--coverage \(Visible.text(directory)): cannot open \(Visible.text(directory))/.lock (a link or not writable)")
+        }
+        guard fd >= 0 else {
+            throw CoverageError(
+                "--coverage \(Visible.text(directory)): another sut-launch run is using this directory; wait for it or choose another directory"
+            )
+        }
+        lock = fd
+        do {
+            try Self.clear(root)
+        } catch {
+            ProfileFiles.unlock(fd)
+            throw CoverageError("--coverage \(Visible.text(directory)): \(error)")
         }
         self.directory = directory
-        absolute = FileSystem.realPath(directory) ?? directory
         self.tools = tools
         self.runner = runner
+    }
+
+    deinit { ProfileFiles.unlock(lock) }
+
+    /// The reports an earlier run wrote; removed when a run starts, so none is left looking like this run's.
+    static let outputs = ["lcov.info", "coverage.xml", "summary.txt", "merged.profdata"]
+
+    private static func clear(_ root: RootedDirectory) throws(RootedDirectory.Error) {
+        for entry in root.entries() where outputs.contains(entry.name) || entry.name.hasPrefix(".work-") {
+            root.remove(entry: entry.bytes)
+        }
+        let raw = try root.directory("raw")
+        Self.removeProfiles(raw, depth: 0)
+        let go = try root.directory("go")
+        for entry in go.entries() where go.kind(of: entry.name) == .file { go.remove(entry: entry.bytes) }
     }
 
     private static func removeProfiles(_ directory: RootedDirectory, depth: Int) {
@@ -66,9 +103,13 @@ package final class CoverageSession: Sendable {
         }
     }
 
-    /// The variables a launch gets; `scenario` (a ``scenarioID(_:)``) puts its profiles in a directory of its own.
+    /// The variables a launch gets; `scenario` (a ``scenarioID(_:)``) puts its profiles in a directory of its own,
+    /// made fresh: whatever is at its name (a link, a file planted by a program) is removed first, never followed.
     package func environment(scenario: String? = nil) -> [(key: String, value: String)] {
-        if let scenario { _ = try? root.directory("raw/" + scenario) }
+        if let scenario, let raw = try? root.directory("raw", create: false) {
+            if raw.kind(of: scenario) != .directory { raw.remove(entry: Array(scenario.utf8CString)) }
+            _ = try? raw.directory(scenario)
+        }
         let raw = absolute + "/raw" + (scenario.map { "/" + $0 } ?? "")
         return [("LLVM_PROFILE_FILE", raw + "/%p-%m.profraw"), ("GOCOVERDIR", absolute + "/go")]
     }

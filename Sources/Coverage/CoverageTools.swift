@@ -54,5 +54,10 @@ package struct CoverageTools: Sendable, Equatable {
 /// Why coverage could not be measured, in one line.
 package struct CoverageError: Error, Sendable, CustomStringConvertible, Equatable {
     package let description: String
-    package init(_ description: String) { self.description = description }
+    /// True when a report could not be written (exit 74), not when coverage could not be measured.
+    package let ioFailure: Bool
+    package init(_ description: String, ioFailure: Bool = false) {
+        self.description = description
+        self.ioFailure = ioFailure
+    }
 }

@@ -17,14 +17,15 @@ package struct LCOVRecords: Sendable {
 
     package var files: [File] = []
 
-    /// Reads an lcov tracefile.
+    /// Reads an lcov tracefile. Lines end at LF (a CR before it is dropped); no other character ends one, as for
+    /// lcov itself.
     package init(_ text: String) {
         var current: File?
         var functionLines: [String: Int] = [:]
         var functionHits: [String: Int] = [:]
         var order: [String] = []
-        for raw in text.split(whereSeparator: \.isNewline) {
-            let line = Substring(raw)
+        for bytes in text.utf8.split(separator: 10) {
+            let line = Substring(String(decoding: bytes.last == 13 ? bytes.dropLast() : bytes, as: UTF8.self))
             guard let colon = line.firstIndex(of: ":") else {
                 if line == "end_of_record", var file = current {
                     file.functions = order.map { ($0, functionLines[$0] ?? 0, functionHits[$0] ?? 0) }

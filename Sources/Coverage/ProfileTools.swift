@@ -70,6 +70,21 @@ struct ProfileTools {
         return version & 0x00ff_ffff_ffff_ffff
     }
 
+    /// llvm-cov's filter for source files whose name breaks a line (lcov has no escaping for one).
+    static let ignoreBrokenNames = "-ignore-filename-regex=[\n\r\u{0B}\u{0C}]"
+
+    /// The build IDs a raw profile names (`llvm-profdata show --binary-ids`); empty when it names none.
+    func binaryIDs(_ path: String) -> Set<String> {
+        let result = runner.run(tools.profdata, ["show", "--binary-ids", path], timeout: .seconds(60), outputLimit: 1 << 20)
+        guard result.exitCode == 0 else { return [] }
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        guard let range = text.firstRange(of: "Binary IDs:") else { return [] }
+        return Set(
+            text[range.upperBound...].split(whereSeparator: \.isWhitespace).map(String.init).filter {
+                !$0.isEmpty && $0.allSatisfy(\.isHexDigit)
+            })
+    }
+
     /// `llvm-cov export` of `binaries` against `profdata`. A binary without coverage mapping (`sh`, a program not
     /// built instrumented) is left out and the export run again; `dropped` collects them.
     func export(profdata: String, binaries: [String], arguments: [String], dropped: inout [String]) throws(CoverageError) -> [UInt8] {
@@ -80,7 +95,11 @@ struct ProfileTools {
                 tools.cov, ["export"] + arguments + ["-instr-profile", profdata, first] + objects, timeout: Self.deadline,
                 outputLimit: Self.outputLimit)
             if let failure = result.failure("llvm-cov export", limit: Self.outputLimit) {
-                guard let binary = Self.unmapped(result.stderr), remaining.contains(binary) else { throw CoverageError(failure) }
+                guard !result.timedOut && !result.truncated,
+                    let binary = Self.unmapped(result.stderr) ?? remaining.first(where: { result.stderr.contains("'\($0)'") })
+                        ?? (remaining.count == 1 && Self.unloadable(result.stderr) ? first : nil),
+                    remaining.contains(binary)
+                else { throw CoverageError(failure) }
                 remaining.removeAll { $0 == binary }
                 dropped.append(binary)
                 continue
@@ -88,8 +107,16 @@ struct ProfileTools {
             return result.stdout
         }
         throw CoverageError(
-            "none of the launched programs (\(binaries.joined(separator: ", "))) carries coverage mapping:"
-                + " build it with -profile-generate -profile-coverage-mapping")
+            "none of the launched programs (\(binaries.joined(separator: ", "))) is a binary with coverage mapping, though raw"
+                + " profiles were written: a program they start wrote them (a wrapper script?); launch the instrumented binary"
+                + " itself, built with -profile-generate -profile-coverage-mapping")
+    }
+
+    /// llvm-cov's complaint about a binary it cannot read coverage from (a script, a file without mapping).
+    static func unloadable(_ stderr: String) -> Bool {
+        ["could not load coverage information", "not recognized as a valid object file", "no coverage data found"].contains {
+            stderr.contains($0)
+        }
     }
 
     /// The binary llvm-cov names in `'PATH': no coverage data found`.

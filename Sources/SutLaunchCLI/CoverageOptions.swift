@@ -12,6 +12,9 @@ package struct CoverageOptions: Sendable {
 
     package init() {}
 
+    /// The variables `--coverage` sets for every launch.
+    static let variables: Set<String> = ["LLVM_PROFILE_FILE", "GOCOVERDIR"]
+
     static let directorySpec = OptionSpec(
         "--coverage", value: "DIR", help: "code coverage of every launch: raw profiles in DIR, then DIR/lcov.info and DIR/coverage.xml",
         topic: "coverage")
@@ -22,9 +25,12 @@ package struct CoverageOptions: Sendable {
         "--llvm-profdata", value: "PATH", help: "the llvm-profdata to merge with (default: the one beside swift; llvm-cov beside it)",
         topic: "coverage")
 
-    /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`); `80%`, `-1`, `101`, `NaN`, empty are refused.
+    /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`): digits, then optionally `.` and digits;
+    /// `80%`, `-1`, `101`, `NaN`, `1e1`, `.5`, `5.`, empty are refused.
     mutating func setThreshold(_ value: String, spelling: String, index: Int) throws(UsageError) {
-        guard let number = BoundedNumber.decimal(value, in: 0...100), number.isFinite else {
+        let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let plain = parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+        guard plain, let number = BoundedNumber.decimal(value, in: 0...100), number.isFinite else {
             throw UsageError(
                 .invalidNumber(
                     spelling, problem: "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80, not 80%)", index: index))

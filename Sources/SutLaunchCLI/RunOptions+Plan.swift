@@ -55,6 +55,14 @@ extension RunOptions {
                 journalPath: journalPath, https: try https.plan(serverHost: host ?? "127.0.0.1", readFile: readFile))
             server?.record = recording.plan
         }
+        // --coverage sets these for the launch: a value given with -e would be replaced without a word.
+        if coverage.directory != nil,
+            let taken = (variables + self.environment).first(where: { CoverageOptions.variables.contains($0.key) })
+        {
+            throw UsageError(
+                .coverage("\(taken.key) is set for the program and --coverage sets it to DIR's; drop the -e \(taken.key)=… (or --coverage)")
+            )
+        }
         let coveragePlan = try coverage.plan(environment: environment)
         let launch = LaunchPlan(
             program: program, arguments: arguments, flags: flags,

@@ -32,7 +32,10 @@ import Testing
     @Test func coberturaEscapesMarkupAndControlCharactersInNames() {
         let records = LCOVRecords(
             "SF:/src/<b>&\"q\"]]>\u{1B}[2J.swift\nFN:1,f<x>\u{0}\nFNDA:1,f<x>\u{0}\nDA:1,1\nBRDA:1,0,0,1\nBRDA:1,0,1,0\nend_of_record\n")
-        let xml = CoberturaReport.render(records, timestamp: 0)
+        let one = CoverageCount(count: 1, covered: 1)
+        let summary = CoverageTotals(lines: one, functions: one, regions: one)
+        let xml = CoberturaReport.render(
+            records, files: [CoverageFile(filename: records.files[0].path, summary: summary)], totals: summary, timestamp: 0)
         #expect(xml.contains("filename=\"src/&lt;b&gt;&amp;&quot;q&quot;]]&gt;\u{FFFD}[2J.swift\""))
         #expect(!xml.contains("\u{1B}") && !xml.contains("\u{0}"))
         #expect(xml.contains("condition-coverage=\"50% (1/2)\""))
@@ -58,6 +61,50 @@ import Testing
     @Test func percentagesNeverRoundUpToAHundred() {
         #expect(CoverageCount(count: 1000, covered: 999).text == "99.9% (999/1000)")
         #expect(CoverageCount(count: 3, covered: 2).text == "66.6% (2/3)")
-        #expect(CoverageCount(count: 0, covered: 0).text == "100.0% (0/0)")
+    }
+
+    /// Nothing measured is not full coverage (a threshold fails on it).
+    @Test func zeroOfZeroIsNothingMeasured() {
+        #expect(CoverageCount(count: 0, covered: 0).text == "none measured (0/0)")
+        #expect(CoverageCount(count: 0, covered: 0).percent == 0)
+    }
+
+    /// Cobertura's rates round down: 60,000 of 60,001 lines is not 1.0 (the console says 99.9%).
+    @Test func coberturaRatesNeverRoundUpToOne() {
+        #expect(CoberturaReport.rate(60_000, 60_001) == "0.9999")
+        #expect(CoberturaReport.rate(6, 7) == "0.8571")
+        #expect(CoberturaReport.rate(4, 5) == "0.8")
+        #expect(CoberturaReport.rate(1, 1_000_000) == "0")
+        #expect(CoberturaReport.rate(Int.max - 1, Int.max) == "0.9999")
+    }
+
+    /// Figures in coverage.xml are the summary's (llvm-cov's), not counted again from DA lines; files the summary
+    /// left out (a name with a line break) are not in it.
+    @Test func coberturaFiguresAreTheSummarys() {
+        let records = LCOVRecords("SF:/s/a.swift\nDA:1,1\nDA:2,0\nend_of_record\nSF:/s/b\nend_of_record\n")
+        let lines = CoverageCount(count: 7, covered: 6)
+        let summary = CoverageTotals(lines: lines, functions: lines, regions: lines)
+        let xml = CoberturaReport.render(
+            records, files: [CoverageFile(filename: "/s/a.swift", summary: summary)], totals: summary, timestamp: 0)
+        #expect(xml.contains("lines-covered=\"6\" lines-valid=\"7\"") && xml.contains("line-rate=\"0.8571\""))
+        #expect(!xml.contains("line-rate=\"0.5\"") && !xml.contains("filename=\"s/b\""))
+    }
+
+    /// A line break other than LF (CR, VT, U+2028) does not split an lcov record when it is read back.
+    @Test func onlyLineFeedsEndLcovLines() {
+        let records = LCOVRecords("SF:/a\u{2028}SF:/forged\rx\nDA:1,1\nend_of_record\n")
+        #expect(records.files.count == 1 && records.files[0].lines.count == 1)
+    }
+
+    @Test func controlCharactersInNamesAreShownEscaped() {
+        #expect(Visible.text("a\n::error::x\u{1B}]0;T\u{07}") == "a\\u{A}::error::x\\u{1B}]0;T\\u{7}")
+        #expect(Visible.breaksLines("a\u{2028}b") && !Visible.breaksLines("a\tb"))
+    }
+
+    @Test func onlyLLVMsRawProfileHeaderIsARawProfile() {
+        #expect(CoverageSession.isRawProfile([0x81, 0x72, 0x66, 0x6F, 0x72, 0x70, 0x6C, 0xFF]))
+        #expect(CoverageSession.isRawProfile([0x81, 0x52, 0x66, 0x6F, 0x72, 0x70, 0x6C, 0xFF]))
+        #expect(!CoverageSession.isRawProfile(Array("junk\n".utf8)))
+        #expect(!CoverageSession.isRawProfile([]))
     }
 }

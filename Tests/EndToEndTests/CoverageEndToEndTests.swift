@@ -145,7 +145,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: coverage + "/coverage.xml"))
     }
 
-    @Test(arguments: ["101", "-1", "NaN", "80%", "", "inf", "1e300", "0x10"])
+    @Test(arguments: ["101", "-1", "NaN", "80%", "", "inf", "1e300", "0x10", "1e1", ".5", "5.", "+5"])
     func hostileThresholdsAreUsageErrors(_ value: String) throws {
         let result = try CLI.run(["--coverage", "/tmp/never-made-\(UUID().uuidString)", "--coverage-threshold", value, "/bin/true"])
         #expect(result.status == 2)

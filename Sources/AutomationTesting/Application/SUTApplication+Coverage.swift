@@ -44,7 +44,7 @@ extension SUTApplication {
         let notes = outcome.notes.map { "\n" + $0 }.joined()
         if let error = outcome.error { throw AutomationError("coverage: \(error)\(notes)") }
         let line = outcome.summaryLine(directory: session.directory) + notes
-        if let threshold, let lines = outcome.totals?.lines, lines.percent < threshold {
+        if let threshold, let lines = outcome.totals?.lines, lines.count == 0 || lines.percent < threshold {
             throw AutomationError("coverage: line coverage \(lines.text) is below the threshold \(threshold)%\n\(line)")
         }
         return line

@@ -8,6 +8,8 @@ package struct CoverageReport: Codable, Sendable {
     package var totals: CoverageTotals?
     /// Why no coverage report was written, if none was.
     package var error: String?
+    /// Why coverage failed the run though the reports were written (below `--coverage-threshold`).
+    package var failure: String?
     /// What was not seen (profiles missing or refused), one sentence each.
     package var notes: [String]
     /// Raw profiles merged, launches recorded.
@@ -20,6 +22,7 @@ package struct CoverageReport: Codable, Sendable {
         self.directory = directory
         totals = outcome.totals
         error = outcome.error
+        failure = outcome.failure
         notes = outcome.notes
         profiles = outcome.profiles
         launches = outcome.launches

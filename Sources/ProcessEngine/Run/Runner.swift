@@ -41,7 +41,7 @@ package enum Runner {
         if let server, let serverPlan = plan.server { finishServer(server, serverPlan, quiet: plan.settings.quiet, &outcome) }
         // A program that never started has nothing to measure: its own exit code (127, 126, 125) says why.
         if let coverage = plan.settings.coverage, outcome.report.launched {
-            finishCoverage(coverage, quiet: plan.settings.quiet, &outcome)
+            finishCoverage(coverage, quiet: plan.settings.quiet, signals: signals, &outcome)
         }
         noteLostOutput(&outcome)
         writeReport(&outcome, plan.settings)
@@ -135,17 +135,43 @@ package enum Runner {
 
     /// `--coverage`: the launch recorded (killed or not), profiles merged and exported, the summary in the report;
     /// exit 6 when the program passed but coverage could not be measured or is below the threshold.
-    private static func finishCoverage(_ coverage: CoveragePlan, quiet: Bool, _ outcome: inout RunOutcome) {
+    private static func finishCoverage(_ coverage: CoveragePlan, quiet: Bool, signals: SignalForwarder?, _ outcome: inout RunOutcome) {
         let report = outcome.report
         let killed: String? = report.timedOut ? "timed out" : report.signalName.map { "killed by \($0)" }
         coverage.session.record(
             CoverageSession.Launch(label: report.program, executable: report.executablePath, pid: report.pid ?? 0, killed: killed))
+        // A signal during the merge reaches the tools (and stops them); the run then ends as interrupted.
+        CoverageToolLauncher.forwarder.withLock { $0 = signals }
+        defer { CoverageToolLauncher.forwarder.withLock { $0 = nil } }
+        if let signal = signals?.receivedSignal {
+            interruptedCoverage(coverage, signal: signal, &outcome)
+            return
+        }
         let (result, code) = coverage.finish(exitCode: outcome.exitCode, quiet: quiet)
+        if let signal = signals?.receivedSignal {
+            interruptedCoverage(coverage, signal: signal, &outcome)
+            return
+        }
         outcome.report.coverage = CoverageReport(result, directory: coverage.session.directory, threshold: coverage.threshold)
+        if let failure = result.failure ?? result.error, code != outcome.exitCode {
+            outcome.report.error = [outcome.report.error, "coverage: " + failure].compactMap { $0 }.joined(separator: "; ")
+        }
         if code != outcome.exitCode {
             outcome.exitCode = code
             outcome.report.exitCode = code
         }
+    }
+
+    /// Interrupted before or during the merge: no coverage, exit 128+N, the report says so.
+    private static func interruptedCoverage(_ coverage: CoveragePlan, signal: Int32, _ outcome: inout RunOutcome) {
+        var result = CoverageOutcome()
+        result.launches = coverage.session.recorded.count
+        result.error = "interrupted by \(signalName(signal)) before coverage was measured"
+        Console.error("coverage: \(result.error ?? "") (no report written in \(coverage.session.directory))")
+        outcome.report.coverage = CoverageReport(result, directory: coverage.session.directory, threshold: coverage.threshold)
+        outcome.report.interruptedBy = signalName(signal)
+        outcome.exitCode = ExitCode.signaled(signal)
+        outcome.report.exitCode = outcome.exitCode
     }
 
     /// Our stdout or stderr could not take a write (`> /dev/full`; EPIPE is a reader that left, not this): output
