@@ -177,7 +177,7 @@ package enum Runner {
     /// Our stdout or stderr could not take a write (`> /dev/full`; EPIPE is a reader that left, not this): output
     /// was lost, so the run fails with exit 74 naming it, whatever the program did (its status stays in the report).
     private static func noteLostOutput(_ outcome: inout RunOutcome) {
-        guard let failure = StandardStreams.failure else { return }
+        guard let failure = StandardStreams.failure, StandardStreams.lostOutputOverrides(outcome.exitCode) else { return }
         Console.error("\(failure) (exit \(ExitCode.ioError))")
         outcome.exitCode = ExitCode.ioError
         outcome.report.exitCode = ExitCode.ioError
