@@ -126,7 +126,9 @@ extension CucumberMessages {
             timed += attemptEnvelopes(
                 attempt, ids: ids, number: number, willBeRetried: number < attempts.count - 1,
                 startedAtMs: attemptStart)
-            if result.quarantined { timed.append(quarantineMark(ids.startedId, atMs: attemptStart)) }
+            // Only where the quarantine excused the outcome: a quarantined scenario that could not run (an
+            // undefined step) fails the run, and a reader of these Messages (`--rerun-failed`) must see it failed.
+            if result.quarantined, !result.failsTheRun { timed.append(quarantineMark(ids.startedId, atMs: attemptStart)) }
         }
         return timed
     }
@@ -197,7 +199,8 @@ extension CucumberMessages {
     }
 
     /// The mark of a quarantined scenario (`@quarantine`, `--quarantine`): an attachment of the attempt, its media
-    /// type `application/vnd.sut-launch.quarantine`, saying its outcome does not decide the run.
+    /// type `application/vnd.sut-launch.quarantine`, saying its outcome does not decide the run (absent when it
+    /// does: a quarantined scenario that could not run).
     private func quarantineMark(_ startedId: String, atMs: Double) -> Timed {
         Timed(
             atMs: atMs,
