@@ -231,13 +231,12 @@ package enum TestCommand {
         }
         let results = ran + notRun
         if options.github { GitHubOutput.report(results, environment: environment) }
-        var passed = results.allSatisfy { !$0.failsTheRun }
-        let flaky = results.filter(\.flaky).count
-        if options.failOnFlaky, flaky > 0 {
+        // --fail-on-flaky: a flaky pass (not quarantined) fails the run; every report says so.
+        let flaky = results.filter(\.flakyFailsTheRun).count
+        if flaky > 0 {
             Console.line("--fail-on-flaky: \(flaky) scenario\(flaky == 1 ? "" : "s") passed only on a retry (exit 1)")
-            passed = false
         }
-        return reports.write(results, exitCode: passed ? 0 : 1)
+        return reports.write(results, exitCode: results.allSatisfy { !$0.failsTheRun } ? 0 : 1)
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

@@ -103,9 +103,29 @@ import Testing
         let counter = directory.appendingPathComponent("counter")
         _ = try CLI.write(
             "Feature: f\n  Scenario: s\n    \(Self.oneInThree(counter))\n    Then the exit code is 0\n", "f.feature", in: directory)
-        let result = try Self.run(["--retries", "1", "--fail-on-flaky", "f.feature"], in: directory)
+        let result = try Self.run(["--retries", "1", "--fail-on-flaky", "--junit-strict", "f.feature"], in: directory)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("--fail-on-flaky: 1 scenario passed only on a retry (exit 1)"), "\(result.stderr)")
+        // It failed the run, so every report says so and `--rerun-failed` selects it from each: `test … || test
+        // --rerun-failed … --allow-empty` must not turn red green.
+        #expect(try String(contentsOf: directory.appendingPathComponent("rerun.txt"), encoding: .utf8) == "f.feature:2\n")
+        let xml = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
+        #expect(xml.contains("failures=\"1\"") && xml.contains("<failure message=\"flaky: passed only on a retry (--fail-on-flaky)\""))
+        if CLI.hasCommand("xmllint") {
+            for verdict in try Self.surefireVerdicts(directory.appendingPathComponent("j.xml"), in: directory) {
+                #expect(verdict.contains("validates"), "\(verdict)")
+            }
+        }
+        for file in ["rerun.txt", "j.xml", "m.ndjson"] {
+            let again = try CLI.run(["test", "--rerun-failed", file, "--allow-empty", "--list", "f.feature"], cwd: directory)
+            #expect(again.status == 0 && again.stdout.contains("f.feature:2"), "\(file): \(again.stdout)\(again.stderr)")
+        }
+        // Quarantined, a flaky pass never fails the run, as the docs say of every quarantined outcome.
+        try "f.feature:2\n".write(to: directory.appendingPathComponent("q.txt"), atomically: true, encoding: .utf8)
+        try "0".write(to: counter, atomically: true, encoding: .utf8)
+        let quarantined = try Self.run(["--retries", "1", "--fail-on-flaky", "--quarantine", "q.txt", "f.feature"], in: directory)
+        #expect(quarantined.status == 0, "\(quarantined.stdout)\(quarantined.stderr)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("rerun.txt"), encoding: .utf8) == "")
     }
 
     @Test func everyAttemptFailedIsAFailureWithItsRerunsAndTheRerunFileNamesIt() throws {

@@ -129,6 +129,7 @@ extension CucumberMessages {
             // Only where the quarantine excused the outcome: a quarantined scenario that could not run (an
             // undefined step) fails the run, and a reader of these Messages (`--rerun-failed`) must see it failed.
             if result.quarantined, !result.failsTheRun { timed.append(quarantineMark(ids.startedId, atMs: attemptStart)) }
+            if result.flakyFailsTheRun, number == attempts.count - 1 { timed.append(flakyMark(ids.startedId, atMs: attemptStart)) }
         }
         return timed
     }
@@ -207,6 +208,17 @@ extension CucumberMessages {
             line: "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
                 + ",\"body\":\"quarantined: this scenario runs and is reported, but its failure does not fail the run\""
                 + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"application/vnd.sut-launch.quarantine\"}}",
+            stamped: false)
+    }
+
+    /// The mark of a flaky pass that failed the run (`--fail-on-flaky`): an attachment of its last attempt, its media
+    /// type `application/vnd.sut-launch.fail-on-flaky`, which `--rerun-failed` reads as a failure.
+    private func flakyMark(_ startedId: String, atMs: Double) -> Timed {
+        Timed(
+            atMs: atMs,
+            line: "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
+                + ",\"body\":\"flaky: passed only on a retry, which fails the run (--fail-on-flaky)\""
+                + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"application/vnd.sut-launch.fail-on-flaky\"}}",
             stamped: false)
     }
 

@@ -2,7 +2,7 @@ import AutomationSupport
 
 /// The scenarios that did not pass in a Cucumber Messages NDJSON file: per test case, its last attempt (the
 /// `testCaseStarted` whose `testCaseFinished` is not `willBeRetried`) had a step FAILED, UNDEFINED, AMBIGUOUS or
-/// PENDING, and is not marked quarantined. Named by its pickle's `uri` and `location.line`.
+/// PENDING, and is not marked quarantined, or it is marked a flaky pass that failed the run (`--fail-on-flaky`). Named by its pickle's `uri` and `location.line`.
 ///
 /// The file must be a whole run: it ends with `testRunFinished`, every pickle has a line number, every test case
 /// names a pickle of the file, every attempt a test case, and every attempt finishes. A file cut short or damaged
@@ -20,6 +20,8 @@ enum RerunMessages {
         var finished: Set<String> = []
         var failedAttempts: Set<String> = []
         var quarantinedAttempts: Set<String> = []
+        /// Last attempts of flaky passes that failed the run (`--fail-on-flaky`).
+        var flakyFailures: Set<String> = []
         /// Per test case, its last finished attempt that will not be retried.
         var lastAttempt: [String: String] = [:]
         var runFinished = false
@@ -55,7 +57,9 @@ enum RerunMessages {
     private static func failed(_ run: Run, file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
         var failedPickles: Set<String> = []
         for (caseId, attempt) in run.lastAttempt
-        where run.failedAttempts.contains(attempt) && !run.quarantinedAttempts.contains(attempt) {
+        where (run.failedAttempts.contains(attempt) && !run.quarantinedAttempts.contains(attempt))
+            || run.flakyFailures.contains(attempt)
+        {
             if let pickleId = run.testCases[caseId] { failedPickles.insert(pickleId) }
         }
         var entries: [RerunFile.Entry] = []
@@ -97,10 +101,12 @@ enum RerunMessages {
                 throw RerunFile.Problem(file, line, "a testStepFinished without a status or a testCaseStartedId naming an attempt")
             }
             if failing.contains(status) { run.failedAttempts.insert(attempt) }
-        } else if let attachment = node["attachment"], attachment["mediaType"]?.string == "application/vnd.sut-launch.quarantine",
-            let attempt = attachment["testCaseStartedId"]?.string
-        {
-            run.quarantinedAttempts.insert(attempt)
+        } else if let attachment = node["attachment"], let attempt = attachment["testCaseStartedId"]?.string {
+            switch attachment["mediaType"]?.string {
+            case "application/vnd.sut-launch.quarantine": run.quarantinedAttempts.insert(attempt)
+            case "application/vnd.sut-launch.fail-on-flaky": run.flakyFailures.insert(attempt)
+            default: break
+            }
         } else if let finished = node["testCaseFinished"] {
             guard let attempt = finished["testCaseStartedId"]?.string, let started = run.attempts[attempt] else {
                 throw RerunFile.Problem(file, line, "a testCaseFinished without a testCaseStartedId naming an attempt")
