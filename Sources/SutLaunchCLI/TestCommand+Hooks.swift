@@ -42,13 +42,27 @@ extension TestCommand {
 
     /// On a signal: the running scenarios' After hooks get their deadline (they run as the scenarios stop), then
     /// AfterAll runs, before the reports are written.
+    /// Each phase is capped: the After hooks together get at most 60 s, then AfterAll at most 60 s; a hook still
+    /// running at its phase's cap is stopped (SIGKILL to its process group, even one that ignores SIGTERM). A
+    /// second signal cuts every hook at once, so the reports are written now.
     static func hooksOnSignal() {
         ScenarioRunner.interrupting.withLock { $0 = true }
         guard let options = loadedSuite.current, !options.hooks.isEmpty else { return }
+        startThread {
+            let again = SignalForwarder.waitForTerminationSignal()
+            Console.line("\(signalName(again)) again: stopping the hooks now and writing the reports")
+            ScenarioRunner.cutHooksNow()
+        }
         let afterHooks = options.hooks.filter { $0.kind == .after }.map(\.timeout)
         if let longest = afterHooks.max() {
-            ScenarioRunner.awaitIdle(deadline: .now + min(longest * afterHooks.count + .seconds(2), .seconds(60)))
+            let cap = ContinuousClock.now + min(longest * afterHooks.count + .seconds(2), hookPhaseCap)
+            ScenarioRunner.cutHooks(at: cap)
+            ScenarioRunner.awaitIdle(deadline: cap + .seconds(10)) // the killed hooks' scenarios end and report
         }
+        ScenarioRunner.cutHooks(at: .now + hookPhaseCap)
         _ = afterAll(options: options, status: "interrupted")
     }
+
+    /// The longest the After hooks of an interrupted run take together, and its AfterAll hooks.
+    static let hookPhaseCap: Duration = .seconds(60)
 }
