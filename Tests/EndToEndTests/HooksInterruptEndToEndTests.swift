@@ -34,11 +34,13 @@ import Testing
             ]}
             """, "hooks.steps.json", in: directory)
         _ = try CLI.write(
-            "Feature: f\n  Scenario: long\n    When I run \"sh -c 'echo up > \(marker.path); exec sleep 20'\"\n", "f.feature", in: directory)
+            "Feature: f\n  Scenario: long\n    When I run \"sh -c 'echo up > \(marker.path); exec sleep 20'\"\n", "f.feature", in: directory
+        )
         let afterPid = directory.appendingPathComponent("after.pid")
         let started = Date()
         let result = try InterruptedReportsEndToEndTests.interrupt(
-            ["f.feature"], in: directory, markers: [marker], signal: SIGINT, then: { process, _ in Self.signalAgain(process, once: afterPid) })
+            ["f.feature"], in: directory, markers: [marker], signal: SIGINT,
+            then: { process, _ in Self.signalAgain(process, once: afterPid) })
         #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
         #expect(Date().timeIntervalSince(started) < 100)
         #expect(result.stderr.contains("SIGINT again: stopping the hooks now and writing the reports"), "\(result.stderr)")

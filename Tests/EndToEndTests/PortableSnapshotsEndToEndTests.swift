@@ -79,7 +79,8 @@ import Testing
             "r.feature", in: directory)
         for (value, problem) in [
             ("X=a*", "the pattern can match empty text"), ("X=\\b", "the pattern can match empty text"),
-            ("X=a|\\b", "the pattern can match empty text"), ("X=\\B", "the pattern can match empty text"), ("CWD=a", "[CWD] is sut-launch's own placeholder"),
+            ("X=a|\\b", "the pattern can match empty text"), ("X=\\B", "the pattern can match empty text"),
+            ("CWD=a", "[CWD] is sut-launch's own placeholder"),
             ("lower=a", "must be 1 to 40 capital letters"), ("NOEQUALS", "is not NAME=REGEX"), ("X=(a", "is not supported"),
             ("X=", "has an empty pattern"), ("X\u{1B}]0;t\u{07}=a", "\\u{1B}"),
         ] {

@@ -34,7 +34,8 @@ extension ScenarioRun {
                 // Interrupted, and the hooks' time is up: a hook that ignores SIGTERM must not hold the reports.
                 started.stop(signal: SignalNumber.kill, grace: .seconds(5))
                 started.finish(grace: .zero)
-                return StepFailure("\(hook.title) was stopped (SIGKILL to its process group): the run was interrupted and hooks' time was up")
+                return StepFailure(
+                    "\(hook.title) was stopped (SIGKILL to its process group): the run was interrupted and hooks' time was up")
             }
             started.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             started.finish(grace: options.killGrace)

@@ -159,7 +159,8 @@ package struct PortableOutput: Sendable {
         func dot(_ index: Int) -> Bool { text.indices.contains(index) && text[index] == UInt8(ascii: ".") }
         let before = range.lowerBound - 1
         let after = range.upperBound
-        let versionPrefix = text.indices.contains(before) && (text[before] == UInt8(ascii: "v") || text[before] == UInt8(ascii: "V"))
+        let versionPrefix =
+            text.indices.contains(before) && (text[before] == UInt8(ascii: "v") || text[before] == UInt8(ascii: "V"))
             && !word(before - 1)
         return (!word(before) || versionPrefix) && !(dot(before) && digit(before - 1)) && !word(after) && !(dot(after) && digit(after + 1))
     }
