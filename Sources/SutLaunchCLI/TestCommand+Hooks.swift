@@ -14,7 +14,7 @@ extension TestCommand {
     static func beforeAll(_ selected: [Pickle], options: ScenarioOptions) -> [ScenarioResult]? {
         let failures = ScenarioRunner.runTestRunHooks(.beforeAll, options: options, status: "running")
         guard let failure = failures.first else { return nil }
-        Console.error(failure)
+        printFailure(failure)
         return selected.map { pickle in
             var result = ScenarioResult.notRun(pickle)
             result.status = .error
@@ -33,11 +33,21 @@ extension TestCommand {
             })
         else { return [] }
         return ScenarioRunner.runTestRunHooks(.afterAll, options: options, status: status).map { failure in
-            Console.error(failure)
+            printFailure(failure)
             var result = ScenarioResult.loadError([failure])
             result.pickle.name = "AfterAll hooks"
             return result
         }
+    }
+
+    /// A BeforeAll/AfterAll failure: its first line as an error, the program's output tail below it as lines (not
+    /// `\n` escapes), control characters escaped.
+    static func printFailure(_ failure: String) {
+        let parts = failure.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        Console.error(String(parts[0]))
+        guard parts.count > 1, !parts[1].isEmpty else { return }
+        let tail = parts[1].split(separator: "\n").map { "  " + $0.escapingControlCharacters() + "\n" }.joined()
+        StandardStreams.error(tail)
     }
 
     /// On a signal: the running scenarios' After hooks get their deadline (they run as the scenarios stop), then
