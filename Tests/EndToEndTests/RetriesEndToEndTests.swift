@@ -254,13 +254,18 @@ import Testing
         // Entries that name no scenario are refused, with the file and line.
         for (text, problem) in [
             ("q.feature:3\nq.feature:4\n", "quarantine.txt:2: q.feature:4: no scenario or Examples row starts at line 4"),
-            ("no such scenario\n", "quarantine.txt:1: no scenario \"no such scenario\""),
+            ("no such scenario\n", "quarantine.txt:1: no scenario of this run is named \"no such scenario\"; write a scenario's exact"),
+            ("q.feature:9:16\n", "quarantine.txt:1: q.feature:16: no scenario or Examples row starts at line 16"),
             ("/etc/passwd.feature:1\n", "quarantine.txt:1: /etc/passwd.feature is not one of the feature files of this run"),
         ] {
             _ = try CLI.write(text, "quarantine.txt", in: directory)
             let refused = try CLI.run(["test", "--quarantine", "quarantine.txt", "q.feature"], cwd: directory)
             #expect(refused.status == 2 && refused.stderr.contains(problem), "\(refused.stderr)")
         }
+        // Cucumber's rerun line (a file, its lines) is taken as it is.
+        _ = try CLI.write("q.feature:6:9\n", "quarantine.txt", in: directory)
+        let both = try Self.run(["--quarantine", "quarantine.txt", "q.feature"], in: directory)
+        #expect(both.stdout.contains("3 quarantined (2 of them failed)"), "\(both.stdout)")
     }
 
     @Test func githubAnnotationsWarnOfQuarantinedFailuresAndFlakyPasses() throws {
