@@ -50,7 +50,9 @@ package enum SutLaunchCommand {
     /// Output lost on our stdout or stderr (`> /dev/full`) makes it 74, never 0 (the run's report says so too).
     package static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         let code = command(arguments, environment: environment)
-        guard let failure = StandardStreams.failure, code != ExitCode.ioError, StandardStreams.lostOutputOverrides(code) else { return code }
+        guard let failure = StandardStreams.failure, code != ExitCode.ioError, StandardStreams.lostOutputOverrides(code) else {
+            return code
+        }
         Console.error("\(failure) (exit \(ExitCode.ioError))")
         return ExitCode.ioError
     }

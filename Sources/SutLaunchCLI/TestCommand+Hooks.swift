@@ -14,7 +14,7 @@ extension TestCommand {
     static func beforeAll(_ selected: [Pickle], options: ScenarioOptions) -> [ScenarioResult]? {
         let failures = ScenarioRunner.runTestRunHooks(.beforeAll, options: options, status: "running")
         guard let failure = failures.first else { return nil }
-        Console.error(failure)
+        printFailure(failure)
         return selected.map { pickle in
             var result = ScenarioResult.notRun(pickle)
             result.status = .error
@@ -33,22 +33,46 @@ extension TestCommand {
             })
         else { return [] }
         return ScenarioRunner.runTestRunHooks(.afterAll, options: options, status: status).map { failure in
-            Console.error(failure)
+            printFailure(failure)
             var result = ScenarioResult.loadError([failure])
             result.pickle.name = "AfterAll hooks"
             return result
         }
     }
 
+    /// A BeforeAll/AfterAll failure: its first line as an error, the program's output tail below it as lines (not
+    /// `\n` escapes), control characters escaped.
+    static func printFailure(_ failure: String) {
+        let parts = failure.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        Console.error(String(parts[0]))
+        guard parts.count > 1, !parts[1].isEmpty else { return }
+        let tail = parts[1].split(separator: "\n").map { "  " + $0.escapingControlCharacters() + "\n" }.joined()
+        StandardStreams.error(tail)
+    }
+
     /// On a signal: the running scenarios' After hooks get their deadline (they run as the scenarios stop), then
     /// AfterAll runs, before the reports are written.
+    /// Each phase is capped: the After hooks together get at most 60 s, then AfterAll at most 60 s; a hook still
+    /// running at its phase's cap is stopped (SIGKILL to its process group, even one that ignores SIGTERM). A
+    /// second signal cuts every hook at once, so the reports are written now.
     static func hooksOnSignal() {
         ScenarioRunner.interrupting.withLock { $0 = true }
         guard let options = loadedSuite.current, !options.hooks.isEmpty else { return }
+        startThread {
+            let again = SignalForwarder.waitForTerminationSignal()
+            Console.line("\(signalName(again)) again: stopping the hooks now and writing the reports")
+            ScenarioRunner.cutHooksNow()
+        }
         let afterHooks = options.hooks.filter { $0.kind == .after }.map(\.timeout)
         if let longest = afterHooks.max() {
-            ScenarioRunner.awaitIdle(deadline: .now + min(longest * afterHooks.count + .seconds(2), .seconds(60)))
+            let cap = ContinuousClock.now + min(longest * afterHooks.count + .seconds(2), hookPhaseCap)
+            ScenarioRunner.cutHooks(at: cap)
+            ScenarioRunner.awaitIdle(deadline: cap + .seconds(10)) // the killed hooks' scenarios end and report
         }
+        ScenarioRunner.cutHooks(at: .now + hookPhaseCap)
         _ = afterAll(options: options, status: "interrupted")
     }
+
+    /// The longest the After hooks of an interrupted run take together, and its AfterAll hooks.
+    static let hookPhaseCap: Duration = .seconds(60)
 }

@@ -253,14 +253,13 @@ package enum TestCommand {
         }
         let results = ran + notRun
         if options.github { GitHubOutput.report(results, environment: environment) }
-        var passed = results.allSatisfy { !$0.failsTheRun }
-        let flaky = results.filter(\.flaky).count
-        if options.failOnFlaky, flaky > 0 {
+        // --fail-on-flaky: a flaky pass (not quarantined) fails the run; every report says so.
+        let flaky = results.filter(\.flakyFailsTheRun).count
+        if flaky > 0 {
             Console.line("--fail-on-flaky: \(flaky) scenario\(flaky == 1 ? "" : "s") passed only on a retry (exit 1)")
-            passed = false
         }
         let (measured, code) = TestCoverage.finish(
-            results, session: coverage, threshold: options.coverage.threshold, exitCode: passed ? 0 : 1,
+            results, session: coverage, threshold: options.coverage.threshold, exitCode: results.allSatisfy { !$0.failsTheRun } ? 0 : 1,
             reports: reports)
         return reports.write(measured, exitCode: code)
     }

@@ -38,8 +38,6 @@ package struct TestOptions {
     package var rerunFailed: NamedPath?
     /// `--quarantine FILE` (read by the load step).
     package var quarantineFile: NamedPath?
-    /// `--fail-on-flaky`: a scenario that passed only on a retry fails the run.
-    package var failOnFlaky = false
     package var list = false
     package var dryRun = false
     package var allowEmpty = false
@@ -172,7 +170,7 @@ package struct TestOptions {
             scenario.namePattern = scenario.namePattern.map { "(?:\($0))|(?:\(value))" } ?? value
         case .failFast: scenario.failFast = true
         case .retries: scenario.retries = try NumericOptions.integer(option, in: ScenarioRunner.retryLimit)
-        case .failOnFlaky: failOnFlaky = true
+        case .failOnFlaky: scenario.failOnFlaky = true
         case .quarantine: quarantineFile = NamedPath(path: value, spelling: option.spelling)
         case .rerunFailed: rerunFailed = NamedPath(path: value, spelling: option.spelling)
         case .writeRerun: rerunPath = try OutputFiles.path(option)

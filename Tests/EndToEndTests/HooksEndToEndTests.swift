@@ -106,6 +106,7 @@ import Testing
         let result = try CLI.run(["test", "--junit", "j.xml", "f.feature"], cwd: directory)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("BeforeAll hook (./hooks.steps.json:2) failed"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\\n"), "its output tail on lines of their own, not \\n escapes: \(result.stderr)")
         #expect(try String(contentsOf: log, encoding: .utf8) == "after-all-failed\n")
         let xml = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
         #expect(xml.contains("<error message=\"not run: BeforeAll hook"), "\(xml)")

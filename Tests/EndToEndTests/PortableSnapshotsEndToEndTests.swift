@@ -78,7 +78,9 @@ import Testing
             "Feature: r\n  Scenario: s\n    When I run \"sh -c 'printf aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'\"\n    Then the output is:\n      \"\"\"\n      [..]\n      \"\"\"\n",
             "r.feature", in: directory)
         for (value, problem) in [
-            ("X=a*", "the pattern matches empty text"), ("CWD=a", "[CWD] is sut-launch's own placeholder"),
+            ("X=a*", "the pattern can match empty text"), ("X=\\b", "the pattern can match empty text"),
+            ("X=a|\\b", "the pattern can match empty text"), ("X=\\B", "the pattern can match empty text"),
+            ("CWD=a", "[CWD] is sut-launch's own placeholder"),
             ("lower=a", "must be 1 to 40 capital letters"), ("NOEQUALS", "is not NAME=REGEX"), ("X=(a", "is not supported"),
             ("X=", "has an empty pattern"), ("X\u{1B}]0;t\u{07}=a", "\\u{1B}"),
         ] {
@@ -97,5 +99,30 @@ import Testing
         #expect(file.status == 3, "\(file.stderr)")
         #expect(file.stderr.contains("r.steps.json:1: redaction name 'bad'"), "\(file.stderr)")
         #expect(file.stderr.contains("r.steps.json:1: redaction OK needs a pattern string"), "\(file.stderr)")
+        _ = try CLI.write("{\"redactions\": {\"WB\": \"\\\\b\"}}", "r.steps.json", in: directory)
+        let check = try CLI.run(["check", "r.feature"], cwd: directory)
+        #expect(check.status == 3 && check.stderr.contains("redaction WB: the pattern can match empty text"), "\(check.stderr)")
+    }
+
+    /// `[VERSION]` replaces sut-launch's version only as a whole token: inside another number (`10.1.0.1` for 0.1.0)
+    /// it stays, or a snapshot would pass against `10.2.0.1` after an upgrade.
+    @Test func theVersionIsReplacedOnlyAsAWholeToken() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let version = try #require(
+            try CLI.run(["--version"]).stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).last.map(String.init))
+        _ = try CLI.write(
+            """
+            Feature: v
+              Scenario: s
+                When I run "sh -c 'echo 1\(version).1 x\(version) \(version)a v\(version) =\(version).'"
+                Then the output is:
+                  \"\"\"
+                  1\(version).1 x\(version) \(version)a v[VERSION] =[VERSION].
+                  \"\"\"
+
+            """, "v.feature", in: directory)
+        let result = try CLI.run(["test", "v.feature"], cwd: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }

@@ -77,7 +77,7 @@ import Testing
             ),
             ("<testsuites>\n<testcase name=\"&lol9;\"><failure/></testcase>\n</testsuites>\n", "bad:2: the entity &lol9; is not XML's own"),
             (
-                "<testsuites>\n<testcase name=\"nope\" classname=\"mixed\"><failure/></testcase>\n",
+                "<testsuites>\n<testcase name=\"nope\" classname=\"mixed\"><failure/></testcase>\n</testsuites>\n",
                 "bad:2: no scenario \"nope\" in feature \"mixed\""
             ),
             (

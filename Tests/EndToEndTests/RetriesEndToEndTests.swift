@@ -103,9 +103,29 @@ import Testing
         let counter = directory.appendingPathComponent("counter")
         _ = try CLI.write(
             "Feature: f\n  Scenario: s\n    \(Self.oneInThree(counter))\n    Then the exit code is 0\n", "f.feature", in: directory)
-        let result = try Self.run(["--retries", "1", "--fail-on-flaky", "f.feature"], in: directory)
+        let result = try Self.run(["--retries", "1", "--fail-on-flaky", "--junit-strict", "f.feature"], in: directory)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("--fail-on-flaky: 1 scenario passed only on a retry (exit 1)"), "\(result.stderr)")
+        // It failed the run, so every report says so and `--rerun-failed` selects it from each: `test … || test
+        // --rerun-failed … --allow-empty` must not turn red green.
+        #expect(try String(contentsOf: directory.appendingPathComponent("rerun.txt"), encoding: .utf8) == "f.feature:2\n")
+        let xml = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
+        #expect(xml.contains("failures=\"1\"") && xml.contains("<failure message=\"flaky: passed only on a retry (--fail-on-flaky)\""))
+        if CLI.hasCommand("xmllint") {
+            for verdict in try Self.surefireVerdicts(directory.appendingPathComponent("j.xml"), in: directory) {
+                #expect(verdict.contains("validates"), "\(verdict)")
+            }
+        }
+        for file in ["rerun.txt", "j.xml", "m.ndjson"] {
+            let again = try CLI.run(["test", "--rerun-failed", file, "--allow-empty", "--list", "f.feature"], cwd: directory)
+            #expect(again.status == 0 && again.stdout.contains("f.feature:2"), "\(file): \(again.stdout)\(again.stderr)")
+        }
+        // Quarantined, a flaky pass never fails the run, as the docs say of every quarantined outcome.
+        try "f.feature:2\n".write(to: directory.appendingPathComponent("q.txt"), atomically: true, encoding: .utf8)
+        try "0".write(to: counter, atomically: true, encoding: .utf8)
+        let quarantined = try Self.run(["--retries", "1", "--fail-on-flaky", "--quarantine", "q.txt", "f.feature"], in: directory)
+        #expect(quarantined.status == 0, "\(quarantined.stdout)\(quarantined.stderr)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("rerun.txt"), encoding: .utf8) == "")
     }
 
     @Test func everyAttemptFailedIsAFailureWithItsRerunsAndTheRerunFileNamesIt() throws {
@@ -234,13 +254,18 @@ import Testing
         // Entries that name no scenario are refused, with the file and line.
         for (text, problem) in [
             ("q.feature:3\nq.feature:4\n", "quarantine.txt:2: q.feature:4: no scenario or Examples row starts at line 4"),
-            ("no such scenario\n", "quarantine.txt:1: no scenario \"no such scenario\""),
+            ("no such scenario\n", "quarantine.txt:1: no scenario of this run is named \"no such scenario\"; write a scenario's exact"),
+            ("q.feature:9:16\n", "quarantine.txt:1: q.feature:16: no scenario or Examples row starts at line 16"),
             ("/etc/passwd.feature:1\n", "quarantine.txt:1: /etc/passwd.feature is not one of the feature files of this run"),
         ] {
             _ = try CLI.write(text, "quarantine.txt", in: directory)
             let refused = try CLI.run(["test", "--quarantine", "quarantine.txt", "q.feature"], cwd: directory)
             #expect(refused.status == 2 && refused.stderr.contains(problem), "\(refused.stderr)")
         }
+        // Cucumber's rerun line (a file, its lines) is taken as it is.
+        _ = try CLI.write("q.feature:6:9\n", "quarantine.txt", in: directory)
+        let both = try Self.run(["--quarantine", "quarantine.txt", "q.feature"], in: directory)
+        #expect(both.stdout.contains("3 quarantined (2 of them failed)"), "\(both.stdout)")
     }
 
     @Test func githubAnnotationsWarnOfQuarantinedFailuresAndFlakyPasses() throws {

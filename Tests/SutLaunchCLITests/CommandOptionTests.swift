@@ -114,7 +114,7 @@ import Testing
         case .name: (["--name", "log.n"], { $0.scenario.namePattern == "log.n" })
         case .failFast: (["--fail-fast"], { $0.scenario.failFast })
         case .retries: (["--retries", "3"], { $0.scenario.retries == 3 })
-        case .failOnFlaky: (["--fail-on-flaky"], { $0.failOnFlaky })
+        case .failOnFlaky: (["--fail-on-flaky"], { $0.scenario.failOnFlaky })
         case .quarantine: (["--quarantine", "q.txt"], { $0.quarantineFile?.path == "q.txt" })
         case .rerunFailed: (["--rerun-failed", "rerun.txt"], { $0.rerunFailed?.path == "rerun.txt" })
         case .writeRerun: (["--write-rerun", "rerun.txt"], { $0.rerunPath == "rerun.txt" })

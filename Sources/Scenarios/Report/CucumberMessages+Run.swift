@@ -138,7 +138,10 @@ extension CucumberMessages {
             timed += attemptEnvelopes(
                 attempt, ids: ids, number: number, willBeRetried: number < attempts.count - 1,
                 startedAtMs: attemptStart, index: number == attempts.count - 1 ? index : nil)
-            if result.quarantined { timed.append(quarantineMark(ids.startedId, atMs: attemptStart)) }
+            // Only where the quarantine excused the outcome: a quarantined scenario that could not run (an
+            // undefined step) fails the run, and a reader of these Messages (`--rerun-failed`) must see it failed.
+            if result.quarantined, !result.failsTheRun { timed.append(quarantineMark(ids.startedId, atMs: attemptStart)) }
+            if result.flakyFailsTheRun, number == attempts.count - 1 { timed.append(flakyMark(ids.startedId, atMs: attemptStart)) }
         }
         return timed
     }
@@ -222,13 +225,25 @@ extension CucumberMessages {
     }
 
     /// The mark of a quarantined scenario (`@quarantine`, `--quarantine`): an attachment of the attempt, its media
-    /// type `application/vnd.sut-launch.quarantine`, saying its outcome does not decide the run.
+    /// type `application/vnd.sut-launch.quarantine`, saying its outcome does not decide the run (absent when it
+    /// does: a quarantined scenario that could not run).
     private func quarantineMark(_ startedId: String, atMs: Double) -> Timed {
         Timed(
             atMs: atMs,
             line: "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
                 + ",\"body\":\"quarantined: this scenario runs and is reported, but its failure does not fail the run\""
                 + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"application/vnd.sut-launch.quarantine\"}}",
+            stamped: false)
+    }
+
+    /// The mark of a flaky pass that failed the run (`--fail-on-flaky`): an attachment of its last attempt, its media
+    /// type `application/vnd.sut-launch.fail-on-flaky`, which `--rerun-failed` reads as a failure.
+    private func flakyMark(_ startedId: String, atMs: Double) -> Timed {
+        Timed(
+            atMs: atMs,
+            line: "{\"attachment\":{\"testCaseStartedId\":" + JSONWriter.quoted(startedId)
+                + ",\"body\":\"flaky: passed only on a retry, which fails the run (--fail-on-flaky)\""
+                + ",\"contentEncoding\":\"IDENTITY\",\"mediaType\":\"application/vnd.sut-launch.fail-on-flaky\"}}",
             stamped: false)
     }
 

@@ -16,7 +16,11 @@ extension JUnitReport {
             return "      <skipped message=\"\(attribute("quarantined: " + how))\"/>\n"
         }
         if result.status == .passed {
-            return result.earlierAttempts.map { attempt($0, element: "flakyFailure") }.joined()
+            // --fail-on-flaky: the flaky pass failed the run, so it is a <failure> (which `--rerun-failed` reads).
+            let failure =
+                result.flakyFailsTheRun
+                ? "      <failure message=\"flaky: passed only on a retry (--fail-on-flaky)\" type=\"Flaky\"/>\n" : ""
+            return failure + result.earlierAttempts.map { attempt($0, element: "flakyFailure") }.joined()
         }
         var xml = ""
         if result.status == .error {
@@ -44,6 +48,12 @@ extension JUnitReport {
         xml += "        <system-out>\(escape(cap(systemOut(result))))</system-out>\n"
         xml += "        <system-err>\(escape(cap(result.outputTail)))</system-err>\n"
         return xml + "      </\(element)>\n"
+    }
+
+    /// Counted in `failures`: it failed the run and was not an error (a failure, or a flaky pass under
+    /// `--fail-on-flaky`).
+    static func isFailure(_ result: ScenarioResult) -> Bool {
+        result.failsTheRun && (result.status == .failed || result.flakyFailsTheRun)
     }
 
     private static func type(_ result: ScenarioResult) -> String {

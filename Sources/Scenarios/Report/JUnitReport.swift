@@ -20,7 +20,7 @@ package enum JUnitReport {
                 features.append((result.pickle.featureName, [result]))
             }
         }
-        let failures = results.filter { $0.failsTheRun && $0.status == .failed }.count
+        let failures = results.filter(isFailure).count
         let errors = results.filter { $0.failsTheRun && $0.status == .error }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
@@ -29,7 +29,7 @@ package enum JUnitReport {
             let suiteTime = cases.reduce(0) { $0 + $1.duration.seconds }
             let skipped = cases.filter { $0.status == .notRun || ($0.quarantined && !$0.failsTheRun) }.count
             xml +=
-                "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.failsTheRun && $0.status == .failed }.count)\""
+                "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter(isFailure).count)\""
             xml +=
                 " errors=\"\(cases.filter { $0.failsTheRun && $0.status == .error }.count)\" skipped=\"\(skipped)\" time=\"\(seconds(suiteTime))\">\n"
             for result in cases {

@@ -56,6 +56,7 @@ package enum ReportRecord {
         if result.timedOut { json += ",\"timedOut\":true" }
         if let reach = result.coverage { json += ",\"coverage\":" + ScenarioJSONReport.coverage(reach) }
         if result.quarantined { json += ",\"quarantined\":true" }
+        if result.flakyFailsTheRun { json += ",\"flakyFailsTheRun\":true" }
         if !result.earlierAttempts.isEmpty {
             // The attempts before this one (`--retries`), each as a result of its own (they have none before them).
             json += ",\"earlierAttempts\":[" + result.earlierAttempts.map { Self.json($0, index: index) }.joined(separator: ",") + "]"
@@ -87,6 +88,7 @@ package enum ReportRecord {
         result.artifacts = node["artifacts"]?.string
         result.timedOut = node["timedOut"]?.bool ?? false
         result.quarantined = node["quarantined"]?.bool ?? false
+        result.flakyFailsTheRun = node["flakyFailsTheRun"]?.bool ?? false
         // At most the attempts `--retries` allows; an attempt's own attempts are not read (no recursion on a file).
         result.earlierAttempts = (node["earlierAttempts"]?.elements ?? []).prefix(maxAttempts).compactMap { attempt in
             attempt["earlierAttempts"] == nil ? Self.result(attempt)?.result : nil

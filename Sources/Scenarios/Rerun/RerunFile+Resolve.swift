@@ -23,6 +23,12 @@ extension RerunFile {
             case .name(let feature, let scenario, let at):
                 let matched = pickles.filter { $0.name == scenario && (feature.isEmpty || $0.featureName == feature) }
                 guard !matched.isEmpty else {
+                    guard !feature.isEmpty else {
+                        throw Problem(
+                            file, at,
+                            "no scenario of this run is named \"\(scenario.prefix(120).escapingControlCharacters())\"; write a scenario's exact "
+                                + "name or FILE.feature:LINE")
+                    }
                     throw Problem(
                         file, at,
                         "no scenario \"\(scenario.prefix(120).escapingControlCharacters())\" in feature \"\(feature.prefix(80).escapingControlCharacters())\""
@@ -34,8 +40,8 @@ extension RerunFile {
         return locations
     }
 
-    /// A `--quarantine` file: per line, `path:line` (a path ending in `.feature`) or a scenario's name; blank lines and
-    /// `#` comments skipped.
+    /// A `--quarantine` file: per line, `path:line` or `path:line:line` (a path ending in `.feature`) or a scenario's
+    /// name; blank lines and `#` comments skipped.
     package static func quarantineEntries(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
         guard bytes.count <= sizeLimit else { throw Problem(file, 1, "larger than \(sizeLimit >> 20) MiB (\(bytes.count) bytes)") }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
@@ -45,12 +51,16 @@ extension RerunFile {
             if index == 0, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
             let trimmed = line.trimmingCharacters(in: " \t")
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            if let colon = trimmed.lastIndex(of: ":"), trimmed[..<colon].hasSuffix(".feature") {
-                guard let number = BoundedNumber.integer(trimmed[trimmed.index(after: colon)...], in: NumericLimits.featureLine) else {
+            if trimmed.contains(".feature:") {
+                // As a rerun file's line: `path:line`, or Cucumber's `path:line:line`.
+                do {
+                    for case .location(let path, let number, _) in try rerunLines(Array(trimmed.utf8), file: file) {
+                        entries.append(.location(path: path, line: number, at: index + 1))
+                    }
+                } catch {
                     throw Problem(
                         file, index + 1, "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (a line from 1)")
                 }
-                entries.append(.location(path: String(trimmed[..<colon]), line: number, at: index + 1))
             } else {
                 entries.append(.name(feature: "", scenario: trimmed, at: index + 1))
             }

@@ -2,26 +2,35 @@ import AutomationSupport
 
 /// The scenarios that did not pass in a Cucumber Messages NDJSON file: per test case, its last attempt (the
 /// `testCaseStarted` whose `testCaseFinished` is not `willBeRetried`) had a step FAILED, UNDEFINED, AMBIGUOUS or
-/// PENDING, and is not marked quarantined. Named by its pickle's `uri` and `location.line`.
+/// PENDING, and is not marked quarantined, or it is marked a flaky pass that failed the run (`--fail-on-flaky`). Named by its pickle's `uri` and `location.line`.
+///
+/// The file must be a whole run: it ends with `testRunFinished`, every pickle has a line number, every test case
+/// names a pickle of the file, every attempt a test case, and every attempt finishes. A file cut short or damaged
+/// could hide a failure (a false green), so it is refused, naming the line.
 enum RerunMessages {
     /// The longest envelope read (an attachment of a program's output is capped well below).
     static let lineLimit = 16 << 20
     private static let failing: Set<String> = ["FAILED", "UNDEFINED", "AMBIGUOUS", "PENDING"]
 
     private struct Run {
-        var pickles: [String: (uri: String, line: Int)] = [:]
+        var pickles: [String: (uri: String, line: Int, at: Int)] = [:]
         var pickleOrder: [String] = []
         var testCases: [String: String] = [:]
-        var attempts: [String: String] = [:]
+        var attempts: [String: (caseId: String, at: Int)] = [:]
+        var finished: Set<String> = []
         var failedAttempts: Set<String> = []
         var quarantinedAttempts: Set<String> = []
+        /// Last attempts of flaky passes that failed the run (`--fail-on-flaky`).
+        var flakyFailures: Set<String> = []
         /// Per test case, its last finished attempt that will not be retried.
         var lastAttempt: [String: String] = [:]
+        var runFinished = false
     }
 
     static func entries(_ bytes: [UInt8], file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
         var run = Run()
         var lineNumber = 0
+        var lastEnvelope = 1
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
@@ -30,48 +39,82 @@ enum RerunMessages {
             do { node = try JSONParser.parse(Array(line)) } catch {
                 throw RerunFile.Problem(file, lineNumber, "not a Messages envelope: \(error.message)")
             }
-            read(node, into: &run)
+            lastEnvelope = lineNumber
+            if run.runFinished { throw RerunFile.Problem(file, lineNumber, "an envelope after testRunFinished") }
+            try read(node, into: &run, at: lineNumber, file: file)
         }
-        var pickleLine: [String: Int] = [:]
-        var entries: [RerunFile.Entry] = []
+        guard run.runFinished else {
+            throw RerunFile.Problem(
+                file, lastEnvelope, "no testRunFinished: the earlier run's Messages are cut short (killed, or truncated)")
+        }
+        if let open = run.attempts.filter({ !run.finished.contains($0.key) }).min(by: { $0.value.at < $1.value.at }) {
+            throw RerunFile.Problem(file, open.value.at, "testCaseStarted \"\(open.key.prefix(40))\" never finished")
+        }
+        return try failed(run, file: file)
+    }
+
+    /// The failed scenarios, in pickle order.
+    private static func failed(_ run: Run, file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
+        var failedPickles: Set<String> = []
         for (caseId, attempt) in run.lastAttempt
-        where run.failedAttempts.contains(attempt) && !run.quarantinedAttempts.contains(attempt) {
-            guard let pickleId = run.testCases[caseId], let pickle = run.pickles[pickleId] else { continue }
-            pickleLine[pickleId] = pickle.line
+        where (run.failedAttempts.contains(attempt) && !run.quarantinedAttempts.contains(attempt))
+            || run.flakyFailures.contains(attempt)
+        {
+            if let pickleId = run.testCases[caseId] { failedPickles.insert(pickleId) }
         }
-        for pickleId in run.pickleOrder {
-            guard pickleLine[pickleId] != nil, let pickle = run.pickles[pickleId] else { continue }
-            entries.append(.location(path: pickle.uri, line: pickle.line, at: 1))
+        var entries: [RerunFile.Entry] = []
+        for pickleId in run.pickleOrder where failedPickles.contains(pickleId) {
+            guard let pickle = run.pickles[pickleId] else { continue }
+            entries.append(.location(path: pickle.uri, line: pickle.line, at: pickle.at))
             guard entries.count <= RerunFile.entryLimit else {
-                throw RerunFile.Problem(file, 1, "more than \(RerunFile.entryLimit) failed scenarios")
+                throw RerunFile.Problem(file, pickle.at, "more than \(RerunFile.entryLimit) failed scenarios")
             }
         }
         return entries
     }
 
     /// Takes what one envelope says about pickles, test cases, attempts and their steps' results.
-    private static func read(_ node: JSONNode, into run: inout Run) {
-        if let pickle = node["pickle"], let id = pickle["id"]?.string, let uri = pickle["uri"]?.string,
-            case .int(let line)? = pickle["location"]?["line"]?.value
-        {
+    private static func read(_ node: JSONNode, into run: inout Run, at line: Int, file: String) throws(RerunFile.Problem) {
+        if let pickle = node["pickle"] {
+            guard let id = pickle["id"]?.string, let uri = pickle["uri"]?.string,
+                case .int(let number)? = pickle["location"]?["line"]?.value, NumericLimits.featureLine.contains(number)
+            else {
+                throw RerunFile.Problem(
+                    file, line, "a pickle without an id, a uri or a location.line from 1 to \(NumericLimits.featureLine.upperBound)")
+            }
             if run.pickles[id] == nil { run.pickleOrder.append(id) }
-            run.pickles[id] = (uri, line)
-        } else if let testCase = node["testCase"], let id = testCase["id"]?.string, let pickleId = testCase["pickleId"]?.string {
+            run.pickles[id] = (uri, number, line)
+        } else if let testCase = node["testCase"] {
+            guard let id = testCase["id"]?.string, let pickleId = testCase["pickleId"]?.string, run.pickles[pickleId] != nil else {
+                throw RerunFile.Problem(file, line, "a testCase without an id or a pickleId naming an earlier pickle")
+            }
             run.testCases[id] = pickleId
-        } else if let started = node["testCaseStarted"], let id = started["id"]?.string, let caseId = started["testCaseId"]?.string {
-            run.attempts[id] = caseId
-        } else if let finished = node["testStepFinished"], let attempt = finished["testCaseStartedId"]?.string,
-            let status = finished["testStepResult"]?["status"]?.string, failing.contains(status)
-        {
-            run.failedAttempts.insert(attempt)
-        } else if let attachment = node["attachment"], attachment["mediaType"]?.string == "application/vnd.sut-launch.quarantine",
-            let attempt = attachment["testCaseStartedId"]?.string
-        {
-            run.quarantinedAttempts.insert(attempt)
-        } else if let finished = node["testCaseFinished"], let attempt = finished["testCaseStartedId"]?.string,
-            finished["willBeRetried"]?.bool != true, let caseId = run.attempts[attempt]
-        {
-            run.lastAttempt[caseId] = attempt
+        } else if let started = node["testCaseStarted"] {
+            guard let id = started["id"]?.string, let caseId = started["testCaseId"]?.string, run.testCases[caseId] != nil else {
+                throw RerunFile.Problem(file, line, "a testCaseStarted without an id or a testCaseId naming an earlier testCase")
+            }
+            run.attempts[id] = (caseId, line)
+        } else if let finished = node["testStepFinished"] {
+            guard let attempt = finished["testCaseStartedId"]?.string, run.attempts[attempt] != nil,
+                let status = finished["testStepResult"]?["status"]?.string
+            else {
+                throw RerunFile.Problem(file, line, "a testStepFinished without a status or a testCaseStartedId naming an attempt")
+            }
+            if failing.contains(status) { run.failedAttempts.insert(attempt) }
+        } else if let attachment = node["attachment"], let attempt = attachment["testCaseStartedId"]?.string {
+            switch attachment["mediaType"]?.string {
+            case "application/vnd.sut-launch.quarantine": run.quarantinedAttempts.insert(attempt)
+            case "application/vnd.sut-launch.fail-on-flaky": run.flakyFailures.insert(attempt)
+            default: break
+            }
+        } else if let finished = node["testCaseFinished"] {
+            guard let attempt = finished["testCaseStartedId"]?.string, let started = run.attempts[attempt] else {
+                throw RerunFile.Problem(file, line, "a testCaseFinished without a testCaseStartedId naming an attempt")
+            }
+            run.finished.insert(attempt)
+            if finished["willBeRetried"]?.bool != true { run.lastAttempt[started.caseId] = attempt }
+        } else if node["testRunFinished"] != nil {
+            run.runFinished = true
         }
     }
 }

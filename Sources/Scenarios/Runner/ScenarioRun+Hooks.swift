@@ -29,7 +29,14 @@ extension ScenarioRun {
             return StepFailure("\(hook.title) could not start \(argv[0]): \(error.message)")
         }
         started.closeStandardInput()
-        guard let exit = started.waitForExit(timeout: hook.timeout) else {
+        guard let exit = Self.waitForHook(started, timeout: hook.timeout) else {
+            if ScenarioRunner.hookCutoff.current.at.map({ $0 <= .now }) == true {
+                // Interrupted, and the hooks' time is up: a hook that ignores SIGTERM must not hold the reports.
+                started.stop(signal: SignalNumber.kill, grace: .seconds(5))
+                started.finish(grace: .zero)
+                return StepFailure(
+                    "\(hook.title) was stopped (SIGKILL to its process group): the run was interrupted and hooks' time was up")
+            }
             started.stop(signal: SignalNumber.terminate, grace: options.killGrace)
             started.finish(grace: options.killGrace)
             return StepFailure(
@@ -40,6 +47,16 @@ extension ScenarioRun {
             return StepFailure("\(hook.title) failed: \(argv.joined(separator: " ")) \(exit)\n" + started.output.tailReport(lines: 20))
         }
         return nil
+    }
+
+    /// Waits for a hook's program until its deadline, which a signal may bring forward (``ScenarioRunner/cutHooks(at:)``):
+    /// checked every 100 ms. Nil when the deadline came first.
+    static func waitForHook(_ started: LaunchedProcess, timeout: Duration) -> ProcessStatus? {
+        while true {
+            let left = ScenarioRunner.hookDeadline(timeout - started.duration) - .now
+            guard left > .zero else { return started.status }
+            if let status = started.waitForExit(timeout: min(left, .milliseconds(100))) { return status }
+        }
     }
 
     /// A Swift hook on a thread of its own, waited for until its deadline (a closure cannot be stopped: one that is
@@ -57,7 +74,16 @@ extension ScenarioRun {
             }
             done.signal()
         }
-        guard done.wait(timeout: .now() + .nanoseconds(Int(min(hook.timeout, Hook.maxTimeout).seconds * 1e9))) == .success else {
+        let started = ContinuousClock.now
+        func finished() -> Bool {
+            while true {
+                let left = ScenarioRunner.hookDeadline(hook.timeout - (.now - started)) - .now
+                guard left > .zero else { return false }
+                let slice = min(left, .milliseconds(100))
+                if done.wait(timeout: .now() + .nanoseconds(Int(slice.seconds * 1e9))) == .success { return true }
+            }
+        }
+        guard finished() else {
             return StepFailure("\(hook.title) was still running after its \(Runner.format(hook.timeout)) timeout (raise its timeout)")
         }
         return outcome.current ?? nil

@@ -20,6 +20,25 @@ extension ScenarioRunner {
     package static let testRunHookResults = Locked<[HookResult]>([])
     /// Scenarios between their start and their result (hooks included).
     static let active = Locked(0)
+    /// After a signal: when every hook still running is stopped (SIGKILL to its process group), whatever its own
+    /// timeout; `final` once a second signal cut the hooks short (no later cap lifts it).
+    static let hookCutoff = Locked<(at: ContinuousClock.Instant?, final: Bool)>((nil, false))
+
+    /// After a signal: hooks running after `instant` are stopped (unless a second signal already cut them).
+    package static func cutHooks(at instant: ContinuousClock.Instant) {
+        hookCutoff.withLock { if !$0.final { $0.at = instant } }
+    }
+
+    /// A second signal: every hook running now is stopped, and any later one at once.
+    package static func cutHooksNow() {
+        hookCutoff.withLock { $0 = (.now, true) }
+    }
+
+    /// The moment a hook started now with `timeout` must end: its timeout, or the signal's cap when sooner.
+    static func hookDeadline(_ timeout: Duration) -> ContinuousClock.Instant {
+        let own = ContinuousClock.now + min(timeout, Hook.maxTimeout)
+        return hookCutoff.current.at.map { min($0, own) } ?? own
+    }
 
     /// Waits (polling) until no scenario runs, or `deadline`.
     package static func awaitIdle(deadline: ContinuousClock.Instant) {

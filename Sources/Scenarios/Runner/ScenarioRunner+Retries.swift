@@ -49,6 +49,7 @@ extension ScenarioRunner {
             var result = runOne(pickle, options: options, progress: progress)
             result.quarantined = quarantined
             result.earlierAttempts = earlier
+            result.flakyFailsTheRun = options.failOnFlaky && !quarantined && result.flaky
             guard result.status == .failed, earlier.count < allowed else { return result }
             result.earlierAttempts = []
             earlier.append(result)

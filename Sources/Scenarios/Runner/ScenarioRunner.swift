@@ -49,6 +49,8 @@ public struct ScenarioOptions: Sendable {
     package var recording: ScenarioRecording?
     /// `--retries N`: a scenario that failed runs again from scratch up to N more times (`@retries=N` overrides).
     public var retries = 0
+    /// `--fail-on-flaky`: a scenario that passed only on a retry fails the run (unless quarantined).
+    package var failOnFlaky = false
     /// `--quarantine FILE` and `@quarantine`: scenarios that run and are reported apart, never failing the run.
     package var quarantine = Quarantine()
     /// `--rerun-failed FILE`: the only scenarios to run (their locations, `file:line`); nil: no such filter.
@@ -107,9 +109,12 @@ package struct ScenarioResult: Sendable {
 
     /// It failed, then passed on a retry.
     package var flaky: Bool { status == .passed && !earlierAttempts.isEmpty }
+    /// A flaky pass that fails the run: `--fail-on-flaky`, not quarantined.
+    package var flakyFailsTheRun = false
     /// It fails the run: not passed, unless quarantined and only failed (a quarantined scenario that could not run,
-    /// an undefined step or a bad tag, still fails it: that is the suite's fault, not the program's).
-    package var failsTheRun: Bool { status != .passed && !(quarantined && status == .failed) }
+    /// an undefined step or a bad tag, still fails it: that is the suite's fault, not the program's); or a flaky
+    /// pass under `--fail-on-flaky`.
+    package var failsTheRun: Bool { status == .passed ? flakyFailsTheRun : !(quarantined && status == .failed) }
 
     /// A scenario `--fail-fast` did not start: every step skipped.
     package static func notRun(_ pickle: Pickle) -> ScenarioResult {

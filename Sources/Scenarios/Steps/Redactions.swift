@@ -39,11 +39,33 @@ package struct Redaction: Sendable {
             throw StepFailure(
                 "redaction \(name): the pattern \(pattern.prefix(80).escapingControlCharacters()) is not supported: \(error)", kind: .error)
         }
-        guard !regex.matchesWhole("") else {
-            throw StepFailure("redaction \(name): the pattern matches empty text, so it would insert [\(name)] everywhere", kind: .error)
+        guard !regex.matchesWhole(""), !Self.matchesEmpty(regex) else {
+            throw StepFailure(
+                "redaction \(name): the pattern can match empty text (as \\b, ^ or a? do), so it would insert [\(name)] between "
+                    + "characters; make it match at least one character", kind: .error)
         }
         self.name = name
         self.source = source
+    }
+
+    /// Texts tried at every position: a pattern that matches empty text at any of them (`\b`, `\B`, `(?=x)`, `$`)
+    /// is refused, not only one that matches the empty string.
+    static let emptyProbes = ["", "a", "A1", "hello world", "0.1.2", " \t", "x=y;z", "é€", "a\nb", "[X] (y) {z}", "/tmp/a-b_c", "--"]
+
+    /// Whether `regex` (group 1: the whole match) finds an empty match at some position of a probe.
+    static func matchesEmpty(_ regex: RegexBox) -> Bool {
+        var budget = 1_000_000
+        for probe in emptyProbes {
+            let scalars = Array(probe.unicodeScalars)
+            for start in 0...scalars.count {
+                switch regex.find(in: scalars, from: start, budget: &budget) {
+                case .match(let ranges): if let whole = ranges.first ?? nil, whole.isEmpty { return true }
+                case .gaveUp: return true // too costly even on these: refused rather than trusted
+                case .none: break
+                }
+            }
+        }
+        return false
     }
 }
 
@@ -72,7 +94,9 @@ package struct PortableOutput: Sendable {
     /// - Throws: when a user redaction spends the budget (its pattern and the output are named).
     package func apply(_ bytes: [UInt8]) throws(StepFailure) -> [UInt8] {
         var output = bytes
-        for (placeholder, value) in literals { output = Self.replace(Array(value.utf8), with: Array(placeholder.utf8), in: output) }
+        for (placeholder, value) in literals {
+            output = Self.replace(Array(value.utf8), with: Array(placeholder.utf8), in: output, wholeToken: placeholder == "[VERSION]")
+        }
         guard !redactions.isEmpty, let text = String(validating: output, as: UTF8.self) else { return output }
         var scalars = Array(text.unicodeScalars)
         var budget = Self.budget
@@ -100,8 +124,9 @@ package struct PortableOutput: Sendable {
         return Array(String(String.UnicodeScalarView(scalars)).utf8)
     }
 
-    /// Every occurrence of `needle` in `haystack`, left to right, not overlapping, replaced by `replacement`.
-    static func replace(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8] {
+    /// Every occurrence of `needle` in `haystack`, left to right, not overlapping, replaced by `replacement`;
+    /// `wholeToken` (a version): only where it is not part of a longer word or number (`10.1.0.1` holds no `0.1.0`).
+    static func replace(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8], wholeToken: Bool = false) -> [UInt8] {
         guard !needle.isEmpty, haystack.count >= needle.count else { return haystack }
         var output: [UInt8] = []
         output.reserveCapacity(haystack.count)
@@ -109,7 +134,8 @@ package struct PortableOutput: Sendable {
         let first = needle[0]
         while index < haystack.count {
             if haystack[index] == first, index + needle.count <= haystack.count,
-                haystack[index..<(index + needle.count)].elementsEqual(needle)
+                haystack[index..<(index + needle.count)].elementsEqual(needle),
+                !wholeToken || isToken(haystack, index..<(index + needle.count))
             {
                 output += replacement
                 index += needle.count
@@ -119,5 +145,23 @@ package struct PortableOutput: Sendable {
             }
         }
         return output
+    }
+
+    /// Whether `range` of `text` stands alone: no letter or digit touches it, nor a `.` that joins a digit to it
+    /// (a `v` before it may, as in `v0.1.0`, when it starts a word).
+    static func isToken(_ text: [UInt8], _ range: Range<Int>) -> Bool {
+        func word(_ index: Int) -> Bool {
+            guard text.indices.contains(index) else { return false }
+            let byte = text[index]
+            return (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte >= 0x80
+        }
+        func digit(_ index: Int) -> Bool { text.indices.contains(index) && (0x30...0x39).contains(text[index]) }
+        func dot(_ index: Int) -> Bool { text.indices.contains(index) && text[index] == UInt8(ascii: ".") }
+        let before = range.lowerBound - 1
+        let after = range.upperBound
+        let versionPrefix =
+            text.indices.contains(before) && (text[before] == UInt8(ascii: "v") || text[before] == UInt8(ascii: "V"))
+            && !word(before - 1)
+        return (!word(before) || versionPrefix) && !(dot(before) && digit(before - 1)) && !word(after) && !(dot(after) && digit(after + 1))
     }
 }

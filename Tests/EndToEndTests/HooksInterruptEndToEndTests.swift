@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Ctrl-C cannot be held off by hooks that ignore SIGTERM: a second signal stops every hook at once (SIGKILL to its
+/// process group) and the reports are written.
+@Suite struct HooksInterruptEndToEndTests {
+    static func stubborn(_ name: String, in directory: URL) -> String {
+        let pid = directory.appendingPathComponent(name).path
+        return "[\"sh\", \"-c\", \"echo $$ > \(pid); trap '' TERM INT; sleep 3000\"]"
+    }
+
+    /// When the After hook runs: a second SIGINT, and the run must end soon (else it is killed, and that is a failure).
+    static func signalAgain(_ process: Process, once started: URL) {
+        let up = CLI.eventually(60) { FileManager.default.fileExists(atPath: started.path) }
+        #expect(up, "the After hook did not start")
+        kill(process.processIdentifier, SIGINT)
+        // Generous: the fix ends the run in about a second; without it, the run would wait an hour.
+        let ended = CLI.eventually(60) { !process.isRunning }
+        if !ended {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("a second SIGINT did not end the run")
+        }
+    }
+
+    @Test func aSecondSignalStopsHooksThatIgnoreTermAndWritesTheReports() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marker = directory.appendingPathComponent("up")
+        _ = try CLI.write(
+            """
+            {"hooks": [
+              {"hook": "After", "run": \(Self.stubborn("after.pid", in: directory)), "timeout": "1h"},
+              {"hook": "AfterAll", "run": \(Self.stubborn("afterall.pid", in: directory)), "timeout": "1h"}
+            ]}
+            """, "hooks.steps.json", in: directory)
+        _ = try CLI.write(
+            "Feature: f\n  Scenario: long\n    When I run \"sh -c 'echo up > \(marker.path); exec sleep 20'\"\n", "f.feature", in: directory
+        )
+        let afterPid = directory.appendingPathComponent("after.pid")
+        let started = Date()
+        let result = try InterruptedReportsEndToEndTests.interrupt(
+            ["f.feature"], in: directory, markers: [marker], signal: SIGINT,
+            then: { process, _ in Self.signalAgain(process, once: afterPid) })
+        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 100)
+        #expect(result.stderr.contains("SIGINT again: stopping the hooks now and writing the reports"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("j.xml").path), "the reports were written")
+        for file in ["after.pid", "afterall.pid"] {
+            guard let text = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8),
+                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            else { continue } // AfterAll may be stopped before its shell wrote anything
+            // The hook's process group (its shell and the sleep) is gone.
+            #expect(CLI.eventually(10) { kill(-pid, 0) == -1 }, "\(file): group \(pid) still alive")
+            kill(-pid, SIGKILL)
+        }
+    }
+}
