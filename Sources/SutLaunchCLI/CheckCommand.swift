@@ -67,6 +67,10 @@ package enum CheckCommand {
             if FileSystem.isDirectory(path) {
                 features = try TestCommand.featureFiles([path])
                 stubs = FileSystem.isDirectory(path + "/mappings") || FileSystem.list(path).contains { $0.hasSuffix(".json") }
+                // A mappings/ directory named itself: its .json files may all sit in subdirectories, which serve reads.
+                if features.isEmpty && !stubs {
+                    stubs = (try? DirectoryWalk.files(under: path) { $0.hasSuffix(".json") })?.isEmpty == false
+                }
                 if features.isEmpty && !stubs {
                     Console.error("\(path): no .feature files, .json stub files or mappings/ directory here")
                     failed = true

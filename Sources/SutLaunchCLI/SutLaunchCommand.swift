@@ -82,7 +82,10 @@ package enum SutLaunchCommand {
             Interruption.exitOnSignal()
             return try CheckCommand.run(arguments, environment: environment)
         case .test: return try TestCommand.run(arguments, environment: environment)
-        case .report: return try ReportCommand.run(arguments)
+        case .report:
+            // Ctrl-C or SIGTERM while a large run is read: 128+N at once (outputs are renamed into place, never half-written).
+            Interruption.exitOnSignal()
+            return try ReportCommand.run(arguments)
         case .`init`: return try InitCommand.run(arguments)
         case .completions: return try ShellIntegration.run(arguments)
         case .manpage:

@@ -105,6 +105,32 @@ import Testing
         #expect(twice.status == 2 || twice.status == 3)
     }
 
+    /// SIGTERM while `report` reads a large run: 143 at once, no output file (the attack's find: it read on for 24 s).
+    @Test func aSignalStopsReportWhileItReads() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = #"{"testRunStarted":{"id":"big","timestamp":{"seconds":1,"nanos":0}}}"# + "\n"
+        for index in 0..<60_000 {
+            text +=
+                #"{"pickle":{"id":"p\#(index)","uri":"a.feature","location":{"line":\#(index + 1)},"name":"s\#(index)","steps":[],"tags":[]}}"#
+            text += "\n" + #"{"testCase":{"id":"c\#(index)","pickleId":"p\#(index)","testSteps":[]}}"# + "\n"
+            text += #"{"testCaseStarted":{"id":"t\#(index)","testCaseId":"c\#(index)","attempt":0,"timestamp":{"seconds":1,"nanos":0}}}"#
+            text +=
+                "\n" + #"{"testCaseFinished":{"testCaseStartedId":"t\#(index)","willBeRetried":false,"timestamp":{"seconds":1,"nanos":0}}}"#
+                + "\n"
+        }
+        text += #"{"testRunFinished":{"success":true,"timestamp":{"seconds":2,"nanos":0}}}"# + "\n"
+        _ = try CLI.write(text, "big.ndjson", in: directory)
+        let started = ContinuousClock.now
+        let result = try CLI.run(["report", "--html", "out.html", "big.ndjson"], cwd: directory) { process, _ in
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(process.processIdentifier, SIGTERM)
+        }
+        #expect(result.status == 143, "\(result.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.html").path))
+    }
+
     /// Bad Messages: each a one-line error naming file:line and its exit code; a run cut short renders and exits 1.
     @Test func badMessagesAreOneLineNamingFileAndLine() throws {
         let directory = try CLI.temporaryDirectory()

@@ -166,4 +166,18 @@ struct WireMockCommandLineEndToEndTests {
         let file = try CLI.run(["serve", "--port", "0", "--root-dir", directory.appendingPathComponent("root/__files/nested/b.txt").path])
         #expect(file.status == 2 && file.stderr.contains("not a directory"), "\(file.stderr)")
     }
+
+    /// `check` on a mappings directory whose files all sit in subdirectories (one holding a link back up) checks
+    /// them, as serve loads them; it used to say there was nothing there.
+    @Test func checkReadsAMappingsDirectoryAsServeDoes() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nested = directory.appendingPathComponent("mappings/a")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        _ = try CLI.write(#"{"request": {"url": "/h"}, "response": {"body": "h"}}"#, "h.json", in: nested)
+        try FileManager.default.createSymbolicLink(atPath: nested.appendingPathComponent("loop").path, withDestinationPath: "..")
+        let result = try CLI.run(["check", directory.appendingPathComponent("mappings").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 route"), "\(result.stdout)")
+    }
 }
