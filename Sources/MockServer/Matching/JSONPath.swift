@@ -340,7 +340,14 @@ struct JSONPath: Sendable {
                     let candidates = node.elements ?? (node.members != nil ? [node] : [])
                     budget -= candidates.count * (field.steps.count + 1)
                     guard budget >= 0 else { return nil }
-                    next += candidates.filter { regex.matchesWhole(Self.regexInput(Self.value(at: field, in: $0))) }
+                    // A regular expression's pass costs its text's length (the engine is linear in it): counted, so
+                    // `=~` over a large body stops at the budget, never a minute of CPU per request.
+                    for candidate in candidates {
+                        let text = Self.regexInput(Self.value(at: field, in: candidate))
+                        budget -= text.utf8.count
+                        guard budget >= 0 else { return nil }
+                        if regex.matchesWhole(text) { next.append(candidate) }
+                    }
                 }
                 budget -= next.count - before
                 guard budget >= 0 else { return nil }

@@ -43,6 +43,19 @@ import Testing
 
     /// Seen in a public project's mappings: a filter whose path holds indexes (`@.r.s[0].a[2].v`) was cut at its
     /// first `]` and refused at load.
+    /// The attack's find: `=~` over 150,000 elements took 27 s of CPU. Each element's text is counted in the budget:
+    /// a body whose texts pass it is no match, and one within it still matches.
+    @Test func regexFiltersCountTheirTextInTheBudget() throws {
+        let path = "$..items[?(@.name =~ /a.*b/)]"
+        let name = String(repeating: "a", count: 42) + "N"
+        let big =
+            "{\"items\": [" + Array(repeating: "{\"name\": \"\(name)\"}", count: 30_000).joined(separator: ",") + ",{\"name\": \"ab\"}]}"
+        #expect(try !matches(path, nil, big))
+        let small =
+            "{\"items\": [" + Array(repeating: "{\"name\": \"\(name)\"}", count: 1_000).joined(separator: ",") + ",{\"name\": \"ab\"}]}"
+        #expect(try matches(path, nil, small))
+    }
+
     @Test func filtersTestPathsWithIndexes() throws {
         let path = #"$[?(@.r.s[0].a[2].v == "12345")]"#
         let body = #"{"r": {"s": [{"a": [{}, {}, {"v": "12345"}]}]}}"#
