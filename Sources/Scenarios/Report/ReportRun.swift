@@ -63,7 +63,11 @@ package struct ReportRun: Sendable {
                 if let recorded = last.result {
                     indexed.append(recorded)
                 } else {
-                    indexed.append((next, Self.derived(scenario, last)))
+                    // Another tool's Messages: the attempts before the last (Cucumber's retries) are its earlier ones,
+                    // oldest first, so a flaky scenario stays flaky in JUnit and JSON.
+                    var result = Self.derived(scenario, last)
+                    result.earlierAttempts = scenario.attempts.dropLast().map { Self.derived(scenario, $0) }
+                    indexed.append((next, result))
                     next += 1
                 }
             }

@@ -128,6 +128,13 @@ import Testing
         #expect(try Self.read(Self.retried()).exitCode == 0)
     }
 
+    /// Another tool's Messages (no sut-launch records) keep their retries: the failed attempt is an earlier one.
+    @Test func retriesInAnotherToolsMessagesStayFlaky() throws {
+        let results = try Self.read(Self.retried()).results
+        #expect(results.count == 1 && results[0].flaky && results[0].earlierAttempts.first?.status == .failed)
+        #expect(RunReports.junit(try Self.read(Self.retried()), strict: false).contains("<flakyFailure"))
+    }
+
     @Test func aLineOverTheLimitIsRefusedByName() throws {
         let huge = "{\"meta\":{}}\n{\"meta\":{\"x\":\"" + String(repeating: "a", count: 1000) + "\"}}\n"
         #expect(throws: MessagesReader.Problem.self) { try MessagesReader.read([("f0.ndjson", Array(huge.utf8))], lineLimit: 1000) }
