@@ -3,31 +3,50 @@ import AutomationSupport
 /// Header fields in the order received; names compare case-insensitively.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var entries: [(name: String, value: String)] = []
+    /// Whether every name is ASCII (always, for fields read from the wire), so that lookups by an ASCII name can
+    /// compare lengths first. False is always safe (the general comparison).
+    private var asciiNames = true
 
     /// Fields in this order.
-    public init(_ entries: [(name: String, value: String)] = []) { self.entries = entries }
-    public init(dictionaryLiteral elements: (String, String)...) { self.entries = elements.map { (name: $0.0, value: $0.1) } }
+    public init(_ entries: [(name: String, value: String)] = []) {
+        self.entries = entries
+        asciiNames = entries.allSatisfy(\.name.isASCII)
+    }
+    public init(dictionaryLiteral elements: (String, String)...) { self.init(elements.map { (name: $0.0, value: $0.1) }) }
 
     /// The first value of the named field, nil when absent.
     public subscript(name: String) -> String? {
-        entries.first { $0.name.equalsIgnoringCase(name) }?.value
+        let ascii = asciiNames && name.isASCII
+        for entry in entries where Self.same(entry.name, name, ascii: ascii) { return entry.value }
+        return nil
     }
 
     /// Every value of the named field, in order.
     public func values(_ name: String) -> [String] {
-        entries.filter { $0.name.equalsIgnoringCase(name) }.map(\.value)
+        let ascii = asciiNames && name.isASCII
+        var result: [String] = []
+        for entry in entries where Self.same(entry.name, name, ascii: ascii) { result.append(entry.value) }
+        return result
+    }
+
+    private static func same(_ name: String, _ other: String, ascii: Bool) -> Bool {
+        ascii ? name.equalsIgnoringASCIICase(other) : name.equalsIgnoringCase(other)
     }
 
     /// True when a field of that name is present.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Appends a field, keeping any of the same name.
-    public mutating func add(_ name: String, _ value: String) { entries.append((name: name, value: value)) }
+    public mutating func add(_ name: String, _ value: String) {
+        let ascii = asciiNames && name.isASCII
+        entries.append((name: name, value: value))
+        asciiNames = ascii
+    }
 
     /// Replaces every field of that name with one.
     public mutating func set(_ name: String, _ value: String) {
         entries.removeAll { $0.name.equalsIgnoringCase(name) }
-        entries.append((name: name, value: value))
+        add(name, value)
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { entries.makeIterator() }

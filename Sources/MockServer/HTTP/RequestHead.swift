@@ -6,6 +6,8 @@ package struct RequestHead: Sendable {
     package var target: String
     package var version: String
     package var headers: HTTPHeaders
+    /// How the body is framed, read once by ``parse(_:)`` (``framing()``).
+    package private(set) var bodyFraming = Framing.none
 
     /// How the body is framed.
     package enum Framing: Sendable, Equatable {
@@ -80,7 +82,7 @@ package struct RequestHead: Sendable {
             guard !value.contains(0x00), !value.contains(0x0D) else { throw Error(400, "invalid character in a header value") }
             headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
         }
-        let head = RequestHead(
+        var head = RequestHead(
             method: String(decoding: parts[0], as: UTF8.self),
             target: String(decoding: parts[1], as: UTF8.self), version: version, headers: headers)
         var hosts = 0
@@ -90,10 +92,10 @@ package struct RequestHead: Sendable {
         }
         if hosts > 1 { throw Error(400, "more than one Host header") } // RFC 9112 §3.2
         if let host = headers["Host"], let problem = Self.hostProblem(host) { throw Error(400, problem) } // RFC 9112 §3.2
-        if head.method == "CONNECT", case let framing = try head.framing(), framing != .none && framing != .length(0) {
+        head.bodyFraming = try head.framing()
+        if head.method == "CONNECT", head.bodyFraming != .none && head.bodyFraming != .length(0) {
             throw Error(400, "a CONNECT request has no body")
         }
-        _ = try head.framing()
         return head
     }
 

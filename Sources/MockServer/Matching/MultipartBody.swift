@@ -30,7 +30,7 @@ enum MultipartBody {
         guard contentType.hasASCIIPrefixIgnoringCase("multipart/") else {
             return .malformed("its Content-Type does not start with multipart/")
         }
-        guard let boundaryText = parameters(contentType)["boundary"], !boundaryText.isEmpty else {
+        guard let boundaryText = parameter("boundary", in: contentType), !boundaryText.isEmpty else {
             return .malformed("its Content-Type has no boundary")
         }
         let boundary = Array(("--" + boundaryText).utf8)
@@ -79,16 +79,27 @@ enum MultipartBody {
     /// the bytes (CR LF, `:` and the trimmed bytes are ASCII, never inside a UTF-8 sequence): String's own split with
     /// a "\r\n" separator, and a String per line, took a fifth of a multipart request's time.
     private static func parseHeaders(_ bytes: ArraySlice<UInt8>) -> HTTPHeaders {
-        var lines: [[UInt8]] = []
-        var start = bytes.startIndex
-        var index = start
+        var headers = HTTPHeaders()
+        // The logical line so far: a slice of the body, copied only when a continuation line is joined to it.
+        var pending: ArraySlice<UInt8>?
+        var joined: [UInt8]?
+        func flush() {
+            guard let line = joined.map({ $0[...] }) ?? pending, let colon = line.firstIndex(of: 0x3A) else { return }
+            headers.add(text(javaTrimmed(line[..<colon])), text(javaTrimmed(line[(colon + 1)...])))
+        }
         func take(_ line: ArraySlice<UInt8>) {
-            if let first = line.first, first == 0x20 || first == 0x09, !lines.isEmpty {
-                lines[lines.count - 1] += [0x20] + javaTrimmed(line)
+            if let first = line.first, first == 0x20 || first == 0x09, let current = pending {
+                if joined == nil { joined = Array(current) }
+                joined?.append(0x20)
+                joined?.append(contentsOf: javaTrimmed(line))
             } else if !line.isEmpty {
-                lines.append(Array(line))
+                flush()
+                pending = line
+                joined = nil
             }
         }
+        var start = bytes.startIndex
+        var index = start
         while index + 1 < bytes.endIndex {
             if bytes[index] == 0x0D && bytes[index + 1] == 0x0A {
                 take(bytes[start..<index])
@@ -99,11 +110,7 @@ enum MultipartBody {
             }
         }
         take(bytes[start...])
-        var headers = HTTPHeaders()
-        for line in lines {
-            guard let colon = line.firstIndex(of: 0x3A) else { continue }
-            headers.add(text(javaTrimmed(line[..<colon])), text(javaTrimmed(line[(colon + 1)...])))
-        }
+        flush()
         return headers
     }
 
@@ -118,13 +125,13 @@ enum MultipartBody {
     /// The part's form-data name, which FileUpload requires of a part it keeps.
     static func fieldName(_ headers: HTTPHeaders) -> String? {
         guard let disposition = headers["Content-Disposition"], disposition.hasASCIIPrefixIgnoringCase("form-data") else { return nil }
-        return parameters(disposition)["name"].map { text(javaTrimmed(Array($0.utf8)[...])) }
+        return parameter("name", in: disposition).map { text(javaTrimmed(Array($0.utf8)[...])) }
     }
 
-    /// `type; name=value; other="quoted; value"` as parameters, names lower-cased (FileUpload's ParameterParser,
-    /// which also splits at commas in a Content-Type). Read on the bytes: quotes, separators and trimmed bytes are ASCII.
-    static func parameters(_ header: String) -> [String: String] {
-        var result: [String: String] = [:]
+    /// The first parameter called `wanted` (ASCII lower case) in `type; name=value; other="quoted; value"`, names
+    /// compared as FileUpload's ParameterParser lower-cases them (it also splits at commas in a Content-Type). Read on
+    /// the bytes (quotes, separators and trimmed bytes are ASCII) and without a dictionary of every parameter.
+    static func parameter(_ wanted: String, in header: String) -> String? {
         let bytes = Array(header.utf8)[...]
         var inQuotes = false
         var start = 0
@@ -139,13 +146,20 @@ enum MultipartBody {
                 first = false
                 continue
             }
-            guard let equals = bytes[start..<index].firstIndex(of: 0x3D) else { continue }
-            let name = text(javaTrimmed(bytes[start..<equals])).lowercased()
+            guard let equals = bytes[start..<index].firstIndex(of: 0x3D), isName(javaTrimmed(bytes[start..<equals]), wanted) else {
+                continue
+            }
             var value = javaTrimmed(bytes[(equals + 1)..<index])
             if value.count >= 2, value.first == 0x22, value.last == 0x22 { value = value.dropFirst().dropLast() }
-            if result[name] == nil { result[name] = text(value) }
+            return text(value)
         }
-        return result
+        return nil
+    }
+
+    /// Whether a parameter's name is `wanted` (ASCII lower case) once lower-cased: on the bytes while they are ASCII.
+    private static func isName(_ name: ArraySlice<UInt8>, _ wanted: String) -> Bool {
+        guard name.allSatisfy({ $0 < 0x80 }) else { return text(name).equalsIgnoringCase(wanted) }
+        return name.count == wanted.utf8.count && zip(name, wanted.utf8).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 && $1 >= 0x61 && $1 <= 0x7A) }
     }
 
     /// The first index of `needle` in `haystack` at or after `start`, wholly before `end` (memmem's two-way

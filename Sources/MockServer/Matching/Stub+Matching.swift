@@ -144,7 +144,8 @@ extension Stub {
     private func fieldMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
         func shown(_ values: [String]) -> String { values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", ") }
         for (name, matcher) in query {
-            let values = input.query.filter { $0.name == name }.map(\.value)
+            var values: [String] = []
+            for item in input.query where item.name == name { values.append(item.value) }
             if !matcher.matches(values: values) {
                 guard found.add(Mismatch(field: "query \(name)", expected: matcher.description, actual: shown(values), weight: 1)) else {
                     return false

@@ -72,7 +72,7 @@ package struct Connection<Transport: ConnectionTransport> {
             let framing: RequestHead.Framing
             do {
                 head = try RequestHead.parse(io.input[io.start..<(io.start + headLength)])
-                framing = try head.framing()
+                framing = head.bodyFraming
             } catch {
                 flush(&io.output)
                 refuse(error, head: io.input[io.start..<(io.start + headLength)])
