@@ -48,6 +48,23 @@ import Testing
         #expect(try String(contentsOf: directory.appendingPathComponent("rerun.txt"), encoding: .utf8) == "features/mixed.feature:4:13\n")
     }
 
+    /// Cucumber-Ruby writes a run's files on one line, separated by spaces; a space elsewhere belongs to the path.
+    @Test func cucumberRubysOneLineRerunFilesAreRead() throws {
+        let directory = try Self.setUp()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("Feature: other\n  Scenario: fails too\n    When I run \"false\"\n", "features/other file.feature", in: directory)
+        _ = try CLI.write("features/mixed.feature:4  features/other file.feature:2\n", "rerun.txt", in: directory)
+        let result = try CLI.run(["test", "--rerun-failed", "rerun.txt", "features/"], cwd: directory)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("2 scenarios: 0 passed, 2 failed (3 not selected)"), "\(result.stdout)\(result.stderr)")
+        // A long line of spaces and digits is split in one pass (it once scanned back to the line's start at each space).
+        let crowded = String(repeating: "1:2 ", count: 200_000) + "features/mixed.feature:4\n"
+        _ = try CLI.write(crowded, "crowded.txt", in: directory)
+        let started = Date()
+        let refused = try CLI.run(["test", "--rerun-failed", "crowded.txt", "features/"], cwd: directory)
+        #expect(refused.status != 0 && Date().timeIntervalSince(started) < 60, "\(refused.stderr)")
+    }
+
     @Test func aRerunWithNothingToRunSaysSoAndExits5() throws {
         let directory = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -173,6 +173,14 @@ import Testing
         let tag = try CLI.run(["test", "g.feature"], cwd: directory)
         #expect(tag.status == 3, "\(tag.stderr)")
         #expect(tag.stderr.contains("g.feature:3: tag @retries=11: '11' is not a number of retries from 0 to 10"), "\(tag.stderr)")
+        // A Feature's tag and the scenario's own both reach the scenario: neither wins silently (as @timeout=).
+        _ = try CLI.write("@retries=1\nFeature: h\n  @retries=3\n  Scenario: s\n    When I run \"true\"\n", "h.feature", in: directory)
+        for command in ["check", "test"] {
+            let two = try CLI.run([command, "h.feature"], cwd: directory)
+            let said = two.stdout + two.stderr
+            #expect(two.status == 3, "\(command): \(said)")
+            #expect(said.contains("h.feature:4: 2 retries tags on one scenario (@retries=1, @retries=3"), "\(command): \(said)")
+        }
     }
 
     @Test func failFastStopsAfterTheLastAttemptOfTheFirstFailure() throws {

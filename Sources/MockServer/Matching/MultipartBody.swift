@@ -132,34 +132,58 @@ enum MultipartBody {
     /// compared as FileUpload's ParameterParser lower-cases them (it also splits at commas in a Content-Type). Read on
     /// the bytes (quotes, separators and trimmed bytes are ASCII) and without a dictionary of every parameter.
     static func parameter(_ wanted: String, in header: String) -> String? {
-        let bytes = Array(header.utf8)[...]
-        var inQuotes = false
-        var start = 0
-        var first = true
-        for index in 0...bytes.count {
-            if index < bytes.count {
-                if bytes[index] == 0x22 { inQuotes.toggle() }
-                guard !inQuotes && (bytes[index] == 0x3B || bytes[index] == 0x2C) else { continue }
+        var header = header
+        return header.withUTF8 { bytes in
+            var inQuotes = false
+            var start = 0
+            var first = true
+            for index in 0...bytes.count {
+                if index < bytes.count {
+                    if bytes[index] == 0x22 { inQuotes.toggle() }
+                    guard !inQuotes && (bytes[index] == 0x3B || bytes[index] == 0x2C) else { continue }
+                }
+                defer { start = index + 1 }
+                if first { // the value before the first separator: not a parameter
+                    first = false
+                    continue
+                }
+                var equals = start
+                while equals < index && bytes[equals] != 0x3D { equals += 1 }
+                guard equals < index, isName(bytes[trimmed(bytes, start, equals)], wanted) else { continue }
+                var value = trimmed(bytes, equals + 1, index)
+                if value.count >= 2, bytes[value.lowerBound] == 0x22, bytes[value.upperBound - 1] == 0x22 {
+                    value = (value.lowerBound + 1)..<(value.upperBound - 1)
+                }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
             }
-            defer { start = index + 1 }
-            if first { // the value before the first separator: not a parameter
-                first = false
-                continue
-            }
-            guard let equals = bytes[start..<index].firstIndex(of: 0x3D), isName(javaTrimmed(bytes[start..<equals]), wanted) else {
-                continue
-            }
-            var value = javaTrimmed(bytes[(equals + 1)..<index])
-            if value.count >= 2, value.first == 0x22, value.last == 0x22 { value = value.dropFirst().dropLast() }
-            return text(value)
+            return nil
         }
-        return nil
+    }
+
+    /// `javaTrimmed` on a range of a buffer.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Range<Int> {
+        var (start, end) = (start, end)
+        while start < end && bytes[start] <= 0x20 { start += 1 }
+        while end > start && bytes[end - 1] <= 0x20 { end -= 1 }
+        return start..<end
     }
 
     /// Whether a parameter's name is `wanted` (ASCII lower case) once lower-cased: on the bytes while they are ASCII.
-    private static func isName(_ name: ArraySlice<UInt8>, _ wanted: String) -> Bool {
-        guard name.allSatisfy({ $0 < 0x80 }) else { return text(name).equalsIgnoringCase(wanted) }
-        return name.count == wanted.utf8.count && zip(name, wanted.utf8).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 && $1 >= 0x61 && $1 <= 0x7A) }
+    private static func isName(_ name: UnsafeBufferPointer<UInt8>.SubSequence, _ wanted: String) -> Bool {
+        var wanted = wanted
+        return wanted.withUTF8 { expected in
+            guard name.count == expected.count || name.contains(where: { $0 >= 0x80 }) else { return false }
+            var index = 0
+            for byte in name {
+                guard byte < 0x80, index < expected.count else {
+                    return String(decoding: name, as: UTF8.self).equalsIgnoringCase(String(decoding: expected, as: UTF8.self))
+                }
+                let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                guard lowered == expected[index] else { return false }
+                index += 1
+            }
+            return index == expected.count
+        }
     }
 
     /// The first index of `needle` in `haystack` at or after `start`, wholly before `end` (memmem's two-way

@@ -44,8 +44,8 @@ package enum RerunFile {
         }
     }
 
-    /// A Cucumber rerun file: per line, `path:line[:line...]` (blank lines and `#` comments skipped). A path that
-    /// holds spaces is taken whole, as one file per line.
+    /// A Cucumber rerun file: per line, `path:line[:line...]` (blank lines and `#` comments skipped), or several
+    /// separated by spaces, as Cucumber-Ruby writes them; a space not after `.feature:LINE` belongs to the path.
     static func rerunLines(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
         var entries: [Entry] = []
@@ -53,25 +53,73 @@ package enum RerunFile {
             let number = index + 1
             let trimmed = line.trimmingCharacters(in: " \t")
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
-            // The path is what precedes the first run of numbers that lasts to the end.
-            var firstNumber = parts.count
-            while firstNumber > 1, BoundedNumber.integer(parts[firstNumber - 1], in: NumericLimits.featureLine) != nil {
-                firstNumber -= 1
-            }
-            guard firstNumber < parts.count, firstNumber > 0 else {
-                throw Problem(
-                    file, number,
-                    "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (lines from 1 to \(NumericLimits.featureLine.upperBound))"
-                )
-            }
-            let path = parts[..<firstNumber].joined(separator: ":")
-            for part in parts[firstNumber...] {
-                entries.append(.location(path: path, line: Int(part)!, at: number))
-                guard entries.count <= entryLimit else { throw Problem(file, number, "more than \(entryLimit) entries") }
+            for location in locations(Substring(trimmed)) {
+                try add(location, line: number, to: &entries, file: file)
             }
         }
         return entries
+    }
+
+    /// One line's locations: Cucumber-Ruby writes the files of a run on one line, separated by spaces, so a line
+    /// is split at each run of spaces that follows `.feature:LINE`; other spaces belong to the path.
+    static func locations(_ line: Substring) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = line.startIndex
+        var index = line.startIndex
+        while index < line.endIndex {
+            guard line[index] == " " || line[index] == "\t", endsInLocation(line[start..<index]) else {
+                index = line.index(after: index)
+                continue
+            }
+            pieces.append(line[start..<index])
+            while index < line.endIndex, line[index] == " " || line[index] == "\t" { index = line.index(after: index) }
+            start = index
+        }
+        if start < line.endIndex { pieces.append(line[start...]) }
+        return pieces
+    }
+
+    /// Whether `text` ends in `.feature:LINE[:LINE...]`: walks back over the digits and colons only, so splitting a
+    /// line costs one pass whatever it holds.
+    private static func endsInLocation(_ text: Substring) -> Bool {
+        var index = text.endIndex
+        var digits = 0
+        var numbers = 0
+        while index > text.startIndex {
+            let previous = text.index(before: index)
+            let character = text[previous]
+            if character.isASCII && character.isNumber {
+                digits += 1
+            } else if character == ":" && digits > 0 {
+                numbers += 1
+                digits = 0
+            } else {
+                break
+            }
+            index = previous
+        }
+        return numbers > 0 && digits == 0 && text[..<index].hasSuffix(".feature")
+    }
+
+    /// Adds the entries of one `path:line[:line...]`.
+    private static func add(_ trimmed: Substring, line number: Int, to entries: inout [Entry], file: String) throws(Problem) {
+        let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
+        // The path is what precedes the first run of numbers that lasts to the end.
+        var firstNumber = parts.count
+        while firstNumber > 1, BoundedNumber.integer(parts[firstNumber - 1], in: NumericLimits.featureLine) != nil {
+            firstNumber -= 1
+        }
+        guard firstNumber < parts.count, firstNumber > 0 else {
+            throw Problem(
+                file, number,
+                "'\(trimmed.prefix(80).escapingControlCharacters())' is not FILE.feature:LINE (lines from 1 to \(NumericLimits.featureLine.upperBound))"
+            )
+        }
+        let path = parts[..<firstNumber].joined(separator: ":")
+        for part in parts[firstNumber...] {
+            entries.append(.location(path: path, line: Int(part)!, at: number))
+            guard entries.count <= entryLimit else { throw Problem(file, number, "more than \(entryLimit) entries") }
+        }
     }
 
     /// The lines of a text file: LF, CRLF and a lone CR each end one (Swift's `"\r\n"` is one Character).

@@ -10,7 +10,7 @@ extension ScenarioRunner {
     /// The tag that sets a scenario's retries: `@retries=2`.
     package static let retriesTag = "@retries="
 
-    /// How many times a failed scenario runs again: its `@retries=N` tag (the last one), else `--retries`.
+    /// How many times a failed scenario runs again: its `@retries=N` tag (one at most: ``retriesProblems(_:)``), else `--retries`.
     static func retries(_ pickle: Pickle, options: ScenarioOptions) -> Int {
         var retries = options.retries
         for tag in pickle.tags where tag.hasPrefix(retriesTag) {
@@ -19,14 +19,22 @@ extension ScenarioRunner {
         return retries
     }
 
-    /// `@retries=` tags whose value is not a whole number from 0 to 10 (refused at load, as `@timeout=` is).
+    /// `@retries=` tags whose value is not a whole number from 0 to 10, and two on one scenario (its own and those it
+    /// inherits from its Feature and Rule: neither could be said to win): refused at load, as `@timeout=` tags are.
     static func retriesProblems(_ pickle: Pickle) -> [String] {
-        pickle.tags.filter { $0.hasPrefix(retriesTag) }.compactMap { tag in
+        let tags = pickle.tags.filter { $0.hasPrefix(retriesTag) }
+        var problems = tags.compactMap { tag -> String? in
             let value = tag.dropFirst(retriesTag.count)
             guard BoundedNumber.integer(value, in: retryLimit) == nil else { return nil }
             return "\(pickle.location): tag \(tag.prefix(50)): '\(value.prefix(40))' is not a number of retries from 0 to "
                 + "\(retryLimit.upperBound); write @retries=2"
         }
+        if tags.count > 1 {
+            problems.append(
+                "\(pickle.location): \(tags.count) retries tags on one scenario (\(tags.prefix(5).map { String($0.prefix(50)) }.joined(separator: ", "))"
+                    + ", its own and its Feature's or Rule's): keep one @retries= tag, on the scenario")
+        }
+        return problems
     }
 
     /// Runs a scenario, and again while it failed and retries are left, each attempt recorded in a fresh
