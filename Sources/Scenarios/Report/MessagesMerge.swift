@@ -3,7 +3,9 @@ import AutomationSupport
 /// The Messages of several shards of one run written as one run (`sut-launch report --messages`): one `meta`, one
 /// `testRunStarted`, each document and pickle once (a shard's copies point at the first's ids), each shard's ids
 /// otherwise kept apart (`shard2-…`), every result's place after the previous shards', and one `testRunFinished`
-/// (success when every shard's was, at the latest timestamp). Read back, it gives what the shards give.
+/// (success when every shard's was, at the latest timestamp). Read back, it gives what the shards give, the number of
+/// shards included: it is written as the run's attachment `sut-launch-merge.json` (`{"shards":N}`), which a merge of
+/// merged files adds up.
 package enum MessagesMerge {
     package static func merge(_ files: [[UInt8]]) -> [UInt8] {
         var merger = Merger()
@@ -20,9 +22,13 @@ package enum MessagesMerge {
         var finished: JSONNode?
         var prefix = ""
         var indexOffset = 0
+        /// The shards merged so far, and those the file being read says it holds (a merged file: more than one).
+        var shards = 0
+        var shardsInFile: Int?
 
         mutating func add(_ bytes: [UInt8], shard: Int) {
-            prefix = shard == 0 ? "" : "shard\(shard + 1)-"
+            // Numbered by the shards before it (a merged file counts all of its own): no id twice in a merge of merges.
+            prefix = shards == 0 ? "" : "shard\(shards + 1)-"
             ids = [:]
             var largest = -1
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
@@ -30,6 +36,8 @@ package enum MessagesMerge {
                 largest = max(largest, self.envelope(member.key, member.value, shard: shard))
             }
             indexOffset += largest + 1
+            shards += shardsInFile ?? 1
+            shardsInFile = nil
         }
 
         /// Adds one envelope; returns the result index it carried (-1 when none).
@@ -51,6 +59,9 @@ package enum MessagesMerge {
                 guard seen.updateValue("", forKey: key + ":" + (value["uri"]?.string ?? "")) == nil else { return -1 }
             case "pickle", "stepDefinition", "hook":
                 if deduplicated(key, value) { return -1 }
+            case "attachment" where value["fileName"]?.string == ReportRecord.mergeFile:
+                shardsInFile = (shardsInFile ?? 0) + ReportRecord.shards(value)
+                return -1
             default: break
             }
             var index = -1
@@ -122,6 +133,8 @@ package enum MessagesMerge {
         }
 
         mutating func finish() -> [UInt8] {
+            let merge = "{\"shards\":\(min(shards, ReportRecord.maxShards))}"
+            lines.append(ReportRecord.attachment(merge, fileName: ReportRecord.mergeFile, testRunStartedId: runId))
             if let finished, var members = finished.members {
                 if let at = members.firstIndex(where: { $0.key == "success" }) { members[at].value = JSONNode(.bool(success)) }
                 lines.append("{\"testRunFinished\":" + JSONWriter.write(JSONNode(.object(members))) + "}")
