@@ -160,7 +160,9 @@ package struct TestOptions {
         case .runId:
             if let problem = RunIdentity.problem(value) {
                 throw UsageError(
-                    .needsOperands("\(option.spelling): \(problem); it takes 1 to \(RunIdentity.limit) printable characters: --run-id \"$GITHUB_RUN_ID\""))
+                    .needsOperands(
+                        "\(option.spelling): \(problem); it takes 1 to \(RunIdentity.limit) printable characters: --run-id \"$GITHUB_RUN_ID\""
+                    ))
             }
             runId = value
         case .updateSnapshots: updateSnapshots = true

@@ -39,28 +39,35 @@ import Testing
         let elsewhere = directory.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("out"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("out/link").path, withDestinationPath: elsewhere.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("out/link").path, withDestinationPath: elsewhere.path)
         // A directory link the user typed: followed, as git and cargo do.
         let typed = try CLI.run(["test", "--html", "out/link/r.html", "--messages", "out/link/m.ndjson", feature], cwd: directory)
         #expect(typed.status == 0, "\(typed.stderr)")
         #expect(Self.contents(elsewhere) == ["m.ndjson", "r.html"])
         // A link at the name, dangling or not, for test and for report: a one-line usage error naming it, nothing created.
         try FileManager.default.createSymbolicLink(
-            atPath: directory.appendingPathComponent("dangling.xml").path, withDestinationPath: elsewhere.appendingPathComponent("new.xml").path)
+            atPath: directory.appendingPathComponent("dangling.xml").path,
+            withDestinationPath: elsewhere.appendingPathComponent("new.xml").path)
         try FileManager.default.createSymbolicLink(
-            atPath: directory.appendingPathComponent("linked.html").path, withDestinationPath: elsewhere.appendingPathComponent("r.html").path)
+            atPath: directory.appendingPathComponent("linked.html").path,
+            withDestinationPath: elsewhere.appendingPathComponent("r.html").path)
         for (arguments, named) in [
-            (["test", "--junit", "dangling.xml", feature], "dangling.xml"), (["report", "--junit", "dangling.xml", "out/link/m.ndjson"], "dangling.xml"),
+            (["test", "--junit", "dangling.xml", feature], "dangling.xml"),
+            (["report", "--junit", "dangling.xml", "out/link/m.ndjson"], "dangling.xml"),
             (["report", "--html", "linked.html", "out/link/m.ndjson"], "linked.html"),
         ] {
             let refused = try CLI.run(arguments, cwd: directory)
             #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
-            #expect(refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains(named) && refused.stderr.contains("symbolic link"))
+            #expect(
+                refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains(named)
+                    && refused.stderr.contains("symbolic link"))
         }
         #expect(Self.contents(elsewhere) == ["m.ndjson", "r.html"], "nothing created through the dangling link")
         // A report hard-linked to another file: replaced at its name; the other name keeps its bytes.
         try "keep me\n".write(to: directory.appendingPathComponent("other.txt"), atomically: false, encoding: .utf8)
-        try FileManager.default.linkItem(at: directory.appendingPathComponent("other.txt"), to: directory.appendingPathComponent("hard.xml"))
+        try FileManager.default.linkItem(
+            at: directory.appendingPathComponent("other.txt"), to: directory.appendingPathComponent("hard.xml"))
         let hard = try CLI.run(["report", "--junit", "hard.xml", "out/link/m.ndjson"], cwd: directory)
         #expect(hard.status == 0, "\(hard.stderr)")
         #expect(try String(contentsOf: directory.appendingPathComponent("other.txt"), encoding: .utf8) == "keep me\n")

@@ -52,7 +52,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try CLI.write("Feature: f\n  Scenario: s\n    When I run \"true\"\n", "f.feature", in: directory)
         let hostile: [(String, String)] = [
-            ("GITHUB_RUN_ID", "12\nSET-LINE"), ("CI_PIPELINE_ID", "9\u{1B}]0;owned\u{07}"), ("BUILDKITE_BUILD_ID", String(repeating: "b", count: 10_240)),
+            ("GITHUB_RUN_ID", "12\nSET-LINE"), ("CI_PIPELINE_ID", "9\u{1B}]0;owned\u{07}"),
+            ("BUILDKITE_BUILD_ID", String(repeating: "b", count: 10_240)),
             ("CIRCLE_WORKFLOW_ID", "w\u{9B}31m"), ("BUILD_TAG", "tag\r"), ("GITHUB_RUN_ATTEMPT", "1\u{202E}"),
         ]
         for (variable, value) in hostile {
@@ -98,15 +99,20 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let name: [UInt8] = Array("name ".utf8) + [0xFF, 0xFE] + Array(" A ".utf8) + [0xC0, 0xAF] + Array(" B".utf8)
-        let message: [UInt8] = Array("msg ".utf8) + [0xED, 0xA0, 0x80] + Array(" C ".utf8) + [0xE2, 0x82] + Array(" D ".utf8) + [0xF4, 0x90, 0x80, 0x80]
+        let message: [UInt8] =
+            Array("msg ".utf8) + [0xED, 0xA0, 0x80] + Array(" C ".utf8) + [0xE2, 0x82] + Array(" D ".utf8) + [0xF4, 0x90, 0x80, 0x80]
         let lines: [[UInt8]] = [
-            Array(#"{"meta":{"protocolVersion":"27.0.0","implementation":{"name":"x"},"runtime":{"name":"x"},"os":{"name":"x"},"cpu":{"name":"x"}}}"#.utf8),
+            Array(
+                #"{"meta":{"protocolVersion":"27.0.0","implementation":{"name":"x"},"runtime":{"name":"x"},"os":{"name":"x"},"cpu":{"name":"x"}}}"#
+                    .utf8),
             Array(#"{"pickle":{"id":"p1","uri":"a.feature","location":{"line":3},"name":""#.utf8) + name
                 + Array(#"","steps":[{"id":"ps1","text":"I do it","astNodeIds":[]}],"tags":[]}}"#.utf8),
             Array(#"{"testRunStarted":{"id":"r","timestamp":{"seconds":10,"nanos":0}}}"#.utf8),
             Array(#"{"testCase":{"id":"tc1","pickleId":"p1","testSteps":[{"id":"ts1","pickleStepId":"ps1"}]}}"#.utf8),
             Array(#"{"testCaseStarted":{"id":"a0","testCaseId":"tc1","attempt":0,"timestamp":{"seconds":10,"nanos":0}}}"#.utf8),
-            Array(#"{"testStepFinished":{"testCaseStartedId":"a0","testStepId":"ts1","testStepResult":{"status":"FAILED","duration":{"seconds":0,"nanos":0},"message":""#.utf8)
+            Array(
+                #"{"testStepFinished":{"testCaseStartedId":"a0","testStepId":"ts1","testStepResult":{"status":"FAILED","duration":{"seconds":0,"nanos":0},"message":""#
+                    .utf8)
                 + message + Array(#"\n"},"timestamp":{"seconds":10,"nanos":1}}}"#.utf8),
             Array(#"{"testCaseFinished":{"testCaseStartedId":"a0","willBeRetried":false,"timestamp":{"seconds":10,"nanos":2}}}"#.utf8),
             Array(#"{"testRunFinished":{"success":false,"timestamp":{"seconds":12,"nanos":0}}}"#.utf8),
@@ -120,7 +126,8 @@ import Testing
         #expect(junit.contains("name=\"\(shownName)\"") && junit.contains(shownMessage), "\(junit)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("b.json"))) as? [String: Any]
         let first = (json?["results"] as? [[String: Any]])?.first
-        #expect(first?["name"] as? String == shownName && first?["message"] as? String == shownMessage + "\n", "\(String(describing: first))")
+        #expect(
+            first?["name"] as? String == shownName && first?["message"] as? String == shownMessage + "\n", "\(String(describing: first))")
         let html = try Self.text(directory, "b.html")
         #expect(html.contains(shownName) && html.contains(shownMessage))
     }

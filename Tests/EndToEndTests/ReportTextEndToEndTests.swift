@@ -69,7 +69,8 @@ import Testing
         #expect(ran.status == 1, "\(ran.stderr)")
         let page = directory.appendingPathComponent("c.html").path
         let (dom, log) = try HTMLReportEndToEndTests.openInBrowser(
-            page, directory: directory, screenshot: try HTMLReportEndToEndTests.artifactDirectory().appendingPathComponent("colours.png").path)
+            page, directory: directory,
+            screenshot: try HTMLReportEndToEndTests.artifactDirectory().appendingPathComponent("colours.png").path)
         #expect(dom.contains("<span class=\"f1\">red never reset</span>"), "\(dom)")
         // stderr's section starts plain, and the unterminated title ends at its line: the next line is shown.
         #expect(dom.range(of: #"<span class="f1">[^<]*(of stderr|after the title)"#, options: .regularExpression) == nil, "\(dom)")

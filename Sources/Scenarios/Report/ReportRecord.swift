@@ -174,7 +174,9 @@ package enum RunIdentity {
         for (name, variable) in ci {
             guard let value = environment[variable], !value.isEmpty else { continue }
             var parts = [(variable, value)]
-            if name == "github", let attempt = environment["GITHUB_RUN_ATTEMPT"], !attempt.isEmpty { parts.append(("GITHUB_RUN_ATTEMPT", attempt)) }
+            if name == "github", let attempt = environment["GITHUB_RUN_ATTEMPT"], !attempt.isEmpty {
+                parts.append(("GITHUB_RUN_ATTEMPT", attempt))
+            }
             for (variable, value) in parts {
                 if let problem = problem(value) {
                     throw UsageError(
@@ -183,7 +185,8 @@ package enum RunIdentity {
             }
             let id = name + ":" + parts.map(\.1).joined(separator: "-")
             if let problem = problem(id) {
-                throw UsageError("the CI variable \(variable) cannot identify the run: \(problem); pass --run-id ID (the same on every shard)")
+                throw UsageError(
+                    "the CI variable \(variable) cannot identify the run: \(problem); pass --run-id ID (the same on every shard)")
             }
             return id
         }
