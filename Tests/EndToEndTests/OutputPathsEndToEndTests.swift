@@ -74,6 +74,22 @@ import Testing
         #expect(try String(contentsOf: directory.appendingPathComponent("hard.xml"), encoding: .utf8).hasPrefix("<?xml"))
     }
 
+    /// A report name over 255 bytes: a usage error before anything runs, not exit 74 after the whole suite ran.
+    @Test func aNameTooLongIsAUsageErrorBeforeAnythingRuns() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: f\n  Scenario: s\n    When I run \"touch ran\"\n", "f.feature", in: directory)
+        let long = String(repeating: "a", count: 300) + ".xml"
+        for arguments in [["test", "--messages", "m.ndjson", "--junit", long, feature], ["test", "--report", long, feature]] {
+            let result = try CLI.run(arguments, cwd: directory)
+            #expect(result.status == 2 && result.stderr.contains("at most 255"), "\(result.stderr)")
+            #expect(Self.contents(directory) == ["f.feature"], "nothing ran, nothing written")
+        }
+        _ = try CLI.run(["test", "--messages", "m.ndjson", feature], cwd: directory)
+        let report = try CLI.run(["report", "--html", long, "m.ndjson"], cwd: directory)
+        #expect(report.status == 2 && report.stderr.contains("at most 255"), "\(report.stderr)")
+    }
+
     @Test func noDirectoryIsCreatedThroughADanglingLink() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

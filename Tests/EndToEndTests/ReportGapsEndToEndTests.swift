@@ -45,6 +45,37 @@ import Testing
         #expect(try Self.text(directory, "all.xml").components(separatedBy: "<testcase ").count == 7)
         let schema = try ReportTrustEndToEndTests.schemaVerdict([directory.appendingPathComponent("all.ndjson").path])
         #expect(schema.hasPrefix("ok") || schema.contains("skipped"), "\(schema)")
+        // A shard cut short (no run record, no testRunFinished) merged: the merged file is cut short too, never green.
+        let cut = try Self.text(directory, "m2.ndjson").split(separator: "\n")
+            .filter { !$0.contains("testRunFinished") && !$0.contains("sut-launch-run.json") }.joined(separator: "\n")
+        try (cut + "\n").write(to: directory.appendingPathComponent("cut.ndjson"), atomically: true, encoding: .utf8)
+        let mergedCut = try CLI.run(["report", "--messages", "mcut.ndjson", "m1.ndjson", "cut.ndjson"], cwd: directory)
+        #expect(mergedCut.status == 1 && mergedCut.stderr.contains("incomplete"), "\(mergedCut.stderr)")
+        let rereadCut = try CLI.run(["report", "--junit", "cut.xml", "mcut.ndjson"], cwd: directory)
+        #expect(rereadCut.status == 1 && rereadCut.stderr.contains("mcut.ndjson: incomplete"), "\(rereadCut.stderr)")
+    }
+
+    /// A merge record's count at the edges (another tool's, or edited): clamped to 1…10,000, never a trap.
+    @Test func mergeRecordCountsAtTheEdgesAreClamped() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases = [
+            ("9223372036854775807", 10_000), ("9223372036854775808", 1), ("-9223372036854775808", 1), ("1e300", 1), ("0", 1),
+            ("-1", 1), ("\"3\"", 1), ("null", 1), ("7", 7),
+        ]
+        for (index, (count, shown)) in cases.enumerated() {
+            let body = "{\"shards\":\(count)}"
+            let lines = [
+                #"{"testRunStarted":{"id":"r","timestamp":{"seconds":1,"nanos":0}}}"#,
+                #"{"attachment":{"testRunStartedId":"r","body":"# + String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
+                    + #","contentEncoding":"IDENTITY","mediaType":"application/json","fileName":"sut-launch-merge.json"}}"#,
+                #"{"testRunFinished":{"success":true,"timestamp":{"seconds":2,"nanos":0}}}"#,
+            ]
+            _ = try CLI.write(lines.joined(separator: "\n") + "\n", "m\(index).ndjson", in: directory)
+            let result = try CLI.run(["report", "--html", "h\(index).html", "m\(index).ndjson"], cwd: directory)
+            #expect(result.status == 0, "\(count): \(result.stderr)")
+            #expect(try Self.text(directory, "h\(index).html").contains("{\"shards\":\(shown),"), "\(count)")
+        }
     }
 
     @Test func runIdsFromCIVariablesAreCheckedLikeTheOption() throws {

@@ -34,6 +34,9 @@ package enum OutputFile {
     package static func problem(_ path: String) -> String? {
         if path.isEmpty { return "the path is empty" }
         if path.utf8.contains(0) { return "the path contains a NUL byte" }
+        if name(path).utf8.count > RootedDirectory.nameLimit {
+            return "its name is \(name(path).utf8.count) bytes long; a file name may have at most \(RootedDirectory.nameLimit)"
+        }
         let directory = FileSystem.directory(of: path)
         if !FileSystem.isDirectory(directory) { return "directory \(directory) does not exist" }
         var info = stat()
