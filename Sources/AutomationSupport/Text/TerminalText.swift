@@ -7,6 +7,14 @@ extension String {
     /// A string sequence (OSC, DCS…) that is never terminated ends at the end of its line (the line feed is kept),
     /// so an unterminated title cannot hide the rest of the output.
     package func strippingTerminalSequences() -> String {
+        // Most text holds no control character at all (C1 is 0xC2 0x80…0x9F in UTF-8): returned as it is.
+        var previous: UInt8 = 0
+        let plain = utf8.allSatisfy { byte in
+            defer { previous = byte }
+            return (byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) && byte != 0x7F
+                && !(previous == 0xC2 && (0x80...0x9F).contains(byte))
+        }
+        if plain { return self }
         let scalars = Array(unicodeScalars)
         var result = String.UnicodeScalarView()
         var mode = TerminalMode.text
