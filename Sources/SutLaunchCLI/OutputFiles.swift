@@ -38,12 +38,14 @@ enum OutputFiles {
     }
 
     /// An output file named by an option, checked before anything launches: a missing directory or an
-    /// unwritable path is a usage error naming the option.
+    /// unwritable path is a usage error naming the option. Its directory is opened now (``OutputFile/pin(_:)``): the
+    /// report is written there at the end, whatever links appear on its path meanwhile.
     static func path<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> String {
         let value = option.value ?? ""
         if let problem = OutputFile.problem(value) {
             throw UsageError(.cannotWrite(option.spelling, path: value, problem: problem, index: option.index))
         }
+        OutputFile.pin(value)
         return value
     }
 }

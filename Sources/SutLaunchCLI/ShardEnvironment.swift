@@ -139,6 +139,7 @@ enum ShardEnvironment {
                 if let problem = OutputFile.problem(xml) {
                     throw UsageError("\(auto.spelling) auto: cannot write JUnit to XML_OUTPUT_FILE \(xml): \(problem)")
                 }
+                OutputFile.pin(xml)
                 options.junitPath = xml
                 options.junitFromEnvironment = true
                 said += "; JUnit to XML_OUTPUT_FILE"

@@ -68,7 +68,11 @@ package enum TestCommand {
             Console.out(help)
             return 0
         }
-        do { try ShardEnvironment.apply(&options, environment: environment) } catch {
+        let runId: String
+        do {
+            try ShardEnvironment.apply(&options, environment: environment)
+            runId = try RunIdentity.resolve(options.runId, environment: environment)
+        } catch {
             throw CommandFailure(error, report: options.earlyReport)
         }
         reports.configure(
@@ -76,7 +80,7 @@ package enum TestCommand {
             junitName: options.junitFromEnvironment ? "XML_OUTPUT_FILE" : "--junit")
         reports.configureRerun(options.rerunPath)
         reports.configureRun(
-            html: options.htmlPath, id: RunIdentity.resolve(options.runId, environment: environment),
+            html: options.htmlPath, id: runId,
             commandLine: ShellQuote.commandLine(["sut-launch", "test"] + arguments))
         if options.messagesPath != nil || options.htmlPath != nil { // a signal while the files load still writes it
             reports.configureMessages(path: options.messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())

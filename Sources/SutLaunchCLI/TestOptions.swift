@@ -158,8 +158,11 @@ package struct TestOptions {
         case .messages: messagesPath = try OutputFiles.path(option)
         case .html: htmlPath = try OutputFiles.path(option)
         case .runId:
-            guard !value.isEmpty, value.utf8.count <= 200, value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-                throw UsageError(.needsOperands("\(option.spelling) takes 1 to 200 printable characters: --run-id \"$GITHUB_RUN_ID\""))
+            if let problem = RunIdentity.problem(value) {
+                throw UsageError(
+                    .needsOperands(
+                        "\(option.spelling): \(problem); it takes 1 to \(RunIdentity.limit) printable characters: --run-id \"$GITHUB_RUN_ID\""
+                    ))
             }
             runId = value
         case .updateSnapshots: updateSnapshots = true

@@ -13,7 +13,9 @@ package enum JSONWriter {
             case "\u{08}": output.append("\\b")
             case "\u{0C}": output.append("\\f")
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                // C0, DEL and C1 (U+0080–U+009F, 8-bit CSI and OSC among them) as escapes: the parsed text is the
+                // same, and a file shown on a terminal (`cat report.json`) carries no control sequence.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
                     output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
                 } else {

@@ -5,16 +5,38 @@ import Darwin
 #endif
 
 /// A file the user names on the command line for the product to write (`--junit`, `--report`, `--messages`,
-/// `--journal`). The directories on its path are the user's and are followed; the file itself is written
-/// to a temporary name beside it and renamed into place, so a report that cannot be written whole leaves
-/// nothing (and an older report stays as it was). A symbolic link at the name is refused unless it leads to
-/// a device or FIFO (`/dev/stdout`), and a device or FIFO named directly (`/dev/null`) is written in place.
+/// `--html`, `--write-rerun`, `--journal`, `report`'s outputs). The directories on its path are the user's and are
+/// followed, as git and cargo follow them, but once: ``pin(_:)`` opens the file's directory when the command line
+/// is checked, before anything launches, and the file is written into that directory at the end, so a link a
+/// program under test plants in one of those directories meanwhile (`out/` swapped for a link elsewhere) is not
+/// followed. The file itself is written to a temporary name beside it and renamed into place, so a report that
+/// cannot be written whole leaves nothing (and an older report stays as it was), and a file hard-linked elsewhere
+/// is replaced at this name, never truncated through the other. A symbolic link at the name (dangling or not) is
+/// refused unless it leads to a device or FIFO (`/dev/stdout`), and a device or FIFO named directly (`/dev/null`)
+/// is written in place.
 package enum OutputFile {
+    /// The directories opened by ``pin(_:)``, by the path of the file to write in each.
+    private static let pinned = Locked<[String: RootedDirectory]>([:])
+
+    /// Opens the directory of `path` now (following the links the user typed), so ``write(_:to:mode:)`` writes into
+    /// this directory whatever its path leads to by then. Nothing happens when it cannot be opened (``problem(_:)``
+    /// says why).
+    package static func pin(_ path: String) {
+        guard problem(path) == nil, let directory = try? RootedDirectory(FileSystem.directory(of: path)) else { return }
+        pinned.withLock { $0[path] = directory }
+    }
+
+    /// The last component of `path`: the name written in its directory.
+    private static func name(_ path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
+
     /// Why `path` cannot be written, or nil when it can: its directory must exist and be writable, and the
     /// path must not name a directory, a read-only file or a link to a file.
     package static func problem(_ path: String) -> String? {
         if path.isEmpty { return "the path is empty" }
         if path.utf8.contains(0) { return "the path contains a NUL byte" }
+        if name(path).utf8.count > RootedDirectory.nameLimit {
+            return "its name is \(name(path).utf8.count) bytes long; a file name may have at most \(RootedDirectory.nameLimit)"
+        }
         let directory = FileSystem.directory(of: path)
         if !FileSystem.isDirectory(directory) { return "directory \(directory) does not exist" }
         var info = stat()
@@ -38,6 +60,16 @@ package enum OutputFile {
 
     /// Writes `bytes` to `path` whole or not at all (see the type's summary); the reason when it cannot.
     package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> String? {
+        if let directory = pinned.withLock({ $0[path] }) {
+            // Looked at in the directory opened at the start: a link planted on the path since then is not followed.
+            switch directory.kind(ofEntry: name(path)) {
+            case nil, .file?:
+                do { try directory.write(bytes, to: name(path), mode: mode) } catch { return error.description }
+                return nil
+            case .directory?: return "\(path) is a directory"
+            case .link?, .other?: break // a device, or a link to one (/dev/stdout): checked by name below
+            }
+        }
         if let problem = problem(path) { return problem }
         var info = stat()
         if lstat(path, &info) == 0, RootedDirectory.Kind(info.st_mode) != .file {
@@ -51,8 +83,7 @@ package enum OutputFile {
         }
         do {
             let directory = try RootedDirectory(FileSystem.directory(of: path))
-            let name = String(path.split(separator: "/").last ?? Substring(path))
-            try directory.write(bytes, to: name, mode: mode)
+            try directory.write(bytes, to: name(path), mode: mode)
             return nil
         } catch {
             return error.description

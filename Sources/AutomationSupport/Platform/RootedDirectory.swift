@@ -26,18 +26,13 @@ package final class RootedDirectory: Sendable {
     deinit { close(descriptor) }
 
     /// Opens the directory `path` names. The user (or the product) chose `path` itself, so links in it are
-    /// followed; `create` makes it and its missing parents first (`mkdir -p`).
+    /// followed; `create` makes it and its missing parents first (`mkdir -p`), one component at a time: a component
+    /// made here is opened with `O_NOFOLLOW` (a link swapped in for it is refused), and nothing is made through a
+    /// dangling link.
     package init(_ path: String, create: Bool = false) throws(Error) {
         let path = path.isEmpty ? "." : path
         if path.utf8.contains(0) { throw Error("\(path): the path contains a NUL byte") }
-        if create {
-            var prefix = path.hasPrefix("/") ? "/" : ""
-            for component in path.split(separator: "/") {
-                prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
-                if mkdir(prefix, 0o777) != 0 && errno != EEXIST { throw Error("cannot create \(prefix): \(Self.reason(errno))") }
-            }
-        }
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = create ? try Self.openCreating(path) : open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             throw Error(
@@ -47,6 +42,40 @@ package final class RootedDirectory: Sendable {
         }
         self.path = path
         self.descriptor = fd
+    }
+
+    /// `mkdir -p path`, opened: the components that exist are followed (the user typed them); from the first one made
+    /// here on, each is opened with `O_NOFOLLOW`. A dangling link is refused by name, never created through.
+    private static func openCreating(_ path: String) throws(Error) -> Int32 {
+        var fd = open(path.hasPrefix("/") ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Error("cannot open \(path): \(reason(errno))") }
+        var made = false
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/").map(String.init) {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            var next: Int32 = made ? -1 : openat(fd, component, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if next < 0 && (made || errno == ENOENT) {
+                if mkdirat(fd, component, 0o777) != 0 && errno != EEXIST {
+                    let code = errno
+                    close(fd)
+                    throw Error("cannot create \(prefix): \(reason(code))")
+                }
+                made = true
+                next = openat(fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            let code = errno
+            var info = stat()
+            let isLink = next < 0 && fstatat(fd, component, &info, AT_SYMLINK_NOFOLLOW) == 0 && Kind(info.st_mode) == .link
+            close(fd)
+            guard next >= 0 else {
+                throw Error(
+                    isLink || code == ELOOP
+                        ? "\(prefix) is a symbolic link to nothing; no directory is created through it"
+                        : code == ENOTDIR ? "\(prefix) is not a directory" : "cannot open \(prefix): \(reason(code))")
+            }
+            fd = next
+        }
+        return fd
     }
 
     /// The directory `relative` below this one (made when missing and `create`), following no link.

@@ -68,28 +68,20 @@ package enum JUnitReport {
         text.count <= outputCap ? text : String(text.prefix(outputCap)) + "\n[… output truncated]"
     }
 
-    /// XML-escapes text, drops ANSI escape sequences and the control characters XML 1.0 forbids.
+    /// XML-escapes text after dropping every terminal escape sequence with its payload (SGR colours, OSC titles and
+    /// hyperlinks, their C1 forms) and every C0/C1 control character but TAB, LF and CR
+    /// (``Swift/String/strippingTerminalSequences()``); also the non-characters XML 1.0 forbids.
     static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
-        var inEscape = false
-        for scalar in text.unicodeScalars {
-            if inEscape {
-                // CSI sequences end with a letter; others (ESC x) with their one character.
-                if ("@"..."~").contains(scalar) && scalar != "[" { inEscape = false }
-                continue
-            }
+        for scalar in text.strippingTerminalSequences().unicodeScalars {
             switch scalar {
-            case "\u{1B}": inEscape = true
             case "&": output += "&amp;"
             case "<": output += "&lt;"
             case ">": output += "&gt;"
             case "\"": output += "&quot;"
-            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                if value < 0x20 || (0xFFFE...0xFFFF).contains(value) { continue }
-                output.unicodeScalars.append(scalar)
+            case "\u{FFFE}", "\u{FFFF}": continue
+            default: output.unicodeScalars.append(scalar)
             }
         }
         return output

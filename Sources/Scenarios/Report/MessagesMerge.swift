@@ -3,7 +3,10 @@ import AutomationSupport
 /// The Messages of several shards of one run written as one run (`sut-launch report --messages`): one `meta`, one
 /// `testRunStarted`, each document and pickle once (a shard's copies point at the first's ids), each shard's ids
 /// otherwise kept apart (`shard2-…`), every result's place after the previous shards', and one `testRunFinished`
-/// (success when every shard's was, at the latest timestamp). Read back, it gives what the shards give.
+/// (success when every shard's was, at the latest timestamp; none when a shard has none: the merged run is cut short
+/// as that shard was). Read back, it gives what the shards give, the number of
+/// shards included: it is written as the run's attachment `sut-launch-merge.json` (`{"shards":N}`), which a merge of
+/// merged files adds up.
 package enum MessagesMerge {
     package static func merge(_ files: [[UInt8]]) -> [UInt8] {
         var merger = Merger()
@@ -20,9 +23,16 @@ package enum MessagesMerge {
         var finished: JSONNode?
         var prefix = ""
         var indexOffset = 0
+        /// The shards merged so far, and those the file being read says it holds (a merged file: more than one).
+        var shards = 0
+        var shardsInFile: Int?
+        /// Every file so far had its `testRunFinished`; the file being read has one.
+        var allFinished = true
+        var fileFinished = false
 
         mutating func add(_ bytes: [UInt8], shard: Int) {
-            prefix = shard == 0 ? "" : "shard\(shard + 1)-"
+            // Numbered by the shards before it (a merged file counts all of its own): no id twice in a merge of merges.
+            prefix = shards == 0 ? "" : "shard\(shards + 1)-"
             ids = [:]
             var largest = -1
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
@@ -30,6 +40,10 @@ package enum MessagesMerge {
                 largest = max(largest, self.envelope(member.key, member.value, shard: shard))
             }
             indexOffset += largest + 1
+            shards += shardsInFile ?? 1
+            shardsInFile = nil
+            allFinished = allFinished && fileFinished
+            fileFinished = false
         }
 
         /// Adds one envelope; returns the result index it carried (-1 when none).
@@ -40,6 +54,7 @@ package enum MessagesMerge {
                 if shard > 0 { return -1 }
                 runId = value["id"]?.string
             case "testRunFinished":
+                fileFinished = true
                 success = success && (value["success"]?.bool ?? false)
                 if finished == nil
                     || (MessagesReader.milliseconds(value["timestamp"]) ?? 0) > (MessagesReader.milliseconds(finished?["timestamp"]) ?? 0)
@@ -51,6 +66,9 @@ package enum MessagesMerge {
                 guard seen.updateValue("", forKey: key + ":" + (value["uri"]?.string ?? "")) == nil else { return -1 }
             case "pickle", "stepDefinition", "hook":
                 if deduplicated(key, value) { return -1 }
+            case "attachment" where value["fileName"]?.string == ReportRecord.mergeFile:
+                shardsInFile = (shardsInFile ?? 0) + ReportRecord.shards(value)
+                return -1
             default: break
             }
             var index = -1
@@ -122,7 +140,10 @@ package enum MessagesMerge {
         }
 
         mutating func finish() -> [UInt8] {
-            if let finished, var members = finished.members {
+            let merge = "{\"shards\":\(min(shards, ReportRecord.maxShards))}"
+            lines.append(ReportRecord.attachment(merge, fileName: ReportRecord.mergeFile, testRunStartedId: runId))
+            // A shard cut short (no testRunFinished) leaves the merged run cut short too: read back, it says so.
+            if allFinished, let finished, var members = finished.members {
                 if let at = members.firstIndex(where: { $0.key == "success" }) { members[at].value = JSONNode(.bool(success)) }
                 lines.append("{\"testRunFinished\":" + JSONWriter.write(JSONNode(.object(members))) + "}")
             }

@@ -112,10 +112,16 @@ package struct MessagesReader {
         if !mergeAny, let first = run.runIds.first, first != shown {
             throw Problem(
                 description:
-                    "\(name): run \(shown), but \(run.files[0]) is run \(first): files of different runs are not merged (pass --merge-any to merge them anyway)",
+                    "\(name): run \(Self.shown(shown)), but \(run.files[0]) is run \(Self.shown(first)): files of different runs are not merged (pass --merge-any to merge them anyway)",
                 differentRuns: true)
         }
         if !run.runIds.contains(shown) { run.runIds.append(shown) }
+    }
+
+    /// A run id from a file, as a message shows it: control characters escaped, at most 200 characters.
+    static func shown(_ id: String) -> String {
+        let escaped = id.escapingControlCharacters()
+        return escaped.count <= 200 ? escaped : escaped.prefix(200) + "…"
     }
 
     private mutating func envelope(_ key: String, _ value: JSONNode, _ state: inout FileState, file: Int, at place: String) throws(Problem)
@@ -253,6 +259,10 @@ package struct MessagesReader {
         let mediaType = value["mediaType"]?.string ?? "text/plain"
         var body = value["body"]?.string ?? ""
         if value["contentEncoding"]?.string == "BASE64" { body = "(\(body.utf8.count) bytes of base64)" }
+        if mediaType == "application/json", name == ReportRecord.mergeFile {
+            run.mergedShards[file] = min((run.mergedShards[file] ?? 0) + ReportRecord.shards(value), ReportRecord.maxShards)
+            return
+        }
         if mediaType == "application/json", name == ReportRecord.resultFile || name == ReportRecord.runFile {
             guard let node = try? JSONParser.parse(body) else { throw Problem(description: "\(place): \(name) is not JSON") }
             if name == ReportRecord.runFile {

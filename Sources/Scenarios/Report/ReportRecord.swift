@@ -1,6 +1,6 @@
 import AutomationSupport
 import Coverage
-import ProcessEngine
+package import ProcessEngine
 
 /// What JUnit, the JSON report and the HTML report need of a scenario's result and of the run, written into the
 /// Cucumber Messages as `attachment`s (mediaType `application/json`), so every report is a function of the Messages:
@@ -13,6 +13,10 @@ import ProcessEngine
 package enum ReportRecord {
     static let resultFile = "sut-launch-result.json"
     static let runFile = "sut-launch-run.json"
+    /// On the run of merged Messages (`report --messages` of several files): `{"shards":N}`, how many were merged.
+    static let mergeFile = "sut-launch-merge.json"
+    /// The most shards a merge record counts (`--shard` allows 10,000).
+    static let maxShards = 10_000
     /// The most earlier attempts a result record holds (`--retries` allows 10).
     static let maxAttempts = 10
 
@@ -120,6 +124,12 @@ package enum ReportRecord {
         return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
     }
 
+    /// The shards a merge record's attachment counts: 1 to ``maxShards``, 1 when it says nothing readable.
+    static func shards(_ attachment: JSONNode) -> Int {
+        guard let body = attachment["body"]?.string, let count = (try? JSONParser.parse(body))?["shards"]?.int else { return 1 }
+        return min(max(count, 1), maxShards)
+    }
+
     /// An attachment envelope holding `body` (JSON) named `fileName`, on a test case or on the run.
     static func attachment(_ body: String, fileName: String, testCaseStartedId: String? = nil, testRunStartedId: String? = nil) -> String {
         "{\"attachment\":{"
@@ -133,20 +143,57 @@ package enum ReportRecord {
 /// What identifies a run, so `sut-launch report` merges the shards of one run and refuses files of different runs:
 /// `--run-id ID`, else the CI's own (GitHub Actions `GITHUB_RUN_ID`-`GITHUB_RUN_ATTEMPT`, GitLab `CI_PIPELINE_ID`,
 /// Buildkite `BUILDKITE_BUILD_ID`, CircleCI `CIRCLE_WORKFLOW_ID`, Jenkins `BUILD_TAG`), else a random id (a run
-/// on its own). Every shard of a CI run sees the same variables, so they agree without being told.
+/// on its own). Every shard of a CI run sees the same variables, so they agree without being told. An id, given or
+/// read from a CI variable, is 1 to ``limit`` bytes of printable text (``problem(_:)``): it lands in the Messages, the
+/// HTML and `report`'s messages, so a variable holding a line break, an escape or 10 KB is refused, never carried.
 package enum RunIdentity {
-    package static func resolve(_ option: String?, environment: [String: String]) -> String {
+    /// The longest id, in UTF-8 bytes.
+    package static let limit = 200
+
+    /// The CI variables an id is read from, in order: the CI's name and its variable.
+    static let ci: [(name: String, variable: String)] = [
+        ("github", "GITHUB_RUN_ID"), ("gitlab", "CI_PIPELINE_ID"), ("buildkite", "BUILDKITE_BUILD_ID"),
+        ("circleci", "CIRCLE_WORKFLOW_ID"), ("jenkins", "BUILD_TAG"),
+    ]
+
+    /// Why `value` cannot identify a run (empty, over ``limit`` bytes, a control character, a line or paragraph
+    /// separator, a bidirectional override), or nil when it can.
+    package static func problem(_ value: String) -> String? {
+        if value.isEmpty { return "it is empty" }
+        if value.utf8.count > limit { return "it is \(value.utf8.count) bytes (the limit is \(limit))" }
+        if let bad = value.unicodeScalars.first(where: { String($0).escapingControlCharacters() != String($0) }) {
+            return "it holds the control character U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)
+        }
+        return nil
+    }
+
+    /// The run's id: `option` (checked by the option's parser), else the CI's, else a random `local:` one.
+    /// - Throws: ``UsageError`` naming the CI variable whose value cannot identify a run, and suggesting `--run-id`.
+    package static func resolve(_ option: String?, environment: [String: String]) throws(UsageError) -> String {
         if let option, !option.isEmpty { return option }
-        let ci: [(String, String)] = [
-            ("github", "GITHUB_RUN_ID"), ("gitlab", "CI_PIPELINE_ID"), ("buildkite", "BUILDKITE_BUILD_ID"),
-            ("circleci", "CIRCLE_WORKFLOW_ID"), ("jenkins", "BUILD_TAG"),
-        ]
         for (name, variable) in ci {
-            if let value = environment[variable], !value.isEmpty {
-                let attempt = name == "github" ? environment["GITHUB_RUN_ATTEMPT"].map { "-" + $0 } ?? "" : ""
-                return name + ":" + value + attempt
+            guard let value = environment[variable], !value.isEmpty else { continue }
+            var parts = [(variable, value)]
+            if name == "github", let attempt = environment["GITHUB_RUN_ATTEMPT"], !attempt.isEmpty {
+                parts.append(("GITHUB_RUN_ATTEMPT", attempt))
             }
+            for (variable, value) in parts {
+                if let problem = problem(value) {
+                    throw UsageError(
+                        "the CI variable \(variable) cannot identify the run: \(problem); pass --run-id ID (the same on every shard)")
+                }
+            }
+            let id = name + ":" + parts.map(\.1).joined(separator: "-")
+            if let problem = problem(id) {
+                throw UsageError(
+                    "the CI variable \(variable) cannot identify the run: \(problem); pass --run-id ID (the same on every shard)")
+            }
+            return id
         }
         return "local:" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
     }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -39,6 +39,10 @@ package struct ReportRun: Sendable {
 
     /// The input files (`test` renders from its own, named "the run").
     package var files: [String] = []
+    /// How many shards a merged file holds (its `sut-launch-merge.json`), by file; a file without one is one shard.
+    package var mergedShards: [Int: Int] = [:]
+    /// How many shards the run merges: a merged file counts the shards it was merged from.
+    package var shards: Int { files.indices.reduce(0) { $0 + (mergedShards[$1] ?? 1) } }
     package var scenarios: [Scenario] = []
     /// Each file's run record (none for a file cut short, or written by another tool).
     package var records: [(file: Int, run: ReportRecord.Run, orphans: [(index: Int, result: ScenarioResult)])] = []

@@ -28,7 +28,7 @@ package enum HTMLReport {
     /// The run's header: counts come from the scenarios in the page's script.
     private static func header(_ run: ReportRun) -> String {
         let commandLines = run.records.map(\.run.commandLine).filter { !$0.isEmpty }
-        var json = "{\"shards\":\(run.files.count),\"seconds\":" + JSONWriter.number((run.seconds * 1000).rounded() / 1000)
+        var json = "{\"shards\":\(run.shards),\"seconds\":" + JSONWriter.number((run.seconds * 1000).rounded() / 1000)
         json += ",\"exitCode\":\(run.exitCode),\"runIds\":[" + run.runIds.map(quoted).joined(separator: ",") + "]"
         json += ",\"commandLines\":[" + unique(commandLines).map(quoted).joined(separator: ",") + "]"
         if let error = run.error { json += ",\"error\":" + quoted(error) }

@@ -27,15 +27,18 @@ enum HTMLScript {
           b.addEventListener('click',function(){state.status=state.status===k?null:k;Array.prototype.forEach.call(cbox.children,function(c){c.setAttribute('aria-pressed',String(c.dataset.status===state.status))});apply()});cbox.appendChild(b)});
         var tags={};S.forEach(function(s){s.t.forEach(function(t){tags[t]=1})});var tagSel=document.getElementById('tag');
         Object.keys(tags).sort().forEach(function(t){var o=el('option',null,t);o.value=t;tagSel.appendChild(o)});
-        // ANSI SGR colours as spans; every other escape and control character dropped.
-        var ESC=/\x1b\[([0-9;:]*)m|\x1b\[[0-9;:?<=>]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[P^_][^\x1b]*(?:\x1b\\)?|\x1b[ -\/]*[0-~]?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
-        function term(text){var pre=el('pre','term'),st={},last=0,m;ESC.lastIndex=0;
+        // ANSI SGR colours as spans; every other escape (their 8-bit C1 forms too) and control character dropped; a
+        // string (OSC title or link, DCS…) never terminated ends at its line's end, so it hides no later line.
+        var ESC=/\x1b\[([0-9;:]*)m|(?:\x1b\[|\x9b)[0-9;:?<=>]*[ -\/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x9c|\x1b\\)?|\x1b[ -\/]*[0-~]?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+        // Each stream's section of a transcript starts plain: a colour one stream never reset stays in it.
+        function term(text){var pre=el('pre','term');String(text).split(/\n(?=--- last \d+ lines? of [a-z]+ ---\n)/).forEach(function(part,i){if(i)pre.appendChild(document.createTextNode('\n'));section(pre,part)});return pre}
+        function section(pre,text){var st={},last=0,m;ESC.lastIndex=0;
           function flush(t){if(!t)return;var c=[];if(st.b)c.push('b');if(st.dim)c.push('dim');if(st.i)c.push('i');if(st.u)c.push('u');if(st.f!=null)c.push('f'+st.f);if(st.g!=null)c.push('g'+st.g);pre.appendChild(c.length?el('span',c.join(' '),t):document.createTextNode(t))}
           while((m=ESC.exec(text))){flush(text.slice(last,m.index));last=ESC.lastIndex;if(m[1]!=null){var p=m[1].split(/[;:]/).map(Number);for(var j=0;j<p.length;j++){var n=p[j]||0;
             if(n===0)st={};else if(n===1)st.b=1;else if(n===2)st.dim=1;else if(n===3)st.i=1;else if(n===4)st.u=1;else if(n===22){st.b=0;st.dim=0}else if(n===23)st.i=0;else if(n===24)st.u=0;
             else if(n>=30&&n<=37)st.f=n-30;else if(n>=90&&n<=97)st.f=n-82;else if(n===39)st.f=null;else if(n>=40&&n<=47)st.g=n-40;else if(n>=100&&n<=107)st.g=n-100;else if(n===49)st.g=null;
             else if(n===38||n===48){var k=n===38?'f':'g';if(p[j+1]===5){var v=p[j+2];st[k]=(v<16?(k=='g'?v%8:v):null);j+=2}else if(p[j+1]===2){st[k]=null;j+=4}}}}}
-          flush(text.slice(last));return pre}
+          flush(text.slice(last))}
         function diff(text){var pre=el('pre','diff');String(text).replace(ESC,'').split('\n').forEach(function(l,i){var c=/^[-−] |^-[^-]|^-$/.test(l)?'del':/^[+] |^\+[^+]|^\+$/.test(l)?'ins':null;if(i)pre.appendChild(document.createTextNode('\n'));pre.appendChild(c?el('span',c,l):document.createTextNode(l))});return pre}
         function attempt(a,s){var box=el('div','attempt');
           if(s.a.length>1)add(box,el('h3',null,'Attempt '+(a.n+1)+': '+(LABEL[a.s]||a.s)+(a.retried?' (retried)':'')));

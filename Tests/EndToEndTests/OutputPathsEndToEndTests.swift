@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Where reports land (issue 29, docs/threat-model.md "Report writers", class 3). The policy: links in the path the
+/// user typed are followed (as git and cargo follow them), but resolved once, before anything launches; a link a
+/// program under test plants on that path during the run is not followed; a link at the file's own name, dangling
+/// or not, is refused by name; a file hard-linked elsewhere is replaced at this name, the other name keeps its bytes;
+/// no directory is created through a dangling link.
+@Suite struct OutputPathsEndToEndTests {
+    static func contents(_ url: URL) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+
+    @Test func aLinkPlantedOnAReportsPathDuringTheRunIsNotFollowed() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (reports, outside) = (directory.appendingPathComponent("reports"), directory.appendingPathComponent("outside"))
+        for url in [reports, outside] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        // The program swaps reports/ for a link to outside/ while the run goes on.
+        let feature = try CLI.write(
+            """
+            Feature: swap
+              Scenario: plants a link
+                When I run "sh -c 'mv \(reports.path) \(directory.path)/moved && ln -s \(outside.path) \(reports.path)'"
+                Then the exit code is 3
+
+            """, "swap.feature", in: directory)
+        let names = ["j.xml", "r.json", "m.ndjson", "h.html", "rerun.txt"]
+        let options = ["--junit", "--report", "--messages", "--html", "--write-rerun"]
+        let result = try CLI.run(
+            ["test", "--run-id", "o:1"] + zip(options, names).flatMap { [$0, "reports/" + $1] } + [feature], cwd: directory)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(Self.contents(outside).isEmpty, "written through the planted link: \(Self.contents(outside))")
+        #expect(Self.contents(directory.appendingPathComponent("moved")) == names.sorted(), "the directory opened before the run")
+    }
+
+    @Test func linksTheUserTypedAreFollowedButNotAtTheFilesName() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: f\n  Scenario: s\n    When I run \"true\"\n", "f.feature", in: directory)
+        let elsewhere = directory.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("out"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("out/link").path, withDestinationPath: elsewhere.path)
+        // A directory link the user typed: followed, as git and cargo do.
+        let typed = try CLI.run(["test", "--html", "out/link/r.html", "--messages", "out/link/m.ndjson", feature], cwd: directory)
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(Self.contents(elsewhere) == ["m.ndjson", "r.html"])
+        // A link at the name, dangling or not, for test and for report: a one-line usage error naming it, nothing created.
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("dangling.xml").path,
+            withDestinationPath: elsewhere.appendingPathComponent("new.xml").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("linked.html").path,
+            withDestinationPath: elsewhere.appendingPathComponent("r.html").path)
+        for (arguments, named) in [
+            (["test", "--junit", "dangling.xml", feature], "dangling.xml"),
+            (["report", "--junit", "dangling.xml", "out/link/m.ndjson"], "dangling.xml"),
+            (["report", "--html", "linked.html", "out/link/m.ndjson"], "linked.html"),
+        ] {
+            let refused = try CLI.run(arguments, cwd: directory)
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(
+                refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains(named)
+                    && refused.stderr.contains("symbolic link"))
+        }
+        #expect(Self.contents(elsewhere) == ["m.ndjson", "r.html"], "nothing created through the dangling link")
+        // A report hard-linked to another file: replaced at its name; the other name keeps its bytes.
+        try "keep me\n".write(to: directory.appendingPathComponent("other.txt"), atomically: false, encoding: .utf8)
+        try FileManager.default.linkItem(
+            at: directory.appendingPathComponent("other.txt"), to: directory.appendingPathComponent("hard.xml"))
+        let hard = try CLI.run(["report", "--junit", "hard.xml", "out/link/m.ndjson"], cwd: directory)
+        #expect(hard.status == 0, "\(hard.stderr)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("other.txt"), encoding: .utf8) == "keep me\n")
+        #expect(try String(contentsOf: directory.appendingPathComponent("hard.xml"), encoding: .utf8).hasPrefix("<?xml"))
+    }
+
+    /// A report name over 255 bytes: a usage error before anything runs, not exit 74 after the whole suite ran.
+    @Test func aNameTooLongIsAUsageErrorBeforeAnythingRuns() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: f\n  Scenario: s\n    When I run \"touch ran\"\n", "f.feature", in: directory)
+        let long = String(repeating: "a", count: 300) + ".xml"
+        for arguments in [["test", "--messages", "m.ndjson", "--junit", long, feature], ["test", "--report", long, feature]] {
+            let result = try CLI.run(arguments, cwd: directory)
+            #expect(result.status == 2 && result.stderr.contains("at most 255"), "\(result.stderr)")
+            #expect(Self.contents(directory) == ["f.feature"], "nothing ran, nothing written")
+        }
+        _ = try CLI.run(["test", "--messages", "m.ndjson", feature], cwd: directory)
+        let report = try CLI.run(["report", "--html", long, "m.ndjson"], cwd: directory)
+        #expect(report.status == 2 && report.stderr.contains("at most 255"), "\(report.stderr)")
+    }
+
+    @Test func noDirectoryIsCreatedThroughADanglingLink() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write("Feature: f\n  Scenario: s\n    When I run \"false\"\n", "f.feature", in: directory)
+        let target = directory.appendingPathComponent("target")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("arts").path, withDestinationPath: target.path)
+        let result = try CLI.run(["test", "--artifacts", "arts", feature], cwd: directory)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("arts") && result.stderr.contains("symbolic link"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+}
