@@ -33,6 +33,9 @@ package enum ServeCommand {
         defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         for path in options.stubPaths where !FileSystem.exists(path) { throw UsageError(.noSuchPath(path, kind: "stub file or directory")) }
+        for path in options.stubPaths {
+            if let kind = FileSystem.specialKind(path) { throw UsageError(.cannotRead("stub file", path: path, reason: kind)) }
+        }
         // A static executable cannot load libxml2: stubs with XML matchers run in the companion (the listener closes).
         guard let stubs = try stubs(options) else {
             listener?.close()

@@ -36,8 +36,28 @@ package enum OutputFile {
         return access(directory, W_OK) == 0 ? nil : "directory \(directory) is not writable"
     }
 
+    /// Output directories opened when the run started (``pin(_:)``), by the directory part of the path as given.
+    private static let pinned = Locked<[String: RootedDirectory]>([:])
+
+    /// Opens the directory of each path now and writes there later through that descriptor (openat, renameat), so
+    /// the program under test cannot redirect a report by swapping the directory for a link during the run: the
+    /// directory checked at start is the one written. Links in the path are the user's and followed here, once.
+    /// A directory that cannot be opened is not pinned (``write(_:to:mode:)`` then names the problem).
+    package static func pin(_ paths: [String]) {
+        for path in paths where !path.isEmpty && !path.utf8.contains(0) && !path.hasSuffix("/") {
+            let directory = FileSystem.directory(of: path)
+            guard pinned.current[directory] == nil, let root = try? RootedDirectory(directory) else { continue }
+            pinned.withLock { $0[directory] = $0[directory] ?? root }
+        }
+    }
+
     /// Writes `bytes` to `path` whole or not at all (see the type's summary); the reason when it cannot.
+    /// The directory pinned for it at start (``pin(_:)``) is written through, whatever its path names now.
     package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> String? {
+        if let root = pinned.current[FileSystem.directory(of: path)] {
+            let (handled, problem) = writePinned(bytes, to: path, in: root, mode: mode)
+            if handled { return problem }
+        }
         if let problem = problem(path) { return problem }
         var info = stat()
         if lstat(path, &info) == 0, RootedDirectory.Kind(info.st_mode) != .file {
@@ -56,6 +76,31 @@ package enum OutputFile {
             return nil
         } catch {
             return error.description
+        }
+    }
+
+    /// Writes through the pinned directory; not handled when the name holds a link or a device (`/dev/stdout`),
+    /// which the path-based write below checks and writes in place.
+    private static func writePinned(_ bytes: [UInt8], to path: String, in root: RootedDirectory, mode: Int) -> (
+        handled: Bool, problem: String?
+    ) {
+        let name = String(path.split(separator: "/").last ?? Substring(path))
+        guard !path.hasSuffix("/"), name != ".", name != ".." else { return (false, nil) }
+        var info = stat()
+        guard fstat(root.descriptor, &info) == 0, info.st_nlink > 0 else {
+            return (true, "directory \(root.path) was removed during the run; \(path) is not written anywhere else")
+        }
+        switch root.kind(ofEntry: name) {
+        case .link?, .other?: return (false, nil)
+        case .directory?: return (true, "\(path) is a directory")
+        case .file?: if faccessat(root.descriptor, name, W_OK, 0) != 0 { return (true, "\(path) is not writable") }
+        case nil: break
+        }
+        do {
+            try root.write(bytes, to: name, mode: mode)
+            return (true, nil)
+        } catch {
+            return (true, error.description)
         }
     }
 

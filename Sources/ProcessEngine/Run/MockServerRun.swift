@@ -67,7 +67,8 @@ package enum MockServerRun {
             Console.error("--journal \(path): cannot write the journal: \(problem) (exit \(ExitCode.ioError))")
             journalFailed = true
         }
-        if !quiet || !summary.failures.isEmpty { Console.line(summary.render()) }
+        let fullList = journalFailed ? nil : plan.journalPath.map { "the journal \($0)" }
+        if !quiet || !summary.failures.isEmpty { Console.line(summary.render(fullList: fullList)) }
         return (summary, journalFailed)
     }
 
