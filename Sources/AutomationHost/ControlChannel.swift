@@ -17,6 +17,9 @@ import Foundation
 ///     case .entryPoint(let name)?: show(name)
 ///     case .setFlag(let key, let value)?: RuntimeFlags.shared.set(key, value)
 ///     case .clearFlag(let key)?: RuntimeFlags.shared.clear(key)
+///     case nil where ControlCommand.problem(message.text) != nil: // a built-in command that does not parse
+///         channel?.acknowledge(message, reply: "error: \(ControlCommand.problem(message.text)!)")
+///         continue
 ///     case nil: handle(message.text)
 ///     }
 ///     channel?.acknowledge(message, reply: "done")
