@@ -37,6 +37,26 @@ import Testing
         #expect(Set(pinned) == ["j.json", "r.json"])
     }
 
+    /// `serve`'s journal likewise: its directory swapped for a link while serving, the journal lands where it was.
+    @Test func serveWritesItsJournalIntoTheDirectoryPinnedAtStart() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
+        let manager = FileManager.default
+        try manager.createDirectory(at: directory.appendingPathComponent("jd"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: directory.appendingPathComponent("outside"), withIntermediateDirectories: true)
+        let result = try CLI.run(["serve", "-q", "--port", "0", "--journal", "jd/j.json", stubs], cwd: directory) { _, stdout in
+            _ = CLI.eventually { ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").hasSuffix("\n") }
+            let url = try String(contentsOf: stdout, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            try manager.moveItem(at: directory.appendingPathComponent("jd"), to: directory.appendingPathComponent("jd_real"))
+            try manager.createSymbolicLink(atPath: directory.appendingPathComponent("jd").path, withDestinationPath: "outside")
+            _ = try CLI.output(of: ["curl", "-s", "-X", "POST", "\(url)/__admin/shutdown"])
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try manager.contentsOfDirectory(atPath: directory.appendingPathComponent("outside").path).isEmpty)
+        #expect(manager.fileExists(atPath: directory.appendingPathComponent("jd_real/j.json").path))
+    }
+
     /// The directory removed during the run: one line naming it and exit 74, never a report written elsewhere.
     @Test func aDirectoryRemovedDuringTheRunIsNamedNotReplaced() throws {
         let directory = try CLI.temporaryDirectory()
@@ -57,6 +77,10 @@ import Testing
         let port = try CLI.freePort()
         var replies: [String] = []
         _ = try CLI.run(["-q", "--port", String(port), "--stub", stubs, CLI.myApp, "listen"]) { process, _ in
+            // The server listens a moment after start: a message sent before got no answer at all.
+            _ = CLI.eventually(20) {
+                (try? CLI.output(of: ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/ok"])) == "200"
+            }
             for body in [#"flag set greeting:={"a":"#, "flag set greeting:=1e400", "flag set =x", "flag set greeting=ciao", "quit"] {
                 replies.append(
                     try CLI.output(of: [

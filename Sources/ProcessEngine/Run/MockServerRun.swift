@@ -11,6 +11,8 @@ package enum MockServerRun {
     /// - Parameter listener: a socket already listening on the plan's host and port (serve binds before loading
     ///   its stubs); the server owns it from here.
     package static func start(_ plan: ServerPlan, listener: Socket? = nil) -> Result<MockServer, UsageError> {
+        // The journal's directory is held from the start (a `serve` journal too): a swap for a link cannot move it.
+        OutputFile.pin(plan.journalPath.map { [$0] } ?? [])
         var stubs = plan.stubs
         if plan.strict { stubs.unexpected = .fail }
         var options = plan.options
