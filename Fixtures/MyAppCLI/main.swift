@@ -127,7 +127,12 @@ func listen() {
             say("greeting is now \(greeting)")
             reply = greeting
         case nil:
-            say("control: \(message.text)")
+            if let problem = ControlCommand.problem(message.text) {
+                FileHandle.standardError.write(Data("control: malformed: \(problem)\n".utf8))
+                reply = "error: \(problem)"
+            } else {
+                say("control: \(message.text)")
+            }
         }
         channel.acknowledge(message, reply: reply)
         if message.text == "quit" { exit(0) }

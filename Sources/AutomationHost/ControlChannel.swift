@@ -17,6 +17,9 @@ import Foundation
 ///     case .entryPoint(let name)?: show(name)
 ///     case .setFlag(let key, let value)?: RuntimeFlags.shared.set(key, value)
 ///     case .clearFlag(let key)?: RuntimeFlags.shared.clear(key)
+///     case nil where ControlCommand.problem(message.text) != nil: // a built-in command that does not parse
+///         channel?.acknowledge(message, reply: "error: \(ControlCommand.problem(message.text)!)")
+///         continue
 ///     case nil: handle(message.text)
 ///     }
 ///     channel?.acknowledge(message, reply: "done")
@@ -132,6 +135,32 @@ public enum ControlCommand: Sendable, Hashable {
                 self = .setFlag(String(key), FlagValue.inferred(from: value))
             }
         case ("flag", 3) where words[1] == "clear": self = .clearFlag(words[2])
+        default: return nil
+        }
+    }
+
+    /// Why `text` is not a built-in command although it is written as one (`flag set k:={"a":`, `flag set =x`,
+    /// `flag set k:=1e400`, `flag clear`, `entryPoint`), in one line naming the value; nil for a built-in command
+    /// that parses and for any other message. A program replies with it (`error: …`) instead of `ok`: a malformed
+    /// command handled as an ordinary message was acknowledged with nothing done.
+    public static func problem(_ text: String) -> String? {
+        guard ControlCommand(text) == nil else { return nil }
+        let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+        let shown = text.count > 80 ? String(text.prefix(60)) + "…" : text
+        switch (words.first, words.count > 1 ? words[1] : nil) {
+        case ("entryPoint", _): return "'\(shown)': write entryPoint NAME (one word)"
+        case ("flag", "clear"): return "'\(shown)': write flag clear KEY (one word)"
+        case ("flag", "set"):
+            guard words.count == 3, let equals = words[2].firstIndex(of: "="), equals != words[2].startIndex else {
+                return "'\(shown)': write flag set KEY=VALUE or flag set KEY:=JSON (a non-empty KEY)"
+            }
+            let value = String(words[2][words[2].index(after: equals)...])
+            if words[2][..<equals] == ":" { return "'\(shown)': the key is empty; write flag set KEY:=JSON" }
+            if case .failure(let failure) = WireFormat.decodeObject("{\"v\":\(value)}", source: "flag set") {
+                let excerpt = value.count > 40 ? String(value.prefix(40)) + "…" : value
+                return "'\(shown)': the value after := is not a JSON value (\(excerpt)): \(failure.message)"
+            }
+            return "'\(shown)': not a flag assignment"
         default: return nil
         }
     }

@@ -93,6 +93,8 @@ package struct RecordingOptions: Sendable {
 
     /// True when something is recorded.
     package var isRecording: Bool { recordFrom != nil || recordMissing }
+    /// Whether a backend is given: then a mock server starts even without a stub.
+    package var forwards: Bool { recordFrom != nil || proxyUnmatched != nil }
 
     /// What a recording makes of its exchanges.
     package var spec: RecordSpec {

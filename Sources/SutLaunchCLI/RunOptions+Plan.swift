@@ -26,6 +26,11 @@ extension RunOptions {
         for stub in stubs where !FileSystem.exists(stub.path) {
             throw UsageError(.noSuchStub(stub.spelling, path: stub.path, index: stub.index))
         }
+        // A FIFO or device where a stub file is expected is an unusable file named by an option (exit 2), as for
+        // --env-file and --flags-file, not invalid content (exit 3).
+        for stub in stubs {
+            if let kind = FileSystem.specialKind(stub.path) { throw UsageError(.cannotRead(stub.spelling, path: stub.path, reason: kind)) }
+        }
         // The program must talk to the server this run starts: a mockServerURL of the user's (a stale flags file,
         // a report's flags reused) silently sent it elsewhere while the run's checks watched an idle server.
         if !stubs.isEmpty, flags.automationFlags[WireFormat.mockServerURLKey] != nil {

@@ -103,7 +103,20 @@ package struct RunOptions {
         try https.check()
         try recording.check()
         try coverage.check()
+        try Self.refuseServerOptionsWithoutServer(parsed, serverStarts: !stubs.isEmpty || recording.forwards)
         mockServerURLOrigin = parsed.values(.automation).first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin
+    }
+
+    /// The mock server's options do nothing without a mock server: `--strict` with no server passed a run that
+    /// asked for strictness. Each is refused by the name typed, as `--journal` and `--https` are.
+    private static func refuseServerOptionsWithoutServer(_ parsed: ParsedArguments<RunOption>, serverStarts: Bool) throws(UsageError) {
+        guard !serverStarts else { return }
+        let serverOnly: [RunOption] = [
+            .strict, .lenientStubs, .globalResponseTemplating, .port, .host, .journalLimit, .journalSecrets, .noAdmin,
+        ]
+        if let given = parsed.options.first(where: { serverOnly.contains($0.option) }) {
+            throw UsageError(.serverOptionNeedsStub(given.spelling))
+        }
     }
 
     /// Records one option; the `switch` names every case, so a new option cannot be forgotten here.
@@ -154,6 +167,16 @@ package struct RunOptions {
     }
 
     private static func assignment(_ option: ParsedOption<RunOption>) throws(UsageError) -> FlagAssignment {
+        // A flag travels as JSON text, which is UTF-8: bytes that are not would reach the program as U+FFFD.
+        if let value = option.value, let bytes = OriginalBytes.of(value) {
+            let shown = bytes.map {
+                $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + ($0 < 16 ? "0" : "") + String($0, radix: 16)
+            }.joined()
+            let problem =
+                "'\(shown)' is not UTF-8, and a flag's value travels as JSON text; "
+                + "pass such bytes with -e KEY=VALUE or as an argument"
+            throw UsageError(.invalidFlag(option.spelling, problem: problem, index: option.index))
+        }
         do {
             return try FlagAssignment.parse(option.value ?? "")
         } catch {

@@ -32,7 +32,7 @@ package enum ServeCommand {
         var listener = try? Socket.listen(host: options.host, port: options.port) // nil: taken
         defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
-        for path in options.stubPaths where !FileSystem.exists(path) { throw UsageError(.noSuchPath(path, kind: "stub file or directory")) }
+        try checkStubPaths(options.stubPaths)
         // A static executable cannot load libxml2: stubs with XML matchers run in the companion (the listener closes).
         guard let stubs = try stubs(options) else {
             listener?.close()
@@ -114,6 +114,14 @@ package enum ServeCommand {
         } catch {
             guard StubLoader.xmlNeedsDynamicExecutable else { throw error }
             return nil
+        }
+    }
+
+    /// Each stub path exists and is a file or a directory: a FIFO or a device is exit 2 naming it, as for a run.
+    private static func checkStubPaths(_ paths: [String]) throws(UsageError) {
+        for path in paths where !FileSystem.exists(path) { throw UsageError(.noSuchPath(path, kind: "stub file or directory")) }
+        for path in paths {
+            if let kind = FileSystem.specialKind(path) { throw UsageError(.cannotRead("stub file", path: path, reason: kind)) }
         }
     }
 }

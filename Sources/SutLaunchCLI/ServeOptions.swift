@@ -105,6 +105,11 @@ package struct ServeOptions {
         for option in parsed.options { try options.apply(option) }
         try options.https.check()
         if options.recording.recordMissing { options.recording.into = options.rootDirectory ?? "." }
+        // serve's spelling of these is WireMock's: name the options the user typed and the one to add.
+        if options.recording.recordMissing && options.recording.proxyUnmatched == nil {
+            throw UsageError(
+                .recordingOptionNeeds("--record-mappings", needs: "records what --proxy-all URL forwards: add --proxy-all URL"))
+        }
         try options.recording.check()
         options.recording.apply(to: &options.server)
         return options

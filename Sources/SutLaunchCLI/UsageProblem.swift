@@ -48,6 +48,7 @@ package enum UsageProblem: Sendable, Hashable {
     case mockServerURLOverride(key: String, origin: String)
     case journalNeedsStub
     case httpsNeedsStub(String)
+    case serverOptionNeedsStub(String)
     case httpsOptionNeedsHTTPS(String)
     case httpsPair(given: String, missing: String)
     case httpsHostWithOwnCertificate(String)
@@ -127,6 +128,7 @@ package enum UsageProblem: Sendable, Hashable {
                 + "leave it out: the program gets the server's URL"
         case .journalNeedsStub: "--journal needs a mock server: add --stub FILE"
         case .httpsNeedsStub(let option): "\(option) needs a mock server: add --stub FILE"
+        case .serverOptionNeedsStub(let option): "\(option) needs a mock server: add --stub FILE"
         case .httpsOptionNeedsHTTPS(let name): "\(name) is for an HTTPS mock server: add --https"
         case .httpsPair(let given, let missing): "\(given) needs \(missing): a certificate is served with its key"
         case .invalidBackendURL(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)

@@ -78,7 +78,7 @@ import Testing
             case 2: return .int([0, 1, -1, Int.max, Int.min, 42, 1_000_000_007][generator.next(upTo: 7)])
             case 3:
                 return .double(
-                    [0.5, -0.0, 1.0, 1e21, 1e-7, 3.14159, 123456789.125, .greatestFiniteMagnitude, 2.5e-308][generator.next(upTo: 9)])
+                    [0.5, -1.5, 2.75, 1e21, 1e-7, 3.14159, 123456789.125, .greatestFiniteMagnitude, 2.5e-308][generator.next(upTo: 9)])
             case 4: return .string(text())
             case 5: return .array((0..<generator.next(upTo: 4)).map { _ in value(depth + 1) })
             default:
@@ -160,6 +160,14 @@ import Testing
     @Test func aMalformedEnvironmentVariableIsNamed() {
         let received = WireFormat.decode(arguments: ["prog"], environment: ["SUT_AUTOMATION": "{"])
         #expect(received.problems.map(\.source) == ["environment variable SUT_AUTOMATION"])
+    }
+
+    /// A Double with no fraction travels as one (`-f n=1.0` reached the program as `{"n":1}`, an Int, and -0.0 as 0):
+    /// the only place the encoder differs from JSONEncoder.
+    @Test func doublesWithoutAFractionStayDoublesOnTheWire() {
+        #expect(
+            WireFormat.encode(["a": .double(1.0), "b": .double(-0.0), "c": .double(100), "d": .int(1)])
+                == #"{"a":1.0,"b":-0.0,"c":100.0,"d":1}"#)
     }
 
     @Test func numbersKeepTheirJSONType() {

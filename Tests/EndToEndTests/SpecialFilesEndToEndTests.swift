@@ -8,7 +8,9 @@ import Testing
     static let cases: [([String], Int32, String)] = [
         (["--env-file", "fifo", "true"], 2, "--env-file fifo: cannot read the file (a FIFO, not a file)"),
         (["--flags-file", "fifo", "true"], 2, "--flags-file fifo: cannot read the file (a FIFO, not a file)"),
-        (["--stub", "fifo", "true"], 3, "fifo: cannot read the file (a FIFO, not a file)"),
+        // One rule for every option naming an input file: unusable is exit 2 naming the option (exit 3 is content).
+        (["--stub", "fifo", "true"], 2, "--stub fifo: cannot read the file (a FIFO, not a file)"),
+        (["--stub", "/dev/null", "true"], 2, "--stub /dev/null: cannot read the file (a character device, not a file)"),
         (["test", "fifo"], 2, "fifo: a FIFO, not a file"),
         (["test", "--steps", "fifo", "f.feature"], 2, "--steps fifo: a FIFO, not a file"),
         (
@@ -16,7 +18,7 @@ import Testing
             "--shard-timings fifo: cannot read the file (a FIFO, not a file)"
         ),
         (["check", "fifo"], 3, "fifo: cannot read the file (a FIFO, not a file)"),
-        (["serve", "--port", "0", "fifo"], 3, "fifo: cannot read the file (a FIFO, not a file)"),
+        (["serve", "--port", "0", "fifo"], 2, "stub file fifo: cannot read the file (a FIFO, not a file)"),
         (["--env-file", "/dev/zero", "true"], 2, "--env-file /dev/zero: cannot read the file (a character device, not a file)"),
     ]
 

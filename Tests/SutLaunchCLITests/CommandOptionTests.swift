@@ -169,7 +169,12 @@ import Testing
 
     @Test(arguments: RunOption.allCases) func everyRunOptionParses(option: RunOption) throws {
         let (arguments, holds) = Self.sample(option)
-        switch try RunOptions.parse(arguments + ["prog"]) {
+        // The mock server's own options are refused without one (--strict did nothing without --stub).
+        let serverOnly: [RunOption] = [
+            .strict, .lenientStubs, .globalResponseTemplating, .port, .host, .journalLimit, .journalSecrets, .noAdmin,
+        ]
+        let server = serverOnly.contains(option) ? ["--stub", "s.json"] : []
+        switch try RunOptions.parse(server + arguments + ["prog"]) {
         case .help: #expect(option == .help)
         case .version: #expect(option == .version)
         case .run(let options): #expect(holds(options), "\(option)")

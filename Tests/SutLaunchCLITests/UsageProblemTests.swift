@@ -43,6 +43,7 @@ import Testing
         (.journalNeedsStub, "--journal needs a mock server: add --stub FILE"),
         (.httpsNeedsStub("--https"), "--https needs a mock server: add --stub FILE"),
         (.httpsNeedsStub("--intercept"), "--intercept needs a mock server: add --stub FILE"),
+        (.serverOptionNeedsStub("--strict"), "--strict needs a mock server: add --stub FILE"),
         (
             .interceptWithOwnCertificate("--intercept a.test (argument 3)"),
             "--intercept a.test (argument 3) answers with certificates minted for the run; --https-cert serves the user's own: leave one of them out"

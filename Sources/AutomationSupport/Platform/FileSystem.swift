@@ -35,6 +35,15 @@ package enum FileSystem {
         return stat(path, &info) == 0
     }
 
+    /// What `path` is when it is neither a regular file nor a directory ("a FIFO, not a file", a device such as
+    /// /dev/null, a socket), following links; nil otherwise (also when nothing is there). An input named by an
+    /// option is refused with this before it is read, the same way (exit 2) whatever the option.
+    package static func specialKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return nil }
+        return kind(info.st_mode)
+    }
+
     /// The largest file ``read(_:)`` reads (stub, feature, step, flags and body files, files a route serves): a
     /// larger one is refused (``unreadable(_:)`` says so) instead of taking the machine's memory.
     package static let readLimit = 256 << 20

@@ -58,12 +58,25 @@ package enum OutputFile {
         return access(directory, W_OK) == 0 ? nil : "directory \(directory) is not writable"
     }
 
+    /// ``pin(_:)`` for each of `paths`.
+    package static func pin(_ paths: [String]) {
+        for path in paths { pin(path) }
+    }
+
     /// Writes `bytes` to `path` whole or not at all (see the type's summary); the reason when it cannot.
+    /// The directory pinned for it at start (``pin(_:)``) is written through, whatever its path names now.
     package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> String? {
         if let directory = pinned.withLock({ $0[path] }) {
             // Looked at in the directory opened at the start: a link planted on the path since then is not followed.
+            var info = stat()
+            guard fstat(directory.descriptor, &info) == 0, info.st_nlink > 0 else {
+                return "directory \(directory.path) was removed during the run; \(path) is not written anywhere else"
+            }
             switch directory.kind(ofEntry: name(path)) {
             case nil, .file?:
+                if directory.kind(ofEntry: name(path)) == .file, faccessat(directory.descriptor, name(path), W_OK, 0) != 0 {
+                    return "\(path) is not writable"
+                }
                 do { try directory.write(bytes, to: name(path), mode: mode) } catch { return error.description }
                 return nil
             case .directory?: return "\(path) is a directory"

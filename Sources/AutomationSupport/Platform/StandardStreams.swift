@@ -35,6 +35,10 @@ package enum StandardStreams {
     /// Records that `fd` (1 or 2) was closed when the process started: its first write is output lost (exit 74).
     package static func markClosedAtStart(_ fd: Int32) { closedAtStart.withLock { _ = $0.insert(fd) } }
 
+    /// Fds 1 and 2 found closed at start, in order: handed to `sut-launch-foundation` across exec, which
+    /// otherwise finds them open on the /dev/null put there and reports output lost as written.
+    package static var descriptorsClosedAtStart: [Int32] { closedAtStart.current.sorted() }
+
     package static func out(_ text: String) { write(text, to: 1) }
     package static func error(_ text: String) { write(text, to: 2) }
 

@@ -84,7 +84,9 @@ public struct ServerSummary: Sendable {
     }
 
     /// The end-of-run text for stderr.
-    public func render() -> String {
+    /// - Parameter fullList: where every unexpected request can be read (a journal file written), or nil when
+    ///   nothing keeps them: then the text past the first 20 says how to keep them, never "see the journal".
+    public func render(fullList: String? = nil) -> String {
         var lines = [
             "mock server: \(totalRequests) request\(totalRequests == 1 ? "" : "s"), \(unexpectedTotal) unexpected"
                 + (journalDropped > 0
@@ -101,7 +103,10 @@ public struct ServerSummary: Sendable {
         for request in unexpected.prefix(20) {
             lines.append("  unexpected: " + request.description(indent: "    "))
         }
-        if unexpectedTotal > 20 { lines.append("  … and \(unexpectedTotal - 20) more unexpected requests (see the journal)") }
+        if unexpectedTotal > 20 {
+            let whereListed = fullList.map { "see \($0.escapingControlCharacters())" } ?? "add --journal FILE to keep them all"
+            lines.append("  … and \(unexpectedTotal - 20) more unexpected requests (\(whereListed))")
+        }
         lines += webhookFailures.map { "  ✗ \($0.escapingControlCharacters())" }
         lines += upstreamFailures.map { "  ✗ forward to a backend failed: \($0.escapingControlCharacters())" }
         lines += recordingProblems.map { "  ✗ recording: \($0.escapingControlCharacters())" }

@@ -24,7 +24,8 @@ package enum Launcher {
         let path = try ExecutableLocator.locate(request.executable, path: request.environment["PATH"], currentDirectory: callerDirectory)
             .get()
         if let directory = request.workingDirectory, !ExecutableLocator.isDirectory(directory) {
-            throw LaunchError(.cannotLaunch, "cannot use working directory \(directory): no such directory")
+            let problem = ExecutableLocator.exists(directory) ? "not a directory" : "no such directory"
+            throw LaunchError(.cannotLaunch, "cannot use working directory \(directory): \(problem)")
         }
         if request.terminal != nil && request.backend != .spawn {
             throw LaunchError(.cannotLaunch, "a pseudo-terminal needs the spawn launcher, not \(request.backend.rawValue)")

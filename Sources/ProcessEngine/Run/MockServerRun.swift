@@ -11,6 +11,8 @@ package enum MockServerRun {
     /// - Parameter listener: a socket already listening on the plan's host and port (serve binds before loading
     ///   its stubs); the server owns it from here.
     package static func start(_ plan: ServerPlan, listener: Socket? = nil) -> Result<MockServer, UsageError> {
+        // The journal's directory is held from the start (a `serve` journal too): a swap for a link cannot move it.
+        OutputFile.pin(plan.journalPath.map { [$0] } ?? [])
         var stubs = plan.stubs
         if plan.strict { stubs.unexpected = .fail }
         var options = plan.options
@@ -67,7 +69,8 @@ package enum MockServerRun {
             Console.error("--journal \(path): cannot write the journal: \(problem) (exit \(ExitCode.ioError))")
             journalFailed = true
         }
-        if !quiet || !summary.failures.isEmpty { Console.line(summary.render()) }
+        let fullList = journalFailed ? nil : plan.journalPath.map { "the journal \($0)" }
+        if !quiet || !summary.failures.isEmpty { Console.line(summary.render(fullList: fullList)) }
         return (summary, journalFailed)
     }
 

@@ -82,11 +82,14 @@ package struct RunReport: Codable, Sendable {
 
     /// Writes the report as pretty-printed JSON with sorted keys.
     /// - Returns: false when the file cannot be written.
-    package func write(to path: String) -> Bool {
+    package func write(to path: String) -> Bool { problemWriting(to: path) == nil }
+
+    /// Writes the report as ``write(to:)`` does; why it could not be written, or nil.
+    package func problemWriting(to path: String) -> String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return false }
-        return OutputFile.write(Array(data), to: path) == nil
+        guard let data = try? encoder.encode(self) else { return "the report cannot be encoded" }
+        return OutputFile.write(Array(data), to: path)
     }
 }
 

@@ -15,6 +15,8 @@ package struct RunOutcome: Sendable {
 package enum Runner {
     /// Carries out the plan. Never throws: every failure is an exit code, a line on stderr and the report.
     package static func run(_ plan: RunPlan, signals: SignalForwarder? = nil) -> RunOutcome {
+        // The outputs' directories are held from now: a program that swaps one for a link cannot move a report out.
+        OutputFile.pin([plan.settings.reportPath, plan.server?.journalPath].compactMap { $0 })
         var server: MockServer?
         if let serverPlan = plan.server {
             switch MockServerRun.start(serverPlan) {
@@ -187,8 +189,8 @@ package enum Runner {
     /// Writes the `--report`; when that fails at the end, the run fails with exit 74 (EX_IOERR), never 0.
     private static func writeReport(_ outcome: inout RunOutcome, _ settings: RunSettings) {
         guard let path = settings.reportPath else { return }
-        if !outcome.report.write(to: path) {
-            Console.error("--report \(path): cannot write the report (exit \(ExitCode.ioError))")
+        if let problem = outcome.report.problemWriting(to: path) {
+            Console.error("--report \(path): cannot write the report: \(problem) (exit \(ExitCode.ioError))")
             outcome.exitCode = ExitCode.ioError
         }
     }

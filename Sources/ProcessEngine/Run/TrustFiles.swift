@@ -75,7 +75,7 @@ package struct TrustFiles: Sendable {
         TrustFiles, UsageError
     > {
         let temporary = callerEnvironment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let directory = PrivateDirectory.make(in: temporary, prefix: "sut-https-") else {
+        guard let directory = PrivateDirectory.makeSweeping(in: temporary, prefix: "sut-https-", files: fileNames) else {
             let reason = Errno.current.description.lowercased()
             return .failure(
                 UsageError(
@@ -101,5 +101,8 @@ package struct TrustFiles: Sendable {
     }
 
     /// Removes the directory and both files (links removed, never followed).
-    package func remove() { PrivateDirectory.remove(directory, prefix: "sut-https-", files: ["ca.pem", "bundle.pem", "node-extra.pem"]) }
+    package func remove() { PrivateDirectory.remove(directory, prefix: "sut-https-", files: Self.fileNames) }
+
+    /// The names written in the directory.
+    static let fileNames = ["ca.pem", "bundle.pem", "node-extra.pem"]
 }

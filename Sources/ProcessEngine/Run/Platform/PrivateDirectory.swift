@@ -17,6 +17,28 @@ enum PrivateDirectory {
         }
     }
 
+    /// Makes `temporary/PREFIX<pid>-XXXXXX` for this process, first removing those of earlier processes that died
+    /// without removing theirs (SIGKILL: a CI job killed by its timeout left one per run). A directory is stale when
+    /// its name carries a pid that no longer runs, it is this user's, and it is a directory, not a link; anything
+    /// else (another user's, a live run's, a link planted at such a name) is left alone.
+    static func makeSweeping(in temporary: String, prefix: String, files: [String]) -> String? {
+        sweepStale(in: temporary, prefix: prefix, files: files)
+        return make(in: temporary, prefix: prefix + "\(getpid())-")
+    }
+
+    /// Removes the stale directories ``makeSweeping(in:prefix:files:)`` describes; at most 1,000 names looked at.
+    static func sweepStale(in temporary: String, prefix: String, files: [String]) {
+        for name in FileSystem.list(temporary).lazy.filter({ $0.hasPrefix(prefix) }).prefix(1_000) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+            guard kill(pid, 0) == -1 && errno == ESRCH else { continue } // running (or not ours to ask): kept
+            var info = stat()
+            let path = temporary + "/" + name
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+            remove(path, prefix: prefix, files: files)
+        }
+    }
+
     /// Removes `path` (one ``make(in:prefix:)`` made) and everything in it, following no link.
     /// - Parameter files: the names written in it, removed by path when no descriptor can be had for its parent (out
     ///   of file descriptors, what may have made the run fail): the directory is this user's alone (0700).

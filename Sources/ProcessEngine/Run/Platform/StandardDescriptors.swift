@@ -13,6 +13,14 @@ package enum StandardDescriptors {
     /// (`sut-launch cat <&-`) would read its own stdout pipe and hang. A closed stdout or stderr is recorded: what
     /// sut-launch writes there is lost, and the command ends with exit 74 (``StandardStreams``).
     package static func openClosedOnes() {
+        // Across the exec to sut-launch-foundation, fds closed at sut-launch's start arrive open on /dev/null:
+        // the variable says which they were (and is removed, so the program never sees it).
+        if let handed = getenv(closedVariable) {
+            for fd in String(cString: handed).split(separator: ",").compactMap({ Int32($0) }) where fd == 1 || fd == 2 {
+                StandardStreams.markClosedAtStart(fd)
+            }
+            unsetenv(closedVariable)
+        }
         for target: Int32 in 0...2 where fcntl(target, F_GETFD) == -1 && errno == EBADF {
             if target > 0 { StandardStreams.markClosedAtStart(target) }
             let fd = open("/dev/null", O_RDWR)
@@ -21,6 +29,15 @@ package enum StandardDescriptors {
                 close(fd)
             }
         }
+    }
+
+    /// The variable naming, for a companion executable, the fds that were closed when sut-launch started.
+    package static let closedVariable = "__SUT_LAUNCH_CLOSED_AT_START"
+
+    /// Hands the fds closed at start to the executable that replaces this process (``CompanionExecutable``).
+    package static func handClosedOnesAcrossExec() {
+        let closed = StandardStreams.descriptorsClosedAtStart
+        if closed.isEmpty { unsetenv(closedVariable) } else { setenv(closedVariable, closed.map(String.init).joined(separator: ","), 1) }
     }
 
     /// The terminal's width in columns (80 when it cannot be read).

@@ -17,6 +17,7 @@ package enum CompanionExecutable {
     /// state. Returns only when exec failed, with the error.
     package static func exec(_ path: String, arguments: [String]) -> Errno {
         let argv = [String(path.split(separator: "/").last ?? Substring(path))] + arguments
+        StandardDescriptors.handClosedOnesAcrossExec()
         return Spawn.withCStrings(argv) { pointers in
             execv(path, pointers) // execv keeps `environ`
             return Errno(errno)
