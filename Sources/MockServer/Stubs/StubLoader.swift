@@ -44,7 +44,24 @@ public enum StubLoader {
     /// named, and a directory that gave no mapping is said.
     private static func wireMockMappings(_ mappings: String, root: String, skip: ((StubError) -> Void)?) throws(StubError) -> StubSet {
         let found: [String]
-        do { found = try DirectoryWalk.files(under: mappings) { _ in true } } catch { throw StubError(file: mappings, "\(error)") }
+        // Reads stay in the root: a link leading out of it is refused by name (WireMock follows it), like a mapping
+        // that cannot be loaded: skipped with lenient loading, the load's failure without.
+        var escapes: [StubError] = []
+        do {
+            found = try DirectoryWalk.files(
+                under: mappings, confinedTo: root,
+                outside: { path, target in
+                    escapes.append(
+                        StubError(
+                            file: path,
+                            "a link leading outside \(root.escapingControlCharacters()) (to \(target.escapingControlCharacters())): not followed; copy the file into the root, or link to a place inside it"
+                        ))
+                }, include: { _ in true })
+        } catch { throw StubError(file: mappings, "\(error)") }
+        for escape in escapes {
+            guard let skip else { throw escape }
+            skip(escape)
+        }
         var set = StubSet()
         let files = root + "/__files"
         for found in found {
