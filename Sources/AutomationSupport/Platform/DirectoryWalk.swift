@@ -23,10 +23,10 @@ package enum DirectoryWalk {
         try files(under: root, confinedTo: nil, outside: { _, _ in }, include: include)
     }
 
-    /// The same, for a tree whose reads must stay inside `boundary` (a WireMock root): an entry (or `root` itself) that
-    /// is a link whose real path is not below `boundary`'s real path is neither walked nor listed, but handed to
-    /// `outside` with where it leads. Links that stay inside are followed; a dangling link is listed (its read fails
-    /// later, by name).
+    /// The same, for a tree whose reads must stay inside `boundary` (a WireMock root): an entry below `root` that is a
+    /// link whose real path is not below `boundary`'s real path is neither walked nor listed, but handed to `outside`
+    /// with where it leads. Links that stay inside are followed; a dangling link is listed (its read fails later, by
+    /// name).
     package static func files(
         under root: String, confinedTo boundary: String?, outside: (_ path: String, _ target: String) -> Void,
         include: (String) -> Bool
@@ -36,10 +36,6 @@ package enum DirectoryWalk {
         func escape(_ path: String) -> String? {
             guard let fence, FileSystem.isSymbolicLink(path), let real = FileSystem.realPath(path) else { return nil }
             return real.hasPrefix(fence) || real + "/" == fence ? nil : real
-        }
-        if let target = escape(root) {
-            outside(root, target)
-            return []
         }
         var visited = Set<Identity>()
         var entries = 0

@@ -44,12 +44,15 @@ public enum StubLoader {
     /// named, and a directory that gave no mapping is said.
     private static func wireMockMappings(_ mappings: String, root: String, skip: ((StubError) -> Void)?) throws(StubError) -> StubSet {
         let found: [String]
-        // Reads stay in the root: a link leading out of it is refused by name (WireMock follows it), like a mapping
-        // that cannot be loaded: skipped with lenient loading, the load's failure without.
+        // Reads stay in the root: a link below `mappings/` leading out of it is refused by name (WireMock follows it),
+        // like a mapping that cannot be loaded: skipped with lenient loading, the load's failure without. `mappings`
+        // itself may be a link (the root's layout is its owner's): then what it leads to is the boundary.
+        let realRoot = FileSystem.realPath(root) ?? root
+        let inside = FileSystem.realPath(mappings).map { $0.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") } ?? true
         var escapes: [StubError] = []
         do {
             found = try DirectoryWalk.files(
-                under: mappings, confinedTo: root,
+                under: mappings, confinedTo: inside ? root : mappings,
                 outside: { path, target in
                     escapes.append(
                         StubError(

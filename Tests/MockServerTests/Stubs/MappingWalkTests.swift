@@ -48,12 +48,17 @@ import Testing
         #expect(skipped.first?.description.contains("not followed") == true, "\(skipped)")
     }
 
-    @Test func aMappingsDirectoryThatIsItselfALinkOutIsRefused() throws {
+    /// `mappings` itself a link is the root's layout (its owner's, as documented): followed, and then what it leads
+    /// to is the boundary for the links below it.
+    @Test func aMappingsDirectoryThatIsItselfALinkIsFollowedAndBoundsTheLinksBelowIt() throws {
         let (root, outside) = try root()
         defer { try? manager.removeItem(at: root.deletingLastPathComponent()) }
         try manager.removeItem(at: root.appendingPathComponent("mappings"))
         try link(root, "mappings", to: outside.path)
-        #expect { try StubLoader.load(root.path) } throws: { "\($0)".contains("a link leading outside") }
+        #expect(try StubLoader.load(root.path).stubs.map(\.name) == ["GET /secret"])
+        try link(outside, "back.json", to: root.appendingPathComponent("elsewhere.json").path)
+        try Self.mapping("/elsewhere").write(to: root.appendingPathComponent("elsewhere.json"), atomically: true, encoding: .utf8)
+        #expect { try StubLoader.load(root.path) } throws: { "\($0)".contains("back.json") && "\($0)".contains("a link leading outside") }
     }
 
     @Test func linksThatStayInsideAreFollowedAndACycleEnds() throws {
