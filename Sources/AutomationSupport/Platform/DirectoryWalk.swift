@@ -20,6 +20,23 @@ package enum DirectoryWalk {
     /// The paths of files below `root` whose name satisfies `include`, in name order, depth first (as `find`
     /// with sorted names). Recursion is bounded by ``depthLimit``.
     package static func files(under root: String, include: (String) -> Bool) throws(Error) -> [String] {
+        try files(under: root, confinedTo: nil, outside: { _, _ in }, include: include)
+    }
+
+    /// The same, for a tree whose reads must stay inside `boundary` (a WireMock root): an entry below `root` that is a
+    /// link whose real path is not below `boundary`'s real path is neither walked nor listed, but handed to `outside`
+    /// with where it leads. Links that stay inside are followed; a dangling link is listed (its read fails later, by
+    /// name).
+    package static func files(
+        under root: String, confinedTo boundary: String?, outside: (_ path: String, _ target: String) -> Void,
+        include: (String) -> Bool
+    ) throws(Error) -> [String] {
+        let fence = boundary.flatMap { FileSystem.realPath($0) }.map { $0 == "/" ? "/" : $0 + "/" }
+        /// Where `path` leads when it is a link out of the boundary; nil when it may be read.
+        func escape(_ path: String) -> String? {
+            guard let fence, FileSystem.isSymbolicLink(path), let real = FileSystem.realPath(path) else { return nil }
+            return real.hasPrefix(fence) || real + "/" == fence ? nil : real
+        }
         var visited = Set<Identity>()
         var entries = 0
         var files: [String] = []
@@ -30,7 +47,9 @@ package enum DirectoryWalk {
                 entries += 1
                 if entries > entryLimit { throw Error(description: "\(root): more than \(entryLimit) entries; name a smaller directory") }
                 let path = directory + "/" + name
-                if FileSystem.isDirectory(path) {
+                if let target = escape(path) {
+                    outside(path, target)
+                } else if FileSystem.isDirectory(path) {
                     try walk(path, depth: depth + 1)
                 } else if include(name) { // a dangling link or FIFO is named, and its read fails later: never skipped silently
                     files.append(path)

@@ -233,8 +233,18 @@ struct JSONPath: Sendable {
     ///   objects and arrays as JSON; an array a definite path finds counts element by element when its elements
     ///   are plain values; one text that matches is enough.
     func matches(_ document: JSONNode?, _ matcher: ValueMatcher?) -> Bool {
-        var budget = Self.matchBudget
-        let evaluated = document.map { evaluate($0, budget: &budget) } ?? []
+        var budget = MatchBudget.perRequest
+        return matches(document, matcher, budget: &budget)
+    }
+
+    /// Its evaluation takes at most ``matchBudget`` units from the request's `budget`; when the request's budget is what
+    /// runs out, `budget` ends below zero (the request stops), else the path alone was too costly: no match.
+    func matches(_ document: JSONNode?, _ matcher: ValueMatcher?, budget: inout Int) -> Bool {
+        let allowed = min(max(budget, 0), Self.matchBudget)
+        var left = allowed
+        let evaluated = document.map { evaluate($0, budget: &left) } ?? []
+        budget -= allowed - max(left, 0)
+        if evaluated == nil && allowed < Self.matchBudget { budget = min(budget, -1) }
         guard let found = evaluated else { return false } // over budget: not seen, so not a match (nor absent)
         if case .absent(let absent)? = matcher {
             let nothing = isDefinite ? found.first.map { $0.value == .null || $0.elements?.isEmpty == true } ?? true : found.isEmpty
@@ -254,7 +264,8 @@ struct JSONPath: Sendable {
             // WireMock writes what the path found as JSON, whole (a deep scan's list too; nothing found is null), and
             // compares that: a string that holds JSON is a string, not the value it spells.
             guard document != nil else { return false }
-            return matcher.wireMockResult(JSONWriter.write(isDefinite ? found.first ?? JSONNode(.null) : JSONNode(.array(found)))).matched
+            let written = JSONWriter.write(isDefinite ? found.first ?? JSONNode(.null) : JSONNode(.array(found)))
+            return matcher.wireMockResult(written, budget: &budget).matched
         }
         var candidates = found
         if isDefinite, let value = found.first, let elements = value.elements,
@@ -263,15 +274,14 @@ struct JSONPath: Sendable {
             candidates = elements
         }
         // WireMock keeps the value nearest the matcher (the least distance; see ValueMatcher.bestMatch).
-        return ValueMatcher.bestMatch(
-            candidates.lazy.map { node in
-                switch node.value {
-                case .null: (matched: false, distance: 1)
-                case .string(let text): matcher.wireMockResult(text)
-                case .double(let number): matcher.wireMockResult(Self.javaText(number))
-                default: matcher.wireMockResult(JSONWriter.write(node))
-                }
-            })
+        return ValueMatcher.bestMatch(candidates) { node in
+            switch node.value {
+            case .null: (matched: false, distance: 1)
+            case .string(let text): matcher.wireMockResult(text, budget: &budget)
+            case .double(let number): matcher.wireMockResult(Self.javaText(number), budget: &budget)
+            default: matcher.wireMockResult(JSONWriter.write(node), budget: &budget)
+            }
+        }
     }
 
     /// The nodes the path selects in `document`.
@@ -319,7 +329,9 @@ struct JSONPath: Sendable {
                         let text = Self.regexInput(Self.value(at: field, in: candidate))
                         budget -= text.utf8.count
                         guard budget >= 0 else { return nil }
-                        if regex.matchesWhole(text) { next.append(candidate) }
+                        // Its steps too (a text × the pattern's states), from the same budget.
+                        guard let matched = regex.matchesWhole(text, budget: &budget) else { return nil }
+                        if matched { next.append(candidate) }
                     }
                 }
                 budget -= next.count - before

@@ -15,17 +15,20 @@ struct MultipartMatcher: Sendable {
     var bodyPatterns: [ValueMatcher] = []
 
     /// Whether the request's parts satisfy the pattern. `ALL` over no parts does not (WireMock answers 500 there).
-    func matches(_ parsed: MultipartBody.Parsed) -> Bool {
+    func matches(_ parsed: MultipartBody.Parsed, budget: inout Int) -> Bool {
         guard case .parts(let parts) = parsed, !parts.isEmpty else { return false }
         switch matchingType {
-        case .any: return parts.contains(where: matches(part:))
-        case .all: return parts.allSatisfy(matches(part:))
+        case .any: return parts.contains { budget >= 0 && matches(part: $0, budget: &budget) }
+        case .all: return parts.allSatisfy { budget >= 0 && matches(part: $0, budget: &budget) }
         }
     }
 
-    func matches(part: MultipartBody.Part) -> Bool {
-        headers.allSatisfy { $0.matcher.matches(values: part.headers.values($0.name)) }
-            && bodyPatterns.allSatisfy { $0.matches(body: part.body, text: String(decoding: part.body, as: UTF8.self)) }
+    func matches(part: MultipartBody.Part, budget: inout Int) -> Bool {
+        headers.allSatisfy { $0.matcher.matches(values: part.headers.values($0.name), budget: &budget) }
+            && bodyPatterns.allSatisfy {
+                budget -= MatchBudget.decoding(part.body.count)
+                return budget >= 0 && $0.matches(body: part.body, text: String(decoding: part.body, as: UTF8.self), budget: &budget)
+            }
     }
 
     /// `any part with header Content-Disposition containing "name=\"info\"" and body equal to "x"`.
@@ -38,14 +41,16 @@ struct MultipartMatcher: Sendable {
     }
 
     /// The near miss: what the request holds instead.
-    func mismatch(_ parsed: MultipartBody.Parsed, contentType: String?) -> Mismatch? {
-        if matches(parsed) { return nil }
+    func mismatch(_ parsed: MultipartBody.Parsed, contentType: String?, budget: inout Int) -> Mismatch? {
+        if matches(parsed, budget: &budget) { return nil }
         let actual: String
         switch parsed {
         case .notMultipart: actual = "a body that is not multipart (Content-Type \(contentType.map { "\"\($0.prefix(80))\"" } ?? "absent"))"
         case .malformed(let reason): actual = "a multipart body WireMock cannot read: \(reason)"
         case .parts(let parts):
-            let failing = parts.filter { !matches(part: $0) }.compactMap { MultipartBody.fieldName($0.headers) }
+            let failing = parts.filter { budget >= 0 && !matches(part: $0, budget: &budget) }.compactMap {
+                MultipartBody.fieldName($0.headers)
+            }
             actual =
                 parts.isEmpty
                 ? "no parts with a form-data name"

@@ -29,6 +29,10 @@ final class MatchInput {
     lazy var decodedSegments: [String] = segments.map { PercentEncoding.decode($0, plusAsSpace: false) }
     lazy var isEncoded: Bool = request.path.contains("%")
     lazy var decodedPath: String = "/" + decodedSegments.joined(separator: "/")
+    /// The request's matching work left (``MatchBudget``): every stub tried, then the near miss, take from it.
+    var budget = MatchBudget.perRequest
+    /// Set when the budget ran out while stubs were tried: how many candidates were tried, of how many.
+    var exhausted: (tried: Int, of: Int)?
 
     init(_ request: HTTPRequest) {
         self.request = request
@@ -68,25 +72,39 @@ extension Stub {
     }
 
     func urlMatches(_ input: MatchInput) -> Bool {
+        var budget = MatchBudget.perRequest
+        return urlMatches(input, budget: &budget)
+    }
+
+    func urlMatches(_ input: MatchInput, budget: inout Int) -> Bool {
         switch url {
         case .exactURL(let expected): return input.request.originTarget == expected
         case .template: return pathParameterValues(input) != nil
         case .pattern(let regex, _, let includesQuery):
-            return regex.matchesWhole(includesQuery ? input.request.originTarget : input.request.path)
+            return regex.matchesWhole(includesQuery ? input.request.originTarget : input.request.path, budget: &budget) == true
         case .any: return true
         }
     }
 
-    /// Whether the request matches, given the scenario's current state.
+    /// Whether the request matches, given the scenario's current state (outside a request's matching: a budget of
+    /// its own).
     func matches(_ input: MatchInput, scenarioState: String?) -> Bool {
-        evaluate(input, scenarioState: scenarioState, collectAll: false).isEmpty
+        var budget = MatchBudget.perRequest
+        return matches(input, scenarioState: scenarioState, budget: &budget)
     }
 
-    /// The differences between the request and this stub (empty: it matches). With `collectAll: false`
-    /// it stops at the first difference.
-    func evaluate(_ input: MatchInput, scenarioState: String?, collectAll: Bool) -> [Mismatch] {
+    /// Whether the request matches, its work taken from `budget` (below zero afterwards: spent, nothing decided).
+    func matches(_ input: MatchInput, scenarioState: String?, budget: inout Int) -> Bool {
+        evaluate(input, scenarioState: scenarioState, collectAll: false, budget: &budget).isEmpty && budget >= 0
+    }
+
+    /// The differences between the request and this stub (empty: it matches, when `budget` is not spent). With
+    /// `collectAll: false` it stops at the first difference.
+    func evaluate(_ input: MatchInput, scenarioState: String?, collectAll: Bool, budget: inout Int) -> [Mismatch] {
         var found = Mismatches(collectAll: collectAll)
-        guard targetMismatches(input, &found), fieldMismatches(input, &found), contentMismatches(input, &found) else {
+        guard targetMismatches(input, &found, &budget), fieldMismatches(input, &found, &budget),
+            contentMismatches(input, &found, &budget)
+        else {
             return found.items
         }
         if let scenario, let required = scenario.requiredState, required != (scenarioState ?? ScenarioStates.started) {
@@ -102,12 +120,12 @@ extension Stub {
     /// (``NearMiss/maxCompared``).
     /// A cheap measure: method, origin, and for the URL the common prefix (no edit distance), so that ranking every
     /// stub costs little per stub whatever the request's path.
-    func targetWeight(_ input: MatchInput) -> Double {
+    func targetWeight(_ input: MatchInput, budget: inout Int) -> Double {
         let request = input.request
         var weight = 0.0
         if let method, method != request.method, !(method == "GET" && request.method == "HEAD" && wireMockRequest == nil) { weight += 1 }
-        if let origin, origin.mismatch(request) != nil { weight += 1 }
-        if !urlMatches(input) {
+        if let origin, origin.mismatch(request, budget: &budget) != nil { weight += 1 }
+        if !urlMatches(input, budget: &budget) {
             let (expected, actual) = (url.description.utf8, request.path.utf8)
             let common = zip(expected, actual).prefix { $0 == $1 }.count
             weight += 3 - Double(common) / Double(max(expected.count, actual.count, 1))
@@ -116,22 +134,24 @@ extension Stub {
     }
 
     /// Method, origin, URL and path parameters; false when evaluation stops here.
-    private func targetMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
+    private func targetMismatches(_ input: MatchInput, _ found: inout Mismatches, _ budget: inout Int) -> Bool {
         let request = input.request
         // A native GET route answers HEAD too (curl -I works); a WireMock mapping does not, as in WireMock.
         if let method, method != request.method, !(method == "GET" && request.method == "HEAD" && wireMockRequest == nil) {
             guard found.add(Mismatch(field: "method", expected: method, actual: request.method, weight: 1)) else { return false }
         }
-        if let origin, let mismatch = origin.mismatch(request) {
+        if let origin, let mismatch = origin.mismatch(request, budget: &budget) {
             guard found.add(mismatch) else { return false }
         }
-        if !urlMatches(input) {
+        if !urlMatches(input, budget: &budget) {
+            guard budget >= 0 else { return false }
             let distance = Suggestion.editDistance(url.description, request.path)
             let similarity = Double(distance) / Double(max(url.description.utf8.count, request.path.utf8.count, 1))
             return found.add(Mismatch(field: "url", expected: url.description, actual: request.target, weight: 2 + similarity))
         }
         guard !pathParameters.isEmpty, let values = pathParameterValues(input) else { return true }
-        for (name, matcher) in pathParameters where !matcher.matches(values[name]) {
+        for (name, matcher) in pathParameters where !matcher.matches(values[name], budget: &budget) {
+            guard budget >= 0 else { return false }
             let mismatch = Mismatch(
                 field: "path parameter \(name)", expected: matcher.description, actual: values[name].map { "\"\($0)\"" } ?? "nothing",
                 weight: 1)
@@ -141,12 +161,13 @@ extension Stub {
     }
 
     /// Query parameters, headers (with basic credentials) and cookies; false when evaluation stops here.
-    private func fieldMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
+    private func fieldMismatches(_ input: MatchInput, _ found: inout Mismatches, _ budget: inout Int) -> Bool {
         func shown(_ values: [String]) -> String { values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", ") }
         for (name, matcher) in query {
             var values: [String] = []
             for item in input.query where item.name == name { values.append(item.value) }
-            if !matcher.matches(values: values) {
+            if !matcher.matches(values: values, budget: &budget) {
+                guard budget >= 0 else { return false }
                 guard found.add(Mismatch(field: "query \(name)", expected: matcher.description, actual: shown(values), weight: 1)) else {
                     return false
                 }
@@ -154,7 +175,8 @@ extension Stub {
         }
         for (name, matcher) in headers {
             let values = input.request.headers.values(name)
-            if !matcher.matches(values: values) {
+            if !matcher.matches(values: values, budget: &budget) {
+                guard budget >= 0 else { return false }
                 guard found.add(Mismatch(field: "header \(name)", expected: matcher.description, actual: shown(values), weight: 1)) else {
                     return false
                 }
@@ -163,7 +185,8 @@ extension Stub {
         if let basicAuth, let mismatch = basicAuth.mismatch(input.request) {
             guard found.add(mismatch) else { return false }
         }
-        for (name, matcher) in cookies where !matcher.matches(input.cookies[name]) {
+        for (name, matcher) in cookies where !matcher.matches(input.cookies[name], budget: &budget) {
+            guard budget >= 0 else { return false }
             let mismatch = Mismatch(
                 field: "cookie \(name)", expected: matcher.description, actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent",
                 weight: 1)
@@ -173,16 +196,20 @@ extension Stub {
     }
 
     /// Body patterns and multipart patterns; false when evaluation stops here.
-    private func contentMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
+    private func contentMismatches(_ input: MatchInput, _ found: inout Mismatches, _ budget: inout Int) -> Bool {
         let request = input.request
         for matcher in body
-        where !matcher.matches(body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: { input.bodyJSON }) {
+        where !matcher.matches(
+            body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: { input.bodyJSON }, budget: &budget)
+        {
+            guard budget >= 0 else { return false }
             let shown =
                 input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
             guard found.add(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1)) else { return false }
         }
         for pattern in multipart {
-            if let mismatch = pattern.mismatch(input.multipart, contentType: request.headers["Content-Type"]) {
+            if let mismatch = pattern.mismatch(input.multipart, contentType: request.headers["Content-Type"], budget: &budget) {
+                guard budget >= 0 else { return false }
                 guard found.add(mismatch) else { return false }
             }
         }
@@ -209,8 +236,8 @@ struct OriginMatch: Sendable {
     var scheme: String?
     var port: Int?
 
-    func mismatch(_ request: HTTPRequest) -> Mismatch? {
-        if let host, !host.matches(request.host) {
+    func mismatch(_ request: HTTPRequest, budget: inout Int) -> Mismatch? {
+        if let host, !host.matches(request.host, budget: &budget) {
             return Mismatch(field: "host", expected: host.description, actual: "\"\(request.host)\"", weight: 1)
         }
         if let scheme, scheme.lowercased() != request.scheme {

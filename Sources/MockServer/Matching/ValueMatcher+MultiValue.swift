@@ -7,66 +7,75 @@ extension ValueMatcher {
     /// matchers and each matcher's nearest value to match; `includes` needs each matcher's nearest value to match.
     /// Both fail on a missing header, as in WireMock 3. (WireMock pairs neither: `hasExactly [equalTo a, equalTo a]`
     /// holds for `a, b`, and so it does here.)
-    func matches(values: [String]) -> Bool {
+    func matches(values: [String], budget: inout Int) -> Bool {
         switch self {
         case .hasExactly(let matchers):
-            return !values.isEmpty && matchers.count == values.count && matchers.allSatisfy { $0.nearestMatches(values) }
+            return !values.isEmpty && matchers.count == values.count && matchers.allSatisfy { $0.nearestMatches(values, &budget) }
         case .includes(let matchers):
-            return !values.isEmpty && matchers.allSatisfy { $0.nearestMatches(values) }
+            return !values.isEmpty && matchers.allSatisfy { $0.nearestMatches(values, &budget) }
         default:
-            return values.isEmpty ? matches(nil) : nearestMatches(values)
+            return values.isEmpty ? matches(nil, budget: &budget) : nearestMatches(values, &budget)
         }
     }
 
-    private func nearestMatches(_ values: [String]) -> Bool { Self.bestMatch(values.lazy.map { wireMockResult($0) }) }
+    private func nearestMatches(_ values: [String], _ budget: inout Int) -> Bool {
+        Self.bestMatch(values) { wireMockResult($0, budget: &budget) }
+    }
 
     /// WireMock's `getBestMatch`: of several values, the one with the least distance decides (the first of equals).
     /// A match is at distance 0 for every matcher but the date matchers, whose distance is the years between the
     /// dates, matching or not: so of `2019-…` and `2021-…` against `after 2020-01-01`, WireMock keeps the first, which
     /// does not match, and so does sut-launch.
-    static func bestMatch<Results: Sequence<(matched: Bool, distance: Double)>>(_ results: Results) -> Bool {
+    static func bestMatch<Values: Sequence>(_ values: Values, _ result: (Values.Element) -> (matched: Bool, distance: Double)) -> Bool {
         var best: (matched: Bool, distance: Double)?
-        for result in results where best == nil || result.distance < best!.distance { best = result }
+        for value in values {
+            let result = result(value)
+            if best == nil || result.distance < best!.distance { best = result }
+        }
         return best?.matched ?? false
     }
 
     /// One value's WireMock `MatchResult`: whether it matches, and its distance (0 for a match and 1 otherwise, but for
     /// the date matchers; `and` averages its operands' distances, `or` keeps the least).
-    func wireMockResult(_ value: String?) -> (matched: Bool, distance: Double) {
+    func wireMockResult(_ value: String?, budget: inout Int) -> (matched: Bool, distance: Double) {
         switch self {
         case .date(let matcher): return matcher.result(value)
         case .and(let all) where !all.isEmpty:
-            let results = all.map { $0.wireMockResult(value) }
+            let results = all.map { $0.wireMockResult(value, budget: &budget) }
             return (results.allSatisfy(\.matched), results.reduce(0) { $0 + $1.distance } / Double(results.count))
         case .or(let any) where !any.isEmpty:
-            let results = any.map { $0.wireMockResult(value) }
+            let results = any.map { $0.wireMockResult(value, budget: &budget) }
             return (results.contains(where: \.matched), results.map(\.distance).min()!)
         default:
-            let matched = matches(value)
+            let matched = matches(value, budget: &budget)
             return (matched, matched ? 0 : 1)
         }
     }
 
     /// Whether a body matches: `binaryEqualTo` compares its bytes, every other matcher its text (`text` is nil for an
     /// empty request body, as the other body matchers have always read it).
-    func matches(body: [UInt8], text: @autoclosure () -> String?) -> Bool {
-        if case .binaryEqualTo(let expected) = self { return body == expected }
-        return matches(text())
+    func matches(body: [UInt8], text: @autoclosure () -> String?, budget: inout Int) -> Bool {
+        if case .binaryEqualTo(let expected) = self {
+            budget -= MatchBudget.scanning(min(body.count, expected.count))
+            return body == expected
+        }
+        return matches(text(), budget: &budget)
     }
 
     /// The same, with the body's JSON parsed once by the caller for every JSON matcher of every mapping that looks
     /// (`json` is nil for a body that is not JSON).
-    func matches(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?) -> Bool {
+    func matches(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?, budget: inout Int) -> Bool {
         switch self {
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
             guard text() != nil, let actual = json() else { return false }
             return JSONComparison.matches(
-                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements)
+                expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements,
+                budget: &budget)
         case .matchesJSONPath(let path, let matcher):
             guard text() != nil else { return false }
-            return path.matches(json(), matcher)
+            return path.matches(json(), matcher, budget: &budget)
         default:
-            return matches(body: body, text: text())
+            return matches(body: body, text: text(), budget: &budget)
         }
     }
 }

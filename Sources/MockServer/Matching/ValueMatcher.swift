@@ -27,43 +27,76 @@ indirect enum ValueMatcher: Sendable {
     case equalToXML(XMLComparison)
     case matchesXPath(XPathQuery, ValueMatcher?)
 
-    /// Whether the (possibly missing) value matches.
+    /// Whether the (possibly missing) value matches, outside a request's matching (metadata, a recording's filter):
+    /// with a budget of its own.
     func matches(_ value: String?) -> Bool {
+        var budget = MatchBudget.perRequest
+        return matches(value, budget: &budget)
+    }
+
+    /// Whether the (possibly missing) value matches, its work taken from `budget` (``MatchBudget``); false once the
+    /// budget is spent (the caller stops there: below zero, nothing was decided).
+    func matches(_ value: String?, budget: inout Int) -> Bool {
         switch self {
         case .absent(let mustBeAbsent): return mustBeAbsent ? value == nil : value != nil
-        case .and(let all): return all.allSatisfy { $0.matches(value) }
-        case .or(let any): return any.contains { $0.matches(value) }
-        case .doesNotContain(let text): return value.map { !ByteSearch.contains($0, text) } ?? true
-        case .doesNotMatch(let regex): return value.map { regex.doesNotMatchWhole($0) } ?? true
+        case .and(let all): return all.allSatisfy { $0.matches(value, budget: &budget) }
+        case .or(let any): return any.contains { $0.matches(value, budget: &budget) }
+        case .doesNotContain(let text):
+            guard let value else { return true }
+            budget -= MatchBudget.scanning(value.utf8.count)
+            return !ByteSearch.contains(value, text)
+        case .doesNotMatch(let regex): return value.map { regex.matchesWhole($0, budget: &budget) == false } ?? true
         case .anything: return true
-        case .date(let matcher): return matcher.matches(value)
-        case .hasExactly, .includes: return matches(values: value.map { [$0] } ?? [])
+        case .date(let matcher):
+            budget -= MatchBudget.scanning(value?.utf8.count ?? 0)
+            return matcher.matches(value)
+        case .hasExactly, .includes: return matches(values: value.map { [$0] } ?? [], budget: &budget)
         default: break
         }
         guard let value else { return false }
+        return matchesPresent(value, budget: &budget)
+    }
+
+    private func matchesPresent(_ value: String, budget: inout Int) -> Bool {
+        let bytes = value.utf8.count
         switch self {
         // Text compares code point by code point, as Java's equals and contains do: Swift's == and contains treat
         // canonically equivalent text as equal ("é" and "e" + U+0301), where WireMock does not.
         case .equalTo(let expected, let caseInsensitive):
-            return caseInsensitive
-                ? value.lowercased().utf8.elementsEqual(expected.lowercased().utf8) : value.utf8.elementsEqual(expected.utf8)
+            guard caseInsensitive else {
+                budget -= MatchBudget.scanning(min(bytes, expected.utf8.count))
+                return value.utf8.elementsEqual(expected.utf8)
+            }
+            budget -= MatchBudget.folding(bytes)
+            return value.lowercased().utf8.elementsEqual(expected.lowercased().utf8)
         case .contains(let expected, let caseInsensitive):
-            return caseInsensitive ? ByteSearch.contains(value.lowercased(), expected.lowercased()) : ByteSearch.contains(value, expected)
-        case .matches(let regex): return regex.matchesWhole(value)
+            guard caseInsensitive else {
+                budget -= MatchBudget.scanning(bytes)
+                return ByteSearch.contains(value, expected)
+            }
+            budget -= MatchBudget.folding(bytes)
+            return ByteSearch.contains(value.lowercased(), expected.lowercased())
+        case .matches(let regex): return regex.matchesWhole(value, budget: &budget) == true
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard let actual = try? JSONParser.parse(request: value) else { return false }
+            budget -= MatchBudget.decoding(bytes)
+            guard budget >= 0, let actual = try? JSONParser.parse(request: value) else { return false }
             return JSONComparison.matches(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
-                ignoreExtraElements: ignoreExtraElements)
+                ignoreExtraElements: ignoreExtraElements, budget: &budget)
         case .matchesJSONPath(let path, let valueMatcher):
-            return path.matches(try? JSONParser.parse(request: value), valueMatcher)
-        case .binaryEqualTo(let bytes): return value.utf8.elementsEqual(bytes)
-        case .equalToXML(let comparison): return comparison.matches(value)
-        case .matchesXPath(let query, let valueMatcher): return Self.xPathMatches(query, valueMatcher, value)
+            budget -= MatchBudget.decoding(bytes)
+            guard budget >= 0 else { return false }
+            return path.matches(try? JSONParser.parse(request: value), valueMatcher, budget: &budget)
+        case .binaryEqualTo(let expected):
+            budget -= MatchBudget.scanning(min(bytes, expected.count))
+            return value.utf8.elementsEqual(expected)
+        case .equalToXML(let comparison):
+            budget -= MatchBudget.parsingXML(bytes)
+            return budget >= 0 && comparison.matches(value)
+        case .matchesXPath(let query, let valueMatcher): return Self.xPathMatches(query, valueMatcher, value, budget: &budget)
         default: return false
         }
     }
-
     /// How the expectation reads in a near-miss message: `equal to "Milano"`.
     var description: String {
         switch self {
@@ -94,21 +127,37 @@ indirect enum ValueMatcher: Sendable {
 extension ValueMatcher {
     /// WireMock's `matchesXPath`: a body that is XML and an expression that selects a node (with a matcher, a node
     /// whose text, or printed element, it matches); a boolean, number or string result never matches, as there.
-    static func xPathMatches(_ query: XPathQuery, _ matcher: ValueMatcher?, _ value: String) -> Bool {
-        guard case .nodes(let nodes)? = try? query.evaluate(value) else { return false }
+    static func xPathMatches(_ query: XPathQuery, _ matcher: ValueMatcher?, _ value: String, budget: inout Int) -> Bool {
+        budget -= MatchBudget.parsingXML(value.utf8.count)
+        guard budget >= 0, case .nodes(let nodes)? = try? query.evaluate(value) else { return false }
         guard let matcher else { return !nodes.isEmpty }
-        return nodes.contains { matcher.matches($0.text) }
+        return nodes.contains { budget >= 0 && matcher.matches($0.text, budget: &budget) }
     }
 }
 
 /// Structural JSON comparison for `equalToJson` and native `requestJson`/`requestJsonIncludes`.
 enum JSONComparison {
+    /// With a budget of its own (native `requestJson` assertions, outside a request's matching).
     static func matches(expected: JSONNode, actual: JSONNode, ignoreArrayOrder: Bool, ignoreExtraElements: Bool) -> Bool {
+        var budget = MatchBudget.perRequest
+        return matches(
+            expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements,
+            budget: &budget)
+    }
+
+    /// One unit from `budget` per pair of values compared (an unordered array compares each expected element with
+    /// every actual one); false once it is spent.
+    static func matches(
+        expected: JSONNode, actual: JSONNode, ignoreArrayOrder: Bool, ignoreExtraElements: Bool, budget: inout Int
+    ) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
         switch (expected.value, actual.value) {
         case (.object(let expectedMembers), .object(let actualMembers)):
             if !ignoreExtraElements && expectedMembers.count < actualMembers.count { return false }
             var found = 0
             for member in expectedMembers {
+                budget -= MatchBudget.scanning(actualMembers.count << 3) // the member looked up by a linear search
                 guard let other = actualMembers.first(where: { $0.key == member.key }) else {
                     // `${json-unit.ignore-element}` holds for a member that is not there too (WireMock 2.35).
                     if case .ignoreElement = JSONPlaceholder(member.value) { continue }
@@ -118,7 +167,7 @@ enum JSONComparison {
                 guard
                     matches(
                         expected: member.value, actual: other.value, ignoreArrayOrder: ignoreArrayOrder,
-                        ignoreExtraElements: ignoreExtraElements)
+                        ignoreExtraElements: ignoreExtraElements, budget: &budget)
                 else { return false }
             }
             return ignoreExtraElements || found == actualMembers.count
@@ -132,7 +181,7 @@ enum JSONComparison {
                     for element in actualElements where index < expectedElements.count {
                         if matches(
                             expected: expectedElements[index], actual: element, ignoreArrayOrder: false,
-                            ignoreExtraElements: true)
+                            ignoreExtraElements: true, budget: &budget)
                         {
                             index += 1
                         }
@@ -140,16 +189,20 @@ enum JSONComparison {
                     return index == expectedElements.count
                 }
                 return zip(expectedElements, actualElements).allSatisfy {
-                    matches(expected: $0, actual: $1, ignoreArrayOrder: false, ignoreExtraElements: ignoreExtraElements)
+                    matches(
+                        expected: $0, actual: $1, ignoreArrayOrder: false, ignoreExtraElements: ignoreExtraElements, budget: &budget)
                 }
             }
             var unused = actualElements
             for element in expectedElements {
                 guard
                     let index = unused.firstIndex(where: {
-                        matches(expected: element, actual: $0, ignoreArrayOrder: true, ignoreExtraElements: ignoreExtraElements)
+                        matches(
+                            expected: element, actual: $0, ignoreArrayOrder: true, ignoreExtraElements: ignoreExtraElements,
+                            budget: &budget)
                     })
                 else { return false }
+                budget -= MatchBudget.scanning(unused.count << 3)
                 unused.remove(at: index)
             }
             return true
@@ -160,7 +213,7 @@ enum JSONComparison {
             switch (placeholder, actual.value) {
             case (.ignore, _), (.ignoreElement, _), (.anyString, .string), (.anyNumber, .int), (.anyNumber, .double), (.anyBoolean, .bool):
                 return true
-            case (.regex(let pattern), .string(let text)): return (try? RegexBox(pattern))?.matchesWhole(text) ?? false
+            case (.regex(let pattern), .string(let text)): return (try? RegexBox(pattern))?.matchesWhole(text, budget: &budget) == true
             default: return false
             }
         default: return expected.value == actual.value

@@ -20,11 +20,17 @@ extension AdminAPI {
                 body: Array((JSONNode.member("body", in: members)?.string ?? "").utf8))
             let input = MatchInput(probe)
             let (stubs, counts, scenarios) = parts.stubs.snapshot()
-            let ranked = stubs.indices.map { index -> (Int, Double) in
-                let stub = stubs[index]
+            var budget = parts.settings.options.matchBudget
+            var measured: [(Int, Double)] = []
+            for (index, stub) in stubs.enumerated() {
                 let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
-                return (index, distance(stub.evaluate(input, scenarioState: scenarioState, collectAll: true)))
-            }.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
+                let mismatches = stub.evaluate(input, scenarioState: scenarioState, collectAll: true, budget: &budget)
+                if budget < 0 {
+                    return budgetSpent(route, parts.settings.options.matchBudget, searched: index + 1, of: stubs.count, items: "stubs")
+                }
+                measured.append((index, distance(mismatches)))
+            }
+            let ranked = measured.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
             let entry = JournalEntry(sequence: 0, receivedAtMs: 0, request: probe, status: 0)
             return .json(
                 text: "{\"nearMisses\":["
@@ -39,8 +45,14 @@ extension AdminAPI {
                 return .text("not a request pattern: \(error)\n", status: 422)
             }
             let entries = parts.journal.entries
-            let ranked = entries.map { ($0, distance(probe.evaluate(MatchInput($0.request), scenarioState: nil, collectAll: true))) }
-                .sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
+            var budget = parts.settings.options.matchBudget
+            var measured: [(JournalEntry, Double)] = []
+            for (searched, entry) in entries.enumerated() {
+                let mismatches = probe.evaluate(MatchInput(entry.request), scenarioState: nil, collectAll: true, budget: &budget)
+                if budget < 0 { return budgetSpent(route, parts.settings.options.matchBudget, searched: searched + 1, of: entries.count) }
+                measured.append((entry, distance(mismatches)))
+            }
+            let ranked = measured.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
             return .json(
                 text: "{\"nearMisses\":["
                     + ranked.map { entry, distance in

@@ -6,7 +6,7 @@ import AutomationSupport
 /// `…/unmatched/near-misses`. (`--journal FILE` keeps sut-launch's own format.)
 extension AdminAPI {
     /// Answers the request-journal endpoints; nil when `route` is not one of them.
-    static func requests(_ route: String, _ request: HTTPRequest, journal: JournalStore) -> MockResponse? {
+    static func requests(_ route: String, _ request: HTTPRequest, journal: JournalStore, budget allowed: Int) -> MockResponse? {
         let secrets = journal.keepsSecrets
         switch route {
         case "GET /__admin/requests":
@@ -44,7 +44,13 @@ extension AdminAPI {
             do { probe = try requestPattern(request.body, source: route) } catch {
                 return .text("not a request pattern: \(error)\n", status: 422)
             }
-            let matching = journal.entries.filter { probe.matches(MatchInput($0.request), scenarioState: nil) }
+            let entries = journal.entries
+            var budget = allowed
+            var matching: [JournalEntry] = []
+            for (searched, entry) in entries.enumerated() {
+                if probe.matches(MatchInput(entry.request), scenarioState: nil, budget: &budget) { matching.append(entry) }
+                if budget < 0 { return budgetSpent(route, allowed, searched: searched + 1, of: entries.count) }
+            }
             if route.hasSuffix("count") { return .json(text: "{\"count\":\(matching.count)}") }
             return .json(text: "{\"requests\":[" + matching.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
         default:
@@ -123,5 +129,15 @@ extension AdminAPI {
             ",\"loggedDate\":\(Int(entry.loggedAtMs)),\"loggedDateString\":"
             + JSONWriter.quoted(WallClock.iso8601(milliseconds: entry.loggedAtMs))
         return json + "}"
+    }
+}
+
+extension AdminAPI {
+    /// A search that spent its call's work budget (``MatchBudget/perAdminCall``): 500, naming it, never a partial list
+    /// read as the whole (a count that is too low).
+    static func budgetSpent(_ route: String, _ budget: Int, searched: Int, of total: Int, items: String = "journal entries")
+        -> MockResponse
+    {
+        .text(MatchBudget.adminExhausted(route, budget, searched: searched, of: total, items: items) + "\n", status: 500)
     }
 }

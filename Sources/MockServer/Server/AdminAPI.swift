@@ -73,7 +73,7 @@ enum AdminAPI {
             if let answer = setScenarioState(route, request, stubs: parts.stubs) { return answer }
             if let answer = nearMisses(route, request, parts: parts) { return answer }
             if let answer = mappings(route, request, parts: parts) { return answer }
-            if let answer = requests(route, request, journal: parts.journal) { return answer }
+            if let answer = requests(route, request, journal: parts.journal, budget: parts.settings.options.matchBudget) { return answer }
             if let answer = recordings(route, request, parts: parts) { return answer }
             return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
         }

@@ -27,16 +27,22 @@ extension MockServer {
             }
         }
         let input = MatchInput(request)
+        input.budget = settings.options.matchBudget
         let chosen = parts.stubs.choose(input)
         let response: MockResponse
         var nearMiss: String?
         if let chosen {
             response = answer(request, input, chosen, parts.proxy)
+        } else if let spent = input.exhausted {
+            // Not decided: neither a stub's answer nor a 404 (nor a forward) would be true. Fails a strict run.
+            nearMiss = MatchBudget.exhausted(request, settings.options.matchBudget, tried: spent.tried, of: spent.of)
+            response = .text(nearMiss! + "\n", status: 500)
+            settings.onUnexpected?(request)
         } else if let rule = parts.proxy.fallback {
             response = forward(request, by: rule, log: parts.proxy) // --proxy-unmatched or a recording: not unexpected
         } else {
             let (stubs, _, scenarios) = parts.stubs.snapshot()
-            nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: scenarios)
+            nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: scenarios, budget: settings.options.matchBudget)
             response = .text(nearMiss! + "\n", status: 404)
             settings.onUnexpected?(request)
         }

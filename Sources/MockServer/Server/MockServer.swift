@@ -46,6 +46,8 @@ public final class MockServer: Sendable {
         /// Where a recording with `persist` writes its `mappings/` and `__files/` (`serve`'s root, `--into`); nil: the
         /// recorded mappings are only added to the server.
         package var recordingRoot: String?
+        /// Work units each request's matching may spend, and each admin search (``MatchBudget``); tests lower it.
+        package var matchBudget = MatchBudget.perRequest
         /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating, plain HTTP.
         public init() {}
     }

@@ -78,11 +78,21 @@ package final class StubRegistry: @unchecked Sendable {
         }
     }
 
+    /// The first candidate that matches, its work taken from the request's budget; nil, with `input.exhausted` set,
+    /// when the budget ran out first (no further stub is tried: the request is not decided).
     private static func firstMatch(_ input: MatchInput, router: Router, scenarios: [String: String]) -> (index: Int, stub: Stub)? {
-        for index in router.candidates(for: input) {
+        var budget = input.budget
+        defer { input.budget = budget }
+        guard budget >= 0 else { return nil }
+        let candidates = router.candidates(for: input)
+        for (position, index) in candidates.enumerated() {
             let stub = router.stubs[index]
             let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
-            if stub.matches(input, scenarioState: scenarioState) { return (index, stub) }
+            if stub.matches(input, scenarioState: scenarioState, budget: &budget) { return (index, stub) }
+            if budget < 0 {
+                input.exhausted = (position + 1, candidates.count)
+                return nil
+            }
         }
         return nil
     }

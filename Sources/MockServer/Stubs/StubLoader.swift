@@ -44,7 +44,27 @@ public enum StubLoader {
     /// named, and a directory that gave no mapping is said.
     private static func wireMockMappings(_ mappings: String, root: String, skip: ((StubError) -> Void)?) throws(StubError) -> StubSet {
         let found: [String]
-        do { found = try DirectoryWalk.files(under: mappings) { _ in true } } catch { throw StubError(file: mappings, "\(error)") }
+        // Reads stay in the root: a link below `mappings/` leading out of it is refused by name (WireMock follows it),
+        // like a mapping that cannot be loaded: skipped with lenient loading, the load's failure without. `mappings`
+        // itself may be a link (the root's layout is its owner's): then what it leads to is the boundary.
+        let realRoot = FileSystem.realPath(root) ?? root
+        let inside = FileSystem.realPath(mappings).map { $0.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") } ?? true
+        var escapes: [StubError] = []
+        do {
+            found = try DirectoryWalk.files(
+                under: mappings, confinedTo: inside ? root : mappings,
+                outside: { path, target in
+                    escapes.append(
+                        StubError(
+                            file: path,
+                            "a link leading outside \(root.escapingControlCharacters()) (to \(target.escapingControlCharacters())): not followed; copy the file into the root, or link to a place inside it"
+                        ))
+                }, include: { _ in true })
+        } catch { throw StubError(file: mappings, "\(error)") }
+        for escape in escapes {
+            guard let skip else { throw escape }
+            skip(escape)
+        }
         var set = StubSet()
         let files = root + "/__files"
         for found in found {

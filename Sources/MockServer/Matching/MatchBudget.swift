@@ -1,0 +1,52 @@
+import AutomationSupport
+
+/// The work one request's matching may do: every stub's matchers, then the near-miss comparison, draw from one
+/// counter, an `Int` passed `inout` (no lock, no allocation per check); below zero it is spent.
+///
+/// A unit is about one step of the regex engine (one thread at one input position, ~40 ns in a release build);
+/// other work is converted at its cost measured against that: text decoded for the regex engine, bytes scanned by
+/// `contains`, text folded for a case-insensitive comparison, XML parsed, JSON nodes compared, JSONPath's units.
+/// Spent while stubs are tried, no further stub is tried and the request is answered 500 naming the budget (the
+/// journal keeps that answer); spent during the near-miss comparison, the 404 stands and its text says it stopped.
+/// The admin API's searches (`requests/find`, `requests/count`, `near-misses/…`) have a budget of their own per call.
+package enum MatchBudget {
+    /// Units per request (~2 s of CPU), and per admin search (a posted pattern against the whole journal): a 16 MiB body
+    /// against 1,000 regex mappings stops here, not after minutes. (`MockServer.Options.matchBudget` sets another.)
+    package static let perRequest = 50_000_000
+
+    /// Text of `bytes` bytes decoded into scalars for the regex engine (~2.5 ns a byte).
+    @inline(__always) static func decoding(_ bytes: Int) -> Int { bytes >> 4 + 1 }
+    /// Text scanned by a byte-wise search or comparison (memmem, memcmp: well under 1 ns a byte).
+    @inline(__always) static func scanning(_ bytes: Int) -> Int { bytes >> 6 + 1 }
+    /// Text lower-cased for a case-insensitive comparison (a copy: ~5 ns a byte).
+    @inline(__always) static func folding(_ bytes: Int) -> Int { bytes >> 3 + 1 }
+    /// Text parsed as XML by libxml2 (~20 ns a byte, a tree built).
+    @inline(__always) static func parsingXML(_ bytes: Int) -> Int { bytes >> 1 + 1 }
+
+    /// The answer when matching spent the request's budget: which stubs were tried and what to do.
+    static func exhausted(_ request: HTTPRequest, _ budget: Int, tried: Int, of total: Int) -> String {
+        "sut-launch: matching \(request.method) \(request.target) spent its work budget of \(budget) units after trying \(tried) of \(total) candidate stubs; "
+            .escapingControlCharacters()
+            + "no stub was chosen (a body this large against this many regex/JSON/XML matchers: send a smaller body, or narrow the mappings by URL or method first)"
+    }
+
+    /// The line a near-miss text ends with when the comparison stopped at the budget.
+    static func nearMissStopped(_ budget: Int) -> String {
+        "(the comparison stopped: the request's matching budget of \(budget) units is spent)"
+    }
+
+    /// An admin search's answer when it spent its budget.
+    static func adminExhausted(_ what: String, _ budget: Int, searched: Int, of total: Int, items: String) -> String {
+        "sut-launch: \(what) spent its work budget of \(budget) units after \(searched) of \(total) \(items); narrow the pattern or request (a URL or method first), or reset the journal"
+    }
+}
+
+extension RegexBox {
+    /// Whether the whole of `text` matches (Java's `matches()`), its decoding and steps taken from `budget`; nil once the
+    /// budget is spent (no answer: neither `matches` nor `doesNotMatch` holds, and the request stops there).
+    func matchesWhole(_ text: String, budget: inout Int) -> Bool? {
+        budget -= MatchBudget.decoding(text.utf8.count)
+        guard budget >= 0 else { return nil }
+        return matches(Array(text.unicodeScalars), whole: true, budget: &budget)
+    }
+}
