@@ -174,10 +174,13 @@ extension Stub {
     /// Body patterns and multipart patterns; false when evaluation stops here.
     private func contentMismatches(_ input: MatchInput, _ found: inout Mismatches) -> Bool {
         let request = input.request
-        for matcher in body
-        where !matcher.matches(body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: { input.bodyJSON }) {
-            let shown =
+        for matcher in body {
+            let (matched, note) = matcher.explained(
+                body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: { input.bodyJSON })
+            if matched { continue }
+            var shown =
                 input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
+            if let note { shown += " (\(note))" }
             guard found.add(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1)) else { return false }
         }
         for pattern in multipart {

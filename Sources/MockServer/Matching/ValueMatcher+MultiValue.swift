@@ -57,16 +57,22 @@ extension ValueMatcher {
     /// The same, with the body's JSON parsed once by the caller for every JSON matcher of every mapping that looks
     /// (`json` is nil for a body that is not JSON).
     func matches(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?) -> Bool {
+        explained(body: body, text: text(), json: json).matched
+    }
+
+    /// The same, with why a matcher with a work budget did not match when the budget stopped it (for the near miss).
+    func explained(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?) -> (matched: Bool, note: String?) {
         switch self {
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard text() != nil, let actual = json() else { return false }
-            return JSONComparison.matches(
+            guard text() != nil, let actual = json() else { return (false, nil) }
+            let outcome = JSONComparison.evaluate(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements)
+            return (outcome == .match, outcome == .overBudget ? JSONComparison.overBudgetNote : nil)
         case .matchesJSONPath(let path, let matcher):
-            guard text() != nil else { return false }
-            return path.matches(json(), matcher)
+            guard text() != nil else { return (false, nil) }
+            return (path.matches(json(), matcher), nil)
         default:
-            return matches(body: body, text: text())
+            return (matches(body: body, text: text()), nil)
         }
     }
 }
