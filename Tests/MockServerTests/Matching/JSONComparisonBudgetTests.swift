@@ -38,7 +38,9 @@ import Testing
         let small = try Self.node("[" + (0..<50).map { #"{"a": 1, "b": \#($0)}"# }.joined(separator: ",") + "]")
         let fifty = try Self.node("[" + (0..<50).map { _ in #"{"a": 1}"# }.joined(separator: ",") + "]")
         #expect(JSONComparison.evaluate(expected: fifty, actual: small, ignoreArrayOrder: true, ignoreExtraElements: true) == .match)
-        #expect(JSONComparison.evaluate(expected: fifty, actual: small, ignoreArrayOrder: true, ignoreExtraElements: true, budget: 100) == .overBudget)
+        #expect(
+            JSONComparison.evaluate(expected: fifty, actual: small, ignoreArrayOrder: true, ignoreExtraElements: true, budget: 100)
+                == .overBudget)
     }
 
     /// First fit alone missed a pairing that exists (json-unit finds it): the general element took the only one its
@@ -50,16 +52,24 @@ import Testing
         #expect(!JSONComparison.matches(expected: expected, actual: actual, ignoreArrayOrder: true, ignoreExtraElements: false))
         // Placeholders are compared, never paired by key.
         let placeholders = try Self.node(#"["${json-unit.any-number}", 5]"#)
-        #expect(JSONComparison.matches(expected: placeholders, actual: try Self.node("[5, 6]"), ignoreArrayOrder: true, ignoreExtraElements: false))
-        #expect(!JSONComparison.matches(expected: placeholders, actual: try Self.node("[6, 7]"), ignoreArrayOrder: true, ignoreExtraElements: false))
+        #expect(
+            JSONComparison.matches(
+                expected: placeholders, actual: try Self.node("[5, 6]"), ignoreArrayOrder: true, ignoreExtraElements: false))
+        #expect(
+            !JSONComparison.matches(
+                expected: placeholders, actual: try Self.node("[6, 7]"), ignoreArrayOrder: true, ignoreExtraElements: false))
     }
 
     /// An integer and a decimal are equal only when they are the same number (a Double conversion blurred 2^53 + 1).
     @Test func integersAndDecimalsCompareExactly() throws {
-        #expect(!JSONComparison.matches(expected: try Self.node("9007199254740993"), actual: try Self.node("9007199254740992.0"),
-            ignoreArrayOrder: false, ignoreExtraElements: false))
-        #expect(JSONComparison.matches(expected: try Self.node("[1, 2]"), actual: try Self.node("[2.0, 1.0]"),
-            ignoreArrayOrder: true, ignoreExtraElements: false))
+        #expect(
+            !JSONComparison.matches(
+                expected: try Self.node("9007199254740993"), actual: try Self.node("9007199254740992.0"),
+                ignoreArrayOrder: false, ignoreExtraElements: false))
+        #expect(
+            JSONComparison.matches(
+                expected: try Self.node("[1, 2]"), actual: try Self.node("[2.0, 1.0]"),
+                ignoreArrayOrder: true, ignoreExtraElements: false))
     }
 
     /// The near miss of a stub the budget stopped says so.

@@ -62,9 +62,12 @@ import Testing
                 continue
             }
             #expect(error.status == 400, "\(error)")
-            #expect(error.description.contains("{{math}}: \(a) * \(b)") && error.description.contains("out of a double's range"), "\(error)")
+            #expect(
+                error.description.contains("{{math}}: \(a) * \(b)") && error.description.contains("out of a double's range"), "\(error)")
         }
-        for (a, b, printed) in [("1e-320", "1", "1.0E-320"), ("1e300", "1e8", "1.0E308"), ("1e200", "0", "0.0"), ("-1.5e-300", "2", "-3.0E-300")] {
+        for (a, b, printed) in [
+            ("1e-320", "1", "1.0E-320"), ("1e300", "1e8", "1.0E308"), ("1e200", "0", "0.0"), ("-1.5e-300", "2", "-3.0E-300"),
+        ] {
             let request = HTTPRequest(method: "GET", target: "/?a=\(Self.query(a))&b=\(Self.query(b))")
             let result = try Self.render("{{math request.query.a.[0] '*' request.query.b.[0]}}", request)
             #expect((try? result.get()) == printed, "\(a) * \(b): \(result)")
