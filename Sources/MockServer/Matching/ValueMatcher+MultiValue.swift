@@ -1,4 +1,5 @@
 import AutomationSupport
+import XMLSupport
 
 extension ValueMatcher {
     /// Whether the values of a header or query parameter (each field line, each `name=value`; none when absent)
@@ -68,6 +69,10 @@ extension ValueMatcher {
             let outcome = JSONComparison.evaluate(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements)
             return (outcome == .match, outcome == .overBudget ? JSONComparison.overBudgetNote : nil)
+        case .equalToXML(let comparison):
+            guard let text = text() else { return (false, nil) }
+            let reason = comparison.evaluate(text)
+            return (reason == nil, reason.flatMap { $0.contains("budget") ? $0 : nil })
         case .matchesJSONPath(let path, let matcher):
             guard text() != nil else { return (false, nil) }
             return (path.matches(json(), matcher), nil)
