@@ -9,7 +9,7 @@ extension JSONParser {
 
     /// A decimal literal's value as sign, significant digits and exponent (`-1.50e2` and `-150` alike), or nil past
     /// nine exponent digits. Two literals with the same value give the same triple.
-    static func decimal(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
+    package static func decimal(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
         var bytes = Array(text.utf8)[...]
         let negative = bytes.first == UInt8(ascii: "-")
         if negative || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }

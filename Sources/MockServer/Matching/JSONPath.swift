@@ -11,7 +11,8 @@ struct JSONPath: Sendable {
         case wildcard
         case descendant(String)
         /// `field` is a path of names and indexes from the element (`@.a.b[0]` read as `$.a.b[0]`).
-        case filter(field: JSONPath, comparison: String?, operand: JSONNode?)
+        /// `number` is a numeric operand's exact value, as written (Jayway compares numbers as BigDecimal).
+        case filter(field: JSONPath, comparison: String?, operand: JSONNode?, number: ExactNumber?)
         case regexFilter(field: JSONPath, regex: RegexBox)
     }
 
@@ -142,14 +143,16 @@ struct JSONPath: Sendable {
             throw Error(message: "JSONPath \"\(source)\": the filter [?(\(expression))] is not supported; supported: \(supported)")
         }
         var operand: JSONNode?
+        var number: ExactNumber?
         if var text = right {
             if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 { text = "\"" + text.dropFirst().dropLast() + "\"" }
             guard let parsed = try? JSONParser.parse(text) else {
                 throw Error(message: "JSONPath \"\(source)\": cannot read the filter value \(right ?? "")")
             }
             operand = parsed
+            if parsed.double != nil { number = ExactNumber(literal: text) }
         }
-        return .filter(field: field, comparison: comparison, operand: operand)
+        return .filter(field: field, comparison: comparison, operand: operand, number: number)
     }
 
     /// `@.field =~ /regex/flags` (Jayway's): the field's whole text must match; flags `i`, `s` and `m` are Java's.
@@ -313,12 +316,14 @@ struct JSONPath: Sendable {
                     if let members = node.members { next += members.map(\.value) }
                 case .descendant(let name):
                     guard Self.collect(name, in: node, into: &next, budget: &budget) else { return nil }
-                case .filter(let field, let comparison, let operand):
+                case .filter(let field, let comparison, let operand, let number):
                     // An array filters its elements; an object is tested itself (Jayway, WireMock's engine).
                     let candidates = node.elements ?? (node.members != nil ? [node] : [])
                     budget -= candidates.count * (field.steps.count + 1)
                     guard budget >= 0 else { return nil }
-                    next += candidates.filter { Self.test($0, field: field, comparison: comparison, operand: operand) }
+                    next += candidates.filter {
+                        Self.test($0, field: field, comparison: comparison, operand: operand, number: number)
+                    }
                 case .regexFilter(let field, let regex):
                     let candidates = node.elements ?? (node.members != nil ? [node] : [])
                     budget -= candidates.count * (field.steps.count + 1)
@@ -359,9 +364,10 @@ struct JSONPath: Sendable {
         return true
     }
 
-    private static func test(_ node: JSONNode, field: JSONPath, comparison: String?, operand: JSONNode?) -> Bool {
+    private static func test(_ node: JSONNode, field: JSONPath, comparison: String?, operand: JSONNode?, number: ExactNumber?) -> Bool {
         guard let value = value(at: field, in: node) else { return false }
         guard let comparison, let operand else { return true }
+        if let number, let exact = ExactNumber(value) { return exact.holds(comparison, number) }
         if let a = value.double, let b = operand.double {
             switch comparison {
             case "==": return a == b

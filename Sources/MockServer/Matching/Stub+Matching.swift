@@ -198,13 +198,14 @@ extension Stub {
     /// Body patterns and multipart patterns; false when evaluation stops here.
     private func contentMismatches(_ input: MatchInput, _ found: inout Mismatches, _ budget: inout Int) -> Bool {
         let request = input.request
-        for matcher in body
-        where !matcher.matches(
-            body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: { input.bodyJSON }, budget: &budget)
-        {
+        for matcher in body {
+            let (matched, note) = matcher.explained(
+                body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: { input.bodyJSON }, budget: &budget)
+            if matched { continue }
             guard budget >= 0 else { return false }
-            let shown =
+            var shown =
                 input.bodyText.isEmpty ? "an empty body" : "\"\(input.bodyText.prefix(120))\(input.bodyText.count > 120 ? "…" : "")\""
+            if let note { shown += " (\(note))" }
             guard found.add(Mismatch(field: "body", expected: matcher.description, actual: shown, weight: 1)) else { return false }
         }
         for pattern in multipart {

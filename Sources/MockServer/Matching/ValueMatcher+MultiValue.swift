@@ -1,4 +1,5 @@
 import AutomationSupport
+import XMLSupport
 
 extension ValueMatcher {
     /// Whether the values of a header or query parameter (each field line, each `name=value`; none when absent)
@@ -65,17 +66,32 @@ extension ValueMatcher {
     /// The same, with the body's JSON parsed once by the caller for every JSON matcher of every mapping that looks
     /// (`json` is nil for a body that is not JSON).
     func matches(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?, budget: inout Int) -> Bool {
+        explained(body: body, text: text(), json: json, budget: &budget).matched
+    }
+
+    /// The same, with why a matcher with a work budget of its own did not match when that budget stopped it (for the
+    /// near miss). The request's budget is charged too (``MatchBudget``).
+    func explained(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?, budget: inout Int) -> (
+        matched: Bool, note: String?
+    ) {
         switch self {
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard text() != nil, let actual = json() else { return false }
-            return JSONComparison.matches(
+            guard text() != nil, let actual = json() else { return (false, nil) }
+            let outcome = JSONComparison.evaluate(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements,
-                budget: &budget)
+                requestBudget: &budget)
+            return (outcome == .match, outcome == .overBudget ? JSONComparison.overBudgetNote : nil)
+        case .equalToXML(let comparison):
+            guard let text = text() else { return (false, nil) }
+            budget -= MatchBudget.parsingXML(text.utf8.count)
+            guard budget >= 0 else { return (false, nil) }
+            let reason = comparison.evaluate(text)
+            return (reason == nil, reason.flatMap { $0.contains("budget") ? $0 : nil })
         case .matchesJSONPath(let path, let matcher):
-            guard text() != nil else { return false }
-            return path.matches(json(), matcher, budget: &budget)
+            guard text() != nil else { return (false, nil) }
+            return (path.matches(json(), matcher, budget: &budget), nil)
         default:
-            return matches(body: body, text: text(), budget: &budget)
+            return (matches(body: body, text: text(), budget: &budget), nil)
         }
     }
 }

@@ -82,7 +82,7 @@ indirect enum ValueMatcher: Sendable {
             guard budget >= 0, let actual = try? JSONParser.parse(request: value) else { return false }
             return JSONComparison.matches(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
-                ignoreExtraElements: ignoreExtraElements, budget: &budget)
+                ignoreExtraElements: ignoreExtraElements, requestBudget: &budget)
         case .matchesJSONPath(let path, let valueMatcher):
             budget -= MatchBudget.decoding(bytes)
             guard budget >= 0 else { return false }
@@ -132,92 +132,6 @@ extension ValueMatcher {
         guard budget >= 0, case .nodes(let nodes)? = try? query.evaluate(value) else { return false }
         guard let matcher else { return !nodes.isEmpty }
         return nodes.contains { budget >= 0 && matcher.matches($0.text, budget: &budget) }
-    }
-}
-
-/// Structural JSON comparison for `equalToJson` and native `requestJson`/`requestJsonIncludes`.
-enum JSONComparison {
-    /// With a budget of its own (native `requestJson` assertions, outside a request's matching).
-    static func matches(expected: JSONNode, actual: JSONNode, ignoreArrayOrder: Bool, ignoreExtraElements: Bool) -> Bool {
-        var budget = MatchBudget.perRequest
-        return matches(
-            expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements,
-            budget: &budget)
-    }
-
-    /// One unit from `budget` per pair of values compared (an unordered array compares each expected element with
-    /// every actual one); false once it is spent.
-    static func matches(
-        expected: JSONNode, actual: JSONNode, ignoreArrayOrder: Bool, ignoreExtraElements: Bool, budget: inout Int
-    ) -> Bool {
-        budget -= 1
-        guard budget >= 0 else { return false }
-        switch (expected.value, actual.value) {
-        case (.object(let expectedMembers), .object(let actualMembers)):
-            if !ignoreExtraElements && expectedMembers.count < actualMembers.count { return false }
-            var found = 0
-            for member in expectedMembers {
-                budget -= MatchBudget.scanning(actualMembers.count << 3) // the member looked up by a linear search
-                guard let other = actualMembers.first(where: { $0.key == member.key }) else {
-                    // `${json-unit.ignore-element}` holds for a member that is not there too (WireMock 2.35).
-                    if case .ignoreElement = JSONPlaceholder(member.value) { continue }
-                    return false
-                }
-                found += 1
-                guard
-                    matches(
-                        expected: member.value, actual: other.value, ignoreArrayOrder: ignoreArrayOrder,
-                        ignoreExtraElements: ignoreExtraElements, budget: &budget)
-                else { return false }
-            }
-            return ignoreExtraElements || found == actualMembers.count
-        case (.array(let expectedElements), .array(let actualElements)):
-            if !ignoreExtraElements && expectedElements.count != actualElements.count { return false }
-            if !ignoreArrayOrder {
-                guard expectedElements.count <= actualElements.count else { return false }
-                if ignoreExtraElements && expectedElements.count != actualElements.count {
-                    // In order, as a subsequence.
-                    var index = 0
-                    for element in actualElements where index < expectedElements.count {
-                        if matches(
-                            expected: expectedElements[index], actual: element, ignoreArrayOrder: false,
-                            ignoreExtraElements: true, budget: &budget)
-                        {
-                            index += 1
-                        }
-                    }
-                    return index == expectedElements.count
-                }
-                return zip(expectedElements, actualElements).allSatisfy {
-                    matches(
-                        expected: $0, actual: $1, ignoreArrayOrder: false, ignoreExtraElements: ignoreExtraElements, budget: &budget)
-                }
-            }
-            var unused = actualElements
-            for element in expectedElements {
-                guard
-                    let index = unused.firstIndex(where: {
-                        matches(
-                            expected: element, actual: $0, ignoreArrayOrder: true, ignoreExtraElements: ignoreExtraElements,
-                            budget: &budget)
-                    })
-                else { return false }
-                budget -= MatchBudget.scanning(unused.count << 3)
-                unused.remove(at: index)
-            }
-            return true
-        case (.int(let a), .double(let b)): return Double(a) == b
-        case (.double(let a), .int(let b)): return a == Double(b)
-        case (.string, _):
-            guard let placeholder = JSONPlaceholder(expected) else { return expected.value == actual.value }
-            switch (placeholder, actual.value) {
-            case (.ignore, _), (.ignoreElement, _), (.anyString, .string), (.anyNumber, .int), (.anyNumber, .double), (.anyBoolean, .bool):
-                return true
-            case (.regex(let pattern), .string(let text)): return (try? RegexBox(pattern))?.matchesWhole(text, budget: &budget) == true
-            default: return false
-            }
-        default: return expected.value == actual.value
-        }
     }
 }
 

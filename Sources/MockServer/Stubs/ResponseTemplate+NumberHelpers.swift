@@ -68,6 +68,13 @@ extension ResponseTemplate.Renderer {
                 "{{math}}: \(Self.scalarText(of: arguments[0])) \(operation) \(Self.scalarText(of: arguments[2])) is out of the range computed here (18 significant digits)"
             )
         }
+        // WireMock prints the nearest Double, so a result past ±1.8E308 is `Infinity` there and one below 4.9E-324 is
+        // `0.0`: a wrong number answered with a 200. Here it is the 400 the docs promise.
+        guard result.isDoubleExact else {
+            throw .value(
+                "{{math}}: \(Self.scalarText(of: arguments[0])) \(operation) \(Self.scalarText(of: arguments[2])) is 1E\(result.magnitude): out of a double's range (±4.9E-324 to ±1.8E308), where WireMock prints Infinity or 0.0"
+            )
+        }
         return result.javaValue
     }
 
@@ -276,6 +283,17 @@ struct JavaDecimal: Equatable {
             }
         }
     }
+
+    /// Whether the result prints as a number: a whole one always, another when its Double is finite and, for a value
+    /// that is not zero, not zero.
+    var isDoubleExact: Bool {
+        guard scale != 0, unscaled != 0 else { return true }
+        let double = Double("\(unscaled)e\(-scale)") ?? 0
+        return double.isFinite && double != 0
+    }
+
+    /// The power of ten of the leading digit, for messages (`1e200 * 1e200` is 1E400).
+    var magnitude: Int { String(unscaled.magnitude).count - 1 - scale }
 
     /// WireMock's `reduceToPrimitiveNumber`: scale 0 is an Integer (its low 32 bits, as `intValue()` keeps them,
     /// when at most Integer.MAX_VALUE) or a Long; any other scale the nearest Double.

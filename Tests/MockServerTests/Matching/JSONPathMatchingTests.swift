@@ -56,6 +56,23 @@ import Testing
         #expect(try matches(path, nil, small))
     }
 
+    /// Finding F-R (classes 1, 2, 7): filter numbers compared as Doubles let a stub for one id answer another. Jayway
+    /// compares BigDecimals; each case below was asked of WireMock 2.35.1 (matching_script.py holds them too).
+    @Test func filterNumbersCompareExactlyAsJaywaysBigDecimal() throws {
+        #expect(try !matches("$[?(@.id == 9007199254740993)]", nil, #"[{"id": 9007199254740992}]"#))
+        #expect(try matches("$[?(@.id == 9007199254740993)]", nil, #"[{"id": 9007199254740993}]"#))
+        #expect(try !matches("$[?(@.id != 9007199254740993)]", nil, #"[{"id": 9007199254740993}]"#))
+        #expect(try !matches("$[?(@.id == 12345678901234567890)]", nil, #"[{"id": 12345678901234567000}]"#))
+        #expect(try matches("$[?(@.id > 12345678901234567890)]", nil, #"[{"id": 12345678901234570000}]"#))
+        #expect(try !matches("$[?(@.id > 12345678901234567890)]", nil, #"[{"id": 9223372036854775807}]"#))
+        #expect(try matches("$[?(@.id < -9223372036854775807)]", nil, #"[{"id": -9223372036854775808}]"#))
+        #expect(try matches("$[?(@.n == 1.0)]", nil, #"[{"n": 1}]"#))
+        #expect(try matches("$[?(@.n <= 0.3)]", nil, #"[{"n": 3e-1}]"#))
+        #expect(try !matches("$[?(@.n <= 0.3)]", nil, #"[{"n": 0.30000000000000004}]"#))
+        #expect(try matches("$[?(@.n >= -0.0)]", nil, #"[{"n": 0}]"#))
+        #expect(try matches("$[?(@.n < 1e300)]", nil, #"[{"n": 9223372036854775807}]"#))
+    }
+
     @Test func filtersTestPathsWithIndexes() throws {
         let path = #"$[?(@.r.s[0].a[2].v == "12345")]"#
         let body = #"{"r": {"s": [{"a": [{}, {}, {"v": "12345"}]}]}}"#

@@ -51,6 +51,29 @@ import Testing
         }
     }
 
+    /// Class 1 and 7 (finding F-C): a decimal result outside a double is the documented 400 naming the operands, never
+    /// `Infinity` or `0.0` (what WireMock 2.35 prints); what a double holds, even subnormal, still prints.
+    @Test func mathOutsideADoubleIsRefusedNeverInfinity() throws {
+        for (a, b) in [("1e200", "1e200"), ("-1e308", "1e308"), ("1e308", "10"), ("1e400", "1"), ("1e-200", "1e-200"), ("-1e-400", "1")] {
+            let request = HTTPRequest(method: "GET", target: "/?a=\(Self.query(a))&b=\(Self.query(b))")
+            let result = try Self.render("{{math request.query.a.[0] '*' request.query.b.[0]}}", request)
+            guard case .failure(let error) = result else {
+                Issue.record("\(a) * \(b) answered \(result)")
+                continue
+            }
+            #expect(error.status == 400, "\(error)")
+            #expect(
+                error.description.contains("{{math}}: \(a) * \(b)") && error.description.contains("out of a double's range"), "\(error)")
+        }
+        for (a, b, printed) in [
+            ("1e-320", "1", "1.0E-320"), ("1e300", "1e8", "1.0E308"), ("1e200", "0", "0.0"), ("-1.5e-300", "2", "-3.0E-300"),
+        ] {
+            let request = HTTPRequest(method: "GET", target: "/?a=\(Self.query(a))&b=\(Self.query(b))")
+            let result = try Self.render("{{math request.query.a.[0] '*' request.query.b.[0]}}", request)
+            #expect((try? result.get()) == printed, "\(a) * \(b): \(result)")
+        }
+    }
+
     @Test func datesAtTheEdgesNeverTrap() throws {
         for offset in [
             "2147483647 seconds", "-2147483648 seconds", "2147483647 days", "-2147483648 days", "2147483647 months", "-2147483648 years",
