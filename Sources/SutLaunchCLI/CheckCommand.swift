@@ -100,6 +100,10 @@ package enum CheckCommand {
         do {
             let stubs = try StubLoader.load(path)
             for notice in stubs.notices { Console.line("note: \(notice)") }
+            if let root = stubs.emptyRoots.first {
+                Console.error("\(root): \(RunCommand.emptyRootMessage)")
+                return false
+            }
             Console.out("ok: \(path): \(stubs.count) route\(stubs.count == 1 ? "" : "s")\n")
             return true
         } catch {

@@ -37,9 +37,14 @@ package enum RunCommand {
     /// Loads stub files, turning a stub problem into an ``InputError`` (exit 3).
     /// - Parameter lenient: skip (with one line each) mappings and files that cannot be loaded.
     /// - Parameter templating: `--global-response-templating`: template every WireMock mapping's response.
-    package static func loadStubs(_ paths: [String], lenient: Bool = false, templating: Bool = false) throws(InputError) -> StubSet {
-        do {
+    /// - Parameter allowEmptyRoots: `serve` starts from a root whose `mappings/` is empty (to record into it); a run
+    ///   that asked for stubs and got none from a root fails as an empty stub directory does.
+    package static func loadStubs(
+        _ paths: [String], lenient: Bool = false, templating: Bool = false, allowEmptyRoots: Bool = false
+    ) throws(InputError) -> StubSet {
+        do throws(StubError) {
             let stubs = try StubLoader.load(paths, skip: lenient ? { Console.line("warning: skipped \($0)") } : nil)
+            if !allowEmptyRoots, let root = stubs.emptyRoots.first { throw StubError(file: root, RunCommand.emptyRootMessage) }
             for notice in stubs.notices { Console.line("note: \(notice)") }
             if templating { try stubs.templateWireMockResponses() }
             return stubs
@@ -47,6 +52,10 @@ package enum RunCommand {
             throw InputError(file: error.file, line: error.line, column: error.column, error.message)
         }
     }
+
+    /// Why a WireMock root whose `mappings/` gave no mapping is refused (runs, `check`).
+    package static let emptyRootMessage =
+        "nothing loaded: its mappings/ gives no mapping (no .json file, or only {\"mappings\": []}); add a mapping there"
 
     /// Reads a UTF-8 text file (at most `FileSystem.readLimit` bytes).
     package static func readTextFile(_ path: String) throws -> String {

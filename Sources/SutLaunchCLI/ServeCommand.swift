@@ -26,6 +26,7 @@ package enum ServeCommand {
         }
         try options.placeWireMockRoot()
         try options.announceAndPermit()
+        DescriptorLimit.raiseToHard() // as servers do: a low inherited `ulimit -n` would cap connections (no program here)
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. A bad option was refused by the parse, a missing or bad stub file is
         // reported next; a port that cannot be had is reported by the start below, which tries it again.
@@ -83,7 +84,6 @@ package enum ServeCommand {
                 "serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops"
             )
         }
-
         // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
         server.onShutdown { SignalForwarder.raiseTermination() }
         _ = SignalForwarder.waitForTerminationSignal()
@@ -109,7 +109,8 @@ package enum ServeCommand {
                 options.stubPaths.isEmpty
                 ? StubSet()
                 : try RunCommand.loadStubs(
-                    options.stubPaths, lenient: options.lenientStubs, templating: options.server.globalResponseTemplating)
+                    options.stubPaths, lenient: options.lenientStubs, templating: options.server.globalResponseTemplating,
+                    allowEmptyRoots: true)
             return StubLoader.xmlNeedsDynamicExecutable ? nil : stubs
         } catch {
             guard StubLoader.xmlNeedsDynamicExecutable else { throw error }

@@ -243,7 +243,7 @@ package struct JSONParser {
                 return String(decoding: bytes[contentStart..<(index - 1)], as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            index += 1
+            if byte >= 0x80 { try skipScalar() } else { index += 1 }
         }
         var utf8 = Array(bytes[contentStart..<index])
         while index < bytes.count {
@@ -277,10 +277,25 @@ package struct JSONParser {
                         ? "unterminated string (strings cannot span lines; use \\n)"
                         : "control character \(describeCurrent()) in a string; escape it")
             }
-            utf8.append(byte)
-            index += 1
+            let scalarStart = index
+            if byte >= 0x80 { try skipScalar() } else { index += 1 }
+            utf8.append(contentsOf: bytes[scalarStart..<index])
         }
         throw error("unterminated string", at: start)
+    }
+
+    /// Steps over one multi-byte UTF-8 sequence; invalid UTF-8 is refused where it is (RFC 8259 §8.1: JSON text is
+    /// UTF-8), never read as U+FFFD (a body would then differ from the file's bytes).
+    private mutating func skipScalar() throws(Error) {
+        var iterator = bytes[index...].makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        if case .valid(let encoded) = parser.parseScalar(from: &iterator) {
+            index += encoded.count
+            return
+        }
+        throw error(
+            "invalid UTF-8 (byte 0x\(String(bytes[index], radix: 16, uppercase: true))) in a string: JSON text is UTF-8; "
+                + "save the file as UTF-8, or write the character as \\uXXXX")
     }
 
     private mutating func parseHex4() throws(Error) -> UInt32 {

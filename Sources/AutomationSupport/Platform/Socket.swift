@@ -66,7 +66,9 @@ package struct Socket: Sendable, Hashable {
 
     /// Accepts one connection (blocking), close-on-exec, with TCP_NODELAY set.
     /// - Returns: the connection and the peer's address, or nil when the listening socket was closed.
-    package func accept() -> (Socket, String)? {
+    /// - Parameter outOfDescriptors: called each time accept() fails for want of descriptors (EMFILE, ENFILE);
+    ///   `refusal` (when not empty) is then sent to the waiting client through ``DescriptorReserve``.
+    package func accept(refusal: [UInt8] = [], outOfDescriptors: (@Sendable () -> Void)? = nil) -> (Socket, String)? {
         while true {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -77,6 +79,10 @@ package struct Socket: Sendable, Hashable {
                 switch errno {
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    if errno == EMFILE || errno == ENFILE {
+                        outOfDescriptors?()
+                        if !refusal.isEmpty, DescriptorReserve.shared.shed(listener: fd, answer: refusal) { continue }
+                    }
                     usleep(10_000) // out of descriptors: back off instead of spinning
                     continue
                 default: return nil

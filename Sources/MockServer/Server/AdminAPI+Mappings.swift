@@ -22,12 +22,18 @@ extension AdminAPI {
         case "POST /__admin/mappings":
             do {
                 let stubs = try parseMappings(request, parts: parts, list: false)
-                registry.add(stubs)
+                // An id names one mapping: a mapping posted with an id in use replaces that one.
+                registry.replace(where: { $0.isNamed(stubs[0].id) }, with: stubs[0])
                 return .json(text: mappingJSON(stubs[0], calls: 0), status: 201)
             } catch { return error.response }
         case "POST /__admin/mappings/import":
             do {
-                registry.add(try parseMappings(request, parts: parts, list: true))
+                let policy = try importPolicy(request)
+                for stub in try parseMappings(request, parts: parts, list: true) {
+                    // WireMock's duplicatePolicy: OVERWRITE (the default) replaces the mapping with that id, IGNORE keeps it.
+                    if policy == "IGNORE", !registry.stubs(where: { $0.isNamed(stub.id) }).isEmpty { continue }
+                    registry.replace(where: { $0.isNamed(stub.id) }, with: stub)
+                }
                 return .json(text: "{}")
             } catch { return error.response }
         case "POST /__admin/mappings/find-by-metadata", "POST /__admin/mappings/remove-by-metadata":
@@ -48,17 +54,19 @@ extension AdminAPI {
             guard path.hasPrefix(prefix), !path.dropFirst(prefix.count).contains("/") else { return nil }
             let given = path.dropFirst(prefix.count)
             let id = StubSet.uuid(given) ?? String(given) // WireMock reads the id in any case
-            guard let (stub, calls) = registry.stubs(where: { $0.id == id }).first else { return .text("no mapping \(id)\n", status: 404) }
+            guard let (stub, calls) = registry.stubs(where: { $0.isNamed(id) }).first else {
+                return .text("no mapping \(id)\n", status: 404)
+            }
             switch request.method {
             case "GET": return .json(text: mappingJSON(stub, calls: calls))
             case "DELETE":
-                registry.replace(where: { $0.id == id }, with: nil)
+                registry.replace(where: { $0 === stub }, with: nil)
                 return .json(text: "{}")
             case "PUT":
                 do {
                     let stubs = try parseMappings(request, parts: parts, list: false)
-                    stubs[0].id = id
-                    registry.replace(where: { $0.id == id }, with: stubs[0])
+                    stubs[0].id = stub.adminID
+                    registry.replace(where: { $0 === stub }, with: stubs[0])
                     return .json(text: mappingJSON(stubs[0], calls: 0))
                 } catch { return error.response }
             default: return .text("use GET, PUT or DELETE on a mapping\n", status: 405)
@@ -80,11 +88,22 @@ extension AdminAPI {
             stub.wireMockRequest ?? "{\"method\":" + JSONWriter.quoted(stub.method ?? "ANY") + ",\"urlPathTemplate\":"
             + JSONWriter.quoted(stub.url.description) + "}"
         let response = stub.wireMockResponse ?? "{\"status\":\(stub.responses.first?.response.status ?? 200)}"
-        return "{\"id\":" + JSONWriter.quoted(stub.id) + ",\"uuid\":" + JSONWriter.quoted(stub.id) + ",\"name\":"
+        return "{\"id\":" + JSONWriter.quoted(stub.adminID) + ",\"uuid\":" + JSONWriter.quoted(stub.adminID) + ",\"name\":"
             + JSONWriter.quoted(stub.name)
             + ",\"request\":" + request + ",\"response\":" + response + ",\"priority\":\(stub.priority)"
             + (stub.wireMockMetadata.map { ",\"metadata\":" + $0 } ?? "") + stub.wireMockExtras
             + ",\"source\":" + JSONWriter.quoted(stub.source) + ",\"calls\":\(calls)}"
+    }
+
+    /// An import's `importOptions.duplicatePolicy`: OVERWRITE (the default) or IGNORE.
+    private static func importPolicy(_ request: HTTPRequest) throws(EndpointRefusal) -> String {
+        guard let node = try? JSONParser.parse(request.body), let given = node["importOptions"]?["duplicatePolicy"] else {
+            return "OVERWRITE"
+        }
+        guard let policy = given.string, ["OVERWRITE", "IGNORE"].contains(policy) else {
+            throw EndpointRefusal(.text("importOptions.duplicatePolicy: use OVERWRITE (the default) or IGNORE\n", status: 422))
+        }
+        return policy
     }
 
     /// The body as one mapping, or (`list`) as `{"mappings": [...]}`; new ids are UUIDs.

@@ -108,11 +108,7 @@ extension AdminAPI {
             ",\"absoluteUrl\":" + JSONWriter.quoted(Self.absoluteURL(request, host: host, url: url)) + ",\"method\":"
             + JSONWriter.quoted(request.method)
         json += ",\"clientIp\":" + JSONWriter.quoted(request.clientAddress)
-        json +=
-            ",\"headers\":{"
-            + request.headers.entries.map { header in
-                JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(Journal.shownValue(of: header, secrets: secrets))
-            }.joined(separator: ",") + "}"
+        json += ",\"headers\":" + Journal.headersJSON(request, secrets: secrets)
         var query: [(String, [String])] = []
         for (name, value) in request.queryItems {
             if let index = query.firstIndex(where: { $0.0 == name }) { query[index].1.append(value) } else { query.append((name, [value])) }

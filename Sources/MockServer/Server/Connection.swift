@@ -112,7 +112,10 @@ package struct Connection<Transport: ConnectionTransport> {
         // The next request is often here already (keep-alive clients send right after reading): try
         // before paying for poll().
         let searchStart = max(0, io.input.count - 3)
-        if socket.receive(into: &io.input, scratch: &io.scratch, wait: false) == 0 { return nil }
+        if socket.receive(into: &io.input, scratch: &io.scratch, wait: false) == 0 {
+            if io.start < io.input.count { cutShort(head: io.input[io.start...]) }
+            return nil
+        }
         io.skipEmptyLines()
         var headEnd = Self.findHeadEnd(io.input, from: max(io.start, searchStart))
         // Idle until a request starts; from its first byte, the header timeout.
@@ -140,7 +143,10 @@ package struct Connection<Transport: ConnectionTransport> {
             let searchFrom = max(0, io.input.count - 3)
             let received = socket.receive(into: &io.input, scratch: &io.scratch)
             if received == -2 { continue } // TLS: a record not complete yet; the deadline still holds
-            guard received > 0 else { return nil }
+            guard received > 0 else {
+                if started { cutShort(head: io.input[io.start...]) }
+                return nil
+            }
             io.skipEmptyLines()
             if !started, io.start < io.input.count {
                 started = true
@@ -277,7 +283,23 @@ package struct Connection<Transport: ConnectionTransport> {
             return false
         }
         let received = socket.receive(into: &io.input, scratch: &io.scratch)
-        return received > 0 || received == -2 // -2: a TLS record not complete yet; the caller waits again
+        if received > 0 || received == -2 { return true } // -2: a TLS record not complete yet; the caller waits again
+        guard !isStopped() else { return false } // the server's own stop woke the read: not the client's doing
+        let request = HTTPRequest(
+            method: head.method, target: head.target, headers: head.headers, clientAddress: clientAddress, scheme: scheme)
+        refused(request, RefusedRequest.response(RequestHead.Error(400, "cut short by the client: it closed the connection mid-body")))
+        return false
+    }
+
+    /// Records a request whose head the client began and then closed the connection on: a request that never
+    /// completed is not silence (a strict run fails on it); nothing is sent, the client is gone.
+    private func cutShort(head bytes: ArraySlice<UInt8>) {
+        guard !isStopped() else { return }
+        let error = RequestHead.Error(
+            400, "cut short by the client: it closed the connection after \(bytes.count) bytes of the request head")
+        refused(
+            RefusedRequest.request(Array(bytes.prefix(limits.maxHeaderBytes)), clientAddress: clientAddress), RefusedRequest.response(error)
+        )
     }
 
     private func flush(_ output: inout [UInt8]) {

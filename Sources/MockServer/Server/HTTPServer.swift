@@ -161,9 +161,14 @@ package final class HTTPServer: Sendable {
         // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
         // thread starts on another CPU and then widens itself to the process's CPUs (startDetachedThread).
         // Process-wide tuning (malloc) is the executable's decision, in main.swift, not the library's.
+        // Below the descriptors the process may open: past them accept() fails and new clients would hang.
+        let cap = DescriptorLimit.connectionCap(limits.maxConnections)
+        DescriptorReserve.shared.keep()
+        let exhausted = Self.outOfDescriptorsNotice(cap: cap)
+        let refusal = tls == nil ? ResponseWriter.refusal(RequestHead.Error(503, "out of file descriptors")) : []
         let started = startDetachedThread(onAnotherCPU: true) {
-            while let (client, address) = listener.accept() {
-                guard state.add(client, limit: limits.maxConnections) else {
+            while let (client, address) = listener.accept(refusal: refusal, outOfDescriptors: exhausted) {
+                guard state.add(client, limit: cap) else {
                     let stopped = state.isStopped
                     // A TLS client would read a plain answer as a broken record: it gets the close alone.
                     if !stopped && tls == nil { client.send(ResponseWriter.refusal(RequestHead.Error(503, "too many connections"))) }

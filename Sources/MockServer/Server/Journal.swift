@@ -107,20 +107,41 @@ public struct Journal: Sendable {
         !secrets && secretHeaders.contains(header.name.lowercased()) ? "[redacted]" : header.value
     }
 
+    /// A request's headers as one JSON object, one key per name (any case; the first spelling), a repeated
+    /// header's values as a list, as WireMock's LoggedRequest writes them: never a duplicate key, which readers
+    /// (and sut-launch's own parser) would take as only the last value, or refuse.
+    static func headersJSON(_ request: HTTPRequest, secrets: Bool) -> String {
+        groupedJSON(request.headers.entries.map { ($0.name, shownValue(of: $0, secrets: secrets)) }, ignoringCase: true)
+    }
+
+    /// Name/value pairs as one JSON object: a name once is a string, a repeated name a list of its values in order.
+    static func groupedJSON(_ pairs: [(name: String, value: String)], ignoringCase: Bool) -> String {
+        var grouped: [(name: String, values: [String])] = []
+        var positions: [String: Int] = [:]
+        for (name, value) in pairs {
+            let key = ignoringCase ? name.lowercased() : name
+            if let position = positions[key] {
+                grouped[position].values.append(value)
+            } else {
+                positions[key] = grouped.count
+                grouped.append((name, [value]))
+            }
+        }
+        return "{"
+            + grouped.map { name, values in
+                JSONWriter.quoted(name) + ":"
+                    + (values.count == 1 ? JSONWriter.quoted(values[0]) : "[" + values.map(JSONWriter.quoted).joined(separator: ",") + "]")
+            }.joined(separator: ",") + "}"
+    }
+
     static func json(_ entry: JournalEntry, secrets: Bool = false) -> String {
         let request = entry.request
         var output = "{\"sequence\":\(entry.sequence),\"receivedAtMs\":\(JSONWriter.number((entry.receivedAtMs * 1000).rounded() / 1000))"
         output += ",\"method\":" + JSONWriter.quoted(request.method)
         output += ",\"url\":" + JSONWriter.quoted(request.target)
         output += ",\"path\":" + JSONWriter.quoted(request.path)
-        output +=
-            ",\"query\":{"
-            + request.queryItems.map { JSONWriter.quoted($0.name) + ":" + JSONWriter.quoted($0.value) }.joined(separator: ",") + "}"
-        output +=
-            ",\"headers\":{"
-            + request.headers.entries.map { header in
-                JSONWriter.quoted(header.name) + ":" + JSONWriter.quoted(shownValue(of: header, secrets: secrets))
-            }.joined(separator: ",") + "}"
+        output += ",\"query\":" + groupedJSON(request.queryItems.map { ($0.name, $0.value) }, ignoringCase: false)
+        output += ",\"headers\":" + headersJSON(request, secrets: secrets)
         if let text = String(validating: request.body, as: UTF8.self) {
             output += ",\"body\":" + JSONWriter.quoted(text)
         } else {

@@ -212,10 +212,18 @@ public final class MockServer: Sendable {
         let (stubs, counts, _) = parts.stubs.snapshot()
         let policy = parts.stubs.unexpectedPolicy
         let totals = parts.journal.totals()
-        let routes = stubs.indices.map { index in
+        var routes = stubs.indices.map { index in
             ServerSummary.Route(
                 id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
                 calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]))
+        }
+        // A route deleted through the admin API keeps its contract: unmet when deleted is unmet.
+        routes += parts.stubs.retiredExpectations().compactMap { stub, calls in
+            stub.expectation?.check(calls).map {
+                ServerSummary.Route(
+                    id: stub.id, name: stub.name, source: stub.source, calls: calls,
+                    expectationFailure: "deleted while expected: " + $0)
+            }
         }
         var summary = ServerSummary(
             routes: routes, unexpected: totals.unexpected, unexpectedTotal: totals.unexpectedTotal,

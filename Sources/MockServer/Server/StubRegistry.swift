@@ -15,6 +15,9 @@ package final class StubRegistry: @unchecked Sendable {
     /// True while ``buildRouter()`` runs (with the lock held).
     private let routerBeingBuilt = AtomicFlag()
     private var counts: [Int]
+    /// Stubs with an `expect` removed through the admin API, with their calls when removed: expectations are the
+    /// run's contract, so deleting the mapping must not make an unmet one pass.
+    private var retired: [(stub: Stub, calls: Int)] = []
     private var scenarios: [String: String] = [:] { didSet { version += 1 } }
     private var version = 0
 
@@ -111,6 +114,11 @@ package final class StubRegistry: @unchecked Sendable {
         lock.withLock { (router.stubs, counts, scenarios) }
     }
 
+    /// The stubs with an `expect` that were removed while the run went on, with their calls when removed.
+    package func retiredExpectations() -> [(stub: Stub, calls: Int)] {
+        lock.withLock { retired }
+    }
+
     /// The stubs `include` picks, with their call counts.
     package func stubs(where include: (Stub) -> Bool) -> [(stub: Stub, calls: Int)] {
         lock.withLock {
@@ -140,6 +148,7 @@ extension StubRegistry {
     /// Removes every stub.
     package func removeAll() {
         lock.withLock {
+            retire(router.stubs.indices.map { $0 })
             router = Router([])
             counts = []
         }
@@ -159,6 +168,8 @@ extension StubRegistry {
     }
 
     private func resetStubsLocked() {
+        // A loaded stub removed and now back is checked where it is (its count starts again, as every count does).
+        retired.removeAll { entry in loaded.stubs.contains { $0 === entry.stub } }
         router = Router(loaded.stubs)
         counts = [Int](repeating: 0, count: loaded.count)
     }
@@ -184,10 +195,16 @@ extension StubRegistry {
         lock.withLock {
             var set = StubSet()
             var kept: [Int] = []
-            for (index, existing) in router.stubs.enumerated() where !remove(existing) {
+            var removed: [Int] = []
+            for (index, existing) in router.stubs.enumerated() {
+                if remove(existing) {
+                    removed.append(index)
+                    continue
+                }
                 set.stubs.append(existing)
                 kept.append(counts[index])
             }
+            retire(removed)
             if let stub {
                 set.append(stub)
                 kept.append(0)
@@ -195,6 +212,12 @@ extension StubRegistry {
             router = Router(set.stubs)
             counts = kept
         }
+    }
+
+    /// Keeps the stubs at `indices` that carry an `expect`, with their calls (call with the lock held).
+    private func retire(_ indices: [Int]) {
+        let stubs = router.stubs
+        for index in indices where stubs[index].expectation != nil { retired.append((stubs[index], counts[index])) }
     }
 
     // MARK: Scenarios

@@ -57,6 +57,14 @@ public final class Stub: @unchecked Sendable {
         case .cycle: responses[(call - 1) % responses.count]
         }
     }
+    /// The id the admin API gives and answers to: the id when it is a UUID (a WireMock mapping's), else a UUID
+    /// derived from it (a native route's `file:line`), the same on every load, so WireMock clients that parse ids
+    /// as UUIDs can get, put and delete native routes too.
+    public var adminID: String { StubSet.uuid(id) ?? StubSet.uuid(derivedFrom: "native " + id) }
+
+    /// Whether `given` (a UUID in any case, or a native route's `file:line`) names this stub.
+    func isNamed(_ given: String) -> Bool { id == given || adminID == given }
+
     /// The calls the run must see (`expect`); nil: no expectation.
     public var expectation: Expectation?
 
@@ -91,6 +99,21 @@ public final class Stub: @unchecked Sendable {
             self.times = times
             self.atLeast = atLeast
             self.atMost = atMost
+        }
+
+        /// Why no count can satisfy it (`atLeast` above `atMost`, `times` outside them), with the key to name;
+        /// nil when some count can.
+        var contradiction: (key: String, message: String)? {
+            if let atLeast, let atMost, atLeast > atMost {
+                return ("atMost", "atMost (\(atMost)) is below atLeast (\(atLeast)): no run can satisfy it")
+            }
+            if let times, let atLeast, times < atLeast {
+                return ("times", "times (\(times)) is below atLeast (\(atLeast)): no run can satisfy it")
+            }
+            if let times, let atMost, times > atMost {
+                return ("times", "times (\(times)) is above atMost (\(atMost)): no run can satisfy it")
+            }
+            return nil
         }
 
         /// nil when `count` satisfies it, else why not.

@@ -81,6 +81,7 @@ public enum StubLoader {
             }
         }
         if set.stubs.isEmpty {
+            set.emptyRoots.append(root)
             set.notices.append(
                 "\(mappings.escapingControlCharacters()): no mappings in it: nothing loaded from \(root.escapingControlCharacters())")
         }

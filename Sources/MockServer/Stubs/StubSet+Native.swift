@@ -98,6 +98,7 @@ extension StubSet {
                 times: try expect.int("times", in: StubRanges.expectedCalls),
                 atLeast: try expect.int("atLeast", in: StubRanges.expectedCalls),
                 atMost: try expect.int("atMost", in: StubRanges.expectedCalls))
+            if let problem = stub.expectation?.contradiction { throw expect.error(problem.key, "\"expect\": \(problem.message)") }
         }
         try nativeResponses(reader, into: stub, segments: segments, file: file, directory: directory)
         // "template": true renders the body and header values with the request, as WireMock's response-template.
@@ -119,7 +120,13 @@ extension StubSet {
         _ reader: ObjectReader, into stub: Stub, segments: [PathSegment], file: String, directory: String
     ) throws(StubError) {
         if let files = try reader.string("files") {
-            let resolved = resolve(files, relativeTo: directory)
+            // The served root obeys the body files' rule: inside the stub file's directory, no absolute path,
+            // no `..`, no link leading out (a `files` root of "/proc/self" would publish the environment).
+            let resolved: String
+            switch FileSystem.confined(files, in: directory) {
+            case .success(let real): resolved = real
+            case .failure(let problem): throw reader.error("files", "\"files\": \(problem)")
+            }
             guard FileSystem.isDirectory(resolved) else {
                 throw reader.error("files", "\"files\": no directory \(resolved)")
             }
@@ -259,11 +266,6 @@ extension StubSet {
         response.chunked = try reader.bool("chunked") ?? false
         try checkHead(response, reader, headers: "responseHeaders", reason: "reason")
         return response
-    }
-
-    static func resolve(_ path: String, relativeTo directory: String) -> String {
-        path.hasPrefix("/")
-            ? path : (directory.hasSuffix("/") ? directory : directory + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 }
 

@@ -16,6 +16,9 @@ public struct StubSet: Sendable {
     /// What a directory held that was not loaded, one line each (a file that is not `.json`, a directory that gave
     /// nothing): said, never skipped silently.
     package internal(set) var notices: [String] = []
+    /// WireMock roots whose `mappings/` gave no mapping: a run or `check` that asked for them refuses this (exit 3,
+    /// as an empty stub directory is); `serve` starts from them (to record into them).
+    package internal(set) var emptyRoots: [String] = []
 
     /// No stubs: every request is unexpected.
     public init() {}
@@ -29,6 +32,7 @@ public struct StubSet: Sendable {
         if other.unexpected == .fail { unexpected = .fail }
         files += other.files
         notices += other.notices
+        emptyRoots += other.emptyRoots
     }
 
     /// Appends one stub, numbering it after the ones present.

@@ -44,7 +44,10 @@ import Testing
             "routes.json:1:3: not a stub file: expected \"routes\" (native), \"request\"/\"response\" or \"mappings\" (WireMock), found \"rotues\"; did you mean \"routes\"?"
         ),
         ("{ \"routes\": [ ", "routes.json:1:15: expected a JSON value, found end of file"),
-        ("{ \"routes\": [ { \"path\": \"/a\", \"files\": \"./nope\" } ] }", "routes.json:1:40: \"files\": no directory ./nope"),
+        (
+            "{ \"routes\": [ { \"path\": \"/a\", \"files\": \"./nope\" } ] }",
+            "routes.json:1:40: \"files\": cannot read ./nope (looked in .)"
+        ),
         (
             "{ \"routes\": [ { \"path\": \"/a\", \"bodyFile\": \"nope.txt\" } ] }",
             "routes.json:1:43: \"bodyFile\": cannot read ./nope.txt (looked in .)"
