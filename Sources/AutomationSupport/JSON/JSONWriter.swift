@@ -1,27 +1,40 @@
 /// Writes JSON text: compact, keys in the order given, `/` unescaped, non-ASCII kept as UTF-8.
 package enum JSONWriter {
-    /// Appends `text` as a quoted JSON string.
+    /// Appends `text` as a quoted JSON string. The runs between bytes to escape are appended whole (the HTML
+    /// report of 20,000 scenarios quotes 10 MB of text: appended scalar by scalar, that was a fifth of its time).
     package static func appendString(_ text: String, to output: inout String) {
         output.append("\"")
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output.append("\\\"")
-            case "\\": output.append("\\\\")
-            case "\n": output.append("\\n")
-            case "\r": output.append("\\r")
-            case "\t": output.append("\\t")
-            case "\u{08}": output.append("\\b")
-            case "\u{0C}": output.append("\\f")
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else {
+                utf8.formIndex(after: &index)
+                continue
             }
+            output += text[start..<index] // (an ASCII byte ends a character: the slice is whole text)
+            output += escape(byte)
+            utf8.formIndex(after: &index)
+            start = index
         }
+        output += text[start..<index]
         output.append("\"")
+    }
+
+    private static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): return "\\\""
+        case UInt8(ascii: "\\"): return "\\\\"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        case 0x08: return "\\b"
+        case 0x0C: return "\\f"
+        default:
+            let hex = String(byte, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 
     /// `text` as a quoted JSON string.
