@@ -13,7 +13,8 @@
 # bodies with Content-Encoding gzip or deflate, decoded within a limit (Inflate: gzip, zlib, raw DEFLATE); a WireMock
 # mapping's request matchers (dates, formats, multi-values, credentials, binary and multipart bodies) loaded and asked
 # by a request made of the same input (MatchWireMock); an XPath expression and a document through the XML matchers on
-# libxml2 (MatchXML: parsed, compared with itself, evaluated; needs libxml2 at run time).
+# libxml2 (MatchXML: parsed, compared with itself, evaluated; needs libxml2 at run time); Cucumber Messages read back
+# for `report` and the HTML (ReadMessages: the reader's fast path against a whole parse of every line).
 #
 # The targets are Tests/FuzzTargetsTests/FuzzTargets*.swift, which `swift test` also compiles and runs on every
 # saved input in Tests/FuzzTargetsTests/Inputs/<target>/. This script builds the library targets with the sanitizers
@@ -31,7 +32,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 # A hang is a failure: libFuzzer stops at the first input that runs longer than this (a quadratic rescan, a loop).
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-5}"
-if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS Inflate MatchWireMock MatchXML); fi
+if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=(ParseJSON ParseRequest ParseGherkin ParseFlags ServeConnection ParseRegex ParseTerminal ParseExpressions AdminRequest RenderTemplate StepMatching ShardTimings ServeTLS Inflate MatchWireMock MatchXML ReadMessages); fi
 WORK="$ROOT/.build/fuzz"
 INPUTS="$ROOT/Tests/FuzzTargetsTests/Inputs"
 mkdir -p "$WORK/crashes" "$WORK/modulemap"

@@ -93,9 +93,10 @@ package enum ReportCommand {
                 code = ExitCode.ioError
             }
         }
-        let counts = Dictionary(grouping: run.results, by: \.status).mapValues(\.count)
+        let results = run.results // (built from the run each time it is asked for)
+        let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
         Console.line(
-            "report: \(run.results.count) scenarios from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
+            "report: \(results.count) scenarios from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
                 + "\(counts[.failed] ?? 0) failed, \(counts[.error] ?? 0) errors, \(counts[.notRun] ?? 0) not run")
         return code
     }

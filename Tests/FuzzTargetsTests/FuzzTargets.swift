@@ -22,7 +22,7 @@ enum FuzzTargets {
         ("ParseTerminal", parseTerminal), ("ParseExpressions", parseExpressions), ("AdminRequest", adminRequest),
         ("RenderTemplate", renderTemplate),
         ("StepMatching", stepMatching), ("ShardTimings", shardTimings), ("ServeTLS", serveTLS), ("Inflate", inflate),
-        ("MatchWireMock", matchWireMock), ("MatchXML", matchXML),
+        ("MatchWireMock", matchWireMock), ("MatchXML", matchXML), ("ReadMessages", readMessages),
     ]
 
     /// An admin API or control channel request, as a test or a hostile page could send it: the first line is

@@ -61,35 +61,27 @@ package struct MessagesReader {
         let file = run.files.count
         run.files.append(name)
         var state = FileState()
-        var start = 0
-        var lineNumber = 0
-        while start < bytes.count {
-            lineNumber += 1
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            defer { start = end + 1 }
-            guard end - start <= lineLimit else {
-                throw Problem(
-                    description: "\(name):\(lineNumber): a line of \(end - start) bytes (the limit is \(lineLimit)): not Cucumber Messages?"
-                )
+        try bytes.withUnsafeBufferPointer { (buffer) throws(Problem) in
+            var scanner = MessagesLine(buffer)
+            var start = 0
+            var lineNumber = 0
+            while start < buffer.count {
+                lineNumber += 1
+                let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
+                defer { start = end + 1 }
+                guard end - start <= lineLimit else {
+                    throw Problem(
+                        description:
+                            "\(name):\(lineNumber): a line of \(end - start) bytes (the limit is \(lineLimit)): not Cucumber Messages?"
+                    )
+                }
+                // Most lines are read by MessagesLine; the rest (an error, a byte order mark...) are parsed whole.
+                var read = scanner.envelope(start..<end)
+                let place = Place(file: name, line: lineNumber)
+                if read == nil { read = try Self.parse(bytes[start..<end], at: place, last: end == bytes.count) }
+                guard let (key, value) = read else { continue }
+                try envelope(key, value, &state, file: file, at: place)
             }
-            let line = bytes[start..<end]
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            // What no report shows (the feature's text, step definitions, step starts: most of a file's bytes) is
-            // checked for shape, not parsed: a truncated line is still an error naming it.
-            if Self.skippedKey(line) != nil, JSONShape.isWhole(line) { continue }
-            let node: JSONNode
-            do { node = try JSONParser.parse(Array(line)) } catch {
-                let cut = end == bytes.count ? " (the file ends mid-line: truncated?)" : ""
-                throw Problem(description: "\(name):\(lineNumber): not JSON: \(error.message)\(cut)")
-            }
-            guard let members = node.members, members.count == 1 else {
-                throw Problem(description: "\(name):\(lineNumber): not a Cucumber Messages envelope (one object with one key)")
-            }
-            let key = members[0].key
-            guard Self.envelopes.contains(key) else {
-                throw Problem(description: "\(name):\(lineNumber): unknown envelope \"\(key.prefix(80))\": not Cucumber Messages 27?")
-            }
-            try envelope(key, members[0].value, &state, file: file, at: "\(name):\(lineNumber)")
         }
         if !state.finished { run.incomplete.append(name) }
         // A test case the file announced but never started did not run: the run cannot have passed.
@@ -99,13 +91,33 @@ package struct MessagesReader {
         if !state.identified { try checkIdentity(nil, name: name) }
     }
 
-    /// Envelopes no report reads, by the prefix of their line.
-    static let skipped: [[UInt8]] = ["source", "stepDefinition", "meta", "parameterType", "testStepStarted", "suggestion", "parseError"]
-        .map { Array("{\"\($0)\":".utf8) }
-
-    static func skippedKey(_ line: ArraySlice<UInt8>) -> String? {
-        skipped.first { line.starts(with: $0) }.map { String(decoding: $0.dropFirst(2).dropLast(2), as: UTF8.self) }
+    /// A line ``MessagesLine`` did not read, parsed whole: its envelope, nil for a blank line, or what is wrong with it.
+    private static func parse(_ line: ArraySlice<UInt8>, at place: Place, last: Bool) throws(Problem) -> (key: String, value: JSONNode)? {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        let node: JSONNode
+        do { node = try JSONParser.parse(Array(line)) } catch {
+            throw Problem(description: "\(place): not JSON: \(error.message)\(last ? " (the file ends mid-line: truncated?)" : "")")
+        }
+        guard let members = node.members, members.count == 1 else {
+            throw Problem(description: "\(place): not a Cucumber Messages envelope (one object with one key)")
+        }
+        let key = members[0].key
+        guard envelopes.contains(key) else {
+            throw Problem(description: "\(place): unknown envelope \"\(key.prefix(80))\": not Cucumber Messages 27?")
+        }
+        return (key, members[0].value)
     }
+
+    /// Where an envelope stands, `file:line` in messages: written out only for an error (not once per line).
+    struct Place: CustomStringConvertible {
+        let file: String
+        let line: Int
+        var description: String { "\(file):\(line)" }
+    }
+
+    /// Envelopes no report reads (the feature's text, step definitions, step starts: most of a file's bytes):
+    /// checked, not built.
+    static let skipped: Set = ["source", "stepDefinition", "meta", "parameterType", "testStepStarted", "suggestion", "parseError"]
 
     private mutating func checkIdentity(_ id: String?, name: String) throws(Problem) {
         let shown = id ?? "none"
@@ -124,8 +136,7 @@ package struct MessagesReader {
         return escaped.count <= 200 ? escaped : escaped.prefix(200) + "…"
     }
 
-    private mutating func envelope(_ key: String, _ value: JSONNode, _ state: inout FileState, file: Int, at place: String) throws(Problem)
-    {
+    private mutating func envelope(_ key: String, _ value: JSONNode, _ state: inout FileState, file: Int, at place: Place) throws(Problem) {
         switch key {
         case "gherkinDocument": document(value, &state)
         case "pickle":
@@ -186,7 +197,7 @@ package struct MessagesReader {
         }
     }
 
-    private func testCase(_ value: JSONNode, _ state: inout FileState, at place: String) throws(Problem) {
+    private func testCase(_ value: JSONNode, _ state: inout FileState, at place: Place) throws(Problem) {
         guard let id = value["id"]?.string, let pickleId = value["pickleId"]?.string, let pickle = state.pickles[pickleId] else {
             throw Problem(description: "\(place): a testCase whose pickle is not in the file before it")
         }
@@ -199,7 +210,7 @@ package struct MessagesReader {
         state.cases[id] = (pickleId, steps)
     }
 
-    private mutating func testCaseStarted(_ value: JSONNode, _ state: inout FileState, file: Int, at place: String) throws(Problem) {
+    private mutating func testCaseStarted(_ value: JSONNode, _ state: inout FileState, file: Int, at place: Place) throws(Problem) {
         guard let id = value["id"]?.string, let caseId = value["testCaseId"]?.string, let testCase = state.cases[caseId],
             let pickle = state.pickles[testCase.pickle]
         else { throw Problem(description: "\(place): a testCaseStarted whose testCase is not in the file before it") }
@@ -232,7 +243,7 @@ package struct MessagesReader {
     /// Cucumber's step statuses: any other word is not Cucumber Messages (read as passing, it was a false green).
     static let statuses: Set = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"]
 
-    private mutating func stepFinished(_ value: JSONNode, _ state: FileState, at place: String) throws(Problem) {
+    private mutating func stepFinished(_ value: JSONNode, _ state: FileState, at place: Place) throws(Problem) {
         let status = value["testStepResult"]?["status"]?.string ?? "UNKNOWN"
         guard Self.statuses.contains(status) else {
             throw Problem(
@@ -254,7 +265,7 @@ package struct MessagesReader {
         run.scenarios[scenario].attempts[attempt].steps[position] = step
     }
 
-    private mutating func attachment(_ value: JSONNode, _ state: FileState, file: Int, at place: String) throws(Problem) {
+    private mutating func attachment(_ value: JSONNode, _ state: FileState, file: Int, at place: Place) throws(Problem) {
         let name = value["fileName"]?.string ?? ""
         let mediaType = value["mediaType"]?.string ?? "text/plain"
         var body = value["body"]?.string ?? ""
@@ -292,41 +303,5 @@ package struct MessagesReader {
     static func milliseconds(_ node: JSONNode?) -> Double? {
         guard let seconds = node?["seconds"]?.double, seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
         return seconds * 1000 + min(max(node?["nanos"]?.double ?? 0, 0), 1e9) / 1_000_000
-    }
-}
-
-/// A quick check that a line is one whole JSON value: strings closed, brackets balanced and closed in order,
-/// nothing after the value. Not a validation of every literal: for lines read only to be skipped.
-enum JSONShape {
-    static func isWhole(_ line: ArraySlice<UInt8>) -> Bool {
-        var stack: [UInt8] = []
-        var inString = false
-        var escaped = false
-        var closed = false
-        for byte in line {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            if closed { if byte != 0x20 && byte != 0x0D && byte != 0x09 { return false } else { continue } }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"): stack.append(UInt8(ascii: "}"))
-            case UInt8(ascii: "["): stack.append(UInt8(ascii: "]"))
-            case UInt8(ascii: ",") where stack.count == 1: return false // a second key: not one envelope
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard stack.popLast() == byte else { return false }
-                closed = stack.isEmpty
-            case 0x00..<0x20 where byte != 0x20 && byte != 0x0D && byte != 0x09: return false
-            default: break
-            }
-        }
-        return closed && !inString
     }
 }

@@ -96,19 +96,28 @@ package enum HTMLReport {
     }
 
     /// JSON made safe inside `<script>`: `<`, `>`, `&`, U+2028, U+2029 (only ever inside strings) as `\u` escapes.
+    /// Byte by byte (the page of 20,000 scenarios is 6 MB: scalar by scalar, that was a tenth of its time).
     static func scriptSafe(_ json: String) -> String {
-        var output = ""
+        var output: [UInt8] = []
         output.reserveCapacity(json.utf8.count + json.utf8.count / 16)
-        for scalar in json.unicodeScalars {
-            switch scalar {
-            case "<": output += "\\u003c"
-            case ">": output += "\\u003e"
-            case "&": output += "\\u0026"
-            case "\u{2028}": output += "\\u2028"
-            case "\u{2029}": output += "\\u2029"
-            default: output.unicodeScalars.append(scalar)
+        var json = json
+        json.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "<"): output += "\\u003c".utf8
+                case UInt8(ascii: ">"): output += "\\u003e".utf8
+                case UInt8(ascii: "&"): output += "\\u0026".utf8
+                // U+2028 and U+2029: E2 80 A8 and E2 80 A9.
+                case 0xE2 where index + 1 < bytes.count && bytes[index] == 0x80 && bytes[index + 1] & 0xFE == 0xA8:
+                    output += (bytes[index + 1] == 0xA8 ? "\\u2028" : "\\u2029").utf8
+                    index += 2
+                default: output.append(byte)
+                }
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 }

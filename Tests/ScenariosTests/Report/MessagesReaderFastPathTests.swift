@@ -1,0 +1,135 @@
+import AutomationSupport
+import Foundation
+import Testing
+
+@testable import Scenarios
+
+/// The reader's fast path (``MessagesLine``: only the members a report uses are built, the rest checked and
+/// skipped) reads every file as a whole parse of each line does, and refuses what the whole parse refuses with
+/// the same message.
+@Suite struct MessagesReaderFastPathTests {
+    /// Every line behind a byte order mark: ``MessagesLine`` leaves such a line to ``JSONParser`` (which skips
+    /// the mark), so this is the same file read the slow way.
+    static func slow(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "\u{FEFF}" + $0 }.joined(separator: "\n")
+    }
+
+    static func reports(_ text: String) throws -> [String] {
+        let run = try MessagesReader.read([("f.ndjson", Array(text.utf8))])
+        return [HTMLReport.render(run), RunReports.junit(run, strict: false), RunReports.json(run), "\(run.exitCode) \(run.error ?? "")"]
+    }
+
+    /// A run as `test` writes it (backgrounds, rules, an outline, a failure with its record), with hooks, a base64
+    /// attachment, run hooks and escapes everywhere added by hand.
+    static func rich() throws -> String {
+        let text = try #require(CucumberMessagesTests.texts.first { $0.contains("Rule: a rule") })
+        let document = try GherkinParser.parse(text, uri: "rich.feature")
+        let pickles = Pickle.compile(document)
+        var messages = ScenarioLint.messages([
+            ScenarioLint.Source(uri: "rich.feature", text: text, document: .success((document, pickles)))
+        ])
+        let results = pickles.enumerated().map { index, pickle in
+            var result = ScenarioResult(
+                pickle: pickle, status: index == 1 ? .failed : .passed, duration: .milliseconds(3 + index),
+                trail: pickle.steps.map { "✓ \($0.text)" }, outputTail: index == 1 ? "\u{1B}[31mred\u{1B}[0m \"quoted\"\n" : "",
+                unexpectedRequests: index == 1 ? ["GET /x\n  Nearest stub: GET /y"] : [])
+            if index == 1 { result.message = "expected \"a\\b\"\n\tgot é \u{2028}" }
+            return result
+        }
+        messages.testRun(
+            results, startedAtMs: 1_000, finishedAtMs: 2_000,
+            run: ReportRecord.Run(id: "rich:1", commandLine: "sut-launch test", exitCode: 1),
+            userSteps: [])
+        let pickleIds = messages.lines.compactMap { $0.firstMatch(of: #/^\{"pickle":\{"id":"([^"]+)"/#)?.output.1 }
+        let pickleId = try #require(pickleIds.first)
+        let extra = [
+            #"{"hook":{"id":"h1","name":"Before \"db\"","sourceReference":{"uri":"hooks.sh"}}}"#,
+            #"{"testRunHookStarted":{"id":"rh1","testRunStartedId":"rich:1","hookId":"h1","timestamp":{"seconds":1,"nanos":0}}}"#,
+            #"{"testRunHookFinished":{"testRunHookStartedId":"rh1","result":{"status":"PASSED","duration":{"seconds":0,"nanos":1}},"timestamp":{"seconds":1,"nanos":2}}}"#,
+            #"{"testCase":{"id":"tch","pickleId":"\#(pickleId)","testSteps":[{"id":"hs","hookId":"h1"},{"id":"x","pickleStepId":"none","stepDefinitionIds":[],"stepMatchArgumentsLists":[{"stepMatchArguments":[]}]}]}}"#,
+            #"{"testCaseStarted":{"id":"sh","testCaseId":"tch","attempt":2,"timestamp":{"seconds":1,"nanos":5e2}}}"#,
+            #"{"testStepFinished":{"testCaseStartedId":"sh","testStepId":"hs","testStepResult":{"status":"FAILED","message":"h\u00e9\ud83d\ude00 \ud800 \/","duration":{"seconds":1.5,"nanos":-1}},"timestamp":{"seconds":1,"nanos":0}}}"#,
+            #"{"attachment":{"testCaseStartedId":"sh","body":"aGVsbG8=","contentEncoding":"BASE64","mediaType":"image/png","fileName":"a.png"}}"#,
+            #"{"attachment":{"testCaseStartedId":"sh","body":"plain \"text\"","mediaType":"text/x.cucumber.log+plain"}}"#,
+            #"{"testCaseFinished":{"testCaseStartedId":"sh","willBeRetried":false,"timestamp":{"seconds":1,"nanos":0}}}"#,
+        ]
+        var lines = messages.lines
+        let finished = try #require(lines.lastIndex { $0.hasPrefix(#"{"testRunFinished""#) })
+        lines.insert(contentsOf: extra, at: finished)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func theFastPathReadsAsAWholeParse() throws {
+        let texts = [
+            try Self.rich(), HTMLReportTests.retried(), HTMLReportTests.retried(hostile: "\\\"\u{0}\u{1F}\u{7F}é😀\u{FFFD}"),
+            HTMLReportTests.retried(finished: false), HTMLReportTests.retried().replacingOccurrences(of: "\":", with: "\" \t:\r "),
+        ]
+        for text in texts {
+            let fast = try Self.reports(text)
+            #expect(fast == (try Self.reports(Self.slow(text))))
+        }
+        // The rich run: its hook step, its failure's message decoded, the base64 attachment summarised.
+        let run = try MessagesReader.read([("f.ndjson", Array(try Self.rich().utf8))])
+        let hooked = try #require(run.scenarios.first { $0.attempts.contains { $0.number == 2 } })
+        let attempt = try #require(hooked.attempts.last)
+        #expect(attempt.steps.first?.text == "Before \"db\"" && attempt.steps.first?.message == "hé😀 \u{FFFD} /")
+        #expect(attempt.attachments.map(\.2) == ["(8 bytes of base64)", "plain \"text\""])
+    }
+
+    /// What the whole parse refuses, the fast path refuses with the same message: on an envelope read, one
+    /// skipped, and deep inside a member no report reads.
+    @Test(arguments: [
+        #"{"pickle":{"id":"1","id":"2","uri":"u"}}"#, #"{"testStepStarted":{"a":tru}}"#, #"{"source":{"data":"x\q"}}"#,
+        "{\"source\":{\"data\":\"a\u{1}b\"}}", #"{"pickle":{"location":{"line":01}}}"#, #"{"testCase":{"n":1e400}}"#,
+        #"{"pickle":{"steps":[1,]}}"#, #"{"meta":{"a":{}},}"#, #"{"meta":{}} x"#, #"{"meta":{"a":"\u12"}}"#, #"{"meta":{"a":-}}"#,
+        #"{"meta":{"a":1.}}"#, #"{"meta":{"a":1e}}"#, #"{"meta":{"a":[}}"#, #"{"meta":{"a":{"b"}}}"#, #"{"meta":{"a" 1}}"#,
+        #"{"gherkinDocument":{"feature":{"children":[{"scenario":{"steps":[{"id":"1","keyword":"K","location":{"line":1,"line":2}}]}}]}}}"#,
+        #"{"meta":{"b":1,"a":2,"b":3}}"#, "{\"meta\":{\"\u{E9}\":1,\"e\u{301}\":2}}", #"{"meta":{"a":1,"\u0061":2}}"#, #"{"meta":'a'}"#,
+        #"{"source":{},"meta":{}}"#, #"{"nope":{}}"#, "[1]", #"{"meta":{}"#,
+        String(repeating: "[", count: 200), "{\"meta\":" + String(repeating: "[", count: 128) + String(repeating: "]", count: 128) + "}",
+        "{\"meta\":" + String(repeating: "{\"a\":", count: 128) + "1" + String(repeating: "}", count: 128) + "}",
+    ])
+    func whatAWholeParseRefusesIsRefusedAlike(_ line: String) throws {
+        let file = HTMLReportTests.retried().replacingOccurrences(of: "{\"testRunStarted\"", with: line + "\n{\"testRunStarted\"")
+        let whole: String
+        do {
+            let node = try JSONParser.parse(line)
+            whole = node.members?.count == 1 ? "unknown envelope" : "not a Cucumber Messages envelope"
+        } catch { whole = "not JSON: \(error.message)" }
+        do {
+            _ = try HTMLReportTests.read(file)
+            Issue.record("accepted \(line.prefix(80))")
+        } catch { #expect(error.description.hasPrefix("f0.ndjson:4: " + whole), "\(error) for \(line.prefix(80))") }
+    }
+
+    /// HOSTILE 6: ten megabytes of `[`, of `\`, of `"\\`, or one string, are refused or read in one pass (a
+    /// rescan per byte would take minutes here).
+    @Test func aHugeHostileLineIsReadInOnePass() throws {
+        let size = 10 << 20
+        for (line, expected) in [
+            (String(repeating: "[", count: size), "not JSON"), (String(repeating: "\\", count: size), "not JSON"),
+            ("{\"meta\":\"" + String(repeating: "\\\\", count: size / 2) + "\"}", nil),
+            ("{\"source\":{\"data\":\"" + String(repeating: "\\\"{[", count: size / 4) + "\"}}", nil),
+            ("{\"pickle\":{\"name\":\"" + String(repeating: "\\u00e9", count: size / 6), "not JSON"),
+        ] as [(String, String?)] {
+            let file = HTMLReportTests.retried().replacingOccurrences(of: "{\"testRunStarted\"", with: line + "\n{\"testRunStarted\"")
+            do {
+                _ = try HTMLReportTests.read(file)
+                #expect(expected == nil, "accepted \(line.prefix(20))")
+            } catch { #expect(expected.map { error.description.hasPrefix("f0.ndjson:4: " + $0) } == true, "\(error)") }
+        }
+    }
+
+    /// HOSTILE 7: invalid UTF-8 in a string reads as U+FFFD, in a name, a step's text and a message.
+    @Test func invalidUTF8ReadsAsReplacementCharacters() throws {
+        // The hostile text is "<": each one becomes 0xFF 0xC3 (a byte that never starts a character, then a lead byte
+        // cut short by the closing quote).
+        let bytes = Array(HTMLReportTests.retried(hostile: "<").utf8).flatMap { $0 == UInt8(ascii: "<") ? [0xFF, 0xC3] : [$0] }
+        let run = try MessagesReader.read([("f.ndjson", bytes)])
+        #expect(run.scenarios[0].name == "flaky \u{FFFD}\u{FFFD}")
+        #expect(run.scenarios[0].feature == "F \u{FFFD}\u{FFFD}")
+        #expect(run.scenarios[0].attempts[0].steps[0].text == "When I do \u{FFFD}\u{FFFD}")
+        #expect(run.scenarios[0].attempts[0].steps[0].message == "boom \u{FFFD}\u{FFFD}")
+        #expect(HTMLReport.render(run).contains("flaky \u{FFFD}\u{FFFD}"))
+    }
+}
