@@ -120,14 +120,9 @@ package enum CheckCommand {
     ) -> Bool {
         let (pickles, loadProblems, read) = ScenarioLint.loadWithSources([path])
         sources += read
-        var problems =
+        let problems =
             loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
             + StepVariables.problems(pickles, defines: variables.defines, environment: variables.environment)
-        // Cucumber accepts a feature file without scenarios; nothing would run from it, which is almost never what
-        // its author meant (CR line endings, a misspelt keyword): `check` fails it rather than print "ok".
-        if problems.isEmpty, pickles.isEmpty, let source = read.first, case .success(let parsed) = source.document {
-            problems.append("\(path): no scenarios: " + ScenarioLint.whyEmpty(parsed.document, text: source.text))
-        }
         for problem in problems { Console.error(problem) }
         if problems.isEmpty { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
         return problems.isEmpty

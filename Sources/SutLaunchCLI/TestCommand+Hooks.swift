@@ -36,6 +36,14 @@ extension TestCommand {
             printFailure(failure)
             var result = ScenarioResult.loadError([failure])
             result.pickle.name = "AfterAll hooks"
+            // Located at the hook itself (`./h.steps.json:3`), cut at its last colon: the file name may hold one.
+            if let hook = Hook.ordered(options.hooks, .afterAll).first(where: { failure.hasPrefix($0.title) }),
+                let colon = hook.source.lastIndex(of: ":"), let line = Int(hook.source[hook.source.index(after: colon)...])
+            {
+                result.pickle.uri = String(hook.source[..<colon])
+                result.pickle.line = line
+                result.failedStep = hook.source
+            }
             return result
         }
     }

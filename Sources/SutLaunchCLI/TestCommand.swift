@@ -96,6 +96,8 @@ package enum TestCommand {
             case .finished(let code): return code
             case .next(let loaded): suite = loaded
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure(error, report: options.earlyReport)
         }
@@ -117,6 +119,10 @@ package enum TestCommand {
         scenario.lines = Dictionary(
             scenario.lines.map { (firstSpelling[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { $0.union($1) })
         var (pickles, problems, sources) = ScenarioLint.loadWithSources(files)
+        // An output on a file the run reads is refused before anything runs, and writes no report (not even --report).
+        do { try TestReadFiles.check(options, featureFiles: files, pickles: pickles, environment: environment) } catch {
+            throw CommandFailure(error, report: nil)
+        }
         // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
         // on every way out after loading, so a run that fails early still leaves its file. Built only when asked
         // for: for 1,000 files it is most of what `test --list` costs (1.05 s instead of 0.3 s).

@@ -24,6 +24,7 @@ package enum UsageProblem: Sendable, Hashable {
     case notNameValue(String, value: String)
     case invalidDefineName(String, value: String, name: String)
     case emptyProgramDefine(origin: String)
+    case builtInDefine(String, name: String)
     case givenTwice(String, first: String, second: String)
     // Files.
     case cannotWrite(String, path: String, problem: String, index: Int?)
@@ -90,6 +91,8 @@ package enum UsageProblem: Sendable, Hashable {
         case .invalidDefineName(let spelling, let value, let name):
             "\(spelling) '\(value)': \(name.isEmpty ? "no name before =" : "'\(name)' is not a name") (a letter or _, then letters, digits or _)"
         case .emptyProgramDefine(let origin): "\(origin): PROGRAM= names no program"
+        case .builtInDefine(let origin, let name):
+            "\(origin): \(name) is set by sut-launch for each scenario (its program gets it too); give the value another name"
         case .givenTwice(let subject, let first, let second): "\(subject) is given twice: \(first) and \(second); keep one"
         case .cannotWrite(let spelling, let path, let problem, let index):
             "\(spelling) \(path): cannot write there: \(problem)" + Self.argument(index)

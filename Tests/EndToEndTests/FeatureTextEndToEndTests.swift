@@ -55,7 +55,8 @@ import Testing
         #expect(check.stdout.isEmpty, "\(check.stdout)")
         #expect(check.stderr.contains("\(url.path): no scenarios: "), "\(check.stderr)")
         #expect(check.stderr.contains(reason), "\(check.stderr)")
-        // And `test` selects nothing from it: exit 5, never a pass.
-        #expect(try CLI.run(["test", url.path]).status == 5)
+        // And `test` refuses it alike: exit 3 with the same reason, never a pass (nor an empty selection).
+        let test = try CLI.run(["test", url.path])
+        #expect(test.status == 3 && test.stderr.contains(reason), "\(test.stderr)")
     }
 }

@@ -8,6 +8,13 @@ extension FileSystem {
     /// True when `first` and `second` name one file: the same canonical directory and name (the file need not
     /// exist yet: `out.json` and `./dir/../out.json`), or, when both exist, the same device and inode (a symlink
     /// or a hard link to it).
+    /// Device and inode of the file at `path` (links followed), or nil when there is none.
+    package static func identity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
     package static func sameFile(_ first: String, _ second: String) -> Bool {
         if let one = canonicalName(first), let other = canonicalName(second), one == other { return true }
         var a = stat()

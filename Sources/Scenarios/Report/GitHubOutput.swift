@@ -72,6 +72,12 @@ package enum GitHubOutput {
     /// The failing step's file and line (`login.feature:14: Then …`), else the scenario's.
     static func location(_ result: ScenarioResult) -> (String, Int) {
         let text = result.failedStep ?? result.pickle.location
+        // The path may hold a colon (`x:7.feature`): the line is what follows the scenario's own path.
+        let uri = result.pickle.uri
+        if text.hasPrefix(uri + ":") {
+            let rest = text.dropFirst(uri.count + 1)
+            if let line = BoundedNumber.integer(rest.prefix { $0 != ":" }, in: 1...Int(Int32.max)) { return (uri, line) }
+        }
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         if parts.count >= 2, let line = BoundedNumber.integer(parts[1], in: 1...Int(Int32.max)) { return (String(parts[0]), line) }
         return (result.pickle.uri, result.pickle.line)

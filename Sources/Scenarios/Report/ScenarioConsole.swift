@@ -96,7 +96,11 @@ package final class ScenarioConsole: Sendable {
         if result.status != .passed {
             // Program output and step text are quoted here: an ESC from them could retitle the terminal or erase the
             // failure, a lone CR draw a ✓ over this line.
-            let details = JUnitReport.systemOut(result).splitLines(.lf).map { line -> String in
+            // The feature file's path too: a LF in its name would start a line of its own.
+            var shown = result
+            shown.pickle.uri = result.pickle.uri.escapingControlCharacters()
+            shown.failedStep = result.failedStep?.escapingControlCharacters()
+            let details = JUnitReport.systemOut(shown).splitLines(.lf).map { line -> String in
                 let detail = line.escapingControlCharacters(keepingTabs: true)
                 guard colours, !detail.hasPrefix("---"), !detail.hasPrefix("+++") else { return "    " + detail }
                 if detail.hasPrefix("-") { return "    \u{1B}[31m" + detail + "\u{1B}[0m" }

@@ -129,12 +129,20 @@ package enum RerunFile {
 
     /// The rerun file of `results`: each scenario that failed the run (failed, could not run, not run; not a
     /// quarantined failure, not a flaky pass), as `path:line:line`, a feature file per line, in run order.
+    /// A run that failed only in an AfterAll hook has no failed scenario, but rerunning nothing would not
+    /// reproduce it: the file then lists every scenario that ran (the hook runs after them again).
     /// - Returns: the text, or the problem: a path holding a line break, which no line of the file can carry.
     package static func render(_ results: [ScenarioResult]) -> Result<String, Problem> {
+        // Run-level results (load problems, AfterAll hooks) are no scenario: their location is not a feature file.
+        let isRunLevel = { (result: ScenarioResult) in result.pickle.featureName == "sut-launch" && result.pickle.steps.isEmpty }
+        let scenarios = results.filter { !isRunLevel($0) && $0.pickle.line > 0 }
+        let onlyHooksFailed =
+            results.contains { isRunLevel($0) && $0.failsTheRun && $0.pickle.line > 0 } && !scenarios.contains(where: \.failsTheRun)
         var order: [String] = []
         var lines: [String: [Int]] = [:]
-        for result in results where result.failsTheRun && result.pickle.line > 0 {
+        for result in scenarios where result.failsTheRun || onlyHooksFailed {
             let uri = result.pickle.uri
+            if lines[uri]?.contains(result.pickle.line) == true { continue }
             if uri.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) {
                 return .failure(Problem(uri, result.pickle.line, "a feature path with a line break cannot be written to a rerun file"))
             }

@@ -32,15 +32,27 @@ package enum ScenarioLint {
                 problems.append("\(path): cannot read the file (\(FileSystem.unreadable(path)))")
                 continue
             }
+            // As Cucumber's reference parser, which cannot read it either: never decoded to U+FFFD.
+            if let problem = UTF8Position.problem(path, bytes, what: "feature file") {
+                problems.append(problem)
+                continue
+            }
             let text = String(decoding: bytes, as: UTF8.self)
             do throws(GherkinError) {
                 let document = try GherkinParser.parse(text, uri: path)
                 // What Cucumber accepts but the author likely did not mean: said, never fatal (files stay portable).
                 let compiled = Pickle.compile(document)
                 if printingWarnings {
-                    for warning in document.warnings + TimeoutTags.warnings(compiled) { Console.line("warning: " + warning) }
+                    for warning in document.warnings + TimeoutTags.warnings(compiled) {
+                        // Console.line keeps line breaks: a LF in the file's name must not start a line of its own.
+                        let shown = warning.hasPrefix(path) ? path.escapingControlCharacters() + warning.dropFirst(path.count) : warning
+                        Console.line("warning: " + shown)
+                    }
                 }
                 sources.append(Source(uri: path, text: text, document: .success((document, compiled))))
+                // Cucumber accepts a file without scenarios; nothing would run from it, which is almost never what its
+                // author meant (CR line endings, a misspelt keyword): `check` and `test` both refuse it (exit 3).
+                if compiled.isEmpty { problems.append("\(path): no scenarios: " + whyEmpty(document, text: text)) }
                 problems += stepProblems(compiled)
                 problems += snapshotCollisions(compiled)
                 pickles += compiled

@@ -160,6 +160,16 @@ final class ScenarioRun {
         StepVariables.substitute(text) { variable($0) ?? "" }
     }
 
+    /// `text` expanded as ``expand(_:)`` for a step's expected text, which may not come out empty: an empty text
+    /// is in every output, so the step could not fail (a `-D VERSION="$VERSION"` with the variable unset).
+    func expandExpected(_ text: String) throws(StepFailure) -> String {
+        let expanded = expand(text)
+        guard expanded.isEmpty else { return expanded }
+        let names = StepVariables.names(in: text).map { "${\($0)}" }.joined(separator: ", ")
+        throw StepFailure(
+            "\"\(text)\" expands to empty text (\(names) empty), so this step could never fail; give it a value", kind: .error)
+    }
+
     /// A JSON doc string with `${NAME}` substituted inside its strings (``StepVariables/substituteInJSON(_:_:)``).
     func expandJSON(_ text: String) throws(StepFailure) -> String {
         do { return try StepVariables.substituteInJSON(text) { variable($0) ?? "" } } catch {

@@ -3,7 +3,7 @@ import AutomationSupport
 /// Expected output as trycmd writes it: a line may hold `[..]` (any text on that line), and a line that is
 /// just `...` matches any number of lines. One trailing newline is ignored on both sides. Compared as bytes:
 /// the expected text's UTF-8 against what was written (no Unicode normalization; invalid UTF-8 in the actual
-/// bytes never equals U+FFFD in the expected text).
+/// bytes never equals U+FFFD in the expected text; a CR is a byte like any other, CRLF output does not equal LF).
 package enum OutputPattern {
     typealias Line = ArraySlice<UInt8>
 
@@ -23,10 +23,11 @@ package enum OutputPattern {
         var text = bytes[...]
         if text.last == newline { text = text.dropLast() }
         if text.isEmpty { return [] }
-        return text.split(separator: newline, omittingEmptySubsequences: false).map { $0.last == carriageReturn ? $0.dropLast() : $0 }
+        // A CR before LF stays in its line: CRLF output is not LF output (a Windows-ism regression must fail).
+        return text.split(separator: newline, omittingEmptySubsequences: false)
     }
 
-    private static let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+    private static let newline = UInt8(ascii: "\n")
     private static let ellipsis = Array("...".utf8)[...], wildcard = Array("[..]".utf8)
 
     /// Line by line; `...` tries every number of lines (iteratively, no recursion on the input).
@@ -82,8 +83,13 @@ package enum OutputPattern {
 /// differing region so a diff never costs more than a few million steps). Lines are shown decoded as UTF-8.
 enum UnifiedDiff {
     static func render(expected bytes: [OutputPattern.Line], actual actualBytes: [OutputPattern.Line], context: Int = 3) -> String {
-        let expected = bytes.map { String(decoding: $0, as: UTF8.self) }
-        let actual = actualBytes.map { String(decoding: $0, as: UTF8.self) }
+        // A CR is shown as \r: CRLF and LF lines would otherwise look the same in the diff.
+        let shown = { (line: OutputPattern.Line) in
+            line.split(separator: UInt8(ascii: "\r"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+                .joined(separator: "\\r")
+        }
+        let expected = bytes.map(shown)
+        let actual = actualBytes.map(shown)
         let same = { (i: Int, j: Int) in OutputPattern.lineMatches(bytes[i], actualBytes[j]) }
         var prefix = 0
         while prefix < expected.count, prefix < actual.count, same(prefix, prefix) { prefix += 1 }

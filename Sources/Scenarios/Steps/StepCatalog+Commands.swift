@@ -63,7 +63,12 @@ extension StepCatalog {
                 throw StepFailure(
                     "unknown signal \"\(captures[0])\"; use one of \(signalNames.map(\.name).joined(separator: ", "))", kind: .error)
             }
-            try run.requireProcess().signalGroup(number)
+            let process = try run.requireProcess()
+            // A signal to a program that ended goes nowhere: the step asked for something that cannot happen.
+            if let status = process.status, !process.groupIsAlive {
+                throw StepFailure("cannot send the signal \(captures[0]): the program already \(status)")
+            }
+            process.signalGroup(number)
         },
         StepDefinition("the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"") {
             run, captures, step in
@@ -107,12 +112,13 @@ extension StepCatalog {
             }
         },
         StepDefinition(
-            "the file \(quoted) contains \(quoted)", example: "Then the file \"log.txt\" contains \"done\"", check: { pathProblem($0[0]) }
+            "the file \(quoted) contains \(quoted)", example: "Then the file \"log.txt\" contains \"done\"",
+            check: { pathProblem($0[0]) ?? emptyTextProblem($0[1]) }
         ) { run, captures, _ in
             let bytes = try run.fileBytes(captures[0])
-            let wanted = run.expand(captures[1])
+            let wanted = try run.expandExpected(captures[1])
             // Bytes, as Then I see is: the text's UTF-8 somewhere in the file (no Unicode normalization).
-            if !wanted.isEmpty && ByteSearch.firstRange(of: Array(wanted.utf8), in: bytes) == nil {
+            if ByteSearch.firstRange(of: Array(wanted.utf8), in: bytes) == nil {
                 throw StepFailure(
                     "\(captures[0]) does not contain \"\(wanted)\"; it holds:\n\(String(decoding: bytes.prefix(2000), as: UTF8.self))")
             }
@@ -176,6 +182,19 @@ extension ScenarioRun {
                 "the \(stream.rawValue) is \(process.output.byteCount(stream)) bytes; whole-output steps compare at most \(ByteSize.text(process.output.captureLimit)) (use Then I see or a line matching step on larger output)"
             )
         }
-        return Array(process.output.captured(stream))
+        let bytes = Array(process.output.captured(stream))
+        // A terminal's driver writes each LF the program wrote as CRLF (ONLCR): one CR before each LF is the
+        // terminal's, not the program's, so it is taken out again; every other byte is compared as it came.
+        return terminal == nil ? bytes : Self.withoutTerminalCR(bytes)
+    }
+
+    static func withoutTerminalCR(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") { continue }
+            result.append(byte)
+        }
+        return result
     }
 }

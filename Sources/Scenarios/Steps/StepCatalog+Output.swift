@@ -8,9 +8,9 @@ extension StepCatalog {
     static let output: [StepDefinition] = [
         StepDefinition(
             "I see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I see \"logged in as ada\"",
-            durationCaptures: [2]
+            durationCaptures: [2], check: { emptyTextProblem($0[0]) }
         ) { run, captures, _ in
-            let text = run.expand(captures[0])
+            let text = try run.expandExpected(captures[0])
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             try run.within(captures[2]) {
                 var matcher = TextMatcher(text)
@@ -22,9 +22,11 @@ extension StepCatalog {
                 }
             }
         },
-        StepDefinition("the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1]) {
-            run, captures, _ in
-            let text = run.expand(captures[0])
+        StepDefinition(
+            "the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1],
+            check: { emptyTextProblem($0[0]) }
+        ) { run, captures, _ in
+            let text = try run.expandExpected(captures[0])
             guard let size = run.terminal else {
                 throw StepFailure("the screen needs Given the program runs in a terminal before the launch", kind: .error)
             }
@@ -59,9 +61,9 @@ extension StepCatalog {
         },
         StepDefinition(
             "I do not see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I do not see \"error\"",
-            durationCaptures: [2]
+            durationCaptures: [2], check: { emptyTextProblem($0[0]) }
         ) { run, captures, _ in
-            let text = run.expand(captures[0])
+            let text = try run.expandExpected(captures[0])
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             var matcher = TextMatcher(text)
             // With `within`: watch for the whole period (or until the program ends); without: all output so far.
@@ -76,6 +78,11 @@ extension StepCatalog {
             }
         },
     ]
+
+    /// An empty expected text is found in any output (and never absent from it): such a step cannot fail.
+    static func emptyTextProblem(_ text: String) -> String? {
+        text.isEmpty ? "the expected text is empty, so this step could never fail; write the text to look for" : nil
+    }
 
     /// Why a step's regular expression cannot be used (found at load, by check, test and --dry-run), or nil.
     static func regexProblem(_ source: String) -> String? {

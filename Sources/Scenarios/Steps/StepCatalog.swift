@@ -231,13 +231,14 @@ package enum StepCatalog {
             check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) }
         ) { run, captures, _ in
             // The program may send the request a moment after launch: wait for the count (up to the step
-            // timeout, less once the program has ended), then compare exactly.
+            // timeout, less once the program has ended), then compare exactly. A count of 0 is an absence: it is
+            // watched until the program has ended (and the server was idle 100 ms), or for the whole step timeout.
             let expected = try StepNumbers.integer(captures[0], "the request count", in: StepNumbers.requestCount)
             var count = try requests(run, captures[1], captures[2]).count
             let deadline = ContinuousClock.now + run.waitLimit
             var endedAt: ContinuousClock.Instant?
-            while count < expected && ContinuousClock.now < deadline {
-                if run.process?.status != nil {
+            while (expected == 0 ? count == 0 : count < expected) && ContinuousClock.now < deadline {
+                if run.process.map({ $0.status != nil }) ?? true {
                     endedAt = endedAt ?? .now
                     if ContinuousClock.now - endedAt! > .milliseconds(100) { break } // ended, and the server is idle
                 }

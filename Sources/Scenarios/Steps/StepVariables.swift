@@ -4,7 +4,7 @@ import AutomationSupport
 /// is not substituted again).
 package enum StepVariables {
     /// Names whose values exist only once the scenario runs: what its program gets in its environment.
-    static let runTime: Set<String> = [
+    package static let runTime: Set<String> = [
         "SUT_MOCK_SERVER_URL", "SUT_MOCK_SERVER_CA", "SUT_MOCK_PROXY_URL", "SUT_CONTROL_URL", "SUT_UNDER_TEST", "SUT_EPHEMERAL",
         "SUT_AUTOMATION",
     ]

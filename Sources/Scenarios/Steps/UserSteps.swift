@@ -65,6 +65,11 @@ package enum UserSteps {
                 problems.append("\(path): cannot read the step file (\(FileSystem.unreadable(path)))")
                 continue
             }
+            // JSON is UTF-8 (RFC 8259): a bad byte would otherwise become U+FFFD and match a step nobody wrote.
+            if let problem = UTF8Position.problem(path, bytes, what: "step file") {
+                problems.append(problem)
+                continue
+            }
             let root: JSONNode
             do { root = try JSONParser.parse(bytes) } catch {
                 problems.append("\(path):\(error)")

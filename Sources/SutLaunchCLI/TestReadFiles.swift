@@ -1,0 +1,121 @@
+import AutomationSupport
+import ProcessEngine
+import Scenarios
+
+/// No output of `test` may name a file the run reads (docs/security.md). Checked once the feature files are
+/// found and parsed, before any hook or scenario runs, so the reports of the refused run are not written either.
+///
+/// The files the run reads, as far as they can be known before it runs:
+/// - every file named on the command line: feature files, `--steps`, `--rerun-failed` (which `--write-rerun` alone
+///   may name: it is read before the run, written after), `--quarantine`, `--shard-timings`, `-D PROGRAM`;
+/// - under each directory operand: every `.feature` and `.steps.json` file and everything under `__snapshots__/`;
+///   beside each feature file: the step files discovery loads and its `__snapshots__/FILE/`;
+/// - what a selected scenario's steps name: `Given the files from "DIR"` and `Given the stubs "PATH"` (every file
+///   under them), `Given the program "PATH"` (a path with `/`), with `${NAME}` from `-D` and the environment.
+/// A file a step names in a way known only as it runs (a path a program prints) is not covered.
+/// An output that exists is compared by device and inode (links, hard links, `./` spellings); one that does not
+/// yet exist cannot be a file the run reads, but is still compared resolved against the command line's files.
+enum TestReadFiles {
+    /// Files visited under the feature and fixture directories, at most (a larger tree is checked this far).
+    static let walkLimit = 200_000
+
+    static func check(_ options: TestOptions, featureFiles: [String], pickles: [Pickle], environment: [String: String])
+        throws(UsageError)
+    {
+        let outputs = Self.outputs(options)
+        guard !outputs.isEmpty else { return }
+        let named = commandLine(options)
+        for output in outputs {
+            // `--write-rerun` may name the `--rerun-failed` file: it is read before the run and written after it.
+            let rereads = output.origin.hasPrefix("--write-rerun ")
+            for input in named where FileSystem.sameFile(input.path, output.path) && !(rereads && input.rerun) {
+                throw UsageError(.wouldOverwrite(output: output.origin, input: input.origin))
+            }
+        }
+        let existing = outputs.compactMap { output in identity(output.path).map { (output, $0) } }
+        guard !existing.isEmpty else { return }
+        var budget = walkLimit
+        for input in found(options, featureFiles: featureFiles, pickles: pickles, environment: environment) {
+            var files: [String] = []
+            walk(input.path, into: &files, budget: &budget, only: input.only)
+            for file in files {
+                guard let id = identity(file), let (output, _) = existing.first(where: { $0.1 == id }) else { continue }
+                throw UsageError(.wouldOverwrite(output: output.origin, input: "\(file) (\(input.origin))"))
+            }
+        }
+    }
+
+    /// The output options in effect, each with how it was named.
+    static func outputs(_ options: TestOptions) -> [(path: String, origin: String)] {
+        var outputs: [(path: String, origin: String)] = []
+        if let path = options.junitPath {
+            outputs.append((path, options.junitFromEnvironment ? "XML_OUTPUT_FILE \(path)" : "--junit \(path)"))
+        }
+        for (path, name) in [(options.reportPath, "--report"), (options.messagesPath, "--messages"), (options.htmlPath, "--html")] {
+            if let path { outputs.append((path, "\(name) \(path)")) }
+        }
+        if let path = options.rerunPath { outputs.append((path, "--write-rerun \(path)")) }
+        return outputs
+    }
+
+    /// The files the command line names that the run reads.
+    static func commandLine(_ options: TestOptions) -> [(path: String, origin: String, rerun: Bool)] {
+        var inputs = options.featurePaths.filter(FileSystem.isRegularFile).map { ($0, "the feature file \($0)", false) }
+        for named in options.stepFiles + [options.quarantineFile, options.shardTimings].compactMap({ $0 }) {
+            inputs.append((named.path, "\(named.spelling) \(named.path)", false))
+        }
+        if let named = options.rerunFailed { inputs.append((named.path, "\(named.spelling) \(named.path)", true)) }
+        if let program = options.scenario.defines["PROGRAM"] { inputs.append((program, "the program -D PROGRAM=\(program)", false)) }
+        return inputs
+    }
+
+    /// Directories and files found from the feature files and their steps, with why each is read; `only` keeps
+    /// the files a feature directory's walk reads (feature, step and snapshot files).
+    static func found(_ options: TestOptions, featureFiles: [String], pickles: [Pickle], environment: [String: String]) -> [(
+        path: String, origin: String, only: Bool
+    )] {
+        // A directory operand is walked (discovery walks it too); beside a feature file, only what discovery reads.
+        var found = options.featurePaths.filter(FileSystem.isDirectory).map {
+            (path: $0, origin: "under the feature directory \($0)", only: true)
+        }
+        for file in featureFiles {
+            found.append((file, "a feature file of the run", false))
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            found.append((FileSystem.directory(of: file) + "/__snapshots__/" + name, "a snapshot of \(file)", false))
+        }
+        found += UserSteps.files(near: featureFiles).map { ($0, "a step file found beside the feature files", false) }
+        let steps = [("the files from ", false), ("the stubs ", false), ("the program ", true)]
+        for pickle in pickles {
+            for step in pickle.steps {
+                guard let (prefix, needsSlash) = steps.first(where: { step.text.hasPrefix($0.0 + "\"") }) else { continue }
+                let written = String(step.text.dropFirst(prefix.count + 1).prefix { $0 != "\"" })
+                let expanded = StepVariables.substitute(written) { options.scenario.defines[$0] ?? environment[$0] ?? "" }
+                if needsSlash && !expanded.contains("/") { continue }
+                let path =
+                    expanded.hasPrefix("/") || written.hasPrefix("${") ? expanded : FileSystem.directory(of: pickle.uri) + "/" + expanded
+                found.append((path, "named at \(pickle.uri):\(step.line)", false))
+            }
+        }
+        return found
+    }
+
+    /// Files under `path` (or `path` itself), links not followed into directories, at most `budget` entries in all.
+    private static func walk(
+        _ path: String, into files: inout [String], budget: inout Int, only: Bool, inSnapshots: Bool = false, depth: Int = 0
+    ) {
+        guard budget > 0, depth < 64, FileSystem.exists(path) || FileSystem.isSymbolicLink(path) else { return }
+        budget -= 1
+        guard FileSystem.isDirectory(path), !FileSystem.isSymbolicLink(path) else {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            if !only || inSnapshots || name.hasSuffix(".feature") || name.hasSuffix(".steps.json") { files.append(path) }
+            return
+        }
+        for name in FileSystem.list(path) {
+            walk(
+                path + "/" + name, into: &files, budget: &budget, only: only, inSnapshots: inSnapshots || name == "__snapshots__",
+                depth: depth + 1)
+        }
+    }
+
+    private static func identity(_ path: String) -> [UInt64]? { FileSystem.identity(path) }
+}
