@@ -32,6 +32,10 @@ package enum ScenarioLint {
                 problems.append("\(path): cannot read the file (\(FileSystem.unreadable(path)))")
                 continue
             }
+            if let problem = sizeProblem(path, bytes: bytes.count) {
+                problems.append(problem)
+                continue
+            }
             let text = String(decoding: bytes, as: UTF8.self)
             do throws(GherkinError) {
                 let document = try GherkinParser.parse(text, uri: path)
