@@ -4,7 +4,7 @@ import Scenarios
 
 /// The options of `sut-launch report [options] MESSAGES...`.
 package enum ReportOption: CommandOption {
-    case html, junit, junitStrict, json, messages, mergeAny, help
+    case html, junit, junitStrict, json, messages, mergeAny, allowMissingShards, help
 
     package var repeats: Bool { false }
 
@@ -16,6 +16,8 @@ package enum ReportOption: CommandOption {
         case .json: OptionSpec("--json", value: "FILE", help: "write the JSON report (what test --report writes)")
         case .messages: OptionSpec("--messages", value: "FILE", help: "write the Messages (merged into one run when several)")
         case .mergeAny: OptionSpec("--merge-any", help: "merge files of different runs (or one shard given twice) anyway")
+        case .allowMissingShards:
+            OptionSpec("--allow-missing-shards", help: "a partial merge is intended: shards missing or given twice do not fail it")
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }
@@ -24,7 +26,8 @@ package enum ReportOption: CommandOption {
 /// `sut-launch report [options] MESSAGES...`: renders the reports of a run from its Cucumber Messages (what
 /// `test --messages` wrote), the same bytes `test` wrote; several files (the shards of a CI run) are merged into
 /// one run. Exit 0: written, and the run passed; 1: written, and the run failed or a file was cut short (no
-/// `testRunFinished`); 2: usage (files of different runs without `--merge-any`); 3: a file is not Cucumber
+/// `testRunFinished`, or the runs' records name shards that are missing or given twice, without
+/// `--allow-missing-shards`); 2: usage (files of different runs without `--merge-any`); 3: a file is not Cucumber
 /// Messages (file:line says where); 74: a report could not be written.
 package enum ReportCommand {
     package static var help: String {
@@ -34,8 +37,9 @@ package enum ReportCommand {
 
         Renders reports from Cucumber Messages files (test --messages): the bytes test --html/--junit/--report
         write. Several files (the shards of one CI run, same run id) are merged into one run: one summary, one
-        JUnit, one HTML. Exit 0 the run passed, 1 it failed or a file is cut short, 2 usage (files of different
-        runs), 3 a file is not Cucumber Messages, 74 a report could not be written.
+        JUnit, one HTML. Exit 0 the run passed, 1 it failed, a file is cut short or a --shard I/N is missing or
+        given twice, 2 usage (files of different runs), 3 a file is not Cucumber Messages, 74 a report could not
+        be written.
 
         OPTIONS:
 
@@ -73,7 +77,19 @@ package enum ReportCommand {
         for file in run.incomplete {
             Console.error("report: \(file): incomplete: no testRunFinished (the run was cut short); rendering what it holds (exit 1)")
         }
-        return write(run, files: files, paths: paths, strict: parsed.has(.junitStrict))
+        // The shards a run's own records say it had: a missing one is a report that looks green while a shard failed.
+        let shardProblems = ShardCompleteness.problems(run)
+        let partial = parsed.has(.allowMissingShards)
+        for problem in shardProblems {
+            if partial {
+                Console.line("report: \(problem); merged anyway (--allow-missing-shards)")
+            } else {
+                Console.error(
+                    "report: \(problem); rendering what the files hold (exit 1; --allow-missing-shards if a partial merge is intended)")
+            }
+        }
+        let code = write(run, files: files, paths: paths, strict: parsed.has(.junitStrict))
+        return code == 0 && !shardProblems.isEmpty && !partial ? 1 : code
     }
 
     private static func write(_ run: ReportRun, files: [(name: String, bytes: [UInt8])], paths: [ReportOption: String], strict: Bool)

@@ -136,8 +136,10 @@ import Testing
             ("{\"hook\": \"Befor\", \"run\": [\"true\"]}", "a hook needs \"hook\": \"Before\""),
             ("{\"hook\": \"Before\"}", "a hook needs \"run\""),
             ("{\"hook\": \"Before\", \"run\": [\"\"]}", "a hook needs \"run\""),
-            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"2h\"}", "\"timeout\" must be a duration up to 1h"),
-            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"-1s\"}", "\"timeout\" must be a duration up to 1h"),
+            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"2h\"}", "\"timeout\" must be a duration above 0 and up to 1h"),
+            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"-1s\"}", "\"timeout\" must be a duration above 0 and up to 1h"),
+            // Attack 2, m4: 0s failed every scenario the hook ran for.
+            ("{\"hook\": \"After\", \"run\": [\"true\"], \"timeout\": \"0s\"}", "\"timeout\" must be a duration above 0 and up to 1h"),
             ("{\"hook\": \"Before\", \"run\": [\"true\"], \"order\": 1e300}", "\"order\" must be a whole number"),
             ("{\"hook\": \"Before\", \"run\": [\"true\"], \"order\": 9223372036854775808}", "\"order\" must be a whole number"),
             ("{\"hook\": \"Before\", \"run\": [\"true\"], \"tags\": \"@a and (\"}", "hook tags \"@a and (\""),

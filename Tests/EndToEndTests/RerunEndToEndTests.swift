@@ -103,6 +103,8 @@ import Testing
             ),
             ("{\"pickle\":\n", "bad:1: not a Messages envelope"),
             ("\u{FF}\u{FE}not text", "bad:1: not UTF-8 text"),
+            // Attack 2, m2: the bad byte on line 2 was reported on line 1.
+            ("features/mixed.feature:4\n\u{E9}\n", "bad:2: not UTF-8 text"),
         ]
         for (text, problem) in cases {
             try Data(text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : 0x3F }).write(

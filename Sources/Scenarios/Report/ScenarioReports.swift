@@ -223,7 +223,9 @@ package final class ScenarioReports: Sendable {
             userSteps: userSteps)
         let bytes = Array((messages.lines.joined(separator: "\n") + "\n").utf8)
         let run: ReportRun
-        do { run = try MessagesReader.read([("the run", bytes)]) } catch {
+        // The run's own envelopes, in memory: no line limit (a feature file or message a report tool would refuse
+        // must not cost this run its JUnit, JSON and HTML).
+        do { run = try MessagesReader.read([("the run", bytes)], lineLimit: .max) } catch {
             Console.error("cannot read back the run's own Messages: \(error) (exit \(ExitCode.ioError))")
             return ExitCode.ioError
         }

@@ -44,7 +44,7 @@ extension RerunFile {
     /// name; blank lines and `#` comments skipped.
     package static func quarantineEntries(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
         guard bytes.count <= sizeLimit else { throw Problem(file, 1, "larger than \(sizeLimit >> 20) MiB (\(bytes.count) bytes)") }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
+        let text = try RerunFile.text(bytes, file: file)
         var entries: [Entry] = []
         for (index, raw) in lines(text).enumerated() {
             var line = raw

@@ -44,10 +44,21 @@ package enum RerunFile {
         }
     }
 
+    /// `bytes` as UTF-8 text; else a problem naming the first line that is not (not always line 1).
+    static func text(_ bytes: [UInt8], file: String) throws(Problem) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var line = 1
+        for piece in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if String(validating: piece, as: UTF8.self) == nil { break }
+            line += 1
+        }
+        throw Problem(file, line, "not UTF-8 text")
+    }
+
     /// A Cucumber rerun file: per line, `path:line[:line...]` (blank lines and `#` comments skipped), or several
     /// separated by spaces, as Cucumber-Ruby writes them; a space not after `.feature:LINE` belongs to the path.
     static func rerunLines(_ bytes: [UInt8], file: String) throws(Problem) -> [Entry] {
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Problem(file, 1, "not UTF-8 text") }
+        let text = try RerunFile.text(bytes, file: file)
         var entries: [Entry] = []
         for (index, line) in lines(text).enumerated() {
             let number = index + 1

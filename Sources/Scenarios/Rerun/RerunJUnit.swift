@@ -11,7 +11,7 @@ enum RerunJUnit {
     /// `<flakyFailure>`; a skipped or quarantined one `<skipped>`), each by `file`/`line` when it has them, else by
     /// `classname` (the feature) and `name`.
     static func entries(_ bytes: [UInt8], file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw RerunFile.Problem(file, 1, "not UTF-8 text") }
+        let text = try RerunFile.text(bytes, file: file)
         var scan = Scan(bytes: Array(text.utf8), file: file)
         var entries: [RerunFile.Entry] = []
         var current: (attributes: [String: String], at: Int, failed: Bool)?

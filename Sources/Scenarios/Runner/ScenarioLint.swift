@@ -32,6 +32,10 @@ package enum ScenarioLint {
                 problems.append("\(path): cannot read the file (\(FileSystem.unreadable(path)))")
                 continue
             }
+            if let problem = sizeProblem(path, bytes: bytes.count) {
+                problems.append(problem)
+                continue
+            }
             // As Cucumber's reference parser, which cannot read it either: never decoded to U+FFFD.
             if let problem = UTF8Position.problem(path, bytes, what: "feature file") {
                 problems.append(problem)

@@ -43,11 +43,7 @@ extension ScenarioRun {
     /// Stops what the scenario started and removes its trust files; returns the mock server's failures (unmet
     /// expectations, strict unexpected).
     func tearDown() -> [String] {
-        for process in launches.map(\.process) {
-            if process.status == nil { process.stop(signal: SignalNumber.terminate, grace: options.killGrace) }
-            process.finish(grace: options.killGrace)
-            _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
-        }
+        releaseProcesses()
         defer {
             if let trust {
                 trust.remove()
@@ -62,6 +58,16 @@ extension ScenarioRun {
         }
         server.stop()
         return server.summary.failures + (recorded ?? []).map { "recording: \($0)" }
+    }
+
+    /// Stops what still runs of the scenario's processes and forgets them all (teardown, and again after the After
+    /// hooks, which run once the scenario's own programs have ended).
+    func releaseProcesses() {
+        for process in launches.map(\.process) {
+            if process.status == nil { process.stop(signal: SignalNumber.terminate, grace: options.killGrace) }
+            process.finish(grace: options.killGrace)
+            _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: process.pid) }
+        }
     }
 
     var unexpectedRequests: [String] {

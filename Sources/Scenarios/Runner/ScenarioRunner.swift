@@ -237,6 +237,15 @@ package enum ScenarioRunner {
             failure = (last, StepFailure("timed out: reached \(timeoutName(pickle, timeout: timeout)) during this step"))
             trail[index] = "✗" + trail[index].dropFirst()
         }
+        // The scenario's programs end and the mock server's end-of-scenario checks run before the After hooks, so
+        // their SCENARIO_STATUS is the scenario's final one.
+        let outputTail = run.outputTail()
+        let unexpected = run.unexpectedRequests
+        let hadServer = run.server != nil
+        let serverFailures = run.tearDown()
+        if failure == nil, !serverFailures.isEmpty {
+            failure = (nil, StepFailure("mock server: " + serverFailures.joined(separator: "; ")))
+        }
         if preflightPassed { // After hooks run whenever the scenario started, even after a failed Before hook
             let status = failure == nil ? "passed" : timedOut ? "timed-out" : "failed"
             let (results, failures) = runAfterHooks(pickle, in: run, options: options, status: status)
@@ -252,14 +261,8 @@ package enum ScenarioRunner {
             }
         }
         progress.stepsFinished()
-        let outputTail = run.outputTail()
-        let unexpected = run.unexpectedRequests
-        let hadServer = run.server != nil
-        let serverFailures = run.tearDown()
+        run.releaseProcesses()
         run.recordCoverage()
-        if failure == nil, !serverFailures.isEmpty {
-            failure = (nil, StepFailure("mock server: " + serverFailures.joined(separator: "; ")))
-        }
         var result = ScenarioResult(
             pickle: pickle, status: .passed, duration: .now - started, trail: trail,
             outputTail: outputTail, unexpectedRequests: unexpected)

@@ -141,8 +141,9 @@ extension UserSteps {
         }
         var timeout = Hook.defaultTimeout
         if let node = entry["timeout"] {
-            guard let text = node.string, let value = DurationParser.parse(text), value <= Hook.maxTimeout else {
-                throw StepFailure("\(source): \"timeout\" must be a duration up to 1h: 500ms, 30s, 2m", kind: .error)
+            // 0s would fail every scenario the hook runs for ("still running after its 0ms timeout"): refused here.
+            guard let text = node.string, let value = DurationParser.parse(text), value > .zero, value <= Hook.maxTimeout else {
+                throw StepFailure("\(source): \"timeout\" must be a duration above 0 and up to 1h: 500ms, 30s, 2m", kind: .error)
             }
             timeout = value
         }

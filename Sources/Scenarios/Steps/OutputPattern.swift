@@ -30,25 +30,22 @@ package enum OutputPattern {
     private static let newline = UInt8(ascii: "\n")
     private static let ellipsis = Array("...".utf8)[...], wildcard = Array("[..]".utf8)
 
-    /// Line by line; `...` tries every number of lines (iteratively, no recursion on the input).
+    /// Line by line; `...` tries every number of lines (iteratively, no recursion on the input). Linear in the
+    /// lines for a pattern without `...`: only the places the pattern so far can reach are tried.
     static func matches(_ pattern: ArraySlice<Line>, _ lines: ArraySlice<Line>) -> Bool {
-        // reachable[j]: the pattern so far can consume exactly the first j lines.
-        var reachable = [Bool](repeating: false, count: lines.count + 1)
-        reachable[0] = true
+        // reachable: ascending, the j for which the pattern so far can consume exactly the first j lines.
+        var reachable = [0]
         for item in pattern {
-            var next = [Bool](repeating: false, count: lines.count + 1)
+            guard let first = reachable.first else { return false }
             if item.elementsEqual(ellipsis) {
-                var any = false
-                for j in 0...lines.count {
-                    any = any || reachable[j]
-                    next[j] = any
-                }
+                reachable = Array(first...lines.count)
             } else {
-                for j in 0..<lines.count where reachable[j] && lineMatches(item, lines[lines.startIndex + j]) { next[j + 1] = true }
+                reachable = reachable.compactMap { j in
+                    j < lines.count && lineMatches(item, lines[lines.startIndex + j]) ? j + 1 : nil
+                }
             }
-            reachable = next
         }
-        return reachable[lines.count]
+        return reachable.last == lines.count
     }
 
     /// A line with `[..]` wildcards against one actual line, byte for byte.
@@ -83,11 +80,6 @@ package enum OutputPattern {
 /// differing region so a diff never costs more than a few million steps). Lines are shown decoded as UTF-8.
 enum UnifiedDiff {
     static func render(expected bytes: [OutputPattern.Line], actual actualBytes: [OutputPattern.Line], context: Int = 3) -> String {
-        // A CR is shown as \r: CRLF and LF lines would otherwise look the same in the diff.
-        let shown = { (line: OutputPattern.Line) in
-            line.split(separator: UInt8(ascii: "\r"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-                .joined(separator: "\\r")
-        }
         let expected = bytes.map(shown)
         let actual = actualBytes.map(shown)
         let same = { (i: Int, j: Int) in OutputPattern.lineMatches(bytes[i], actualBytes[j]) }
@@ -137,6 +129,31 @@ enum UnifiedDiff {
         let after = expected[(expected.count - suffix)..<min(expected.count, expected.count - suffix + context)].map { " " + $0 }
         let header =
             "--- expected\n+++ actual\n@@ -\(max(1, prefix - context + 1)),\(expected.count) +\(max(1, prefix - context + 1)),\(actual.count) @@"
-        return ([header] + before + body + after).joined(separator: "\n")
+        return capped(([header] + before + body + after).joined(separator: "\n"))
+    }
+
+    /// The most bytes of one line a diff shows, and of a whole diff: a failure message stays readable and every
+    /// report can hold it (the rest is counted, never dropped silently).
+    static let lineLimit = 4096, diffLimit = 256 << 10
+
+    /// A line as the diff shows it: decoded as UTF-8, cut at ``lineLimit`` bytes with how many more it has.
+    /// A CR is shown as `\r`: CRLF and LF lines would otherwise look the same in the diff.
+    static func shown(_ line: OutputPattern.Line) -> String {
+        func text(_ bytes: ArraySlice<UInt8>) -> String {
+            bytes.split(separator: UInt8(ascii: "\r"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+                .joined(separator: "\\r")
+        }
+        guard line.count > lineLimit else { return text(line[...]) }
+        return text(line.prefix(lineLimit)) + "… \(line.count - lineLimit) more bytes on this line"
+    }
+
+    /// The diff cut at ``diffLimit`` bytes (at a line's end when one is near), with how many more it has.
+    static func capped(_ diff: String) -> String {
+        let bytes = Array(diff.utf8)
+        guard bytes.count > diffLimit else { return diff }
+        var end = diffLimit
+        while end > diffLimit / 2, bytes[end - 1] != UInt8(ascii: "\n") { end -= 1 }
+        if end == diffLimit / 2 { end = diffLimit }
+        return String(decoding: bytes[..<end], as: UTF8.self) + "… \(bytes.count - end) more bytes of diff"
     }
 }

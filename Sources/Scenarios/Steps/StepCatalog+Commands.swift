@@ -93,7 +93,7 @@ extension StepCatalog {
             switch captures[0] {
             case "output": actual = try run.finishedOutput(.stdout)
             case "error output": actual = try run.finishedOutput(.stderr)
-            default: actual = try run.fileBytes(captures[1])
+            default: actual = try run.comparedFileBytes(captures[1])
             }
             try Snapshots.compare(actual, named: captures[2], run: run)
         },
@@ -129,7 +129,7 @@ extension StepCatalog {
             guard let expected = step.docString?.content else {
                 throw StepFailure("this step needs a doc string with the expected content", kind: .error)
             }
-            if let difference = try run.portableMismatch(expected: run.expand(expected), actual: try run.fileBytes(captures[0])) {
+            if let difference = try run.portableMismatch(expected: run.expand(expected), actual: try run.comparedFileBytes(captures[0])) {
                 throw StepFailure("\(captures[0]) differs from what the step expects:\n\(difference)")
             }
         },
@@ -168,6 +168,21 @@ extension ScenarioRun {
             throw StepFailure(text.hasSuffix(": no such file") ? "\(name): no such file in the scenario's directory" : text)
         }
     }
+
+    /// A file's bytes for a whole-file comparison (`is:`, a snapshot): at most ``ScenarioRun/wholeTextLimit``, as
+    /// the whole-output steps; a larger file is refused by name (the comparison and its diff stay within budget).
+    func comparedFileBytes(_ name: String) throws(StepFailure) -> [UInt8] {
+        let bytes = try fileBytes(name)
+        guard bytes.count <= Self.wholeTextLimit else {
+            throw StepFailure(
+                "\(name) is \(bytes.count) bytes; whole-file steps compare at most \(ByteSize.text(Self.wholeTextLimit)) "
+                    + "(use Then the file \"\(name)\" contains \"…\" on larger files)")
+        }
+        return bytes
+    }
+
+    /// The most bytes a whole-output or whole-file comparison reads (what a program's stream keeps in memory).
+    static let wholeTextLimit = 16 << 20
 
     /// The whole output of the most recent command or program, once it has ended (waiting up to the step
     /// timeout for a launched program).

@@ -77,7 +77,9 @@ import Testing
         let expected = try Self.node("[" + (0..<3_000).map { _ in #"{"a": 1}"# }.joined(separator: ",") + "]")
         let body = "[" + (0..<3_000).map { #"{"a": \#($0 == 2_999 ? 1 : 2), "b": \#($0)}"# }.joined(separator: ",") + "]"
         let matcher = ValueMatcher.equalToJSON(expected, ignoreArrayOrder: true, ignoreExtraElements: true)
-        let (matched, note) = matcher.explained(body: Array(body.utf8), text: body, json: { try? JSONParser.parse(request: body) })
+        var budget = MatchBudget.perRequest
+        let (matched, note) = matcher.explained(
+            body: Array(body.utf8), text: body, json: { try? JSONParser.parse(request: body) }, budget: &budget)
         #expect(!matched)
         #expect(note?.contains("equalToJson's work budget") == true)
     }
