@@ -30,9 +30,13 @@ import Testing
                 ["test", "--run-id", "ci:7", "--shard", "\(shard)/3", "--messages", "m\(shard).ndjson", feature], cwd: directory)
             #expect(ran.status == 0, "\(ran.stderr)")
         }
-        let merged = try CLI.run(["report", "--messages", "merged.ndjson", "m1.ndjson", "m2.ndjson"], cwd: directory)
+        // Two of three shards: a partial merge, said so (--allow-missing-shards), or it is exit 1.
+        let partial = try CLI.run(["report", "--messages", "partial.ndjson", "m1.ndjson", "m2.ndjson"], cwd: directory)
+        #expect(partial.status == 1 && partial.stderr.contains("shard 3/3 missing"), "\(partial.stderr)")
+        let merged = try CLI.run(
+            ["report", "--allow-missing-shards", "--messages", "merged.ndjson", "m1.ndjson", "m2.ndjson"], cwd: directory)
         #expect(merged.status == 0, "\(merged.stderr)")
-        let again = try CLI.run(["report", "--html", "again.html", "merged.ndjson"], cwd: directory)
+        let again = try CLI.run(["report", "--allow-missing-shards", "--html", "again.html", "merged.ndjson"], cwd: directory)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try Self.text(directory, "again.html").contains("{\"shards\":2,"), "the merged file says it holds 2 shards")
         // A merge of the merged file and the third shard: 3 shards, no id twice, still Cucumber Messages.

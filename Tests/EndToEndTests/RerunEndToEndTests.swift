@@ -52,7 +52,9 @@ import Testing
     @Test func cucumberRubysOneLineRerunFilesAreRead() throws {
         let directory = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.write("Feature: other\n  Scenario: fails too\n    When I run \"false\"\n    Then the exit code is 0\n", "features/other file.feature", in: directory)
+        _ = try CLI.write(
+            "Feature: other\n  Scenario: fails too\n    When I run \"false\"\n    Then the exit code is 0\n", "features/other file.feature",
+            in: directory)
         _ = try CLI.write("features/mixed.feature:4  features/other file.feature:2\n", "rerun.txt", in: directory)
         let result = try CLI.run(["test", "--rerun-failed", "rerun.txt", "features/"], cwd: directory)
         #expect(result.status == 1, "\(result.stderr)")

@@ -122,7 +122,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let text =
             shape == "a long line"
-            ? "Feature: f\n  Scenario: s\n    Then I see \"" + String(repeating: "y", count: 20_000_000) + "\"\n"
+            ? "Feature: f\n  Scenario: s\n    Then I see \"" + String(repeating: "y", count: 2_000_000) + "\"\n"
             : "Feature: f\n  Scenario Outline: s\n    Then I see \"" + String(repeating: "<a>", count: 20_000)
                 + "\"\n    Examples:\n      | a |\n      | " + String(repeating: "y", count: 1_000) + " |\n"
         let feature = try CLI.write(text, "long.feature", in: directory)

@@ -24,6 +24,9 @@ package struct JSONParser {
     /// Set for request bodies: a decimal literal that is not the shortest form of its Double is refused, so two
     /// different numbers never compare equal as the same Double (``parse(request:)``).
     var exactDecimals = false
+    /// Invalid UTF-8 in a string reads as U+FFFD instead of being refused: for files another tool wrote, read to be
+    /// shown (Cucumber Messages), where the text is evidence, not something to match or serve.
+    var repairsUTF8 = false
     /// Arrays and objects nested deeper are refused (400 for a request body, exit 3 for a file): parsing,
     /// comparing and freeing a document recurse once per level, on connection threads with 1 MiB stacks.
     package static let maxDepth = 128
@@ -54,10 +57,13 @@ package struct JSONParser {
     }
 
     /// Parses one JSON document from UTF-8 bytes.
-    package static func parse(_ bytes: [UInt8], exactIntegers: Bool = false, exactDecimals: Bool = false) throws(Error) -> JSONNode {
+    package static func parse(
+        _ bytes: [UInt8], exactIntegers: Bool = false, exactDecimals: Bool = false, repairingUTF8: Bool = false
+    ) throws(Error) -> JSONNode {
         var parser = JSONParser(bytes)
         parser.exactIntegers = exactIntegers
         parser.exactDecimals = exactDecimals
+        parser.repairsUTF8 = repairingUTF8
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 } // a UTF-8 byte order mark
         parser.skipWhitespace()
         let node = try parser.parseValue()
@@ -291,6 +297,10 @@ package struct JSONParser {
         var parser = Unicode.UTF8.ForwardParser()
         if case .valid(let encoded) = parser.parseScalar(from: &iterator) {
             index += encoded.count
+            return
+        }
+        if repairsUTF8 { // the byte is kept and the string's decoding makes it U+FFFD
+            index += 1
             return
         }
         throw error(

@@ -255,7 +255,7 @@ struct MessagesLine {
             case UInt8(ascii: "r"): utf8.append(0x0D)
             case UInt8(ascii: "t"): utf8.append(0x09)
             case UInt8(ascii: "u"):
-                guard let text = (try? JSONParser.parse(Array(bytes[begin..<index])))?.string else { throw Stop() }
+                guard let text = (try? JSONParser.parse(Array(bytes[begin..<index]), repairingUTF8: true))?.string else { throw Stop() }
                 return text
             default: utf8.append(escape) // \" \\ \/
             }

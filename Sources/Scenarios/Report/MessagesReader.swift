@@ -95,7 +95,7 @@ package struct MessagesReader {
     private static func parse(_ line: ArraySlice<UInt8>, at place: Place, last: Bool) throws(Problem) -> (key: String, value: JSONNode)? {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
         let node: JSONNode
-        do { node = try JSONParser.parse(Array(line)) } catch {
+        do { node = try JSONParser.parse(Array(line), repairingUTF8: true) } catch {
             throw Problem(description: "\(place): not JSON: \(error.message)\(last ? " (the file ends mid-line: truncated?)" : "")")
         }
         guard let members = node.members, members.count == 1 else {
@@ -275,7 +275,9 @@ package struct MessagesReader {
             return
         }
         if mediaType == "application/json", name == ReportRecord.resultFile || name == ReportRecord.runFile {
-            guard let node = try? JSONParser.parse(body) else { throw Problem(description: "\(place): \(name) is not JSON") }
+            guard let node = try? JSONParser.parse(Array(body.utf8), repairingUTF8: true) else {
+                throw Problem(description: "\(place): \(name) is not JSON")
+            }
             if name == ReportRecord.runFile {
                 guard let (record, orphans) = ReportRecord.run(node) else {
                     throw Problem(description: "\(place): \(name) lacks runId, exitCode or seconds")
