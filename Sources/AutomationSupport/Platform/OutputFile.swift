@@ -72,11 +72,10 @@ package enum OutputFile {
             guard fstat(directory.descriptor, &info) == 0, info.st_nlink > 0 else {
                 return "directory \(directory.path) was removed during the run; \(path) is not written anywhere else"
             }
-            switch directory.kind(ofEntry: name(path)) {
+            let kind = directory.kind(ofEntry: name(path))
+            switch kind {
             case nil, .file?:
-                if directory.kind(ofEntry: name(path)) == .file, faccessat(directory.descriptor, name(path), W_OK, 0) != 0 {
-                    return "\(path) is not writable"
-                }
+                if kind == .file, faccessat(directory.descriptor, name(path), W_OK, 0) != 0 { return "\(path) is not writable" }
                 do { try directory.write(bytes, to: name(path), mode: mode) } catch { return error.description }
                 return nil
             case .directory?: return "\(path) is a directory"
