@@ -22,6 +22,17 @@ enum CLI {
     static var myApp: String { product("MyAppCLI") }
     static var argvDump: String { product("argv-dump") }
 
+    /// The test process's environment without the variables by which sut-launch knows it runs in CI (`CI`, the CI
+    /// systems' own, Bazel's test protocol): every run here is a developer's run unless a test sets them, so the
+    /// suite passes the same inside CI and never writes into the CI job's own files (`GITHUB_STEP_SUMMARY`).
+    static let localEnvironment: [String: String] = ProcessInfo.processInfo.environment.filter { !isCIVariable($0.key) }
+
+    static func isCIVariable(_ name: String) -> Bool {
+        let prefixes = ["CI_", "GITHUB_", "GITLAB_", "BUILDKITE", "CIRCLE", "TEST_SHARD_", "RUNNER_"]
+        let names: Set = ["CI", "CIRCLECI", "JOB_COMPLETION_INDEX", "TEST_TOTAL_SHARDS", "XML_OUTPUT_FILE", "TF_BUILD", "JENKINS_URL"]
+        return names.contains(name) || prefixes.contains { name.hasPrefix($0) }
+    }
+
     struct Result {
         var status: Int32
         var stdout: String
@@ -50,7 +61,7 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: sutLaunch)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        process.environment = environment ?? localEnvironment
         if let cwd { process.currentDirectoryURL = cwd }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
@@ -130,7 +141,9 @@ enum CLI {
                 out += data
             sys.stdout.write(out.decode('utf-8', 'replace'))
             """
-        return try output(of: environment + ["python3", "-c", script, sutLaunch] + arguments)
+        // A terminal that can show colour unless the test names another (CI jobs often say TERM=dumb).
+        let terminal = environment.contains { $0.hasPrefix("TERM=") } ? [] : ["TERM=xterm-256color"]
+        return try output(of: environment + terminal + ["python3", "-c", script, sutLaunch] + arguments)
     }
 
     /// Runs `/usr/bin/env arguments…` (a command found in PATH), in `directory` if given, and returns its
@@ -139,6 +152,7 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
+        process.environment = localEnvironment
         process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output

@@ -12,7 +12,7 @@ import Testing
 
     /// The environment without CI (a CI machine sets it; these tests decide it themselves).
     private var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["CI"] = nil
         environment["SUT_UPDATE_SNAPSHOTS"] = nil
         return environment

@@ -37,6 +37,7 @@ import Testing
         guard (try? Data(Self.source.utf8).write(to: file)) != nil else { return nil }
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.environment = CLI.localEnvironment
         build.arguments = ["swiftc", "-profile-generate", "-profile-coverage-mapping", file.path, "-o", binary]
         build.standardOutput = FileHandle.nullDevice
         build.standardError = FileHandle.nullDevice
@@ -204,6 +205,7 @@ extension CLI {
     static func runTool(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = CLI.localEnvironment
         process.arguments = [name] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -270,6 +270,7 @@ enum CoverageBuild {
         let binary = directory.appendingPathComponent("prog").path
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.environment = CLI.localEnvironment
         build.arguments = ["swiftc", "-profile-generate", "-profile-coverage-mapping"] + paths + ["-o", binary]
         build.standardOutput = FileHandle.nullDevice
         build.standardError = FileHandle.nullDevice

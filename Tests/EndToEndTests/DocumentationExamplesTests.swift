@@ -89,7 +89,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", session.commands.map(runnable).joined(separator: "\n")]
         process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SUT_") && $0.key != "CI" }
+        var environment = CLI.localEnvironment.filter { !$0.key.hasPrefix("SUT_") && $0.key != "CI" }
         environment["TMPDIR"] = directory.path // a failed scenario's kept directory goes with the rest
         process.environment = environment
         process.standardInput = FileHandle.nullDevice

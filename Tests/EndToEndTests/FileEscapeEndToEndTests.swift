@@ -19,7 +19,7 @@ import Testing
     }
 
     private var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["CI"] = nil
         environment["SUT_UPDATE_SNAPSHOTS"] = nil
         return environment

@@ -75,7 +75,7 @@ import Testing
         let stubs = try CLI.write(#"{"routes": [{"path": "/a", "body": "a"}]}"#, "routes.json", in: directory)
         let show = ["sh", "-c", #"printf '%s|%s' "$NO_PROXY" "$no_proxy""#]
         func run(_ environment: [String: String], _ options: [String] = []) throws -> String {
-            var base = ProcessInfo.processInfo.environment
+            var base = CLI.localEnvironment
             for key in ["NO_PROXY", "no_proxy"] { base.removeValue(forKey: key) }
             return try CLI.run(["-q", "-p", "0"] + options + ["--stub", stubs] + show, environment: base.merging(environment) { $1 }).stdout
         }
@@ -89,7 +89,7 @@ import Testing
         // And for real: curl through an http_proxy that does not exist reaches the server at --host directly.
         let through = try CLI.run(
             ["-q", "-p", "0", "--host", "127.0.0.2", "--stub", stubs, "sh", "-c", #"curl -sS "$SUT_MOCK_SERVER_URL/a""#],
-            environment: ProcessInfo.processInfo.environment.merging(["http_proxy": "http://127.0.0.1:9", "NO_PROXY": "x.test"]) { $1 })
+            environment: CLI.localEnvironment.merging(["http_proxy": "http://127.0.0.1:9", "NO_PROXY": "x.test"]) { $1 })
         #expect(through.status == 0 && through.stdout == "a", "\(through.stdout) \(through.stderr)")
     }
 
@@ -157,7 +157,7 @@ import Testing
         try "# test env\nexport FROM_FILE='file value'\nOVERRIDDEN=file\n".write(to: envFile, atomically: true, encoding: .utf8)
         let flagsFile = directory.appendingPathComponent("flags.json")
         try #"{"featureFlags":{"fromFile":true,"a":0},"env":{"FLAGS_ENV":"yes"}}"#.write(to: flagsFile, atomically: true, encoding: .utf8)
-        var caller = ProcessInfo.processInfo.environment
+        var caller = CLI.localEnvironment
         caller["CALLER_SECRET"] = "hidden"
         let result = try CLI.run(
             [

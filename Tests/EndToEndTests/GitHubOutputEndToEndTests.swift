@@ -59,6 +59,7 @@ import Testing
     static func commands(in output: String) throws -> [Command] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = CLI.localEnvironment
         process.arguments = ["python3", "-c", runner]
         let input = Pipe()
         let out = Pipe()
@@ -136,7 +137,7 @@ import Testing
             """, "esc.feature", in: directory)
         let result = try CLI.run(
             ["test", "--format", "github", feature],
-            environment: ProcessInfo.processInfo.environment.merging(["GITHUB_ACTIONS": "true"]) { $1 })
+            environment: CLI.localEnvironment.merging(["GITHUB_ACTIONS": "true"]) { $1 })
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let annotations = result.stdout.split(separator: "\n").filter { $0.hasPrefix("::error") }
         try #require(annotations.count == 1, "\(result.stdout)")

@@ -129,7 +129,7 @@ struct HTTPSEndToEndTests {
                 "--https", "--https-cert", certificate, "--https-key", directory.appendingPathComponent("key.pem").path, "-p", "0",
                 "--stub", stubs, "-e", "TMPDIR=\(temporary.path)", "sh", "-c",
                 #"curl -sS --cacert "$0" "$SUT_MOCK_SERVER_URL/hello"; echo " ca=${SUT_MOCK_SERVER_CA:-none}""#, certificate,
-            ], environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new })
+            ], environment: CLI.localEnvironment.merging(["TMPDIR": temporary.path]) { _, new in new })
         #expect(result.stdout == "hello over https ca=none\n", "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
@@ -223,7 +223,7 @@ struct HTTPSEndToEndTests {
         let curl = try pem("CURLMARKER")
         let requests = try pem("REQUESTSMARKER")
         let node = try pem("NODEMARKER")
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         for name in ["SSL_CERT_FILE", "GIT_SSL_CAINFO", "PIP_CERT"] { environment.removeValue(forKey: name) }
         environment.merge(["CURL_CA_BUNDLE": curl, "REQUESTS_CA_BUNDLE": requests, "NODE_EXTRA_CA_CERTS": node]) { $1 }
         let script = #"""
@@ -245,7 +245,7 @@ struct HTTPSEndToEndTests {
         let hostile = directory.appendingPathComponent("t\nsut-launch: forged").path
         try FileManager.default.createDirectory(atPath: hostile, withIntermediateDirectories: true)
         let result = try CLI.run(
-            ["serve", "--https", "--port", "0", stubs], environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": hostile]) { $1 }
+            ["serve", "--https", "--port", "0", stubs], environment: CLI.localEnvironment.merging(["TMPDIR": hostile]) { $1 }
         ) { process, outURL in
             let errURL = outURL.deletingLastPathComponent().appendingPathComponent("stderr")
             let deadline = Date().addingTimeInterval(20)

@@ -25,6 +25,7 @@ import Testing
     static func houseCheck(_ arguments: String...) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = CLI.localEnvironment
         process.arguments = ["bash", CLI.packageRoot.appendingPathComponent("scripts/house-check.sh").path] + arguments
         process.currentDirectoryURL = CLI.packageRoot
         let output = Pipe()

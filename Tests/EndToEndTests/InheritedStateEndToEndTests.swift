@@ -43,6 +43,7 @@ import Testing
         let configuration = String(decoding: try JSONEncoder().encode(inherited), as: UTF8.self)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = CLI.localEnvironment
         process.arguments = ["python3", "-c", script, configuration, String(signalAfter ?? -1), CLI.sutLaunch] + arguments
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()

@@ -133,7 +133,7 @@ struct InterceptEndToEndTests {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = try CLI.write(Self.mappings, "mappings.json", in: directory)
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["NO_PROXY"] = "*,.example.com,corp.internal,10.0.0.0/8"
         environment["no_proxy"] = "api.example.com:443,auth.example.org,api.example.com."
         let result = try CLI.run(

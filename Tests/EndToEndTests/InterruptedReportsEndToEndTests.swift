@@ -115,7 +115,7 @@ import Testing
             "Feature: halt\n" + Self.scenario("first", marker: marker) + "  Scenario: second\n    When I run \"true\"\n", "halt.feature",
             in: directory)
         let summary = directory.appendingPathComponent("summary.md")
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["GITHUB_STEP_SUMMARY"] = summary.path
         let result = try Self.interrupt(
             ["--format", "github", "halt.feature"], in: directory, markers: [marker], signal: signal, environment: environment)

@@ -258,6 +258,7 @@ import Testing
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = CLI.localEnvironment
         process.arguments = ["python3", "-c", script, CLI.sutLaunch, "--timeout", "8s", CLI.myApp, "login"]
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -122,7 +122,7 @@ import Testing
         try FileManager.default.createSymbolicLink(
             atPath: temporary.appendingPathComponent("sut-https-999999999-link").path, withDestinationPath: target.path)
         _ = try CLI.write("keep", "keep.pem", in: target)
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["TMPDIR"] = temporary.path
         func trustDirectories() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter {

@@ -8,7 +8,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["SUT"] = CLI.sutLaunch
         process.environment = environment
         let out = Pipe()
@@ -75,6 +75,7 @@ import Testing
         let process = Process()
         // python3 puts itself in a group of its own and becomes sut-launch (exec: same pid).
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = CLI.localEnvironment
         process.arguments = [
             "python3", "-c", "import os, sys; os.setpgid(0, 0); os.execv(sys.argv[1], sys.argv[1:])",
             CLI.sutLaunch, "sh", "-c", "sleep 300 & echo $! > \"$0\"; wait",
@@ -104,6 +105,7 @@ import Testing
         let report = directory.appendingPathComponent("report.json").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: alone)
+        process.environment = CLI.localEnvironment
         process.arguments = ["--launcher", "foundation", "--report", report, "true"]
         let errors = Pipe()
         process.standardError = errors

@@ -13,7 +13,7 @@ import Testing
 
     @Test func theProgramGetsTheServersNumericURLAndStaysOffProxies() throws {
         let stubs = Self.stubs.appendingPathComponent("routes.json").path
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["NO_PROXY"] = "internal.example"
         let result = try CLI.run(["-q", "--port", "0", "--stub", stubs, CLI.argvDump], environment: environment)
         let dump = try Dump(result.stdout)
@@ -241,6 +241,7 @@ import Testing
             let url = try String(contentsOf: stdout, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let curl = Process()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.environment = CLI.localEnvironment
             curl.arguments = ["curl", "-s", "\(url)/message"]
             let pipe = Pipe()
             curl.standardOutput = pipe
@@ -275,6 +276,7 @@ import Testing
             let url = try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let curl = Process()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.environment = CLI.localEnvironment
             curl.arguments = ["curl", "-s", "-m", "60", "-H", "Authorization: Bearer s3cret", "\(url)/fast", "\(url)/slow"]
             curl.standardOutput = FileHandle.nullDevice
             try curl.run()

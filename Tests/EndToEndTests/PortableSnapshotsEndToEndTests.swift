@@ -33,7 +33,7 @@ import Testing
             try CLI.run(["--version"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         _ = try CLI.write(Self.feature, "features/snap.feature", in: first)
         _ = try CLI.write("{\"steps\": [], \"redactions\": {\"PID\": \"id-[0-9]+\"}}", "features/ids.steps.json", in: first)
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["CI"] = nil
         environment["VERSION"] = version
         let written = try CLI.run(["test", "--update-snapshots", "features/"], environment: environment, cwd: first)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ReportGapsEndToEndTests {
     /// The environment of this process without any CI's run variables, plus `extra`.
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         for name in ["GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID", "CIRCLE_WORKFLOW_ID", "BUILD_TAG"] {
             environment[name] = nil
         }

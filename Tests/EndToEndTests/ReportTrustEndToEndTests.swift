@@ -286,7 +286,7 @@ import Testing
         }
         #expect(try CLI.run(["check", placeholder]).status == 0)
         let updated = try CLI.run(
-            ["test", "--update-snapshots", placeholder], environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" })
+            ["test", "--update-snapshots", placeholder], environment: CLI.localEnvironment.filter { $0.key != "CI" })
         #expect(updated.status == 0, "\(updated.stdout)\(updated.stderr)")
         #expect(try CLI.run(["test", placeholder]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("__snapshots__/scenarios.feature/same.txt").path))
@@ -304,7 +304,7 @@ import Testing
                     "  Scenario: \(name)\n    When I run \"\(index == 1 ? "false" : "true")\"\n    Then the exit code is 0\n"
                 }.joined(), "summary.feature", in: directory)
         let summary = directory.appendingPathComponent("summary.md").path
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["GITHUB_STEP_SUMMARY"] = summary
         let result = try CLI.run(["test", "--format", "github", feature], environment: environment)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")

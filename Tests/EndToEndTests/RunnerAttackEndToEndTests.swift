@@ -87,7 +87,7 @@ import Testing
         #expect(result.stdout.contains("+a\\r"), "\(result.stdout)")
         let update = try CLI.run(["test", "--update-snapshots", feature + ":15"])
         #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["CRLF"] = "1"
         let crlf = try CLI.run(["test", feature + ":15"], environment: environment)
         #expect(crlf.status == 1 && crlf.stdout.contains("+a\\r"), "\(crlf.stdout)\(crlf.stderr)")

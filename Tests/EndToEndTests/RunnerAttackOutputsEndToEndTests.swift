@@ -77,7 +77,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("e/n\\nl.feature:4"), "\(result.stdout)")
         #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("    l.feature") }, "\(result.stdout)")
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["GITHUB_ACTIONS"] = "true"
         let github = try CLI.run(["test", "--format", "github", "c"], environment: environment, cwd: directory)
         #expect(github.stdout.contains("::error file=c/x%3A7.feature,line=4,"), "\(github.stdout)")
@@ -90,7 +90,7 @@ import Testing
         _ = try CLI.write(
             "{\"steps\":[],\"hooks\":[{\"hook\":\"AfterAll\",\"run\":[\"sh\",\"-c\",\"exit 9\"]}]}\n", "h.steps.json", in: directory)
         _ = try CLI.write("Feature: P\n  Scenario: p\n    When I run \"true\"\n", "p.feature", in: directory)
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["GITHUB_STEP_SUMMARY"] = directory.appendingPathComponent("sum.md").path
         let result = try CLI.run(
             ["test", "--format", "github", "--write-rerun", "rr.txt", "./p.feature"], environment: environment, cwd: directory)

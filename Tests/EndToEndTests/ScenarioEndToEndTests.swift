@@ -68,6 +68,7 @@ import Testing
             _ = try test(["--junit", junit.path] + (strict ? ["--junit-strict"] : []) + [suite])
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.environment = CLI.localEnvironment
             let schema = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/Schemas/\(strict ? "junit-strict" : "junit").xsd").path
             process.arguments = ["xmllint", "--noout", "--schema", schema, junit.path]
             let errors = Pipe()

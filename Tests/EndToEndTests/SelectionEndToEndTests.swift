@@ -65,7 +65,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try CLI.write(Self.feature, "s.feature", in: directory)
         let summary = directory.appendingPathComponent("summary.md").path
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["GITHUB_STEP_SUMMARY"] = summary
         let result = try CLI.run(["test", "--format", "github", path], environment: environment)
         #expect(result.status == 1)
@@ -132,6 +132,7 @@ import Testing
         let page = try CLI.write(try CLI.run(["manpage"]).stdout, "sut-launch.1", in: directory)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.environment = CLI.localEnvironment
         process.arguments = ["groff", "-man", "-Tutf8", "-P", "-cbou", page]
         let output = Pipe()
         let errors = Pipe()

@@ -13,6 +13,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.sutLaunch)
+        process.environment = CLI.localEnvironment
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         process.standardError = try FileHandle(forWritingTo: errURL)

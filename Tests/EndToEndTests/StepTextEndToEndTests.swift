@@ -54,7 +54,7 @@ import Testing
         let snapshots = directory.appendingPathComponent("__snapshots__/bytes.feature")
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
         try Data((Self.nfd + "\n").utf8).write(to: snapshots.appendingPathComponent("s.txt"))
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["CI"] = nil
         environment["SUT_UPDATE_SNAPSHOTS"] = nil
         let result = try CLI.run(["test", feature], environment: environment)

@@ -57,7 +57,7 @@ struct WireMockCommandLineEndToEndTests {
         let mapping =
             #"{"request": {"url": "/v"}, "response": {"transformers": ["response-template"], "body": "{{systemValue key='SUT_HELPERS_SECRET'}}|{{systemValue key='PATH'}}"}}"#
         let stubs = try CLI.write(mapping, "mapping.json", in: directory)
-        var environment = ProcessInfo.processInfo.environment
+        var environment = CLI.localEnvironment
         environment["SUT_HELPERS_SECRET"] = "s3cr3t"
         for (options, expected) in [
             (["--permitted-system-keys", "sut_helpers_.*"], "s3cr3t|[ERROR: Access to PATH is denied]"),
