@@ -128,12 +128,17 @@ final class MisbehavingBackend: @unchecked Sendable {
         listener = try Socket.listen(host: "127.0.0.1", port: 0)
         port = listener.localPort
         if behaviour == "refused" {
-            listener.close() // nothing listens on the port any more
+            listener.close() // nothing listens on the port any more; stop() must not close this number again
+            stopped.withLock { $0 = true }
             return
         }
         let listener = self.listener
         let stopped = self.stopped
+        // This thread alone closes the listener, after its last accept(): closed by stop() while this thread was
+        // between its check and accept(), the number could be another test's listener by then, and this backend
+        // would take (and misanswer) that test's connections: the flake of LargeRecordingTests.
         Thread.detachNewThread {
+            defer { listener.close() }
             while !stopped.withLock({ $0 }), let (client, _) = listener.accept() {
                 var buffer: [UInt8] = []
                 var scratch = [UInt8](repeating: 0, count: 4096)
@@ -156,10 +161,13 @@ final class MisbehavingBackend: @unchecked Sendable {
         }
     }
 
+    /// Wakes the accept thread (shutdown), which then closes the listener; idempotent.
     func stop() {
-        stopped.withLock { $0 = true }
-        listener.shutdown()
-        listener.close()
+        let wasStopped = stopped.withLock { value in
+            defer { value = true }
+            return value
+        }
+        if !wasStopped { listener.shutdown() }
     }
 }
 
