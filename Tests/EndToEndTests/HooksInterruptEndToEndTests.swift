@@ -45,6 +45,10 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 100)
         #expect(result.stderr.contains("SIGINT again: stopping the hooks now and writing the reports"), "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("j.xml").path), "the reports were written")
+        // The attack's m3: the AfterAll hook's turn came after the second signal; it never started, and is said so.
+        #expect(result.stderr.contains("did not run: the run was interrupted and hooks' time was up"), "\(result.stderr)")
+        #expect(!result.stderr.contains("AfterAll hook") || !result.stderr.contains("was stopped (SIGKILL"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("afterall.pid").path))
         for file in ["after.pid", "afterall.pid"] {
             guard let text = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8),
                 let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))

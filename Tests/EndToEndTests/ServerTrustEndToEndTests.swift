@@ -204,7 +204,7 @@ import Testing
             #expect(run.status == 4 && run.stderr.contains("POST /not-stubbed"), "run \(attempt): \(run.status) \(run.stderr)")
             let json = try String(contentsOfFile: report, encoding: .utf8)
             #expect(json.contains("/not-stubbed"), "run \(attempt): the report does not name the request: \(json)")
-            let test = try CLI.run(["test", "-q", "-D", "PROGRAM=python3", "-D", "FIRE=\(fire)", feature])
+            let test = try CLI.run(["test", "-q", "--step-timeout", "30s", "-D", "PROGRAM=python3", "-D", "FIRE=\(fire)", feature])
             #expect(test.status == 1 && test.stdout.contains("/not-stubbed"), "test \(attempt): \(test.status) \(test.stdout)")
         }
     }

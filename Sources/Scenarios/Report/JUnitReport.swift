@@ -54,7 +54,7 @@ package enum JUnitReport {
             text += "\nUnexpected requests:\n" + result.unexpectedRequests.joined(separator: "\n") + "\n"
         }
         if let artifacts = result.artifacts { text += "\nArtefacts: \(artifacts)\n" }
-        if result.status != .passed { text += "\n" + result.outputTail }
+        if result.status != .passed, !result.outputTail.isEmpty { text += "\n" + result.outputTail }
         return text
     }
 

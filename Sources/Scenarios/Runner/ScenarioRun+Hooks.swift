@@ -8,6 +8,10 @@ extension ScenarioRun {
     /// After), within the hook's own deadline.
     /// - Returns: nil when it passed; else why it failed, naming the hook.
     func runHook(_ hook: Hook, status: String) -> StepFailure? {
+        if ScenarioRunner.hookCutoff.current.at.map({ $0 <= .now }) == true {
+            // A second signal ended the hooks' time before this one's turn: say it never ran, not that it was stopped.
+            return StepFailure("\(hook.title) did not run: the run was interrupted and hooks' time was up")
+        }
         var added: [(key: String, value: String)] = [("SCENARIO_NAME", pickle.name)]
         if hook.kind != .before { added.append(("SCENARIO_STATUS", status)) }
         environment += added

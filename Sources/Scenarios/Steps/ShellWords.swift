@@ -5,9 +5,10 @@ import AutomationSupport
 /// and no comments: `#` is a character of its word wherever it stands, so nothing written is dropped
 /// (`sh -c '…'` is another matter: sh reads a `#` that starts a word as a comment).
 package enum ShellWords {
-    /// `word` as one POSIX shell word a user can paste: bare when it holds only safe characters, else in single
-    /// quotes (`'` as `'\''`), control characters escaped for the terminal; `./` before a word starting with `-`
-    /// (so no command reads it as an option).
+    /// `word` as one shell word a user can paste: bare when it holds only safe characters, else in single quotes
+    /// (`'` as `'\''`); `./` before a word starting with `-` (so no command reads it as an option). A word holding
+    /// a control character, a line separator or a bidi override goes in bash's `$'…'` quotes with those bytes as
+    /// `\xHH`: the terminal never receives them, and the pasted word is still the same bytes.
     package static func quoted(_ word: String) -> String {
         let word = word.hasPrefix("-") ? "./" + word : word
         let safe =
@@ -17,8 +18,22 @@ package enum ShellWords {
                     && ((0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
                         || "._-/+,:@%=".utf8.contains($0))
             }
-        let text = safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        return text.escapingControlCharacters()
+        if safe { return word }
+        guard word.escapingControlCharacters() != word else { return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        var text = "$'"
+        for scalar in word.unicodeScalars {
+            switch scalar {
+            case "\\": text += "\\\\"
+            case "'": text += "\\'"
+            default:
+                guard String(scalar).escapingControlCharacters() != String(scalar) else {
+                    text.unicodeScalars.append(scalar)
+                    continue
+                }
+                for byte in String(scalar).utf8 { text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }
+            }
+        }
+        return text + "'"
     }
 
     /// A quote opened and never closed, or a line ending in a lone backslash.

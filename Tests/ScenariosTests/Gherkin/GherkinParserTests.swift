@@ -1,3 +1,4 @@
+import Foundation
 import MockServer
 import ProcessEngine
 import Testing
@@ -172,6 +173,23 @@ import Testing
         // No comments: a # anywhere is a character of its word (help steps says so); nothing after it is dropped.
         #expect(
             try ShellWords.split(##"printf %s a#b #c '#d' "e #f" \#g # h"##) == ["printf", "%s", "a#b", "#c", "#d", "e #f", "#g", "#", "h"])
+    }
+
+    /// A quoted word pasted into bash is the same bytes, and holds no byte a terminal would act on (the attack's
+    /// m5: `init` printed `next:` with a name holding LF and ESC, escaped inside single quotes, so it named nothing).
+    @Test(arguments: ["plain", "a b", "it's", "-x", "x\n::error::y\u{1B}[2J/features", "tab\there", "\u{202E}rtl", "back\\slash'\u{7}"])
+    func quotedWordsPasteBackAsTheSameBytes(word: String) throws {
+        let quoted = ShellWords.quoted(word)
+        #expect(!quoted.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x202A...0x202E).contains($0.value) })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "printf %s " + quoted]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: printed, as: UTF8.self) == (word.hasPrefix("-") ? "./" + word : word), "\(quoted)")
     }
 
     @Test func everyCatalogExampleMatchesItsOwnStep() {
