@@ -262,7 +262,8 @@ package enum TestCommand {
             Console.line("--fail-fast: \(notRun.count) scenario\(notRun.count == 1 ? "" : "s") not run after the first failure")
         }
         let results = ran + notRun
-        if options.github { GitHubOutput.report(results, environment: environment) }
+        // A step summary that could not be appended is an output missing: never exit 0 (exit 74, as for a report).
+        let summaryMissing = options.github && GitHubOutput.report(results, environment: environment) != nil
         // --fail-on-flaky: a flaky pass (not quarantined) fails the run; every report says so.
         let flaky = results.filter(\.flakyFailsTheRun).count
         if flaky > 0 {
@@ -271,7 +272,7 @@ package enum TestCommand {
         let (measured, code) = TestCoverage.finish(
             results, session: coverage, threshold: options.coverage.threshold, exitCode: results.allSatisfy { !$0.failsTheRun } ? 0 : 1,
             reports: reports)
-        return reports.write(measured, exitCode: code)
+        return reports.write(measured, exitCode: summaryMissing ? ExitCode.ioError : code)
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

@@ -79,7 +79,7 @@ package enum OutputFile {
                 do { try directory.write(bytes, to: name(path), mode: mode) } catch { return error.description }
                 return nil
             case .directory?: return "\(path) is a directory"
-            case .link?, .other?: break // a device, or a link to one (/dev/stdout): checked by name below
+            case .link?, .other?: return writeInPlace(bytes, at: name(path), in: directory, shown: path)
             }
         }
         if let problem = problem(path) { return problem }
@@ -89,9 +89,7 @@ package enum OutputFile {
             let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { return "cannot open \(path): \(RootedDirectory.reason(errno))" }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) // not blocked at open by a FIFO without reader; then whole writes
-            let failure = RootedDirectory.writeAll(bytes, to: fd)
-            let closed = close(fd) == 0
-            return failure == 0 && closed ? nil : "cannot write \(path): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
+            return writeAndClose(bytes, fd, shown: path)
         }
         do {
             let directory = try RootedDirectory(FileSystem.directory(of: path))
@@ -102,6 +100,24 @@ package enum OutputFile {
         }
     }
 
+    /// A link or device at the name in a pinned directory, opened from that directory (never by path: the path may
+    /// lead elsewhere by now): written in place when it is a device, FIFO or socket (`/dev/stdout`); a link to a
+    /// file or directory, or one that leads nowhere, is refused by name.
+    private static func writeInPlace(_ bytes: [UInt8], at name: String, in directory: RootedDirectory, shown: String) -> String? {
+        let fd = openat(directory.descriptor, name, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return "\(shown) is a symbolic link that leads nowhere; reports are not written through links" }
+            return "cannot open \(shown): \(RootedDirectory.reason(errno))"
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, RootedDirectory.Kind(info.st_mode) == .other else {
+            close(fd)
+            return "\(shown) is a symbolic link; reports are not written through links (name the file it points to)"
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return writeAndClose(bytes, fd, shown: shown)
+    }
+
     /// Appends `bytes` to `path` (created when missing), never through a link at the name: for files
     /// another program owns and reads after us (`GITHUB_STEP_SUMMARY`).
     package static func append(_ bytes: [UInt8], to path: String) -> String? {
@@ -110,9 +126,14 @@ package enum OutputFile {
             return errno == ELOOP
                 ? "\(path) is a symbolic link; not written through" : "cannot open \(path): \(RootedDirectory.reason(errno))"
         }
+        return writeAndClose(bytes, fd, shown: path)
+    }
+
+    /// Writes all of `bytes` to `fd` and closes it; the reason when either fails.
+    private static func writeAndClose(_ bytes: [UInt8], _ fd: Int32, shown: String) -> String? {
         let failure = RootedDirectory.writeAll(bytes, to: fd)
         let closed = close(fd) == 0
-        return failure == 0 && closed ? nil : "cannot write \(path): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
+        return failure == 0 && closed ? nil : "cannot write \(shown): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
     }
 
     /// A FIFO nobody reads yet cannot take a report: found before anything launches, never a wait at the end.

@@ -40,7 +40,9 @@ package enum GitHubOutput {
         Console.out("::\(token)::\n")
     }
 
-    package static func report(_ results: [ScenarioResult], environment: [String: String]) {
+    /// - Returns: why the step summary could not be appended (said on stderr too), or nil; the caller exits 74 then.
+    @discardableResult
+    package static func report(_ results: [ScenarioResult], environment: [String: String]) -> String? {
         end()
         // A quarantined failure and a flaky pass are warnings: they do not fail the run, but nobody should miss them.
         for result in results where (result.status != .passed && result.status != .notRun) || result.flaky {
@@ -53,7 +55,7 @@ package enum GitHubOutput {
                 : (result.quarantined ? "quarantined: " : "") + (result.message ?? "failed")
             Console.out("::\(kind) file=\(property(file)),line=\(line),title=\(property(title))::\(data(message))\n")
         }
-        guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return nil }
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
         for result in results {
             let mark =
@@ -64,9 +66,9 @@ package enum GitHubOutput {
         }
         let passed = results.filter { $0.status == .passed }.count
         markdown += "\n\(passed) of \(results.count) passed\n"
-        if let problem = OutputFile.append(Array(markdown.utf8), to: path) {
-            Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem)")
-        }
+        guard let problem = OutputFile.append(Array(markdown.utf8), to: path) else { return nil }
+        Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem) (exit \(ExitCode.ioError))")
+        return problem
     }
 
     /// The failing step's file and line (`login.feature:14: Then …`), else the scenario's.

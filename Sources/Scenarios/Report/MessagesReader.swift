@@ -69,6 +69,7 @@ package struct MessagesReader {
                 lineNumber += 1
                 let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
                 defer { start = end + 1 }
+                if end == start { continue } // a blank line: nothing to read (100 MiB of them once took minutes)
                 guard end - start <= lineLimit else {
                     throw Problem(
                         description:

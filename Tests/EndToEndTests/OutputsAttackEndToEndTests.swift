@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The outside attack on reports (third round): outputs a program under test tried to move, and an output that
+/// could not be written while the run exited 0.
+@Suite struct OutputsAttackEndToEndTests {
+    /// F-swap-escape: the program plants a dangling link at every report's name, then swaps the reports' directory
+    /// for a link elsewhere. The directory pinned at start is written into; the link at the name there is refused by
+    /// name (exit 74), never followed, and nothing lands outside (a file there is left as it was).
+    @Test func aLinkPlantedAtTheNameThenADirectorySwapWritesNothingOutside() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out").path
+        let outside = directory.appendingPathComponent("outside").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        _ = try CLI.write("precious", "outside/j.xml", in: directory)
+        let names = ["j.xml", "rr.txt", "h.html", "m.ndjson", "r.json"]
+        let plant = names.map { "ln -s nowhere \(out)/\($0)" }.joined(separator: " && ")
+        let feature = try CLI.write(
+            """
+            Feature: P
+              Scenario: swap
+                When I run "sh -c '\(plant) && mv \(out) \(out).old && ln -s \(outside) \(out)'"
+                Then the exit code is 0
+
+            """, "swap.feature", in: directory)
+        let result = try CLI.run(
+            [
+                "test", "-q", "--junit", "out/j.xml", "--write-rerun", "out/rr.txt", "--html", "out/h.html", "--messages",
+                "out/m.ndjson", "--report", "out/r.json", feature,
+            ], cwd: directory)
+        #expect(result.status == 74, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("is a symbolic link that leads nowhere"), "\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: outside)
+        #expect(written == ["j.xml"], "written outside: \(written)")
+        #expect(try String(contentsOfFile: outside + "/j.xml", encoding: .utf8) == "precious")
+        for name in names {
+            let kind = try FileManager.default.attributesOfItem(atPath: "\(out).old/\(name)")[.type] as? FileAttributeType
+            #expect(kind == .typeSymbolicLink, "\(name) in the pinned directory was replaced")
+        }
+    }
+
+    /// A link at the name that leads to a device (`/dev/stdout` style) is still written in place, from the pinned
+    /// directory.
+    @Test func aLinkToADeviceAtTheNameIsWrittenInPlace() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("j.xml").path, withDestinationPath: "/dev/null")
+        let feature = try CLI.write(
+            "Feature: P\n  Scenario: s\n    When I run \"true\"\n    Then the exit code is 0\n", "s.feature", in: directory)
+        let result = try CLI.run(["test", "-q", "--junit", "j.xml", feature], cwd: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.appendingPathComponent("j.xml").path) == "/dev/null")
+    }
+
+    /// F-summary-exit0: the GitHub step summary could not be appended (a full device, a missing directory, a link):
+    /// said on stderr and exit 74, never 0; the link's target is left alone.
+    @Test(arguments: ["/dev/full", "/nonexistent-sut-dir/x.md", "link"])
+    func aStepSummaryThatCannotBeWrittenIsExit74(summary: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var path = summary
+        if summary == "link" {
+            _ = try CLI.write("kept\n", "target.md", in: directory)
+            path = directory.appendingPathComponent("summary.md").path
+            try FileManager.default.createSymbolicLink(
+                atPath: path, withDestinationPath: directory.appendingPathComponent("target.md").path)
+        }
+        let feature = try CLI.write(
+            "Feature: P\n  Scenario: s\n    When I run \"true\"\n    Then the exit code is 0\n", "s.feature", in: directory)
+        var environment = CLI.localEnvironment
+        environment["GITHUB_ACTIONS"] = "true"
+        environment["GITHUB_STEP_SUMMARY"] = path
+        let result = try CLI.run(["test", "-q", "--format", "github", feature], environment: environment, cwd: directory)
+        #expect(result.status == 74, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("cannot append the summary"), "\(result.stderr)")
+        if summary == "link" {
+            #expect(try String(contentsOfFile: directory.appendingPathComponent("target.md").path, encoding: .utf8) == "kept\n")
+        }
+    }
+}
