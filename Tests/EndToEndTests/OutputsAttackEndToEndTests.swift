@@ -80,4 +80,25 @@ import Testing
             #expect(try String(contentsOfFile: directory.appendingPathComponent("target.md").path, encoding: .utf8) == "kept\n")
         }
     }
+
+    /// F-messages-blowup: a 1 MiB feature whose Background doc string (control characters, 6 bytes each in JSON) is
+    /// repeated in 48 scenarios made 314 MB of Messages that `report` refused. Refused at load (exit 3, naming the file
+    /// and the fix, `check` too), with a parseError in place of its pickles: the Messages stay small and read back.
+    @Test func aBackgroundRepeatedIntoReportsTooLargeToReadBackIsRefusedAtLoad() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let line = "      " + String(repeating: "\u{1}", count: 1000) + "\n"
+        var text = "Feature: big\n  Background:\n    Given a file \"x.txt\" with:\n      \"\"\"\n"
+        text += String(repeating: line, count: 1048) + "      \"\"\"\n"
+        for index in 0..<48 { text += "  Scenario: s\(index)\n    When I run \"true\"\n" }
+        let feature = try CLI.write(text, "bg.feature", in: directory)
+        let result = try CLI.run(["test", "-q", "--messages", "m.ndjson", feature], cwd: directory)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("bg.feature: its scenarios repeat over 160 MiB of step text"), "\(result.stderr)")
+        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("m.ndjson").path)[.size] as? Int
+        #expect((size ?? .max) < 16 << 20, "\(size ?? -1) bytes of Messages")
+        let report = try CLI.run(["report", "--json", "r.json", "m.ndjson"], cwd: directory)
+        #expect(report.status == 1, "\(report.stdout)\(report.stderr)")
+        #expect(try CLI.run(["check", feature]).status == 3)
+    }
 }

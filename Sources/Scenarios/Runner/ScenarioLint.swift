@@ -1,4 +1,5 @@
 import AutomationSupport
+import MockServer
 import ProcessEngine
 
 /// What `check` and `test` both refuse in feature files before anything runs, so `check` passes exactly
@@ -27,6 +28,7 @@ package enum ScenarioLint {
         var pickles: [Pickle] = []
         var problems: [String] = []
         var sources: [Source] = []
+        var messagesBytes = 0
         for path in paths {
             guard let bytes = FileSystem.read(path) else {
                 problems.append("\(path): cannot read the file (\(FileSystem.unreadable(path)))")
@@ -53,6 +55,14 @@ package enum ScenarioLint {
                         Console.line("warning: " + shown)
                     }
                 }
+                // A file whose scenarios would make the run's Messages too large to read back: refused with no pickle,
+                // so no report is made that large either (its Messages carry a parseError instead).
+                let bytes = Self.messagesBytes(compiled, upTo: pickleBytesLimit - messagesBytes)
+                if let problem = expansionProblem(bytes: bytes, before: messagesBytes) {
+                    messagesBytes = pickleBytesLimit + 1
+                    throw GherkinError(file: path, problem)
+                }
+                messagesBytes += bytes
                 sources.append(Source(uri: path, text: text, document: .success((document, compiled))))
                 // Cucumber accepts a file without scenarios; nothing would run from it, which is almost never what its
                 // author meant (CR line endings, a misspelt keyword): `check` and `test` both refuse it (exit 3).
