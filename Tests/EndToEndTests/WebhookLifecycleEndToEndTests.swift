@@ -66,4 +66,29 @@ import Testing
                 || result.stderr.contains("still being sent when the server stopped"),
             "\(result.stderr.suffix(2000))")
     }
+
+    /// Third attack, F4: the program ended, a webhook waited out its 30 s delay, and SIGTERM/SIGINT meanwhile went
+    /// to the program that was gone: the run sent the webhook and exited 0. A signal now ends the wait: 128+N, the
+    /// webhook not sent and named.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"), arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] as [(Int32, Int32)])
+    func aSignalWhileADelayedWebhookWaitsEndsTheRun(signal: Int32, status: Int32) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try CLI.freePort()
+        let stubs = try CLI.write(
+            #"{"request":{"url":"/a"},"response":{"status":200},"postServeActions":[{"name":"webhook","parameters":{"method":"POST","url":"http://127.0.0.1:\#(port)/late","body":"x","delay":{"type":"fixed","milliseconds":30000}}}]}"#,
+            "wh.json", in: directory)
+        let marker = directory.appendingPathComponent("done").path
+        var ended = false
+        let result = try CLI.run(["--port", "0", "--stub", stubs, "sh", "-c", #"curl -s "$SUT_MOCK_SERVER_URL/a"; touch "\#(marker)""#]) {
+            process, _ in
+            #expect(CLI.eventually(30) { FileManager.default.fileExists(atPath: marker) }, "the program did not run")
+            Thread.sleep(forTimeInterval: 0.3) // the program has ended; the run waits for the webhook
+            kill(process.processIdentifier, signal)
+            ended = Self.killIfStillRunning(process, within: 10)
+        }
+        #expect(ended, "the run still ran 10 s after the signal")
+        #expect(result.status == status, "\(result.status) \(result.stderr.suffix(2000))")
+        #expect(result.stderr.contains("still being sent when the server stopped"), "\(result.stderr.suffix(2000))")
+    }
 }

@@ -48,15 +48,16 @@ final class WebhookLog: @unchecked Sendable {
     func stopAccepting() { lock.withLock { stopping = true } }
 
     /// Stops reserving, then waits until every webhook reserved has ended, or the deadline fixed now has passed: the
-    /// last one's own deadline, or `timeoutMs` from now when that comes first. False when some were still in flight.
-    func waitWhilePending(timeoutMs: Double? = nil) -> Bool {
+    /// last one's own deadline, or `timeoutMs` from now when that comes first, or until `interrupted` says so (a
+    /// signal: checked every 5 ms). False when some were still in flight.
+    func waitWhilePending(timeoutMs: Double? = nil, interrupted: () -> Bool = { false }) -> Bool {
         let deadline = lock.withLock {
             stopping = true
             return min(latestDeadlineMs, timeoutMs.map { MonotonicClock.milliseconds() + $0 } ?? .infinity)
         }
         while true {
             if lock.withLock({ inFlight }) == 0 { return true }
-            if MonotonicClock.milliseconds() >= deadline { return false }
+            if MonotonicClock.milliseconds() >= deadline || interrupted() { return false }
             MonotonicClock.sleep(milliseconds: 5)
         }
     }

@@ -172,10 +172,11 @@ public final class MockServer: Sendable {
 
     /// Stops sending webhooks (those of later answers are failures, named), then waits for the webhooks of answers
     /// already given, until the last one's delay and deadlines have passed as they stand now, or `timeout` first;
-    /// false when some were still being sent then (the summary names them as failures).
+    /// false when some were still being sent then (the summary names them as failures). `interrupted` (a signal)
+    /// ends the wait at once.
     @discardableResult
-    package func waitForWebhooks(timeout: Duration? = nil) -> Bool {
-        parts.journal.webhooks.waitWhilePending(timeoutMs: timeout.map { $0.seconds * 1000 })
+    package func waitForWebhooks(timeout: Duration? = nil, interrupted: () -> Bool = { false }) -> Bool {
+        parts.journal.webhooks.waitWhilePending(timeoutMs: timeout.map { $0.seconds * 1000 }, interrupted: interrupted)
     }
 
     /// The port it listens on (the one chosen when started with port 0).

@@ -44,7 +44,7 @@ package enum MockServerRun {
     ///   signal waits less: it promises to end within a second).
     package static func finish(
         _ server: MockServer, _ plan: ServerPlan, quiet: Bool, settle: Duration = settleTimeout, webhooks: Duration? = nil,
-        after what: String = "the program ended"
+        after what: String = "the program ended", interrupted: () -> Bool = { false }
     ) -> (summary: ServerSummary, journalFailed: Bool) {
         // A request the program sent just before it exited may still be in a socket's buffer: read and answer it
         // before the summary counts (an unexpected one dropped here made a strict run pass).
@@ -53,7 +53,8 @@ package enum MockServerRun {
         }
         // No webhook starts from here; those of answers given are waited for until the deadline fixed now (`webhooks`
         // at most); one still in flight then, or one not sent, is a failure.
-        server.waitForWebhooks(timeout: webhooks)
+        // A signal meanwhile ends the wait: a webhook still delayed is then not sent, a failure (never a wait past Ctrl-C).
+        server.waitForWebhooks(timeout: webhooks, interrupted: interrupted)
         let recording = plan.record.flatMap { record in server.stopRecording().map { (record, $0) } }
         server.stop()
         var summary = server.summary

@@ -40,7 +40,9 @@ package enum Runner {
             plan.launch, mockServerURL: server?.baseURL, serverEnvironment: ServerEnvironment(server: server, trust: trust),
             quiet: plan.settings.quiet,
             signals: signals)
-        if let server, let serverPlan = plan.server { finishServer(server, serverPlan, quiet: plan.settings.quiet, &outcome) }
+        if let server, let serverPlan = plan.server {
+            finishServer(server, serverPlan, quiet: plan.settings.quiet, signals: signals, &outcome)
+        }
         // A program that never started has nothing to measure: its own exit code (127, 126, 125) says why.
         if let coverage = plan.settings.coverage, outcome.report.launched {
             finishCoverage(coverage, quiet: plan.settings.quiet, signals: signals, &outcome)
@@ -61,8 +63,18 @@ package enum Runner {
         return outcome
     }
 
-    private static func finishServer(_ server: MockServer, _ plan: ServerPlan, quiet: Bool, _ outcome: inout RunOutcome) {
-        let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet)
+    /// Stops the server and counts its checks into the outcome. A signal that arrives meanwhile (after the program
+    /// ended, while webhooks wait) ends the wait and the run with 128+N, never 0.
+    private static func finishServer(
+        _ server: MockServer, _ plan: ServerPlan, quiet: Bool, signals: SignalForwarder?, _ outcome: inout RunOutcome
+    ) {
+        let (summary, journalFailed) = MockServerRun.finish(server, plan, quiet: quiet) { signals?.receivedSignal != nil }
+        if let signal = signals?.receivedSignal, outcome.report.interruptedBy == nil, outcome.exitCode != ExitCode.timeout {
+            outcome.report.interruptedBy = signalName(signal)
+            outcome.exitCode = ExitCode.signaled(signal)
+            outcome.report.exitCode = outcome.exitCode
+            Console.error("interrupted by \(signalName(signal)) after the program ended; webhooks still waiting were not sent")
+        }
         outcome.report.mockServer = MockServerReport(url: server.baseURL, summary: summary)
         let failures = summary.failures
         if !failures.isEmpty {
