@@ -70,7 +70,9 @@ import Testing
     /// Third attack, F4: the program ended, a webhook waited out its 30 s delay, and SIGTERM/SIGINT meanwhile went
     /// to the program that was gone: the run sent the webhook and exited 0. A signal now ends the wait: 128+N, the
     /// webhook not sent and named.
-    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"), arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] as [(Int32, Int32)])
+    @Test(
+        .enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"),
+        arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] as [(Int32, Int32)])
     func aSignalWhileADelayedWebhookWaitsEndsTheRun(signal: Int32, status: Int32) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -30,6 +30,24 @@ import Testing
         #expect(statusLine(post(after, "/x", body: "{\"a\":1}")) == "HTTP/1.1 200 OK")
     }
 
+    /// Third attack, F8: bytes that are not UTF-8 in the target or a header value were read as U+FFFD, so a strict
+    /// replay matched bytes never sent and a proxy forwarded others. A 400 naming them; UTF-8 text still answers.
+    @Test(arguments: [
+        ("GET /\u{FF}\u{FE}/x HTTP/1.1\r\nHost: a\r\n\r\n", "400", "the request target is not UTF-8"),
+        ("GET /x HTTP/1.1\r\nHost: a\r\nX-V: \u{FF}\u{FE}\r\n\r\n", "400", "header X-V's value is not UTF-8"),
+        ("GET /\u{C3}\u{A9} HTTP/1.1\r\nHost: a\r\nX-V: \u{C3}\u{A9}\r\n\r\n", "200", "accented"),
+    ])
+    func bytesThatAreNotUTF8AreRefusedNotReplaced(request: String, status: String, said: String) throws {
+        let server = try TestServer(#"{ "routes": [ { "path": "/x", "body": "x" }, { "path": "/\#u{E9}", "body": "accented" } ] }"#)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        // Each scalar below U+0100 stands for one byte (Latin-1), so the request holds exactly the bytes written.
+        client.send(request.unicodeScalars.map { UInt8($0.value) })
+        let answer = client.read(until: said, timeout: 10)
+        #expect(statusLine(answer).hasPrefix("HTTP/1.1 \(status)") && answer.contains(said), "\(answer)")
+    }
+
     @Test func aCatastrophicPatternDoesNotStallOtherRequests() throws {
         let server = try TestServer(#"{ "request": { "urlPathPattern": "/r/(a+)+$" }, "response": { "body": "r" } }"#)
         defer { server.stop() }
