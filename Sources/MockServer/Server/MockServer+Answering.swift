@@ -59,8 +59,12 @@ extension MockServer {
             let journal = parts.journal
             let hooks = stub.webhooks
             let ticket = journal.webhooks.reserve(hooks.count, delayMs: hooks.map(\.longestDelayMs).max() ?? 0)
-            answer.afterAnswer = AfterAnswer {
-                WebhookSender.send(hooks, after: request, stub: "\(stub.name) (\(stub.source))", journal: journal, ticket: ticket)
+            let named = "\(stub.name) (\(stub.source))"
+            WebhookSender.refuse(hooks, stub: named, journal: journal, ticket: ticket)
+            if ticket.allowed > 0 {
+                answer.afterAnswer = AfterAnswer {
+                    WebhookSender.send(hooks, after: request, stub: named, journal: journal, ticket: ticket)
+                }
             }
         }
         observer?(entry)

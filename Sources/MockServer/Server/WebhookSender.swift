@@ -7,17 +7,23 @@ enum WebhookSender {
     /// Connect, send and the callee's answer head each within this.
     static let timeoutMs: Int32 = 10_000
 
-    /// Sends `hooks`, the first `ticket.allowed` of them in the slots reserved for them
-    /// (``WebhookLog/reserve(_:delayMs:)``); the others are failures, named with the ticket's reason.
+    /// Records the hooks past `ticket.allowed` as failures, named with the ticket's reason: at once, when the slots
+    /// are reserved (recorded after the answer was written, a refusal could come after a stopping server's summary,
+    /// and a run exited 0 with a webhook not sent).
+    static func refuse(_ hooks: [Webhook], stub: String, journal: JournalStore, ticket: (allowed: Int, refusal: String)) {
+        for hook in hooks.dropFirst(ticket.allowed) {
+            journal.webhooks.refused(
+                "webhook \(hook.method) \(hook.url.prefix(120).escapingControlCharacters()) after \(stub): \(ticket.refusal)")
+        }
+    }
+
+    /// Sends the first `ticket.allowed` of `hooks` in the slots reserved for them (``WebhookLog/reserve(_:delayMs:)``);
+    /// the others were refused by ``refuse(_:stub:journal:ticket:)``.
     static func send(
         _ hooks: [Webhook], after request: HTTPRequest, stub: String, journal: JournalStore, ticket: (allowed: Int, refusal: String)
     ) {
         let log = journal.webhooks
-        for (index, hook) in hooks.enumerated() {
-            guard index < ticket.allowed else {
-                log.refused("webhook \(hook.method) \(hook.url.prefix(120).escapingControlCharacters()) after \(stub): \(ticket.refusal)")
-                continue
-            }
+        for hook in hooks.prefix(ticket.allowed) {
             let started = startDetachedThread {
                 log.finished(failure: deliver(hook, request).map { "webhook \(hook.method) after \(stub): \($0)" })
             }
