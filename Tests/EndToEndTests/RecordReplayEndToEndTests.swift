@@ -119,6 +119,36 @@ struct RecordReplayEndToEndTests {
         #expect(mappings.count == 1 && mappings[0].hasPrefix("get-data.json-"), "\(mappings)")
     }
 
+    /// Third attack, F10: two scenarios got different answers to the same request and recorded one name: the second
+    /// replaced the first, exit 0. The second is refused, named, and fails its scenario; the same answer again is fine.
+    @Test func twoScenariosRecordingDifferentAnswersToOneRequestIsAFailureNotAReplacement() throws {
+        let files = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: files) }
+        let data = files.appendingPathComponent("data.json")
+        try #"{"v": 1}"#.write(to: data, atomically: true, encoding: .utf8)
+        let backend = try Backend(files: files)
+        defer { backend.stop() }
+        let feature = try CLI.write(
+            """
+            Feature: recorded
+              Scenario: first
+                When I run "curl -sS ${SUT_MOCK_SERVER_URL}/data.json"
+                Then I see "1}"
+              Scenario: second, the backend changed
+                When I run "sh -c 'printf %s 2222 > \(data.path); curl -sS ${SUT_MOCK_SERVER_URL}/data.json'"
+                Then I see "2222"
+
+            """, "r.feature", in: files)
+        let recording = files.appendingPathComponent("rec").path
+        let result = try CLI.run(["test", "--record-from", backend.url, "--into", recording, feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("was recorded earlier in this run by another server"), "\(result.stdout)")
+        let mappings = try FileManager.default.contentsOfDirectory(atPath: recording + "/mappings")
+        #expect(mappings.count == 1, "\(mappings)")
+        let kept = try String(contentsOfFile: recording + "/mappings/" + mappings[0], encoding: .utf8)
+        #expect(kept.contains("v") && !kept.contains("2222"), "the first recording was replaced: \(kept)")
+    }
+
     @Test func anUnreachableBackendFailsTheRunNamingIt() throws {
         let recording = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: recording) }

@@ -57,12 +57,18 @@ extension MockServer {
             result.root = root
             do {
                 let directory = try RootedDirectory(root, create: true)
+                let writer = parts.proxy.writer
                 for mapping in result.mappings {
+                    let bytes = Array(JSONWriter.pretty(mapping.json).utf8)
+                    if let conflict = RecordingLedger.conflict(root: root, path: mapping.path, bytes: bytes, writer: writer) {
+                        result.problems.append(conflict)
+                        continue
+                    }
                     if let file = mapping.bodyFile {
                         try directory.write(file.bytes, to: file.path)
                         result.written.append(file.path)
                     }
-                    try directory.write(Array(JSONWriter.pretty(mapping.json).utf8), to: mapping.path)
+                    try directory.write(bytes, to: mapping.path)
                     result.written.append(mapping.path)
                 }
             } catch {
