@@ -58,6 +58,7 @@ extension MockServer {
             do {
                 let directory = try RootedDirectory(root, create: true)
                 let writer = parts.proxy.writer
+                try directory.write([], to: RecordingLedger.inProgressMarker)
                 for mapping in result.mappings {
                     let bytes = Array(JSONWriter.pretty(mapping.json).utf8)
                     if let conflict = RecordingLedger.conflict(root: root, path: mapping.path, bytes: bytes, writer: writer) {
@@ -71,6 +72,7 @@ extension MockServer {
                     try directory.write(bytes, to: mapping.path)
                     result.written.append(mapping.path)
                 }
+                directory.remove(entry: Array(RecordingLedger.inProgressMarker.utf8CString))
             } catch {
                 result.problems.append("cannot write the recording into \(root): \(error)")
             }

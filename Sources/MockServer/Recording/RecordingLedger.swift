@@ -4,6 +4,10 @@ import AutomationSupport
 /// scenario a server recording into one root, and two scenarios that got different answers to the same request
 /// would write one name, the second silently replacing the first. The second is refused instead, named.
 enum RecordingLedger {
+    /// Written in a recording's root before its files and removed after the last: a root that still holds it was cut
+    /// short (a SIGKILL mid-write), and loading it is refused by name.
+    static let inProgressMarker = ".sut-recording-in-progress"
+
     private static let written = Locked<[String: (writer: Int, digest: Int)]>([:])
     private static let writers = Locked(0)
 

@@ -43,6 +43,13 @@ public enum StubLoader {
     /// Every `.json` file below `mappings`, recursively and in path order, as WireMock reads it; what is not loaded is
     /// named, and a directory that gave no mapping is said.
     private static func wireMockMappings(_ mappings: String, root: String, skip: ((StubError) -> Void)?) throws(StubError) -> StubSet {
+        // A recording killed while it wrote its files leaves its marker: part of the traffic, never loaded as whole.
+        if FileSystem.exists(root + "/" + RecordingLedger.inProgressMarker) {
+            throw StubError(
+                file: root,
+                "a recording into this directory was cut short while its files were written (\(RecordingLedger.inProgressMarker) "
+                    + "is there): record again, or delete that file to load what was written")
+        }
         let found: [String]
         // Reads stay in the root: a link below `mappings/` leading out of it is refused by name (WireMock follows it),
         // like a mapping that cannot be loaded: skipped with lenient loading, the load's failure without. `mappings`

@@ -122,6 +122,28 @@ import Testing
         #expect(admin(server, "POST", "/__admin/recordings/start", #"{"targetBaseUrl": "file:///etc/passwd"}"#).0 == 422)
     }
 
+    /// Third attack, F7: a recording killed while it wrote its files left part of them, which loaded as whole. Its
+    /// marker stays in the root until the last file is written; a root holding it is refused by name.
+    @Test func aRecordingCutShortWhileWritingIsNotLoadedAsWhole() throws {
+        let backend = try TestServer(Self.backendStubs)
+        defer { backend.stop() }
+        let root = NSTemporaryDirectory() + "recording-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let server = recorder(root: root)
+        _ = server.startRecording(ProxyRule(target: try UpstreamTarget(backend.url)), spec: RecordSpec())
+        traffic(server)
+        #expect(try #require(server.stopRecording()).problems.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: root + "/" + RecordingLedger.inProgressMarker), "a whole recording keeps no marker")
+        #expect(throws: Never.self) { try StubLoader.load([root]) }
+        // As a SIGKILL between the marker and the last file leaves it:
+        FileManager.default.createFile(atPath: root + "/" + RecordingLedger.inProgressMarker, contents: nil)
+        #expect {
+            try StubLoader.load([root])
+        } throws: { error in
+            "\(error)".contains("a recording into this directory was cut short while its files were written")
+        }
+    }
+
     @Test func aRecordingNeverWritesThroughALinkInItsRoot() throws {
         let backend = try TestServer(Self.backendStubs)
         defer { backend.stop() }
