@@ -47,6 +47,13 @@ package struct RecordingOptions: Sendable {
             throw UsageError(
                 .invalidPattern(spelling, value: String(value.prefix(80)), problem: "a header name is letters, digits and !#$%&'*+-.^_`|~"))
         }
+        // The mock server's own authority, with the run's random port: a recording matching on it never replays.
+        guard value.lowercased() != "host" else {
+            throw UsageError(
+                .invalidPattern(
+                    spelling, value: value,
+                    problem: "Host names the mock server itself (its port changes every run), so the recording would never replay"))
+        }
         guard capturedHeaders.count < 64 else {
             throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: "at most 64 headers"))
         }

@@ -170,6 +170,11 @@ struct RecordReplayEndToEndTests {
                 "--record-from \"ftp://h\" is not a backend URL: it needs http:// or https://"
             ),
             (["--record-missing", "--into", "d", "true"], "--record-missing records what --proxy-unmatched URL forwards: add it"),
+            // Third attack, F9: the run's own Host (a random port) captured: the recording could never replay.
+            (
+                ["--record-from", "http://h", "--into", "d", "--capture-header", "host", "true"],
+                "Host names the mock server itself (its port changes every run)"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(arguments)
