@@ -107,8 +107,9 @@ package struct MessagesReader {
         for record in run.records { for location in record.run.selected ?? [] where wanted[location] == nil { wanted[location] = record.file } }
         let recorded = Set(run.records.map(\.file))
         var named = Set<String>()
-        for pickle in run.unrun.sorted(by: { ($0.file, $0.uri, $0.line) < ($1.file, $1.uri, $1.line) })
+        for var pickle in run.unrun.sorted(by: { ($0.file, $0.uri, $0.line) < ($1.file, $1.uri, $1.line) })
         where !ran.contains(pickle.location) && (wanted[pickle.location] != nil || !recorded.contains(pickle.file)) {
+            pickle.file = wanted[pickle.location] ?? pickle.file // the file that selected it names it
             if named.insert(pickle.location).inserted { run.missing.append(pickle) }
         }
         for (location, file) in wanted.sorted(by: { $0.key < $1.key }) where !ran.contains(location) && !named.contains(location) {
