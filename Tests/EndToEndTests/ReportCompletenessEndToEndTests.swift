@@ -231,5 +231,12 @@ import Testing
         try Self.write(envelopes, "num.ndjson", in: directory)
         let number = try CLI.run(["report", "--json", "num.json", "num.ndjson"], cwd: directory)
         #expect(number.status == 3 && number.stderr.contains("num.ndjson:\(step + 1): testStepResult.status is not a string"), "\(number.stderr)")
+        // The run record's shard and selected, when present, say so plainly.
+        for (index, (key, value)) in [("shard", "x" as Any), ("shard", "3/2"), ("shard", 1), ("selected", "f.feature:2"), ("selected", [1])].enumerated() {
+            let edited = try Self.envelopes(directory, "g.ndjson").map { Self.editRecord($0, "sut-launch-run.json") { $0[key] = value } }
+            try Self.write(edited, "rec\(index).ndjson", in: directory)
+            let record = try CLI.run(["report", "--json", "rec\(index).json", "rec\(index).ndjson"], cwd: directory)
+            #expect(record.status == 3 && record.stderr.contains("sut-launch-run.json lacks"), "\(key) \(value): \(record.stderr)")
+        }
     }
 }

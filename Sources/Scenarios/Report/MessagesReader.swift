@@ -329,7 +329,8 @@ package struct MessagesReader {
             }
             if name == ReportRecord.runFile {
                 guard let (record, orphans) = ReportRecord.run(node) else {
-                    throw Problem(description: "\(place): \(name) lacks runId, exitCode or seconds")
+                    throw Problem(
+                        description: "\(place): \(name) lacks runId, exitCode or seconds, or its shard is not K/N or selected not a list of strings")
                 }
                 run.records.append((file, record, orphans))
                 return

@@ -127,12 +127,27 @@ package enum ReportRecord {
         guard let id = node["runId"]?.string, let exitCode = node["exitCode"]?.int, let seconds = node["seconds"]?.double else {
             return nil
         }
+        // What report counts shards and scenarios by: present, it must say so plainly (else the record is refused).
+        guard node["shard"] == nil || node["shard"]?.string.map(isShard) == true else { return nil }
+        var selected: [String]?
+        if let list = node["selected"] {
+            guard let elements = list.elements else { return nil }
+            selected = elements.compactMap(\.string)
+            guard selected?.count == elements.count else { return nil }
+        }
         var run = Run(
             id: id, commandLine: node["commandLine"]?.string ?? "",
             seconds: seconds.isFinite ? min(max(seconds, 0), Double(MessagesReader.maxSeconds)) : 0, exitCode: Int32(clamping: exitCode),
             error: node["error"]?.string, coverage: node["coverage"].map(JSONWriter.write), shard: node["shard"]?.string)
-        run.selected = node["selected"]?.elements?.compactMap(\.string)
+        run.selected = selected
         return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
+    }
+
+    /// Whether `text` is `K/N` with 1 <= K <= N <= 100,000.
+    static func isShard(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return false }
+        return (1...100_000).contains(count) && (1...count).contains(index)
     }
 
     /// The shards a merge record's attachment counts, 1 to ``maxShards``; nil when its body says anything else.
