@@ -58,7 +58,8 @@ enum ShardCompleteness {
             offset += 1
             if word == "--" { break }
             if word.hasPrefix("--shard=") { value = String(word.dropFirst("--shard=".count)) }
-            guard word.hasPrefix("-"), !word.contains("="), let spec = TestOption.specs.first(where: { $0.long == word || $0.short == word }),
+            guard word.hasPrefix("-"), !word.contains("="),
+                let spec = TestOption.specs.first(where: { $0.long == word || $0.short == word }),
                 spec.takesValue
             else { continue }
             if word == "--shard", offset < words.count { value = words[offset] }

@@ -47,8 +47,12 @@ import Testing
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("sh --shard 1"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("ctl"), withIntermediateDirectories: true)
         for file in 1...4 {
-            _ = try CLI.write(Self.scenarios(2).replacingOccurrences(of: "Scenario: s", with: "Scenario: \(file)s"), "sh --shard 1/f\(file).feature", in: directory)
-            _ = try CLI.write(Self.scenarios(2).replacingOccurrences(of: "Scenario: s", with: "Scenario: \(file)s"), "ctl/f\(file).feature", in: directory)
+            _ = try CLI.write(
+                Self.scenarios(2).replacingOccurrences(of: "Scenario: s", with: "Scenario: \(file)s"), "sh --shard 1/f\(file).feature",
+                in: directory)
+            _ = try CLI.write(
+                Self.scenarios(2).replacingOccurrences(of: "Scenario: s", with: "Scenario: \(file)s"), "ctl/f\(file).feature", in: directory
+            )
         }
         let runs: [(String, [String])] = [
             ("y2", ["--shard", "1/2", "sh --shard 1"]), ("y5", ["--shard", "1/2", "--name", "s| --shard 1/1", "ctl"]),
@@ -67,7 +71,8 @@ import Testing
             #expect(oldMerged.status == 1 && oldMerged.stderr.contains("run \(id): shard 2/2 missing"), "\(id) old: \(oldMerged.stderr)")
         }
         // Both shards: green.
-        let second = try CLI.run(["test", "-q", "--run-id", "y2", "--shard", "2/2", "--messages", "y2b.ndjson", "sh --shard 1"], cwd: directory)
+        let second = try CLI.run(
+            ["test", "-q", "--run-id", "y2", "--shard", "2/2", "--messages", "y2b.ndjson", "sh --shard 1"], cwd: directory)
         #expect(second.status == 0, "\(second.stderr)")
         let whole = try CLI.run(["report", "--junit", "y.xml", "y2.ndjson", "y2b.ndjson"], cwd: directory)
         #expect(whole.status == 0 && whole.stderr.contains("8 scenarios from 2 files: 8 passed"), "\(whole.stdout)\(whole.stderr)")
@@ -80,14 +85,19 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try CLI.write(Self.scenarios(10), "f.feature", in: directory)
         for shard in 1...2 {
-            let ran = try CLI.run(["test", "-q", "--run-id", "g1", "--shard", "\(shard)/2", "--messages", "g\(shard).ndjson", feature], cwd: directory)
+            let ran = try CLI.run(
+                ["test", "-q", "--run-id", "g1", "--shard", "\(shard)/2", "--messages", "g\(shard).ndjson", feature], cwd: directory)
             #expect(ran.status == 0, "\(ran.stderr)")
         }
         let envelopes = try Self.envelopes(directory, "g2.ndjson")
         let testCase = try #require(envelopes.compactMap { $0["testCase"] as? [String: Any] }.first)
-        let pickle = try #require(envelopes.compactMap { $0["pickle"] as? [String: Any] }.first { $0["id"] as? String == testCase["pickleId"] as? String })
+        let pickle = try #require(
+            envelopes.compactMap { $0["pickle"] as? [String: Any] }.first { $0["id"] as? String == testCase["pickleId"] as? String })
         let location = "\(feature):\((pickle["location"] as? [String: Any])?["line"] as? Int ?? 0)"
-        let started = Set(envelopes.compactMap { $0["testCaseStarted"] as? [String: Any] }.filter { $0["testCaseId"] as? String == testCase["id"] as? String }.compactMap { $0["id"] as? String })
+        let started = Set(
+            envelopes.compactMap { $0["testCaseStarted"] as? [String: Any] }.filter {
+                $0["testCaseId"] as? String == testCase["id"] as? String
+            }.compactMap { $0["id"] as? String })
         let dropped = envelopes.filter { envelope in
             guard let (key, value) = envelope.first, let value = value as? [String: Any] else { return true }
             if key == "testCase" { return value["id"] as? String != testCase["id"] as? String }
@@ -96,7 +106,8 @@ import Testing
         }
         #expect(dropped.count < envelopes.count - 4)
         try Self.write(dropped, "gB.ndjson", in: directory)
-        let merged = try CLI.run(["report", "--json", "gB.json", "--junit", "gB.xml", "--html", "gB.html", "g1.ndjson", "gB.ndjson"], cwd: directory)
+        let merged = try CLI.run(
+            ["report", "--json", "gB.json", "--junit", "gB.xml", "--html", "gB.html", "g1.ndjson", "gB.ndjson"], cwd: directory)
         #expect(merged.status == 1, "\(merged.stderr)")
         #expect(merged.stderr.contains("gB.ndjson: \(location): not run"), "\(merged.stderr)")
         #expect(merged.stderr.contains("10 scenarios from 2 files: 9 passed, 0 failed, 0 errors, 1 not run"), "\(merged.stderr)")
@@ -109,7 +120,9 @@ import Testing
         let whole = try CLI.run(["report", "--json", "g.json", "g1.ndjson", "g2.ndjson"], cwd: directory)
         #expect(whole.status == 0 && whole.stderr.contains("10 passed"), "\(whole.stdout)\(whole.stderr)")
         // The attempt's testCaseFinished alone deleted: that scenario never finished, not run.
-        let open = envelopes.filter { !started.contains(($0["testCaseFinished"] as? [String: Any])?["testCaseStartedId"] as? String ?? "-") }
+        let open = envelopes.filter {
+            !started.contains(($0["testCaseFinished"] as? [String: Any])?["testCaseStartedId"] as? String ?? "-")
+        }
         try Self.write(open, "gO.ndjson", in: directory)
         let unfinished = try CLI.run(["report", "--json", "gO.json", "g1.ndjson", "gO.ndjson"], cwd: directory)
         #expect(unfinished.status == 1 && unfinished.stderr.contains("1 not run"), "\(unfinished.stdout)\(unfinished.stderr)")
@@ -133,7 +146,8 @@ import Testing
                 step["testStepResult"] = result
             }
             try Self.write(edited, "\(status).ndjson", in: directory)
-            let merged = try CLI.run(["report", "--json", "\(status).json", "--junit", "\(status).xml", "\(status).ndjson"], cwd: directory)
+            let merged = try CLI.run(
+                ["report", "--json", "\(status).json", "--junit", "\(status).xml", "\(status).ndjson"], cwd: directory)
             #expect(merged.status == 1 && merged.stderr.contains("1 passed"), "\(status): \(merged.stdout)\(merged.stderr)")
             let junit = try ReportGapsEndToEndTests.text(directory, "\(status).xml")
             #expect(junit.contains("<failure") || junit.contains("<error"), "\(status): \(junit)")
@@ -143,11 +157,14 @@ import Testing
             #expect(rerun.status == 0 && rerun.stdout.contains("1 scenario: 1 passed (1 not selected)"), "\(status): \(rerun.stdout)")
         }
         // The attacker's forgery: a failing run whose record, run record and testRunFinished say passed.
-        let failing = try CLI.write(Self.scenarios(1) + "  Scenario: bad\n    When I run \"true\"\n    Then the exit code is 1\n", "b.feature", in: directory)
+        let failing = try CLI.write(
+            Self.scenarios(1) + "  Scenario: bad\n    When I run \"true\"\n    Then the exit code is 1\n", "b.feature", in: directory)
         let failed = try CLI.run(["test", "-q", "--messages", "s1.ndjson", failing], cwd: directory)
         #expect(failed.status == 1)
         let forged = try Self.envelopes(directory, "s1.ndjson").map { envelope in
-            let result = Self.editRecord(envelope, "sut-launch-result.json") { if $0["status"] as? String == "failed" { $0["status"] = "passed" } }
+            let result = Self.editRecord(envelope, "sut-launch-result.json") {
+                if $0["status"] as? String == "failed" { $0["status"] = "passed" }
+            }
             let run = Self.editRecord(result, "sut-launch-run.json") { $0["exitCode"] = 0 }
             return Self.edit(run, "testRunFinished") { $0["success"] = true }
         }
@@ -159,7 +176,9 @@ import Testing
         let rerun = try CLI.run(["test", "-q", "--rerun-failed", "C3.ndjson", failing], cwd: directory)
         #expect(rerun.status == 1 && rerun.stdout.contains("1 scenario: 0 passed, 1 failed (1 not selected)"), "\(rerun.stdout)")
         // The other way: every step PASSED, the record says error: an error in report, rerun by --rerun-failed.
-        let erred = envelopes.map { Self.editRecord($0, "sut-launch-result.json") { if $0["line"] as? Int == 2 { $0["status"] = "error" } } }
+        let erred = envelopes.map {
+            Self.editRecord($0, "sut-launch-result.json") { if $0["line"] as? Int == 2 { $0["status"] = "error" } }
+        }
         try Self.write(erred, "E.ndjson", in: directory)
         let error = try CLI.run(["report", "--json", "E.json", "E.ndjson"], cwd: directory)
         #expect(error.status == 1 && error.stderr.contains("1 passed, 0 failed, 1 errors"), "\(error.stdout)\(error.stderr)")
@@ -177,20 +196,26 @@ import Testing
         #expect(ran.status == 0, "\(ran.stderr)")
         var envelopes = try Self.envelopes(directory, "g.ndjson")
         let parseError: [String: Any] = [
-            "parseError": ["source": ["uri": "f1/broken.feature", "location": ["line": 5]], "message": "f1/broken.feature:5: expected Scenario"]
+            "parseError": [
+                "source": ["uri": "f1/broken.feature", "location": ["line": 5]], "message": "f1/broken.feature:5: expected Scenario",
+            ]
         ]
         envelopes.insert(parseError, at: 1)
         try Self.write(envelopes, "gpe.ndjson", in: directory)
-        let merged = try CLI.run(["report", "--json", "gpe.json", "--junit", "gpe.xml", "--html", "gpe.html", "gpe.ndjson"], cwd: directory)
+        let merged = try CLI.run(
+            ["report", "--json", "gpe.json", "--junit", "gpe.xml", "--html", "gpe.html", "gpe.ndjson"], cwd: directory)
         #expect(merged.status == 3, "\(merged.stderr)")
-        #expect(merged.stderr.contains("gpe.ndjson: f1/broken.feature:5: a feature file that does not parse: f1/broken.feature:5: expected Scenario"))
+        #expect(
+            merged.stderr.contains(
+                "gpe.ndjson: f1/broken.feature:5: a feature file that does not parse: f1/broken.feature:5: expected Scenario"))
         for name in ["gpe.json", "gpe.xml", "gpe.html"] {
             #expect(try ReportGapsEndToEndTests.text(directory, name).contains("broken.feature"), "\(name)")
         }
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("gpe.json"))) as? [String: Any]
         #expect(json?["exitCode"] as? Int == 3)
         // test's own file of a broken feature, sut-launch's records removed and success set: still exit 3, still named.
-        let broken = try CLI.write("Feature: b\n  Scenario: s\n    When I run \"true\"\n    oops, not a step\n", "broken.feature", in: directory)
+        let broken = try CLI.write(
+            "Feature: b\n  Scenario: s\n    When I run \"true\"\n    oops, not a step\n", "broken.feature", in: directory)
         let failed = try CLI.run(["test", "-q", "--messages", "pe.ndjson", broken], cwd: directory)
         #expect(failed.status == 3, "\(failed.stderr)")
         let stripped = try Self.envelopes(directory, "pe.ndjson")
@@ -202,7 +227,8 @@ import Testing
         #expect(try ReportGapsEndToEndTests.text(directory, "pe2.xml").contains("broken.feature"))
         // No test case at all, success true, no record: nothing ran, as test's exit 5.
         let empty = try Self.envelopes(directory, "g.ndjson").filter { envelope in
-            !["pickle", "testCase", "testCaseStarted", "testStepStarted", "testStepFinished", "testCaseFinished", "attachment"].contains(envelope.keys.first ?? "")
+            !["pickle", "testCase", "testCaseStarted", "testStepStarted", "testStepFinished", "testCaseFinished", "attachment"].contains(
+                envelope.keys.first ?? "")
         }
         try Self.write(empty, "empty.ndjson", in: directory)
         let none = try CLI.run(["report", "--json", "empty.json", "empty.ndjson"], cwd: directory)
@@ -230,9 +256,13 @@ import Testing
         envelopes[step] = Self.edit(envelopes[step], "testStepFinished") { $0["testStepResult"] = ["status": 1] }
         try Self.write(envelopes, "num.ndjson", in: directory)
         let number = try CLI.run(["report", "--json", "num.json", "num.ndjson"], cwd: directory)
-        #expect(number.status == 3 && number.stderr.contains("num.ndjson:\(step + 1): testStepResult.status is not a string"), "\(number.stderr)")
+        #expect(
+            number.status == 3 && number.stderr.contains("num.ndjson:\(step + 1): testStepResult.status is not a string"),
+            "\(number.stderr)")
         // The run record's shard and selected, when present, say so plainly.
-        for (index, (key, value)) in [("shard", "x" as Any), ("shard", "3/2"), ("shard", 1), ("selected", "f.feature:2"), ("selected", [1])].enumerated() {
+        for (index, (key, value)) in [
+            ("shard", "x" as Any), ("shard", "3/2"), ("shard", 1), ("selected", "f.feature:2"), ("selected", [1]),
+        ].enumerated() {
             let edited = try Self.envelopes(directory, "g.ndjson").map { Self.editRecord($0, "sut-launch-run.json") { $0[key] = value } }
             try Self.write(edited, "rec\(index).ndjson", in: directory)
             let record = try CLI.run(["report", "--json", "rec\(index).json", "rec\(index).ndjson"], cwd: directory)

@@ -79,7 +79,8 @@ import Testing
             _ = try CLI.write(lines.joined(separator: "\n") + "\n", "m\(index).ndjson", in: directory)
             let result = try CLI.run(["report", "--html", "h\(index).html", "m\(index).ndjson"], cwd: directory)
             guard let shown else {
-                #expect(result.status == 3 && result.stderr.contains("m\(index).ndjson:2: sut-launch-merge.json"), "\(count): \(result.stderr)")
+                #expect(
+                    result.status == 3 && result.stderr.contains("m\(index).ndjson:2: sut-launch-merge.json"), "\(count): \(result.stderr)")
                 continue
             }
             #expect(result.status == 5 && result.stderr.contains("no scenario"), "\(count): \(result.stderr)")

@@ -104,7 +104,9 @@ package struct MessagesReader {
     package mutating func account() {
         let ran = Set(run.scenarios.map(\.location))
         var wanted: [String: Int] = [:] // location → the file that wanted it
-        for record in run.records { for location in record.run.selected ?? [] where wanted[location] == nil { wanted[location] = record.file } }
+        for record in run.records {
+            for location in record.run.selected ?? [] where wanted[location] == nil { wanted[location] = record.file }
+        }
         let recorded = Set(run.records.map(\.file))
         var named = Set<String>()
         for var pickle in run.unrun.sorted(by: { ($0.file, $0.uri, $0.line) < ($1.file, $1.uri, $1.line) })
@@ -126,7 +128,9 @@ package struct MessagesReader {
         do { node = try JSONParser.parse(Array(line), repairingUTF8: true) } catch {
             if let cr = line.firstIndex(of: 0x0D), line[(cr + 1)...].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
                 throw Problem(
-                    description: "\(place): lines end in CR alone (not LF or CRLF): Messages are one envelope per LF-ended line; convert with tr '\\r' '\\n'")
+                    description:
+                        "\(place): lines end in CR alone (not LF or CRLF): Messages are one envelope per LF-ended line; convert with tr '\\r' '\\n'"
+                )
             }
             throw Problem(description: "\(place): not JSON: \(error.message)\(last ? " (the file ends mid-line: truncated?)" : "")")
         }
@@ -318,7 +322,8 @@ package struct MessagesReader {
         if mediaType == "application/json", name == ReportRecord.mergeFile {
             guard let shards = ReportRecord.shards(value) else {
                 throw Problem(
-                    description: "\(place): \(name): its body is not {\"shards\":N} with N a whole number from 1 to \(ReportRecord.maxShards)")
+                    description:
+                        "\(place): \(name): its body is not {\"shards\":N} with N a whole number from 1 to \(ReportRecord.maxShards)")
             }
             run.mergedShards[file] = min((run.mergedShards[file] ?? 0) + shards, ReportRecord.maxShards)
             return
@@ -330,7 +335,8 @@ package struct MessagesReader {
             if name == ReportRecord.runFile {
                 guard let (record, orphans) = ReportRecord.run(node) else {
                     throw Problem(
-                        description: "\(place): \(name) lacks runId, exitCode or seconds, or its shard is not K/N or selected not a list of strings")
+                        description:
+                            "\(place): \(name) lacks runId, exitCode or seconds, or its shard is not K/N or selected not a list of strings")
                 }
                 run.records.append((file, record, orphans))
                 return

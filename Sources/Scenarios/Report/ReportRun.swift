@@ -88,7 +88,14 @@ package struct ReportRun: Sendable {
             // A feature file that did not parse, which the file's own run did not report as a load error: as `test` shows it.
             let loadErrors = records.filter { $0.file == file }.flatMap(\.orphans).filter { $0.result.pickle.name == Self.loadErrorName }
             let broken = parseErrors.filter { $0.file == file }
-            if !broken.isEmpty, loadErrors.isEmpty { indexed.append((-1, ScenarioResult.loadError(broken.map { $0.message.hasPrefix($0.uri) ? $0.message : "\($0.uri):\($0.line): \($0.message)" }))) }
+            if !broken.isEmpty, loadErrors.isEmpty {
+                indexed.append(
+                    (
+                        -1,
+                        ScenarioResult.loadError(
+                            broken.map { $0.message.hasPrefix($0.uri) ? $0.message : "\($0.uri):\($0.line): \($0.message)" })
+                    ))
+            }
             return indexed.sorted { $0.index < $1.index }.map(\.result)
         }
     }
