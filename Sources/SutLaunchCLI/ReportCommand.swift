@@ -88,6 +88,11 @@ package enum ReportCommand {
                 "report: \(run.files[scenario.file]): \(scenario.location.escapingControlCharacters()): not run: no test case started for it "
                     + "(its testCase or testCaseStarted is missing); reported as not run (exit 1)")
         }
+        for (file, count) in run.gaps {
+            Console.error(
+                "report: \(file): \(count) of its results missing: a scenario's test case was removed (an older file, which does not "
+                    + "say which scenario; exit 1)")
+        }
         if run.missing.count > 20 { Console.error("report: \(run.missing.count - 20) more scenarios not run (exit 1)") }
         // The shards a run's own records say it had: a missing one is a report that looks green while a shard failed.
         let shardProblems = ShardCompleteness.problems(run)

@@ -116,6 +116,10 @@ import Testing
         #expect(json?["exitCode"] as? Int == 1 && (json?["error"] as? String ?? "").contains(location))
         #expect(results.contains { $0["status"] as? String == "notRun" && $0["location"] as? String == location }, "\(results)")
         #expect(try ReportGapsEndToEndTests.text(directory, "gB.xml").contains("<skipped"))
+        // The same edit on a file as an older sut-launch wrote it (no `selected`): the gap in its results' numbers.
+        try Self.write(dropped.map { Self.editRecord($0, "sut-launch-run.json") { $0["selected"] = nil } }, "gBo.ndjson", in: directory)
+        let old = try CLI.run(["report", "--json", "gBo.json", "g1.ndjson", "gBo.ndjson"], cwd: directory)
+        #expect(old.status == 1 && old.stderr.contains("gBo.ndjson: 1 of its results missing"), "\(old.stderr)")
         // The unaltered merge: 10 passed, green.
         let whole = try CLI.run(["report", "--json", "g.json", "g1.ndjson", "g2.ndjson"], cwd: directory)
         #expect(whole.status == 0 && whole.stderr.contains("10 passed"), "\(whole.stdout)\(whole.stderr)")

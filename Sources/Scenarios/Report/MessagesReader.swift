@@ -114,6 +114,15 @@ package struct MessagesReader {
             pickle.file = wanted[pickle.location] ?? pickle.file // the file that selected it names it
             if named.insert(pickle.location).inserted { run.missing.append(pickle) }
         }
+        // Files an older sut-launch wrote (no `selected`) number their results 0..<N: a gap is a scenario whose test
+        // case is gone, though the file cannot say which.
+        for file in Set(run.records.map(\.file)) where !run.records.contains(where: { $0.file == file && $0.run.selected != nil }) {
+            var indexes = Set(run.records.filter { $0.file == file }.flatMap { $0.orphans.map(\.index) })
+            for scenario in run.scenarios where scenario.file == file {
+                for attempt in scenario.attempts { if let index = attempt.result?.index { indexes.insert(index) } }
+            }
+            if let largest = indexes.max(), largest + 1 > indexes.count { run.gaps.append((run.files[file], largest + 1 - indexes.count)) }
+        }
         for (location, file) in wanted.sorted(by: { $0.key < $1.key }) where !ran.contains(location) && !named.contains(location) {
             let uri = String(location[..<(location.lastIndex(of: ":") ?? location.endIndex)])
             let line = Int(location[(location.lastIndex(of: ":").map { location.index(after: $0) } ?? location.endIndex)...]) ?? 0

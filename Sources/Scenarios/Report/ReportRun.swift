@@ -54,6 +54,8 @@ package struct ReportRun: Sendable {
     var unrun: [Scenario] = []
     /// Pickles meant to run that have no test case started in any file (``MessagesReader/account()``): not run.
     package var missing: [Scenario] = []
+    /// Files of an older sut-launch (no `selected`) whose results' numbers have gaps, and how many are missing.
+    package var gaps: [(file: String, count: Int)] = []
     /// Feature files that did not parse (`parseError`): file index, uri, line, message.
     package var parseErrors: [(file: Int, uri: String, line: Int, message: String)] = []
     /// Every file's `testRunFinished` said success.
@@ -187,7 +189,8 @@ package struct ReportRun: Sendable {
         if let failed = records.first(where: { $0.run.exitCode != 0 }) { return failed.run.exitCode }
         if !parseErrors.isEmpty { return ExitCode.invalidInput }
         // The files' own word is not taken over their results: a scenario that failed fails the run.
-        return incomplete.isEmpty && unstarted.isEmpty && missing.isEmpty && success && !results.contains(where: \.failsTheRun) ? 0 : 1
+        return incomplete.isEmpty && unstarted.isEmpty && missing.isEmpty && gaps.isEmpty && success
+            && !results.contains(where: \.failsTheRun) ? 0 : 1
     }
 
     /// Why the run (or a shard) ended early, and which files were cut short.
@@ -197,6 +200,9 @@ package struct ReportRun: Sendable {
         for file in incomplete { reasons.append("incomplete: \(file) has no testRunFinished (the run was cut short)") }
         for (file, count) in unstarted {
             reasons.append("incomplete: \(file) has \(count) test case\(count == 1 ? "" : "s") that never started")
+        }
+        for (file, count) in gaps {
+            reasons.append("incomplete: \(file) lacks \(count) of its results (their test cases are missing)")
         }
         for broken in parseErrors where !reasons.contains(where: { $0.contains(broken.message) }) {
             reasons.append("\(files[broken.file]): \(broken.uri):\(broken.line): does not parse: \(broken.message)")
