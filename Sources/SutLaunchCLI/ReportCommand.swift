@@ -80,7 +80,7 @@ package enum ReportCommand {
         }
         for broken in run.parseErrors {
             Console.error(
-                "report: \(run.files[broken.file]): \(broken.uri):\(broken.line): a feature file that does not parse: "
+                "report: \(run.files[broken.file]): \(broken.uri.escapingControlCharacters().prefix(300)):\(broken.line): a feature file that does not parse: "
                     + "\(broken.message.escapingControlCharacters().prefix(300)) (exit \(ExitCode.invalidInput))")
         }
         for scenario in run.missing.prefix(20) {

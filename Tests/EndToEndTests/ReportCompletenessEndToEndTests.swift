@@ -217,6 +217,12 @@ import Testing
         }
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("gpe.json"))) as? [String: Any]
         #expect(json?["exitCode"] as? Int == 3)
+        // Its uri and message are the file's text: escaped on stderr, one line, no terminal sequence.
+        envelopes[1] = ["parseError": ["source": ["uri": "x\u{1B}]0;t\u{07}\n::error::y.feature"], "message": "m\u{1B}[2J\nz"]]
+        try Self.write(envelopes, "esc.ndjson", in: directory)
+        let escaped = try CLI.run(["report", "--json", "esc.json", "esc.ndjson"], cwd: directory)
+        let line = escaped.stderr.split(separator: "\n").first { $0.contains("does not parse") } ?? ""
+        #expect(escaped.status == 3 && line.contains("::error::y.feature:0") && !escaped.stderr.contains("\u{1B}"), "\(escaped.stderr)")
         // test's own file of a broken feature, sut-launch's records removed and success set: still exit 3, still named.
         let broken = try CLI.write(
             "Feature: b\n  Scenario: s\n    When I run \"true\"\n    oops, not a step\n", "broken.feature", in: directory)
