@@ -27,8 +27,9 @@ package enum ReportOption: CommandOption {
 /// `test --messages` wrote), the same bytes `test` wrote; several files (the shards of a CI run) are merged into
 /// one run. Exit 0: written, and the run passed; 1: written, and the run failed or a file was cut short (no
 /// `testRunFinished`, or the runs' records name shards that are missing or given twice, without
-/// `--allow-missing-shards`); 2: usage (files of different runs without `--merge-any`); 3: a file is not Cucumber
-/// Messages (file:line says where); 74: a report could not be written.
+/// `--allow-missing-shards`, or a scenario meant to run has no test case); 2: usage (files of different runs without
+/// `--merge-any`); 3: a file is not Cucumber Messages (file:line says where), or holds a `parseError` (a feature file
+/// that did not parse, as `test` exits); 5: the files hold no scenario; 74: a report could not be written.
 package enum ReportCommand {
     package static var help: String {
         """
@@ -37,9 +38,9 @@ package enum ReportCommand {
 
         Renders reports from Cucumber Messages files (test --messages): the bytes test --html/--junit/--report
         write. Several files (the shards of one CI run, same run id) are merged into one run: one summary, one
-        JUnit, one HTML. Exit 0 the run passed, 1 it failed, a file is cut short or a --shard I/N is missing or
-        given twice, 2 usage (files of different runs), 3 a file is not Cucumber Messages, 74 a report could not
-        be written.
+        JUnit, one HTML. Exit 0 the run passed, 1 it failed, a file is cut short, a scenario has no test case or
+        a --shard I/N is missing or given twice, 2 usage (files of different runs), 3 a file is not Cucumber
+        Messages or a feature in it did not parse, 5 no scenario, 74 a report could not be written.
 
         OPTIONS:
 
@@ -77,6 +78,22 @@ package enum ReportCommand {
         for file in run.incomplete {
             Console.error("report: \(file): incomplete: no testRunFinished (the run was cut short); rendering what it holds (exit 1)")
         }
+        for broken in run.parseErrors {
+            Console.error(
+                "report: \(run.files[broken.file]): \(broken.uri.escapingControlCharacters().prefix(300)):\(broken.line): a feature file that does not parse: "
+                    + "\(broken.message.escapingControlCharacters().prefix(300)) (exit \(ExitCode.invalidInput))")
+        }
+        for scenario in run.missing.prefix(20) {
+            Console.error(
+                "report: \(run.files[scenario.file]): \(scenario.location.escapingControlCharacters()): not run: no test case started for it "
+                    + "(its testCase or testCaseStarted is missing); reported as not run (exit 1)")
+        }
+        for (file, count) in run.gaps {
+            Console.error(
+                "report: \(file): \(count) of its results missing: a scenario's test case was removed (an older file, which does not "
+                    + "say which scenario; exit 1)")
+        }
+        if run.missing.count > 20 { Console.error("report: \(run.missing.count - 20) more scenarios not run (exit 1)") }
         // The shards a run's own records say it had: a missing one is a report that looks green while a shard failed.
         let shardProblems = ShardCompleteness.problems(run)
         let partial = parsed.has(.allowMissingShards)
@@ -92,10 +109,23 @@ package enum ReportCommand {
         return code == 0 && !shardProblems.isEmpty && !partial ? 1 : code
     }
 
+    /// The exit code the run itself earns: 3 a feature file did not parse, 1 it failed or was cut short, 5 it holds
+    /// no scenario at all (as `test` says no scenario selected) unless every run record says its run passed
+    /// (`--allow-empty`, an empty shard), else 0.
+    private static func verdict(_ run: ReportRun) -> Int32 {
+        if !run.parseErrors.isEmpty { return ExitCode.invalidInput }
+        guard run.exitCode == 0, run.incomplete.isEmpty else { return 1 }
+        if run.results.isEmpty, run.records.isEmpty || run.records.contains(where: { $0.run.exitCode != 0 }) {
+            Console.error("report: the files hold no scenario: nothing ran (exit \(ExitCode.noScenarios))")
+            return ExitCode.noScenarios
+        }
+        return 0
+    }
+
     private static func write(_ run: ReportRun, files: [(name: String, bytes: [UInt8])], paths: [ReportOption: String], strict: Bool)
         -> Int32
     {
-        var code: Int32 = run.exitCode == 0 && run.incomplete.isEmpty ? 0 : 1
+        var code = verdict(run)
         let renders: [(ReportOption, () -> [UInt8])] = [
             (.junit, { Array(RunReports.junit(run, strict: strict).utf8) }),
             (.json, { Array(RunReports.json(run).utf8) }),

@@ -1,7 +1,7 @@
 import Scenarios
 
 /// Whether Messages given to `sut-launch report` hold every shard of their run: each file's run record keeps the
-/// command line that wrote it, so `--shard 1/2` alone is a merge missing shard 2/2 (a report that looks green while
+/// shard that wrote it (older files: its command line), so `--shard 1/2` alone is a merge missing shard 2/2 (a report that looks green while
 /// a shard crashed or its upload failed). A shard given twice is named too. `--shard auto` runs are known by the
 /// variables their CI set, not by their command line, and are not counted.
 enum ShardCompleteness {
@@ -16,7 +16,7 @@ enum ShardCompleteness {
         var byRun: [String: [(shard: Shard, file: String)]] = [:]
         var order: [String] = []
         for record in run.records {
-            guard let shard = shard(in: record.run.commandLine) else { continue }
+            guard let shard = shard(of: record.run) else { continue }
             if byRun[record.run.id] == nil { order.append(record.run.id) }
             byRun[record.run.id, default: []].append((shard, run.files[record.file]))
         }
@@ -40,16 +40,39 @@ enum ShardCompleteness {
         return parts.isEmpty ? nil : "run \(id): " + parts.joined(separator: "; ")
     }
 
+    /// The shard a run record says it ran: its `shard` field; in files written before it, the `--shard` option
+    /// of its command line read as the shell reads it (quoted words whole), option by option (the value of
+    /// `--name` or a feature path holding `--shard 1` is not an option).
+    static func shard(of record: ReportRecord.Run) -> Shard? {
+        if let recorded = record.shard { return shard(value: recorded) }
+        return shard(in: record.commandLine)
+    }
+
     /// The shard a command line ran, or nil (no `--shard`, or `--shard auto`).
     static func shard(in commandLine: String) -> Shard? {
-        let words = commandLine.split(separator: " ").map(String.init)
+        guard let words = try? ShellWords.split(commandLine) else { return nil }
         var value: String?
-        for (offset, word) in words.enumerated() {
-            if word == "--shard", offset + 1 < words.count { value = words[offset + 1] }
+        var offset = words.first == "sut-launch" && words.dropFirst().first == "test" ? 2 : 0
+        while offset < words.count {
+            let word = words[offset]
+            offset += 1
+            if word == "--" { break }
             if word.hasPrefix("--shard=") { value = String(word.dropFirst("--shard=".count)) }
+            guard word.hasPrefix("-"), !word.contains("="),
+                let spec = TestOption.specs.first(where: { $0.long == word || $0.short == word }),
+                spec.takesValue
+            else { continue }
+            if word == "--shard", offset < words.count { value = words[offset] }
+            offset += 1 // the option's value, whatever it holds
         }
-        guard let parts = value?.split(separator: "/", omittingEmptySubsequences: false), parts.count == 2,
-            let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000, index >= 1, index <= count
+        return value.flatMap(shard(value:))
+    }
+
+    /// `K/N`, 1 <= K <= N <= 100,000; nil otherwise.
+    static func shard(value: String) -> Shard? {
+        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000, index >= 1,
+            index <= count
         else { return nil }
         return Shard(index: index, count: count)
     }

@@ -69,6 +69,8 @@ package enum TestCommand {
             return 0
         }
         let runId: String
+        // The shard the command line names (not `--shard auto`'s), recorded as such for `report`'s count.
+        let namedShard = options.autoShard == nil ? options.scenario.shard : nil
         do {
             try ShardEnvironment.apply(&options, environment: environment)
             runId = try RunIdentity.resolve(options.runId, environment: environment)
@@ -81,7 +83,7 @@ package enum TestCommand {
         reports.configureRerun(options.rerunPath)
         reports.configureRun(
             html: options.htmlPath, id: runId,
-            commandLine: ShellQuote.commandLine(["sut-launch", "test"] + arguments))
+            commandLine: ShellQuote.commandLine(["sut-launch", "test"] + arguments), shard: namedShard)
         if options.messagesPath != nil || options.htmlPath != nil { // a signal while the files load still writes it
             reports.configureMessages(path: options.messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())
         }

@@ -59,13 +59,14 @@ import Testing
         #expect(rereadCut.status == 1 && rereadCut.stderr.contains("mcut.ndjson: incomplete"), "\(rereadCut.stderr)")
     }
 
-    /// A merge record's count at the edges (another tool's, or edited): clamped to 1…10,000, never a trap.
-    @Test func mergeRecordCountsAtTheEdgesAreClamped() throws {
+    /// A merge record's count at the edges (another tool's, or edited): 1…10,000 is read, anything else refused naming
+    /// the file, the line and the record (it was read as 1), never a trap. The file holds no scenario: exit 5.
+    @Test func mergeRecordCountsAtTheEdgesAreReadOrRefused() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cases = [
-            ("9223372036854775807", 10_000), ("9223372036854775808", 1), ("-9223372036854775808", 1), ("1e300", 1), ("0", 1),
-            ("-1", 1), ("\"3\"", 1), ("null", 1), ("7", 7),
+        let cases: [(String, Int?)] = [
+            ("9223372036854775807", nil), ("9223372036854775808", nil), ("-9223372036854775808", nil), ("1e300", nil), ("0", nil),
+            ("-1", nil), ("\"3\"", nil), ("\"x\"", nil), ("null", nil), ("7", 7), ("10000", 10_000), ("1", 1),
         ]
         for (index, (count, shown)) in cases.enumerated() {
             let body = "{\"shards\":\(count)}"
@@ -77,7 +78,12 @@ import Testing
             ]
             _ = try CLI.write(lines.joined(separator: "\n") + "\n", "m\(index).ndjson", in: directory)
             let result = try CLI.run(["report", "--html", "h\(index).html", "m\(index).ndjson"], cwd: directory)
-            #expect(result.status == 0, "\(count): \(result.stderr)")
+            guard let shown else {
+                #expect(
+                    result.status == 3 && result.stderr.contains("m\(index).ndjson:2: sut-launch-merge.json"), "\(count): \(result.stderr)")
+                continue
+            }
+            #expect(result.status == 5 && result.stderr.contains("no scenario"), "\(count): \(result.stderr)")
             #expect(try Self.text(directory, "h\(index).html").contains("{\"shards\":\(shown),"), "\(count)")
         }
     }

@@ -75,10 +75,12 @@ extension CucumberMessages {
         let runId = testRunStarted(atMs: startedAtMs, id: run.id)
         var timed = testRunHookEnvelopes(ScenarioRunner.testRunHookResults.current, runId: runId)
         var orphans: [(index: Int, result: ScenarioResult)] = []
+        var run = run
+        run.selected = [] // each scenario with a test case: `report` fails a merge where one has none
         for (index, result) in results.enumerated() {
             let envelopes = testCaseEnvelopes(
                 result, startedAtMs: result.startedAtMs ?? finishedAtMs, userSteps: userSteps, index: index)
-            if envelopes.isEmpty { orphans.append((index, result)) }
+            if envelopes.isEmpty { orphans.append((index, result)) } else { run.selected?.append(result.pickle.location) }
             timed += envelopes
         }
         // Clamping is monotonic, so each case keeps its own order; ties keep the order they were made in.

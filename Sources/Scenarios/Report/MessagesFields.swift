@@ -47,6 +47,8 @@ final class MessagesFields: Sendable {
             "steps": MessagesFields(["id": nil, "text": nil, "astNodeIds": nil]),
         ]),
         "hook": MessagesFields(["id": nil, "name": nil]),
+        "meta": MessagesFields(["protocolVersion": nil]),
+        "parseError": MessagesFields(["source": MessagesFields(["uri": nil, "location": MessagesFields(["line": nil])]), "message": nil]),
         "testCase": MessagesFields([
             "id": nil, "pickleId": nil, "testSteps": MessagesFields(["id": nil, "hookId": nil, "pickleStepId": nil]),
         ]),

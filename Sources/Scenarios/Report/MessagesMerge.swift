@@ -67,7 +67,7 @@ package enum MessagesMerge {
             case "pickle", "stepDefinition", "hook":
                 if deduplicated(key, value) { return -1 }
             case "attachment" where value["fileName"]?.string == ReportRecord.mergeFile:
-                shardsInFile = (shardsInFile ?? 0) + ReportRecord.shards(value)
+                shardsInFile = (shardsInFile ?? 0) + (ReportRecord.shards(value) ?? 1)
                 return -1
             default: break
             }

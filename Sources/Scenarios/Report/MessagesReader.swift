@@ -53,6 +53,7 @@ package struct MessagesReader {
     {
         var reader = MessagesReader(mergeAny: mergeAny, lineLimit: lineLimit)
         for file in files { try reader.add(file.name, file.bytes) }
+        reader.account()
         return reader.run
     }
 
@@ -90,6 +91,44 @@ package struct MessagesReader {
         let unstarted = state.cases.keys.filter { !started.contains($0) }.count
         if unstarted > 0 { run.unstarted.append((name, unstarted)) }
         if !state.identified { try checkIdentity(nil, name: name) }
+        // The pickles that never started: `account()` decides which of them were meant to run.
+        for (id, pickle) in state.pickles where state.scenarioByPickle[id] == nil {
+            run.unrun.append(
+                ReportRun.Scenario(
+                    uri: pickle.uri, line: pickle.line, name: pickle.name, feature: state.features[pickle.uri] ?? "", tags: pickle.tags,
+                    file: file))
+        }
+    }
+
+    /// Every pickle meant to run must have run: those a run record lists as selected (sut-launch's files), or every
+    /// pickle of a file without a record (another tool's), unless another file ran it. The rest is ``ReportRun/missing``.
+    package mutating func account() {
+        let ran = Set(run.scenarios.map(\.location))
+        var wanted: [String: Int] = [:] // location → the file that wanted it
+        for record in run.records {
+            for location in record.run.selected ?? [] where wanted[location] == nil { wanted[location] = record.file }
+        }
+        let recorded = Set(run.records.map(\.file))
+        var named = Set<String>()
+        for var pickle in run.unrun.sorted(by: { ($0.file, $0.uri, $0.line) < ($1.file, $1.uri, $1.line) })
+        where !ran.contains(pickle.location) && (wanted[pickle.location] != nil || !recorded.contains(pickle.file)) {
+            pickle.file = wanted[pickle.location] ?? pickle.file // the file that selected it names it
+            if named.insert(pickle.location).inserted { run.missing.append(pickle) }
+        }
+        // Files an older sut-launch wrote (no `selected`) number their results 0..<N: a gap is a scenario whose test
+        // case is gone, though the file cannot say which.
+        for file in Set(run.records.map(\.file)) where !run.records.contains(where: { $0.file == file && $0.run.selected != nil }) {
+            var indexes = Set(run.records.filter { $0.file == file }.flatMap { $0.orphans.map(\.index) })
+            for scenario in run.scenarios where scenario.file == file {
+                for attempt in scenario.attempts { if let index = attempt.result?.index { indexes.insert(index) } }
+            }
+            if let largest = indexes.max(), largest + 1 > indexes.count { run.gaps.append((run.files[file], largest + 1 - indexes.count)) }
+        }
+        for (location, file) in wanted.sorted(by: { $0.key < $1.key }) where !ran.contains(location) && !named.contains(location) {
+            let uri = String(location[..<(location.lastIndex(of: ":") ?? location.endIndex)])
+            let line = Int(location[(location.lastIndex(of: ":").map { location.index(after: $0) } ?? location.endIndex)...]) ?? 0
+            run.missing.append(ReportRun.Scenario(uri: uri, line: line, name: "", feature: "", tags: [], file: file))
+        }
     }
 
     /// A line ``MessagesLine`` did not read, parsed whole: its envelope, nil for a blank line, or what is wrong with it.
@@ -97,6 +136,12 @@ package struct MessagesReader {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
         let node: JSONNode
         do { node = try JSONParser.parse(Array(line), repairingUTF8: true) } catch {
+            if let cr = line.firstIndex(of: 0x0D), line[(cr + 1)...].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+                throw Problem(
+                    description:
+                        "\(place): lines end in CR alone (not LF or CRLF): Messages are one envelope per LF-ended line; convert with tr '\\r' '\\n'"
+                )
+            }
             throw Problem(description: "\(place): not JSON: \(error.message)\(last ? " (the file ends mid-line: truncated?)" : "")")
         }
         guard let members = node.members, members.count == 1 else {
@@ -118,7 +163,7 @@ package struct MessagesReader {
 
     /// Envelopes no report reads (the feature's text, step definitions, step starts: most of a file's bytes):
     /// checked, not built.
-    static let skipped: Set = ["source", "stepDefinition", "meta", "parameterType", "testStepStarted", "suggestion", "parseError"]
+    static let skipped: Set = ["source", "stepDefinition", "parameterType", "testStepStarted", "suggestion"]
 
     private mutating func checkIdentity(_ id: String?, name: String) throws(Problem) {
         let shown = id ?? "none"
@@ -155,6 +200,15 @@ package struct MessagesReader {
             let line = value["location"]?["line"]?.int ?? 0
             let tags = value["tags"]?.elements?.compactMap { $0["name"]?.string } ?? []
             state.pickles[id] = (uri, line, value["name"]?.string ?? "", tags, steps)
+        case "meta":
+            guard value.members != nil else { throw Problem(description: "\(place): meta is not an object: not Cucumber Messages?") }
+        case "parseError":
+            // A feature file that did not parse: the run cannot have passed, and every report names it.
+            guard let uri = value["source"]?["uri"]?.string, let message = value["message"]?.string else {
+                throw Problem(description: "\(place): a parseError without source.uri or message")
+            }
+            let line = min(max(value["source"]?["location"]?["line"]?.int ?? 0, 0), Int(Int32.max))
+            run.parseErrors.append((file, uri, line, message))
         case "hook":
             if let id = value["id"]?.string { state.hooks[id] = value["name"]?.string ?? "hook" }
         case "testCase": try testCase(value, &state, at: place)
@@ -245,7 +299,11 @@ package struct MessagesReader {
     static let statuses: Set = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"]
 
     private mutating func stepFinished(_ value: JSONNode, _ state: FileState, at place: Place) throws(Problem) {
-        let status = value["testStepResult"]?["status"]?.string ?? "UNKNOWN"
+        let statusNode = value["testStepResult"]?["status"]
+        guard statusNode == nil || statusNode?.string != nil else {
+            throw Problem(description: "\(place): testStepResult.status is not a string (one of Cucumber's statuses, like \"PASSED\")")
+        }
+        let status = statusNode?.string ?? "UNKNOWN"
         guard Self.statuses.contains(status) else {
             throw Problem(
                 description:
@@ -272,7 +330,12 @@ package struct MessagesReader {
         var body = value["body"]?.string ?? ""
         if value["contentEncoding"]?.string == "BASE64" { body = "(\(body.utf8.count) bytes of base64)" }
         if mediaType == "application/json", name == ReportRecord.mergeFile {
-            run.mergedShards[file] = min((run.mergedShards[file] ?? 0) + ReportRecord.shards(value), ReportRecord.maxShards)
+            guard let shards = ReportRecord.shards(value) else {
+                throw Problem(
+                    description:
+                        "\(place): \(name): its body is not {\"shards\":N} with N a whole number from 1 to \(ReportRecord.maxShards)")
+            }
+            run.mergedShards[file] = min((run.mergedShards[file] ?? 0) + shards, ReportRecord.maxShards)
             return
         }
         if mediaType == "application/json", name == ReportRecord.resultFile || name == ReportRecord.runFile {
@@ -281,7 +344,9 @@ package struct MessagesReader {
             }
             if name == ReportRecord.runFile {
                 guard let (record, orphans) = ReportRecord.run(node) else {
-                    throw Problem(description: "\(place): \(name) lacks runId, exitCode or seconds")
+                    throw Problem(
+                        description:
+                            "\(place): \(name) lacks runId, exitCode or seconds, or its shard is not K/N or selected not a list of strings")
                 }
                 run.records.append((file, record, orphans))
                 return

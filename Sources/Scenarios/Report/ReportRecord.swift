@@ -30,12 +30,20 @@ package enum ReportRecord {
         package var error: String?
         /// `--coverage`'s summary (JSON), when it ran.
         package var coverage: String?
+        /// The shard `--shard K/N` ran, as `K/N` (nil: no shard, or `--shard auto`): what `report` counts shards by,
+        /// never the command line re-split (a path holding ` --shard 1` is a word of it).
+        package var shard: String?
+        /// The scenarios selected, as `uri:line`: each must have a test case that finished, or the merge is not green.
+        /// Nil in files written before it was recorded (and by other tools).
+        package var selected: [String]?
 
         package init(
-            id: String, commandLine: String, seconds: Double = 0, exitCode: Int32 = 0, error: String? = nil, coverage: String? = nil
+            id: String, commandLine: String, seconds: Double = 0, exitCode: Int32 = 0, error: String? = nil, coverage: String? = nil,
+            shard: String? = nil
         ) {
             self.id = id
             self.commandLine = commandLine
+            self.shard = shard
             self.seconds = seconds
             self.exitCode = exitCode
             self.error = error
@@ -110,6 +118,8 @@ package enum ReportRecord {
         text += ",\"seconds\":" + JSONWriter.number(run.seconds) + ",\"exitCode\":\(run.exitCode)"
         if let error = run.error { text += ",\"error\":" + JSONWriter.quoted(error) }
         if let coverage = run.coverage { text += ",\"coverage\":" + coverage }
+        if let shard = run.shard { text += ",\"shard\":" + JSONWriter.quoted(shard) }
+        if let selected = run.selected { text += ",\"selected\":[" + selected.map(JSONWriter.quoted).joined(separator: ",") + "]" }
         return text + ",\"orphans\":[" + orphans.map { json($0.result, index: $0.index) }.joined(separator: ",") + "]}"
     }
 
@@ -117,17 +127,35 @@ package enum ReportRecord {
         guard let id = node["runId"]?.string, let exitCode = node["exitCode"]?.int, let seconds = node["seconds"]?.double else {
             return nil
         }
-        let run = Run(
+        // What report counts shards and scenarios by: present, it must say so plainly (else the record is refused).
+        guard node["shard"] == nil || node["shard"]?.string.map(isShard) == true else { return nil }
+        var selected: [String]?
+        if let list = node["selected"] {
+            guard let elements = list.elements else { return nil }
+            selected = elements.compactMap(\.string)
+            guard selected?.count == elements.count else { return nil }
+        }
+        var run = Run(
             id: id, commandLine: node["commandLine"]?.string ?? "",
             seconds: seconds.isFinite ? min(max(seconds, 0), Double(MessagesReader.maxSeconds)) : 0, exitCode: Int32(clamping: exitCode),
-            error: node["error"]?.string, coverage: node["coverage"].map(JSONWriter.write))
+            error: node["error"]?.string, coverage: node["coverage"].map(JSONWriter.write), shard: node["shard"]?.string)
+        run.selected = selected
         return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
     }
 
-    /// The shards a merge record's attachment counts: 1 to ``maxShards``, 1 when it says nothing readable.
-    static func shards(_ attachment: JSONNode) -> Int {
-        guard let body = attachment["body"]?.string, let count = (try? JSONParser.parse(body))?["shards"]?.int else { return 1 }
-        return min(max(count, 1), maxShards)
+    /// Whether `text` is `K/N` with 1 <= K <= N <= 100,000.
+    static func isShard(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return false }
+        return (1...100_000).contains(count) && (1...count).contains(index)
+    }
+
+    /// The shards a merge record's attachment counts, 1 to ``maxShards``; nil when its body says anything else.
+    static func shards(_ attachment: JSONNode) -> Int? {
+        guard let body = attachment["body"]?.string, case .int(let count)? = (try? JSONParser.parse(body))?["shards"]?.value,
+            (1...maxShards).contains(count)
+        else { return nil }
+        return count
     }
 
     /// An attachment envelope holding `body` (JSON) named `fileName`, on a test case or on the run.

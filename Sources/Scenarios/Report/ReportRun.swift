@@ -50,6 +50,14 @@ package struct ReportRun: Sendable {
     package var incomplete: [String] = []
     /// The files with test cases that never started, and how many.
     package var unstarted: [(file: String, count: Int)] = []
+    /// Pickles that never started, whatever the reason (not selected, another shard's, or dropped).
+    var unrun: [Scenario] = []
+    /// Pickles meant to run that have no test case started in any file (``MessagesReader/account()``): not run.
+    package var missing: [Scenario] = []
+    /// Files of an older sut-launch (no `selected`) whose results' numbers have gaps, and how many are missing.
+    package var gaps: [(file: String, count: Int)] = []
+    /// Feature files that did not parse (`parseError`): file index, uri, line, message.
+    package var parseErrors: [(file: Int, uri: String, line: Int, message: String)] = []
     /// Every file's `testRunFinished` said success.
     package var success = true
     /// The run identities found (`testRunStarted.id`).
@@ -65,7 +73,7 @@ package struct ReportRun: Sendable {
             for scenario in scenarios where scenario.file == file {
                 guard let last = scenario.attempts.last else { continue }
                 if let recorded = last.result {
-                    indexed.append(recorded)
+                    indexed.append((recorded.index, Self.checked(recorded.result, scenario, scenario.attempts)))
                 } else {
                     // Another tool's Messages: the attempts before the last (Cucumber's retries) are its earlier ones,
                     // oldest first, so a flaky scenario stays flaky in JUnit and JSON.
@@ -75,8 +83,64 @@ package struct ReportRun: Sendable {
                     next += 1
                 }
             }
+            for scenario in missing where scenario.file == file {
+                indexed.append((next, Self.missingResult(scenario, in: files[file])))
+                next += 1
+            }
+            // A feature file that did not parse, which the file's own run did not report as a load error: as `test` shows it.
+            let loadErrors = records.filter { $0.file == file }.flatMap(\.orphans).filter { $0.result.pickle.name == Self.loadErrorName }
+            let broken = parseErrors.filter { $0.file == file }
+            if !broken.isEmpty, loadErrors.isEmpty {
+                indexed.append(
+                    (
+                        -1,
+                        ScenarioResult.loadError(
+                            broken.map { $0.message.hasPrefix($0.uri) ? $0.message : "\($0.uri):\($0.line): \($0.message)" })
+                    ))
+            }
             return indexed.sorted { $0.index < $1.index }.map(\.result)
         }
+    }
+
+    /// The name `test` gives the result of feature files that did not load.
+    static let loadErrorName = ScenarioResult.loadError([]).pickle.name
+
+    /// A pickle meant to run with no test case started: not run, and it fails the run.
+    static func missingResult(_ scenario: Scenario, in file: String) -> ScenarioResult {
+        let pickle = Pickle(
+            uri: scenario.uri, featureName: scenario.feature, ruleName: nil, name: scenario.name, line: scenario.line,
+            scenarioLine: scenario.line, tags: scenario.tags, steps: [])
+        var result = ScenarioResult.notRun(pickle)
+        result.message = "not run: \(file) has no test case started for it (its testCase or testCaseStarted is missing)"
+        return result
+    }
+
+    /// sut-launch's record of a result checked against the steps the Messages say ran, attempt by attempt: the worse
+    /// of the two stands, so a record saying passed over a FAILED, PENDING, UNKNOWN... step, or over an attempt that
+    /// never finished, is never green (what `--rerun-failed` reads off the same file).
+    static func checked(_ recorded: ScenarioResult, _ scenario: Scenario, _ attempts: [Attempt]) -> ScenarioResult {
+        guard let last = attempts.last else { return recorded }
+        var result = checked(recorded, scenario, last)
+        if result.earlierAttempts.count == attempts.count - 1 {
+            result.earlierAttempts = zip(result.earlierAttempts, attempts.dropLast()).map { checked($0, scenario, $1) }
+        }
+        return result
+    }
+
+    private static func checked(_ recorded: ScenarioResult, _ scenario: Scenario, _ attempt: Attempt) -> ScenarioResult {
+        guard recorded.status == .passed else { return recorded }
+        var result = recorded
+        guard attempt.finished else {
+            result.status = .notRun
+            result.message = "not run: its testCaseFinished is missing (the attempt never finished)"
+            return result
+        }
+        guard status(attempt.steps.map(\.status)) != "passed" else { return recorded } // (most: no result built)
+        let derived = Self.derived(scenario, attempt)
+        result.status = derived.status
+        result.failedStep = derived.failedStep
+        result.message = (derived.message ?? "") + " (a step says \(derived.status.rawValue) where sut-launch's record says passed)"
+        return result
     }
 
     /// A result read off the steps, for Messages another tool wrote (no sut-launch record).
@@ -123,8 +187,10 @@ package struct ReportRun: Sendable {
     /// The run's exit code: the first shard's that failed; 1 when a file was cut short and said nothing.
     package var exitCode: Int32 {
         if let failed = records.first(where: { $0.run.exitCode != 0 }) { return failed.run.exitCode }
+        if !parseErrors.isEmpty { return ExitCode.invalidInput }
         // The files' own word is not taken over their results: a scenario that failed fails the run.
-        return incomplete.isEmpty && unstarted.isEmpty && success && !results.contains(where: \.failsTheRun) ? 0 : 1
+        return incomplete.isEmpty && unstarted.isEmpty && missing.isEmpty && gaps.isEmpty && success
+            && !results.contains(where: \.failsTheRun) ? 0 : 1
     }
 
     /// Why the run (or a shard) ended early, and which files were cut short.
@@ -135,6 +201,16 @@ package struct ReportRun: Sendable {
         for (file, count) in unstarted {
             reasons.append("incomplete: \(file) has \(count) test case\(count == 1 ? "" : "s") that never started")
         }
+        for (file, count) in gaps {
+            reasons.append("incomplete: \(file) lacks \(count) of its results (their test cases are missing)")
+        }
+        for broken in parseErrors where !reasons.contains(where: { $0.contains(broken.message) }) {
+            reasons.append("\(files[broken.file]): \(broken.uri):\(broken.line): does not parse: \(broken.message)")
+        }
+        for scenario in missing.prefix(20) {
+            reasons.append("not run: \(scenario.location) has no test case started in \(files[scenario.file])")
+        }
+        if missing.count > 20 { reasons.append("not run: \(missing.count - 20) more scenarios with no test case started") }
         return reasons.isEmpty ? nil : reasons.joined(separator: "\n")
     }
 }

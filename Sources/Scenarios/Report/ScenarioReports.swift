@@ -76,11 +76,11 @@ package final class ScenarioReports: Sendable {
         state.withLock { $0.messages = (path, envelopes, $0.messages?.userSteps ?? [], startedAtMs) }
     }
 
-    /// `--html`, the run's identity and its command line (in the Messages' run record).
-    package func configureRun(html: String?, id: String, commandLine: String) {
+    /// `--html`, the run's identity, its command line and its `--shard K/N` (in the Messages' run record).
+    package func configureRun(html: String?, id: String, commandLine: String, shard: (index: Int, count: Int)? = nil) {
         state.withLock {
             $0.htmlPath = html
-            $0.run = ReportRecord.Run(id: id, commandLine: commandLine)
+            $0.run = ReportRecord.Run(id: id, commandLine: commandLine, shard: shard.map { "\($0.index)/\($0.count)" })
         }
     }
 

@@ -1,8 +1,10 @@
 import AutomationSupport
 
 /// The scenarios that did not pass in a Cucumber Messages NDJSON file: per test case, its last attempt (the
-/// `testCaseStarted` whose `testCaseFinished` is not `willBeRetried`) had a step FAILED, UNDEFINED, AMBIGUOUS or
-/// PENDING, and is not marked quarantined, or it is marked a flaky pass that failed the run (`--fail-on-flaky`). Named by its pickle's `uri` and `location.line`.
+/// `testCaseStarted` whose `testCaseFinished` is not `willBeRetried`) had a step FAILED, UNDEFINED, AMBIGUOUS, PENDING
+/// or UNKNOWN, or sut-launch's record of it (`sut-launch-result.json`) says failed or error, and is not marked
+/// quarantined, or it is marked a flaky pass that failed the run (`--fail-on-flaky`): the worse of steps and record,
+/// as `sut-launch report` reads the same file. Named by its pickle's `uri` and `location.line`.
 ///
 /// The file must be a whole run: it ends with `testRunFinished`, every pickle has a line number, every test case
 /// names a pickle of the file, every attempt a test case, and every attempt finishes. A file cut short or damaged
@@ -10,7 +12,7 @@ import AutomationSupport
 enum RerunMessages {
     /// The longest envelope read (an attachment of a program's output is capped well below).
     static let lineLimit = 16 << 20
-    private static let failing: Set<String> = ["FAILED", "UNDEFINED", "AMBIGUOUS", "PENDING"]
+    private static let failing: Set<String> = ["FAILED", "UNDEFINED", "AMBIGUOUS", "PENDING", "UNKNOWN"]
 
     private struct Run {
         var pickles: [String: (uri: String, line: Int, at: Int)] = [:]
@@ -105,6 +107,9 @@ enum RerunMessages {
             switch attachment["mediaType"]?.string {
             case "application/vnd.sut-launch.quarantine": run.quarantinedAttempts.insert(attempt)
             case "application/vnd.sut-launch.fail-on-flaky": run.flakyFailures.insert(attempt)
+            case "application/json" where attachment["fileName"]?.string == ReportRecord.resultFile:
+                let status = attachment["body"]?.string.flatMap { try? JSONParser.parse($0) }?["status"]?.string
+                if status == "failed" || status == "error" { run.failedAttempts.insert(attempt) }
             default: break
             }
         } else if let finished = node["testCaseFinished"] {

@@ -108,7 +108,7 @@ import Testing
         let size = 10 << 20
         for (line, expected) in [
             (String(repeating: "[", count: size), "not JSON"), (String(repeating: "\\", count: size), "not JSON"),
-            ("{\"meta\":\"" + String(repeating: "\\\\", count: size / 2) + "\"}", nil),
+            ("{\"meta\":{\"x\":\"" + String(repeating: "\\\\", count: size / 2) + "\"}}", nil),
             ("{\"source\":{\"data\":\"" + String(repeating: "\\\"{[", count: size / 4) + "\"}}", nil),
             ("{\"pickle\":{\"name\":\"" + String(repeating: "\\u00e9", count: size / 6), "not JSON"),
         ] as [(String, String?)] {
