@@ -29,11 +29,8 @@ extension AdminAPI {
         case "POST /__admin/mappings/import":
             do {
                 let policy = try importPolicy(request)
-                for stub in try parseMappings(request, parts: parts, list: true) {
-                    // WireMock's duplicatePolicy: OVERWRITE (the default) replaces the mapping with that id, IGNORE keeps it.
-                    if policy == "IGNORE", !registry.stubs(where: { $0.isNamed(stub.id) }).isEmpty { continue }
-                    registry.replace(where: { $0.isNamed(stub.id) }, with: stub)
-                }
+                // WireMock's duplicatePolicy: OVERWRITE (the default) replaces the mapping with that id, IGNORE keeps it.
+                registry.importStubs(try parseMappings(request, parts: parts, list: true), keepExisting: policy == "IGNORE")
                 return .json(text: "{}")
             } catch { return error.response }
         case "POST /__admin/mappings/find-by-metadata", "POST /__admin/mappings/remove-by-metadata":
