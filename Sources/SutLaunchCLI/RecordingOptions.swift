@@ -88,11 +88,12 @@ package struct RecordingOptions: Sendable {
     /// - Parameter spelling: the option as the user typed it (`record` says `--target`).
     func refuseOwnAddress(host: String?, port: UInt16?, spelling: String? = nil) throws(UsageError) {
         let given = [(recordFrom, "--record-from"), (proxyUnmatched, "--proxy-unmatched")]
-        for case let (target?, name) in given where target.isServer(listeningOn: host ?? "127.0.0.1", port: port ?? 0) {
+        for case (let target?, let name) in given where target.isServer(listeningOn: host ?? "127.0.0.1", port: port ?? 0) {
             throw UsageError(
                 .recordingOptionNeeds(
                     spelling ?? name,
-                    needs: "\(target) is the mock server's own address (--port \(port ?? 0)): every request would be forwarded back to it; give the real backend's URL"
+                    needs:
+                        "\(target) is the mock server's own address (--port \(port ?? 0)): every request would be forwarded back to it; give the real backend's URL"
                 ))
         }
     }
@@ -103,7 +104,9 @@ package struct RecordingOptions: Sendable {
     func checkInto(spelling: String = "--into") throws(UsageError) {
         guard let into else { return }
         guard !into.isEmpty else {
-            throw UsageError(.recordingOptionNeeds(spelling, needs: "is empty: name the directory the recording is written to, like \(spelling) recordings"))
+            throw UsageError(
+                .recordingOptionNeeds(
+                    spelling, needs: "is empty: name the directory the recording is written to, like \(spelling) recordings"))
         }
         do { _ = try RootedDirectory(into, create: true) } catch {
             throw UsageError(.cannotWrite(spelling, path: into, problem: "\(error)", index: nil))

@@ -139,7 +139,8 @@ import Testing
         // are: other files, a subdirectory, or the right names in a directory not made 0700.
         let foreign = ["sut-https-999999997-abcdef", "sut-https-999999998-abcdef", "sut-https-999999996-abcdef"]
         for name in foreign {
-            try FileManager.default.createDirectory(at: temporary.appendingPathComponent(name + "/subdir"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: temporary.appendingPathComponent(name + "/subdir"), withIntermediateDirectories: true)
         }
         _ = try CLI.write("mine", "important.txt", in: temporary.appendingPathComponent(foreign[0]))
         try FileManager.default.removeItem(at: temporary.appendingPathComponent(foreign[1] + "/subdir"))

@@ -20,7 +20,9 @@ extension MockServer {
             // A sut-launch server's 508 (ours, or one on the way): the request came back to a server that forwarded
             // it. A failure of the run, relayed, never an answer to record.
             let said = String(decoding: answer.body.prefix(600), as: UTF8.self).trimmingCharacters(in: " \n")
-            log.failed("\(request.method) \(request.target.prefix(200).escapingControlCharacters()) to \(rule.target): \(said.escapingControlCharacters())")
+            log.failed(
+                "\(request.method) \(request.target.prefix(200).escapingControlCharacters()) to \(rule.target): \(said.escapingControlCharacters())"
+            )
             var relayed = MockResponse.text(said + "\n", status: 508)
             relayed.headers.add("Via", log.loop.viaEntry)
             return relayed

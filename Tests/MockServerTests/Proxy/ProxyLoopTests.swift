@@ -47,7 +47,11 @@ import Testing
         let b = MockServer(stubs: StubSet(), host: "127.0.0.1", options: options)
         let bPort = try b.start(port: 0)
         defer { b.stop() }
-        #expect(admin(a.server, "POST", "/__admin/mappings", #"{"request": {"urlPath": "/x"}, "response": {"proxyBaseUrl": "http://127.0.0.1:\#(bPort)"}}"#).0 == 201)
+        #expect(
+            admin(
+                a.server, "POST", "/__admin/mappings",
+                #"{"request": {"urlPath": "/x"}, "response": {"proxyBaseUrl": "http://127.0.0.1:\#(bPort)"}}"#
+            ).0 == 201)
         let answer = try get(a.port, "/x")
         #expect(answer.hasPrefix("HTTP/1.1 508"), "\(answer.prefix(300))")
         #expect(a.server.summary.unexpectedTotal == 1 && b.summary.upstreamFailures.isEmpty == false)
@@ -64,7 +68,9 @@ import Testing
             let (status, body) = admin(server, "POST", "/__admin/recordings/start", #"{"targetBaseUrl": "\#(base)"}"#)
             #expect(status == 422 && body.contains("is this server's own address"), "\(base): \(body)")
         }
-        #expect(admin(server, "POST", "/__admin/recordings/start", #"{"targetBaseUrl": "http://127.0.0.1:\#(port &+ 1 == 0 ? 1 : port &+ 1)"}"#).0 == 200)
+        #expect(
+            admin(server, "POST", "/__admin/recordings/start", #"{"targetBaseUrl": "http://127.0.0.1:\#(port &+ 1 == 0 ? 1 : port &+ 1)"}"#)
+                .0 == 200)
     }
 
     @Test func aForwardCarriesViaAndTheBodyAsTheProgramSentIt() throws {

@@ -48,11 +48,11 @@ enum PrivateDirectory {
         let names = FileSystem.list(path)
         // `.sut-….tmp`: a file being written when the run was killed (written to a temporary name, then renamed).
         return names.allSatisfy { name in
-                var info = stat()
-                let ours = files.contains(name) || (name.hasPrefix(".sut-") && name.hasSuffix(".tmp") && name.utf8.count <= 40)
-                return ours && lstat(path + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-                    && info.st_uid == getuid()
-            }
+            var info = stat()
+            let ours = files.contains(name) || (name.hasPrefix(".sut-") && name.hasSuffix(".tmp") && name.utf8.count <= 40)
+            return ours && lstat(path + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+                && info.st_uid == getuid()
+        }
     }
 
     /// Removes `path` (one ``make(in:prefix:)`` made) and everything in it, following no link.
