@@ -21,7 +21,7 @@ extension MockServer {
             // it. A failure of the run, relayed, never an answer to record.
             let said = String(decoding: answer.body.prefix(600), as: UTF8.self).trimmingCharacters(in: " \n")
             log.failed(
-                "\(request.method) \(request.target.prefix(200).escapingControlCharacters()) to \(rule.target): \(said.escapingControlCharacters())"
+                "\(request.method) \(request.target.prefix(200).escapingControlCharacters()) to \(rule.target): \(said.replacingOccurrences(of: "sut-launch proxy: ", with: "").escapingControlCharacters())"
             )
             var relayed = MockResponse.text(said + "\n", status: 508)
             relayed.headers.add("Via", log.loop.viaEntry)
