@@ -123,6 +123,15 @@ extension AdminAPI {
             } catch {
                 throw EndpointRefusal(.text("\(error)\n", status: 422))
             }
+            let port = parts.settings.listeningPort
+            if let own = stubs.last?.responses.compactMap(\.proxy).first(where: {
+                $0.target.isServer(listeningOn: parts.settings.host, port: port)
+            }) {
+                throw EndpointRefusal(
+                    .text(
+                        "proxyBaseUrl \(own.target) is this server's own address: every request would be forwarded back here; give the real backend\n",
+                        status: 422))
+            }
         }
         return stubs
     }

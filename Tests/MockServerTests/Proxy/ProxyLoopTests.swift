@@ -24,10 +24,18 @@ import Testing
     }
 
     @Test func aProxyMappingToItsOwnServerIsALoopAnswered508NotForwardedAgain() throws {
-        let own = try TestServer(stubs: StubSet())
-        defer { own.stop() }
-        let mapping = #"{"request": {"urlPath": "/loop"}, "response": {"proxyBaseUrl": "\#(own.url)"}}"#
-        #expect(admin(own.server, "POST", "/__admin/mappings", mapping).0 == 201)
+        // A mapping file naming the port the server is then started on (`--port N --stub FILE`): loaded before the
+        // port is taken, so only the loop can tell.
+        let probe = try Socket.listen(host: "127.0.0.1", port: 0)
+        let port = probe.localPort
+        probe.close()
+        let stubs = try StubLoader.parse(
+            #"{"request": {"urlPath": "/loop"}, "response": {"proxyBaseUrl": "http://localhost:\#(port)"}}"#, file: "loop.json",
+            directory: ".")
+        let server = MockServer(stubs: stubs)
+        _ = try server.start(port: port)
+        let own = (server: server, port: port)
+        defer { server.stop() }
         let answer = try get(own.port, "/loop")
         #expect(answer.hasPrefix("HTTP/1.1 508"), "\(answer.prefix(300))")
         #expect(answer.contains("loop detected: GET /loop came back to this server (its Via names sut-launch-"))
@@ -71,6 +79,10 @@ import Testing
         #expect(
             admin(server, "POST", "/__admin/recordings/start", #"{"targetBaseUrl": "http://127.0.0.1:\#(port &+ 1 == 0 ? 1 : port &+ 1)"}"#)
                 .0 == 200)
+        // A proxyBaseUrl mapping posted through the admin API is held to the same rule.
+        let (status, body) = admin(
+            server, "POST", "/__admin/mappings", #"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "http://localhost:\#(port)"}}"#)
+        #expect(status == 422 && body.contains("proxyBaseUrl http://localhost:\(port) is this server's own address"), "\(body)")
     }
 
     @Test func aForwardCarriesViaAndTheBodyAsTheProgramSentIt() throws {
