@@ -40,10 +40,12 @@ enum RecordCommand {
         }
         guard let target else { throw UsageError(.recordingOptionNeeds("record", needs: "needs --target URL, the backend to record")) }
         guard let into else { throw UsageError(.recordingOptionNeeds("record", needs: "needs --into DIR, where the mappings are written")) }
-        do { _ = try UpstreamTarget(target) } catch { throw UsageError(.invalidBackendURL("--target", problem: error.message, index: 0)) }
-        do { _ = try RootedDirectory(into, create: true) } catch {
-            throw UsageError(.cannotWrite("--into", path: into, problem: "\(error)", index: nil))
-        }
+        var recording = RecordingOptions()
+        try recording.setBackend(target, option: "--target", index: 0, recording: true)
+        recording.into = into
+        let serve = try ServeOptions.parse(rest) // parsing reads no file: its host and port, to refuse our own address
+        try recording.refuseOwnAddress(host: serve.host, port: serve.port, spelling: "--target")
+        try recording.checkInto()
         return try ServeCommand.run(["--proxy-all", target, "--record-mappings", "--root-dir", into] + rest, recordingRequired: true)
     }
 }

@@ -90,6 +90,36 @@ package struct RecordingOptions: Sendable {
         }
     }
 
+    /// A backend that is the mock server's own address (`--port N` and the backend `127.0.0.1:N`, `localhost:N`,
+    /// `[::1]:N`) would get every forwarded request back, 1,024 deep, and its own 503 recorded: refused by name.
+    /// - Parameter spelling: the option as the user typed it (`record` says `--target`).
+    func refuseOwnAddress(host: String?, port: UInt16?, spelling: String? = nil) throws(UsageError) {
+        let given = [(recordFrom, "--record-from"), (proxyUnmatched, "--proxy-unmatched")]
+        for case (let target?, let name) in given where target.isServer(listeningOn: host ?? "127.0.0.1", port: port ?? 0) {
+            throw UsageError(
+                .recordingOptionNeeds(
+                    spelling ?? name,
+                    needs:
+                        "\(target) is the mock server's own address (--port \(port ?? 0)): every request would be forwarded back to it; give the real backend's URL"
+                ))
+        }
+    }
+
+    /// `--into` names a directory that can be written, or that can be made: an empty name (which wrote into the
+    /// working directory), a file or a link to nothing is refused before anything launches (it was found after the
+    /// program ran and the backend was asked, exit 4).
+    func checkInto(spelling: String = "--into") throws(UsageError) {
+        guard let into else { return }
+        guard !into.isEmpty else {
+            throw UsageError(
+                .recordingOptionNeeds(
+                    spelling, needs: "is empty: name the directory the recording is written to, like \(spelling) recordings"))
+        }
+        do { _ = try RootedDirectory(into, create: true) } catch {
+            throw UsageError(.cannotWrite(spelling, path: into, problem: "\(error)", index: nil))
+        }
+    }
+
     /// The option naming an `https://` backend (`--record-from https://…`), which needs libssl: a static executable
     /// hands such a command to the companion, as it does `--https`.
     var httpsBackend: String? {

@@ -102,6 +102,8 @@ package struct RunOptions {
         for option in parsed.options { try apply(option, parsed) }
         try https.check()
         try recording.check()
+        try recording.refuseOwnAddress(host: host, port: port)
+        try recording.checkInto()
         try coverage.check()
         try Self.refuseServerOptionsWithoutServer(parsed, serverStarts: !stubs.isEmpty || recording.forwards)
         mockServerURLOrigin = parsed.values(.automation).first { $0.value?.hasPrefix(WireFormat.mockServerURLKey) == true }?.origin

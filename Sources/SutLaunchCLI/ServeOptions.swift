@@ -111,6 +111,9 @@ package struct ServeOptions {
                 .recordingOptionNeeds("--record-mappings", needs: "records what --proxy-all URL forwards: add --proxy-all URL"))
         }
         try options.recording.check()
+        try options.recording.refuseOwnAddress(
+            host: options.host, port: options.port, spelling: options.recording.proxyUnmatched.map { _ in "--proxy-all" })
+        try options.recording.checkInto(spelling: "--root-dir")
         options.recording.apply(to: &options.server)
         return options
     }

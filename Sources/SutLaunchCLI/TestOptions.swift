@@ -103,6 +103,7 @@ package struct TestOptions {
         for option in parsed.options { try apply(option) }
         try https.check()
         try recording.check()
+        try recording.checkInto()
         try coverage.check()
         scenario.recording = recording.scenarioRecording
         // test takes names only, no certificate

@@ -16,6 +16,9 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body, decoded from chunks when it came chunked.
     public var body: [UInt8]
+    /// The body as the client sent it, when its content codings were undone into ``body`` (a proxy forwards these
+    /// bytes with their `Content-Encoding`); nil when ``body`` is what was sent.
+    package var codedBody: [UInt8]?
     /// The peer's IP address.
     public var clientAddress: String
     /// `http`, or `https` when it came over TLS (the HTTPS server, or an intercepted host's tunnel).

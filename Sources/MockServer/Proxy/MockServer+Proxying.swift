@@ -13,9 +13,19 @@ extension MockServer {
                 status: 400)
         }
         let result = UpstreamClient.exchange(
-            method: request.method, target: rule.upstreamTarget(for: request), headers: rule.upstreamHeaders(for: request),
-            body: request.body, to: rule.target, limits: log.limits)
+            method: request.method, target: rule.upstreamTarget(for: request), headers: log.loop.marked(rule.upstreamHeaders(for: request)),
+            body: rule.upstreamBody(for: request), to: rule.target, limits: log.limits)
         switch result {
+        case .success(let answer) where ProxyLoop.isLoopAnswer(answer):
+            // A sut-launch server's 508 (ours, or one on the way): the request came back to a server that forwarded
+            // it. A failure of the run, relayed, never an answer to record.
+            let said = String(decoding: answer.body.prefix(600), as: UTF8.self).trimmingCharacters(in: " \n")
+            log.failed(
+                "\(request.method) \(request.target.prefix(200).escapingControlCharacters()) to \(rule.target): \(said.replacingOccurrences(of: "sut-launch proxy: ", with: "").escapingControlCharacters())"
+            )
+            var relayed = MockResponse.text(said + "\n", status: 508)
+            relayed.headers.add("Via", log.loop.viaEntry)
+            return relayed
         case .success(let answer):
             var headers = HopByHop.removed(from: answer.headers)
             if request.method == "HEAD", let length = answer.headers["Content-Length"] { headers.set("Content-Length", length) }

@@ -38,6 +38,8 @@ final class ProxyLog: @unchecked Sendable {
     let limits: UpstreamClient.Limits
     /// Where requests no stub matched go (`--proxy-unmatched`); a recording's target comes first.
     let unmatched: ProxyRule?
+    /// This server's `Via` token: loops back to it are answered 508, never forwarded again.
+    let loop = ProxyLoop()
 
     private let lock = Lock()
     private var exchanges: [Exchange] = []

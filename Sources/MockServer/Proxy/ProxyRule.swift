@@ -55,14 +55,17 @@ package struct ProxyRule: Sendable {
         return target.pathPrefix + path + (request.rawQuery.map { "?" + $0 } ?? "")
     }
 
-    /// The request's fields as forwarded: its own (hop-by-hop ones, `Host` and undone content codings left out),
-    /// without the removed ones, with the added ones.
+    /// The request's fields as forwarded: its own (hop-by-hop ones and `Host` left out), without the removed ones,
+    /// with the added ones. `Content-Encoding` stays: the body goes as the program sent it (``upstreamBody(for:)``).
     func upstreamHeaders(for request: HTTPRequest) -> HTTPHeaders {
         var headers = HopByHop.removed(from: request.headers)
-        // The body the server holds is decoded (gzip undone, for matching): it goes as it is, without its coding.
-        let removed = Set(removedHeaders + ["host", "content-encoding"])
+        let removed = Set(removedHeaders + ["host"])
         headers = HTTPHeaders(headers.entries.filter { !removed.contains($0.name.lowercased()) })
         for (name, value) in additionalHeaders { headers.set(name, value) }
         return headers
     }
+
+    /// The body forwarded: the bytes the program sent, coded as its `Content-Encoding` says (matching saw them
+    /// decoded); a backend that checks a signature or needs gzip sees the request the program made.
+    func upstreamBody(for request: HTTPRequest) -> [UInt8] { request.codedBody ?? request.body }
 }

@@ -64,6 +64,11 @@ struct AnswerReader {
             if let end = ByteSearch.firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A], in: buffer) {
                 return Self.parseHead(buffer[..<end]).map { ($0, end + 4) }.mapError { failure($0.reason) }
             }
+            // RFC 9112 §2.2: a bare LF may be read as a line end, but relaying or recording such an answer as HTTP
+            // would be a guess; it was reported as "closed the connection before the end of its answer".
+            if buffer.starts(with: Array("HTTP/".utf8)), let lineFeed = buffer.firstIndex(of: 0x0A), buffer[lineFeed - 1] != 0x0D {
+                return .failure(failure("answered with lines that end in a bare LF: the lines of an HTTP answer must end in CRLF"))
+            }
             if buffer.count > limits.maxHeadBytes {
                 return .failure(failure("sent an answer head longer than \(limits.maxHeadBytes) bytes"))
             }

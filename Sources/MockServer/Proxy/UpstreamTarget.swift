@@ -72,4 +72,17 @@ package struct UpstreamTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// `scheme://authority/prefix`.
     package var description: String { "\(scheme)://\(authority)\(pathPrefix)" }
+
+    /// Whether this target is a server listening on `listenHost`:`port` itself (`127.0.0.1`, `localhost`, `::1` or
+    /// the address it listens on; any loopback or the wildcard for a server on every address): forwarding there is a
+    /// loop. Port 0 (not yet chosen) is never this target's.
+    package func isServer(listeningOn listenHost: String, port: UInt16) -> Bool {
+        guard port != 0, self.port == port else { return false }
+        let everywhere = ["0.0.0.0", "::", ""].contains(listenHost)
+        let loopback = ["localhost", "127.0.0.1", "::1", "0:0:0:0:0:0:0:1"].contains(host) || host.hasSuffix(".localhost")
+        if host == listenHost.lowercased() || (loopback && (everywhere || ["localhost", "127.0.0.1", "::1"].contains(listenHost))) {
+            return true
+        }
+        return everywhere && (host.hasPrefix("127.") || host == "0.0.0.0" || host == "::")
+    }
 }

@@ -19,6 +19,11 @@ extension AdminAPI {
             }
             let rule: ProxyRule
             do { rule = ProxyRule(target: try UpstreamTarget(base)) } catch { return self.error("targetBaseUrl: \(error)", status: 422) }
+            if rule.target.isServer(listeningOn: parts.settings.host, port: parts.settings.listeningPort) {
+                return error(
+                    "targetBaseUrl \(rule.target) is this server's own address: recording it would forward every request back here; give the real backend",
+                    status: 422)
+            }
             guard parts.proxy.start(rule, spec: parsed.0) else {
                 return error("a recording is already in progress; stop it first", status: 409)
             }

@@ -80,7 +80,9 @@ extension MockServer {
         var stubs = StubSet()
         for mapping in result.mappings {
             do {
-                stubs.append(try StubSet.wireMockMapping(mapping.inline, file: mapping.path, filesDirectory: "/"))
+                let stub = try StubSet.wireMockMapping(mapping.inline, file: mapping.path, filesDirectory: "/")
+                stub.recorded = true
+                stubs.append(stub)
             } catch {
                 result.problems.append("recorded mapping \(mapping.path) does not load: \(error)")
             }

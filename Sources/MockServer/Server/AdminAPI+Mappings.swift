@@ -29,11 +29,8 @@ extension AdminAPI {
         case "POST /__admin/mappings/import":
             do {
                 let policy = try importPolicy(request)
-                for stub in try parseMappings(request, parts: parts, list: true) {
-                    // WireMock's duplicatePolicy: OVERWRITE (the default) replaces the mapping with that id, IGNORE keeps it.
-                    if policy == "IGNORE", !registry.stubs(where: { $0.isNamed(stub.id) }).isEmpty { continue }
-                    registry.replace(where: { $0.isNamed(stub.id) }, with: stub)
-                }
+                // WireMock's duplicatePolicy: OVERWRITE (the default) replaces the mapping with that id, IGNORE keeps it.
+                registry.importStubs(try parseMappings(request, parts: parts, list: true), keepExisting: policy == "IGNORE")
                 return .json(text: "{}")
             } catch { return error.response }
         case "POST /__admin/mappings/find-by-metadata", "POST /__admin/mappings/remove-by-metadata":
@@ -125,6 +122,15 @@ extension AdminAPI {
                 stubs.append(stub)
             } catch {
                 throw EndpointRefusal(.text("\(error)\n", status: 422))
+            }
+            let port = parts.settings.listeningPort
+            if let own = stubs.last?.responses.compactMap(\.proxy).first(where: {
+                $0.target.isServer(listeningOn: parts.settings.host, port: port)
+            }) {
+                throw EndpointRefusal(
+                    .text(
+                        "proxyBaseUrl \(own.target) is this server's own address: every request would be forwarded back here; give the real backend\n",
+                        status: 422))
             }
         }
         return stubs

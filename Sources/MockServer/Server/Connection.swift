@@ -94,7 +94,7 @@ package struct Connection<Transport: ConnectionTransport> {
             }
 
             // 4. Answer.
-            guard answer(head, body: body, &io) else { return }
+            guard answer(head, body: body, sent: body == received ? nil : received, &io) else { return }
         }
     }
 
@@ -222,10 +222,11 @@ package struct Connection<Transport: ConnectionTransport> {
     }
 
     /// Answers one request (after its delay, or with its fault); false when the connection is to end.
-    private func answer(_ head: RequestHead, body: [UInt8], _ io: inout Buffers) -> Bool {
-        let request = HTTPRequest(
+    private func answer(_ head: RequestHead, body: [UInt8], sent: [UInt8]?, _ io: inout Buffers) -> Bool {
+        var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
             headers: head.headers, body: body, clientAddress: clientAddress, scheme: scheme)
+        request.codedBody = sent
         let response = handler(request)
         let keepAlive = head.keepAlive && !isStopped()
         let written = write(response, head, keepAlive: keepAlive, &io)

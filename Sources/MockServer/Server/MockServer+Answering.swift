@@ -26,6 +26,13 @@ extension MockServer {
             case .control: return ControlEndpoint.respond(to: request, queue: parts.control)
             }
         }
+        if parts.proxy.loop.isOurs(request.headers) {
+            // Forwarded by this server and back: answering by a stub or forwarding again would hide the loop.
+            let response = parts.proxy.loop.answer(request)
+            _ = parts.journal.record(request, stub: nil, response: response, nearMiss: parts.proxy.loop.reason(request))
+            settings.onUnexpected?(request)
+            return response
+        }
         let input = MatchInput(request)
         input.budget = settings.options.matchBudget
         let chosen = parts.stubs.choose(input)

@@ -213,7 +213,8 @@ public final class MockServer: Sendable {
         let (stubs, counts, _) = parts.stubs.snapshot()
         let policy = parts.stubs.unexpectedPolicy
         let totals = parts.journal.totals()
-        var routes = stubs.indices.map { index in
+        // Mappings a recording just made and added are what was forwarded, not routes the run failed to call.
+        var routes = stubs.indices.filter { !(stubs[$0].recorded && counts[$0] == 0) }.map { index in
             ServerSummary.Route(
                 id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
                 calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]))

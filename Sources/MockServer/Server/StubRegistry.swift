@@ -214,6 +214,44 @@ extension StubRegistry {
         }
     }
 
+    /// Adds `stubs` in order as ``replace(where:with:)`` would one by one (a stub replaces the ones its id names, or with
+    /// `keepExisting` is left out when its id is in use), with one router built at the end: an import of 2,000 mappings
+    /// built 2,000 routers (69 s); now it costs what loading the same file does. Ids are looked up in a table.
+    package func importStubs(_ stubs: [Stub], keepExisting: Bool) {
+        lock.withLock {
+            var entries: [(stub: Stub, calls: Int)?] = zip(router.stubs, counts).map { ($0, $1) }
+            let loadedCount = entries.count
+            var named: [String: [Int]] = [:]
+            func index(_ stub: Stub, at position: Int) {
+                named[stub.id, default: []].append(position)
+                if stub.adminID != stub.id { named[stub.adminID, default: []].append(position) }
+            }
+            for (position, entry) in entries.enumerated() { index(entry!.stub, at: position) }
+            var removed: [Int] = []
+            for stub in stubs {
+                let holders = (named[stub.id] ?? []).filter { entries[$0] != nil }
+                if keepExisting && !holders.isEmpty { continue }
+                for position in holders {
+                    if position < loadedCount { removed.append(position) }
+                    entries[position] = nil
+                }
+                named[stub.id] = nil
+                entries.append((stub, 0))
+                index(stub, at: entries.count - 1)
+            }
+            retire(removed.sorted())
+            var set = StubSet()
+            var kept: [Int] = []
+            for (position, entry) in entries.enumerated() {
+                guard let entry else { continue }
+                if position < loadedCount { set.stubs.append(entry.stub) } else { set.append(entry.stub) }
+                kept.append(entry.calls)
+            }
+            router = Router(set.stubs)
+            counts = kept
+        }
+    }
+
     /// Keeps the stubs at `indices` that carry an `expect`, with their calls (call with the lock held).
     private func retire(_ indices: [Int]) {
         let stubs = router.stubs

@@ -67,6 +67,9 @@ public final class Stub: @unchecked Sendable {
 
     /// The calls the run must see (`expect`); nil: no expectation.
     public var expectation: Expectation?
+    /// Made by a recording as it stopped (added to the server): not a route the run was meant to call, so the summary
+    /// does not list it as "not called".
+    package var recorded = false
 
     init(id: String, name: String, source: String, method: String?, url: URLMatcher, order: Int = 0, responses: [ResponseDefinition]) {
         self.id = id

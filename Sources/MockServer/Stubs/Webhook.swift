@@ -119,6 +119,10 @@ struct Webhook: Sendable {
         guard loopbackIPv4 || address == "::1" else {
             return ("", 0, "", "webhooks go to this machine only (127.0.0.1, ::1, localhost), not \(host.prefix(80))")
         }
+        // inet_pton, which sends it, reads no leading zero (`127.000.000.001` passed here and failed at send time).
+        if octets.contains(where: { $0.count > 1 && $0.hasPrefix("0") }) {
+            return ("", 0, "", "\(host.prefix(80)) has a number with a leading zero, which no address is written with: write it 127.0.0.1")
+        }
         // The request-target is origin form: a fragment is never sent, and a bare query gets the root path (`?q` is
         // `/?q`), as Apache HttpClient (WireMock's) sends them.
         let sent = path.prefix { $0 != "#" }

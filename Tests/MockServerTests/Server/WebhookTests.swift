@@ -106,6 +106,8 @@ import Testing
         (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1/cb", "body": "a", "base64Body": "YQ==" } } ]"#, "one body"),
         (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1@192.0.2.2:9/a" } } ]"#, "userinfo"),
         (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.1.nip.io:9/a" } } ]"#, "this machine only"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.000.000.001:9/a" } } ]"#, "leading zero"),
+        (#"[ { "name": "webhook", "parameters": { "url": "http://127.0.0.01:9/a" } } ]"#, "leading zero"),
     ])
     func webhooksThatCouldNotBeSentAreRefusedAtLoad(action: String, message: String) {
         #expect {

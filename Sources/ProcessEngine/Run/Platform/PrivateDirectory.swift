@@ -19,8 +19,9 @@ enum PrivateDirectory {
 
     /// Makes `temporary/PREFIX<pid>-XXXXXX` for this process, first removing those of earlier processes that died
     /// without removing theirs (SIGKILL: a CI job killed by its timeout left one per run). A directory is stale when
-    /// its name carries a pid that no longer runs, it is this user's, and it is a directory, not a link; anything
-    /// else (another user's, a live run's, a link planted at such a name) is left alone.
+    /// its name carries a pid that no longer runs, it is this user's, a directory (not a link) of mode 0700 holding
+    /// only regular files named as ours; anything else (another user's, a live run's, a link planted at such a name,
+    /// a directory with files we never wrote) is left alone, silently.
     static func makeSweeping(in temporary: String, prefix: String, files: [String]) -> String? {
         sweepStale(in: temporary, prefix: prefix, files: files)
         return make(in: temporary, prefix: prefix + "\(getpid())-")
@@ -34,8 +35,23 @@ enum PrivateDirectory {
             guard kill(pid, 0) == -1 && errno == ESRCH else { continue } // running (or not ours to ask): kept
             var info = stat()
             let path = temporary + "/" + name
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { continue }
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o777 == 0o700,
+                holdsOnly(files, in: path)
+            else { continue }
             remove(path, prefix: prefix, files: files)
+        }
+    }
+
+    /// Whether `path` holds nothing but some of `files` (or their temporary names), each a regular file of this user's (not a link): what a run
+    /// writes there. A directory at such a name holding anything else was not made by us and is left as it is.
+    private static func holdsOnly(_ files: [String], in path: String) -> Bool {
+        let names = FileSystem.list(path)
+        // `.sut-….tmp`: a file being written when the run was killed (written to a temporary name, then renamed).
+        return names.allSatisfy { name in
+            var info = stat()
+            let ours = files.contains(name) || (name.hasPrefix(".sut-") && name.hasSuffix(".tmp") && name.utf8.count <= 40)
+            return ours && lstat(path + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+                && info.st_uid == getuid()
         }
     }
 
