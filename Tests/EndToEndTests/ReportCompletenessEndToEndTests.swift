@@ -160,6 +160,14 @@ import Testing
             let rerun = try CLI.run(["test", "--rerun-failed", "\(status).ndjson", feature], cwd: directory)
             #expect(rerun.status == 0 && rerun.stdout.contains("1 scenario: 1 passed (1 not selected)"), "\(status): \(rerun.stdout)")
         }
+        // Re-attack, 3: one step made SKIPPED (it did not run) under a record saying passed: never a pass (Cucumber ranks
+        // a skipped step above a passed one).
+        var skipped = envelopes
+        skipped[first] = Self.edit(skipped[first], "testStepFinished") { step in step["testStepResult"] = ["status": "SKIPPED"] }
+        try Self.write(skipped, "SKIPPED.ndjson", in: directory)
+        let skippedMerge = try CLI.run(["report", "--junit", "SKIPPED.xml", "SKIPPED.ndjson"], cwd: directory)
+        #expect(
+            skippedMerge.status == 1 && skippedMerge.stderr.contains("1 passed"), "SKIPPED: \(skippedMerge.stdout)\(skippedMerge.stderr)")
         // The attacker's forgery: a failing run whose record, run record and testRunFinished say passed.
         let failing = try CLI.write(
             Self.scenarios(1) + "  Scenario: bad\n    When I run \"true\"\n    Then the exit code is 1\n", "b.feature", in: directory)

@@ -16,14 +16,33 @@ import Darwin
 /// is written in place.
 package enum OutputFile {
     /// The directories opened by ``pin(_:)``, by the path of the file to write in each.
-    private static let pinned = Locked<[String: RootedDirectory]>([:])
+    private static let pinned = Locked<[String: Pinned]>([:])
+
+    /// A directory opened at start, and what stood at the file's name then when it was not a file: a link the user
+    /// made (to `/dev/stdout`) and its target, or a device or FIFO. Only that is written in place at the end: a link or
+    /// device planted during the run (to `/dev/loop0`) is refused.
+    private struct Pinned {
+        let directory: RootedDirectory
+        let kindAtStart: RootedDirectory.Kind?
+        let linkAtStart: [UInt8]?
+    }
+
+    /// The target of the link `name` in `directory`, or nil.
+    private static func linkTarget(_ name: String, in directory: RootedDirectory) -> [UInt8]? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlinkat(directory.descriptor, name, &buffer, buffer.count)
+        return count >= 0 ? buffer[..<count].map { UInt8(bitPattern: $0) } : nil
+    }
 
     /// Opens the directory of `path` now (following the links the user typed), so ``write(_:to:mode:)`` writes into
     /// this directory whatever its path leads to by then. Nothing happens when it cannot be opened (``problem(_:)``
     /// says why).
     package static func pin(_ path: String) {
         guard problem(path) == nil, let directory = try? RootedDirectory(FileSystem.directory(of: path)) else { return }
-        pinned.withLock { $0[path] = directory }
+        let kind = directory.kind(ofEntry: name(path))
+        let entry = Pinned(
+            directory: directory, kindAtStart: kind, linkAtStart: kind == .link ? linkTarget(name(path), in: directory) : nil)
+        pinned.withLock { $0[path] = entry }
     }
 
     /// The last component of `path`: the name written in its directory.
@@ -66,7 +85,8 @@ package enum OutputFile {
     /// Writes `bytes` to `path` whole or not at all (see the type's summary); the reason when it cannot.
     /// The directory pinned for it at start (``pin(_:)``) is written through, whatever its path names now.
     package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> String? {
-        if let directory = pinned.withLock({ $0[path] }) {
+        if let entry = pinned.withLock({ $0[path] }) {
+            let directory = entry.directory
             // Looked at in the directory opened at the start: a link planted on the path since then is not followed.
             var info = stat()
             guard fstat(directory.descriptor, &info) == 0, info.st_nlink > 0 else {
@@ -79,7 +99,14 @@ package enum OutputFile {
                 do { try directory.write(bytes, to: name(path), mode: mode) } catch { return error.description }
                 return nil
             case .directory?: return "\(path) is a directory"
-            case .link?, .other?: return writeInPlace(bytes, at: name(path), in: directory, shown: path)
+            case .link?, .other?:
+                let unchanged =
+                    kind == entry.kindAtStart && (kind != .link || linkTarget(name(path), in: directory) == entry.linkAtStart)
+                guard unchanged else {
+                    return "\(path) became a \(kind == .link ? "symbolic link" : "device or FIFO") during the run; reports are not "
+                        + "written through what a program put at their name"
+                }
+                return writeInPlace(bytes, at: name(path), in: directory, shown: path)
             }
         }
         if let problem = problem(path) { return problem }
@@ -121,11 +148,14 @@ package enum OutputFile {
     /// Appends `bytes` to `path` (created when missing), never through a link at the name: for files
     /// another program owns and reads after us (`GITHUB_STEP_SUMMARY`).
     package static func append(_ bytes: [UInt8], to path: String) -> String? {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        // O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of blocking the run's end forever.
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
+            if errno == ENXIO { return "\(path) is a FIFO nobody reads" }
             return errno == ELOOP
                 ? "\(path) is a symbolic link; not written through" : "cannot open \(path): \(RootedDirectory.reason(errno))"
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return writeAndClose(bytes, fd, shown: path)
     }
 

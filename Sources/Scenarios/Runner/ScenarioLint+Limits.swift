@@ -9,24 +9,30 @@ extension ScenarioLint {
     /// fits one Messages line.
     package static let featureFileLimit = 8 << 20
 
-    /// The most bytes a run's pickles may take in its Cucumber Messages, JSON escapes counted: a Background or an
-    /// Outline writes its doc strings and tables into every scenario, so a 1 MiB feature once made 314 MB of Messages
-    /// that `sut-launch report` (which reads at most ``FileSystem/readLimit``) refused. Room is left for the rest.
-    package static let pickleBytesLimit = 160 << 20
+    /// The most bytes a run's feature texts (each in a `source` and a `gherkinDocument`) and pickles may take in its
+    /// Cucumber Messages, JSON escapes counted: a Background or an Outline writes its doc strings and tables into every
+    /// scenario, so a 1 MiB feature once made 314 MB of Messages that `sut-launch report` (which reads at most
+    /// ``FileSystem/readLimit``, 256 MiB) refused. The rest of the envelopes fit in what is left.
+    package static let messagesBytesLimit = 192 << 20
+
+    /// The bytes `text` takes as a JSON string's content.
+    static func escapedBytes(_ text: String) -> Int {
+        var total = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22, 0x5C, 0x0A, 0x09, 0x0D: total += 2 // \" \\ \n \t \r
+            case ..<0x20, 0x7F: total += 6 // \u0001
+            default: total += 1
+            }
+        }
+        return total
+    }
 
     /// The bytes `pickles` take in Messages (their steps' texts, doc strings and tables, escaped as JSON), counted only
     /// up to `limit`: past it, any number over `limit` (the work stays bounded by the limit, whatever the expansion).
     static func messagesBytes(_ pickles: [Pickle], upTo limit: Int) -> Int {
         var total = 0
-        func add(_ text: String) {
-            for byte in text.utf8 {
-                switch byte {
-                case 0x22, 0x5C, 0x0A, 0x09, 0x0D: total += 2 // \" \\ \n \t \r
-                case ..<0x20, 0x7F: total += 6 // \u0001
-                default: total += 1
-                }
-            }
-        }
+        func add(_ text: String) { total += escapedBytes(text) }
         for pickle in pickles {
             for step in pickle.steps {
                 add(step.text)
@@ -38,14 +44,14 @@ extension ScenarioLint {
         return total
     }
 
-    /// Why a file whose pickles take `bytes` in Messages, after `before` taken by the files read before it, makes the
-    /// run's reports too large to read back; nil when it does not. Said once, for the first such file.
+    /// Why a file whose text and pickles take `bytes` in Messages, after `before` taken by the files read before it,
+    /// makes the run's reports too large to read back; nil when it does not. Said once, for the first such file.
     static func expansionProblem(bytes: Int, before: Int) -> String? {
-        guard before <= pickleBytesLimit, before + bytes > pickleBytesLimit else { return nil }
-        let shown = bytes > pickleBytesLimit ? "over \(ByteSize.text(pickleBytesLimit))" : "\(ByteSize.text(bytes))"
-        return "its scenarios repeat \(shown) of step text in the run's reports (a Background or an Outline writes its "
-            + "doc strings and tables into every scenario; the limit for a run is \(ByteSize.text(pickleBytesLimit)), so that its reports "
-            + "can be read back): keep large texts in fixture files (Given the files from \"DIR\")"
+        guard before <= messagesBytesLimit, before + bytes > messagesBytesLimit else { return nil }
+        let earlier = before > 0 ? " (the files before it take \(ByteSize.text(before)))" : ""
+        return "its scenarios would bring the run's Cucumber Messages over \(ByteSize.text(messagesBytesLimit))\(earlier), "
+            + "past what its reports can be read back from (a Background or an Outline writes its doc strings and tables into "
+            + "every scenario): keep large texts in fixture files (Given the files from \"DIR\")"
     }
 
     /// Why a feature file of `bytes` bytes is refused, or nil.

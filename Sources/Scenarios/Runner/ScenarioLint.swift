@@ -57,9 +57,11 @@ package enum ScenarioLint {
                 }
                 // A file whose scenarios would make the run's Messages too large to read back: refused with no pickle,
                 // so no report is made that large either (its Messages carry a parseError instead).
-                let bytes = Self.messagesBytes(compiled, upTo: pickleBytesLimit - messagesBytes)
+                // The text twice (its source and its gherkinDocument), then the pickles up to what is left.
+                let textBytes = 2 * Self.escapedBytes(text)
+                let bytes = textBytes + Self.messagesBytes(compiled, upTo: messagesBytesLimit - messagesBytes - textBytes)
                 if let problem = expansionProblem(bytes: bytes, before: messagesBytes) {
-                    messagesBytes = pickleBytesLimit + 1
+                    messagesBytes = messagesBytesLimit + 1
                     throw GherkinError(file: path, problem)
                 }
                 messagesBytes += bytes
