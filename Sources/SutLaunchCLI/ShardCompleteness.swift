@@ -68,12 +68,8 @@ enum ShardCompleteness {
         return value.flatMap(shard(value:))
     }
 
-    /// `K/N`, 1 <= K <= N <= 100,000; nil otherwise.
+    /// `K/N`, 1 <= K <= N <= 100,000 (``ReportRecord/shard(_:)``); nil otherwise.
     static func shard(value: String) -> Shard? {
-        let parts = value.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000, index >= 1,
-            index <= count
-        else { return nil }
-        return Shard(index: index, count: count)
+        ReportRecord.shard(value).map { Shard(index: $0.index, count: $0.count) }
     }
 }

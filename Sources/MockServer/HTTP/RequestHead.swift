@@ -63,7 +63,7 @@ package struct RequestHead: Sendable {
         }
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { throw Error(400, "invalid character in the request target") }
         // Bytes that are not UTF-8 would be matched, journaled and forwarded as U+FFFD, which the client never sent.
-        guard let target = Self.utf8Text(parts[1]) else {
+        guard let target = String(validating: parts[1], as: UTF8.self) else {
             throw Error(400, "the request target is not UTF-8; percent-encode its bytes (%FF)")
         }
 
@@ -84,7 +84,7 @@ package struct RequestHead: Sendable {
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
             while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
             guard !value.contains(0x00), !value.contains(0x0D) else { throw Error(400, "invalid character in a header value") }
-            guard let text = Self.utf8Text(value) else {
+            guard let text = String(validating: value, as: UTF8.self) else {
                 throw Error(400, "header \(String(decoding: name, as: UTF8.self))'s value is not UTF-8")
             }
             headers.add(String(decoding: name, as: UTF8.self), text)
@@ -104,13 +104,6 @@ package struct RequestHead: Sendable {
             throw Error(400, "a CONNECT request has no body")
         }
         return head
-    }
-
-    /// `bytes` as text when they are UTF-8 (ASCII at once, the common case), else nil: never U+FFFD in their place.
-    static func utf8Text(_ bytes: ArraySlice<UInt8>) -> String? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        if bytes.allSatisfy({ $0 < 0x80 }) { return text }
-        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 
     /// Why a `Host` value is not an authority (`host[:port]`, RFC 9110 §7.2: no userinfo, a port of digits

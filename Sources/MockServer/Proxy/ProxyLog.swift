@@ -26,9 +26,6 @@ final class ProxyLog: @unchecked Sendable {
         case stopped = "Stopped"
     }
 
-    /// This server's own number in the process (``RecordingLedger``: an address can be reused once a server is gone).
-    let writer = RecordingLedger.newWriter()
-
     static let maxExchanges = 100_000
     static let maxBytes = 512 * 1024 * 1024
     /// Failures described; the others are counted.

@@ -24,22 +24,20 @@ struct ProxyLoop: Sendable {
         return headers
     }
 
-    /// Whether `headers` (a request's, or the answer to a forward) name this server in a `Via` entry.
-    func isOurs(_ headers: HTTPHeaders) -> Bool {
-        headers.values("Via").contains { value in
-            value.split(separator: ",").contains { entry in
-                entry.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.map { String($0) == token } ?? false
-            }
+    /// The `received-by` of each `Via` entry in `headers` (`1.1 name, 1.0 other` gives `name`, `other`).
+    private static func receivers(_ headers: HTTPHeaders) -> [Substring] {
+        headers.values("Via").flatMap { value in
+            value.split(separator: ",").compactMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first }
         }
     }
+
+    /// Whether `headers` (a request's, or the answer to a forward) name this server in a `Via` entry.
+    func isOurs(_ headers: HTTPHeaders) -> Bool { Self.receivers(headers).contains { $0 == token } }
 
     /// Whether `answer` is a sut-launch server's 508 Loop Detected (this one's or another's on the way): the request
     /// came back to a server that forwarded it, so the answer is no backend's and is never recorded.
     static func isLoopAnswer(_ answer: UpstreamAnswer) -> Bool {
-        answer.status == 508
-            && answer.headers.values("Via").contains { value in
-                value.split(separator: ",").contains { $0.split(separator: " ").dropFirst().first?.hasPrefix("sut-launch-") ?? false }
-            }
+        answer.status == 508 && receivers(answer.headers).contains { $0.hasPrefix("sut-launch-") }
     }
 
     /// Why `request` is not answered, in one line.

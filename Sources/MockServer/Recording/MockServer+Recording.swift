@@ -57,7 +57,7 @@ extension MockServer {
             result.root = root
             do {
                 let directory = try RootedDirectory(root, create: true)
-                let writer = parts.proxy.writer
+                let writer = parts.proxy.loop.token
                 try directory.write([], to: RecordingLedger.inProgressMarker)
                 for mapping in result.mappings {
                     let bytes = Array(JSONWriter.pretty(mapping.json).utf8)

@@ -8,20 +8,13 @@ enum RecordingLedger {
     /// short (a SIGKILL mid-write), and loading it is refused by name.
     static let inProgressMarker = ".sut-recording-in-progress"
 
-    private static let written = Locked<[String: (writer: Int, digest: Int)]>([:])
-    private static let writers = Locked(0)
-
-    /// A number no other server of this process has.
-    static func newWriter() -> Int {
-        writers.withLock { count in
-            count += 1
-            return count
-        }
-    }
+    /// By path: the server that wrote it (its ``ProxyLoop/token``, drawn per server: an object's address can be
+    /// reused once a server is gone) and a digest of the bytes.
+    private static let written = Locked<[String: (writer: String, digest: Int)]>([:])
 
     /// Why `bytes` must not be written at `path` (under `root`) by `writer`: another server of this process wrote
     /// other bytes there; nil when it may (first writer, the same writer again, or the same bytes). Notes the write.
-    static func conflict(root: String, path: String, bytes: [UInt8], writer: Int) -> String? {
+    static func conflict(root: String, path: String, bytes: [UInt8], writer: String) -> String? {
         let key = root + "/" + path
         var hasher = Hasher()
         hasher.combine(bytes)

@@ -128,7 +128,7 @@ package enum ReportRecord {
             return nil
         }
         // What report counts shards and scenarios by: present, it must say so plainly (else the record is refused).
-        guard node["shard"] == nil || node["shard"]?.string.map(isShard) == true else { return nil }
+        guard node["shard"] == nil || node["shard"]?.string.flatMap(shard) != nil else { return nil }
         var selected: [String]?
         if let list = node["selected"] {
             guard let elements = list.elements else { return nil }
@@ -143,11 +143,14 @@ package enum ReportRecord {
         return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
     }
 
-    /// Whether `text` is `K/N` with 1 <= K <= N <= 100,000.
-    static func isShard(_ text: String) -> Bool {
+    /// `text` as a shard `K/N` with 1 <= K <= N <= 100,000; nil otherwise (a run record's `shard`, and `report`'s
+    /// reading of an older record's `--shard` value).
+    package static func shard(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return false }
-        return (1...100_000).contains(count) && (1...count).contains(index)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...100_000).contains(count),
+            (1...count).contains(index)
+        else { return nil }
+        return (index, count)
     }
 
     /// The shards a merge record's attachment counts, 1 to ``maxShards``; nil when its body says anything else.

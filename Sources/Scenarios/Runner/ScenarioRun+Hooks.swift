@@ -8,7 +8,7 @@ extension ScenarioRun {
     /// After), within the hook's own deadline.
     /// - Returns: nil when it passed; else why it failed, naming the hook.
     func runHook(_ hook: Hook, status: String) -> StepFailure? {
-        if ScenarioRunner.hookCutoff.current.at.map({ $0 <= .now }) == true {
+        if ScenarioRunner.hooksTimeIsUp {
             // A second signal ended the hooks' time before this one's turn: say it never ran, not that it was stopped.
             return StepFailure("\(hook.title) did not run: the run was interrupted and hooks' time was up")
         }
@@ -34,7 +34,7 @@ extension ScenarioRun {
         }
         started.closeStandardInput()
         guard let exit = Self.waitForHook(started, timeout: hook.timeout) else {
-            if ScenarioRunner.hookCutoff.current.at.map({ $0 <= .now }) == true {
+            if ScenarioRunner.hooksTimeIsUp {
                 // Interrupted, and the hooks' time is up: a hook that ignores SIGTERM must not hold the reports.
                 started.stop(signal: SignalNumber.kill, grace: .seconds(5))
                 started.finish(grace: .zero)

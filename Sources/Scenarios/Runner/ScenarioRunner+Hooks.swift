@@ -34,6 +34,9 @@ extension ScenarioRunner {
         hookCutoff.withLock { $0 = (.now, true) }
     }
 
+    /// Whether a signal has ended the hooks' time: a hook now is stopped at once, or not started.
+    static var hooksTimeIsUp: Bool { hookCutoff.current.at.map { $0 <= .now } == true }
+
     /// The moment a hook started now with `timeout` must end: its timeout, or the signal's cap when sooner.
     static func hookDeadline(_ timeout: Duration) -> ContinuousClock.Instant {
         let own = ContinuousClock.now + min(timeout, Hook.maxTimeout)
