@@ -137,6 +137,8 @@ package enum ReportCommand {
             if let problem = OutputFile.write(render(), to: path) {
                 Console.error("\(option.spec.long) \(path): cannot write it: \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
+            } else {
+                Console.warnIfDisplaced(option.spec.long, path)
             }
         }
         let results = run.results // (built from the run each time it is asked for)

@@ -2,8 +2,8 @@ import Scenarios
 
 /// Whether Messages given to `sut-launch report` hold every shard of their run: each file's run record keeps the
 /// shard that wrote it (older files: its command line), so `--shard 1/2` alone is a merge missing shard 2/2 (a report that looks green while
-/// a shard crashed or its upload failed). A shard given twice is named too. `--shard auto` runs are known by the
-/// variables their CI set, not by their command line, and are not counted.
+/// a shard crashed or its upload failed). A shard given twice is named too. A `--shard auto` run's record keeps the
+/// `K/N` its CI's variables resolved to, so it is counted the same way.
 enum ShardCompleteness {
     /// A shard as its command line names it: `--shard I/N` or `--shard=I/N`.
     struct Shard: Hashable {

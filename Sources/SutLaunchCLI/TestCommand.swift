@@ -69,14 +69,15 @@ package enum TestCommand {
             return 0
         }
         let runId: String
-        // The shard the command line names (not `--shard auto`'s), recorded as such for `report`'s count.
-        let namedShard = options.autoShard == nil ? options.scenario.shard : nil
         do {
             try ShardEnvironment.apply(&options, environment: environment)
             runId = try RunIdentity.resolve(options.runId, environment: environment)
         } catch {
             throw CommandFailure(error, report: options.earlyReport)
         }
+        // The shard this run is, `--shard K/N` or what `--shard auto` resolved to: the run record keeps it for
+        // `report`'s count of the shards (one missing or given twice is named there).
+        let namedShard = options.scenario.shard
         reports.configure(
             junit: options.junitPath, report: options.reportPath, junitStrict: options.junitStrict,
             junitName: options.junitFromEnvironment ? "XML_OUTPUT_FILE" : "--junit")

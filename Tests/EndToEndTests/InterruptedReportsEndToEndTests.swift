@@ -196,4 +196,43 @@ import Testing
         #expect(reports.json["exitCode"] as? Int == 130)
         #expect(ReportTrustEndToEndTests.caseStatuses(reports.envelopes)["only"] == ["PASSED", "PASSED", "PASSED", "FAILED", "SKIPPED"])
     }
+
+    /// CPU time `pid` has used, in clock ticks (utime + stime of /proc/PID/stat), or 0.
+    static func cpuTicks(_ pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 12 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
+    }
+
+    /// SIGINT while the feature files still load (30,000 scenarios: seconds of parsing; the signal goes once the
+    /// run has used 0.3 s of CPU, far past its start and far before the files are read): every report says the run
+    /// was interrupted (exit 130, one error entry naming the interruption, Messages' run not a success), never zero
+    /// scenarios a CI reads as an empty green run; `report` on its Messages fails too.
+    @Test func aSignalWhileTheFilesLoadIsAnInterruptedRunNotAnEmptyOne() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scenarios = (1...50).map { "  Scenario: s\($0)\n    When I run \"true\"\n    Then the exit code is 0\n" }.joined()
+        for file in 1...600 { _ = try CLI.write("Feature: f\(file)\n" + scenarios, "big/f\(file).feature", in: directory) }
+        let result = try CLI.run(
+            ["test", "--junit", "j.xml", "--report", "r.json", "--messages", "m.ndjson", "big"], cwd: directory
+        ) { process, _ in
+            #expect(CLI.eventually(120) { Self.cpuTicks(process.processIdentifier) >= 30 }, "the run used no CPU")
+            kill(process.processIdentifier, SIGINT)
+        }
+        let said = "interrupted by SIGINT while the feature files were loading: no scenario ran"
+        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(said), "\(result.stderr)")
+        let reports = try Self.reports(in: directory)
+        #expect(reports.json["exitCode"] as? Int == 130 && reports.json["error"] as? String == "interrupted by SIGINT")
+        let results = reports.json["results"] as? [[String: Any]] ?? []
+        #expect(results.count == 1 && results.first?["status"] as? String == "error", "\(results)")
+        #expect(results.first?["message"] as? String == said, "\(results)")
+        #expect(reports.xml.contains("errors=\"1\"") && reports.xml.contains("<error message=\"\(said)\""), "\(reports.xml)")
+        let finished = reports.envelopes.compactMap { $0["testRunFinished"] as? [String: Any] }
+        #expect(finished.count == 1 && finished.first?["success"] as? Bool == false, "\(finished)")
+        let report = try CLI.run(["report", "--junit", "again.xml", "m.ndjson"], cwd: directory)
+        #expect(report.status != 0, "\(report.stderr)")
+    }
 }

@@ -35,6 +35,9 @@ import Testing
         #expect(outside.isEmpty, "written outside: \(outside)")
         let pinned = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("jd_real").path)
         #expect(Set(pinned) == ["j.json", "r.json"])
+        // Written where it was, and said: the path no longer leads there.
+        #expect(result.stderr.contains("warning: --journal jd/j.json: jd no longer leads"), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: --report jd/r.json: jd no longer leads"), "\(result.stderr)")
     }
 
     /// `serve`'s journal likewise: its directory swapped for a link while serving, the journal lands where it was.

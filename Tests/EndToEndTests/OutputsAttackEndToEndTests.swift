@@ -41,6 +41,28 @@ import Testing
         }
     }
 
+    /// The reports' directory renamed away during the run (`out` → `out.moved`): the reports are written in the
+    /// directory checked at start, now `out.moved`, the exit stays 0, and one warning line per report names the path
+    /// that no longer leads there and where the report is.
+    @Test func aReportDirectoryRenamedDuringTheRunIsSaidNotSilent() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let feature = try CLI.write(
+            "Feature: P\n  Scenario: move\n    When I run \"mv \(out) \(out).moved\"\n    Then the exit code is 0\n", "move.feature",
+            in: directory)
+        let result = try CLI.run(["test", "-q", "--junit", "out/j.xml", "--report", "out/r.json", feature], cwd: directory)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let moved = directory.resolvingSymlinksInPath().path + "/out.moved"
+        for (option, name) in [("--junit", "j.xml"), ("--report", "r.json")] {
+            let warning = result.stderr.split(separator: "\n").first { $0.contains("warning: \(option) out/\(name): out no longer leads") }
+            #expect(warning?.contains("now \(moved)/\(name), not at out/\(name)") == true, "\(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: "\(out).moved/\(name)"), "\(name) is not in the renamed directory")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     /// A link at the name that leads to a device (`/dev/stdout` style) is still written in place, from the pinned
     /// directory.
     @Test func aLinkToADeviceAtTheNameIsWrittenInPlace() throws {

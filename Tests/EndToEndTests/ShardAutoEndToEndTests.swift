@@ -120,4 +120,28 @@ import Testing
         #expect(result.status == 0 && result.stderr.contains("shard 2/2 from Bazel"), "\(result.stderr)")
         #expect(Self.listed(result.stdout) == ["s2", "s4"], "\(result.stdout)")
     }
+
+    /// A 2-way `--shard auto` on GitLab (one pipeline id, CI_NODE_INDEX/CI_NODE_TOTAL per job): each run record
+    /// keeps the shard it resolved, so `report` given one shard's Messages names the other as missing (exit 1),
+    /// both are a whole merge (exit 0), and one given twice is named.
+    @Test func autoShardsAreCountedByReport() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try Self.suite(4, in: directory)
+        for k in 1...2 {
+            let environment = Self.base.merging(["CI_PIPELINE_ID": "77", "CI_NODE_INDEX": "\(k)", "CI_NODE_TOTAL": "2"]) { $1 }
+            let run = try CLI.run(["test", "--shard", "auto", "--messages", "m\(k).ndjson", feature], environment: environment, cwd: directory)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let messages = try String(contentsOf: directory.appendingPathComponent("m\(k).ndjson"), encoding: .utf8)
+            #expect(messages.contains("\\\"shard\\\":\\\"\(k)/2\\\""), "shard \(k)'s record does not say \(k)/2")
+        }
+        let partial = try CLI.run(["report", "--junit", "one.xml", "m1.ndjson"], environment: Self.base, cwd: directory)
+        #expect(partial.status == 1, "\(partial.stdout)\(partial.stderr)")
+        #expect(partial.stderr.contains("report: run gitlab:77: shard 2/2 missing"), "\(partial.stderr)")
+        let whole = try CLI.run(["report", "--junit", "all.xml", "m1.ndjson", "m2.ndjson"], environment: Self.base, cwd: directory)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let twice = try CLI.run(
+            ["report", "--merge-any", "--junit", "t.xml", "m2.ndjson", "m1.ndjson", "m2.ndjson"], environment: Self.base, cwd: directory)
+        #expect(twice.status == 1 && twice.stderr.contains("shard 2/2 given 2 times"), "\(twice.stderr)")
+    }
 }

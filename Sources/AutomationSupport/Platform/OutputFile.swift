@@ -127,6 +127,24 @@ package enum OutputFile {
         }
     }
 
+    /// After a write through the directory ``pin(_:)`` opened: when `path`'s directory no longer leads to it (renamed
+    /// or replaced during the run), one line saying so and where the file is now (read back from the open
+    /// directory); nil when it still does, or `path` was not pinned. The file was written; this is a warning.
+    package static func displaced(_ path: String) -> String? {
+        guard let entry = pinned.withLock({ $0[path] }) else { return nil }
+        var opened = stat()
+        var named = stat()
+        guard fstat(entry.directory.descriptor, &opened) == 0 else { return nil }
+        let directory = FileSystem.directory(of: path)
+        if stat(directory, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino { return nil }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(entry.directory.descriptor)", &buffer, buffer.count)
+        let now = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        return "\(directory) no longer leads to the directory it named when the run started (renamed or replaced during "
+            + "the run): the file was written in that directory" + (now.map { ", now \($0)/\(name(path))" } ?? "")
+            + ", not at \(path)"
+    }
+
     /// A link or device at the name in a pinned directory, opened from that directory (never by path: the path may
     /// lead elsewhere by now): written in place when it is a device, FIFO or socket (`/dev/stdout`); a link to a
     /// file or directory, or one that leads nowhere, is refused by name.

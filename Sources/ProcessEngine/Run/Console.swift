@@ -19,6 +19,12 @@ package enum Console {
         write("sut-launch: " + message.escapingControlCharacters(keepingLineBreaks: true) + "\n")
     }
 
+    /// After `option`'s file was written at `path`: a warning when its directory was renamed or replaced during the
+    /// run (``OutputFile/displaced(_:)``), so the file is not where the path leads now. The exit code stays.
+    package static func warnIfDisplaced(_ option: String, _ path: String) {
+        if let moved = OutputFile.displaced(path) { line(("warning: \(option) \(path): " + moved).escapingControlCharacters()) }
+    }
+
     private static func write(_ text: String) {
         if linesToStandardOutput.current { StandardStreams.out(text) } else { StandardStreams.error(text) }
     }

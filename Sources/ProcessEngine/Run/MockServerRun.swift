@@ -69,6 +69,8 @@ package enum MockServerRun {
         {
             Console.error("--journal \(path): cannot write the journal: \(problem) (exit \(ExitCode.ioError))")
             journalFailed = true
+        } else if let path = plan.journalPath {
+            Console.warnIfDisplaced("--journal", path)
         }
         let fullList = journalFailed ? nil : plan.journalPath.map { "the journal \($0)" }
         if !quiet || !summary.failures.isEmpty { Console.line(summary.render(fullList: fullList)) }

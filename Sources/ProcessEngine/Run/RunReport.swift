@@ -89,7 +89,9 @@ package struct RunReport: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "the report cannot be encoded" }
-        return OutputFile.write(Array(data), to: path)
+        let problem = OutputFile.write(Array(data), to: path)
+        if problem == nil { Console.warnIfDisplaced("--report", path) }
+        return problem
     }
 }
 

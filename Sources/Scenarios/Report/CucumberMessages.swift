@@ -35,6 +35,7 @@ package struct CucumberMessages {
             Console.error("--messages \(path): cannot write the messages: \(problem) (exit \(ExitCode.ioError))")
             return false
         }
+        Console.warnIfDisplaced("--messages", path)
         return true
     }
 

@@ -176,6 +176,8 @@ package final class ScenarioReports: Sendable {
                     for result in all where state.running[result.pickle] != nil { console.finished(result) }
                     console.close()
                     console.summary(all, seconds: seconds, skipped: notSelected)
+                } else if let message = all.first?.message {
+                    Console.line(message)
                 }
                 if let environment = state.github { GitHubOutput.report(all, environment: environment) } else { GitHubOutput.end() }
             }
@@ -191,8 +193,15 @@ package final class ScenarioReports: Sendable {
     }
 
     /// Every selected scenario, in order: finished ones as they ended, running ones from their records, the others
-    /// not run. Before scenarios ran (no selection yet): those finished, none.
+    /// not run. Before anything was selected (the files still loading): one error entry saying the load was
+    /// interrupted, so no report reads as an empty run that passed (JUnit's zero tests, Messages with no case).
     private static func interrupted(_ state: State, saying interruption: String) -> [ScenarioResult] {
+        guard state.console != nil else {
+            let pickle = Pickle(uri: "", featureName: "sut-launch", name: "load feature files", line: 0, tags: [], steps: [])
+            var result = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
+            result.message = "\(interruption) while the feature files were loading: no scenario ran"
+            return [result]
+        }
         let finished = Dictionary(state.finished.map { ($0.pickle, $0) }, uniquingKeysWith: { first, _ in first })
         return state.selected.map { pickle in
             if let result = finished[pickle] { return result }
@@ -238,10 +247,12 @@ package final class ScenarioReports: Sendable {
         ]
         for output in outputs {
             guard let path = output.path else { continue }
+            let option = output.option == "--junit" ? state.junitName : output.option
             if let problem = OutputFile.write(output.render(), to: path) {
-                let option = output.option == "--junit" ? state.junitName : output.option
                 Console.error("\(option) \(path): cannot write \(output.what): \(problem) (exit \(ExitCode.ioError))")
                 code = ExitCode.ioError
+            } else {
+                Console.warnIfDisplaced(option, path)
             }
         }
         if let path = state.rerunPath {
@@ -250,6 +261,8 @@ package final class ScenarioReports: Sendable {
                 if let problem = OutputFile.write(Array(text.utf8), to: path) {
                     Console.error("--write-rerun \(path): cannot write the rerun file: \(problem) (exit \(ExitCode.ioError))")
                     code = ExitCode.ioError
+                } else {
+                    Console.warnIfDisplaced("--write-rerun", path)
                 }
             case .failure(let problem):
                 Console.error("--write-rerun \(path): \(problem) (exit \(ExitCode.ioError))")

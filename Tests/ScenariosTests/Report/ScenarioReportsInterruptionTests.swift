@@ -39,6 +39,18 @@ import Testing
         #expect(results.allSatisfy { $0["message"] as? String == "not run: interrupted by SIGINT" })
     }
 
+    /// Before anything was selected (the files loading): one error entry saying so, never zero scenarios.
+    @Test func aSignalWhileTheFilesLoadIsOneErrorEntry() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString).json").path
+        let reports = ScenarioReports()
+        reports.configure(junit: nil, report: path)
+        #expect(reports.interrupt())
+        #expect(reports.write(exitCode: 143, interruption: "interrupted by SIGTERM") == 143)
+        let results = try Self.results(path)
+        #expect(results.map { $0["status"] as? String } == ["error"], "\(results)")
+        #expect(results.first?["message"] as? String == "interrupted by SIGTERM while the feature files were loading: no scenario ran")
+    }
+
     @Test func aStepThatEndsAfterTheSignalChangesNothing() throws {
         let pickle = Self.pickle("a", line: 1)
         let (reports, path) = try Self.reports([pickle])
