@@ -67,8 +67,16 @@ package enum ReportCommand {
         var files: [(name: String, bytes: [UInt8])] = []
         for path in parsed.positionals {
             guard FileSystem.exists(path) else { throw UsageError(.noSuchPath(path, kind: "Messages file")) }
-            guard let bytes = FileSystem.read(path) else { throw UsageError(.unreadablePath(path, reason: FileSystem.unreadable(path))) }
-            files.append((path, bytes))
+            // Read block by block: a line past the limit is refused as it passes it, never held whole.
+            switch FileSystem.read(path, lineLimit: MessagesReader.lineLimit) {
+            case .bytes(let bytes): files.append((path, bytes))
+            case .unreadable: throw UsageError(.unreadablePath(path, reason: FileSystem.unreadable(path)))
+            case .lineTooLong(let line):
+                Console.error(
+                    "report: \(path):\(line): a line longer than the limit of \(MessagesReader.lineLimit) bytes: "
+                        + "not Cucumber Messages? (exit \(ExitCode.invalidInput))")
+                return ExitCode.invalidInput
+            }
         }
         let run: ReportRun
         do { run = try MessagesReader.read(files, mergeAny: parsed.has(.mergeAny)) } catch {

@@ -146,9 +146,9 @@ import Testing
         let cases: [(String, String, Int32, String)] = [
             (
                 "truncated.ndjson", lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(20), 3,
-                "truncated.ndjson:\(lines.count): not JSON"
+                "truncated.ndjson:\(lines.count):21: not JSON"
             ),
-            ("garbage.ndjson", "{\"meta\":{}}\nhello\n", 3, "garbage.ndjson:2: not JSON"),
+            ("garbage.ndjson", "{\"meta\":{}}\nhello\n", 3, "garbage.ndjson:2:1: not JSON"),
             ("unknown.ndjson", "{\"meta\":{}}\n{\"testRunRetried\":{}}\n", 3, "unknown.ndjson:2: unknown envelope \"testRunRetried\""),
             (
                 "cut.ndjson", lines.filter { !$0.hasPrefix("{\"testRunFinished\"") }.joined(separator: "\n") + "\n", 1,

@@ -202,11 +202,16 @@ package struct JSONParser {
         if members.count >= 16 {
             if seen.isEmpty { seen = Set(members.map(\.key)) }
             if !seen.insert(key).inserted, let earlier = members.first(where: { $0.key == key }) {
-                throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
+                throw error("duplicate key \"\(key)\" (first at \(Self.place(earlier.keyPosition, from: keyPosition)))", at: keyPosition)
             }
         } else if let earlier = members.first(where: { $0.key == key }) {
-            throw error("duplicate key \"\(key)\" (first at line \(earlier.keyPosition.line))", at: keyPosition)
+            throw error("duplicate key \"\(key)\" (first at \(Self.place(earlier.keyPosition, from: keyPosition)))", at: keyPosition)
         }
+    }
+
+    /// Where an earlier key stood, said from a later one: its column on the same line, else line and column.
+    private static func place(_ earlier: SourcePosition, from later: SourcePosition) -> String {
+        earlier.line == later.line ? "column \(earlier.column)" : "line \(earlier.line), column \(earlier.column)"
     }
 
     private mutating func parseArray(_ start: SourcePosition) throws(Error) -> JSONNode {

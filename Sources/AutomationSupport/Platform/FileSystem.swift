@@ -171,7 +171,7 @@ package enum FileSystem {
     }
 }
 
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.read(fd, buffer, count)
     #else

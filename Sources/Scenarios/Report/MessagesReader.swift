@@ -142,7 +142,9 @@ package struct MessagesReader {
                         "\(place): lines end in CR alone (not LF or CRLF): Messages are one envelope per LF-ended line; convert with tr '\\r' '\\n'"
                 )
             }
-            throw Problem(description: "\(place): not JSON: \(error.message)\(last ? " (the file ends mid-line: truncated?)" : "")")
+            // The column is the byte in the line (1 for its first): a line is one JSON value, its own line 1.
+            let at = error.position.line == 1 ? "\(place):\(error.position.column)" : "\(place)"
+            throw Problem(description: "\(at): not JSON: \(error.message)\(last ? " (the file ends mid-line: truncated?)" : "")")
         }
         guard let members = node.members, members.count == 1 else {
             throw Problem(description: "\(place): not a Cucumber Messages envelope (one object with one key)")

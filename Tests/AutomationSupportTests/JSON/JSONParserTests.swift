@@ -31,7 +31,7 @@ import Testing
         ("{'a':1}", "1:2: expected a member name in double quotes, found '''"),
         ("[01]", "1:2: numbers cannot have leading zeros"),
         ("\"abc", "1:1: unterminated string"),
-        ("{\"a\":1,\n\"a\":2}", "2:1: duplicate key \"a\" (first at line 1)"),
+        ("{\"a\":1,\n\"a\":2}", "2:1: duplicate key \"a\" (first at line 1, column 2)"),
         ("", "1:1: expected a JSON value, found end of file"),
         ("[1] x", "1:5: unexpected 'x' after the JSON value"),
         ("{\"a\": tru}", "1:7: expected a JSON value, found 't'"),

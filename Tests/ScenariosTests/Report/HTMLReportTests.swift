@@ -75,8 +75,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"meta\":{}}\nnot json\n", "f0.ndjson:2: not JSON"),
-        ("{\"meta\":{}}\n{\"meta\":{\"protocolVersion\":", "f0.ndjson:2: not JSON"),
+        ("{\"meta\":{}}\nnot json\n", "f0.ndjson:2:1: not JSON"),
+        ("{\"meta\":{}}\n{\"meta\":{\"protocolVersion\":", "f0.ndjson:2:28: not JSON"),
+        ("{\"meta\":{}}\n{\"meta\":{\"x\":1,\"x\":2}}\n", "f0.ndjson:2:16: not JSON: duplicate key \"x\" (first at column 10)"),
         ("{\"meta\":{}}\n{\"bogus\":{}}\n", "f0.ndjson:2: unknown envelope \"bogus\""),
         ("[1,2]\n", "f0.ndjson:1: not a Cucumber Messages envelope"),
         ("{\"testCase\":{\"id\":\"1\",\"pickleId\":\"nope\"}}\n", "f0.ndjson:1: a testCase whose pickle"),
