@@ -85,6 +85,17 @@ import Testing
             #expect(result.status == 3, "time '\(time.prefix(20))': \(result.stderr)")
             #expect(result.stderr.contains("t.xml:5: testcase time"), "\(result.stderr)")
         }
+        // A `line` attribute that is no line (it was dropped in silence: the scenario fell back to its name).
+        for line in ["9999999999999999999999", "-1", "3x", "", " 3", "1e3", "0x10"] {
+            let junit = try CLI.write(
+                "<?xml version=\"1.0\"?>\n<testsuites>\n<testsuite name=\"f\">\n<testcase classname=\"f\" name=\"one\" time=\"1\"/>\n"
+                    + "<testcase classname=\"f\" name=\"two\" file=\"f.feature\" line=\"\(line)\" time=\"2\"/>\n</testsuite>\n</testsuites>\n",
+                "t.xml", in: directory)
+            let result = try CLI.run(["test", "--shard", "1/2", "--shard-timings", junit, feature])
+            #expect(result.status == 3, "line '\(line)': \(result.stderr)")
+            #expect(result.stderr.contains("t.xml:5: testcase line '\(line)' is not a whole number"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
         for milliseconds in ["1e300", "-1", "1e13", "\"5\"", "null", "-9223372036854775808"] {
             let report = try CLI.write(
                 "{\"results\": [\n  {\"feature\": \"f\", \"name\": \"one\", \"durationMs\": 5},\n"

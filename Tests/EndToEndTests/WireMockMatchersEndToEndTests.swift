@@ -46,6 +46,33 @@ import Testing
         }
     }
 
+    /// A part whose header bytes are not UTF-8 (`name="doc\xFF"`): read with U+FFFD it once matched a pattern on
+    /// its Content-Disposition; now it matches no pattern, even one with no condition, and the near miss says why.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func aPartWhoseHeadersAreNotUTF8MatchesNoPatternAndTheNearMissSaysWhy() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(
+            #"""
+            {"mappings": [{"request": {"method": "POST", "urlPath": "/upload", "multipartPatterns": [{"headers":
+              {"Content-Disposition": {"contains": "name=\"doc"}}}]}, "response": {"body": "uploaded"}}]}
+            """#, "mappings/m.json", in: directory)
+        func body(_ name: [UInt8]) -> Data {
+            Data(Array("--b\r\nContent-Disposition: form-data; name=\"".utf8) + name + Array("\"\r\n\r\nhello\r\n--b--\r\n".utf8))
+        }
+        let good = directory.appendingPathComponent("good.bin")
+        let bad = directory.appendingPathComponent("bad.bin")
+        try body(Array("doc".utf8)).write(to: good)
+        try body(Array("doc".utf8) + [0xFF]).write(to: bad)
+        _ = try ServerTrustEndToEndTests.serving([stubs]) { url, _ throws in
+            let type = ["-H", "Content-Type: multipart/form-data; boundary=b"]
+            #expect(try ServerTrustEndToEndTests.curl(type + ["--data-binary", "@\(good.path)", "\(url)/upload"]) == "uploaded 200")
+            let missed = try ServerTrustEndToEndTests.curl(type + ["--data-binary", "@\(bad.path)", "\(url)/upload"])
+            #expect(missed.hasSuffix(" 404"), "\(missed)")
+            #expect(missed.contains("1 part, 1 not matching (\"doc\u{FFFD}\" (its headers are not UTF-8: byte 0xFF at offset 41))"), "\(missed)")
+        }
+    }
+
     @Test(arguments: [
         (#"{"before": "2021-02-30T00:00:00Z"}"#, "is not a date-time like"),
         (#"{"before": "now +2147483648 days"}"#, "is not a whole number from -2147483648 to 2147483647"),

@@ -16,6 +16,9 @@ enum MultipartBody {
     struct Part: Sendable {
         var headers: HTTPHeaders
         var body: [UInt8]
+        /// The first byte of the part's header section that is not UTF-8, and its offset there: the headers were read
+        /// with U+FFFD in its place, so no pattern matches the part (a request head that is not UTF-8 is a 400).
+        var notUTF8: (offset: Int, byte: UInt8)?
     }
 
     enum Parsed: Sendable {
@@ -61,9 +64,26 @@ enum MultipartBody {
             guard let end = firstIndex(of: delimiter, in: body, from: headerEnd.bodyStart) else {
                 return .malformed("a part is not closed by a boundary")
             }
-            if fieldName(headers) != nil { parts.append(Part(headers: headers, body: Array(body[headerEnd.bodyStart..<end]))) }
+            if fieldName(headers) != nil {
+                let section = body[index..<headerEnd.start]
+                let bad = String(validating: section, as: UTF8.self) == nil ? firstInvalidUTF8(section) : nil
+                parts.append(Part(headers: headers, body: Array(body[headerEnd.bodyStart..<end]), notUTF8: bad))
+            }
             index = end + delimiter.count
         }
+    }
+
+    /// The first byte of `bytes` that does not begin or continue a valid UTF-8 sequence, with its offset.
+    private static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> (offset: Int, byte: UInt8)? {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            // The longest prefix that decodes: one more byte than a valid sequence's length at most (4).
+            var end = min(bytes.endIndex, start + 4)
+            while end > start, String(validating: bytes[start..<end], as: UTF8.self) == nil { end -= 1 }
+            if end == start { return (start - bytes.startIndex, bytes[start]) }
+            start = end
+        }
+        return nil
     }
 
     /// Where a part's header section ends (CRLF CRLF; a part may start with CRLF: no headers), within the limit.

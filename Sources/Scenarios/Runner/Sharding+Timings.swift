@@ -120,8 +120,15 @@ extension Sharding {
             if let classname = attributes["classname"], let name = attributes["name"] {
                 keep(seconds, "\(classname): \(name)", in: &timings)
             }
-            if let path = attributes["file"], let at = attributes["line"], BoundedNumber.integer(at, in: 1...Int.max) != nil {
-                keep(seconds, "\(path):\(at)", in: &timings)
+            // A line that is not one (overflowing, negative, not a number) is refused as a bad time is, never
+            // dropped in silence (the scenario then fell back to its name, or the median). 0: no line (a load error).
+            if let at = attributes["line"] {
+                guard let number = BoundedNumber.integer(at, in: 0...Int.max) else {
+                    throw InputError(
+                        file: file, line: testcase.line,
+                        "testcase line '\(at.prefix(40))' is not a whole number from 0 to \(Int.max) (a line of the feature file)")
+                }
+                if let path = attributes["file"], number > 0 { keep(seconds, "\(path):\(number)", in: &timings) }
             }
         }
         return timings

@@ -121,4 +121,18 @@ import Testing
         #expect(ask(server, crafted, type: "multipart/form-data; boundary=\(boundary)").text.contains("a part is not closed by a boundary"))
         #expect(Date().timeIntervalSince(start) < 5, "16 MiB searched for a 2,000-byte boundary took \(Date().timeIntervalSince(start)) s")
     }
+
+    /// Header bytes that are not UTF-8 (a cut sequence, a lone 0xFF, an overlong encoding) make the part match no
+    /// pattern, even an empty one; the same name in UTF-8 matches.
+    @Test func aPartWhoseHeadersAreNotUTF8MatchesNothing() throws {
+        let server = try Mappings.server(#"{"urlPath": "/upload", "multipartPatterns": [{}]}"#)
+        func body(_ name: [UInt8]) -> [UInt8] {
+            Array("--XyZ\r\nContent-Disposition: form-data; name=\"".utf8) + name + Array("\"\r\n\r\nx\r\n--XyZ--\r\n".utf8)
+        }
+        #expect(ask(server, body(Array("café".utf8))).matched)
+        for bad: [UInt8] in [[0x63, 0xFF], [0xC3], [0xE2, 0x82], [0xC0, 0xAF], [0xED, 0xA0, 0x80]] {
+            let answer = ask(server, body(bad))
+            #expect(!answer.matched && answer.text.contains("its headers are not UTF-8: byte 0x"), "\(bad): \(answer.text)")
+        }
+    }
 }
