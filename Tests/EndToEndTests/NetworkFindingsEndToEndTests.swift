@@ -95,4 +95,39 @@ import Testing
         #expect(!result.stderr.contains("inet_pton"))
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
+
+    /// A gzip body kept as sent (for a proxy to forward) counts in the journal's budget and its per-body bound: 12
+    /// requests of 15 MiB (stored gzip blocks: decoded, the journal cut each body to 64 KiB, but kept the coded bytes
+    /// whole, uncounted) once held 180 MiB in `serve`. The server's resident memory, read from /proc, now grows by far
+    /// less than one such body per request, and every request is journaled.
+    @Test(.enabled(if: CLI.hasCommand("curl") && CLI.hasCommand("python3"), "needs curl and python3"))
+    func codedBodiesCountInTheJournalsBudget() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(#"{"routes": [{"method": "POST", "path": "/x", "body": "ok"}]}"#, "s.json", in: directory)
+        let coded = directory.appendingPathComponent("body.gz").path
+        _ = try CLI.output(of: [
+            "python3", "-c", "import gzip, os, sys; open(sys.argv[1], 'wb').write(gzip.compress(os.urandom(15 * 2**20), compresslevel=0))",
+            coded,
+        ])
+        func residentKiB(_ pid: Int32) -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        _ = try CLI.run(["serve", "-q", "--port", "0", stubs]) { process, out in
+            defer { kill(process.processIdentifier, SIGKILL) }
+            #expect(CLI.eventually { ((try? String(contentsOf: out, encoding: .utf8)) ?? "").hasSuffix("\n") })
+            let url = try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let before = residentKiB(process.processIdentifier)
+            for _ in 1...12 {
+                let answer = try ServerTrustEndToEndTests.curl(["-H", "Content-Encoding: gzip", "--data-binary", "@\(coded)", "\(url)/x"])
+                #expect(answer == "ok 200", "\(answer)")
+            }
+            let grown = (residentKiB(process.processIdentifier) - before) >> 10
+            #expect(grown < 60, "serve grew by \(grown) MiB for 12 bodies the journal cuts to 64 KiB")
+            let journal = try ServerTrustEndToEndTests.curl(["\(url)/__admin/requests"])
+            #expect(journal.components(separatedBy: "\"method\":\"POST\"").count - 1 == 12, "\(journal.prefix(300))")
+        }
+    }
 }

@@ -58,6 +58,10 @@ public struct Journal: Sendable {
         var entry = entry
         entry.bodySize = entry.request.body.count
         if entry.request.body.count > Self.maxBodyBytes { entry.request.body = Array(entry.request.body.prefix(Self.maxBodyBytes)) }
+        // The body as sent, when its codings were undone (kept for a proxy to forward): counted like the body, and
+        // kept only within the per-body bound (16 MiB of empty gzip members decode to nothing: uncounted, each one
+        // held 16 MiB for as long as the journal kept its entry).
+        if let coded = entry.request.codedBody, coded.count > Self.maxBodyBytes { entry.request.codedBody = nil }
         storage.append(entry)
         bytes += Self.cost(entry)
         while storage.count - head > 1 && (storage.count - head > limit || bytes > byteBudget) {
@@ -72,7 +76,8 @@ public struct Journal: Sendable {
     }
 
     private static func cost(_ entry: JournalEntry) -> Int {
-        entry.request.body.count + entry.request.target.utf8.count + (entry.nearMiss?.utf8.count ?? 0)
+        entry.request.body.count + (entry.request.codedBody?.count ?? 0) + entry.request.target.utf8.count
+            + (entry.nearMiss?.utf8.count ?? 0)
             + entry.request.headers.entries.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } + 128
     }
 

@@ -181,6 +181,15 @@ import Testing
         }
         #expect(journal.count == 3 && journal.dropped == 17)
         #expect(journal.ordered.first?.sequence == 18)
+        // The coded body a proxy forwards counts too, and is kept only within the per-body bound.
+        var coded = Journal(limit: 10_000, byteBudget: 256 * 1024)
+        for (sequence, size) in [60_000, 60_000, 60_000, 60_000, 60_000, 16 << 20].enumerated() {
+            var request = HTTPRequest(method: "POST", target: "/u")
+            request.codedBody = Array(repeating: 1, count: size)
+            coded.append(JournalEntry(sequence: sequence + 1, receivedAtMs: 0, request: request, stubID: "s", stubName: "s", status: 200))
+        }
+        #expect(coded.count == 5 && coded.dropped == 1, "\(coded.count) \(coded.dropped)")
+        #expect(coded.ordered.last?.request.codedBody == nil && coded.ordered.first?.request.codedBody?.count == 60_000)
     }
 
     @Test func bodyFilesInStubFilesStayBesideTheirStubFile() throws {
