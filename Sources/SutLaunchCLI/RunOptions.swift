@@ -170,7 +170,7 @@ package struct RunOptions {
 
     private static func assignment(_ option: ParsedOption<RunOption>) throws(UsageError) -> FlagAssignment {
         // A flag travels as JSON text, which is UTF-8: bytes that are not would reach the program as U+FFFD.
-        if let value = option.value, let bytes = OriginalBytes.of(value) {
+        if let value = option.value, let bytes = OriginalBytes.of(value) ?? OriginalBytes.bundle(endingWith: value) {
             let shown = bytes.map {
                 $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + ($0 < 16 ? "0" : "") + String($0, radix: 16)
             }.joined()

@@ -168,11 +168,38 @@ import Testing
         #expect(result.stdout.contains(#"EPHEMERAL_{\"e\":100.0,\"i\":1,\"n\":1.0,\"z\":-0.0}"#), "\(result.stdout)")
     }
 
-    /// A flag value that is not UTF-8 is a usage error naming the flag and the byte, not a silent U+FFFD.
+    /// A flag value that is not UTF-8 is a usage error naming the flag and the byte, not a silent U+FFFD; also in a
+    /// bundle of short options (`-fk=\xff`, `-qfk=\xff`), where it reached the program as U+FFFD.
     @Test func aFlagValueThatIsNotUTF8IsRefusedByName() throws {
         let output = try CLI.output(of: ["sh", "-c", "\"$0\" -q -f \"$(printf 'k=\\377')\" true 2>&1; echo \"rc=$?\"", CLI.sutLaunch])
         #expect(output.contains(#"error: -f 'k=\xff' is not UTF-8"#), "\(output)")
         #expect(output.hasSuffix("rc=2\n"), "\(output)")
+        for bundle in ["-fk=", "-qfk="] {
+            let script = "\"$0\" \"$(printf '%s\\377' '\(bundle)')\" \"$1\" 2>&1; echo \"rc=$?\""
+            let bundled = try CLI.output(of: ["sh", "-c", script, CLI.sutLaunch, CLI.argvDump])
+            #expect(bundled.contains(#"error: -f '\#(bundle)\xff' is not UTF-8"#), "\(bundled)")
+            #expect(bundled.hasSuffix("rc=2\n") && !bundled.contains("EPHEMERAL"), "\(bundled)")
+        }
+    }
+
+    /// A number is never changed in silence on its way to the program: one with more digits than a Double keeps
+    /// (`1.0000000000000000001` would arrive as 1.0, `1e-400` as 0.0) is a usage error naming the flag, with `=` and
+    /// `:=`, and in a flags file (exit 3, file:line); the same value written another way (`1e2`, `1.50`) is sent as
+    /// its Double, as the manual says (`100.0`, `1.5`).
+    @Test func aNumberADoubleCannotHoldIsRefusedNotRounded() throws {
+        for flag in ["n=1.0000000000000000001", "n:=1.0000000000000000001", "n:=1e-400", "n:=[1, 0.30000000000000001]"] {
+            let result = try CLI.run(["-q", "-f", flag, CLI.argvDump])
+            #expect(result.status == 2, "\(flag): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("error: -f '") && result.stderr.contains("more digits than a double keeps"), "\(result.stderr)")
+            #expect(!result.stdout.contains("EPHEMERAL"), "\(flag) launched: \(result.stdout)")
+        }
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try CLI.write("{\"featureFlags\": {\n  \"n\": 1.0000000000000000001\n}}\n", "flags.json", in: directory)
+        let fromFile = try CLI.run(["-q", "--flags-file", file, CLI.argvDump])
+        #expect(fromFile.status == 3 && fromFile.stderr.contains("flags.json:2:"), "\(fromFile.stderr)")
+        let same = try CLI.run(["-q", "-f", "a:=1e2", "-f", "b=1.50", "-f", "c:=1.50", CLI.argvDump])
+        #expect(same.status == 0 && same.stdout.contains(#"EPHEMERAL_{\"a\":100.0,\"b\":1.5,\"c\":1.5}"#), "\(same.stdout)\(same.stderr)")
     }
 
     /// `-C FILE` says what is wrong with it.

@@ -2,7 +2,7 @@
 /// other decimal reads as the same Double.
 extension JSONParser {
     /// Whether the two literals are the same decimal value (false when either is not read).
-    static func sameDecimal(_ first: String, _ second: String) -> Bool {
+    package static func sameDecimal(_ first: String, _ second: String) -> Bool {
         guard let one = decimal(first), let other = decimal(second) else { return false }
         return one.negative == other.negative && one.digits == other.digits && one.exponent == other.exponent
     }

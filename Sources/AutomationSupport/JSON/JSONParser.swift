@@ -38,10 +38,11 @@ package struct JSONParser {
         try parse(Array(text.utf8))
     }
 
-    /// Parses one JSON document in which every integer must fit in 64 bits (flags: a program must receive the
-    /// number written, not the nearest Double).
+    /// Parses one JSON document in which every integer must fit in 64 bits and every decimal must be the value of
+    /// its Double (flags: a program must receive the number written, not the nearest Double: `1.0000000000000000001`
+    /// and `1e-400` are refused; `1e2` and `1.50` are the values of 100.0 and 1.5, written so on the wire).
     package static func parse(exactIntegers text: String) throws(Error) -> JSONNode {
-        try parse(Array(text.utf8), exactIntegers: true)
+        try parse(Array(text.utf8), exactIntegers: true, exactDecimals: true)
     }
 
     /// Parses a request's JSON (a body, a header, a query value) as the mock server matches it, failing closed where
@@ -385,7 +386,9 @@ package struct JSONParser {
         }
         guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
         if exactDecimals, !Self.sameDecimal(text, number.description) {
-            throw error("the number \(text.prefix(40)) has more digits than a double keeps: it cannot be compared exactly", at: start)
+            throw error(
+                "the number \(text.prefix(40)) has more digits than a double keeps (it would read as \(number)): it cannot be kept exactly",
+                at: start)
         }
         return JSONNode(.double(number), at: start)
     }

@@ -18,6 +18,14 @@ package enum OriginalBytes {
         return table[string]
     }
 
+    /// The original bytes of the argument that is a bundle of short options (`-fk=\xff`) whose repaired text ends
+    /// with `string`, when `string` holds a U+FFFD: the value a bundled option took from an argument that was not
+    /// UTF-8 (``of(_:)`` knows whole arguments and what follows their first `=` only). Nil otherwise.
+    package static func bundle(endingWith string: String) -> [UInt8]? {
+        guard string.utf8.contains(0xEF), !table.isEmpty else { return nil }
+        return table.first { $0.key.hasPrefix("-") && !$0.key.hasPrefix("--") && $0.key.hasSuffix(string) }?.value
+    }
+
     /// Repaired text to original bytes, read once.
     private static let table: [String: [UInt8]] = {
         var inputs: [[UInt8]] = []
