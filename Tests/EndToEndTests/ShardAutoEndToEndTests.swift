@@ -130,7 +130,8 @@ import Testing
         let feature = try Self.suite(4, in: directory)
         for k in 1...2 {
             let environment = Self.base.merging(["CI_PIPELINE_ID": "77", "CI_NODE_INDEX": "\(k)", "CI_NODE_TOTAL": "2"]) { $1 }
-            let run = try CLI.run(["test", "--shard", "auto", "--messages", "m\(k).ndjson", feature], environment: environment, cwd: directory)
+            let run = try CLI.run(
+                ["test", "--shard", "auto", "--messages", "m\(k).ndjson", feature], environment: environment, cwd: directory)
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             let messages = try String(contentsOf: directory.appendingPathComponent("m\(k).ndjson"), encoding: .utf8)
             #expect(messages.contains("\\\"shard\\\":\\\"\(k)/2\\\""), "shard \(k)'s record does not say \(k)/2")

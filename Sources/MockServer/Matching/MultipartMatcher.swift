@@ -49,11 +49,7 @@ struct MultipartMatcher: Sendable {
         case .notMultipart: actual = "a body that is not multipart (Content-Type \(contentType.map { "\"\($0.prefix(80))\"" } ?? "absent"))"
         case .malformed(let reason): actual = "a multipart body WireMock cannot read: \(reason)"
         case .parts(let parts):
-            let failing = parts.filter { budget >= 0 && !matches(part: $0, budget: &budget) }.compactMap { part in
-                MultipartBody.fieldName(part.headers).map { name in
-                    "\"\(name.prefix(40))\"" + (part.notUTF8.map { " (its headers are not UTF-8: byte 0x\(String($0.byte, radix: 16, uppercase: true)) at offset \($0.offset))" } ?? "")
-                }
-            }
+            let failing = parts.filter { budget >= 0 && !matches(part: $0, budget: &budget) }.compactMap(Self.shown)
             actual =
                 parts.isEmpty
                 ? "no parts with a form-data name"
@@ -61,5 +57,12 @@ struct MultipartMatcher: Sendable {
                     + failing.prefix(5).joined(separator: ", ") + (failing.count > 5 ? ", …" : "") + ")"
         }
         return Mismatch(field: "multipart", expected: description, actual: actual, weight: 1)
+    }
+
+    /// A part in a near miss: its form-data name, and why it matches nothing when its headers are not UTF-8.
+    private static func shown(_ part: MultipartBody.Part) -> String? {
+        guard let name = MultipartBody.fieldName(part.headers) else { return nil }
+        guard let (offset, byte) = part.notUTF8 else { return "\"\(name.prefix(40))\"" }
+        return "\"\(name.prefix(40))\" (its headers are not UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) at offset \(offset))"
     }
 }

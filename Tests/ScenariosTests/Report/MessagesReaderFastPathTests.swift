@@ -116,7 +116,11 @@ import Testing
             do {
                 _ = try HTMLReportTests.read(file)
                 #expect(expected == nil, "accepted \(line.prefix(20))")
-            } catch { #expect(expected.map { error.description.hasPrefix("f0.ndjson:4:") && error.description.contains(": " + $0) } == true, "\(error)") }
+            } catch {
+                #expect(
+                    expected.map { error.description.hasPrefix("f0.ndjson:4:") && error.description.contains(": " + $0) } == true,
+                    "\(error)")
+            }
         }
     }
 
