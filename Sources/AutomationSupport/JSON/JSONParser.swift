@@ -386,9 +386,7 @@ package struct JSONParser {
         }
         guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
         if exactDecimals, !Self.sameDecimal(text, number.description) {
-            throw error(
-                "the number \(text.prefix(40)) has more digits than a double keeps (it would read as \(number)): it cannot be kept exactly",
-                at: start)
+            throw error("the number \(text.prefix(40)) has more digits than a double keeps (it would read as \(number))", at: start)
         }
         return JSONNode(.double(number), at: start)
     }
