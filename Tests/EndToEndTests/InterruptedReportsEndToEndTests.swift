@@ -215,15 +215,22 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let scenarios = (1...50).map { "  Scenario: s\($0)\n    When I run \"true\"\n    Then the exit code is 0\n" }.joined()
         for file in 1...600 { _ = try CLI.write("Feature: f\(file)\n" + scenarios, "big/f\(file).feature", in: directory) }
+        var environment = CLI.localEnvironment
+        environment["GITHUB_STEP_SUMMARY"] = directory.appendingPathComponent("summary.md").path
         let result = try CLI.run(
-            ["test", "--junit", "j.xml", "--report", "r.json", "--messages", "m.ndjson", "big"], cwd: directory
+            ["test", "--format", "github", "--junit", "j.xml", "--report", "r.json", "--messages", "m.ndjson", "big"],
+            environment: environment, cwd: directory
         ) { process, _ in
             #expect(CLI.eventually(120) { Self.cpuTicks(process.processIdentifier) >= 30 }, "the run used no CPU")
             kill(process.processIdentifier, SIGINT)
         }
         let said = "interrupted by SIGINT while the feature files were loading: no scenario ran"
         #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains(said), "\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains(said), "\(result.stdout)\(result.stderr)")
+        // GitHub: one annotation on the run (no `file=,line=0`), the summary's row.
+        #expect(result.stdout.contains("::error title=sut-launch%3A load feature files::\(said)\n"), "\(result.stdout)")
+        let markdown = try String(contentsOf: directory.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(markdown.contains("| ⚠️ | sut-launch: load feature files |  |") && markdown.contains("0 of 1 passed"), "\(markdown)")
         let reports = try Self.reports(in: directory)
         #expect(reports.json["exitCode"] as? Int == 130 && reports.json["error"] as? String == "interrupted by SIGINT")
         let results = reports.json["results"] as? [[String: Any]] ?? []

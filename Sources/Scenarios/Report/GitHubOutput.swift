@@ -53,7 +53,9 @@ package enum GitHubOutput {
                 result.flaky
                 ? "flaky: passed on attempt \(result.earlierAttempts.count + 1); " + (result.earlierAttempts.first?.message ?? "")
                 : (result.quarantined ? "quarantined: " : "") + (result.message ?? "failed")
-            Console.out("::\(kind) file=\(property(file)),line=\(line),title=\(property(title))::\(data(message))\n")
+            // No file (the load of the files interrupted): an annotation on the run, not on `file=,line=0`.
+            let place = file.isEmpty ? "" : "file=\(property(file)),line=\(line),"
+            Console.out("::\(kind) \(place)title=\(property(title))::\(data(message))\n")
         }
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return nil }
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
@@ -62,7 +64,7 @@ package enum GitHubOutput {
                 result.quarantined && !result.failsTheRun
                 ? "🚧" : result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
             markdown +=
-                "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? result.pickle.location)) |\n"
+                "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? (result.pickle.uri.isEmpty ? "" : result.pickle.location))) |\n"
         }
         let passed = results.filter { $0.status == .passed }.count
         markdown += "\n\(passed) of \(results.count) passed\n"
