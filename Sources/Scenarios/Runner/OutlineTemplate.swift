@@ -53,11 +53,16 @@ struct OutlineTemplate {
         guard oddHeader || (once.utf8.contains(UInt8(ascii: "<")) && holdsPlaceholder(once)) else { return once }
         var filled = text.source
         for (index, column) in header.enumerated() {
-            filled = filled.replacing("<" + column + ">", with: index < values.count ? values[index] : "")
-            if filled.utf8.count > Self.growthLimit {
+            let placeholder = "<" + column + ">"
+            let value = index < values.count ? values[index] : ""
+            // Sized before it is built: one column may multiply the text by its value's length.
+            let count = filled.ranges(of: placeholder).count
+            guard count > 0 else { continue }
+            if filled.utf8.count + count * (value.utf8.count - placeholder.utf8.count) > Self.growthLimit {
                 tooLarge = true
                 return String(decoding: filled.utf8.prefix(64), as: UTF8.self)
             }
+            filled = filled.replacing(placeholder, with: value)
         }
         return filled
     }

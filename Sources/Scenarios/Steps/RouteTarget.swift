@@ -16,7 +16,7 @@ enum RouteTarget {
             }
             return "the path \"\(written)\" must start with / (a route template: \"GET /users/{id}\")"
         }
-        let outsideNames = path.replacing(/\$\{[^}]*\}/, with: "")
+        let outsideNames = withoutNames(path)
         if outsideNames.contains("?") {
             let instead =
                 forRoute
@@ -36,6 +36,18 @@ enum RouteTarget {
             return "** must be the last segment of \"\(written)\""
         }
         return nil
+    }
+
+    /// `text` without its `${NAME}`s, in one pass (a 1 MiB run of `${` is linear, never a rescan per start).
+    static func withoutNames(_ text: String) -> String {
+        var output = ""
+        var rest = text[...]
+        while let start = rest.firstRange(of: "${") {
+            output += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else { return output + rest[start.lowerBound...] }
+            rest = rest[rest.index(after: end)...]
+        }
+        return output + rest
     }
 
     /// The method a request step compares: `ANY` is any method, as in stub files and route steps.

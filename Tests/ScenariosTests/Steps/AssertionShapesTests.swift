@@ -69,3 +69,36 @@ import Testing
         #expect(RouteTarget.problem(path) == nil, "\(path): \(RouteTarget.problem(path) ?? "")")
     }
 }
+
+/// The hostile shapes of the same surfaces (class 6): a run of `${` in a request target, and an outline whose values
+/// fill one another (Cucumber's column-by-column order) without end.
+@Suite struct AssertionShapesBudgetTests {
+    @Test func aRunOfNameOpeningsInATargetIsCheckedInLinearTime() {
+        let started = ContinuousClock.now
+        #expect(RouteTarget.problem("/" + String(repeating: "${", count: 300_000) + "?") != nil)
+        #expect(RouteTarget.withoutNames("/a${X}b${Y}c${") == "/abc${")
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    @Test func valuesThatFillEachOtherPastTheLimitAreRefusedByNameNeverBuilt() throws {
+        // Each column's value holds the next one's placeholder 4,000 times: 4,000^3 bytes if built.
+        let header = ["a", "b", "c", "d"]
+        let values = [
+            "<b>", String(repeating: "<c>", count: 4_000), String(repeating: "<d>", count: 4_000), String(repeating: "x", count: 4_000),
+        ]
+        let text = """
+            Feature: F
+              Scenario Outline: o
+                Given <a>
+                Examples:
+                  | \(header.joined(separator: " | ")) |
+                  | \(values.joined(separator: " | ")) |
+            """
+        let started = ContinuousClock.now
+        let pickles = Pickle.compile(try GherkinParser.parse(text, uri: "f.feature"))
+        #expect(pickles.count == 1)
+        #expect(pickles.first?.problem?.hasPrefix("f.feature:6: this Examples row's values fill placeholders in one another") == true)
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(ScenarioLint.stepProblems(pickles).contains { $0.hasPrefix("f.feature:6: this Examples row") })
+    }
+}
