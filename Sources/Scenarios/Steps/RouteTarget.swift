@@ -5,10 +5,10 @@ import AutomationSupport
 /// string, a `#fragment`, a scheme and host, a `.` or `..` segment a client resolves before sending) can never match a
 /// request: such a target is a load error naming it, since a count of 0 to it would always pass and a route to it
 /// would never answer.
-enum RouteTarget {
+package enum RouteTarget {
     /// Why `path` can never be a request the server receives, or nil. `${NAME}` is left to run time (its value is
     /// checked then, by the same rule); `forRoute`: the step serves the path rather than counting requests to it.
-    static func problem(_ path: String, forRoute: Bool = false) -> String? {
+    package static func problem(_ path: String, forRoute: Bool = false) -> String? {
         let written = path.escapingControlCharacters()
         if !path.hasPrefix("/") && !path.hasPrefix("${") {
             if path.contains("://") {
