@@ -86,7 +86,7 @@ extension StepCatalog {
     }
 
     /// Why a step's regular expression cannot be used (found at load, by check, test and --dry-run), or nil.
-    static func regexProblem(_ source: String) -> String? {
+    package static func regexProblem(_ source: String) -> String? {
         do { _ = try RegexBox(source) } catch { return "invalid \(error)" }
         // A pattern that matches empty text inside a line (`""`, `x*`, `(a)?`, `error|`) matches every line: the
         // step could never fail. Tried as redactions are, at every position of their probe texts (not the empty
