@@ -22,7 +22,10 @@ extension LinearRegex {
     }
 
     /// The same, telling the caller the work it did (`spent`).
-    func groups(in input: [Unicode.Scalar], from start: Int, whole: Bool, budget: Int, spent: inout Int) -> GroupsAnswer {
+    /// - Parameter deadline: when set, the search also gives up once it has passed (looked at every 1,024 positions).
+    func groups(
+        in input: [Unicode.Scalar], from start: Int, whole: Bool, budget: Int, spent: inout Int, deadline: ContinuousClock.Instant? = nil
+    ) -> GroupsAnswer {
         let slotCount = 2 * groupCount
         var current = GroupThreads(capacity: program.count, slotCount: slotCount)
         var next = GroupThreads(capacity: program.count, slotCount: slotCount)
@@ -54,6 +57,7 @@ extension LinearRegex {
             }
             work += current.count
             if work > budget { return .gaveUp }
+            if let deadline, (position - start) & 1023 == 1023, ContinuousClock.now >= deadline { return .gaveUp }
             if position == input.count { break }
             if !whole && matched == nil {
                 for slot in slots.indices { slots[slot] = -1 }

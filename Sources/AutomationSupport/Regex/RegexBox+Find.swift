@@ -21,10 +21,11 @@ extension RegexBox {
     }
 
     /// The first match at or after `start` (Java's `find()`), its groups recorded (compile with `groups: true`).
-    package func find(in scalars: [Unicode.Scalar], from start: Int, budget: inout Int) -> Found {
+    /// - Parameter deadline: when set, the search also gives up (``Found/gaveUp``) once it has passed.
+    package func find(in scalars: [Unicode.Scalar], from start: Int, budget: inout Int, deadline: ContinuousClock.Instant? = nil) -> Found {
         guard start <= scalars.count else { return .none }
         var spent = 0
-        let answer = regex.groups(in: scalars, from: start, whole: false, budget: max(0, budget), spent: &spent)
+        let answer = regex.groups(in: scalars, from: start, whole: false, budget: max(0, budget), spent: &spent, deadline: deadline)
         budget -= spent + 1
         switch answer {
         case .matched(let ranges): return .match(ranges)

@@ -35,6 +35,11 @@ extension SUTApplication {
     /// - Throws: ``AutomationError`` listing each item with ✓ or ✗, the requests seen and the last output lines.
     public func waitFor(_ expected: [Expected], timeout: Duration? = nil, enforceOrder: Bool = true) async throws {
         let process = try runningProcess()
+        for case .output(let text, let stream) in expected { try requireVisible(stream, text: text) }
+        for case .request(let route, let times) in expected {
+            if let problem = RouteTarget.problem(RouteKey(route).path) { throw AutomationError(".request(\"\(route)\"): \(problem)") }
+            if times <= 0 { throw AutomationError(".request(\"\(route)\", times: \(times)) could never fail: the wait is for what comes") }
+        }
         let server = try expected.contains(where: { if case .request = $0 { true } else { false } }) ? launchedServer() : nil
         let limit = timeout ?? defaultTimeout
         let deadline = ContinuousClock.now + limit

@@ -55,3 +55,18 @@ extension SUTApplication {
         }
     }
 }
+
+extension SUTApplication {
+    /// Refuses what a wait could never see (round 4b W, V): stderr in a pseudo-terminal (the program's stderr is the
+    /// terminal then, written with its stdout: a wait for its absence would pass on what it never read), and an
+    /// expected text or line pattern that matches empty text (found in any output: the wait could never fail).
+    func requireVisible(_ stream: StandardStream, text: String? = nil, pattern: String? = nil) throws(AutomationError) {
+        if stream == .stderr, case .pseudo = terminal {
+            throw AutomationError(
+                "the program runs in a pseudo-terminal, where its stderr is the terminal with its stdout: a wait on stderr "
+                    + "would read nothing; wait on stdout or the screen, or launch with pipes")
+        }
+        if text == "" { throw AutomationError("the expected text is empty, so the wait could never fail; write the text to wait for") }
+        if let pattern, let problem = StepCatalog.regexProblem(pattern) { throw AutomationError(problem) }
+    }
+}

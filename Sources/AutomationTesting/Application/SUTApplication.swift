@@ -180,6 +180,7 @@ public final class SUTApplication: Sendable {
     /// Waits until the stream contains `text`.
     /// - Throws: ``AutomationError`` with the last output lines when it does not appear within `timeout`.
     public func waitForOutput(containing text: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws {
+        try requireVisible(stream, text: text)
         var matcher = TextMatcher(text)
         _ = try await watch(stream, timeout: timeout, what: "\"\(text)\" on \(stream.rawValue)", &matcher)
     }
@@ -188,6 +189,7 @@ public final class SUTApplication: Sendable {
     public func waitForOutput(matching pattern: String, on stream: StandardStream = .stdout, timeout: Duration? = nil) async throws
         -> String
     {
+        try requireVisible(stream, pattern: pattern)
         let regex: RegexBox
         do { regex = try RegexBox(pattern) } catch { throw AutomationError("invalid regular expression \"\(pattern)\": \(error)") }
         var matcher = LineMatcher(regex)
@@ -198,6 +200,7 @@ public final class SUTApplication: Sendable {
     /// Watches the stream for `duration` and throws as soon as `text` appears (a negative wait).
     /// Every byte is read (past the memory capture too); where even the spool stopped, it fails naming the cap.
     public func waitForOutput(notContaining text: String, on stream: StandardStream = .stdout, for duration: Duration) async throws {
+        try requireVisible(stream, text: text)
         let process = try requireProcess()
         let watched = await onThread { () -> OutputWatch in
             var matcher = TextMatcher(text)

@@ -22,6 +22,16 @@ extension MockServer {
     /// - Throws: ``AutomationError`` naming what was missing or out of order, with the requests seen.
     public func waitForExpectations(timeout: Duration = WaitTimeout.standard, enforceOrder: Bool = false) async throws {
         let expectations = declaredExpectations.current
+        // Expectations that could never fail, refused by name: a route the server never compares (a query, a URL),
+        // and `times: 0` (the wait is for calls that come: at least none always holds).
+        for (route, times) in expectations {
+            if let problem = RouteTarget.problem(route.path) { throw AutomationError("expect(\"\(route)\"): \(problem)") }
+            if times <= 0 {
+                throw AutomationError(
+                    "expect(\"\(route)\", times: \(times)) could never fail: the wait is for calls that come; check an absence once the "
+                        + "program has ended with server.requests(to: \"\(route)\").isEmpty")
+            }
+        }
         let deadline = ContinuousClock.now + timeout
         while true {
             let requests = self.requests
@@ -39,6 +49,7 @@ extension MockServer {
     @discardableResult
     public func waitForRequest(_ route: String, timeout: Duration = WaitTimeout.standard) async throws -> HTTPRequest {
         let key = RouteKey(route)
+        if let problem = RouteTarget.problem(key.path) { throw AutomationError("waitForRequest(\"\(route)\"): \(problem)") }
         let deadline = ContinuousClock.now + timeout
         while true {
             if let request = requests.first(where: key.matches) { return request }

@@ -67,6 +67,12 @@ extension StubSet {
         let method = try reader.string("method").map { $0.utf8.contains(where: { (97...122).contains($0) }) ? $0.uppercased() : $0 }
         let path = try reader.string("path") ?? "/**"
         guard path.hasPrefix("/") else { throw reader.error("path", "\"path\" must start with /, found \"\(path)\"") }
+        // The path is compared alone: a route with a query or a #fragment in it could never answer.
+        if path.contains("?") || path.contains("#") {
+            throw reader.error(
+                "path",
+                "\"path\" is compared without the query or a #fragment, so \"\(path)\" never matches; match the query with \"query\"")
+        }
         let segments = PathSegment.parse(path, decoding: true)
         if let index = segments.firstIndex(of: .doubleStar), index != segments.count - 1 {
             throw reader.error("path", "** must be the last segment of \"\(path)\"")

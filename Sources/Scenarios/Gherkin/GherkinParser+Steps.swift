@@ -6,10 +6,11 @@ extension GherkinParser.Parser {
         while let line = current, line.isEmpty || line.isComment { index += 1 }
     }
 
-    mutating func steps() throws(GherkinError) -> [GherkinDocument.Step] {
+    /// - Parameter inherited: the pickle type the steps before these end with (the Backgrounds' last, for a scenario).
+    mutating func steps(after inherited: String = "Unknown") throws(GherkinError) -> [GherkinDocument.Step] {
         var steps: [GherkinDocument.Step] = []
         var lastKind: String?
-        var lastType = "Unknown"
+        var lastType = inherited
         while true {
             skipBlankAndComments()
             guard let line = current, let (keyword, given) = stepKeywords.first(where: { line.body.hasPrefix($0.keyword) }) else {
@@ -31,8 +32,8 @@ extension GherkinParser.Parser {
                 type = trimmedKeyword == "*" ? "Unknown" : lastType
             }
             lastType = type
-            if given == nil, lastKind == nil, trimmedKeyword != "*" {
-                warn("\"\(trimmedKeyword)\" has no Given, When or Then before it (Cucumber gives it no type)")
+            if given == nil, lastKind == nil, trimmedKeyword != "*", inherited == "Unknown" {
+                warn("\"\(trimmedKeyword)\" has no Given, When or Then before it, nor a Background step (Cucumber gives it no type)")
             }
             let kind = given ?? lastKind ?? "Given"
             lastKind = kind

@@ -38,6 +38,9 @@ package enum GherkinParser {
         var lastRawDescription = ""
         /// Lines inside doc strings (their `#` lines are content, not comments) and the `# language:` line.
         var notComments: Set<Int> = []
+        /// The pickle type the Backgrounds in scope end with: an `And` first in a scenario takes it, as Cucumber's
+        /// compiler types a pickle's steps in one run from the Background's first to the scenario's last.
+        var backgroundType = "Unknown"
 
         init(lines: [GherkinLine], uri: String) {
             self.lines = lines
@@ -157,6 +160,7 @@ package enum GherkinParser {
                     }
                     if !pendingTags.isEmpty { throw error("a Background cannot have tags") }
                     feature.background = try background(name, keyword: keyword)
+                    backgroundType = feature.background?.steps.last?.pickleType ?? backgroundType
                 } else if let (keyword, name) = Self.keyword(line, dialect.rule) {
                     feature.rules.append(try rule(name, keyword: keyword))
                 } else if let scenario = try scenarioIfPresent(line) {
@@ -240,7 +244,7 @@ package enum GherkinParser {
             background.keyword = keyword
             background.column = startColumn
             background.description = lastRawDescription
-            background.steps = try steps()
+            background.steps = try steps(after: backgroundType)
             return background
         }
 
@@ -251,6 +255,8 @@ package enum GherkinParser {
             index += 1
             _ = try readDescription(ending: dialect.background + dialect.scenario + dialect.scenarioOutline + dialect.rule)
             rule.description = lastRawDescription
+            let featureType = backgroundType
+            defer { backgroundType = featureType }
             while true {
                 try skipTrivia()
                 guard let line = current else { break }
@@ -260,6 +266,7 @@ package enum GherkinParser {
                         throw error("Background must come before the first Scenario, once")
                     }
                     rule.background = try background(name, keyword: keyword)
+                    backgroundType = rule.background?.steps.last?.pickleType ?? backgroundType
                 } else if let scenario = try scenarioIfPresent(line) {
                     rule.scenarios.append(scenario)
                 } else {
@@ -279,7 +286,7 @@ package enum GherkinParser {
             index += 1
             _ = try readDescription(ending: dialect.examples + dialect.scenario + dialect.scenarioOutline + dialect.rule, stepsEnd: true)
             scenario.description = lastRawDescription
-            scenario.steps = try steps()
+            scenario.steps = try steps(after: backgroundType)
             if scenario.steps.isEmpty {
                 warn("\(keyword) \"\(name)\" has no steps: it passes without checking anything (as in Cucumber)", line: scenario.line)
             }

@@ -1,14 +1,27 @@
 /// A Scenario Outline cut into literals and `<placeholder>`s once, for its Examples' header; each row fills it in
-/// one pass. A value is never read again for placeholders (`<a>` whose value is `<b>` stays `<b>`), and a
-/// placeholder named twice in the header takes the first column's value, as in Cucumber. A placeholder is `<`, a
-/// name without `<` or `>`, then `>`.
+/// one pass. A placeholder named twice in the header takes the first column's value, as in Cucumber. A placeholder
+/// is `<`, a name without `<` or `>`, then `>`.
+///
+/// Cucumber's compiler fills column after column, each in the text the columns before it left: a value holding a
+/// later column's `<y>` (or making one with the text beside it) is filled too. When the one-pass result still holds
+/// a placeholder of the header (or a header name holds `<` or `>`), the row is filled that way instead, up to
+/// ``growthLimit`` bytes per text: past it the pickle is refused by name (``Pickle/problem``), never built.
 struct OutlineTemplate {
     let name: Text
+    let header: [String]
+    let columns: [Substring: Int]
+    /// A header name with `<` or `>`: only column-by-column filling finds its placeholders.
+    let oddHeader: Bool
+    /// The most bytes a text may reach when values fill placeholders of other values.
+    static let growthLimit = 16 << 20
     let steps: [(step: GherkinDocument.Step, text: Text, mediaType: Text?, content: Text?, table: [[Text]]?)]
 
     init(_ scenario: GherkinDocument.Scenario, header: [String]) {
         var columns: [Substring: Int] = [:]
         for (index, name) in header.enumerated() where columns[Substring(name)] == nil { columns[Substring(name)] = index }
+        self.header = header
+        self.columns = columns
+        oddHeader = header.contains { $0.contains("<") || $0.contains(">") }
         name = Text(scenario.name, columns)
         steps = scenario.steps.map { step in
             (
@@ -19,19 +32,56 @@ struct OutlineTemplate {
         }
     }
 
-    /// The steps with a row's values in place.
-    func steps(_ values: [String]) -> [GherkinDocument.Step] {
+    /// The steps with a row's values in place; `tooLarge` is set when a text outgrew ``growthLimit``.
+    func steps(_ values: [String], tooLarge: inout Bool) -> [GherkinDocument.Step] {
         steps.map { template in
             var step = template.step
-            step.text = template.text.filled(values)
-            if let content = template.content { step.docString?.content = content.filled(values) }
-            if let mediaType = template.mediaType { step.docString?.mediaType = mediaType.filled(values) }
+            step.text = fill(template.text, values, &tooLarge)
+            if let content = template.content { step.docString?.content = fill(content, values, &tooLarge) }
+            if let mediaType = template.mediaType { step.docString?.mediaType = fill(mediaType, values, &tooLarge) }
             if let table = template.table, var dataTable = step.dataTable {
-                dataTable.rows = table.map { $0.map { $0.filled(values) } }
+                dataTable.rows = table.map { $0.map { fill($0, values, &tooLarge) } }
                 step.dataTable = dataTable
             }
             return step
         }
+    }
+
+    /// `text` with a row's values in place, as Cucumber fills it.
+    func fill(_ text: Text, _ values: [String], _ tooLarge: inout Bool) -> String {
+        let once = text.filled(values)
+        guard oddHeader || (once.utf8.contains(UInt8(ascii: "<")) && holdsPlaceholder(once)) else { return once }
+        var filled = text.source
+        for (index, column) in header.enumerated() {
+            let placeholder = "<" + column + ">"
+            let value = index < values.count ? values[index] : ""
+            // Sized before it is built: one column may multiply the text by its value's length.
+            let count = filled.ranges(of: placeholder).count
+            guard count > 0 else { continue }
+            if filled.utf8.count + count * (value.utf8.count - placeholder.utf8.count) > Self.growthLimit {
+                tooLarge = true
+                return String(decoding: filled.utf8.prefix(64), as: UTF8.self)
+            }
+            filled = filled.replacing(placeholder, with: value)
+        }
+        return filled
+    }
+
+    /// Whether `text` holds `<name>` for a name of the header.
+    private func holdsPlaceholder(_ text: String) -> Bool {
+        var open: String.Index?
+        let utf8 = text.utf8
+        var position = utf8.startIndex
+        while position < utf8.endIndex {
+            if utf8[position] == UInt8(ascii: "<") {
+                open = position
+            } else if utf8[position] == UInt8(ascii: ">"), let start = open {
+                if columns[text[utf8.index(after: start)..<position]] != nil { return true }
+                open = nil
+            }
+            position = utf8.index(after: position)
+        }
+        return false
     }
 
     /// One text: literal pieces and column numbers, in order.
@@ -42,8 +92,11 @@ struct OutlineTemplate {
         }
 
         let pieces: [Piece]
+        /// The text as written.
+        let source: String
 
         init(_ text: String, _ columns: [Substring: Int]) {
+            source = text
             var pieces: [Piece] = []
             let utf8 = text.utf8
             var literalStart = utf8.startIndex

@@ -20,6 +20,9 @@ public struct Pickle: Sendable, Hashable {
     public var tags: [String]
     /// Background steps, then the scenario's own.
     package var steps: [GherkinDocument.Step]
+    /// Why the pickle cannot be built as Cucumber builds it (an outline row whose values fill one another's
+    /// placeholders past ``OutlineTemplate/growthLimit``): a load error naming the row.
+    package var problem: String?
 
     /// `login.feature:12`.
     public var location: String { "\(uri):\(line)" }
@@ -47,14 +50,20 @@ public struct Pickle: Sendable, Hashable {
             for examples in scenario.examples where !examples.header.isEmpty {
                 let outline = OutlineTemplate(scenario, header: examples.header)
                 for row in examples.rows {
-                    let steps = outline.steps(row.cells)
+                    var tooLarge = false
+                    let steps = outline.steps(row.cells, tooLarge: &tooLarge)
                     let label = zip(examples.header, row.cells).map { "\($0) = \($1)" }.joined(separator: ", ")
-                    let name = outline.name.filled(row.cells)
+                    let name = outline.fill(outline.name, row.cells, &tooLarge)
                     var pickle = Pickle(
                         uri: document.uri, featureName: feature.name, ruleName: rule?.name,
                         name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
                         tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps)
                     pickle.specName = name
+                    if tooLarge {
+                        pickle.problem =
+                            "\(document.uri):\(row.line): this Examples row's values fill placeholders in one another (Cucumber fills column after"
+                            + " column) past \(OutlineTemplate.growthLimit >> 20) MiB in one text; write the values out"
+                    }
                     result.append(pickle)
                 }
             }

@@ -71,6 +71,7 @@ package enum ScenarioLint {
                 if compiled.isEmpty { problems.append("\(path): no scenarios: " + whyEmpty(document, text: text)) }
                 problems += stepProblems(compiled)
                 problems += snapshotCollisions(compiled)
+                problems += terminalStderrProblems(compiled)
                 pickles += compiled
             } catch {
                 sources.append(Source(uri: path, text: text, document: .failure(error)))
@@ -108,6 +109,7 @@ package enum ScenarioLint {
         var seen: Set<String> = []
         func add(_ problem: String) { if seen.insert(problem).inserted { problems.append(problem) } }
         for pickle in pickles {
+            if let problem = pickle.problem { add(problem) }
             for problem in ScenarioRunner.retriesProblems(pickle) { add(problem) }
             for problem in TimeoutTags.problems(pickle) { add(problem) }
             for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
@@ -142,18 +144,29 @@ package enum ScenarioLint {
     }
 
     /// Snapshot names more than one pickle of a file uses (two scenarios, or the rows of an outline whose name has
-    /// no placeholder): under `--update-snapshots` the last writer wins and the other fails on the next run. A name
+    /// no placeholder), or one scenario uses twice: under `--update-snapshots` the last writer wins and the other fails on the next run. A name
     /// with `${…}` is left to run time (a variable may differ per scenario).
     static func snapshotCollisions(_ pickles: [Pickle]) -> [String] {
         var first: [String: (pickle: Pickle, stepLine: Int)] = [:]
         var reported: Set<String> = []
         var problems: [String] = []
         for pickle in pickles {
-            var names: Set<String> = []
+            var names: [String: Int] = [:]
             for step in pickle.steps {
                 guard let (definition, captures) = StepCatalog.find(step.text), definition.source.contains("matches the snapshot"),
-                    let name = captures.last, !name.contains("${"), names.insert(name).inserted
+                    let name = captures.last, !name.contains("${")
                 else { continue }
+                // Twice in one scenario: the second write replaces the first under --update-snapshots.
+                if let line = names[name] {
+                    if line != step.line, reported.insert("\u{1}\(pickle.uri):\(line):\(step.line)").inserted {
+                        problems.append(
+                            "\(pickle.uri):\(step.line): the snapshot \"\(name)\" is used twice in one scenario, at lines \(line) and \(step.line): the"
+                                + " second would replace the first under --update-snapshots and the first fail on the next run; give each its own name"
+                        )
+                    }
+                    continue
+                }
+                names[name] = step.line
                 guard let earlier = first[name] else {
                     first[name] = (pickle, step.line)
                     continue

@@ -76,6 +76,8 @@ final class ScenarioRun {
     /// True while a catalog step whose pattern takes ` within …` runs: only then do messages suggest `within`.
     var stepTakesWithin = false
     var trail: [String] = []
+    /// Snapshot names compared so far (a `${NAME}` one is known only now): a second use is refused, as at load.
+    var snapshotNames: Set<String> = []
 
     /// One command or launch: what ran, where, with what it added to the environment.
     struct Launch {
@@ -340,8 +342,16 @@ final class ScenarioRun {
 
     /// Feeds `matcher` the most recent program's stream from its first byte, waiting up to `timeout` for more.
     func watch(_ stream: StandardStream, timeout: Duration, _ matcher: inout some OutputMatcher) throws(StepFailure) -> OutputWatch {
+        try requireOwnStream(stream)
         var offset = 0
         return try requireProcess().output.watch(stream, from: &offset, timeout: timeout, matcher: &matcher)
+    }
+
+    /// Refuses stderr once the program runs in a terminal (found at load too): its stderr is the terminal then.
+    func requireOwnStream(_ stream: StandardStream) throws(StepFailure) {
+        if stream == .stderr, terminal != nil {
+            throw StepFailure(StepCatalog.terminalStderr(since: "Given the program runs in a terminal"), kind: .error)
+        }
     }
 
     /// The terminal as far as it was read, per process (a screen is built once, fed as output arrives).

@@ -1,7 +1,7 @@
 import AutomationSupport
 
 /// Expected output as trycmd writes it: a line may hold `[..]` (any text on that line), and a line that is
-/// just `...` matches any number of lines. One trailing newline is ignored on both sides. Compared as bytes:
+/// just `...` matches any number of lines; a `\` before such a line makes it literal (``escapedLiteral(_:)``). One trailing newline is ignored on both sides. Compared as bytes:
 /// the expected text's UTF-8 against what was written (no Unicode normalization; invalid UTF-8 in the actual
 /// bytes never equals U+FFFD in the expected text; a CR is a byte like any other, CRLF output does not equal LF).
 package enum OutputPattern {
@@ -50,6 +50,7 @@ package enum OutputPattern {
 
     /// A line with `[..]` wildcards against one actual line, byte for byte.
     static func lineMatches(_ pattern: Line, _ line: Line) -> Bool {
+        if let literal = escapedLiteral(pattern) { return literal.elementsEqual(line) }
         guard let first = find(wildcard, in: pattern) else { return pattern.elementsEqual(line) }
         var pieces: [Line] = [pattern[..<first]]
         var rest = pattern[(first + wildcard.count)...]
@@ -67,6 +68,35 @@ package enum OutputPattern {
             remaining = remaining[(found + piece.count)...]
         }
         return true
+    }
+
+    private static let backslash = UInt8(ascii: "\\")
+
+    /// An escaped line's literal text: a `\` that starts a line escapes it when what follows would otherwise be
+    /// read as syntax (`\...` is the line `...`, `\a [..] b` the text `a [..] b`) or starts with another `\`
+    /// (`\\x` is `\x`). Any other line, `\x` included, is as written.
+    static func escapedLiteral(_ pattern: Line) -> Line? {
+        guard pattern.first == backslash else { return nil }
+        let rest = pattern.dropFirst()
+        return rest.first == backslash || isSyntax(rest) ? rest : nil
+    }
+
+    /// Whether a line would be read as a pattern: `...`, or a line holding `[..]`.
+    private static func isSyntax(_ line: Line) -> Bool {
+        line.elementsEqual(ellipsis) || find(wildcard, in: line) != nil
+    }
+
+    /// `bytes` written so that it reads back as exactly that text (a snapshot `--update-snapshots` writes): each
+    /// line that would be syntax, or that starts with an escape, gets a `\` before it.
+    package static func escaped(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        for (index, line) in bytes.split(separator: newline, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { output.append(newline) }
+            if isSyntax(line) || escapedLiteral(line) != nil { output.append(backslash) }
+            output += line
+        }
+        return output
     }
 
     /// Where `needle` first occurs in `haystack` (an index of `haystack`), or nil.

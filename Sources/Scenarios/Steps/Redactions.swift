@@ -91,8 +91,12 @@ package struct PortableOutput: Sendable {
     }
 
     /// `bytes` with every value replaced by its placeholder.
-    /// - Throws: when a user redaction spends the budget (its pattern and the output are named).
-    package func apply(_ bytes: [UInt8]) throws(StepFailure) -> [UInt8] {
+    /// - Parameters:
+    ///   - deadline: the scenario's: the redactions stop there (`deadlineName` says what it is), as every step's work does.
+    /// - Throws: when a user redaction spends the budget (its pattern and the output are named), or reaches the deadline.
+    package func apply(
+        _ bytes: [UInt8], deadline: ContinuousClock.Instant? = nil, deadlineName: String = "the deadline"
+    ) throws(StepFailure) -> [UInt8] {
         var output = bytes
         for (placeholder, value) in literals {
             output = Self.replace(Array(value.utf8), with: Array(placeholder.utf8), in: output, wholeToken: placeholder == "[VERSION]")
@@ -106,7 +110,12 @@ package struct PortableOutput: Sendable {
             var start = 0
             var copied = 0
             while start <= scalars.count {
-                let found = redaction.regex.find(in: scalars, from: start, budget: &budget)
+                let found = redaction.regex.find(in: scalars, from: start, budget: &budget, deadline: deadline)
+                if found == .gaveUp, let deadline, ContinuousClock.now >= deadline {
+                    throw StepFailure(
+                        "redaction \(redaction.name) (\(redaction.source)) was still working on \(scalars.count) characters of output at "
+                            + "\(deadlineName); make its pattern simpler")
+                }
                 if found == .gaveUp {
                     throw StepFailure(
                         "redaction \(redaction.name) (\(redaction.source)) gave up: its pattern took over \(Self.budget) steps on "

@@ -29,10 +29,15 @@ package enum Snapshots {
 
     static func compare(_ actual: [UInt8], named name: String, run: ScenarioRun) throws(StepFailure) {
         if let problem = nameProblem(name) { throw StepFailure(problem, kind: .error) }
+        guard run.snapshotNames.insert(name).inserted else {
+            throw StepFailure(
+                "the snapshot \"\(name)\" was already compared in this scenario: a second use would replace the first under "
+                    + "--update-snapshots; give each its own name", kind: .error)
+        }
         let hint = "sut-launch test --update-snapshots \(run.pickle.uri)"
         // Written and compared portably ([CWD], [HOME], [TMP], [MOCK], [VERSION], the user's redactions); a snapshot
         // that matches the output as it is still passes.
-        let portable = try run.portableOutput().apply(actual)
+        let portable = try run.portableOutput().apply(actual, deadline: run.deadline, deadlineName: run.scenarioTimeoutName)
         if let failure = check(
             portable, named: name, featureFile: run.pickle.uri,
             update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint, raw: actual)
@@ -70,7 +75,9 @@ package enum Snapshots {
         if let stored, OutputPattern.mismatch(expected: stored, actual: actual) == nil { return nil }
         if let stored, let raw, OutputPattern.mismatch(expected: stored, actual: raw) == nil { return nil }
         if asked && !inCI {
-            let bytes = actual.last == UInt8(ascii: "\n") || actual.isEmpty ? actual : actual + [UInt8(ascii: "\n")]
+            // Escaped: a line `...` or `[..]` the program printed is compared as text next time, never as a wildcard.
+            let written = OutputPattern.escaped(actual)
+            let bytes = written.last == UInt8(ascii: "\n") || written.isEmpty ? written : written + [UInt8(ascii: "\n")]
             do { try root.write(bytes, to: relative) } catch { return "cannot write the snapshot \(path): \(error)" }
             return nil
         }

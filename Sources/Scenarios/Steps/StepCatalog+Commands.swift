@@ -187,6 +187,7 @@ extension ScenarioRun {
     /// The whole output of the most recent command or program, once it has ended (waiting up to the step
     /// timeout for a launched program).
     func finishedOutput(_ stream: StandardStream) throws(StepFailure) -> [UInt8] {
+        try requireOwnStream(stream)
         let process = try requireProcess()
         guard process.waitForExit(timeout: waitLimit) != nil else {
             throw StepFailure("the program was still running after \(waitDescription); its output is compared once it has ended")

@@ -48,7 +48,8 @@ extension StepCatalog {
         ) { run, captures, _ in
             let source = captures[0]
             let regex: RegexBox
-            do { regex = try RegexBox(source) } catch { throw StepFailure(regexProblem(source) ?? "\(error)", kind: .error) }
+            if let problem = regexProblem(source) { throw StepFailure(problem, kind: .error) } // checked at load too
+            do { regex = try RegexBox(source) } catch { throw StepFailure("invalid \(error)", kind: .error) }
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             var matcher = LineMatcher(regex)
             let budget = run.waitBudget()
@@ -85,9 +86,29 @@ extension StepCatalog {
     }
 
     /// Why a step's regular expression cannot be used (found at load, by check, test and --dry-run), or nil.
-    static func regexProblem(_ source: String) -> String? {
+    package static func regexProblem(_ source: String) -> String? {
         do { _ = try RegexBox(source) } catch { return "invalid \(error)" }
+        // A pattern that matches empty text inside a line (`""`, `x*`, `(a)?`, `error|`) matches every line: the
+        // step could never fail. Tried as redactions are, at every position of their probe texts (not the empty
+        // one: `^$` asks for an empty line, and may).
+        guard let wrapped = try? RegexBox("(" + source + ")", groups: true) else { return nil }
+        var budget = 1_000_000
+        for probe in Redaction.emptyProbes where !probe.isEmpty {
+            let scalars = Array(probe.unicodeScalars)
+            for start in 0...scalars.count {
+                switch wrapped.find(in: scalars, from: start, budget: &budget) {
+                case .match(let ranges): if let whole = ranges.first ?? nil, whole.isEmpty { return emptyRegexProblem(source) }
+                case .gaveUp: return emptyRegexProblem(source)
+                case .none: break
+                }
+            }
+        }
         return nil
+    }
+
+    private static func emptyRegexProblem(_ source: String) -> String {
+        "the pattern /\(source.prefix(80).escapingControlCharacters())/ can match empty text (as \"\", x*, (a)? or an empty alternative"
+            + " do), so it matches every line and the step could never fail; make it match at least one character"
     }
 
     /// "the program exited with code 0 without printing it", or "it did not appear within 2s" (naming the

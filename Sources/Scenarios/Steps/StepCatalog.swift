@@ -235,22 +235,17 @@ package enum StepCatalog {
         StepDefinition(
             "the server received \(StepNumbers.capture) requests? to \"([A-Z]+) (\\S+)\"",
             example: "Then the server received 1 request to \"GET /message\"",
-            check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) }
+            check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) ?? RouteTarget.problem($0[2]) }
         ) { run, captures, _ in
-            // The program may send the request a moment after launch: wait for the count (up to the step
-            // timeout, less once the program has ended), then compare exactly. A count of 0 is an absence: it is
-            // watched until the program has ended (and the server was idle 100 ms), or for the whole step timeout.
+            // The program may send the request a moment after launch, and more later: the count is watched over
+            // the program's whole run (until it has ended and the server was idle 100 ms, or for the whole step
+            // timeout while it runs), failing at once past the count; then compared exactly. A count of 0 is an
+            // absence watched the same way.
             let expected = try StepNumbers.integer(captures[0], "the request count", in: StepNumbers.requestCount)
             var count = try requests(run, captures[1], captures[2]).count
-            let deadline = ContinuousClock.now + run.waitLimit
-            var endedAt: ContinuousClock.Instant?
-            while (expected == 0 ? count == 0 : count < expected) && ContinuousClock.now < deadline {
-                if run.process.map({ $0.status != nil }) ?? true {
-                    endedAt = endedAt ?? .now
-                    if ContinuousClock.now - endedAt! > .milliseconds(100) { break } // ended, and the server is idle
-                }
-                try? sleepFor(.milliseconds(5))
+            try run.watchRequests { () throws(StepFailure) -> Bool in
                 count = try requests(run, captures[1], captures[2]).count
+                return count > expected
             }
             // A journal that dropped entries cannot say how many there were: fail naming the cap, never count a part.
             let journal = try run.settledServer().journal
@@ -273,7 +268,8 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)",
-            example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\""
+            example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\"",
+            check: { RouteTarget.problem($0[1]) }
         ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
             guard matching.contains(where: { $0.request.headers.values(captures[2]).contains(captures[3]) }) else {
@@ -282,7 +278,8 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with query \(quoted) \(quoted)",
-            example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\""
+            example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\"",
+            check: { RouteTarget.problem($0[1]) }
         ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
             guard matching.contains(where: { $0.request.queryValues(captures[2]).contains(captures[3]) }) else {
@@ -291,7 +288,8 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:",
-            example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\""
+            example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\"",
+            check: { RouteTarget.problem($0[1]) }
         ) { run, captures, step in
             guard let text = step.docString?.content else { throw StepFailure("this step needs a doc string with the JSON", kind: .error) }
             let expected: JSONNode
@@ -313,7 +311,12 @@ package enum StepCatalog {
         StepDefinition("the server received no unexpected requests", example: "Then the server received no unexpected requests") {
             run, _, _ in
             _ = try run.requireServer() // with no server, nothing could have been refused: never a vacuous pass
-            let unexpected = run.unexpectedRequests
+            // An absence, watched as a count of 0 is: over the program's whole run, failing at the first one.
+            var unexpected = run.unexpectedRequests
+            try run.watchRequests { () throws(StepFailure) -> Bool in
+                unexpected = run.unexpectedRequests
+                return !unexpected.isEmpty
+            }
             if !unexpected.isEmpty { throw StepFailure("the server received unexpected requests:\n" + unexpected.joined(separator: "\n")) }
         },
     ]
@@ -333,8 +336,10 @@ package enum StepCatalog {
     }
 
     private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {
+        // Checked at load; again here for callers that skip loading (and for a path a value filled in).
+        if let problem = RouteTarget.problem(path) { throw StepFailure(problem, kind: .error) }
         let server = try run.settledServer()
-        return server.journal.ordered.filter { RequestMatching.matches($0.request, method: method, path: path) }
+        return server.journal.ordered.filter { RequestMatching.matches($0.request, method: RouteTarget.method(method), path: path) }
     }
 
     private static func received(_ run: ScenarioRun) -> String {

@@ -40,9 +40,10 @@ package enum StepText {
           Output and files are compared as bytes: the expected text's UTF-8 against what was written (Then I see,
             the output is:, the file contains / is:, snapshots). No Unicode normalization (NFC café is not NFD
             café) and invalid UTF-8 never equals U+FFFD; in the output is: and snapshots a line's [..] is any
-            text on that line and a line that is just ... any lines.
-          Then I see a line matching "…" takes a regular expression (the subset stubs use); one it cannot use
-            is an error when the file loads (check, test, --dry-run exit 3).
+            text on that line and a line that is just ... any lines; a \\ before such a line makes it text
+            (\\... is the line ..., \\\\x is \\x): --update-snapshots writes the program's lines so.
+          Then I see a line matching "…" takes a regular expression (the subset stubs use); one it cannot use,
+            or one that matches empty text (x*, a|), is an error when the file loads (check, test, --dry-run exit 3).
 
         """
 }

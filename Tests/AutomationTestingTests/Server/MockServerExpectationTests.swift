@@ -67,4 +67,20 @@ import Testing
             "\($0)".contains("expected 3 requests to GET /a, got 1")
         }
     }
+
+    /// Round 4b H, in the Swift API: an expectation that could never fail is refused by name, never waited on: a
+    /// route the server never compares (a query string, a URL), and `times: 0` (at least none always holds).
+    @Test func expectationsThatCouldNeverFailAreRefusedByName() async throws {
+        for (route, times, problem) in [
+            ("GET /x?a=1", 1, "holds a query string"), ("GET http://127.0.0.1/x", 1, "is a URL"), ("GET /x", 0, "could never fail"),
+        ] {
+            let server = try MockServerBuilder().route("GET /x") { _, _ in .ok(text: "") }.start()
+            server.expect(route, times: times)
+            await #expect { try await server.waitForExpectations(timeout: .seconds(5)) } throws: { "\($0)".contains(problem) }
+        }
+        let server = try MockServerBuilder().route("GET /x") { _, _ in .ok(text: "") }.start()
+        let started = ContinuousClock.now
+        await #expect { try await server.waitForRequest("GET /x#top", timeout: .seconds(30)) } throws: { "\($0)".contains("#fragment") }
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
 }

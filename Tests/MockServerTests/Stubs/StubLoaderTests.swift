@@ -21,6 +21,10 @@ import Testing
         ("{ \"routes\": [ { \"path\": \"a\" } ] }", "routes.json:1:25: \"path\" must start with /, found \"a\""),
         ("{ \"routes\": [ { \"path\": \"/a/**/b\" } ] }", "routes.json:1:25: ** must be the last segment of \"/a/**/b\""),
         (
+            "{ \"routes\": [ { \"path\": \"/a?b=1\" } ] }",
+            "routes.json:1:25: \"path\" is compared without the query or a #fragment, so \"/a?b=1\" never matches; match the query with \"query\""
+        ),
+        (
             "{ \"routes\": [ { \"path\": \"/a\", \"status\": \"200\" } ] }",
             "routes.json:1:41: \"status\" must be an integer, found a JSON string"
         ),

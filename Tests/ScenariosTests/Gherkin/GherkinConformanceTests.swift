@@ -234,6 +234,30 @@ import Testing
                   | 1 | 2 | json |
             """#
         ),
+        // Round 4b (S): Cucumber fills column after column, so a value holding a later column's placeholder is
+        // filled too (and a header name with < or > is found); an And first in a scenario takes the Background's type.
+        (
+            "an Examples value holding a later column's placeholder",
+            "Feature: T\n  Scenario Outline: s <x>\n    When I run \"echo <x>\"\n    Examples:\n      | x | y |\n      | <y> | Z |\n"
+        ),
+        (
+            "an earlier column's placeholder in a value, a placeholder made beside a value, an odd header name",
+            "Feature: T\n  Scenario Outline: <b> <a>b> <c<d> <p>q>\n    Given <a>c>\n      | <x> |\n    Examples:\n"
+                + "      | a | b | c | p>q | x |\n      | < | <a> | 1 | 2 | <a> |\n"
+        ),
+        (
+            "And first in a scenario after a Background",
+            "Feature: T\n  Background:\n    Given I run \"true\"\n  Scenario: s\n    And I run \"true\"\n"
+        ),
+        (
+            "And first after a Background ending in *, and in a Rule's Background and scenario",
+            "Feature: T\n  Background:\n    When a\n  Scenario: s\n    But b\n  Rule: r\n    Background:\n      And c\n    Scenario Outline: o\n"
+                + "      And d <v>\n      Examples:\n        | v |\n        | 1 |\n  Rule: r2\n    Scenario: t\n      And e\n"
+        ),
+        (
+            "And first in a scenario after a Background ending in *",
+            "Feature: T\n  Background:\n    Given a\n    * b\n  Scenario: s\n    And c\n"
+        ),
         (
             "Scenario Template and Scenarios",
             """

@@ -210,7 +210,10 @@ import Testing
             "Feature: x\n  Scenario Outline: s\n    Given <a>",
             "f.feature:2: Scenario Outline \"s\" has no Examples: it runs once, with its <placeholders> as written (as in Cucumber)"
         ),
-        ("Feature: x\n  Scenario: s\n    And a", "f.feature:3: \"And\" has no Given, When or Then before it (Cucumber gives it no type)"),
+        (
+            "Feature: x\n  Scenario: s\n    And a",
+            "f.feature:3: \"And\" has no Given, When or Then before it, nor a Background step (Cucumber gives it no type)"
+        ),
         (
             "Feature: x\n  Scenario: s\n    | a | b |\n    Given a",
             "f.feature:3: this table belongs to no step: Cucumber reads it as description text"
