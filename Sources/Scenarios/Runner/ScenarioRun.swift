@@ -50,6 +50,8 @@ final class ScenarioRun {
     var program: String?
     var featureFlags: [String: FlagValue] = [:]
     var automationFlags: [String: FlagValue] = [:]
+    /// The line of the step that set each flag ("feature flag \"a\""): a key set twice fails naming both.
+    var flagLines: [String: Int] = [:]
     var environment: [(key: String, value: String)] = []
     var entryPoint: String?
     var flagsIn: WireFormat.Channel?
@@ -160,16 +162,6 @@ final class ScenarioRun {
         StepVariables.substitute(text) { variable($0) ?? "" }
     }
 
-    /// `text` expanded as ``expand(_:)`` for a step's expected text, which may not come out empty: an empty text
-    /// is in every output, so the step could not fail (a `-D VERSION="$VERSION"` with the variable unset).
-    func expandExpected(_ text: String) throws(StepFailure) -> String {
-        let expanded = expand(text)
-        guard expanded.isEmpty else { return expanded }
-        let names = StepVariables.names(in: text).map { "${\($0)}" }.joined(separator: ", ")
-        throw StepFailure(
-            "\"\(text)\" expands to empty text (\(names) empty), so this step could never fail; give it a value", kind: .error)
-    }
-
     /// A JSON doc string with `${NAME}` substituted inside its strings (``StepVariables/substituteInJSON(_:_:)``).
     func expandJSON(_ text: String) throws(StepFailure) -> String {
         do { return try StepVariables.substituteInJSON(text) { variable($0) ?? "" } } catch {
@@ -181,7 +173,7 @@ final class ScenarioRun {
     func variable(_ name: String) -> String? {
         if let value = options.defines[name] { return value }
         if let value = environment.last(where: { $0.key == name })?.value { return value }
-        if StepVariables.runTime.contains(name) {
+        if StepVariables.runTime.contains(name) || StepVariables.isolated.contains(name) {
             // Naming the server's URL or authority starts the server (an HTTPS one writes its trust files then).
             if [WireFormat.mockServerURLVariable, TrustFiles.authorityVariable, ServerEnvironment.proxyURLVariable].contains(name) {
                 // A scenario that names its server has one, even with no route yet (every request is then unexpected):

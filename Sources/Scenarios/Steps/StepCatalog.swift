@@ -49,8 +49,33 @@ package enum StepCatalog {
     /// An unterminated quote in a command line, found at load (words are split before `${…}` is substituted,
     /// so a value never changes them).
     static func wordsProblem(_ line: String) -> String? {
+        if let problem = nulProblem(line, "the command line") { return problem }
         do { _ = try ShellWords.split(line) } catch { return "\(error)" }
         return nil
+    }
+
+    /// Why a `Given the environment variable` step cannot do what it says, found at load: a name `-e` would refuse
+    /// (`""`, `A-B`, `C=D` reached the program as `=x`, `A-B=x`, `C=D=x`), one the run sets for each scenario (the
+    /// program would still get the run's value while `${NAME}` in steps changed), a NUL in the value.
+    static func environmentProblem(name: String, value: String) -> String? {
+        if StepVariables.runTime.contains(name) {
+            return "\(name) is set by sut-launch for each scenario: its program would still get sut-launch's value while ${\(name)} "
+                + "in steps changed; give the value another name"
+        }
+        if name.isEmpty { return "the environment variable needs a name: Given the environment variable \"NAME\" is \"value\"" }
+        guard EnvironmentVariable.problem(name: name, value: "") == nil else {
+            return "\"\(name.escapingControlCharacters())\" is not an environment variable name: letters, digits and _, not starting "
+                + "with a digit (as -e and --env-file take)"
+        }
+        return EnvironmentVariable.problem(name: name, value: value)
+    }
+
+    /// A NUL in text that becomes a program's argument: no argument can carry one (it would be cut there), so it
+    /// is refused by name, never run cut short.
+    static func nulProblem(_ text: String, _ what: String) -> String? {
+        guard let index = text.unicodeScalars.firstIndex(of: "\0") else { return nil }
+        let position = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index) + 1
+        return "\(what) holds a NUL byte (\\0) at character \(position), which no program argument can carry (it would be cut there); remove it"
     }
 
     /// A terminal size that is not two numbers from 1 to 1000, found at load (none given: 80x24).
@@ -84,27 +109,30 @@ package enum StepCatalog {
     // MARK: Given
 
     static let setup: [StepDefinition] = [
-        StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"") { run, captures, _ in
+        StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"", values: [0: .raw]) { run, captures, _ in
             run.program = run.programPath(captures[0])
         },
         StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") {
-            run, captures, _ in
-            run.featureFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
+            run, captures, step in
+            try setFlag(run, "feature flag", captures[0], captures[1], line: step.line)
         },
         StepDefinition("the feature flags:", example: "Given the feature flags:\n  | greeting | hi |") { run, _, step in
-            for (key, value) in try table(step) { run.featureFlags[key] = FlagValue.inferred(from: run.expand(value)) }
+            for (key, value, line) in try table(step) { try setFlag(run, "feature flag", key, value, line: line) }
         },
         StepDefinition(
             "the automation flag \(quoted) is \(quoted)", example: "Given the automation flag \"simulateUserAlreadyLoggedIn\" is \"true\""
-        ) { run, captures, _ in
-            run.automationFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
+        ) { run, captures, step in
+            try setFlag(run, "automation flag", captures[0], captures[1], line: step.line)
         },
         StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |") { run, _, step in
-            for (key, value) in try table(step) { run.automationFlags[key] = FlagValue.inferred(from: run.expand(value)) }
+            for (key, value, line) in try table(step) { try setFlag(run, "automation flag", key, value, line: line) }
         },
-        StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") {
-            run, captures, _ in
-            run.environment.append((captures[0], run.expand(captures[1])))
+        StepDefinition(
+            "the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"", values: [0: .raw],
+            check: { environmentProblem(name: $0[0], value: $0[1]) }
+        ) { run, captures, _ in
+            if let problem = environmentProblem(name: captures[0], value: captures[1]) { throw StepFailure(problem, kind: .error) }
+            run.environment.append((captures[0], captures[1]))
         },
         // Without a size: 80x24. With one, both numbers are checked at load (StepNumbers.terminalSize).
         StepDefinition(
@@ -135,7 +163,7 @@ package enum StepCatalog {
     static let actions: [StepDefinition] = [
         StepDefinition(
             "I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"",
-            check: { wordsProblem($0[0]) }
+            values: [0: .raw], check: { wordsProblem($0[0]) }
         ) { run, captures, _ in
             try run.launch(arguments: try run.commandWords(captures[0]))
         },
@@ -143,7 +171,7 @@ package enum StepCatalog {
             let process = try run.requireProcess()
             let budget = run.waitBudget()
             do {
-                try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8), timeout: budget.limit)
+                try process.writeToStandardInput(Array((captures[0] + "\n").utf8), timeout: budget.limit)
             } catch let error as Errno where error == .timedOut {
                 throw StepFailure("the program did not read what was typed within \(run.describe(budget))")
             } catch {
@@ -167,20 +195,20 @@ package enum StepCatalog {
             try run.requireProcess().closeStandardInput()
         },
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
-            _ = try deliver(run, run.expand(captures[0]))
+            _ = try deliver(run, captures[0])
         },
         StepDefinition(
             "the program acknowledges the control message \(quoted)",
             example: "When the program acknowledges the control message \"refresh\""
         ) { run, captures, _ in
-            _ = try acknowledgedReply(run, to: run.expand(captures[0]))
+            _ = try acknowledgedReply(run, to: captures[0])
         },
         StepDefinition(
             "the program replies \(quoted) to the control message \(quoted)",
-            example: "Then the program replies \"pong\" to the control message \"ping\""
+            example: "Then the program replies \"pong\" to the control message \"ping\"", values: [0: .expected]
         ) { run, captures, _ in
-            let expected = run.expand(captures[0])
-            let message = run.expand(captures[1])
+            let expected = captures[0]
+            let message = captures[1]
             let reply = try acknowledgedReply(run, to: message)
             guard reply == expected else {
                 throw StepFailure("the program replied \"\(reply)\" to the control message \"\(message)\", not \"\(expected)\"")
@@ -234,7 +262,7 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received \(StepNumbers.capture) requests? to \"([A-Z]+) (\\S+)\"",
-            example: "Then the server received 1 request to \"GET /message\"",
+            example: "Then the server received 1 request to \"GET /message\"", values: [2: .expected],
             check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) }
         ) { run, captures, _ in
             // The program may send the request a moment after launch: wait for the count (up to the step
@@ -273,7 +301,8 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)",
-            example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\""
+            example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\"",
+            values: [1: .expected, 2: .expected, 3: .expected]
         ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
             guard matching.contains(where: { $0.request.headers.values(captures[2]).contains(captures[3]) }) else {
@@ -282,7 +311,8 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with query \(quoted) \(quoted)",
-            example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\""
+            example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\"",
+            values: [1: .expected, 2: .expected, 3: .expected]
         ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
             guard matching.contains(where: { $0.request.queryValues(captures[2]).contains(captures[3]) }) else {
@@ -291,7 +321,8 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:",
-            example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\""
+            example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\"",
+            values: [1: .expected], docString: .expectedJSON
         ) { run, captures, step in
             guard let text = step.docString?.content else { throw StepFailure("this step needs a doc string with the JSON", kind: .error) }
             let expected: JSONNode
@@ -320,16 +351,26 @@ package enum StepCatalog {
 
     // MARK: Helpers
 
-    private static func table(_ step: GherkinDocument.Step) throws(StepFailure) -> [(String, String)] {
+    private static func table(_ step: GherkinDocument.Step) throws(StepFailure) -> [(String, String, Int)] {
         guard let table = step.dataTable else { throw StepFailure("this step needs a table: | key | value |", kind: .error) }
-        var rows = table.rows
-        if rows.first.map({ $0.map { $0.lowercased() } == ["key", "value"] }) == true { rows.removeFirst() }
-        var pairs: [(String, String)] = []
-        for row in rows {
+        var pairs: [(String, String, Int)] = []
+        for (index, row) in table.rows.enumerated() {
+            if index == 0 && row.map({ $0.lowercased() }) == ["key", "value"] { continue }
             guard row.count == 2 else { throw StepFailure("each row needs two cells: | key | value |", kind: .error) }
-            pairs.append((row[0], row[1]))
+            pairs.append((row[0], row[1], index < table.rowPositions.count ? table.rowPositions[index].line : table.line + index))
         }
         return pairs
+    }
+
+    /// Sets a flag once: a key the scenario set already (two rows, two steps, or two `${NAME}`s with one value) fails
+    /// naming both lines; the last one never silently wins.
+    private static func setFlag(_ run: ScenarioRun, _ kind: String, _ key: String, _ value: String, line: Int) throws(StepFailure) {
+        let name = "\(kind) \"\(key.escapingControlCharacters())\""
+        if let earlier = run.flagLines[name] {
+            throw StepFailure("the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one", kind: .error)
+        }
+        run.flagLines[name] = line
+        if kind == "feature flag" { run.featureFlags[key] = FlagValue.inferred(from: value) } else { run.automationFlags[key] = FlagValue.inferred(from: value) }
     }
 
     private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {

@@ -94,6 +94,12 @@ package enum UserSteps {
                     problems.append("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
                     continue
                 }
+                if let (index, word) = run.enumerated().first(where: { $0.element.unicodeScalars.contains("\0") }),
+                    let problem = StepCatalog.nulProblem(word, "\"run\" word \(index + 1)")
+                {
+                    problems.append("\(source): \(problem)")
+                    continue
+                }
                 let step: UserStep
                 do {
                     step = try UserStep(pattern: pattern, run: run, source: source, directory: FileSystem.directory(of: path))
