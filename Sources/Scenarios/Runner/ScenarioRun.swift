@@ -273,10 +273,11 @@ final class ScenarioRun {
         let process = try start(
             plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: "step \(step.text)")
         self.process = subject
+        // Its doc string and table are values like its captures (`${NAME}` is checked at load in them too).
         var input = ""
-        if let content = step.docString?.content { input = content + "\n" }
+        if let content = step.docString?.content { input = expand(content) + "\n" }
         if let table = step.dataTable {
-            input = "[" + table.rows.map { "[" + $0.map(JSONWriter.quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
+            input = "[" + table.rows.map { "[" + $0.map { JSONWriter.quoted(expand($0)) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
         }
         if !input.isEmpty {
             let budget = waitBudget()
