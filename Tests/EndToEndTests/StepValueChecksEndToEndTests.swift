@@ -56,8 +56,8 @@ import Testing
             ["my.steps.json:1: \"run\" word 1 holds a NUL byte (\\0) at character 3"])
     }
 
-    /// N: a flag key given twice (two rows, two steps, a row and a step) silently took the last value; a row of one
-    /// or three cells was found only when the scenario ran.
+    /// N: a flag key given twice (two rows, two steps, a row and a step) silently took the last value, as did an
+    /// environment variable set twice; a row of one or three cells was found only when the scenario ran.
     @Test func aFlagKeyGivenTwiceOrAMisshapenRowIsRefused() throws {
         try Self.refusedAtLoad(
             """
@@ -80,12 +80,16 @@ import Testing
                 And the automation flags:
                   | key | value |
                   | a   | 1     |
+              Scenario: an environment variable set twice
+                Given the environment variable "LANG" is "C"
+                And the environment variable "LANG" is "C.UTF-8"
             """,
             [
                 "x.feature:5: the feature flag \"a\" is set twice, at lines 4 and 5",
                 "x.feature:8: the automation flag \"u\" is set twice, at lines 7 and 8",
                 "x.feature:11: each row of a flags table is | key | value |; this one has 3 cells",
                 "x.feature:14: each row of a flags table is | key | value |; this one has 1 cell",
+                "x.feature:22: the environment variable \"LANG\" is set twice, at lines 21 and 22",
             ])
     }
 

@@ -1,7 +1,7 @@
 import AutomationSupport
 
-/// Feature and automation flags in steps, checked when a file loads (`check`, `test`, `--dry-run`): a key a scenario
-/// sets twice, and a flags table whose rows are not `| key | value |`. A repeated key once took the last value without
+/// Feature and automation flags (and environment variables) in steps, checked when a file loads (`check`, `test`,
+/// `--dry-run`): a key a scenario sets twice, and a flags table whose rows are not `| key | value |`. A repeated key once took the last value without
 /// a word; a row of one or three cells was found only when the scenario ran.
 extension ScenarioLint {
     /// `file:line: …` per problem in `pickle`'s flag steps (its Background's included).
@@ -38,8 +38,9 @@ extension ScenarioLint {
         return problems
     }
 
-    /// "feature flag" or "automation flag" for a step that sets flags, else nil.
+    /// "feature flag", "automation flag" or "environment variable" for a step that sets one, else nil.
     static func flagKind(_ text: String) -> String? {
+        if StepVariables.environmentStepName(text) != nil { return "environment variable" }
         for kind in ["feature flag", "automation flag"] where text.hasPrefix("the \(kind) \"") || text == "the \(kind)s:" {
             return kind
         }

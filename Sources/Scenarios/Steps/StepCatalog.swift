@@ -130,9 +130,9 @@ package enum StepCatalog {
         StepDefinition(
             "the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"", values: [0: .raw],
             check: { environmentProblem(name: $0[0], value: $0[1]) }
-        ) { run, captures, _ in
+        ) { run, captures, step in
             if let problem = environmentProblem(name: captures[0], value: captures[1]) { throw StepFailure(problem, kind: .error) }
-            run.environment.append((captures[0], captures[1]))
+            try setFlag(run, "environment variable", captures[0], captures[1], line: step.line)
         },
         // Without a size: 80x24. With one, both numbers are checked at load (StepNumbers.terminalSize).
         StepDefinition(
@@ -370,7 +370,11 @@ package enum StepCatalog {
             throw StepFailure("the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one", kind: .error)
         }
         run.flagLines[name] = line
-        if kind == "feature flag" { run.featureFlags[key] = FlagValue.inferred(from: value) } else { run.automationFlags[key] = FlagValue.inferred(from: value) }
+        switch kind {
+        case "feature flag": run.featureFlags[key] = FlagValue.inferred(from: value)
+        case "automation flag": run.automationFlags[key] = FlagValue.inferred(from: value)
+        default: run.environment.append((key, value))
+        }
     }
 
     private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {
