@@ -52,7 +52,8 @@ import Testing
                 "x.feature:8: the value of X contains a NUL byte",
             ])
         try Self.refusedAtLoad(
-            "Feature: SF\n  Scenario: s\n    Given my step\n", files: ["my.steps.json": #"[ { "step": "my step", "run": ["tr\u0000ue"] } ]"#],
+            "Feature: SF\n  Scenario: s\n    Given my step\n",
+            files: ["my.steps.json": #"[ { "step": "my step", "run": ["tr\u0000ue"] } ]"#],
             ["my.steps.json:1: \"run\" word 1 holds a NUL byte (\\0) at character 3"])
     }
 

@@ -75,7 +75,8 @@ struct StepValuesEndToEndTests {
             """, "r8.feature", in: directory)
         var environment = CLI.localEnvironment
         environment["CI"] = nil
-        let update = try CLI.run(["test", "--update-snapshots", "-D", "K=kk", "-D", "V=vv", "-D", "S=named", feature], environment: environment)
+        let update = try CLI.run(
+            ["test", "--update-snapshots", "-D", "K=kk", "-D", "V=vv", "-D", "S=named", feature], environment: environment)
         #expect(update.status == 0, "\(update.stdout)\(update.stderr)")
         let snapshots = directory.appendingPathComponent("__snapshots__/r8.feature")
         #expect(FileManager.default.fileExists(atPath: snapshots.appendingPathComponent("named.txt").path))
@@ -172,7 +173,8 @@ struct StepValuesEndToEndTests {
         for name in ["HOME", "TMPDIR", "XDG_CONFIG_HOME"] {
             let defined = try CLI.run(["test", "-D", "\(name)=/x", feature], environment: environment)
             #expect(defined.status == 2, "\(name): \(defined.stderr)")
-            #expect(defined.stderr.contains("-D \(name)=/x (argument 1): \(name) is set by sut-launch for each scenario"), "\(defined.stderr)")
+            #expect(
+                defined.stderr.contains("-D \(name)=/x (argument 1): \(name) is set by sut-launch for each scenario"), "\(defined.stderr)")
         }
     }
 }

@@ -144,10 +144,12 @@ package enum Launcher {
     static func nulProblem(_ request: LaunchRequest) -> String? {
         for (index, word) in ([request.executable] + request.arguments).enumerated() where word.utf8.contains(0) {
             let which = index == 0 ? "the program's name" : "argument \(index)"
-            return "\(which) \(word.escapingControlCharacters()) holds a NUL byte, which cannot be passed to a program; nothing was launched"
+            return
+                "\(which) \(word.escapingControlCharacters()) holds a NUL byte, which cannot be passed to a program; nothing was launched"
         }
         for (name, value) in request.environment where name.utf8.contains(0) || value.utf8.contains(0) {
-            return "the environment variable \(name.escapingControlCharacters()) holds a NUL byte, which cannot be passed to a program; nothing was launched"
+            return
+                "the environment variable \(name.escapingControlCharacters()) holds a NUL byte, which cannot be passed to a program; nothing was launched"
         }
         return nil
     }

@@ -17,7 +17,8 @@ extension ScenarioLint {
                     if index == 0 && row.map({ $0.lowercased() }) == ["key", "value"] { continue }
                     guard row.count == 2 else {
                         problems.append(
-                            "\(pickle.uri):\(line): each row of a flags table is | key | value |; this one has \(row.count) cell\(row.count == 1 ? "" : "s")")
+                            "\(pickle.uri):\(line): each row of a flags table is | key | value |; this one has \(row.count) cell\(row.count == 1 ? "" : "s")"
+                        )
                         continue
                     }
                     keys.append((row[0], line))
@@ -29,7 +30,8 @@ extension ScenarioLint {
                 let name = "\(kind) \"\(key.escapingControlCharacters())\""
                 if let earlier = first[name] {
                     problems.append(
-                        "\(pickle.uri):\(line): the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one")
+                        "\(pickle.uri):\(line): the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one"
+                    )
                 } else {
                     first[name] = line
                 }

@@ -277,7 +277,9 @@ final class ScenarioRun {
         var input = ""
         if let content = step.docString?.content { input = expand(content) + "\n" }
         if let table = step.dataTable {
-            input = "[" + table.rows.map { "[" + $0.map { JSONWriter.quoted(expand($0)) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
+            input =
+                "[" + table.rows.map { "[" + $0.map { JSONWriter.quoted(expand($0)) }.joined(separator: ",") + "]" }.joined(separator: ",")
+                + "]\n"
         }
         if !input.isEmpty {
             let budget = waitBudget()

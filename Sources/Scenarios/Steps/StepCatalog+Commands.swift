@@ -27,7 +27,8 @@ extension StepCatalog {
                 throw StepFailure("cannot write \(captures[0]) in the scenario's directory: \(error)", kind: .error)
             }
         },
-        StepDefinition("the files from \(quoted)", example: "Given the files from \"fixtures/project\"", values: [0: .raw]) { run, captures, _ in
+        StepDefinition("the files from \(quoted)", example: "Given the files from \"fixtures/project\"", values: [0: .raw]) {
+            run, captures, _ in
             let source = run.featurePath(captures[0])
             guard FileSystem.isDirectory(source) else {
                 throw StepFailure("\(source): no such directory (paths are relative to the feature file)", kind: .error)
@@ -160,12 +161,12 @@ extension ScenarioRun {
 
     /// A file's bytes, from the scenario's directory, read through its rooted `work/`: no link followed, a FIFO,
     /// socket or device refused by name at once (never opened to wait for a writer).
-    func fileBytes(_ expanded: String) throws(StepFailure) -> [UInt8] {
-        let name = expanded
-        if let problem = Self.pathProblem(expanded) { throw StepFailure(problem, kind: .error) }
+    /// `name` comes expanded, as every step value does (``StepValue``).
+    func fileBytes(_ name: String) throws(StepFailure) -> [UInt8] {
+        if let problem = Self.pathProblem(name) { throw StepFailure(problem, kind: .error) }
         let work = try work()
         do {
-            return try work.readFile(expanded)
+            return try work.readFile(name)
         } catch {
             let text = error.description
             throw StepFailure(text.hasSuffix(": no such file") ? "\(name): no such file in the scenario's directory" : text)

@@ -75,7 +75,8 @@ package enum StepCatalog {
     static func nulProblem(_ text: String, _ what: String) -> String? {
         guard let index = text.unicodeScalars.firstIndex(of: "\0") else { return nil }
         let position = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index) + 1
-        return "\(what) holds a NUL byte (\\0) at character \(position), which no program argument can carry (it would be cut there); remove it"
+        return
+            "\(what) holds a NUL byte (\\0) at character \(position), which no program argument can carry (it would be cut there); remove it"
     }
 
     /// A terminal size that is not two numbers from 1 to 1000, found at load (none given: 80x24).
@@ -128,7 +129,8 @@ package enum StepCatalog {
             for (key, value, line) in try table(step) { try setFlag(run, "automation flag", key, value, line: line) }
         },
         StepDefinition(
-            "the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"", values: [0: .raw],
+            "the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"",
+            values: [0: .raw],
             check: { environmentProblem(name: $0[0], value: $0[1]) }
         ) { run, captures, step in
             if let problem = environmentProblem(name: captures[0], value: captures[1]) { throw StepFailure(problem, kind: .error) }
@@ -367,7 +369,8 @@ package enum StepCatalog {
     private static func setFlag(_ run: ScenarioRun, _ kind: String, _ key: String, _ value: String, line: Int) throws(StepFailure) {
         let name = "\(kind) \"\(key.escapingControlCharacters())\""
         if let earlier = run.flagLines[name] {
-            throw StepFailure("the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one", kind: .error)
+            throw StepFailure(
+                "the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one", kind: .error)
         }
         run.flagLines[name] = line
         switch kind {
