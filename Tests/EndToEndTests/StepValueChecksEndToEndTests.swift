@@ -94,6 +94,19 @@ import Testing
             ])
     }
 
+    /// B's neighbour: `--coverage` sets `LLVM_PROFILE_FILE` and `GOCOVERDIR` after the steps' variables, so a step
+    /// setting one would not reach the program: the scenario fails naming it.
+    @Test(.enabled(if: CoverageEndToEndTests.ready, "needs swiftc")) func aCoverageVariableInAStepFailsUnderCoverage() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try CLI.write(
+            "Feature: C\n  Scenario: s\n    Given the environment variable \"GOCOVERDIR\" is \"/tmp/x\"\n    When I run \"true\"\n",
+            "c.feature", in: directory)
+        let result = try CLI.run(["test", "--coverage", directory.appendingPathComponent("cov").path, feature])
+        #expect(result.status != 0)
+        #expect(result.stdout.contains("GOCOVERDIR is set by --coverage for the scenario's program"), "\(result.stdout)")
+    }
+
     /// N at run time: two `${NAME}`s with one value name the same key; the second step fails naming both lines.
     @Test func aFlagKeyRepeatedThroughValuesFailsWhenItRuns() throws {
         let directory = try CLI.temporaryDirectory()

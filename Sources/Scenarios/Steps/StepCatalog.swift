@@ -1,4 +1,5 @@
 import AutomationHost
+import Coverage
 import AutomationSupport
 import MockServer
 import ProcessEngine
@@ -134,6 +135,11 @@ package enum StepCatalog {
             check: { environmentProblem(name: $0[0], value: $0[1]) }
         ) { run, captures, step in
             if let problem = environmentProblem(name: captures[0], value: captures[1]) { throw StepFailure(problem, kind: .error) }
+            // --coverage sets these for every program after the steps' variables: the step's value would not reach it.
+            if run.options.coverage?.environment().contains(where: { $0.key == captures[0] }) == true {
+                throw StepFailure(
+                    "\(captures[0]) is set by --coverage for the scenario's program: this step's value would not reach it", kind: .error)
+            }
             try setFlag(run, "environment variable", captures[0], captures[1], line: step.line)
         },
         // Without a size: 80x24. With one, both numbers are checked at load (StepNumbers.terminalSize).
