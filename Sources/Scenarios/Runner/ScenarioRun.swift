@@ -315,6 +315,13 @@ final class ScenarioRun {
     func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
         let url = try ensureServer()?.baseURL
         let request = plan.request(mockServerURL: url, serverEnvironment: ServerEnvironment(server: server, trust: trust))
+        // What a `Given the environment variable` step set reaches the program, or the launch fails naming it: the run
+        // sets some names after the steps (interception's proxies, --coverage's); the proxy exclusions are merged.
+        for (name, value) in environment where request.environment[name] != value && !["NO_PROXY", "no_proxy"].contains(name) {
+            throw StepFailure(
+                "the environment variable \(name) a step set would not reach the program: sut-launch sets it for this launch "
+                    + "(interception sets the proxy variables, --coverage LLVM_PROFILE_FILE and GOCOVERDIR); drop that step", kind: .error)
+        }
         do {
             let launched = try Launcher.launch(request)
             process = launched

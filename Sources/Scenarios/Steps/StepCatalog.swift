@@ -1,6 +1,6 @@
 import AutomationHost
-import Coverage
 import AutomationSupport
+import Coverage
 import MockServer
 import ProcessEngine
 
