@@ -80,6 +80,12 @@ package enum StepCatalog {
             "\(what) holds a NUL byte (\\0) at character \(position), which no program argument can carry (it would be cut there); remove it"
     }
 
+    /// The first word of a step file's `run` (a step's or a hook's) that holds a NUL, as ``nulProblem(_:_:)`` says.
+    static func nulProblem(inWords run: [String]) -> String? {
+        guard let index = run.firstIndex(where: { $0.unicodeScalars.contains("\0") }) else { return nil }
+        return nulProblem(run[index], "\"run\" word \(index + 1)")
+    }
+
     /// A terminal size that is not two numbers from 1 to 1000, found at load (none given: 80x24).
     static func terminalSizeProblem(_ captures: [String]) -> String? {
         guard !captures[0].isEmpty else { return nil }

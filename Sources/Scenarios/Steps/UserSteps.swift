@@ -94,9 +94,7 @@ package enum UserSteps {
                     problems.append("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
                     continue
                 }
-                if let (index, word) = run.enumerated().first(where: { $0.element.unicodeScalars.contains("\0") }),
-                    let problem = StepCatalog.nulProblem(word, "\"run\" word \(index + 1)")
-                {
+                if let problem = StepCatalog.nulProblem(inWords: run) {
                     problems.append("\(source): \(problem)")
                     continue
                 }
