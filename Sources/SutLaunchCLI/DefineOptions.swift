@@ -20,7 +20,7 @@ enum DefineOptions {
                 throw UsageError(.givenTwice("\(option.spelling) \(name)", first: earlier, second: option.origin))
             }
             // The run sets these for each scenario: a -D would change ${NAME} in steps but not the program's variable.
-            if StepVariables.runTime.contains(name) { throw UsageError(.builtInDefine(option.origin, name: name)) }
+            if StepVariables.runOwned.contains(name) { throw UsageError(.builtInDefine(option.origin, name: name)) }
             if name == "PROGRAM" && value.isEmpty { throw UsageError(.emptyProgramDefine(origin: option.origin)) }
             defines[name] = value
             origins[name] = option.origin

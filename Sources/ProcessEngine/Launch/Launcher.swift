@@ -19,6 +19,8 @@ package enum Launcher {
             throw LaunchError(
                 .cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
         }
+        // A NUL cannot pass through execve: the word would silently end there (`echo A\0B` ran `echo A`).
+        if let problem = nulProblem(request) { throw LaunchError(.cannotLaunch, problem) }
         Reaper.begin() // its start overlaps the work below
         let callerDirectory = ExecutableLocator.currentDirectory()
         let path = try ExecutableLocator.locate(request.executable, path: request.environment["PATH"], currentDirectory: callerDirectory)
@@ -137,6 +139,20 @@ package enum Launcher {
     }
 
     private static func registered(_ backend: LauncherBackend) -> SpawnFunction? { backends.withLock { $0[backend] } }
+
+    /// Which argument or variable of `request` holds a NUL byte, or nil.
+    static func nulProblem(_ request: LaunchRequest) -> String? {
+        for (index, word) in ([request.executable] + request.arguments).enumerated() where word.utf8.contains(0) {
+            let which = index == 0 ? "the program's name" : "argument \(index)"
+            return
+                "\(which) \(word.escapingControlCharacters()) holds a NUL byte, which cannot be passed to a program; nothing was launched"
+        }
+        for (name, value) in request.environment where name.utf8.contains(0) || value.utf8.contains(0) {
+            return
+                "the environment variable \(name.escapingControlCharacters()) holds a NUL byte, which cannot be passed to a program; nothing was launched"
+        }
+        return nil
+    }
 
     private static func launchError(for error: Errno, path: String, argv: [String], environment: [String]) -> LaunchError {
         switch error {

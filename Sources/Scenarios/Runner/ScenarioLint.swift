@@ -112,6 +112,7 @@ package enum ScenarioLint {
             if let problem = pickle.problem { add(problem) }
             for problem in ScenarioRunner.retriesProblems(pickle) { add(problem) }
             for problem in TimeoutTags.problems(pickle) { add(problem) }
+            for problem in flagProblems(pickle) { add(problem) }
             for tag in pickle.tags where tag.hasPrefix(timeoutTag) {
                 let value = String(tag.dropFirst(timeoutTag.count))
                 if DurationParser.parse(value) == nil {

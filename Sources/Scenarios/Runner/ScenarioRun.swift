@@ -50,6 +50,8 @@ final class ScenarioRun {
     var program: String?
     var featureFlags: [String: FlagValue] = [:]
     var automationFlags: [String: FlagValue] = [:]
+    /// The line of the step that set each flag ("feature flag \"a\""): a key set twice fails naming both.
+    var flagLines: [String: Int] = [:]
     var environment: [(key: String, value: String)] = []
     var entryPoint: String?
     var flagsIn: WireFormat.Channel?
@@ -162,16 +164,6 @@ final class ScenarioRun {
         StepVariables.substitute(text) { variable($0) ?? "" }
     }
 
-    /// `text` expanded as ``expand(_:)`` for a step's expected text, which may not come out empty: an empty text
-    /// is in every output, so the step could not fail (a `-D VERSION="$VERSION"` with the variable unset).
-    func expandExpected(_ text: String) throws(StepFailure) -> String {
-        let expanded = expand(text)
-        guard expanded.isEmpty else { return expanded }
-        let names = StepVariables.names(in: text).map { "${\($0)}" }.joined(separator: ", ")
-        throw StepFailure(
-            "\"\(text)\" expands to empty text (\(names) empty), so this step could never fail; give it a value", kind: .error)
-    }
-
     /// A JSON doc string with `${NAME}` substituted inside its strings (``StepVariables/substituteInJSON(_:_:)``).
     func expandJSON(_ text: String) throws(StepFailure) -> String {
         do { return try StepVariables.substituteInJSON(text) { variable($0) ?? "" } } catch {
@@ -183,7 +175,7 @@ final class ScenarioRun {
     func variable(_ name: String) -> String? {
         if let value = options.defines[name] { return value }
         if let value = environment.last(where: { $0.key == name })?.value { return value }
-        if StepVariables.runTime.contains(name) {
+        if StepVariables.runTime.contains(name) || StepVariables.isolated.contains(name) {
             // Naming the server's URL or authority starts the server (an HTTPS one writes its trust files then).
             if [WireFormat.mockServerURLVariable, TrustFiles.authorityVariable, ServerEnvironment.proxyURLVariable].contains(name) {
                 // A scenario that names its server has one, even with no route yet (every request is then unexpected):
@@ -283,10 +275,13 @@ final class ScenarioRun {
         let process = try start(
             plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: "step \(step.text)")
         self.process = subject
+        // Its doc string and table are values like its captures (`${NAME}` is checked at load in them too).
         var input = ""
-        if let content = step.docString?.content { input = content + "\n" }
+        if let content = step.docString?.content { input = expand(content) + "\n" }
         if let table = step.dataTable {
-            input = "[" + table.rows.map { "[" + $0.map(JSONWriter.quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "]\n"
+            input =
+                "[" + table.rows.map { "[" + $0.map { JSONWriter.quoted(expand($0)) }.joined(separator: ",") + "]" }.joined(separator: ",")
+                + "]\n"
         }
         if !input.isEmpty {
             let budget = waitBudget()
@@ -322,6 +317,13 @@ final class ScenarioRun {
     func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
         let url = try ensureServer()?.baseURL
         let request = plan.request(mockServerURL: url, serverEnvironment: ServerEnvironment(server: server, trust: trust))
+        // What a `Given the environment variable` step set reaches the program, or the launch fails naming it: the run
+        // sets some names after the steps (interception's proxies, --coverage's); the proxy exclusions are merged.
+        for (name, value) in environment where request.environment[name] != value && !["NO_PROXY", "no_proxy"].contains(name) {
+            throw StepFailure(
+                "the environment variable \(name) a step set would not reach the program: sut-launch sets it for this launch "
+                    + "(interception sets the proxy variables, --coverage LLVM_PROFILE_FILE and GOCOVERDIR); drop that step", kind: .error)
+        }
         do {
             let launched = try Launcher.launch(request)
             process = launched

@@ -353,7 +353,9 @@ package enum ScenarioRunner {
                 run.stepTakesWithin = false
                 if let (definition, captures) = StepCatalog.find(step.text) {
                     run.stepTakesWithin = definition.source.contains(" within (")
-                    try definition.run(run, captures, step)
+                    // Every built-in step's values are expanded here, in one place (StepValue), never by the step.
+                    let (values, expanded) = try run.expandedValues(definition, captures, step)
+                    try definition.run(run, values, expanded)
                 } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
                     if let code = userStep.code {
                         try code(StepContext(run: run, step: step), userStep.match(step.text) ?? [])

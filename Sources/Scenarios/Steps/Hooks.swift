@@ -132,6 +132,7 @@ extension UserSteps {
         else {
             throw StepFailure("\(source): a hook needs \"run\": [\"command\", \"argument\", …]", kind: .error)
         }
+        if let problem = StepCatalog.nulProblem(inWords: run) { throw StepFailure("\(source): \(problem)", kind: .error) }
         var order = 0
         if let node = entry["order"] {
             guard case .int(let value) = node.value, Hook.orderRange.contains(value) else {

@@ -13,12 +13,12 @@ extension StepCatalog {
     static let commands: [StepDefinition] = [
         StepDefinition(
             "a file \(quoted) with:", example: "Given a file \"input.txt\" with:\n  \"\"\"\n  b\n  a\n  \"\"\"",
-            check: { pathProblem($0[0]) }
+            docString: .raw, check: { pathProblem($0[0]) }
         ) { run, captures, step in
             guard let content = step.docString?.content else {
                 throw StepFailure("this step needs a doc string with the file's content", kind: .error)
             }
-            let name = run.expand(captures[0])
+            let name = captures[0]
             if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
             // As written: a script in the file keeps its ${HOME} (no substitution in file contents).
             do {
@@ -27,7 +27,8 @@ extension StepCatalog {
                 throw StepFailure("cannot write \(captures[0]) in the scenario's directory: \(error)", kind: .error)
             }
         },
-        StepDefinition("the files from \(quoted)", example: "Given the files from \"fixtures/project\"") { run, captures, _ in
+        StepDefinition("the files from \(quoted)", example: "Given the files from \"fixtures/project\"", values: [0: .raw]) {
+            run, captures, _ in
             let source = run.featurePath(captures[0])
             guard FileSystem.isDirectory(source) else {
                 throw StepFailure("\(source): no such directory (paths are relative to the feature file)", kind: .error)
@@ -47,7 +48,7 @@ extension StepCatalog {
         // Bounded by the scenario's timeout (a build or an install takes longer than a wait for output), or by its
         // own `within`.
         StepDefinition(
-            "I run \(quoted)(?: within (\\S+))?", example: "When I run \"sort input.txt\"", durationCaptures: [1],
+            "I run \(quoted)(?: within (\\S+))?", example: "When I run \"sort input.txt\"", durationCaptures: [1], values: [0: .raw],
             check: { wordsProblem($0[0]) }
         ) { run, captures, _ in
             try run.within(captures[1]) { try run.runCommand(captures[0]) }
@@ -70,14 +71,16 @@ extension StepCatalog {
             }
             process.signalGroup(number)
         },
-        StepDefinition("the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"") {
+        StepDefinition(
+            "the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"", docString: .expected
+        ) {
             run, captures, step in
             guard let expected = step.docString?.content else {
                 throw StepFailure("this step needs a doc string with the expected output", kind: .error)
             }
             let stream: StandardStream = captures[0] == "output" ? .stdout : .stderr
             let actual = try run.finishedOutput(stream)
-            if let difference = try run.portableMismatch(expected: run.expand(expected), actual: actual) {
+            if let difference = try run.portableMismatch(expected: expected, actual: actual) {
                 throw StepFailure(
                     "the \(captures[0]) differs from what the step expects ([..] is any text on a line, ... any lines):\n\(difference)")
             }
@@ -102,7 +105,7 @@ extension StepCatalog {
         ) { run, captures, _ in
             // Looked up in the rooted work/ without following links: a link is an entry of the scenario's
             // directory, and what it points to (outside, perhaps) is not read.
-            let name = run.expand(captures[0])
+            let name = captures[0]
             if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
             let exists = try run.work().kind(of: name) != nil
             if exists != (captures[1] == "exists") {
@@ -112,11 +115,11 @@ extension StepCatalog {
             }
         },
         StepDefinition(
-            "the file \(quoted) contains \(quoted)", example: "Then the file \"log.txt\" contains \"done\"",
+            "the file \(quoted) contains \(quoted)", example: "Then the file \"log.txt\" contains \"done\"", values: [1: .expected],
             check: { pathProblem($0[0]) ?? emptyTextProblem($0[1]) }
         ) { run, captures, _ in
             let bytes = try run.fileBytes(captures[0])
-            let wanted = try run.expandExpected(captures[1])
+            let wanted = captures[1]
             // Bytes, as Then I see is: the text's UTF-8 somewhere in the file (no Unicode normalization).
             if ByteSearch.firstRange(of: Array(wanted.utf8), in: bytes) == nil {
                 throw StepFailure(
@@ -124,12 +127,13 @@ extension StepCatalog {
             }
         },
         StepDefinition(
-            "the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", check: { pathProblem($0[0]) }
+            "the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", docString: .expected,
+            check: { pathProblem($0[0]) }
         ) { run, captures, step in
             guard let expected = step.docString?.content else {
                 throw StepFailure("this step needs a doc string with the expected content", kind: .error)
             }
-            if let difference = try run.portableMismatch(expected: run.expand(expected), actual: try run.comparedFileBytes(captures[0])) {
+            if let difference = try run.portableMismatch(expected: expected, actual: try run.comparedFileBytes(captures[0])) {
                 throw StepFailure("\(captures[0]) differs from what the step expects:\n\(difference)")
             }
         },
@@ -157,12 +161,12 @@ extension ScenarioRun {
 
     /// A file's bytes, from the scenario's directory, read through its rooted `work/`: no link followed, a FIFO,
     /// socket or device refused by name at once (never opened to wait for a writer).
+    /// `name` comes expanded, as every step value does (``StepValue``).
     func fileBytes(_ name: String) throws(StepFailure) -> [UInt8] {
-        let expanded = expand(name)
-        if let problem = Self.pathProblem(expanded) { throw StepFailure(problem, kind: .error) }
+        if let problem = Self.pathProblem(name) { throw StepFailure(problem, kind: .error) }
         let work = try work()
         do {
-            return try work.readFile(expanded)
+            return try work.readFile(name)
         } catch {
             let text = error.description
             throw StepFailure(text.hasSuffix(": no such file") ? "\(name): no such file in the scenario's directory" : text)

@@ -8,9 +8,9 @@ extension StepCatalog {
     static let output: [StepDefinition] = [
         StepDefinition(
             "I see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I see \"logged in as ada\"",
-            durationCaptures: [2], check: { emptyTextProblem($0[0]) }
+            durationCaptures: [2], values: [0: .expected], check: { emptyTextProblem($0[0]) }
         ) { run, captures, _ in
-            let text = try run.expandExpected(captures[0])
+            let text = captures[0]
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             try run.within(captures[2]) {
                 var matcher = TextMatcher(text)
@@ -24,9 +24,9 @@ extension StepCatalog {
         },
         StepDefinition(
             "the screen shows \(quoted)(?: within (\\S+))?", example: "Then the screen shows \"ready\"", durationCaptures: [1],
-            check: { emptyTextProblem($0[0]) }
+            values: [0: .expected], check: { emptyTextProblem($0[0]) }
         ) { run, captures, _ in
-            let text = try run.expandExpected(captures[0])
+            let text = captures[0]
             guard let size = run.terminal else {
                 throw StepFailure("the screen needs Given the program runs in a terminal before the launch", kind: .error)
             }
@@ -44,7 +44,7 @@ extension StepCatalog {
         },
         StepDefinition(
             "I see a line matching \(quoted)( on stderr)?", example: "Then I see a line matching \"token: [a-z0-9]+\"",
-            check: { regexProblem($0[0]) }
+            values: [0: .regex], check: { regexProblem(StepVariables.substitute($0[0]) { _ in "x" }) }
         ) { run, captures, _ in
             let source = captures[0]
             let regex: RegexBox
@@ -62,9 +62,9 @@ extension StepCatalog {
         },
         StepDefinition(
             "I do not see \(quoted)( on stderr)?(?: within (\\S+))?", example: "Then I do not see \"error\"",
-            durationCaptures: [2], check: { emptyTextProblem($0[0]) }
+            durationCaptures: [2], values: [0: .expected], check: { emptyTextProblem($0[0]) }
         ) { run, captures, _ in
-            let text = try run.expandExpected(captures[0])
+            let text = captures[0]
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
             var matcher = TextMatcher(text)
             // With `within`: watch for the whole period (or until the program ends); without: all output so far.

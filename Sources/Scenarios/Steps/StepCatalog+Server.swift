@@ -7,7 +7,7 @@ import ProcessEngine
 /// before the first launch.
 extension StepCatalog {
     static let server: [StepDefinition] = [
-        StepDefinition("the stubs \(quoted)", example: "Given the stubs \"stubs/login.json\"") { run, captures, _ in
+        StepDefinition("the stubs \(quoted)", example: "Given the stubs \"stubs/login.json\"", values: [0: .raw]) { run, captures, _ in
             let loaded: StubSet
             do { loaded = try StubLoader.load(run.featurePath(captures[0])) } catch { throw StepFailure("\(error)", kind: .error) }
             // A directory that gave nothing is said, never a silent empty server.
@@ -18,7 +18,7 @@ extension StepCatalog {
         },
         StepDefinition(
             "the route \"([A-Z]+) (\\S+)\" answers \(StepNumbers.capture)(?: with( JSON)?:)?",
-            example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"",
+            example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"", docString: .jsonWhen(3),
             check: { StepNumbers.problem($0[2], "the status", in: StepNumbers.status) ?? RouteTarget.problem($0[1], forRoute: true) }
         ) { run, captures, step in
             let isJSON = !captures[3].isEmpty
@@ -26,7 +26,7 @@ extension StepCatalog {
             var route =
                 "{ \"method\": \(JSONWriter.quoted(captures[0])), \"path\": \(JSONWriter.quoted(captures[1])), \"status\": \(status)"
             if let body = step.docString?.content {
-                route += isJSON ? ", \"json\": \(try run.expandJSON(body))" : ", \"body\": \(JSONWriter.quoted(run.expand(body)))"
+                route += isJSON ? ", \"json\": \(body)" : ", \"body\": \(JSONWriter.quoted(body))"
             }
             route += " }"
             let added: StubSet
@@ -67,7 +67,7 @@ extension StepCatalog {
             guard run.server == nil else {
                 throw StepFailure("the mock server already runs: say which hosts it intercepts before the first launch", kind: .error)
             }
-            let host = run.expand(captures[0])
+            let host = captures[0]
             if let problem = Interception.hostProblem(host) { throw StepFailure(problem, kind: .error) }
             run.https = HTTPSPlan.intercepting([host], base: run.https)
             run.hasStubs = true

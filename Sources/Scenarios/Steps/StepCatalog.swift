@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import Coverage
 import MockServer
 import ProcessEngine
 
@@ -49,6 +50,7 @@ package enum StepCatalog {
     /// An unterminated quote in a command line, found at load (words are split before `${…}` is substituted,
     /// so a value never changes them).
     static func wordsProblem(_ line: String) -> String? {
+        if let problem = nulProblem(line, "the command line") { return problem }
         do { _ = try ShellWords.split(line) } catch { return "\(error)" }
         return nil
     }
@@ -84,27 +86,36 @@ package enum StepCatalog {
     // MARK: Given
 
     static let setup: [StepDefinition] = [
-        StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"") { run, captures, _ in
+        StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"", values: [0: .raw]) { run, captures, _ in
             run.program = run.programPath(captures[0])
         },
         StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") {
-            run, captures, _ in
-            run.featureFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
+            run, captures, step in
+            try setFlag(run, "feature flag", captures[0], captures[1], line: step.line)
         },
         StepDefinition("the feature flags:", example: "Given the feature flags:\n  | greeting | hi |") { run, _, step in
-            for (key, value) in try table(step) { run.featureFlags[key] = FlagValue.inferred(from: run.expand(value)) }
+            for (key, value, line) in try table(step) { try setFlag(run, "feature flag", key, value, line: line) }
         },
         StepDefinition(
             "the automation flag \(quoted) is \(quoted)", example: "Given the automation flag \"simulateUserAlreadyLoggedIn\" is \"true\""
-        ) { run, captures, _ in
-            run.automationFlags[captures[0]] = FlagValue.inferred(from: run.expand(captures[1]))
+        ) { run, captures, step in
+            try setFlag(run, "automation flag", captures[0], captures[1], line: step.line)
         },
         StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |") { run, _, step in
-            for (key, value) in try table(step) { run.automationFlags[key] = FlagValue.inferred(from: run.expand(value)) }
+            for (key, value, line) in try table(step) { try setFlag(run, "automation flag", key, value, line: line) }
         },
-        StepDefinition("the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"") {
-            run, captures, _ in
-            run.environment.append((captures[0], run.expand(captures[1])))
+        StepDefinition(
+            "the environment variable \(quoted) is \(quoted)", example: "Given the environment variable \"LANG\" is \"C\"",
+            values: [0: .raw],
+            check: { environmentProblem(name: $0[0], value: $0[1]) }
+        ) { run, captures, step in
+            if let problem = environmentProblem(name: captures[0], value: captures[1]) { throw StepFailure(problem, kind: .error) }
+            // --coverage sets these for every program after the steps' variables: the step's value would not reach it.
+            if run.options.coverage?.environment().contains(where: { $0.key == captures[0] }) == true {
+                throw StepFailure(
+                    "\(captures[0]) is set by --coverage for the scenario's program: this step's value would not reach it", kind: .error)
+            }
+            try setFlag(run, "environment variable", captures[0], captures[1], line: step.line)
         },
         // Without a size: 80x24. With one, both numbers are checked at load (StepNumbers.terminalSize).
         StepDefinition(
@@ -135,7 +146,7 @@ package enum StepCatalog {
     static let actions: [StepDefinition] = [
         StepDefinition(
             "I launch the program(?: with \(quoted))?", example: "When I launch the program with \"login --verbose\"",
-            check: { wordsProblem($0[0]) }
+            values: [0: .raw], check: { wordsProblem($0[0]) }
         ) { run, captures, _ in
             try run.launch(arguments: try run.commandWords(captures[0]))
         },
@@ -143,7 +154,7 @@ package enum StepCatalog {
             let process = try run.requireProcess()
             let budget = run.waitBudget()
             do {
-                try process.writeToStandardInput(Array((run.expand(captures[0]) + "\n").utf8), timeout: budget.limit)
+                try process.writeToStandardInput(Array((captures[0] + "\n").utf8), timeout: budget.limit)
             } catch let error as Errno where error == .timedOut {
                 throw StepFailure("the program did not read what was typed within \(run.describe(budget))")
             } catch {
@@ -167,20 +178,20 @@ package enum StepCatalog {
             try run.requireProcess().closeStandardInput()
         },
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
-            _ = try deliver(run, run.expand(captures[0]))
+            _ = try deliver(run, captures[0])
         },
         StepDefinition(
             "the program acknowledges the control message \(quoted)",
             example: "When the program acknowledges the control message \"refresh\""
         ) { run, captures, _ in
-            _ = try acknowledgedReply(run, to: run.expand(captures[0]))
+            _ = try acknowledgedReply(run, to: captures[0])
         },
         StepDefinition(
             "the program replies \(quoted) to the control message \(quoted)",
-            example: "Then the program replies \"pong\" to the control message \"ping\""
+            example: "Then the program replies \"pong\" to the control message \"ping\"", values: [0: .expected]
         ) { run, captures, _ in
-            let expected = run.expand(captures[0])
-            let message = run.expand(captures[1])
+            let expected = captures[0]
+            let message = captures[1]
             let reply = try acknowledgedReply(run, to: message)
             guard reply == expected else {
                 throw StepFailure("the program replied \"\(reply)\" to the control message \"\(message)\", not \"\(expected)\"")
@@ -234,7 +245,7 @@ package enum StepCatalog {
         },
         StepDefinition(
             "the server received \(StepNumbers.capture) requests? to \"([A-Z]+) (\\S+)\"",
-            example: "Then the server received 1 request to \"GET /message\"",
+            example: "Then the server received 1 request to \"GET /message\"", values: [2: .expected],
             check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) ?? RouteTarget.problem($0[2]) }
         ) { run, captures, _ in
             // The program may send the request a moment after launch, and more later: the count is watched over
@@ -269,6 +280,7 @@ package enum StepCatalog {
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)",
             example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\"",
+            values: [1: .expected, 2: .expected, 3: .expected],
             check: { RouteTarget.problem($0[1]) }
         ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
@@ -279,6 +291,7 @@ package enum StepCatalog {
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with query \(quoted) \(quoted)",
             example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\"",
+            values: [1: .expected, 2: .expected, 3: .expected],
             check: { RouteTarget.problem($0[1]) }
         ) { run, captures, _ in
             let matching = try requests(run, captures[0], captures[1])
@@ -289,6 +302,7 @@ package enum StepCatalog {
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:",
             example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\"",
+            values: [1: .expected], docString: .expectedJSON,
             check: { RouteTarget.problem($0[1]) }
         ) { run, captures, step in
             guard let text = step.docString?.content else { throw StepFailure("this step needs a doc string with the JSON", kind: .error) }
@@ -323,16 +337,31 @@ package enum StepCatalog {
 
     // MARK: Helpers
 
-    private static func table(_ step: GherkinDocument.Step) throws(StepFailure) -> [(String, String)] {
+    private static func table(_ step: GherkinDocument.Step) throws(StepFailure) -> [(String, String, Int)] {
         guard let table = step.dataTable else { throw StepFailure("this step needs a table: | key | value |", kind: .error) }
-        var rows = table.rows
-        if rows.first.map({ $0.map { $0.lowercased() } == ["key", "value"] }) == true { rows.removeFirst() }
-        var pairs: [(String, String)] = []
-        for row in rows {
+        var pairs: [(String, String, Int)] = []
+        for (index, row) in table.rows.enumerated() {
+            if index == 0 && row.map({ $0.lowercased() }) == ["key", "value"] { continue }
             guard row.count == 2 else { throw StepFailure("each row needs two cells: | key | value |", kind: .error) }
-            pairs.append((row[0], row[1]))
+            pairs.append((row[0], row[1], index < table.rowPositions.count ? table.rowPositions[index].line : table.line + index))
         }
         return pairs
+    }
+
+    /// Sets a flag once: a key the scenario set already (two rows, two steps, or two `${NAME}`s with one value) fails
+    /// naming both lines; the last one never silently wins.
+    private static func setFlag(_ run: ScenarioRun, _ kind: String, _ key: String, _ value: String, line: Int) throws(StepFailure) {
+        let name = "\(kind) \"\(key.escapingControlCharacters())\""
+        if let earlier = run.flagLines[name] {
+            throw StepFailure(
+                "the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one", kind: .error)
+        }
+        run.flagLines[name] = line
+        switch kind {
+        case "feature flag": run.featureFlags[key] = FlagValue.inferred(from: value)
+        case "automation flag": run.automationFlags[key] = FlagValue.inferred(from: value)
+        default: run.environment.append((key, value))
+        }
     }
 
     private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {

@@ -14,11 +14,17 @@ package struct StepDefinition: @unchecked Sendable {
     let durationCaptures: [Int]
     /// Checks the captures when a feature file loads, before anything runs: the problem, or nil.
     let check: @Sendable ([String]) -> String?
+    /// How each capture's `${NAME}`s are expanded before `run` sees it (``StepValue``); a capture not listed is
+    /// ``StepValue/text``. Every built-in step goes through ``ScenarioRun/expandedValues(_:_:_:)``: none expands its own.
+    let values: [Int: StepValue]
+    /// How the step's doc string is expanded (its table's cells are always ``StepValue/text``).
+    let docString: StepValue
     /// Throws ``StepFailure`` (any other error counts as a failure with its text).
     let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
 
     init(
-        _ pattern: String, example: String, durationCaptures: [Int] = [], check: @escaping @Sendable ([String]) -> String? = { _ in nil },
+        _ pattern: String, example: String, durationCaptures: [Int] = [], values: [Int: StepValue] = [:], docString: StepValue = .text,
+        check: @escaping @Sendable ([String]) -> String? = { _ in nil },
         _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
     ) {
         // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
@@ -28,6 +34,8 @@ package struct StepDefinition: @unchecked Sendable {
         self.example = example
         self.durationCaptures = durationCaptures
         self.check = check
+        self.values = values
+        self.docString = docString
         self.run = run
     }
 

@@ -36,7 +36,8 @@ package enum StepText {
           ${NAME} is replaced by a --define, an earlier Given the environment variable step, or the environment,
             once (a value holding ${…} is not read again). In When I run and When I launch the program with, the
             line is split into words first and ${NAME} replaced inside each word, as a shell does with "${NAME}":
-            a value is data (spaces and quotes in it never split or quote); '…' does not stop it.
+            a value is data (spaces and quotes in it never split or quote); '…' does not stop it. ${HOME} and
+            ${TMPDIR} are the scenario's own. In what a Then step compares, a ${NAME} with an empty value fails it.
           Output and files are compared as bytes: the expected text's UTF-8 against what was written (Then I see,
             the output is:, the file contains / is:, snapshots). No Unicode normalization (NFC café is not NFD
             café) and invalid UTF-8 never equals U+FFFD; in the output is: and snapshots a line's [..] is any
@@ -44,6 +45,7 @@ package enum StepText {
             (\\... is the line ..., \\\\x is \\x): --update-snapshots writes the program's lines so.
           Then I see a line matching "…" takes a regular expression (the subset stubs use); one it cannot use,
             or one that matches empty text (x*, a|), is an error when the file loads (check, test, --dry-run exit 3).
+            A ${NAME} in it is literal text.
 
         """
 }

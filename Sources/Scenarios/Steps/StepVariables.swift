@@ -9,6 +9,27 @@ package enum StepVariables {
         "SUT_AUTOMATION",
     ]
 
+    /// The isolation names each scenario sets to directories of its own (`HOME`, `TMPDIR`, `XDG_*`): `${HOME}` is the
+    /// scenario's home, as `$HOME` is to its program (the caller's real home once leaked into steps that wrote there).
+    /// A `Given the environment variable` step may set them (its program gets that value, and so does `${NAME}`).
+    package static let isolated: Set<String> = Set(ScratchDirectory.isolated.map(\.variable))
+
+    /// Every name the run sets for each scenario: a `-D` of one would change `${NAME}` but not what the program gets.
+    package static let runOwned: Set<String> = runTime.union(isolated)
+
+    /// `value` as a regular expression that matches it literally: every ASCII character but letters and digits
+    /// escaped (`\.` is the character itself to the linear engine; letters and digits escaped mean classes).
+    package static func regexLiteral(_ value: String) -> String {
+        var literal = ""
+        for scalar in value.unicodeScalars {
+            if scalar.isASCII && !(("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)) {
+                literal.unicodeScalars.append("\\")
+            }
+            literal.unicodeScalars.append(scalar)
+        }
+        return literal
+    }
+
     /// The `${NAME}`s in `text`, in order.
     package static func names(in text: String) -> [String] {
         var names: [String] = []
@@ -91,11 +112,11 @@ package enum StepVariables {
             for step in pickle.steps {
                 for name in names(in: expandedText(of: step))
                 where defines[name] == nil && environment[name] == nil
-                    && !runTime.contains(name) && !scenarioNames.contains(name)
+                    && !runOwned.contains(name) && !scenarioNames.contains(name)
                 {
                     let problem =
                         "\(pickle.uri):\(step.line): ${\(name)} is not defined; pass --define \(name)=VALUE, set it in the environment, "
-                        + "or use one the scenario's program gets (\(runTime.sorted().joined(separator: ", ")))"
+                        + "or use one the scenario's program gets (\(runOwned.sorted().joined(separator: ", ")))"
                     if seen.insert(problem).inserted { problems.append(problem) }
                 }
                 if let name = environmentStepName(step.text) { scenarioNames.insert(name) }

@@ -94,6 +94,10 @@ package enum UserSteps {
                     problems.append("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
                     continue
                 }
+                if let problem = StepCatalog.nulProblem(inWords: run) {
+                    problems.append("\(source): \(problem)")
+                    continue
+                }
                 let step: UserStep
                 do {
                     step = try UserStep(pattern: pattern, run: run, source: source, directory: FileSystem.directory(of: path))

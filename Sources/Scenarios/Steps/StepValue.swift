@@ -1,0 +1,80 @@
+import AutomationSupport
+
+/// How a built-in step's value is expanded when the step runs. Every capture, doc string and table cell of a
+/// built-in step goes through ``ScenarioRun/expandedValues(_:_:_:)`` before the step sees it, so no step can
+/// forget `${NAME}` (a request count on `"DELETE /users/${ID}"` compared against the text as written once
+/// passed after the program sent `DELETE /users/7`).
+package enum StepValue: Sendable, Equatable {
+    /// `${NAME}` replaced by its value, in one pass.
+    case text
+    /// An assertion's expected text: as ``text``, and a `${NAME}` whose value is empty fails the step wherever it
+    /// stands in the value (`"myapp ${VERSION}"` with `-D VERSION=` would check only `"myapp "`).
+    case expected
+    /// As written: the step expands it in its own way (a command line is split into words first, an input path is
+    /// relative to the feature file unless it starts with `${NAME}`, a variable's name is checked at load).
+    case raw
+    /// A regular expression: each value is matched literally (escaped), as Cucumber users expect of a value; an
+    /// empty value fails as ``expected`` does.
+    case regex
+    /// A JSON doc string: `${NAME}` inside its strings only (a value holding `"` cannot change its shape).
+    case json
+    /// A JSON doc string the step compares with: `${NAME}` inside its strings only, and empty values fail as ``expected``.
+    case expectedJSON
+    /// ``json`` when capture N is not empty (`… answers 200 with JSON:`), else ``text``.
+    case jsonWhen(Int)
+}
+
+extension ScenarioRun {
+    /// A built-in step's captures and step with every `${NAME}` expanded as `definition` says (``StepValue``).
+    func expandedValues(
+        _ definition: StepDefinition, _ captures: [String], _ step: GherkinDocument.Step
+    ) throws(StepFailure) -> ([String], GherkinDocument.Step) {
+        var values: [String] = []
+        for (index, capture) in captures.enumerated() {
+            values.append(try expandValue(capture, as: definition.values[index] ?? .text))
+        }
+        var step = step
+        if let content = step.docString?.content {
+            var kind = definition.docString
+            if case .jsonWhen(let index) = kind { kind = index < captures.count && !captures[index].isEmpty ? .json : .text }
+            step.docString?.content = try expandValue(content, as: kind)
+        }
+        if var table = step.dataTable {
+            table.rows = table.rows.map { $0.map(expand) }
+            step.dataTable = table
+        }
+        return (values, step)
+    }
+
+    /// One value expanded as `kind` says.
+    func expandValue(_ text: String, as kind: StepValue) throws(StepFailure) -> String {
+        switch kind {
+        case .raw: return text
+        case .text, .jsonWhen: return expand(text)
+        case .expected:
+            try refuseEmptyValues(in: text)
+            return expand(text)
+        case .regex:
+            try refuseEmptyValues(in: text)
+            return StepVariables.substitute(text) { StepVariables.regexLiteral(variable($0) ?? "") }
+        case .json: return try expandJSON(text)
+        case .expectedJSON:
+            try refuseEmptyValues(in: text)
+            return try expandJSON(text)
+        }
+    }
+
+    /// Fails when a `${NAME}` in an expected value has an empty value: the step would check less than it says.
+    func refuseEmptyValues(in text: String) throws(StepFailure) {
+        var empty: [String] = []
+        for name in StepVariables.names(in: text) where (variable(name) ?? "").isEmpty && !empty.contains("${\(name)}") {
+            empty.append("${\(name)}")
+        }
+        guard !empty.isEmpty else { return }
+        let shown = text.count > 120 ? String(text.prefix(120)) + "…" : text
+        throw StepFailure(
+            "\"\(shown.escapingControlCharacters())\": \(empty.joined(separator: ", ")) \(empty.count == 1 ? "is" : "are") empty, so this step "
+                + "would check less than it says (a -D VERSION=\"$VERSION\" with the variable unset?); give \(empty.count == 1 ? "it" : "them") a value",
+            kind: .error)
+    }
+}
