@@ -89,7 +89,8 @@ extension MockServer {
     /// Java's `URLDecoder` (WireMock's) refuses them.
     private static func badQuery(_ request: HTTPRequest) -> String? {
         guard let query = request.rawQuery, let bad = PercentEncoding.badEscape(in: Substring(query)) else { return nil }
-        return "sut-launch: the query of \(request.method) \(request.target.prefix(200)) holds \"\(bad)\", not a percent escape (% and two hex digits): encode % as %25"
+        return
+            "sut-launch: the query of \(request.method) \(request.target.prefix(200)) holds \"\(bad)\", not a percent escape (% and two hex digits): encode % as %25"
             .escapingControlCharacters()
     }
 
