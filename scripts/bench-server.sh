@@ -19,6 +19,8 @@
 #
 # Usage: scripts/bench-server.sh      (needs wrk and nginx: apt-get install -y wrk nginx-light; python3)
 #   DURATION=10s CONNECTIONS=10 THREADS=2 scripts/bench-server.sh
+#   ONLY=wiremock scripts/bench-server.sh     (part 6 alone)
+#   SUT_BINARY=.build/static/release/sut-launch scripts/bench-server.sh     (that binary, not built here)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,15 +32,19 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-for tool in wrk nginx python3; do
+for tool in wrk python3 $([ "${ONLY:-}" = wiremock ] || echo nginx); do
     command -v "$tool" >/dev/null || { echo "bench-server: $tool not found; install it with: apt-get install -y wrk nginx-light python3" >&2; exit 2; }
 done
 
-echo "building sut-launch (scripts/build-release.sh: release, one static executable on Linux)..." >&2
-LINKED="$("$ROOT/scripts/build-release.sh")"
+if [ -n "${SUT_BINARY:-}" ]; then
+    LINKED="$SUT_BINARY" # a release binary built already (scripts/build-release.sh prints its path)
+else
+    echo "building sut-launch (scripts/build-release.sh: release, one static executable on Linux)..." >&2
+    LINKED="$("$ROOT/scripts/build-release.sh")"
+fi
 # Measured installed, as docs/ci.md has CI machines do it (bench-launch.sh says why the linker's file differs).
 mkdir -p "$WORK/bin"
-install -m 755 "$LINKED" "$WORK/bin/"
+install -m 755 "$LINKED" "$WORK/bin/sut-launch"
 SUT="$WORK/bin/sut-launch"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -95,25 +101,6 @@ open(f"{work}/multipart.lua", "w").write(wrk_post.split('wrk.headers["Content-Ty
     + f'wrk.headers["Content-Type"] = "multipart/form-data; boundary={boundary}"\nwrk.body = {json.dumps(part)}\n')
 PY
 
-NGINX_PORT=$(free_port)
-mkdir -p "$WORK/nginx"
-cat > "$WORK/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-error_log $WORK/nginx/error.log;
-pid $WORK/nginx/nginx.pid;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  server {
-    listen 127.0.0.1:$NGINX_PORT;
-    location = /message { default_type text/plain; return 200 "Hello world"; }
-  }
-}
-CONF
-nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
-PIDS+=($!)
-
 start_server() { # $1 routes file, $2 name: sets PID_$2 and PORT_$2 (no subshell, so cleanup sees the pid)
     local port; port=$(free_port)
     "$SUT" serve -q --port "$port" "$1" > /dev/null 2>&1 &
@@ -133,6 +120,94 @@ PY
 }
 rps() { wrk -t"$THREADS" -c"${2:-$CONNECTIONS}" -d"$DURATION" "http://127.0.0.1:$1${3:-/message}" | awk '/Requests\/sec/ {print $2}'; }
 
+# WireMock mappings, 1,000 each: a POST that goes through the newer matchers (JSON, JSONPath, date,
+# hasExactly/includes, basic auth) and one through multipartPatterns, each also sent to 1,000 plain mappings (method
+# and urlPath) that answer the same bytes; a plain GET for scale. Each server is asked for mapping 500 or 501.
+# Beside requests/s, each side's CPU per request (the server's user + system time over wrk's count): on a shared
+# VM the wall clock moves by tens of percent between runs, the server's CPU time much less.
+wiremock_part() {
+    start_server "$WORK/wm-plain" WMPLAIN; wait_port "$PORT_WMPLAIN"
+    start_server "$WORK/wm-plain-post" WMPOST; wait_port "$PORT_WMPOST"
+    start_server "$WORK/wm-matchers" WMMATCH; wait_port "$PORT_WMMATCH"
+    local check port ports round
+    for check in "-X GET /plain/500" "-X POST -u u:p -H X-Date:2021-06-14T12:13:14Z -H Accept:application/json -H Content-Type:application/json --data {\"items\":[2,1],\"id\":501} /matched/501?tag=b&tag=a"; do
+        ports=("$PORT_WMPLAIN"); [[ "$check" == *matched* ]] && ports=("$PORT_WMMATCH" "$PORT_WMPOST")
+        for port in "${ports[@]}"; do
+            # shellcheck disable=SC2086 # the words of $check are curl's arguments
+            curl -sf -o /dev/null ${check% *} "http://127.0.0.1:$port${check##* }" || { echo "bench-server: the WireMock bench request ${check##* } is not answered by its mapping" >&2; exit 1; }
+        done
+    done
+    WM_PLAIN_RPS=$(rps "$PORT_WMPLAIN" "$CONNECTIONS" /plain/500)
+    # Each pair alternates twice (plain, matchers, plain, matchers) and keeps each side's best: a busy machine's slow
+    # phase then lands on both sides rather than on one.
+    for round in 1 2; do
+        wm_rps "$PID_WMPOST" "$PORT_WMPOST" matched "/matched/501?tag=b&tag=a" WM_POST_JSON
+        wm_rps "$PID_WMMATCH" "$PORT_WMMATCH" matched "/matched/501?tag=b&tag=a" WM_MATCHERS
+    done
+    for round in 1 2; do
+        wm_rps "$PID_WMPOST" "$PORT_WMPOST" multipart "/matched/500?tag=a&tag=b" WM_POST_MULTIPART
+        wm_rps "$PID_WMMATCH" "$PORT_WMMATCH" multipart "/matched/500?tag=a&tag=b" WM_MULTIPART
+    done
+}
+best() { printf '%s\n' "$@" | sort -g | tail -1; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# wm_rps PID PORT LUA PATH NAME: keeps the best requests/s in NAME_RPS and the least server CPU microseconds per
+# request in NAME_CPU.
+wm_rps() {
+    local before after out count rate us rps_var="$5_RPS" cpu_var="$5_CPU"
+    before=$(cpu_ticks "$1")
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/$3.lua" "http://127.0.0.1:$2$4")
+    after=$(cpu_ticks "$1")
+    count=$(awk '/requests in/ {print $1}' <<< "$out")
+    rate=$(awk '/Requests\/sec/ {print $2}' <<< "$out")
+    us=$(python3 -c "print(f'{($after - $before) * 1e6 / $(getconf CLK_TCK) / max($count, 1):.2f}')")
+    printf -v "$rps_var" '%s' "$(best "${!rps_var:-0}" "$rate")"
+    printf -v "$cpu_var" '%s' "$(printf '%s\n' "${!cpu_var:-1e9}" "$us" | sort -g | head -1)"
+}
+wiremock_line() {
+    python3 - "$WM_PLAIN_RPS" "$WM_MATCHERS_RPS" "$WM_MULTIPART_RPS" "$WM_POST_JSON_RPS" "$WM_POST_MULTIPART_RPS" \
+        "$WM_MATCHERS_CPU" "$WM_MULTIPART_CPU" "$WM_POST_JSON_CPU" "$WM_POST_MULTIPART_CPU" <<'PY'
+import sys
+wm_plain, wm_matchers, wm_multipart, wm_post_json, wm_post_multipart = map(float, sys.argv[1:6])
+cpu_matchers, cpu_multipart, cpu_post_json, cpu_post_multipart = map(float, sys.argv[6:10])
+ok = lambda c: "PASS" if c else "FAIL"
+json_ratio, multipart_ratio = wm_matchers / wm_post_json, wm_multipart / wm_post_multipart
+print(f"WireMock mappings, 1,000 each (-c10, the same request to both): the newer matchers {wm_matchers:,.0f} req/s vs plain "
+      f"{wm_post_json:,.0f} ({json_ratio:.2f} x); multipart {wm_multipart:,.0f} vs plain {wm_post_multipart:,.0f} "
+      f"({multipart_ratio:.2f} x); target >= 0.8: {ok(min(json_ratio, multipart_ratio) >= 0.8)} "
+      f"(a bodyless GET to 1,000 plain url mappings: {wm_plain:,.0f} req/s)")
+print(f"  the server's CPU per request: the newer matchers {cpu_matchers:.1f} us vs plain {cpu_post_json:.1f} us "
+      f"({cpu_post_json / cpu_matchers:.2f} x); multipart {cpu_multipart:.1f} us vs plain {cpu_post_multipart:.1f} us "
+      f"({cpu_post_multipart / cpu_multipart:.2f} x)")
+PY
+}
+# ONLY=wiremock: the WireMock part alone (no nginx needed).
+if [ "${ONLY:-}" = wiremock ]; then
+    wiremock_part
+    wiremock_line
+    exit 0
+fi
+
+NGINX_PORT=$(free_port)
+mkdir -p "$WORK/nginx"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+error_log $WORK/nginx/error.log;
+pid $WORK/nginx/nginx.pid;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location = /message { default_type text/plain; return 200 "Hello world"; }
+  }
+}
+CONF
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
+PIDS+=($!)
+
+
 wait_port "$NGINX_PORT"
 start_server "$WORK/routes-1.json" ONE; PORT1=$PORT_ONE; wait_port "$PORT1"
 start_server "$WORK/routes-10000.json" TENK; PID10K=$PID_TENK; PORT10K=$PORT_TENK; wait_port "$PORT10K"
@@ -146,32 +221,7 @@ TENK_RPS=$(rps "$PORT10K")
 PLAIN_RPS=$(rps "$PORT_TEMPLATED")
 TEMPLATED_RPS=$(rps "$PORT_TEMPLATED" "$CONNECTIONS" "/hello/ada?greeting=hi")
 TENK_HWM_KB=$(awk '/VmHWM/ {print $2}' "/proc/$PID10K/status")
-# WireMock mappings, 1,000 each: a POST that goes through the newer matchers (JSON, JSONPath, date,
-# hasExactly/includes, basic auth) and one through multipartPatterns, each also sent to 1,000 plain mappings (method
-# and urlPath) that answer the same bytes; a plain GET for scale. Each server is asked for mapping 500 or 501.
-start_server "$WORK/wm-plain" WMPLAIN; wait_port "$PORT_WMPLAIN"
-start_server "$WORK/wm-plain-post" WMPOST; wait_port "$PORT_WMPOST"
-start_server "$WORK/wm-matchers" WMMATCH; wait_port "$PORT_WMMATCH"
-for check in "-X GET /plain/500" "-X POST -u u:p -H X-Date:2021-06-14T12:13:14Z -H Accept:application/json -H Content-Type:application/json --data {\"items\":[2,1],\"id\":501} /matched/501?tag=b&tag=a"; do
-    ports=("$PORT_WMPLAIN"); [[ "$check" == *matched* ]] && ports=("$PORT_WMMATCH" "$PORT_WMPOST")
-    for port in "${ports[@]}"; do
-        # shellcheck disable=SC2086 # the words of $check are curl's arguments
-        curl -sf -o /dev/null ${check% *} "http://127.0.0.1:$port${check##* }" || { echo "bench-server: the WireMock bench request ${check##* } is not answered by its mapping" >&2; exit 1; }
-    done
-done
-wm_rps() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/$2.lua" "http://127.0.0.1:$1$3" | awk '/Requests\/sec/ {print $2}'; }
-WM_PLAIN_RPS=$(rps "$PORT_WMPLAIN" "$CONNECTIONS" /plain/500)
-# Each pair alternates twice (plain, matchers, plain, matchers) and keeps each side's best: a busy machine's slow
-# phase then lands on both sides rather than on one.
-best() { printf '%s\n' "$@" | sort -g | tail -1; }
-WM_POST_JSON_RPS=$(wm_rps "$PORT_WMPOST" matched "/matched/501?tag=b&tag=a")
-WM_MATCHERS_RPS=$(wm_rps "$PORT_WMMATCH" matched "/matched/501?tag=b&tag=a")
-WM_POST_JSON_RPS=$(best "$WM_POST_JSON_RPS" "$(wm_rps "$PORT_WMPOST" matched "/matched/501?tag=b&tag=a")")
-WM_MATCHERS_RPS=$(best "$WM_MATCHERS_RPS" "$(wm_rps "$PORT_WMMATCH" matched "/matched/501?tag=b&tag=a")")
-WM_POST_MULTIPART_RPS=$(wm_rps "$PORT_WMPOST" multipart "/matched/500?tag=a&tag=b")
-WM_MULTIPART_RPS=$(wm_rps "$PORT_WMMATCH" multipart "/matched/500?tag=a&tag=b")
-WM_POST_MULTIPART_RPS=$(best "$WM_POST_MULTIPART_RPS" "$(wm_rps "$PORT_WMPOST" multipart "/matched/500?tag=a&tag=b")")
-WM_MULTIPART_RPS=$(best "$WM_MULTIPART_RPS" "$(wm_rps "$PORT_WMMATCH" multipart "/matched/500?tag=a&tag=b")")
+wiremock_part
 echo "wrk -t$THREADS -c256 -d$DURATION..." >&2
 NGINX_RPS_256=$(rps "$NGINX_PORT" 256)
 ONE_RPS_256=$(rps "$PORT1" 256)
@@ -290,16 +340,13 @@ PY
 read -r READY_NGINX READY_ONE READY_1K <<< "$READY"
 
 python3 - "$NGINX_RPS" "$ONE_RPS" "$TENK_RPS" "$READY_NGINX" "$READY_ONE" "$READY_1K" "$TENK_HWM_KB" \
-    "$NGINX_RPS_256" "$ONE_RPS_256" "$CALM_RPS" "$FLOOD_RPS" "$HOSTILE_HWM_KB" "$PLAIN_RPS" "$TEMPLATED_RPS" \
-    "$WM_PLAIN_RPS" "$WM_MATCHERS_RPS" "$WM_MULTIPART_RPS" "$WM_POST_JSON_RPS" "$WM_POST_MULTIPART_RPS" <<'PY'
+    "$NGINX_RPS_256" "$ONE_RPS_256" "$CALM_RPS" "$FLOOD_RPS" "$HOSTILE_HWM_KB" "$PLAIN_RPS" "$TEMPLATED_RPS" <<'PY'
 import sys
 nginx, one, tenk = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
 ready_nginx, ready_one, ready = float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
 hwm = int(sys.argv[7])
 nginx256, one256, calm, flood, hostile_hwm = float(sys.argv[8]), float(sys.argv[9]), float(sys.argv[10]), float(sys.argv[11] or 0), int(sys.argv[12])
 plain, templated = float(sys.argv[13]), float(sys.argv[14])
-wm_plain, wm_matchers, wm_multipart = float(sys.argv[15]), float(sys.argv[16]), float(sys.argv[17])
-wm_post_json, wm_post_multipart = float(sys.argv[18]), float(sys.argv[19])
 ok = lambda c: "PASS" if c else "FAIL"
 print(f"requests/s (-c10): nginx (1 worker) {nginx:,.0f}; sut-launch 1 route {one:,.0f} ({one / nginx:.2f} x nginx, target >= 0.5: {ok(one >= 0.5 * nginx)}); "
       f"10,000 routes {tenk:,.0f} ({tenk / one:.2f} x 1 route, target >= 0.9: {ok(tenk >= 0.9 * one)})")
@@ -308,12 +355,8 @@ print(f"ready (process start to first answered request, median of 30, the three 
       f"(target <= nginx: {ok(ready <= ready_nginx)}); with 1 route {ready_one:.1f} ms; nginx (one process) {ready_nginx:.1f} ms")
 print(f"templating (-c10, same server): a templated answer {templated:,.0f} req/s vs a plain one {plain:,.0f} "
       f"(costs {plain / templated:.2f} x a plain one, target <= 2: {ok(templated * 2 >= plain)})")
-json_ratio, multipart_ratio = wm_matchers / wm_post_json, wm_multipart / wm_post_multipart
-print(f"WireMock mappings, 1,000 each (-c10, the same request to both): the newer matchers {wm_matchers:,.0f} req/s vs plain "
-      f"{wm_post_json:,.0f} ({json_ratio:.2f} x); multipart {wm_multipart:,.0f} vs plain {wm_post_multipart:,.0f} "
-      f"({multipart_ratio:.2f} x); target >= 0.8: {ok(min(json_ratio, multipart_ratio) >= 0.8)} "
-      f"(a bodyless GET to 1,000 plain url mappings: {wm_plain:,.0f} req/s)")
 print(f"peak memory with 10,000 routes after the wrk run: {hwm / 1024:.1f} MB (target < 40 MB: {ok(hwm < 40 * 1024)})")
 print(f"under hostile floods: a normal client {flood:,.0f} req/s vs {calm:,.0f} undisturbed ({flood / calm:.2f} x, target >= 0.5: {ok(flood >= 0.5 * calm)}); "
       f"peak memory {hostile_hwm / 1024:.1f} MB (target < 100 MB: {ok(hostile_hwm < 100 * 1024)})")
 PY
+wiremock_line

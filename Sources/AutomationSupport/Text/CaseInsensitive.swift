@@ -46,7 +46,7 @@ extension String {
     }
 
     /// The answer when ASCII decides it; nil when a non-ASCII byte takes part (Unicode's case rules then decide).
-    private static func asciiEqualsIgnoringCase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool? {
+    static func asciiEqualsIgnoringCase(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard left.count == right.count else {
             // ASCII texts of different lengths differ; only Unicode's case rules can make others equal (K and K).
             for byte in left where byte >= 0x80 { return nil }

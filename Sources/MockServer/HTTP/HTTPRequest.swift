@@ -179,7 +179,10 @@ public struct HTTPRequest: Sendable, Hashable {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " }
                 if let equals = trimmed.firstIndex(of: "=") {
-                    result[String(trimmed[..<equals])] = String(trimmed[trimmed.index(after: equals)...])
+                    // RFC 6265's quoted form: `s="1"` is the value 1, as Jetty (WireMock) reads it.
+                    var value = trimmed[trimmed.index(after: equals)...]
+                    if value.utf8.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+                    result[String(trimmed[..<equals])] = String(value)
                 }
             }
         }
@@ -192,6 +195,20 @@ public struct HTTPRequest: Sendable, Hashable {
 
 /// Percent-decoding for paths and queries.
 package enum PercentEncoding {
+    /// The first `%` not followed by two hex digits (`%zz`, a `%` at the end), as written (at most three
+    /// characters), or nil: Java's `URLDecoder`, which WireMock decodes a query with, throws there.
+    package static func badEscape(in text: Substring) -> String? {
+        var index = text.utf8.startIndex
+        while let percent = text.utf8[index...].firstIndex(of: UInt8(ascii: "%")) {
+            let escape = text.utf8[percent...].prefix(3)
+            guard escape.count == 3, escape.dropFirst().allSatisfy({ FormEncoding.hexValue($0) != nil }) else {
+                return String(decoding: escape, as: UTF8.self)
+            }
+            index = escape.endIndex
+        }
+        return nil
+    }
+
     package static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && text.utf8.contains(UInt8(ascii: "+"))) else { return String(text) }
         var bytes: [UInt8] = []

@@ -63,9 +63,12 @@ package struct RequestHead: Sendable {
         }
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { throw Error(400, "invalid character in the request target") }
         // Bytes that are not UTF-8 would be matched, journaled and forwarded as U+FFFD, which the client never sent.
-        guard let target = String(validating: parts[1], as: UTF8.self) else {
+        guard var target = String(validating: parts[1], as: UTF8.self) else {
             throw Error(400, "the request target is not UTF-8; percent-encode its bytes (%FF)")
         }
+        // A fragment is the client's (RFC 9110 §4.2.5: not sent); one sent anyway is dropped, as Jetty (WireMock) drops
+        // it, rather than read as part of the path or the last query value.
+        if let hash = target.utf8.firstIndex(of: UInt8(ascii: "#")), hash != target.startIndex { target = String(target[..<hash]) }
 
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {

@@ -16,9 +16,11 @@ struct BasicAuthMatcher: Sendable {
     /// nil when one `Authorization` value holds these credentials. A near miss names the user it expected and the
     /// user the request sent; never a password, from either side.
     func mismatch(_ request: HTTPRequest) -> Mismatch? {
+        // `headerValue` is ASCII: a value equal to it in any case is ASCII of its length (no copy lower-cased per request).
+        for entry in request.headers.entries where entry.name.equalsIgnoringASCIICase("Authorization") {
+            if entry.value.equalsIgnoringASCIICase(headerValue) { return nil }
+        }
         let values = request.headers.values("Authorization")
-        let expected = headerValue.lowercased()
-        if values.contains(where: { $0.lowercased() == expected }) { return nil }
         return Mismatch(
             field: "basic auth", expected: "user \"\(username)\" and the mapping's password",
             actual: values.isEmpty ? "no Authorization header" : values.map(sentUser).joined(separator: ", "), weight: 1)

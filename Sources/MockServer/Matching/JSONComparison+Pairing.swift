@@ -4,6 +4,7 @@ extension JSONComparison {
     /// Whether every expected element can have an actual element of its own that it matches (json-unit's
     /// `ignoreArrayOrder`; `expected` is not longer than `actual`).
     mutating func matchesInAnyOrder(_ expected: [JSONNode], _ actual: [JSONNode]) -> Bool {
+        if actual.count <= Self.smallArray { return matchesSmallInAnyOrder(expected, actual) }
         // 1. Equal elements pair by their canonical key: an element equal to an actual one in every respect can take
         // it, as any other expected element that matches it matches what this one matches.
         var byKey: [String: [Int]] = [:]
@@ -39,6 +40,48 @@ extension JSONComparison {
             guard pairing.augment(row, &visited, &self, depth: 0), remaining >= 0 else { return false }
         }
         return remaining >= 0
+    }
+
+    /// Arrays up to this many actual elements pair by comparing elements directly: a canonical key per element (texts
+    /// built, sorted, hashed) cost more than the few comparisons (callgrind: `[1, 2]` against `[2, 1]` was a third of
+    /// a request's matching).
+    static let smallArray = 16
+
+    /// ``matchesInAnyOrder(_:_:)`` for a small array: Kuhn's augmenting paths over the pairs, each pair compared at
+    /// most once, the state on the stack (no dictionary, no key text).
+    private mutating func matchesSmallInAnyOrder(_ expected: [JSONNode], _ actual: [JSONNode]) -> Bool {
+        let columns = actual.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: expected.count * columns + columns) { memory in
+            // Per pair: 0 not compared yet, 1 fits, -1 does not; then each column's row, -1 while it is free.
+            let known = UnsafeMutableBufferPointer(rebasing: memory[..<(expected.count * columns)])
+            let owner = UnsafeMutableBufferPointer(rebasing: memory[(expected.count * columns)...])
+            known.initialize(repeating: 0)
+            owner.initialize(repeating: -1)
+            for row in expected.indices {
+                var visited: UInt32 = 0
+                guard Self.augment(row, expected, actual, known, owner, &visited, &self), remaining >= 0 else { return false }
+            }
+            return remaining >= 0
+        }
+    }
+
+    private static func augment(
+        _ row: Int, _ expected: [JSONNode], _ actual: [JSONNode], _ known: UnsafeMutableBufferPointer<Int>,
+        _ owner: UnsafeMutableBufferPointer<Int>, _ visited: inout UInt32, _ comparison: inout JSONComparison
+    ) -> Bool {
+        for column in actual.indices where visited & (1 << column) == 0 {
+            comparison.remaining -= 1
+            guard comparison.remaining >= 0 else { return false }
+            let slot = row * actual.count + column
+            if known[slot] == 0 { known[slot] = comparison.matches(expected[row], actual[column]) ? 1 : -1 }
+            guard known[slot] == 1 else { continue }
+            visited |= 1 << column
+            if owner[column] < 0 || augment(owner[column], expected, actual, known, owner, &visited, &comparison) {
+                owner[column] = row
+                return true
+            }
+        }
+        return false
     }
 
     /// A text that two values share exactly when they are equal with array order ignored (members sorted by name,

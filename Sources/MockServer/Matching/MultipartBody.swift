@@ -99,39 +99,57 @@ enum MultipartBody {
     /// the bytes (CR LF, `:` and the trimmed bytes are ASCII, never inside a UTF-8 sequence): String's own split with
     /// a "\r\n" separator, and a String per line, took a fifth of a multipart request's time.
     private static func parseHeaders(_ bytes: ArraySlice<UInt8>) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        // The logical line so far: a slice of the body, copied only when a continuation line is joined to it.
-        var pending: ArraySlice<UInt8>?
-        var joined: [UInt8]?
-        func flush() {
-            guard let line = joined.map({ $0[...] }) ?? pending, let colon = line.firstIndex(of: 0x3A) else { return }
-            headers.add(text(javaTrimmed(line[..<colon])), text(javaTrimmed(line[(colon + 1)...])))
-        }
-        func take(_ line: ArraySlice<UInt8>) {
-            if let first = line.first, first == 0x20 || first == 0x09, let current = pending {
-                if joined == nil { joined = Array(current) }
-                joined?.append(0x20)
-                joined?.append(contentsOf: javaTrimmed(line))
-            } else if !line.isEmpty {
-                flush()
-                pending = line
-                joined = nil
+        bytes.withUnsafeBufferPointer { buffer in
+            var entries: [(name: String, value: String)] = []
+            entries.reserveCapacity(2)
+            // The logical line so far (start, end), joined with its continuation lines only when there are some.
+            var pending: Range<Int>?
+            var joined: [UInt8]?
+            func flush() {
+                if let joined {
+                    joined.withUnsafeBufferPointer { add(entries: &entries, $0, 0..<$0.count) }
+                } else if let pending {
+                    add(entries: &entries, buffer, pending)
+                }
             }
-        }
-        var start = bytes.startIndex
-        var index = start
-        while index + 1 < bytes.endIndex {
-            if bytes[index] == 0x0D && bytes[index + 1] == 0x0A {
-                take(bytes[start..<index])
-                index += 2
-                start = index
-            } else {
-                index += 1
+            func take(_ line: Range<Int>) {
+                if let first = line.first.map({ buffer[$0] }), first == 0x20 || first == 0x09, let current = pending {
+                    if joined == nil { joined = Array(buffer[current]) }
+                    joined?.append(0x20)
+                    joined?.append(contentsOf: buffer[trimmed(buffer, line.lowerBound, line.upperBound)])
+                } else if !line.isEmpty {
+                    flush()
+                    pending = line
+                    joined = nil
+                }
             }
+            var start = 0
+            var index = 0
+            while index + 1 < buffer.count {
+                if buffer[index] == 0x0D && buffer[index + 1] == 0x0A {
+                    take(start..<index)
+                    index += 2
+                    start = index
+                } else {
+                    index += 1
+                }
+            }
+            take(start..<buffer.count)
+            flush()
+            return HTTPHeaders(entries)
         }
-        take(bytes[start...])
-        flush()
-        return headers
+    }
+
+    /// One header line (`line` of `bytes`) as FileUpload keeps it: skipped without a `:`, name and value trimmed.
+    private static func add(entries: inout [(name: String, value: String)], _ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) {
+        guard let colon = line.first(where: { bytes[$0] == 0x3A }) else { return }
+        let name = trimmed(bytes, line.lowerBound, colon)
+        let value = trimmed(bytes, colon + 1, line.upperBound)
+        entries.append(
+            (
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
+            ))
     }
 
     /// Java's `String.trim()` on UTF-8: every byte up to 0x20 (the characters up to U+0020) off both ends.

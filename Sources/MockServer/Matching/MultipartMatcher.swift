@@ -17,19 +17,27 @@ struct MultipartMatcher: Sendable {
     /// Whether the request's parts satisfy the pattern. `ALL` over no parts does not (WireMock answers 500 there).
     func matches(_ parsed: MultipartBody.Parsed, budget: inout Int) -> Bool {
         guard case .parts(let parts) = parsed, !parts.isEmpty else { return false }
-        switch matchingType {
-        case .any: return parts.contains { budget >= 0 && matches(part: $0, budget: &budget) }
-        case .all: return parts.allSatisfy { budget >= 0 && matches(part: $0, budget: &budget) }
+        // Loops, not closures: this runs for every multipart mapping a request reaches.
+        let any = matchingType == .any
+        for part in parts {
+            guard budget >= 0 else { return false }
+            if matches(part: part, budget: &budget) == any { return any }
         }
+        return !any
     }
 
     func matches(part: MultipartBody.Part, budget: inout Int) -> Bool {
         guard part.notUTF8 == nil else { return false } // headers read with U+FFFD match nothing (the near miss says why)
-        return headers.allSatisfy { $0.matcher.matches(values: part.headers.values($0.name), budget: &budget) }
-            && bodyPatterns.allSatisfy {
-                budget -= MatchBudget.decoding(part.body.count)
-                return budget >= 0 && $0.matches(body: part.body, text: String(decoding: part.body, as: UTF8.self), budget: &budget)
-            }
+        for (name, matcher) in headers where !matcher.matches(values: part.headers.values(name), budget: &budget) { return false }
+        guard !bodyPatterns.isEmpty else { return true }
+        budget -= MatchBudget.decoding(part.body.count)
+        guard budget >= 0 else { return false }
+        // The part's text made once for all its body patterns.
+        let text = String(decoding: part.body, as: UTF8.self)
+        for pattern in bodyPatterns {
+            guard budget >= 0, pattern.matches(body: part.body, text: text, budget: &budget) else { return false }
+        }
+        return true
     }
 
     /// `any part with header Content-Disposition containing "name=\"info\"" and body equal to "x"`.

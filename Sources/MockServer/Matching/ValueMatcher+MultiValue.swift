@@ -15,12 +15,20 @@ extension ValueMatcher {
         case .includes(let matchers):
             return !values.isEmpty && matchers.allSatisfy { $0.nearestMatches(values, &budget) }
         default:
+            // One value is its own nearest: the result is whether it matches (no distances, no closure).
+            if values.count == 1 { return matches(values[0], budget: &budget) }
             return values.isEmpty ? matches(nil, budget: &budget) : nearestMatches(values, &budget)
         }
     }
 
     private func nearestMatches(_ values: [String], _ budget: inout Int) -> Bool {
-        Self.bestMatch(values) { wireMockResult($0, budget: &budget) }
+        switch self {
+        case .date, .and, .or: return Self.bestMatch(values) { wireMockResult($0, budget: &budget) }
+        default:
+            // Distance 0 for a match and 1 otherwise: the nearest value matches when any does (the first that does).
+            for value in values where matches(value, budget: &budget) { return true }
+            return false
+        }
     }
 
     /// WireMock's `getBestMatch`: of several values, the one with the least distance decides (the first of equals).

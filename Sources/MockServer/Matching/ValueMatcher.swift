@@ -68,7 +68,7 @@ indirect enum ValueMatcher: Sendable {
                 return value.utf8.elementsEqual(expected.utf8)
             }
             budget -= MatchBudget.folding(bytes)
-            return value.lowercased().utf8.elementsEqual(expected.lowercased().utf8)
+            return value.javaEqualsIgnoringCase(expected)
         case .contains(let expected, let caseInsensitive):
             guard caseInsensitive else {
                 budget -= MatchBudget.scanning(bytes)
