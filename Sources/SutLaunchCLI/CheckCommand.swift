@@ -126,9 +126,11 @@ package enum CheckCommand {
         var problems =
             loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
             + StepVariables.problems(pickles, defines: variables.defines, environment: variables.environment)
-        // What the run would find before launching: stub files, fixture directories, programs (as --dry-run).
+        // What the run would find in the suite's own inputs before launching: stub files, fixture directories, a
+        // program's path (--dry-run also checks PATH and -D PROGRAM, which belong to the run).
         if problems.isEmpty {
-            problems += ScenarioPreflight.problems(pickles, defines: variables.defines, environment: variables.environment)
+            problems += ScenarioPreflight.problems(
+                pickles, defines: variables.defines, environment: variables.environment, runsHere: false)
         }
         for problem in problems { Console.error(problem) }
         if problems.isEmpty && !stepsRefused { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }

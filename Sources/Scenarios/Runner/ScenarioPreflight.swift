@@ -8,7 +8,13 @@ import ProcessEngine
 /// `${NAME}` that is neither defined nor in the environment is left to the run (it may be set by an earlier step).
 package enum ScenarioPreflight {
     /// One `file:line: problem` per step that would fail, each file named once per problem.
-    package static func problems(_ pickles: [Pickle], defines: [String: String], environment: [String: String]) -> [String] {
+    /// - Parameter runsHere: true for `test --dry-run`, which has the run's own command line and environment: a command
+    ///   PATH does not find, or a launch with no program (no `-D PROGRAM`), is what the run would meet. `check` lints a
+    ///   suite apart from its run (often before the build, on another machine, without the run's `-D PROGRAM`): it
+    ///   checks what the suite itself names (stub files, fixtures, a program's path) and leaves those two to the run.
+    package static func problems(
+        _ pickles: [Pickle], defines: [String: String], environment: [String: String], runsHere: Bool = true
+    ) -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
         var stubs: [String: String?] = [:] // a stub file read once however many scenarios name it
@@ -33,14 +39,15 @@ package enum ScenarioPreflight {
                         continue
                     }
                     program = expanded.contains("/") ? path(written, directory, value) : expanded
-                } else if step.text.hasPrefix("I run \""), !setsPath, let command = command(step.text, value) {
+                } else if runsHere, step.text.hasPrefix("I run \""), !setsPath, let command = command(step.text, value) {
                     // A command name looked up in PATH (a path is the scenario's own file, made as it runs: not checked).
                     problem = ProgramCheck.problem(command, path: environment["PATH"])
                 } else if step.text.hasPrefix("I launch the program") {
                     // Checked where the run would fail: at the launch, whichever way the program was named.
                     if let program {
-                        problem = program == "${}" ? nil : ProgramCheck.problem(program, path: environment["PATH"])
-                    } else {
+                        let checked = program != "${}" && (runsHere || program.contains("/"))
+                        problem = checked ? ProgramCheck.problem(program, path: environment["PATH"]) : nil
+                    } else if runsHere {
                         problem = "no program to launch: add Given the program \"path\" (or pass --define PROGRAM=path)"
                     }
                 }
