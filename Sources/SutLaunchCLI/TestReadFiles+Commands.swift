@@ -16,7 +16,7 @@ extension TestReadFiles {
                 throw UsageError(.wouldOverwrite(output: output.origin, input: command.origin))
             }
         }
-        guard let directory = options.coverage.directory, let dir = FileSystem.resolvedPath(directory) else { return }
+        guard options.coverage.directory != nil else { return }
         var inputs = commandLine(options).map { (path: $0.path, origin: $0.origin, tree: false) }
         inputs += commands.map { ($0.path, $0.origin, false) }
         for found in found(options, featureFiles: featureFiles, pickles: pickles, environment: environment) {
@@ -27,18 +27,7 @@ extension TestReadFiles {
         for file in featureFiles {
             inputs.append((FileSystem.directory(of: file), "the directory of the feature file \(file)", false))
         }
-        for input in inputs {
-            guard let path = FileSystem.resolvedPath(input.path) else { continue }
-            let holds = path == dir || path.hasPrefix(dir == "/" ? "/" : dir + "/")
-            let inside = input.tree && dir.hasPrefix(path == "/" ? "/" : path + "/")
-            guard holds || inside else { continue }
-            let relation = path == dir ? "is" : holds ? "holds" : "is inside"
-            throw UsageError(
-                .coverage(
-                    "--coverage \(directory.escapingControlCharacters()) \(relation) \(input.path.escapingControlCharacters()) "
-                        + "(\(input.origin.escapingControlCharacters())): a run clears DIR's reports and data as it starts; "
-                        + "give coverage a directory of its own, outside the features and fixtures"))
-        }
+        try options.coverage.checkInputs(inputs)
     }
 
     /// The files the step files' steps and hooks run or name, each with where it is named.

@@ -64,6 +64,18 @@ import Testing
             let result = try CLI.run(["test"] + arguments, cwd: directory)
             #expect(result.status == 2 && result.stderr.contains(named), "\(arguments): \(result.stderr)")
         }
+        // A run (no `test`): its program, stub, env and flags files.
+        _ = try CLI.write("A=1\n", "env/e.env", in: directory)
+        for (arguments, named) in [
+            (["--coverage", "bin", "bin/prog"], "bin/prog"), (["--coverage", ".", "./bin/prog"], "./bin/prog"),
+            (["--coverage", "data", "--stub", "data/s.json", "/bin/true"], "data/s.json"),
+            (["--coverage", "data/cov", "--stub", "data", "/bin/true"], "is inside data"),
+            (["--coverage", "env", "--env-file", "env/e.env", "/bin/true"], "env/e.env"),
+        ] {
+            let result = try CLI.run(arguments, cwd: directory)
+            #expect(result.status == 2 && result.stderr.contains(named), "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path + "/\(arguments[1])/.lock"), "DIR left untouched")
+        }
     }
 
     /// O, class 3: `--junit s.sh --report hook.sh` replaced a step's `run` script and a Before hook's with XML and JSON,

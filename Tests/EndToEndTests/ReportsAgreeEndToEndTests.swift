@@ -71,8 +71,10 @@ import Testing
         var environment = CLI.localEnvironment
         environment["GITHUB_STEP_SUMMARY"] = directory.path + "/sum.md"
         let result = try CLI.run(
-            ["test", "--fail-on-flaky", "--format", "github", "--report", "r.json", "--messages", "m.ndjson", "--html", "h.html",
-             "mx.feature"], environment: environment, cwd: directory)
+            [
+                "test", "--fail-on-flaky", "--format", "github", "--report", "r.json", "--messages", "m.ndjson", "--html", "h.html",
+                "mx.feature",
+            ], environment: environment, cwd: directory)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("0 passed, 1 failed, 1 flaky"), "the console's summary: \(result.stdout)")
         let summary = try String(contentsOfFile: directory.path + "/sum.md", encoding: .utf8)
@@ -127,7 +129,8 @@ import Testing
         for arguments in [["--list", "l.feature"], ["--dry-run", "l.feature"], ["--list", "d"], ["--dry-run", "d"]] {
             let result = try CLI.run(["test"] + arguments, cwd: directory)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E })
+            #expect(
+                !result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E })
             #expect(result.stdout.contains("\\u{1B}"), "\(arguments): \(result.stdout)")
             let lines = result.stdout.split(separator: "\n")
             #expect(lines.allSatisfy { $0.hasPrefix("l.feature:") || $0.hasPrefix("d/e") || $0.contains("resolved") }, "\(lines)")
@@ -169,6 +172,16 @@ import Testing
             "Feature: D\n  Scenario: d\n    Given a file \"x.sh\" with:\n      \"\"\"\n      true\n      \"\"\"\n    When I run \"sh x.sh\"\n",
             "d.feature", in: directory)
         #expect(try CLI.run(["check", "d.feature"], cwd: directory).status == 0)
+        // A program path with a quote, written `\"` in the step, is found as the run finds it.
+        _ = try CLI.write("#!/bin/sh\n", "odd \"q\".sh", in: directory)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path + "/odd \"q\".sh")
+        _ = try CLI.write(
+            "Feature: Q\n  Scenario: q\n    Given the program \"./odd \\\"q\\\".sh\"\n    When I launch the program\n", "q.feature",
+            in: directory)
+        for command in [["check", "q.feature"], ["test", "--dry-run", "q.feature"]] {
+            let result = try CLI.run(command, cwd: directory)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
         _ = try CLI.write("Feature: P\n  Scenario: p\n    When I launch the program\n", "p.feature", in: directory)
         let missing = try CLI.run(["test", "-D", "PROGRAM=./nope", "p.feature"], cwd: directory)
         #expect(missing.status == 2 && missing.stderr.contains("-D PROGRAM=./nope") && missing.stdout.isEmpty, "\(missing.stderr)")
@@ -179,7 +192,8 @@ import Testing
     @Test func reportOnADryRunsMessagesSaysNothingRan() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.write("Feature: T\n  Scenario: a\n    When I run \"true\"\n  Scenario: b\n    When I run \"true\"\n", "t.feature", in: directory)
+        _ = try CLI.write(
+            "Feature: T\n  Scenario: a\n    When I run \"true\"\n  Scenario: b\n    When I run \"true\"\n", "t.feature", in: directory)
         for mode in ["--dry-run", "--list"] {
             #expect(try CLI.run(["test", mode, "--messages", "dm.ndjson", "t.feature"], cwd: directory).status == 0)
             let result = try CLI.run(["report", "--junit", "rj.xml", "--json", "rj.json", "dm.ndjson"], cwd: directory)

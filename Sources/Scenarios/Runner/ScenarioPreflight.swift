@@ -52,7 +52,7 @@ package enum ScenarioPreflight {
                     }
                 }
                 if let problem, seen.insert("\(pickle.uri):\(step.line)").inserted {
-                    problems.append("\(pickle.uri):\(step.line): \(problem.escapingControlCharacters())")
+                    problems.append("\(pickle.uri):\(step.line): \(problem)".escapingControlCharacters())
                 }
             }
         }
@@ -69,10 +69,12 @@ package enum ScenarioPreflight {
         }
     }
 
-    /// The text between the quotes of a step `PREFIX"…"`, or nil when the step is not one.
+    /// The value of a catalog step `PREFIX"…"` as the run reads it (its `\"` unescaped), or nil when the step is not one.
     private static func quoted(_ text: String, after prefix: String) -> String? {
-        guard text.hasPrefix(prefix + "\""), text.hasSuffix("\"") else { return nil }
-        return String(text.dropFirst(prefix.count + 1).dropLast())
+        guard text.hasPrefix(prefix + "\""), let (definition, captures) = StepCatalog.find(text),
+            definition.example.hasPrefix("Given " + prefix + "\""), let value = captures.first
+        else { return nil }
+        return value
     }
 
     /// The first word of a `When I run "…"` step when it is a name PATH finds (no `/`, every `${NAME}` known).
