@@ -58,6 +58,11 @@ import Testing
             let out = try String(contentsOfFile: directory.path + "/" + path + "/01-stdout.txt", encoding: .utf8)
             #expect(out == "attempt-\(index)\n")
         }
+        // A later run without retries leaves no `attempt 1` of the earlier one beside its own directory.
+        #expect(try CLI.run(["test", "--artifacts", "arts2", "c.feature"], cwd: directory).status == 1)
+        let feature = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/arts2").first)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/arts2/" + feature)
+        #expect(left == ["fails differently line 2"], "\(left)")
     }
 
     /// I, class 2: the run exited 1 while the step summary said ✅ "1 of 1 passed" and the JSON report `"passed":1`.

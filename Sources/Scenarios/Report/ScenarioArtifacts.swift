@@ -23,10 +23,14 @@ enum ScenarioArtifacts {
     /// then replaces it whole (``RootedDirectory/replace(_:with:)``), so an older run's `02-stdout.txt` or copied file
     /// never sits among this run's. With `--retries`, each attempt that failed has its own (`… line 4 attempt 1`);
     /// the last keeps the plain name.
-    static func write(_ run: ScenarioRun, result: ScenarioResult, under root: String, attempt: Int? = nil) -> String {
+    /// The last attempt (`attempt` nil) also removes the `attempt K` directories an earlier run with more retries left
+    /// (K from `attempts`, this run's count, up): none is left beside this run's as if this run had made it.
+    static func write(_ run: ScenarioRun, result: ScenarioResult, under root: String, attempt: Int? = nil, attempts: Int = 1) -> String {
         let feature = FileName.component(result.pickle.featureName, key: result.pickle.uri)
-        let scenario = FileName.component(
-            "\(result.pickle.name) line \(result.pickle.line)" + (attempt.map { " attempt \($0)" } ?? ""))
+        let name = { (attempt: Int?) in
+            FileName.component("\(result.pickle.name) line \(result.pickle.line)" + (attempt.map { " attempt \($0)" } ?? ""))
+        }
+        let scenario = name(attempt)
         let shown = root + "/" + feature + "/" + scenario
         let parent: RootedDirectory
         let directory: RootedDirectory
@@ -42,6 +46,11 @@ enum ScenarioArtifacts {
             try? directory.write(Array((problems.joined(separator: "\n") + "\n").utf8), to: "problems.txt")
         }
         do { try parent.replace(scenario, with: staged) } catch { return "(cannot create \(shown): \(error))" }
+        if attempt == nil {
+            for stale in max(attempts, 1)...(ScenarioRunner.retryLimit.upperBound + 1) {
+                parent.remove(entry: Array(name(stale).utf8CString))
+            }
+        }
         return shown
     }
 

@@ -282,7 +282,8 @@ package enum ScenarioRunner {
         if result.status != .passed, let directory = options.artifactsDirectory {
             // An attempt that will run again (--retries) keeps its own directory; the last one the plain name.
             let retried = result.status == .failed && progress.attempt < progress.attemptsAllowed
-            result.artifacts = ScenarioArtifacts.write(run, result: result, under: directory, attempt: retried ? progress.attempt : nil)
+            result.artifacts = ScenarioArtifacts.write(
+                run, result: result, under: directory, attempt: retried ? progress.attempt : nil, attempts: progress.attempt)
             ScratchDirectory.remove(rootDirectory)
         } else if result.status != .passed {
             result.artifacts = run.workDirectory // kept for a look, as --keep-going tools do
