@@ -25,7 +25,12 @@ extension CoverageSession {
         outcome.notes += missingProfiles(launches, profiles: found)
         let profiles = screen(found, into: &outcome)
         outcome.profiles = profiles.count
-        let go = (try? root.directory("go", create: false)).map { !$0.entries().isEmpty } ?? false
+        // Only Go's own data files, directly in go/ (where GOCOVERDIR has them written): a leftover subdirectory or a
+        // user's file there is not this run's data.
+        let go =
+            (try? root.directory("go", create: false)).map { go in
+                go.entries().contains { Self.isGoData($0.name) && go.kind(of: $0.name) == .file }
+            } ?? false
         if go {
             outcome.notes.append(
                 "coverage: Go coverage data in \(directory)/go (go tool covdata textfmt -i=\(directory)/go -o cover.out reads it;"

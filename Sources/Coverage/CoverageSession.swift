@@ -35,7 +35,7 @@ package final class CoverageSession: Sendable {
     }
 
     /// Opens (creating) DIR, takes its lock (`DIR/.lock`: a second run on the same DIR is refused), and clears what
-    /// an earlier run left: the `.profraw` files in `raw/`, `go/`'s data, the reports and stale `.work-*` directories.
+    /// an earlier run left: the `.profraw` files in `raw/`, Go's data files in `go/` (``isGoData(_:)``), the reports and stale `.work-*` directories.
     /// - Throws: when DIR cannot be made or used (a file, a link below it), or another run holds it.
     package init(directory: String, tools: CoverageTools, runner: any CoverageToolRunning) throws(CoverageError) {
         // LLVM_PROFILE_FILE reads %p, %m, %h, %t… anywhere in it, with no escape: a % in DIR would scatter profiles.
@@ -88,7 +88,14 @@ package final class CoverageSession: Sendable {
         let raw = try root.directory("raw")
         Self.removeProfiles(raw, depth: 0)
         let go = try root.directory("go")
-        for entry in go.entries() where go.kind(of: entry.name) == .file { go.remove(entry: entry.bytes) }
+        for entry in go.entries() where isGoData(entry.name) && go.kind(of: entry.name) == .file { go.remove(entry: entry.bytes) }
+    }
+
+    /// A file Go's runtime writes in GOCOVERDIR (`covmeta.HASH`, `covcounters.HASH.PID.TIME`): the only files of
+    /// `DIR/go` a run removes as it starts and counts as it ends. Anything else there (a subdirectory an earlier
+    /// tool left, a user's file) is neither deleted nor taken for this run's data.
+    package static func isGoData(_ name: String) -> Bool {
+        (name.hasPrefix("covmeta.") || name.hasPrefix("covcounters.")) && !name.contains("/")
     }
 
     private static func removeProfiles(_ directory: RootedDirectory, depth: Int) {

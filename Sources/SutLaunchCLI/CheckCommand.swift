@@ -86,7 +86,10 @@ package enum CheckCommand {
             let stepProblems = loadProblems + UserSteps.hooks(stepFiles).problems + UserSteps.redactions(stepFiles).problems
             for problem in stepProblems { Console.error(problem) }
             if !stepProblems.isEmpty { failed = true }
-            for feature in features where !checkFeature(feature, userSteps: userSteps, variables: (defines, environment), sources: &sources)
+            // A refused step file fails every feature beside it: no "ok" for them (exit 3 with ok printed read as a pass).
+            for feature in features
+            where !checkFeature(
+                feature, userSteps: userSteps, variables: (defines, environment), sources: &sources, stepsRefused: !stepProblems.isEmpty)
             {
                 failed = true
             }
@@ -116,15 +119,21 @@ package enum CheckCommand {
     /// Checks one feature file and adds it, as read, to `sources`.
     static func checkFeature(
         _ path: String, userSteps: [UserStep], variables: (defines: [String: String], environment: [String: String]),
-        sources: inout [ScenarioLint.Source]
+        sources: inout [ScenarioLint.Source], stepsRefused: Bool = false
     ) -> Bool {
         let (pickles, loadProblems, read) = ScenarioLint.loadWithSources([path])
         sources += read
-        let problems =
+        var problems =
             loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
             + StepVariables.problems(pickles, defines: variables.defines, environment: variables.environment)
+        // What the run would find in the suite's own inputs before launching: stub files, fixture directories, a
+        // program's path (--dry-run also checks PATH and -D PROGRAM, which belong to the run).
+        if problems.isEmpty {
+            problems += ScenarioPreflight.problems(
+                pickles, defines: variables.defines, environment: variables.environment, runsHere: false)
+        }
         for problem in problems { Console.error(problem) }
-        if problems.isEmpty { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
+        if problems.isEmpty && !stepsRefused { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
         return problems.isEmpty
     }
 }

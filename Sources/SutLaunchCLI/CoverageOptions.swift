@@ -57,6 +57,25 @@ package struct CoverageOptions: Sendable {
         if profdata != nil { throw UsageError(.coverageOptionNeedsCoverage(spellings["profdata"] ?? "--llvm-profdata")) }
     }
 
+    /// DIR, which a run clears of its reports and data as it starts, may not be an input, hold one, or sit inside an
+    /// input directory (`tree`: a features directory, a fixture, a stub directory): exit 2 naming both, before DIR is
+    /// opened. Paths are compared resolved (links, `./`, `..`), DIR whether or not it exists yet.
+    func checkInputs(_ inputs: [(path: String, origin: String, tree: Bool)]) throws(UsageError) {
+        guard let directory, let dir = FileSystem.resolvedPath(directory) else { return }
+        for input in inputs {
+            guard let path = FileSystem.resolvedPath(input.path) else { continue }
+            let holds = path == dir || path.hasPrefix(dir == "/" ? "/" : dir + "/")
+            let inside = input.tree && dir.hasPrefix(path == "/" ? "/" : path + "/")
+            guard holds || inside else { continue }
+            let relation = path == dir ? "is" : holds ? "holds" : "is inside"
+            throw UsageError(
+                .coverage(
+                    "--coverage \(directory.escapingControlCharacters()) \(relation) \(input.path.escapingControlCharacters()) "
+                        + "(\(input.origin.escapingControlCharacters())): a run clears DIR's reports and data as it starts; "
+                        + "give coverage a directory of its own, outside the features and fixtures"))
+        }
+    }
+
     /// The coverage of the run: the tools found and DIR opened (made when missing), before anything launches.
     /// - Throws: ``UsageError`` naming the missing tool or the directory's problem (exit 2).
     func plan(environment: [String: String]) throws(UsageError) -> CoveragePlan? {

@@ -127,6 +127,13 @@ package enum ReportCommand {
             Console.error("report: the files hold no scenario: nothing ran (exit \(ExitCode.noScenarios))")
             return ExitCode.noScenarios
         }
+        // A --dry-run's or --list's Messages: pickles, no test case. Nothing ran, whatever that run's own exit code.
+        if run.results.isEmpty, run.records.contains(where: { $0.run.launchedNothing }) {
+            Console.error(
+                "report: the files hold no scenario that ran (written by test --dry-run or --list, which launch nothing; exit \(ExitCode.noScenarios))"
+            )
+            return ExitCode.noScenarios
+        }
         return 0
     }
 
@@ -150,7 +157,7 @@ package enum ReportCommand {
             }
         }
         let results = run.results // (built from the run each time it is asked for)
-        let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
+        let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
         Console.line(
             "report: \(results.count) scenarios from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
                 + "\(counts[.failed] ?? 0) failed, \(counts[.error] ?? 0) errors, \(counts[.notRun] ?? 0) not run")

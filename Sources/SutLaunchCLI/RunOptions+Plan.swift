@@ -68,6 +68,12 @@ extension RunOptions {
                 .coverage("\(taken.key) is set for the program and --coverage sets it to DIR's; drop the -e \(taken.key)=… (or --coverage)")
             )
         }
+        // DIR's clean-up may not reach what this run reads: the program, its stub, env and flags files.
+        var inputs = (stubs + environmentFiles + [flagsFile].compactMap { $0 }).map {
+            (path: $0.path, origin: "\($0.spelling) \($0.path)", tree: FileSystem.isDirectory($0.path))
+        }
+        if program.contains("/") { inputs.append((program, "the program \(program)", false)) }
+        try coverage.checkInputs(inputs)
         let coveragePlan = try coverage.plan(environment: environment)
         let launch = LaunchPlan(
             program: program, arguments: arguments, flags: flags,

@@ -7,6 +7,9 @@ enum SuiteOptions {
         "--quarantine", value: "FILE", help: "run the scenarios FILE names (file:line or name per line) apart: they never fail the run")
     static let rerunFailedSpec = OptionSpec(
         "--rerun-failed", value: "FILE", help: "run only what failed in an earlier run (its rerun file, JUnit or Messages)")
+    static let dryRunSpec = OptionSpec(
+        "--dry-run",
+        help: "load, select and resolve every step; launch nothing (exit 1: undefined step; 3: a stub, fixture or program missing)")
     static let writeRerunSpec = OptionSpec(
         "--write-rerun", value: "FILE", help: "write the scenarios that failed as file:line lines (Cucumber rerun)")
     static let redactSpec = OptionSpec(

@@ -148,6 +148,22 @@ package enum TestCommand {
         let (fileHooks, hookProblems) = UserSteps.hooks(uniqueStepFiles)
         problems += hookProblems
         scenario.hooks += fileHooks
+        // The scripts the step files run are inputs too, and --coverage DIR may not hold any input: both refused
+        // before any report is written (a report over a hook's script) or DIR's clean-up runs.
+        let commands = TestReadFiles.commands(
+            steps: userSteps, hooks: scenario.hooks, defines: scenario.defines, environment: environment)
+        do {
+            try TestReadFiles.checkCommands(options, featureFiles: files, pickles: pickles, commands: commands, environment: environment)
+        } catch {
+            throw CommandFailure(error, report: nil)
+        }
+        // -D PROGRAM is the program of every scenario that names none: one that cannot start is a usage error now,
+        // not a "could not run" in each scenario.
+        if let program = options.scenario.defines["PROGRAM"], !options.list,
+            let problem = ProgramCheck.problem(program, path: environment["PATH"])
+        {
+            throw UsageError(.needsOperands("-D PROGRAM=\(program.escapingControlCharacters()): \(problem.escapingControlCharacters())"))
+        }
         reports.setHooks(scenario.hooks)
         problems += StepVariables.problems(pickles, defines: scenario.defines, environment: environment)
         scenario.userSteps = userSteps
@@ -159,16 +175,17 @@ package enum TestCommand {
                     [ScenarioResult.loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
         }
         try readRerunAndQuarantine(options, pickles: pickles, into: &scenario)
+        // --list and --dry-run launch nothing: DIR is left as it is (no directory made, no old profile removed).
+        if !options.list && !options.dryRun { scenario.coverage = try options.coverage.plan(environment: environment)?.session }
         return .next(Suite(pickles: pickles, scenario: scenario))
     }
 
     /// The scenario options the command line and the environment set, and the files that set them up:
-    /// `--shard-timings` read, `--artifacts` made when missing and checked writable.
+    /// `--shard-timings` read, `--artifacts` made when missing and checked writable. The
+    /// coverage directory is opened (and cleared) later, once no input is found in it (``TestReadFiles``).
     static func setUp(_ options: TestOptions, environment: [String: String]) throws -> ScenarioOptions {
         var scenario = options.scenario
         scenario.environment = environment
-        // --list and --dry-run launch nothing: DIR is left as it is (no directory made, no old profile removed).
-        if !options.list && !options.dryRun { scenario.coverage = try options.coverage.plan(environment: environment)?.session }
         scenario.updateSnapshots =
             options.updateSnapshots
             || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
@@ -200,24 +217,32 @@ package enum TestCommand {
             Console.error(empty)
             return .finished(reports.write([], exitCode: ExitCode.noScenarios, error: empty))
         }
+        if options.dryRun || options.list { reports.setLaunchedNothing() }
         if options.dryRun {
             let undefined = ScenarioLint.undefinedSteps(selected, userSteps: suite.scenario.userSteps)
-            for pickle in selected {
-                Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name) (\(pickle.steps.count) steps)\n")
-            }
-            for problem in undefined { Console.error(problem) }
+            // What the run would find before launching (a missing stub file, fixture or program): exit 3, as check.
+            let unusable = ScenarioPreflight.problems(
+                selected, defines: suite.scenario.defines, environment: suite.scenario.environment)
+            for pickle in selected { Console.out(listed(pickle, " (\(pickle.steps.count) steps)")) }
+            for problem in undefined + unusable { Console.error(problem) }
+            let cannot = unusable.isEmpty ? "" : ", \(unusable.count) step\(unusable.count == 1 ? "" : "s") that cannot run"
             Console.out(
-                "\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s"); nothing launched\n"
+                "\(selected.count) scenario\(selected.count == 1 ? "" : "s") resolved, \(undefined.count) undefined step\(undefined.count == 1 ? "" : "s")\(cannot); nothing launched\n"
             )
-            return .finished(reports.write([], exitCode: undefined.isEmpty ? 0 : 1))
+            let code = !unusable.isEmpty ? ExitCode.invalidInput : undefined.isEmpty ? 0 : 1
+            return .finished(reports.write([], exitCode: code, error: unusable.isEmpty ? nil : unusable.joined(separator: "\n")))
         }
         if options.list {
-            for pickle in selected {
-                Console.out("\(pickle.location)  \(pickle.featureName): \(pickle.name)  \(pickle.tags.joined(separator: " "))\n")
-            }
+            for pickle in selected { Console.out(listed(pickle, "  " + pickle.tags.joined(separator: " "))) }
             return .finished(reports.write([], exitCode: 0))
         }
         return .next(selected)
+    }
+
+    /// A line of `--list` or `--dry-run`: location, feature and scenario name, then `rest`, control characters escaped
+    /// as a run's console escapes them (an ESC in a name or a path would reach the terminal; a line break would forge a line).
+    static func listed(_ pickle: Pickle, _ rest: String) -> String {
+        "\(pickle.location)  \(pickle.featureName): \(pickle.name)\(rest)".escapingControlCharacters() + "\n"
     }
 
     /// Runs the selected scenarios with a live console, then prints the summary; returns what ran.

@@ -85,7 +85,7 @@ package enum TestOption: CommandOption {
         case .rerunFailed: SuiteOptions.rerunFailedSpec
         case .redact: SuiteOptions.redactSpec
         case .writeRerun: SuiteOptions.writeRerunSpec
-        case .dryRun: OptionSpec("--dry-run", help: "load, select and resolve every step; launch nothing (exit 1 on an undefined step)")
+        case .dryRun: SuiteOptions.dryRunSpec
         case .color:
             OptionSpec(
                 "--color", value: "auto|always|never", help: "colour diffs: auto (a terminal without NO_COLOR or TERM=dumb), always, never")

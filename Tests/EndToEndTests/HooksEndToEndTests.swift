@@ -136,10 +136,13 @@ import Testing
             ("{\"hook\": \"Befor\", \"run\": [\"true\"]}", "a hook needs \"hook\": \"Before\""),
             ("{\"hook\": \"Before\"}", "a hook needs \"run\""),
             ("{\"hook\": \"Before\", \"run\": [\"\"]}", "a hook needs \"run\""),
-            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"2h\"}", "\"timeout\" must be a duration above 0 and up to 1h"),
-            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"-1s\"}", "\"timeout\" must be a duration above 0 and up to 1h"),
+            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"2h\"}", "\"timeout\" must be a duration from 1ms up to 1h"),
+            ("{\"hook\": \"Before\", \"run\": [\"true\"], \"timeout\": \"-1s\"}", "\"timeout\" must be a duration from 1ms up to 1h"),
             // Attack 2, m4: 0s failed every scenario the hook ran for.
-            ("{\"hook\": \"After\", \"run\": [\"true\"], \"timeout\": \"0s\"}", "\"timeout\" must be a duration above 0 and up to 1h"),
+            ("{\"hook\": \"After\", \"run\": [\"true\"], \"timeout\": \"0s\"}", "\"timeout\" must be a duration from 1ms up to 1h"),
+            // Round 4b, M: a timeout that rounds to 0 ms passed the "above 0" check and failed every scenario.
+            ("{\"hook\": \"After\", \"run\": [\"true\"], \"timeout\": \"0.0000000001s\"}", "\"timeout\" must be a duration from 1ms"),
+            ("{\"hook\": \"After\", \"run\": [\"true\"], \"timeout\": \"999us\"}", "\"timeout\" must be a duration from 1ms"),
             ("{\"hook\": \"Before\", \"run\": [\"true\"], \"order\": 1e300}", "\"order\" must be a whole number"),
             ("{\"hook\": \"Before\", \"run\": [\"true\"], \"order\": 9223372036854775808}", "\"order\" must be a whole number"),
             ("{\"hook\": \"Before\", \"run\": [\"true\"], \"tags\": \"@a and (\"}", "hook tags \"@a and (\""),
@@ -152,6 +155,8 @@ import Testing
             #expect(result.stderr.contains("h.steps.json:2: ") && result.stderr.contains(problem), "\(entry): \(result.stderr)")
             let check = try CLI.run(["check", "f.feature"], cwd: directory)
             #expect(check.status == 3 && check.stderr.contains(problem), "check agrees with test: \(check.stderr)")
+            // Round 4b, M: check printed "ok: f.feature: 1 scenario" for the file set it refused (exit 3).
+            #expect(!check.stdout.contains("ok"), "no ok for a refused file set: \(check.stdout)")
         }
     }
 }

@@ -40,3 +40,30 @@ extension FileSystem {
         return canonicalName(link.hasPrefix("/") ? link : directory + "/" + link, depth: depth + 1)
     }
 }
+
+extension FileSystem {
+    /// The canonical absolute path of `path` (links resolved), for a path that need not exist yet: the part that
+    /// exists resolved, the rest appended as written; nil when nothing of it resolves or it ends in `..`.
+    package static func resolvedPath(_ path: String, depth: Int = 0) -> String? {
+        if let real = realPath(path) { return real }
+        guard depth < 256, !path.isEmpty else { return nil }
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let name = trimmed.split(separator: "/").last.map(String.init) ?? ""
+        guard !name.isEmpty, name != "..", name != "." else { return nil }
+        guard let parent = resolvedPath(directory(of: String(trimmed)), depth: depth + 1) else { return nil }
+        return (parent == "/" ? "" : parent) + "/" + name
+    }
+}
+
+extension FileSystem {
+    /// `relative` found from `directory`, leading `./` dropped (`.` and `./x` give `./x`, `d` and `./x` give `d/x`), as
+    /// messages show a path: never `././x`. An absolute `relative` is itself.
+    package static func joined(_ directory: String, _ relative: String) -> String {
+        guard !relative.hasPrefix("/") else { return relative }
+        var rest = Substring(relative)
+        while rest.hasPrefix("./") { rest = rest.dropFirst(2).drop { $0 == "/" } }
+        if rest.isEmpty { return directory }
+        return directory == "." ? "./" + rest : (directory.hasSuffix("/") ? directory : directory + "/") + rest
+    }
+}

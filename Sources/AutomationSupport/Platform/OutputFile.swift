@@ -74,7 +74,20 @@ package enum OutputFile {
             case .file: if access(path, W_OK) != 0 { return "\(path) is not writable" }
             }
         }
-        return access(directory, W_OK) == 0 ? nil : "directory \(directory) is not writable"
+        guard access(directory, W_OK) == 0 else { return "directory \(directory) is not writable" }
+        return probe(directory)
+    }
+
+    /// Whether a file can be created in `directory`, by creating one (then removing it): `access` says yes for `/proc`
+    /// and `/sys` as root, where creating fails, which was found only after the whole run (exit 74, not 2).
+    private static func probe(_ directory: String) -> String? {
+        let name =
+            (directory.hasSuffix("/") ? directory : directory + "/") + ".sut-probe-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "cannot create a file in directory \(directory): \(RootedDirectory.reason(errno))" }
+        close(fd)
+        unlink(name)
+        return nil
     }
 
     /// ``pin(_:)`` for each of `paths`.

@@ -62,12 +62,17 @@ package enum GitHubOutput {
         for result in results {
             let mark =
                 result.quarantined && !result.failsTheRun
-                ? "🚧" : result.status == .passed ? "✅" : result.status == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
+                ? "🚧"
+                : result.shownStatus == .passed
+                    ? "✅" : result.shownStatus == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
             markdown +=
                 "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? (result.pickle.uri.isEmpty ? "" : result.pickle.location))) |\n"
         }
-        let passed = results.filter { $0.status == .passed }.count
-        markdown += "\n\(passed) of \(results.count) passed\n"
+        // A flaky pass under --fail-on-flaky failed the run: not counted as passed (exit 1 with "1 of 1 passed" misled).
+        let passed = results.filter { $0.shownStatus == .passed }.count
+        let flakyFailed = results.filter(\.flakyFailsTheRun).count
+        markdown += "\n\(passed) of \(results.count) passed"
+        markdown += flakyFailed == 0 ? "\n" : "; \(flakyFailed) flaky (passed only on a retry), which fails the run (--fail-on-flaky)\n"
         guard let problem = OutputFile.append(Array(markdown.utf8), to: path) else { return nil }
         Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem) (exit \(ExitCode.ioError))")
         return problem

@@ -97,7 +97,7 @@ package enum ScenarioJSONReport {
     package static func render(
         _ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil, coverage: String? = nil
     ) -> String {
-        let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
+        let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
         var json = "{\"exitCode\":\(exitCode),"
         if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
         json +=
@@ -110,7 +110,7 @@ package enum ScenarioJSONReport {
             item +=
                 ",\"location\":" + JSONWriter.quoted(result.pickle.location) + ",\"tags\":["
                 + result.pickle.tags.map(JSONWriter.quoted).joined(separator: ",") + "]"
-            item += ",\"status\":\"\(result.status.rawValue)\",\"durationMs\":\(Int(result.duration.seconds * 1000))"
+            item += ",\"status\":\"\(result.shownStatus.rawValue)\",\"durationMs\":\(Int(result.duration.seconds * 1000))"
             if result.timedOut { item += ",\"timedOut\":true" }
             item += ",\"steps\":[" + result.trail.map(JSONWriter.quoted).joined(separator: ",") + "]"
             if let step = result.failedStep { item += ",\"failedStep\":" + JSONWriter.quoted(step) }
@@ -121,6 +121,7 @@ package enum ScenarioJSONReport {
             if let artifacts = result.artifacts { item += ",\"artifacts\":" + JSONWriter.quoted(artifacts) }
             if let reach = result.coverage { item += ",\"coverage\":" + ScenarioJSONReport.coverage(reach) }
             if result.flaky { item += ",\"flaky\":true" }
+            if result.flakyFailsTheRun { item += ",\"flakyFailsTheRun\":true" }
             if result.quarantined { item += ",\"quarantined\":true" }
             if !result.earlierAttempts.isEmpty {
                 // Every attempt, oldest first; the last is the result above.

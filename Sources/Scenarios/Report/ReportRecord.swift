@@ -36,6 +36,9 @@ package enum ReportRecord {
         /// The scenarios selected, as `uri:line`: each must have a test case that finished, or the merge is not green.
         /// Nil in files written before it was recorded (and by other tools).
         package var selected: [String]?
+        /// `test --dry-run` or `--list`: the run resolved its scenarios and launched none, so its Messages hold pickles
+        /// and no test case; `report` on them says nothing ran (exit 5), never a pass.
+        package var launchedNothing = false
 
         package init(
             id: String, commandLine: String, seconds: Double = 0, exitCode: Int32 = 0, error: String? = nil, coverage: String? = nil,
@@ -120,6 +123,7 @@ package enum ReportRecord {
         if let coverage = run.coverage { text += ",\"coverage\":" + coverage }
         if let shard = run.shard { text += ",\"shard\":" + JSONWriter.quoted(shard) }
         if let selected = run.selected { text += ",\"selected\":[" + selected.map(JSONWriter.quoted).joined(separator: ",") + "]" }
+        if run.launchedNothing { text += ",\"launchedNothing\":true" }
         return text + ",\"orphans\":[" + orphans.map { json($0.result, index: $0.index) }.joined(separator: ",") + "]}"
     }
 
@@ -140,6 +144,7 @@ package enum ReportRecord {
             seconds: seconds.isFinite ? min(max(seconds, 0), Double(MessagesReader.maxSeconds)) : 0, exitCode: Int32(clamping: exitCode),
             error: node["error"]?.string, coverage: node["coverage"].map(JSONWriter.write), shard: node["shard"]?.string)
         run.selected = selected
+        run.launchedNothing = node["launchedNothing"]?.bool ?? false
         return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
     }
 

@@ -18,16 +18,44 @@ enum ScenarioArtifacts {
     /// written through a link; the names come from ``FileName`` (cut to 200 bytes, a hash when changed), the
     /// feature's directory always carries a hash of the feature file's path, so two features of one name
     /// (or names differing only by case) never share one.
-    static func write(_ run: ScenarioRun, result: ScenarioResult, under root: String) -> String {
+    ///
+    /// The scenario's directory holds this run's files only: they are written to a fresh directory beside it, which
+    /// then replaces it whole (``RootedDirectory/replace(_:with:)``), so an older run's `02-stdout.txt` or copied file
+    /// never sits among this run's. With `--retries`, each attempt that failed has its own (`… line 4 attempt 1`);
+    /// the last keeps the plain name.
+    /// The last attempt (`attempt` nil) also removes the `attempt K` directories an earlier run with more retries left
+    /// (K from `attempts`, this run's count, up): none is left beside this run's as if this run had made it.
+    static func write(_ run: ScenarioRun, result: ScenarioResult, under root: String, attempt: Int? = nil, attempts: Int = 1) -> String {
         let feature = FileName.component(result.pickle.featureName, key: result.pickle.uri)
-        let scenario = FileName.component("\(result.pickle.name) line \(result.pickle.line)")
+        let name = { (attempt: Int?) in
+            FileName.component("\(result.pickle.name) line \(result.pickle.line)" + (attempt.map { " attempt \($0)" } ?? ""))
+        }
+        let scenario = name(attempt)
         let shown = root + "/" + feature + "/" + scenario
+        let parent: RootedDirectory
         let directory: RootedDirectory
+        let staged = ".sut-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).new"
         do {
-            directory = try RootedDirectory(root, create: true).directory(feature + "/" + scenario)
+            parent = try RootedDirectory(root, create: true).directory(feature)
+            directory = try parent.directory(staged)
         } catch {
             return "(cannot create \(shown): \(error))"
         }
+        let problems = fill(directory, run: run)
+        if !problems.isEmpty {
+            try? directory.write(Array((problems.joined(separator: "\n") + "\n").utf8), to: "problems.txt")
+        }
+        do { try parent.replace(scenario, with: staged) } catch { return "(cannot create \(shown): \(error))" }
+        if attempt == nil {
+            for stale in max(attempts, 1)...(ScenarioRunner.retryLimit.upperBound + 1) {
+                parent.remove(entry: Array(name(stale).utf8CString))
+            }
+        }
+        return shown
+    }
+
+    /// Writes a scenario's artefacts into `directory`; returns what could not be written.
+    private static func fill(_ directory: RootedDirectory, run: ScenarioRun) -> [String] {
         var problems: [String] = []
         func write(_ bytes: [UInt8], _ name: String, mode: Int = 0o644) {
             do { try directory.write(bytes, to: name, mode: mode) } catch { problems.append(error.description) }
@@ -55,7 +83,6 @@ enum ScenarioArtifacts {
         } catch {
             problems.append("\(error)")
         }
-        if !problems.isEmpty { write(Array((problems.joined(separator: "\n") + "\n").utf8), "problems.txt") }
-        return shown
+        return problems
     }
 }

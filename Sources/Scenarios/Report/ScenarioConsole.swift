@@ -79,9 +79,10 @@ package final class ScenarioConsole: Sendable {
     }
 
     package func finished(_ result: ScenarioResult) {
-        let mark = result.status == .passed ? "✓" : result.failsTheRun ? "✗" : "◌"
+        let mark = result.shownStatus == .passed ? "✓" : result.failsTheRun ? "✗" : "◌"
         var notes = result.timedOut ? ", timed out" : ""
         if result.flaky { notes += ", flaky: passed on attempt \(result.earlierAttempts.count + 1)" }
+        if result.flakyFailsTheRun { notes += ", which fails the run (--fail-on-flaky)" }
         if result.status != .passed, !result.earlierAttempts.isEmpty {
             notes += ", all \(result.earlierAttempts.count + 1) attempts failed"
         }
@@ -148,8 +149,9 @@ package final class ScenarioConsole: Sendable {
     }
 
     package func summary(_ results: [ScenarioResult], seconds: Double, skipped: Int) {
-        let passed = results.filter { $0.status == .passed }.count
-        let failed = results.filter { $0.status == .failed && $0.failsTheRun }.count
+        // A flaky pass under --fail-on-flaky failed the run: counted failed, as every report counts it.
+        let passed = results.filter { $0.shownStatus == .passed }.count
+        let failed = results.filter { $0.shownStatus == .failed && $0.failsTheRun }.count
         let errors = results.filter { $0.status == .error }.count
         var line = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
         if failed > 0 { line += ", \(failed) failed" }

@@ -84,6 +84,11 @@ package final class ScenarioReports: Sendable {
         }
     }
 
+    /// `test --dry-run` and `--list`: the run launches nothing, and its record says so (``ReportRecord/Run/launchedNothing``).
+    package func setLaunchedNothing() {
+        state.withLock { $0.run.launchedNothing = true }
+    }
+
     /// `--coverage`'s summary, as JSON, for the JSON report.
     package func setCoverage(_ json: String) {
         state.withLock { $0.coverage = json }

@@ -18,9 +18,15 @@ enum RerunJUnit {
         while let tag = try scan.nextTag() {
             switch tag.name {
             case "testcase":
-                let (attributes, selfClosing) = try attributesOf(scan.bytes, tag: tag.range, file: file, line: tag.line)
+                let (attributes, selfClosing) = try attributesOf(
+                    scan.bytes, tag: tag.range, file: file, line: tag.line, element: "testcase")
                 if !selfClosing { current = (attributes, tag.line, false) }
             case "failure", "error", "rerunFailure", "rerunError": current?.failed = true
+            // A scenario the run never started (--fail-fast, an interruption) failed the run: the run's rerun file names
+            // it, and so does its JUnit (`<skipped message="not run: …"/>`); a quarantined skip does not.
+            case "skipped":
+                let (attributes, _) = try attributesOf(scan.bytes, tag: tag.range, file: file, line: tag.line, element: "skipped")
+                if attributes["message"]?.hasPrefix("not run") == true { current?.failed = true }
             case "/testcase":
                 if let done = current, done.failed {
                     entries.append(try entry(done.attributes, at: done.at, file: file))
@@ -45,11 +51,11 @@ enum RerunJUnit {
     }
 
     /// The attributes of the start tag `tag` (from `<` to `>`), unescaped; whether it closes itself.
-    private static func attributesOf(_ bytes: [UInt8], tag: Range<Int>, file: String, line: Int) throws(RerunFile.Problem)
-        -> ([String: String], Bool)
+    private static func attributesOf(_ bytes: [UInt8], tag: Range<Int>, file: String, line: Int, element: String)
+        throws(RerunFile.Problem) -> ([String: String], Bool)
     {
         var attributes: [String: String] = [:]
-        var index = tag.lowerBound + "<testcase".utf8.count
+        var index = tag.lowerBound + 1 + element.utf8.count
         while index < tag.upperBound {
             guard bytes[index] == UInt8(ascii: "=") else {
                 index += 1
@@ -59,7 +65,7 @@ enum RerunJUnit {
             while nameStart > tag.lowerBound, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[nameStart - 1]) { nameStart -= 1 }
             let key = String(decoding: bytes[nameStart..<index], as: UTF8.self)
             guard index + 1 < tag.upperBound, bytes[index + 1] == 0x22 || bytes[index + 1] == 0x27 else {
-                throw RerunFile.Problem(file, line, "an attribute of <testcase> without quotes")
+                throw RerunFile.Problem(file, line, "an attribute of <\(element)> without quotes")
             }
             let quote = bytes[index + 1]
             var end = index + 2

@@ -109,7 +109,8 @@ enum RerunMessages {
             case "application/vnd.sut-launch.fail-on-flaky": run.flakyFailures.insert(attempt)
             case "application/json" where attachment["fileName"]?.string == ReportRecord.resultFile:
                 let status = attachment["body"]?.string.flatMap { try? JSONParser.parse($0) }?["status"]?.string
-                if status == "failed" || status == "error" { run.failedAttempts.insert(attempt) }
+                // notRun: a scenario --fail-fast (or an interruption) never started failed the run, as the rerun file says.
+                if status == "failed" || status == "error" || status == "notRun" { run.failedAttempts.insert(attempt) }
             default: break
             }
         } else if let finished = node["testCaseFinished"] {

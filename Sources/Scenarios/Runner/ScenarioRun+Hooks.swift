@@ -23,7 +23,7 @@ extension ScenarioRun {
             return Self.runClosure(hook) { try code(context, status) }
         }
         var argv = hook.run.map(expand)
-        if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = hook.directory + "/" + argv[0] }
+        argv[0] = UserSteps.program(argv[0], from: hook.directory)
         let subject = process
         defer { process = subject }
         let started: LaunchedProcess

@@ -218,7 +218,7 @@ final class ScenarioRun {
     func featurePath(_ path: String) -> String {
         let expanded = expand(path)
         if expanded.hasPrefix("/") || path.hasPrefix("${") { return expanded }
-        return featureDirectory + "/" + expanded
+        return FileSystem.joined(featureDirectory, expanded)
     }
 
     /// The program `Given the program` names: a name without `/` is looked up in PATH, as a shell does; a
@@ -270,7 +270,7 @@ final class ScenarioRun {
         // or ${X} stays as it is).
         let expanded = values.map(expand)
         var argv = userStep.run.map { StepVariables.substitute($0, values: expanded) { self.variable($0) ?? "" } }
-        if argv[0].contains("/") && !argv[0].hasPrefix("/") { argv[0] = userStep.directory + "/" + argv[0] }
+        argv[0] = UserSteps.program(argv[0], from: userStep.directory)
         let subject = process
         let process = try start(
             plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: "step \(step.text)")

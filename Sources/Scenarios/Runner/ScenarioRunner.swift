@@ -115,6 +115,9 @@ package struct ScenarioResult: Sendable {
     /// an undefined step or a bad tag, still fails it: that is the suite's fault, not the program's); or a flaky
     /// pass under `--fail-on-flaky`.
     package var failsTheRun: Bool { status == .passed ? flakyFailsTheRun : !(quarantined && status == .failed) }
+    /// The status every report's counts and marks show: a flaky pass that fails the run is `failed` there (the JSON
+    /// report, the step summary, HTML, `report`'s line), as JUnit has it, agreeing with the exit code.
+    package var shownStatus: Status { status == .passed && flakyFailsTheRun ? .failed : status }
 
     /// A scenario `--fail-fast` did not start: every step skipped.
     package static func notRun(_ pickle: Pickle) -> ScenarioResult {
@@ -277,7 +280,10 @@ package enum ScenarioRunner {
             result.message = error.message
         }
         if result.status != .passed, let directory = options.artifactsDirectory {
-            result.artifacts = ScenarioArtifacts.write(run, result: result, under: directory)
+            // An attempt that will run again (--retries) keeps its own directory; the last one the plain name.
+            let retried = result.status == .failed && progress.attempt < progress.attemptsAllowed
+            result.artifacts = ScenarioArtifacts.write(
+                run, result: result, under: directory, attempt: retried ? progress.attempt : nil, attempts: progress.attempt)
             ScratchDirectory.remove(rootDirectory)
         } else if result.status != .passed {
             result.artifacts = run.workDirectory // kept for a look, as --keep-going tools do

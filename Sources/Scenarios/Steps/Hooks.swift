@@ -142,9 +142,11 @@ extension UserSteps {
         }
         var timeout = Hook.defaultTimeout
         if let node = entry["timeout"] {
-            // 0s would fail every scenario the hook runs for ("still running after its 0ms timeout"): refused here.
-            guard let text = node.string, let value = DurationParser.parse(text), value > .zero, value <= Hook.maxTimeout else {
-                throw StepFailure("\(source): \"timeout\" must be a duration above 0 and up to 1h: 500ms, 30s, 2m", kind: .error)
+            // 0s, or anything below the 1 ms a deadline is counted in (0.0000000001s), would fail every scenario the
+            // hook runs for ("still running after its 0ms timeout"): refused here.
+            guard let text = node.string, let value = DurationParser.parse(text), value >= .milliseconds(1), value <= Hook.maxTimeout
+            else {
+                throw StepFailure("\(source): \"timeout\" must be a duration from 1ms up to 1h: 500ms, 30s, 2m", kind: .error)
             }
             timeout = value
         }

@@ -22,7 +22,7 @@ package struct UserStep: @unchecked Sendable {
     /// A step written in Swift (`StepLibrary`): called with the scenario and the captured values.
     var code: (@Sendable (StepContext, [String]) throws -> Void)?
     /// `steps.json:3` (the file and the position of the entry), for messages.
-    let source: String
+    package let source: String
     /// The step file's directory: a relative `run[0]` with a `/` is found from there.
     let directory: String
 

@@ -45,8 +45,12 @@ package enum HTMLReport {
         let attempts = scenario.attempts.map(attempt)
         let statuses = attempts.map(\.status)
         let flaky = statuses.count > 1 && statuses.last == "passed" && statuses.dropLast().contains { $0 != "passed" }
+        // --fail-on-flaky: the flaky pass failed the run, and the page says so as every other report does.
+        let failsTheRun = flaky && scenario.attempts.last?.result?.result.flakyFailsTheRun == true
         var json = "{\"id\":" + quoted(scenario.location) + ",\"f\":" + quoted(scenario.feature) + ",\"n\":" + quoted(scenario.name)
-        json += ",\"t\":[" + scenario.tags.map(quoted).joined(separator: ",") + "],\"s\":\"" + (statuses.last ?? "unknown") + "\""
+        json +=
+            ",\"t\":[" + scenario.tags.map(quoted).joined(separator: ",") + "],\"s\":\""
+            + (failsTheRun ? "failed" : statuses.last ?? "unknown") + "\""
         if flaky { json += ",\"flaky\":true" }
         json += ",\"d\":\(attempts.last?.milliseconds ?? 0),\"a\":[" + attempts.map(\.json).joined(separator: ",") + "]}"
         return json

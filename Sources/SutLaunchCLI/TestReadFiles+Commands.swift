@@ -1,0 +1,47 @@
+import AutomationSupport
+import ProcessEngine
+import Scenarios
+
+/// The inputs known once the step files are loaded: the programs and scripts their steps and hooks run (an output
+/// written over one replaced a step's script with XML), and `--coverage DIR`, whose start-of-run clean-up removes
+/// files in DIR: it may not be, hold or sit inside a feature directory, a fixture or any file the run reads.
+extension TestReadFiles {
+    /// Refuses an output naming a file a step or hook runs, and a `--coverage` directory over the run's inputs.
+    static func checkCommands(
+        _ options: TestOptions, featureFiles: [String], pickles: [Pickle], commands: [(path: String, origin: String)],
+        environment: [String: String]
+    ) throws(UsageError) {
+        for output in outputs(options) {
+            for command in commands where FileSystem.sameFile(command.path, output.path) {
+                throw UsageError(.wouldOverwrite(output: output.origin, input: command.origin))
+            }
+        }
+        guard options.coverage.directory != nil else { return }
+        var inputs = commandLine(options).map { (path: $0.path, origin: $0.origin, tree: false) }
+        inputs += commands.map { ($0.path, $0.origin, false) }
+        for found in found(options, featureFiles: featureFiles, pickles: pickles, environment: environment) {
+            inputs.append((found.path, found.origin, FileSystem.isDirectory(found.path)))
+        }
+        // A feature file's directory is where its step files and snapshots are found: DIR may not be it or hold it
+        // (a DIR beside the feature files, `cov/` next to `login.feature`, is the usual layout and stays allowed).
+        for file in featureFiles {
+            inputs.append((FileSystem.directory(of: file), "the directory of the feature file \(file)", false))
+        }
+        try options.coverage.checkInputs(inputs)
+    }
+
+    /// The files the step files' steps and hooks run or name, each with where it is named.
+    static func commands(steps: [UserStep], hooks: [Hook], defines: [String: String], environment: [String: String]) -> [(
+        path: String, origin: String
+    )] {
+        let variable: (String) -> String? = { defines[$0] ?? environment[$0] }
+        var commands: [(path: String, origin: String)] = []
+        for step in steps {
+            commands += step.namedFiles(variable: variable).map { ($0, "\($0), run by the step at \(step.source)") }
+        }
+        for hook in hooks {
+            commands += hook.namedFiles(variable: variable).map { ($0, "\($0), run by the \(hook.title)") }
+        }
+        return commands
+    }
+}
