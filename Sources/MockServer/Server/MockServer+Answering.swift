@@ -34,6 +34,7 @@ extension MockServer {
             return response
         }
         let input = MatchInput(request)
+        input.keepsSecrets = parts.journal.keepsSecrets
         input.budget = settings.options.matchBudget
         let chosen = parts.stubs.choose(input)
         let response: MockResponse
