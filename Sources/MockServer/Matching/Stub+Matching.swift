@@ -110,6 +110,9 @@ extension Stub {
         else {
             return found.items
         }
+        if let mismatch = fileMismatch(input) {
+            guard found.add(mismatch) else { return found.items }
+        }
         if let scenario, let required = scenario.requiredState, required != (scenarioState ?? ScenarioStates.started) {
             _ = found.add(
                 Mismatch(
