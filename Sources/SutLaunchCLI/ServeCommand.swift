@@ -68,7 +68,13 @@ package enum ServeCommand {
             }
         }
         defer { trust?.remove() }
-        Console.out(server.baseURL + "\n")
+        // The URL line is what a script reads to find a server on --port 0: lost, nobody can find this server, so serve
+        // ends at once naming it (R4a-21: it served on silently until stopped, and said so only then).
+        if let lost = writeURLLine(server.baseURL) {
+            server.stop()
+            Console.error("cannot write the server's URL line to standard output (\(lost)); nobody could find this server, so serve stops (exit \(ExitCode.ioError))")
+            return ExitCode.ioError
+        }
         if let proxy = server.proxyURL {
             Console.line("proxy for \(server.interceptedHosts.joined(separator: ", ")): \(proxy) (HTTPS_PROXY, HTTP_PROXY)")
         }
@@ -92,6 +98,16 @@ package enum ServeCommand {
             server, plan, quiet: quiet, settle: .milliseconds(500), webhooks: .milliseconds(400), after: "the stop")
         if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
+    }
+
+    /// Writes `url` and a newline to stdout; nil when written, else why not.
+    private static func writeURLLine(_ url: String) -> String? {
+        let bytes = Array((url + "\n").utf8)
+        switch bytes.withUnsafeBytes({ StandardStreams.write($0, to: 1) }) {
+        case .written: return nil
+        case .readerGone: return "its reader went away"
+        case .failed(let error): return StandardStreams.failure ?? "errno \(error)"
+        }
     }
 
     /// One line per request on stderr: what it got and from which mapping (forwarded: from the backend).
