@@ -105,13 +105,23 @@ package final class ControlQueue: @unchecked Sendable {
     package func waitForAcknowledgementOrWithdraw(_ id: Int, timeoutMs: Int) -> String? {
         lock.withLock {
             if lock.wait(until: { acks[id] != nil }, timeoutMs: timeoutMs) { return acks[id] }
-            if let index = messages.firstIndex(where: { $0.id == id }) {
-                queueBytes -= messages.remove(at: index).text.utf8.count
-            }
-            delivered.remove(id)
-            withdrawn.insert(id)
+            withdrawLocked(id)
             return nil
         }
+    }
+
+    /// Withdraws message `id` unless it was acknowledged (a step that gave up on it): never delivered after, its late
+    /// acknowledgement a 409.
+    package func withdraw(_ id: Int) {
+        lock.withLock { if acks[id] == nil { withdrawLocked(id) } }
+    }
+
+    private func withdrawLocked(_ id: Int) {
+        if let index = messages.firstIndex(where: { $0.id == id }) {
+            queueBytes -= messages.remove(at: index).text.utf8.count
+        }
+        delivered.remove(id)
+        withdrawn.insert(id)
     }
 }
 
