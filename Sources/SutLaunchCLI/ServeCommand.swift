@@ -72,7 +72,9 @@ package enum ServeCommand {
         // ends at once naming it (R4a-21: it served on silently until stopped, and said so only then).
         if let lost = writeURLLine(server.baseURL) {
             server.stop()
-            Console.error("cannot write the server's URL line to standard output (\(lost)); nobody could find this server, so serve stops (exit \(ExitCode.ioError))")
+            Console.error(
+                "cannot write the server's URL line to standard output (\(lost)); nobody could find this server, so serve stops (exit \(ExitCode.ioError))"
+            )
             return ExitCode.ioError
         }
         if let proxy = server.proxyURL {

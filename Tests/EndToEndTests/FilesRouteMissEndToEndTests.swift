@@ -19,7 +19,9 @@ import Testing
         #expect(missing.status == 4, "\(missing.stderr)")
         #expect(missing.stdout == "404\n")
         #expect(missing.stderr.contains("1 request, 1 unexpected"), "\(missing.stderr)")
-        #expect(missing.stderr.contains(#"file: expected a file below "#) && missing.stderr.contains(#"no such file: "missing.png""#), "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains(#"file: expected a file below "#) && missing.stderr.contains(#"no such file: "missing.png""#),
+            "\(missing.stderr)")
         let written = try String(contentsOfFile: journal, encoding: .utf8)
         #expect(written.contains(#""matched":false"#) && !written.contains(#""matched":true"#), "\(written)")
 

@@ -46,7 +46,10 @@ import Testing
 
     @Test func launchArgumentsWithDuplicateKeysOrBytesThatAreNotUTF8AreReported() throws {
         let duplicate = try CLI.run(["-q", CLI.myApp, "UI_TEST_MODE", #"EPHEMERAL_{"greeting":"a","greeting":"b"}"#, "greet"])
-        #expect(duplicate.stderr.contains("AutomationBridge: ignoring launch argument EPHEMERAL_ is not valid JSON (duplicate key \"greeting\""), "\(duplicate.stderr)")
+        #expect(
+            duplicate.stderr.contains(
+                "AutomationBridge: ignoring launch argument EPHEMERAL_ is not valid JSON (duplicate key \"greeting\""),
+            "\(duplicate.stderr)")
         #expect(!duplicate.stdout.contains("a, world") && !duplicate.stdout.contains("b, world"), "\(duplicate.stdout)")
         let bytes = try CLI.run([
             "-q", "sh", "-c", #"exec "$0" UI_TEST_MODE "$(printf 'EPHEMERAL_{"greeting":"\377"}')" greet"#, CLI.myApp,

@@ -31,16 +31,21 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         // The report's command line holds the script, secrets and all: its mockServer part is what must not.
-        let reportJSON = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let reportJSON = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         let mockServer = try JSONSerialization.data(withJSONObject: try #require(reportJSON["mockServer"]))
         #expect(String(decoding: mockServer, as: UTF8.self).contains("nearMiss"))
-        let everything = [result.stdout, result.stderr, try String(contentsOfFile: journal, encoding: .utf8), String(decoding: mockServer, as: UTF8.self)]
+        let everything = [
+            result.stdout, result.stderr, try String(contentsOfFile: journal, encoding: .utf8), String(decoding: mockServer, as: UTF8.self),
+        ]
         for (index, text) in everything.enumerated() {
             for secret in ["SUPERSECRET-1", "SECRETCOOKIE-2", "SECRETCOOKIE-3", "SECRETPROXY-4", "SECRETCOOKIE-5", "SUPERSECRET-6"] {
                 #expect(!text.contains(secret), "output \(index) shows \(secret): \(text)")
             }
         }
-        #expect(result.stderr.contains("header Authorization: expected equal to \"Bearer good-token\", got a value not shown ([redacted]"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("header Authorization: expected equal to \"Bearer good-token\", got a value not shown ([redacted]"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("cookie session: expected equal to \"good\", got a value not shown ([redacted]"), "\(result.stderr)")
         #expect(result.stderr.contains("header Proxy-Authorization: expected"), "\(result.stderr)")
 

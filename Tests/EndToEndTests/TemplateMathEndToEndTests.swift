@@ -17,11 +17,14 @@ import Testing
             curl -s -w " %{http_code}|" "$U/b"; curl -s -w " %{http_code}" "$U/c"
             """#
         let result = try CLI.run(["-q", "--port", "0", "--stub", empty, "sh", "-c", script])
-        #expect(result.stdout.hasPrefix("422 201 201 9007199254740993 200|template: {{math}}: 999999999999999999 * 100 is out of the range"), "\(result.stdout)")
+        #expect(
+            result.stdout.hasPrefix("422 201 201 9007199254740993 200|template: {{math}}: 999999999999999999 * 100 is out of the range"),
+            "\(result.stdout)")
         #expect(result.stdout.hasSuffix(" 400"), "\(result.stdout)")
 
         let file = try CLI.write(
-            #"{"request":{"urlPath":"/t"},"response":{"body":"{{math 12345678901234567 '+' 0}}","transformers":["response-template"]}}"#, "t.json", in: directory)
+            #"{"request":{"urlPath":"/t"},"response":{"body":"{{math 12345678901234567 '+' 0}}","transformers":["response-template"]}}"#,
+            "t.json", in: directory)
         let loaded = try CLI.run(["--port", "0", "--stub", file, "true"])
         #expect(loaded.status == 3, "\(loaded.stderr)")
         #expect(loaded.stderr.contains("'12345678901234567' cannot be read exactly"), "\(loaded.stderr)")

@@ -21,7 +21,9 @@ extension Stub {
         else {
             return .failure(FileMiss(name: name, reason: "not a file name (empty, '.', '..' or a NUL)"))
         }
-        if segments.contains(where: { $0.contains("\u{FFFD}") }) && !raw.contains(where: { $0.uppercased().contains("%EF%BF%BD") || $0.contains("\u{FFFD}") }) {
+        if segments.contains(where: { $0.contains("\u{FFFD}") })
+            && !raw.contains(where: { $0.uppercased().contains("%EF%BF%BD") || $0.contains("\u{FFFD}") })
+        {
             return .failure(FileMiss(name: name, reason: "its name is not UTF-8 (such a file cannot be served)"))
         }
         let candidate = directory + "/" + name

@@ -191,7 +191,8 @@ extension Stub {
             if !matcher.matches(values: values, budget: &budget) {
                 guard budget >= 0 else { return false }
                 let secret = Journal.secretHeaders.contains(name.lowercased())
-                let mismatch = Mismatch(field: "header \(name)", expected: matcher.description, actual: shown(values, secret: secret), weight: 1)
+                let mismatch = Mismatch(
+                    field: "header \(name)", expected: matcher.description, actual: shown(values, secret: secret), weight: 1)
                 guard found.add(mismatch) else {
                     return false
                 }

@@ -105,7 +105,10 @@ extension AdminAPI {
     private static func importOptions(_ request: HTTPRequest) throws(EndpointRefusal) -> (keepExisting: Bool, deleteAllNotInImport: Bool) {
         guard let node = try? JSONParser.parse(request.body), let members = node.members else { return (false, false) }
         for member in members where !["mappings", "importOptions", "meta"].contains(member.key) {
-            throw EndpointRefusal(.text("import: unknown key \"\(member.key.prefix(80))\" (an import is {\"mappings\": [...], \"importOptions\": {...}})\n", status: 422))
+            throw EndpointRefusal(
+                .text(
+                    "import: unknown key \"\(member.key.prefix(80))\" (an import is {\"mappings\": [...], \"importOptions\": {...}})\n",
+                    status: 422))
         }
         guard let options = node["importOptions"], !(options.value == .null) else { return (false, false) }
         guard let given = options.members else { throw EndpointRefusal(.text("importOptions must be an object\n", status: 422)) }

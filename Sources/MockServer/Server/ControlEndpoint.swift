@@ -58,7 +58,8 @@ enum ControlEndpoint {
             guard let reply = queue.waitForAcknowledgementOrWithdraw(id, timeoutMs: waitForAck) else {
                 return MockResponse(
                     status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
-                    body: Array("the program did not acknowledge control message \(id) in time; it is withdrawn (never delivered now)\n".utf8))
+                    body: Array(
+                        "the program did not acknowledge control message \(id) in time; it is withdrawn (never delivered now)\n".utf8))
             }
             return MockResponse(
                 status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8)
@@ -71,7 +72,8 @@ enum ControlEndpoint {
     /// A message or reply body as text: bytes that are not UTF-8 are refused (400), never delivered as U+FFFD.
     private static func text(of request: HTTPRequest, what: String) throws(EndpointRefusal) -> String {
         guard let text = String(validating: request.body, as: UTF8.self) else {
-            throw EndpointRefusal(.text("\(what) is not UTF-8: the channel carries text; send UTF-8 (or encode bytes, e.g. base64)\n", status: 400))
+            throw EndpointRefusal(
+                .text("\(what) is not UTF-8: the channel carries text; send UTF-8 (or encode bytes, e.g. base64)\n", status: 400))
         }
         return text
     }

@@ -13,7 +13,9 @@ extension HTTPRequest {
         let values = queryValues(name)
         guard let text = values.first else { return nil }
         // ack?id=2&id=3 took the first silently: which one was meant is not ours to guess.
-        guard values.count == 1 else { throw EndpointRefusal(.text("?\(name) is given \(values.count) times; give it once\n", status: 400)) }
+        guard values.count == 1 else {
+            throw EndpointRefusal(.text("?\(name) is given \(values.count) times; give it once\n", status: 400))
+        }
         do {
             return try BoundedNumber.requireInteger(text, in: range)
         } catch {
