@@ -68,6 +68,25 @@ package enum ServeCommand {
             }
         }
         defer { trust?.remove() }
+        if let failed = announce(server, trust: trust) { return failed }
+        if !quiet {
+            Console.line(
+                "serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops"
+            )
+        }
+        // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
+        server.onShutdown { SignalForwarder.raiseTermination() }
+        _ = SignalForwarder.waitForTerminationSignal()
+        server.stopSendingWebhooks() // stopping begins: a webhook calling this server cannot keep it alive
+        let (summary, journalFailed) = MockServerRun.finish(
+            server, plan, quiet: quiet, settle: .milliseconds(500), webhooks: .milliseconds(400), after: "the stop")
+        if journalFailed { return ExitCode.ioError }
+        return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
+    }
+
+    /// The URL line on stdout (what a script reads), then the proxy and trust lines on stderr; exit 74 when the URL line
+    /// could not be written (the server is stopped).
+    private static func announce(_ server: MockServer, trust: TrustFiles?) -> Int32? {
         // The URL line is what a script reads to find a server on --port 0: lost, nobody can find this server, so serve
         // ends at once naming it (R4a-21: it served on silently until stopped, and said so only then).
         if let lost = writeURLLine(server.baseURL) {
@@ -87,19 +106,7 @@ package enum ServeCommand {
                 "with the system's: \(trust.bundle.escapingControlCharacters()) (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT)"
             )
         }
-        if !quiet {
-            Console.line(
-                "serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops"
-            )
-        }
-        // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
-        server.onShutdown { SignalForwarder.raiseTermination() }
-        _ = SignalForwarder.waitForTerminationSignal()
-        server.stopSendingWebhooks() // stopping begins: a webhook calling this server cannot keep it alive
-        let (summary, journalFailed) = MockServerRun.finish(
-            server, plan, quiet: quiet, settle: .milliseconds(500), webhooks: .milliseconds(400), after: "the stop")
-        if journalFailed { return ExitCode.ioError }
-        return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
+        return nil
     }
 
     /// Writes `url` and a newline to stdout; nil when written, else why not.
