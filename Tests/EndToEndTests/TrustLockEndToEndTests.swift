@@ -12,7 +12,7 @@ import Testing
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
         for name in ["ca.pem", "bundle.pem"] + (lock ? [".sut-lock"] : []) {
-            FileManager.default.createFile(
+            _ = FileManager.default.createFile(
                 atPath: url.appendingPathComponent(name).path, contents: Data("x".utf8), attributes: [.posixPermissions: 0o600])
         }
     }
