@@ -62,4 +62,25 @@ import Testing
         #expect(left == [held.lastPathComponent, fresh.lastPathComponent], "\(left)")
         #expect(FileManager.default.fileExists(atPath: held.appendingPathComponent("ca.pem").path))
     }
+
+    /// The finding itself: a run in a PID namespace of its own (its pid dead out here) keeps its directory while a
+    /// run out here starts, and its program still reaches the server over TLS. Needs root for `unshare --pid`.
+    @Test(.enabled(if: getuid() == 0 && CLI.hasCommand("unshare") && CLI.hasCommand("curl"), "needs root, unshare and curl"))
+    func aLiveRunInAnotherPIDNamespaceKeepsItsDirectory() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
+        let temporary = directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let inner =
+            // A few processes first, so that the run's pid in there (9, as in the finding) is one no process has out here.
+            "for i in 1 2 3 4 5 6 7; do /bin/true; done; TMPDIR=\(temporary.path) \"$0\" -q --https --port 0 --stub \(stubs) sh -c "
+            + #"'echo started > started; sleep 3; curl -sS -o /dev/null -w "inner %{http_code}" $SUT_MOCK_SERVER_URL/ok'"#
+        let script =
+            "unshare --pid --fork --mount-proc sh -c \"$1\" \"$0\" > inner.out 2>&1 & "
+            + "for i in $(seq 100); do [ -f started ] && break; sleep 0.1; done; "
+            + "TMPDIR=\(temporary.path) \"$0\" -q --https --port 0 --stub \(stubs) true; echo outer $?; wait; cat inner.out"
+        let output = try CLI.output(of: ["sh", "-c", script, CLI.sutLaunch, inner], in: directory)
+        #expect(output.contains("outer 0") && output.contains("inner 200"), "\(output)")
+    }
 }
