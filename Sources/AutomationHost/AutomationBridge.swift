@@ -20,6 +20,9 @@ public final class AutomationBridge: Sendable {
     /// The bridge for this process, read from `ProcessInfo` on first use.
     public static let shared = AutomationBridge(
         arguments: ProcessInfo.processInfo.arguments, environment: ProcessInfo.processInfo.environment,
+        notUTF8: WireFormat.NotUTF8(
+            arguments: RawProcessText.invalidArgumentIndices(),
+            variables: RawProcessText.invalidVariables([WireFormat.ephemeralVariable, WireFormat.automationVariable])),
         reportsProblems: true)
 
     /// True when the program runs under sut-launch (or another launcher using the same wire format).
@@ -39,8 +42,13 @@ public final class AutomationBridge: Sendable {
 
     /// Reads a bridge from explicit argv and environment (tests, or programs that filter their own).
     /// - Parameter reportsProblems: print one line per problem to stderr, and one per flag read as another type.
-    public init(arguments: [String], environment: [String: String], reportsProblems: Bool = false) {
-        let received = WireFormat.decode(arguments: arguments, environment: environment)
+    public convenience init(arguments: [String], environment: [String: String], reportsProblems: Bool = false) {
+        self.init(arguments: arguments, environment: environment, notUTF8: WireFormat.NotUTF8(), reportsProblems: reportsProblems)
+    }
+
+    /// Reads a bridge, `notUTF8` naming the values that were not UTF-8 before Swift repaired them.
+    init(arguments: [String], environment: [String: String], notUTF8: WireFormat.NotUTF8, reportsProblems: Bool) {
+        let received = WireFormat.decode(arguments: arguments, environment: environment, notUTF8: notUTF8)
         self.isUnderTest = received.isUnderTest
         self.ephemeralConfiguration = FlagConfiguration(received.ephemeral, reportsMistypesAs: reportsProblems ? "feature flag" : nil)
         self.automationConfiguration = FlagConfiguration(received.automation, reportsMistypesAs: reportsProblems ? "automation flag" : nil)

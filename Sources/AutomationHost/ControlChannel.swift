@@ -125,18 +125,26 @@ public enum ControlCommand: Sendable, Hashable {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else { return nil }
             let value = String(assignment[assignment.index(after: equals)...])
             var key = assignment[..<equals]
+            guard Self.isOneWord(key) else { return nil }
             if key.last == ":" {
                 key = key.dropLast()
-                guard !key.isEmpty, case .success(let object) = WireFormat.decodeObject("{\"v\":\(value)}", source: "flag set"),
-                    let decoded = object["v"]
-                else { return nil }
+                // The value alone, as one JSON value with the CLI's rules (pasted into {"v":…}, `"a","v":1` set "a").
+                guard !key.isEmpty, case .success(let decoded) = StrictJSON.parse(value) else { return nil }
                 self = .setFlag(String(key), decoded)
             } else {
                 self = .setFlag(String(key), FlagValue.inferred(from: value))
             }
-        case ("flag", 3) where words[1] == "clear": self = .clearFlag(words[2])
+        case ("flag", 3) where words[1] == "clear":
+            guard Self.isOneWord(words[2][...]) else { return nil }
+            self = .clearFlag(words[2])
         default: return nil
         }
+    }
+
+    /// A key is one word: no space or other white space (`flag clear k extra`, `flag set  k=x`, `flag set k =x` were
+    /// taken as keys with spaces, answered as if done, with nothing done).
+    static func isOneWord(_ key: Substring) -> Bool {
+        !key.isEmpty && !key.contains(where: \.isWhitespace)
     }
 
     /// Why `text` is not a built-in command although it is written as one (`flag set k:={"a":`, `flag set =x`,
@@ -149,14 +157,17 @@ public enum ControlCommand: Sendable, Hashable {
         let shown = text.count > 80 ? String(text.prefix(60)) + "…" : text
         switch (words.first, words.count > 1 ? words[1] : nil) {
         case ("entryPoint", _): return "'\(shown)': write entryPoint NAME (one word)"
-        case ("flag", "clear"): return "'\(shown)': write flag clear KEY (one word)"
+        case ("flag", "clear"): return "'\(shown)': write flag clear KEY (one word, nothing after it)"
         case ("flag", "set"):
             guard words.count == 3, let equals = words[2].firstIndex(of: "="), equals != words[2].startIndex else {
                 return "'\(shown)': write flag set KEY=VALUE or flag set KEY:=JSON (a non-empty KEY)"
             }
             let value = String(words[2][words[2].index(after: equals)...])
             if words[2][..<equals] == ":" { return "'\(shown)': the key is empty; write flag set KEY:=JSON" }
-            if case .failure(let failure) = WireFormat.decodeObject("{\"v\":\(value)}", source: "flag set") {
+            if !isOneWord(words[2][..<equals]) || text.hasPrefix("flag set  ") {
+                return "'\(shown)': a KEY is one word (no spaces); write flag set KEY=VALUE or flag set KEY:=JSON"
+            }
+            if case .failure(let failure) = StrictJSON.parse(value) {
                 let excerpt = value.count > 40 ? String(value.prefix(40)) + "…" : value
                 return "'\(shown)': the value after := is not a JSON value (\(excerpt)): \(failure.message)"
             }

@@ -127,11 +127,15 @@ public enum WireFormat {
         if text.isEmpty {
             return .failure(WireFormatProblem(source: source, message: "is empty; expected a JSON object like {\"key\":true}"))
         }
+        if text == notText {
+            return .failure(
+                WireFormatProblem(source: source, message: "is not UTF-8 (bytes that are not text; sut-launch refuses them too)"))
+        }
         let value: FlagValue
-        do {
-            value = try JSONDecoder().decode(FlagValue.self, from: Data(text.utf8))
-        } catch {
-            return .failure(WireFormatProblem(source: source, message: "is not valid JSON (\(describe(error))): \(excerpt(text))"))
+        switch StrictJSON.parse(text) {
+        case .success(let parsed): value = parsed
+        case .failure(let problem):
+            return .failure(WireFormatProblem(source: source, message: "is not valid JSON (\(problem.message)): \(excerpt(text))"))
         }
         guard case .object(let object) = value else {
             return .failure(
@@ -162,9 +166,20 @@ public enum WireFormat {
     /// nowhere in argv (the flags are in the environment); otherwise from anywhere in argv, as the seed
     /// toolkit did.
     public static func decode(arguments argv: [String], environment: [String: String]) -> Received {
+        decode(arguments: argv, environment: environment, notUTF8: NotUTF8())
+    }
+
+    /// The argv indices and variable names whose bytes were not UTF-8 (Swift read them with U+FFFD).
+    struct NotUTF8 {
+        var arguments: Set<Int> = []
+        var variables: Set<String> = []
+    }
+
+    static func decode(arguments argv: [String], environment: [String: String], notUTF8: NotUTF8) -> Received {
         var received = Received()
         var ephemeralText: (String, String)?
         var automationText: (String, String)?
+
         var remaining: [String] = []
 
         if argv.count > 1, argv[1] == testModeArgument {
@@ -174,9 +189,9 @@ public enum WireFormat {
             while index < argv.count {
                 let argument = argv[index]
                 if ephemeralText == nil, argument.hasPrefix(ephemeralPrefix) {
-                    ephemeralText = (String(argument.dropFirst(ephemeralPrefix.count)), "launch argument EPHEMERAL_")
+                    ephemeralText = (WireFormat.argument(index, ephemeralPrefix, argv, notUTF8), "launch argument EPHEMERAL_")
                 } else if automationText == nil, argument.hasPrefix(automationPrefix) {
-                    automationText = (String(argument.dropFirst(automationPrefix.count)), "launch argument AUTOMATION_")
+                    automationText = (WireFormat.argument(index, automationPrefix, argv, notUTF8), "launch argument AUTOMATION_")
                 } else {
                     break
                 }
@@ -193,9 +208,9 @@ public enum WireFormat {
                 if index > 0, argument == testModeArgument {
                     received.isUnderTest = true
                 } else if index > 0, ephemeralText == nil, argument.hasPrefix(ephemeralPrefix) {
-                    ephemeralText = (String(argument.dropFirst(ephemeralPrefix.count)), "launch argument EPHEMERAL_")
+                    ephemeralText = (WireFormat.argument(index, ephemeralPrefix, argv, notUTF8), "launch argument EPHEMERAL_")
                 } else if index > 0, automationText == nil, argument.hasPrefix(automationPrefix) {
-                    automationText = (String(argument.dropFirst(automationPrefix.count)), "launch argument AUTOMATION_")
+                    automationText = (WireFormat.argument(index, automationPrefix, argv, notUTF8), "launch argument AUTOMATION_")
                 } else {
                     remaining.append(argument)
                 }
@@ -204,10 +219,10 @@ public enum WireFormat {
         received.arguments = remaining
         if environment[underTestVariable] == "1" { received.isUnderTest = true }
         if ephemeralText == nil, let text = environment[ephemeralVariable] {
-            ephemeralText = (text, "environment variable \(ephemeralVariable)")
+            ephemeralText = (notUTF8.variables.contains(ephemeralVariable) ? notText : text, "environment variable \(ephemeralVariable)")
         }
         if automationText == nil, let text = environment[automationVariable] {
-            automationText = (text, "environment variable \(automationVariable)")
+            automationText = (notUTF8.variables.contains(automationVariable) ? notText : text, "environment variable \(automationVariable)")
         }
 
         if let (text, source) = ephemeralText {
@@ -225,16 +240,16 @@ public enum WireFormat {
         return received
     }
 
-    private static func excerpt(_ text: String) -> String {
-        text.count <= 60 ? text : String(text.prefix(57)) + "..."
+    /// Stands for a value whose bytes were not UTF-8 (no JSON text starts with NUL).
+    static let notText = "\u{0}not UTF-8"
+
+    /// The text after `prefix` of argv[index], or ``notText`` when its bytes were not UTF-8.
+    private static func argument(_ index: Int, _ prefix: String, _ argv: [String], _ notUTF8: NotUTF8) -> String {
+        notUTF8.arguments.contains(index) ? notText : String(argv[index].dropFirst(prefix.count))
     }
 
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError { return "\(underlying)" }
-            return context.debugDescription
-        }
-        return "\(error)"
+    private static func excerpt(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(57)) + "..."
     }
 }
 

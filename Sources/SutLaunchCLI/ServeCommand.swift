@@ -68,17 +68,7 @@ package enum ServeCommand {
             }
         }
         defer { trust?.remove() }
-        Console.out(server.baseURL + "\n")
-        if let proxy = server.proxyURL {
-            Console.line("proxy for \(server.interceptedHosts.joined(separator: ", ")): \(proxy) (HTTPS_PROXY, HTTP_PROXY)")
-        }
-        if let trust {
-            // Paths under the caller's TMPDIR: a line break in it must not start a line of ours.
-            Console.line("certificate authority: \(trust.authority.escapingControlCharacters()) (SUT_MOCK_SERVER_CA; NODE_EXTRA_CA_CERTS)")
-            Console.line(
-                "with the system's: \(trust.bundle.escapingControlCharacters()) (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT)"
-            )
-        }
+        if let failed = announce(server, trust: trust) { return failed }
         if !quiet {
             Console.line(
                 "serving \(stubs.count) route\(stubs.count == 1 ? "" : "s") from \(stubs.files.count) file\(stubs.files.count == 1 ? "" : "s"); Ctrl-C stops"
@@ -92,6 +82,41 @@ package enum ServeCommand {
             server, plan, quiet: quiet, settle: .milliseconds(500), webhooks: .milliseconds(400), after: "the stop")
         if journalFailed { return ExitCode.ioError }
         return summary.failures.isEmpty ? 0 : ExitCode.serverChecksFailed
+    }
+
+    /// The URL line on stdout (what a script reads), then the proxy and trust lines on stderr; exit 74 when the URL line
+    /// could not be written (the server is stopped).
+    private static func announce(_ server: MockServer, trust: TrustFiles?) -> Int32? {
+        // The URL line is what a script reads to find a server on --port 0: lost, nobody can find this server, so serve
+        // ends at once naming it (R4a-21: it served on silently until stopped, and said so only then).
+        if let lost = writeURLLine(server.baseURL) {
+            server.stop()
+            Console.error(
+                "cannot write the server's URL line to standard output (\(lost)); nobody could find this server, so serve stops (exit \(ExitCode.ioError))"
+            )
+            return ExitCode.ioError
+        }
+        if let proxy = server.proxyURL {
+            Console.line("proxy for \(server.interceptedHosts.joined(separator: ", ")): \(proxy) (HTTPS_PROXY, HTTP_PROXY)")
+        }
+        if let trust {
+            // Paths under the caller's TMPDIR: a line break in it must not start a line of ours.
+            Console.line("certificate authority: \(trust.authority.escapingControlCharacters()) (SUT_MOCK_SERVER_CA; NODE_EXTRA_CA_CERTS)")
+            Console.line(
+                "with the system's: \(trust.bundle.escapingControlCharacters()) (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT)"
+            )
+        }
+        return nil
+    }
+
+    /// Writes `url` and a newline to stdout; nil when written, else why not.
+    private static func writeURLLine(_ url: String) -> String? {
+        let bytes = Array((url + "\n").utf8)
+        switch bytes.withUnsafeBytes({ StandardStreams.write($0, to: 1) }) {
+        case .written: return nil
+        case .readerGone: return "its reader went away"
+        case .failed(let error): return StandardStreams.failure ?? "errno \(error)"
+        }
     }
 
     /// One line per request on stderr: what it got and from which mapping (forwarded: from the backend).

@@ -98,7 +98,7 @@ package struct JSONNode: Sendable, Hashable {
         let length = key.utf8.count
         // Through the buffer: no copy (and no retain and release) of each member just to look at its key.
         return members.withUnsafeBufferPointer { buffer -> JSONNode? in
-            for index in buffer.indices where buffer[index].key.utf8.count == length && buffer[index].key == key {
+            for index in buffer.indices where buffer[index].key.utf8.count == length && buffer[index].key.utf8.elementsEqual(key.utf8) {
                 return buffer[index].value
             }
             return nil

@@ -314,6 +314,7 @@ public final class SUTApplication: Sendable {
             }
         }
         guard let reply else {
+            endpoint.withdrawControlMessage(id) // given up on: never delivered later, a late acknowledgement refused
             let why =
                 process.status.map { "the program \($0) first" }
                 ?? "waited \(Runner.format(timeout)); does it call ControlChannel.acknowledge?"

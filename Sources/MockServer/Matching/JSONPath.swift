@@ -353,7 +353,7 @@ struct JSONPath: Sendable {
         guard budget >= 0 else { return false }
         if let members = node.members {
             for member in members {
-                if member.key == name { result.append(member.value) }
+                if member.key.utf8.elementsEqual(name.utf8) { result.append(member.value) }
                 guard collect(name, in: member.value, into: &result, budget: &budget) else { return false }
             }
         } else if let elements = node.elements {
@@ -378,17 +378,22 @@ struct JSONPath: Sendable {
             default: return a >= b
             }
         }
+        // Text compares as Java's Strings do, UTF-16 unit by unit: Swift's == and < on String follow canonical
+        // equivalence, so `'café'` (U+00E9) matched "cafe" + U+0301 here alone (R4a-7); equalTo and the rest did not.
+        if let a = value.string, let b = operand.string {
+            switch comparison {
+            case "==": return a.utf16.elementsEqual(b.utf16)
+            case "!=": return !a.utf16.elementsEqual(b.utf16)
+            case "<": return a.utf16.lexicographicallyPrecedes(b.utf16)
+            case ">": return b.utf16.lexicographicallyPrecedes(a.utf16)
+            case "<=": return !b.utf16.lexicographicallyPrecedes(a.utf16)
+            default: return !a.utf16.lexicographicallyPrecedes(b.utf16)
+            }
+        }
         switch comparison {
         case "==": return value.value == operand.value
         case "!=": return value.value != operand.value
-        default:
-            guard let a = value.string, let b = operand.string else { return false }
-            switch comparison {
-            case "<": return a < b
-            case ">": return a > b
-            case "<=": return a <= b
-            default: return a >= b
-            }
+        default: return false
         }
     }
 }

@@ -33,6 +33,9 @@ final class MatchInput {
     var budget = MatchBudget.perRequest
     /// Set when the budget ran out while stubs were tried: how many candidates were tried, of how many.
     var exhausted: (tried: Int, of: Int)?
+    /// Show the values of `Authorization`, `Cookie`, `Proxy-Authorization` and cookies in near misses
+    /// (`--journal-secrets`); by default they read `[redacted]`, as in the journal.
+    var keepsSecrets = false
 
     init(_ request: HTTPRequest) {
         self.request = request
@@ -107,6 +110,9 @@ extension Stub {
         else {
             return found.items
         }
+        if let mismatch = fileMismatch(input) {
+            guard found.add(mismatch) else { return found.items }
+        }
         if let scenario, let required = scenario.requiredState, required != (scenarioState ?? ScenarioStates.started) {
             _ = found.add(
                 Mismatch(
@@ -160,9 +166,16 @@ extension Stub {
         return true
     }
 
+    /// What a near miss shows for a secret value (a secret header's, a cookie's) unless secrets are kept.
+    static let redacted = "a value not shown ([redacted]; --journal-secrets shows it)"
+
     /// Query parameters, headers (with basic credentials) and cookies; false when evaluation stops here.
     private func fieldMismatches(_ input: MatchInput, _ found: inout Mismatches, _ budget: inout Int) -> Bool {
-        func shown(_ values: [String]) -> String { values.isEmpty ? "absent" : values.map { "\"\($0)\"" }.joined(separator: ", ") }
+        func shown(_ values: [String], secret: Bool = false) -> String {
+            if values.isEmpty { return "absent" }
+            if secret && !input.keepsSecrets { return values.map { _ in Self.redacted }.joined(separator: ", ") }
+            return values.map { "\"\($0)\"" }.joined(separator: ", ")
+        }
         for (name, matcher) in query {
             var values: [String] = []
             for item in input.query where item.name == name { values.append(item.value) }
@@ -177,7 +190,10 @@ extension Stub {
             let values = input.request.headers.values(name)
             if !matcher.matches(values: values, budget: &budget) {
                 guard budget >= 0 else { return false }
-                guard found.add(Mismatch(field: "header \(name)", expected: matcher.description, actual: shown(values), weight: 1)) else {
+                let secret = Journal.secretHeaders.contains(name.lowercased())
+                let mismatch = Mismatch(
+                    field: "header \(name)", expected: matcher.description, actual: shown(values, secret: secret), weight: 1)
+                guard found.add(mismatch) else {
                     return false
                 }
             }
@@ -188,7 +204,7 @@ extension Stub {
         for (name, matcher) in cookies where !matcher.matches(input.cookies[name], budget: &budget) {
             guard budget >= 0 else { return false }
             let mismatch = Mismatch(
-                field: "cookie \(name)", expected: matcher.description, actual: input.cookies[name].map { "\"\($0)\"" } ?? "absent",
+                field: "cookie \(name)", expected: matcher.description, actual: shown(input.cookies[name].map { [$0] } ?? [], secret: true),
                 weight: 1)
             guard found.add(mismatch) else { return false }
         }

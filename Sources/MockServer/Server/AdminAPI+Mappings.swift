@@ -28,9 +28,16 @@ extension AdminAPI {
             } catch { return error.response }
         case "POST /__admin/mappings/import":
             do {
-                let policy = try importPolicy(request)
+                let options = try importOptions(request)
+                let imported = try parseMappings(request, parts: parts, list: true)
                 // WireMock's duplicatePolicy: OVERWRITE (the default) replaces the mapping with that id, IGNORE keeps it.
-                registry.importStubs(try parseMappings(request, parts: parts, list: true), keepExisting: policy == "IGNORE")
+                registry.importStubs(imported, keepExisting: options.keepExisting)
+                if options.deleteAllNotInImport {
+                    // WireMock's deleteAllNotInImport: every mapping whose id the import does not name goes (an
+                    // `expect` among them is still checked at the end: "deleted while expected").
+                    let named = Set(imported.flatMap { [$0.id, $0.adminID] })
+                    registry.replace(where: { !named.contains($0.id) && !named.contains($0.adminID) }, with: nil)
+                }
                 return .json(text: "{}")
             } catch { return error.response }
         case "POST /__admin/mappings/find-by-metadata", "POST /__admin/mappings/remove-by-metadata":
@@ -92,15 +99,40 @@ extension AdminAPI {
             + ",\"source\":" + JSONWriter.quoted(stub.source) + ",\"calls\":\(calls)}"
     }
 
-    /// An import's `importOptions.duplicatePolicy`: OVERWRITE (the default) or IGNORE.
-    private static func importPolicy(_ request: HTTPRequest) throws(EndpointRefusal) -> String {
-        guard let node = try? JSONParser.parse(request.body), let given = node["importOptions"]?["duplicatePolicy"] else {
-            return "OVERWRITE"
+    /// An import's options as WireMock 2.35 has them: `duplicatePolicy` OVERWRITE (the default) or IGNORE, and
+    /// `deleteAllNotInImport`. Any other key, in the body or in `importOptions`, is refused by name (422): it was
+    /// accepted and ignored, so `deleteAllNotInImport: true` left every old mapping in place.
+    private static func importOptions(_ request: HTTPRequest) throws(EndpointRefusal) -> (keepExisting: Bool, deleteAllNotInImport: Bool) {
+        guard let node = try? JSONParser.parse(request.body), let members = node.members else { return (false, false) }
+        for member in members where !["mappings", "importOptions", "meta"].contains(member.key) {
+            throw EndpointRefusal(
+                .text(
+                    "import: unknown key \"\(member.key.prefix(80))\" (an import is {\"mappings\": [...], \"importOptions\": {...}})\n",
+                    status: 422))
         }
-        guard let policy = given.string, ["OVERWRITE", "IGNORE"].contains(policy) else {
-            throw EndpointRefusal(.text("importOptions.duplicatePolicy: use OVERWRITE (the default) or IGNORE\n", status: 422))
+        guard let options = node["importOptions"], !(options.value == .null) else { return (false, false) }
+        guard let given = options.members else { throw EndpointRefusal(.text("importOptions must be an object\n", status: 422)) }
+        var result = (keepExisting: false, deleteAllNotInImport: false)
+        for member in given {
+            switch member.key {
+            case "duplicatePolicy":
+                guard let policy = member.value.string, ["OVERWRITE", "IGNORE"].contains(policy) else {
+                    throw EndpointRefusal(.text("importOptions.duplicatePolicy: use OVERWRITE (the default) or IGNORE\n", status: 422))
+                }
+                result.keepExisting = policy == "IGNORE"
+            case "deleteAllNotInImport":
+                guard case .bool(let delete) = member.value.value else {
+                    throw EndpointRefusal(.text("importOptions.deleteAllNotInImport: use true or false\n", status: 422))
+                }
+                result.deleteAllNotInImport = delete
+            default:
+                throw EndpointRefusal(
+                    .text(
+                        "importOptions.\(member.key.prefix(80)) is not supported by sut-launch (duplicatePolicy and deleteAllNotInImport are)\n",
+                        status: 422))
+            }
         }
-        return policy
+        return result
     }
 
     /// The body as one mapping, or (`list`) as `{"mappings": [...]}`; new ids are UUIDs.

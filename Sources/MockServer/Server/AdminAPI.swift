@@ -21,7 +21,7 @@ import Foundation
 /// | `DELETE /__admin/requests` | clears the journal |
 /// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset` | scenario states |
 /// | `PUT /__admin/scenarios/{name}/state` | sets a scenario's state (`{"state": "x"}`; no body: back to `Started`) |
-/// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start |
+/// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start, as the admin API shows them (`expect` and `--journal` keep the whole run) |
 /// | `POST /__admin/near-misses/request`, `…/request-pattern` | the stubs nearest a request, the requests nearest a pattern |
 /// | `POST /__admin/settings` | `{"fixedDelay": ms}` delays every stub's answer (0 ends it); other settings are refused (422) |
 /// | `POST /__admin/mappings/save` | the mappings now are what `mappings/reset` returns to (in memory; files untouched) |
@@ -67,7 +67,7 @@ enum AdminAPI {
             return .json(text: "{}")
         case "POST /__admin/reset":
             parts.stubs.reset()
-            parts.journal.reset()
+            parts.journal.removeAll()
             return .json(text: "{}")
         default:
             if let answer = setScenarioState(route, request, stubs: parts.stubs) { return answer }

@@ -6,8 +6,9 @@
 /// - `GET /__sut/control?timeoutMs=N` (with `Content-Type: application/octet-stream`, as writes: it takes
 ///   the message off the queue) waits up to N ms (default 25,000) for the next message: 200 with the message
 ///   as the body and its id in `X-Sut-Message-Id`, 204 when none came.
-/// - `POST /__sut/control/ack?id=N` acknowledges message N with the body as the reply: 204, or 404 for an
-///   id never sent.
+/// - `POST /__sut/control/ack?id=N` acknowledges message N with the body as the reply: 204; 404 for an id never
+///   sent; 409 for a message not delivered yet, already acknowledged, or withdrawn (its sender was told 504: a
+///   message whose sender gave up is never delivered after). Bodies that are not UTF-8 are refused (400).
 enum ControlEndpoint {
     /// The longest a control request waits (`timeoutMs`, `waitForAckMs`).
     static let waitRange = 0...120_000
@@ -31,25 +32,34 @@ enum ControlEndpoint {
         guard let id = try request.boundedQueryInteger("id", in: 1...Int.max) else {
             return .text("missing ?id=N (the X-Sut-Message-Id of the message)\n", status: 400)
         }
-        guard queue.acknowledge(id, reply: request.bodyText) else { return .text("no control message \(id) was sent\n", status: 404) }
-        return MockResponse(status: 204)
+        let reply = try text(of: request, what: "the reply")
+        switch queue.acknowledge(id, reply: reply) {
+        case nil: return MockResponse(status: 204)
+        case .neverSent?: return .text("no control message \(id) was sent\n", status: 404)
+        case .notDelivered?:
+            return .text("control message \(id) was not delivered yet: take it with GET /__sut/control first\n", status: 409)
+        case .alreadyAcknowledged?: return .text("control message \(id) was already acknowledged; its sender has that reply\n", status: 409)
+        case .withdrawn?:
+            return .text("control message \(id) was withdrawn: its sender was told 504 (not acknowledged in time)\n", status: 409)
+        }
     }
 
     /// `POST /__sut/control[?waitForAckMs=M]`.
     private static func send(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
         let waitForAck = try request.boundedQueryInteger("waitForAckMs", in: waitRange)
         let id: Int
-        switch queue.enqueue(request.bodyText) {
+        switch queue.enqueue(try text(of: request, what: "the message")) {
         case .success(let queued): id = queued
         case .failure(let problem):
             if case .tooLarge = problem { return .text("\(problem)\n", status: 413) }
             return .text("\(problem)\n", status: 503)
         }
         if let waitForAck {
-            guard let reply = queue.waitForAcknowledgement(id, timeoutMs: waitForAck) else {
+            guard let reply = queue.waitForAcknowledgementOrWithdraw(id, timeoutMs: waitForAck) else {
                 return MockResponse(
                     status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
-                    body: Array("the program did not acknowledge control message \(id) in time\n".utf8))
+                    body: Array(
+                        "the program did not acknowledge control message \(id) in time; it is withdrawn (never delivered now)\n".utf8))
             }
             return MockResponse(
                 status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8)
@@ -57,6 +67,15 @@ enum ControlEndpoint {
         }
         return MockResponse(
             status: 202, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "application/json"], body: Array("{\"id\":\(id)}".utf8))
+    }
+
+    /// A message or reply body as text: bytes that are not UTF-8 are refused (400), never delivered as U+FFFD.
+    private static func text(of request: HTTPRequest, what: String) throws(EndpointRefusal) -> String {
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            throw EndpointRefusal(
+                .text("\(what) is not UTF-8: the channel carries text; send UTF-8 (or encode bytes, e.g. base64)\n", status: 400))
+        }
+        return text
     }
 
     /// `GET /__sut/control[?timeoutMs=N]`.

@@ -24,6 +24,11 @@ package final class ControlQueue: @unchecked Sendable {
     private var lastTakenId = 0
     /// Replies of acknowledged messages by id (the latest ``ackLimit``).
     private var acks: [Int: String] = [:]
+    /// Messages the program took and has not acknowledged: only these can be acknowledged (R4a-4: an unread
+    /// message was "answered", and a second acknowledgement replaced nothing the sender saw, silently).
+    private var delivered: Set<Int> = []
+    /// Messages whose sender was told 504 before they were acknowledged: never delivered after, never acknowledged.
+    private var withdrawn: Set<Int> = []
     private var queueBytes = 0
     private var ackBytes = 0
 
@@ -50,6 +55,7 @@ package final class ControlQueue: @unchecked Sendable {
             guard lock.wait(until: { !messages.isEmpty }, timeoutMs: timeoutMs) else { return nil }
             let message = messages.removeFirst()
             lastTakenId = message.id
+            delivered.insert(message.id)
             queueBytes -= message.text.utf8.count
             lock.broadcast()
             return message
@@ -61,11 +67,20 @@ package final class ControlQueue: @unchecked Sendable {
         lock.withLock { lock.wait(until: { lastTakenId >= id }, timeoutMs: timeoutMs) }
     }
 
-    /// Records the program's acknowledgement of message `id`; false for an id never sent.
-    package func acknowledge(_ id: Int, reply: String) -> Bool {
+    /// Why an acknowledgement was not recorded.
+    package enum AckRefusal: Equatable {
+        case neverSent, notDelivered, alreadyAcknowledged, withdrawn
+    }
+
+    /// Records the program's acknowledgement of message `id`: only a message delivered (taken by `GET`) and not yet
+    /// acknowledged, nor withdrawn because its sender was told 504.
+    /// - Returns: nil when recorded, else why not.
+    package func acknowledge(_ id: Int, reply: String) -> AckRefusal? {
         lock.withLock {
-            guard id > 0, id <= lastId else { return false }
-            ackBytes += reply.utf8.count - (acks[id]?.utf8.count ?? 0)
+            guard id > 0, id <= lastId else { return .neverSent }
+            if withdrawn.contains(id) { return .withdrawn }
+            guard delivered.remove(id) != nil else { return id <= lastTakenId || acks[id] != nil ? .alreadyAcknowledged : .notDelivered }
+            ackBytes += reply.utf8.count
             acks[id] = reply
             while acks.count > 1 && (acks.count > Self.ackLimit || ackBytes > Self.ackByteLimit),
                 let oldest = acks.keys.min(), oldest != id
@@ -73,7 +88,7 @@ package final class ControlQueue: @unchecked Sendable {
                 ackBytes -= acks.removeValue(forKey: oldest)?.utf8.count ?? 0
             }
             lock.broadcast()
-            return true
+            return nil
         }
     }
 
@@ -83,6 +98,30 @@ package final class ControlQueue: @unchecked Sendable {
             guard lock.wait(until: { acks[id] != nil }, timeoutMs: timeoutMs) else { return nil }
             return acks[id]
         }
+    }
+
+    /// Waits as ``waitForAcknowledgement(_:timeoutMs:)``; when none came, withdraws the message in the same hold of the
+    /// lock (its sender is told 504): still queued, it is never delivered; delivered, its late acknowledgement is a 409.
+    package func waitForAcknowledgementOrWithdraw(_ id: Int, timeoutMs: Int) -> String? {
+        lock.withLock {
+            if lock.wait(until: { acks[id] != nil }, timeoutMs: timeoutMs) { return acks[id] }
+            withdrawLocked(id)
+            return nil
+        }
+    }
+
+    /// Withdraws message `id` unless it was acknowledged (a step that gave up on it): never delivered after, its late
+    /// acknowledgement a 409.
+    package func withdraw(_ id: Int) {
+        lock.withLock { if acks[id] == nil { withdrawLocked(id) } }
+    }
+
+    private func withdrawLocked(_ id: Int) {
+        if let index = messages.firstIndex(where: { $0.id == id }) {
+            queueBytes -= messages.remove(at: index).text.utf8.count
+        }
+        delivered.remove(id)
+        withdrawn.insert(id)
     }
 }
 

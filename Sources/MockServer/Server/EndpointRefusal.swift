@@ -10,7 +10,12 @@ extension HTTPRequest {
     /// The query parameter `name` read by ``BoundedNumber`` in `range`; nil when absent.
     /// - Throws: a 400 naming the parameter, its value and the range.
     func boundedQueryInteger(_ name: String, in range: ClosedRange<Int>) throws(EndpointRefusal) -> Int? {
-        guard let text = query(name) else { return nil }
+        let values = queryValues(name)
+        guard let text = values.first else { return nil }
+        // ack?id=2&id=3 took the first silently: which one was meant is not ours to guess.
+        guard values.count == 1 else {
+            throw EndpointRefusal(.text("?\(name) is given \(values.count) times; give it once\n", status: 400))
+        }
         do {
             return try BoundedNumber.requireInteger(text, in: range)
         } catch {

@@ -4,6 +4,11 @@ import AutomationSupport
 /// body bytes and memory), the request count, and the unexpected requests. Unexpected requests are kept
 /// apart from the journal so none is lost when the journal drops old entries (strictness must not depend on
 /// the journal's size); the first ``unexpectedDescribed`` are described.
+///
+/// The admin API's resets (`DELETE /__admin/requests`, `POST /__admin/reset`) clear what the admin API shows
+/// (``entries``) and nothing else: the run's journal (``snapshot``, what `--journal` writes and scenario steps
+/// read) and its request count keep every request the run received, so the program under test cannot erase
+/// the evidence its run is judged on.
 package final class JournalStore: @unchecked Sendable {
     /// Unexpected requests described in the summary; the others are counted.
     package static let unexpectedDescribed = 1_000
@@ -11,6 +16,8 @@ package final class JournalStore: @unchecked Sendable {
     private let lock = Lock()
     private var journal: Journal
     private var sequence = 0
+    /// The last request cleared from the admin API's view by a reset (entries after it are shown).
+    private var clearedThrough = 0
     private var unexpected: [ServerSummary.UnexpectedRequest] = []
     private var unexpectedTotal = 0
     /// When the server started, in MonotonicClock milliseconds (entries' `receivedAtMs` count from it).
@@ -45,29 +52,26 @@ package final class JournalStore: @unchecked Sendable {
         }
     }
 
-    /// The journal now (a copy: later requests do not change it).
+    /// The run's journal now (a copy: later requests do not change it), resets through the admin API included.
     package var snapshot: Journal { lock.withLock { journal } }
 
-    /// The entries now, in arrival order.
-    package var entries: [JournalEntry] { lock.withLock { journal.ordered } }
+    /// The entries the admin API shows now, in arrival order: those received since its last reset.
+    package var entries: [JournalEntry] {
+        lock.withLock {
+            let floor = clearedThrough
+            return journal.ordered.filter { $0.sequence > floor }
+        }
+    }
 
     /// Requests received in all, the unexpected ones (described, and their total), and entries dropped.
     package func totals() -> (requests: Int, unexpected: [ServerSummary.UnexpectedRequest], unexpectedTotal: Int, dropped: Int) {
         lock.withLock { (sequence, unexpected, unexpectedTotal, journal.dropped) }
     }
 
-    /// Empties the journal; requests go on being numbered from where they were (`DELETE /__admin/requests`).
+    /// Empties the admin API's view of the journal (`DELETE /__admin/requests`, `POST /__admin/reset`); the run's
+    /// journal keeps every entry, and requests go on being numbered from where they were (ids stay unique).
     package func removeAll() {
-        lock.withLock { journal.removeAll() }
-    }
-
-    /// Empties the journal and numbers requests from 1 again (`POST /__admin/reset`); unexpected requests
-    /// already counted stay counted.
-    package func reset() {
-        lock.withLock {
-            journal.removeAll()
-            sequence = 0
-        }
+        lock.withLock { clearedThrough = sequence }
     }
 
     /// A header's value as the JSON renderings show it: `[redacted]` for a secret header unless secrets are kept.

@@ -41,6 +41,7 @@ extension MockServer {
             return response
         }
         let input = MatchInput(request)
+        input.keepsSecrets = parts.journal.keepsSecrets
         input.budget = settings.options.matchBudget
         let chosen = parts.stubs.choose(input)
         let response: MockResponse
@@ -124,24 +125,16 @@ extension MockServer {
     }
 
     /// Serves a file below `directory`: the request path after the route's literal prefix names it. No path
-    /// escapes the directory (`..`, absolute paths and symlinks out are refused).
+    /// escapes the directory (`..`, absolute paths and symlinks out are refused). Matching has checked that the file
+    /// is there (``Stub/fileMismatch(_:)``); one removed since is a 404 still.
     static func serveFile(_ request: HTTPRequest, stub: Stub, directory: String) -> MockResponse {
-        guard case .template(let template) = stub.url else { return .text("not found\n", status: 404) }
-        let literalCount = template.prefix { if case .literal = $0 { return true } else { return false } }.count
-        let segments = MatchInput(request).segments.dropFirst(literalCount).map { PercentEncoding.decode($0, plusAsSpace: false) }
-        guard !segments.isEmpty,
-            !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty || $0.contains("/") || $0.contains("\0") })
-        else {
-            return .text("no such file\n", status: 404)
-        }
-        let candidate = directory + "/" + segments.joined(separator: "/")
-        guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory),
-            real.hasPrefix(root + "/"), FileSystem.isRegularFile(real)
-        else {
-            return .text("no such file: \(segments.joined(separator: "/"))\n", status: 404)
+        let (real, name): (String, String)
+        switch stub.servedFile(MatchInput(request), directory: directory) {
+        case .success(let file): (real, name) = file
+        case .failure(let miss): return .text("\(miss.reason): \(miss.name)\n", status: 404)
         }
         guard let bytes = FileSystem.read(real) else {
-            return .text("cannot serve \(segments.joined(separator: "/")): \(FileSystem.unreadable(real))\n", status: 500)
+            return .text("cannot serve \(name): \(FileSystem.unreadable(real))\n", status: 500)
         }
         return MockResponse(status: 200, headers: ["Content-Type": ContentType.forPath(real)], body: bytes)
     }

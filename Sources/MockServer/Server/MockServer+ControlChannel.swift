@@ -13,6 +13,9 @@ extension MockServer {
         parts.control.waitForDelivery(id, timeoutMs: Self.waitMilliseconds(timeout))
     }
 
+    /// Withdraws message `id` (its sender gave up): still queued, it is never delivered; a late acknowledgement is refused.
+    package func withdrawControlMessage(_ id: Int) { parts.control.withdraw(id) }
+
     /// Waits until the program acknowledges message `id` (`ControlChannel.acknowledge`), at most `timeout`.
     /// - Returns: the program's reply ("" when it gave none), or nil when no acknowledgement came in time.
     public func waitForControlAcknowledgement(of id: Int, timeout: Duration) -> String? {

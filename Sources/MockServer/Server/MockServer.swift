@@ -210,7 +210,7 @@ public final class MockServer: Sendable {
 
     /// Call counts, unexpected requests and expectation results so far.
     public var summary: ServerSummary {
-        let (stubs, counts, _) = parts.stubs.snapshot()
+        let (stubs, counts) = parts.stubs.runCalls() // every call of the run, admin resets or not
         let policy = parts.stubs.unexpectedPolicy
         let totals = parts.journal.totals()
         // Mappings a recording just made and added are what was forwarded, not routes the run failed to call.

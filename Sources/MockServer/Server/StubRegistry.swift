@@ -18,6 +18,11 @@ package final class StubRegistry: @unchecked Sendable {
     /// Stubs with an `expect` removed through the admin API, with their calls when removed: expectations are the
     /// run's contract, so deleting the mapping must not make an unmet one pass.
     private var retired: [(stub: Stub, calls: Int)] = []
+    /// Calls of stubs now in the router made before a reset through the admin API zeroed their counts: the admin
+    /// API shows counts since its last reset, as WireMock does, but an `expect` is the run's contract and counts
+    /// every call the run made (the program under test must not be able to reset its verdict green).
+    /// Holds the stub itself, so that its identifier is never reused by another.
+    private var callsBeforeReset: [ObjectIdentifier: (stub: Stub, calls: Int)] = [:]
     private var scenarios: [String: String] = [:] { didSet { version += 1 } }
     private var version = 0
 
@@ -119,6 +124,14 @@ package final class StubRegistry: @unchecked Sendable {
         lock.withLock { retired }
     }
 
+    /// The stubs in router order with their calls over the whole run: admin resets do not take calls away.
+    package func runCalls() -> (stubs: [Stub], calls: [Int]) {
+        lock.withLock {
+            let stubs = router.stubs
+            return (stubs, stubs.indices.map { counts[$0] + (callsBeforeReset[ObjectIdentifier(stubs[$0])]?.calls ?? 0) })
+        }
+    }
+
     /// The stubs `include` picks, with their call counts.
     package func stubs(where include: (Stub) -> Bool) -> [(stub: Stub, calls: Int)] {
         lock.withLock {
@@ -168,8 +181,22 @@ extension StubRegistry {
     }
 
     private func resetStubsLocked() {
-        // A loaded stub removed and now back is checked where it is (its count starts again, as every count does).
-        retired.removeAll { entry in loaded.stubs.contains { $0 === entry.stub } }
+        let returning = Set(loaded.stubs.map(ObjectIdentifier.init))
+        // A stub that comes back keeps the calls it had (its admin count starts again); one that goes is retired.
+        let stubs = router.stubs
+        var leaving: [Int] = []
+        for index in stubs.indices {
+            let key = ObjectIdentifier(stubs[index])
+            if returning.contains(key) { carry(stubs[index], counts[index]) } else { leaving.append(index) }
+        }
+        retire(leaving)
+        // A loaded stub removed and now back is checked where it is, with the calls it had when removed.
+        retired.removeAll { entry in
+            let key = ObjectIdentifier(entry.stub)
+            guard returning.contains(key) else { return false }
+            carry(entry.stub, entry.calls)
+            return true
+        }
         router = Router(loaded.stubs)
         counts = [Int](repeating: 0, count: loaded.count)
     }
@@ -252,10 +279,19 @@ extension StubRegistry {
         }
     }
 
-    /// Keeps the stubs at `indices` that carry an `expect`, with their calls (call with the lock held).
+    /// Keeps the stubs at `indices` that carry an `expect`, with their calls over the run (call with the lock held).
     private func retire(_ indices: [Int]) {
         let stubs = router.stubs
-        for index in indices where stubs[index].expectation != nil { retired.append((stubs[index], counts[index])) }
+        for index in indices {
+            let before = callsBeforeReset.removeValue(forKey: ObjectIdentifier(stubs[index]))?.calls ?? 0
+            if stubs[index].expectation != nil { retired.append((stubs[index], counts[index] + before)) }
+        }
+    }
+
+    /// Adds `calls` made before a reset to `stub`'s calls over the run (call with the lock held).
+    private func carry(_ stub: Stub, _ calls: Int) {
+        guard calls > 0 else { return }
+        callsBeforeReset[ObjectIdentifier(stub), default: (stub, 0)].calls += calls
     }
 
     // MARK: Scenarios

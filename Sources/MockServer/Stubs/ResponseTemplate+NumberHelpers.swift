@@ -260,7 +260,8 @@ struct JavaDecimal: Equatable {
             // The quotient at the left operand's scale: left.unscaled × 10^right.scale / right.unscaled.
             let numerator = right.scale >= 0 ? scaled(left.unscaled, by: right.scale) : left.unscaled
             let denominator = right.scale >= 0 ? right.unscaled : scaled(right.unscaled, by: -right.scale)
-            guard let numerator, let denominator else { return nil }
+            // Int.min / -1 is past 64 bits (quotientAndRemainder would trap): a result of an earlier math can be Int.min.
+            guard let numerator, let denominator, !(numerator == Int.min && denominator == -1) else { return nil }
             let (quotient, remainder) = numerator.quotientAndRemainder(dividingBy: denominator)
             let roundsUp = remainder.magnitude >= denominator.magnitude - remainder.magnitude
             let result = remainder != 0 && roundsUp ? quotient + ((numerator < 0) == (denominator < 0) ? 1 : -1) : quotient
@@ -282,6 +283,19 @@ struct JavaDecimal: Equatable {
                 return JavaDecimal(unscaled: a % b, scale: scale)
             }
         }
+    }
+
+    /// Whether both are the same number, whatever their scales (`1.50` and `1.5`).
+    func sameValue(as other: JavaDecimal) -> Bool {
+        func stripped(_ value: JavaDecimal) -> JavaDecimal {
+            var value = value
+            while value.unscaled != 0 && value.unscaled % 10 == 0 {
+                value.unscaled /= 10
+                value.scale -= 1
+            }
+            return value.unscaled == 0 ? JavaDecimal(unscaled: 0, scale: 0) : value
+        }
+        return stripped(self) == stripped(other)
     }
 
     /// Whether the result prints as a number: a whole one always, another when its Double is finite and, for a value

@@ -284,13 +284,20 @@ extension ResponseTemplate {
         }
 
         /// A number literal as Handlebars.java reads it: whole numbers that fit in 32 bits are Integers, the
-        /// others (and decimals) Doubles. Exponents are refused, as Handlebars.java's grammar has none.
+        /// others (and decimals) Doubles. Exponents are refused, as Handlebars.java's grammar has none. A literal a
+        /// Double cannot hold exactly (`9007199254740993`, `0.1234567890123456789`) is refused by name: WireMock would
+        /// compute with the rounded Double, silently; quoted, it is text that `math` reads exactly (BigDecimal).
         static func number(_ word: String) throws(Error) -> Value {
             let finite = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
             guard !word.contains(where: { $0 == "e" || $0 == "E" }), let number = BoundedNumber.decimal(word, in: finite) else {
                 throw Error("'\(word.prefix(40))' is not a number (write decimal digits, like 16 or -2.5, within Double's range)")
             }
             if !word.contains("."), let whole = BoundedNumber.integer(word, in: Int(Int32.min)...Int(Int32.max)) { return .integer(whole) }
+            guard let written = JavaDecimal(word), let read = JavaDecimal(JavaNumberText.double(number)), written.sameValue(as: read) else {
+                throw Error(
+                    "'\(word.prefix(40))' cannot be read exactly: a number literal past 32 bits or with a point is a Double (\(JavaNumberText.double(number))); quote it ('\(word.prefix(40))') for math to read it exactly"
+                )
+            }
             return .real(number)
         }
 

@@ -15,7 +15,13 @@ package struct TrustFiles: Sendable {
     /// What `NODE_EXTRA_CA_CERTS` names: ours alone, or the caller's extra authorities plus ours.
     package var nodeExtra: String
 
-    init(directory: String, bundle: String, authority: String) {
+    /// The descriptor holding the directory's lock while the run lives (the next run's sweep leaves a held one alone);
+    /// shared by copies and closed once, however many times ``remove()`` is called (a descriptor closed twice could
+    /// be another file's by then).
+    private let lock: Locked<Int32>
+
+    init(directory: String, bundle: String, authority: String, lock: Int32 = -1) {
+        self.lock = Locked(lock)
         self.directory = directory
         self.bundle = bundle
         self.authority = authority
@@ -75,7 +81,7 @@ package struct TrustFiles: Sendable {
         TrustFiles, UsageError
     > {
         let temporary = callerEnvironment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let directory = PrivateDirectory.makeSweeping(in: temporary, prefix: "sut-https-", files: fileNames) else {
+        guard let (directory, lock) = PrivateDirectory.makeSweeping(in: temporary, prefix: "sut-https-", files: fileNames) else {
             let reason = Errno.current.description.lowercased()
             return .failure(
                 UsageError(
@@ -85,7 +91,7 @@ package struct TrustFiles: Sendable {
         let ours = Array(authorityPEM.utf8)
         var nodeBase = callerEnvironment["NODE_EXTRA_CA_CERTS"].flatMap { FileSystem.isRegularFile($0) ? FileSystem.read($0) : nil } ?? []
         if !nodeBase.isEmpty && nodeBase.last != 0x0A { nodeBase.append(0x0A) }
-        var files = TrustFiles(directory: directory, bundle: directory + "/bundle.pem", authority: directory + "/ca.pem")
+        var files = TrustFiles(directory: directory, bundle: directory + "/bundle.pem", authority: directory + "/ca.pem", lock: lock)
         if !nodeBase.isEmpty { files.nodeExtra = directory + "/node-extra.pem" }
         do {
             let root = try RootedDirectory(directory)
@@ -101,7 +107,14 @@ package struct TrustFiles: Sendable {
     }
 
     /// Removes the directory and both files (links removed, never followed).
-    package func remove() { PrivateDirectory.remove(directory, prefix: "sut-https-", files: Self.fileNames) }
+    package func remove() {
+        PrivateDirectory.remove(directory, prefix: "sut-https-", files: Self.fileNames)
+        let held = lock.withLock { held in
+            defer { held = -1 }
+            return held
+        }
+        if held >= 0 { PrivateDirectory.release(held) }
+    }
 
     /// The names written in the directory.
     static let fileNames = ["ca.pem", "bundle.pem", "node-extra.pem"]

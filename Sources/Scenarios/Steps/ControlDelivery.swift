@@ -21,6 +21,7 @@ func deliver(_ run: ScenarioRun, _ message: String) throws(StepFailure) -> Int {
             throw StepFailure("the program \(status) before it took the control message \"\(message.prefix(80))\"")
         }
         if ContinuousClock.now >= deadline {
+            server.withdrawControlMessage(id) // the step failed on it: never delivered to a later step's program state
             let within = budget.cut.map { "before \($0)" } ?? "within \(run.stepLimitName(budget.limit))"
             throw StepFailure(
                 "the program did not take the control message \"\(message.prefix(80))\" \(within); does it read ControlChannel?")
@@ -36,6 +37,7 @@ func acknowledgedReply(_ run: ScenarioRun, to message: String) throws(StepFailur
     let process = try run.requireProcess()
     if let reply = MockServerRun.waitForAcknowledgement(of: id, by: process, on: server, timeout: run.waitLimit) { return reply }
     if let status = process.status { throw StepFailure("the program \(status) before it acknowledged the control message \"\(message)\"") }
+    server.withdrawControlMessage(id)
     throw StepFailure(
         "the program did not acknowledge the control message \"\(message)\" within \(run.waitDescription); does it call ControlChannel.acknowledge?"
     )

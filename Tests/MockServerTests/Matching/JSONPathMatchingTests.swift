@@ -10,6 +10,18 @@ import Testing
         try JSONPath(path).matches(try? JSONParser.parse(body), matcher)
     }
 
+    /// R4a-7: a filter compares text as Jayway's Java Strings do, unit by unit: `'café'` (U+00E9) does not match "cafe"
+    /// + U+0301 (Swift's == follows canonical equivalence, so the filter alone matched it), nor does a key lookup.
+    @Test func filtersCompareTextCodePointByCodePoint() throws {
+        let decomposed = #"{"n": "café"}"#
+        #expect(try !matches("$[?(@.n == 'caf\u{E9}')]", nil, decomposed))
+        #expect(try matches("$[?(@.n != 'caf\u{E9}')]", nil, decomposed))
+        #expect(try matches("$[?(@.n == 'caf\u{E9}')]", nil, #"{"n": "caf\u00e9"}"#))
+        #expect(try matches("$[?(@.n < 'cafz')]", nil, decomposed))
+        #expect(try !matches("$..caf\u{E9}", nil, #"{"a": {"cafe\u0301": 1}}"#))
+        #expect(try !matches("$.caf\u{E9}", nil, #"{"cafe\u0301": 1}"#))
+    }
+
     /// Found by a hostile review: `$..*` was read as a key named "*" (Jayway: every descendant), so it matched
     /// almost nothing and its `absent` form matched bodies full of values.
     @Test func everyDescendantIsRefusedByName() {

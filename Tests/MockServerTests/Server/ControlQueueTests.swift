@@ -31,15 +31,31 @@ import Testing
 
     @Test func acknowledgementsCarryRepliesAndOnlyForSentIds() {
         let queue = ControlQueue()
-        #expect(!queue.acknowledge(1, reply: "nothing was sent"))
+        #expect(queue.acknowledge(1, reply: "nothing was sent") == .neverSent)
         let id = (try? queue.enqueue("refresh").get()) ?? 0
         #expect(queue.waitForAcknowledgement(id, timeoutMs: 0) == nil)
+        #expect(queue.acknowledge(id, reply: "not read yet") == .notDelivered)
+        #expect(queue.next(timeoutMs: 0)?.id == id)
         let program = Thread {
             usleep(20_000)
             _ = queue.acknowledge(id, reply: "done")
         }
         program.start()
         #expect(queue.waitForAcknowledgement(id, timeoutMs: 5_000) == "done")
+        #expect(queue.acknowledge(id, reply: "again") == .alreadyAcknowledged)
+        #expect(queue.waitForAcknowledgement(id, timeoutMs: 0) == "done")
+    }
+
+    /// R4a-4: a message whose sender was told 504 is withdrawn: never delivered after, and its late ack is refused.
+    @Test func aMessageWhoseSenderGaveUpIsWithdrawn() throws {
+        let queue = ControlQueue()
+        let unread = try queue.enqueue("unread").get()
+        #expect(queue.waitForAcknowledgementOrWithdraw(unread, timeoutMs: 10) == nil)
+        let next = try queue.enqueue("next").get()
+        #expect(queue.next(timeoutMs: 0)?.id == next) // the withdrawn one is never delivered
+        #expect(queue.acknowledge(unread, reply: "late") == .withdrawn)
+        #expect(queue.waitForAcknowledgementOrWithdraw(next, timeoutMs: 10) == nil) // delivered, not acknowledged in time
+        #expect(queue.acknowledge(next, reply: "late") == .withdrawn)
     }
 
     @Test func theQueueIsBounded() {
@@ -49,7 +65,10 @@ import Testing
         for index in 0..<ControlQueue.queueLimit { _ = queue.enqueue("m\(index)") }
         #expect(queue.enqueue("one too many") == .failure(.full(limit: ControlQueue.queueLimit)))
         // Acknowledgements keep the latest ackLimit.
-        for id in 1...(ControlQueue.ackLimit + 1) { #expect(queue.acknowledge(id, reply: "r\(id)")) }
+        for id in 1...(ControlQueue.ackLimit + 1) {
+            #expect(queue.next(timeoutMs: 0)?.id == id)
+            #expect(queue.acknowledge(id, reply: "r\(id)") == nil)
+        }
         #expect(queue.waitForAcknowledgement(1, timeoutMs: 0) == nil)
         #expect(queue.waitForAcknowledgement(ControlQueue.ackLimit + 1, timeoutMs: 0) == "r\(ControlQueue.ackLimit + 1)")
     }

@@ -55,6 +55,28 @@ import Testing
         }
     }
 
+    /// R4a-5: a literal a Double cannot hold exactly is refused by name (it computed with the rounded Double:
+    /// `9007199254740993 + 0` was 9007199254740992); quoted, `math` reads it exactly; an Int.min result divided by -1
+    /// is the 400, never a trap.
+    @Test func literalsADoubleCannotHoldAreRefusedAndQuotedOnesAreExact() throws {
+        for literal in ["9007199254740993", "12345678901234567", "999999999999999999", "-9223372036854775808", "0.12345678901234567891"] {
+            #expect(throws: ResponseTemplate.Error.self, "\(literal)") { try ResponseTemplate("{{math \(literal) '+' 0}}") }
+        }
+        try Self.expectRendered([
+            ("{{math '9007199254740993' '+' 0}}", "9007199254740993"), ("{{math '999999999999999999' '+' 1}}", "1000000000000000000"),
+            ("{{math '123456789012345678' '*' 10}}", "1234567890123456780"), ("{{math 3037000500 '*' 3037000500}}", "9.22337203700025E18"),
+            ("{{math 9007199254740992 '+' 0}}", "9007199254740992"), ("{{math 10000000000 '*' 10000000000}}", "1.0E20"),
+        ])
+        let minimum = HTTPRequest(method: "POST", target: "/", body: Array(#"{"n": -9223372036854775808}"#.utf8))
+        for template in ["{{math (jsonPath request.body '$.n') '/' -1}}", "{{math '999999999999999999' '*' 100}}"] {
+            guard case .failure(let error) = try Self.render(template, minimum) else {
+                Issue.record("\(template) rendered")
+                continue
+            }
+            #expect(error.status == 400 && error.description.contains("out of the range"), "\(error)")
+        }
+    }
+
     @Test func randomHelpersGiveWireMocksAlphabetsAndBounds() throws {
         func sample(_ template: String) throws -> String { try Self.render(template).get() }
         for _ in 0..<20 {

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// R4a-9 with the built binary and the Host library inside MyAppCLI: `flag set KEY:=JSON` reads the value as one JSON
+/// value with the CLI's rules (it was pasted into `{"v":…}`, so `"real","v":1` set "real"), a key is one word, and a
+/// launch argument with duplicate keys or bytes that are not UTF-8 is reported, as sut-launch would refuse it.
+@Suite struct HostControlCommandEndToEndTests {
+    static let stubs = #"{"routes":[{"method":"GET","path":"/ok","body":"ok"}]}"#
+
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func builtInCommandsReadOneJSONValueWithTheCLIsRules() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
+        let port = try CLI.freePort()
+        let bodies = [
+            #"flag set greeting:="real","v":1"#, #"flag set greeting:=1,"w":2"#, #"flag set greeting:={"a":1,"a":2}"#,
+            "flag set greeting:=9223372036854775808", #"flag set greeting:="\ud800""#, "flag clear greeting extra",
+            "flag set greeting =x", "flag set greeting:=\"ciao\"", "quit",
+        ]
+        var replies: [String] = []
+        _ = try CLI.run(["-q", "--port", String(port), "--stub", stubs, CLI.myApp, "listen"]) { process, _ in
+            _ = CLI.eventually(20) {
+                (try? CLI.output(of: ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/ok"])) == "200"
+            }
+            for body in bodies {
+                replies.append(
+                    try CLI.output(of: [
+                        "curl", "-s", "-m", "20", "-H", "Content-Type: application/octet-stream", "--data-binary", body,
+                        "http://127.0.0.1:\(port)/__sut/control?waitForAckMs=15000",
+                    ]))
+            }
+            if !CLI.eventually(20, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        }
+        try #require(replies.count == bodies.count)
+        for reply in replies.prefix(7) { #expect(reply.hasPrefix("error: '"), "\(reply)") }
+        #expect(replies[0].contains("unexpected text after the value"), "\(replies[0])")
+        #expect(replies[2].contains("duplicate key \"a\""), "\(replies[2])")
+        #expect(replies[3].contains("does not fit in 64 bits"), "\(replies[3])")
+        #expect(replies[4].contains("lone surrogate"), "\(replies[4])")
+        #expect(replies[5].contains("flag clear KEY (one word"), "\(replies[5])")
+        #expect(replies[6].contains("a KEY is one word"), "\(replies[6])")
+        #expect(replies[7] == "ciao", "\(replies[7])")
+        for reply in replies { #expect(!reply.contains("{\"v\":") && !reply.contains("DecodingError"), "\(reply)") }
+    }
+
+    @Test func launchArgumentsWithDuplicateKeysOrBytesThatAreNotUTF8AreReported() throws {
+        let duplicate = try CLI.run(["-q", CLI.myApp, "UI_TEST_MODE", #"EPHEMERAL_{"greeting":"a","greeting":"b"}"#, "greet"])
+        #expect(
+            duplicate.stderr.contains(
+                "AutomationBridge: ignoring launch argument EPHEMERAL_ is not valid JSON (duplicate key \"greeting\""),
+            "\(duplicate.stderr)")
+        #expect(!duplicate.stdout.contains("a, world") && !duplicate.stdout.contains("b, world"), "\(duplicate.stdout)")
+        let bytes = try CLI.run([
+            "-q", "sh", "-c", #"exec "$0" UI_TEST_MODE "$(printf 'EPHEMERAL_{"greeting":"\377"}')" greet"#, CLI.myApp,
+        ])
+        #expect(bytes.stderr.contains("AutomationBridge: ignoring launch argument EPHEMERAL_ is not UTF-8"), "\(bytes.stderr)")
+        #expect(!bytes.stdout.contains("\u{FFFD}"), "\(bytes.stdout)")
+    }
+}
