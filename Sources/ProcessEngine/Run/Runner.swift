@@ -17,8 +17,6 @@ package enum Runner {
     package static func run(_ plan: RunPlan, signals: SignalForwarder? = nil) -> RunOutcome {
         // The outputs' directories are held from now: a program that swaps one for a link cannot move a report out.
         OutputFile.pin([plan.settings.reportPath, plan.server?.journalPath].compactMap { $0 })
-        // A descendant that leaves the program's group and outlives its parent becomes our child: stopped at the end.
-        Descendants.adopt()
         var server: MockServer?
         if let serverPlan = plan.server {
             switch MockServerRun.start(serverPlan) {
@@ -135,7 +133,8 @@ package enum Runner {
             status = process.stop(signal: SignalNumber.terminate, grace: plan.killGrace)
         }
         process.finish(grace: plan.killGrace)
-        // What left the group (setpgid, setsid) and outlived its parent is ours now (``Descendants/adopt()``).
+        // What left the group (setpgid, setsid) and outlived its parent is ours now, when the command line made this
+        // process a subreaper (``Descendants/adopt()``; a library caller's other children are not ours to stop).
         Descendants.stopAll(grace: plan.killGrace)
         let final = status!
 

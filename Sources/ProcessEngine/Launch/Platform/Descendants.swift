@@ -1,3 +1,4 @@
+import AutomationSupport
 internal import _CProcessSpawn
 
 #if canImport(Glibc)
@@ -12,22 +13,29 @@ import Darwin
 /// A descendant whose parent is still alive when the run ends is found through that parent's end (the sweep
 /// repeats while new orphans arrive). Elsewhere (macOS) neither exists: only the program's group is stopped.
 package enum Descendants {
-    /// Makes this process a child subreaper; false where there is none (not Linux, or the kernel refused).
+    /// Set once ``adopt()`` made this process a subreaper: only then are all its children the run's.
+    private static let adopted = Locked(false)
+
+    /// Makes this process a child subreaper, for a process that runs one program (the run form): every child it has
+    /// at the end is then the run's. False where there is none (not Linux, or the kernel refused).
     @discardableResult
     package static func adopt() -> Bool {
         #if os(Linux)
-        return process_become_subreaper() == 1
+        let done = process_become_subreaper() == 1
+        if done { adopted.withLock { $0 = true } }
+        return done
         #else
         return false
         #endif
     }
 
-    /// Stops every child of this process but the reaper: SIGTERM and SIGCONT (to its group when it leads one), SIGKILL
-    /// after `grace`, then reaps it; again for the orphans that stopping them made ours, within `grace` twice plus 2 s.
-    /// Returns how many processes it stopped.
+    /// Stops every child of this process but the reaper (nothing unless ``adopt()`` was called): SIGTERM and SIGCONT
+    /// (to its group when it leads one), SIGKILL after `grace`, then reaps it; again for the orphans that stopping them
+    /// made ours, within `grace` twice plus 2 s. Returns how many processes it stopped.
     @discardableResult
     package static func stopAll(grace: Duration) -> Int {
         #if os(Linux)
+        guard adopted.current else { return 0 }
         let deadline = ContinuousClock.now + grace * 2 + .seconds(2)
         var stopped = 0
         while ContinuousClock.now < deadline {
