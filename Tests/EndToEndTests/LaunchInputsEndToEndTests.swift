@@ -79,7 +79,7 @@ import Testing
     }
 
     /// R4a-11: a path that is not UTF-8 (program, `-C`, `--stub`, `--env-file`, `--flags-file`, `--report`,
-    /// `--journal`, inline `--report=`) is refused naming the option (exit 2), and nothing is written under the
+    /// `--journal`, inline `--report=`, `test`'s feature path) is refused naming the option (exit 2), and nothing is written under the
     /// U+FFFD name; program arguments keep their bytes.
     @Test func pathsThatAreNotUTF8AreRefusedNeverRenamed() throws {
         let output = try Self.bash(
@@ -94,13 +94,15 @@ import Testing
             "$1" -q --report "rep$X.json" true; echo "status $?"
             "$1" -q --report="rep$X.json" true; echo "status $?"
             "$1" -q --stub ok.json --port 0 --journal "j$X.json" true; echo "status $?"
+            "$1" test "f$X.feature"; echo "status $?"
             "$1" -q printf '%s' "a${X}b" | od -An -tx1
             ls
             """#)
         let statuses = output.split(separator: "\n").filter { $0.hasPrefix("status") }
-        #expect(statuses == Array(repeating: "status 2", count: 8), "\(output)")
+        #expect(statuses == Array(repeating: "status 2", count: 9), "\(output)")
         for option in [
-            "the program './ad\\xff'", "-C 'd\\xff'", "--stub 'st\\xff.json'", "--env-file 'env\\xff'", "--report 'rep\\xff.json'",
+            "the feature path 'f\\xff.feature'", "the program './ad\\xff'", "-C 'd\\xff'", "--stub 'st\\xff.json'", "--env-file 'env\\xff'",
+            "--report 'rep\\xff.json'",
         ] {
             #expect(output.contains("\(option) is not UTF-8"), "\(option): \(output)")
         }
