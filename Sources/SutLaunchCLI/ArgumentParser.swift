@@ -46,6 +46,20 @@ package enum ArgumentParser {
         }
         if let firstMistake { throw firstMistake }
         try checkRepeats(result.options)
+        try refuseNotUTF8(result.options)
+    }
+
+    /// Options whose value may hold bytes that are not UTF-8: `--env` passes them on as they are; `--flag` and
+    /// `--automation` refuse them with a message of their own.
+    static let bytesAllowed: Set = ["--env", "--flag", "--automation"]
+
+    /// A value that is not UTF-8 (a path, mostly) would be used as its U+FFFD text: another name, "no such file" for
+    /// one that exists, a report written beside the name asked for. Refused by name instead.
+    private static func refuseNotUTF8<Option: CommandOption>(_ options: [ParsedOption<Option>]) throws(UsageError) {
+        for option in options where !bytesAllowed.contains(option.option.spec.long) {
+            guard let value = option.value, let bytes = OriginalBytes.of(value) else { continue }
+            throw UsageError(.notUTF8Path(option.spelling, shown: OriginalBytes.shown(bytes), index: option.index))
+        }
     }
 
     /// A value option that does not repeat, given twice (under its own name or an alias): a usage error naming both

@@ -29,7 +29,8 @@ package enum EarlyReport: Sendable, Hashable {
     static func checked(_ report: Self?, outputsHold: Bool) -> Self? {
         guard let report, outputsHold else { return nil }
         switch report {
-        case .run(let path, _), .test(let path): return OutputFile.problem(path) == nil ? report : nil
+        // A path that is not UTF-8 would be written under its U+FFFD name, another file than the one asked for.
+        case .run(let path, _), .test(let path): return OutputFile.problem(path) == nil && OriginalBytes.of(path) == nil ? report : nil
         }
     }
 }

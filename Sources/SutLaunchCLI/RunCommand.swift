@@ -58,8 +58,15 @@ package enum RunCommand {
         "nothing loaded: its mappings/ gives no mapping (no .json file, or only {\"mappings\": []}); add a mapping there"
 
     /// Reads a UTF-8 text file (at most `FileSystem.readLimit` bytes).
+    /// Reads `path` as UTF-8 text; bytes that are not UTF-8 are refused at their line and column (``InputError``,
+    /// exit 3), never read as U+FFFD.
     package static func readTextFile(_ path: String) throws -> String {
         guard let bytes = FileSystem.read(path) else { throw UnreadableFile(reason: FileSystem.unreadable(path)) }
+        if let place = UTF8Position.firstInvalid(bytes) {
+            throw InputError(
+                file: path, line: place.line, column: place.column,
+                "not UTF-8 (a byte there is not part of a UTF-8 character, and would be read as U+FFFD); save it as UTF-8")
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -18,7 +18,9 @@ extension RunOptions {
         var fileFlags = FlagsFile()
         if let file = flagsFile { fileFlags = try FlagsFile.parse(try Self.read(file, readFile), file: file.path) }
         var variables: [(key: String, value: String)] = fileFlags.environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        for file in environmentFiles { variables += try DotEnv.parse(try Self.read(file, readFile), file: file.path) }
+        var dotEnv = DotEnv()
+        for file in environmentFiles { try dotEnv.parse(try Self.read(file, readFile), file: file.path) }
+        variables += dotEnv.variables
         let flags = LaunchFlags(
             featureFlags: fileFlags.featureFlags.merging(featureFlags.values) { _, commandLine in commandLine },
             automationFlags: fileFlags.automationFlags.merging(automationFlags.values) { _, commandLine in commandLine },
@@ -89,9 +91,11 @@ extension RunOptions {
         ["https_proxy", "http_proxy", "sut_mock_proxy_url"].contains(name.lowercased())
     }
 
-    private static func read(_ file: NamedFile, _ readFile: (String) throws -> String) throws(UsageError) -> String {
+    private static func read(_ file: NamedFile, _ readFile: (String) throws -> String) throws -> String {
         do {
             return try readFile(file.path)
+        } catch let error as InputError {
+            throw error
         } catch {
             throw UsageError(.cannotRead(file.spelling, path: file.path, reason: RunCommand.describe(error)))
         }

@@ -22,6 +22,8 @@ package struct RunOptions {
     package var flagsIn: WireFormat.Channel?
     package var entryPoint: String?
     package var environment: [(key: String, value: String)] = []
+    /// Where each `-e` name was given first: one look-up per option (a scan of the earlier ones was quadratic).
+    private var environmentOrigins: [String: String] = [:]
     package var environmentFiles: [NamedFile] = []
     package var clearEnvironment = false
     package var workingDirectory: String?
@@ -90,6 +92,9 @@ package struct RunOptions {
 
     init(_ parsed: ParsedArguments<RunOption>) throws(UsageError) {
         guard let program = parsed.positionals.first else { throw UsageError(.noProgram) }
+        if let bytes = OriginalBytes.of(program) {
+            throw UsageError(.notUTF8Path("the program", shown: OriginalBytes.shown(bytes), index: nil))
+        }
         // `sut-launch -q test features/` launched test(1), which exits 0: a suite that ran nothing went green.
         // A subcommand's name, or a likely typo of one, after options is refused as it is in first place.
         if !parsed.endedByDoubleDash {
@@ -126,11 +131,11 @@ package struct RunOptions {
         let value = option.value ?? ""
         switch option.option {
         case .flag: try featureFlags.add(try Self.assignment(option), origin: option.origin)
-        case .automation: try automationFlags.add(try Self.assignment(option), origin: option.origin)
+        case .automation: try automationFlags.add(try Self.automationAssignment(option), origin: option.origin)
         case .flagsFile: flagsFile = NamedFile(path: value, spelling: option.spelling, index: option.index)
         case .flagsIn: flagsIn = try ChoiceOptions.channel(option)
         case .entryPoint: entryPoint = try Self.entryPoint(option, parsed)
-        case .env: environment.append(try Self.variable(option, parsed))
+        case .env: environment.append(try Self.variable(option, origins: &environmentOrigins))
         case .envFile: environmentFiles.append(NamedFile(path: value, spelling: option.spelling, index: option.index))
         case .clearEnv: clearEnvironment = true
         case .cwd: workingDirectory = value
@@ -168,12 +173,19 @@ package struct RunOptions {
         }
     }
 
+    /// `--automation KEY=VALUE`: as a feature flag, and `entryPoint`/`mockServerURL` only as strings.
+    private static func automationAssignment(_ option: ParsedOption<RunOption>) throws(UsageError) -> FlagAssignment {
+        let assignment = try assignment(option)
+        if let problem = LaunchFlags.automationProblem(key: assignment.key, value: assignment.value) {
+            throw UsageError(.invalidFlag(option.spelling, problem: problem, index: option.index))
+        }
+        return assignment
+    }
+
     private static func assignment(_ option: ParsedOption<RunOption>) throws(UsageError) -> FlagAssignment {
         // A flag travels as JSON text, which is UTF-8: bytes that are not would reach the program as U+FFFD.
         if let value = option.value, let bytes = OriginalBytes.of(value) ?? OriginalBytes.bundle(endingWith: value) {
-            let shown = bytes.map {
-                $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + ($0 < 16 ? "0" : "") + String($0, radix: 16)
-            }.joined()
+            let shown = OriginalBytes.shown(bytes)
             let problem =
                 "'\(shown)' is not UTF-8, and a flag's value travels as JSON text; "
                 + "pass such bytes with -e KEY=VALUE or as an argument"
@@ -188,7 +200,7 @@ package struct RunOptions {
 
     /// `--env KEY=VALUE`: a valid name and value, once per name on the command line (`--env-file` then `-e`
     /// overriding is the documented layering and stays).
-    private static func variable(_ option: ParsedOption<RunOption>, _ parsed: ParsedArguments<RunOption>) throws(UsageError) -> (
+    private static func variable(_ option: ParsedOption<RunOption>, origins: inout [String: String]) throws(UsageError) -> (
         key: String, value: String
     ) {
         let value = option.value ?? ""
@@ -199,9 +211,10 @@ package struct RunOptions {
         if let problem = EnvironmentVariable.problem(name: name, value: variable) {
             throw UsageError(.invalidVariable(option.spelling, value: value, problem: problem, index: option.index))
         }
-        if let earlier = parsed.values(.env).first(where: { $0.index < option.index && $0.value?.hasPrefix(name + "=") == true }) {
-            throw UsageError(.givenTwice("environment variable \(name)", first: earlier.origin, second: option.origin))
+        if let earlier = origins[name] {
+            throw UsageError(.givenTwice("environment variable \(name)", first: earlier, second: option.origin))
         }
+        origins[name] = option.origin
         return (name, variable)
     }
 

@@ -124,6 +124,9 @@ package enum SutLaunchCommand {
                 return runCompanion(for: backend, arguments: arguments, report: report)
             }
             let forwarder = SignalForwarder(grace: plan.launch.killGrace)
+            // One program per process: a descendant that leaves its group and outlives its parent becomes ours, and
+            // is stopped at the end (R4a-22). Not for `test` or a library caller, whose other children are not its.
+            Descendants.adopt()
             return Runner.run(plan, signals: forwarder).exitCode
         }
     }

@@ -111,6 +111,9 @@ package struct TestOptions {
         guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("test needs feature files: sut-launch test features/")) }
         // `login.feature:19` selects the scenario (or Examples row) at that line, as Cucumber does.
         for argument in parsed.positionals {
+            if let bytes = OriginalBytes.of(argument) {
+                throw UsageError(.notUTF8Path("the feature path", shown: OriginalBytes.shown(bytes), index: nil))
+            }
             if let colon = argument.lastIndex(of: ":"),
                 let line = BoundedNumber.integer(argument[argument.index(after: colon)...], in: NumericOptions.featureLine)
             {

@@ -32,6 +32,7 @@ package enum UsageProblem: Sendable, Hashable {
     case wouldOverwrite(output: String, input: String)
     case cannotRead(String, path: String, reason: String)
     case noSuchStub(String, path: String, index: Int)
+    case notUTF8Path(String, shown: String, index: Int?)
     case noSuchPath(String, kind: String)
     case unreadablePath(String, reason: String)
     case unreadableStepFile(String, path: String, reason: String)
@@ -82,6 +83,9 @@ package enum UsageProblem: Sendable, Hashable {
             "\(spelling) '\(value.prefix(40))' is not a duration from 0 to \(maxSeconds) seconds; write 500ms, 30s, 2m, 1h or 1m30s"
                 + Self.argument(index)
         case .invalidFlag(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)
+        case .notUTF8Path(let spelling, let shown, let index):
+            "\(spelling) '\(shown)' is not UTF-8, and sut-launch cannot carry such a name to the file system unchanged "
+                + "(it would use another name); rename it, or give a link whose name is UTF-8" + Self.argument(index)
         case .notKeyValue(let spelling, let value, let index): "\(spelling) '\(value)' is not KEY=VALUE" + Self.argument(index)
         case .invalidVariable(let spelling, let value, let problem, let index): "\(spelling) '\(value)': \(problem)" + Self.argument(index)
         case .emptyName(let spelling, let index): "\(spelling) needs a name" + Self.argument(index)

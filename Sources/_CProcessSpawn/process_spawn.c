@@ -325,4 +325,8 @@ int process_spawn(const char *path, char *const *argv, char *const *envp, const 
     *guarded = atomic_load(&arguments.guarded);
     return 0;
 }
+
+int process_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0; }
+
+int process_reaper_pid(void) { return reaper_pid; }
 #endif

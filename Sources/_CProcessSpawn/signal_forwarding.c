@@ -59,7 +59,11 @@ static void forward_handler(int signal) {
         atomic_store(&forward_first_at, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
     }
     int group = atomic_load(&forward_group);
-    if (group > 0) kill(-group, count == 1 ? signal : SIGKILL);
+    if (group > 0) {
+        kill(-group, count == 1 ? signal : SIGKILL);
+        // A stopped program (SIGSTOP, SIGTSTP) cannot run its handler: continue it, as GNU timeout does.
+        if (count == 1) kill(-group, SIGCONT);
+    }
     errno = saved;
 }
 
@@ -158,7 +162,10 @@ void process_forward_attach(int pgid) {
     // the handler (it sees the group) and perhaps again here, which for the first signal is harmless.
     atomic_store(&forward_group, pgid);
     int first = atomic_load(&forward_first_signal);
-    if (first != 0 && pgid > 0) kill(-pgid, atomic_load(&forward_received) > 1 ? SIGKILL : first);
+    if (first != 0 && pgid > 0) {
+        kill(-pgid, atomic_load(&forward_received) > 1 ? SIGKILL : first);
+        kill(-pgid, SIGCONT);
+    }
 }
 
 int process_forward_first(void) { return atomic_load(&forward_first_signal); }

@@ -342,7 +342,12 @@ package struct JSONParser {
                     return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
                 }
             }
+            // A flag travels as UTF-8, which cannot carry a lone surrogate: refused, never sent as U+FFFD.
+            if exactIntegers { throw error("\\u\(String(first, radix: 16, uppercase: true)) is a lone surrogate, not a character") }
             return "\u{FFFD}" // a lone surrogate: replaced, as JSON decoders commonly do
+        }
+        if exactIntegers, (0xDC00...0xDFFF).contains(first) {
+            throw error("\\u\(String(first, radix: 16, uppercase: true)) is a lone surrogate, not a character")
         }
         return Unicode.Scalar(first) ?? "\u{FFFD}"
     }
@@ -385,6 +390,10 @@ package struct JSONParser {
             throw error("the integer \(shown) does not fit in 64 bits; write it as a string (\"…\") or as a decimal", at: start)
         }
         guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
+        // 1e-400 is refused as 1e400 is: a flag must not arrive as 0 when something else was written.
+        if exactIntegers, number == 0, text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { "123456789".contains($0) }) {
+            throw error("number \(text.prefix(40)) is out of range (too small for a double: it would arrive as 0)", at: start)
+        }
         if exactDecimals, !Self.sameDecimal(text, number.description) {
             throw error("the number \(text.prefix(40)) has more digits than a double keeps (it would read as \(number))", at: start)
         }

@@ -39,6 +39,15 @@ package enum StandardStreams {
     /// otherwise finds them open on the /dev/null put there and reports output lost as written.
     package static var descriptorsClosedAtStart: [Int32] { closedAtStart.current.sorted() }
 
+    private static let undelivered = Locked<Int32?>(nil)
+
+    /// Records that the program's output passed through to `fd` (1 or 2) met EPIPE: its reader went away and the
+    /// bytes were not delivered; the first such fd is kept.
+    package static func markUndelivered(_ fd: Int32) { undelivered.withLock { if $0 == nil { $0 = fd } } }
+
+    /// The fd (1 or 2) whose reader went away while the program's output was still passed to it, or nil.
+    package static var undeliveredTo: Int32? { undelivered.current }
+
     package static func out(_ text: String) { write(text, to: 1) }
     package static func error(_ text: String) { write(text, to: 2) }
 

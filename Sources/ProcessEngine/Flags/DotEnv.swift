@@ -2,13 +2,43 @@ import AutomationSupport
 import MockServer
 
 /// Reads dotenv files: `KEY=value` lines, `export KEY=value`, `#` comments, blank lines, single quotes
-/// (literal), double quotes (with \n, \t, \", \\ escapes, may span lines), unquoted values trimmed and cut
+/// (literal), double quotes (with \n, \t, \", \\, \$ escapes, may span lines), unquoted values trimmed and cut
 /// at ` #`. Lines end at LF, CRLF or CR; a leading byte order mark is dropped.
-package enum DotEnv {
-    /// Parses a dotenv text; later lines override earlier ones.
+///
+/// What other dotenv readers disagree on is refused at its line, never read one way in silence: a variable given
+/// twice (in one file or across the files of a run; the last one would win unseen), and `${NAME}` or `$NAME` outside
+/// single quotes (docker compose and python-dotenv expand them, others do not): single quotes keep a `$` as written.
+package struct DotEnv {
+    /// The variables read so far, in order.
+    package private(set) var variables: [(key: String, value: String)] = []
+    /// Where each was given: `file:line`.
+    private var origins: [String: String] = [:]
+
+    package init() {}
+
+    /// Parses one file's text into ``variables``.
+    /// - Throws: ``InputError`` naming the file and line (and the earlier line of a name given twice).
+    package mutating func parse(_ text: String, file: String) throws(InputError) {
+        for (key, value, line) in try Self.entries(text, file: file) {
+            if let earlier = origins[key] {
+                throw InputError(
+                    file: file, line: line, "\(key) is given twice: at \(earlier) and here; keep one (the last would win unseen)")
+            }
+            origins[key] = "\(file):\(line)"
+            variables.append((key: key, value: value))
+        }
+    }
+
+    /// Parses a dotenv text on its own.
     /// - Throws: ``InputError`` naming the file and line.
     package static func parse(_ text: String, file: String) throws(InputError) -> [(key: String, value: String)] {
-        var result: [(key: String, value: String)] = []
+        var reader = DotEnv()
+        try reader.parse(text, file: file)
+        return reader.variables
+    }
+
+    private static func entries(_ text: String, file: String) throws(InputError) -> [(String, String, Int)] {
+        var result: [(String, String, Int)] = []
         // LF, CRLF or a lone CR end a line (python-dotenv reads with universal newlines); a BOM is not text.
         let lines = text.droppingByteOrderMark().splitLines(.universal).map(String.init)
         var index = 0
@@ -42,11 +72,12 @@ package enum DotEnv {
                 var text = String(rest)
                 if let comment = text.firstRange(of: " #") ?? text.firstRange(of: "\t#") { text = String(text[..<comment.lowerBound]) }
                 value = text.trimmingCharacters(in: " \t")
+                try refuseReference(in: Substring(value), file: file, line: lineNumber, key: key)
             }
             if let problem = EnvironmentVariable.problem(name: key, value: value) {
                 throw InputError(file: file, line: lineNumber, problem)
             }
-            result.append((key: key, value: value))
+            result.append((key, value, lineNumber))
         }
         return result
     }
@@ -59,6 +90,7 @@ package enum DotEnv {
         var text = first
         var decoded = ""
         var closed = false
+        var unescapedDollar = false
         while !closed {
             var iterator = text.makeIterator()
             var consumed = 0
@@ -82,8 +114,14 @@ package enum DotEnv {
                     closed = true
                     break
                 } else {
+                    if decoded.last == "$", unescapedDollar, isReferenceStart(character) {
+                        throw InputError(file: file, line: line, referenceProblem(key))
+                    }
                     decoded.append(character)
+                    unescapedDollar = character == "$"
+                    continue
                 }
+                unescapedDollar = false
             }
             if closed {
                 try checkTrailing(Substring(text.dropFirst(consumed)), file: file, line: line, key: key)
@@ -97,6 +135,24 @@ package enum DotEnv {
             }
         }
         return decoded
+    }
+
+    /// `$NAME` or `${NAME}` in `value` (unquoted: no escapes).
+    private static func refuseReference(in value: Substring, file: String, line: Int, key: String) throws(InputError) {
+        var previous: Character?
+        for character in value {
+            if previous == "$", isReferenceStart(character) { throw InputError(file: file, line: line, referenceProblem(key)) }
+            previous = character
+        }
+    }
+
+    private static func isReferenceStart(_ character: Character) -> Bool {
+        character == "{" || character == "_" || (character.isASCII && character.isLetter)
+    }
+
+    private static func referenceProblem(_ key: String) -> String {
+        "the value of \(key) holds a $ reference, which docker compose and python-dotenv expand and sut-launch does not: "
+            + "put the value in single quotes to keep it as written, write \\$ in double quotes, or give the value with -e"
     }
 
     private static func checkTrailing(_ rest: Substring, file: String, line: Int, key: String) throws(InputError) {

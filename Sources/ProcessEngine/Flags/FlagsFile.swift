@@ -39,7 +39,16 @@ package struct FlagsFile: Sendable, Hashable {
                         file: file, position: member.value.position,
                         "\"\(member.key)\" must be an object of flags, found a JSON \(member.value.typeName)")
                 }
-                if member.key == "featureFlags" { result.featureFlags = flags } else { result.automationFlags = flags }
+                if member.key == "featureFlags" {
+                    result.featureFlags = flags
+                } else {
+                    for entry in member.value.members ?? [] {
+                        if let problem = LaunchFlags.automationProblem(key: entry.key, value: FlagValue(entry.value)) {
+                            throw InputError(file: file, position: entry.value.position, "automationFlags: " + problem)
+                        }
+                    }
+                    result.automationFlags = flags
+                }
             case "env":
                 guard let variables = member.value.members else {
                     throw InputError(

@@ -27,6 +27,14 @@ package struct LaunchFlags: Sendable {
         self.flagsFileGiven = flagsFileGiven
     }
 
+    /// Why automation flag `key` cannot be `value`: `entryPoint` and `mockServerURL` are read by the program as
+    /// non-empty strings, so any other JSON (`-a entryPoint:=5`, `null`) could never take effect; nil when it can.
+    package static func automationProblem(key: String, value: FlagValue) -> String? {
+        guard [WireFormat.entryPointKey, WireFormat.mockServerURLKey].contains(key) else { return nil }
+        if case .string(let text) = value, !text.isEmpty { return nil }
+        return "\(key) must be a non-empty string (the program reads it as one); write \(key)=VALUE"
+    }
+
     /// True when a feature flag, automation flag, flags file or entry point was given.
     package var asked: Bool {
         flagsFileGiven || !featureFlags.isEmpty || !automationFlags.isEmpty || entryPoint != nil

@@ -112,6 +112,8 @@ package final class LaunchedProcess: Sendable {
     @discardableResult
     package func stop(signal: Int32 = 15, grace: Duration) -> ProcessStatus {
         signalGroup(signal)
+        // A stopped program (SIGSTOP, SIGTSTP) runs its handler only once continued, as GNU timeout does.
+        if signal != ProcessGroup.kill { signalGroup(ProcessGroup.proceed) }
         if let status = waitForExit(timeout: grace) { return status }
         signalGroup(ProcessGroup.kill)
         return waitForExit()!
@@ -128,6 +130,7 @@ package final class LaunchedProcess: Sendable {
         _ = waitForExit()
         if groupIsAlive {
             signalGroup(ProcessGroup.terminate)
+            signalGroup(ProcessGroup.proceed)
             ProcessGroup.waitWhileAlive(pid, until: ContinuousClock.now + grace)
             if groupIsAlive { signalGroup(ProcessGroup.kill) }
         }

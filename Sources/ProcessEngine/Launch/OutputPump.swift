@@ -127,7 +127,9 @@ private struct PumpLoop {
         case .written: return true
         case .readerGone:
             // Our reader went away (`sut-launch prog | head`): stop reading, so the program
-            // sees its stdout closed (EPIPE/SIGPIPE) as if it were piped to head directly.
+            // sees its stdout closed (EPIPE/SIGPIPE) as if it were piped to head directly. This chunk was not
+            // delivered: the run ends with 141 even when the program writes no more (``Runner``).
+            StandardStreams.markUndelivered(stream == .stdout ? 1 : 2)
             return false
         case .failed:
             // Our output cannot be written (`> /dev/full`): not the program's doing. Keep

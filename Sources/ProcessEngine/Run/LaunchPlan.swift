@@ -68,15 +68,17 @@ package struct LaunchPlan: Sendable {
         flags.arguments(mockServerURL: mockServerURL) + arguments
     }
 
-    /// The program's complete environment: the base, the server's variables (an HTTPS server's trust files), the
-    /// variables set (a `--env SSL_CERT_FILE=…` of the user's wins over ours), the mock server's URL (kept off any
-    /// proxy), then the flags.
+    /// The program's complete environment: the base less every inherited `SUT_*` variable (``ownedPrefix``), the
+    /// server's variables (an HTTPS server's trust files), the variables set (a `--env SSL_CERT_FILE=…` of the user's
+    /// wins over ours), the mock server's URL (kept off any proxy), then the flags.
     package func launchEnvironment(mockServerURL: String?, serverEnvironment: ServerEnvironment = .none) -> [String: String] {
         var result: [String: String] = [:]
         if clearEnvironment {
             for key in ["PATH", "HOME"] { result[key] = callerEnvironment[key] }
         } else {
-            result = callerEnvironment
+            // A caller's SUT_* (an outer run's SUT_CONTROL_URL, a CI job's exported SUT_AUTOMATION) would drive the
+            // program from elsewhere: the run owns them all, setting each it needs and passing none it inherited.
+            result = callerEnvironment.filter { !$0.key.hasPrefix(Self.ownedPrefix) }
         }
         result.merge(serverEnvironment.variables) { _, server in server }
         for (key, value) in environment { result[key] = value }
@@ -98,6 +100,9 @@ package struct LaunchPlan: Sendable {
         result.merge(flags.environment(mockServerURL: mockServerURL)) { _, flag in flag }
         return result
     }
+
+    /// The prefix of the variables a run owns: the caller's are never passed on (`-e` and `--env-file` may set them).
+    package static let ownedPrefix = "SUT_"
 
     /// One proxy exclusion list for both spellings (curl reads `no_proxy` first, other clients `NO_PROXY`): the
     /// caller's entries in either, then 127.0.0.1, localhost and the server's own host; `*` (no proxy at all) stays

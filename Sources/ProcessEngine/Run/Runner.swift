@@ -47,9 +47,24 @@ package enum Runner {
         if let coverage = plan.settings.coverage, outcome.report.launched {
             finishCoverage(coverage, quiet: plan.settings.quiet, signals: signals, &outcome)
         }
+        noteUndeliveredOutput(&outcome)
         noteLostOutput(&outcome)
         writeReport(&outcome, plan.settings)
         return outcome
+    }
+
+    /// The reader of our stdout or stderr went away while the program's output was still passed on (`sut-launch
+    /// prog | head -c1`): as piped to head directly, the program would have died of SIGPIPE at that write, so the
+    /// run ends 141 whatever it did next, never 0 with output not delivered (a timeout or interruption stays).
+    private static func noteUndeliveredOutput(_ outcome: inout RunOutcome) {
+        guard let fd = StandardStreams.undeliveredTo, !outcome.report.timedOut, outcome.report.interruptedBy == nil else { return }
+        let code = ExitCode.signaled(SignalNumber.pipe)
+        let name = fd == 1 ? "standard output" : "standard error"
+        let text = "the reader of \(name) went away: the program's output after that was not delivered (SIGPIPE, exit \(code))"
+        if outcome.exitCode != code { Console.error(text) }
+        outcome.exitCode = code
+        outcome.report.exitCode = code
+        outcome.report.error = [outcome.report.error, text].compactMap { $0 }.joined(separator: "; ")
     }
 
     /// The server (or its trust files) could not be set up: exit 125, nothing launched, the report written.
@@ -118,6 +133,9 @@ package enum Runner {
             status = process.stop(signal: SignalNumber.terminate, grace: plan.killGrace)
         }
         process.finish(grace: plan.killGrace)
+        // What left the group (setpgid, setsid) and outlived its parent is ours now, when the command line made this
+        // process a subreaper (``Descendants/adopt()``; a library caller's other children are not ours to stop).
+        Descendants.stopAll(grace: plan.killGrace)
         let final = status!
 
         report.durationMs = process.duration.seconds * 1000

@@ -28,6 +28,14 @@ int process_reaper_guard(int pgid);
 /// Unregisters a process group (it ended and was reaped). Returns 1, or 0 when it was not registered.
 int process_reaper_release(int pgid);
 
+/// Makes this process a child subreaper (PR_SET_CHILD_SUBREAPER): a descendant orphaned by its parent (one that
+/// left the program's group with setpgid and outlived it) becomes this process's child instead of init's, so the
+/// run can find and stop it. Returns 1, or 0 when the kernel refused.
+int process_become_subreaper(void);
+
+/// The reaper's pid (a child of this process the end-of-run sweep must leave alone); 0 when it does not run.
+int process_reaper_pid(void);
+
 /// Spawns `path` as posix_spawn does (clone with CLONE_VM | CLONE_VFORK, then execve) in a process group of its
 /// own, with default signal dispositions, an empty signal mask, `descriptors[i]` as its fd i (or, when
 /// `terminal` is not NULL, that pseudo-terminal as fds 0-2 and controlling terminal of a new session), in

@@ -10,8 +10,8 @@ enum ProcessGroup {
     @discardableResult
     static func signal(_ pgid: Int32, _ signal: Int32) -> Bool { systemKill(-pgid, signal) == 0 }
 
-    /// SIGTERM and SIGKILL.
-    static let terminate = SIGTERM, kill = SIGKILL
+    /// SIGTERM, SIGKILL and SIGCONT.
+    static let terminate = SIGTERM, kill = SIGKILL, proceed = SIGCONT
 
     /// Waits, polling every 2 ms, while the group has live members and `deadline` has not passed.
     static func waitWhileAlive(_ pgid: Int32, until deadline: ContinuousClock.Instant) {
@@ -28,25 +28,45 @@ enum ProcessGroup {
     static func hasLiveMembers(_ pgid: Int32) -> Bool {
         guard systemKill(-pgid, 0) == 0 else { return false }
         #if os(Linux)
-        guard let directory = opendir("/proc") else { return true }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let first = name.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { continue }
-            guard let stat = readSmallFile("/proc/\(name)/stat") else { continue }
-            // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ')'.
-            guard let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 3, Int32(fields[2]) == pgid else { continue }
-            if fields[0] != "Z" && fields[0] != "X" { return true }
-        }
-        return false
+        guard let table = processTable() else { return true }
+        return table.contains { $0.group == pgid && $0.isLive }
         #else
         return true
         #endif
     }
+
+    /// One line of /proc/PID/stat: the process, its state letter, parent and group.
+    struct Entry {
+        let pid: Int32
+        let state: Character
+        let parent: Int32
+        let group: Int32
+        /// Not a zombie (Z) nor dead (X).
+        var isLive: Bool { state != "Z" && state != "X" }
+    }
+
+    #if os(Linux)
+    /// Every process this one can see in /proc; nil when /proc cannot be read.
+    static func processTable() -> [Entry]? {
+        guard let directory = opendir("/proc") else { return nil }
+        defer { closedir(directory) }
+        var entries: [Entry] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = Int32(name), let stat = readSmallFile("/proc/\(name)/stat") else { continue }
+            // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ')'.
+            guard let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 3, let state = fields[0].first, let parent = Int32(fields[1]), let group = Int32(fields[2]) else {
+                continue
+            }
+            entries.append(Entry(pid: pid, state: state, parent: parent, group: group))
+        }
+        return entries
+    }
+    #endif
 
     private static func readSmallFile(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

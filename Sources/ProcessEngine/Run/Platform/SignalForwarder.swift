@@ -48,6 +48,10 @@ package final class SignalForwarder: Sendable {
         // Writing to a closed stdout must not kill sut-launch before it writes its report; the program
         // gets the default disposition back (posix_spawn SETSIGDEF).
         signal(SIGPIPE, SIG_IGN)
+        // A write past RLIMIT_FSIZE (`ulimit -f`) must fail with EFBIG, so the report or journal it was for is named
+        // with exit 74, not kill sut-launch with no word (153). Caught, not ignored: a handler does not survive exec,
+        // so every launcher (Foundation.Process too, which passes ignored signals on) gives the program the default.
+        signal(SIGXFSZ) { _ in }
     }
 
     /// Installs the forwarding handlers (once per process is enough; again is harmless).

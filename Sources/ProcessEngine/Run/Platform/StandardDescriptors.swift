@@ -66,6 +66,8 @@ package enum SignalNumber {
     package static let hangUp = SIGHUP
     /// SIGKILL.
     package static let kill = SIGKILL
+    /// SIGPIPE.
+    package static let pipe = SIGPIPE
     /// The signals a scenario step may send, by name.
     package static let named: [(name: String, number: Int32)] = [
         ("INT", SIGINT), ("TERM", SIGTERM), ("HUP", SIGHUP), ("QUIT", SIGQUIT), ("USR1", SIGUSR1), ("USR2", SIGUSR2), ("KILL", SIGKILL),

@@ -26,6 +26,11 @@ package enum OriginalBytes {
         return table.first { $0.key.hasPrefix("-") && !$0.key.hasPrefix("--") && $0.key.hasSuffix(string) }?.value
     }
 
+    /// `bytes` for a message: printable ASCII as is, every other byte as `\xHH`.
+    package static func shown(_ bytes: [UInt8]) -> String {
+        bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
     /// Repaired text to original bytes, read once.
     private static let table: [String: [UInt8]] = {
         var inputs: [[UInt8]] = []

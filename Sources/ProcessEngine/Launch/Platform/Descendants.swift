@@ -1,0 +1,97 @@
+import AutomationSupport
+internal import _CProcessSpawn
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Descendants that left the program's process group (`setpgid`, `setsid`) and so escape the signals sent to it.
+/// On Linux, sut-launch's run form is a child subreaper (``adopt()``): such a process, once its parent ended,
+/// becomes sut-launch's child, and ``stopAll(grace:)`` stops every child left when the program's group is done.
+/// A descendant whose parent is still alive when the run ends is found through that parent's end (the sweep
+/// repeats while new orphans arrive). Elsewhere (macOS) neither exists: only the program's group is stopped.
+package enum Descendants {
+    /// Set once ``adopt()`` made this process a subreaper: only then are all its children the run's.
+    private static let adopted = Locked(false)
+
+    /// Makes this process a child subreaper, for a process that runs one program (the run form): every child it has
+    /// at the end is then the run's. False where there is none (not Linux, or the kernel refused).
+    @discardableResult
+    package static func adopt() -> Bool {
+        #if os(Linux)
+        let done = process_become_subreaper() == 1
+        if done { adopted.withLock { $0 = true } }
+        return done
+        #else
+        return false
+        #endif
+    }
+
+    /// Stops every child of this process but the reaper (nothing unless ``adopt()`` was called): SIGTERM and SIGCONT
+    /// (to its group when it leads one), SIGKILL after `grace`, then reaps it; again for the orphans that stopping them
+    /// made ours, within `grace` twice plus 2 s. Returns how many processes it stopped.
+    @discardableResult
+    package static func stopAll(grace: Duration) -> Int {
+        #if os(Linux)
+        guard adopted.current else { return 0 }
+        let deadline = ContinuousClock.now + grace * 2 + .seconds(2)
+        var stopped = 0
+        while ContinuousClock.now < deadline {
+            let children = liveChildren()
+            if children.isEmpty { break }
+            stopped += children.count
+            signal(children, SIGTERM)
+            signal(children, SIGCONT)
+            waitWhileAny(children, until: min(deadline, ContinuousClock.now + grace))
+            let left = liveChildren().filter { children.contains($0) }
+            signal(left, SIGKILL)
+            waitWhileAny(left, until: min(deadline, ContinuousClock.now + .seconds(1)))
+        }
+        return stopped
+        #else
+        return 0
+        #endif
+    }
+
+    #if os(Linux)
+    /// This process's children but the reaper, zombies reaped on the way.
+    private static func liveChildren() -> [Int32] {
+        let me = getpid()
+        let reaper = process_reaper_pid()
+        var live: [Int32] = []
+        for entry in ProcessGroup.processTable() ?? [] where entry.parent == me && entry.pid != reaper {
+            if entry.isLive {
+                live.append(entry.pid)
+            } else {
+                var status: Int32 = 0
+                _ = waitpid(entry.pid, &status, WNOHANG)
+            }
+        }
+        return live
+    }
+
+    /// Sends `signal` to each process, and to its group when it leads one (what it started there goes too).
+    private static func signal(_ pids: [Int32], _ signal: Int32) {
+        for pid in pids {
+            if getpgid(pid) == pid { _ = kill(-pid, signal) }
+            _ = kill(pid, signal)
+        }
+    }
+
+    /// Reaps `pids` as they end, polling every 5 ms until none is left or `deadline` passed.
+    private static func waitWhileAny(_ pids: [Int32], until deadline: ContinuousClock.Instant) {
+        var left = Set(pids)
+        while !left.isEmpty {
+            for pid in left {
+                var status: Int32 = 0
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == pid || (result < 0 && errno == ECHILD) { left.remove(pid) }
+            }
+            if left.isEmpty || ContinuousClock.now >= deadline { return }
+            usleep(5_000)
+        }
+    }
+    #endif
+}
