@@ -1,5 +1,6 @@
-/// Decimal literals compared by value, for ``JSONParser/parse(request:)``: a request's number is read only when no
-/// other decimal reads as the same Double.
+/// Numbers: how the parser reads one, and decimal literals compared by value (for ``JSONParser/parse(request:)``, a
+/// request's number is read only when no other decimal reads as the same Double; for flags, one a Double cannot
+/// hold is refused).
 extension JSONParser {
     /// Whether the two literals are the same decimal value (false when either is not read).
     package static func sameDecimal(_ first: String, _ second: String) -> Bool {
@@ -37,4 +38,54 @@ extension JSONParser {
         }
         return digits.isEmpty ? (false, [], 0) : (negative, digits, exponent)
     }
+
+    /// A number from `index` (`start` is where it begins), as an Int when it is a whole number that fits, else a
+    /// Double; refused where the parser's options say a value would change.
+    mutating func parseNumber(_ start: SourcePosition) throws(Error) -> JSONNode {
+        let begin = index
+        var isIntegral = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '-'") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw error("numbers cannot have leading zeros", at: start) }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isIntegral = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isIntegral = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if isIntegral, index - begin <= 18 { // fits an Int without overflow checks: no text to build
+            var number = 0
+            for position in (bytes[begin] == UInt8(ascii: "-") ? begin + 1 : begin)..<index {
+                number = number * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+            }
+            return JSONNode(.int(bytes[begin] == UInt8(ascii: "-") ? -number : number), at: start)
+        }
+        let text = String(decoding: bytes[begin..<index], as: UTF8.self)
+        if isIntegral, let number = Int(text) { return JSONNode(.int(number), at: start) }
+        if isIntegral, exactIntegers {
+            let shown = text.count > 40 ? text.prefix(20) + "…(\(text.count) digits)" : text
+            throw error("the integer \(shown) does not fit in 64 bits; write it as a string (\"…\") or as a decimal", at: start)
+        }
+        guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
+        // 1e-400 is refused as 1e400 is (a flag must not arrive as 0 when something else was written), and so is any
+        // decimal a Double would round.
+        if exactDecimals, !Self.sameDecimal(text, number.description) {
+            throw error("the number \(text.prefix(40)) has more digits than a double keeps (it would read as \(number))", at: start)
+        }
+        return JSONNode(.double(number), at: start)
+    }
+
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
