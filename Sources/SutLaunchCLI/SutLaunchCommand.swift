@@ -47,9 +47,18 @@ package enum SutLaunchCommand {
     }
 
     /// Runs the command line `arguments` (argv without argv[0]) with the caller's `environment`; returns the exit code.
-    /// Output lost on our stdout or stderr (`> /dev/full`) makes it 74, never 0 (the run's report says so too).
+    /// Output lost on our stdout or stderr (`> /dev/full`) makes it 74, never 0 (the run's report says so too); a
+    /// reader of our own lines that went away (`| head -n1`) makes a 0 into 141, as SIGPIPE would.
     package static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         let code = command(arguments, environment: environment)
+        if code == 0, let fd = StandardStreams.ownLinesUndeliveredTo {
+            // As a program piped to a reader that left would die of SIGPIPE: never 0 with lines not delivered.
+            let lost = ExitCode.signaled(SignalNumber.pipe)
+            Console.error(
+                "the reader of \(fd == 1 ? "standard output" : "standard error") went away: sut-launch's lines after that were not delivered (exit \(lost))"
+            )
+            return lost
+        }
         guard let failure = StandardStreams.failure, code != ExitCode.ioError, StandardStreams.lostOutputOverrides(code) else {
             return code
         }

@@ -55,9 +55,16 @@ package enum StandardStreams {
     /// output: No space left on device"; nil when none did.
     package static var failure: String? { firstFailure.current }
 
+    private static let ownLinesLost = Locked<Int32?>(nil)
+
+    /// The fd (1 or 2) whose reader went away while sut-launch's own lines were written to it (`sut-launch test |
+    /// head -n1`): what followed was not delivered, so the command cannot end 0; nil when none did.
+    package static var ownLinesUndeliveredTo: Int32? { ownLinesLost.current }
+
     private static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(UnsafeRawBufferPointer($0), to: fd) }
+        let outcome = bytes.withUnsafeMutableBytes { write(UnsafeRawBufferPointer($0), to: fd) }
+        if outcome == .readerGone { ownLinesLost.withLock { if $0 == nil { $0 = fd } } }
     }
 
     /// Writes all of `bytes` to `fd` (1 or 2), waiting while a non-blocking descriptor is full.

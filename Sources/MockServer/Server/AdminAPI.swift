@@ -60,7 +60,8 @@ enum AdminAPI {
             parts.stubs.saveAsLoaded()
             return .json(text: "{}")
         case "POST /__admin/shutdown":
-            startDetachedShutdown(parts.settings.onShutdown)
+            guard let handler = parts.settings.onShutdown else { return refusedShutdown(request, parts: parts) }
+            startDetachedShutdown(handler)
             return .json(text: "{}")
         case "POST /__admin/scenarios/reset":
             parts.stubs.resetScenarios()
@@ -117,6 +118,18 @@ enum AdminAPI {
             settings.fixedDelayMs = milliseconds
         }
         return .json(text: "{}")
+    }
+
+    /// A shutdown asked of a server that only its run stops (a run of a program under test, a Swift test's server):
+    /// 403, journaled as unexpected, so the program cannot stop the server its absences are judged by.
+    private static func refusedShutdown(_ request: HTTPRequest, parts: MockServer.Parts) -> MockResponse {
+        let refusal =
+            "POST /__admin/shutdown refused: this mock server belongs to a run of a program under test and stops when the run "
+            + "ends (only sut-launch serve stops on it)"
+        let response = MockResponse.text(refusal + "\n", status: 403)
+        _ = parts.journal.record(request, stub: nil, response: response, nearMiss: refusal)
+        parts.settings.onUnexpected?(request)
+        return response
     }
 
     /// Runs the shutdown after the answer has gone out (a moment later, on a thread of its own).

@@ -83,12 +83,6 @@ public final class MockServer: Sendable {
         self.proxy = options.intercept.map {
             HTTPServer(host: host, limits: limits, intercept: $0, refused: refused, handler: handler)
         }
-        let server = self.server
-        let proxy = self.proxy
-        parts.settings.onShutdown = { [weak server, weak proxy] in
-            server?.stop()
-            proxy?.stop()
-        }
     }
 
     /// Starts listening. Returns the bound port (useful with port 0).
@@ -123,8 +117,9 @@ public final class MockServer: Sendable {
         parts.settings.onRequest = observer
     }
 
-    /// What `POST /__admin/shutdown` does, after answering 200 (default: the server stops listening; `serve`
-    /// ends the process as Ctrl-C would, writing its journal).
+    /// What `POST /__admin/shutdown` does, after answering 200 (`serve` ends the process as Ctrl-C would, writing its
+    /// journal). Without a handler the request is refused (403) and unexpected: a server a run judges its program by
+    /// is not the program's to stop (every request after it would be refused by the socket, never counted).
     package func onShutdown(_ handler: @escaping @Sendable () -> Void) {
         parts.settings.onShutdown = handler
     }

@@ -72,7 +72,8 @@ extension StepCatalog {
             process.signalGroup(number)
         },
         StepDefinition(
-            "the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"", docString: .expected
+            "the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"",
+            docString: .expectedPattern
         ) {
             run, captures, step in
             guard let expected = step.docString?.content else {
@@ -127,7 +128,7 @@ extension StepCatalog {
             }
         },
         StepDefinition(
-            "the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", docString: .expected,
+            "the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", docString: .expectedPattern,
             check: { pathProblem($0[0]) }
         ) { run, captures, step in
             guard let expected = step.docString?.content else {

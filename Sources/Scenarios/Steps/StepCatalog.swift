@@ -136,7 +136,14 @@ package enum StepCatalog {
         ) { run, captures, _ in
             run.flagsIn = captures[0] == "environment" ? .env : captures[0] == "launch arguments" ? .args : .both
         },
-        StepDefinition("the entry point (?:is )?\(quoted)", example: "Given the entry point \"search\"") { run, captures, _ in
+        StepDefinition("the entry point (?:is )?\(quoted)", example: "Given the entry point \"search\"") { run, captures, step in
+            guard !captures[0].isEmpty else { throw StepFailure("the entry point is empty: name the screen to start on", kind: .error) }
+            if let earlier = run.flagLines["entry point"] {
+                throw StepFailure(
+                    "the entry point is set twice, at lines \(earlier) and \(step.line): the last would silently win; keep one",
+                    kind: .error)
+            }
+            run.flagLines["entry point"] = step.line
             run.entryPoint = captures[0]
         },
     ]
@@ -351,7 +358,17 @@ package enum StepCatalog {
     /// Sets a flag once: a key the scenario set already (two rows, two steps, or two `${NAME}`s with one value) fails
     /// naming both lines; the last one never silently wins.
     private static func setFlag(_ run: ScenarioRun, _ kind: String, _ key: String, _ value: String, line: Int) throws(StepFailure) {
-        let name = "\(kind) \"\(key.escapingControlCharacters())\""
+        guard !key.isEmpty else { throw StepFailure("a \(kind) needs a name (\"\" would reach the program as an empty key)", kind: .error) }
+        if kind == "automation flag", key == "mockServerURL" {
+            throw StepFailure(
+                "the automation flag \"mockServerURL\" would send the program away from the mock server this scenario starts; "
+                    + "leave it out: the program gets the server's URL", kind: .error)
+        }
+        if kind == "automation flag", let problem = LaunchFlags.automationProblem(key: key, value: FlagValue.inferred(from: value)) {
+            throw StepFailure(problem, kind: .error)
+        }
+        // `Given the entry point` sets the same automation flag: one of them would silently win.
+        let name = kind == "automation flag" && key == "entryPoint" ? "entry point" : "\(kind) \"\(key.escapingControlCharacters())\""
         if let earlier = run.flagLines[name] {
             throw StepFailure(
                 "the \(name) is set twice, at lines \(earlier) and \(line): the last would silently win; keep one", kind: .error)

@@ -10,6 +10,10 @@ package enum StepValue: Sendable, Equatable {
     /// An assertion's expected text: as ``text``, and a `${NAME}` whose value is empty fails the step wherever it
     /// stands in the value (`"myapp ${VERSION}"` with `-D VERSION=` would check only `"myapp "`).
     case expected
+    /// An output pattern (`the output is:`, `the file … is:`): as ``expected``, and what a value brings is text, never
+    /// a wildcard: a line that is a pattern only because of a value (`${V}` with `V=...` or `[..]`) is written escaped;
+    /// a value holding `[..]`, a line break or a leading `\` inside a line that is a pattern itself fails the step.
+    case expectedPattern
     /// As written: the step expands it in its own way (a command line is split into words first, an input path is
     /// relative to the feature file unless it starts with `${NAME}`, a variable's name is checked at load).
     case raw
@@ -57,11 +61,41 @@ extension ScenarioRun {
         case .regex:
             try refuseEmptyValues(in: text)
             return StepVariables.substitute(text) { StepVariables.regexLiteral(variable($0) ?? "") }
+        case .expectedPattern:
+            try refuseEmptyValues(in: text)
+            return try expandPattern(text)
         case .json: return try expandJSON(text)
         case .expectedJSON:
             try refuseEmptyValues(in: text)
             return try expandJSON(text)
         }
+    }
+
+    /// An output pattern expanded line by line (``StepValue/expectedPattern``).
+    func expandPattern(_ text: String) throws(StepFailure) -> String {
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let expanded = expand(line)
+            guard expanded != line else {
+                lines.append(line)
+                continue
+            }
+            guard line == "..." || line.contains("[..]") || line.hasPrefix("\\") else {
+                // Text as written: what the values made of it is compared as text.
+                lines.append(String(decoding: OutputPattern.escaped(Array(expanded.utf8)), as: UTF8.self))
+                continue
+            }
+            for name in StepVariables.names(in: line) {
+                let value = variable(name) ?? ""
+                guard value.contains("[..]") || value.contains("\n") || value.hasPrefix("\\") else { continue }
+                throw StepFailure(
+                    "\"\(line.prefix(120).escapingControlCharacters())\": the value of ${\(name)} holds [..], a line break or a leading \\, "
+                        + "which this pattern line would read as syntax, not text; compare it in a line without [..] of its own",
+                    kind: .error)
+            }
+            lines.append(expanded)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Fails when a `${NAME}` in an expected value has an empty value: the step would check less than it says.
