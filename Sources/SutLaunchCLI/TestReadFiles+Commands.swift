@@ -16,7 +16,18 @@ extension TestReadFiles {
                 throw UsageError(.wouldOverwrite(output: output.origin, input: command.origin))
             }
         }
-        guard options.coverage.directory != nil else { return }
+        try checkArtifacts(options)
+        guard let coverage = options.coverage.directory else { return }
+        // DIR is coverage's: it clears its reports and data as it starts and writes lcov.info, coverage.xml,
+        // summary.txt and merged.profdata there at the end (a JUnit at cov/coverage.xml was replaced by Cobertura).
+        if let dir = FileSystem.resolvedPath(coverage) {
+            for output in outputs(options) {
+                guard let path = FileSystem.resolvedPath(output.path), path.hasPrefix(dir == "/" ? "/" : dir + "/") else { continue }
+                throw UsageError(
+                    "\(output.origin.escapingControlCharacters()) is inside --coverage \(coverage.escapingControlCharacters()), which "
+                        + "coverage clears and writes its own reports into; write the report outside it")
+            }
+        }
         var inputs = commandLine(options).map { (path: $0.path, origin: $0.origin, tree: false) }
         inputs += commands.map { ($0.path, $0.origin, false) }
         for found in found(options, featureFiles: featureFiles, pickles: pickles, environment: environment) {
@@ -28,6 +39,21 @@ extension TestReadFiles {
             inputs.append((FileSystem.directory(of: file), "the directory of the feature file \(file)", false))
         }
         try options.coverage.checkInputs(inputs)
+    }
+
+    /// `--artifacts DIR` in a directory the run reads features from: a failed scenario's copy of its directory (its
+    /// program's files, a `.feature` or `.steps.json` among them) became part of the next run's suite, hooks included.
+    static func checkArtifacts(_ options: TestOptions) throws(UsageError) {
+        guard let artifacts = options.artifacts, let dir = FileSystem.resolvedPath(artifacts.path) else { return }
+        for operand in options.featurePaths where FileSystem.isDirectory(operand) {
+            guard let tree = FileSystem.resolvedPath(operand), dir == tree || dir.hasPrefix(tree == "/" ? "/" : tree + "/") else {
+                continue
+            }
+            throw UsageError(
+                "\(artifacts.spelling) \(artifacts.path.escapingControlCharacters()) is inside \(operand.escapingControlCharacters()), which "
+                    + "the run reads features and step files from: the next run would load what failed scenarios left there; "
+                    + "give the artefacts a directory outside the features")
+        }
     }
 
     /// The files the step files' steps and hooks run or name, each with where it is named.

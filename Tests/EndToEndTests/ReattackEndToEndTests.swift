@@ -140,4 +140,26 @@ import Testing
         statuses.append(try status(["test", "p.feature"], stdout: FileHandle.nullDevice))
         #expect(statuses == [141, 141, 141, 74, 0])
     }
+
+    /// `--artifacts` inside the features directory fed the next run: a failed scenario's copied files (a `.feature`, a
+    /// step file with a BeforeAll hook) became part of the suite. Refused before anything runs; so is a report inside
+    /// `--coverage DIR` (a JUnit at `cov/coverage.xml` was replaced by Cobertura, exit 0).
+    @Test func outputsInsideTheFeaturesOrTheCoverageDirectoryAreRefused() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("Feature: C\n  Scenario: c\n    When I run \"true\"\n    Then I see \"nope\"\n", "feat/c.feature", in: directory)
+        for arguments in [["--artifacts", "feat/art"], ["--artifacts", "feat"], ["--artifacts", "./feat/a/b"]] {
+            let result = try CLI.run(["test"] + arguments + ["feat"], cwd: directory)
+            #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("which the run reads features and step files from"), "\(result.stderr)")
+        }
+        let outside = try CLI.run(["test", "--artifacts", "art", "feat"], cwd: directory)
+        #expect(outside.status == 1, "\(outside.stdout)\(outside.stderr)")
+        try FileManager.default.createDirectory(atPath: directory.path + "/cov/sub", withIntermediateDirectories: true)
+        for arguments in [["--junit", "cov/coverage.xml"], ["--report", "cov/summary.txt"], ["--messages", "cov/sub/m.ndjson"]] {
+            let result = try CLI.run(["test", "--coverage", "cov"] + arguments + ["feat"], cwd: directory)
+            #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("is inside --coverage cov"), "\(result.stderr)")
+        }
+    }
 }
