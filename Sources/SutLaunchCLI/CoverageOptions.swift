@@ -64,8 +64,8 @@ package struct CoverageOptions: Sendable {
         guard let directory, let dir = FileSystem.resolvedPath(directory) else { return }
         for input in inputs {
             guard let path = FileSystem.resolvedPath(input.path) else { continue }
-            let holds = path == dir || path.hasPrefix(dir == "/" ? "/" : dir + "/")
-            let inside = input.tree && dir.hasPrefix(path == "/" ? "/" : path + "/")
+            let holds = path == dir || FileSystem.isBelow(path, dir)
+            let inside = input.tree && FileSystem.isBelow(dir, path)
             guard holds || inside else { continue }
             let relation = path == dir ? "is" : holds ? "holds" : "is inside"
             throw UsageError(

@@ -22,7 +22,7 @@ extension TestReadFiles {
         // summary.txt and merged.profdata there at the end (a JUnit at cov/coverage.xml was replaced by Cobertura).
         if let dir = FileSystem.resolvedPath(coverage) {
             for output in outputs(options) {
-                guard let path = FileSystem.resolvedPath(output.path), path.hasPrefix(dir == "/" ? "/" : dir + "/") else { continue }
+                guard let path = FileSystem.resolvedPath(output.path), FileSystem.isBelow(path, dir) else { continue }
                 throw UsageError(
                     "\(output.origin.escapingControlCharacters()) is inside --coverage \(coverage.escapingControlCharacters()), which "
                         + "coverage clears and writes its own reports into; write the report outside it")
@@ -46,7 +46,7 @@ extension TestReadFiles {
     static func checkArtifacts(_ options: TestOptions) throws(UsageError) {
         guard let artifacts = options.artifacts, let dir = FileSystem.resolvedPath(artifacts.path) else { return }
         for operand in options.featurePaths where FileSystem.isDirectory(operand) {
-            guard let tree = FileSystem.resolvedPath(operand), dir == tree || dir.hasPrefix(tree == "/" ? "/" : tree + "/") else {
+            guard let tree = FileSystem.resolvedPath(operand), dir == tree || FileSystem.isBelow(dir, tree) else {
                 continue
             }
             throw UsageError(

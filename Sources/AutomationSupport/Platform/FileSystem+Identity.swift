@@ -42,6 +42,12 @@ extension FileSystem {
 }
 
 extension FileSystem {
+    /// Whether the absolute, resolved `path` lies below `directory` (never `directory` itself): compared by whole
+    /// components, so `/a/bc` is not below `/a/b`, and everything but `/` is below `/`.
+    package static func isBelow(_ path: String, _ directory: String) -> Bool {
+        path.hasPrefix(directory == "/" ? "/" : directory + "/")
+    }
+
     /// The canonical absolute path of `path` (links resolved), for a path that need not exist yet: the part that
     /// exists resolved, the rest appended as written; nil when nothing of it resolves or it ends in `..`.
     package static func resolvedPath(_ path: String, depth: Int = 0) -> String? {

@@ -145,7 +145,7 @@ package enum FileSystem {
         let relative = name.hasPrefix("./") ? String(name.dropFirst(2)) : name
         let candidate = (root.hasSuffix("/") ? root : root + "/") + relative
         guard let real = realPath(candidate) else { return .failure(ConfinementError("cannot read \(candidate) (looked in \(root))")) }
-        guard let realRoot = realPath(root), real == realRoot || real.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
+        guard let realRoot = realPath(root), real == realRoot || isBelow(real, realRoot) else {
             return .failure(ConfinementError("\(name) resolves to \(real), outside \(root) (a symlink out?)"))
         }
         return .success(real)

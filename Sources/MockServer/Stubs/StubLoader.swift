@@ -55,7 +55,7 @@ public enum StubLoader {
         // like a mapping that cannot be loaded: skipped with lenient loading, the load's failure without. `mappings`
         // itself may be a link (the root's layout is its owner's): then what it leads to is the boundary.
         let realRoot = FileSystem.realPath(root) ?? root
-        let inside = FileSystem.realPath(mappings).map { $0.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") } ?? true
+        let inside = FileSystem.realPath(mappings).map { FileSystem.isBelow($0, realRoot) } ?? true
         var escapes: [StubError] = []
         do {
             found = try DirectoryWalk.files(
