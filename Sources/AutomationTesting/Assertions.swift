@@ -79,6 +79,12 @@ public func assertReceived(
         return recordAutomationIssue(
             "the expected body is not JSON: \(json)", fileID: fileID, filePath: filePath, line: line, column: column)
     }
+    if expected.includesNothing { // `{}`, `{"items": []}`: included in any body, so the assertion could never fail
+        return recordAutomationIssue(
+            "the expected body \(json) names no value: an empty object or array is included in any (the body is matched as a "
+                + "subset), so this assertion could never fail; name a member with its value", fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
     let requests = server.requests(to: route)
     if requests.contains(where: { (try? JSONParser.parse($0.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false }) { return }
     let bodies = requests.map { "  " + $0.bodyText }.joined(separator: "\n")

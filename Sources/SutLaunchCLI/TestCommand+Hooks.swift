@@ -24,6 +24,12 @@ extension TestCommand {
         }
     }
 
+    /// The selected scenarios `--fail-fast` did not start, as not run: the console's summary and every report count them.
+    static func notStarted(_ selected: [Pickle], ran: [ScenarioResult]) -> [ScenarioResult] {
+        let ranPickles = Set(ran.map(\.pickle))
+        return selected.filter { !ranPickles.contains($0) }.map(ScenarioResult.notRun)
+    }
+
     /// AfterAll hooks with the run's status, once; each failure is printed and reported as a result that fails the run.
     static func afterAll(options: ScenarioOptions, status: String) -> [ScenarioResult] {
         guard

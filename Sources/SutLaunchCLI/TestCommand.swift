@@ -274,7 +274,7 @@ package enum TestCommand {
         for result in ran where result.pickle.name == "AfterAll hooks" { reports.scenarioFinished(result) }
         let total = (ContinuousClock.now - started).seconds
         console.close()
-        console.summary(ran, seconds: total, skipped: notSelected)
+        console.summary(ran + notStarted(selected, ran: ran), seconds: total, skipped: notSelected) // as every report counts
         return ran
     }
 
@@ -284,8 +284,7 @@ package enum TestCommand {
         reports: ScenarioReports, coverage: CoverageSession? = nil
     ) -> Int32 {
         // --fail-fast: the scenarios it did not start are in every report, as not run (skipped).
-        let ranPickles = Set(ran.map(\.pickle))
-        let notRun = selected.filter { !ranPickles.contains($0) }.map(ScenarioResult.notRun)
+        let notRun = notStarted(selected, ran: ran)
         if !notRun.isEmpty {
             Console.line("--fail-fast: \(notRun.count) scenario\(notRun.count == 1 ? "" : "s") not run after the first failure")
         }

@@ -43,10 +43,15 @@ package enum DirectoryWalk {
         func walk(_ directory: String, depth: Int) throws(Error) {
             guard let identity = identity(directory), visited.insert(identity).inserted else { return }
             if depth > depthLimit { throw Error(description: "\(directory): deeper than \(depthLimit) directories below \(root)") }
-            for name in FileSystem.list(directory) {
+            let (names, notUTF8) = FileSystem.listing(directory)
+            for name in names {
                 entries += 1
                 if entries > entryLimit { throw Error(description: "\(root): more than \(entryLimit) entries; name a smaller directory") }
                 let path = directory + "/" + name
+                if let raw = notUTF8[name], !include(name), isDirectory(Array(directory.utf8) + [0x2F] + raw) {
+                    // Its files could not be named: never a directory skipped silently.
+                    throw Error(description: "\(path): a directory whose name is not UTF-8, so its files cannot be named; rename it")
+                }
                 if let target = escape(path) {
                     outside(path, target)
                 } else if FileSystem.isDirectory(path) {
@@ -63,6 +68,13 @@ package enum DirectoryWalk {
     private struct Identity: Hashable {
         var device: UInt64
         var inode: UInt64
+    }
+
+    private static func isDirectory(_ path: [UInt8]) -> Bool {
+        var info = stat()
+        return (path + [0]).withUnsafeBufferPointer { pointer in
+            pointer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) == 0 }
+        } && info.st_mode & S_IFMT == S_IFDIR
     }
 
     private static func identity(_ path: String) -> Identity? {

@@ -100,7 +100,12 @@ package enum FileSystem {
     /// … bytes", or the system's reason.
     package static func unreadable(_ path: String) -> String {
         var info = stat()
-        guard stat(path, &info) == 0 else { return errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased() }
+        guard stat(path, &info) == 0 else {
+            guard errno == ENOENT else { return String(cString: strerror(errno)).lowercased() }
+            // A name a directory walk found that is not UTF-8 reads with U+FFFD in it, and no file has that name.
+            let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+            return listing(directory(of: path)).notUTF8[name] != nil ? "the name is not UTF-8; rename the file" : "no such file"
+        }
         if let kind = kind(info.st_mode) { return kind }
         if Int(info.st_size) > readLimit { return "larger than \(readLimit >> 20) MiB: \(info.st_size) bytes" }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -120,17 +125,23 @@ package enum FileSystem {
     }
 
     /// Names in a directory (no `.`/`..`), sorted.
-    package static func list(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
+    package static func list(_ path: String) -> [String] { listing(path).names }
+
+    /// The names in `path`, sorted, and the raw bytes of those that are not UTF-8 by the name they read as (each byte
+    /// UTF-8 cannot read shown as U+FFFD): such a name cannot be opened by its String, so a caller says why.
+    package static func listing(_ path: String) -> (names: [String], notUTF8: [String: [UInt8]]) {
+        guard let directory = opendir(path) else { return ([], [:]) }
         defer { closedir(directory) }
         var names: [String] = []
+        var notUTF8: [String: [UInt8]] = [:]
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let name = String(decoding: bytes, as: UTF8.self)
+            guard name != "." && name != ".." else { continue }
+            names.append(name)
+            if Array(name.utf8) != bytes { notUTF8[name] = bytes }
         }
-        return names.sorted()
+        return (names.sorted(), notUTF8)
     }
 
     /// `name` resolved inside `root`, or why it may not be: a body file is relative, has no `..`, and its

@@ -131,6 +131,11 @@ package enum ScenarioLint {
                 }
                 guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
                 if let problem = definition.check(captures) { add("\(pickle.uri):\(step.line): \(problem)") }
+                if definition.docString == .expectedJSON, let text = step.docString?.content, let node = try? JSONParser.parse(text),
+                    let problem = StepCatalog.vacuousJSONProblem(node)
+                {
+                    add("\(pickle.uri):\(step.line): \(problem)")
+                }
                 for index in definition.durationCaptures where index < captures.count {
                     let value = captures[index]
                     if !value.isEmpty, !value.contains("${"), DurationParser.parse(value) == nil {

@@ -76,27 +76,6 @@ extension ScenarioRun {
         return server.summary.unexpected.map(\.description)
     }
 
-    /// Watches the journal for a request step that judges the programs' whole run: until `decided` says the answer
-    /// can no longer change (a count past the one expected, an unexpected request), or every program the scenario
-    /// started has ended and the server was idle 100 ms, or for the whole step timeout while one still runs.
-    func watchRequests(until decided: () throws(StepFailure) -> Bool) throws(StepFailure) {
-        let deadline = ContinuousClock.now + waitLimit
-        var endedAt: ContinuousClock.Instant?
-        func received() -> Int { server.map { server in server.journal.count + server.journal.dropped } ?? 0 }
-        var requestCount = received()
-        while try !decided(), ContinuousClock.now < deadline {
-            if launches.allSatisfy({ $0.process.status != nil }) {
-                // Idle: no request came in since the last look (a request sent just before an exit counts).
-                let now = received()
-                if now != requestCount { endedAt = nil }
-                requestCount = now
-                endedAt = endedAt ?? .now
-                if ContinuousClock.now - endedAt! > .milliseconds(100) { return }
-            }
-            try? sleepFor(.milliseconds(5))
-        }
-    }
-
     /// The server, once it has read and answered what the scenario's programs sent, if they have all ended (a
     /// request sent just before a program exited may still sit in a socket); while one runs, as it is.
     func settledServer() throws(StepFailure) -> MockServer {
@@ -106,6 +85,6 @@ extension ScenarioRun {
     }
 
     private func settle(_ server: MockServer) {
-        if launches.allSatisfy({ $0.process.status != nil }) { server.settle(timeout: MockServerRun.settleTimeout) }
+        if programsEnded { server.settle(timeout: MockServerRun.settleTimeout) }
     }
 }

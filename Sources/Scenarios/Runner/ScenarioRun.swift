@@ -80,6 +80,8 @@ final class ScenarioRun {
     var trail: [String] = []
     /// Snapshot names compared so far (a `${NAME}` one is known only now): a second use is refused, as at load.
     var snapshotNames: Set<String> = []
+    /// Request counts and absences waiting for the programs to end (``OpenRequestCheck``).
+    var openChecks: [OpenRequestCheck] = []
 
     /// One command or launch: what ran, where, with what it added to the environment.
     struct Launch {
@@ -317,12 +319,17 @@ final class ScenarioRun {
     func start(_ plan: LaunchPlan, label: String) throws(StepFailure) -> LaunchedProcess {
         let url = try ensureServer()?.baseURL
         let request = plan.request(mockServerURL: url, serverEnvironment: ServerEnvironment(server: server, trust: trust))
-        // What a `Given the environment variable` step set reaches the program, or the launch fails naming it: the run
-        // sets some names after the steps (interception's proxies, --coverage's); the proxy exclusions are merged.
-        for (name, value) in environment where request.environment[name] != value && !["NO_PROXY", "no_proxy"].contains(name) {
+        // A name a `Given the environment variable` step set that the run also sets for this launch fails it, naming it:
+        // interception's proxies and --coverage's (set after the steps), an HTTPS server's trust files (one step's
+        // SSL_CERT_FILE would have won while CURL_CA_BUNDLE kept ours); the proxy exclusions are merged.
+        let runSets = ServerEnvironment(server: server, trust: trust).variables
+        for (name, value) in environment
+        where (request.environment[name] != value || runSets[name] != nil) && !["NO_PROXY", "no_proxy"].contains(name) {
             throw StepFailure(
-                "the environment variable \(name) a step set would not reach the program: sut-launch sets it for this launch "
-                    + "(interception sets the proxy variables, --coverage LLVM_PROFILE_FILE and GOCOVERDIR); drop that step", kind: .error)
+                "the environment variable \(name) a step set is one sut-launch sets for this launch (interception the proxy variables, "
+                    + "--coverage LLVM_PROFILE_FILE and GOCOVERDIR, HTTPS \(TrustFiles.bundleVariables.joined(separator: ", ")) and "
+                    + "NODE_EXTRA_CA_CERTS); drop that step (another authority to trust goes in sut-launch's own environment: the "
+                    + "bundle holds the files its variables name)", kind: .error)
         }
         do {
             let launched = try Launcher.launch(request)

@@ -241,7 +241,8 @@ package enum ScenarioRunner {
             trail[index] = "✗" + trail[index].dropFirst()
         }
         // The scenario's programs end and the mock server's end-of-scenario checks run before the After hooks, so
-        // their SCENARIO_STATUS is the scenario's final one.
+        // their SCENARIO_STATUS is the scenario's final one. Counts left open while a program ran are judged first.
+        judgeOpenChecks(run, final: true, failure: &failure, trail: &trail)
         let outputTail = run.outputTail()
         let unexpected = run.unexpectedRequests
         let hadServer = run.server != nil
@@ -337,6 +338,7 @@ package enum ScenarioRunner {
         var stepDurations: [Duration] = []
         for (index, step) in pickle.steps.enumerated() {
             let label = "\(step.keyword)\(step.text)"
+            if failure == nil { judgeOpenChecks(run, final: false, failure: &failure, trail: &trail) }
             let failedBefore = failure != nil
             progress.stepStarted(index)
             let stepStarted = ContinuousClock.now

@@ -6,7 +6,8 @@ import AutomationSupport
 package enum Snapshots {
     /// Why a snapshot name cannot be used, or nil.
     package static func nameProblem(_ name: String) -> String? {
-        if name.isEmpty || name == "." || name == ".." { return "a snapshot needs a name" }
+        if name.isEmpty { return "a snapshot needs a name" }
+        if name == "." || name == ".." { return "snapshot name \"\(name)\" names a directory, not a file; give the snapshot a name" }
         if name.contains("/") || name.contains("\\") { return "snapshot name \"\(name)\" may not contain a path separator" }
         if name.utf8.contains(0) || name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "snapshot name \"\(name.debugDescription.dropFirst().dropLast())\" may not contain control characters"

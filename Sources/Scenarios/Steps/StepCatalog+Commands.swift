@@ -29,6 +29,7 @@ extension StepCatalog {
         },
         StepDefinition("the files from \(quoted)", example: "Given the files from \"fixtures/project\"", values: [0: .raw]) {
             run, captures, _ in
+            try run.refuseEmptyExpansion(captures[0], "fixture directory")
             let source = run.featurePath(captures[0])
             guard FileSystem.isDirectory(source) else {
                 throw StepFailure("\(source): no such directory (paths are relative to the feature file)", kind: .error)
@@ -88,7 +89,7 @@ extension StepCatalog {
         },
         StepDefinition(
             "the (output|error output|file \(quoted)) matches the snapshot \(quoted)",
-            example: "Then the output matches the snapshot \"sorted\"",
+            example: "Then the output matches the snapshot \"sorted\"", values: [2: .name("snapshot")],
             check: { captures in
                 (captures[1].isEmpty ? nil : pathProblem(captures[1])) ?? Snapshots.nameProblem(captures[2])
             }

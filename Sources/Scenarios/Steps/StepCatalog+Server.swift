@@ -8,6 +8,7 @@ import ProcessEngine
 extension StepCatalog {
     static let server: [StepDefinition] = [
         StepDefinition("the stubs \(quoted)", example: "Given the stubs \"stubs/login.json\"", values: [0: .raw]) { run, captures, _ in
+            try run.refuseEmptyExpansion(captures[0], "stub file")
             let loaded: StubSet
             do { loaded = try StubLoader.load(run.featurePath(captures[0])) } catch { throw StepFailure("\(error)", kind: .error) }
             // A directory that gave nothing is said, never a silent empty server.

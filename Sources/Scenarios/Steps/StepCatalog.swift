@@ -67,7 +67,7 @@ package enum StepCatalog {
         name.contains("${") ? nil : ScenarioRun.pathProblem(name)
     }
 
-    package static let all: [StepDefinition] = setup + server + actions + output + outcomes + commands
+    package static let all: [StepDefinition] = setup + server + actions + output + outcomes + requests + commands
 
     /// The two rules for paths in steps, stated once (`sut-launch help steps`).
     package static let pathRules = """
@@ -87,6 +87,7 @@ package enum StepCatalog {
 
     static let setup: [StepDefinition] = [
         StepDefinition("the program \(quoted)", example: "Given the program \"${APP}\"", values: [0: .raw]) { run, captures, _ in
+            try run.refuseEmptyExpansion(captures[0], "program")
             run.program = run.programPath(captures[0])
         },
         StepDefinition("the feature flag \(quoted) is \(quoted)", example: "Given the feature flag \"skipPreActiveCheck\" is \"true\"") {
@@ -250,96 +251,6 @@ package enum StepCatalog {
                 )
             }
         },
-        StepDefinition(
-            "the server received \(StepNumbers.capture) requests? to \"([A-Z]+) (\\S+)\"",
-            example: "Then the server received 1 request to \"GET /message\"", values: [2: .expected],
-            check: { StepNumbers.problem($0[0], "the request count", in: StepNumbers.requestCount) ?? RouteTarget.problem($0[2]) }
-        ) { run, captures, _ in
-            // The program may send the request a moment after launch, and more later: the count is watched over
-            // the program's whole run (until it has ended and the server was idle 100 ms, or for the whole step
-            // timeout while it runs), failing at once past the count; then compared exactly. A count of 0 is an
-            // absence watched the same way.
-            let expected = try StepNumbers.integer(captures[0], "the request count", in: StepNumbers.requestCount)
-            var count = try requests(run, captures[1], captures[2]).count
-            try run.watchRequests { () throws(StepFailure) -> Bool in
-                count = try requests(run, captures[1], captures[2]).count
-                return count > expected
-            }
-            // A journal that dropped entries cannot say how many there were: fail naming the cap, never count a part.
-            let journal = try run.settledServer().journal
-            if journal.dropped > 0 {
-                throw StepFailure(
-                    "cannot count requests to \(captures[1]) \(captures[2]): the journal dropped \(journal.dropped) of \(journal.count + journal.dropped) requests "
-                        + "(it keeps at most \(journal.limit) entries and \(ByteSize.text(journal.byteBudget)))")
-            }
-            guard count == expected else {
-                var when = ""
-                if count < expected {
-                    when =
-                        run.process?.status == nil
-                        ? " within \(run.waitDescription) (the program was still running)" : " (the program had ended)"
-                }
-                throw StepFailure(
-                    "expected \(captures[0]) request\(captures[0] == "1" ? "" : "s") to \(captures[1]) \(captures[2]), the server received \(count)\(when)\(received(run))"
-                )
-            }
-        },
-        StepDefinition(
-            "the server received a request to \"([A-Z]+) (\\S+)\" with header \(quoted) \(quoted)",
-            example: "Then the server received a request to \"GET /cities\" with header \"egon-route\" \"true\"",
-            values: [1: .expected, 2: .expected, 3: .expected],
-            check: { RouteTarget.problem($0[1]) }
-        ) { run, captures, _ in
-            let matching = try requests(run, captures[0], captures[1])
-            guard matching.contains(where: { $0.request.headers.values(captures[2]).contains(captures[3]) }) else {
-                throw StepFailure("no \(captures[0]) \(captures[1]) request had header \(captures[2]): \(captures[3])\(received(run))")
-            }
-        },
-        StepDefinition(
-            "the server received a request to \"([A-Z]+) (\\S+)\" with query \(quoted) \(quoted)",
-            example: "Then the server received a request to \"GET /cities\" with query \"q\" \"Milano\"",
-            values: [1: .expected, 2: .expected, 3: .expected],
-            check: { RouteTarget.problem($0[1]) }
-        ) { run, captures, _ in
-            let matching = try requests(run, captures[0], captures[1])
-            guard matching.contains(where: { $0.request.queryValues(captures[2]).contains(captures[3]) }) else {
-                throw StepFailure("no \(captures[0]) \(captures[1]) request had query \(captures[2])=\(captures[3])\(received(run))")
-            }
-        },
-        StepDefinition(
-            "the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:",
-            example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\"",
-            values: [1: .expected], docString: .expectedJSON,
-            check: { RouteTarget.problem($0[1]) }
-        ) { run, captures, step in
-            guard let text = step.docString?.content else { throw StepFailure("this step needs a doc string with the JSON", kind: .error) }
-            let expected: JSONNode
-            do { expected = try JSONParser.parse(text) } catch {
-                throw StepFailure("the expected body is not JSON: \(error)", kind: .error)
-            }
-            let matching = try requests(run, captures[0], captures[1])
-            guard
-                matching.contains(where: { entry in
-                    (try? JSONParser.parse(entry.request.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
-                })
-            else {
-                let bodies = matching.map { "  " + $0.request.bodyText }.joined(separator: "\n")
-                throw StepFailure(
-                    "no \(captures[0]) \(captures[1]) request had a JSON body including \(JSONWriter.write(expected)); bodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)"
-                )
-            }
-        },
-        StepDefinition("the server received no unexpected requests", example: "Then the server received no unexpected requests") {
-            run, _, _ in
-            _ = try run.requireServer() // with no server, nothing could have been refused: never a vacuous pass
-            // An absence, watched as a count of 0 is: over the program's whole run, failing at the first one.
-            var unexpected = run.unexpectedRequests
-            try run.watchRequests { () throws(StepFailure) -> Bool in
-                unexpected = run.unexpectedRequests
-                return !unexpected.isEmpty
-            }
-            if !unexpected.isEmpty { throw StepFailure("the server received unexpected requests:\n" + unexpected.joined(separator: "\n")) }
-        },
     ]
 
     // MARK: Helpers
@@ -379,18 +290,5 @@ package enum StepCatalog {
         case "automation flag": run.automationFlags[key] = FlagValue.inferred(from: value)
         default: run.environment.append((key, value))
         }
-    }
-
-    private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {
-        // Checked at load; again here for callers that skip loading (and for a path a value filled in).
-        if let problem = RouteTarget.problem(path) { throw StepFailure(problem, kind: .error) }
-        let server = try run.settledServer()
-        return server.journal.ordered.filter { RequestMatching.matches($0.request, method: RouteTarget.method(method), path: path) }
-    }
-
-    private static func received(_ run: ScenarioRun) -> String {
-        let entries = run.server?.journal.ordered ?? []
-        guard !entries.isEmpty else { return "; it received no requests" }
-        return "; it received:\n" + entries.map { "  \($0.request.method) \($0.request.target) → \($0.status)" }.joined(separator: "\n")
     }
 }

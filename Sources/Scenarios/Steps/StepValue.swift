@@ -24,6 +24,8 @@ package enum StepValue: Sendable, Equatable {
     case json
     /// A JSON doc string the step compares with: `${NAME}` inside its strings only, and empty values fail as ``expected``.
     case expectedJSON
+    /// A name (a snapshot's): as ``text``, and a value that leaves it empty fails naming the value (`${N}`), never "needs a name".
+    case name(String)
     /// ``json`` when capture N is not empty (`… answers 200 with JSON:`), else ``text``.
     case jsonWhen(Int)
 }
@@ -35,6 +37,10 @@ extension ScenarioRun {
     ) throws(StepFailure) -> ([String], GherkinDocument.Step) {
         var values: [String] = []
         for (index, capture) in captures.enumerated() {
+            // `within ${T}` with an empty T would read as no `within` at all (no bound): a duration written is one.
+            if definition.durationCaptures.contains(index) {
+                try refuseEmptyExpansion(capture, "duration (not one like 500ms or 2s: it would mean no bound at all)")
+            }
             values.append(try expandValue(capture, as: definition.values[index] ?? .text))
         }
         var step = step
@@ -54,6 +60,9 @@ extension ScenarioRun {
     func expandValue(_ text: String, as kind: StepValue) throws(StepFailure) -> String {
         switch kind {
         case .raw: return text
+        case .name(let what):
+            try refuseEmptyExpansion(text, what)
+            return expand(text)
         case .text, .jsonWhen: return expand(text)
         case .expected:
             try refuseEmptyValues(in: text)
@@ -96,6 +105,16 @@ extension ScenarioRun {
             lines.append(expanded)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Fails when `written` holds a `${NAME}` and comes out empty: the step would name no `what` (no file, no duration,
+    /// no snapshot), and would fail for a reason that is not the one (`: no such directory`) or mean something else.
+    func refuseEmptyExpansion(_ written: String, _ what: String) throws(StepFailure) {
+        guard !written.isEmpty, expand(written).isEmpty else { return }
+        let names = StepVariables.names(in: written).map { "${\($0)}" }
+        throw StepFailure(
+            "\"\(written.prefix(60).escapingControlCharacters())\": \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") empty, "
+                + "so this step names no \(what); give \(names.count == 1 ? "it" : "them") a value", kind: .error)
     }
 
     /// Fails when a `${NAME}` in an expected value has an empty value: the step would check less than it says.
