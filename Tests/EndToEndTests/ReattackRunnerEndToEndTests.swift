@@ -56,16 +56,18 @@ import Testing
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("5 scenarios: 2 passed, 3 failed"), "\(result.stdout)")
         // Each fails on the count's own line, saying why it was judged again.
-        for line in ["open.feature:9: Then the server received 0 requests", "open.feature:15: Then the server received 1 request",
-            "open.feature:27: Then the server received no unexpected requests"]
-        {
+        for line in [
+            "open.feature:9: Then the server received 0 requests", "open.feature:15: Then the server received 1 request",
+            "open.feature:27: Then the server received no unexpected requests",
+        ] {
             #expect(result.stdout.contains("Failed: \(line)"), "\(line)\n\(result.stdout)")
         }
         #expect(result.stdout.contains("expected 0 requests to DELETE /users/{id}, the server received 1"), "\(result.stdout)")
         #expect(result.stdout.contains("expected 1 request to GET /x, the server received 2"), "\(result.stdout)")
         #expect(result.stdout.contains("the server received unexpected requests:"), "\(result.stdout)")
         #expect(
-            result.stdout.components(separatedBy: "judged again once the programs had ended: when this step's watch ended at 1s").count == 4,
+            result.stdout.components(separatedBy: "judged again once the programs had ended: when this step's watch ended at 1s").count
+                == 4,
             "\(result.stdout)")
         let report = try String(contentsOf: directory.appendingPathComponent("r.json"), encoding: .utf8)
         #expect(report.contains("\"failed\":3") || report.contains("\"failed\" : 3"), "\(report)")

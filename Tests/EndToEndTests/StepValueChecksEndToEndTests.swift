@@ -134,7 +134,9 @@ import Testing
         let result = try CLI.run(["test", feature])
         #expect(result.status == 1)
         #expect(result.stdout.contains("2 scenarios: 1 passed, 1 could not run"), "\(result.stdout)")
-        #expect(result.stdout.contains("the environment variable HTTPS_PROXY a step set is one sut-launch sets for this launch"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("the environment variable HTTPS_PROXY a step set is one sut-launch sets for this launch"),
+            "\(result.stdout)")
     }
 
     /// N at run time: two `${NAME}`s with one value name the same key; the second step fails naming both lines.

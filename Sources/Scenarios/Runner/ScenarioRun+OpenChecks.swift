@@ -67,7 +67,8 @@ extension ScenarioRun {
                 pickle.steps.first { $0.line == check.step.line } ?? check.step,
                 StepFailure(
                     "\(problem)\n(judged again once the programs had ended: when this step's watch ended at \(check.cut) the program was "
-                        + "still running, and \(check.what.hasPrefix("no ") ? "an absence" : "a count") passes only over the programs' whole run)")
+                        + "still running, and \(check.what.hasPrefix("no ") ? "an absence" : "a count") passes only over the programs' whole run)"
+                )
             )
         }
         return nil
