@@ -44,6 +44,47 @@ import Testing
         for reply in replies { #expect(!reply.contains("{\"v\":") && !reply.contains("DecodingError"), "\(reply)") }
     }
 
+    /// C13: the numbers `-f` refuses are refused by `flag set` with the same words (one implementation,
+    /// `DecimalLiteral`), and `entryPoint  a` (two spaces) is refused as `flag set  k=1` is.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func flagSetRefusesTheNumbersTheCLIRefusesWithItsWords() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
+        let port = try CLI.freePort()
+        let values = [":=1e-400", ":=-1e-400", ":=1.0000000000000000001", "=1.0000000000000000001", ":=-0", ":=[1,-0]"]
+        let bodies = values.map { "flag set greeting\($0)" } + ["entryPoint  a", "entryPoint a ", "flag set greeting:=-0.0", "quit"]
+        var replies: [String] = []
+        _ = try CLI.run(["-q", "--port", String(port), "--stub", stubs, CLI.myApp, "listen"]) { process, _ in
+            _ = CLI.eventually(20) {
+                (try? CLI.output(of: ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/ok"])) == "200"
+            }
+            for body in bodies {
+                replies.append(
+                    try CLI.output(of: [
+                        "curl", "-s", "-m", "20", "-H", "Content-Type: application/octet-stream", "--data-binary", body,
+                        "http://127.0.0.1:\(port)/__sut/control?waitForAckMs=15000",
+                    ]))
+            }
+            if !CLI.eventually(20, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        }
+        try #require(replies.count == bodies.count)
+        for (value, reply) in zip(values, replies) {
+            #expect(reply.hasPrefix("error: '"), "\(value): \(reply)")
+            // The CLI refuses the same value, and the reason it gives is the one the Host library gave.
+            let cli = try CLI.run(["-q", "-f", "greeting\(value)", "true"])
+            #expect(cli.status == 2, "\(value): \(cli.stderr)")
+            let reason = ["has more digits than a double keeps (", "would lose its sign; write 0, or -0.0"].first { reply.contains($0) }
+            #expect(reason != nil && cli.stderr.contains(reason!), "\(value): \(reply) / \(cli.stderr)")
+        }
+        #expect(replies[0].contains("the number 1e-400 has more digits than a double keeps (it would read as 0.0)"), "\(replies[0])")
+        #expect(replies[1].contains("(it would read as -0.0)"), "\(replies[1])")
+        #expect(replies[3].contains("the program would get 1.0"), "\(replies[3])")
+        #expect(replies[6].contains("write entryPoint NAME (one word, one space before it)"), "\(replies[6])")
+        #expect(replies[7].hasPrefix("error: 'entryPoint a '"), "\(replies[7])")
+        #expect(!replies[8].hasPrefix("error:"), "-0.0 is a negative zero, kept: \(replies[8])")
+    }
+
     @Test func launchArgumentsWithDuplicateKeysOrBytesThatAreNotUTF8AreReported() throws {
         let duplicate = try CLI.run(["-q", CLI.myApp, "UI_TEST_MODE", #"EPHEMERAL_{"greeting":"a","greeting":"b"}"#, "greet"])
         #expect(
