@@ -133,7 +133,9 @@ package enum CheckCommand {
                 pickles, defines: variables.defines, environment: variables.environment, runsHere: false)
         }
         for problem in problems { Console.error(problem) }
-        if problems.isEmpty && !stepsRefused { Console.out("ok: \(path.escapingControlCharacters()): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
+        if problems.isEmpty && !stepsRefused {
+            Console.out("ok: \(path.escapingControlCharacters()): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n")
+        }
         return problems.isEmpty
     }
 }

@@ -367,8 +367,9 @@ package enum StepCatalog {
         if kind == "automation flag", let problem = LaunchFlags.automationProblem(key: key, value: FlagValue.inferred(from: value)) {
             throw StepFailure(problem, kind: .error)
         }
-        // `-f`'s number rule, the same code: `1.0000000000000000001` is refused, never sent as 1.0.
-        if kind != "environment variable", let problem = FlagValue.inferredProblem(key: key, text: value) { throw StepFailure(problem, kind: .error) }
+        if kind != "environment variable", let problem = FlagValue.inferredProblem(key: key, text: value) {
+            throw StepFailure(problem, kind: .error)
+        }
         // `Given the entry point` sets the same automation flag: one of them would silently win.
         let name = kind == "automation flag" && key == "entryPoint" ? "entry point" : "\(kind) \"\(key.escapingControlCharacters())\""
         if let earlier = run.flagLines[name] {

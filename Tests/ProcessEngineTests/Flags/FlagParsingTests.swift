@@ -112,7 +112,10 @@ import Testing
         // C2: what -f/-a/-e refuse is refused here too (a number was turned into text while null was refused).
         ("{\"env\": {\"K\": 3}}", "f.json:1:15: env \"K\" must be a string, found a JSON number (write it in quotes, as -e gives it)"),
         ("{\"featureFlags\": {\"\": 1}}", "f.json:1:19: featureFlags: a flag's key is empty (as in -f '=1'); name the flag"),
-        ("{\"featureFlags\": {\"a\": -0}}", "f.json:1:24: the integer -0 is 0 and would lose its sign; write 0, or -0.0 for a negative zero"),
+        (
+            "{\"featureFlags\": {\"a\": -0}}",
+            "f.json:1:24: the integer -0 is 0 and would lose its sign; write 0, or -0.0 for a negative zero"
+        ),
         ("{\"env\": ", "f.json:1:9: expected a JSON value, found end of file"),
     ])
     func errorsNameFileLineAndKey(text: String, message: String) {
