@@ -7,17 +7,12 @@ import Testing
 @Suite struct HostControlCommandEndToEndTests {
     static let stubs = #"{"routes":[{"method":"GET","path":"/ok","body":"ok"}]}"#
 
-    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
-    func builtInCommandsReadOneJSONValueWithTheCLIsRules() throws {
+    /// Sends each of `bodies` to MyAppCLI `listen` under a run's mock server, in order, and returns its replies.
+    static func replies(to bodies: [String]) throws -> [String] {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
         let port = try CLI.freePort()
-        let bodies = [
-            #"flag set greeting:="real","v":1"#, #"flag set greeting:=1,"w":2"#, #"flag set greeting:={"a":1,"a":2}"#,
-            "flag set greeting:=9223372036854775808", #"flag set greeting:="\ud800""#, "flag clear greeting extra",
-            "flag set greeting =x", "flag set greeting:=\"ciao\"", "quit",
-        ]
         var replies: [String] = []
         _ = try CLI.run(["-q", "--port", String(port), "--stub", stubs, CLI.myApp, "listen"]) { process, _ in
             _ = CLI.eventually(20) {
@@ -32,6 +27,17 @@ import Testing
             }
             if !CLI.eventually(20, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
+        return replies
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func builtInCommandsReadOneJSONValueWithTheCLIsRules() throws {
+        let bodies = [
+            #"flag set greeting:="real","v":1"#, #"flag set greeting:=1,"w":2"#, #"flag set greeting:={"a":1,"a":2}"#,
+            "flag set greeting:=9223372036854775808", #"flag set greeting:="\ud800""#, "flag clear greeting extra",
+            "flag set greeting =x", "flag set greeting:=\"ciao\"", "quit",
+        ]
+        let replies = try Self.replies(to: bodies)
         try #require(replies.count == bodies.count)
         for reply in replies.prefix(7) { #expect(reply.hasPrefix("error: '"), "\(reply)") }
         #expect(replies[0].contains("unexpected text after the value"), "\(replies[0])")
@@ -48,26 +54,9 @@ import Testing
     /// `DecimalLiteral`), and `entryPoint  a` (two spaces) is refused as `flag set  k=1` is.
     @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
     func flagSetRefusesTheNumbersTheCLIRefusesWithItsWords() throws {
-        let directory = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
-        let port = try CLI.freePort()
         let values = [":=1e-400", ":=-1e-400", ":=1.0000000000000000001", "=1.0000000000000000001", ":=-0", ":=[1,-0]"]
         let bodies = values.map { "flag set greeting\($0)" } + ["entryPoint  a", "entryPoint a ", "flag set greeting:=-0.0", "quit"]
-        var replies: [String] = []
-        _ = try CLI.run(["-q", "--port", String(port), "--stub", stubs, CLI.myApp, "listen"]) { process, _ in
-            _ = CLI.eventually(20) {
-                (try? CLI.output(of: ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/ok"])) == "200"
-            }
-            for body in bodies {
-                replies.append(
-                    try CLI.output(of: [
-                        "curl", "-s", "-m", "20", "-H", "Content-Type: application/octet-stream", "--data-binary", body,
-                        "http://127.0.0.1:\(port)/__sut/control?waitForAckMs=15000",
-                    ]))
-            }
-            if !CLI.eventually(20, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
-        }
+        let replies = try Self.replies(to: bodies)
         try #require(replies.count == bodies.count)
         for (value, reply) in zip(values, replies) {
             #expect(reply.hasPrefix("error: '"), "\(value): \(reply)")
