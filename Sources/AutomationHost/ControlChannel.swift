@@ -121,7 +121,7 @@ public enum ControlCommand: Sendable, Hashable {
         // Words apart by one space, as `text` writes them: `entryPoint  a` was taken as "a" where `flag set  k=1` was refused.
         guard words.joined(separator: " ") == text else { return nil }
         switch (words.first, words.count) {
-        case ("entryPoint", 2): self = .entryPoint(words[1])
+        case ("entryPoint", 2) where Self.isOneWord(words[1][...]): self = .entryPoint(words[1])
         case ("flag", 3) where words[1] == "set":
             let assignment = words[2]
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else { return nil }
