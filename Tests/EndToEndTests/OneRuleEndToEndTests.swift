@@ -81,6 +81,25 @@ import Testing
         #expect(output.hasSuffix("status 0\n"), "\(output)")
     }
 
+    /// `serve`'s request log names the mapping that answered; a line break or ESC in its `name` is escaped, so a
+    /// mapping cannot forge a second log line or reach the terminal.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func serveEscapesAMappingsNameInItsRequestLog() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mapping = #"{"name":"a\nGET /forged → 200 (b)\u001b[2J","request":{"url":"/x"},"response":{"status":204}}"#
+        let stubs = try CLI.write(mapping, "m.json", in: directory)
+        let result = try CLI.run(["serve", "--port", "0", stubs]) { process, out in
+            defer { process.interrupt() }
+            #expect(CLI.eventually { ((try? String(contentsOf: out, encoding: .utf8)) ?? "").hasSuffix("\n") })
+            let url = try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            _ = try CLI.output(of: ["curl", "-s", "\(url)/x"])
+            usleep(300_000) // the log line is written as the answer goes; give it a moment
+        }
+        #expect(result.stderr.contains(#"GET /x → 204 (a\nGET /forged → 200 (b)\u{1B}[2J)"#), "\(result.stderr)")
+        #expect(!result.stderr.contains("\nGET /forged") && !result.stderr.contains("\u{1B}"), "\(result.stderr)")
+    }
+
     /// m6: `report` of a run with one scenario says "1 scenario", not "1 scenarios".
     @Test func reportCountsOneScenarioInTheSingular() throws {
         let output = try LaunchInputsEndToEndTests.bash(
