@@ -12,8 +12,11 @@ let package = Package(
         .library(name: "AutomationTesting", targets: ["AutomationTesting"]),
     ],
     targets: [
-        // Linked by the program under test: the wire format and the bridge. Imports nothing of ours.
-        .target(name: "AutomationHost"),
+        // The one rule for a number written as text that a flag carries (read as written, or refused): shared by the Host
+        // library and the toolbox, so a leaf with no dependency and no Foundation.
+        .target(name: "DecimalLiterals"),
+        // Linked by the program under test: the wire format and the bridge. Imports nothing of ours but DecimalLiterals.
+        .target(name: "AutomationHost", dependencies: ["DecimalLiterals"]),
         // The C calls Swift's Glibc module leaves out (accept4, pipe2, addchdir_np, addclosefrom_np, memmem, pty, pidfd,
         // mallopt, CPU affinity), each a thin wrapper. A leaf.
         .target(name: "CSystemShims"),
@@ -22,7 +25,7 @@ let package = Package(
         .target(name: "_CProcessSpawn"),
         // The package-internal toolbox (no product; never linked into the program under test): JSON with
         // positions, suggestions, text, durations, files, threads, locks, standard streams.
-        .target(name: "AutomationSupport", dependencies: ["CSystemShims"]),
+        .target(name: "AutomationSupport", dependencies: ["CSystemShims", "DecimalLiterals"]),
         // XML for WireMock's XML matchers and helpers: the system's libxml2 loaded at run time (like libssl), secure parsing,
         // XPath 1.0, XMLUnit-like comparison. On the toolbox only.
         .target(name: "XMLSupport", dependencies: ["AutomationSupport"]),

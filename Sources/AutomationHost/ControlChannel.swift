@@ -118,8 +118,10 @@ public enum ControlCommand: Sendable, Hashable {
     /// The built-in command the text is, or nil for any other message.
     public init?(_ text: String) {
         let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+        // Words apart by one space, as `text` writes them: `entryPoint  a` was taken as "a" where `flag set  k=1` was refused.
+        guard words.joined(separator: " ") == text else { return nil }
         switch (words.first, words.count) {
-        case ("entryPoint", 2): self = .entryPoint(words[1])
+        case ("entryPoint", 2) where Self.isOneWord(words[1][...]): self = .entryPoint(words[1])
         case ("flag", 3) where words[1] == "set":
             let assignment = words[2]
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else { return nil }
@@ -132,6 +134,8 @@ public enum ControlCommand: Sendable, Hashable {
                 guard !key.isEmpty, case .success(let decoded) = StrictJSON.parse(value) else { return nil }
                 self = .setFlag(String(key), decoded)
             } else {
+                // The CLI's `-f k=v` rule, the same code: a decimal the Double would round is refused.
+                guard FlagValue.inferredProblem(key: String(key), text: value) == nil else { return nil }
                 self = .setFlag(String(key), FlagValue.inferred(from: value))
             }
         case ("flag", 3) where words[1] == "clear":
@@ -155,8 +159,11 @@ public enum ControlCommand: Sendable, Hashable {
         guard ControlCommand(text) == nil else { return nil }
         let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
         let shown = text.count > 80 ? String(text.prefix(60)) + "…" : text
+        let other =
+            words.joined(separator: " ") == text
+            ? "'\(shown)': not a flag assignment" : "'\(shown)': one space between the words, none before or after them"
         switch (words.first, words.count > 1 ? words[1] : nil) {
-        case ("entryPoint", _): return "'\(shown)': write entryPoint NAME (one word)"
+        case ("entryPoint", _): return "'\(shown)': write entryPoint NAME (one word, one space before it)"
         case ("flag", "clear"): return "'\(shown)': write flag clear KEY (one word, nothing after it)"
         case ("flag", "set"):
             guard words.count == 3, let equals = words[2].firstIndex(of: "="), equals != words[2].startIndex else {
@@ -167,11 +174,14 @@ public enum ControlCommand: Sendable, Hashable {
             if !isOneWord(words[2][..<equals]) || text.hasPrefix("flag set  ") {
                 return "'\(shown)': a KEY is one word (no spaces); write flag set KEY=VALUE or flag set KEY:=JSON"
             }
+            guard words[2][..<equals].last == ":" else {
+                return FlagValue.inferredProblem(key: String(words[2][..<equals]), text: value) ?? other
+            }
             if case .failure(let failure) = StrictJSON.parse(value) {
                 let excerpt = value.count > 40 ? String(value.prefix(40)) + "…" : value
                 return "'\(shown)': the value after := is not a JSON value (\(excerpt)): \(failure.message)"
             }
-            return "'\(shown)': not a flag assignment"
+            return other
         default: return nil
         }
     }

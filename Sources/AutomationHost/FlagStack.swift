@@ -1,3 +1,4 @@
+import DecimalLiterals
 import Dispatch
 
 #if canImport(FoundationEssentials)
@@ -103,12 +104,23 @@ extension FlagValue {
         return .string(text)
     }
 
+    /// Why `key=text` (`-f`, `flag set`) would not give the program what was written: a decimal the Double rounds
+    /// (`1.0000000000000000001`); nil when the value is what was written. One rule for the CLI and the Host library.
+    package static func inferredProblem(key: String, text: String) -> String? {
+        guard case .double(let number) = inferred(from: text), DecimalLiteral.roundingProblem(text, reads: number) != nil else {
+            return nil
+        }
+        let shown = text.count > 80 ? text.prefix(40) + "…" : Substring(text)
+        return "'\(key)=\(shown)': the number has more digits than a double keeps (the program would get \(number)); "
+            + "send the text with \(key):='\"\(shown)\"'"
+    }
+
     private static func isInteger(_ text: String) -> Bool {
         var digits = Substring(text)
         if digits.first == "-" { digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
-        // "007" stays a String: leading zeros carry meaning (codes, ids).
-        return !(digits.count > 1 && digits.first == "0")
+        // "007" stays a String: leading zeros carry meaning (codes, ids); so does "-0", which as an Int loses its sign.
+        return !(digits.count > 1 && digits.first == "0") && text != "-0"
     }
 
     private static func isDecimal(_ text: String) -> Bool {

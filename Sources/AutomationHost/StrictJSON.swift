@@ -1,7 +1,9 @@
+import DecimalLiterals
+
 /// One JSON value read with the rules `sut-launch -f KEY:=JSON` and flags files apply (R4a-9): exactly one value
 /// (nothing after it but spaces), no duplicate key, whole numbers within 64 bits, decimals within a Double, strings
-/// with no lone surrogate, at most 128 levels deep. The Host library imports nothing of ours, so it has its own
-/// reader; Foundation's JSONDecoder took the last of two keys, a 65-bit integer as a rounded Double, and the
+/// with no lone surrogate, at most 128 levels deep. The Host library imports nothing of ours but the leaf
+/// `DecimalLiterals` (whose number rule this reader and the CLI's both call), so it has its own reader; Foundation's JSONDecoder took the last of two keys, a 65-bit integer as a rounded Double, and the
 /// control channel's `flag set k:=JSON` pasted into `{"v":…}` accepted text that is not one JSON value.
 enum StrictJSON {
     static let maxDepth = 128
@@ -147,11 +149,20 @@ enum StrictJSON {
                     position = start
                     throw failure("the integer \(text.prefix(40)) does not fit in 64 bits; write it as a string (\"…\") or as a decimal")
                 }
+                if let problem = DecimalLiteral.integerProblem(text) {
+                    position = start
+                    throw failure(problem)
+                }
                 return .int(whole)
             }
             guard let decimal = Double(text), decimal.isFinite else {
                 position = start
                 throw failure("the number \(text.prefix(40)) is out of range")
+            }
+            // The CLI's rule, the same code: 1e-400 and 1.0000000000000000001 are refused, not read as 0 and 1.
+            if let problem = DecimalLiteral.roundingProblem(text, reads: decimal) {
+                position = start
+                throw failure(problem)
             }
             return .double(decimal)
         }

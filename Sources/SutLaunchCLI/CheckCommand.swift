@@ -102,12 +102,12 @@ package enum CheckCommand {
     static func checkStubs(_ path: String) -> Bool {
         do {
             let stubs = try StubLoader.load(path)
-            for notice in stubs.notices { Console.line("note: \(notice)") }
+            for notice in stubs.notices { Console.line("note: \(notice)".escapingControlCharacters()) }
             if let root = stubs.emptyRoots.first {
                 Console.error("\(root): \(RunCommand.emptyRootMessage)")
                 return false
             }
-            Console.out("ok: \(path): \(stubs.count) route\(stubs.count == 1 ? "" : "s")\n")
+            Console.out("ok: \(path.escapingControlCharacters()): \(stubs.count) route\(stubs.count == 1 ? "" : "s")\n")
             return true
         } catch {
             Console.error("\(error)")
@@ -133,7 +133,9 @@ package enum CheckCommand {
                 pickles, defines: variables.defines, environment: variables.environment, runsHere: false)
         }
         for problem in problems { Console.error(problem) }
-        if problems.isEmpty && !stepsRefused { Console.out("ok: \(path): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n") }
+        if problems.isEmpty && !stepsRefused {
+            Console.out("ok: \(path.escapingControlCharacters()): \(pickles.count) scenario\(pickles.count == 1 ? "" : "s")\n")
+        }
         return problems.isEmpty
     }
 }

@@ -107,7 +107,7 @@ package enum ReportCommand {
         let partial = parsed.has(.allowMissingShards)
         for problem in shardProblems {
             if partial {
-                Console.line("report: \(problem); merged anyway (--allow-missing-shards)")
+                Console.line("report: \(problem); merged anyway (--allow-missing-shards)".escapingControlCharacters())
             } else {
                 Console.error(
                     "report: \(problem); rendering what the files hold (exit 1; --allow-missing-shards if a partial merge is intended)")
@@ -159,7 +159,7 @@ package enum ReportCommand {
         let results = run.results // (built from the run each time it is asked for)
         let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
         Console.line(
-            "report: \(results.count) scenarios from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
+            "report: \(results.count) scenario\(results.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
                 + "\(counts[.failed] ?? 0) failed, \(counts[.error] ?? 0) errors, \(counts[.notRun] ?? 0) not run")
         return code
     }

@@ -43,9 +43,10 @@ package enum RunCommand {
         _ paths: [String], lenient: Bool = false, templating: Bool = false, allowEmptyRoots: Bool = false
     ) throws(InputError) -> StubSet {
         do throws(StubError) {
-            let stubs = try StubLoader.load(paths, skip: lenient ? { Console.line("warning: skipped \($0)") } : nil)
+            let stubs = try StubLoader.load(
+                paths, skip: lenient ? { Console.line("warning: skipped \($0)".escapingControlCharacters()) } : nil)
             if !allowEmptyRoots, let root = stubs.emptyRoots.first { throw StubError(file: root, RunCommand.emptyRootMessage) }
-            for notice in stubs.notices { Console.line("note: \(notice)") }
+            for notice in stubs.notices { Console.line("note: \(notice)".escapingControlCharacters()) }
             if templating { try stubs.templateWireMockResponses() }
             return stubs
         } catch {

@@ -122,7 +122,9 @@ package enum ServeCommand {
     /// One line per request on stderr: what it got and from which mapping (forwarded: from the backend).
     private static func logRequests(on server: MockServer) {
         server.onRequest { entry in
-            let label = entry.stubName.map { " (\($0))" } ?? (entry.nearMiss == nil ? " (forwarded)" : " (unexpected)")
+            // A mapping's name is the user's text: a line break in it made a second, forged log line.
+            let label =
+                entry.stubName.map { " (\($0.escapingControlCharacters()))" } ?? (entry.nearMiss == nil ? " (forwarded)" : " (unexpected)")
             Console.line("\(entry.request.method) \(entry.request.target) → \(entry.fault ?? String(entry.status))\(label)")
         }
     }

@@ -121,7 +121,7 @@ package struct ServeOptions {
     /// What `serve` says and sets for the whole process before it starts: one line per notice, and the keys
     /// `{{systemValue}}` may read (none unless `--permitted-system-keys`).
     func announceAndPermit() throws {
-        for notice in notices { Console.line("note: \(notice)") }
+        for notice in notices { Console.line("note: \(notice)".escapingControlCharacters()) }
         try ResponseTemplate.permitSystemKeys(systemKeys)
     }
 

@@ -72,6 +72,9 @@ import Testing
 
     @Test(arguments: [
         "refresh", "entryPoint", "entryPoint a b", "flag set", "flag set =1", "flag set k:=nope", "flag clear", "flag toggle k",
+        // C13: the CLI's number rule and one space between words.
+        "entryPoint  a", "entryPoint a ", " entryPoint a", "entryPoint a\tb", "flag  set k=1", "flag set k:=1e-400", "flag set k:=-1e-400",
+        "flag set k:=1.0000000000000000001", "flag set k=1.0000000000000000001", "flag set k:=-0", "flag set k:=[-0]",
     ])
     func otherMessagesAreNotCommands(text: String) {
         #expect(ControlCommand(text) == nil)

@@ -27,7 +27,8 @@ import Testing
                 ])
                 #expect(answer.hasSuffix(" 400") && answer.contains("0 to 120000"), "\(query): \(answer)")
             }
-            for id in ["abc", "0", "-1", "9223372036854775808", "1e3"] {
+            // m5: `01` was taken for message 1; an id is written as X-Sut-Message-Id gave it.
+            for id in ["abc", "0", "-1", "9223372036854775808", "1e3", "01", "001", "1.0", "0x1"] {
                 let answer = try ServerTrustEndToEndTests.curl(
                     ServerTrustEndToEndTests.octets + ["--data-binary", "", "\(url)/__sut/control/ack?id=\(id)"])
                 #expect(answer.hasSuffix(" 400"), "\(id): \(answer)")

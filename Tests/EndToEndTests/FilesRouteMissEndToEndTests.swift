@@ -37,4 +37,31 @@ import Testing
         ])
         #expect(notUTF8.stderr.contains("its name is not UTF-8"), "\(notUTF8.stderr)")
     }
+
+    /// m3: a link out of the directory, a directory and a dangling link are refused as before, each for its real reason
+    /// (all three were "no such file"); the file outside is never served.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl as the program (apt-get install curl)"))
+    func aFilesRouteMissNamesTheRealReason() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("secret\n", "fr/outside.txt", in: directory)
+        _ = try CLI.write("hi\n", "fr/img/sub/a.txt", in: directory)
+        let stubs = try CLI.write(#"{"routes":[{"path":"/f/**","files":"./img"}]}"#, "fr/f.json", in: directory)
+        let image = directory.appendingPathComponent("fr/img")
+        try FileManager.default.createSymbolicLink(
+            atPath: image.appendingPathComponent("link.txt").path, withDestinationPath: "../outside.txt")
+        try FileManager.default.createSymbolicLink(atPath: image.appendingPathComponent("dead.txt").path, withDestinationPath: "nowhere")
+        let result = try CLI.run([
+            "--strict", "--port", "0", "--stub", stubs, "sh", "-c",
+            #"for n in link.txt sub dead.txt; do curl -s "$SUT_MOCK_SERVER_URL/f/$n"; echo; done"#,
+        ])
+        #expect(result.status == 4, "\(result.stderr)")
+        #expect(!result.stdout.contains("secret"), "\(result.stdout)")
+        for reason in [
+            #"a link that leads out of the directory (only files inside it are served): "link.txt""#,
+            #"a directory, not a file: "sub""#, #"a link to nothing (no such file at its target): "dead.txt""#,
+        ] {
+            #expect(result.stderr.contains(reason), "\(reason)\n\(result.stderr)")
+        }
+    }
 }

@@ -7,17 +7,12 @@ import Testing
 @Suite struct HostControlCommandEndToEndTests {
     static let stubs = #"{"routes":[{"method":"GET","path":"/ok","body":"ok"}]}"#
 
-    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
-    func builtInCommandsReadOneJSONValueWithTheCLIsRules() throws {
+    /// Sends each of `bodies` to MyAppCLI `listen` under a run's mock server, in order, and returns its replies.
+    static func replies(to bodies: [String]) throws -> [String] {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
         let port = try CLI.freePort()
-        let bodies = [
-            #"flag set greeting:="real","v":1"#, #"flag set greeting:=1,"w":2"#, #"flag set greeting:={"a":1,"a":2}"#,
-            "flag set greeting:=9223372036854775808", #"flag set greeting:="\ud800""#, "flag clear greeting extra",
-            "flag set greeting =x", "flag set greeting:=\"ciao\"", "quit",
-        ]
         var replies: [String] = []
         _ = try CLI.run(["-q", "--port", String(port), "--stub", stubs, CLI.myApp, "listen"]) { process, _ in
             _ = CLI.eventually(20) {
@@ -32,6 +27,17 @@ import Testing
             }
             if !CLI.eventually(20, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
+        return replies
+    }
+
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func builtInCommandsReadOneJSONValueWithTheCLIsRules() throws {
+        let bodies = [
+            #"flag set greeting:="real","v":1"#, #"flag set greeting:=1,"w":2"#, #"flag set greeting:={"a":1,"a":2}"#,
+            "flag set greeting:=9223372036854775808", #"flag set greeting:="\ud800""#, "flag clear greeting extra",
+            "flag set greeting =x", "flag set greeting:=\"ciao\"", "quit",
+        ]
+        let replies = try Self.replies(to: bodies)
         try #require(replies.count == bodies.count)
         for reply in replies.prefix(7) { #expect(reply.hasPrefix("error: '"), "\(reply)") }
         #expect(replies[0].contains("unexpected text after the value"), "\(replies[0])")
@@ -42,6 +48,30 @@ import Testing
         #expect(replies[6].contains("a KEY is one word"), "\(replies[6])")
         #expect(replies[7] == "ciao", "\(replies[7])")
         for reply in replies { #expect(!reply.contains("{\"v\":") && !reply.contains("DecodingError"), "\(reply)") }
+    }
+
+    /// C13: the numbers `-f` refuses are refused by `flag set` with the same words (one implementation,
+    /// `DecimalLiteral`), and `entryPoint  a` (two spaces) is refused as `flag set  k=1` is.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func flagSetRefusesTheNumbersTheCLIRefusesWithItsWords() throws {
+        let values = [":=1e-400", ":=-1e-400", ":=1.0000000000000000001", "=1.0000000000000000001", ":=-0", ":=[1,-0]"]
+        let bodies = values.map { "flag set greeting\($0)" } + ["entryPoint  a", "entryPoint a ", "flag set greeting:=-0.0", "quit"]
+        let replies = try Self.replies(to: bodies)
+        try #require(replies.count == bodies.count)
+        for (value, reply) in zip(values, replies) {
+            #expect(reply.hasPrefix("error: '"), "\(value): \(reply)")
+            // The CLI refuses the same value, and the reason it gives is the one the Host library gave.
+            let cli = try CLI.run(["-q", "-f", "greeting\(value)", "true"])
+            #expect(cli.status == 2, "\(value): \(cli.stderr)")
+            let reason = ["has more digits than a double keeps (", "would lose its sign; write 0, or -0.0"].first { reply.contains($0) }
+            #expect(reason != nil && cli.stderr.contains(reason!), "\(value): \(reply) / \(cli.stderr)")
+        }
+        #expect(replies[0].contains("the number 1e-400 has more digits than a double keeps (it would read as 0.0)"), "\(replies[0])")
+        #expect(replies[1].contains("(it would read as -0.0)"), "\(replies[1])")
+        #expect(replies[3].contains("the program would get 1.0"), "\(replies[3])")
+        #expect(replies[6].contains("write entryPoint NAME (one word, one space before it)"), "\(replies[6])")
+        #expect(replies[7].hasPrefix("error: 'entryPoint a '"), "\(replies[7])")
+        #expect(!replies[8].hasPrefix("error:"), "-0.0 is a negative zero, kept: \(replies[8])")
     }
 
     @Test func launchArgumentsWithDuplicateKeysOrBytesThatAreNotUTF8AreReported() throws {

@@ -1,43 +1,14 @@
+import DecimalLiterals
+
 /// Numbers: how the parser reads one, and decimal literals compared by value (for ``JSONParser/parse(request:)``, a
 /// request's number is read only when no other decimal reads as the same Double; for flags, one a Double cannot
 /// hold is refused).
 extension JSONParser {
-    /// Whether the two literals are the same decimal value (false when either is not read).
-    package static func sameDecimal(_ first: String, _ second: String) -> Bool {
-        guard let one = decimal(first), let other = decimal(second) else { return false }
-        return one.negative == other.negative && one.digits == other.digits && one.exponent == other.exponent
-    }
+    /// Whether the two literals are the same decimal value (false when either is not read): ``DecimalLiteral/same(_:_:)``.
+    package static func sameDecimal(_ first: String, _ second: String) -> Bool { DecimalLiteral.same(first, second) }
 
-    /// A decimal literal's value as sign, significant digits and exponent (`-1.50e2` and `-150` alike), or nil past
-    /// nine exponent digits. Two literals with the same value give the same triple.
-    package static func decimal(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
-        var bytes = Array(text.utf8)[...]
-        let negative = bytes.first == UInt8(ascii: "-")
-        if negative || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-        var digits: [UInt8] = []
-        var exponent = 0
-        var fraction = false
-        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if byte == UInt8(ascii: ".") {
-                fraction = true
-            } else {
-                digits.append(byte)
-                if fraction { exponent -= 1 }
-            }
-        }
-        if !bytes.isEmpty {
-            let written = bytes.dropFirst()
-            guard written.count <= 10, let value = Int(String(decoding: written, as: UTF8.self)) else { return nil }
-            exponent += value
-        }
-        while digits.first == UInt8(ascii: "0") { digits.removeFirst() }
-        while digits.last == UInt8(ascii: "0") {
-            digits.removeLast()
-            exponent += 1
-        }
-        return digits.isEmpty ? (false, [], 0) : (negative, digits, exponent)
-    }
+    /// A decimal literal's value as sign, significant digits and exponent: ``DecimalLiteral/value(_:)``.
+    package static func decimal(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? { DecimalLiteral.value(text) }
 
     /// A number from `index` (`start` is where it begins), as an Int when it is a whole number that fits, else a
     /// Double; refused where the parser's options say a value would change.
@@ -70,6 +41,11 @@ extension JSONParser {
             for position in (bytes[begin] == UInt8(ascii: "-") ? begin + 1 : begin)..<index {
                 number = number * 10 + Int(bytes[position] - UInt8(ascii: "0"))
             }
+            if number == 0, exactIntegers, bytes[begin] == UInt8(ascii: "-"),
+                let problem = DecimalLiteral.integerProblem(String(decoding: bytes[begin..<index], as: UTF8.self))
+            {
+                throw error(problem, at: start) // `-0` for a flag: the sign would go in silence
+            }
             return JSONNode(.int(bytes[begin] == UInt8(ascii: "-") ? -number : number), at: start)
         }
         let text = String(decoding: bytes[begin..<index], as: UTF8.self)
@@ -81,9 +57,7 @@ extension JSONParser {
         guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
         // 1e-400 is refused as 1e400 is (a flag must not arrive as 0 when something else was written), and so is any
         // decimal a Double would round.
-        if exactDecimals, !Self.sameDecimal(text, number.description) {
-            throw error("the number \(text.prefix(40)) has more digits than a double keeps (it would read as \(number))", at: start)
-        }
+        if exactDecimals, let problem = DecimalLiteral.roundingProblem(text, reads: number) { throw error(problem, at: start) }
         return JSONNode(.double(number), at: start)
     }
 

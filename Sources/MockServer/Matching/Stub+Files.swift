@@ -27,10 +27,17 @@ extension Stub {
             return .failure(FileMiss(name: name, reason: "its name is not UTF-8 (such a file cannot be served)"))
         }
         let candidate = directory + "/" + name
-        guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory),
-            real.hasPrefix(root + "/"), FileSystem.isRegularFile(real)
-        else {
-            return .failure(FileMiss(name: name, reason: "no such file"))
+        guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory) else {
+            let dangling = FileSystem.isSymbolicLink(candidate)
+            return .failure(FileMiss(name: name, reason: dangling ? "a link to nothing (no such file at its target)" : "no such file"))
+        }
+        // The refusal stays; its reason is the real one (m3: a link out and a directory were both "no such file").
+        guard FileSystem.isBelow(real, root) else {
+            return .failure(FileMiss(name: name, reason: "a link that leads out of the directory (only files inside it are served)"))
+        }
+        guard FileSystem.isRegularFile(real) else {
+            let kind = FileSystem.isDirectory(real) ? "a directory, not a file" : FileSystem.specialKind(real) ?? "not a regular file"
+            return .failure(FileMiss(name: name, reason: kind))
         }
         return .success((real, name))
     }

@@ -7,7 +7,8 @@ import MockServer
 ///
 /// What other dotenv readers disagree on is refused at its line, never read one way in silence: a variable given
 /// twice (in one file or across the files of a run; the last one would win unseen), and `${NAME}` or `$NAME` outside
-/// single quotes (docker compose and python-dotenv expand them, others do not): single quotes keep a `$` as written.
+/// single quotes (docker compose and python-dotenv expand them, others do not), and `$$` there likewise (compose reads
+/// it as one `$`): single quotes keep a `$` as written.
 package struct DotEnv {
     /// The variables read so far, in order.
     package private(set) var variables: [(key: String, value: String)] = []
@@ -114,8 +115,8 @@ package struct DotEnv {
                     closed = true
                     break
                 } else {
-                    if decoded.last == "$", unescapedDollar, isReferenceStart(character) {
-                        throw InputError(file: file, line: line, referenceProblem(key))
+                    if decoded.last == "$", unescapedDollar, isReferenceStart(character) || character == "$" {
+                        throw InputError(file: file, line: line, referenceProblem(key, twoDollars: character == "$"))
                     }
                     decoded.append(character)
                     unescapedDollar = character == "$"
@@ -141,7 +142,9 @@ package struct DotEnv {
     private static func refuseReference(in value: Substring, file: String, line: Int, key: String) throws(InputError) {
         var previous: Character?
         for character in value {
-            if previous == "$", isReferenceStart(character) { throw InputError(file: file, line: line, referenceProblem(key)) }
+            if previous == "$", isReferenceStart(character) || character == "$" {
+                throw InputError(file: file, line: line, referenceProblem(key, twoDollars: character == "$"))
+            }
             previous = character
         }
     }
@@ -150,8 +153,12 @@ package struct DotEnv {
         character == "{" || character == "_" || (character.isASCII && character.isLetter)
     }
 
-    private static func referenceProblem(_ key: String) -> String {
-        "the value of \(key) holds a $ reference, which docker compose and python-dotenv expand and sut-launch does not: "
+    /// `$NAME`/`${NAME}`, or `$$` (C3: docker compose reads it as one `$`, python-dotenv and sut-launch kept both; the
+    /// same file gave two values, so it is refused rather than read either way).
+    private static func referenceProblem(_ key: String, twoDollars: Bool = false) -> String {
+        (twoDollars
+            ? "the value of \(key) holds $$, which docker compose reads as one $ and python-dotenv as two: "
+            : "the value of \(key) holds a $ reference, which docker compose and python-dotenv expand and sut-launch does not: ")
             + "put the value in single quotes to keep it as written, write \\$ in double quotes, or give the value with -e"
     }
 

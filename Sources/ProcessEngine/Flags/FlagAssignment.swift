@@ -27,15 +27,9 @@ package struct FlagAssignment: Sendable, Hashable {
         if isJSON { key.removeLast() }
         guard !key.isEmpty else { throw UsageError("'\(token)' has an empty key; write key=value") }
         guard isJSON else {
-            let value = FlagValue.inferred(from: text)
             // A decimal is sent as its Double: one whose digits the Double does not keep would change in silence.
-            if case .double(let number) = value, !JSONParser.sameDecimal(text, number.description) {
-                let shown = text.count > 80 ? text.prefix(40) + "…" : text
-                throw UsageError(
-                    "'\(key)=\(shown)': the number has more digits than a double keeps (the program would get \(number)); "
-                        + "send the text with \(key):='\"\(shown)\"'")
-            }
-            return FlagAssignment(key: key, value: value)
+            if let problem = FlagValue.inferredProblem(key: key, text: text) { throw UsageError(problem) }
+            return FlagAssignment(key: key, value: FlagValue.inferred(from: text))
         }
         do {
             return FlagAssignment(key: key, value: FlagValue(try JSONParser.parse(exactIntegers: text)))

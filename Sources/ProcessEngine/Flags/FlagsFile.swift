@@ -39,6 +39,11 @@ package struct FlagsFile: Sendable, Hashable {
                         file: file, position: member.value.position,
                         "\"\(member.key)\" must be an object of flags, found a JSON \(member.value.typeName)")
                 }
+                // The options' rules for each flag (`-f '=1'` is refused, so is an empty key here).
+                if let empty = member.value.members?.first(where: { $0.key.isEmpty }) {
+                    throw InputError(
+                        file: file, position: empty.keyPosition, "\(member.key): a flag's key is empty (as in -f '=1'); name the flag")
+                }
                 if member.key == "featureFlags" {
                     result.featureFlags = flags
                 } else {
@@ -59,14 +64,15 @@ package struct FlagsFile: Sendable, Hashable {
                     if let problem = EnvironmentVariable.problem(name: variable.key, value: variable.value.string ?? "") {
                         throw InputError(file: file, position: variable.keyPosition, "env: \(problem)")
                     }
-                    switch variable.value.value {
-                    case .string(let text): result.environment[variable.key] = text
-                    case .int, .double, .bool: result.environment[variable.key] = JSONWriter.write(variable.value)
-                    default:
+                    // A variable's value is text, as `-e V=5` gives it: a JSON number or boolean was turned into its
+                    // text here while null was refused; now every type but a string is refused alike.
+                    guard case .string(let text) = variable.value.value else {
+                        let hint = ["number", "boolean"].contains(variable.value.typeName) ? " (write it in quotes, as -e gives it)" : ""
                         throw InputError(
                             file: file, position: variable.value.position,
-                            "env \"\(variable.key)\" must be a string, found a JSON \(variable.value.typeName)")
+                            "env \"\(variable.key)\" must be a string, found a JSON \(variable.value.typeName)\(hint)")
                     }
+                    result.environment[variable.key] = text
                 }
             default:
                 throw InputError(

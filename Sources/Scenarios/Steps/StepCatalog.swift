@@ -278,6 +278,9 @@ package enum StepCatalog {
         if kind == "automation flag", let problem = LaunchFlags.automationProblem(key: key, value: FlagValue.inferred(from: value)) {
             throw StepFailure(problem, kind: .error)
         }
+        if kind != "environment variable", let problem = FlagValue.inferredProblem(key: key, text: value) {
+            throw StepFailure(problem, kind: .error)
+        }
         // `Given the entry point` sets the same automation flag: one of them would silently win.
         let name = kind == "automation flag" && key == "entryPoint" ? "entry point" : "\(kind) \"\(key.escapingControlCharacters())\""
         if let earlier = run.flagLines[name] {

@@ -98,7 +98,7 @@ import Testing
 
 @Suite struct FlagsFileTests {
     @Test func readsAllThreeSections() throws {
-        let file = try FlagsFile.parse(#"{"featureFlags":{"a":true},"automationFlags":{"b":[1]},"env":{"K":"v","N":3}}"#, file: "f.json")
+        let file = try FlagsFile.parse(#"{"featureFlags":{"a":true},"automationFlags":{"b":[1]},"env":{"K":"v","N":"3"}}"#, file: "f.json")
         #expect(file.featureFlags == ["a": true])
         #expect(file.automationFlags == ["b": [1]])
         #expect(file.environment == ["K": "v", "N": "3"])
@@ -109,6 +109,13 @@ import Testing
         ("[]", "f.json:1:1: expected an object with \"featureFlags\", \"automationFlags\" and \"env\", found a JSON array"),
         ("{\"featureFlags\": []}", "f.json:1:18: \"featureFlags\" must be an object of flags, found a JSON array"),
         ("{\"env\": {\"K\": {}}}", "f.json:1:15: env \"K\" must be a string, found a JSON object"),
+        // C2: what -f/-a/-e refuse is refused here too (a number was turned into text while null was refused).
+        ("{\"env\": {\"K\": 3}}", "f.json:1:15: env \"K\" must be a string, found a JSON number (write it in quotes, as -e gives it)"),
+        ("{\"featureFlags\": {\"\": 1}}", "f.json:1:19: featureFlags: a flag's key is empty (as in -f '=1'); name the flag"),
+        (
+            "{\"featureFlags\": {\"a\": -0}}",
+            "f.json:1:24: the integer -0 is 0 and would lose its sign; write 0, or -0.0 for a negative zero"
+        ),
         ("{\"env\": ", "f.json:1:9: expected a JSON value, found end of file"),
     ])
     func errorsNameFileLineAndKey(text: String, message: String) {
