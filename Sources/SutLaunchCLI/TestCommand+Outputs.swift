@@ -17,8 +17,10 @@ extension TestCommand {
         }
         guard let problem else { return nil }
         let message = "\(problem) (exit \(ExitCode.ioError)); no scenario ran"
+        GitHubOutput.end() // the block closes first: the error is on stderr, as the same failure at the end is
         Console.error(message)
-        let code = reports.write([ScenarioResult.loadError([message], name: "write the run's outputs")], exitCode: ExitCode.ioError, error: message)
+        let code = reports.write(
+            [ScenarioResult.loadError([message], name: "write the run's outputs")], exitCode: ExitCode.ioError, error: message)
         return code == ExitCode.ioError ? code : ExitCode.ioError
     }
 }

@@ -17,7 +17,8 @@ import Testing
         (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
     }
 
-    /// Waits (at most 20 s) until FILE holds the placeholder, then SIGKILLs the run in $P.
+    /// Waits (at most 20 s) until FILE holds the placeholder, then SIGKILLs the run in $P. The placeholders are written
+    /// one after another (JUnit, JSON, Messages, HTML, rerun file; the launcher's report, then its journal): FILE is the last.
     static let killOncePlaceholder = #"""
         killonce() { for _ in $(seq 200); do grep -q 'did not finish' "$1" 2>/dev/null && break; sleep 0.1; done; kill -KILL $P; wait $P 2>/dev/null; }
         """#
@@ -35,7 +36,7 @@ import Testing
                 grep -c 'failures="0" errors="0"' j.xml
                 printf 'Feature: P\n  Scenario: p\n    When I run "sleep 30"\n    Then the exit code is 0\n' > p.feature
                 "$1" test \#(outputs) p.feature >/dev/null 2>&1 & P=$!
-                killonce j.xml
+                killonce rr.txt
                 for f in rr.txt j.xml m.ndjson; do "$1" test --rerun-failed $f p.feature >/dev/null 2>err; echo "rerun $f $?"; cat err; done
                 "$1" report m.ndjson --junit x.xml >/dev/null 2>err; echo "report $?"; cat err
                 """#)
@@ -124,8 +125,8 @@ import Testing
         let (output, directory) = try Self.bash(
             #"""
             printf 'Feature: G\n  Scenario: g\n    When I run "touch ran"\n' > g.feature
-            GITHUB_STEP_SUMMARY="$2/missing/summary.md" "$1" test --format github --junit j.xml g.feature >out 2>&1
-            echo "status $?"; ls ran 2>/dev/null | wc -l; grep -c 'GITHUB_STEP_SUMMARY .*missing/summary.md: cannot append the summary' out
+            GITHUB_STEP_SUMMARY="$2/missing/summary.md" "$1" test --format github --junit j.xml g.feature >/dev/null 2>err
+            echo "status $?"; ls ran 2>/dev/null | wc -l; grep -c 'GITHUB_STEP_SUMMARY .*missing/summary.md: cannot append the summary' err
             """#)
         #expect(output == "status 74\n0\n1\n", "\(output)")
         #expect(Self.read("j.xml", in: directory).contains(#"errors="1""#))

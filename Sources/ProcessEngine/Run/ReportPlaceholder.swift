@@ -1,11 +1,5 @@
 import AutomationSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What stands at a report's name while the run that writes it is under way. A run replaces each report it was asked
 /// for by one of these before anything runs, and that by the real report (a rename) when it ends: a run killed with
 /// SIGKILL (a CI job cancelled, the OOM killer) leaves a file that says the run did not finish, never an earlier run's
@@ -57,7 +51,8 @@ package enum ReportPlaceholder {
     }
 
     /// The placeholder in `format`.
-    package static func render(_ format: Format, startedAtMs: Double = WallClock.milliseconds(), pid: Int32 = getpid()) -> [UInt8] {
+    package static func render(_ format: Format, startedAtMs: Double = WallClock.milliseconds(), pid given: Int32? = nil) -> [UInt8] {
+        let pid = given ?? PrivateDirectory.processID
         let text = marker + detail(startedAtMs: startedAtMs, pid: pid)
         let stamp = WallClock.iso8601(milliseconds: startedAtMs)
         let seconds = Int64((startedAtMs / 1000).rounded(.down))
@@ -80,7 +75,8 @@ package enum ReportPlaceholder {
             return Array(
                 (#"{"meta":{"protocolVersion":"27.0.0","implementation":{"name":"sut-launch"},"runtime":{"name":"swift"},"os":{"name":"linux"},"cpu":{"name":"x86_64"}}}"#
                     + "\n{\"testRunStarted\":{\"timestamp\":\(timestamp)}}\n"
-                    + "{\"testRunFinished\":{\"success\":false,\"message\":" + JSONWriter.quoted(text) + ",\"timestamp\":\(timestamp)}}\n").utf8)
+                    + "{\"testRunFinished\":{\"success\":false,\"message\":" + JSONWriter.quoted(text) + ",\"timestamp\":\(timestamp)}}\n")
+                    .utf8)
         case .html:
             return Array(
                 ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>sut-launch: the run did not finish</title>"

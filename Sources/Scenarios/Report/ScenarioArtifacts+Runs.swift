@@ -1,12 +1,6 @@
 import AutomationSupport
 import ProcessEngine
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--artifacts DIR` across runs: what one run could not write (exit 74), the directories an earlier run left for
 /// scenarios that pass now (removed), and the staging directories of a run killed while it wrote (swept).
 extension ScenarioArtifacts {
@@ -24,6 +18,31 @@ extension ScenarioArtifacts {
         }
         notWritten.withLock { $0 += problems.map { "\(shown): \($0)" } }
         return (shown, problems)
+    }
+
+    /// What a scenario leaves when it ends: a failed one its artefacts under `--artifacts DIR` (their problems added to
+    /// its message) or, without DIR, its directory kept for a look, as --keep-going tools do; a passed one nothing, and
+    /// the directories an earlier run left for it under DIR are removed (``removeStale(_:under:)``).
+    static func keep(
+        _ run: ScenarioRun, _ result: inout ScenarioResult, options: ScenarioOptions, progress: ScenarioProgress, rootDirectory: String
+    ) {
+        if result.status != .passed, let directory = options.artifactsDirectory {
+            // An attempt that will run again (--retries) keeps its own directory; the last one the plain name.
+            let retried = result.status == .failed && progress.attempt < progress.attemptsAllowed
+            let written = write(
+                run, result: result, under: directory, attempt: retried ? progress.attempt : nil, attempts: progress.attempt)
+            result.artifacts = written.shown
+            if !written.problems.isEmpty {
+                result.message =
+                    (result.message.map { $0 + "\n" } ?? "") + "artefacts not written: " + written.problems.joined(separator: "; ")
+            }
+            ScratchDirectory.remove(rootDirectory)
+        } else if result.status != .passed {
+            result.artifacts = run.workDirectory
+        } else {
+            if let directory = options.artifactsDirectory { removeStale(result.pickle, under: directory) }
+            ScratchDirectory.remove(rootDirectory)
+        }
     }
 
     /// A scenario of this run that passed: the directories an earlier run left for it (its failure, its attempts) are
@@ -46,10 +65,7 @@ extension ScenarioArtifacts {
     /// every staging name under DIR is a dead run's. A live run's staging directory is never touched.
     package static func claim(_ root: String) {
         guard held.withLock({ $0 == nil }), let directory = try? RootedDirectory(root) else { return }
-        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        if flock(fd, LOCK_EX | LOCK_NB) == 0 { sweep(directory) }
-        _ = flock(fd, LOCK_SH) // a run that started meanwhile holds it shared too: no sweep while either runs
+        let fd = DirectoryLock.holdShared(root) { sweep(directory) }
         held.withLock { $0 = fd }
     }
 

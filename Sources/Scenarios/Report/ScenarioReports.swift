@@ -91,7 +91,8 @@ package final class ScenarioReports: Sendable {
         let outputs = state.withLock { state -> [(option: String, path: String?, format: ReportPlaceholder.Format)] in
             [
                 (state.junitName, state.junitPath, .junit), ("--report", state.reportPath, .json),
-                ("--messages", state.messages?.path, .messages), ("--html", state.htmlPath, .html), ("--write-rerun", state.rerunPath, .rerun),
+                ("--messages", state.messages?.path, .messages), ("--html", state.htmlPath, .html),
+                ("--write-rerun", state.rerunPath, .rerun),
             ]
         }
         return ReportPlaceholder.write(outputs.compactMap { output in output.path.map { (output.option, $0, output.format) } })

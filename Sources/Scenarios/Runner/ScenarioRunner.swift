@@ -279,22 +279,7 @@ package enum ScenarioRunner {
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location
             result.message = error.message
         }
-        if result.status != .passed, let directory = options.artifactsDirectory {
-            // An attempt that will run again (--retries) keeps its own directory; the last one the plain name.
-            let retried = result.status == .failed && progress.attempt < progress.attemptsAllowed
-            let written = ScenarioArtifacts.write(
-                run, result: result, under: directory, attempt: retried ? progress.attempt : nil, attempts: progress.attempt)
-            result.artifacts = written.shown
-            if !written.problems.isEmpty {
-                result.message = (result.message.map { $0 + "\n" } ?? "") + "artefacts not written: " + written.problems.joined(separator: "; ")
-            }
-            ScratchDirectory.remove(rootDirectory)
-        } else if result.status != .passed {
-            result.artifacts = run.workDirectory // kept for a look, as --keep-going tools do
-        } else {
-            if let directory = options.artifactsDirectory { ScenarioArtifacts.removeStale(pickle, under: directory) }
-            ScratchDirectory.remove(rootDirectory)
-        }
+        ScenarioArtifacts.keep(run, &result, options: options, progress: progress, rootDirectory: rootDirectory)
         return result
     }
 
