@@ -39,6 +39,7 @@ import Testing
                 killonce rr.txt
                 for f in rr.txt j.xml m.ndjson; do "$1" test --rerun-failed $f p.feature >/dev/null 2>err; echo "rerun $f $?"; cat err; done
                 "$1" report m.ndjson --junit x.xml >/dev/null 2>err; echo "report $?"; cat err
+                "$1" test --shard-timings r.json --shard 1/2 p.feature >/dev/null 2>err; echo "timings $?"; cat err
                 """#)
         #expect(output.hasPrefix("first 0\n2\n"), "\(output)") // the testsuites and testsuite lines
         let junit = Self.read("j.xml", in: directory)
@@ -57,6 +58,7 @@ import Testing
             #expect(output.contains("rerun \(file) 2\nsut-launch: error: --rerun-failed \(file):1: this is the placeholder"), "\(output)")
         }
         #expect(output.contains("report 3\nsut-launch: error: report: m.ndjson:1: this is the placeholder"), "\(output)")
+        #expect(output.contains("timings 3\n") && output.contains("r.json:1: this is the placeholder"), "\(output)")
 
         let (finished, _) = try Self.bash(
             #"""
@@ -101,7 +103,8 @@ import Testing
     }
 
     /// The artefacts of a scenario that passes now are removed (an earlier run's failure is not left as this run's),
-    /// and the staging directories of a run killed while it wrote are swept, unless a live run holds DIR.
+    /// and the staging directories of a run killed while it wrote are swept, unless a live run holds DIR; a flaky pass
+    /// keeps the directory of the attempt that failed in this run.
     @Test func artefactsDirectoryHoldsThisRunsOnly() throws {
         let (output, _) = try Self.bash(
             #"""
@@ -113,9 +116,13 @@ import Testing
             "$1" test --artifacts art a.feature >/dev/null 2>&1; echo "live $?"; ls -A "$f" | tr '\n' ' '; echo
             kill -KILL $L; wait $L 2>/dev/null
             "$1" test --artifacts art a.feature >/dev/null 2>&1; echo "alone $?"; ls -A "$f" | tr '\n' ' '; echo
+            printf 'Feature: F\n  Scenario: f\n    When I run "sh -c '"'"'[ -f %s/once ] || { touch %s/once; exit 1; }'"'"'"\n    Then the exit code is 0\n' "$2" "$2" > f.feature
+            "$1" test --retries 1 --artifacts art f.feature >/dev/null 2>&1; echo "flaky $?"; ls art/F-*
             """#)
         #expect(
-            output == "fail 1\na line 2\nlive 0\n.sut-0123abcd.new .sut-89ab.old .sut-notours.new \nalone 0\n.sut-notours.new \n",
+            output
+                == "fail 1\na line 2\nlive 0\n.sut-0123abcd.new .sut-89ab.old .sut-notours.new \nalone 0\n.sut-notours.new \n"
+                + "flaky 0\nf line 2 attempt 1\n",
             "\(output)")
     }
 

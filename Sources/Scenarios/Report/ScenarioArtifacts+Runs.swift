@@ -40,20 +40,21 @@ extension ScenarioArtifacts {
         } else if result.status != .passed {
             result.artifacts = run.workDirectory
         } else {
-            if let directory = options.artifactsDirectory { removeStale(result.pickle, under: directory) }
+            if let directory = options.artifactsDirectory { removeStale(result.pickle, under: directory, from: progress.attempt) }
             ScratchDirectory.remove(rootDirectory)
         }
     }
 
-    /// A scenario of this run that passed: the directories an earlier run left for it (its failure, its attempts) are
-    /// removed, so nothing under DIR says it failed in this run. Scenarios this run did not run keep theirs.
-    static func removeStale(_ pickle: Pickle, under root: String) {
+    /// A scenario of this run that passed on attempt `from`: the directories an earlier run left for it (its failure,
+    /// its attempts from `from` on) are removed, so nothing under DIR says it failed in this run; the attempts before
+    /// `from` are this run's own (a flaky pass keeps them). Scenarios this run did not run keep theirs.
+    static func removeStale(_ pickle: Pickle, under root: String, from attempt: Int) {
         guard let rootDirectory = try? RootedDirectory(root),
             let parent = try? rootDirectory.directory(FileName.component(pickle.featureName, key: pickle.uri), create: false)
         else { return }
         parent.remove(entry: Array(FileName.component("\(pickle.name) line \(pickle.line)").utf8CString))
-        for attempt in 1...(ScenarioRunner.retryLimit.upperBound + 1) {
-            parent.remove(entry: Array(FileName.component("\(pickle.name) line \(pickle.line) attempt \(attempt)").utf8CString))
+        for stale in max(attempt, 1)...(ScenarioRunner.retryLimit.upperBound + 1) {
+            parent.remove(entry: Array(FileName.component("\(pickle.name) line \(pickle.line) attempt \(stale)").utf8CString))
         }
     }
 
