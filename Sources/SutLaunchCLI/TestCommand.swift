@@ -177,6 +177,7 @@ package enum TestCommand {
         try readRerunAndQuarantine(options, pickles: pickles, into: &scenario)
         // --list and --dry-run launch nothing: DIR is left as it is (no directory made, no old profile removed).
         if !options.list && !options.dryRun { scenario.coverage = try options.coverage.plan(environment: environment)?.session }
+        if let code = holdOutputs(options, environment: environment, reports: reports) { return .finished(code) }
         return .next(Suite(pickles: pickles, scenario: scenario))
     }
 
@@ -205,6 +206,7 @@ package enum TestCommand {
             if let problem = OutputFile.problem(directory.path + "/artifact") {
                 throw UsageError(.cannotWrite(directory.spelling, path: directory.path, problem: problem, index: nil))
             }
+            ScenarioArtifacts.claim(directory.path) // staging directories of a killed run swept; held while this one runs
             scenario.artifactsDirectory = directory.path
         }
         return scenario
@@ -299,7 +301,9 @@ package enum TestCommand {
         let (measured, code) = TestCoverage.finish(
             results, session: coverage, threshold: options.coverage.threshold, exitCode: results.allSatisfy { !$0.failsTheRun } ? 0 : 1,
             reports: reports)
-        return reports.write(measured, exitCode: summaryMissing ? ExitCode.ioError : code)
+        // So is an artefact file --artifacts could not write (each said on stderr as it failed, and in its scenario).
+        let artefactsMissing = ScenarioArtifacts.anyNotWritten
+        return reports.write(measured, exitCode: summaryMissing || artefactsMissing ? ExitCode.ioError : code)
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

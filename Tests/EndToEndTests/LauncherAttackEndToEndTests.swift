@@ -66,7 +66,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("rd"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("other"), withIntermediateDirectories: true)
-        let result = try CLI.run(["-q", "--report", "rd/r.json", "sh", "-c", "rmdir rd; ln -s other rd"], cwd: directory)
+        // rm -r: the run's placeholder stands in rd from the start.
+        let result = try CLI.run(["-q", "--report", "rd/r.json", "sh", "-c", "rm -r rd; ln -s other rd"], cwd: directory)
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("rd was removed during the run"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("other").path).isEmpty)

@@ -16,7 +16,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         _ = try CLI.write("precious", "outside/j.xml", in: directory)
         let names = ["j.xml", "rr.txt", "h.html", "m.ndjson", "r.json"]
-        let plant = names.map { "ln -s nowhere \(out)/\($0)" }.joined(separator: " && ")
+        // -f: the run's placeholder stands at each name from its start.
+        let plant = names.map { "ln -sf nowhere \(out)/\($0)" }.joined(separator: " && ")
         let feature = try CLI.write(
             """
             Feature: P
@@ -134,7 +135,7 @@ import Testing
             """
             Feature: P
               Scenario: plant
-                When I run "ln -s /dev/null \(directory.path)/j.xml"
+                When I run "ln -sf /dev/null \(directory.path)/j.xml"
                 Then the exit code is 0
 
             """, "plant.feature", in: directory)

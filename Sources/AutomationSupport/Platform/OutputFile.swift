@@ -140,6 +140,20 @@ package enum OutputFile {
         }
     }
 
+    /// Writes `bytes` (a placeholder that says the run has not finished) to `path` like ``write(_:to:mode:)``, but only
+    /// where a report is later renamed into place: a regular file or no entry. A device, FIFO or link to one
+    /// (`--junit /dev/stdout`) is left alone: nothing there can be left stale, and the placeholder would be read as output.
+    package static func writePlaceholder(_ bytes: [UInt8], to path: String) -> String? {
+        let kind =
+            pinned.withLock({ $0[path] }).map { $0.directory.kind(ofEntry: name(path)) }
+            ?? {
+                var info = stat()
+                return lstat(path, &info) == 0 ? RootedDirectory.Kind(info.st_mode) : nil
+            }()
+        guard kind == nil || kind == .file else { return nil }
+        return write(bytes, to: path)
+    }
+
     /// After a write through the directory ``pin(_:)`` opened: when `path`'s directory no longer leads to it (renamed
     /// or replaced during the run), one line saying so and where the file is now (read back from the open
     /// directory); nil when it still does, or `path` was not pinned. The file was written; this is a warning.

@@ -17,12 +17,21 @@ package enum Runner {
     package static func run(_ plan: RunPlan, signals: SignalForwarder? = nil) -> RunOutcome {
         // The outputs' directories are held from now: a program that swaps one for a link cannot move a report out.
         OutputFile.pin([plan.settings.reportPath, plan.server?.journalPath].compactMap { $0 })
+        // An earlier run's report and journal do not stay under their names while this one runs (a run killed now
+        // leaves "did not finish"); the journal's once the server it records has started.
+        if let problem = ReportPlaceholder.write(plan.settings.reportPath.map { [("--report", $0, .json)] } ?? []) {
+            return failedToStart(plan, UsageError(problem), exitCode: ExitCode.ioError)
+        }
         var server: MockServer?
         if let serverPlan = plan.server {
             switch MockServerRun.start(serverPlan) {
             case .success(let started):
                 server = started
             case .failure(let error): return failedToStart(plan, error)
+            }
+            if let path = serverPlan.journalPath, let problem = ReportPlaceholder.write([("--journal", path, .json)]) {
+                server?.stop()
+                return failedToStart(plan, UsageError(problem), exitCode: ExitCode.ioError)
             }
         }
         // An HTTPS server's authority, trusted by the program through its environment; removed when the run ends.
@@ -68,12 +77,12 @@ package enum Runner {
     }
 
     /// The server (or its trust files) could not be set up: exit 125, nothing launched, the report written.
-    private static func failedToStart(_ plan: RunPlan, _ error: UsageError) -> RunOutcome {
+    private static func failedToStart(_ plan: RunPlan, _ error: UsageError, exitCode: Int32 = ExitCode.cannotLaunch) -> RunOutcome {
         var report = RunReport(plan: plan.launch, request: plan.launch.request(mockServerURL: nil), mockServerURL: nil)
         report.error = error.message
-        report.exitCode = ExitCode.cannotLaunch
-        Console.error(error.message)
-        var outcome = RunOutcome(exitCode: ExitCode.cannotLaunch, report: report)
+        report.exitCode = exitCode
+        Console.error(error.message + (exitCode == ExitCode.ioError ? " (exit \(exitCode)); nothing was launched" : ""))
+        var outcome = RunOutcome(exitCode: exitCode, report: report)
         writeReport(&outcome, plan.settings)
         return outcome
     }

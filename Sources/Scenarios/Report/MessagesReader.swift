@@ -59,6 +59,8 @@ package struct MessagesReader {
 
     /// Reads one file's envelopes into the run.
     package mutating func add(_ name: String, _ bytes: [UInt8]) throws(Problem) {
+        // What a run killed mid-way left at its report's name: read as a run, it would be one with no scenario.
+        if ReportPlaceholder.isPlaceholder(bytes) { throw Problem(description: "\(name):1: this is \(ReportPlaceholder.reason)") }
         let file = run.files.count
         run.files.append(name)
         var state = FileState()

@@ -11,7 +11,7 @@ import Foundation
 /// What a failed scenario leaves under `--artifacts DIR`: `DIR/<feature>/<scenario>/` with the full stdout
 /// and stderr of every command and launch, `NN-command.json` (argv, working directory, the environment it
 /// added), the mock server's journal, and a copy of the scenario's directory (at most 50 MB).
-enum ScenarioArtifacts {
+package enum ScenarioArtifacts {
     static let directoryCap = 50 * 1024 * 1024
 
     /// Writes the artefacts; returns their directory (or why they could not be written). Below `root` nothing is
@@ -25,7 +25,12 @@ enum ScenarioArtifacts {
     /// the last keeps the plain name.
     /// The last attempt (`attempt` nil) also removes the `attempt K` directories an earlier run with more retries left
     /// (K from `attempts`, this run's count, up): none is left beside this run's as if this run had made it.
-    static func write(_ run: ScenarioRun, result: ScenarioResult, under root: String, attempt: Int? = nil, attempts: Int = 1) -> String {
+    ///
+    /// A file that cannot be written (disk full, `ulimit -f`) is said on stderr at once and returned: the scenario's
+    /// message names it, and the run ends 74 (``notWritten``), never with an artefact set silently incomplete.
+    static func write(_ run: ScenarioRun, result: ScenarioResult, under root: String, attempt: Int? = nil, attempts: Int = 1)
+        -> (shown: String, problems: [String])
+    {
         let feature = FileName.component(result.pickle.featureName, key: result.pickle.uri)
         let name = { (attempt: Int?) in
             FileName.component("\(result.pickle.name) line \(result.pickle.line)" + (attempt.map { " attempt \($0)" } ?? ""))
@@ -39,19 +44,17 @@ enum ScenarioArtifacts {
             parent = try RootedDirectory(root, create: true).directory(feature)
             directory = try parent.directory(staged)
         } catch {
-            return "(cannot create \(shown): \(error))"
+            return failed(shown, ["cannot create \(shown): \(error)"])
         }
-        let problems = fill(directory, run: run)
-        if !problems.isEmpty {
-            try? directory.write(Array((problems.joined(separator: "\n") + "\n").utf8), to: "problems.txt")
-        }
-        do { try parent.replace(scenario, with: staged) } catch { return "(cannot create \(shown): \(error))" }
+        // Named as the reader will find them: the scenario's directory, not the staging name it is written under.
+        let problems = fill(directory, run: run).map { $0.replacingOccurrences(of: staged, with: scenario) }
+        do { try parent.replace(scenario, with: staged) } catch { return failed(shown, problems + ["cannot create \(shown): \(error)"]) }
         if attempt == nil {
             for stale in max(attempts, 1)...(ScenarioRunner.retryLimit.upperBound + 1) {
                 parent.remove(entry: Array(name(stale).utf8CString))
             }
         }
-        return shown
+        return problems.isEmpty ? (shown, []) : failed(shown, problems)
     }
 
     /// Writes a scenario's artefacts into `directory`; returns what could not be written.

@@ -84,6 +84,20 @@ package final class ScenarioReports: Sendable {
         }
     }
 
+    /// Replaces every report asked for by its ``ReportPlaceholder`` (once no input can be overwritten and before anything
+    /// runs): a run killed from now on leaves "did not finish", never an earlier run's verdict. The first that could not
+    /// be written, as a one-line error.
+    package func placehold() -> String? {
+        let outputs = state.withLock { state -> [(option: String, path: String?, format: ReportPlaceholder.Format)] in
+            [
+                (state.junitName, state.junitPath, .junit), ("--report", state.reportPath, .json),
+                ("--messages", state.messages?.path, .messages), ("--html", state.htmlPath, .html),
+                ("--write-rerun", state.rerunPath, .rerun),
+            ]
+        }
+        return ReportPlaceholder.write(outputs.compactMap { output in output.path.map { (output.option, $0, output.format) } })
+    }
+
     /// `test --dry-run` and `--list`: the run launches nothing, and its record says so (``ReportRecord/Run/launchedNothing``).
     package func setLaunchedNothing() {
         state.withLock { $0.run.launchedNothing = true }

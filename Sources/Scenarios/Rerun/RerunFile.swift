@@ -1,4 +1,5 @@
 import AutomationSupport
+import ProcessEngine
 
 /// `--rerun-failed FILE` and `--write-rerun FILE`: what failed in an earlier run, read from that run's Cucumber rerun
 /// file (`features/login.feature:12:30`, a file per line), its JUnit XML, or its Cucumber Messages NDJSON (told apart
@@ -34,6 +35,8 @@ package enum RerunFile {
         guard bytes.count <= sizeLimit else {
             throw Problem(file, 1, "larger than \(sizeLimit >> 20) MiB (\(bytes.count) bytes); this is no rerun file, JUnit or Messages")
         }
+        // What a run killed mid-way left at its report's name: it lists nothing, and "nothing failed" would be a lie.
+        if ReportPlaceholder.isPlaceholder(bytes) { throw Problem(file, 1, "this is " + ReportPlaceholder.reason) }
         var start = bytes.startIndex
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
         let first = bytes[start...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }

@@ -280,17 +280,7 @@ package enum ScenarioRunner {
             result.failedStep = step.map { "\(pickle.uri):\($0.line): \($0.keyword)\($0.text)" } ?? pickle.location
             result.message = error.message
         }
-        if result.status != .passed, let directory = options.artifactsDirectory {
-            // An attempt that will run again (--retries) keeps its own directory; the last one the plain name.
-            let retried = result.status == .failed && progress.attempt < progress.attemptsAllowed
-            result.artifacts = ScenarioArtifacts.write(
-                run, result: result, under: directory, attempt: retried ? progress.attempt : nil, attempts: progress.attempt)
-            ScratchDirectory.remove(rootDirectory)
-        } else if result.status != .passed {
-            result.artifacts = run.workDirectory // kept for a look, as --keep-going tools do
-        } else {
-            ScratchDirectory.remove(rootDirectory)
-        }
+        ScenarioArtifacts.keep(run, &result, options: options, progress: progress, rootDirectory: rootDirectory)
         return result
     }
 
@@ -383,9 +373,10 @@ package enum ScenarioRunner {
 
 extension ScenarioResult {
     /// The JUnit/JSON entry for feature files that did not load.
-    package static func loadError(_ problems: [String]) -> ScenarioResult {
-        let file = problems.first.map { String($0.prefix { $0 != ":" }) } ?? ""
-        let pickle = Pickle(uri: file, featureName: "sut-launch", name: "load feature files", line: 0, tags: [], steps: [])
+    /// - Parameter name: the entry's name; another than the default names a problem of no file (`file` then "").
+    package static func loadError(_ problems: [String], name: String = "load feature files") -> ScenarioResult {
+        let file = name != "load feature files" ? "" : problems.first.map { String($0.prefix { $0 != ":" }) } ?? ""
+        let pickle = Pickle(uri: file, featureName: "sut-launch", name: name, line: 0, tags: [], steps: [])
         var result = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
         result.failedStep = file
         result.message = problems.joined(separator: "\n")

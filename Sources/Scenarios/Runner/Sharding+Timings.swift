@@ -29,6 +29,8 @@ extension Sharding {
     /// refused at once (no format holds one: a binary file is never parsed), JUnit is read in one pass
     /// (``JUnitTimings``) and Messages line by line on bytes.
     package static func timings(from bytes: [UInt8], file: String) throws(InputError) -> [String: Double]? {
+        // A killed run's report: no times in it, and "no time" would read as a file of another kind.
+        if ReportPlaceholder.isPlaceholder(bytes) { throw InputError(file: file, line: 1, "this is " + ReportPlaceholder.reason) }
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         let body = bytes.starts(with: bom) ? bytes[3...] : bytes[...]
         if let nul = body.withUnsafeBufferPointer({ ByteSearch.firstIndex(of: 0, in: $0, from: 0) }) {

@@ -41,6 +41,9 @@ enum PrivateDirectory {
         return (path, lock)
     }
 
+    /// This process's id (what a placeholder names as its run's).
+    static var processID: Int32 { getpid() }
+
     /// The file a live run holds locked in its directory.
     static let lockName = ".sut-lock"
     /// A directory with no lock file (a run between mkdtemp and its lock, or made by an older sut-launch) is stale only
