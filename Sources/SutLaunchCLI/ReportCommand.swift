@@ -156,7 +156,7 @@ package enum ReportCommand {
                 Console.warnIfDisplaced(option.spec.long, path)
             }
         }
-        let results = run.results // (built from the run each time it is asked for)
+        let results = run.results
         let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
         Console.line(
             "report: \(results.count) scenarios from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
