@@ -110,9 +110,7 @@ struct MessagesLine {
             }
             values.close(at, members: kept)
         case UInt8(ascii: "\""):
-            let (content, escaped, unicode) = try stringSpan()
-            // A `\u` escape is decoded by JSONParser (its surrogate rules): checked now, so a line it refuses leaves here.
-            if unicode, Self.decoded(bytes, content) == nil { throw Stop() }
+            let (content, escaped) = try stringSpan()
             entry.kind = escaped ? .escaped : .string
             entry.payload = content.lowerBound
             entry.count = Int32(content.count)
@@ -143,7 +141,7 @@ struct MessagesLine {
         while true {
             whitespace()
             guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw Stop() }
-            let (key, escaped, _) = try stringSpan()
+            let (key, escaped) = try stringSpan()
             // Names with escapes or beyond ASCII (JSONParser compares names as Strings: "é" and "e\u{301}" are one
             // name, and so are two bytes of invalid UTF-8), and large objects (a set, not a scan, finds a name given
             // twice): JSONParser's.
@@ -235,17 +233,16 @@ struct MessagesLine {
     }
 
     /// Checks a string (escapes, control characters, its end) and steps over it: where its content lies, and
-    /// whether it has escapes, `\u` ones among them.
-    private mutating func stringSpan() throws(Stop) -> (content: Range<Int>, escaped: Bool, unicode: Bool) {
+    /// whether it has escapes.
+    private mutating func stringSpan() throws(Stop) -> (content: Range<Int>, escaped: Bool) {
         index += 1
         let start = index
         var escaped = false
-        var unicode = false
         while index < end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return (start..<index - 1, escaped, unicode)
+                return (start..<index - 1, escaped)
             }
             guard byte >= 0x20 else { throw Stop() }
             index += 1
@@ -258,12 +255,21 @@ struct MessagesLine {
                 index += 1
             case UInt8(ascii: "u"):
                 guard end - index > 4, bytes[index + 1...index + 4].allSatisfy(Self.isHex) else { throw Stop() }
-                unicode = true
                 index += 5
             default: throw Stop()
             }
         }
         throw Stop()
+    }
+
+    /// The four hex digits at `at` (checked by ``stringSpan()``).
+    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for byte in bytes[at..<at + 4] {
+            let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
+            value = value << 4 | UInt32(digit)
+        }
+        return value
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
@@ -273,10 +279,10 @@ struct MessagesLine {
         }
     }
 
-    /// The bytes of the string whose content (checked by ``stringSpan()``) is `content`, escapes decoded; a string
-    /// with a `\u` escape is decoded by ``JSONParser`` (the same surrogate rules as every JSON read), nil when it
-    /// refuses it. Invalid UTF-8 is kept as it is (read as U+FFFD, as ``JSONParser`` reads it).
-    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> [UInt8]? {
+    /// The bytes of the string whose content (checked by ``stringSpan()``) is `content`, escapes decoded as
+    /// ``JSONParser`` decodes them (a surrogate pair is one character, a lone surrogate U+FFFD). Invalid UTF-8 is
+    /// kept as it is (read as U+FFFD, as ``JSONParser`` reads it).
+    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> [UInt8] {
         var utf8: [UInt8] = []
         utf8.reserveCapacity(content.count)
         var at = content.lowerBound
@@ -296,8 +302,19 @@ struct MessagesLine {
             case UInt8(ascii: "r"): utf8.append(0x0D)
             case UInt8(ascii: "t"): utf8.append(0x09)
             case UInt8(ascii: "u"):
-                let quoted = Array(bytes[content.lowerBound - 1..<content.upperBound + 1])
-                return (try? JSONParser.parse(quoted, repairingUTF8: true))?.string.map { Array($0.utf8) }
+                var scalar = hex4(bytes, at)
+                at += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // As JSONParser: a `\u` after a high surrogate is taken with it, a pair or U+FFFD.
+                    if content.upperBound - at >= 6, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
+                        let second = hex4(bytes, at + 2)
+                        at += 6
+                        scalar = (0xDC00...0xDFFF).contains(second) ? 0x10000 + ((scalar - 0xD800) << 10) + (second - 0xDC00) : 0xFFFD
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                }
+                utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")!)
             default: utf8.append(escape) // \" \\ \/
             }
         }

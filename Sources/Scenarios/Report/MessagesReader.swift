@@ -70,7 +70,7 @@ package struct MessagesReader {
             var lineNumber = 0
             while start < buffer.count {
                 lineNumber += 1
-                let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
+                let end = ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: buffer, from: start) ?? buffer.count
                 defer { start = end + 1 }
                 if end == start { continue } // a blank line: nothing to read (100 MiB of them once took minutes)
                 guard end - start <= lineLimit else {

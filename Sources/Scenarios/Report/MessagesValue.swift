@@ -117,7 +117,7 @@ struct MessagesValue: JSONReading {
     var string: String? {
         switch entry.kind {
         case .string: String(decoding: content, as: UTF8.self)
-        case .escaped: utf8.map { String(decoding: $0, as: UTF8.self) }
+        case .escaped: String(decoding: decoded, as: UTF8.self)
         default: nil
         }
     }
@@ -126,13 +126,14 @@ struct MessagesValue: JSONReading {
     var utf8: [UInt8]? {
         switch entry.kind {
         case .string: Array(content)
-        case .escaped:
-            // (The closing quote included: a `\u` escape is decoded by JSONParser from the quoted string.)
-            MessagesLine.decoded(
-                UnsafeBufferPointer(start: bytes, count: entry.payload + Int(entry.count) + 1),
-                entry.payload..<entry.payload + Int(entry.count))
+        case .escaped: decoded
         default: nil
         }
+    }
+
+    private var decoded: [UInt8] {
+        MessagesLine.decoded(
+            UnsafeBufferPointer(start: bytes, count: entry.payload + Int(entry.count)), entry.payload..<entry.payload + Int(entry.count))
     }
 
     /// As ``JSONNode/int``: a whole number, written with or without a fraction.

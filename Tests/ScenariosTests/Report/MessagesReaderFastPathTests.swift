@@ -155,6 +155,7 @@ import Testing
             #"{"index":1,"uri":"a","line":2,"status":"nope","duration":[1,2]}"#,
             #"{"index":1,"uri":"a","line":2,"status":"failed","duration":[1]}"#,
             record + ",\"é\":1}", record + #","name":"\ud83d\ude00 é"}"#,
+            record + #","name":"\ud800\u0041 \udc00 \uDBFF\uDFFF \ud83d\ude00\ud83d x\uD83D"}"#,
         ]
         var fastReads = 0
         for body in written + hostile {
