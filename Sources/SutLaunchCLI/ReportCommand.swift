@@ -145,7 +145,7 @@ package enum ReportCommand {
             (.junit, { Array(RunReports.junit(run, strict: strict).utf8) }),
             (.json, { Array(RunReports.json(run).utf8) }),
             (.messages, { files.count == 1 ? files[0].bytes : MessagesMerge.merge(files.map(\.bytes)) }),
-            (.html, { Array(HTMLReport.render(run).utf8) }),
+            (.html, { HTMLReport.renderBytes(run) }),
         ]
         for (option, render) in renders {
             guard let path = paths[option] else { continue }
