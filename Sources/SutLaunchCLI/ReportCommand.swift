@@ -145,7 +145,7 @@ package enum ReportCommand {
             (.junit, { Array(RunReports.junit(run, strict: strict).utf8) }),
             (.json, { Array(RunReports.json(run).utf8) }),
             (.messages, { files.count == 1 ? files[0].bytes : MessagesMerge.merge(files.map(\.bytes)) }),
-            (.html, { Array(HTMLReport.render(run).utf8) }),
+            (.html, { HTMLReport.renderBytes(run) }),
         ]
         for (option, render) in renders {
             guard let path = paths[option] else { continue }
@@ -156,7 +156,7 @@ package enum ReportCommand {
                 Console.warnIfDisplaced(option.spec.long, path)
             }
         }
-        let results = run.results // (built from the run each time it is asked for)
+        let results = run.results
         let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
         Console.line(
             "report: \(results.count) scenario\(results.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "

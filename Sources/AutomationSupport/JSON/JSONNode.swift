@@ -96,12 +96,24 @@ package struct JSONNode: Sendable, Hashable {
     /// load on the path to "ready").
     package static func member(_ key: String, in members: [Member]) -> JSONNode? {
         let length = key.utf8.count
-        // Through the buffer: no copy (and no retain and release) of each member just to look at its key.
+        // Through the buffer: no copy (and no retain and release) of each member just to look at its key. Names are
+        // compared byte for byte through their storage (a generic walk of two UTF8Views cost ~600 instructions a
+        // lookup, a tenth of reading a report).
         return members.withUnsafeBufferPointer { buffer -> JSONNode? in
-            for index in buffer.indices where buffer[index].key.utf8.count == length && buffer[index].key.utf8.elementsEqual(key.utf8) {
+            for index in buffer.indices where buffer[index].key.utf8.count == length && same(buffer[index].key, key) {
                 return buffer[index].value
             }
             return nil
         }
+    }
+
+    /// Whether two texts are the same bytes (of equal length).
+    private static func same(_ one: String, _ other: String) -> Bool {
+        let compared = one.utf8.withContiguousStorageIfAvailable { first in
+            other.utf8.withContiguousStorageIfAvailable { second in
+                first.indices.allSatisfy { first[$0] == second[$0] }
+            }
+        }
+        return (compared ?? nil) ?? one.utf8.elementsEqual(other.utf8)
     }
 }

@@ -3,7 +3,8 @@ import AutomationSupport
 /// The fast path of ``MessagesReader``: one line of Cucumber Messages read byte by byte, keeping of its envelope
 /// only the members the reader uses (``MessagesFields``) and checking every other byte as strictly as
 /// ``JSONParser`` does without building anything: no node, no string, no allocation for what no report shows (the
-/// feature's text, locations, step definitions, step starts: most of a file's bytes).
+/// feature's text, locations, step definitions, step starts: most of a file's bytes). What it keeps is a flat list
+/// pointing into the file (``MessagesValues``), read through ``MessagesValue``.
 ///
 /// Anything it does not read the plain way ends it with nil, and the reader parses that line with ``JSONParser``,
 /// which says what is wrong (the same messages as ever) or reads what is unusual but valid: any error, a byte order
@@ -15,26 +16,27 @@ struct MessagesLine {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var end = 0
-    private var lineStart = 0
     private var depth = 0
     /// The member names of the objects open, to refuse a name given twice (as ``JSONParser`` does).
     private var keys: [Range<Int>] = []
+    /// What is kept of the line read last.
+    private let values: MessagesValues
 
-    /// - Parameter bytes: the whole file; ``envelope(_:)`` reads one line of it.
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// - Parameters:
+    ///   - bytes: the whole file; ``envelope(_:)`` reads one line of it, ``value(_:)`` one value.
+    ///   - values: where the kept values go (one list can serve scanners that never read at once).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, values: MessagesValues = MessagesValues()) {
         self.bytes = bytes
+        self.values = values
         keys.reserveCapacity(64)
     }
 
     /// The envelope on `line` (its bytes without the line feed): its key, and the members of its value the reader
-    /// uses (a node of `null` for an envelope no report reads). Nil: the line is not read here.
-    mutating func envelope(_ line: Range<Int>) -> (key: String, value: JSONNode)? {
-        index = line.lowerBound
-        end = line.upperBound
-        lineStart = index
-        depth = 0
-        keys.removeAll(keepingCapacity: true)
-        var found: (key: String, value: JSONNode)?
+    /// uses (`null` for an envelope no report reads), valid until the next line is read. Nil: the line is not
+    /// read here.
+    mutating func envelope(_ line: Range<Int>) -> (key: String, value: MessagesValue)? {
+        start(line)
+        var found: String?
         do throws(Stop) {
             whitespace()
             guard index < end, bytes[index] == UInt8(ascii: "{") else { throw Stop() }
@@ -42,45 +44,80 @@ struct MessagesLine {
                 // A second member is not an envelope: JSONParser's path says so.
                 guard found == nil, let at = line.find(key, in: MessagesFields.envelopes) else { throw Stop() }
                 let kind = MessagesFields.envelopes[at]
+                found = kind.name
                 if kind.skip {
                     try line.skip()
-                    found = (kind.name, JSONNode(.null))
+                    _ = line.values.append(.init(key: 0, keyCount: 0, kind: .null, size: 1, payload: 0, count: 0))
                 } else {
-                    found = (kind.name, try line.node(kind.keep))
+                    try line.node(kind.keep, key: 0..<0)
                 }
             }
             whitespace()
             guard index == end else { throw Stop() }
         } catch { return nil }
-        return found
+        return found.map { ($0, view) }
     }
 
-    private var position: SourcePosition { SourcePosition(line: 1, column: index - lineStart + 1) }
+    /// The one JSON value in `range`, whole, valid until the next line or value is read. Nil: not read here.
+    mutating func value(_ range: Range<Int>) -> MessagesValue? {
+        start(range)
+        do throws(Stop) {
+            whitespace()
+            try node(nil, key: 0..<0)
+            whitespace()
+            guard index == end else { throw Stop() }
+        } catch { return nil }
+        return view
+    }
 
-    /// Reads a value whole (`keep` nil), or only the members `keep` names (of it, or of each element of an array).
-    private mutating func node(_ keep: MessagesFields?) throws(Stop) -> JSONNode {
-        let at = position
+    private mutating func start(_ range: Range<Int>) {
+        index = range.lowerBound
+        end = range.upperBound
+        depth = 0
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll()
+    }
+
+    private var view: MessagesValue { MessagesValue(entries: values.entries, bytes: bytes.baseAddress!, at: 0) }
+
+    /// Keeps a value whole (`keep` nil), or only the members `keep` names (of it, or of each element of an array):
+    /// the value of the member named by the bytes of `key` (empty: an element, or the line's value).
+    private mutating func node(_ keep: MessagesFields?, key: Range<Int>) throws(Stop) {
         guard index < end else { throw Stop() }
+        var entry = MessagesValues.Entry(key: key.lowerBound, keyCount: Int32(key.count), kind: .null, size: 1, payload: 0, count: 0)
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            var kept: [JSONNode.Member] = []
-            kept.reserveCapacity(keep?.fields.count ?? 4)
+            entry.kind = .object
+            let at = values.append(entry)
+            var kept = 0
             try members { (line: inout MessagesLine, key: Range<Int>) throws(Stop) in
-                let keyAt = SourcePosition(line: 1, column: key.lowerBound - line.lineStart)
                 guard let keep else {
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: line.bytes[key]), as: UTF8.self)
-                    return kept.append(JSONNode.Member(key: name, keyPosition: keyAt, value: try line.node(nil)))
+                    kept += 1
+                    return try line.node(nil, key: key)
                 }
                 guard let at = line.find(key, in: keep.fields) else { return try line.skip() }
-                kept.append(JSONNode.Member(key: keep.fields[at].name, keyPosition: keyAt, value: try line.node(keep.fields[at].keep)))
+                kept += 1
+                try line.node(keep.fields[at].keep, key: key)
             }
-            return JSONNode(.object(kept), at: at)
+            values.close(at, members: kept)
         case UInt8(ascii: "["):
-            var elements: [JSONNode] = []
-            try self.elements { (line: inout MessagesLine) throws(Stop) in elements.append(try line.node(keep)) }
-            return JSONNode(.array(elements), at: at)
-        case UInt8(ascii: "\""): return JSONNode(.string(try string()), at: at)
-        default: return try scalar(at)
+            entry.kind = .array
+            let at = values.append(entry)
+            var kept = 0
+            try self.elements { (line: inout MessagesLine) throws(Stop) in
+                kept += 1
+                try line.node(keep, key: 0..<0)
+            }
+            values.close(at, members: kept)
+        case UInt8(ascii: "\""):
+            let (content, escaped) = try stringSpan()
+            entry.kind = escaped ? .escaped : .string
+            entry.payload = content.lowerBound
+            entry.count = Int32(content.count)
+            _ = values.append(entry)
+        default:
+            try scalar(&entry)
+            _ = values.append(entry)
         }
     }
 
@@ -91,7 +128,9 @@ struct MessagesLine {
         case UInt8(ascii: "{"): try members { (line: inout MessagesLine, _: Range<Int>) throws(Stop) in try line.skip() }
         case UInt8(ascii: "["): try elements { (line: inout MessagesLine) throws(Stop) in try line.skip() }
         case UInt8(ascii: "\""): _ = try stringSpan()
-        default: _ = try scalar(position)
+        default:
+            var entry = MessagesValues.Entry(key: 0, keyCount: 0, kind: .null, size: 1, payload: 0, count: 0)
+            try scalar(&entry)
         }
     }
 
@@ -223,6 +262,16 @@ struct MessagesLine {
         throw Stop()
     }
 
+    /// The four hex digits at `at` (checked by ``stringSpan()``).
+    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for byte in bytes[at..<at + 4] {
+            let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
     private static func isHex(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
@@ -230,16 +279,14 @@ struct MessagesLine {
         }
     }
 
-    /// A string's text. Invalid UTF-8 reads as U+FFFD (as in ``JSONParser``); a string with a `\u` escape is
-    /// decoded by ``JSONParser`` (the same surrogate rules as every JSON read).
-    private mutating func string() throws(Stop) -> String {
-        let begin = index
-        let (content, escaped) = try stringSpan()
-        guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self) }
+    /// The bytes of the string whose content (checked by ``stringSpan()``) is `content`, escapes decoded as
+    /// ``JSONParser`` decodes them (a surrogate pair is one character, a lone surrogate U+FFFD). Invalid UTF-8 is
+    /// kept as it is (read as U+FFFD, as ``JSONParser`` reads it).
+    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> [UInt8] {
         var utf8: [UInt8] = []
         utf8.reserveCapacity(content.count)
         var at = content.lowerBound
-        while at < content.upperBound { // (stringSpan checked every escape)
+        while at < content.upperBound {
             let byte = bytes[at]
             at += 1
             guard byte == UInt8(ascii: "\\") else {
@@ -255,23 +302,35 @@ struct MessagesLine {
             case UInt8(ascii: "r"): utf8.append(0x0D)
             case UInt8(ascii: "t"): utf8.append(0x09)
             case UInt8(ascii: "u"):
-                guard let text = (try? JSONParser.parse(Array(bytes[begin..<index]), repairingUTF8: true))?.string else { throw Stop() }
-                return text
+                var scalar = hex4(bytes, at)
+                at += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // As JSONParser: a `\u` after a high surrogate is taken with it, a pair or U+FFFD.
+                    if content.upperBound - at >= 6, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
+                        let second = hex4(bytes, at + 2)
+                        at += 6
+                        scalar = (0xDC00...0xDFFF).contains(second) ? 0x10000 + ((scalar - 0xD800) << 10) + (second - 0xDC00) : 0xFFFD
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                }
+                utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")!)
             default: utf8.append(escape) // \" \\ \/
             }
         }
-        return String(decoding: utf8, as: UTF8.self)
+        return utf8
     }
 
     /// A number, `true`, `false` or `null`, checked as ``JSONParser`` checks it (a number out of a Double's range
     /// included).
-    private mutating func scalar(_ at: SourcePosition) throws(Stop) -> JSONNode {
-        for (word, value) in Self.words where bytes[index] == word[0] {
+    private mutating func scalar(_ entry: inout MessagesValues.Entry) throws(Stop) {
+        for (word, kind) in Self.words where bytes[index] == word[0] {
             guard end - index >= word.count, UnsafeBufferPointer(rebasing: bytes[index..<index + word.count]).elementsEqual(word) else {
                 throw Stop()
             }
             index += word.count
-            return JSONNode(value, at: at)
+            entry.kind = kind
+            return
         }
         let begin = index
         var integral = true
@@ -296,16 +355,23 @@ struct MessagesLine {
             for position in (bytes[begin] == UInt8(ascii: "-") ? begin + 1 : begin)..<index {
                 number = number * 10 + Int(bytes[position] - UInt8(ascii: "0"))
             }
-            return JSONNode(.int(bytes[begin] == UInt8(ascii: "-") ? -number : number), at: at)
+            entry.kind = .int
+            entry.payload = bytes[begin] == UInt8(ascii: "-") ? -number : number
+            return
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[begin..<index]), as: UTF8.self)
-        if integral, let number = Int(text) { return JSONNode(.int(number), at: at) }
+        if integral, let number = Int(text) {
+            entry.kind = .int
+            entry.payload = number
+            return
+        }
         guard let number = Double(text), number.isFinite else { throw Stop() }
-        return JSONNode(.double(number), at: at)
+        entry.kind = .double
+        entry.payload = Int(bitPattern: UInt(number.bitPattern))
     }
 
-    private static let words: [([UInt8], JSONNode.Value)] = [
-        (Array("true".utf8), .bool(true)), (Array("false".utf8), .bool(false)), (Array("null".utf8), .null),
+    private static let words: [([UInt8], MessagesValues.Entry.Kind)] = [
+        (Array("true".utf8), .yes), (Array("false".utf8), .no), (Array("null".utf8), .null),
     ]
 
     private func digit() -> Bool {

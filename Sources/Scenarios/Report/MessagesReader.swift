@@ -39,6 +39,8 @@ package struct MessagesReader {
     private(set) var run = ReportRun()
     private var byLocation: [String: Int] = [:] // "uri:line" → file, for a shard given twice
     private let mergeAny: Bool
+    /// Where ``resultRecord(_:at:)`` keeps what it reads of a record (reused, record after record).
+    private let recordValues = MessagesValues()
     private let lineLimit: Int
 
     /// - Parameter mergeAny: merge files whatever run they come from (else files of different runs are refused).
@@ -70,7 +72,7 @@ package struct MessagesReader {
             var lineNumber = 0
             while start < buffer.count {
                 lineNumber += 1
-                let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
+                let end = ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: buffer, from: start) ?? buffer.count
                 defer { start = end + 1 }
                 if end == start { continue } // a blank line: nothing to read (100 MiB of them once took minutes)
                 guard end - start <= lineLimit else {
@@ -80,11 +82,12 @@ package struct MessagesReader {
                     )
                 }
                 // Most lines are read by MessagesLine; the rest (an error, a byte order mark...) are parsed whole.
-                var read = scanner.envelope(start..<end)
                 let place = Place(file: name, line: lineNumber)
-                if read == nil { read = try Self.parse(bytes[start..<end], at: place, last: end == bytes.count) }
-                guard let (key, value) = read else { continue }
-                try envelope(key, value, &state, file: file, at: place)
+                if let (key, value) = scanner.envelope(start..<end) {
+                    try envelope(key, value, &state, file: file, at: place)
+                } else if let (key, value) = try Self.parse(bytes[start..<end], at: place, last: end == bytes.count) {
+                    try envelope(key, value, &state, file: file, at: place)
+                }
             }
         }
         if !state.finished { run.incomplete.append(name) }
@@ -104,6 +107,7 @@ package struct MessagesReader {
 
     /// Every pickle meant to run must have run: those a run record lists as selected (sut-launch's files), or every
     /// pickle of a file without a record (another tool's), unless another file ran it. The rest is ``ReportRun/missing``.
+    /// Then the run's ``ReportRun/results`` are made, once.
     package mutating func account() {
         let ran = Set(run.scenarios.map(\.location))
         var wanted: [String: Int] = [:] // location → the file that wanted it
@@ -131,43 +135,8 @@ package struct MessagesReader {
             let line = Int(location[(location.lastIndex(of: ":").map { location.index(after: $0) } ?? location.endIndex)...]) ?? 0
             run.missing.append(ReportRun.Scenario(uri: uri, line: line, name: "", feature: "", tags: [], file: file))
         }
+        run.results = run.collectResults()
     }
-
-    /// A line ``MessagesLine`` did not read, parsed whole: its envelope, nil for a blank line, or what is wrong with it.
-    private static func parse(_ line: ArraySlice<UInt8>, at place: Place, last: Bool) throws(Problem) -> (key: String, value: JSONNode)? {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
-        let node: JSONNode
-        do { node = try JSONParser.parse(Array(line), repairingUTF8: true) } catch {
-            if let cr = line.firstIndex(of: 0x0D), line[(cr + 1)...].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
-                throw Problem(
-                    description:
-                        "\(place): lines end in CR alone (not LF or CRLF): Messages are one envelope per LF-ended line; convert with tr '\\r' '\\n'"
-                )
-            }
-            // The column is the byte in the line (1 for its first): a line is one JSON value, its own line 1.
-            let at = error.position.line == 1 ? "\(place):\(error.position.column)" : "\(place)"
-            throw Problem(description: "\(at): not JSON: \(error.message)\(last ? " (the file ends mid-line: truncated?)" : "")")
-        }
-        guard let members = node.members, members.count == 1 else {
-            throw Problem(description: "\(place): not a Cucumber Messages envelope (one object with one key)")
-        }
-        let key = members[0].key
-        guard envelopes.contains(key) else {
-            throw Problem(description: "\(place): unknown envelope \"\(key.prefix(80))\": not Cucumber Messages 27?")
-        }
-        return (key, members[0].value)
-    }
-
-    /// Where an envelope stands, `file:line` in messages: written out only for an error (not once per line).
-    struct Place: CustomStringConvertible {
-        let file: String
-        let line: Int
-        var description: String { "\(file):\(line)" }
-    }
-
-    /// Envelopes no report reads (the feature's text, step definitions, step starts: most of a file's bytes):
-    /// checked, not built.
-    static let skipped: Set = ["source", "stepDefinition", "parameterType", "testStepStarted", "suggestion"]
 
     private mutating func checkIdentity(_ id: String?, name: String) throws(Problem) {
         let shown = id ?? "none"
@@ -180,13 +149,9 @@ package struct MessagesReader {
         if !run.runIds.contains(shown) { run.runIds.append(shown) }
     }
 
-    /// A run id from a file, as a message shows it: control characters escaped, at most 200 characters.
-    static func shown(_ id: String) -> String {
-        let escaped = id.escapingControlCharacters()
-        return escaped.count <= 200 ? escaped : escaped.prefix(200) + "…"
-    }
-
-    private mutating func envelope(_ key: String, _ value: JSONNode, _ state: inout FileState, file: Int, at place: Place) throws(Problem) {
+    private mutating func envelope(_ key: String, _ value: some JSONReading, _ state: inout FileState, file: Int, at place: Place)
+        throws(Problem)
+    {
         switch key {
         case "gherkinDocument": document(value, &state)
         case "pickle":
@@ -196,16 +161,16 @@ package struct MessagesReader {
             // A second envelope with an id already read would replace the first: a scenario silently gone.
             guard state.pickles[id] == nil else { throw Problem(description: "\(place): a second pickle with id \(id.prefix(80))") }
             var steps: [String: String] = [:]
-            for step in value["steps"]?.elements ?? [] {
+            for step in value.list("steps") {
                 guard let stepId = step["id"]?.string else { continue }
-                let keyword = step["astNodeIds"]?.elements?.first?.string.flatMap { state.keywords[$0] } ?? ""
+                let keyword = step["astNodeIds"]?.elements?.first(where: { _ in true })?.string.flatMap { state.keywords[$0] } ?? ""
                 steps[stepId] = keyword + (step["text"]?.string ?? "")
             }
             let line = value["location"]?["line"]?.int ?? 0
             let tags = value["tags"]?.elements?.compactMap { $0["name"]?.string } ?? []
             state.pickles[id] = (uri, line, value["name"]?.string ?? "", tags, steps)
         case "meta":
-            guard value.members != nil else { throw Problem(description: "\(place): meta is not an object: not Cucumber Messages?") }
+            guard value.isObject else { throw Problem(description: "\(place): meta is not an object: not Cucumber Messages?") }
         case "parseError":
             // A feature file that did not parse: the run cannot have passed, and every report names it.
             guard let uri = value["source"]?["uri"]?.string, let message = value["message"]?.string else {
@@ -238,30 +203,30 @@ package struct MessagesReader {
         }
     }
 
-    private func document(_ value: JSONNode, _ state: inout FileState) {
+    private func document<Value: JSONReading>(_ value: Value, _ state: inout FileState) {
         guard let uri = value["uri"]?.string, let feature = value["feature"] else { return }
         state.features[uri] = feature["name"]?.string ?? ""
-        func steps(_ node: JSONNode?) {
-            for step in node?["steps"]?.elements ?? [] {
+        func steps(_ node: Value?) {
+            for step in node?.list("steps") ?? Value.noElements {
                 if let id = step["id"]?.string { state.keywords[id] = step["keyword"]?.string ?? "" }
             }
         }
-        for child in feature["children"]?.elements ?? [] {
+        for child in feature.list("children") {
             steps(child["background"])
             steps(child["scenario"])
-            for inner in child["rule"]?["children"]?.elements ?? [] {
+            for inner in child["rule"]?.list("children") ?? Value.noElements {
                 steps(inner["background"])
                 steps(inner["scenario"])
             }
         }
     }
 
-    private func testCase(_ value: JSONNode, _ state: inout FileState, at place: Place) throws(Problem) {
+    private func testCase(_ value: some JSONReading, _ state: inout FileState, at place: Place) throws(Problem) {
         guard let id = value["id"]?.string, let pickleId = value["pickleId"]?.string, let pickle = state.pickles[pickleId] else {
             throw Problem(description: "\(place): a testCase whose pickle is not in the file before it")
         }
         guard state.cases[id] == nil else { throw Problem(description: "\(place): a second testCase with id \(id.prefix(80))") }
-        let steps = (value["testSteps"]?.elements ?? []).compactMap { step -> (id: String, text: String)? in
+        let steps = value.list("testSteps").compactMap { step -> (id: String, text: String)? in
             guard let stepId = step["id"]?.string else { return nil }
             if let hook = step["hookId"]?.string { return (stepId, state.hooks[hook] ?? "hook") }
             return (stepId, step["pickleStepId"]?.string.flatMap { pickle.steps[$0] } ?? "")
@@ -269,7 +234,7 @@ package struct MessagesReader {
         state.cases[id] = (pickleId, steps)
     }
 
-    private mutating func testCaseStarted(_ value: JSONNode, _ state: inout FileState, file: Int, at place: Place) throws(Problem) {
+    private mutating func testCaseStarted(_ value: some JSONReading, _ state: inout FileState, file: Int, at place: Place) throws(Problem) {
         guard let id = value["id"]?.string, let caseId = value["testCaseId"]?.string, let testCase = state.cases[caseId],
             let pickle = state.pickles[testCase.pickle]
         else { throw Problem(description: "\(place): a testCaseStarted whose testCase is not in the file before it") }
@@ -302,7 +267,7 @@ package struct MessagesReader {
     /// Cucumber's step statuses: any other word is not Cucumber Messages (read as passing, it was a false green).
     static let statuses: Set = ["UNKNOWN", "PASSED", "SKIPPED", "PENDING", "UNDEFINED", "AMBIGUOUS", "FAILED"]
 
-    private mutating func stepFinished(_ value: JSONNode, _ state: FileState, at place: Place) throws(Problem) {
+    private mutating func stepFinished(_ value: some JSONReading, _ state: FileState, at place: Place) throws(Problem) {
         let statusNode = value["testStepResult"]?["status"]
         guard statusNode == nil || statusNode?.string != nil else {
             throw Problem(description: "\(place): testStepResult.status is not a string (one of Cucumber's statuses, like \"PASSED\")")
@@ -328,11 +293,20 @@ package struct MessagesReader {
         run.scenarios[scenario].attempts[attempt].steps[position] = step
     }
 
-    private mutating func attachment(_ value: JSONNode, _ state: FileState, file: Int, at place: Place) throws(Problem) {
+    private mutating func attachment(_ value: some JSONReading, _ state: FileState, file: Int, at place: Place) throws(Problem) {
         let name = value["fileName"]?.string ?? ""
         let mediaType = value["mediaType"]?.string ?? "text/plain"
+        let base64 = value["contentEncoding"]?.string == "BASE64"
+        if mediaType == "application/json", name == ReportRecord.resultFile, !base64 {
+            // A result on each test case: read from the body's bytes as the lines are, no String between.
+            let recorded = try resultRecord(value["body"]?.utf8 ?? [], at: place)
+            if let started = value["testCaseStartedId"]?.string, let (scenario, attempt, _) = state.started[started] {
+                run.scenarios[scenario].attempts[attempt].result = recorded
+            }
+            return
+        }
         var body = value["body"]?.string ?? ""
-        if value["contentEncoding"]?.string == "BASE64" { body = "(\(body.utf8.count) bytes of base64)" }
+        if base64 { body = "(\(body.utf8.count) bytes of base64)" }
         if mediaType == "application/json", name == ReportRecord.mergeFile {
             guard let shards = ReportRecord.shards(value) else {
                 throw Problem(
@@ -368,11 +342,33 @@ package struct MessagesReader {
         }
     }
 
+    /// A `sut-launch-result.json` body read: by ``MessagesLine`` (nothing built but what the record reads), else
+    /// parsed whole (what it says is wrong).
+    private func resultRecord(_ body: [UInt8], at place: Place) throws(Problem) -> (index: Int, result: ScenarioResult) {
+        let fast = body.withUnsafeBufferPointer { buffer in
+            var scanner = MessagesLine(buffer, values: recordValues)
+            return scanner.value(0..<buffer.count).map { ReportRecord.result($0) }
+        }
+        let recorded: (index: Int, result: ScenarioResult)?
+        if let fast {
+            recorded = fast
+        } else {
+            guard let node = try? JSONParser.parse(body, repairingUTF8: true) else {
+                throw Problem(description: "\(place): \(ReportRecord.resultFile) is not JSON")
+            }
+            recorded = ReportRecord.result(node)
+        }
+        guard let recorded else {
+            throw Problem(description: "\(place): \(ReportRecord.resultFile) lacks index, uri, line, status or duration")
+        }
+        return recorded
+    }
+
     /// The longest duration or time read from a file, in seconds (ten years): larger numbers are clamped to it.
     static let maxSeconds = 10 * 366 * 86_400
 
     /// A Messages timestamp (`{"seconds":…,"nanos":…}`) in milliseconds (a non-finite or negative one is nil).
-    static func milliseconds(_ node: JSONNode?) -> Double? {
+    static func milliseconds(_ node: (some JSONReading)?) -> Double? {
         guard let seconds = node?["seconds"]?.double, seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
         return seconds * 1000 + min(max(node?["nanos"]?.double ?? 0, 0), 1e9) / 1_000_000
     }

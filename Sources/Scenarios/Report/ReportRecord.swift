@@ -80,12 +80,12 @@ package enum ReportRecord {
     }
 
     /// A result read back from ``json(_:index:)``; nil when it is not one.
-    static func result(_ node: JSONNode) -> (index: Int, result: ScenarioResult)? {
+    static func result(_ node: some JSONReading) -> (index: Int, result: ScenarioResult)? {
         // Numbers clamped: a file's record cannot make a duration, an index or a line overflow later arithmetic.
         guard let index = node["index"]?.int.map({ min(max($0, 0), 1 << 36) }), let uri = node["uri"]?.string,
             let line = node["line"]?.int.map({ min(max($0, 0), Int(Int32.max)) }),
             let status = node["status"]?.string.flatMap(ScenarioResult.Status.init(rawValue:)),
-            let duration = node["duration"]?.elements, duration.count == 2, let seconds = duration[0].int,
+            let duration = node["duration"]?.elements.map({ Array($0) }), duration.count == 2, let seconds = duration[0].int,
             let attoseconds = duration[1].int
         else { return nil }
         let strings = { (key: String) in node[key]?.elements?.compactMap(\.string) ?? [] }
@@ -105,7 +105,7 @@ package enum ReportRecord {
         result.quarantined = node["quarantined"]?.bool ?? false
         result.flakyFailsTheRun = node["flakyFailsTheRun"]?.bool ?? false
         // At most the attempts `--retries` allows; an attempt's own attempts are not read (no recursion on a file).
-        result.earlierAttempts = (node["earlierAttempts"]?.elements ?? []).prefix(maxAttempts).compactMap { attempt in
+        result.earlierAttempts = node.list("earlierAttempts").prefix(maxAttempts).compactMap { attempt in
             attempt["earlierAttempts"] == nil ? Self.result(attempt)?.result : nil
         }
         if let reach = node["coverage"] {
@@ -159,7 +159,7 @@ package enum ReportRecord {
     }
 
     /// The shards a merge record's attachment counts, 1 to ``maxShards``; nil when its body says anything else.
-    static func shards(_ attachment: JSONNode) -> Int? {
+    static func shards(_ attachment: some JSONReading) -> Int? {
         guard let body = attachment["body"]?.string, case .int(let count)? = (try? JSONParser.parse(body))?["shards"]?.value,
             (1...maxShards).contains(count)
         else { return nil }

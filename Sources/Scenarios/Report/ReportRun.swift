@@ -66,7 +66,11 @@ package struct ReportRun: Sendable {
     package var finishedMs: Double?
 
     /// The run's results in the order `test` had them (file by file when merged): what JUnit and the JSON report show.
-    package var results: [ScenarioResult] {
+    /// Set once the files are read (``MessagesReader/account()``).
+    package internal(set) var results: [ScenarioResult] = []
+
+    /// The results the files read make (``results``).
+    func collectResults() -> [ScenarioResult] {
         files.indices.flatMap { file -> [ScenarioResult] in
             var indexed = records.filter { $0.file == file }.flatMap(\.orphans)
             var next = 1 << 40

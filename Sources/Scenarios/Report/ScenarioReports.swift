@@ -262,7 +262,7 @@ package final class ScenarioReports: Sendable {
             ("--junit", state.junitPath, "the JUnit report", { Array(RunReports.junit(run, strict: state.junitStrict).utf8) }),
             ("--report", state.reportPath, "the report", { Array(RunReports.json(run).utf8) }),
             ("--messages", state.messages?.path, "the messages", { bytes }),
-            ("--html", state.htmlPath, "the HTML report", { Array(HTMLReport.render(run).utf8) }),
+            ("--html", state.htmlPath, "the HTML report", { HTMLReport.renderBytes(run) }),
         ]
         for output in outputs {
             guard let path = output.path else { continue }

@@ -70,8 +70,10 @@ import Testing
         #expect((scenarios[0]["n"] as? String) == "flaky " + hostile)
     }
 
-    @Test func scriptSafeEscapesWhatEndsOrOpensMarkup() {
-        #expect(HTMLReport.scriptSafe(#"{"a":"</script>&\#u{2028}"}"#) == #"{"a":"\u003c/script\u003e\u0026\u2028"}"#)
+    @Test func pageDataEscapesWhatEndsOrOpensMarkup() {
+        var page = PageData(capacity: 0)
+        page.quoted("</script>&\u{2028}")
+        #expect(String(decoding: page.bytes, as: UTF8.self) == #""\u003c/script\u003e\u0026\u2028""#)
     }
 
     @Test(arguments: [

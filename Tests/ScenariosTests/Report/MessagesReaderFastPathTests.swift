@@ -136,4 +136,41 @@ import Testing
         #expect(run.scenarios[0].attempts[0].steps[0].message == "boom \u{FFFD}\u{FFFD}")
         #expect(HTMLReport.render(run).contains("flaky \u{FFFD}\u{FFFD}"))
     }
+
+    /// A result record (an attachment's body) is read by ``MessagesLine`` as a line is, with a whole parse when it
+    /// leaves the fast path: either way the record read is the same, for `test`'s records and for hostile ones.
+    @Test func aResultRecordReadsAsAWholeParse() throws {
+        let written = try Self.rich().split(separator: "\n").compactMap { line -> String? in
+            let attachment = try? JSONParser.parse(String(line))["attachment"]
+            return attachment?["fileName"]?.string == ReportRecord.resultFile ? attachment?["body"]?.string : nil
+        }
+        #expect(written.count >= 2)
+        let record = #"{"index":1,"uri":"a.feature","line":2,"status":"failed","duration":[1,2]"#
+        let hostile = [
+            record + #","message":"\u00e9\ud800 \/ \"x\"\n","trail":["a\tb",7,null],"tags":[1,"@t"]}"#,
+            record + #","feature":"F","earlierAttempts":[{"index":0,"uri":"a","line":2.0,"status":"passed","duration":[0,1.5e3]},3]}"#,
+            #"{"index":1e2,"uri":"u","line":-5,"status":"passed","duration":[99999999999999999,-1],"timedOut":true,"quarantined":1}"#,
+            record + #","coverage":{"files":["x.c",{}],"functions":"f"},"outputTail":"\u001b[31m"}"#,
+            record + "}", " \t" + record + "} ", "\u{FEFF}" + record + "}", record + #","uri":"b"}"#, record + "", "[" + record + "}]",
+            #"{"index":1,"uri":"a","line":2,"status":"nope","duration":[1,2]}"#,
+            #"{"index":1,"uri":"a","line":2,"status":"failed","duration":[1]}"#,
+            record + ",\"é\":1}", record + #","name":"\ud83d\ude00 é"}"#,
+            record + #","name":"\ud800\u0041 \udc00 \uDBFF\uDFFF \ud83d\ude00\ud83d x\uD83D"}"#,
+        ]
+        var fastReads = 0
+        for body in written + hostile {
+            let bytes = Array(body.utf8)
+            let whole = (try? JSONParser.parse(bytes, repairingUTF8: true)).flatMap { ReportRecord.result($0) }
+            let fast = bytes.withUnsafeBufferPointer { buffer in
+                var scanner = MessagesLine(buffer)
+                return scanner.value(0..<buffer.count).map { ReportRecord.result($0) }
+            }
+            guard let fast else { continue } // left to the whole parse, as the reader does
+            fastReads += 1
+            #expect(
+                fast.map { ReportRecord.json($0.result, index: $0.index) } == whole.map { ReportRecord.json($0.result, index: $0.index) },
+                "\(body)")
+        }
+        #expect(fastReads >= written.count + 8)
+    }
 }

@@ -4,9 +4,9 @@ import Testing
 
 @testable import Scenarios
 
-/// `JSONWriter.quoted` and `HTMLReport.scriptSafe` work on UTF-8 bytes (the page of 20,000 scenarios is written in
-/// under a second): they write what the scalar-by-scalar definitions below write, for every control character,
-/// combining marks right after an escape, the neighbours of U+2028 and U+2029, and text around them.
+/// `JSONWriter.quoted` and the HTML page's `PageData.quoted` work on UTF-8 bytes (the page of 20,000 scenarios is
+/// written in under a second): they write what the scalar-by-scalar definitions below write, for every control
+/// character, combining marks right after an escape, the neighbours of U+2028 and U+2029, and text around them.
 @Suite struct ReportWritersBytewiseTests {
     /// JSON's escapes, one scalar at a time (the definition).
     static func quotedByScalars(_ text: String) -> String {
@@ -44,10 +44,15 @@ import Testing
         #expect(try JSONParser.parse(quoted).string == text)
     }
 
-    @Test(arguments: texts)
-    func scriptSafeWritesWhatTheScalarDefinitionWrites(_ text: String) {
-        let json = JSONWriter.quoted(text)
-        #expect(HTMLReport.scriptSafe(json) == Self.scriptSafeByScalars(json))
-        #expect(HTMLReport.scriptSafe(text) == Self.scriptSafeByScalars(text))
+    /// The page quotes in one pass what JSON quoting, then `<script>` escaping, wrote (C1 controls included, which
+    /// JSONWriter escapes too); a text past the cap is cut at a character and says so.
+    @Test(arguments: texts + ["\u{80}\u{85}\u{9F}\u{A0}", String(repeating: "<a\u{2028}", count: 50)])
+    func pageDataWritesWhatQuotingThenScriptEscapingWrite(_ text: String) {
+        var page = PageData(capacity: 0)
+        page.quoted(text)
+        #expect(String(decoding: page.bytes, as: UTF8.self) == Self.scriptSafeByScalars(JSONWriter.quoted(text)))
+        var cut = PageData(capacity: 0)
+        cut.quoted("é<" + text, cap: 2)
+        #expect(String(decoding: cut.bytes, as: UTF8.self) == Self.scriptSafeByScalars(JSONWriter.quoted("é<\n[… cut at 2 characters]")))
     }
 }

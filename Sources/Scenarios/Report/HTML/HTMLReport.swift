@@ -11,29 +11,38 @@ package enum HTMLReport {
     /// Any one text (output, message, attachment) is cut to this many characters in the page.
     static let textCap = 1 << 20
 
-    package static func render(_ run: ReportRun) -> String {
-        var data = ""
-        data.reserveCapacity(run.scenarios.count * 600)
-        data += "{\"run\":" + header(run) + ",\"scenarios\":["
-        var first = true
-        for scenario in run.scenarios {
-            if !first { data += ",\n" }
-            first = false
-            data += self.scenario(scenario)
+    package static func render(_ run: ReportRun) -> String { String(decoding: renderBytes(run), as: UTF8.self) }
+
+    /// The page's bytes.
+    package static func renderBytes(_ run: ReportRun) -> [UInt8] {
+        var page = PageData(capacity: HTMLPage.head.utf8.count + HTMLPage.tail.utf8.count + run.scenarios.count * 700)
+        page.raw(HTMLPage.head)
+        page.raw("{\"run\":")
+        header(run, &page)
+        page.raw(",\"scenarios\":[")
+        for (offset, scenario) in run.scenarios.enumerated() {
+            if offset > 0 { page.raw(",\n") }
+            self.scenario(scenario, &page)
         }
-        data += "]}"
-        return HTMLPage.head + scriptSafe(data) + HTMLPage.tail
+        page.raw("]}")
+        page.raw(HTMLPage.tail)
+        return page.bytes
     }
 
     /// The run's header: counts come from the scenarios in the page's script.
-    private static func header(_ run: ReportRun) -> String {
+    private static func header(_ run: ReportRun, _ page: inout PageData) {
         let commandLines = run.records.map(\.run.commandLine).filter { !$0.isEmpty }
-        var json = "{\"shards\":\(run.shards),\"seconds\":" + JSONWriter.number((run.seconds * 1000).rounded() / 1000)
-        json += ",\"exitCode\":\(run.exitCode),\"runIds\":[" + run.runIds.map(quoted).joined(separator: ",") + "]"
-        json += ",\"commandLines\":[" + unique(commandLines).map(quoted).joined(separator: ",") + "]"
-        if let error = run.error { json += ",\"error\":" + quoted(error) }
-        if !run.incomplete.isEmpty { json += ",\"incomplete\":true" }
-        return json + "}"
+        page.raw("{\"shards\":\(run.shards),\"seconds\":" + JSONWriter.number((run.seconds * 1000).rounded() / 1000))
+        page.raw(",\"exitCode\":\(run.exitCode),\"runIds\":")
+        page.quoted(run.runIds)
+        page.raw(",\"commandLines\":")
+        page.quoted(unique(commandLines))
+        if let error = run.error {
+            page.raw(",\"error\":")
+            page.quoted(error)
+        }
+        if !run.incomplete.isEmpty { page.raw(",\"incomplete\":true") }
+        page.raw("}")
     }
 
     private static func unique(_ values: [String]) -> [String] {
@@ -41,87 +50,90 @@ package enum HTMLReport {
         return values.filter { seen.insert($0).inserted }
     }
 
-    private static func scenario(_ scenario: ReportRun.Scenario) -> String {
-        let attempts = scenario.attempts.map(attempt)
-        let statuses = attempts.map(\.status)
+    private static func scenario(_ scenario: ReportRun.Scenario, _ page: inout PageData) {
+        let statuses = scenario.attempts.map(status)
         let flaky = statuses.count > 1 && statuses.last == "passed" && statuses.dropLast().contains { $0 != "passed" }
         // --fail-on-flaky: the flaky pass failed the run, and the page says so as every other report does.
         let failsTheRun = flaky && scenario.attempts.last?.result?.result.flakyFailsTheRun == true
-        var json = "{\"id\":" + quoted(scenario.location) + ",\"f\":" + quoted(scenario.feature) + ",\"n\":" + quoted(scenario.name)
-        json +=
-            ",\"t\":[" + scenario.tags.map(quoted).joined(separator: ",") + "],\"s\":\""
-            + (failsTheRun ? "failed" : statuses.last ?? "unknown") + "\""
-        if flaky { json += ",\"flaky\":true" }
-        json += ",\"d\":\(attempts.last?.milliseconds ?? 0),\"a\":[" + attempts.map(\.json).joined(separator: ",") + "]}"
-        return json
+        page.raw("{\"id\":")
+        page.quoted(scenario.location)
+        page.raw(",\"f\":")
+        page.quoted(scenario.feature)
+        page.raw(",\"n\":")
+        page.quoted(scenario.name)
+        page.raw(",\"t\":")
+        page.quoted(scenario.tags)
+        page.raw(",\"s\":\"" + (failsTheRun ? "failed" : statuses.last ?? "unknown") + "\"")
+        if flaky { page.raw(",\"flaky\":true") }
+        page.raw(",\"d\":")
+        page.number(scenario.attempts.last.map(milliseconds) ?? 0)
+        page.raw(",\"a\":[")
+        for (offset, attempt) in scenario.attempts.enumerated() {
+            if offset > 0 { page.raw(",") }
+            self.attempt(attempt, &page)
+        }
+        page.raw("]}")
     }
 
-    /// One attempt as JSON, with its status and duration.
-    private static func attempt(_ attempt: ReportRun.Attempt) -> (json: String, status: String, milliseconds: Int) {
-        let recorded = attempt.result?.result
+    /// An attempt's status: its record's, else its steps'.
+    private static func status(_ attempt: ReportRun.Attempt) -> String {
         let stepStatuses = attempt.steps.map(\.status)
-        var status = recorded.map { $0.status.rawValue } ?? ReportRun.status(stepStatuses)
-        if status != "passed", stepStatuses.contains("UNDEFINED") { status = "undefined" }
+        let status = attempt.result.map { $0.result.status.rawValue } ?? ReportRun.status(stepStatuses)
+        return status != "passed" && stepStatuses.contains("UNDEFINED") ? "undefined" : status
+    }
+
+    /// An attempt's duration: its record's, else its steps' added.
+    private static func milliseconds(_ attempt: ReportRun.Attempt) -> Int {
         let stepNanos = attempt.steps.reduce(0) { min($0 + $1.nanos, Int.max / 2) }
-        let milliseconds = recorded.map { Int($0.duration.seconds * 1000) } ?? stepNanos / 1_000_000
-        var json = "{\"n\":\(attempt.number),\"s\":\"\(status)\",\"d\":\(milliseconds)"
-        if attempt.willBeRetried { json += ",\"retried\":true" }
-        if !attempt.finished { json += ",\"unfinished\":true" }
-        json +=
-            ",\"steps\":["
-            + attempt.steps.map { step in
-                "[" + quoted(step.text) + ",\"" + step.status + "\",\(step.nanos / 1_000_000)"
-                    + (step.message.map { "," + quoted($0) } ?? "")
-                    + "]"
-            }.joined(separator: ",") + "]"
-        if let recorded {
-            if let step = recorded.failedStep { json += ",\"fs\":" + quoted(step) }
-            if let message = recorded.message { json += ",\"m\":" + quoted(message) }
-            if !recorded.outputTail.isEmpty { json += ",\"out\":" + quoted(recorded.outputTail) }
-            if !recorded.unexpectedRequests.isEmpty {
-                json += ",\"req\":[" + recorded.unexpectedRequests.map(quoted).joined(separator: ",") + "]"
+        return attempt.result.map { Int($0.result.duration.seconds * 1000) } ?? stepNanos / 1_000_000
+    }
+
+    /// One attempt as JSON.
+    private static func attempt(_ attempt: ReportRun.Attempt, _ page: inout PageData) {
+        let recorded = attempt.result?.result
+        page.raw("{\"n\":\(attempt.number),\"s\":\"\(status(attempt))\",\"d\":\(milliseconds(attempt))")
+        if attempt.willBeRetried { page.raw(",\"retried\":true") }
+        if !attempt.finished { page.raw(",\"unfinished\":true") }
+        page.raw(",\"steps\":[")
+        for (offset, step) in attempt.steps.enumerated() {
+            page.raw(offset > 0 ? ",[" : "[")
+            page.quoted(step.text)
+            page.raw(",\"" + step.status + "\",")
+            page.number(step.nanos / 1_000_000)
+            if let message = step.message {
+                page.raw(",")
+                page.quoted(message)
             }
-            if let artifacts = recorded.artifacts { json += ",\"art\":" + quoted(artifacts) }
-            if recorded.timedOut { json += ",\"timedOut\":true" }
+            page.raw("]")
+        }
+        page.raw("]")
+        if let recorded {
+            if let step = recorded.failedStep { member("fs", step, &page) }
+            if let message = recorded.message { member("m", message, &page) }
+            if !recorded.outputTail.isEmpty { member("out", recorded.outputTail, &page) }
+            if !recorded.unexpectedRequests.isEmpty {
+                page.raw(",\"req\":")
+                page.quoted(recorded.unexpectedRequests)
+            }
+            if let artifacts = recorded.artifacts { member("art", artifacts, &page) }
+            if recorded.timedOut { page.raw(",\"timedOut\":true") }
         }
         // sut-launch's own output attachment repeats its record; other tools' attachments are shown as they are.
         let attachments = attempt.attachments.filter { recorded == nil || $0.name != "output.txt" }
         if !attachments.isEmpty {
-            json +=
-                ",\"att\":["
-                + attachments.map { "[" + quoted($0.name) + "," + quoted($0.mediaType) + "," + quoted($0.body) + "]" }
-                .joined(separator: ",") + "]"
-        }
-        return (json + "}", status, milliseconds)
-    }
-
-    private static func quoted(_ text: String) -> String {
-        JSONWriter.quoted(text.utf8.count > textCap ? String(text.prefix(textCap)) + "\n[… cut at \(textCap) characters]" : text)
-    }
-
-    /// JSON made safe inside `<script>`: `<`, `>`, `&`, U+2028, U+2029 (only ever inside strings) as `\u` escapes.
-    /// Byte by byte (the page of 20,000 scenarios is 6 MB: scalar by scalar, that was a tenth of its time).
-    static func scriptSafe(_ json: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(json.utf8.count + json.utf8.count / 16)
-        var json = json
-        json.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                switch byte {
-                case UInt8(ascii: "<"): output += "\\u003c".utf8
-                case UInt8(ascii: ">"): output += "\\u003e".utf8
-                case UInt8(ascii: "&"): output += "\\u0026".utf8
-                // U+2028 and U+2029: E2 80 A8 and E2 80 A9.
-                case 0xE2 where index + 1 < bytes.count && bytes[index] == 0x80 && bytes[index + 1] & 0xFE == 0xA8:
-                    output += (bytes[index + 1] == 0xA8 ? "\\u2028" : "\\u2029").utf8
-                    index += 2
-                default: output.append(byte)
-                }
+            page.raw(",\"att\":[")
+            for (offset, attachment) in attachments.enumerated() {
+                if offset > 0 { page.raw(",") }
+                page.quoted([attachment.name, attachment.mediaType, attachment.body])
             }
+            page.raw("]")
         }
-        return String(decoding: output, as: UTF8.self)
+        page.raw("}")
+    }
+
+    /// `,"name":"text"`.
+    private static func member(_ name: String, _ text: String, _ page: inout PageData) {
+        page.raw(",\"" + name + "\":")
+        page.quoted(text)
     }
 }
