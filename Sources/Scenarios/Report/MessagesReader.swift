@@ -68,7 +68,9 @@ package struct MessagesReader {
             var lineNumber = 0
             while start < buffer.count {
                 lineNumber += 1
-                let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
+                // A plain loop on the buffer: a slice's firstIndex(of:) ran unspecialised, a metadata lookup per byte.
+                var end = start
+                while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
                 defer { start = end + 1 }
                 if end == start { continue } // a blank line: nothing to read (100 MiB of them once took minutes)
                 guard end - start <= lineLimit else {
@@ -317,7 +319,11 @@ package struct MessagesReader {
             let position = state.cases[caseId]?.steps.firstIndex(where: { $0.id == stepId })
         else { return }
         var step = run.scenarios[scenario].attempts[attempt].steps[position]
-        step.status = status
+        // A second result for one step: the worse stands (a FAILED then PASSED is failed), as --rerun-failed reads it.
+        let first = step.reported
+        step.reported = true
+        step.status = first ? MessagesVerdict.worse(step.status, status) : status
+        guard !first || step.status == status else { return }
         let duration = result["duration"]
         // Numbers from the file are clamped to ten years: no overflow, whatever a file says.
         let seconds = min(max(duration?["seconds"]?.int ?? 0, 0), Self.maxSeconds)

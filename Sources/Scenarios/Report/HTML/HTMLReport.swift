@@ -32,7 +32,11 @@ package enum HTMLReport {
         json += ",\"exitCode\":\(run.exitCode),\"runIds\":[" + run.runIds.map(quoted).joined(separator: ",") + "]"
         json += ",\"commandLines\":[" + unique(commandLines).map(quoted).joined(separator: ",") + "]"
         if let error = run.error { json += ",\"error\":" + quoted(error) }
-        if !run.incomplete.isEmpty { json += ",\"incomplete\":true" }
+        // Why the run is not whole, for the verdict line (a file cut short, a shard missing...): one verdict everywhere.
+        if let reason = run.incompleteness.first {
+            let shown = run.incomplete.isEmpty ? reason : "cut short"
+            json += ",\"incomplete\":" + quoted(String(shown.prefix(300)) + (run.incompleteness.count > 1 ? "; …" : ""))
+        }
         return json + "}"
     }
 
