@@ -59,6 +59,11 @@ package enum CheckCommand {
         if SharedLibrary.inStaticExecutable && XMLStubScan.mentionsXML(parsed.positionals) {
             Console.error(SutLaunchCommand.execCompanion(for: SutLaunchCommand.xmlMatchers, arguments: ["check"] + arguments))
         }
+        if let messagesPath {
+            try checkOutput(
+                messagesPath, spelling: parsed.last(.messages)?.spelling ?? "--messages", operands: parsed.positionals,
+                defines: defines, environment: environment)
+        }
         var failed = false
         for path in parsed.positionals {
             guard FileSystem.exists(path) else { throw UsageError(.noSuchPath(path, kind: "file or directory")) }
@@ -66,7 +71,10 @@ package enum CheckCommand {
             var stubs = false
             if FileSystem.isDirectory(path) {
                 features = try TestCommand.featureFiles([path])
-                stubs = FileSystem.isDirectory(path + "/mappings") || FileSystem.list(path).contains { $0.hasSuffix(".json") }
+                // Step files (`*.steps.json`) beside the features are step files, as test reads them: not stubs.
+                stubs =
+                    FileSystem.isDirectory(path + "/mappings")
+                    || FileSystem.list(path).contains { $0.hasSuffix(".json") && !$0.hasSuffix(".steps.json") }
                 // A mappings/ directory named itself: its .json files may all sit in subdirectories, which serve reads.
                 if features.isEmpty && !stubs {
                     stubs = (try? DirectoryWalk.files(under: path) { $0.hasSuffix(".json") })?.isEmpty == false
@@ -97,6 +105,22 @@ package enum CheckCommand {
         }
         if let messagesPath, !ScenarioLint.messages(sources).write(to: messagesPath) { return ExitCode.ioError }
         return failed ? ExitCode.invalidInput : 0
+    }
+
+    /// `--messages` may not name a file the check reads, as `test` refuses it (exit 2 naming both, before anything is
+    /// read): a feature or step file, a stub or fixture a scenario names, any file under a directory operand.
+    static func checkOutput(
+        _ path: String, spelling: String, operands: [String], defines: [String: String], environment: [String: String]
+    ) throws(UsageError) {
+        guard FileSystem.identity(path) != nil else { return } // a file that does not exist yet is no input
+        let directories = operands.filter(FileSystem.isDirectory)
+        let featureFiles = ((try? TestCommand.featureFiles(directories)) ?? []) + operands.filter { $0.hasSuffix(".feature") }
+        let pickles = ScenarioLint.loadWithSources(featureFiles, printingWarnings: false).pickles
+        var found = TestReadFiles.found(
+            featurePaths: operands, defines: defines, featureFiles: featureFiles, pickles: pickles, environment: environment)
+        // check's directory operands are stub roots too: every file under them is read.
+        found += directories.map { ($0, "under the directory \($0)", false) }
+        try TestReadFiles.check([(path, "\(spelling) \(path)")], found: found)
     }
 
     static func checkStubs(_ path: String) -> Bool {

@@ -78,7 +78,7 @@ package enum ReportCommand {
                 return ExitCode.invalidInput
             }
         }
-        let run: ReportRun
+        var run: ReportRun
         do { run = try MessagesReader.read(files, mergeAny: parsed.has(.mergeAny)) } catch {
             Console.error("report: \(error) (exit \(error.differentRuns ? ExitCode.usage : ExitCode.invalidInput))")
             return error.differentRuns ? ExitCode.usage : ExitCode.invalidInput
@@ -113,8 +113,9 @@ package enum ReportCommand {
                     "report: \(problem); rendering what the files hold (exit 1; --allow-missing-shards if a partial merge is intended)")
             }
         }
-        let code = write(run, files: files, paths: paths, strict: parsed.has(.junitStrict))
-        return code == 0 && !shardProblems.isEmpty && !partial ? 1 : code
+        // One verdict, computed once: the problems are the run's, so JUnit, JSON and HTML say what the exit code says.
+        if !partial { run.problems = shardProblems }
+        return write(run, files: files, paths: paths, strict: parsed.has(.junitStrict))
     }
 
     /// The exit code the run itself earns: 3 a feature file did not parse, 1 it failed or was cut short, 5 it holds
@@ -122,6 +123,13 @@ package enum ReportCommand {
     /// (`--allow-empty`, an empty shard), else 0.
     private static func verdict(_ run: ReportRun) -> Int32 {
         if !run.parseErrors.isEmpty { return ExitCode.invalidInput }
+        // Every file is a run that selected nothing (its record says exit 5): nothing ran, as that run said.
+        if run.results.isEmpty, run.incompleteness.isEmpty, !run.records.isEmpty,
+            run.records.allSatisfy({ $0.run.exitCode == ExitCode.noScenarios })
+        {
+            Console.error("report: the files hold no scenario: the run selected none (exit \(ExitCode.noScenarios))")
+            return ExitCode.noScenarios
+        }
         guard run.exitCode == 0, run.incomplete.isEmpty else { return 1 }
         if run.results.isEmpty, run.records.isEmpty || run.records.contains(where: { $0.run.exitCode != 0 }) {
             Console.error("report: the files hold no scenario: nothing ran (exit \(ExitCode.noScenarios))")
@@ -165,13 +173,32 @@ package enum ReportCommand {
     }
 }
 
-/// Words of a command line as a shell reads them, for the reports; `-D NAME=VALUE` values left out (secrets).
+/// Words of a command line as a shell reads them, for the reports; `-D NAME=VALUE` values left out (secrets), in
+/// every spelling the parser takes (`-D N=V`, `-DN=V`, `-D=N=V`, `-qD N=V`, `--define N=V`, `--define=N=V`): the
+/// words are parsed as `test` parses them and the values of its `--define` options hidden where they stand.
 enum ShellQuote {
     static func commandLine(_ words: [String]) -> String {
+        let offset = words.starts(with: ["sut-launch", "test"]) ? 2 : 0
+        var parsed = ParsedArguments<TestOption>()
+        try? ArgumentParser.parse(Array(words[offset...]), into: &parsed, stopAtPositional: false)
+        var hidden: [Int: String] = [:]
+        for option in parsed.options where option.option == .define {
+            guard let value = option.value else { continue }
+            let name = value.firstIndex(of: "=").map { String(value[...$0]) + "…" } ?? "…"
+            let at = offset + option.index - 1
+            guard words.indices.contains(at) else { continue }
+            if words[at].count > value.count, words[at].hasSuffix(value) {
+                hidden[at] = String(words[at].dropLast(value.count)) + name
+            } else if words.indices.contains(at + 1), words[at + 1] == value {
+                hidden[at + 1] = name
+            }
+        }
         var shown: [String] = []
         var hideNext = false
-        for word in words {
-            if hideNext, let equals = word.firstIndex(of: "=") {
+        for (index, word) in words.enumerated() {
+            if let replacement = hidden[index] {
+                shown.append(self.word(replacement))
+            } else if hideNext, let equals = word.firstIndex(of: "=") {
                 shown.append(self.word(String(word[...equals]) + "…"))
             } else if word.hasPrefix("--define="), let equals = word.dropFirst(9).firstIndex(of: "=") {
                 shown.append(self.word(String(word[...equals]) + "…"))

@@ -14,13 +14,39 @@ enum ShardCompleteness {
     /// What is wrong with the set of shards `run`'s files hold, one line per run id; empty when nothing is.
     static func problems(_ run: ReportRun) -> [String] {
         var byRun: [String: [(shard: Shard, file: String)]] = [:]
+        var partitions: [String: [(shard: Shard, partition: String, selected: Int?)]] = [:]
         var order: [String] = []
         for record in run.records {
             guard let shard = shard(of: record.run) else { continue }
             if byRun[record.run.id] == nil { order.append(record.run.id) }
             byRun[record.run.id, default: []].append((shard, run.files[record.file]))
+            if let partition = record.run.partition {
+                partitions[record.run.id, default: []].append((shard, partition, record.run.selected?.count))
+            }
         }
-        return order.compactMap { id in problem(id, byRun[id] ?? []) }
+        return order.compactMap { id in problem(id, byRun[id] ?? []) } + order.compactMap { partitionProblem($0, partitions[$0] ?? []) }
+    }
+
+    /// Shards of one run must have split one suite one way: each records what its partition was computed from
+    /// (`N:DIGEST`, ``Sharding/partition(_:count:timings:)``). Different ones (other feature paths or tags, a
+    /// different `--shard-timings` file, another checkout) leave scenarios on no shard, or on two: never green.
+    /// When they agree and every shard is there, their `selected` must add up to the N scenarios split.
+    private static func partitionProblem(_ id: String, _ shards: [(shard: Shard, partition: String, selected: Int?)]) -> String? {
+        let distinct = Set(shards.map(\.partition))
+        if distinct.count > 1 {
+            let shown = shards.sorted { $0.shard.index < $1.shard.index }.prefix(10).map {
+                "shard \($0.shard.index)/\($0.shard.count) split \($0.partition.split(separator: ":").first ?? "?") scenarios as \($0.partition.split(separator: ":").last ?? "?")"
+            }
+            return "run \(id): its shards split different suites (\(shown.joined(separator: ", "))): some scenarios ran on no shard "
+                + "or on two; give every shard the same features, tags and --shard-timings file"
+        }
+        guard let partition = distinct.first, let count = shards.first?.shard.count,
+            Set(shards.map(\.shard.index)).count == count, let total = Int(partition.split(separator: ":").first ?? "")
+        else { return nil }
+        var seen = Set<Int>()
+        let selected = shards.filter { seen.insert($0.shard.index).inserted }.compactMap(\.selected)
+        guard selected.count == count, selected.reduce(0, +) != total else { return nil }
+        return "run \(id): its shards selected \(selected.reduce(0, +)) scenarios of the \(total) they split: some ran on no shard"
     }
 
     private static func problem(_ id: String, _ shards: [(shard: Shard, file: String)]) -> String? {

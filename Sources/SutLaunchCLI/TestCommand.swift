@@ -215,6 +215,7 @@ package enum TestCommand {
     /// The scenarios to run. `--dry-run` and `--list` end the run here, as does an empty selection unless it passes.
     static func select(_ suite: Suite, options: TestOptions, reports: ScenarioReports) -> Stage<[Pickle]> {
         let selected = ScenarioRunner.select(suite.pickles, options: suite.scenario)
+        reports.setPartition(ScenarioRunner.partition(suite.pickles, options: suite.scenario))
         if selected.isEmpty, let empty = emptySelection(suite.pickles, options: suite.scenario, allowEmpty: options.allowEmpty) {
             Console.error(empty)
             return .finished(reports.write([], exitCode: ExitCode.noScenarios, error: empty))

@@ -30,7 +30,10 @@ extension TestReadFiles {
         }
         var inputs = commandLine(options).map { (path: $0.path, origin: $0.origin, tree: false) }
         inputs += commands.map { ($0.path, $0.origin, false) }
-        for found in found(options, featureFiles: featureFiles, pickles: pickles, environment: environment) {
+        for found in found(
+            featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, pickles: pickles,
+            environment: environment)
+        {
             inputs.append((found.path, found.origin, FileSystem.isDirectory(found.path)))
         }
         // A feature file's directory is where its step files and snapshots are found: DIR may not be it or hold it

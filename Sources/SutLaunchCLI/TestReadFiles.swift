@@ -22,7 +22,14 @@ enum TestReadFiles {
     static func check(_ options: TestOptions, featureFiles: [String], pickles: [Pickle], environment: [String: String])
         throws(UsageError)
     {
-        let outputs = Self.outputs(options)
+        var outputs = Self.outputs(options)
+        // `--format github` appends its summary to GITHUB_STEP_SUMMARY: an output like the others, checked like them.
+        if options.github, let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            for other in outputs where FileSystem.sameFile(summary, other.path) {
+                throw UsageError(.sameFile(first: "GITHUB_STEP_SUMMARY \(summary)", second: other.origin))
+            }
+            outputs.append((summary, "GITHUB_STEP_SUMMARY \(summary)"))
+        }
         guard !outputs.isEmpty else { return }
         let named = commandLine(options)
         for output in outputs {
@@ -32,10 +39,22 @@ enum TestReadFiles {
                 throw UsageError(.wouldOverwrite(output: output.origin, input: input.origin))
             }
         }
+        try check(
+            outputs,
+            found: found(
+                featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, pickles: pickles,
+                environment: environment))
+    }
+
+    /// Refuses an output that exists and is one of the files found under `found` (walked, links not followed): what
+    /// `test` and `check` share, so an output of either never lands on a step, stub, fixture or feature file.
+    static func check(_ outputs: [(path: String, origin: String)], found: [(path: String, origin: String, only: Bool)])
+        throws(UsageError)
+    {
         let existing = outputs.compactMap { output in identity(output.path).map { (output, $0) } }
         guard !existing.isEmpty else { return }
         var budget = walkLimit
-        for input in found(options, featureFiles: featureFiles, pickles: pickles, environment: environment) {
+        for input in found {
             var files: [String] = []
             walk(input.path, into: &files, budget: &budget, only: input.only)
             for file in files {
@@ -71,11 +90,11 @@ enum TestReadFiles {
 
     /// Directories and files found from the feature files and their steps, with why each is read; `only` keeps
     /// the files a feature directory's walk reads (feature, step and snapshot files).
-    static func found(_ options: TestOptions, featureFiles: [String], pickles: [Pickle], environment: [String: String]) -> [(
-        path: String, origin: String, only: Bool
-    )] {
+    static func found(
+        featurePaths: [String], defines: [String: String], featureFiles: [String], pickles: [Pickle], environment: [String: String]
+    ) -> [(path: String, origin: String, only: Bool)] {
         // A directory operand is walked (discovery walks it too); beside a feature file, only what discovery reads.
-        var found = options.featurePaths.filter(FileSystem.isDirectory).map {
+        var found = featurePaths.filter(FileSystem.isDirectory).map {
             (path: $0, origin: "under the feature directory \($0)", only: true)
         }
         for file in featureFiles {
@@ -91,7 +110,7 @@ enum TestReadFiles {
                 let written = String(step.text.dropFirst(prefix.count + 1).prefix { $0 != "\"" })
                 // `${HOME}`, `${TMPDIR}`…: the scenario's own directories, made fresh when it runs (no output is there).
                 if StepVariables.names(in: written).contains(where: StepVariables.isolated.contains) { continue }
-                let expanded = StepVariables.substitute(written) { options.scenario.defines[$0] ?? environment[$0] ?? "" }
+                let expanded = StepVariables.substitute(written) { defines[$0] ?? environment[$0] ?? "" }
                 if needsSlash && !expanded.contains("/") { continue }
                 let path =
                     expanded.hasPrefix("/") || written.hasPrefix("${") ? expanded : FileSystem.directory(of: pickle.uri) + "/" + expanded

@@ -311,7 +311,8 @@ import Testing
         let markdown = try String(contentsOfFile: summary, encoding: .utf8)
         let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }.dropFirst(2)
         #expect(rows.count == names.count, "\(markdown)")
-        for (row, name) in zip(rows, names) {
+        // What did not pass is listed first (the summary is capped under GitHub's 1 MiB), then the passed ones in order.
+        for (row, name) in zip(rows, [names[1], names[0], names[2]]) {
             // Cells split at a | no backslash escapes; the cell holds no character Markdown or HTML reads as syntax.
             var cells: [String] = []
             var cell = ""

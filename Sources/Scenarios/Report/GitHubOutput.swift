@@ -59,15 +59,26 @@ package enum GitHubOutput {
         }
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return nil }
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
-        for result in results {
+        // Under GitHub's 1 MiB per step (past it the whole summary is dropped): what did not pass first, then the
+        // passed ones while they fit; what is left out is counted, never silently gone.
+        let ordered = results.filter { $0.shownStatus != .passed } + results.filter { $0.shownStatus == .passed }
+        var left = (passed: 0, other: 0)
+        for result in ordered {
             let mark =
                 result.quarantined && !result.failsTheRun
                 ? "🚧"
                 : result.shownStatus == .passed
                     ? "✅" : result.shownStatus == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
-            markdown +=
+            let row =
                 "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? (result.pickle.uri.isEmpty ? "" : result.pickle.location))) |\n"
+            guard markdown.utf8.count + row.utf8.count <= summaryBudget else {
+                if result.shownStatus == .passed { left.passed += 1 } else { left.other += 1 }
+                continue
+            }
+            markdown += row
         }
+        if left.other > 0 { markdown += "\n\(left.other) more scenarios that did not pass not listed (the summary's size limit)\n" }
+        if left.passed > 0 { markdown += "\n\(left.passed) more passed scenarios not listed\n" }
         // A flaky pass under --fail-on-flaky failed the run: not counted as passed (exit 1 with "1 of 1 passed" misled).
         let passed = results.filter { $0.shownStatus == .passed }.count
         let flakyFailed = results.filter(\.flakyFailsTheRun).count
@@ -77,6 +88,10 @@ package enum GitHubOutput {
         Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem) (exit \(ExitCode.ioError))")
         return problem
     }
+
+    /// The most bytes of table the step summary holds: GitHub drops a step's summary over 1 MiB, and other tools
+    /// of the same step may append theirs.
+    static let summaryBudget = 768 << 10
 
     /// The failing step's file and line (`login.feature:14: Then …`), else the scenario's.
     static func location(_ result: ScenarioResult) -> (String, Int) {

@@ -254,7 +254,10 @@ struct MessagesLine {
                 UInt8(ascii: "r"), UInt8(ascii: "t"):
                 index += 1
             case UInt8(ascii: "u"):
-                guard end - index > 4, bytes[index + 1...index + 4].allSatisfy(Self.isHex) else { throw Stop() }
+                // Four checks, not a slice's allSatisfy (unspecialised, it cost a metadata lookup per escape).
+                guard end - index > 4, Self.isHex(bytes[index + 1]), Self.isHex(bytes[index + 2]), Self.isHex(bytes[index + 3]),
+                    Self.isHex(bytes[index + 4])
+                else { throw Stop() }
                 index += 5
             default: throw Stop()
             }

@@ -284,7 +284,11 @@ package struct MessagesReader {
             let position = state.cases[caseId]?.steps.firstIndex(where: { $0.id == stepId })
         else { return }
         var step = run.scenarios[scenario].attempts[attempt].steps[position]
-        step.status = status
+        // A second result for one step: the worse stands (a FAILED then PASSED is failed), as --rerun-failed reads it.
+        let first = step.reported
+        step.reported = true
+        step.status = first ? MessagesVerdict.worse(step.status, status) : status
+        guard !first || step.status == status else { return }
         let duration = result["duration"]
         // Numbers from the file are clamped to ten years: no overflow, whatever a file says.
         let seconds = min(max(duration?["seconds"]?.int ?? 0, 0), Self.maxSeconds)

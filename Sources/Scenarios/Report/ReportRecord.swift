@@ -36,6 +36,9 @@ package enum ReportRecord {
         /// The scenarios selected, as `uri:line`: each must have a test case that finished, or the merge is not green.
         /// Nil in files written before it was recorded (and by other tools).
         package var selected: [String]?
+        /// Under `--shard`: what the partition was computed from (``Sharding/partition(_:count:timings:)``), `N:DIGEST`.
+        /// Every shard of one run must record the same, or `report` says the shards split different suites.
+        package var partition: String?
         /// `test --dry-run` or `--list`: the run resolved its scenarios and launched none, so its Messages hold pickles
         /// and no test case; `report` on them says nothing ran (exit 5), never a pass.
         package var launchedNothing = false
@@ -123,6 +126,7 @@ package enum ReportRecord {
         if let coverage = run.coverage { text += ",\"coverage\":" + coverage }
         if let shard = run.shard { text += ",\"shard\":" + JSONWriter.quoted(shard) }
         if let selected = run.selected { text += ",\"selected\":[" + selected.map(JSONWriter.quoted).joined(separator: ",") + "]" }
+        if let partition = run.partition { text += ",\"partition\":" + JSONWriter.quoted(partition) }
         if run.launchedNothing { text += ",\"launchedNothing\":true" }
         return text + ",\"orphans\":[" + orphans.map { json($0.result, index: $0.index) }.joined(separator: ",") + "]}"
     }
@@ -145,6 +149,7 @@ package enum ReportRecord {
             error: node["error"]?.string, coverage: node["coverage"].map(JSONWriter.write), shard: node["shard"]?.string)
         run.selected = selected
         run.launchedNothing = node["launchedNothing"]?.bool ?? false
+        run.partition = node["partition"]?.string
         return (run, node["orphans"]?.elements?.compactMap(result) ?? [])
     }
 

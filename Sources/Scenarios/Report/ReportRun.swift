@@ -10,6 +10,8 @@ package struct ReportRun: Sendable {
         package var status = "UNKNOWN"
         package var nanos = 0
         package var message: String?
+        /// A `testStepFinished` was read for it (a second one keeps the worse result).
+        var reported = false
     }
 
     /// One attempt of a scenario (`testCaseStarted`): retries add attempts.
@@ -58,6 +60,9 @@ package struct ReportRun: Sendable {
     package var gaps: [(file: String, count: Int)] = []
     /// Feature files that did not parse (`parseError`): file index, uri, line, message.
     package var parseErrors: [(file: Int, uri: String, line: Int, message: String)] = []
+    /// What the caller found wrong with the set of files (a shard missing or given twice, shards that split the suite
+    /// differently): the run cannot have passed, and every report says so (exit code, error, JUnit, HTML).
+    package var problems: [String] = []
     /// Every file's `testRunFinished` said success.
     package var success = true
     /// The run identities found (`testRunStarted.id`).
@@ -147,11 +152,17 @@ package struct ReportRun: Sendable {
         return result
     }
 
-    /// A result read off the steps, for Messages another tool wrote (no sut-launch record).
+    /// A result read off the steps, for Messages another tool wrote (no sut-launch record). An attempt without its
+    /// `testCaseFinished` is not run, whatever its steps say (as ``MessagesVerdict`` has it; `--rerun-failed` refuses it).
     static func derived(_ scenario: Scenario, _ attempt: Attempt) -> ScenarioResult {
         let pickle = Pickle(
             uri: scenario.uri, featureName: scenario.feature, ruleName: nil, name: scenario.name, line: scenario.line,
             scenarioLine: scenario.line, tags: scenario.tags, steps: [])
+        guard attempt.finished else {
+            var result = ScenarioResult.notRun(pickle)
+            result.message = "not run: its testCaseFinished is missing (the attempt never finished)"
+            return result
+        }
         let status = ReportRun.status(attempt.steps.map(\.status))
         let statusValue: ScenarioResult.Status =
             switch status {
@@ -174,13 +185,7 @@ package struct ReportRun: Sendable {
 
     /// A scenario's status from its steps' statuses, the worst as Cucumber ranks them: `failed`, `undefined`, `unknown`,
     /// then `notRun` for any skipped step (a step that did not run: never a pass), else `passed`.
-    static func status(_ steps: [String]) -> String {
-        if steps.contains(where: { ["FAILED", "AMBIGUOUS"].contains($0) }) { return "failed" }
-        if steps.contains("UNDEFINED") { return "undefined" }
-        if steps.contains(where: { ["UNKNOWN", "PENDING"].contains($0) }) { return "unknown" }
-        if steps.contains("SKIPPED") { return "notRun" }
-        return "passed"
-    }
+    static func status(_ steps: [String]) -> String { MessagesVerdict.status(steps) }
 
     /// The run's duration: the longest shard's (shards run at once), else read off the timestamps.
     package var seconds: Double {
@@ -194,14 +199,14 @@ package struct ReportRun: Sendable {
         if let failed = records.first(where: { $0.run.exitCode != 0 }) { return failed.run.exitCode }
         if !parseErrors.isEmpty { return ExitCode.invalidInput }
         // The files' own word is not taken over their results: a scenario that failed fails the run.
-        return incomplete.isEmpty && unstarted.isEmpty && missing.isEmpty && gaps.isEmpty && success
-            && !results.contains(where: \.failsTheRun) ? 0 : 1
+        return incompleteness.isEmpty && success && !results.contains(where: \.failsTheRun) ? 0 : 1
     }
 
-    /// Why the run (or a shard) ended early, and which files were cut short.
-    package var error: String? {
-        var reasons: [String] = []
-        for record in records { if let error = record.run.error, !reasons.contains(error) { reasons.append(error) } }
+    /// Why the run is not whole: the caller's ``problems``, files cut short, test cases that never started, results
+    /// missing, scenarios meant to run with no test case. Empty when whole; else the run failed (exit 1), and JUnit
+    /// holds an error entry and the HTML says INCOMPLETE (one verdict in every report, as `report`'s exit code).
+    package var incompleteness: [String] {
+        var reasons = problems
         for file in incomplete { reasons.append("incomplete: \(file) has no testRunFinished (the run was cut short)") }
         for (file, count) in unstarted {
             reasons.append("incomplete: \(file) has \(count) test case\(count == 1 ? "" : "s") that never started")
@@ -209,13 +214,23 @@ package struct ReportRun: Sendable {
         for (file, count) in gaps {
             reasons.append("incomplete: \(file) lacks \(count) of its results (their test cases are missing)")
         }
-        for broken in parseErrors where !reasons.contains(where: { $0.contains(broken.message) }) {
-            reasons.append("\(files[broken.file]): \(broken.uri):\(broken.line): does not parse: \(broken.message)")
-        }
         for scenario in missing.prefix(20) {
             reasons.append("not run: \(scenario.location) has no test case started in \(files[scenario.file])")
         }
         if missing.count > 20 { reasons.append("not run: \(missing.count - 20) more scenarios with no test case started") }
+        return reasons
+    }
+
+    /// Why the run (or a shard) ended early, and which files were cut short.
+    package var error: String? {
+        var reasons: [String] = []
+        for record in records { if let error = record.run.error, !reasons.contains(error) { reasons.append(error) } }
+        let whole = incompleteness
+        reasons += whole.filter { !$0.hasPrefix("not run: ") }
+        for broken in parseErrors where !reasons.contains(where: { $0.contains(broken.message) }) {
+            reasons.append("\(files[broken.file]): \(broken.uri):\(broken.line): does not parse: \(broken.message)")
+        }
+        reasons += whole.filter { $0.hasPrefix("not run: ") }
         return reasons.isEmpty ? nil : reasons.joined(separator: "\n")
     }
 }

@@ -98,6 +98,11 @@ package final class ScenarioReports: Sendable {
         return ReportPlaceholder.write(outputs.compactMap { output in output.path.map { (output.option, $0, output.format) } })
     }
 
+    /// Under `--shard`: what the partition was computed from, for `report`'s check that the shards agree.
+    package func setPartition(_ partition: String?) {
+        state.withLock { $0.run.partition = partition }
+    }
+
     /// `test --dry-run` and `--list`: the run launches nothing, and its record says so (``ReportRecord/Run/launchedNothing``).
     package func setLaunchedNothing() {
         state.withLock { $0.run.launchedNothing = true }
@@ -294,8 +299,19 @@ package final class ScenarioReports: Sendable {
 
 /// JUnit and the JSON report of a run read from its Messages (``ReportRun``).
 package enum RunReports {
+    /// A run that is not whole (``ReportRun/incompleteness``: a shard missing, a file cut short...) gets one `<error>`
+    /// entry saying why, so a JUnit reader (GitLab, Jenkins) never shows it green with the exit code 1.
     package static func junit(_ run: ReportRun, strict: Bool) -> String {
-        JUnitReport.render(run.results, totalSeconds: run.seconds, strict: strict)
+        var results = run.results
+        let reasons = run.incompleteness
+        if !reasons.isEmpty {
+            let pickle = Pickle(uri: "", featureName: "sut-launch", name: "incomplete run", line: 0, tags: [], steps: [])
+            var entry = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
+            entry.failedStep = "the run is not whole"
+            entry.message = reasons.joined(separator: "\n")
+            results.append(entry)
+        }
+        return JUnitReport.render(results, totalSeconds: run.seconds, strict: strict)
     }
 
     package static func json(_ run: ReportRun) -> String {

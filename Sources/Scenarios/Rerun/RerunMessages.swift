@@ -18,6 +18,10 @@ enum RerunMessages {
         var pickles: [String: (uri: String, line: Int, at: Int)] = [:]
         var pickleOrder: [String] = []
         var testCases: [String: String] = [:]
+        /// Per test case, its steps' ids: a step of a last attempt without a result is not a pass (``MessagesVerdict``).
+        var caseSteps: [String: [String]] = [:]
+        /// Per attempt, each step's result (the worse of two).
+        var stepResults: [String: [String: String]] = [:]
         var attempts: [String: (caseId: String, at: Int)] = [:]
         var finished: Set<String> = []
         var failedAttempts: Set<String> = []
@@ -59,7 +63,9 @@ enum RerunMessages {
     private static func failed(_ run: Run, file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
         var failedPickles: Set<String> = []
         for (caseId, attempt) in run.lastAttempt
-        where (run.failedAttempts.contains(attempt) && !run.quarantinedAttempts.contains(attempt))
+        where
+            ((run.failedAttempts.contains(attempt) || stepsFail(run, caseId: caseId, attempt: attempt))
+            && !run.quarantinedAttempts.contains(attempt))
             || run.flakyFailures.contains(attempt)
         {
             if let pickleId = run.testCases[caseId] { failedPickles.insert(pickleId) }
@@ -73,6 +79,13 @@ enum RerunMessages {
             }
         }
         return entries
+    }
+
+    /// The attempt's steps by ``MessagesVerdict``, as `report` reads them: any status but passed (a step without a
+    /// result, or a FAILED among two results) makes it a scenario to rerun.
+    private static func stepsFail(_ run: Run, caseId: String, attempt: String) -> Bool {
+        let results = run.stepResults[attempt] ?? [:]
+        return MessagesVerdict.status((run.caseSteps[caseId] ?? []).map { results[$0] }) != "passed"
     }
 
     /// Takes what one envelope says about pickles, test cases, attempts and their steps' results.
@@ -91,6 +104,7 @@ enum RerunMessages {
                 throw RerunFile.Problem(file, line, "a testCase without an id or a pickleId naming an earlier pickle")
             }
             run.testCases[id] = pickleId
+            run.caseSteps[id] = (testCase["testSteps"]?.elements ?? []).compactMap { $0["id"]?.string }
         } else if let started = node["testCaseStarted"] {
             guard let id = started["id"]?.string, let caseId = started["testCaseId"]?.string, run.testCases[caseId] != nil else {
                 throw RerunFile.Problem(file, line, "a testCaseStarted without an id or a testCaseId naming an earlier testCase")
@@ -103,6 +117,10 @@ enum RerunMessages {
                 throw RerunFile.Problem(file, line, "a testStepFinished without a status or a testCaseStartedId naming an attempt")
             }
             if failing.contains(status) { run.failedAttempts.insert(attempt) }
+            if let step = finished["testStepId"]?.string {
+                let earlier = run.stepResults[attempt]?[step]
+                run.stepResults[attempt, default: [:]][step] = earlier.map { MessagesVerdict.worse($0, status) } ?? status
+            }
         } else if let attachment = node["attachment"], let attempt = attachment["testCaseStartedId"]?.string {
             switch attachment["mediaType"]?.string {
             case "application/vnd.sut-launch.quarantine": run.quarantinedAttempts.insert(attempt)

@@ -44,6 +44,31 @@ extension ScenarioLint {
         return total
     }
 
+    /// The most bytes one pickle's texts may take in Messages, JSON escapes counted: its `pickle` envelope is one line,
+    /// which `sut-launch report` reads up to ``MessagesReader/lineLimit`` (64 MiB), and the scenario's record repeats
+    /// its step texts. An Outline row that fills a doc string with a long value makes one such line.
+    package static let pickleBytesLimit = 24 << 20
+
+    /// Why one of `pickles` is refused (its Messages line would be over what `report` reads), naming it; or nil.
+    static func pickleProblem(_ pickles: [Pickle]) -> (line: Int, message: String)? {
+        for pickle in pickles {
+            var total = 0
+            for step in pickle.steps {
+                total += escapedBytes(step.text) + (step.docString.map { escapedBytes($0.content) } ?? 0)
+                for row in step.dataTable?.rows ?? [] { for cell in row { total += escapedBytes(cell) } }
+                guard total <= pickleBytesLimit else {
+                    return (
+                        pickle.line,
+                        "scenario \"\(String(pickle.name.prefix(60)).escapingControlCharacters())\" would take over "
+                            + "\(ByteSize.text(pickleBytesLimit)) in one Cucumber Messages line (its steps' texts, JSON escapes counted), "
+                            + "past what its reports can be read back from: keep large texts in fixture files (Given the files from \"DIR\")"
+                    )
+                }
+            }
+        }
+        return nil
+    }
+
     /// Why a file whose text and pickles take `bytes` in Messages, after `before` taken by the files read before it,
     /// makes the run's reports too large to read back; nil when it does not. Said once, for the first such file.
     static func expansionProblem(bytes: Int, before: Int) -> String? {

@@ -64,6 +64,7 @@ package enum ScenarioLint {
                     messagesBytes = messagesBytesLimit + 1
                     throw GherkinError(file: path, problem)
                 }
+                if let (line, problem) = pickleProblem(compiled) { throw GherkinError(file: path, line: line, problem) }
                 messagesBytes += bytes
                 sources.append(Source(uri: path, text: text, document: .success((document, compiled))))
                 // Cucumber accepts a file without scenarios; nothing would run from it, which is almost never what its

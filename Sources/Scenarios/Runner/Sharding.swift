@@ -56,6 +56,31 @@ package enum Sharding {
     /// Timings built in code (not read from a file) kept in the range a file's are.
     private static func clamp(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), maxSeconds) : maxSeconds }
 
+    /// What a shard's partition was computed from, which every shard of one run must share (``ReportRecord/Run/partition``):
+    /// `N:DIGEST`, the number of scenarios split and 16 hex digits of FNV-1a over each one's `uri:line` and the shard it
+    /// goes to. Shards of different suites (paths, tags, a checkout), different `--shard-timings` files, or different
+    /// counts give different digests: `report` refuses to call their merge whole (scenarios on no shard, or on two).
+    package static func partition(_ sorted: [Pickle], count: Int, timings: [String: Double]?) -> String {
+        var shardOf = [Int](repeating: 0, count: sorted.count)
+        if let timings {
+            var place: [Pickle: Int] = [:]
+            for (offset, pickle) in sorted.enumerated() { place[pickle] = offset }
+            for (share, pickles) in balanced(sorted, timings: timings, shards: count).enumerated() {
+                for pickle in pickles { if let offset = place[pickle] { shardOf[offset] = share + 1 } }
+            }
+        } else if count > 0 {
+            for offset in sorted.indices { shardOf[offset] = offset % count + 1 }
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for (offset, pickle) in sorted.enumerated() {
+            for byte in "\(pickle.location)\t\(shardOf[offset])/\(count)\n".utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return "\(sorted.count):" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// The order shards are cut from: the bytes of the path, then the line, then the bytes of the name. A total
     /// order on what every machine sees alike: Swift's `<` on Strings holds `café` in NFC and NFD equal, which
     /// left their order to the order of the arguments, and two machines could run one scenario twice.

@@ -41,7 +41,12 @@ package enum HTMLReport {
             page.raw(",\"error\":")
             page.quoted(error)
         }
-        if !run.incomplete.isEmpty { page.raw(",\"incomplete\":true") }
+        // Why the run is not whole, for the verdict line (a file cut short, a shard missing...): one verdict everywhere.
+        if let reason = run.incompleteness.first {
+            let shown = run.incomplete.isEmpty ? reason : "cut short"
+            page.raw(",\"incomplete\":")
+            page.quoted(String(shown.prefix(300)) + (run.incompleteness.count > 1 ? "; …" : ""))
+        }
         page.raw("}")
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `sut-launch report` and `test --rerun-failed` read one Messages file one way (the fifth attack): a step with two
+/// results is the worse of them in both, a step with no result is not a pass in both, and an attempt without
+/// `testCaseFinished` is never passed (report: not run; --rerun-failed refuses the file), with sut-launch's own
+/// records or without them (another Cucumber tool's file).
+@Suite struct ReportReadsOneWayEndToEndTests {
+    typealias Envelope = [String: Any]
+
+    /// `g.feature` run once: its Messages as envelopes, with and without sut-launch's attachments.
+    static func messages(_ directory: URL) throws -> (own: [Envelope], stripped: [Envelope]) {
+        _ = try CLI.write("Feature: G\n  Scenario: a\n    When I run \"true\"\n    Then the exit code is 0\n", "g.feature", in: directory)
+        let ran = try CLI.run(["test", "-q", "--messages", "g.ndjson", "g.feature"], cwd: directory)
+        #expect(ran.status == 0, "\(ran.stderr)")
+        let own = try ReportCompletenessEndToEndTests.envelopes(directory, "g.ndjson")
+        let stripped = own.filter { ($0["attachment"] as? Envelope)?["fileName"] == nil }
+        return (own, stripped)
+    }
+
+    /// The testStepFinished envelopes, in order.
+    static func stepResults(_ envelopes: [Envelope]) -> [Int] {
+        envelopes.indices.filter { envelopes[$0]["testStepFinished"] != nil }
+    }
+
+    /// Report's exit and whether --rerun-failed selects the scenario, for one file.
+    static func verdicts(_ envelopes: [Envelope], _ name: String, in directory: URL) throws -> (
+        report: Int32, rerun: Bool, rerunStatus: Int32
+    ) {
+        try ReportCompletenessEndToEndTests.write(envelopes, name, in: directory)
+        let report = try CLI.run(["report", "--json", "\(name).json", name], cwd: directory)
+        let rerun = try CLI.run(["test", "--list", "--rerun-failed", name, "g.feature"], cwd: directory)
+        return (report.status, rerun.stdout.contains("g.feature:2"), rerun.status)
+    }
+
+    @Test func aStepWithTwoResultsIsTheWorseInBoth() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (own, stripped) = try Self.messages(directory)
+        for (name, file) in [("own2.ndjson", own), ("g2.ndjson", stripped)] {
+            var edited = file
+            let second = Self.stepResults(edited)[1]
+            // The same step's result, FAILED, before its PASSED one.
+            let failed = ReportCompletenessEndToEndTests.edit(edited[second], "testStepFinished") { finished in
+                var result = finished["testStepResult"] as? Envelope ?? [:]
+                result["status"] = "FAILED"
+                result["message"] = "boom"
+                finished["testStepResult"] = result
+            }
+            edited.insert(failed, at: second)
+            let (report, rerun, _) = try Self.verdicts(edited, name, in: directory)
+            #expect(report == 1, "\(name): report exit \(report)")
+            #expect(rerun, "\(name): --rerun-failed did not select the scenario")
+        }
+    }
+
+    @Test func aStepWithNoResultIsNotAPassInBoth() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, stripped) = try Self.messages(directory)
+        var withoutResult = stripped
+        withoutResult.remove(at: Self.stepResults(stripped)[1])
+        let (report, rerun, _) = try Self.verdicts(withoutResult, "g1.ndjson", in: directory)
+        #expect(report == 1 && rerun, "report \(report), rerun selects: \(rerun)")
+        // Its testStepStarted gone too.
+        let started = withoutResult.lastIndex { $0["testStepStarted"] != nil }
+        if let started { withoutResult.remove(at: started) }
+        let (report3, rerun3, _) = try Self.verdicts(withoutResult, "g3.ndjson", in: directory)
+        #expect(report3 == 1 && rerun3, "report \(report3), rerun selects: \(rerun3)")
+    }
+
+    @Test func anAttemptThatNeverFinishedIsNotPassed() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (own, stripped) = try Self.messages(directory)
+        for (name, file) in [("own6.ndjson", own), ("v6.ndjson", stripped)] {
+            let unfinished = file.filter { $0["testCaseFinished"] == nil }
+            let (report, rerun, rerunStatus) = try Self.verdicts(unfinished, name, in: directory)
+            #expect(report == 1, "\(name): report exit \(report)")
+            #expect(!rerun && rerunStatus == 2, "\(name): --rerun-failed took the file (exit \(rerunStatus))")
+            let json = try ReportGapsEndToEndTests.text(directory, "\(name).json")
+            #expect(json.contains("\"notRun\":1") || json.contains("never finished"), "\(json)")
+        }
+    }
+}
