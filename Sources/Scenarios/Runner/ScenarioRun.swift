@@ -80,6 +80,8 @@ final class ScenarioRun {
     var trail: [String] = []
     /// Snapshot names compared so far (a `${NAME}` one is known only now): a second use is refused, as at load.
     var snapshotNames: Set<String> = []
+    /// What a passing step did that the reports must say (`snapshot written: PATH`): added to its trail line.
+    var stepNote: String?
 
     /// One command or launch: what ran, where, with what it added to the environment.
     struct Launch {
