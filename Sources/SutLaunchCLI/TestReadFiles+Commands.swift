@@ -67,7 +67,8 @@ extension TestReadFiles {
             guard inside || FileSystem.isBelow(path, dir) else { continue }
             throw UsageError(
                 "\(artifacts.spelling) \(artifacts.path.escapingControlCharacters()) "
-                    + (inside ? "is inside" : "holds") + " \(input.path.escapingControlCharacters()) (\(input.origin.escapingControlCharacters())), "
+                    + (inside ? "is inside" : "holds")
+                    + " \(input.path.escapingControlCharacters()) (\(input.origin.escapingControlCharacters())), "
                     + "which the run reads: "
                     + (inside ? "the next run would read what failed scenarios left there" : "artefacts would be written among its inputs")
                     + "; give the artefacts a directory of their own, outside the suite's inputs")

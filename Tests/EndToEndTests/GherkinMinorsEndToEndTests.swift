@@ -42,16 +42,22 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try CLI.write(Self.passing, "p.feature", in: directory)
         // stdout a pipe (a file at /dev/stdout is refused as a link already).
-        let piped = try CLI.output(of: ["sh", "-c", "\"$0\" test --messages /dev/stdout \"$1\" 2>&1; echo \"exit $?\"", CLI.sutLaunch, feature])
+        let piped = try CLI.output(of: [
+            "sh", "-c", "\"$0\" test --messages /dev/stdout \"$1\" 2>&1; echo \"exit $?\"", CLI.sutLaunch, feature,
+        ])
         #expect(piped.contains("--messages /dev/stdout is where the console writes (stdout)"), "\(piped)")
         #expect(piped.hasSuffix("exit 2\n") && !piped.contains("{\"meta\""), "\(piped)")
         // The way out the message gives: the report on descriptor 3, the console on stderr.
         let console = directory.appendingPathComponent("console.txt").path
-        let moved = try CLI.output(of: ["sh", "-c", "\"$0\" test --messages /dev/fd/3 \"$1\" 3>&1 1>\"$2\" 2>&1", CLI.sutLaunch, feature, console])
+        let moved = try CLI.output(of: [
+            "sh", "-c", "\"$0\" test --messages /dev/fd/3 \"$1\" 3>&1 1>\"$2\" 2>&1", CLI.sutLaunch, feature, console,
+        ])
         #expect(moved.hasPrefix("{\"meta\""), "\(moved.prefix(200))")
         #expect(try String(contentsOfFile: console, encoding: .utf8).contains("1 scenario: 1 passed"))
         // /dev/null for both stays allowed.
-        let null = try CLI.output(of: ["sh", "-c", "\"$0\" test -q --junit /dev/null \"$1\" >/dev/null 2>&1; echo $?", CLI.sutLaunch, feature])
+        let null = try CLI.output(of: [
+            "sh", "-c", "\"$0\" test -q --junit /dev/null \"$1\" >/dev/null 2>&1; echo $?", CLI.sutLaunch, feature,
+        ])
         #expect(null.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(null)")
     }
 

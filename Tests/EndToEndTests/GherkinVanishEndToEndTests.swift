@@ -6,7 +6,8 @@ import Testing
 /// `--artifacts` inside a fixture directory, a `--quarantine` name several scenarios share, zero shard timings and
 /// a step-file pattern a built-in step shadows.
 @Suite struct GherkinVanishEndToEndTests {
-    private static let snapshotFeature = "Feature: A\n  Scenario: s\n    When I run \"echo hello\"\n    Then the output matches the snapshot \"o\"\n"
+    private static let snapshotFeature =
+        "Feature: A\n  Scenario: s\n    When I run \"echo hello\"\n    Then the output matches the snapshot \"o\"\n"
 
     /// r5b-14: Jenkins (no `CI`), Bazel and the other CIs sut-launch knows refuse `SUT_UPDATE_SNAPSHOTS=1` and
     /// `--update-snapshots`: the differing snapshot fails and stays as it was.
@@ -145,8 +146,12 @@ import Testing
     @Test func aQuarantineNameSeveralScenariosShareIsRefused() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.write("Feature: Flaky area\n  Scenario: login works\n    When I run \"false\"\n    Then the exit code is 0\n", "a.feature", in: directory)
-        _ = try CLI.write("Feature: Payments\n  Scenario: login works\n    When I run \"false\"\n    Then the exit code is 0\n", "b.feature", in: directory)
+        _ = try CLI.write(
+            "Feature: Flaky area\n  Scenario: login works\n    When I run \"false\"\n    Then the exit code is 0\n", "a.feature",
+            in: directory)
+        _ = try CLI.write(
+            "Feature: Payments\n  Scenario: login works\n    When I run \"false\"\n    Then the exit code is 0\n", "b.feature",
+            in: directory)
         _ = try CLI.write("login works\n", "q.txt", in: directory)
         let result = try CLI.run(["test", "--quarantine", "q.txt", "."], cwd: directory)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")

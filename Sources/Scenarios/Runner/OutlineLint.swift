@@ -70,7 +70,8 @@ enum OutlineLint {
                 warnings.append(
                     "\(file):\(examples.table?.line ?? examples.line): column\(unused.count == 1 ? "" : "s") "
                         + unused.prefix(5).map { "\"\($0.prefix(30).escapingControlCharacters())\"" }.joined(separator: ", ")
-                        + " of \(examples.keyword) \"\(examples.name.prefix(40).escapingControlCharacters())\" fill\(unused.count == 1 ? "s" : "") no <placeholder> of the outline")
+                        + " of \(examples.keyword) \"\(examples.name.prefix(40).escapingControlCharacters())\" fill\(unused.count == 1 ? "s" : "") no <placeholder> of the outline"
+                )
             }
             if examples.rows.isEmpty {
                 warnings.append(

@@ -34,7 +34,7 @@ package enum Sharding {
         let used = max(0, min(shards, pickles.count))
         guard used > 0 else { return [] }
         let known = pickles.compactMap { seconds($0, in: timings) }.map(clamp).sorted()
-        let median = known.isEmpty ? 1 : known[known.count / 2]  // at least floorSeconds (clamped)
+        let median = known.isEmpty ? 1 : known[known.count / 2] // at least floorSeconds (clamped)
         let weighted = pickles.enumerated().map {
             (offset: $0.offset, pickle: $0.element, seconds: seconds($0.element, in: timings).map(clamp) ?? median)
         }

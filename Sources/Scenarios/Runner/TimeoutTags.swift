@@ -47,7 +47,9 @@ enum TimeoutTags {
         }
         let key = tag[..<separator].lowercased()
         let value = tag[tag.index(after: separator)...]
-        if key == "@timeout" || Suggestion.editDistance(key, "@timeout") <= 2 { return (ScenarioLint.timeoutTag + value, "sets no timeout") }
+        if key == "@timeout" || Suggestion.editDistance(key, "@timeout") <= 2 {
+            return (ScenarioLint.timeoutTag + value, "sets no timeout")
+        }
         if key == "@retry" || key == "@retries" || Suggestion.editDistance(key, "@retries") <= 2 {
             return (ScenarioRunner.retriesTag + value, "sets no retries")
         }

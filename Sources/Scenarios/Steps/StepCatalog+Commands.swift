@@ -112,7 +112,9 @@ extension StepCatalog {
             // A directory is not a file: `exists` fails on one (a step that names a directory checks a file nobody
             // wrote), and `does not exist` does too (something is there).
             if kind == .directory {
-                throw StepFailure("expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it is a directory, not a file")
+                throw StepFailure(
+                    "expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it is a directory, not a file"
+                )
             }
             let exists = kind != nil
             if exists != (captures[1] == "exists") {
