@@ -52,6 +52,8 @@ enum OutlineLint {
                 }
             }
             scan(scenario.name, line: scenario.line, strict: false)
+            // A value may hold a later column's placeholder (Cucumber fills column after column): that column is used.
+            for row in examples.rows { for cell in row.cells { used.formUnion(placeholders(cell).filter(header.contains)) } }
             for step in scenario.steps {
                 scan(step.text, line: step.line, strict: true)
                 if let table = step.dataTable {
