@@ -150,8 +150,8 @@ private func seen(_ server: MockServer) -> String {
 
 /// Asserts `text` matches the snapshot `name`, stored beside the test file in
 /// `__snapshots__/TEST-FILE-NAME/NAME.txt` (trycmd's `[..]` and `...` allowed in it). A missing or different
-/// snapshot fails with a diff; `SUT_UPDATE_SNAPSHOTS=1` writes what the test saw instead, except when `CI` is
-/// set (the same rules as `sut-launch test --update-snapshots`).
+/// snapshot fails with a diff; `SUT_UPDATE_SNAPSHOTS=1` writes what the test saw instead, except on a CI (`CI`,
+/// `JENKINS_URL`, `TEST_SRCDIR`... set: the same rules as `sut-launch test --update-snapshots`).
 public func assertSnapshot(
     of text: String, named name: String,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -160,9 +160,10 @@ public func assertSnapshot(
         recordAutomationIssue(problem, fileID: fileID, filePath: filePath, line: line, column: column)
         return
     }
+    var written: String?
     if let failure = Snapshots.check(
         Array(text.utf8), named: name, featureFile: "\(filePath)", update: false, environment: ProcessEnvironment.current,
-        updateCommand: "SUT_UPDATE_SNAPSHOTS=1 swift test")
+        updateCommand: "SUT_UPDATE_SNAPSHOTS=1 swift test", written: &written)
     {
         recordAutomationIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
     }

@@ -149,6 +149,7 @@ package enum CheckCommand {
         sources += read
         var problems =
             loadProblems + ScenarioLint.undefinedSteps(pickles, userSteps: userSteps)
+            + ScenarioLint.ambiguousSteps(pickles, userSteps: userSteps)
             + StepVariables.problems(pickles, defines: variables.defines, environment: variables.environment)
         // What the run would find in the suite's own inputs before launching: stub files, fixture directories, a
         // program's path (--dry-run also checks PATH and -D PROGRAM, which belong to the run).

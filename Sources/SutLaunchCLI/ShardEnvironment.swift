@@ -135,6 +135,11 @@ enum ShardEnvironment {
                     throw UsageError("\(auto.spelling) auto: cannot touch TEST_SHARD_STATUS_FILE \(status): \(problem)")
                 }
             }
+            if options.junitPath == nil, let xml = environment["XML_OUTPUT_FILE"], xml.isEmpty {
+                // Bazel always names a file: an empty value would have the run write no JUnit without a word.
+                throw UsageError(
+                    "\(auto.spelling) auto: XML_OUTPUT_FILE is set and empty, so no JUnit would be written; unset it, or pass --junit FILE")
+            }
             if options.junitPath == nil, let xml = environment["XML_OUTPUT_FILE"], !xml.isEmpty {
                 if let problem = OutputFile.problem(xml) {
                     throw UsageError("\(auto.spelling) auto: cannot write JUnit to XML_OUTPUT_FILE \(xml): \(problem)")

@@ -132,7 +132,8 @@ package enum ShellIntegration {
         ]
         page += codes.map { ".TP\n.B \($0.0)\n\($0.1)\n" }.joined()
         page += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nno colour and no live progress line (also TERM=dumb)\n"
-        page += ".TP\n.B CI\nsnapshots are never written\n.TP\n.B SUT_UPDATE_SNAPSHOTS\n1 writes the snapshots a run compares\n"
+        page +=
+            ".TP\n.B CI\nsnapshots are never written (nor with any other CI variable sut-launch knows)\n.TP\n.B SUT_UPDATE_SNAPSHOTS\n1 writes the snapshots a run compares\n"
         page += ".TP\n.B GITHUB_STEP_SUMMARY\nwith \\-\\-format github, a Markdown summary is appended there\n"
         page += ".SH SEE ALSO\nThe README of the sut\\-launch package.\n"
         return page

@@ -21,7 +21,7 @@ extension TestCommand {
             let bytes = try read(file)
             do {
                 let entries = try RerunFile.quarantineEntries(bytes, file: file.path)
-                scenario.quarantine.locations = try RerunFile.resolve(entries, in: pickles, file: file.path)
+                scenario.quarantine.locations = try RerunFile.resolve(entries, in: pickles, file: file.path, uniqueNames: true)
             } catch {
                 throw UsageError(.badListFile(file.spelling, problem: error.description))
             }

@@ -166,6 +166,7 @@ package enum TestCommand {
         }
         reports.setHooks(scenario.hooks)
         problems += StepVariables.problems(pickles, defines: scenario.defines, environment: environment)
+        problems += ScenarioLint.ambiguousSteps(pickles, userSteps: userSteps)
         scenario.userSteps = userSteps
         reports.setUserSteps(userSteps)
         if !problems.isEmpty {

@@ -71,7 +71,7 @@ package enum TestOption: CommandOption {
         case .messages: TestReportOptions.messagesSpec
         case .updateSnapshots:
             OptionSpec(
-                "--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never when CI is set)")
+                "--update-snapshots", help: "write the snapshots the run compares (also SUT_UPDATE_SNAPSHOTS=1; never on a CI)")
         case .artifacts:
             OptionSpec("--artifacts", value: "DIR", help: "failed scenarios leave outputs, commands, journal and their directory in DIR")
         case .list: OptionSpec("--list", help: "list the selected scenarios, run nothing")

@@ -16,7 +16,13 @@ extension TestReadFiles {
                 throw UsageError(.wouldOverwrite(output: output.origin, input: command.origin))
             }
         }
-        try checkArtifacts(options)
+        let found = found(
+            featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, pickles: pickles,
+            environment: environment)
+        try checkArtifacts(
+            options,
+            inputs: commandLine(options).map { ($0.path, $0.origin) } + commands
+                + found.map { ($0.path, $0.origin) })
         guard let coverage = options.coverage.directory else { return }
         // DIR is coverage's: it clears its reports and data as it starts and writes lcov.info, coverage.xml,
         // summary.txt and merged.profdata there at the end (a JUnit at cov/coverage.xml was replaced by Cobertura).
@@ -30,10 +36,7 @@ extension TestReadFiles {
         }
         var inputs = commandLine(options).map { (path: $0.path, origin: $0.origin, tree: false) }
         inputs += commands.map { ($0.path, $0.origin, false) }
-        for found in found(
-            featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, pickles: pickles,
-            environment: environment)
-        {
+        for found in found {
             inputs.append((found.path, found.origin, FileSystem.isDirectory(found.path)))
         }
         // A feature file's directory is where its step files and snapshots are found: DIR may not be it or hold it
@@ -46,7 +49,10 @@ extension TestReadFiles {
 
     /// `--artifacts DIR` in a directory the run reads features from: a failed scenario's copy of its directory (its
     /// program's files, a `.feature` or `.steps.json` among them) became part of the next run's suite, hooks included.
-    static func checkArtifacts(_ options: TestOptions) throws(UsageError) {
+    /// The same inside (or holding) any other input the run reads: a fixture directory (`Given the files from`) copied
+    /// the last run's artefacts into the next run's scenario, one level deeper each time; a stub directory, a step
+    /// file or a script a step runs.
+    static func checkArtifacts(_ options: TestOptions, inputs: [(path: String, origin: String)]) throws(UsageError) {
         guard let artifacts = options.artifacts, let dir = FileSystem.resolvedPath(artifacts.path) else { return }
         for operand in options.featurePaths where FileSystem.isDirectory(operand) {
             guard let tree = FileSystem.resolvedPath(operand), dir == tree || FileSystem.isBelow(dir, tree) else {
@@ -56,6 +62,18 @@ extension TestReadFiles {
                 "\(artifacts.spelling) \(artifacts.path.escapingControlCharacters()) is inside \(operand.escapingControlCharacters()), which "
                     + "the run reads features and step files from: the next run would load what failed scenarios left there; "
                     + "give the artefacts a directory outside the features")
+        }
+        for input in inputs {
+            guard let path = FileSystem.resolvedPath(input.path) else { continue }
+            let inside = FileSystem.isDirectory(path) && (dir == path || FileSystem.isBelow(dir, path))
+            guard inside || FileSystem.isBelow(path, dir) else { continue }
+            throw UsageError(
+                "\(artifacts.spelling) \(artifacts.path.escapingControlCharacters()) "
+                    + (inside ? "is inside" : "holds")
+                    + " \(input.path.escapingControlCharacters()) (\(input.origin.escapingControlCharacters())), "
+                    + "which the run reads: "
+                    + (inside ? "the next run would read what failed scenarios left there" : "artefacts would be written among its inputs")
+                    + "; give the artefacts a directory of their own, outside the suite's inputs")
         }
     }
 

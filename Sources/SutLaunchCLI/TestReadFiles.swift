@@ -31,6 +31,7 @@ enum TestReadFiles {
             outputs.append((summary, "GITHUB_STEP_SUMMARY \(summary)"))
         }
         guard !outputs.isEmpty else { return }
+        try checkStandardOutput(outputs)
         let named = commandLine(options)
         for output in outputs {
             // `--write-rerun` may name the `--rerun-failed` file: it is read before the run and written after it.
@@ -61,6 +62,17 @@ enum TestReadFiles {
                 guard let id = identity(file), let (output, _) = existing.first(where: { $0.1 == id }) else { continue }
                 throw UsageError(.wouldOverwrite(output: output.origin, input: "\(file) (\(input.origin))"))
             }
+        }
+    }
+
+    /// A report on the file or pipe the console writes to (`--messages /dev/stdout` with stdout a pipe): its lines and
+    /// the report's would interleave and neither could be read back. `/dev/null` for both is fine.
+    static func checkStandardOutput(_ outputs: [(path: String, origin: String)]) throws(UsageError) {
+        guard let console = identity("/dev/stdout"), console != identity("/dev/null") else { return }
+        for output in outputs where identity(output.path) == console {
+            throw UsageError(
+                "\(output.origin.escapingControlCharacters()) is where the console writes (stdout): its lines would mix with the "
+                    + "report; write the report to a file, or move the console away: --messages /dev/fd/3 3>&1 1>&2")
         }
     }
 

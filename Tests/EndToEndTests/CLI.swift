@@ -29,7 +29,11 @@ enum CLI {
 
     static func isCIVariable(_ name: String) -> Bool {
         let prefixes = ["CI_", "GITHUB_", "GITLAB_", "BUILDKITE", "CIRCLE", "TEST_SHARD_", "RUNNER_"]
-        let names: Set = ["CI", "CIRCLECI", "JOB_COMPLETION_INDEX", "TEST_TOTAL_SHARDS", "XML_OUTPUT_FILE", "TF_BUILD", "JENKINS_URL"]
+        let names: Set = [
+            "CI", "CIRCLECI", "JOB_COMPLETION_INDEX", "TEST_TOTAL_SHARDS", "XML_OUTPUT_FILE", "TF_BUILD", "JENKINS_URL", "JENKINS_HOME",
+            "BUILD_TAG", "TEST_SRCDIR", "TEST_TMPDIR", "TEST_TARGET", "TEAMCITY_VERSION", "TRAVIS", "APPVEYOR", "BITBUCKET_BUILD_NUMBER",
+            "DRONE", "CODEBUILD_BUILD_ID",
+        ]
         return names.contains(name) || prefixes.contains { name.hasPrefix($0) }
     }
 

@@ -197,10 +197,12 @@ package enum RunIdentity {
         ("circleci", "CIRCLE_WORKFLOW_ID"), ("jenkins", "BUILD_TAG"),
     ]
 
-    /// Why `value` cannot identify a run (empty, over ``limit`` bytes, a control character, a line or paragraph
+    /// Why `value` cannot identify a run (empty or blank, a space at either end, over ``limit`` bytes, a control character, a line or paragraph
     /// separator, a bidirectional override), or nil when it can.
     package static func problem(_ value: String) -> String? {
         if value.isEmpty { return "it is empty" }
+        if value.allSatisfy(\.isWhitespace) { return "it is only spaces" }
+        if value.first?.isWhitespace == true || value.last?.isWhitespace == true { return "it starts or ends with a space" }
         if value.utf8.count > limit { return "it is \(value.utf8.count) bytes (the limit is \(limit))" }
         if let bad = value.unicodeScalars.first(where: { String($0).escapingControlCharacters() != String($0) }) {
             return "it holds the control character U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)

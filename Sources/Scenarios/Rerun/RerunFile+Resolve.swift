@@ -3,8 +3,11 @@ import AutomationSupport
 extension RerunFile {
     /// The loaded scenarios the entries name, as their ``Pickle/location``s.
     /// - Throws: ``Problem`` naming the first entry that names a file outside the features of this run, a line where no
-    ///   scenario or Examples row starts, or a name no scenario has.
-    package static func resolve(_ entries: [Entry], in pickles: [Pickle], file: String) throws(Problem) -> Set<String> {
+    ///   scenario or Examples row starts, or a name no scenario has; with `uniqueNames` (`--quarantine`), a name
+    ///   that more than one scenario has (outside one outline's rows): the entry would quarantine more than meant.
+    package static func resolve(
+        _ entries: [Entry], in pickles: [Pickle], file: String, uniqueNames: Bool = false
+    ) throws(Problem) -> Set<String> {
         var byFile: [String: [Pickle]] = [:]
         for pickle in pickles { byFile[FileSystem.realPath(pickle.uri) ?? pickle.uri, default: []].append(pickle) }
         var locations: Set<String> = []
@@ -34,10 +37,24 @@ extension RerunFile {
                         "no scenario \"\(scenario.prefix(120).escapingControlCharacters())\" in feature \"\(feature.prefix(80).escapingControlCharacters())\""
                     )
                 }
+                if uniqueNames, let problem = ambiguity(scenario, matched) { throw Problem(file, at, problem) }
                 for pickle in matched { locations.insert(pickle.location) }
             }
         }
         return locations
+    }
+
+    /// Why a name that several scenarios have (not only one outline's rows) cannot be an entry, or nil.
+    static func ambiguity(_ name: String, _ matched: [Pickle]) -> String? {
+        var scenarios: [String] = []
+        var seen: Set<String> = []
+        for pickle in matched where seen.insert("\(pickle.uri):\(pickle.scenarioLine)").inserted {
+            scenarios.append("\(pickle.uri):\(pickle.scenarioLine)".escapingControlCharacters())
+        }
+        guard scenarios.count > 1 else { return nil }
+        return "\(scenarios.count) scenarios are named \"\(name.prefix(120).escapingControlCharacters())\" ("
+            + scenarios.prefix(5).joined(separator: ", ") + (scenarios.count > 5 ? ", …" : "")
+            + "); name the one meant by FILE.feature:LINE"
     }
 
     /// A `--quarantine` file: per line, `path:line` or `path:line:line` (a path ending in `.feature`) or a scenario's

@@ -48,8 +48,9 @@ package enum ScenarioLint {
                 let document = try GherkinParser.parse(text, uri: path)
                 // What Cucumber accepts but the author likely did not mean: said, never fatal (files stay portable).
                 let compiled = Pickle.compile(document)
+                let outlines = OutlineLint.check(document)
                 if printingWarnings {
-                    for warning in document.warnings + TimeoutTags.warnings(compiled) {
+                    for warning in document.warnings + outlines.warnings + TimeoutTags.warnings(compiled) {
                         // Console.line keeps line breaks: a LF in the file's name must not start a line of its own.
                         let shown = warning.hasPrefix(path) ? path.escapingControlCharacters() + warning.dropFirst(path.count) : warning
                         Console.line("warning: " + shown)
@@ -70,6 +71,7 @@ package enum ScenarioLint {
                 // Cucumber accepts a file without scenarios; nothing would run from it, which is almost never what its
                 // author meant (CR line endings, a misspelt keyword): `check` and `test` both refuse it (exit 3).
                 if compiled.isEmpty { problems.append("\(path): no scenarios: " + whyEmpty(document, text: text)) }
+                problems += outlines.problems
                 problems += stepProblems(compiled)
                 problems += snapshotCollisions(compiled)
                 problems += terminalStderrProblems(compiled)

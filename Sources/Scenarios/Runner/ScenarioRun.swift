@@ -10,27 +10,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Why a step did not pass: an assertion that failed, or something that kept the scenario from running.
-package struct StepFailure: Error, Sendable, CustomStringConvertible {
-    /// Failure or error, as JUnit reports them.
-    package enum Kind: String, Sendable {
-        /// An expectation did not hold (JUnit `<failure>`).
-        case failure
-        /// The scenario could not run: undefined step, program not found (JUnit `<error>`).
-        case error
-    }
-    /// Failure or error.
-    package var kind: Kind
-    /// What went wrong, for the report.
-    package var message: String
-    /// A step failure of this kind saying `message`.
-    package init(_ message: String, kind: Kind = .failure) {
-        self.kind = kind
-        self.message = message
-    }
-    package var description: String { message }
-}
-
 /// The state of one scenario while it runs: what the Given steps set up, the program, the mock server.
 final class ScenarioRun {
     let pickle: Pickle
@@ -82,6 +61,8 @@ final class ScenarioRun {
     var snapshotNames: Set<String> = []
     /// Request counts and absences waiting for the programs to end (``OpenRequestCheck``).
     var openChecks: [OpenRequestCheck] = []
+    /// What a passing step did that the reports must say (`snapshot written: PATH`): added to its trail line.
+    var stepNote: String?
 
     /// One command or launch: what ran, where, with what it added to the environment.
     struct Launch {

@@ -359,6 +359,7 @@ package enum ScenarioRunner {
             }
             do {
                 run.stepTakesWithin = false
+                run.stepNote = nil
                 if let (definition, captures) = StepCatalog.find(step.text) {
                     run.stepTakesWithin = definition.source.contains(" within (")
                     // Every built-in step's values are expanded here, in one place (StepValue), never by the step.
@@ -371,7 +372,7 @@ package enum ScenarioRunner {
                         try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
                     }
                 }
-                trail.append("✓ \(label)")
+                trail.append("✓ \(label)" + (run.stepNote.map { " (\($0))" } ?? ""))
             } catch {
                 failure = (step, error as? StepFailure ?? StepFailure("\(error)"))
                 trail.append("✗ \(label)")

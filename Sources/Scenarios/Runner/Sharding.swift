@@ -26,13 +26,15 @@ package enum Sharding {
 
     /// Shares balanced by measured time (greedy, longest first, each to the share with the least so far; ties by
     /// file and line, so every machine of a matrix computes the same partition). Scenarios the timings do not
-    /// know take their median. Returns at most `min(shards, pickles.count)` shares: the greedy fills empty
+    /// know take their median. A time under ``floorSeconds`` (JUnit writes `0` for what it rounds away, and for
+    /// skipped cases) counts as that floor, and equal totals go to the share with fewer scenarios: a file of zeros
+    /// still spreads the scenarios evenly, never all on shard 1. Returns at most `min(shards, pickles.count)` shares: the greedy fills empty
     /// shares in order, so the ones after that would stay empty.
     package static func balanced(_ pickles: [Pickle], timings: [String: Double], shards: Int) -> [[Pickle]] {
         let used = max(0, min(shards, pickles.count))
         guard used > 0 else { return [] }
         let known = pickles.compactMap { seconds($0, in: timings) }.map(clamp).sorted()
-        let median = known.isEmpty ? 1 : known[known.count / 2]
+        let median = known.isEmpty ? 1 : known[known.count / 2] // at least floorSeconds (clamped)
         let weighted = pickles.enumerated().map {
             (offset: $0.offset, pickle: $0.element, seconds: seconds($0.element, in: timings).map(clamp) ?? median)
         }
@@ -41,7 +43,10 @@ package enum Sharding {
         var result = [[(offset: Int, pickle: Pickle)]](repeating: [], count: used)
         for item in weighted {
             var target = 0
-            for index in totals.indices where totals[index] < totals[target] { target = index }
+            for index in totals.indices
+            where totals[index] < totals[target] || (totals[index] == totals[target] && result[index].count < result[target].count) {
+                target = index
+            }
             totals[target] += item.seconds // at most pickles.count × 10^9: finite
             result[target].append((item.offset, item.pickle))
         }
@@ -54,7 +59,12 @@ package enum Sharding {
     }
 
     /// Timings built in code (not read from a file) kept in the range a file's are.
-    private static func clamp(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), maxSeconds) : maxSeconds }
+    private static func clamp(_ seconds: Double) -> Double {
+        seconds.isFinite ? min(max(seconds, floorSeconds), maxSeconds) : maxSeconds
+    }
+
+    /// The least time a scenario counts for when balancing: launching anything takes about a millisecond.
+    static let floorSeconds = 0.001
 
     /// What a shard's partition was computed from, which every shard of one run must share (``ReportRecord/Run/partition``):
     /// `N:DIGEST`, the number of scenarios split and 16 hex digits of FNV-1a over each one's `uri:line` and the shard it

@@ -1,8 +1,10 @@
 import AutomationSupport
+import ProcessEngine
 
 /// Stored expected output: `__snapshots__/FEATURE-FILE-NAME/NAME.txt` beside the feature file. A missing or
 /// different snapshot fails; `--update-snapshots` (or `SUT_UPDATE_SNAPSHOTS=1`) writes what the run saw
-/// instead, except when `CI` is set: CI never writes snapshots (insta's rule).
+/// instead, except on a CI (`CI` or any variable ``ContinuousIntegration`` knows set): CI never writes
+/// snapshots (insta's rule). A snapshot written is said: on stderr and in the step's line of every report.
 package enum Snapshots {
     /// Why a snapshot name cannot be used, or nil.
     package static func nameProblem(_ name: String) -> String? {
@@ -39,11 +41,17 @@ package enum Snapshots {
         // Written and compared portably ([CWD], [HOME], [TMP], [MOCK], [VERSION], the user's redactions); a snapshot
         // that matches the output as it is still passes.
         let portable = try run.portableOutput().apply(actual, deadline: run.deadline, deadlineName: run.scenarioTimeoutName)
+        var written: String?
         if let failure = check(
             portable, named: name, featureFile: run.pickle.uri,
-            update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint, raw: actual)
+            update: run.options.updateSnapshots, environment: run.options.environment, updateCommand: hint, raw: actual,
+            written: &written)
         {
             throw StepFailure(failure)
+        }
+        if let written {
+            run.stepNote = "snapshot written: \(written)"
+            Console.line("\(run.pickle.location): snapshot written: \(written)".escapingControlCharacters())
         }
     }
 
@@ -54,10 +62,11 @@ package enum Snapshots {
     ///   - update: update asked for (`--update-snapshots`, or `SUT_UPDATE_SNAPSHOTS=1` in `environment`).
     ///   - updateCommand: how the user updates, for the message.
     ///   - raw: the output before ``PortableOutput`` made it portable (`actual`): a snapshot matching it passes too.
+    ///   - written: set to the snapshot's path when it was written (created or changed).
     /// - Returns: why it fails (with a diff), or nil when it matches or was written.
     package static func check(
         _ actual: [UInt8], named name: String, featureFile: String, update: Bool, environment: [String: String],
-        updateCommand: String, raw: [UInt8]? = nil
+        updateCommand: String, raw: [UInt8]? = nil, written: inout String?
     ) -> String? {
         if let problem = nameProblem(name) { return problem }
         let path = path(named: name, featureFile: featureFile)
@@ -66,7 +75,8 @@ package enum Snapshots {
         do { root = try RootedDirectory(FileSystem.directory(of: featureFile)) } catch {
             return "cannot open the snapshot \(path): \(error)"
         }
-        let inCI = (environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" }) ?? false
+        let ci = ContinuousIntegration.detected(environment)
+        let inCI = ci != nil
         let asked = update || ["1", "true", "yes"].contains(environment["SUT_UPDATE_SNAPSHOTS"]?.lowercased() ?? "")
         let found = root.kind(of: relative)
         if found != nil && found != .file {
@@ -77,14 +87,15 @@ package enum Snapshots {
         if let stored, let raw, OutputPattern.mismatch(expected: stored, actual: raw) == nil { return nil }
         if asked && !inCI {
             // Escaped: a line `...` or `[..]` the program printed is compared as text next time, never as a wildcard.
-            let written = OutputPattern.escaped(actual)
-            let bytes = written.last == UInt8(ascii: "\n") || written.isEmpty ? written : written + [UInt8(ascii: "\n")]
+            let escaped = OutputPattern.escaped(actual)
+            let bytes = escaped.last == UInt8(ascii: "\n") || escaped.isEmpty ? escaped : escaped + [UInt8(ascii: "\n")]
             do { try root.write(bytes, to: relative) } catch { return "cannot write the snapshot \(path): \(error)" }
+            written = path
             return nil
         }
         let hint =
             inCI && asked
-            ? "snapshots are never written when CI is set; update them on your machine"
+            ? "snapshots are never written on a CI (\(ci ?? "CI") is set); update them on your machine"
             : "to accept what the run saw: \(updateCommand)"
         guard let stored else { return "no snapshot \"\(name)\" yet (\(path)); \(hint)" }
         let difference = OutputPattern.mismatch(expected: stored, actual: actual) ?? ""

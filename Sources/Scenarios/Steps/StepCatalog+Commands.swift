@@ -109,7 +109,15 @@ extension StepCatalog {
             // directory, and what it points to (outside, perhaps) is not read.
             let name = captures[0]
             if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
-            let exists = try run.work().kind(of: name) != nil
+            let kind = try run.work().kind(of: name)
+            // A directory is not a file: `exists` fails on one (a step that names a directory checks a file nobody
+            // wrote), and `does not exist` does too (something is there).
+            if kind == .directory {
+                throw StepFailure(
+                    "expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it is a directory, not a file"
+                )
+            }
+            let exists = kind != nil
             if exists != (captures[1] == "exists") {
                 throw StepFailure(
                     "expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it \(exists ? "does" : "does not")"

@@ -21,6 +21,11 @@ package enum StepNumbers {
 
     /// `the exit code '1e300' is not a whole number from 0 to 255`, or nil when `text` is one.
     static func problem(_ text: String, _ what: String, in range: ClosedRange<Int>) -> String? {
+        // `-0` and `00` are 0 to a number parser, and rarely what was meant: bare digits, no sign, no leading zero.
+        if text.hasPrefix("-") || text.hasPrefix("+") || (text.count > 1 && text.hasPrefix("0")) {
+            return "\(what) '\(text.prefix(40))' is not written as a whole number from \(range.lowerBound) to \(range.upperBound) "
+                + "(bare digits: no sign, no leading zero)"
+        }
         do throws(NumberError) {
             _ = try BoundedNumber.requireInteger(text, in: range)
             return nil
@@ -40,7 +45,7 @@ package enum StepNumbers {
     /// The rules for numbers and command lines in steps (`sut-launch help steps`).
     package static let rules = """
         NUMBERS IN STEPS:
-          Whole numbers are decimal digits (no +, spaces, _, exponent or hex). One out of its range, or not a
+          Whole numbers are decimal digits (no sign, leading zero, spaces, _, exponent or hex). One out of its range, or not a
           number, is an error naming the file and line when the file loads (check and test exit 3), never a default:
             exit code 0 to 255 (128+N after signal N), terminal COLUMNSxROWS 1 to 1000 each,
             request counts 0 to 1000000, route status 200 to 599.

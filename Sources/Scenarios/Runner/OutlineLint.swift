@@ -1,0 +1,112 @@
+import AutomationSupport
+
+/// What an outline's Examples and placeholders say that its author rarely means, checked where `check` and `test`
+/// load the files.
+///
+/// - A `<name>` in a step's text or a data table cell that no column of an Examples table fills is an error naming
+///   the line and the placeholder: Cucumber leaves it as written, so `Then I do not see "<eror> failed"` would
+///   check for a text no program prints and pass. Text meant with its angle brackets goes in a column's value
+///   (a value is never filled again). In the outline's name or a doc string it is a warning (HTML or XML there
+///   is ordinary).
+/// - A column that nothing of the outline uses (name, steps, doc strings, tables) is a warning.
+/// - An Examples table with a header and no rows adds no scenario: a warning, and one more when the outline is
+///   left with no row at all (it vanishes from the run, as in Cucumber).
+///
+/// A placeholder is `<`, a name without `<`, `>` or a space at either end, then `>` (so `sort < in > out` is text).
+enum OutlineLint {
+    /// Errors and warnings, each `file:line: message`.
+    static func check(_ document: GherkinDocument) -> (problems: [String], warnings: [String]) {
+        guard let feature = document.feature else { return ([], []) }
+        var problems: [String] = []
+        var warnings: [String] = []
+        for scenario in feature.scenarios + feature.rules.flatMap(\.scenarios) where !scenario.examples.isEmpty {
+            check(scenario, uri: document.uri, problems: &problems, warnings: &warnings)
+        }
+        return (problems, warnings)
+    }
+
+    private static func check(
+        _ scenario: GherkinDocument.Scenario, uri: String, problems: inout [String], warnings: inout [String]
+    ) {
+        let file = "\(uri.escapingControlCharacters())"
+        var rows = 0
+        var reported: Set<String> = []
+        for examples in scenario.examples where examples.table != nil {
+            rows += examples.rows.count
+            let header = Set(examples.header)
+            var used: Set<String> = []
+            func scan(_ text: String, line: Int, strict: Bool) {
+                for name in placeholders(text) {
+                    if header.contains(name) {
+                        used.insert(name)
+                        continue
+                    }
+                    guard reported.insert("\(line) \(name)").inserted else { continue }
+                    let message =
+                        "\(file):\(line): <\(name.prefix(60).escapingControlCharacters())> names no column of the Examples at line "
+                        + "\(examples.line) (\(examples.header.map { String($0.prefix(30)) }.joined(separator: ", "))); "
+                        + (strict
+                            ? "it would stay as written (as in Cucumber); fix the name, or put text meant with its brackets in a column's value"
+                            : "it stays as written (as in Cucumber)")
+                    if strict { problems.append(message) } else { warnings.append(message) }
+                }
+            }
+            scan(scenario.name, line: scenario.line, strict: false)
+            // A value may hold a later column's placeholder (Cucumber fills column after column): that column is used.
+            for row in examples.rows { for cell in row.cells { used.formUnion(placeholders(cell).filter(header.contains)) } }
+            for step in scenario.steps {
+                scan(step.text, line: step.line, strict: true)
+                if let table = step.dataTable {
+                    for (index, row) in table.rows.enumerated() {
+                        let line = index < table.rowPositions.count ? table.rowPositions[index].line : table.line
+                        for cell in row { scan(cell, line: line, strict: true) }
+                    }
+                }
+                if let docString = step.docString {
+                    scan(docString.content, line: docString.line, strict: false)
+                    if let mediaType = docString.mediaType { scan(mediaType, line: docString.line, strict: false) }
+                }
+            }
+            let unused = examples.header.filter { !used.contains($0) && !$0.isEmpty }
+            if !unused.isEmpty {
+                warnings.append(
+                    "\(file):\(examples.table?.line ?? examples.line): column\(unused.count == 1 ? "" : "s") "
+                        + unused.prefix(5).map { "\"\($0.prefix(30).escapingControlCharacters())\"" }.joined(separator: ", ")
+                        + " of \(examples.keyword) \"\(examples.name.prefix(40).escapingControlCharacters())\" fill\(unused.count == 1 ? "s" : "") no <placeholder> of the outline"
+                )
+            }
+            if examples.rows.isEmpty {
+                warnings.append(
+                    "\(file):\(examples.line): \(examples.keyword) \"\(examples.name.prefix(40).escapingControlCharacters())\" has a header "
+                        + "and no rows, so it adds no scenario (as in Cucumber)")
+            }
+        }
+        if rows == 0 {
+            warnings.append(
+                "\(file):\(scenario.line): \(scenario.keyword) \"\(scenario.name.prefix(60).escapingControlCharacters())\" has no Examples "
+                    + "row: it adds no scenario to the run (as in Cucumber)")
+        }
+    }
+
+    /// The names of the `<name>` placeholders in `text`, in order.
+    static func placeholders(_ text: String) -> [String] {
+        var names: [String] = []
+        let utf8 = text.utf8
+        var open: String.Index?
+        var position = utf8.startIndex
+        while position < utf8.endIndex {
+            let byte = utf8[position]
+            if byte == UInt8(ascii: "<") {
+                open = position
+            } else if byte == UInt8(ascii: ">"), let start = open {
+                open = nil
+                let name = text[utf8.index(after: start)..<position]
+                if let first = name.first, let last = name.last, !first.isWhitespace, !last.isWhitespace, !name.contains("\n") {
+                    names.append(String(name))
+                }
+            }
+            position = utf8.index(after: position)
+        }
+        return names
+    }
+}
