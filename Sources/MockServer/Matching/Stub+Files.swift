@@ -27,11 +27,13 @@ extension Stub {
             return .failure(FileMiss(name: name, reason: "its name is not UTF-8 (such a file cannot be served)"))
         }
         let candidate = directory + "/" + name
-        guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory),
-            real.hasPrefix(root + "/"), FileSystem.isRegularFile(real)
-        else {
+        guard let real = FileSystem.realPath(candidate), let root = FileSystem.realPath(directory) else {
             return .failure(FileMiss(name: name, reason: "no such file"))
         }
+        guard FileSystem.isBelow(real, root) else {
+            return .failure(FileMiss(name: name, reason: "a link that leads out of the directory (not served)"))
+        }
+        guard FileSystem.isRegularFile(real) else { return .failure(FileMiss(name: name, reason: "not a regular file")) }
         return .success((real, name))
     }
 

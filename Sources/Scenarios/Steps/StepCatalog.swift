@@ -323,6 +323,7 @@ package enum StepCatalog {
                     (try? JSONParser.parse(entry.request.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
                 })
             else {
+                try cutBodies(matching, "\(captures[0]) \(captures[1])", expected: expected)
                 let bodies = matching.map { "  " + $0.request.bodyText }.joined(separator: "\n")
                 throw StepFailure(
                     "no \(captures[0]) \(captures[1]) request had a JSON body including \(JSONWriter.write(expected)); bodies received:\n\(bodies.isEmpty ? "  (none)" : bodies)"
