@@ -16,6 +16,8 @@ package struct JSONDeferredArray: Sendable {
     let depth: Int
     /// Where the array's `[` stands.
     package let position: SourcePosition
+    /// Elements refuse a lone surrogate escape, as the document around them did.
+    var refusesLoneSurrogates = false
 
     /// How many elements it has.
     package var count: Int { spans.count }
@@ -28,6 +30,7 @@ package struct JSONDeferredArray: Sendable {
         parser.line = span.line
         parser.lineStart = span.lineStart
         parser.depth = depth
+        parser.refusesLoneSurrogates = refusesLoneSurrogates
         let node = try parser.parseValue()
         // The delimiting scan and the parser agree on every document the parser accepts; this guards the rest.
         guard parser.index == span.end else {
@@ -52,10 +55,11 @@ extension JSONParser {
     /// ``JSONDeferredArray/element(_:)``. A document that ``parse(_:)-([UInt8])`` refuses is refused by one of the
     /// two, though not always with the same message or at the same place: callers that need the first error
     /// in file order parse the whole document again when anything fails.
-    package static func parse(_ bytes: [UInt8], deferringArrayAt key: String) throws(Error) -> (
+    package static func parse(_ bytes: [UInt8], deferringArrayAt key: String, refusingLoneSurrogates: Bool = false) throws(Error) -> (
         root: JSONNode, deferred: JSONDeferredArray?
     ) {
         var parser = JSONParser(bytes)
+        parser.refusesLoneSurrogates = refusingLoneSurrogates
         parser.deferral = Deferral(key: key)
         parser.isDeferring = true
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
@@ -112,6 +116,7 @@ extension JSONParser {
             }
         }
         deferral?.array = JSONDeferredArray(bytes: bytes, spans: spans, depth: arrayDepth, position: start)
+        deferral?.array?.refusesLoneSurrogates = refusesLoneSurrogates
         return JSONNode(.array([]), at: start)
     }
 

@@ -27,6 +27,9 @@ package struct JSONParser {
     /// Invalid UTF-8 in a string reads as U+FFFD instead of being refused: for files another tool wrote, read to be
     /// shown (Cucumber Messages), where the text is evidence, not something to match or serve.
     var repairsUTF8 = false
+    /// Set for stub and mapping files and admin API input: a lone surrogate escape (`\ud800`) is refused at its line and
+    /// column, never read as U+FFFD (text to serve or match must be the text written, as invalid UTF-8 is refused).
+    var refusesLoneSurrogates = false
     /// Arrays and objects nested deeper are refused (400 for a request body, exit 3 for a file): parsing,
     /// comparing and freeing a document recurse once per level, on connection threads with 1 MiB stacks.
     package static let maxDepth = 128
@@ -59,10 +62,12 @@ package struct JSONParser {
 
     /// Parses one JSON document from UTF-8 bytes.
     package static func parse(
-        _ bytes: [UInt8], exactIntegers: Bool = false, exactDecimals: Bool = false, repairingUTF8: Bool = false
+        _ bytes: [UInt8], exactIntegers: Bool = false, exactDecimals: Bool = false, repairingUTF8: Bool = false,
+        refusingLoneSurrogates: Bool = false
     ) throws(Error) -> JSONNode {
         var parser = JSONParser(bytes)
         parser.exactIntegers = exactIntegers
+        parser.refusesLoneSurrogates = refusingLoneSurrogates
         parser.exactDecimals = exactDecimals
         parser.repairsUTF8 = repairingUTF8
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 } // a UTF-8 byte order mark
@@ -346,10 +351,12 @@ package struct JSONParser {
                 }
             }
             // A flag travels as UTF-8, which cannot carry a lone surrogate: refused, never sent as U+FFFD.
-            if exactIntegers { throw error("\\u\(String(first, radix: 16, uppercase: true)) is a lone surrogate, not a character") }
+            if exactIntegers || refusesLoneSurrogates {
+                throw error("\\u\(String(first, radix: 16, uppercase: true)) is a lone surrogate, not a character")
+            }
             return "\u{FFFD}" // a lone surrogate: replaced, as JSON decoders commonly do
         }
-        if exactIntegers, (0xDC00...0xDFFF).contains(first) {
+        if exactIntegers || refusesLoneSurrogates, (0xDC00...0xDFFF).contains(first) {
             throw error("\\u\(String(first, radix: 16, uppercase: true)) is a lone surrogate, not a character")
         }
         return Unicode.Scalar(first) ?? "\u{FFFD}"

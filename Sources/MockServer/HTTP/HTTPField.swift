@@ -28,7 +28,7 @@ package enum HTTPField {
     /// The response, or when its head cannot be written as given (``problem(in:)``), a 500 whose body says why.
     static func checked(_ response: MockResponse) -> MockResponse {
         guard let problem = problem(in: response) else { return response }
-        return .text("sut-launch did not send this answer: \(problem)\n", status: 500)
+        return .unanswered("sut-launch did not send this answer: \(problem)", status: 500)
     }
 
     /// `holds CR (0x0D), which HTTP forbids there`, for the first byte that is not allowed.

@@ -40,6 +40,10 @@ public struct MockResponse: Sendable, Hashable {
     package var dribble: Dribble?
     /// Work to do once the answer is written (a mapping's webhooks); nil: none.
     package var afterAnswer: AfterAnswer?
+    /// Why this is not the answer the chosen stub defines (its template could not be rendered for this request, a
+    /// file it serves cannot be read, its head cannot be written): the request then fails a strict run, as an
+    /// unexpected one does, with this reason. nil: the stub's answer as defined.
+    package var unanswered: String?
 
     /// An answer; by default 200 with no body.
     public init(
@@ -58,6 +62,13 @@ public struct MockResponse: Sendable, Hashable {
     /// A text response (text/plain; charset=utf-8 unless `contentType` says otherwise).
     public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> MockResponse {
         MockResponse(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
+    }
+
+    /// A text answer with `status` that stands in for a stub's answer which could not be made (``unanswered``).
+    package static func unanswered(_ reason: String, status: Int) -> MockResponse {
+        var response = MockResponse.text(reason + "\n", status: status)
+        response.unanswered = reason
+        return response
     }
 
     /// A JSON response from already-encoded JSON text.

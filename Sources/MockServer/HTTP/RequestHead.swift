@@ -144,6 +144,8 @@ package struct RequestHead: Sendable {
                 $0.trimmingSpaces().lowercased()
             }
             guard codings.last == "chunked" else { throw Error(400, "the final transfer coding must be chunked") }
+            // RFC 9112 §6.1: chunked is applied once at most; twice is a malformed request (400), not a coding we lack.
+            if codings.filter({ $0 == "chunked" }).count > 1 { throw Error(400, "transfer coding chunked is given more than once") }
             guard codings.count == 1 else {
                 throw Error(501, "transfer coding \(codings.dropLast().joined(separator: ", ")) is not supported")
             }

@@ -39,6 +39,10 @@ extension Stub {
             let kind = FileSystem.isDirectory(real) ? "a directory, not a file" : FileSystem.specialKind(real) ?? "not a regular file"
             return .failure(FileMiss(name: name, reason: kind))
         }
+        guard FileSystem.isBelow(real, root) else {
+            return .failure(FileMiss(name: name, reason: "a link that leads out of the directory (not served)"))
+        }
+        guard FileSystem.isRegularFile(real) else { return .failure(FileMiss(name: name, reason: "not a regular file")) }
         return .success((real, name))
     }
 

@@ -47,7 +47,7 @@ extension AdminAPI {
     }
 
     private static func spec(_ request: HTTPRequest, what: String) -> Result<(RecordSpec, JSONNode), Refusal> {
-        guard let body = try? JSONParser.parse(request.body), body.members != nil else {
+        guard let body = try? JSONParser.parse(request.body, refusingLoneSurrogates: true), body.members != nil else {
             return .failure(
                 Refusal(response: error("the body is a JSON object like {\"targetBaseUrl\": \"http://127.0.0.1:8080\"}", status: 422)))
         }

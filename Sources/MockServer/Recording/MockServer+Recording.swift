@@ -55,10 +55,12 @@ extension MockServer {
         }
         if let root = parts.settings.options.recordingRoot {
             result.root = root
+            var marked: RootedDirectory?
             do {
                 let directory = try RootedDirectory(root, create: true)
                 let writer = parts.proxy.loop.token
                 try directory.write([], to: RecordingLedger.inProgressMarker)
+                marked = directory
                 for mapping in result.mappings {
                     let bytes = Array(JSONWriter.pretty(mapping.json).utf8)
                     if let conflict = RecordingLedger.conflict(root: root, path: mapping.path, bytes: bytes, writer: writer) {
@@ -75,6 +77,8 @@ extension MockServer {
                 directory.remove(entry: Array(RecordingLedger.inProgressMarker.utf8CString))
             } catch {
                 result.problems.append("cannot write the recording into \(root): \(error)")
+                // Refused before its first file: nothing was cut short, and the root loads as it was.
+                if result.written.isEmpty { marked?.remove(entry: Array(RecordingLedger.inProgressMarker.utf8CString)) }
             }
         }
         var stubs = StubSet()

@@ -43,7 +43,7 @@ extension AdminAPI {
         case "POST /__admin/mappings/find-by-metadata", "POST /__admin/mappings/remove-by-metadata":
             let matcher: ValueMatcher
             do {
-                let node = try JSONParser.parse(request.body)
+                let node = try JSONParser.parse(request.body, refusingLoneSurrogates: true)
                 matcher = try ValueMatcher.parse(node, file: "admin API", what: "metadata pattern")
             } catch {
                 return .text("\(error)\n", status: 422)
@@ -103,7 +103,9 @@ extension AdminAPI {
     /// `deleteAllNotInImport`. Any other key, in the body or in `importOptions`, is refused by name (422): it was
     /// accepted and ignored, so `deleteAllNotInImport: true` left every old mapping in place.
     private static func importOptions(_ request: HTTPRequest) throws(EndpointRefusal) -> (keepExisting: Bool, deleteAllNotInImport: Bool) {
-        guard let node = try? JSONParser.parse(request.body), let members = node.members else { return (false, false) }
+        guard let node = try? JSONParser.parse(request.body, refusingLoneSurrogates: true), let members = node.members else {
+            return (false, false)
+        }
         for member in members where !["mappings", "importOptions", "meta"].contains(member.key) {
             throw EndpointRefusal(
                 .text(
@@ -138,7 +140,9 @@ extension AdminAPI {
     /// The body as one mapping, or (`list`) as `{"mappings": [...]}`; new ids are UUIDs.
     private static func parseMappings(_ request: HTTPRequest, parts: MockServer.Parts, list: Bool) throws(EndpointRefusal) -> [Stub] {
         let node: JSONNode
-        do { node = try JSONParser.parse(request.body) } catch { throw EndpointRefusal(.text("invalid JSON: \(error)\n", status: 400)) }
+        do { node = try JSONParser.parse(request.body, refusingLoneSurrogates: true) } catch {
+            throw EndpointRefusal(.text("invalid JSON: \(error)\n", status: 400))
+        }
         let files = parts.stubs.filesDirectory
         if list && node["mappings"]?.elements == nil { throw EndpointRefusal(.text("import needs {\"mappings\": [...]}\n", status: 422)) }
         var stubs: [Stub] = []

@@ -10,7 +10,7 @@ extension AdminAPI {
         let secrets = parts.journal.keepsSecrets
         switch route {
         case "POST /__admin/near-misses/request":
-            guard let logged = try? JSONParser.parse(request.body), let members = logged.members else {
+            guard let logged = try? JSONParser.parse(request.body, refusingLoneSurrogates: true), let members = logged.members else {
                 return .text("the body is a logged request like {\"url\": \"/path\", \"method\": \"GET\"}\n", status: 422)
             }
             let probe = HTTPRequest(
@@ -45,6 +45,7 @@ extension AdminAPI {
                 return .text("not a request pattern: \(error)\n", status: 422)
             }
             let entries = parts.journal.entries
+            if let cut = truncatedBody(probe, entries) { return cut }
             var budget = parts.settings.options.matchBudget
             var measured: [(JournalEntry, Double)] = []
             for (searched, entry) in entries.enumerated() {

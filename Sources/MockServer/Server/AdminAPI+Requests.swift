@@ -45,6 +45,7 @@ extension AdminAPI {
                 return .text("not a request pattern: \(error)\n", status: 422)
             }
             let entries = journal.entries
+            if let cut = truncatedBody(probe, entries) { return cut }
             var budget = allowed
             var matching: [JournalEntry] = []
             for (searched, entry) in entries.enumerated() {
@@ -66,7 +67,7 @@ extension AdminAPI {
 
     /// A WireMock request pattern (a mapping's `request`) as a stub that matches what it describes.
     static func requestPattern(_ body: [UInt8], source: String) throws -> Stub {
-        let pattern = try JSONParser.parse(body)
+        let pattern = try JSONParser.parse(body, refusingLoneSurrogates: true)
         return try StubSet.wireMockMapping(
             JSONNode(
                 .object([
@@ -135,5 +136,18 @@ extension AdminAPI {
         -> MockResponse
     {
         .text(MatchBudget.adminExhausted(route, budget, searched: searched, of: total, items: items) + "\n", status: 500)
+    }
+}
+
+extension AdminAPI {
+    /// A 422 when `probe` reads bodies and an entry's body was cut by the journal (it keeps ``Journal/maxBodyBytes``):
+    /// a body pattern over the part kept would be a definite count of the wrong thing (`contains` text past the cut
+    /// found 0, `doesNotContain` 1). nil when the search can be answered whole.
+    static func truncatedBody(_ probe: Stub, _ entries: [JournalEntry]) -> MockResponse? {
+        guard !probe.body.isEmpty || !probe.multipart.isEmpty, let cut = entries.first(where: \.bodyTruncated) else { return nil }
+        return .text(
+            "request \(cut.sequence) (\(cut.request.method) \(cut.request.target.prefix(200))) had a body of \(cut.bodySize) bytes and the journal kept the first \(Journal.maxBodyBytes): a body pattern cannot be judged over it; search without bodyPatterns/multipartPatterns"
+                .escapingControlCharacters() + "\n",
+            status: 422)
     }
 }

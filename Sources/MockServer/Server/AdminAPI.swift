@@ -76,7 +76,7 @@ enum AdminAPI {
             if let answer = mappings(route, request, parts: parts) { return answer }
             if let answer = requests(route, request, journal: parts.journal, budget: parts.settings.options.matchBudget) { return answer }
             if let answer = recordings(route, request, parts: parts) { return answer }
-            return .text("unknown admin endpoint \(request.method) \(request.path)\n", status: 404)
+            return .unanswered("unknown admin endpoint \(request.method) \(request.path)", status: 404)
         }
     }
 
@@ -87,7 +87,8 @@ enum AdminAPI {
         let name = PercentEncoding.decode(encoded, plusAsSpace: false)
         var newState = "Started"
         if !request.body.isEmpty {
-            guard let body = try? JSONParser.parse(request.bodyText), let members = body.members else {
+            guard let body = try? JSONParser.parse(Array(request.bodyText.utf8), refusingLoneSurrogates: true), let members = body.members
+            else {
                 return .text("the body is a JSON object like {\"state\": \"Started\"}\n", status: 400)
             }
             if let given = JSONNode.member("state", in: members) {
@@ -104,7 +105,7 @@ enum AdminAPI {
     /// WireMock's global settings: `fixedDelay` (at most 60 s) is what sut-launch has; anything else is refused by
     /// name rather than accepted and ignored.
     private static func settings(_ request: HTTPRequest, settings: ServerSettings) -> MockResponse {
-        guard let body = try? JSONParser.parse(request.body), var members = body.members else {
+        guard let body = try? JSONParser.parse(request.body, refusingLoneSurrogates: true), var members = body.members else {
             return .text("the body is a JSON object like {\"fixedDelay\": 100}\n", status: 422)
         }
         if let wrapped = JSONNode.member("settings", in: members)?.members { members = wrapped } // WireMock 3's shape

@@ -43,6 +43,8 @@ package struct Connection<Transport: ConnectionTransport> {
         var start = 0
         var output: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 65_536)
+        /// Request heads found so far.
+        var heads = 0
 
         /// RFC 9112 §2.2: empty lines before a request line are ignored.
         mutating func skipEmptyLines() {
@@ -51,15 +53,24 @@ package struct Connection<Transport: ConnectionTransport> {
     }
 
     /// Serves until the client closes, a limit or fault ends the connection, or `isStopped`.
-    package func serve() {
+    /// - Returns: false when the client sent no byte of a request before the connection ended (a TLS client that
+    ///   refused the certificate after its handshake, as one pinning a key does).
+    @discardableResult
+    package func serve() -> Bool {
         socket.setSendTimeout(milliseconds: limits.sendTimeoutMs)
         var io = Buffers()
         io.input = initialInput
         io.input.reserveCapacity(8192)
+        serveRequests(&io)
+        return io.heads > 0 || !io.input.isEmpty
+    }
+
+    private func serveRequests(_ io: inout Buffers) {
         while !isStopped() {
             io.skipEmptyLines()
             // 1. A complete head.
             guard let headEnd = Self.findHeadEnd(io.input, from: io.start) ?? awaitHead(&io) else { return }
+            io.heads += 1
             let headLength = headEnd.end - io.start
             if headLength > limits.maxHeaderBytes {
                 refuse(
@@ -231,6 +242,7 @@ package struct Connection<Transport: ConnectionTransport> {
         let keepAlive = head.keepAlive && !isStopped()
         let written = write(response, head, keepAlive: keepAlive, &io)
         response.afterAnswer?.run() // once the answer is out (WireMock's post-serve actions)
+        if !written { abandon(&io, after: request, response) }
         return written
     }
 
@@ -266,6 +278,37 @@ package struct Connection<Transport: ConnectionTransport> {
             flush(&io.output)
         }
         return true
+    }
+
+    /// The connection ends after `request`'s answer (its fault, a close, a client gone during its delay): requests the
+    /// client pipelined behind it, complete in what was received (and what waits in the socket now), are counted as
+    /// unexpected with why (a strict run fails on them), never dropped unseen.
+    private func abandon(_ io: inout Buffers, after request: HTTPRequest, _ response: MockResponse) {
+        guard !isStopped() else { return }
+        if socket.waitReadable(timeoutMs: 0) { _ = socket.receive(into: &io.input, scratch: &io.scratch, wait: false) }
+        let behind = "not answered: it came pipelined behind \(request.method) \(request.target.prefix(200)), "
+        let why =
+            behind
+            + (response.fault.map { "whose fault (\($0.rawValue)) ended the connection" }
+                ?? "after whose answer the connection ended (Connection: close, or the client went away)")
+        var count = 0
+        while count < 100 {
+            io.skipEmptyLines()
+            guard let headEnd = Self.findHeadEnd(io.input, from: io.start) else { break }
+            let bytes = io.input[io.start..<headEnd.end]
+            io.start = headEnd.end + headEnd.terminator
+            let error = RequestHead.Error(400, why)
+            refused(
+                RefusedRequest.request(Array(bytes.prefix(limits.maxHeaderBytes)), clientAddress: clientAddress),
+                RefusedRequest.response(error))
+            count += 1
+            // A body announced by its head is skipped when it is all here; else what follows cannot be framed.
+            switch (try? RequestHead.parse(bytes))?.bodyFraming {
+            case .none?: continue
+            case .length(let length)? where io.input.count - io.start >= length: io.start += length
+            default: return
+            }
+        }
     }
 
     /// Sends "100 Continue" (after what is pending) to a client that waits for it before its body.
@@ -323,21 +366,6 @@ package struct Connection<Transport: ConnectionTransport> {
             method: head.method, target: head.target, headers: head.headers, clientAddress: clientAddress, scheme: scheme)
         refused(request, RefusedRequest.response(error))
         socket.send(ResponseWriter.refusal(error))
-    }
-
-    private func perform(_ fault: MockResponse.Fault) {
-        switch fault {
-        case .connectionReset:
-            socket.resetOnClose() // the server closes the socket when serve() returns
-        case .emptyResponse:
-            break
-        case .malformedChunk:
-            socket.send(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlorem ipsum\r\nzz\r\n".utf8))
-        case .randomDataThenClose:
-            var garbage = [UInt8](repeating: 0, count: 512)
-            for index in garbage.indices { garbage[index] = UInt8.random(in: 0...255) }
-            socket.send(garbage)
-        }
     }
 
     /// Finds the end of a request head ("\r\n\r\n", or a lenient "\n\n").

@@ -73,8 +73,9 @@ extension HTTPServer {
             socket: session, clientAddress: address, limits: limits, handler: tunnelHandler, isStopped: isStopped, isBusy: isBusy,
             refused: refused)
         inner.scheme = "https"
-        inner.serve()
+        let carried = inner.serve()
         session.finish()
+        if !carried && !isStopped() { refused(connect, .text(noRequestReason + "\n", status: 400)) }
     }
 
     /// The handler of a tunnel to `host`: a request for another host (its `Host` header or absolute form) is refused

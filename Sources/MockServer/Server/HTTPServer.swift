@@ -228,9 +228,20 @@ package final class HTTPServer: Sendable {
             socket: session, clientAddress: address, limits: limits, handler: handler, isStopped: { state.isStopped },
             isBusy: { state.setBusy(client, $0) }, refused: refused)
         connection.scheme = "https"
-        connection.serve()
+        let carried = connection.serve()
         session.finish()
+        if !carried && !state.isStopped { refused(noRequestAfterHandshake(address), .text(noRequestReason + "\n", status: 400)) }
     }
+
+    /// A TLS connection that completed its handshake and ended before a byte of a request: a client that checks the
+    /// certificate after the handshake (one pinning a key: curl --pinnedpubkey, OkHttp's CertificatePinner) closes so,
+    /// without an alert. Counted as unexpected, as a handshake refused with an alert is.
+    static func noRequestAfterHandshake(_ address: String) -> HTTPRequest {
+        HTTPRequest(method: "TLS", target: "handshake", clientAddress: address, scheme: "https")
+    }
+
+    static let noRequestReason =
+        "TLS handshake completed, then the client closed the connection without a request (a client that pins another key or certificate refuses it so)"
 
     /// Stops accepting and closes every connection. Requests being answered finish their write or fail it.
     package func stop() { state.stop() }

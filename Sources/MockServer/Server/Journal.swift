@@ -23,8 +23,9 @@ public struct JournalEntry: Sendable {
     /// The body's size as received; larger than `request.body.count` when the journal cut it.
     public var bodySize = 0
 
-    /// True for a request no stub matched (admin API calls excepted).
-    public var isUnexpected: Bool { stubID == nil && !request.path.hasPrefix("/__admin") }
+    /// True for a request no stub matched, or whose stub's answer could not be made (``nearMiss`` says why); admin API
+    /// calls excepted.
+    public var isUnexpected: Bool { (stubID == nil || nearMiss != nil) && !request.path.hasPrefix("/__admin") }
     /// True when the journal kept only the first ``Journal/maxBodyBytes`` of the body.
     public var bodyTruncated: Bool { bodySize > request.body.count }
 }

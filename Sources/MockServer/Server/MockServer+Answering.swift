@@ -19,12 +19,14 @@ extension MockServer {
         let settings = parts.settings
         if let policy = EndpointPolicy.guarding(request.path, admin: settings.options.admin) {
             if let refusal = policy.refusal(of: request, serverHost: settings.host, serverPort: { settings.listeningPort }) {
-                return refusal
+                return refusedCall(request, refusal, parts: parts)
             }
-            switch policy.endpoint {
-            case .admin: return AdminAPI.respond(to: request, parts: parts)
-            case .control: return ControlEndpoint.respond(to: request, queue: parts.control)
-            }
+            let response: MockResponse =
+                switch policy.endpoint {
+                case .admin: AdminAPI.respond(to: request, parts: parts)
+                case .control: ControlEndpoint.respond(to: request, queue: parts.control)
+                }
+            return response.unanswered == nil ? response : refusedCall(request, response, parts: parts)
         }
         if parts.proxy.loop.isOurs(request.headers) {
             // Forwarded by this server and back: answering by a stub or forwarding again would hide the loop.
@@ -48,6 +50,13 @@ extension MockServer {
         var nearMiss: String?
         if let chosen {
             response = answer(request, input, chosen, parts.proxy)
+            if let reason = response.unanswered {
+                // The stub matched, but its answer did not happen: a strict run fails on it, naming why.
+                nearMiss =
+                    "Not answered \(request.method) \(request.target.prefix(200))".escapingControlCharacters() + "\n"
+                    + "route \(chosen.stub.name) (\(chosen.stub.source)) could not answer: \(reason)".escapingControlCharacters()
+                settings.onUnexpected?(request)
+            }
         } else if let spent = input.exhausted {
             // Not decided: neither a stub's answer nor a 404 (nor a forward) would be true. Fails a strict run.
             nearMiss = MatchBudget.exhausted(request, settings.options.matchBudget, tried: spent.tried, of: spent.of)
@@ -84,6 +93,19 @@ extension MockServer {
         }
         observer?(entry)
         return answer
+    }
+
+    /// An admin API or control channel call the server refused (a foreign Host or Origin, an unknown endpoint): what the
+    /// program asked of the server did not happen, so it is journaled as unexpected (a strict run fails on it), as a
+    /// refused `/__admin/shutdown` is.
+    private static func refusedCall(_ request: HTTPRequest, _ response: MockResponse, parts: Parts) -> MockResponse {
+        let reason = String(decoding: response.body.prefix(600), as: UTF8.self).trimmingCharacters(in: "\n")
+        let nearMiss =
+            "Refused \(request.method) \(request.target.prefix(200))".escapingControlCharacters() + "\n"
+            + "refused \(response.status): \(reason)".escapingControlCharacters()
+        _ = parts.journal.record(request, stub: nil, response: response, nearMiss: nearMiss)
+        parts.settings.onUnexpected?(request)
+        return response
     }
 
     /// A 400 for a query whose percent escapes do not read (`?a=%zz`, `?a=1%`): its parameters mean nothing, as
@@ -131,10 +153,10 @@ extension MockServer {
         let (real, name): (String, String)
         switch stub.servedFile(MatchInput(request), directory: directory) {
         case .success(let file): (real, name) = file
-        case .failure(let miss): return .text("\(miss.reason): \(miss.name)\n", status: 404)
+        case .failure(let miss): return .unanswered("\(miss.reason): \(miss.name)", status: 404)
         }
         guard let bytes = FileSystem.read(real) else {
-            return .text("cannot serve \(name): \(FileSystem.unreadable(real))\n", status: 500)
+            return .unanswered("cannot serve \(name): \(FileSystem.unreadable(real))", status: 500)
         }
         return MockResponse(status: 200, headers: ["Content-Type": ContentType.forPath(real)], body: bytes)
     }

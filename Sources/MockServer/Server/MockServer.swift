@@ -206,13 +206,15 @@ public final class MockServer: Sendable {
     /// Call counts, unexpected requests and expectation results so far.
     public var summary: ServerSummary {
         let (stubs, counts) = parts.stubs.runCalls() // every call of the run, admin resets or not
+        let heads = parts.stubs.headCallsOfRun()
         let policy = parts.stubs.unexpectedPolicy
         let totals = parts.journal.totals()
         // Mappings a recording just made and added are what was forwarded, not routes the run failed to call.
         var routes = stubs.indices.filter { !(stubs[$0].recorded && counts[$0] == 0) }.map { index in
             ServerSummary.Route(
                 id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
-                calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]))
+                calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]),
+                headCalls: heads[ObjectIdentifier(stubs[index])] ?? 0)
         }
         // A route deleted through the admin API keeps its contract: unmet when deleted is unmet.
         routes += parts.stubs.retiredExpectations().compactMap { stub, calls in

@@ -14,6 +14,8 @@ public struct ServerSummary: Sendable {
         public var calls: Int
         /// Why the route's `expect` does not hold; nil when it holds or there is none.
         public var expectationFailure: String?
+        /// HEAD requests this GET route answered: not among its ``calls`` (a HEAD is not the GET a test expects).
+        public var headCalls = 0
     }
 
     /// A request no stub matched, with its near miss.
@@ -54,6 +56,9 @@ public struct ServerSummary: Sendable {
     public var upstreamFailures: [String] = []
     /// What a recording asked for and did not get (nothing recorded, a file not written): failures.
     public var recordingProblems: [String] = []
+    /// Set when requests were still arriving or being answered as the run ended (its wait for them ran out): what
+    /// they and those behind them on their connections were is not known, so a strict run fails on it.
+    public var unsettled: String?
 
     /// A summary from its parts (`unexpectedTotal` defaults to the number described).
     package init(
@@ -77,6 +82,7 @@ public struct ServerSummary: Sendable {
         lines += upstreamFailures.map { "forward to a backend failed: \($0)" }
         lines += recordingProblems.map { "recording: \($0)" }
         if policy == .fail {
+            if let unsettled { lines.append(unsettled) }
             lines += unexpected.map { "unexpected request \($0.method) \($0.url)" }
             if unexpectedTotal > unexpected.count { lines.append("\(unexpectedTotal - unexpected.count) more unexpected requests") }
         }
@@ -92,11 +98,12 @@ public struct ServerSummary: Sendable {
                 + (journalDropped > 0
                     ? " (journal kept the latest; \(journalDropped) older entries dropped to stay within its limits)" : "")
         ]
-        let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil }
+        let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil || $0.headCalls > 0 }
         for route in shown {
             var line = "  \(route.calls)× \(route.name.escapingControlCharacters())"
             if let failure = route.expectationFailure { line += "  ✗ \(failure)" }
             lines.append(line)
+            if route.headCalls > 0 { lines.append("  \(route.headCalls)× HEAD, answered by \(route.name.escapingControlCharacters())") }
         }
         let uncalled = routes.count - routes.filter { $0.calls > 0 }.count
         if uncalled > 0 && shown.count < routes.count { lines.append("  (\(uncalled) route\(uncalled == 1 ? "" : "s") not called)") }
@@ -110,6 +117,7 @@ public struct ServerSummary: Sendable {
         lines += webhookFailures.map { "  ✗ \($0.escapingControlCharacters())" }
         lines += upstreamFailures.map { "  ✗ forward to a backend failed: \($0.escapingControlCharacters())" }
         lines += recordingProblems.map { "  ✗ recording: \($0.escapingControlCharacters())" }
+        if policy == .fail, let unsettled { lines.append("  ✗ " + unsettled) }
         return lines.joined(separator: "\n")
     }
 
@@ -122,6 +130,7 @@ public struct ServerSummary: Sendable {
                 "{\"id\":" + JSONWriter.quoted(route.id) + ",\"name\":" + JSONWriter.quoted(route.name) + ",\"source\":"
                     + JSONWriter.quoted(route.source)
                     + ",\"calls\":\(route.calls)"
+                    + (route.headCalls > 0 ? ",\"headCalls\":\(route.headCalls)" : "")
                     + (route.expectationFailure.map { ",\"expectationFailure\":" + JSONWriter.quoted($0) } ?? "") + "}"
             }.joined(separator: ",") + "]"
         output +=

@@ -23,6 +23,9 @@ package final class StubRegistry: @unchecked Sendable {
     /// every call the run made (the program under test must not be able to reset its verdict green).
     /// Holds the stub itself, so that its identifier is never reused by another.
     private var callsBeforeReset: [ObjectIdentifier: (stub: Stub, calls: Int)] = [:]
+    /// HEAD requests a GET route answered (as `curl -I` expects), by stub: not calls of the route (its `expect` counts
+    /// GETs, as the runner's steps do), kept apart for the summary to show as HEAD. Holds the stub, as above.
+    private var headCalls: [ObjectIdentifier: (stub: Stub, calls: Int)] = [:]
     private var scenarios: [String: String] = [:] { didSet { version += 1 } }
     private var version = 0
 
@@ -76,13 +79,13 @@ package final class StubRegistry: @unchecked Sendable {
             let committed: (done: Bool, choice: Choice?) = lock.withLock {
                 guard self.version == version else { return (false, nil) }
                 guard let found else { return (true, nil) }
-                return (true, count(found.index, found.stub))
+                return (true, count(found.index, found.stub, head: Self.isHead(input, found.stub)))
             }
             if committed.done { return committed.choice }
         }
         // The stubs keep changing under us (an admin client adding mappings in a loop): decide under the lock.
         return lock.withLock {
-            Self.firstMatch(input, router: router, scenarios: scenarios).map { count($0.index, $0.stub) }
+            Self.firstMatch(input, router: router, scenarios: scenarios).map { count($0.index, $0.stub, head: Self.isHead(input, $0.stub)) }
         }
     }
 
@@ -105,11 +108,20 @@ package final class StubRegistry: @unchecked Sendable {
         return nil
     }
 
-    /// Counts a call of stub `index` and moves its scenario on (call with the lock held).
-    private func count(_ index: Int, _ stub: Stub) -> Choice {
-        counts[index] += 1
+    /// Counts a call of stub `index` and moves its scenario on (call with the lock held). A HEAD that a GET route
+    /// answers is counted apart (``headCalls``), answered as the route's next call would be.
+    private func count(_ index: Int, _ stub: Stub, head: Bool) -> Choice {
+        if head { headCalls[ObjectIdentifier(stub), default: (stub, 0)].calls += 1 } else { counts[index] += 1 }
         if let scenario = stub.scenario, let newState = scenario.newState { scenarios[scenario.name] = newState }
-        return (index, stub, counts[index])
+        return (index, stub, counts[index] + (head ? 1 : 0))
+    }
+
+    /// A HEAD request answered by a route for GET only (``Stub/matches``).
+    private static func isHead(_ input: MatchInput, _ stub: Stub) -> Bool { input.request.method == "HEAD" && stub.method == "GET" }
+
+    /// HEAD requests a GET route answered over the run, by stub.
+    package func headCallsOfRun() -> [ObjectIdentifier: Int] {
+        lock.withLock { headCalls.mapValues(\.calls) }
     }
 
     // MARK: Reading

@@ -24,7 +24,7 @@ struct ResponseTemplates: Sendable {
             }
             return response
         } catch {
-            return .text(error.description + "\n", status: error.status)
+            return .unanswered(error.description, status: error.status)
         }
     }
 

@@ -126,7 +126,7 @@ public enum StubLoader {
         if let stubs = nativeParsedWhereBuilt(bytes, file: file, directory: directory) { return stubs }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONParser.parse(bytes, refusingLoneSurrogates: true)
         } catch {
             throw StubError(file: file, position: error.position, error.message)
         }
@@ -163,7 +163,7 @@ public enum StubLoader {
     /// file is not a native stub file or anything in it is wrong: the whole parse then finds what and reports
     /// the first problem in file order.
     private static func nativeParsedWhereBuilt(_ bytes: [UInt8], file: String, directory: String) -> StubSet? {
-        guard let (root, deferred) = try? JSONParser.parse(bytes, deferringArrayAt: "routes"), let deferred,
+        guard let (root, deferred) = try? JSONParser.parse(bytes, deferringArrayAt: "routes", refusingLoneSurrogates: true), let deferred,
             !isWireMock(root)
         else { return nil }
         return try? StubSet.native(root, deferred: deferred, file: file, directory: directory)

@@ -254,6 +254,11 @@ extension StubSet {
             guard let data = Data(base64Encoded: base64) else { throw reader.error("base64Body", "base64Body is not valid base64") }
             response.body = Array(data)
         } else if let name = try reader.string("bodyFileName") {
+            if name.contains("{{") {
+                throw reader.error(
+                    "bodyFileName", "bodyFileName: a templated file name (\(name.prefix(80))) is not supported by sut-launch; name one file"
+                )
+            }
             let path: String
             switch FileSystem.confined(name, in: filesDirectory) {
             case .success(let real): path = real

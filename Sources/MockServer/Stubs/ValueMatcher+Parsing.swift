@@ -99,7 +99,7 @@ extension ValueMatcher {
     private static func equalToJSON(_ reader: ObjectReader, what: String) throws(StubError) -> ValueMatcher {
         var expected = reader["equalToJson"]!
         if case .string(let embedded) = expected.value {
-            do { expected = try JSONParser.parse(embedded) } catch {
+            do { expected = try JSONParser.parse(Array(embedded.utf8), refusingLoneSurrogates: true) } catch {
                 throw reader.error("equalToJson", "\(what): equalToJson holds a string that is not JSON: \(error.message)")
             }
         }

@@ -48,8 +48,11 @@ package enum MockServerRun {
     ) -> (summary: ServerSummary, journalFailed: Bool) {
         // A request the program sent just before it exited may still be in a socket's buffer: read and answer it
         // before the summary counts (an unexpected one dropped here made a strict run pass).
+        var unsettled: String?
         if !server.settle(timeout: settle) {
             Console.line("warning: mock server: a request was still arriving or being answered \(Runner.format(settle)) after \(what)")
+            unsettled =
+                "a request was still arriving or being answered \(Runner.format(settle)) after \(what): it and any request behind it on its connection were not judged"
         }
         // No webhook starts from here; those of answers given are waited for until the deadline fixed now (`webhooks`
         // at most); one still in flight then, or one not sent, is a failure.
@@ -58,6 +61,7 @@ package enum MockServerRun {
         let recording = plan.record.flatMap { record in server.stopRecording().map { (record, $0) } }
         server.stop()
         var summary = server.summary
+        summary.unsettled = unsettled
         if let (record, result) = recording {
             summary.recordingProblems = RecordingReport.report(
                 result, record, quiet: quiet, forwardFailures: summary.upstreamFailures.count)

@@ -63,7 +63,7 @@ extension StepCatalog {
                 throw StepFailure("the expected body is not JSON: \(error)", kind: .error)
             }
             if let problem = vacuousJSONProblem(expected) { throw StepFailure(problem, kind: .error) }
-            try awaitRequest(run, captures[0], captures[1], "had a JSON body including \(JSONWriter.write(expected))", bodies: true) {
+            try awaitRequest(run, captures[0], captures[1], "had a JSON body including \(JSONWriter.write(expected))", json: expected) {
                 (try? JSONParser.parse($0.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
             }
         },
@@ -115,7 +115,7 @@ extension StepCatalog {
     /// Watches for a request to `method path` that `holds` (once seen it stays seen: no need to judge it again), over
     /// the programs' run as a count is; fails naming what none had, with the requests received (or their bodies).
     private static func awaitRequest(
-        _ run: ScenarioRun, _ method: String, _ path: String, _ what: String, bodies: Bool = false,
+        _ run: ScenarioRun, _ method: String, _ path: String, _ what: String, json: JSONNode? = nil,
         _ holds: @escaping (HTTPRequest) -> Bool
     ) throws(StepFailure) {
         var matching = try requests(run, method, path)
@@ -125,7 +125,9 @@ extension StepCatalog {
         }
         guard !matching.contains(where: { holds($0.request) }) else { return }
         let when = open ? " within \(run.waitDescription) (the program was still running)" : ""
-        guard bodies else { throw StepFailure("no \(method) \(path) request \(what)\(when)\(received(run))") }
+        guard let json else { throw StepFailure("no \(method) \(path) request \(what)\(when)\(received(run))") }
+        // A body past what the journal keeps cannot say it did not include the JSON: never "no request had it".
+        try cutBodies(matching, "\(method) \(path)", expected: json)
         let shown = matching.map { "  " + $0.request.bodyText }.joined(separator: "\n")
         throw StepFailure("no \(method) \(path) request \(what)\(when); bodies received:\n\(shown.isEmpty ? "  (none)" : shown)")
     }

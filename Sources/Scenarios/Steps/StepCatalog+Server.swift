@@ -75,3 +75,14 @@ extension StepCatalog {
         },
     ]
 }
+
+extension StepCatalog {
+    /// Fails naming the cut when a request's body was longer than the journal keeps (``Journal/maxBodyBytes``): whether
+    /// that body included the JSON cannot be told from its first part, so "no request had it" would be false.
+    static func cutBodies(_ matching: [JournalEntry], _ route: String, expected: JSONNode) throws(StepFailure) {
+        guard let cut = matching.first(where: \.bodyTruncated) else { return }
+        throw StepFailure(
+            "cannot tell whether a \(route) request had a JSON body including \(JSONWriter.write(expected)): request \(cut.sequence)'s body "
+                + "was \(cut.bodySize) bytes and the journal keeps the first \(Journal.maxBodyBytes) of each body (it was cut)")
+    }
+}
