@@ -25,7 +25,9 @@ import Testing
 
     static let shapes: [Shape] = [
         // 1.9 µs a turn (the JSONPath was compiled at each call).
-        Shape(name: "jsonPath on a 1-byte body", template: "{{#each (range 1 N)}}{{jsonPath request.body '$..a'}}{{/each}}", body: "x", minimum: 127),
+        Shape(
+            name: "jsonPath on a 1-byte body", template: "{{#each (range 1 N)}}{{jsonPath request.body '$..a'}}{{/each}}", body: "x",
+            minimum: 127),
         // 1.46 µs: a getrandom call each.
         Shape(name: "randomInt", template: "{{#each (range 1 N)}}{{randomInt lower=1 upper=9}}{{/each}}", body: "", minimum: 97),
         Shape(name: "pickRandom", template: "{{#each (range 1 N)}}{{pickRandom 'a' 'b' 'c'}}{{/each}}", body: "", minimum: 88),
@@ -49,7 +51,8 @@ import Testing
             template: "{{#each (range 1 N)}}{{#with request}}{{#if method}}{{#unless body}}n{{/unless}}{{/if}}{{/with}}{{/each}}",
             body: "", minimum: 4 * 23),
         // 113 ns a byte of XML (a tree built at each call): 32 KiB a turn.
-        Shape(name: "xPath", template: "{{#each (range 1 N)}}{{xPath request.body '//b'}}{{/each}}", body: xml, minimum: 113 * 32 * 1024 / 15),
+        Shape(
+            name: "xPath", template: "{{#each (range 1 N)}}{{xPath request.body '//b'}}{{/each}}", body: xml, minimum: 113 * 32 * 1024 / 15),
     ]
 
     private func work(_ shape: Shape, turns: Int, spent: Int = 0) -> (units: Int, error: ResponseTemplate.RenderError?) {
