@@ -77,6 +77,8 @@ SHAPES = [
     ("contains in 1 MB in loop", nest("{{#contains request.body 'b'}}y{{/contains}}"), "a" * MB),
     ("eq of 1 MB texts in loop", nest("{{#eq request.body request.body}}y{{/eq}}"), "a" * MB),
     ("gt of 1 MB texts in loop", nest("{{#gt request.body request.body}}y{{/gt}}"), "a" * MB),
+    ("lt of combining marks against a short text", "{{#each (range 1 1000)}}{{#lt request.body request.query.p}}y{{/lt}}{{/each}}",
+     "e\u0301" * 300000),
     ("escape of 1 MB '<' in loop", nest("{{request.body}}"), "<" * MB),
     ("join of range", nest("{{join (range 1 1000) ','}}", R1000, "(range 1 10)"), "x"),
     ("math in loop", nest("{{math @index '*' 3}}"), "x"),
@@ -139,7 +141,7 @@ def main():
                 print(f"{name:45s} mapping refused: {status} {data[:200]!r}")
                 continue
             before, started = cpu_ms(server.pid), time.monotonic()
-            status, data = request(port, "POST", f"/t{number}/a/b/c?a=1", body.encode(), {"X-A": "v"})
+            status, data = request(port, "POST", f"/t{number}/a/b/c?a=1&p=%C3%A9", body.encode(), {"X-A": "v"})
             cpu, wall = cpu_ms(server.pid) - before, (time.monotonic() - started) * 1000
             first = data[:90].decode(errors="replace").splitlines()[0] if data else ""
             print(f"{name:45s} {status} cpu {cpu:8.0f} ms  wall {wall:8.0f} ms  {first}", flush=True)
