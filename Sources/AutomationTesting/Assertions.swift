@@ -129,7 +129,9 @@ public func assertOutputInOrder(
     }
 }
 
-/// Asserts no request reached the server that no route matched.
+/// Asserts no request reached the server that no route matched **so far**: it judges at once (after the server has
+/// answered what is in its sockets, up to 2 s), so a program still running may send an unexpected request after
+/// it passed. For a program's whole run, use ``assertNoUnexpectedRequests(_:after:timeout:fileID:filePath:line:column:)``.
 public func assertNoUnexpectedRequests(
     _ server: MockServer,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -140,6 +142,24 @@ public func assertNoUnexpectedRequests(
     recordAutomationIssue(
         "unexpected requests:\n" + unexpected.joined(separator: "\n"),
         fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Asserts no request that `app` sent in its whole run reached the server unmatched: waits for the program to
+/// end (up to `timeout`, the application's default when nil), lets the server answer what is still in its
+/// sockets, then judges. A program still running at the deadline (or never launched) is an issue of its own, as
+/// requests it may still send could not be judged; the requests seen so far are judged too.
+public func assertNoUnexpectedRequests(
+    _ server: MockServer, after app: SUTApplication, timeout: Duration? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) async {
+    do {
+        _ = try await app.waitForExit(timeout: timeout)
+    } catch {
+        recordAutomationIssue(
+            "the whole run could not be judged for unexpected requests: \(error)",
+            fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    assertNoUnexpectedRequests(server, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 private func seen(_ server: MockServer) -> String {

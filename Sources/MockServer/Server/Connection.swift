@@ -68,6 +68,7 @@ package struct Connection<Transport: ConnectionTransport> {
     private func serveRequests(_ io: inout Buffers) {
         while !isStopped() {
             io.skipEmptyLines()
+            if refusedTLSRecord(io) { return }
             // 1. A complete head.
             guard let headEnd = Self.findHeadEnd(io.input, from: io.start) ?? awaitHead(&io) else { return }
             io.heads += 1
@@ -128,6 +129,7 @@ package struct Connection<Transport: ConnectionTransport> {
             return nil
         }
         io.skipEmptyLines()
+        if refusedTLSRecord(io) { return nil }
         var headEnd = Self.findHeadEnd(io.input, from: max(io.start, searchStart))
         // Idle until a request starts; from its first byte, the header timeout.
         var started = io.start < io.input.count
@@ -159,6 +161,7 @@ package struct Connection<Transport: ConnectionTransport> {
                 return nil
             }
             io.skipEmptyLines()
+            if refusedTLSRecord(io) { return nil }
             if !started, io.start < io.input.count {
                 started = true
                 if idle {
@@ -333,6 +336,17 @@ package struct Connection<Transport: ConnectionTransport> {
             method: head.method, target: head.target, headers: head.headers, clientAddress: clientAddress, scheme: scheme)
         refused(request, RefusedRequest.response(RequestHead.Error(400, "cut short by the client: it closed the connection mid-body")))
         return false
+    }
+
+    /// A TLS record where a request line should start, on a plain-HTTP port: answered 400 at once, naming the
+    /// mistake (not a 10 s header timeout), recorded as unexpected with its first bytes; the connection ends.
+    private func refusedTLSRecord(_ io: Buffers) -> Bool {
+        guard scheme == "http", TLSRecordRefusal.begins(io.input, at: io.start) else { return false }
+        let error = RequestHead.Error(400, TLSRecordRefusal.message)
+        refused(TLSRecordRefusal.request(io.input[io.start...], clientAddress: clientAddress), RefusedRequest.response(error))
+        guard socket.send(ResponseWriter.refusal(error)) else { return true }
+        TLSRecordRefusal.drain(socket)
+        return true
     }
 
     /// Records a request whose head the client began and then closed the connection on: a request that never

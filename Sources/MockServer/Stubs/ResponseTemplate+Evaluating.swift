@@ -68,6 +68,9 @@ extension ResponseTemplate {
         /// Patterns compiled while rendering, by their text (at most ``maxRegexes``).
         var regexes: [String: RegexBox] = [:]
         static let maxRegexes = 16
+        /// JSONPaths compiled while rendering, by their text (at most ``maxRegexes``): a `jsonPath` in a loop
+        /// compiled its path on every turn, the dearest part of a call on a small document.
+        var paths: [String: JSONPath] = [:]
 
         init(context: RenderContext) { self.context = context }
 
@@ -80,9 +83,11 @@ extension ResponseTemplate {
             if context.work > maxWork { throw .budget(workBudget, at: helper()) }
         }
 
+        /// A node rendered or a loop turn taken: a step, and ``stepCost`` units of work (what it really costs).
         mutating func step(at what: @autoclosure () -> String) throws(RenderError) {
             context.steps += 1
             if context.steps > maxSteps { throw .budget(stepBudget, at: what()) }
+            try charge(ResponseTemplate.stepCost, at: what())
         }
 
         mutating func render(_ nodes: [Node]) throws(RenderError) {
@@ -112,6 +117,7 @@ extension ResponseTemplate {
         /// as it is (a block's output is not escaped).
         private mutating func section(_ name: String, _ expression: Expression, _ body: [Node]) throws(RenderError) {
             guard case .call(_, let arguments, let options) = expression else { return }
+            try charge(ResponseTemplate.callCost, at: "#" + name)
             let outer = output
             output = ""
             try render(body)
@@ -145,7 +151,7 @@ extension ResponseTemplate {
                 case .map(let entries): items = entries.map { ($0.key, $0.value) }
                 default: items = []
                 }
-                try charge(items.count, at: "#each")
+                try charge(items.count * 4, at: "#each") // each item copied (and retained) into the list walked
                 guard !items.isEmpty else { return try render(inverse) }
                 for (index, item) in items.enumerated() {
                     try step(at: "#each")
@@ -175,6 +181,7 @@ extension ResponseTemplate {
             case .literal(let value): return value
             case .path(let segments): return try resolve(segments)
             case .call(let helper, let arguments, let options):
+                try charge(ResponseTemplate.callCost, at: helper)
                 var values: [Value] = []
                 for argument in arguments { values.append(try evaluate(argument)) }
                 var named: [String: Value] = [:]
@@ -246,6 +253,7 @@ extension ResponseTemplate {
                 if position(key) != nil { return try member(key, of: .requestPath(request.path)) }
                 return field == "path" ? request.pathParameter(key).map(Value.string) ?? .null : .null
             case "query":
+                try charge(ResponseTemplate.lookupCost, at: "request.query")
                 if context.queryItems == nil {
                     try charge(request.target.utf8.count, at: "request.query")
                     context.queryItems = request.queryItems
@@ -255,7 +263,7 @@ extension ResponseTemplate {
                 let values = items.filter { $0.name == key }.map(\.value)
                 return values.isEmpty ? .null : try index(.multi(values), rest)
             case "headers":
-                try charge(request.headers.entries.count * 8, at: "request.headers")
+                try charge(ResponseTemplate.lookupCost + request.headers.entries.count * 8, at: "request.headers")
                 let values = request.headers.values(key)
                 return values.isEmpty ? .null : try index(.multi(values), rest)
             case "cookies":
@@ -290,8 +298,8 @@ extension ResponseTemplate {
                 guard let position = position(key), position < values.count else { return .null }
                 return .string(values[position])
             case .requestPath(let path):
-                try charge(path.utf8.count, at: key)
                 let segments = path.split(separator: "/")
+                try charge(path.utf8.count + segments.count * ResponseTemplate.lookupCost, at: key)
                 guard let position = position(key), position < segments.count else { return .null }
                 return .string(String(segments[position]))
             case .list(let values):

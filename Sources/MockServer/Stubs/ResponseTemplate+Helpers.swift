@@ -114,9 +114,10 @@ extension ResponseTemplate.Renderer {
     /// pattern Java accepts that this engine does not run (backreferences, lookaround) is a 400 that says so.
     /// With `groups`, the whole pattern is group 1 (what Java calls group 0).
     mutating func regex(_ pattern: String, groups: Bool, at helper: String) throws(RenderError) -> RegexBox? {
+        try charge(pattern.utf8.count, at: helper) // the lookup hashes and compares the pattern
         let key = (groups ? "g:" : "m:") + pattern
         if let known = regexes[key] { return known }
-        try charge(pattern.utf8.count * 64, at: helper)
+        try charge(pattern.utf8.count * ResponseTemplate.compileCost, at: helper)
         do {
             _ = try RegexBox(pattern)
         } catch {
@@ -134,8 +135,7 @@ extension ResponseTemplate.Renderer {
     /// many helpers read it); the path's evaluation counts each JSON value it visits.
     private mutating func jsonPath(_ source: Value, _ pathValue: Value) throws(RenderError) -> Value {
         let pathText = try text(pathValue, at: "jsonPath")
-        try charge(pathText.utf8.count * 4, at: "jsonPath")
-        let path = try ResponseTemplate.compiledPath(pathText)
+        let path = try compiledPath(pathText)
         let document: JSONNode?
         if case .json(let node) = source, node.string == nil {
             document = node
@@ -148,6 +148,17 @@ extension ResponseTemplate.Renderer {
         guard let found = path.evaluate(document, budget: &left) else { throw .budget(ResponseTemplate.workBudget, at: "jsonPath") }
         try charge((allowance - left) * ResponseTemplate.jsonNodeCost, at: "jsonPath")
         return found.count == 1 ? .json(found[0]) : found.isEmpty ? .null : .json(JSONNode(.array(found)))
+    }
+
+    /// `text` compiled as a JSONPath, once per answer for the last few paths (a lookup costs its text's bytes).
+    private mutating func compiledPath(_ text: String) throws(RenderError) -> JSONPath {
+        try charge(text.utf8.count, at: "jsonPath")
+        if let known = paths[text] { return known }
+        try charge(text.utf8.count * ResponseTemplate.compileCost, at: "jsonPath")
+        let path = try ResponseTemplate.compiledPath(text)
+        if paths.count >= Self.maxRegexes { paths.removeAll() }
+        paths[text] = path
+        return path
     }
 
     /// `text` parsed as JSON, once per answer for the last few texts (the body however many helpers read it);

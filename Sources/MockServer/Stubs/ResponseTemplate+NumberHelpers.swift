@@ -9,6 +9,7 @@ extension ResponseTemplate.Renderer {
         case "math": return try math(arguments)
         case "randomValue": return .string(try randomValue(options))
         case "randomInt":
+            try charge(ResponseTemplate.randomCost, at: helper)
             let lower = try options["lower"].map { value throws(RenderError) in try javaInt(value, "randomInt lower") } ?? Int(Int32.min)
             let upper = try options["upper"].map { value throws(RenderError) in try javaInt(value, "randomInt upper") } ?? Int(Int32.max)
             guard lower < upper else {
@@ -16,6 +17,7 @@ extension ResponseTemplate.Renderer {
             }
             return .integer(Int.random(in: lower..<upper))
         case "randomDecimal":
+            try charge(ResponseTemplate.randomCost, at: helper)
             let lower = try options["lower"].map { value throws(RenderError) in try javaDouble(value, "randomDecimal lower") }
             let upper = try options["upper"].map { value throws(RenderError) in try javaDouble(value, "randomDecimal upper") }
             return .real(try Self.randomDecimal(lower ?? Double.leastNonzeroMagnitude, upper ?? Double.greatestFiniteMagnitude))
@@ -27,6 +29,7 @@ extension ResponseTemplate.Renderer {
             case .json(let node)? where node.elements != nil: candidates = node.elements!.map(Value.json)
             default: candidates = arguments
             }
+            try charge(ResponseTemplate.randomCost, at: helper)
             guard let picked = candidates.randomElement() else { return .null }
             return .string(try text(picked, at: "pickRandom"))
         case "range":
@@ -154,9 +157,10 @@ extension ResponseTemplate.Renderer {
         try ResponseTemplate.checkRandomType(type)
         let uppercase = options["uppercase"].map(Self.isTruthy) ?? false
         // One system draw seeds a fast generator: a getrandom call per character made a 64 MiB budget cost 17 s of CPU.
+        try charge(ResponseTemplate.randomCost, at: "randomValue")
         var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
         if type == "UUID" {
-            try charge(36, at: "randomValue")
+            try charge(36 * 4, at: "randomValue")
             var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
             bytes[6] = bytes[6] & 0x0F | 0x40 // version 4
             bytes[8] = bytes[8] & 0x3F | 0x80 // the IETF variant

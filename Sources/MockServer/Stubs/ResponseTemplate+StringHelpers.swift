@@ -187,7 +187,7 @@ extension ResponseTemplate.Renderer {
         for field in FormEncoding.javaSplit(text, UInt8(ascii: "&")) {
             let parts = FormEncoding.javaSplit(field, UInt8(ascii: "="))
             guard parts.count > 1 else { continue }
-            try charge(ResponseTemplate.valueCost, at: "formData")
+            try charge(ResponseTemplate.valueCost * 2, at: "formData") // a field split into three Strings and kept: 1.4 µs
             var fieldValue = Self.javaTrimmed(parts[1])
             if decode {
                 guard let decoded = FormEncoding.decode(fieldValue) else {

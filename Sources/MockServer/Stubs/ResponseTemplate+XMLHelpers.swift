@@ -12,7 +12,7 @@ extension ResponseTemplate.Renderer {
         let body = try text(arguments.first ?? .null, at: helper)
         let expression =
             (helper == "soapXPath" ? "/Envelope/Body/" : "") + (try text(arguments.count > 1 ? arguments[1] : .null, at: helper))
-        try charge((body.utf8.count + expression.utf8.count) * ResponseTemplate.parseCost, at: helper)
+        try charge((body.utf8.count + expression.utf8.count) * ResponseTemplate.xmlParseCost, at: helper)
         let result: XPathQuery.Result
         do {
             result = try XPathQuery(expression).evaluate(body)

@@ -24,8 +24,9 @@ import AutomationSupport
 /// Trust: a template is rendered in one pass (a request value holding `{{` is text). Every number a helper
 /// reads goes through `BoundedNumber`; a request value out of range makes that answer a 400 naming the helper
 /// and the value. One answer (its body and header values together) has one budget: 2,000,000 steps (nodes
-/// and loop turns), 16 MiB of output, and 64 Mi units of helper work (bytes and JSON values that helpers,
-/// `jsonPath` and printing touch, regular expression steps); spending it makes the answer a 500 naming the budget,
+/// and loop turns), 16 MiB of output, and 64 Mi units of work (bytes and JSON values that helpers,
+/// `jsonPath` and printing touch, regular expression steps, each step and helper call), calibrated so that a unit
+/// is ~15 ns of a release build's CPU (scripts/bench-template.sh); spending it makes the answer a 500 naming the budget,
 /// never a truncated body or a thread spinning after its client left. The body is parsed once per answer however
 /// many `jsonPath`s read it. Dates stay within ±8.64e15 ms of 1970 (offsets of any size are refused beyond), so
 /// calendar arithmetic cannot overflow.
@@ -140,8 +141,9 @@ package struct ResponseTemplate: Sendable {
     /// Nodes rendered and loop turns taken per answer: `{{#each}}` inside `{{#each}}` over a client's 16 MiB
     /// array must not hold a connection's thread for hours.
     static let maxSteps = 2_000_000
-    /// Units of helper work per answer: a byte read, compared, converted or printed is one; a JSON value a
-    /// `jsonPath` visits is ``jsonNodeCost``. About a second of work in a debug build, a fraction in release.
+    /// Units of work per answer: a byte read, compared, converted or printed is one; a JSON value a `jsonPath`
+    /// visits is ``jsonNodeCost``; a step ``stepCost``, a helper call ``callCost``. About a second of CPU in a
+    /// release build (a unit ~15 ns), several in a debug build.
     static let maxWork = 64 << 20
     static let jsonNodeCost = 48
     /// Units per byte parsed as JSON.
@@ -165,7 +167,23 @@ package struct ResponseTemplate: Sendable {
     /// Units per step of the regular expression engine (a thread at a position): one is dearer than a byte copied.
     static let regexStepCost = 8
     /// Units a date helper costs besides its text: calendar fields, a zone's offset, a pattern walked.
-    static let dateCost = 256
+    static let dateCost = 512
+    /// Units each step (a node rendered, a loop turn) costs besides the helpers it calls: a scope pushed, text
+    /// appended, a value looked up (a step took 135 to 345 ns in a release build, scripts/bench-template.sh).
+    static let stepCost = 24
+    /// Units each helper call costs besides the bytes and values it touches: its arguments evaluated into arrays,
+    /// its name dispatched, its result built (`hostname`, `math`: 0.7 to 0.8 µs a call).
+    static let callCost = 96
+    /// Units a draw from the system's random source costs (a getrandom call: `randomInt`, `pickRandom`, a UUID).
+    static let randomCost = 128
+    /// Units per byte of XML libxml2 parses for `xPath` and `soapXPath` (a tree built: ~120 ns a byte of small
+    /// elements).
+    static let xmlParseCost = 12
+    /// Units a lookup of a request value costs (`request.query.NAME`, `request.headers.NAME`, a path segment):
+    /// the list filtered, the values copied.
+    static let lookupCost = 64
+    /// Units per byte of a pattern or JSONPath compiled (at most ``Renderer/maxRegexes`` of each kept per answer).
+    static let compileCost = 64
 
     /// The helpers and blocks, for messages.
     static var supported: String {

@@ -23,19 +23,7 @@ enum PlainHTTPRefusal {
         seen(buffer)
         guard socket.send(ResponseWriter.refusal(RequestHead.Error(400, message))) else { return buffer }
         socket.shutdownSending()
-        // Up to 64 KiB or half a second of what the client still sends, then the server closes.
-        let drainEnd = Int(MonotonicClock.milliseconds()) + 500
-        var drained = 0
-        var discard: [UInt8] = []
-        while drained < 65_536 {
-            let remaining = drainEnd - Int(MonotonicClock.milliseconds())
-            guard remaining > 0, socket.waitReadable(timeoutMs: Int32(clamping: remaining)) else { return buffer }
-            discard.removeAll(keepingCapacity: true)
-            let count = socket.receive(into: &discard, scratch: &scratch, wait: false)
-            if count == -2 { continue }
-            guard count > 0 else { return buffer }
-            drained += count
-        }
+        TLSRecordRefusal.drain(socket) // what the client still sends, so the close is not a reset
         return buffer
     }
 }

@@ -120,7 +120,7 @@ import Testing
             HTTPRequest(method: "POST", target: "/", body: Array(repeating: UInt8(ascii: "a"), count: 1 << 20)))
         let plain = try ResponseTemplate("{{request.method}}")
         _ = try plain.render(&context)
-        #expect(context.work == 0 && context.bodyText == nil)
+        #expect(context.work <= ResponseTemplate.stepCost && context.bodyText == nil) // one step, the body never read
         let reader = try ResponseTemplate("{{#if (upper request.body)}}{{/if}}")
         var spent: ResponseTemplate.RenderError?
         for _ in 0..<100 {
