@@ -18,7 +18,9 @@ import Testing
     /// `{"a": {"a": … 100 deep}}`: `$..a..a..a..a..a` selects C(100, 5) ≈ 75 million values.
     private static let deep = String(repeating: #"{"a":"#, count: 100) + "1" + String(repeating: "}", count: 100)
 
-    @Test func jsonPathStopsAtItsBudgetInTemplatesAndInMatching() throws {
+    /// (A hang is caught by the time limit, a generous one: the budget is counted in work units, not time, and the
+    /// machine may be loaded; `scripts/bench-template.sh` measures the time.)
+    @Test(.timeLimit(.minutes(1))) func jsonPathStopsAtItsBudgetInTemplatesAndInMatching() throws {
         let document = try JSONParser.parse(Self.deep)
         let path = try JSONPath("$..a..a..a..a..a")
         var budget = 100_000
@@ -26,10 +28,8 @@ import Testing
         var enough = 1_000_000
         #expect(try JSONPath("$..a").evaluate(document, budget: &enough)?.count == 100)
         // Matching: over budget is not a match, and neither is it absent (the values were not all seen).
-        let started = Date()
         #expect(!path.matches(document, nil))
         #expect(!path.matches(document, .absent(true)))
-        #expect(Date().timeIntervalSince(started) < 5)
         // A template: a 500 naming the work budget.
         let request = HTTPRequest(method: "POST", target: "/", body: Array(Self.deep.utf8))
         guard case .failure(let error) = try render("{{size (jsonPath request.body '$..a..a..a..a..a')}}", request) else {
