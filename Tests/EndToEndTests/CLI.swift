@@ -32,7 +32,8 @@ enum CLI {
         let names: Set = [
             "CI", "CIRCLECI", "JOB_COMPLETION_INDEX", "TEST_TOTAL_SHARDS", "XML_OUTPUT_FILE", "TF_BUILD", "JENKINS_URL", "JENKINS_HOME",
             "BUILD_TAG", "TEST_SRCDIR", "TEST_TMPDIR", "TEST_TARGET", "TEAMCITY_VERSION", "TRAVIS", "APPVEYOR", "BITBUCKET_BUILD_NUMBER",
-            "DRONE", "CODEBUILD_BUILD_ID",
+            "DRONE", "CODEBUILD_BUILD_ID", "CONTINUOUS_INTEGRATION", "HUDSON_URL", "GO_PIPELINE_NAME", "bamboo_buildKey", "SEMAPHORE",
+            "WOODPECKER", "HARNESS_BUILD_ID", "CF_BUILD_ID",
         ]
         return names.contains(name) || prefixes.contains { name.hasPrefix($0) }
     }

@@ -14,6 +14,10 @@ import Testing
     @Test(arguments: [
         ["JENKINS_URL": "http://j/", "BUILD_TAG": "jenkins-x-1"], ["BUILD_TAG": "jenkins-x-1"], ["TEST_SRCDIR": "/r"],
         ["TEST_TMPDIR": "/t"], ["GITHUB_ACTIONS": "true"], ["GITLAB_CI": "true"], ["BUILDKITE": "true"], ["CIRCLECI": "true"],
+        // r5c-4: a Kubernetes Indexed Job's first pod (index 0), and CIs the first list missed.
+        ["JOB_COMPLETION_INDEX": "0"], ["GO_PIPELINE_NAME": "p"], ["bamboo_buildKey": "K-1"], ["HUDSON_URL": "http://h/"],
+        ["SEMAPHORE": "true"], ["WOODPECKER": "true"], ["CONTINUOUS_INTEGRATION": "true"], ["HARNESS_BUILD_ID": "1"],
+        ["CF_BUILD_ID": "1"],
     ])
     func snapshotUpdatesAreRefusedOnEveryKnownCI(_ variables: [String: String]) throws {
         let directory = try CLI.temporaryDirectory()
