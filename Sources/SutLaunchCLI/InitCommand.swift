@@ -135,10 +135,22 @@ package enum InitCommand {
         guard program.contains("/"), !program.hasPrefix("/") else { return program }
         let plain = program.hasPrefix("./") ? String(program.dropFirst(2)) : program
         let depth = (directory + "/features").split(separator: "/").filter { $0 != "." }
-        guard !directory.hasPrefix("/"), !depth.contains("..") else {
+        // `..` from a directory reached through a link climbs from where the link leads, not back along its name:
+        // a DIR with a link on the way gets an absolute path, as an absolute or climbing one does.
+        guard !directory.hasPrefix("/"), !depth.contains(".."), !throughLink(directory) else {
             return FileManager.default.currentDirectoryPath + "/" + plain
         }
         return String(repeating: "../", count: depth.count) + plain
+    }
+
+    /// Whether `directory` (relative) or a directory on its way is a symbolic link.
+    private static func throughLink(_ directory: String) -> Bool {
+        var prefix = ""
+        for part in directory.split(separator: "/") where part != "." {
+            prefix += (prefix.isEmpty ? "" : "/") + part
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: prefix)) != nil { return true }
+        }
+        return false
     }
 
     /// The features' path the CI files run from the repository's root (taken as here): nil when it cannot be

@@ -32,6 +32,35 @@ enum OutputFiles {
         }
     }
 
+    /// Outputs inside a directory the run reads whole or records into (`trees`: path and how it was named): the next
+    /// run would load the report as one of its files. A usage error naming both.
+    static func checkOutsideTrees(_ outputs: [(path: String, origin: String)], trees: [(path: String, origin: String)]) throws(UsageError) {
+        for tree in trees {
+            guard let root = FileSystem.resolvedPath(tree.path) else { continue }
+            for output in outputs {
+                guard let path = FileSystem.resolvedPath(output.path), path == root || FileSystem.isBelow(path, root) else { continue }
+                throw UsageError(
+                    "\(output.origin.escapingControlCharacters()) is inside \(tree.origin.escapingControlCharacters()), whose files the run "
+                        + "reads or writes (mappings/, __files/): the next run would load the report as one of them; write it elsewhere")
+            }
+        }
+    }
+
+    /// A report on the file or pipe the console writes to (`--report /dev/stdout` with stdout a pipe, `--report out.txt
+    /// > out.txt`): the report and the console's lines would mix, or the report's rename would drop the console's.
+    /// `/dev/null` for both is fine.
+    static func checkConsole(_ outputs: [(path: String, origin: String)], streams: [String], hint: String) throws(UsageError) {
+        let null = FileSystem.identity("/dev/null")
+        for stream in streams {
+            guard let console = FileSystem.identity("/dev/\(stream)"), console != null else { continue }
+            for output in outputs where FileSystem.identity(output.path) == console {
+                throw UsageError(
+                    "\(output.origin.escapingControlCharacters()) is where the console writes (\(stream)): its lines would mix with the "
+                        + "report; write the report to a file, or move the console away: \(hint)")
+            }
+        }
+    }
+
     /// The files a list of options names, as inputs for ``check(_:outputs:inputs:)``.
     static func inputs<Option>(_ parsed: ParsedArguments<Option>, _ options: [Option]) -> [(path: String, origin: String)] {
         parsed.options.filter { options.contains($0.option) && $0.value != nil }.map { ($0.value!, $0.origin) }

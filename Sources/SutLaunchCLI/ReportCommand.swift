@@ -123,25 +123,12 @@ package enum ReportCommand {
     /// (`--allow-empty`, an empty shard), else 0.
     private static func verdict(_ run: ReportRun) -> Int32 {
         if !run.parseErrors.isEmpty { return ExitCode.invalidInput }
-        // Every file is a run that selected nothing (its record says exit 5): nothing ran, as that run said.
-        if run.results.isEmpty, run.incompleteness.isEmpty, !run.records.isEmpty,
-            run.records.allSatisfy({ $0.run.exitCode == ExitCode.noScenarios })
-        {
-            Console.error("report: the files hold no scenario: the run selected none (exit \(ExitCode.noScenarios))")
+        // Nothing ran (none selected, no run, or a --dry-run's or --list's Messages): exit 5, as every report says.
+        if let nothingRan = run.nothingRan {
+            Console.error("report: \(nothingRan) (exit \(ExitCode.noScenarios))")
             return ExitCode.noScenarios
         }
         guard run.exitCode == 0, run.incomplete.isEmpty else { return 1 }
-        if run.results.isEmpty, run.records.isEmpty || run.records.contains(where: { $0.run.exitCode != 0 }) {
-            Console.error("report: the files hold no scenario: nothing ran (exit \(ExitCode.noScenarios))")
-            return ExitCode.noScenarios
-        }
-        // A --dry-run's or --list's Messages: pickles, no test case. Nothing ran, whatever that run's own exit code.
-        if run.results.isEmpty, run.records.contains(where: { $0.run.launchedNothing }) {
-            Console.error(
-                "report: the files hold no scenario that ran (written by test --dry-run or --list, which launch nothing; exit \(ExitCode.noScenarios))"
-            )
-            return ExitCode.noScenarios
-        }
         return 0
     }
 

@@ -85,9 +85,19 @@ package struct RunOptions {
     /// `--report` and `--journal` once each, on files of their own: not each other, not the program, not a file
     /// the run reads.
     static func checkOutputs(_ parsed: ParsedArguments<RunOption>) throws(UsageError) {
-        var inputs = OutputFiles.inputs(parsed, [.stub, .envFile, .flagsFile])
+        var inputs = OutputFiles.inputs(parsed, [.stub, .envFile, .flagsFile, .httpsCertificate, .httpsKey])
         if let program = parsed.positionals.first, program.contains("/") { inputs.append((program, "the program \(program)")) }
         try OutputFiles.check(parsed, outputs: [.report, .journal], inputs: inputs)
+        // A directory the run reads whole (a --stub root: mappings/ and __files/) or writes a recording into (--into):
+        // a report inside it becomes a mapping or a body of the next run.
+        var trees = parsed.values(.stub).compactMap(\.value).filter(FileSystem.isDirectory).map { ($0, "--stub \($0)") }
+        if let into = parsed.last(.into)?.value { trees.append((into, "--into \(into)")) }
+        let outputs = [RunOption.report, .journal].flatMap { parsed.values($0) }.compactMap { option in
+            option.value.map { ($0, option.origin) }
+        }
+        try OutputFiles.checkOutsideTrees(outputs, trees: trees)
+        // The launcher writes the program's output to both of its own streams.
+        try OutputFiles.checkConsole(outputs, streams: ["stdout", "stderr"], hint: "--report /dev/fd/3 3>report.json")
     }
 
     init(_ parsed: ParsedArguments<RunOption>) throws(UsageError) {

@@ -68,12 +68,7 @@ enum TestReadFiles {
     /// A report on the file or pipe the console writes to (`--messages /dev/stdout` with stdout a pipe): its lines and
     /// the report's would interleave and neither could be read back. `/dev/null` for both is fine.
     static func checkStandardOutput(_ outputs: [(path: String, origin: String)]) throws(UsageError) {
-        guard let console = identity("/dev/stdout"), console != identity("/dev/null") else { return }
-        for output in outputs where identity(output.path) == console {
-            throw UsageError(
-                "\(output.origin.escapingControlCharacters()) is where the console writes (stdout): its lines would mix with the "
-                    + "report; write the report to a file, or move the console away: --messages /dev/fd/3 3>&1 1>&2")
-        }
+        try OutputFiles.checkConsole(outputs, streams: ["stdout"], hint: "--messages /dev/fd/3 3>&1 1>&2")
     }
 
     /// The output options in effect, each with how it was named.

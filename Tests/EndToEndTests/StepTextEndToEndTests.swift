@@ -135,7 +135,8 @@ import Testing
                 result.stderr.contains("long.feature:3: the step") && result.stderr.contains("over the limit of 1 MiB"),
                 "\(command): \(result.stderr.prefix(300))")
             #expect(!result.stderr.contains("undefined") && result.stderr.count < 1_000, "\(command): \(result.stderr.prefix(300))")
-            #expect(seconds < 20, "\(command) took \(seconds) s")
+            // A hang guard, not a speed test (a quadratic fill took minutes): wide enough for a loaded CI machine.
+            #expect(seconds < 90, "\(command) took \(seconds) s")
         }
     }
 

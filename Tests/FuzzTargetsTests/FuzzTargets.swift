@@ -39,9 +39,11 @@ enum FuzzTargets {
         let method = requestLine.first.map(String.init) ?? "GET"
         var target = requestLine.count > 1 ? String(requestLine[1]) : "/__admin"
         if !target.hasPrefix("/__admin") && !target.hasPrefix("/__sut/control") { target = "/__admin/" + target }
-        if target.hasPrefix("/__sut/control") { // no long poll: the first value of a query parameter wins
+        if target.hasPrefix("/__sut/control") && !target.hasPrefix("/__sut/control/ack") {
+            // No long poll: the wait each method reads is given first (a second value of it is a 400, never a wait).
             let parts = target.split(separator: "?", maxSplits: 1)
-            target = parts[0] + "?timeoutMs=0&waitForAckMs=0" + (parts.count > 1 ? "&" + parts[1] : "")
+            let wait = method == "POST" ? "waitForAckMs=1" : "timeoutMs=0"
+            target = parts[0] + "?" + wait + (parts.count > 1 ? "&" + parts[1] : "")
         }
         var headers: HTTPHeaders = ["Host": "127.0.0.1:8080"]
         for line in lines.dropFirst() {

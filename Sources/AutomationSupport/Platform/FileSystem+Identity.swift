@@ -73,3 +73,17 @@ extension FileSystem {
         return directory == "." ? "./" + rest : (directory.hasSuffix("/") ? directory : directory + "/") + rest
     }
 }
+
+extension FileSystem {
+    /// The directory for temporary files: `TMPDIR` when set and not empty, made absolute (a relative one is read
+    /// from the current directory, so what is made there is found from any working directory: a program run in
+    /// `-C DIR` was given `SSL_CERT_FILE=tmp/…` that named nothing), else `/tmp`.
+    package static func temporaryDirectory(_ environment: [String: String]) -> String {
+        guard let value = environment["TMPDIR"], !value.isEmpty else { return "/tmp" }
+        if value.hasPrefix("/") { return value }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return value }
+        let here = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (here == "/" ? "" : here) + "/" + value
+    }
+}

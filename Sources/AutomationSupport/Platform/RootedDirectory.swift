@@ -199,6 +199,17 @@ package final class RootedDirectory: Sendable {
         return parent.kind(ofEntry: name)
     }
 
+    /// What `relative` is when it is there and not a regular file ("a FIFO", "a symbolic link (…)"), as the
+    /// content steps say it; nil for a regular file or nothing there.
+    package func notAFileDescription(of relative: String) -> String? {
+        guard let components = try? Self.components(relative), let name = components.last,
+            let parent = try? directory(components.dropLast().joined(separator: "/"), create: false)
+        else { return nil }
+        var info = stat()
+        guard fstatat(parent.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return Self.notAFile(info.st_mode)
+    }
+
     func kind(ofEntry name: String) -> Kind? {
         var info = stat()
         guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }

@@ -124,7 +124,7 @@ public final class SUTApplication: Sendable {
             callerEnvironment: ProcessEnvironment.current, workingDirectory: workingDirectory,
             standardInput: .pipe, terminal: terminalSize, backend: launcher, forwardsOutput: false,
             captureLimit: memoryCaptureLimit,
-            spoolDirectory: ProcessEnvironment.current["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+            spoolDirectory: FileSystem.temporaryDirectory(ProcessEnvironment.current))
         // An HTTPS server's authority, trusted by the program through its environment, as `sut-launch --https` does.
         state.withLock { $0.trust.take() }?.remove()
         let trust = try server.flatMap { try TrustFiles.write(for: $0, callerEnvironment: ProcessEnvironment.current).get() }

@@ -21,7 +21,7 @@ public final class ScratchSpace: Sendable {
 
     /// - Throws: ``AutomationError`` when no directory can be made under `TMPDIR`.
     public init() throws {
-        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let temporary = FileSystem.temporaryDirectory(ProcessInfo.processInfo.environment)
         guard let root = ScratchDirectory.make(in: temporary) else {
             throw AutomationError("cannot make a scratch directory in \(temporary)")
         }

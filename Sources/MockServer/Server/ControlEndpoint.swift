@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// The control channel's endpoints, answered from a ``ControlQueue`` (``EndpointPolicy`` guards them as the
 /// admin API; writes carry `Content-Type: application/octet-stream`):
 /// - `POST /__sut/control` queues its body as a message: 202 with `{"id":N}` and `X-Sut-Message-Id: N`; with
@@ -15,10 +17,17 @@ enum ControlEndpoint {
 
     static func respond(to request: HTTPRequest, queue: ControlQueue) -> MockResponse {
         do {
-            if request.path == "/__sut/control/ack" { return try acknowledge(request, queue: queue) }
+            if request.path == "/__sut/control/ack" {
+                try refuseUnknownQuery(request, allowed: ["id"])
+                return try acknowledge(request, queue: queue)
+            }
             switch request.method {
-            case "POST": return try send(request, queue: queue)
-            case "GET": return try receive(request, queue: queue)
+            case "POST":
+                try refuseUnknownQuery(request, allowed: ["waitForAckMs"])
+                return try send(request, queue: queue)
+            case "GET":
+                try refuseUnknownQuery(request, allowed: ["timeoutMs"])
+                return try receive(request, queue: queue)
             default: return .text("use GET (receive) or POST (send)\n", status: 405)
             }
         } catch {
@@ -51,7 +60,8 @@ enum ControlEndpoint {
 
     /// `POST /__sut/control[?waitForAckMs=M]`.
     private static func send(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
-        let waitForAck = try request.boundedQueryInteger("waitForAckMs", in: waitRange)
+        // 0 ms is a wait no program can meet (it would always be a 504): leave the parameter out not to wait.
+        let waitForAck = try request.boundedQueryInteger("waitForAckMs", in: 1...waitRange.upperBound)
         let id: Int
         switch queue.enqueue(try text(of: request, what: "the message")) {
         case .success(let queued): id = queued
@@ -60,11 +70,18 @@ enum ControlEndpoint {
             return .text("\(problem)\n", status: 503)
         }
         if let waitForAck {
-            guard let reply = queue.waitForAcknowledgementOrWithdraw(id, timeoutMs: waitForAck) else {
-                return MockResponse(
-                    status: 504, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"],
-                    body: Array(
-                        "the program did not acknowledge control message \(id) in time; it is withdrawn (never delivered now)\n".utf8))
+            let reply: String
+            switch queue.waitForAcknowledgementOrWithdraw(id, timeoutMs: waitForAck) {
+            case .acknowledged(let text): reply = text
+            case .deliveredNotAcknowledged:
+                return timedOut(
+                    id, delivered: true,
+                    "the program took control message \(id) but did not acknowledge it within \(waitForAck) ms: it may have acted on it "
+                        + "(do not resend blindly); its late acknowledgement will be refused (409)")
+            case .withdrawnUndelivered:
+                return timedOut(
+                    id, delivered: false,
+                    "the program did not take control message \(id) within \(waitForAck) ms; it is withdrawn (never delivered now)")
             }
             return MockResponse(
                 status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8)
@@ -72,6 +89,29 @@ enum ControlEndpoint {
         }
         return MockResponse(
             status: 202, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "application/json"], body: Array("{\"id\":\(id)}".utf8))
+    }
+
+    /// The 504 of a `waitForAckMs` that ran out; `X-Sut-Message-Delivered` says whether the program took the message.
+    private static func timedOut(_ id: Int, delivered: Bool, _ text: String) -> MockResponse {
+        MockResponse(
+            status: 504,
+            headers: [
+                "X-Sut-Message-Id": String(id), "X-Sut-Message-Delivered": delivered ? "true" : "false",
+                "Content-Type": "text/plain; charset=utf-8",
+            ],
+            body: Array((text + "\n").utf8))
+    }
+
+    /// Refuses a query parameter the endpoint does not read (a misspelt `waitForAck=` would otherwise be a 202 that
+    /// never waited): 400 naming it and what the endpoint reads.
+    private static func refuseUnknownQuery(_ request: HTTPRequest, allowed: [String]) throws(EndpointRefusal) {
+        guard let unknown = request.queryItems.first(where: { !allowed.contains($0.name) }) else { return }
+        let near = allowed.first { $0.lowercased() == unknown.name.lowercased() || $0.lowercased().hasPrefix(unknown.name.lowercased()) }
+        throw EndpointRefusal(
+            .text(
+                "?\(unknown.name.prefix(40).escapingControlCharacters()) is not a parameter of \(request.method) \(request.path)"
+                    + (near.map { " (did you mean \($0)?)" } ?? "") + "; it reads "
+                    + (allowed.isEmpty ? "none" : allowed.map { "?\($0)=" }.joined(separator: ", ")) + "\n", status: 400))
     }
 
     /// A message or reply body as text: bytes that are not UTF-8 are refused (400), never delivered as U+FFFD.

@@ -102,12 +102,26 @@ package final class ControlQueue: @unchecked Sendable {
 
     /// Waits as ``waitForAcknowledgement(_:timeoutMs:)``; when none came, withdraws the message in the same hold of the
     /// lock (its sender is told 504): still queued, it is never delivered; delivered, its late acknowledgement is a 409.
-    package func waitForAcknowledgementOrWithdraw(_ id: Int, timeoutMs: Int) -> String? {
+    package func waitForAcknowledgementOrWithdraw(_ id: Int, timeoutMs: Int) -> AckWait {
         lock.withLock {
-            if lock.wait(until: { acks[id] != nil }, timeoutMs: timeoutMs) { return acks[id] }
+            if lock.wait(until: { acks[id] != nil }, timeoutMs: timeoutMs), let reply = acks[id] { return .acknowledged(reply) }
+            // Taken by the program (it may have acted on it) or still queued (never delivered now): the sender is
+            // told which, so a retry does not send twice what the program already did.
+            let taken = delivered.contains(id)
             withdrawLocked(id)
-            return nil
+            return taken ? .deliveredNotAcknowledged : .withdrawnUndelivered
         }
+    }
+
+    /// How a wait for an acknowledgement ended.
+    package enum AckWait: Equatable {
+        /// The program acknowledged it with this reply.
+        case acknowledged(String)
+        /// The program took the message and did not acknowledge it in time: it may have acted on it; its late
+        /// acknowledgement is a 409.
+        case deliveredNotAcknowledged
+        /// The program never took it: it is withdrawn, never delivered now.
+        case withdrawnUndelivered
     }
 
     /// Withdraws message `id` unless it was acknowledged (a step that gave up on it): never delivered after, its late

@@ -19,6 +19,14 @@ package enum Launcher {
             throw LaunchError(
                 .cannotLaunch, "the \(request.backend.rawValue) launcher is not linked into this program (\(request.backend.linkHint))")
         }
+        // Foundation.Process (its run loop's wakeup sockets, its descriptor sweep) trapped (SIGILL) at `ulimit -n 16`
+        // and failed with EBADF up to about 200, where our own spawn runs at 16: a clear refusal instead.
+        if request.backend == .foundation, let soft = DescriptorLimit.soft, soft < 256 {
+            throw LaunchError(
+                .cannotLaunch,
+                "the Foundation launcher needs at least 256 open files and the limit is \(soft) (ulimit -n): raise it (ulimit -n 256) "
+                    + "or use the default launcher")
+        }
         // A NUL cannot pass through execve: the word would silently end there (`echo A\0B` ran `echo A`).
         if let problem = nulProblem(request) { throw LaunchError(.cannotLaunch, problem) }
         Reaper.begin() // its start overlaps the work below

@@ -80,7 +80,7 @@ package struct TrustFiles: Sendable {
     package static func write(authorityPEM: String, callerEnvironment: [String: String], option: String = "--https") -> Result<
         TrustFiles, UsageError
     > {
-        let temporary = callerEnvironment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let temporary = FileSystem.temporaryDirectory(callerEnvironment)
         guard let (directory, lock) = PrivateDirectory.makeSweeping(in: temporary, prefix: "sut-https-", files: fileNames) else {
             let reason = Errno.current.description.lowercased()
             return .failure(

@@ -198,8 +198,23 @@ package struct ReportRun: Sendable {
     package var exitCode: Int32 {
         if let failed = records.first(where: { $0.run.exitCode != 0 }) { return failed.run.exitCode }
         if !parseErrors.isEmpty { return ExitCode.invalidInput }
+        if nothingRan != nil { return ExitCode.noScenarios }
         // The files' own word is not taken over their results: a scenario that failed fails the run.
         return incompleteness.isEmpty && success && !results.contains(where: \.failsTheRun) ? 0 : 1
+    }
+
+    /// Why no scenario ran although the files are whole (exit 5, said by every report, never a pass): the run
+    /// selected none (its records say exit 5), the files hold no run at all, or the run launched nothing
+    /// (`test --dry-run`, `--list`: pickles, no test case). nil when a scenario has a result, or when every run
+    /// record says its empty run passed (`--allow-empty`, an empty shard).
+    package var nothingRan: String? {
+        guard results.isEmpty, parseErrors.isEmpty, incompleteness.isEmpty else { return nil }
+        if records.isEmpty { return "the files hold no scenario: nothing ran" }
+        if records.allSatisfy({ $0.run.exitCode == ExitCode.noScenarios }) { return "the files hold no scenario: the run selected none" }
+        if records.contains(where: { $0.run.launchedNothing }) {
+            return "the files hold no scenario that ran (written by test --dry-run or --list, which launch nothing)"
+        }
+        return nil
     }
 
     /// Why the run is not whole: the caller's ``problems``, files cut short, test cases that never started, results
@@ -231,6 +246,7 @@ package struct ReportRun: Sendable {
             reasons.append("\(files[broken.file]): \(broken.uri):\(broken.line): does not parse: \(broken.message)")
         }
         reasons += whole.filter { $0.hasPrefix("not run: ") }
+        if reasons.isEmpty, let nothingRan { reasons.append(nothingRan) }
         return reasons.isEmpty ? nil : reasons.joined(separator: "\n")
     }
 }

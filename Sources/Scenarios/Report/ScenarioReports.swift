@@ -305,13 +305,22 @@ package enum RunReports {
         var results = run.results
         let reasons = run.incompleteness
         if !reasons.isEmpty {
-            let pickle = Pickle(uri: "", featureName: "sut-launch", name: "incomplete run", line: 0, tags: [], steps: [])
-            var entry = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
-            entry.failedStep = "the run is not whole"
-            entry.message = reasons.joined(separator: "\n")
-            results.append(entry)
+            results.append(runEntry("incomplete run", failedStep: "the run is not whole", message: reasons.joined(separator: "\n")))
+        } else if let nothingRan = run.nothingRan {
+            // An empty suite is no pass: a JUnit reader would show zero tests, green, for a run that exits 5.
+            results.append(
+                runEntry("no scenario ran", failedStep: "no scenario ran", message: "\(nothingRan) (exit \(ExitCode.noScenarios))"))
         }
         return JUnitReport.render(results, totalSeconds: run.seconds, strict: strict)
+    }
+
+    /// One `<error>` entry that stands for the run itself.
+    private static func runEntry(_ name: String, failedStep: String, message: String) -> ScenarioResult {
+        let pickle = Pickle(uri: "", featureName: "sut-launch", name: name, line: 0, tags: [], steps: [])
+        var entry = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
+        entry.failedStep = failedStep
+        entry.message = message
+        return entry
     }
 
     package static func json(_ run: ReportRun) -> String {

@@ -34,6 +34,7 @@ enum OutlineLint {
         for examples in scenario.examples where examples.table != nil {
             rows += examples.rows.count
             let header = Set(examples.header)
+            warnings += twiceNamedColumns(examples, file: file)
             var used: Set<String> = []
             func scan(_ text: String, line: Int, strict: Bool) {
                 for name in placeholders(text) {
@@ -85,6 +86,18 @@ enum OutlineLint {
             warnings.append(
                 "\(file):\(scenario.line): \(scenario.keyword) \"\(scenario.name.prefix(60).escapingControlCharacters())\" has no Examples "
                     + "row: it adds no scenario to the run (as in Cucumber)")
+        }
+    }
+
+    /// A column named twice: the first fills its `<name>`, the second's values are never used (as in Cucumber).
+    private static func twiceNamedColumns(_ examples: GherkinDocument.Examples, file: String) -> [String] {
+        var seen: Set<String> = []
+        var reported: Set<String> = []
+        return examples.header.compactMap { name in
+            guard !seen.insert(name).inserted, reported.insert(name).inserted else { return nil }
+            return "\(file):\(examples.table?.line ?? examples.line): column \"\(name.prefix(30).escapingControlCharacters())\" of "
+                + "\(examples.keyword) \"\(examples.name.prefix(40).escapingControlCharacters())\" is named twice: the first fills "
+                + "<\(name.prefix(30).escapingControlCharacters())>, the second's values are never used (as in Cucumber); rename or remove it"
         }
     }
 

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// Steps a terminal makes blind: on a pseudo-terminal the program's stderr is the terminal, written with its stdout,
 /// so nothing reaches a stream of its own for `Then I see "…" on stderr`, `Then the error output is:` and the others
 /// to read. After `Given the program runs in a terminal` such a step would pass on what it never saw (an absence, an
@@ -12,6 +14,12 @@ extension ScenarioLint {
                 guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
                 if definition.source.hasPrefix("the program runs in a terminal") {
                     terminalLine = terminalLine ?? step.line
+                    continue
+                }
+                // A key pressed on a pipe is a byte written, not what a terminal does with it (Ctrl-C signals the
+                // group only on a terminal): the step would pass having sent nothing the program sees as a key.
+                if terminalLine == nil, definition.source.hasPrefix("I press "), reported.insert("\(pickle.uri):\(step.line)").inserted {
+                    problems.append("\(pickle.uri):\(step.line): " + StepCatalog.pressNeedsTerminal(captures.first ?? ""))
                     continue
                 }
                 guard let terminalLine, StepCatalog.readsStderr(definition, captures),
@@ -31,6 +39,12 @@ extension StepCatalog {
             return captures.count > 1 && captures[1] == " on stderr"
         }
         return definition.source.hasPrefix("the (output|error output") && captures.first == "error output"
+    }
+
+    /// Why `When I press KEY` cannot run without a terminal.
+    static func pressNeedsTerminal(_ key: String) -> String {
+        "When I press \(key.prefix(30).escapingControlCharacters()) needs Given the program runs in a terminal before the launch: on a pipe a key is "
+            + "only a byte (Ctrl-C would signal nothing); to write text to the program's input use When I type \"…\""
     }
 
     /// Why a step about stderr cannot run once the program runs in a terminal (`since`: where it was asked for).

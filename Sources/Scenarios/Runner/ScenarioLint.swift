@@ -139,6 +139,11 @@ package enum ScenarioLint {
                 {
                     add("\(pickle.uri):\(step.line): \(problem)")
                 }
+                if definition.docString == .expectedPattern, let text = step.docString?.content,
+                    OutputPattern.matchesAnything(Array(text.utf8))
+                {
+                    add("\(pickle.uri):\(step.line): \(OutputPattern.matchesAnythingProblem)")
+                }
                 for index in definition.durationCaptures where index < captures.count {
                     let value = captures[index]
                     if !value.isEmpty, !value.contains("${"), DurationParser.parse(value) == nil {

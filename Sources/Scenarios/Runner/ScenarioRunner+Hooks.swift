@@ -94,7 +94,7 @@ extension ScenarioRunner {
     package static func runTestRunHooks(_ kind: Hook.Kind, options: ScenarioOptions, status: String) -> [String] {
         var failures: [String] = []
         for hook in Hook.ordered(options.hooks, kind) {
-            let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            let temporary = FileSystem.temporaryDirectory(options.environment)
             let root = ScratchDirectory.make(in: temporary) ?? ScratchDirectory.make(in: "/tmp") ?? "/tmp"
             let pickle = Pickle(uri: hook.source, featureName: "sut-launch", name: hook.title, line: 0, tags: [], steps: [])
             let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: root, timeout: hook.timeout)

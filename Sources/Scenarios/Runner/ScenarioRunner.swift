@@ -229,7 +229,7 @@ package enum ScenarioRunner {
         defer { active.withLock { $0 -= 1 } }
         let started = ContinuousClock.now
         let timeout = scenarioTimeout(pickle, options: options)
-        let temporary = options.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let temporary = FileSystem.temporaryDirectory(options.environment)
         let rootDirectory = ScratchDirectory.make(in: temporary) ?? ScratchDirectory.make(in: "/tmp") ?? "/tmp"
         let run = ScenarioRun(pickle: pickle, options: options, rootDirectory: rootDirectory, timeout: timeout)
 

@@ -109,12 +109,15 @@ extension StepCatalog {
             // directory, and what it points to (outside, perhaps) is not read.
             let name = captures[0]
             if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
-            let kind = try run.work().kind(of: name)
-            // A directory is not a file: `exists` fails on one (a step that names a directory checks a file nobody
-            // wrote), and `does not exist` does too (something is there).
-            if kind == .directory {
+            let work = try run.work()
+            let kind = work.kind(of: name)
+            // Only a regular file is a file: `exists` fails on a directory (a step that names one checks a file
+            // nobody wrote), a link (dangling or not: sut-launch reads no file through a link), a FIFO or a device,
+            // and `does not exist` does too (something is there), as the content steps refuse them.
+            if kind != nil && kind != .file {
+                let what = work.notAFileDescription(of: name) ?? "not a regular file"
                 throw StepFailure(
-                    "expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it is a directory, not a file"
+                    "expected \(captures[0]) \(captures[1] == "exists" ? "to exist" : "not to exist") in the scenario's directory; it is \(what), not a file"
                 )
             }
             let exists = kind != nil

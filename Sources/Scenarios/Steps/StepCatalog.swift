@@ -176,6 +176,7 @@ package enum StepCatalog {
             guard let key = TerminalKey(name: captures[0]) else {
                 throw StepFailure("unknown key \"\(captures[0])\"; keys: \(TerminalKey.names)", kind: .error)
             }
+            guard run.terminal != nil else { throw StepFailure(pressNeedsTerminal(captures[0]), kind: .error) }
             do {
                 try run.requireProcess().writeToStandardInput(key.bytes, timeout: run.waitLimit)
             } catch {

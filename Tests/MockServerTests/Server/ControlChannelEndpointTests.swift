@@ -59,6 +59,40 @@ import Testing
         #expect(unanswered.stdout == "504")
     }
 
+    /// r6a-1/2: a misspelt or unknown parameter was a 202 that never waited, `waitForAckMs=0` always a 504, and the
+    /// 504 said "never delivered" of a message the program had taken: 400s naming the parameter, and the 504 says
+    /// whether the program took the message.
+    @Test func unknownParametersAreRefusedAndTheTimeoutSaysWhetherTheMessageWasTaken() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        for (method, target, named) in [
+            (
+                "POST", "/__sut/control?waitForAck=3000",
+                "?waitForAck is not a parameter of POST /__sut/control (did you mean waitForAckMs?)"
+            ),
+            ("POST", "/__sut/control?waitforackms=500", "(did you mean waitForAckMs?)"),
+            ("GET", "/__sut/control?timeoutMS=2000", "?timeoutMS is not a parameter of GET /__sut/control (did you mean timeoutMs?)"),
+            ("POST", "/__sut/control/ack?id=1&extra=1", "?extra is not a parameter of POST /__sut/control/ack"),
+            ("POST", "/__sut/control?waitForAckMs=0", "?waitForAckMs:"),
+        ] {
+            let answer = try run(
+                "curl", ["-s", "-w", " %{http_code}", "-H", octets, "-X", method, "--data-binary", "m", "\(test.url)\(target)"])
+            #expect(answer.stdout.hasSuffix(" 400") && answer.stdout.contains(named), "\(target): \(answer.stdout)")
+        }
+        #expect(test.server.parts.control.next(timeoutMs: 0) == nil, "a refused send queued nothing")
+
+        let program = Thread { _ = test.server.parts.control.next(timeoutMs: 5_000) } // takes it, never acknowledges
+        program.start()
+        let taken = try run(
+            "curl", ["-s", "-i", "-H", octets, "-X", "POST", "--data-binary", "pay", "\(test.url)/__sut/control?waitForAckMs=300"])
+        #expect(taken.stdout.hasPrefix("HTTP/1.1 504") && taken.stdout.contains("X-Sut-Message-Delivered: true"), "\(taken.stdout)")
+        #expect(taken.stdout.contains("the program took control message 1 but did not acknowledge it within 300 ms"), "\(taken.stdout)")
+        let queued = try run(
+            "curl", ["-s", "-i", "-H", octets, "-X", "POST", "--data-binary", "x", "\(test.url)/__sut/control?waitForAckMs=50"])
+        #expect(
+            queued.stdout.contains("X-Sut-Message-Delivered: false") && queued.stdout.contains("never delivered now"), "\(queued.stdout)")
+    }
+
     @Test func badAcknowledgementsAreNamed() throws {
         let test = try TestServer(#"{"routes": []}"#)
         defer { test.stop() }

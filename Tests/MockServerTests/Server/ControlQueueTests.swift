@@ -50,11 +50,12 @@ import Testing
     @Test func aMessageWhoseSenderGaveUpIsWithdrawn() throws {
         let queue = ControlQueue()
         let unread = try queue.enqueue("unread").get()
-        #expect(queue.waitForAcknowledgementOrWithdraw(unread, timeoutMs: 10) == nil)
+        #expect(queue.waitForAcknowledgementOrWithdraw(unread, timeoutMs: 10) == .withdrawnUndelivered)
         let next = try queue.enqueue("next").get()
         #expect(queue.next(timeoutMs: 0)?.id == next) // the withdrawn one is never delivered
         #expect(queue.acknowledge(unread, reply: "late") == .withdrawn)
-        #expect(queue.waitForAcknowledgementOrWithdraw(next, timeoutMs: 10) == nil) // delivered, not acknowledged in time
+        // Delivered, not acknowledged in time.
+        #expect(queue.waitForAcknowledgementOrWithdraw(next, timeoutMs: 10) == .deliveredNotAcknowledged)
         #expect(queue.acknowledge(next, reply: "late") == .withdrawn)
     }
 

@@ -16,7 +16,11 @@ enum ExecutableLocator {
         let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
         var firstNotExecutable: String?
         for directory in directories {
-            let candidate = join(directory.isEmpty ? currentDirectory : String(directory), name)
+            // A relative entry (`.`, `bin`, empty) is read from the caller's directory, and the path found is made
+            // absolute: the program runs in `-C DIR`, where `./prog` would name another file than the one checked.
+            let entry = String(directory)
+            let base = entry.isEmpty ? currentDirectory : entry.hasPrefix("/") ? entry : join(currentDirectory, entry)
+            let candidate = join(base, name)
             var info = stat()
             guard stat(candidate, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { continue }
             if access(candidate, X_OK) == 0 { return .success(candidate) }

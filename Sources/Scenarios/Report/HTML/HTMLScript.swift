@@ -17,7 +17,7 @@ enum HTMLScript {
         var state={status:null,tag:'',q:''},shown=[],rendered=0,list=document.getElementById('list'),more=document.getElementById('more');
         // The header: verdict, facts, counts (buttons that filter).
         var bad=S.length-(counts.passed||0)-(counts.notRun||0);
-        document.getElementById('verdict').textContent=(R.incomplete?'INCOMPLETE run ('+R.incomplete+'): ':'')+S.length+' scenario'+(S.length==1?'':'s')+', '+(bad?bad+' not passed':'all passed')+', exit code '+R.exitCode;
+        document.getElementById('verdict').textContent=(R.incomplete?'INCOMPLETE run ('+R.incomplete+'): ':'')+S.length+' scenario'+(S.length==1?'':'s')+', '+(!S.length?'no scenario ran':bad?bad+' not passed':'all passed')+', exit code '+R.exitCode;
         var facts=document.getElementById('facts');
         function fact(k,v){add(facts,el('dt',null,k),el('dd',null,v))}
         fact('Duration',ms(Math.round(R.seconds*1000)));fact('Shards merged',R.shards);
