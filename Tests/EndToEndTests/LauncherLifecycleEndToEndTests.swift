@@ -125,6 +125,7 @@ import Testing
         let repeated = try CLI.run(arguments + ["-e", "K7=x", "true"])
         #expect(repeated.status == 2)
         #expect(
-            repeated.stderr.contains("environment variable K7 is given twice: --env K7=… (argument") && !repeated.stderr.contains("K7=7"))
+            repeated.stderr.contains("environment variable K7 is given twice: -e K7=… (argument") && !repeated.stderr.contains("K7=7"),
+            "\(repeated.stderr)")
     }
 }
