@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// One command-line option: its names, whether it takes a value, and its help line.
 package struct OptionSpec: Sendable {
     /// The long name, `--flag`.
@@ -79,6 +81,12 @@ package struct ParsedOption<Option: CommandOption>: Sendable, Hashable {
     /// "--flag x=1 (argument 3)".
     package var origin: String {
         value.map { "\(spelling) \($0) (argument \(index))" } ?? "\(spelling) (argument \(index))"
+    }
+
+    /// `-D NAME=… (argument 3)`: where a `NAME=VALUE` option was given, its value left out (`-D` and `-e` values may be
+    /// secrets, and errors reach stderr and `--report`).
+    package func originHidingValue(name: String) -> String {
+        "\(spelling) \(name.escapingControlCharacters())=… (argument \(index))"
     }
 }
 

@@ -56,6 +56,13 @@ extension RunOptions {
             options.journalSecrets = journalSecrets
             options.admin = admin
             options.globalResponseTemplating = globalResponseTemplating
+            // The run's report and journal are replaced by their placeholders before the stubs load (a 100,000-route
+            // stub takes seconds; a run killed then left the previous run's files whole). Best effort here: the run
+            // writes them again as it starts (``Runner/run(_:signals:)``), where one that cannot be written is exit 74.
+            _ = ReportPlaceholder.write(
+                [("--report", reportPath, ReportPlaceholder.Format.json), ("--journal", journalPath, .json)].compactMap { output in
+                    output.1.map { (output.0, $0, output.2) }
+                })
             let loaded = try RunCommand.loadStubs(stubs.map(\.path), lenient: lenientStubs, templating: globalResponseTemplating)
             server = ServerPlan(
                 stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,

@@ -215,16 +215,18 @@ package struct RunOptions {
     ) {
         let value = option.value ?? ""
         guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-            throw UsageError(.notKeyValue(option.spelling, value: value, index: option.index))
+            throw UsageError(.notKeyValue(option.spelling, index: option.index))
         }
         let (name, variable) = (String(value[..<equals]), String(value[value.index(after: equals)...]))
         if let problem = EnvironmentVariable.problem(name: name, value: variable) {
-            throw UsageError(.invalidVariable(option.spelling, value: value, problem: problem, index: option.index))
+            throw UsageError(.invalidVariable(option.spelling, value: "\(name)=…", problem: problem, index: option.index))
         }
+        // Values are left out of every error, as of the report (`environmentKeys`): they may be secrets.
+        let origin = option.originHidingValue(name: name)
         if let earlier = origins[name] {
-            throw UsageError(.givenTwice("environment variable \(name)", first: earlier, second: option.origin))
+            throw UsageError(.givenTwice("environment variable \(name)", first: earlier, second: origin))
         }
-        origins[name] = option.origin
+        origins[name] = origin
         return (name, variable)
     }
 

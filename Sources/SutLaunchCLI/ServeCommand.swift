@@ -34,6 +34,12 @@ package enum ServeCommand {
         defer { listener?.close() }
         // No stub files: an empty server, driven through its admin API (as WireMock clients do).
         try checkStubPaths(options.stubPaths)
+        // An earlier serve's journal does not stay under its name while this one loads and serves (a serve killed
+        // now leaves "did not finish"): written before the stubs load, which for a large set takes seconds.
+        if let path = options.journalPath, let problem = ReportPlaceholder.write([("--journal", path, .json)]) {
+            Console.error("\(problem) (exit \(ExitCode.ioError)); the server was not started")
+            return ExitCode.ioError
+        }
         // A static executable cannot load libxml2: stubs with XML matchers run in the companion (the listener closes).
         guard let stubs = try stubs(options) else {
             listener?.close()

@@ -2,14 +2,23 @@ import AutomationSupport
 import ProcessEngine
 import Scenarios
 
-/// `--rerun-failed FILE` and `--quarantine FILE`, read once the features are loaded: each entry must name one of
-/// their scenarios.
+/// `--rerun-failed FILE` (read before the placeholders are written) and `--quarantine FILE`, resolved once the
+/// features are loaded: each entry must name one of their scenarios.
 extension TestCommand {
     /// Sets ``ScenarioOptions/rerunLocations`` and ``ScenarioOptions/quarantine`` from the files the options name.
     /// - Throws: ``UsageError`` (exit 2) for a file that cannot be read, or an entry that names no scenario of this run.
-    static func readRerunAndQuarantine(_ options: TestOptions, pickles: [Pickle], into scenario: inout ScenarioOptions) throws(UsageError) {
+    /// `rerun`: the `--rerun-failed` file's bytes as read before the placeholders (nil: it could not be read then).
+    static func readRerunAndQuarantine(
+        _ options: TestOptions, rerun: [UInt8]?, pickles: [Pickle], into scenario: inout ScenarioOptions
+    ) throws(UsageError) {
         if let file = options.rerunFailed {
-            let bytes = try read(file)
+            let bytes: [UInt8]
+            if let rerun { bytes = rerun } else { bytes = try read(file) }
+            if ReportPlaceholder.keepsRerunList(bytes) {
+                Console.line(
+                    "note: \(file.spelling) \(file.path.escapingControlCharacters()) is the placeholder of a run that did not "
+                        + "finish; it kept the list of the file it replaced, which is rerun")
+            }
             do {
                 let entries = try RerunFile.entries(bytes, file: file.path)
                 scenario.rerunLocations = try RerunFile.resolve(entries, in: pickles, file: file.path)

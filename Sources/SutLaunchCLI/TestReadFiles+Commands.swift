@@ -8,7 +8,7 @@ import Scenarios
 extension TestReadFiles {
     /// Refuses an output naming a file a step or hook runs, and a `--coverage` directory over the run's inputs.
     static func checkCommands(
-        _ options: TestOptions, featureFiles: [String], pickles: [Pickle], commands: [(path: String, origin: String)],
+        _ options: TestOptions, featureFiles: [String], steps: [NamedStep], commands: [(path: String, origin: String)],
         environment: [String: String]
     ) throws(UsageError) {
         for output in outputs(options) {
@@ -17,7 +17,7 @@ extension TestReadFiles {
             }
         }
         let found = found(
-            featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, pickles: pickles,
+            featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, steps: steps,
             environment: environment)
         try checkArtifacts(
             options,

@@ -19,7 +19,7 @@ enum TestReadFiles {
     /// Files visited under the feature and fixture directories, at most (a larger tree is checked this far).
     static let walkLimit = 200_000
 
-    static func check(_ options: TestOptions, featureFiles: [String], pickles: [Pickle], environment: [String: String])
+    static func check(_ options: TestOptions, featureFiles: [String], steps: [NamedStep], environment: [String: String])
         throws(UsageError)
     {
         var outputs = Self.outputs(options)
@@ -43,7 +43,7 @@ enum TestReadFiles {
         try check(
             outputs,
             found: found(
-                featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, pickles: pickles,
+                featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, steps: steps,
                 environment: environment))
     }
 
@@ -98,7 +98,7 @@ enum TestReadFiles {
     /// Directories and files found from the feature files and their steps, with why each is read; `only` keeps
     /// the files a feature directory's walk reads (feature, step and snapshot files).
     static func found(
-        featurePaths: [String], defines: [String: String], featureFiles: [String], pickles: [Pickle], environment: [String: String]
+        featurePaths: [String], defines: [String: String], featureFiles: [String], steps named: [NamedStep], environment: [String: String]
     ) -> [(path: String, origin: String, only: Bool)] {
         // A directory operand is walked (discovery walks it too); beside a feature file, only what discovery reads.
         var found = featurePaths.filter(FileSystem.isDirectory).map {
@@ -111,18 +111,16 @@ enum TestReadFiles {
         }
         found += UserSteps.files(near: featureFiles).map { ($0, "a step file found beside the feature files", false) }
         let steps = [("the files from ", false), ("the stubs ", false), ("the program ", true)]
-        for pickle in pickles {
-            for step in pickle.steps {
-                guard let (prefix, needsSlash) = steps.first(where: { step.text.hasPrefix($0.0 + "\"") }) else { continue }
-                let written = String(step.text.dropFirst(prefix.count + 1).prefix { $0 != "\"" })
-                // `${HOME}`, `${TMPDIR}`…: the scenario's own directories, made fresh when it runs (no output is there).
-                if StepVariables.names(in: written).contains(where: StepVariables.isolated.contains) { continue }
-                let expanded = StepVariables.substitute(written) { defines[$0] ?? environment[$0] ?? "" }
-                if needsSlash && !expanded.contains("/") { continue }
-                let path =
-                    expanded.hasPrefix("/") || written.hasPrefix("${") ? expanded : FileSystem.directory(of: pickle.uri) + "/" + expanded
-                found.append((path, "named at \(pickle.uri):\(step.line)", false))
-            }
+        for step in named {
+            guard let (prefix, needsSlash) = steps.first(where: { step.text.hasPrefix($0.0 + "\"") }) else { continue }
+            let written = String(step.text.dropFirst(prefix.count + 1).prefix { $0 != "\"" })
+            // `${HOME}`, `${TMPDIR}`…: the scenario's own directories, made fresh when it runs (no output is there).
+            if StepVariables.names(in: written).contains(where: StepVariables.isolated.contains) { continue }
+            let expanded = StepVariables.substitute(written) { defines[$0] ?? environment[$0] ?? "" }
+            if needsSlash && !expanded.contains("/") { continue }
+            let path =
+                expanded.hasPrefix("/") || written.hasPrefix("${") ? expanded : FileSystem.directory(of: step.uri) + "/" + expanded
+            found.append((path, "named at \(step.uri):\(step.line)", false))
         }
         return found
     }

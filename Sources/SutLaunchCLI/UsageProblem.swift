@@ -16,13 +16,13 @@ package enum UsageProblem: Sendable, Hashable {
     case invalidShard(String, value: String, maxCount: Int, index: Int)
     case invalidDuration(String, value: String, maxSeconds: Int, index: Int)
     case invalidFlag(String, problem: String, index: Int)
-    case notKeyValue(String, value: String, index: Int)
+    case notKeyValue(String, index: Int)
     case invalidVariable(String, value: String, problem: String, index: Int)
     case emptyName(String, index: Int)
     case invalidPattern(String, value: String, problem: String)
     case invalidTags(String)
-    case notNameValue(String, value: String)
-    case invalidDefineName(String, value: String, name: String)
+    case notNameValue(String, index: Int)
+    case invalidDefineName(String, name: String, index: Int)
     case emptyProgramDefine(origin: String)
     case builtInDefine(String, name: String)
     case givenTwice(String, first: String, second: String)
@@ -86,14 +86,17 @@ package enum UsageProblem: Sendable, Hashable {
         case .notUTF8Path(let spelling, let shown, let index):
             "\(spelling) '\(shown)' is not UTF-8, and sut-launch cannot carry such a name to the file system unchanged "
                 + "(it would use another name); rename it, or give a link whose name is UTF-8" + Self.argument(index)
-        case .notKeyValue(let spelling, let value, let index): "\(spelling) '\(value)' is not KEY=VALUE" + Self.argument(index)
+        case .notKeyValue(let spelling, let index):
+            "\(spelling)\(Self.argument(index)) is not KEY=VALUE (no = after a name; the text is not shown: a value may be a secret)"
         case .invalidVariable(let spelling, let value, let problem, let index): "\(spelling) '\(value)': \(problem)" + Self.argument(index)
         case .emptyName(let spelling, let index): "\(spelling) needs a name" + Self.argument(index)
         case .invalidPattern(let spelling, let value, let problem): "\(spelling) '\(value)': \(problem)"
         case .invalidTags(let message): message
-        case .notNameValue(let spelling, let value): "\(spelling) '\(value)' is not NAME=VALUE"
-        case .invalidDefineName(let spelling, let value, let name):
-            "\(spelling) '\(value)': \(name.isEmpty ? "no name before =" : "'\(name)' is not a name") (a letter or _, then letters, digits or _)"
+        case .notNameValue(let spelling, let index):
+            "\(spelling)\(Self.argument(index)) is not NAME=VALUE (no =; the text is not shown: a value may be a secret)"
+        case .invalidDefineName(let spelling, let name, let index):
+            "\(spelling)\(Self.argument(index)): \(name.isEmpty ? "no name before =" : "'\(name.escapingControlCharacters())' is not a name")"
+                + " (a letter or _, then letters, digits or _)"
         case .emptyProgramDefine(let origin): "\(origin): PROGRAM= names no program"
         case .builtInDefine(let origin, let name):
             "\(origin): \(name) is set by sut-launch for each scenario (its program gets it too); give the value another name"

@@ -174,7 +174,7 @@ struct StepValuesEndToEndTests {
             let defined = try CLI.run(["test", "-D", "\(name)=/x", feature], environment: environment)
             #expect(defined.status == 2, "\(name): \(defined.stderr)")
             #expect(
-                defined.stderr.contains("-D \(name)=/x (argument 1): \(name) is set by sut-launch for each scenario"), "\(defined.stderr)")
+                defined.stderr.contains("-D \(name)=… (argument 1): \(name) is set by sut-launch for each scenario"), "\(defined.stderr)")
         }
     }
 }

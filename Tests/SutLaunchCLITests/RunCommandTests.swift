@@ -106,7 +106,7 @@ import Testing
             "--timeout 'soon' is not a duration from 0 to 1000000000 seconds; write 500ms, 30s, 2m, 1h or 1m30s (argument 1)"
         ),
         (["--flags-in", "argv", "p"], "--flags-in 'argv' is not one of args, env, both"),
-        (["-e", "NOEQUALS", "p"], "-e 'NOEQUALS' is not KEY=VALUE (argument 1)"),
+        (["-e", "NOEQUALS", "p"], "-e (argument 1) is not KEY=VALUE (no = after a name; the text is not shown: a value may be a secret)"),
         (["--quiet=yes", "p"], "option '--quiet' takes no value; write '--quiet' alone"),
         (["--quiet"], "no program given; usage: sut-launch [options] PROGRAM [ARGS...] (see sut-launch --help)"),
         (["--env-file", "missing.env", "p"], "--env-file missing.env: cannot read the file (CocoaErrorLike())"),

@@ -19,18 +19,33 @@ package enum ReportPlaceholder {
         case html
         /// Cucumber's rerun format: `#` lines only, which `--rerun-failed` refuses (Cucumber reads them as paths).
         case rerun
+        /// The rerun placeholder over the file the run reads with `--rerun-failed` (Cucumber's `--rerun-failed rr.txt
+        /// --write-rerun rr.txt`): the `#` lines, ``keptMarker``, then the locations that file listed, so a run killed
+        /// before its end does not lose the list; `--rerun-failed` reads them (``keepsRerunList(_:)``).
+        case rerunKeeping([String])
     }
 
     /// The sentence every placeholder carries near its start; what ``isPlaceholder(_:)`` looks for.
     package static let marker = "sut-launch: the run that writes this report did not finish"
 
+    /// The line a rerun placeholder that keeps the list it replaced has after its first two.
+    package static let keptMarker =
+        "sut-launch: kept from the file this placeholder replaced (the run was rerunning it): the scenarios it listed"
+
     /// How far into a file the marker is looked for: every placeholder has it in its first few hundred bytes.
     static let window = 1024
 
     /// Whether `bytes` is a placeholder (the marker within the file's first ``window`` bytes).
-    package static func isPlaceholder(_ bytes: [UInt8]) -> Bool {
-        let head = bytes.prefix(window)
-        let needle = Array(marker.utf8)
+    package static func isPlaceholder(_ bytes: [UInt8]) -> Bool { contains(marker, in: bytes.prefix(window)) }
+
+    /// Whether `bytes`, a placeholder, keeps the rerun list it replaced (``Format/rerunKeeping(_:)``): its locations
+    /// are then read as the list, the `#` lines skipped.
+    package static func keepsRerunList(_ bytes: [UInt8]) -> Bool {
+        isPlaceholder(bytes) && contains("# " + keptMarker + "\n", in: bytes.prefix(2 * window))
+    }
+
+    private static func contains(_ text: String, in head: ArraySlice<UInt8>) -> Bool {
+        let needle = Array(text.utf8)
         guard head.count >= needle.count else { return false }
         for start in head.startIndex...(head.endIndex - needle.count) where head[start] == needle[0] {
             if head[start..<(start + needle.count)].elementsEqual(needle) { return true }
@@ -83,6 +98,9 @@ package enum ReportPlaceholder {
                     + "</head>\n<body><h1>\(marker)</h1>\n<p>\(text)</p></body></html>\n").utf8)
         case .rerun:
             return Array(("# \(marker)\n# " + text.dropFirst(marker.count + 2) + "\n").utf8)
+        case .rerunKeeping(let locations):
+            return render(.rerun, startedAtMs: startedAtMs, pid: pid)
+                + Array(("# \(keptMarker)\n" + locations.map { $0 + "\n" }.joined()).utf8)
         }
     }
 

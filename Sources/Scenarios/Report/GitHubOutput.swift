@@ -58,9 +58,27 @@ package enum GitHubOutput {
             Console.out("::\(kind) \(place)title=\(property(title))::\(data(message))\n")
         }
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return nil }
+        let markdown = summary(results, budget: summaryBudget(holding: FileSystem.size(path) ?? 0, path: path))
+        guard let problem = OutputFile.append(Array(markdown.utf8), to: path) else { return nil }
+        Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem) (exit \(ExitCode.ioError))")
+        return problem
+    }
+
+    /// The step summary's Markdown: a table of at most `budget` bytes, what did not pass first, then the passed ones
+    /// while they fit; what is left out is counted, never silently gone. Under ``minimumTable`` bytes of room, one
+    /// line that says why there is no table, and the counts.
+    static func summary(_ results: [ScenarioResult], budget: Int) -> String {
+        let passed = results.filter { $0.shownStatus == .passed }.count
+        // A flaky pass under --fail-on-flaky failed the run: not counted as passed (exit 1 with "1 of 1 passed" misled).
+        let flakyFailed = results.filter(\.flakyFailsTheRun).count
+        var counts = "\(passed) of \(results.count) passed"
+        counts += flakyFailed == 0 ? "\n" : "; \(flakyFailed) flaky (passed only on a retry), which fails the run (--fail-on-flaky)\n"
+        guard budget >= minimumTable else {
+            return "\n**sut-launch test**: \(counts.dropLast()) (no table: this step's summary is near GitHub's 1 MiB, past which it "
+                + "drops the whole summary; see the job's log)\n"
+        }
         var markdown = "### sut-launch test\n\n| | scenario | where |\n|---|---|---|\n"
-        // Under GitHub's 1 MiB per step (past it the whole summary is dropped): what did not pass first, then the
-        // passed ones while they fit; what is left out is counted, never silently gone.
+        var size = markdown.utf8.count
         let ordered = results.filter { $0.shownStatus != .passed } + results.filter { $0.shownStatus == .passed }
         var left = (passed: 0, other: 0)
         for result in ordered {
@@ -69,29 +87,49 @@ package enum GitHubOutput {
                 ? "🚧"
                 : result.shownStatus == .passed
                     ? "✅" : result.shownStatus == .failed ? "❌" : result.status == .notRun ? "⏭️" : "⚠️"
-            let row =
-                "| \(mark) | \(cell(result.pickle.featureName + ": " + result.pickle.name)) | \(cell(result.failedStep ?? (result.pickle.uri.isEmpty ? "" : result.pickle.location))) |\n"
-            guard markdown.utf8.count + row.utf8.count <= summaryBudget else {
+            let place = result.failedStep ?? (result.pickle.uri.isEmpty ? "" : result.pickle.location)
+            let row = "| \(mark) | \(cell(cut(result.pickle.featureName + ": " + result.pickle.name))) | \(cell(cut(place))) |\n"
+            guard size + row.utf8.count <= budget else {
                 if result.shownStatus == .passed { left.passed += 1 } else { left.other += 1 }
                 continue
             }
             markdown += row
+            size += row.utf8.count
         }
         if left.other > 0 { markdown += "\n\(left.other) more scenarios that did not pass not listed (the summary's size limit)\n" }
         if left.passed > 0 { markdown += "\n\(left.passed) more passed scenarios not listed\n" }
-        // A flaky pass under --fail-on-flaky failed the run: not counted as passed (exit 1 with "1 of 1 passed" misled).
-        let passed = results.filter { $0.shownStatus == .passed }.count
-        let flakyFailed = results.filter(\.flakyFailsTheRun).count
-        markdown += "\n\(passed) of \(results.count) passed"
-        markdown += flakyFailed == 0 ? "\n" : "; \(flakyFailed) flaky (passed only on a retry), which fails the run (--fail-on-flaky)\n"
-        guard let problem = OutputFile.append(Array(markdown.utf8), to: path) else { return nil }
-        Console.error("GITHUB_STEP_SUMMARY \(path): cannot append the summary: \(problem) (exit \(ExitCode.ioError))")
-        return problem
+        return markdown + "\n" + counts
     }
 
-    /// The most bytes of table the step summary holds: GitHub drops a step's summary over 1 MiB, and other tools
-    /// of the same step may append theirs.
+    /// GitHub drops a step's whole summary past 1 MiB, and every command of the step appends to one file: the table
+    /// gets what the file leaves of that (less ``summaryMargin`` for the lines around it and a tool after this one),
+    /// at most ``summaryBudget``. Too little left is said on stderr (the summary then has one line).
+    static func summaryBudget(holding existing: Int, path: String) -> Int {
+        let budget = min(summaryBudget, stepSummaryLimit - summaryMargin - existing)
+        if budget < minimumTable {
+            Console.line(
+                "warning: GITHUB_STEP_SUMMARY \(path.escapingControlCharacters()) holds \(existing) bytes already; GitHub drops a step's "
+                    + "summary past 1 MiB, so this run appends one line and no table")
+        }
+        return budget
+    }
+
+    /// The most bytes of table the step summary holds, whatever room the file leaves.
     static let summaryBudget = 768 << 10
+    /// GitHub's limit on one step's summary file: past it, the whole summary is dropped.
+    static let stepSummaryLimit = 1 << 20
+    /// What is kept free below ``stepSummaryLimit``: the lines around the table, and room for a tool after this one.
+    static let summaryMargin = 64 << 10
+    /// Under this much room, no table: one line (the counts, and why).
+    static let minimumTable = 4 << 10
+    /// The most Unicode scalars of a name or place shown in a row (a 100 KB scenario name was a 100 KB row).
+    static let cellLimit = 500
+
+    /// `text` cut to ``cellLimit`` Unicode scalars, with `…` when cut.
+    static func cut(_ text: String) -> String {
+        guard text.unicodeScalars.count > cellLimit else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(cellLimit))) + "…"
+    }
 
     /// The failing step's file and line (`login.feature:14: Then …`), else the scenario's.
     static func location(_ result: ScenarioResult) -> (String, Int) {

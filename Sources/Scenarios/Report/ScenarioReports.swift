@@ -87,12 +87,13 @@ package final class ScenarioReports: Sendable {
     /// Replaces every report asked for by its ``ReportPlaceholder`` (once no input can be overwritten and before anything
     /// runs): a run killed from now on leaves "did not finish", never an earlier run's verdict. The first that could not
     /// be written, as a one-line error.
-    package func placehold() -> String? {
+    /// - Parameter keeping: the locations of the `--rerun-failed` file `--write-rerun` names too, kept in its placeholder.
+    package func placehold(keeping: [String]? = nil) -> String? {
         let outputs = state.withLock { state -> [(option: String, path: String?, format: ReportPlaceholder.Format)] in
             [
                 (state.junitName, state.junitPath, .junit), ("--report", state.reportPath, .json),
                 ("--messages", state.messages?.path, .messages), ("--html", state.htmlPath, .html),
-                ("--write-rerun", state.rerunPath, .rerun),
+                ("--write-rerun", state.rerunPath, keeping.map { .rerunKeeping($0) } ?? .rerun),
             ]
         }
         return ReportPlaceholder.write(outputs.compactMap { output in output.path.map { (output.option, $0, output.format) } })

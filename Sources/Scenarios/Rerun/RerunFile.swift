@@ -35,7 +35,9 @@ package enum RerunFile {
         guard bytes.count <= sizeLimit else {
             throw Problem(file, 1, "larger than \(sizeLimit >> 20) MiB (\(bytes.count) bytes); this is no rerun file, JUnit or Messages")
         }
-        // What a run killed mid-way left at its report's name: it lists nothing, and "nothing failed" would be a lie.
+        // What a run killed mid-way left at its report's name: it lists nothing, and "nothing failed" would be a lie;
+        // unless it kept the list of the file it replaced (that run was rerunning it), which is read as it was.
+        if ReportPlaceholder.keepsRerunList(bytes) { return try rerunLines(bytes, file: file) }
         if ReportPlaceholder.isPlaceholder(bytes) { throw Problem(file, 1, "this is " + ReportPlaceholder.reason) }
         var start = bytes.startIndex
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
