@@ -63,8 +63,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let writes = [
             "-X POST -d @catch.json $U/__admin/mappings", "-X PUT -d @catch.json $U/__admin/mappings/$ID",
-            "-X DELETE $U/__admin/mappings/$ID", "-X POST -d '{\"mappings\":[]}' $U/__admin/mappings/import", "-X DELETE $U/__admin/mappings",
-            "-X POST $U/__admin/mappings/reset", "-X POST $U/__admin/mappings/save", "-X POST -d '{}' $U/__admin/mappings/remove-by-metadata",
+            "-X DELETE $U/__admin/mappings/$ID", "-X POST -d '{\"mappings\":[]}' $U/__admin/mappings/import",
+            "-X DELETE $U/__admin/mappings",
+            "-X POST $U/__admin/mappings/reset", "-X POST $U/__admin/mappings/save",
+            "-X POST -d '{}' $U/__admin/mappings/remove-by-metadata",
             "-X POST $U/__admin/reset", "-X DELETE $U/__admin/requests", "-X POST $U/__admin/requests/reset",
             "-X POST $U/__admin/scenarios/reset", "-X PUT -d '{\"state\":\"x\"}' $U/__admin/scenarios/s/state",
             "-X POST -d '{\"fixedDelay\":1}' $U/__admin/settings", "-X PUT -d '{\"fixedDelay\":1}' $U/__admin/settings",
@@ -73,7 +75,8 @@ import Testing
         ]
         let id = "$(curl -s $U/__admin/mappings | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')"
         for write in writes {
-            let script = "U=$SUT_MOCK_SERVER_URL; ID=\(id); curl -s -o /dev/null -w '%{http_code}' -H content-type:application/json \(write)"
+            let script =
+                "U=$SUT_MOCK_SERVER_URL; ID=\(id); curl -s -o /dev/null -w '%{http_code}' -H content-type:application/json \(write)"
             let result = try CLI.run(["--strict", "--port", "0", "--stub", "st1.json", "sh", "-c", script], cwd: directory)
             #expect(result.status == 4 && result.stdout == "403", "\(write): \(result.stdout) \(result.stderr)")
             #expect(result.stderr.contains("read-only to the program under test"), "\(write): \(result.stderr)")
@@ -81,7 +84,8 @@ import Testing
         let reads = [
             "$U/__admin/mappings", "$U/__admin/requests", "$U/__admin/scenarios", "$U/__admin/health", "$U/__admin/recordings/status",
             "-d '{\"url\":\"/a\"}' $U/__admin/requests/count", "-d '{\"url\":\"/a\"}' $U/__admin/requests/find",
-            "-d '{\"url\":\"/b\",\"method\":\"GET\"}' $U/__admin/near-misses/request", "-d '{\"matchesJsonPath\":\"$.a\"}' $U/__admin/mappings/find-by-metadata",
+            "-d '{\"url\":\"/b\",\"method\":\"GET\"}' $U/__admin/near-misses/request",
+            "-d '{\"matchesJsonPath\":\"$.a\"}' $U/__admin/mappings/find-by-metadata",
         ]
         for read in reads {
             let script = "U=$SUT_MOCK_SERVER_URL; curl -s -o /dev/null -w '%{http_code}' -H content-type:application/json \(read)"
@@ -194,7 +198,10 @@ import Testing
             #"{"routes":[{"method":"GET","path":"/r","status":200,"template":true,"body":"{{randomValue length=request.query.n.[0]}}","expect":{"times":1}}]}"#,
             "nat.json", in: directory)
         let run = try CLI.run(
-            ["--port", "0", "--stub", "nat.json", "--report", "rep.json", "sh", "-c", "curl -s -o /dev/null -w '%{http_code}' \"$SUT_MOCK_SERVER_URL/r?n=nan\""],
+            [
+                "--port", "0", "--stub", "nat.json", "--report", "rep.json", "sh", "-c",
+                "curl -s -o /dev/null -w '%{http_code}' \"$SUT_MOCK_SERVER_URL/r?n=nan\"",
+            ],
             cwd: directory)
         #expect(run.status == 4 && run.stdout == "400", "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("expected 1 call, got 0 (1 could not be answered)"), "\(run.stderr)")
