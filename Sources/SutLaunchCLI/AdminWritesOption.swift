@@ -6,7 +6,7 @@ import ProcessEngine
 enum AdminWritesOption {
     static let spec = OptionSpec(
         "--admin-writes", value: "refuse|allow|trust",
-        help: "the program's writes to /__admin: refused (default), allowed (answers of its mappings unexpected) or trusted",
+        help: "the program's /__admin writes: refuse (default), allow (its mappings' answers unexpected), trust",
         topic: "admin")
 
     /// The mode `option` names (its value, validated: the options keep it as text).
