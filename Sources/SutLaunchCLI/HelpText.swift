@@ -45,7 +45,7 @@ package enum HelpText {
 
             USAGE:
               sut-launch [options] PROGRAM [ARGS...]   (-- PROGRAM when it is named like a subcommand)
-              sut-launch serve|record|check|test|init|completions|manpage ...   help SUBCOMMAND; help steps|record|coverage
+              sut-launch serve|record|check|test|init|completions|manpage ...   help SUBCOMMAND; help steps|record|coverage|admin
 
             Flags travel as PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS... when any is given
             (argv untouched otherwise) and always as SUT_EPHEMERAL, SUT_AUTOMATION and SUT_UNDER_TEST=1.

@@ -3,7 +3,7 @@ package enum RunOption: CommandOption {
     case flag, automation, flagsFile, flagsIn, entryPoint, env, envFile, clearEnv, cwd, timeout, killGrace, launcher
     case stub, strict, lenientStubs, globalResponseTemplating, port, host, https, httpsHost, httpsCertificate, httpsKey, intercept
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
-    case journal, journalLimit, journalSecrets, noAdmin
+    case journal, journalLimit, journalSecrets, noAdmin, adminWrites
     case report, quiet, help, version
     case coverage, coverageThreshold, llvmProfdata
 
@@ -13,7 +13,7 @@ package enum RunOption: CommandOption {
         case .https, .httpsCertificate, .httpsKey, .flagsFile, .flagsIn, .entryPoint, .clearEnv, .cwd, .timeout, .killGrace, .launcher,
             .strict, .lenientStubs,
             .globalResponseTemplating, .port, .host, .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure,
-            .journal, .journalLimit, .journalSecrets, .noAdmin, .report, .quiet, .help,
+            .journal, .journalLimit, .journalSecrets, .noAdmin, .adminWrites, .report, .quiet, .help,
             .version, .coverage, .coverageThreshold, .llvmProfdata:
             false
         }
@@ -79,6 +79,7 @@ package enum RunOption: CommandOption {
             OptionSpec(
                 "--journal-secrets", help: "keep Authorization, Cookie and Proxy-Authorization values in the journal (redacted by default)")
         case .noAdmin: OptionSpec("--no-admin", help: "turn the mock server's /__admin API off")
+        case .adminWrites: AdminWritesOption.spec
         case .report:
             OptionSpec(
                 "--report", value: "FILE", help: "write a JSON report: argv, env keys, flags, exit code, signal, timing, output bytes")

@@ -68,6 +68,7 @@ extension RunOptions {
                 stubs: loaded, host: host ?? "127.0.0.1", port: port ?? 8080, strict: strict, options: options,
                 journalPath: journalPath, https: try https.plan(serverHost: host ?? "127.0.0.1", readFile: readFile))
             server?.record = recording.plan
+            server?.adminWrites = AdminWritesOption.mode(named: adminWrites)
         }
         // --coverage sets these for the launch: a value given with -e would be replaced without a word.
         if coverage.directory != nil,

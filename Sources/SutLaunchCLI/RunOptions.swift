@@ -45,6 +45,8 @@ package struct RunOptions {
     package var journalLimit: Int?
     package var journalSecrets = false
     package var admin = true
+    /// `--admin-writes`: `refuse` (nil), `allow` or `trust`.
+    package var adminWrites: String?
     package var reportPath: String?
     package var quiet = false
     /// `--coverage DIR` and its companions.
@@ -129,7 +131,7 @@ package struct RunOptions {
     private static func refuseServerOptionsWithoutServer(_ parsed: ParsedArguments<RunOption>, serverStarts: Bool) throws(UsageError) {
         guard !serverStarts else { return }
         let serverOnly: [RunOption] = [
-            .strict, .lenientStubs, .globalResponseTemplating, .port, .host, .journalLimit, .journalSecrets, .noAdmin,
+            .strict, .lenientStubs, .globalResponseTemplating, .port, .host, .journalLimit, .journalSecrets, .noAdmin, .adminWrites,
         ]
         if let given = parsed.options.first(where: { serverOnly.contains($0.option) }) {
             throw UsageError(.serverOptionNeedsStub(given.spelling))
@@ -174,6 +176,7 @@ package struct RunOptions {
         case .journalLimit: journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         case .journalSecrets: journalSecrets = true
         case .noAdmin: admin = false
+        case .adminWrites: adminWrites = try AdminWritesOption.mode(option)
         case .report: reportPath = try OutputFiles.path(option)
         case .quiet: quiet = true
         case .coverage: try coverage.setDirectory(value, spelling: option.spelling, index: option.index)

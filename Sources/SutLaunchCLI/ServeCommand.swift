@@ -54,6 +54,7 @@ package enum ServeCommand {
             stubs: stubs, host: options.host, port: options.port, strict: options.strict, options: options.server,
             journalPath: options.journalPath, https: try options.https.plan(serverHost: options.host, readFile: RunCommand.readTextFile))
         plan.record = options.recording.plan
+        plan.adminWrites = .open // clients set a standalone server up through /__admin: that is its purpose
         if recordingRequired { plan.record?.required = true }
         switch MockServerRun.start(plan, listener: early) {
         case .success(let started): server = started

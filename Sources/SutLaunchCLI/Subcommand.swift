@@ -5,7 +5,7 @@ package enum Subcommand: String, CaseIterable, Sendable {
 
 /// The topics of `sut-launch help TOPIC`.
 package enum HelpTopic: String, CaseIterable, Sendable {
-    case serve, check, test, report, `init`, steps, record, coverage, help
+    case serve, check, test, report, `init`, steps, record, coverage, admin, help
 
     /// The text `sut-launch help TOPIC` prints.
     var text: String {
@@ -18,7 +18,8 @@ package enum HelpTopic: String, CaseIterable, Sendable {
         case .steps: TestCommand.steps
         case .record: HelpText.record
         case .coverage: HelpText.coverage
-        case .help: "USAGE:\n  sut-launch help [serve|check|test|report|init|steps|record|coverage]\n"
+        case .admin: HelpText.admin
+        case .help: "USAGE:\n  sut-launch help [serve|check|test|report|init|steps|record|coverage|admin]\n"
         }
     }
 }

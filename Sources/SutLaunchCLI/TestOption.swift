@@ -5,7 +5,7 @@ package enum TestOption: CommandOption {
     case messages, html, runId, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
     case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
     case coverage, coverageThreshold, llvmProfdata
-    case retries, failOnFlaky, quarantine, rerunFailed, writeRerun, redact
+    case retries, failOnFlaky, quarantine, rerunFailed, writeRerun, redact, adminWrites
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
@@ -14,7 +14,7 @@ package enum TestOption: CommandOption {
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .html, .runId, .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help,
             .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .coverage, .coverageThreshold,
-            .llvmProfdata, .retries, .failOnFlaky, .quarantine, .rerunFailed, .writeRerun:
+            .llvmProfdata, .retries, .failOnFlaky, .quarantine, .rerunFailed, .writeRerun, .adminWrites:
             false
         }
     }
@@ -29,6 +29,7 @@ package enum TestOption: CommandOption {
         case .captureHeader: RecordingOptions.captureHeaderSpec
         case .recordInsecure: RecordingOptions.insecureSpec
         case .coverage: CoverageOptions.directorySpec
+        case .adminWrites: AdminWritesOption.spec
         case .coverageThreshold: CoverageOptions.thresholdSpec
         case .llvmProfdata: CoverageOptions.profdataSpec
         case .tags:

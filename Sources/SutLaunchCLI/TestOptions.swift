@@ -154,6 +154,7 @@ package struct TestOptions {
         case .keepSecrets: recording.keepSecrets = true
         case .captureHeader: try recording.addCapturedHeader(value, spelling: option.spelling)
         case .recordInsecure: recording.insecure = true
+        case .adminWrites: scenario.adminWrites = AdminWritesOption.mode(named: try AdminWritesOption.mode(option))
         case .stepTimeout: scenario.stepTimeout = try NumericOptions.duration(option)
         case .scenarioTimeout: scenario.scenarioTimeout = try NumericOptions.duration(option)
         case .junit: junitPath = try OutputFiles.path(option)

@@ -23,7 +23,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let stubs = try CLI.write(
             #"{"routes":[{"method":"GET","path":"/from-file","body":"f","expect":{"atLeast":1}}]}"#, "f.json", in: directory)
-        let result = try CLI.run(["--port", "0", "--stub", stubs, "sh", "-c", Self.script])
+        let result = try CLI.run(["--admin-writes", "trust", "--port", "0", "--stub", stubs, "sh", "-c", Self.script]) // a WireMock client
         #expect(result.stdout.hasPrefix("201 422 422 422 200 200 404 201 404 importOptions.bogus is not supported"), "\(result.stdout)")
         // The file's route went with the import, and its unmet expect is still checked.
         #expect(result.status == 4 && result.stderr.contains("deleted while expected"), "\(result.stderr)")

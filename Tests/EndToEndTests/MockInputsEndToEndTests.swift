@@ -24,7 +24,7 @@ struct MockInputsEndToEndTests {
 
         let stubs = try CLI.write(#"{"routes":[{"method":"GET","path":"/ok","body":"ok"}]}"#, "s.json", in: directory)
         let result = try CLI.run([
-            "--port", "0", "--stub", stubs, "sh", "-c",
+            "--admin-writes", "trust", "--port", "0", "--stub", stubs, "sh", "-c",
             #"curl -s -w ' %{http_code}' -H 'Content-Type: application/json' -d '{"request":{"method":"POST","urlPath":"/sm","bodyPatterns":[{"equalTo":"\ud800"}]},"response":{"status":200,"body":"MATCHED"}}' "$SUT_MOCK_SERVER_URL/__admin/mappings""#,
         ])
         #expect(result.stdout.contains("lone surrogate") && result.stdout.hasSuffix(" 400"), "\(result.stdout)")

@@ -370,11 +370,13 @@ import Testing
               -d '{"request":{"urlPath":"/added"},"response":{"body":"{{request.method}} {{request.path}}"}}' $SUT_MOCK_SERVER_URL/__admin/mappings
             curl -s $SUT_MOCK_SERVER_URL/added
             """#
-        let plain = try CLI.run(["-q", "--port", "0", "--stub", directory.path, "sh", "-c", script])
+        let plain = try CLI.run(["-q", "--admin-writes", "trust", "--port", "0", "--stub", directory.path, "sh", "-c", script])
         #expect(
             plain.status == 0 && plain.stdout == "at {{request.path}}\n{{request.method}} {{request.path}}",
             "\(plain.stdout)\(plain.stderr)")
-        let templated = try CLI.run(["-q", "--port", "0", "--global-response-templating", "--stub", directory.path, "sh", "-c", script])
+        let templated = try CLI.run([
+            "-q", "--admin-writes", "trust", "--port", "0", "--global-response-templating", "--stub", directory.path, "sh", "-c", script,
+        ])
         #expect(templated.status == 0 && templated.stdout == "at /t\nGET /added", "\(templated.stdout)\(templated.stderr)")
         // A template that cannot compile is refused when the file loads, naming it (exit 3), only under the option.
         _ = try CLI.write(#"{"request":{"urlPath":"/b"},"response":{"body":"{{#lookup x}}{{/lookup}}"}}"#, "mappings/b.json", in: directory)

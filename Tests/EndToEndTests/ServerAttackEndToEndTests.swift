@@ -43,13 +43,16 @@ import Testing
             "-X DELETE \"$U/__admin/mappings\"",
             "-X DELETE \"$U/__admin/mappings/$(curl -s \"$U/__admin/mappings\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')\"",
         ] {
-            let run = try CLI.run(["--port", "0", "--stub", stubs, "sh", "-c", "U=$SUT_MOCK_SERVER_URL; curl -s \(delete) >/dev/null"])
+            let run = try CLI.run([
+                "--admin-writes", "trust", "--port", "0", "--stub", stubs, "sh", "-c",
+                "U=$SUT_MOCK_SERVER_URL; curl -s \(delete) >/dev/null",
+            ])
             #expect(run.status == 4, "\(delete): \(run)")
             #expect(run.stderr.contains("deleted while expected: expected 1 call, got 0"), "\(delete): \(run.stderr)")
         }
         // Met before it was deleted: the run passes.
         let met = try CLI.run([
-            "-q", "--port", "0", "--stub", stubs, "sh", "-c",
+            "-q", "--admin-writes", "trust", "--port", "0", "--stub", stubs, "sh", "-c",
             "U=$SUT_MOCK_SERVER_URL; curl -s $U/need >/dev/null; curl -s -X DELETE $U/__admin/mappings >/dev/null",
         ])
         #expect(met.status == 0, "\(met)")

@@ -16,7 +16,7 @@ import Testing
             post a "{{math 9007199254740993 '+' 0}}"; post b "{{math '9007199254740993' '+' 0}}"; post c "{{math '999999999999999999' '*' 100}}"
             curl -s -w " %{http_code}|" "$U/b"; curl -s -w " %{http_code}" "$U/c"
             """#
-        let result = try CLI.run(["-q", "--port", "0", "--stub", empty, "sh", "-c", script])
+        let result = try CLI.run(["-q", "--admin-writes", "trust", "--port", "0", "--stub", empty, "sh", "-c", script])
         #expect(
             result.stdout.hasPrefix("422 201 201 9007199254740993 200|template: {{math}}: 999999999999999999 * 100 is out of the range"),
             "\(result.stdout)")

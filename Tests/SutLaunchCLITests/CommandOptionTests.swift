@@ -62,6 +62,7 @@ import Testing
         case .journalLimit: (["--journal-limit", "5"], { $0.journalLimit == 5 })
         case .journalSecrets: (["--journal-secrets"], { $0.journalSecrets })
         case .noAdmin: (["--no-admin"], { !$0.admin })
+        case .adminWrites: (["--admin-writes", "allow"], { $0.adminWrites == "allow" })
         case .report: (["--report", "r.json"], { $0.reportPath == "r.json" })
         case .quiet: (["-q"], { $0.quiet })
         case .coverage, .coverageThreshold, .llvmProfdata:
@@ -119,6 +120,7 @@ import Testing
         case .rerunFailed: (["--rerun-failed", "rerun.txt"], { $0.rerunFailed?.path == "rerun.txt" })
         case .writeRerun: (["--write-rerun", "rerun.txt"], { $0.rerunPath == "rerun.txt" })
         case .redact: (["--redact", "ID=id-[0-9]+"], { $0.scenario.redactions.map(\.name) == ["ID"] })
+        case .adminWrites: (["--admin-writes", "trust"], { "\($0.scenario.adminWrites)" == "trust" })
         case .dryRun: (["--dry-run"], { $0.dryRun })
         case .color: (["--color", "never"], { $0.color == "never" })
         case .format: (["--format", "github"], { $0.github })
@@ -171,7 +173,7 @@ import Testing
         let (arguments, holds) = Self.sample(option)
         // The mock server's own options are refused without one (--strict did nothing without --stub).
         let serverOnly: [RunOption] = [
-            .strict, .lenientStubs, .globalResponseTemplating, .port, .host, .journalLimit, .journalSecrets, .noAdmin,
+            .strict, .lenientStubs, .globalResponseTemplating, .port, .host, .journalLimit, .journalSecrets, .noAdmin, .adminWrites,
         ]
         let server = serverOnly.contains(option) ? ["--stub", "s.json"] : []
         switch try RunOptions.parse(server + arguments + ["prog"]) {

@@ -23,6 +23,7 @@ public final class MockServerBuilder {
     private var unexpected: (@Sendable (HTTPRequest) -> Void)?
     private var limits = ServerLimits()
     private var isLenient = false
+    private var adminWritesMode = MockServer.AdminWrites.refuse
     private var httpsPlan: HTTPSPlan?
 
     /// An empty builder: strict, no routes.
@@ -88,6 +89,17 @@ public final class MockServerBuilder {
         return self
     }
 
+    /// What a program under test may change through the server's admin API (`/__admin`). By default (`.refuse`) it
+    /// may only read: a write is refused (403) and unexpected, so a program cannot add a mapping that answers what
+    /// the test judges it by. `.allow` answers writes and counts each request a mapping the program added answered
+    /// as unexpected; `.trust` counts those answers as calls (both mark them in the journal). Your test's own calls
+    /// go through this builder and ``MockServer``'s methods, never through the admin API.
+    @discardableResult
+    public func adminWrites(_ mode: MockServer.AdminWrites) -> MockServerBuilder {
+        adminWritesMode = mode
+        return self
+    }
+
     /// The server speaks HTTPS (TLS 1.2 and 1.3, HTTP/1.1 inside), as `sut-launch --https` does: a certificate
     /// authority and a leaf minted when it starts (EC P-256), valid for `localhost`, `127.0.0.1`, `::1` and `hosts`.
     /// Its ``MockServer/url`` is `https://127.0.0.1:PORT`, and a program ``SUTApplication/launch(featureFlags:automationFlags:environment:arguments:entryPoint:server:flagsIn:workingDirectory:)``
@@ -115,7 +127,8 @@ public final class MockServerBuilder {
 
     /// Starts the server on 127.0.0.1 (port 0: a free one) and registers it for teardown.
     public func start(port: UInt16 = 0) throws -> MockServer {
-        let plan = ServerPlan(stubs: stubs, port: port, strict: !isLenient, limits: limits, https: httpsPlan)
+        var plan = ServerPlan(stubs: stubs, port: port, strict: !isLenient, limits: limits, https: httpsPlan)
+        plan.adminWrites = adminWritesMode
         let server = try MockServerRun.start(plan).get()
         if let unexpected { server.onUnexpected(unexpected) }
         AutomationScope.current?.register(server)

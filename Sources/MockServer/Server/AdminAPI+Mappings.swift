@@ -154,6 +154,7 @@ extension AdminAPI {
             do {
                 let stub = try StubSet.wireMockMapping(mapping, file: "admin API", filesDirectory: files)
                 if mapping["id"] == nil && mapping["uuid"] == nil { stub.id = UUID().uuidString.lowercased() }
+                stub.addedThroughAdmin = true
                 if parts.settings.options.globalResponseTemplating { try stub.templateWireMockResponses() }
                 stubs.append(stub)
             } catch {

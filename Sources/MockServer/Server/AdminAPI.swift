@@ -27,9 +27,16 @@ import Foundation
 /// | `POST /__admin/mappings/save` | the mappings now are what `mappings/reset` returns to (in memory; files untouched) |
 /// | `POST /__admin/recordings/start`, `…/stop`, `GET …/status`, `POST …/snapshot` | WireMock's recording API |
 /// | `POST /__admin/shutdown` | 200, then the server stops (`serve` exits as on Ctrl-C, writing its journal) |
+///
+/// On a run's server (``MockServer/AdminWrites/refuse``, the default of every run) the writes above are refused
+/// (403) and unexpected: only the GETs and the searches (``readOnlyPosts``) are answered.
 enum AdminAPI {
     static func respond(to request: HTTPRequest, parts: MockServer.Parts) -> MockResponse {
         let route = request.method + " " + (request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path)
+        // The shutdown has its own refusal (no mode allows it on a run's server).
+        if route != "POST /__admin/shutdown", let refusal = writeRefusal(route, request, mode: parts.settings.options.adminWrites) {
+            return refusal
+        }
         switch route {
         case "GET /__admin/health", "GET /__admin":
             return .json(text: "{\"status\":\"ok\"}")

@@ -22,6 +22,10 @@ public struct JournalEntry: Sendable {
     public var nearMiss: String?
     /// The body's size as received; larger than `request.body.count` when the journal cut it.
     public var bodySize = 0
+    /// A stub matched but its answer could not be made (``nearMiss`` says why): not a call of that stub.
+    public var notAnswered = false
+    /// The stub that answered is a mapping the program under test added through the admin API.
+    public var programMapping = false
 
     /// True for a request no stub matched, or whose stub's answer could not be made (``nearMiss`` says why); admin API
     /// calls excepted.
@@ -157,6 +161,8 @@ public struct Journal: Sendable {
         if entry.bodyTruncated { output += ",\"bodyTruncated\":true" }
         output += ",\"clientAddress\":" + JSONWriter.quoted(request.clientAddress)
         output += ",\"matched\":" + (entry.stubID == nil ? "false" : "true")
+        if entry.notAnswered { output += ",\"notAnswered\":true" }
+        if entry.programMapping { output += ",\"answeredBy\":\"a mapping the program added\"" }
         if let id = entry.stubID {
             output += ",\"stub\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}"
         }

@@ -34,13 +34,18 @@ package final class JournalStore: @unchecked Sendable {
 
     /// Records an answered request: its entry (numbered in arrival order), with `nearMiss` for an
     /// unexpected one.
-    package func record(_ request: HTTPRequest, stub: Stub?, response: MockResponse, nearMiss: String?) -> JournalEntry {
+    /// - Parameter programMapping: `stub` is a mapping the program under test added through the admin API.
+    package func record(
+        _ request: HTTPRequest, stub: Stub?, response: MockResponse, nearMiss: String?, programMapping: Bool = false
+    ) -> JournalEntry {
         let receivedAtMs = MonotonicClock.milliseconds() - startedAtMs
         return lock.withLock {
             sequence += 1
-            let entry = JournalEntry(
+            var entry = JournalEntry(
                 sequence: sequence, receivedAtMs: receivedAtMs, request: request, stubID: stub?.id, stubName: stub?.name,
                 status: response.status, fault: response.fault?.rawValue, nearMiss: nearMiss)
+            entry.notAnswered = stub != nil && response.unanswered != nil
+            entry.programMapping = programMapping
             if let nearMiss {
                 unexpectedTotal += 1
                 if unexpected.count < Self.unexpectedDescribed {

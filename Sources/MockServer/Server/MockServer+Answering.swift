@@ -50,13 +50,7 @@ extension MockServer {
         var nearMiss: String?
         if let chosen {
             response = answer(request, input, chosen, parts.proxy)
-            if let reason = response.unanswered {
-                // The stub matched, but its answer did not happen: a strict run fails on it, naming why.
-                nearMiss =
-                    "Not answered \(request.method) \(request.target.prefix(200))".escapingControlCharacters() + "\n"
-                    + "route \(chosen.stub.name) (\(chosen.stub.source)) could not answer: \(reason)".escapingControlCharacters()
-                settings.onUnexpected?(request)
-            }
+            nearMiss = judged(request, chosen.stub, response, parts: parts)
         } else if let spent = input.exhausted {
             // Not decided: neither a stub's answer nor a 404 (nor a forward) would be true. Fails a strict run.
             nearMiss = MatchBudget.exhausted(request, settings.options.matchBudget, tried: spent.tried, of: spent.of)
@@ -77,7 +71,8 @@ extension MockServer {
             let (sum, overflow) = max(0, answer.delayMs).addingReportingOverflow(fixedDelayMs)
             answer.delayMs = overflow ? Int.max : sum
         }
-        let entry = parts.journal.record(request, stub: chosen?.stub, response: response, nearMiss: nearMiss)
+        let byProgram = chosen.map { $0.stub.cameFromAdminAPI && [.allow, .trust].contains(settings.options.adminWrites) } ?? false
+        let entry = parts.journal.record(request, stub: chosen?.stub, response: response, nearMiss: nearMiss, programMapping: byProgram)
         if let stub = chosen?.stub, !stub.webhooks.isEmpty {
             // Counted now (a run's end waits for it), sent once the answer is written.
             let journal = parts.journal
@@ -93,6 +88,23 @@ extension MockServer {
         }
         observer?(entry)
         return answer
+    }
+
+    /// Why the answer `stub` gave is not a call the run expected, or nil when it is: it could not be made (then it is
+    /// no call of the route either: its `expect` leaves it out), or a mapping the program added through the admin API
+    /// made it on a run's server that only allows such writes (``AdminWrites/allow``). A strict run fails on either.
+    private static func judged(_ request: HTTPRequest, _ stub: Stub, _ response: MockResponse, parts: Parts) -> String? {
+        let line = "\(request.method) \(request.target.prefix(200))".escapingControlCharacters()
+        if let reason = response.unanswered {
+            parts.stubs.countUnanswered(stub, method: request.method)
+            parts.settings.onUnexpected?(request)
+            return "Not answered \(line)\n" + "route \(stub.name) (\(stub.source)) could not answer: \(reason)".escapingControlCharacters()
+        }
+        guard stub.cameFromAdminAPI && parts.settings.options.adminWrites == .allow else { return nil }
+        parts.settings.onUnexpected?(request)
+        return "Answered \(line)\n"
+            + "answered by a mapping the program added: \(stub.name) (through the admin API; --admin-writes trust counts it as expected)"
+            .escapingControlCharacters()
     }
 
     /// An admin API or control channel call the server refused (a foreign Host or Origin, an unknown endpoint): what the

@@ -48,6 +48,9 @@ public final class MockServer: Sendable {
         package var recordingRoot: String?
         /// Work units each request's matching may spend, and each admin search (``MatchBudget``); tests lower it.
         package var matchBudget = MatchBudget.perRequest
+        /// Who may change the server through the admin API (``AdminWrites``); `.open` here, as `serve`: every run
+        /// (``ServerPlan``) sets `.refuse` unless told otherwise.
+        public var adminWrites = AdminWrites.open
         /// The defaults: admin API on, secrets redacted, 10,000 journal entries, no global templating, plain HTTP.
         public init() {}
     }
@@ -202,33 +205,4 @@ public final class MockServer: Sendable {
     /// When the server started, in AutomationSupport's MonotonicClock milliseconds: a journal entry's
     /// `receivedAtMs` plus this is comparable with other monotonic times (a program's output arrivals).
     package var startedAtMs: Double { parts.journal.startedAtMs }
-
-    /// Call counts, unexpected requests and expectation results so far.
-    public var summary: ServerSummary {
-        let (stubs, counts) = parts.stubs.runCalls() // every call of the run, admin resets or not
-        let heads = parts.stubs.headCallsOfRun()
-        let policy = parts.stubs.unexpectedPolicy
-        let totals = parts.journal.totals()
-        // Mappings a recording just made and added are what was forwarded, not routes the run failed to call.
-        var routes = stubs.indices.filter { !(stubs[$0].recorded && counts[$0] == 0) }.map { index in
-            ServerSummary.Route(
-                id: stubs[index].id, name: stubs[index].name, source: stubs[index].source,
-                calls: counts[index], expectationFailure: stubs[index].expectation?.check(counts[index]),
-                headCalls: heads[ObjectIdentifier(stubs[index])] ?? 0)
-        }
-        // A route deleted through the admin API keeps its contract: unmet when deleted is unmet.
-        routes += parts.stubs.retiredExpectations().compactMap { stub, calls in
-            stub.expectation?.check(calls).map {
-                ServerSummary.Route(
-                    id: stub.id, name: stub.name, source: stub.source, calls: calls,
-                    expectationFailure: "deleted while expected: " + $0)
-            }
-        }
-        var summary = ServerSummary(
-            routes: routes, unexpected: totals.unexpected, unexpectedTotal: totals.unexpectedTotal,
-            totalRequests: totals.requests, journalDropped: totals.dropped, policy: policy)
-        summary.webhookFailures = parts.journal.webhooks.report
-        summary.upstreamFailures = parts.proxy.report
-        return summary
-    }
 }

@@ -16,6 +16,11 @@ public struct ServerSummary: Sendable {
         public var expectationFailure: String?
         /// HEAD requests this GET route answered: not among its ``calls`` (a HEAD is not the GET a test expects).
         public var headCalls = 0
+        /// Requests it matched whose answer could not be made (a template refused, a file unreadable): not among its
+        /// ``calls``, nor counted toward its `expect`.
+        public var unanswered = 0
+        /// A mapping the program under test added through the admin API (`--admin-writes allow` or `trust`).
+        public var addedByProgram = false
     }
 
     /// A request no stub matched, with its near miss.
@@ -98,9 +103,11 @@ public struct ServerSummary: Sendable {
                 + (journalDropped > 0
                     ? " (journal kept the latest; \(journalDropped) older entries dropped to stay within its limits)" : "")
         ]
-        let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil || $0.headCalls > 0 }
+        let shown = routes.filter { $0.calls > 0 || $0.expectationFailure != nil || $0.headCalls > 0 || $0.unanswered > 0 }
         for route in shown {
             var line = "  \(route.calls)× \(route.name.escapingControlCharacters())"
+            if route.addedByProgram { line += " (a mapping the program added)" }
+            if route.unanswered > 0 { line += " (and \(route.unanswered) that could not be answered)" }
             if let failure = route.expectationFailure { line += "  ✗ \(failure)" }
             lines.append(line)
             if route.headCalls > 0 { lines.append("  \(route.headCalls)× HEAD, answered by \(route.name.escapingControlCharacters())") }
@@ -131,6 +138,8 @@ public struct ServerSummary: Sendable {
                     + JSONWriter.quoted(route.source)
                     + ",\"calls\":\(route.calls)"
                     + (route.headCalls > 0 ? ",\"headCalls\":\(route.headCalls)" : "")
+                    + (route.unanswered > 0 ? ",\"unanswered\":\(route.unanswered)" : "")
+                    + (route.addedByProgram ? ",\"addedByProgram\":true" : "")
                     + (route.expectationFailure.map { ",\"expectationFailure\":" + JSONWriter.quoted($0) } ?? "") + "}"
             }.joined(separator: ",") + "]"
         output +=

@@ -26,6 +26,9 @@ package final class StubRegistry: @unchecked Sendable {
     /// HEAD requests a GET route answered (as `curl -I` expects), by stub: not calls of the route (its `expect` counts
     /// GETs, as the runner's steps do), kept apart for the summary to show as HEAD. Holds the stub, as above.
     private var headCalls: [ObjectIdentifier: (stub: Stub, calls: Int)] = [:]
+    /// Calls whose answer could not be made (a template refused, a file unreadable), by stub: left out of the route's
+    /// calls and its `expect` (the program never got the answer). Holds the stub, as above.
+    private var unanswered: [ObjectIdentifier: (stub: Stub, calls: Int)] = [:]
     private var scenarios: [String: String] = [:] { didSet { version += 1 } }
     private var version = 0
 
@@ -118,6 +121,23 @@ package final class StubRegistry: @unchecked Sendable {
 
     /// A HEAD request answered by a route for GET only (``Stub/matches``).
     private static func isHead(_ input: MatchInput, _ stub: Stub) -> Bool { input.request.method == "HEAD" && stub.method == "GET" }
+
+    /// Takes a call back whose answer could not be made: it is not a call of the route (a HEAD's is taken off the
+    /// route's HEADs). The route's next request is still its next call (a sequence of answers moves on).
+    package func countUnanswered(_ stub: Stub, method: String) {
+        lock.withLock {
+            if method == "HEAD" && stub.method == "GET" {
+                headCalls[ObjectIdentifier(stub)]?.calls -= 1
+            } else {
+                unanswered[ObjectIdentifier(stub), default: (stub, 0)].calls += 1
+            }
+        }
+    }
+
+    /// Calls whose answer could not be made over the run, by stub.
+    package func unansweredOfRun() -> [ObjectIdentifier: Int] {
+        lock.withLock { unanswered.mapValues(\.calls) }
+    }
 
     /// HEAD requests a GET route answered over the run, by stub.
     package func headCallsOfRun() -> [ObjectIdentifier: Int] {

@@ -70,6 +70,8 @@ public final class Stub: @unchecked Sendable {
     /// Made by a recording as it stopped (added to the server): not a route the run was meant to call, so the summary
     /// does not list it as "not called".
     package var recorded = false
+    /// Posted, put or imported through the admin API (``MockServer/AdminWrites`` says what its answers count as).
+    package var addedThroughAdmin = false
 
     init(id: String, name: String, source: String, method: String?, url: URLMatcher, order: Int = 0, responses: [ResponseDefinition]) {
         self.id = id

@@ -16,6 +16,7 @@ package enum MockServerRun {
         var stubs = plan.stubs
         if plan.strict { stubs.unexpected = .fail }
         var options = plan.options
+        options.adminWrites = plan.adminWrites
         if let https = plan.https {
             switch https.context() {
             case .success(let context):

@@ -109,6 +109,10 @@ package struct MockServerReport: Codable, Sendable {
         package var calls: Int
         /// Why its `expect` does not hold; nil when it holds or there is none.
         package var expectationFailure: String?
+        /// Requests it matched whose answer could not be made (not among its calls); nil for none.
+        package var unanswered: Int?
+        /// True for a mapping the program under test added through the admin API; nil otherwise.
+        package var addedByProgram: Bool?
     }
     /// A request no stub matched.
     package struct Unexpected: Codable, Sendable {
@@ -137,7 +141,9 @@ package struct MockServerReport: Codable, Sendable {
         totalRequests = summary.totalRequests
         unexpectedPolicy = summary.policy.rawValue
         routes = summary.routes.map {
-            Route(id: $0.id, name: $0.name, source: $0.source, calls: $0.calls, expectationFailure: $0.expectationFailure)
+            Route(
+                id: $0.id, name: $0.name, source: $0.source, calls: $0.calls, expectationFailure: $0.expectationFailure,
+                unanswered: $0.unanswered > 0 ? $0.unanswered : nil, addedByProgram: $0.addedByProgram ? true : nil)
         }
         unexpected = summary.unexpected.map { Unexpected(method: $0.method, url: $0.url, nearMiss: $0.nearMiss) }
         failures = summary.failures

@@ -21,6 +21,9 @@ package struct ServerPlan: Sendable {
     package let https: HTTPSPlan?
     /// Record what is forwarded to a backend from the start, written when the server finishes; nil: no recording.
     package var record: RecordPlan?
+    /// What the program under test may change through the admin API (`--admin-writes`): a run's server is read-only to
+    /// it by default; `serve` sets `.open` (admin writes are what it is for).
+    package var adminWrites = MockServer.AdminWrites.refuse
 
     /// A plan for a server answering with `stubs`; the defaults are the command line's.
     package init(

@@ -15,6 +15,7 @@ extension ScenarioRun {
         var plan = ServerPlan(
             stubs: stubs, port: 0, strict: strict, options: options.recording?.serverOptions ?? MockServer.Options(), https: https)
         plan.record = options.recording?.plan
+        plan.adminWrites = options.adminWrites
         switch MockServerRun.start(plan) {
         case .success(let server): started = server
         case .failure(let error): throw StepFailure(error.message, kind: .error)

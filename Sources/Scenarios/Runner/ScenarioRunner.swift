@@ -2,6 +2,7 @@ public import AutomationHost
 import AutomationSupport
 package import Coverage
 import Dispatch
+package import MockServer
 package import ProcessEngine
 
 /// How `sut-launch test` runs scenarios.
@@ -47,6 +48,8 @@ public struct ScenarioOptions: Sendable {
     /// `test --record-from` / `--proxy-unmatched`: every scenario has a server that forwards (and records) what no
     /// stub matches; nil: none.
     package var recording: ScenarioRecording?
+    /// `--admin-writes`: what the programs may change through each scenario's server's admin API (read-only by default).
+    package var adminWrites = MockServer.AdminWrites.refuse
     /// `--retries N`: a scenario that failed runs again from scratch up to N more times (`@retries=N` overrides).
     public var retries = 0
     /// `--fail-on-flaky`: a scenario that passed only on a retry fails the run (unless quarantined).

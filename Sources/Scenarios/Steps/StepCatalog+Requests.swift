@@ -18,16 +18,17 @@ extension StepCatalog {
             let expected = try StepNumbers.integer(captures[0], "the request count", in: StepNumbers.requestCount)
             let route = "\(captures[1]) \(captures[2])"
             let what = "\(captures[0]) request\(captures[0] == "1" ? "" : "s") to \(route)"
-            var count = try requests(run, captures[1], captures[2]).count
+            // A request whose answer could not be made (a template refused, a file unreadable) is no call: not counted.
+            var seen = try requests(run, captures[1], captures[2])
             let open = try run.watchRequests { () throws(StepFailure) -> Bool in
-                count = try requests(run, captures[1], captures[2]).count
-                return count > expected
+                seen = try requests(run, captures[1], captures[2])
+                return seen.count { !$0.notAnswered } > expected
             }
-            if let problem = try countProblem(run, what, route, expected: expected, count: count, open: open) { throw StepFailure(problem) }
+            if let problem = try countProblem(run, what, route, expected: expected, seen: seen, open: open) { throw StepFailure(problem) }
             if open {
                 run.keepOpen(step, what: "expected \(what)") { () throws(StepFailure) -> String? in
-                    let count = try requests(run, captures[1], captures[2]).count
-                    return try countProblem(run, what, route, expected: expected, count: count, open: false)
+                    let seen = try requests(run, captures[1], captures[2])
+                    return try countProblem(run, what, route, expected: expected, seen: seen, open: false)
                 }
             }
         },
@@ -99,8 +100,10 @@ extension StepCatalog {
     /// Why a count does not hold: past or short of `expected` (short while a program ran: that watch was cut at the
     /// step timeout), or a journal that dropped entries and cannot say how many there were (never a part counted).
     private static func countProblem(
-        _ run: ScenarioRun, _ what: String, _ route: String, expected: Int, count: Int, open: Bool
+        _ run: ScenarioRun, _ what: String, _ route: String, expected: Int, seen: [JournalEntry], open: Bool
     ) throws(StepFailure) -> String? {
+        let count = seen.count { !$0.notAnswered }
+        let unanswered = seen.count - count
         let journal = try run.settledServer().journal
         if journal.dropped > 0 {
             return "cannot count requests to \(route): the journal dropped \(journal.dropped) of "
@@ -109,7 +112,8 @@ extension StepCatalog {
         guard count != expected else { return nil }
         let when =
             count > expected ? "" : open ? " within \(run.waitDescription) (the program was still running)" : " (the program had ended)"
-        return "expected \(what), the server received \(count)\(when)\(received(run))"
+        let failed = unanswered > 0 ? " (and \(unanswered) could not be answered)" : ""
+        return "expected \(what), the server received \(count)\(failed)\(when)\(received(run))"
     }
 
     /// Watches for a request to `method path` that `holds` (once seen it stays seen: no need to judge it again), over
