@@ -72,11 +72,11 @@ package enum Descendants {
         return live
     }
 
-    /// Sends `signal` to each process, and to its group when it leads one (what it started there goes too).
+    /// Sends `signal` to each process, to its whole group when it leads one (what it started there goes too): once,
+    /// so a handler that acts on SIGTERM (a request sent as it stops) does not act twice.
     static func signal(_ pids: [Int32], _ signal: Int32) {
         for pid in pids {
-            if getpgid(pid) == pid { _ = kill(-pid, signal) }
-            _ = kill(pid, signal)
+            if getpgid(pid) != pid || kill(-pid, signal) != 0 { _ = kill(pid, signal) }
         }
     }
 
