@@ -99,7 +99,8 @@ extension TestCommand {
         guard stopped > 0 else { return }
         Console.line(
             "\(stopped) process\(stopped == 1 ? "" : "es") the run started \(stopped == 1 ? "was" : "were") still running at its end, "
-                + "outside every program's process group and without its \(Descendants.variable); stopped (SIGTERM, SIGKILL after the kill grace)")
+                + "outside every program's process group and without its \(Descendants.variable); stopped (SIGTERM, SIGKILL after the kill grace)"
+        )
     }
 
     /// The longest the After hooks of an interrupted run take together, and its AfterAll hooks.

@@ -172,7 +172,11 @@ import Testing
             """#
         let process = try launch("/bin/sh", ["-c", script, "sh", directory.path], backend: backend)
         #expect(process.waitForExit(timeout: .seconds(10)) == .exited(0))
-        let pids = ["one", "two"].map { Int32((try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0 }
+        let pids = ["one", "two"].map {
+            Int32(
+                (try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))?.trimmingCharacters(
+                    in: .whitespacesAndNewlines) ?? "") ?? 0
+        }
         defer { for pid in pids where pid > 0 { kill(pid, SIGKILL) } }
         #expect(pids.allSatisfy { $0 > 0 && isAlive($0) }, "\(pids)")
         process.finish(grace: .seconds(1))

@@ -25,7 +25,11 @@ extension Descendants {
 
     /// A new launch's token.
     static func nextToken() -> String {
-        prefix + "-" + String(launches.withLock { $0 += 1; return $0 })
+        let number = launches.withLock { count in
+            count += 1
+            return count
+        }
+        return prefix + "-" + String(number)
     }
 
     /// `environment` with `token` added to ``variable`` (after what is there: a run inside a run keeps both).
