@@ -83,6 +83,62 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// Lifecycle: Ctrl-C in the middle of a run still stops a descendant that left its group and dropped its token
+    /// (the interrupted run's sweep), and says so.
+    @Test func anInterruptedRunStillStopsWhatEscaped() throws {
+        let directory = try Self.setUp()
+        let dir = directory.path
+        let feature = try CLI.write(
+            """
+            Feature: interrupted
+              Scenario: escapes, then waits
+                When I run "sh -c 'ENV_I=1 \(dir)/escape.sh \(dir)/a'"
+                When I run "sleep 60"
+            """, "i.feature", in: directory)
+        let result = try CLI.run(["test", feature]) { process, _ in
+            _ = CLI.eventually(30) { Self.pid(directory, "a") > 0 }
+            kill(process.processIdentifier, SIGINT)
+        }
+        let pid = Self.pid(directory, "a")
+        defer { if pid > 0 { kill(pid, SIGKILL) } }
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(pid > 0 && !isAlive(pid), "the escaped descendant \(pid) outlived the interrupted run")
+        #expect(result.stderr.contains("1 process the run started was still running at its end"), "\(result.stderr)")
+    }
+
+    /// Hostile (work without a budget, values that kill): a descendant that keeps starting escaped ones (each
+    /// stopped one's children are the next round's), and one whose SUT_LAUNCH_ID is forged (100,000 commas and a
+    /// token of no launch): the step still ends, every one of them is stopped, the forged one at the run's end.
+    @Test func aHydraAndAForgedTokenAreStoppedWithinTheirDeadline() throws {
+        let directory = try Self.setUp()
+        let hydra = try CLI.write(
+            #"""
+            #!/bin/sh
+            big=$(head -c 100000 /dev/zero | tr '\0' ,)
+            SUT_LAUNCH_ID="$big,forged" setsid sh -c 'echo $$ >> "$0"; exec sleep 3600' "$1" </dev/null >/dev/null 2>&1 &
+            setsid sh -c 'echo $$ >> "$0"
+              while :; do setsid sh -c "echo \$\$ >> $0; exec sleep 3600" </dev/null >/dev/null 2>&1 & sleep 0.02; done' "$1" </dev/null >/dev/null 2>&1 &
+            n=0; while [ "$(wc -l < "$1" 2>/dev/null || echo 0)" -lt 6 ] && [ $n -lt 1000 ]; do sleep 0.01; n=$((n+1)); done
+            """#, "hydra.sh", in: directory)
+        chmod(hydra, 0o755)
+        let pidFile = directory.appendingPathComponent("pids").path
+        let feature = try CLI.write(
+            """
+            Feature: hydra
+              Scenario: many escape, one forged
+                When I run "\(hydra) \(pidFile)"
+                Then the exit code is 0
+            """, "h.feature", in: directory)
+        let started = Date()
+        let result = try CLI.run(["test", feature])
+        let pids = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+        defer { for pid in pids where pid > 0 { kill(pid, SIGKILL) } }
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(pids.count >= 6 && pids.allSatisfy { !isAlive($0) }, "\(pids.filter(isAlive)) of \(pids) outlived the run")
+        #expect(result.stderr.contains("1 process the run started was still running at its end"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60) // each sweep: at most twice the kill grace plus 2 s
+    }
+
     /// r5c-11: `--launcher foundation` stops a setsid descendant at the run's end, as the spawn launcher does, and
     /// sees the program's exit at once (Foundation's own wait held the run until the descendant ended).
     @Test(arguments: ["spawn", "foundation"]) func bothLaunchersSweepTheRunFormsOrphan(_ launcher: String) throws {

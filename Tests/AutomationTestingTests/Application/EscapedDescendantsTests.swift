@@ -14,7 +14,7 @@ import Testing
         let app = SUTApplication(executable: "/bin/sh")
         try app.launch(arguments: [
             "-c",
-            #"setsid sh -c 'echo $$ > "$0"; exec sleep 60' "$0" </dev/null >/dev/null 2>&1 & while [ ! -s "$0" ]; do sleep 0.01; done; echo ready; exec sleep 60"#,
+            #"setsid sh -c 'echo $$ > "$0"; exec sleep 3600' "$0" </dev/null >/dev/null 2>&1 & while [ ! -s "$0" ]; do sleep 0.01; done; echo ready; exec sleep 3600"#,
             pidFile,
         ])
         try await app.waitForOutput(containing: "ready")

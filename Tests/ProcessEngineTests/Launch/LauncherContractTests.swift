@@ -166,8 +166,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         // The first escapes with setsid and starts a second that escapes again; each writes its pid once out of the group.
         let script = #"""
-            setsid sh -c 'echo $$ > "$0/one"; setsid sh -c "echo \$\$ > $0/two; exec sleep 60" </dev/null >/dev/null 2>&1 &
-              exec sleep 60' "$1" </dev/null >/dev/null 2>&1 &
+            setsid sh -c 'echo $$ > "$0/one"; setsid sh -c "echo \$\$ > $0/two; exec sleep 3600" </dev/null >/dev/null 2>&1 &
+              exec sleep 3600' "$1" </dev/null >/dev/null 2>&1 &
             while [ ! -s "$1/one" ] || [ ! -s "$1/two" ]; do sleep 0.01; done
             """#
         let process = try launch("/bin/sh", ["-c", script, "sh", directory.path], backend: backend)
