@@ -6,6 +6,8 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(socklen_t) == sizeof(unsigned int), "socklen_t is 32 bits");
@@ -132,6 +134,27 @@ int csystem_pidfd_open(int pid) {
     return (int)syscall(434, pid, 0); // pidfd_open's number on every architecture since 5.3
 #else
     (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int csystem_pidfd_peek_exit(int pidfd) {
+#if defined(__linux__)
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    int result;
+    do {
+        result = waitid((idtype_t)3 /* P_PIDFD */, (id_t)pidfd, &info, WEXITED | WNOWAIT);
+    } while (result < 0 && errno == EINTR);
+    if (result < 0) return -1;
+    switch (info.si_code) {
+    case CLD_EXITED: return (info.si_status & 0xff) << 8;
+    case CLD_DUMPED: return (info.si_status & 0x7f) | 0x80;
+    default: return info.si_status & 0x7f;
+    }
+#else
+    (void)pidfd;
     errno = ENOSYS;
     return -1;
 #endif

@@ -12,6 +12,9 @@ extension TestCommand {
 
     /// BeforeAll hooks: nil when they passed; else every selected scenario, reported as not able to run.
     static func beforeAll(_ selected: [Pickle], options: ScenarioOptions) -> [ScenarioResult]? {
+        // This process runs only the suite's programs: what leaves a program's group and outlives its parent becomes
+        // ours, found by its launch's token when that program is finished, or by ``sweepLeftovers(grace:)`` at the end.
+        Descendants.adopt()
         let failures = ScenarioRunner.runTestRunHooks(.beforeAll, options: options, status: "running")
         guard let failure = failures.first else { return nil }
         printFailure(failure)
@@ -38,6 +41,7 @@ extension TestCommand {
                 return !ran
             })
         else { return [] }
+        defer { sweepLeftovers(grace: options.killGrace) }
         return ScenarioRunner.runTestRunHooks(.afterAll, options: options, status: status).map { failure in
             printFailure(failure)
             var result = ScenarioResult.loadError([failure])
@@ -71,6 +75,7 @@ extension TestCommand {
     /// second signal cuts every hook at once, so the reports are written now.
     static func hooksOnSignal() {
         ScenarioRunner.interrupting.withLock { $0 = true }
+        defer { sweepLeftovers(grace: .seconds(1)) }
         guard let options = loadedSuite.current, !options.hooks.isEmpty else { return }
         startThread {
             let again = SignalForwarder.waitForTerminationSignal()
@@ -85,6 +90,17 @@ extension TestCommand {
         }
         ScenarioRunner.cutHooks(at: .now + hookPhaseCap)
         _ = afterAll(options: options, status: "interrupted")
+    }
+
+    /// Stops every process the run started that is still running once the run is over (the subreaper's children:
+    /// what left its program's group and dropped its launch's token, `env -i`), and says so: nothing of the run outlives it.
+    static func sweepLeftovers(grace: Duration) {
+        let stopped = Descendants.stopAll(grace: grace)
+        guard stopped > 0 else { return }
+        Console.line(
+            "\(stopped) process\(stopped == 1 ? "" : "es") the run started \(stopped == 1 ? "was" : "were") still running at its end, "
+                + "outside every program's process group and without its \(Descendants.variable); stopped (SIGTERM, SIGKILL after the kill grace)"
+        )
     }
 
     /// The longest the After hooks of an interrupted run take together, and its AfterAll hooks.

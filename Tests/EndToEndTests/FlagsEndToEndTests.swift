@@ -168,6 +168,7 @@ import Testing
         #expect(
             Set(dump.env.keys) == [
                 "PATH", "HOME", "FROM_FILE", "OVERRIDDEN", "FLAGS_ENV", "SUT_EPHEMERAL", "SUT_AUTOMATION", "SUT_UNDER_TEST",
+                "SUT_LAUNCH_ID",
             ])
         #expect(dump.env["FROM_FILE"] == "file value")
         #expect(dump.env["OVERRIDDEN"] == "cli")

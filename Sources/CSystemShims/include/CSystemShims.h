@@ -59,6 +59,11 @@ int csystem_spawn_setsid_flag(void);
 /// -1 and errno (ENOSYS on other systems).
 int csystem_pidfd_open(int pid);
 
+/// Waits until the process `pidfd` names (a child of this process) has exited and returns its wait status (as
+/// waitpid's) without reaping it (waitid P_PIDFD, WNOWAIT, Linux 5.4+): the one who reaps it (Foundation.Process)
+/// still can. -1 and errno (ECHILD once it was reaped meanwhile; ENOSYS on other systems).
+int csystem_pidfd_peek_exit(int pidfd);
+
 /// 1 when this process is a statically linked executable (Linux: no dynamic loader, AT_BASE is 0), else 0.
 /// A library loaded with dlopen there brings a second C library in beside the static one.
 int csystem_is_static_executable(void);

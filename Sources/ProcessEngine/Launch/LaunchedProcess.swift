@@ -25,6 +25,8 @@ package final class LaunchedProcess: Sendable {
         var standardInputClosing = false
         var terminal: TerminalHandoff?
         var finished = false
+        /// Processes that had left the group and were stopped by ``finish(grace:)`` through the launch's token.
+        var sweptDescendants = 0
 
         /// Gives up the stdin descriptor (the caller closes it, outside the lock).
         mutating func releaseStandardInput() -> Int32 {
@@ -35,6 +37,8 @@ package final class LaunchedProcess: Sendable {
     private let state: Locked<State>
     private let exited = DispatchSemaphore(value: 0)
     private let pump: OutputPump
+    /// The launch's token in ``Descendants/variable``: what the program started, even out of its group, carries it.
+    private let token: String?
 
     /// - Parameters:
     ///   - waitForExit: blocks until the program exits and returns its raw wait status (waitpid's, or one made
@@ -45,9 +49,10 @@ package final class LaunchedProcess: Sendable {
     init(
         pid: Int32, executablePath: String, argv: [String], started: ContinuousClock.Instant,
         waitForExit: @escaping @Sendable () -> Int32, output: OutputRecorder, pipes: [(StandardStream, Int32)], forward: Bool,
-        exitDescriptor: Int32, standardInput: Int32, terminal: TerminalHandoff?
+        exitDescriptor: Int32, standardInput: Int32, terminal: TerminalHandoff?, token: String? = nil
     ) {
         self.pid = pid
+        self.token = token
         self.executablePath = executablePath
         self.argv = argv
         self.started = started
@@ -82,6 +87,9 @@ package final class LaunchedProcess: Sendable {
         closeStandardInput() // a handle dropped without finish() does not leak the stdin pipe
         if !state.withLock({ $0.finished }) && !groupIsAlive { Reaper.release(pid) }
     }
+
+    /// How many processes that had left the program's group ``finish(grace:)`` stopped (0 before it ran).
+    package var sweptDescendants: Int { state.withLock { $0.sweptDescendants } }
 
     /// The status once the program has exited; nil while it runs.
     package var status: ProcessStatus? { state.withLock { $0.status } }
@@ -119,8 +127,9 @@ package final class LaunchedProcess: Sendable {
         return waitForExit()!
     }
 
-    /// After the program exited: stops what it left running in its group (SIGTERM, SIGKILL after `grace`)
-    /// and waits for its output pipes to close, so no child outlives the run and no output is lost.
+    /// After the program exited: stops what it left running in its group (SIGTERM, SIGKILL after `grace`), then
+    /// what left the group but carries the launch's token (``Descendants/stop(token:grace:)``), and waits for its
+    /// output pipes to close, so no child outlives the run and no output is lost.
     package func finish(grace: Duration) {
         let alreadyFinished = state.withLock { state -> Bool in
             defer { state.finished = true }
@@ -132,7 +141,15 @@ package final class LaunchedProcess: Sendable {
             signalGroup(ProcessGroup.terminate)
             signalGroup(ProcessGroup.proceed)
             ProcessGroup.waitWhileAlive(pid, until: ContinuousClock.now + grace)
-            if groupIsAlive { signalGroup(ProcessGroup.kill) }
+            if groupIsAlive {
+                signalGroup(ProcessGroup.kill)
+                // Ended, a member's children that left the group are orphans, found below (at most 1 s: a kill is quick).
+                ProcessGroup.waitWhileAlive(pid, until: ContinuousClock.now + .seconds(1))
+            }
+        }
+        if let token {
+            let swept = Descendants.stop(token: token, grace: grace)
+            state.withLock { $0.sweptDescendants = swept }
         }
         closeStandardInput()
         pump.finish(within: .milliseconds(250))

@@ -49,6 +49,10 @@ package enum Launcher {
         defer { plumbing.childSide.forEach { Descriptor.close($0) } }
 
         let argv = [request.argv0 ?? request.executable] + request.arguments
+        // Its token: what the program starts carries it, and is stopped with it (``Descendants/stop(token:grace:)``).
+        let token = Descendants.nextToken()
+        var request = request
+        request.environment = Descendants.tagged(request.environment, token: token)
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let started = ContinuousClock.now
         Reaper.start() // running before the first program is
@@ -69,12 +73,33 @@ package enum Launcher {
         // Our spawn's child is ours to reap: its pidfd lets the output thread see the exit too. Foundation
         // reaps its own children, so that backend keeps a thread waiting for its termination handler.
         let exitDescriptor = request.backend == .spawn ? csystem_pidfd_open(pid) : -1
+        // Foundation's own wait ends only once every holder of the descriptor it passes on closed it (a setsid
+        // grandchild: the run held until it ended, and never swept): its exit is read without reaping it instead.
+        let waitForExit = request.backend == .spawn ? spawned.waitForExit : peekingExit(pid, otherwise: spawned.waitForExit)
         // Foundation.Process cannot set argv[0]: the program sees the resolved path there.
         let sent = request.backend == .foundation ? [path] + request.arguments : argv
         return LaunchedProcess(
-            pid: pid, executablePath: path, argv: sent, started: started, waitForExit: spawned.waitForExit,
+            pid: pid, executablePath: path, argv: sent, started: started, waitForExit: waitForExit,
             output: recorder, pipes: plumbing.output, forward: request.forwardsOutput,
-            exitDescriptor: exitDescriptor, standardInput: plumbing.standardInput, terminal: terminal)
+            exitDescriptor: exitDescriptor, standardInput: plumbing.standardInput, terminal: terminal, token: token)
+    }
+
+    /// Waits for child `pid`'s exit through a pidfd, leaving it to be reaped by the backend that started it; its
+    /// status then, or `otherwise`'s where there is no pidfd (not Linux, before 5.4) or the backend reaped it first.
+    private static func peekingExit(_ pid: Int32, otherwise: @escaping @Sendable () -> Int32) -> @Sendable () -> Int32 {
+        let descriptor = csystem_pidfd_open(pid)
+        guard descriptor >= 0 else { return otherwise }
+        let held = Locked(descriptor)
+        return {
+            let fd = held.withLock { fd in
+                defer { fd = -1 }
+                return fd
+            }
+            guard fd >= 0 else { return otherwise() }
+            let status = csystem_pidfd_peek_exit(fd)
+            Descriptor.close(fd)
+            return status >= 0 ? status : otherwise()
+        }
     }
 
     /// A started program: its pid, how to wait for it (a raw wait status), whether the reaper guards it already.

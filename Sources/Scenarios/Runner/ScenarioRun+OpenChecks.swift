@@ -31,6 +31,10 @@ extension ScenarioRun {
         while try !decided() {
             guard ContinuousClock.now < deadline else { return !programsEnded }
             if programsEnded {
+                // What the ended programs left running (in their groups, or out of them with their launch's token)
+                // is stopped first: nothing can send a request after the count is judged; one it sent while it
+                // was stopped is in the journal by the end of the idle time below.
+                if endedAt == nil { finishEndedPrograms() }
                 // Idle: no request came in since the last look (a request sent just before an exit counts).
                 let now = received()
                 if now != requestCount { endedAt = nil }
@@ -46,6 +50,11 @@ extension ScenarioRun {
     /// Every program the scenario started has ended.
     var programsEnded: Bool { launches.allSatisfy { $0.process.status != nil } }
 
+    /// Finishes every program that has ended (``LaunchedProcess/finish(grace:)``: once each; a command's step did it).
+    func finishEndedPrograms() {
+        for launch in launches where launch.process.status != nil { launch.process.finish(grace: options.killGrace) }
+    }
+
     /// Keeps `step`'s answer open until the programs have ended (``OpenRequestCheck``).
     func keepOpen(_ step: GherkinDocument.Step, what: String, judge: @escaping () throws(StepFailure) -> String?) {
         openChecks.append(OpenRequestCheck(step: step, what: what, cut: waitDescription, judge: judge))
@@ -57,6 +66,7 @@ extension ScenarioRun {
         guard !openChecks.isEmpty else { return nil }
         if final { releaseProcesses() }
         guard programsEnded else { return nil }
+        finishEndedPrograms() // what they left running could still send one
         let checks = openChecks
         openChecks = [] // judged once; the closures hold this run
         for check in checks {

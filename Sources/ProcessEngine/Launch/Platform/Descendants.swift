@@ -14,7 +14,7 @@ import Darwin
 /// repeats while new orphans arrive). Elsewhere (macOS) neither exists: only the program's group is stopped.
 package enum Descendants {
     /// Set once ``adopt()`` made this process a subreaper: only then are all its children the run's.
-    private static let adopted = Locked(false)
+    static let adopted = Locked(false)
 
     /// Makes this process a child subreaper, for a process that runs one program (the run form): every child it has
     /// at the end is then the run's. False where there is none (not Linux, or the kernel refused).
@@ -72,11 +72,11 @@ package enum Descendants {
         return live
     }
 
-    /// Sends `signal` to each process, and to its group when it leads one (what it started there goes too).
-    private static func signal(_ pids: [Int32], _ signal: Int32) {
+    /// Sends `signal` to each process, to its whole group when it leads one (what it started there goes too): once,
+    /// so a handler that acts on SIGTERM (a request sent as it stops) does not act twice.
+    static func signal(_ pids: [Int32], _ signal: Int32) {
         for pid in pids {
-            if getpgid(pid) == pid { _ = kill(-pid, signal) }
-            _ = kill(pid, signal)
+            if getpgid(pid) != pid || kill(-pid, signal) != 0 { _ = kill(pid, signal) }
         }
     }
 

@@ -46,6 +46,13 @@ enum ProcessGroup {
     }
 
     #if os(Linux)
+    /// True while process `pid` exists and is not a zombie (/proc tells).
+    static func isLive(_ pid: Int32) -> Bool {
+        guard let stat = readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].dropFirst().first
+        return state != nil && state != "Z" && state != "X"
+    }
+
     /// Every process this one can see in /proc; nil when /proc cannot be read.
     static func processTable() -> [Entry]? {
         guard let directory = opendir("/proc") else { return nil }
