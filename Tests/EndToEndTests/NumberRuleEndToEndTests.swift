@@ -122,9 +122,10 @@ import Testing
             let result = try CLI.run(["test", option, value, feature], cwd: directory)
             #expect(result.status == 2 && result.stderr.contains(option), "\(option) \(value): \(result.stderr)")
         }
-        for (option, value) in [("--timeout", "05s"), ("--kill-grace", "00"), ("-t", "-0")] {
-            let result = try CLI.run([option, value, "true"], cwd: directory)
+        for (option, value) in [("--timeout", "05s"), ("--kill-grace", "00"), ("-t", "-0"), ("--coverage-threshold", "080")] {
+            let result = try CLI.run(["--coverage", directory.appendingPathComponent("cov").path, option, value, "true"], cwd: directory)
             #expect(result.status == 2 && result.stderr.split(separator: "\n").count == 1, "\(option) \(value): \(result.stderr)")
+            #expect(result.stderr.contains("\(option) '\(value)'"), "\(option) \(value): \(result.stderr)")
         }
     }
 

@@ -31,13 +31,7 @@ package enum DurationParser {
     }
 
     /// One number of a duration: `0`, `12`, `0.5`, `1.25`; nil for `05`, `00`, `.5`, `5.` (the step-number rule).
-    private static func number(_ text: Substring) -> Double? {
-        let whole = text.prefix { $0 != "." }
-        guard !whole.isEmpty, whole == "0" || whole.first != "0", whole.count == text.count || text.count > whole.count + 1 else {
-            return nil
-        }
-        return BoundedNumber.decimal(text, in: 0...maxSeconds)
-    }
+    private static func number(_ text: Substring) -> Double? { BoundedNumber.writtenDecimal(text, in: 0...maxSeconds) }
 
     private static func seconds(_ value: Double?) -> Duration? {
         guard let value, value.isFinite, value >= 0, value <= maxSeconds else { return nil }

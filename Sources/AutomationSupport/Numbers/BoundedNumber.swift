@@ -60,6 +60,20 @@ package enum BoundedNumber {
         return integer(text, in: range)
     }
 
+    /// A decimal a person wrote in an option or a duration (`80`, `72.5`, `0.5`): the whole part as ``written(_:in:)``
+    /// reads one (no sign, no leading zero), then optionally `.` and digits; not `05`, `.5`, `5.`, `1e1`, in `range`.
+    package static func writtenDecimal(_ text: some StringProtocol, in range: ClosedRange<Double>) -> Double? {
+        let bytes = Substring(text).utf8
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let whole = bytes.prefix(while: isDigit)
+        guard !whole.isEmpty, whole.first != UInt8(ascii: "0") || whole.count == 1 else { return nil }
+        let rest = bytes.dropFirst(whole.count)
+        guard rest.isEmpty || (rest.first == UInt8(ascii: ".") && rest.count > 1 && rest.dropFirst().allSatisfy(isDigit)) else {
+            return nil
+        }
+        return decimal(text, in: range)
+    }
+
     /// `written(text, in:)` that says what was wrong, in the one wording: `'01' is not a whole number from 0 to 10
     /// (bare digits: no sign, no leading zero)`.
     package static func requireWritten(_ text: some StringProtocol, in range: ClosedRange<Int>) throws(NumberError) -> Int {

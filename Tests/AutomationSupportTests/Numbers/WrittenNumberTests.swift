@@ -48,6 +48,18 @@ import Testing
         }
     }
 
+    /// A decimal option (`--coverage-threshold`) and a duration's numbers: the whole part as a whole number is written.
+    @Test func writtenDecimalsKeepTheRuleForTheWholePart() {
+        #expect(BoundedNumber.writtenDecimal("80", in: 0...100) == 80)
+        #expect(BoundedNumber.writtenDecimal("72.5", in: 0...100) == 72.5)
+        #expect(BoundedNumber.writtenDecimal("0", in: 0...100) == 0)
+        #expect(BoundedNumber.writtenDecimal("0.05", in: 0...100) == 0.05)
+        #expect(BoundedNumber.writtenDecimal("100.0", in: 0...100) == 100)
+        for text in Self.refused + ["080", "00.5", "-1", "101", "1e1", "80%", "0.", "1..2", "1.2.3", "1.-2"] where text != "1.0" {
+            #expect(BoundedNumber.writtenDecimal(text, in: 0...100) == nil, "\(text.prefix(20).debugDescription)")
+        }
+    }
+
     /// A duration's numbers follow the rule too: `05s`, `00`, `.5s` were read as 5 s, 0 and 0.5 s.
     @Test(arguments: ["00", "05", "05s", "1m05s", "00.5s", ".5s", "5.s", "-0", "+1s", "٣s", "３s", "5\u{0}s", " 5s"])
     func durationsRefuseWhatWholeNumbersRefuse(text: String) {
