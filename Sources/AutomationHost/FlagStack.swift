@@ -94,39 +94,27 @@ public struct FlagStack: Sendable {
 }
 
 extension FlagValue {
-    /// Infers a value from command-line text: `true`/`false` → Bool, integers → Int, decimals → Double,
-    /// anything else → String (the `key=value` rule of `sut-launch --flag`).
+    /// Infers a value from command-line text: `true`/`false` → Bool, a JSON number → Int or Double, anything else →
+    /// String (the `key=value` rule of `sut-launch --flag`). A JSON number that would not arrive as written
+    /// (`1e400`, `2e-324`, `1.0000000000000000001`, `9223372036854775808`, `-0`) is kept as the String written,
+    /// never rounded: the CLI and `flag set` refuse it (``inferredProblem(key:text:)``); an environment layer keeps the text.
     public static func inferred(from text: String) -> FlagValue {
         if text == "true" { return .bool(true) }
         if text == "false" { return .bool(false) }
-        if isInteger(text), let value = Int(text) { return .int(value) }
-        if isDecimal(text), let value = Double(text), value.isFinite { return .double(value) }
-        return .string(text)
-    }
-
-    /// Why `key=text` (`-f`, `flag set`) would not give the program what was written: a decimal the Double rounds
-    /// (`1.0000000000000000001`); nil when the value is what was written. One rule for the CLI and the Host library.
-    package static func inferredProblem(key: String, text: String) -> String? {
-        guard case .double(let number) = inferred(from: text), DecimalLiteral.roundingProblem(text, reads: number) != nil else {
-            return nil
+        switch DecimalLiteral.inferred(text) {
+        case .integer(let value): return .int(value)
+        case .decimal(let value): return .double(value)
+        case .text, .refused: return .string(text)
         }
+    }
+
+    /// Why `key=text` (`-f`, a flag step, `flag set`) would not give the program what was written: a JSON number it
+    /// cannot keep exactly (rounded, underflowing to 0, out of range, past 64 bits, `-0`), in the words `key:=JSON`
+    /// uses, with the way to send the text; nil when the value is what was written. One rule for the CLI and the Host library.
+    package static func inferredProblem(key: String, text: String) -> String? {
+        guard case .refused(let problem) = DecimalLiteral.inferred(text) else { return nil }
         let shown = text.count > 80 ? text.prefix(40) + "…" : Substring(text)
-        return "'\(key)=\(shown)': the number has more digits than a double keeps (the program would get \(number)); "
-            + "send the text with \(key):='\"\(shown)\"'"
-    }
-
-    private static func isInteger(_ text: String) -> Bool {
-        var digits = Substring(text)
-        if digits.first == "-" { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
-        // "007" stays a String: leading zeros carry meaning (codes, ids); so does "-0", which as an Int loses its sign.
-        return !(digits.count > 1 && digits.first == "0") && text != "-0"
-    }
-
-    private static func isDecimal(_ text: String) -> Bool {
-        // -?digits.digits with an optional exponent; no leading "." or trailing "." and no "inf"/"nan".
-        let pattern = /-?(0|[1-9][0-9]*)\.[0-9]+([eE][-+]?[0-9]+)?/
-        return text.wholeMatch(of: pattern) != nil
+        return "'\(key)=\(shown)': \(problem); send it as text with \(key):='\"\(shown)\"'"
     }
 }
 

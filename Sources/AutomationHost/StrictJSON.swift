@@ -147,7 +147,7 @@ enum StrictJSON {
             if isWhole {
                 guard let whole = Int(text) else {
                     position = start
-                    throw failure("the integer \(text.prefix(40)) does not fit in 64 bits; write it as a string (\"…\") or as a decimal")
+                    throw failure(DecimalLiteral.widthProblem(text) + DecimalLiteral.asTextHint + " or as a decimal")
                 }
                 if let problem = DecimalLiteral.integerProblem(text) {
                     position = start
@@ -157,12 +157,12 @@ enum StrictJSON {
             }
             guard let decimal = Double(text), decimal.isFinite else {
                 position = start
-                throw failure("the number \(text.prefix(40)) is out of range")
+                throw failure(DecimalLiteral.rangeProblem(text) + DecimalLiteral.asTextHint)
             }
             // The CLI's rule, the same code: 1e-400 and 1.0000000000000000001 are refused, not read as 0 and 1.
             if let problem = DecimalLiteral.roundingProblem(text, reads: decimal) {
                 position = start
-                throw failure(problem)
+                throw failure(problem + DecimalLiteral.asTextHint)
             }
             return .double(decimal)
         }

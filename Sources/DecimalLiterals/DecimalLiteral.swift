@@ -48,6 +48,18 @@ package enum DecimalLiteral {
         return "the number \(text.prefix(40)) has more digits than a double keeps (it would read as \(number))"
     }
 
+    /// What follows a refusal of a number in JSON (`k:=…`, a flags file): how to send the text instead.
+    package static let asTextHint = "; write it as a string (\"…\")"
+
+    /// Why the decimal literal `text` reads as no finite Double: `the number 1e400 is out of range`.
+    package static func rangeProblem(_ text: String) -> String { "the number \(text.prefix(40)) is out of range" }
+
+    /// Why the whole-number literal `text` is no 64-bit integer: `the integer 9223372036854775808 does not fit in 64 bits`.
+    package static func widthProblem(_ text: String) -> String {
+        let shown = text.count > 40 ? text.prefix(20) + "…(\(text.count) digits)" : Substring(text)
+        return "the integer \(shown) does not fit in 64 bits"
+    }
+
     /// Why the whole-number literal `text` would not arrive as written: `-0` (or `-00…`) is the integer 0, its sign
     /// gone; nil for any other. A negative zero is a Double, written `-0.0`.
     package static func integerProblem(_ text: String) -> String? {

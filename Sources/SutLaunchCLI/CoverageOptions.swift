@@ -25,15 +25,12 @@ package struct CoverageOptions: Sendable {
         "--llvm-profdata", value: "PATH", help: "the llvm-profdata to merge with (default: the one beside swift; llvm-cov beside it)",
         topic: "coverage")
 
-    /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`): digits, then optionally `.` and digits;
-    /// `80%`, `-1`, `101`, `NaN`, `1e1`, `.5`, `5.`, empty are refused.
+    /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`) as every option's number is written
+    /// (``BoundedNumber/writtenDecimal(_:in:)``); `80%`, `-1`, `-0`, `080`, `101`, `NaN`, `1e1`, `.5`, `5.`, empty are refused.
     mutating func setThreshold(_ value: String, spelling: String, index: Int) throws(UsageError) {
-        let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let plain = parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
-        guard plain, let number = BoundedNumber.decimal(value, in: 0...100), number.isFinite else {
-            throw UsageError(
-                .invalidNumber(
-                    spelling, problem: "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80, not 80%)", index: index))
+        guard let number = BoundedNumber.writtenDecimal(value, in: 0...100) else {
+            let problem = "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80 or 72.5: no sign, no leading zero, no %)"
+            throw UsageError(.invalidNumber(spelling, problem: problem, index: index))
         }
         threshold = number
         spellings["threshold"] = spelling

@@ -2,9 +2,10 @@ import AutomationSupport
 import ProcessEngine
 import Scenarios
 
-/// Every number the command line takes, each with its documented range, read by ``BoundedNumber``: a value
-/// outside it (`0`, `-1`, `1e300`, `NaN`, `0x10`, ` 5`, 10,000 digits) is a usage error (exit 2) naming the
-/// option, never a trap or a huge allocation further on.
+/// Every number the command line takes, each with its documented range, read by ``BoundedNumber/written(_:in:)``
+/// (the rule steps and tags follow: bare digits, no sign, no leading zero): a value outside it (`0`, `-1`, `-0`,
+/// `01`, `1e300`, `NaN`, `0x10`, ` 5`, 10,000 digits) is a usage error (exit 2) naming the option, never a trap or a
+/// huge allocation further on.
 ///
 /// | option | range |
 /// |---|---|
@@ -24,7 +25,7 @@ enum NumericOptions {
     /// The option's value as a whole number in `range`.
     static func integer<Option>(_ option: ParsedOption<Option>, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         do {
-            return try BoundedNumber.requireInteger(option.value ?? "", in: range)
+            return try BoundedNumber.requireWritten(option.value ?? "", in: range)
         } catch {
             throw UsageError(.invalidNumber(option.spelling, problem: "\(error)", index: option.index))
         }
@@ -40,8 +41,8 @@ enum NumericOptions {
         let value = option.value ?? ""
         let parts = value.split(separator: "/", omittingEmptySubsequences: false)
         let usage = UsageError(.invalidShard(option.spelling, value: value, maxCount: shardCount.upperBound, index: option.index))
-        guard parts.count == 2, let count = BoundedNumber.integer(parts[1], in: shardCount),
-            let index = BoundedNumber.integer(parts[0], in: 1...count)
+        guard parts.count == 2, let count = BoundedNumber.written(parts[1], in: shardCount),
+            let index = BoundedNumber.written(parts[0], in: 1...count)
         else { throw usage }
         return (index, count)
     }

@@ -13,7 +13,8 @@ import Scenarios
 /// | Kubernetes Indexed Job | `JOB_COMPLETION_INDEX` (0) | N of `--shard auto/N` |
 ///
 /// GitHub Actions sets no index: a matrix passes `--shard ${{ matrix.shard }}/N`. Every value goes through
-/// ``BoundedNumber`` and must be bare digits: empty, signed (`-0`, `+1`), negative, non-numeric, huge, an index past the total and a total of 0 are usage errors
+/// ``BoundedNumber/written(_:in:)`` (the options' rule): empty, signed (`-0`, `+1`), a leading zero (`01`), negative, non-numeric,
+/// huge, an index past the total and a total of 0 are usage errors
 /// (exit 2) naming the variable. When several CIs' variables are set, the first in the table's order is used
 /// (Bazel first: it runs inside a CI job); another one that splits the suite too (a total above 1) and says
 /// otherwise is a usage error naming both, never a silent pick.
@@ -53,7 +54,7 @@ enum ShardEnvironment {
         guard value == "auto" || value.hasPrefix("auto/") else { return nil }
         guard value != "auto" else { return .some(nil) }
         let text = value.dropFirst(5)
-        guard let total = BoundedNumber.integer(text, in: NumericOptions.shardCount) else {
+        guard let total = BoundedNumber.written(text, in: NumericOptions.shardCount) else {
             throw UsageError(
                 "\(spelling) '\(value.prefix(40))': the total after auto/ is a whole number from 1 to \(NumericOptions.shardCount.upperBound), like auto/4"
             )
@@ -92,7 +93,7 @@ enum ShardEnvironment {
             guard environment[name] != nil else {
                 throw UsageError("\(spelling) auto: \(source.index) is set but \(name) is not (\(source.ci) sets both)")
             }
-            guard digitsOnly(raw), let total = BoundedNumber.integer(raw, in: NumericOptions.shardCount) else {
+            guard let total = BoundedNumber.written(raw, in: NumericOptions.shardCount) else {
                 throw UsageError("\(spelling) auto: \(name)=\(quoted(raw)) is not a whole number from 1 to \(limit) (\(source.ci))")
             }
             count = total
@@ -112,7 +113,7 @@ enum ShardEnvironment {
             return Found(ci: source.ci, index: 1, count: 1, variables: variables.joined(separator: ", "))
         }
         let range = source.base...(count - 1 + source.base)
-        guard digitsOnly(raw), let index = BoundedNumber.integer(raw, in: range) else {
+        guard let index = BoundedNumber.written(raw, in: range) else {
             throw UsageError(
                 "\(spelling) auto: \(source.index)=\(quoted(raw)) is not a whole number from \(range.lowerBound) to \(range.upperBound) "
                     + "(\(source.ci) counts from \(source.base), \(source.total.map { "\($0)=\(count)" } ?? "auto/\(count)"))")
@@ -154,8 +155,6 @@ enum ShardEnvironment {
     }
 
     /// A CI writes its index and total as bare digits: a sign (`-0`, `+1`) or a space is not one of its values.
-    private static func digitsOnly(_ raw: String) -> Bool { !raw.isEmpty && raw.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-
     /// A value for a message: quoted, cut at 40 characters, control characters escaped.
     private static func quoted(_ value: String) -> String { "'" + String(value.prefix(40)).escapingControlCharacters() + "'" }
 

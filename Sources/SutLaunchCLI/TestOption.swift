@@ -59,10 +59,10 @@ package enum TestOption: CommandOption {
                 help: "every scenario's mock server speaks HTTPS with a CA minted for it, trusted by its programs (SSL_CERT_FILE...)")
         case .httpsHost: HTTPSOptions.hostSpec
         case .intercept: HTTPSOptions.interceptSpec
-        case .stepTimeout: OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s)")
+        case .stepTimeout: OptionSpec("--step-timeout", value: "DURATION", help: "how long a waiting step waits (default 2s; 0: none)")
         case .scenarioTimeout:
             OptionSpec(
-                "--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s; tag @timeout=10s overrides)")
+                "--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s, 0: none; a @timeout= tag wins)")
         case .junit: OptionSpec("--junit", value: "FILE", help: "write JUnit XML")
         case .junitStrict:
             OptionSpec("--junit-strict", help: "JUnit without file/line attributes: valid against the strict Jenkins/Ant schema")

@@ -20,7 +20,7 @@ import Testing
         ("--shard", ["test", "--list", "--shard"], [], []),
         ("--step-timeout", ["test", "--list", "--step-timeout"], [], ["0"]),
         ("--scenario-timeout", ["test", "--list", "--scenario-timeout"], [], ["0"]),
-        ("--port", ["--stub", "STUBS", "--port"], ["true"], ["0", "-0"]),
+        ("--port", ["--stub", "STUBS", "--port"], ["true"], ["0"]),
         ("--timeout", ["--timeout"], ["true"], ["0"]),
         ("--kill-grace", ["--kill-grace"], ["true"], ["0"]),
         ("--journal-limit", ["--stub", "STUBS", "--port", "0", "--journal-limit"], ["true"], []),

@@ -68,7 +68,7 @@ import Testing
         }
         #expect(replies[0].contains("the number 1e-400 has more digits than a double keeps (it would read as 0.0)"), "\(replies[0])")
         #expect(replies[1].contains("(it would read as -0.0)"), "\(replies[1])")
-        #expect(replies[3].contains("the program would get 1.0"), "\(replies[3])")
+        #expect(replies[3].contains("(it would read as 1.0); send it as text with greeting:='"), "\(replies[3])")
         #expect(replies[6].contains("write entryPoint NAME (one word, one space before it)"), "\(replies[6])")
         #expect(replies[7].hasPrefix("error: 'entryPoint a '"), "\(replies[7])")
         #expect(!replies[8].hasPrefix("error:"), "-0.0 is a negative zero, kept: \(replies[8])")

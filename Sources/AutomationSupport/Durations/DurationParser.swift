@@ -1,12 +1,14 @@
 /// Parses durations like `500ms`, `30s`, `2m`, `1.5h` and compound ones like `1m30s` or `1h2m3.5s`; a bare
-/// number is seconds. Each number is read by ``BoundedNumber``; up to a billion seconds in all (beyond, nil:
-/// a Duration counts nanoseconds in an Int64, which a longer one would overflow).
+/// number is seconds. Each number is digits as a whole number is written (no sign, no leading zero: `0`, `5`,
+/// `0.5`, never `05`, `00`, `.5` or `5.`), then read by ``BoundedNumber``; up to a billion seconds in all (beyond,
+/// nil: a Duration counts nanoseconds in an Int64, which a longer one would overflow). A duration of 0 means none
+/// of it where it bounds something (`--timeout 0`, `--scenario-timeout 0`: no timeout); its reader says so.
 package enum DurationParser {
     package static let maxSeconds = 1e9
 
     package static func parse(_ text: String) -> Duration? {
         guard !text.isEmpty, text.utf8.count <= BoundedNumber.maxLength else { return nil }
-        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return seconds(BoundedNumber.decimal(text, in: 0...maxSeconds)) }
+        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) { return seconds(number(text[...])) }
         // Number-unit pairs, largest unit first, each unit once: 1h2m3s, 1m30s, 2s500ms.
         let order = ["h", "m", "s", "ms"]
         let factors: [String: Double] = ["h": 3600, "m": 60, "s": 1, "ms": 0.001]
@@ -19,7 +21,7 @@ package enum DurationParser {
             var unit = String(rest.prefix { $0.isASCII && $0.isLetter })
             if unit.hasPrefix("ms") { unit = "ms" } else if unit.count > 1 { return nil }
             rest = rest.dropFirst(unit.count)
-            guard let value = BoundedNumber.decimal(number, in: 0...maxSeconds), let position = order.firstIndex(of: unit),
+            guard let value = self.number(number), let position = order.firstIndex(of: unit),
                 position > lastUnit, let factor = factors[unit]
             else { return nil }
             lastUnit = position
@@ -27,6 +29,9 @@ package enum DurationParser {
         }
         return seconds(total)
     }
+
+    /// One number of a duration: `0`, `12`, `0.5`, `1.25`; nil for `05`, `00`, `.5`, `5.` (the step-number rule).
+    private static func number(_ text: Substring) -> Double? { BoundedNumber.writtenDecimal(text, in: 0...maxSeconds) }
 
     private static func seconds(_ value: Double?) -> Duration? {
         guard let value, value.isFinite, value >= 0, value <= maxSeconds else { return nil }

@@ -51,13 +51,14 @@ extension JSONParser {
         let text = String(decoding: bytes[begin..<index], as: UTF8.self)
         if isIntegral, let number = Int(text) { return JSONNode(.int(number), at: start) }
         if isIntegral, exactIntegers {
-            let shown = text.count > 40 ? text.prefix(20) + "…(\(text.count) digits)" : text
-            throw error("the integer \(shown) does not fit in 64 bits; write it as a string (\"…\") or as a decimal", at: start)
+            throw error(DecimalLiteral.widthProblem(text) + DecimalLiteral.asTextHint + " or as a decimal", at: start)
         }
-        guard let number = Double(text), number.isFinite else { throw error("number \(text) is out of range", at: start) }
+        // A flag's number (exactIntegers) says how to send the text instead, as one past 64 bits does.
+        let asText = exactIntegers ? DecimalLiteral.asTextHint : ""
+        guard let number = Double(text), number.isFinite else { throw error(DecimalLiteral.rangeProblem(text) + asText, at: start) }
         // 1e-400 is refused as 1e400 is (a flag must not arrive as 0 when something else was written), and so is any
         // decimal a Double would round.
-        if exactDecimals, let problem = DecimalLiteral.roundingProblem(text, reads: number) { throw error(problem, at: start) }
+        if exactDecimals, let problem = DecimalLiteral.roundingProblem(text, reads: number) { throw error(problem + asText, at: start) }
         return JSONNode(.double(number), at: start)
     }
 

@@ -45,6 +45,46 @@ package enum BoundedNumber {
         return value
     }
 
+    /// A whole number a person wrote in an option, a tag or a step (`--jobs 4`, `--retries 2`, `@retries=2`,
+    /// `--shard 1/4`, `the exit code is 0`): bare ASCII digits, no sign (a `-` only for a range that goes below 0),
+    /// no leading zero, in `range`. `-0`, `+0`, `00`, `01` are 0 and 1 to a number parser and rarely what was meant,
+    /// so they are refused as ` 5`, `1e3`, `0x10` and `٣` are. The one reader of such numbers: the step numbers and
+    /// the command line's share it, and with it its words (r5c finding 10).
+    package static func written(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
+        let bytes = Substring(text).utf8
+        let signed = range.lowerBound < 0 && bytes.first == UInt8(ascii: "-")
+        let digits = signed ? bytes.dropFirst() : bytes[...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            digits.first != UInt8(ascii: "0") || (digits.count == 1 && !signed)
+        else { return nil }
+        return integer(text, in: range)
+    }
+
+    /// A decimal a person wrote in an option or a duration (`80`, `72.5`, `0.5`): the whole part as ``written(_:in:)``
+    /// reads one (no sign, no leading zero), then optionally `.` and digits; not `05`, `.5`, `5.`, `1e1`, in `range`.
+    package static func writtenDecimal(_ text: some StringProtocol, in range: ClosedRange<Double>) -> Double? {
+        let bytes = Substring(text).utf8
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let whole = bytes.prefix(while: isDigit)
+        guard !whole.isEmpty, whole.first != UInt8(ascii: "0") || whole.count == 1 else { return nil }
+        let rest = bytes.dropFirst(whole.count)
+        guard rest.isEmpty || (rest.first == UInt8(ascii: ".") && rest.count > 1 && rest.dropFirst().allSatisfy(isDigit)) else {
+            return nil
+        }
+        return decimal(text, in: range)
+    }
+
+    /// `written(text, in:)` that says what was wrong, in the one wording: `'01' is not a whole number from 0 to 10
+    /// (bare digits: no sign, no leading zero)`.
+    package static func requireWritten(_ text: some StringProtocol, in range: ClosedRange<Int>) throws(NumberError) -> Int {
+        guard let value = written(text, in: range) else {
+            throw NumberError(
+                text: String(text.prefix(40)),
+                range: "a whole number from \(range.lowerBound) to \(range.upperBound) (bare digits: no sign, no leading zero)")
+        }
+        return value
+    }
+
     /// `decimal(text, in:)` that says what was wrong.
     package static func requireDecimal(_ text: some StringProtocol, in range: ClosedRange<Double>) throws(NumberError) -> Double {
         guard let value = decimal(text, in: range) else {

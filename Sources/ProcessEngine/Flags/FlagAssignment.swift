@@ -36,9 +36,10 @@ package struct FlagAssignment: Sendable, Hashable {
         } catch {
             // A long value is quoted by its start: a 10,000-digit token made a 20 KB message.
             let value = text.count > 80 ? text.prefix(40) + "…" : text
+            // `key=value` is offered only where it gives what was written (`n=1e400` is refused too).
+            let plain = FlagValue.inferredProblem(key: key, text: text) == nil ? ", or use \(key)=\(value)" : ""
             let hint =
-                text.first.map { "\"[{".contains($0) } == false
-                ? " (a JSON string needs quotes: \(key):='\"\(value)\"', or use \(key)=\(value))" : ""
+                text.first.map { "\"[{".contains($0) } == false ? " (a JSON string needs quotes: \(key):='\"\(value)\"'\(plain))" : ""
             let shown = token.count > 80 ? token.prefix(60) + "…(\(token.count) characters)" : token
             throw UsageError("'\(shown)': the value after := is not JSON: \(error.message)\(hint)")
         }

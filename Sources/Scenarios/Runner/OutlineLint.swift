@@ -104,21 +104,11 @@ enum OutlineLint {
     /// The names of the `<name>` placeholders in `text`, in order.
     static func placeholders(_ text: String) -> [String] {
         var names: [String] = []
-        let utf8 = text.utf8
-        var open: String.Index?
-        var position = utf8.startIndex
-        while position < utf8.endIndex {
-            let byte = utf8[position]
-            if byte == UInt8(ascii: "<") {
-                open = position
-            } else if byte == UInt8(ascii: ">"), let start = open {
-                open = nil
-                let name = text[utf8.index(after: start)..<position]
-                if let first = name.first, let last = name.last, !first.isWhitespace, !last.isWhitespace, !name.contains("\n") {
-                    names.append(String(name))
-                }
+        OutlinePlaceholders.scan(text) { _, name in
+            if let first = name.first, let last = name.last, !first.isWhitespace, !last.isWhitespace, !name.contains("\n") {
+                names.append(String(name))
             }
-            position = utf8.index(after: position)
+            return true
         }
         return names
     }

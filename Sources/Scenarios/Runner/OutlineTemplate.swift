@@ -69,19 +69,12 @@ struct OutlineTemplate {
 
     /// Whether `text` holds `<name>` for a name of the header.
     private func holdsPlaceholder(_ text: String) -> Bool {
-        var open: String.Index?
-        let utf8 = text.utf8
-        var position = utf8.startIndex
-        while position < utf8.endIndex {
-            if utf8[position] == UInt8(ascii: "<") {
-                open = position
-            } else if utf8[position] == UInt8(ascii: ">"), let start = open {
-                if columns[text[utf8.index(after: start)..<position]] != nil { return true }
-                open = nil
-            }
-            position = utf8.index(after: position)
+        var found = false
+        OutlinePlaceholders.scan(text) { _, name in
+            found = columns[name] != nil
+            return !found
         }
-        return false
+        return found
     }
 
     /// One text: literal pieces and column numbers, in order.
@@ -98,26 +91,16 @@ struct OutlineTemplate {
         init(_ text: String, _ columns: [Substring: Int]) {
             source = text
             var pieces: [Piece] = []
-            let utf8 = text.utf8
-            var literalStart = utf8.startIndex
-            var open: String.Index?
-            var position = utf8.startIndex
-            while position < utf8.endIndex {
-                let byte = utf8[position]
-                if byte == UInt8(ascii: "<") {
-                    open = position
-                } else if byte == UInt8(ascii: ">"), let start = open {
-                    open = nil
-                    let name = text[utf8.index(after: start)..<position]
-                    if let column = columns[name] {
-                        if literalStart < start { pieces.append(.literal(text[literalStart..<start])) }
-                        pieces.append(.column(column))
-                        literalStart = utf8.index(after: position)
-                    }
+            var literalStart = text.startIndex
+            OutlinePlaceholders.scan(text) { span, name in
+                if let column = columns[name] {
+                    if literalStart < span.lowerBound { pieces.append(.literal(text[literalStart..<span.lowerBound])) }
+                    pieces.append(.column(column))
+                    literalStart = span.upperBound
                 }
-                position = utf8.index(after: position)
+                return true
             }
-            if literalStart < utf8.endIndex { pieces.append(.literal(text[literalStart...])) }
+            if literalStart < text.endIndex { pieces.append(.literal(text[literalStart...])) }
             self.pieces = pieces
         }
 

@@ -18,6 +18,10 @@ extension ScenarioRun {
             : "\(Runner.format(limit)) (raise it with --step-timeout)"
     }
 
+    /// The step timeout a wait gets without `within`: `--step-timeout`, or, when that is 0 (no step limit), what is
+    /// left of the scenario's time.
+    var defaultWait: Duration { options.stepTimeout == .zero ? max(deadline - .now, .zero) : options.stepTimeout }
+
     /// What a budget of ``waitBudget(asked:)`` waited, for messages: what cut it, else its limit named.
     func describe(_ budget: (limit: Duration, cut: String?)) -> String { budget.cut ?? stepLimitName(budget.limit) }
 
@@ -30,6 +34,19 @@ extension ScenarioRun {
 }
 
 extension ScenarioRunner {
+    /// A deadline no run reaches (a billion seconds, the longest duration written): what a timeout of 0 stands for.
+    static let noTimeout = Duration.seconds(Int64(DurationParser.maxSeconds))
+
+    /// The scenario's time limit: `--scenario-timeout`, or its `@timeout=` tag; 0 in either is no timeout (as the
+    /// launcher's `--timeout 0`: one meaning of 0 for every duration option, r5c finding 10), ``noTimeout``.
+    static func scenarioTimeout(_ pickle: Pickle, options: ScenarioOptions) -> Duration {
+        var timeout = options.scenarioTimeout
+        for tag in pickle.tags where tag.hasPrefix("@timeout=") {
+            if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
+        }
+        return timeout == .zero ? noTimeout : timeout
+    }
+
     /// The scenario's timeout with what raises it (``ScenarioRun/scenarioTimeoutName``).
     static func timeoutName(_ pickle: Pickle, timeout: Duration) -> String {
         let tag = pickle.tags.last { $0.hasPrefix("@timeout=") && DurationParser.parse(String($0.dropFirst("@timeout=".count))) != nil }

@@ -115,7 +115,7 @@ final class ScenarioRun {
     /// for having waited.
     func waitBudget(asked: Duration? = nil) -> (limit: Duration, cut: String?) {
         let remaining = max(deadline - .now, .zero)
-        let wanted = asked ?? stepTimeoutOverride ?? options.stepTimeout
+        let wanted = asked ?? stepTimeoutOverride ?? defaultWait
         guard remaining < wanted else { return (wanted, nil) }
         let named = scenarioTimeoutName
         return (remaining, String(named.dropLast()) + "; the step asked for \(Runner.format(wanted)))")
@@ -125,7 +125,7 @@ final class ScenarioRun {
     /// scenario's deadline cut it short.
     var waitDescription: String {
         if deadline - .now < .milliseconds(20) { return scenarioTimeoutName }
-        return stepLimitName(stepTimeoutOverride ?? options.stepTimeout)
+        return stepLimitName(stepTimeoutOverride ?? defaultWait)
     }
 
     /// Runs `body` with `within` (a duration text, or "" for none) as the step's deadline.

@@ -14,7 +14,7 @@ extension ScenarioRunner {
     static func retries(_ pickle: Pickle, options: ScenarioOptions) -> Int {
         var retries = options.retries
         for tag in pickle.tags where tag.hasPrefix(retriesTag) {
-            if let value = BoundedNumber.integer(tag.dropFirst(retriesTag.count), in: retryLimit) { retries = value }
+            if let value = BoundedNumber.written(tag.dropFirst(retriesTag.count), in: retryLimit) { retries = value }
         }
         return retries
     }
@@ -25,9 +25,12 @@ extension ScenarioRunner {
         let tags = pickle.tags.filter { $0.hasPrefix(retriesTag) }
         var problems = tags.compactMap { tag -> String? in
             let value = tag.dropFirst(retriesTag.count)
-            guard BoundedNumber.integer(value, in: retryLimit) == nil else { return nil }
-            return "\(pickle.location): tag \(tag.prefix(50)): '\(value.prefix(40))' is not a number of retries from 0 to "
-                + "\(retryLimit.upperBound); write @retries=2"
+            do throws(NumberError) {
+                _ = try BoundedNumber.requireWritten(value, in: retryLimit)
+                return nil
+            } catch {
+                return "\(pickle.location): tag \(tag.prefix(50)): the number of retries \(error); write @retries=2"
+            }
         }
         if tags.count > 1 {
             problems.append(

@@ -13,9 +13,10 @@ public struct ScenarioOptions: Sendable {
     public var jobs = 1
     /// `(k, n)`: run the k-th of n shares (1-based).
     public var shard: (index: Int, count: Int)?
-    /// How long a waiting step waits (the seed step framework's 2 s).
+    /// How long a waiting step waits (the seed step framework's 2 s); 0: no step limit, a wait ends at the scenario's deadline.
     public var stepTimeout: Duration = .seconds(2)
-    /// How long a scenario may take in all (60 s; `@timeout=10s` on a scenario overrides it).
+    /// How long a scenario may take in all (60 s; `@timeout=10s` on a scenario overrides it); 0: no timeout, as the
+    /// launcher's `--timeout 0`.
     public var scenarioTimeout: Duration = .seconds(60)
     /// How long a stopped program gets between SIGTERM and SIGKILL.
     public var killGrace: Duration = .seconds(2)
@@ -299,15 +300,6 @@ package enum ScenarioRunner {
 
     /// The step that did not pass (nil: a failure of the scenario as a whole) and why.
     typealias Failure = (step: GherkinDocument.Step?, failure: StepFailure)
-
-    /// The scenario's time limit: `--scenario-timeout`, or its `@timeout=` tag.
-    static func scenarioTimeout(_ pickle: Pickle, options: ScenarioOptions) -> Duration {
-        var timeout = options.scenarioTimeout
-        for tag in pickle.tags where tag.hasPrefix("@timeout=") {
-            if let value = DurationParser.parse(String(tag.dropFirst("@timeout=".count))) { timeout = value }
-        }
-        return timeout
-    }
 
     /// What keeps the scenario from starting: an undefined step (every step must be defined before anything
     /// starts), or what `check` and `test` refuse at load.

@@ -19,15 +19,11 @@ package enum StepNumbers {
     /// and get a message (a pattern of digits would leave them an undefined step).
     static let capture = #"(\S+)"#
 
-    /// `the exit code '1e300' is not a whole number from 0 to 255`, or nil when `text` is one.
+    /// `the exit code '1e300' is not a whole number from 0 to 255 (bare digits: …)`, or nil when `text` is one: the
+    /// command line's rule and words (``BoundedNumber/requireWritten(_:in:)``), so `-0` and `00` are refused alike.
     static func problem(_ text: String, _ what: String, in range: ClosedRange<Int>) -> String? {
-        // `-0` and `00` are 0 to a number parser, and rarely what was meant: bare digits, no sign, no leading zero.
-        if text.hasPrefix("-") || text.hasPrefix("+") || (text.count > 1 && text.hasPrefix("0")) {
-            return "\(what) '\(text.prefix(40))' is not written as a whole number from \(range.lowerBound) to \(range.upperBound) "
-                + "(bare digits: no sign, no leading zero)"
-        }
         do throws(NumberError) {
-            _ = try BoundedNumber.requireInteger(text, in: range)
+            _ = try BoundedNumber.requireWritten(text, in: range)
             return nil
         } catch {
             return "\(what) \(error)"
@@ -36,7 +32,7 @@ package enum StepNumbers {
 
     /// The number a step runs with. Checked at load, so this throws only when a caller skipped the checks.
     static func integer(_ text: String, _ what: String, in range: ClosedRange<Int>) throws(StepFailure) -> Int {
-        guard let value = BoundedNumber.integer(text, in: range) else {
+        guard let value = BoundedNumber.written(text, in: range) else {
             throw StepFailure(problem(text, what, in: range) ?? "\(what) '\(text.prefix(40))' is out of range", kind: .error)
         }
         return value

@@ -30,7 +30,8 @@ import Testing
         ("ids:=[1,", "the value after := is not JSON: expected a JSON value, found end of file"),
         (
             "n=1.0000000000000000001",
-            "'n=1.0000000000000000001': the number has more digits than a double keeps (the program would get 1.0)"
+            "'n=1.0000000000000000001': the number 1.0000000000000000001 has more digits than a double keeps (it would read as 1.0); "
+                + "send it as text with n:='\"1.0000000000000000001\"'"
         ),
         ("n:=1e-400", "the number 1e-400 has more digits than a double keeps (it would read as 0.0)"),
     ])
