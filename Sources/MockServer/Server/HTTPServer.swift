@@ -213,11 +213,15 @@ package final class HTTPServer: Sendable {
             return
         }
         let session: TLSConnection
-        let accepted = TLSConnection.accept(client, context: tls, limits: limits) { head in
+        let accepted = TLSConnection.accept(
+            client, context: tls, limits: limits, servesPlainControl: EndpointPolicy.isLoopback(address)
+        ) { head in
             refused(RefusedRequest.request(head, clientAddress: address), PlainHTTPRefusal.response)
         }
         switch accepted {
         case .established(let established): session = established
+        case .plainControl(let head):
+            return servePlainControl(client, head: head, address: address, limits: limits, handler: handler, refused: refused, state: state)
         case .plainHTTP, .closed: return
         case .failed(let reason):
             refused(
