@@ -195,7 +195,7 @@ import Testing
     }
 
     @Test func aMalformedEnvironmentVariableIsNamed() {
-        let received = WireFormat.decode(arguments: ["prog"], environment: ["SUT_AUTOMATION": "{"])
+        let received = WireFormat.decode(arguments: ["prog"], environment: ["SUT_UNDER_TEST": "1", "SUT_AUTOMATION": "{"])
         #expect(received.problems.map(\.source) == ["environment variable SUT_AUTOMATION"])
     }
 

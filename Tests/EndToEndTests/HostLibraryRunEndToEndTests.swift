@@ -26,7 +26,7 @@ import Testing
         #expect(mode.contains("under test: no") && mode.contains("arguments: flags UI_TEST_MODE"), "\(mode)")
         // Under sut-launch with no flags (--flags-in env), the program's own argv[1] block is data as well.
         let run = try CLI.run(["-q", CLI.myApp, "UI_TEST_MODE", #"AUTOMATION_{"simulateUserAlreadyLoggedIn":true}"#, "login"])
-        #expect(run.stdout.contains("unknown command UI_TEST_MODE") && !run.stdout.contains("already logged in"), "\(run.stdout)")
+        #expect(run.stdout.contains("unknown command AUTOMATION_") && !run.stdout.contains("already logged in"), "\(run.stdout)")
         // The wire block itself still works: sut-launch's own flags reach the program.
         let flagged = try CLI.run(["-q", "-a", "simulateUserAlreadyLoggedIn=true", "-a", "userName=ada", CLI.myApp, "login"])
         #expect(flagged.stdout.contains("already logged in as ada"), "\(flagged.stdout)")
@@ -95,6 +95,8 @@ import Testing
         let (replies, stderr) = try Self.replies(to: ["mine", "quit"], options: ["--host", address], url: "http://\(address):PORT")
         #expect(replies == ["ok", "ok"], "\(replies) \(stderr)")
         #expect(!stderr.contains("refused 403"), "\(stderr)")
+        let https = try Self.replies(to: ["mine", "quit"], options: ["--https", "--host", address], url: "https://\(address):PORT")
+        #expect(https.replies == ["ok", "ok"], "\(https)")
     }
 
     /// r6a-13: near misses of the built-ins were answered `ok`; `flag set greeting:=5` read back the lower layer's value.
@@ -130,10 +132,11 @@ import Testing
         (try? CLI.output(of: ["python3", "-c", "import socket; s=socket.socket(socket.AF_INET6); s.bind(('::1',0)); print('ok')"])) == "ok\n"
     }
 
-    /// This machine's first non-loopback IPv4 address, if it has one.
+    /// This machine's first non-loopback IPv4 address (`hostname -I`), if it has one.
     static func ownAddress() -> String? {
-        let script = "import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.connect(('192.0.2.255', 9)); print(s.getsockname()[0])"
-        let address = (try? CLI.output(of: ["python3", "-c", script]))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return address.isEmpty || address.hasPrefix("127.") ? nil : address
+        guard CLI.hasCommand("hostname"), let text = try? CLI.output(of: ["hostname", "-I"]) else { return nil }
+        return text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first {
+            $0.split(separator: ".").count == 4 && !$0.hasPrefix("127.")
+        }
     }
 }

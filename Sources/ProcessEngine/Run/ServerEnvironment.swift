@@ -18,8 +18,8 @@ package struct ServerEnvironment: Sendable {
     package static let none = ServerEnvironment()
 
     /// The control channel's URL for a server at `baseURL`: the same for plain HTTP; for HTTPS the same host and
-    /// port spoken to in plain HTTP, which the server answers for the control channel only and from loopback peers
-    /// only: the Host library speaks no TLS (r6a-12: it sent plain HTTP to the `https://` URL, and nothing arrived).
+    /// port spoken to in plain HTTP, which the server answers for the control channel only and from peers
+    /// on this machine only: the Host library speaks no TLS (r6a-12: it sent plain HTTP to the `https://` URL, and nothing arrived).
     package static func controlURL(_ baseURL: String) -> String {
         baseURL.hasPrefix("https://") ? "http://" + baseURL.dropFirst("https://".count) : baseURL
     }
