@@ -84,9 +84,12 @@ import Testing
                 "AutomationBridge: ignoring launch argument EPHEMERAL_ is not valid JSON (duplicate key \"greeting\""),
             "\(duplicate.stderr)")
         #expect(!duplicate.stdout.contains("a, world") && !duplicate.stdout.contains("b, world"), "\(duplicate.stdout)")
-        let bytes = try CLI.run([
-            "-q"] + unset + ["sh", "-c", #"exec "$0" UI_TEST_MODE "$(printf 'EPHEMERAL_{"greeting":"\377"}')" greet"#, CLI.myApp,
-        ])
+        let bytes = try CLI.run(
+            [
+                "-q"
+            ] + unset + [
+                "sh", "-c", #"exec "$0" UI_TEST_MODE "$(printf 'EPHEMERAL_{"greeting":"\377"}')" greet"#, CLI.myApp,
+            ])
         #expect(bytes.stderr.contains("AutomationBridge: ignoring launch argument EPHEMERAL_ is not UTF-8"), "\(bytes.stderr)")
         #expect(!bytes.stdout.contains("\u{FFFD}"), "\(bytes.stdout)")
     }

@@ -117,10 +117,11 @@ import Testing
     /// it cannot speak to is named at once.
     @Test func anUnreachableChannelIsSaidOnceOnStderr() throws {
         let port = try CLI.freePort()
-        let closed = try CLI.output(of: Self.unset + [
-            "SUT_UNDER_TEST=1", "SUT_CONTROL_URL=http://127.0.0.1:\(port)", "timeout", "-s", "KILL", "3", "sh", "-c",
-            #"exec "$0" listen 2>&1"#, CLI.myApp,
-        ])
+        let closed = try CLI.output(
+            of: Self.unset + [
+                "SUT_UNDER_TEST=1", "SUT_CONTROL_URL=http://127.0.0.1:\(port)", "timeout", "-s", "KILL", "3", "sh", "-c",
+                #"exec "$0" listen 2>&1"#, CLI.myApp,
+            ])
         let lines = closed.split(separator: "\n").filter { $0.hasPrefix("ControlChannel: cannot reach the control channel") }
         #expect(lines.count == 1, "\(closed)")
         let https = try Self.direct(["listen"], environment: ["SUT_UNDER_TEST=1", "SUT_CONTROL_URL=https://127.0.0.1:\(port)"])
@@ -129,7 +130,8 @@ import Testing
     }
 
     static func hasIPv6Loopback() -> Bool {
-        (try? CLI.output(of: ["python3", "-c", "import socket; s=socket.socket(socket.AF_INET6); s.bind(('::1',0)); print('ok')"])) == "ok\n"
+        (try? CLI.output(of: ["python3", "-c", "import socket; s=socket.socket(socket.AF_INET6); s.bind(('::1',0)); print('ok')"]))
+            == "ok\n"
     }
 
     /// This machine's first non-loopback IPv4 address (`hostname -I`), if it has one.

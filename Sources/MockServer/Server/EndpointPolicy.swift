@@ -42,7 +42,8 @@ struct EndpointPolicy: Sendable {
     func refusal(of request: HTTPRequest, serverHost: String, serverPort: () -> UInt16) -> MockResponse? {
         guard Self.isLoopback(request.clientAddress) || Self.isOwnAddress(request.clientAddress, serverHost: serverHost) else {
             let own = Self.isLoopback(serverHost) || serverHost == "0.0.0.0" || serverHost == "::" ? "" : " or \(serverHost)"
-            return .text("\(name) answers clients on this machine only (peers at 127.0.0.1, ::1\(own)), not \(request.clientAddress)\n", status: 403)
+            return .text(
+                "\(name) answers clients on this machine only (peers at 127.0.0.1, ::1\(own)), not \(request.clientAddress)\n", status: 403)
         }
         // One of each: with two, which one the checks below read is not what another reader may read.
         for field in ["Host", "Origin", "Sec-Fetch-Site"] where request.headers.values(field).count > 1 {

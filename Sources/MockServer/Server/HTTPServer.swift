@@ -186,7 +186,8 @@ package final class HTTPServer: Sendable {
                         // A peer on this machine (EndpointPolicy's rule) may speak plain HTTP to an HTTPS port's control channel.
                         let local = EndpointPolicy.isLoopback(address) || EndpointPolicy.isOwnAddress(address, serverHost: host)
                         Self.serve(
-                            client, address: address, tls: tls, local: local, limits: limits, handler: handler, refused: refused, state: state)
+                            client, address: address, tls: tls, local: local, limits: limits, handler: handler, refused: refused,
+                            state: state)
                     }
                     state.close(client)
                 }

@@ -1,5 +1,5 @@
-package import MockServer
 import AutomationHost
+package import MockServer
 
 /// What a running mock server adds to its program's environment: the variables that make the program trust its
 /// authority (``TrustFiles``), and with interception the proxy variables naming its proxy listener; the hosts
