@@ -31,11 +31,27 @@ public struct ControlChannel: Sendable {
     /// The endpoint's port.
     public let port: UInt16
 
-    /// The bridge's control endpoint (``AutomationBridge/controlURL``); nil when there is none.
+    /// The bridge's control endpoint (``AutomationBridge/controlURL``); nil when there is none, or when it is not a
+    /// plain `http://` URL with a numeric host and a port (said once on stderr: the channel speaks no TLS).
     public init?(_ bridge: AutomationBridge) {
-        guard let url = bridge.controlURL, let host = url.host, let port = url.port, let value = UInt16(exactly: port) else { return nil }
+        guard let url = bridge.controlURL else { return nil }
+        let text = url.absoluteString
+        guard url.scheme?.lowercased() == "http", var host = url.host, let port = url.port, let value = UInt16(exactly: port) else {
+            HostStandardError.writeOnce(
+                key: "control-url",
+                "ControlChannel: cannot use \(Self.shown(text)): the control channel speaks plain HTTP to http://HOST:PORT "
+                    + "(sut-launch sets SUT_CONTROL_URL so, also for --https); messages from the test will not arrive\n")
+            return nil
+        }
+        // `http://[::1]:PORT` (`--host ::1`): the address without its brackets.
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         self.host = host
         self.port = value
+    }
+
+    private static func shown(_ text: String) -> String {
+        let clean = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        return clean.count > 100 ? String(clean.prefix(100)) + "…" : clean
     }
 
     /// An endpoint given directly (tests of the channel itself).
@@ -48,7 +64,10 @@ public struct ControlChannel: Sendable {
     /// The server waits at most 120,000 ms per request: a longer `timeoutMs` waits that long.
     public func receive(timeoutMs: Int = 25_000) -> ControlMessage? {
         let wait = min(max(timeoutMs, 0), 120_000)
-        guard let answer = exchange("GET", "/__sut/control?timeoutMs=\(wait)", timeoutMs: wait + 5_000), answer.status == 200 else {
+        let answer = exchange("GET", "/__sut/control?timeoutMs=\(wait)", timeoutMs: wait + 5_000)
+        guard let answer, answer.status == 200 else {
+            // 204: no message in time. Anything else means no message will ever arrive: say so once, never in silence.
+            if answer?.status != 204 { reportUnreachable(answer) }
             return nil
         }
         return ControlMessage(id: answer.messageId, text: answer.body)
@@ -63,6 +82,17 @@ public struct ControlChannel: Sendable {
     public func acknowledge(_ message: ControlMessage, reply: String = "") -> Bool {
         guard let id = message.id else { return false }
         return exchange("POST", "/__sut/control/ack?id=\(id)", body: reply, timeoutMs: 5_000)?.status == 204
+    }
+
+    /// One line on stderr, once per process: the endpoint could not be reached or refused the program.
+    private func reportUnreachable(_ answer: (status: Int, messageId: Int?, body: String)?) {
+        let endpoint = host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        let reason =
+            answer.map { "it answered \($0.status): \(Self.shown(String($0.body.prefix { $0 != "\n" })))" }
+            ?? "no answer (nothing listens there, or the connection failed)"
+        HostStandardError.writeOnce(
+            key: "control-unreachable",
+            "ControlChannel: cannot reach the control channel at \(endpoint) (\(reason)); messages from the test will not arrive\n")
     }
 
     /// A minimal blocking HTTP/1.1 exchange (the Host library keeps to FoundationEssentials: no URLSession);
@@ -182,8 +212,18 @@ public enum ControlCommand: Sendable, Hashable {
                 return "'\(shown)': the value after := is not a JSON value (\(excerpt)): \(failure.message)"
             }
             return other
-        default: return nil
+        default: return nearMiss(words.first ?? "", shown: shown)
         }
+    }
+
+    /// A first word that is a built-in's in another spelling (`entrypoint`, `FLAG`, `flagset`, `flag` alone or with
+    /// another second word): refused, naming the commands, rather than answered `ok` as an ordinary message.
+    private static func nearMiss(_ word: String, shown: String) -> String? {
+        let folded = word.lowercased().filter { $0 != "-" && $0 != "_" }
+        let spelt = "write entryPoint NAME, flag set KEY=VALUE, flag set KEY:=JSON or flag clear KEY, spelt so"
+        if word == "flag" { return "'\(shown)': not a flag command; \(spelt)" }
+        guard ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) else { return nil }
+        return "'\(shown)': not a built-in command as written; \(spelt)"
     }
 
     /// The message text that carries the command.

@@ -78,18 +78,18 @@ public struct FlagStack: Sendable {
     /// The name of the layer that supplies `key`; nil when no layer does.
     public func source(of key: String) -> String? { layers.first { $0.values[key] != nil }?.name }
 
-    /// The first layer's value that is a Bool (a mistyped value in a higher layer is skipped).
+    /// The first layer holding `key`, read as a Bool; nil when that value is another type (the program's default
+    /// applies, never a lower layer's value: `flag set greeting:=5` over `-f greeting=hi` read back as "hi").
     public func bool(_ key: String) -> Bool? { first(key) { FlagConfiguration($0).bool(key) } }
-    /// The first layer's value that is an Int.
+    /// The first layer holding `key`, read as an Int (nil when it is another type).
     public func int(_ key: String) -> Int? { first(key) { FlagConfiguration($0).int(key) } }
-    /// The first layer's value that is a number.
+    /// The first layer holding `key`, read as a number (nil when it is another type).
     public func double(_ key: String) -> Double? { first(key) { FlagConfiguration($0).double(key) } }
-    /// The first layer's value that is a String.
+    /// The first layer holding `key`, read as a String (nil when it is another type).
     public func string(_ key: String) -> String? { first(key) { FlagConfiguration($0).string(key) } }
 
     private func first<T>(_ key: String, _ read: ([String: FlagValue]) -> T?) -> T? {
-        for layer in layers { if let value = read(layer.values) { return value } }
-        return nil
+        layers.first { $0.values[key] != nil }.flatMap { read($0.values) }
     }
 }
 

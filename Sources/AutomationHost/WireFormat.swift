@@ -151,20 +151,26 @@ public enum WireFormat {
         public var ephemeral: [String: FlagValue] = [:]
         /// Automation flags (`AUTOMATION_{json}` / `SUT_AUTOMATION`).
         public var automation: [String: FlagValue] = [:]
-        /// argv without the marshalled entries (`UI_TEST_MODE`, `EPHEMERAL_…`, `AUTOMATION_…`).
+        /// argv without the marshalled entries (`UI_TEST_MODE`, `EPHEMERAL_…`, `AUTOMATION_…` at argv[1...] only).
         public var arguments: [String] = []
-        /// True when `UI_TEST_MODE` or `SUT_UNDER_TEST=1` was present.
+        /// True when argv[1] is `UI_TEST_MODE` or `SUT_UNDER_TEST=1` is set; flags are read only then.
         public var isUnderTest = false
         /// Values that could not be read (their flags are left out).
         public var problems: [WireFormatProblem] = []
     }
 
-    /// Reads flags from argv and the environment. Launch arguments win over the environment when both carry a kind.
-    ///
-    /// Marshalled entries are taken from right after the program path when argv[1] is `UI_TEST_MODE`
-    /// (sut-launch's layout); otherwise, when `SUT_UNDER_TEST=1` says sut-launch started the program, from
-    /// nowhere in argv (the flags are in the environment); otherwise from anywhere in argv, as the seed
-    /// toolkit did.
+    /// Reads flags from argv and the environment, only in a run under test, and marshalled entries only at their
+    /// wire positions:
+    /// - `SUT_UNDER_TEST=1` with `SUT_EPHEMERAL` or `SUT_AUTOMATION` (sut-launch's `--flags-in env` or `both`): under
+    ///   test, flags from the environment only; argv[1...] is left out only when it is exactly the block those
+    ///   flags make (`both`), else argv is the program's own, exactly as written (even an argv[1] `UI_TEST_MODE`);
+    /// - else argv[1] is `UI_TEST_MODE` (sut-launch's `--flags-in args`, the seed toolkit's layout): under test;
+    ///   argv[2] may be `EPHEMERAL_{json}`, then the next may be `AUTOMATION_{json}`, in that order; what follows is
+    ///   the program's own; a kind the block does not carry is read from the environment;
+    /// - else `SUT_UNDER_TEST=1` alone: under test, no flags, argv exactly as written;
+    /// - otherwise not under test: no flags at all (neither argv nor `SUT_EPHEMERAL`/`SUT_AUTOMATION` is read) and
+    ///   argv exactly as written. An argument of the user's own that starts with `AUTOMATION_` (a wrapper script, a
+    ///   file name, a URL handler) must not switch on a test-only state such as `simulateUserAlreadyLoggedIn`.
     public static func decode(arguments argv: [String], environment: [String: String]) -> Received {
         decode(arguments: argv, environment: environment, notUTF8: NotUTF8())
     }
@@ -180,44 +186,34 @@ public enum WireFormat {
         var ephemeralText: (String, String)?
         var automationText: (String, String)?
 
-        var remaining: [String] = []
-
-        if argv.count > 1, argv[1] == testModeArgument {
+        var remaining = argv
+        let underSutLaunch = environment[underTestVariable] == "1"
+        if underSutLaunch, environment[ephemeralVariable] != nil || environment[automationVariable] != nil {
+            // --flags-in env or both: the flags are the environment's. argv[1...] is sut-launch's block only when it is
+            // byte for byte the block those flags make (`both`); anything else there is the program's own (`env`).
+            var block = [testModeArgument]
+            for (prefix, name) in [(ephemeralPrefix, ephemeralVariable), (automationPrefix, automationVariable)] {
+                if let text = environment[name], text != "{}" { block.append(prefix + text) }
+            }
+            if argv.count > block.count, Array(argv[1...block.count]) == block { remaining = [argv[0]] + argv[(block.count + 1)...] }
+        } else if argv.count > 1, argv[1] == testModeArgument {
+            // sut-launch's --flags-in args (it always sends UI_TEST_MODE first), or another launcher of this wire.
             received.isUnderTest = true
-            remaining.append(argv[0])
             var index = 2
-            while index < argv.count {
-                let argument = argv[index]
-                if ephemeralText == nil, argument.hasPrefix(ephemeralPrefix) {
-                    ephemeralText = (WireFormat.argument(index, ephemeralPrefix, argv, notUTF8), "launch argument EPHEMERAL_")
-                } else if automationText == nil, argument.hasPrefix(automationPrefix) {
-                    automationText = (WireFormat.argument(index, automationPrefix, argv, notUTF8), "launch argument AUTOMATION_")
-                } else {
-                    break
-                }
+            if index < argv.count, argv[index].hasPrefix(ephemeralPrefix) {
+                ephemeralText = (WireFormat.argument(index, ephemeralPrefix, argv, notUTF8), "launch argument EPHEMERAL_")
                 index += 1
             }
-            remaining.append(contentsOf: argv[index...])
-        } else if environment[underTestVariable] == "1" {
-            // Launched by sut-launch without the block at argv[1] (no flags, or --flags-in env): argv is the
-            // program's own, exactly as written. An argument of its own that starts with EPHEMERAL_ is data,
-            // never flags (it would override the environment's flags).
-            remaining = argv
-        } else {
-            for (index, argument) in argv.enumerated() {
-                if index > 0, argument == testModeArgument {
-                    received.isUnderTest = true
-                } else if index > 0, ephemeralText == nil, argument.hasPrefix(ephemeralPrefix) {
-                    ephemeralText = (WireFormat.argument(index, ephemeralPrefix, argv, notUTF8), "launch argument EPHEMERAL_")
-                } else if index > 0, automationText == nil, argument.hasPrefix(automationPrefix) {
-                    automationText = (WireFormat.argument(index, automationPrefix, argv, notUTF8), "launch argument AUTOMATION_")
-                } else {
-                    remaining.append(argument)
-                }
+            if index < argv.count, argv[index].hasPrefix(automationPrefix) {
+                automationText = (WireFormat.argument(index, automationPrefix, argv, notUTF8), "launch argument AUTOMATION_")
+                index += 1
             }
+            remaining = [argv[0]] + argv[index...]
         }
+        // Not under test at all: no flags from anywhere, argv exactly as written.
+        if underSutLaunch { received.isUnderTest = true }
         received.arguments = remaining
-        if environment[underTestVariable] == "1" { received.isUnderTest = true }
+        guard received.isUnderTest else { return received }
         if ephemeralText == nil, let text = environment[ephemeralVariable] {
             ephemeralText = (notUTF8.variables.contains(ephemeralVariable) ? notText : text, "environment variable \(ephemeralVariable)")
         }

@@ -24,10 +24,20 @@ import Testing
         #expect(stack.source(of: "missing") == nil)
     }
 
-    @Test func aMistypedHigherValueFallsThrough() {
+    /// Finding r6a-13: `flag set greeting:=5` over `-f greeting=hi` was applied, yet `string("greeting")` read back
+    /// the lower layer's "hi". The first layer holding a key decides; another type there is nil (the default applies).
+    @Test func theFirstLayerHoldingAKeyDecidesEvenWhenMistyped() {
         let stack = FlagStack([.defaults(["n": "not a number"]), .defaults(["n": 3])])
-        #expect(stack.int("n") == 3)
+        #expect(stack.int("n") == nil)
         #expect(stack.string("n") == "not a number")
+        let runtime = RuntimeFlags()
+        let launch = FlagStack.Layer(name: "launch", values: ["greeting": "hi"])
+        for command in ["flag set greeting:=5", "flag set greeting:=null"] {
+            #expect(runtime.apply(ControlCommand(command)!))
+            #expect(FlagStack([.runtime(runtime), launch]).string("greeting") == nil, "\(command)")
+        }
+        runtime.clear("greeting")
+        #expect(FlagStack([.runtime(runtime), launch]).string("greeting") == "hi")
     }
 
     @Test func aBrokenJSONFileThrows() throws {

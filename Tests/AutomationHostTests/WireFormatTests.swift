@@ -114,13 +114,50 @@ import Testing
         #expect(received.automation == ["b": 3])
     }
 
-    @Test func seedToolkitOrderAnywhereInArgvIsRead() {
-        let received = WireFormat.decode(
-            arguments: ["prog", "first", #"AUTOMATION_{"x":true}"#, "UI_TEST_MODE", #"EPHEMERAL_{"y":1}"#, "last"], environment: [:])
-        #expect(received.ephemeral == ["y": 1])
-        #expect(received.automation == ["x": true])
-        #expect(received.arguments == ["prog", "first", "last"])
-        #expect(received.isUnderTest)
+    /// Finding r6a-4: outside a run, `MyAppCLI login 'AUTOMATION_{"simulateUserAlreadyLoggedIn":true,...}'` logged in
+    /// as admin; an argument anywhere in argv became flags or test mode and vanished from `arguments`.
+    @Test(arguments: [
+        ["prog", "login", #"AUTOMATION_{"simulateUserAlreadyLoggedIn":true,"userName":"admin"}"#],
+        ["prog", "flags", "x", "y", #"EPHEMERAL_{"a":2}"#],
+        ["prog", "flags", "EPHEMERAL_notes.txt"],
+        ["prog", "flags", "UI_TEST_MODE"],
+        ["prog", #"EPHEMERAL_{"a":2}"#, #"EPHEMERAL_{"b":2}"#],
+        ["prog", "first", #"AUTOMATION_{"x":true}"#, "UI_TEST_MODE", #"EPHEMERAL_{"y":1}"#, "last"],
+    ])
+    func outsideARunNoArgumentIsFlags(argv: [String]) {
+        for environment in [[:], ["SUT_EPHEMERAL": #"{"a":1}"#, "SUT_AUTOMATION": #"{"b":1}"#]] {
+            let received = WireFormat.decode(arguments: argv, environment: environment)
+            #expect(received.ephemeral.isEmpty && received.automation.isEmpty, "\(argv) \(environment)")
+            #expect(received.arguments == argv)
+            #expect(!received.isUnderTest)
+            #expect(received.problems.isEmpty)
+        }
+    }
+
+    @Test func theBlockIsReadOnlyAtItsWirePositionsInWireOrder() {
+        // AUTOMATION_ before EPHEMERAL_ is not the wire's order: the second is the program's own argument.
+        let swapped = WireFormat.decode(
+            arguments: ["prog", "UI_TEST_MODE", #"AUTOMATION_{"x":true}"#, #"EPHEMERAL_{"y":1}"#, "last"], environment: [:])
+        #expect(swapped.automation == ["x": true])
+        #expect(swapped.ephemeral.isEmpty)
+        #expect(swapped.arguments == ["prog", #"EPHEMERAL_{"y":1}"#, "last"])
+        let twice = WireFormat.decode(arguments: ["prog", "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, #"EPHEMERAL_{"a":2}"#], environment: [:])
+        #expect(twice.ephemeral == ["a": 1])
+        #expect(twice.arguments == ["prog", #"EPHEMERAL_{"a":2}"#])
+    }
+
+    /// `--flags-in env` puts no block in argv: the program's own `UI_TEST_MODE AUTOMATION_{...}` at argv[1] is data,
+    /// never flags over the environment's; `--flags-in both` puts the same flags in both, and the block is left out.
+    @Test func underFlagsInEnvAnOwnArgv1BlockIsData() {
+        let environment = ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": #"{"a":1}"#, "SUT_AUTOMATION": "{}"]
+        let own = ["prog", "UI_TEST_MODE", #"AUTOMATION_{"simulateUserAlreadyLoggedIn":true}"#, "x"]
+        let received = WireFormat.decode(arguments: own, environment: environment)
+        #expect(received.automation.isEmpty)
+        #expect(received.ephemeral == ["a": 1])
+        #expect(received.arguments == own)
+        let both = WireFormat.decode(arguments: ["prog", "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"], environment: environment)
+        #expect(both.arguments == ["prog", "x"])
+        #expect(both.ephemeral == ["a": 1])
     }
 
     /// A program sut-launch started with its own argument `EPHEMERAL_{...}` (no flags, or --flags-in env): the
@@ -158,7 +195,7 @@ import Testing
     }
 
     @Test func aMalformedEnvironmentVariableIsNamed() {
-        let received = WireFormat.decode(arguments: ["prog"], environment: ["SUT_AUTOMATION": "{"])
+        let received = WireFormat.decode(arguments: ["prog"], environment: ["SUT_UNDER_TEST": "1", "SUT_AUTOMATION": "{"])
         #expect(received.problems.map(\.source) == ["environment variable SUT_AUTOMATION"])
     }
 

@@ -75,15 +75,21 @@ import Testing
     }
 
     @Test func launchArgumentsWithDuplicateKeysOrBytesThatAreNotUTF8AreReported() throws {
-        let duplicate = try CLI.run(["-q", CLI.myApp, "UI_TEST_MODE", #"EPHEMERAL_{"greeting":"a","greeting":"b"}"#, "greet"])
+        // The seed toolkit's layout from another launcher (no SUT_* set): under sut-launch the program's own argv[1]
+        // block is data (r6a-4), so the run's variables are taken away first.
+        let unset = ["env", "-u", "SUT_UNDER_TEST", "-u", "SUT_EPHEMERAL", "-u", "SUT_AUTOMATION"]
+        let duplicate = try CLI.run(["-q"] + unset + [CLI.myApp, "UI_TEST_MODE", #"EPHEMERAL_{"greeting":"a","greeting":"b"}"#, "greet"])
         #expect(
             duplicate.stderr.contains(
                 "AutomationBridge: ignoring launch argument EPHEMERAL_ is not valid JSON (duplicate key \"greeting\""),
             "\(duplicate.stderr)")
         #expect(!duplicate.stdout.contains("a, world") && !duplicate.stdout.contains("b, world"), "\(duplicate.stdout)")
-        let bytes = try CLI.run([
-            "-q", "sh", "-c", #"exec "$0" UI_TEST_MODE "$(printf 'EPHEMERAL_{"greeting":"\377"}')" greet"#, CLI.myApp,
-        ])
+        let bytes = try CLI.run(
+            [
+                "-q"
+            ] + unset + [
+                "sh", "-c", #"exec "$0" UI_TEST_MODE "$(printf 'EPHEMERAL_{"greeting":"\377"}')" greet"#, CLI.myApp,
+            ])
         #expect(bytes.stderr.contains("AutomationBridge: ignoring launch argument EPHEMERAL_ is not UTF-8"), "\(bytes.stderr)")
         #expect(!bytes.stdout.contains("\u{FFFD}"), "\(bytes.stdout)")
     }

@@ -4,17 +4,20 @@ import Glibc
 import Darwin
 #endif
 
-/// One request and its whole answer over a TCP connection to an IPv4 address, blocking, within one deadline:
+/// One request and its whole answer over a TCP connection to an IPv4 or IPv6 address, blocking, within one deadline:
 /// the socket calls of ``ControlChannel``.
+private let systemConnect = connect
+
 enum LoopbackSocket {
     /// Sends `request`, reads until the peer closes, `limit` bytes or `timeoutMs` after the start, whichever
-    /// comes first. nil when the address is not IPv4, the connection fails or nothing could be sent.
+    /// comes first. nil when the address is not numeric, the connection fails or nothing could be sent.
     static func exchange(host: String, port: UInt16, request: [UInt8], timeoutMs: Int, limit: Int) -> [UInt8]? {
+        let family = host.contains(":") ? AF_INET6 : AF_INET
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         let sendFlags = Int32(MSG_NOSIGNAL) // an endpoint that went away must not kill the program with SIGPIPE
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(family, SOCK_STREAM, 0)
         let sendFlags: Int32 = 0
         #endif
         guard fd >= 0 else { return nil }
@@ -24,14 +27,7 @@ enum LoopbackSocket {
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
+        guard connect(fd, host: host, port: port, family: family) else { return nil }
         let deadline = monotonicMilliseconds() + max(0, timeoutMs)
         var offset = 0
         while offset < request.count {
@@ -51,6 +47,27 @@ enum LoopbackSocket {
             response += buffer[0..<count]
         }
         return response
+    }
+
+    /// Connects `fd` to an IPv4 (`127.0.0.1`) or IPv6 (`::1`, `--host ::1`) address; false when it is neither or
+    /// the connection fails.
+    private static func connect(_ fd: Int32, host: String, port: UInt16, family: Int32) -> Bool {
+        if family == AF_INET6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { return false }
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            } == 0
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return false }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     /// Sets a send or receive timeout to what is left until `deadline`; false once it has passed.

@@ -114,7 +114,9 @@ public final class SUTApplication: Sendable {
             controlEndpoint = try MockServerRun.start(ServerPlan(stubs: StubSet(), port: 0, options: options)).get()
             state.withLock { $0.controlEndpoint = controlEndpoint }
         }
-        if let url = server?.url ?? controlEndpoint?.url { variables.append((WireFormat.controlURLVariable, url)) }
+        if let url = server?.url ?? controlEndpoint?.url {
+            variables.append((WireFormat.controlURLVariable, ServerEnvironment.controlURL(url)))
+        }
         variables += try coverageSession()?.environment() ?? []
         let flags = LaunchFlags(featureFlags: featureFlags, automationFlags: automationFlags, entryPoint: entryPoint, flagsIn: flagsIn)
         var terminalSize: TerminalSize?

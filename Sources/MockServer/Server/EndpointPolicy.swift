@@ -5,7 +5,7 @@ import AutomationSupport
 /// happens to have open must not reach them, neither directly nor through DNS rebinding, so a request is
 /// answered only when all of these hold:
 ///
-/// - the peer is on this machine (a loopback address);
+/// - the peer is on this machine: a loopback address, or the specific address the server is bound to (`--host`);
 /// - `Host`, when given, names a loopback address (`127.x.x.x`, `::1`, `localhost`) or the server's own host
 ///   (a rebound name such as `evil.example` is refused);
 /// - `Origin`, when given, is the server's own origin (scheme, loopback host, port): a page elsewhere,
@@ -40,8 +40,10 @@ struct EndpointPolicy: Sendable {
     ///   - serverHost: the address the server listens on (a `Host` or `Origin` naming it is local).
     ///   - serverPort: the port it listens on (an `Origin` must name it); read only when an `Origin` is given.
     func refusal(of request: HTTPRequest, serverHost: String, serverPort: () -> UInt16) -> MockResponse? {
-        guard Self.isLoopback(request.clientAddress) else {
-            return .text("\(name) answers clients on this machine only\n", status: 403)
+        guard Self.isLoopback(request.clientAddress) || Self.isOwnAddress(request.clientAddress, serverHost: serverHost) else {
+            let own = Self.isLoopback(serverHost) || serverHost == "0.0.0.0" || serverHost == "::" ? "" : " or \(serverHost)"
+            return .text(
+                "\(name) answers clients on this machine only (peers at 127.0.0.1, ::1\(own)), not \(request.clientAddress)\n", status: 403)
         }
         // One of each: with two, which one the checks below read is not what another reader may read.
         for field in ["Host", "Origin", "Sec-Fetch-Site"] where request.headers.values(field).count > 1 {
@@ -110,6 +112,16 @@ struct EndpointPolicy: Sendable {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127"
             && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 3 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && UInt8($0) != nil }
+    }
+
+    /// A peer whose address is the specific address the server is bound to (`--host 192.0.2.2`): a connection from
+    /// that address comes from this machine (the kernel drops packets from outside that claim a local source), so
+    /// the program under test, on the same machine, reaches the admin API and control channel (r6a-9). A wildcard
+    /// bind (`0.0.0.0`, `::`) names no address: loopback peers only.
+    static func isOwnAddress(_ address: String, serverHost: String) -> Bool {
+        guard !serverHost.isEmpty, serverHost != "0.0.0.0", serverHost != "::" else { return false }
+        let peer = address.lowercased().hasPrefix("::ffff:") ? String(address.dropFirst(7)) : address
+        return peer.lowercased() == serverHost.lowercased()
     }
 
     static func isLoopback(_ address: String) -> Bool {

@@ -67,7 +67,7 @@ extension HTTPServer {
         switch TLSConnection.accept(client, context: intercept.context, limits: limits, initial: first) {
         case .established(let established): session = established
         case .failed(let reason): return refused(connect, .text(reason + "\n", status: 400))
-        case .plainHTTP, .closed: return
+        case .plainHTTP, .plainControl, .closed: return // plainControl: never asked for here
         }
         var inner = Connection(
             socket: session, clientAddress: address, limits: limits, handler: tunnelHandler, isStopped: isStopped, isBusy: isBusy,

@@ -157,6 +157,7 @@ package final class HTTPServer: Sendable {
         let refused = self.refused
         let tls = self.tls
         let intercept = self.intercept
+        let host = self.host
         // On the other CPU: the caller may go on working (MockServer builds its router) while the first
         // connection is accepted. This is the accept thread's own attribute, not process-wide tuning: the
         // thread starts on another CPU and then widens itself to the process's CPUs (startDetachedThread).
@@ -182,7 +183,11 @@ package final class HTTPServer: Sendable {
                             client, address: address, intercept: intercept, limits: limits, handler: handler, refused: refused,
                             state: state)
                     } else {
-                        Self.serve(client, address: address, tls: tls, limits: limits, handler: handler, refused: refused, state: state)
+                        // A peer on this machine (EndpointPolicy's rule) may speak plain HTTP to an HTTPS port's control channel.
+                        let local = EndpointPolicy.isLoopback(address) || EndpointPolicy.isOwnAddress(address, serverHost: host)
+                        Self.serve(
+                            client, address: address, tls: tls, local: local, limits: limits, handler: handler, refused: refused,
+                            state: state)
                     }
                     state.close(client)
                 }
@@ -202,7 +207,7 @@ package final class HTTPServer: Sendable {
 
     /// Serves one accepted connection on its own thread: plain, or after a TLS handshake.
     private static func serve(
-        _ client: Socket, address: String, tls: TLSServerContext?, limits: ServerLimits, handler: @escaping Handler,
+        _ client: Socket, address: String, tls: TLSServerContext?, local: Bool, limits: ServerLimits, handler: @escaping Handler,
         refused: @escaping @Sendable (HTTPRequest, MockResponse) -> Void, state: ServerState
     ) {
         guard let tls else {
@@ -213,11 +218,15 @@ package final class HTTPServer: Sendable {
             return
         }
         let session: TLSConnection
-        let accepted = TLSConnection.accept(client, context: tls, limits: limits) { head in
+        let accepted = TLSConnection.accept(
+            client, context: tls, limits: limits, servesPlainControl: local
+        ) { head in
             refused(RefusedRequest.request(head, clientAddress: address), PlainHTTPRefusal.response)
         }
         switch accepted {
         case .established(let established): session = established
+        case .plainControl(let head):
+            return servePlainControl(client, head: head, address: address, limits: limits, handler: handler, refused: refused, state: state)
         case .plainHTTP, .closed: return
         case .failed(let reason):
             refused(

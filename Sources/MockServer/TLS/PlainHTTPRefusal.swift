@@ -7,11 +7,8 @@ enum PlainHTTPRefusal {
     static let message = "plain HTTP sent to an HTTPS port: use https:// for this server"
     static let response = RefusedRequest.response(RequestHead.Error(400, message))
 
-    /// Reads the head (within the head's limits), answers 400 and drains; the head's bytes as read.
-    @discardableResult
-    static func answer(
-        _ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits, seen: ([UInt8]) -> Void = { _ in }
-    ) -> [UInt8] {
+    /// Reads until the head is complete, the head's limit or the deadline; the bytes as read.
+    static func readHead(_ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits) -> [UInt8] {
         var buffer = received
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         while ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: buffer) == nil && buffer.count <= limits.maxHeaderBytes {
@@ -20,6 +17,26 @@ enum PlainHTTPRefusal {
                 socket.receive(into: &buffer, scratch: &scratch, wait: false) != 0
             else { break }
         }
+        return buffer
+    }
+
+    /// True when `head` is a complete request head for the control channel (`/__sut/control`, `/__sut/control/ack`).
+    static func isControlRequest(_ head: [UInt8]) -> Bool {
+        guard ByteSearch.firstRange(of: Array("\r\n\r\n".utf8), in: head) != nil,
+            let lineEnd = head.firstIndex(of: UInt8(ascii: "\r"))
+        else { return false }
+        let words = head[..<lineEnd].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard words.count == 3 else { return false }
+        let path = words[1].prefix { $0 != UInt8(ascii: "?") }
+        return path.elementsEqual("/__sut/control".utf8) || path.elementsEqual("/__sut/control/ack".utf8)
+    }
+
+    /// Reads the head (within the head's limits), answers 400 and drains; the head's bytes as read.
+    @discardableResult
+    static func answer(
+        _ socket: Socket, received: [UInt8], deadline: Int, limits: ServerLimits, seen: ([UInt8]) -> Void = { _ in }
+    ) -> [UInt8] {
+        let buffer = readHead(socket, received: received, deadline: deadline, limits: limits)
         seen(buffer)
         guard socket.send(ResponseWriter.refusal(RequestHead.Error(400, message))) else { return buffer }
         socket.shutdownSending()

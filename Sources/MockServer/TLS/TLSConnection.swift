@@ -29,6 +29,9 @@ package final class TLSConnection: ConnectionTransport {
         case established(TLSConnection)
         /// The client spoke plain HTTP to the TLS port: answered 400, nothing more to do.
         case plainHTTP(head: [UInt8])
+        /// A loopback client spoke plain HTTP to the control channel (`servesPlainControl`): serve it without TLS,
+        /// starting with these bytes (its head as read).
+        case plainControl(head: [UInt8])
         /// The client went away or stayed idle before sending anything; the connection is to be closed.
         case closed
         /// The client began a handshake that did not complete (an alert such as `unknown ca`, what is not TLS, a
@@ -61,11 +64,13 @@ package final class TLSConnection: ConnectionTransport {
     /// byte that starts a method) is answered 400, as nginx's 497, and the connection closed.
     /// - Parameters:
     ///   - initial: bytes the client sent already (after a `CONNECT`, before its tunnel's handshake was begun).
+    ///   - servesPlainControl: the peer is on this machine: a plain-HTTP request for the control channel is handed
+    ///     back (``Accepted/plainControl(head:)``), as the Host library, which speaks no TLS, sends it (`SUT_CONTROL_URL`).
     ///   - plainHTTP: told the head of a plain-HTTP request as soon as it is read, before the 400 is sent (so the
     ///     journal keeps arrival order).
     package static func accept(
         _ socket: Socket, context: TLSServerContext, limits: ServerLimits, initial: [UInt8] = [],
-        plainHTTP: ([UInt8]) -> Void = { _ in }
+        servesPlainControl: Bool = false, plainHTTP: ([UInt8]) -> Void = { _ in }
     ) -> Accepted {
         guard let connection = TLSConnection(socket: socket, library: context.library, context: context.context) else { return .closed }
         connection.library.sslSetAcceptState(connection.session)
@@ -91,6 +96,11 @@ package final class TLSConnection: ConnectionTransport {
                 first = false
                 deadline = now() + limits.headerTimeoutMs
                 if received[0] >= 0x41 && received[0] <= 0x5A { // 'A'...'Z': a request line, not a TLS record (0x16)
+                    if servesPlainControl {
+                        let head = PlainHTTPRefusal.readHead(socket, received: received, deadline: deadline, limits: limits)
+                        if PlainHTTPRefusal.isControlRequest(head) { return .plainControl(head: head) }
+                        received = head
+                    }
                     return .plainHTTP(
                         head: PlainHTTPRefusal.answer(socket, received: received, deadline: deadline, limits: limits, seen: plainHTTP))
                 }

@@ -31,8 +31,9 @@ package struct FlagAssignment: Sendable, Hashable {
             if let problem = FlagValue.inferredProblem(key: key, text: text) { throw UsageError(problem) }
             return FlagAssignment(key: key, value: FlagValue.inferred(from: text))
         }
+        let node: JSONNode
         do {
-            return FlagAssignment(key: key, value: FlagValue(try JSONParser.parse(exactIntegers: text)))
+            node = try JSONParser.parse(exactIntegers: text)
         } catch {
             // A long value is quoted by its start: a 10,000-digit token made a 20 KB message.
             let value = text.count > 80 ? text.prefix(40) + "…" : text
@@ -40,9 +41,46 @@ package struct FlagAssignment: Sendable, Hashable {
             let plain = FlagValue.inferredProblem(key: key, text: text) == nil ? ", or use \(key)=\(value)" : ""
             let hint =
                 text.first.map { "\"[{".contains($0) } == false ? " (a JSON string needs quotes: \(key):='\"\(value)\"'\(plain))" : ""
-            let shown = token.count > 80 ? token.prefix(60) + "…(\(token.count) characters)" : token
-            throw UsageError("'\(shown)': the value after := is not JSON: \(error.message)\(hint)")
+            throw UsageError("'\(Self.shown(token))': the value after := is not JSON: \(error.message)\(hint)")
         }
+        let value = FlagValue(node)
+        // The program receives the value inside the flags object, one level deeper, and the Host library reads at
+        // most 128 levels: a value 128 deep was accepted here and emptied the whole kind there, exit 0 (r6a-7).
+        if Self.depth(of: value) > Self.maxValueDepth {
+            throw UsageError(
+                "'\(Self.shown(token))': nesting deeper than \(Self.maxValueDepth) levels: the program receives it inside the "
+                    + "flags object, which the Host library reads to \(Self.maxValueDepth + 1) levels; put deep data in a file")
+        }
+        return FlagAssignment(key: key, value: value)
+    }
+}
+
+extension FlagAssignment {
+    /// The deepest a `key:=JSON` value may be nested: the object sent (`{"key":VALUE}`) is one level more, and the
+    /// Host library's reader stops at 128.
+    package static let maxValueDepth = 127
+
+    /// A long token quoted by its start.
+    static func shown(_ token: String) -> String {
+        token.count > 80 ? token.prefix(60) + "…(\(token.count) characters)" : token
+    }
+
+    /// Levels of arrays and objects in `value` (a scalar is 0, `[]` is 1), counted without recursion.
+    static func depth(of value: FlagValue) -> Int {
+        var deepest = 0
+        var pending: [(FlagValue, Int)] = [(value, 0)]
+        while let (next, level) = pending.popLast() {
+            switch next {
+            case .array(let values):
+                deepest = max(deepest, level + 1)
+                pending += values.map { ($0, level + 1) }
+            case .object(let members):
+                deepest = max(deepest, level + 1)
+                pending += members.values.map { ($0, level + 1) }
+            default: break
+            }
+        }
+        return deepest
     }
 }
 

@@ -1,3 +1,4 @@
+import AutomationHost
 package import MockServer
 
 /// What a running mock server adds to its program's environment: the variables that make the program trust its
@@ -16,11 +17,21 @@ package struct ServerEnvironment: Sendable {
     /// Nothing: no server, or a plain one.
     package static let none = ServerEnvironment()
 
+    /// The control channel's URL for a server at `baseURL`: the same for plain HTTP; for HTTPS the same host and
+    /// port spoken to in plain HTTP, which the server answers for the control channel only and from peers
+    /// on this machine only: the Host library speaks no TLS (r6a-12: it sent plain HTTP to the `https://` URL, and nothing arrived).
+    package static func controlURL(_ baseURL: String) -> String {
+        baseURL.hasPrefix("https://") ? "http://" + baseURL.dropFirst("https://".count) : baseURL
+    }
+
     package init() {}
 
     /// The variables of `server` and its trust files (either may be nil).
     package init(server: MockServer?, trust: TrustFiles?) {
         variables = trust?.environment ?? [:]
+        if let server, server.baseURL.hasPrefix("https://") {
+            variables[WireFormat.controlURLVariable] = Self.controlURL(server.baseURL)
+        }
         guard let server, let proxy = server.proxyURL else { return }
         for name in Self.proxyVariables { variables[name] = proxy }
         variables[Self.proxyURLVariable] = proxy

@@ -43,6 +43,23 @@ struct TLSHostileClientTests {
         #expect(entries.allSatisfy { $0.nearMiss?.contains("plain HTTP sent to an HTTPS port") == true && $0.status == 400 })
     }
 
+    /// r6a-12: the Host library speaks no TLS; sut-launch gives it `SUT_CONTROL_URL=http://` on the HTTPS port. A
+    /// loopback client's plain request for the control channel is served; any other plain request on that
+    /// connection, or to any other path, is still the 400.
+    @Test func plainHTTPToTheControlChannelIsServedOnTheHTTPSPort() throws {
+        let server = try TLSTestServer(tlsStubs)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send(
+            "POST /__sut/control HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 2\r\n\r\nhi"
+                + "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let answer = client.read(until: "HTTPS port", timeout: 5)
+        #expect(answer.hasPrefix("HTTP/1.1 202 "), "\(answer)")
+        #expect(answer.contains("plain HTTP sent to an HTTPS port"), "\(answer)")
+        #expect(!answer.contains("hello over tls"), "\(answer)")
+    }
+
     @Test(.enabled(if: hasCommand("curl"))) func curlSpeakingPlainHTTPSeesWhy() throws {
         let server = try TLSTestServer(tlsStubs)
         defer { server.stop() }
