@@ -22,6 +22,8 @@ package enum MatchBudget {
     @inline(__always) static func folding(_ bytes: Int) -> Int { bytes >> 3 + 1 }
     /// Text parsed as XML by libxml2 (~20 ns a byte, a tree built).
     @inline(__always) static func parsingXML(_ bytes: Int) -> Int { bytes >> 1 + 1 }
+    /// Text parsed as JSON into a tree (CALIBRATE).
+    @inline(__always) static func parsingJSON(_ bytes: Int) -> Int { bytes + 1 }
 
     /// The answer when matching spent the request's budget: which stubs were tried and what to do.
     static func exhausted(_ request: HTTPRequest, _ budget: Int, tried: Int, of total: Int) -> String {
@@ -45,6 +47,13 @@ extension RegexBox {
     /// Whether the whole of `text` matches (Java's `matches()`), its decoding and steps taken from `budget`; nil once the
     /// budget is spent (no answer: neither `matches` nor `doesNotMatch` holds, and the request stops there).
     func matchesWhole(_ text: String, budget: inout Int) -> Bool? {
+        if !requiredLiteral.isEmpty {
+            // Text without the literal every match holds cannot match: memmem says so before any decoding (`.*zz.*`
+            // against 15 MB of `a`).
+            budget -= MatchBudget.scanning(text.utf8.count)
+            var text = text
+            if text.withUTF8({ ByteSearch.firstRange(of: requiredLiteral, in: $0) == nil }) { return budget >= 0 ? false : nil }
+        }
         budget -= MatchBudget.decoding(text.utf8.count)
         guard budget >= 0 else { return nil }
         return matches(Array(text.unicodeScalars), whole: true, budget: &budget)
