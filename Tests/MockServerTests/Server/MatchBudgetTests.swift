@@ -111,7 +111,9 @@ import Testing
     /// A JSON body is parsed once for every JSON matcher, and that parse is charged before it is made (a byte a unit):
     /// a body whose parse the budget cannot pay for is a 500 naming the budget, not a parse of any size for free.
     @Test func aJSONBodyIsChargedItsParseBeforeItIsParsed() throws {
-        let mapping = #"{ "request": { "method": "POST", "url": "/j", "bodyPatterns": [ { "equalToJson": { "a": 1 }, "ignoreExtraElements": true } ] }, "response": { "body": "j" } }"#
+        let mapping =
+            #"{ "request": { "method": "POST", "url": "/j", "bodyPatterns": [ { "equalToJson": { "a": 1 }, "ignoreExtraElements": true } ] }, "#
+            + #""response": { "body": "j" } }"#
         let server = try budgeted(mapping)
         defer { server.stop() }
         let json = ["Content-Type: application/json\r\n"]
@@ -127,7 +129,8 @@ import Testing
     /// A pattern every match of which holds a literal (`.*zz.*`) costs a memmem on a body without it, and the Pike
     /// VM's steps on one with it: the same body with `zz` at its end spends the budget (500), without is a 404.
     @Test func aRegexSkipsABodyWithoutItsLiteralAndSpendsTheBudgetOnOneWithIt() throws {
-        let mapping = #"{ "request": { "method": "POST", "url": "/m", "bodyPatterns": [ { "matches": ".*zz.*" } ] }, "response": { "body": "m" } }"#
+        let mapping =
+            #"{ "request": { "method": "POST", "url": "/m", "bodyPatterns": [ { "matches": ".*zz.*" } ] }, "response": { "body": "m" } }"#
         let server = try budgeted(mapping)
         defer { server.stop() }
         let large = [UInt8](repeating: UInt8(ascii: "a"), count: 1_500_000) // 3,000,000 steps: two threads a position
