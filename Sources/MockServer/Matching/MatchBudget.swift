@@ -3,9 +3,11 @@ import AutomationSupport
 /// The work one request's matching may do: every stub's matchers, then the near-miss comparison, draw from one
 /// counter, an `Int` passed `inout` (no lock, no allocation per check); below zero it is spent.
 ///
-/// A unit is about one step of the regex engine (one thread at one input position, ~40 ns in a release build);
-/// other work is converted at its cost measured against that: text decoded for the regex engine, bytes scanned by
-/// `contains`, text folded for a case-insensitive comparison, XML parsed, JSON nodes compared, JSONPath's units.
+/// A unit is about one step of the regex engine (one thread at one input position: 5-10 ns in a release build on the
+/// yes/no fast path, ~20 ns on the general one); other work is converted at its cost measured against that, the budget
+/// at about 2 s of CPU for the dearest (`scripts/bench-match.sh`: `equalToJson` in any order, 1.8 s): text decoded for
+/// the regex engine, bytes scanned by `contains`, text folded for a case-insensitive comparison, XML parsed, a JSON body
+/// parsed, JSON nodes compared, JSONPath's units.
 /// Spent while stubs are tried, no further stub is tried and the request is answered 500 naming the budget (the
 /// journal keeps that answer); spent during the near-miss comparison, the 404 stands and its text says it stopped.
 /// The admin API's searches (`requests/find`, `requests/count`, `near-misses/…`) have a budget of their own per call.
@@ -22,7 +24,8 @@ package enum MatchBudget {
     @inline(__always) static func folding(_ bytes: Int) -> Int { bytes >> 3 + 1 }
     /// Text parsed as XML by libxml2 (~20 ns a byte, a tree built).
     @inline(__always) static func parsingXML(_ bytes: Int) -> Int { bytes >> 1 + 1 }
-    /// Text parsed as JSON into a tree (CALIBRATE).
+    /// Text parsed as JSON into a tree, charged before the parse (a release build parses 12-14 MB in 0.1-0.4 s: ~30 ns a
+    /// byte at worst, a node every two bytes), once per request for the body.
     @inline(__always) static func parsingJSON(_ bytes: Int) -> Int { bytes + 1 }
 
     /// The answer when matching spent the request's budget: which stubs were tried and what to do.
