@@ -43,6 +43,8 @@ struct LinearRegex: Sendable {
     let requiredLiteral: String
     /// The pattern starts with `^` or `\A` (outside multiline mode): a search tries position 0 only.
     let anchoredAtStart: Bool
+    /// The program's closures, for the yes/no matcher's fast path (nil: the general path; +Closures.swift).
+    let closures: RegexClosures?
 
     /// - Parameter groups: record what capturing groups match (``groups(in:whole:budget:)``); a yes/no
     ///   matcher leaves that work out.
@@ -63,6 +65,7 @@ struct LinearRegex: Sendable {
         } else {
             anchoredAtStart = false
         }
+        closures = RegexClosures(program)
     }
 
     /// Steps one yes/no match may take (threads × input positions): a 1 MB body against a pattern of 25 states,
@@ -84,6 +87,15 @@ struct LinearRegex: Sendable {
 
     /// The same, telling the caller the steps it took (`spent`), for work that answers to a budget of its own.
     func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int, spent: inout Int) -> Bool? {
+        if let closures {
+            return closures.matches(input, whole: whole, anchoredAtStart: anchoredAtStart, budget: budget, spent: &spent)
+        }
+        return generalMatches(input, whole: whole, budget: budget, spent: &spent)
+    }
+
+    /// The Pike VM that follows splits and jumps at every position (assertions need it); `spent` counts every state
+    /// alive at a position, those that read input and those that lead to them.
+    func generalMatches(_ input: [Unicode.Scalar], whole: Bool, budget: Int, spent: inout Int) -> Bool? {
         let count = program.count
         var current = ThreadList(capacity: count)
         var next = ThreadList(capacity: count)

@@ -68,7 +68,7 @@ struct JSONComparison {
             // A large object is looked up through a table, not scanned once per expected member.
             var table: [String: JSONNode]?
             if expectedMembers.count > 8 && actualMembers.count > 8 {
-                remaining -= actualMembers.count
+                remaining -= actualMembers.count * 4 // a dictionary built: each key hashed and stored
                 table = Dictionary(actualMembers.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             }
             for member in expectedMembers {

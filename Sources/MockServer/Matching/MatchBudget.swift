@@ -3,9 +3,11 @@ import AutomationSupport
 /// The work one request's matching may do: every stub's matchers, then the near-miss comparison, draw from one
 /// counter, an `Int` passed `inout` (no lock, no allocation per check); below zero it is spent.
 ///
-/// A unit is about one step of the regex engine (one thread at one input position, ~40 ns in a release build);
-/// other work is converted at its cost measured against that: text decoded for the regex engine, bytes scanned by
-/// `contains`, text folded for a case-insensitive comparison, XML parsed, JSON nodes compared, JSONPath's units.
+/// A unit is about one step of the regex engine (one thread at one input position: 5-10 ns in a release build on the
+/// yes/no fast path, ~20 ns on the general one); other work is converted at its cost measured against that, the budget
+/// at about 2 s of CPU for the dearest (`scripts/bench-match.sh`: `equalToJson` in any order, 1.8 s): text decoded for
+/// the regex engine, bytes scanned by `contains`, text folded for a case-insensitive comparison, XML parsed, a JSON body
+/// parsed, JSON nodes compared, JSONPath's units.
 /// Spent while stubs are tried, no further stub is tried and the request is answered 500 naming the budget (the
 /// journal keeps that answer); spent during the near-miss comparison, the 404 stands and its text says it stopped.
 /// The admin API's searches (`requests/find`, `requests/count`, `near-misses/…`) have a budget of their own per call.
@@ -22,6 +24,9 @@ package enum MatchBudget {
     @inline(__always) static func folding(_ bytes: Int) -> Int { bytes >> 3 + 1 }
     /// Text parsed as XML by libxml2 (~20 ns a byte, a tree built).
     @inline(__always) static func parsingXML(_ bytes: Int) -> Int { bytes >> 1 + 1 }
+    /// Text parsed as JSON into a tree, charged before the parse (a release build parses 12-14 MB in 0.1-0.4 s: ~30 ns a
+    /// byte at worst, a node every two bytes), once per request for the body.
+    @inline(__always) static func parsingJSON(_ bytes: Int) -> Int { bytes + 1 }
 
     /// The answer when matching spent the request's budget: which stubs were tried and what to do.
     static func exhausted(_ request: HTTPRequest, _ budget: Int, tried: Int, of total: Int) -> String {
@@ -45,6 +50,13 @@ extension RegexBox {
     /// Whether the whole of `text` matches (Java's `matches()`), its decoding and steps taken from `budget`; nil once the
     /// budget is spent (no answer: neither `matches` nor `doesNotMatch` holds, and the request stops there).
     func matchesWhole(_ text: String, budget: inout Int) -> Bool? {
+        if !requiredLiteral.isEmpty {
+            // Text without the literal every match holds cannot match: memmem says so before any decoding (`.*zz.*`
+            // against 15 MB of `a`).
+            budget -= MatchBudget.scanning(text.utf8.count)
+            var text = text
+            if text.withUTF8({ ByteSearch.firstRange(of: requiredLiteral, in: $0) == nil }) { return budget >= 0 ? false : nil }
+        }
         budget -= MatchBudget.decoding(text.utf8.count)
         guard budget >= 0 else { return nil }
         return matches(Array(text.unicodeScalars), whole: true, budget: &budget)

@@ -73,18 +73,18 @@ extension ValueMatcher {
 
     /// The same, with the body's JSON parsed once by the caller for every JSON matcher of every mapping that looks
     /// (`json` is nil for a body that is not JSON).
-    func matches(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?, budget: inout Int) -> Bool {
+    func matches(body: [UInt8], text: @autoclosure () -> String?, json: (inout Int) -> JSONNode?, budget: inout Int) -> Bool {
         explained(body: body, text: text(), json: json, budget: &budget).matched
     }
 
     /// The same, with why a matcher with a work budget of its own did not match when that budget stopped it (for the
     /// near miss). The request's budget is charged too (``MatchBudget``).
-    func explained(body: [UInt8], text: @autoclosure () -> String?, json: () -> JSONNode?, budget: inout Int) -> (
+    func explained(body: [UInt8], text: @autoclosure () -> String?, json: (inout Int) -> JSONNode?, budget: inout Int) -> (
         matched: Bool, note: String?
     ) {
         switch self {
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard text() != nil, let actual = json() else { return (false, nil) }
+            guard text() != nil, let actual = json(&budget) else { return (false, nil) }
             let outcome = JSONComparison.evaluate(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements,
                 requestBudget: &budget)
@@ -97,7 +97,9 @@ extension ValueMatcher {
             return (reason == nil, reason.flatMap { $0.contains("budget") ? $0 : nil })
         case .matchesJSONPath(let path, let matcher):
             guard text() != nil else { return (false, nil) }
-            return (path.matches(json(), matcher, budget: &budget), nil)
+            let document = json(&budget)
+            guard budget >= 0 else { return (false, nil) }
+            return (path.matches(document, matcher, budget: &budget), nil)
         default:
             return (matches(body: body, text: text(), budget: &budget), nil)
         }

@@ -78,13 +78,13 @@ indirect enum ValueMatcher: Sendable {
             return ByteSearch.contains(value.lowercased(), expected.lowercased())
         case .matches(let regex): return regex.matchesWhole(value, budget: &budget) == true
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            budget -= MatchBudget.decoding(bytes)
+            budget -= MatchBudget.parsingJSON(bytes)
             guard budget >= 0, let actual = try? JSONParser.parse(request: value) else { return false }
             return JSONComparison.matches(
                 expected: expected, actual: actual, ignoreArrayOrder: ignoreArrayOrder,
                 ignoreExtraElements: ignoreExtraElements, requestBudget: &budget)
         case .matchesJSONPath(let path, let valueMatcher):
-            budget -= MatchBudget.decoding(bytes)
+            budget -= MatchBudget.parsingJSON(bytes)
             guard budget >= 0 else { return false }
             return path.matches(try? JSONParser.parse(request: value), valueMatcher, budget: &budget)
         case .binaryEqualTo(let expected):

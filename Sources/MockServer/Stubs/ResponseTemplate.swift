@@ -142,8 +142,9 @@ package struct ResponseTemplate: Sendable {
     /// array must not hold a connection's thread for hours.
     static let maxSteps = 2_000_000
     /// Units of work per answer: a byte read, compared, converted or printed is one; a JSON value a `jsonPath`
-    /// visits is ``jsonNodeCost``; a step ``stepCost``, a helper call ``callCost``. About a second of CPU in a
-    /// release build (a unit ~15 ns), several in a debug build.
+    /// visits is ``jsonNodeCost``; a step ``stepCost``, a helper call ``callCost``. Under a second of CPU in a
+    /// release build (a unit 3-8 ns: 0.2 to 0.5 s for the worst shapes of scripts/bench-template.sh), 5 to 70 times
+    /// that in a debug build.
     static let maxWork = 64 << 20
     static let jsonNodeCost = 48
     /// Units per byte parsed as JSON.

@@ -79,7 +79,7 @@ import Testing
         let matcher = ValueMatcher.equalToJSON(expected, ignoreArrayOrder: true, ignoreExtraElements: true)
         var budget = MatchBudget.perRequest
         let (matched, note) = matcher.explained(
-            body: Array(body.utf8), text: body, json: { try? JSONParser.parse(request: body) }, budget: &budget)
+            body: Array(body.utf8), text: body, json: { _ in try? JSONParser.parse(request: body) }, budget: &budget)
         #expect(!matched)
         #expect(note?.contains("equalToJson's work budget") == true)
     }

@@ -8,12 +8,13 @@ import Testing
 /// body against a thousand regex mappings, or a posted pattern against the whole journal, ends in seconds with an
 /// answer naming the budget, and other connections are served meanwhile.
 @Suite struct MatchBudgetTests {
-    /// Whole-matches a body of `a`s with several threads alive at every position: about 4 steps a byte.
-    private static let heavyPattern = #"(?s).*(a|b)+c.*"#
+    /// Whole-matches a body of `a`s with several threads alive at every position: about 3 steps a byte. No literal is
+    /// required of every match (an alternation at the end), so no body is skipped by a memmem.
+    private static let heavyPattern = #"(?s).*(a|b)+(c|d).*"#
 
     private static func mappings(_ count: Int, method: String = "POST") -> String {
         let heavy = (0..<count).map { index in
-            #"{ "request": { "method": "\#(method)", "url": "/upload", "bodyPatterns": [ { "matches": "\#(heavyPattern)\#(index)" } ] }, "response": { "body": "m" } }"#
+            #"{ "request": { "method": "\#(method)", "url": "/upload", "bodyPatterns": [ { "matches": "(?s).*(a|b)+(c|d\#(index)).*" } ] }, "response": { "body": "m" } }"#
         }
         let plain = #"{ "request": { "method": "GET", "url": "/plain" }, "response": { "body": "plain" } }"#
         return #"{ "mappings": ["# + (heavy + [plain]).joined(separator: ",") + "] }"
@@ -105,6 +106,40 @@ import Testing
         let cheap = Array(#"{ "method": "POST", "bodyPatterns": [ { "contains": "aaa" } ] }"#.utf8)
         let counted = try request(server.port, "POST", "/__admin/requests/count", body: cheap, headers: json[0])
         #expect(counted.hasSuffix("{\"count\":300}"), "\(counted.suffix(200))")
+    }
+
+    /// A JSON body is parsed once for every JSON matcher, and that parse is charged before it is made (a byte a unit):
+    /// a body whose parse the budget cannot pay for is a 500 naming the budget, not a parse of any size for free.
+    @Test func aJSONBodyIsChargedItsParseBeforeItIsParsed() throws {
+        let mapping =
+            #"{ "request": { "method": "POST", "url": "/j", "bodyPatterns": [ { "equalToJson": { "a": 1 }, "ignoreExtraElements": true } ] }, "#
+            + #""response": { "body": "j" } }"#
+        let server = try budgeted(mapping)
+        defer { server.stop() }
+        let json = ["Content-Type: application/json\r\n"]
+        let big = Array(("{\"b\":[" + Array(repeating: "{}", count: 1_100_000).joined(separator: ",") + "],\"a\":1}").utf8)
+        let answer = try request(server.port, "POST", "/j", body: big, headers: json[0])
+        #expect(statusLine(answer) == "HTTP/1.1 500 Internal Server Error", "\(answer.prefix(300))")
+        #expect(answer.contains("spent its work budget of 2000000 units after trying 1 of 1"), "\(answer.prefix(300))")
+        // The same document, smaller than the budget: parsed, compared, matched.
+        let small = Array(("{\"b\":[" + Array(repeating: "{}", count: 1_000).joined(separator: ",") + "],\"a\":1}").utf8)
+        #expect(try request(server.port, "POST", "/j", body: small, headers: json[0]).hasSuffix("\r\n\r\nj"))
+    }
+
+    /// A pattern every match of which holds a literal (`.*zz.*`) costs a memmem on a body without it, and the Pike
+    /// VM's steps on one with it: the same body with `zz` at its end spends the budget (500), without is a 404.
+    @Test func aRegexSkipsABodyWithoutItsLiteralAndSpendsTheBudgetOnOneWithIt() throws {
+        let mapping =
+            #"{ "request": { "method": "POST", "url": "/m", "bodyPatterns": [ { "matches": ".*zz.*" } ] }, "response": { "body": "m" } }"#
+        let server = try budgeted(mapping)
+        defer { server.stop() }
+        let large = [UInt8](repeating: UInt8(ascii: "a"), count: 1_500_000) // 3,000,000 steps: two threads a position
+        let without = try request(server.port, "POST", "/m", body: large)
+        #expect(statusLine(without) == "HTTP/1.1 404 Not Found", "\(without.prefix(300))")
+        #expect(!without.contains("work budget"))
+        let with = try request(server.port, "POST", "/m", body: large + Array("zz".utf8))
+        #expect(statusLine(with) == "HTTP/1.1 500 Internal Server Error", "\(with.prefix(300))")
+        #expect(with.contains("spent its work budget of 2000000 units"), "\(with.prefix(300))")
     }
 
     @Test func stoppingTheServerWhileABudgetHeavyRequestRunsReturnsAtOnce() throws {

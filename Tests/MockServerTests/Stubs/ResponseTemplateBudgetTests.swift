@@ -131,4 +131,27 @@ import Testing
         }
         #expect(spent?.status == 500 && spent?.description.contains("{{upper}}") == true, "\(String(describing: spent))")
     }
+
+    /// A helper that parses or decodes a text of known size is charged for it before the work is done (r5c-12: a
+    /// 12-14 MB body in `parseJson` was parsed whole, seconds in a debug build, and the budget's 500 came after):
+    /// a body the budget cannot pay for is refused at once, naming the helper; a smaller one of the same shape answers.
+    @Test(arguments: [
+        ("{{size (parseJson request.body)}}", "{{parseJson}}"), ("{{size (toJson (parseJson request.body))}}", "{{parseJson}}"),
+        ("{{jsonPath request.body '$[0]'}}", "{{jsonPath}}"), ("{{size (base64 request.body decode=true)}}", "{{base64}}"),
+    ])
+    func aTextTooLargeForTheBudgetIsRefusedBeforeItIsParsed(template: String, helper: String) throws {
+        let zeros = 17 << 19 // 17 Mi bytes of `0,`: more units than the budget holds at 4 a byte parsed
+        let isJSON = !template.contains("base64")
+        let huge = isJSON ? "[" + String(repeating: "0,", count: zeros) + "0]" : String(repeating: "MDAw", count: zeros)
+        guard case .failure(let error) = try render(template, HTTPRequest(method: "POST", target: "/", body: Array(huge.utf8))) else {
+            Issue.record("\(template) rendered within the budget")
+            return
+        }
+        #expect(error.status == 500 && error.description.contains("work (64 Mi units") && error.description.contains(helper), "\(error)")
+        let small = isJSON ? "[" + String(repeating: "0,", count: 1_000) + "0]" : String(repeating: "MDAw", count: 1_000)
+        guard case .success = try render(template, HTTPRequest(method: "POST", target: "/", body: Array(small.utf8))) else {
+            Issue.record("\(template) refused a small body")
+            return
+        }
+    }
 }
