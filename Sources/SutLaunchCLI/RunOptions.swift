@@ -150,7 +150,11 @@ package struct RunOptions {
         case .env: environment.append(try Self.variable(option, origins: &environmentOrigins))
         case .envFile: environmentFiles.append(NamedFile(path: value, spelling: option.spelling, index: option.index))
         case .clearEnv: clearEnvironment = true
-        case .cwd: workingDirectory = value
+        case .cwd:
+            // `-C ''` named no directory: exit 125 "cannot use working directory : no such directory" did not say
+            // which option, nor that the value was empty.
+            guard !value.isEmpty else { throw UsageError("\(option.origin) names no directory; give one, or leave -C out to run here") }
+            workingDirectory = value
         case .timeout: timeout = try NumericOptions.duration(option)
         case .killGrace: killGrace = try NumericOptions.duration(option)
         case .launcher: launcher = try ChoiceOptions.launcher(option)

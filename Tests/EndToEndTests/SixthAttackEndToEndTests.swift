@@ -246,4 +246,10 @@ import Testing
             of: ["sh", "-c", "ulimit -n 16; \"$0\" -q -p 0 --stub \"$1\" true 2>&1; echo \"exit $?\"", CLI.sutLaunch, stub], in: directory)
         #expect(spawned.hasSuffix("exit 0\n"), "\(spawned)")
     }
+
+    /// r6a-M2: `-C ''` was exit 125 "cannot use working directory : no such directory", the option unnamed.
+    @Test func anEmptyWorkingDirectoryIsAUsageErrorNamingTheOption() throws {
+        let result = try CLI.run(["-C", "", "true"])
+        #expect(result.status == 2 && result.stderr.contains("-C (argument 1) names no directory"), "\(result.stderr)")
+    }
 }

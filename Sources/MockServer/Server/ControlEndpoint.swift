@@ -38,7 +38,7 @@ enum ControlEndpoint {
     /// `POST /__sut/control/ack?id=N`.
     private static func acknowledge(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
         guard request.method == "POST" else { return .text("use POST /__sut/control/ack?id=N with the reply as the body\n", status: 405) }
-        guard let id = try request.boundedQueryInteger("id", in: 1...Int.max) else {
+        guard let id = try request.boundedQueryInteger("id", in: 1...Int.max, bareDigits: true) else {
             return .text("missing ?id=N (the X-Sut-Message-Id of the message)\n", status: 400)
         }
         // An id is written as the endpoint wrote it: `01` was taken for message 1, where `1.0` and `0x1` are refused.
@@ -61,7 +61,7 @@ enum ControlEndpoint {
     /// `POST /__sut/control[?waitForAckMs=M]`.
     private static func send(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
         // 0 ms is a wait no program can meet (it would always be a 504): leave the parameter out not to wait.
-        let waitForAck = try request.boundedQueryInteger("waitForAckMs", in: 1...waitRange.upperBound)
+        let waitForAck = try request.boundedQueryInteger("waitForAckMs", in: 1...waitRange.upperBound, bareDigits: true)
         let id: Int
         switch queue.enqueue(try text(of: request, what: "the message")) {
         case .success(let queued): id = queued
@@ -125,7 +125,7 @@ enum ControlEndpoint {
 
     /// `GET /__sut/control[?timeoutMs=N]`.
     private static func receive(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
-        let timeout = try request.boundedQueryInteger("timeoutMs", in: waitRange) ?? 25_000
+        let timeout = try request.boundedQueryInteger("timeoutMs", in: waitRange, bareDigits: true) ?? 25_000
         guard let message = queue.next(timeoutMs: timeout) else { return MockResponse(status: 204) }
         return MockResponse(
             status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],

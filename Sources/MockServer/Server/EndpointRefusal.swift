@@ -9,7 +9,7 @@ struct EndpointRefusal: Error {
 extension HTTPRequest {
     /// The query parameter `name` read by ``BoundedNumber`` in `range`; nil when absent.
     /// - Throws: a 400 naming the parameter, its value and the range.
-    func boundedQueryInteger(_ name: String, in range: ClosedRange<Int>) throws(EndpointRefusal) -> Int? {
+    func boundedQueryInteger(_ name: String, in range: ClosedRange<Int>, bareDigits: Bool = false) throws(EndpointRefusal) -> Int? {
         let values = queryValues(name)
         guard let text = values.first else { return nil }
         // ack?id=2&id=3 took the first silently: which one was meant is not ours to guess.
@@ -17,7 +17,9 @@ extension HTTPRequest {
             throw EndpointRefusal(.text("?\(name) is given \(values.count) times; give it once\n", status: 400))
         }
         do {
-            return try BoundedNumber.requireInteger(text, in: range)
+            // sut-launch's own endpoints read bare digits, as every number of its own (`-0` was taken as 0 where `-1`
+            // is a 400); the admin API reads numbers as WireMock does.
+            return try bareDigits ? BoundedNumber.requireWritten(text, in: range) : BoundedNumber.requireInteger(text, in: range)
         } catch {
             throw EndpointRefusal(.text("?\(name): \(error)\n", status: 400))
         }

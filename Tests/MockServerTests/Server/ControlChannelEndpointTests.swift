@@ -74,6 +74,7 @@ import Testing
             ("GET", "/__sut/control?timeoutMS=2000", "?timeoutMS is not a parameter of GET /__sut/control (did you mean timeoutMs?)"),
             ("POST", "/__sut/control/ack?id=1&extra=1", "?extra is not a parameter of POST /__sut/control/ack"),
             ("POST", "/__sut/control?waitForAckMs=0", "?waitForAckMs:"),
+            ("GET", "/__sut/control?timeoutMs=-0", "(bare digits: no sign, no leading zero)"),
         ] {
             let answer = try run(
                 "curl", ["-s", "-w", " %{http_code}", "-H", octets, "-X", method, "--data-binary", "m", "\(test.url)\(target)"])
@@ -102,7 +103,7 @@ import Testing
         #expect(missing.stdout.hasSuffix(" 400"))
         #expect(missing.stdout.contains("?id=N"))
         let notANumber = try run("curl", ["-s", "-w", " %{http_code}", "-X", "POST", "\(test.url)/__sut/control/ack?id=1e3"])
-        #expect(notANumber.stdout == "?id: '1e3' is not a whole number from 1 to \(Int.max)\n 400")
+        #expect(notANumber.stdout == "?id: '1e3' is not a whole number from 1 to \(Int.max) (bare digits: no sign, no leading zero)\n 400")
         let wrongMethod = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(test.url)/__sut/control/ack?id=1"])
         #expect(wrongMethod.stdout == "405")
     }
