@@ -174,7 +174,9 @@ enum MessagesString {
     static func equal(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var offset = 0
         while count - offset >= 8 {
-            guard UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(second + offset).loadUnaligned(as: UInt64.self)
+            guard
+                UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self)
+                    == UnsafeRawPointer(second + offset).loadUnaligned(as: UInt64.self)
             else { return false }
             offset += 8
         }

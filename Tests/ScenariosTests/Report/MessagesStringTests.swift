@@ -55,7 +55,8 @@ import Testing
         for piece in Self.pieces {
             for before in 0...16 {
                 for after in 0...9 {
-                    let content = Array(repeating: UInt8(ascii: "a"), count: before) + piece + Array(repeating: UInt8(ascii: "z"), count: after)
+                    let content =
+                        Array(repeating: UInt8(ascii: "a"), count: before) + piece + Array(repeating: UInt8(ascii: "z"), count: after)
                     for closed in [true, false] {
                         let string = [UInt8(ascii: "\"")] + content + (closed ? [UInt8(ascii: "\"")] : [])
                         for tail in [[], Array("\"\\\"}}".utf8), Array("\n{\"x\":\"y\"}".utf8)] {

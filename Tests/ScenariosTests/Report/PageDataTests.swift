@@ -51,7 +51,8 @@ import Testing
 
     @Test func everyCharacterIsEscapedAtEveryOffset() throws {
         let pieces = [
-            "\"", "\\", "<", ">", "&", "\u{0}", "\u{1}", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}",
+            "\"", "\\", "<", ">", "&", "\u{0}", "\u{1}", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}",
+            "\u{A0}",
             "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "é", "€", "😀", "</script>", "]]>", "\u{1B}[31m", " ", "~",
         ]
         for piece in pieces {

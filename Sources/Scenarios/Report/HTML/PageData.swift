@@ -37,7 +37,8 @@ struct PageData {
             while index < utf8.count {
                 // Eight bytes at a time up to the first that may need an escape.
                 if utf8.count - index >= 8 {
-                    let found = Self.mayNeedEscape(UInt64(littleEndian: UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)))
+                    let found = Self.mayNeedEscape(
+                        UInt64(littleEndian: UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)))
                     if found == 0 {
                         index += 8
                         continue
