@@ -191,10 +191,9 @@ import Testing
                 let started = Array(#"{"testStepStarted":{"testCaseStartedId":"a0","x":""#.utf8) + content + Array(#""}}"#.utf8)
                 let named = Array(#"{"testStepStarted":{"testCaseStartedId":"a0",""#.utf8) + content + Array(#"":[]}}"#.utf8)
                 let skipped = Self.replacing(finished, with: started + [0x0A] + named + [0x0A] + finished, in: file)
-                let last =
-                    Self.replacing(finished, with: finished.dropLast(2) + Array(#","x":""#.utf8) + content + Array(#""}}"#.utf8), in: file)
-                    .dropLast()
-                for bytes in [values, skipped, Array(last)] + (1...12).map({ Array(last.dropLast($0)) }) {
+                let ending: [UInt8] = Array(finished.dropLast(2)) + Array(#","x":""#.utf8) + content + Array(#""}}"#.utf8)
+                let last: [UInt8] = Array(Self.replacing(finished, with: ending, in: file).dropLast())
+                for bytes in [values, skipped, last] + (1...12).map({ Array(last.dropLast($0)) }) {
                     try Self.compareWithWholeParse(bytes)
                     compared += 1
                 }
