@@ -10,8 +10,11 @@
 #   3. sut-launch report --junit    (JUnit of the same run, through the same reader), and xmllint --noout on it
 #   4. first contentful paint of the page in headless Chromium (performance.getEntriesByType('paint'))
 #                                                                            target (issue 29): <= 2 s
+#   5. with BASE=an older sut-launch: report --html of both, alternately, 5 times each (the machine may be shared:
+#      the load average is printed, and the minimum is the figure to compare)
 # Usage: scripts/bench-html.sh        (needs python3; chromium and xmllint for 3 and 4)
 #   SCENARIOS=5000 scripts/bench-html.sh    SUT=.build/debug/sut-launch scripts/bench-html.sh (skip the release build)
+#   BASE=/tmp/sut-launch-before scripts/bench-html.sh    (5: the same page by an older build, alternately)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -109,6 +112,23 @@ printf '%-44s %6s  %6s\n' "read (report --messages: read + copy out)" "$read_wal
     "report --junit (same reader)" "$junit_wall" "$junit_cpu"
 echo "page: $(du -h "$WORK/r.html" | cut -f1)"
 if command -v xmllint >/dev/null; then echo "xmllint --noout on that JUnit (reference):  $(seconds xmllint --noout "$WORK/r.xml") s"; fi
+if [ -n "${BASE:-}" ]; then
+    python3 - "$BASE" "$SUT" "$WORK" <<'PY'
+import os, statistics, subprocess, sys, time
+base, sut, work = sys.argv[1:4]
+times = {base: [], sut: []}
+load = os.getloadavg()[0]
+for _ in range(5):
+    for binary in (base, sut):
+        start = time.monotonic()
+        subprocess.run([binary, "report", "--html", f"{work}/alternate.html", f"{work}/run.ndjson"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times[binary].append(time.monotonic() - start)
+load = max(load, os.getloadavg()[0])
+for name, binary in (("BASE", base), ("this build", sut)):
+    print(f"report --html, {name:<10} min {min(times[binary]):.3f} s, median {statistics.median(times[binary]):.3f} s (5 runs, alternating)")
+print(f"  ratio of the minimums {min(times[sut]) / min(times[base]):.2f}; load average up to {load:.1f} on {os.cpu_count()} CPUs")
+PY
+fi
 
 BROWSER="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$BROWSER" ]; then echo "first paint: skipped (no chromium; scripts/install-test-deps.sh installs it)"; exit 0; fi

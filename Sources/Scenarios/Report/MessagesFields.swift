@@ -63,12 +63,16 @@ final class MessagesFields: Sendable {
         "testRunFinished": MessagesFields(["success": nil, "timestamp": timestamp]),
     ]
 
-    /// Every envelope of ``MessagesReader/envelopes``: those no report reads are skipped, the rare ones the reader
+    /// Every envelope of ``MessagesReader/Envelope``: those no report reads are skipped, the rare ones the reader
     /// ignores today are read whole (a reader that starts using them finds them there).
-    static let envelopes: [Field] = MessagesReader.envelopes.sorted().map { name in
+    static let envelopes: [Field] = envelopeKinds.map { kind in
+        let name = kind.rawValue
         if let keep = read.first(where: { $0.key == name })?.value { return Field(name, keep: keep) }
         var envelope = Field(name, keep: nil)
-        envelope.skip = MessagesReader.skipped.contains(name)
+        envelope.skip = MessagesReader.skipped.contains(kind)
         return envelope
     }
+
+    /// The envelope of each of ``envelopes``, in its order.
+    static let envelopeKinds = MessagesReader.Envelope.allCases
 }

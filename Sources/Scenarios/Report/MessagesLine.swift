@@ -17,8 +17,6 @@ struct MessagesLine {
     private var index = 0
     private var end = 0
     private var depth = 0
-    /// The member names of the objects open, to refuse a name given twice (as ``JSONParser`` does).
-    private var keys: [Range<Int>] = []
     /// What is kept of the line read last.
     private let values: MessagesValues
 
@@ -28,34 +26,38 @@ struct MessagesLine {
     init(_ bytes: UnsafeBufferPointer<UInt8>, values: MessagesValues = MessagesValues()) {
         self.bytes = bytes
         self.values = values
-        keys.reserveCapacity(64)
     }
 
     /// The envelope on `line` (its bytes without the line feed): its key, and the members of its value the reader
     /// uses (`null` for an envelope no report reads), valid until the next line is read. Nil: the line is not
     /// read here.
-    mutating func envelope(_ line: Range<Int>) -> (key: String, value: MessagesValue)? {
+    mutating func envelope(_ line: Range<Int>) -> (key: MessagesReader.Envelope, value: MessagesValue)? {
         start(line)
-        var found: String?
+        let kind: MessagesReader.Envelope
         do throws(Stop) {
+            // One object of one member (a second member is not an envelope: JSONParser's path says so).
             whitespace()
             guard index < end, bytes[index] == UInt8(ascii: "{") else { throw Stop() }
-            try members { (line: inout MessagesLine, key: Range<Int>) throws(Stop) in
-                // A second member is not an envelope: JSONParser's path says so.
-                guard found == nil, let at = line.find(key, in: MessagesFields.envelopes) else { throw Stop() }
-                let kind = MessagesFields.envelopes[at]
-                found = kind.name
-                if kind.skip {
-                    try line.skip()
-                    _ = line.values.append(.init(key: 0, keyCount: 0, kind: .null, size: 1, payload: 0, count: 0))
-                } else {
-                    try line.node(kind.keep, key: 0..<0)
-                }
+            index += 1
+            depth = 1
+            whitespace()
+            let (key, tag) = try memberName(base: 0)
+            guard let at = find(key, tag, in: MessagesFields.envelopes) else { throw Stop() }
+            kind = MessagesFields.envelopeKinds[at]
+            let envelope = MessagesFields.envelopes[at]
+            if envelope.skip {
+                try skip()
+                _ = values.append(.init(key: 0, tag: .none, kind: .null, size: 1, payload: 0, count: 0))
+            } else {
+                try node(envelope.keep, key: 0, tag: .none)
             }
+            whitespace()
+            guard index < end, bytes[index] == UInt8(ascii: "}") else { throw Stop() }
+            index += 1
             whitespace()
             guard index == end else { throw Stop() }
         } catch { return nil }
-        return found.map { ($0, view) }
+        return (kind, view)
     }
 
     /// The one JSON value in `range`, whole, valid until the next line or value is read. Nil: not read here.
@@ -63,7 +65,7 @@ struct MessagesLine {
         start(range)
         do throws(Stop) {
             whitespace()
-            try node(nil, key: 0..<0)
+            try node(nil, key: 0, tag: .none)
             whitespace()
             guard index == end else { throw Stop() }
         } catch { return nil }
@@ -74,43 +76,57 @@ struct MessagesLine {
         index = range.lowerBound
         end = range.upperBound
         depth = 0
-        keys.removeAll(keepingCapacity: true)
         values.removeAll()
     }
 
     private var view: MessagesValue { MessagesValue(entries: values.entries, bytes: bytes.baseAddress!, at: 0) }
 
     /// Keeps a value whole (`keep` nil), or only the members `keep` names (of it, or of each element of an array):
-    /// the value of the member named by the bytes of `key` (empty: an element, or the line's value).
-    private mutating func node(_ keep: MessagesFields?, key: Range<Int>) throws(Stop) {
+    /// the value of the member whose name is at `key` with `tag` (``KeyTag/none``: an element, or the line's value).
+    private mutating func node(_ keep: MessagesFields?, key: Int, tag: KeyTag) throws(Stop) {
         guard index < end else { throw Stop() }
-        var entry = MessagesValues.Entry(key: key.lowerBound, keyCount: Int32(key.count), kind: .null, size: 1, payload: 0, count: 0)
+        var entry = MessagesValues.Entry(key: key, tag: tag, kind: .null, size: 1, payload: 0, count: 0)
         switch bytes[index] {
         case UInt8(ascii: "{"):
             entry.kind = .object
             let at = values.append(entry)
+            let base = values.nameCount
             var kept = 0
-            try members { (line: inout MessagesLine, key: Range<Int>) throws(Stop) in
-                guard let keep else {
-                    kept += 1
-                    return try line.node(nil, key: key)
-                }
-                guard let at = line.find(key, in: keep.fields) else { return try line.skip() }
-                kept += 1
-                try line.node(keep.fields[at].keep, key: key)
+            if try !open(UInt8(ascii: "}")) {
+                repeat {
+                    whitespace()
+                    let (key, tag) = try memberName(base: base)
+                    if let keep {
+                        if let field = find(key, tag, in: keep.fields) {
+                            kept += 1
+                            try node(keep.fields[field].keep, key: key.lowerBound, tag: tag)
+                        } else {
+                            try skip()
+                        }
+                    } else {
+                        kept += 1
+                        try node(nil, key: key.lowerBound, tag: tag)
+                    }
+                } while try !next(UInt8(ascii: "}"))
+                values.popNames(to: base)
+                depth -= 1
             }
             values.close(at, members: kept)
         case UInt8(ascii: "["):
             entry.kind = .array
             let at = values.append(entry)
             var kept = 0
-            try self.elements { (line: inout MessagesLine) throws(Stop) in
-                kept += 1
-                try line.node(keep, key: 0..<0)
+            if try !open(UInt8(ascii: "]")) {
+                repeat {
+                    whitespace()
+                    kept += 1
+                    try node(keep, key: 0, tag: .none)
+                } while try !next(UInt8(ascii: "]"))
+                depth -= 1
             }
             values.close(at, members: kept)
         case UInt8(ascii: "\""):
-            let (content, escaped) = try stringSpan()
+            let (content, escaped, _) = try stringSpan()
             entry.kind = escaped ? .escaped : .string
             entry.payload = content.lowerBound
             entry.count = Int32(content.count)
@@ -121,55 +137,75 @@ struct MessagesLine {
         }
     }
 
-    /// Checks a value and steps over it: nothing is built.
+    /// Checks a value and steps over it, nothing built: one loop over its bytes with the stack of what is open
+    /// (``MessagesValues/frames``), no call per member or element. What it checks is what ``node(_:key:tag:)``
+    /// checks of the same value.
     private mutating func skip() throws(Stop) {
-        guard index < end else { throw Stop() }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): try members { (line: inout MessagesLine, _: Range<Int>) throws(Stop) in try line.skip() }
-        case UInt8(ascii: "["): try elements { (line: inout MessagesLine) throws(Stop) in try line.skip() }
-        case UInt8(ascii: "\""): _ = try stringSpan()
-        default:
-            var entry = MessagesValues.Entry(key: 0, keyCount: 0, kind: .null, size: 1, payload: 0, count: 0)
-            try scalar(&entry)
+        let floor = depth
+        while true {
+            // A value starts here.
+            guard index < end else { throw Stop() }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                let object = byte == UInt8(ascii: "{")
+                index += 1
+                depth += 1
+                guard depth <= JSONParser.maxDepth else { throw Stop() }
+                values.frames[depth] = object ? values.nameCount : -1
+                whitespace()
+                guard index < end else { throw Stop() }
+                if bytes[index] != (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    if object { _ = try memberName(base: values.nameCount) }
+                    continue
+                }
+                index += 1 // empty
+                depth -= 1
+            } else if byte == UInt8(ascii: "\"") {
+                _ = try stringSpan()
+            } else {
+                var entry = MessagesValues.Entry(key: 0, tag: .none, kind: .null, size: 1, payload: 0, count: 0)
+                try scalar(&entry)
+            }
+            // A value ended: a comma, or the end of what holds it.
+            while depth > floor {
+                whitespace()
+                guard index < end else { throw Stop() }
+                let next = bytes[index]
+                index += 1
+                let frame = values.frames[depth]
+                if next == UInt8(ascii: ",") {
+                    whitespace()
+                    if frame >= 0 { _ = try memberName(base: frame) }
+                    break
+                }
+                guard next == (frame >= 0 ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { throw Stop() }
+                if frame >= 0 { values.popNames(to: frame) }
+                depth -= 1
+            }
+            if depth == floor { return }
         }
     }
 
-    /// An object's members, `{` to `}`: `each` reads (or skips) the value of the member it is given the name of.
-    private mutating func members(_ each: (inout MessagesLine, Range<Int>) throws(Stop) -> Void) throws(Stop) {
-        let base = keys.count
-        if try open(UInt8(ascii: "}")) { return }
-        while true {
-            whitespace()
-            guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw Stop() }
-            let (key, escaped) = try stringSpan()
-            // Names with escapes or beyond ASCII (JSONParser compares names as Strings: "é" and "e\u{301}" are one
-            // name, and so are two bytes of invalid UTF-8), and large objects (a set, not a scan, finds a name given
-            // twice): JSONParser's.
-            guard !escaped, keys.count - base < 32, !bytes[key].contains(where: { $0 >= 0x80 }) else { throw Stop() }
-            for earlier in base..<keys.count where same(keys[earlier], key) { throw Stop() }
-            keys.append(key)
-            whitespace()
-            guard index < end, bytes[index] == UInt8(ascii: ":") else { throw Stop() }
-            index += 1
-            whitespace()
-            try each(&self, key)
-            guard try next(UInt8(ascii: "}")) else { continue }
-            keys.removeSubrange(base...)
-            depth -= 1
-            return
+    /// A member's name and its colon, up to its value: the name, checked not to be one the object has (its names
+    /// are those pushed since `base`).
+    @inline(__always)
+    private mutating func memberName(base: Int) throws(Stop) -> (key: Range<Int>, tag: KeyTag) {
+        guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw Stop() }
+        let (key, escaped, high) = try stringSpan()
+        // Names with escapes or beyond ASCII (JSONParser compares names as Strings: "é" and "e\u{301}" are one
+        // name, and so are two bytes of invalid UTF-8), and large objects (a set, not a scan, finds a name given
+        // twice): JSONParser's.
+        guard !escaped, !high, values.nameCount - base < 32 else { throw Stop() }
+        let tag = KeyTag(bytes, key)
+        for earlier in base..<values.nameCount where values.names[earlier].tag == tag {
+            if tag.count <= 8 || same(key.lowerBound, bytes.baseAddress! + values.names[earlier].start, tag.count) { throw Stop() }
         }
-    }
-
-    /// An array's elements, `[` to `]`: `each` reads (or skips) each.
-    private mutating func elements(_ each: (inout MessagesLine) throws(Stop) -> Void) throws(Stop) {
-        if try open(UInt8(ascii: "]")) { return }
-        while true {
-            whitespace()
-            try each(&self)
-            guard try next(UInt8(ascii: "]")) else { continue }
-            depth -= 1
-            return
-        }
+        values.pushName(key.lowerBound, tag)
+        whitespace()
+        guard index < end, bytes[index] == UInt8(ascii: ":") else { throw Stop() }
+        index += 1
+        whitespace()
+        return (key, tag)
     }
 
     /// Steps into an object or an array (no deeper than ``JSONParser`` goes): true when it is empty, its closing
@@ -211,19 +247,33 @@ struct MessagesLine {
             for offset in 0..<min(count, 8) { prefix |= UInt64(key[offset]) << (offset * 8) }
             self.prefix = prefix
         }
+
+        /// The tag of the name at `key` in `bytes`: one load where eight bytes remain, its bytes past the name masked.
+        @inline(__always)
+        init(_ bytes: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) {
+            guard bytes.count - key.lowerBound >= 8 else {
+                self.init(UnsafeBufferPointer(rebasing: bytes[key]))
+                return
+            }
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + key.lowerBound).loadUnaligned(as: UInt64.self))
+            self.init(count: key.count, prefix: key.count >= 8 ? word : word & ((1 &<< (key.count &<< 3)) &- 1))
+        }
+
+        /// No name (an element's, or the line's value's).
+        static let none = KeyTag(count: 0, prefix: 0)
+
+        private init(count: Int, prefix: UInt64) {
+            self.count = count
+            self.prefix = prefix
+        }
     }
 
-    /// Where the member named by the bytes of `key` is among `fields`.
-    private func find(_ key: Range<Int>, in fields: [MessagesFields.Field]) -> Int? {
-        let tag = KeyTag(UnsafeBufferPointer(rebasing: bytes[key]))
+    /// Where the member named by the bytes of `key` (whose tag is `tag`) is among `fields`.
+    private func find(_ key: Range<Int>, _ tag: KeyTag, in fields: [MessagesFields.Field]) -> Int? {
         for at in fields.indices where fields[at].tag == tag {
             if tag.count <= 8 || fields[at].key.withUnsafeBufferPointer({ same(key.lowerBound, $0.baseAddress!, tag.count) }) { return at }
         }
         return nil
-    }
-
-    private func same(_ range: Range<Int>, _ other: Range<Int>) -> Bool {
-        range.count == other.count && same(range.lowerBound, bytes.baseAddress! + other.lowerBound, range.count)
     }
 
     /// Whether the `count` bytes at `start` are those at `other`.
@@ -232,107 +282,31 @@ struct MessagesLine {
         return true
     }
 
-    /// Checks a string (escapes, control characters, its end) and steps over it: where its content lies, and
-    /// whether it has escapes.
-    private mutating func stringSpan() throws(Stop) -> (content: Range<Int>, escaped: Bool) {
-        index += 1
-        let start = index
-        var escaped = false
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return (start..<index - 1, escaped)
-            }
-            guard byte >= 0x20 else { throw Stop() }
-            index += 1
-            guard byte == UInt8(ascii: "\\") else { continue }
-            escaped = true
-            guard index < end else { throw Stop() }
-            switch bytes[index] {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
-                UInt8(ascii: "r"), UInt8(ascii: "t"):
-                index += 1
-            case UInt8(ascii: "u"):
-                // Four checks, not a slice's allSatisfy (unspecialised, it cost a metadata lookup per escape).
-                guard end - index > 4, Self.isHex(bytes[index + 1]), Self.isHex(bytes[index + 2]), Self.isHex(bytes[index + 3]),
-                    Self.isHex(bytes[index + 4])
-                else { throw Stop() }
-                index += 5
-            default: throw Stop()
-            }
-        }
-        throw Stop()
-    }
-
-    /// The four hex digits at `at` (checked by ``stringSpan()``).
-    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
-        var value: UInt32 = 0
-        for byte in bytes[at..<at + 4] {
-            let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
-        default: false
-        }
-    }
-
-    /// The bytes of the string whose content (checked by ``stringSpan()``) is `content`, escapes decoded as
-    /// ``JSONParser`` decodes them (a surrogate pair is one character, a lone surrogate U+FFFD). Invalid UTF-8 is
-    /// kept as it is (read as U+FFFD, as ``JSONParser`` reads it).
-    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> [UInt8] {
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(content.count)
-        var at = content.lowerBound
-        while at < content.upperBound {
-            let byte = bytes[at]
-            at += 1
-            guard byte == UInt8(ascii: "\\") else {
-                utf8.append(byte)
-                continue
-            }
-            let escape = bytes[at]
-            at += 1
-            switch escape {
-            case UInt8(ascii: "b"): utf8.append(0x08)
-            case UInt8(ascii: "f"): utf8.append(0x0C)
-            case UInt8(ascii: "n"): utf8.append(0x0A)
-            case UInt8(ascii: "r"): utf8.append(0x0D)
-            case UInt8(ascii: "t"): utf8.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = hex4(bytes, at)
-                at += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    // As JSONParser: a `\u` after a high surrogate is taken with it, a pair or U+FFFD.
-                    if content.upperBound - at >= 6, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
-                        let second = hex4(bytes, at + 2)
-                        at += 6
-                        scalar = (0xDC00...0xDFFF).contains(second) ? 0x10000 + ((scalar - 0xD800) << 10) + (second - 0xDC00) : 0xFFFD
-                    } else {
-                        scalar = 0xFFFD
-                    }
-                }
-                utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")!)
-            default: utf8.append(escape) // \" \\ \/
-            }
-        }
-        return utf8
+    /// Checks a string (escapes, control characters, its end) and steps over it: where its content lies, whether it
+    /// has escapes, and whether it has a byte of 0x80 or above (``MessagesString``: eight bytes at a time).
+    @inline(__always)
+    private mutating func stringSpan() throws(Stop) -> (content: Range<Int>, escaped: Bool, high: Bool) {
+        let start = index + 1
+        guard let span = MessagesString.span(bytes, from: start, end: end) else { throw Stop() }
+        index = span.closing + 1
+        return (start..<span.closing, span.escaped, span.high)
     }
 
     /// A number, `true`, `false` or `null`, checked as ``JSONParser`` checks it (a number out of a Double's range
     /// included).
     private mutating func scalar(_ entry: inout MessagesValues.Entry) throws(Stop) {
-        for (word, kind) in Self.words where bytes[index] == word[0] {
-            guard end - index >= word.count, UnsafeBufferPointer(rebasing: bytes[index..<index + word.count]).elementsEqual(word) else {
-                throw Stop()
+        let word: (text: StaticString, kind: MessagesValues.Entry.Kind)? =
+            switch bytes[index] {
+            case UInt8(ascii: "t"): ("true", .yes)
+            case UInt8(ascii: "f"): ("false", .no)
+            case UInt8(ascii: "n"): ("null", .null)
+            default: nil
             }
-            index += word.count
-            entry.kind = kind
+        if let word {
+            let count = word.text.utf8CodeUnitCount
+            guard end - index >= count, word.text.withUTF8Buffer({ same(index, $0.baseAddress!, count) }) else { throw Stop() }
+            index += count
+            entry.kind = word.kind
             return
         }
         let begin = index
@@ -372,10 +346,6 @@ struct MessagesLine {
         entry.kind = .double
         entry.payload = Int(bitPattern: UInt(number.bitPattern))
     }
-
-    private static let words: [([UInt8], MessagesValues.Entry.Kind)] = [
-        (Array("true".utf8), .yes), (Array("false".utf8), .no), (Array("null".utf8), .null),
-    ]
 
     private func digit() -> Bool {
         index < end && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")

@@ -2,7 +2,7 @@ import AutomationSupport
 
 extension MessagesReader {
     /// A line ``MessagesLine`` did not read, parsed whole: its envelope, nil for a blank line, or what is wrong with it.
-    static func parse(_ line: ArraySlice<UInt8>, at place: Place, last: Bool) throws(Problem) -> (key: String, value: JSONNode)? {
+    static func parse(_ line: ArraySlice<UInt8>, at place: Place, last: Bool) throws(Problem) -> (key: Envelope, value: JSONNode)? {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return nil }
         let node: JSONNode
         do { node = try JSONParser.parse(Array(line), repairingUTF8: true) } catch {
@@ -20,10 +20,10 @@ extension MessagesReader {
             throw Problem(description: "\(place): not a Cucumber Messages envelope (one object with one key)")
         }
         let key = members[0].key
-        guard envelopes.contains(key) else {
+        guard let envelope = Envelope(rawValue: key) else {
             throw Problem(description: "\(place): unknown envelope \"\(key.prefix(80))\": not Cucumber Messages 27?")
         }
-        return (key, members[0].value)
+        return (envelope, members[0].value)
     }
 
     /// Where an envelope stands, `file:line` in messages: written out only for an error (not once per line).
@@ -33,9 +33,18 @@ extension MessagesReader {
         var description: String { "\(file):\(line)" }
     }
 
+    /// The envelopes of Cucumber Messages 27 (others are an error: a file of something else, or a newer protocol). The
+    /// handlers switch on it, not on the name (a String switch compared names one case after the other). The most
+    /// frequent come first: ``MessagesLine`` looks a line's envelope up in this order.
+    enum Envelope: String, CaseIterable, Sendable {
+        case testStepFinished, testStepStarted, testCaseStarted, testCaseFinished, attachment, testCase, pickle, gherkinDocument
+        case source, stepDefinition, hook, parameterType, suggestion, meta, parseError, testRunStarted, testRunFinished
+        case testRunHookStarted, testRunHookFinished, externalAttachment, undefinedParameterType
+    }
+
     /// Envelopes no report reads (the feature's text, step definitions, step starts: most of a file's bytes):
     /// checked, not built.
-    static let skipped: Set = ["source", "stepDefinition", "parameterType", "testStepStarted", "suggestion"]
+    static let skipped: Set<Envelope> = [.source, .stepDefinition, .parameterType, .testStepStarted, .suggestion]
 
     /// A run id from a file, as a message shows it: control characters escaped, at most 200 characters.
     static func shown(_ id: String) -> String {

@@ -14,12 +14,6 @@ package struct MessagesReader {
 
     /// The longest line read: a larger one is an error, not the machine's memory.
     package static let lineLimit = 64 << 20
-    /// The envelopes of Cucumber Messages 27 (others are an error: a file of something else, or a newer protocol).
-    static let envelopes: Set<String> = [
-        "attachment", "externalAttachment", "gherkinDocument", "hook", "meta", "parameterType", "parseError", "pickle", "source",
-        "stepDefinition", "suggestion", "testCase", "testCaseFinished", "testCaseStarted", "testRunFinished", "testRunHookFinished",
-        "testRunHookStarted", "testRunStarted", "testStepFinished", "testStepStarted", "undefinedParameterType",
-    ]
 
     /// What one file defines, by id.
     private struct FileState {
@@ -149,12 +143,12 @@ package struct MessagesReader {
         if !run.runIds.contains(shown) { run.runIds.append(shown) }
     }
 
-    private mutating func envelope(_ key: String, _ value: some JSONReading, _ state: inout FileState, file: Int, at place: Place)
+    private mutating func envelope(_ key: Envelope, _ value: some JSONReading, _ state: inout FileState, file: Int, at place: Place)
         throws(Problem)
     {
         switch key {
-        case "gherkinDocument": document(value, &state)
-        case "pickle":
+        case .gherkinDocument: document(value, &state)
+        case .pickle:
             guard let id = value["id"]?.string, let uri = value["uri"]?.string else {
                 throw Problem(description: "\(place): a pickle without id or uri")
             }
@@ -169,33 +163,33 @@ package struct MessagesReader {
             let line = value["location"]?["line"]?.int ?? 0
             let tags = value["tags"]?.elements?.compactMap { $0["name"]?.string } ?? []
             state.pickles[id] = (uri, line, value["name"]?.string ?? "", tags, steps)
-        case "meta":
+        case .meta:
             guard value.isObject else { throw Problem(description: "\(place): meta is not an object: not Cucumber Messages?") }
-        case "parseError":
+        case .parseError:
             // A feature file that did not parse: the run cannot have passed, and every report names it.
             guard let uri = value["source"]?["uri"]?.string, let message = value["message"]?.string else {
                 throw Problem(description: "\(place): a parseError without source.uri or message")
             }
             let line = min(max(value["source"]?["location"]?["line"]?.int ?? 0, 0), Int(Int32.max))
             run.parseErrors.append((file, uri, line, message))
-        case "hook":
+        case .hook:
             if let id = value["id"]?.string { state.hooks[id] = value["name"]?.string ?? "hook" }
-        case "testCase": try testCase(value, &state, at: place)
-        case "testCaseStarted": try testCaseStarted(value, &state, file: file, at: place)
-        case "testStepFinished": try stepFinished(value, state, at: place)
-        case "attachment": try attachment(value, state, file: file, at: place)
-        case "testCaseFinished":
+        case .testCase: try testCase(value, &state, at: place)
+        case .testCaseStarted: try testCaseStarted(value, &state, file: file, at: place)
+        case .testStepFinished: try stepFinished(value, state, at: place)
+        case .attachment: try attachment(value, state, file: file, at: place)
+        case .testCaseFinished:
             if let started = value["testCaseStartedId"]?.string, let (scenario, attempt, _) = state.started[started] {
                 run.scenarios[scenario].attempts[attempt].finished = true
                 run.scenarios[scenario].attempts[attempt].willBeRetried = value["willBeRetried"]?.bool ?? false
             }
-        case "testRunStarted":
+        case .testRunStarted:
             guard !state.identified else { throw Problem(description: "\(place): a second testRunStarted: two runs in one file?") }
             state.runId = value["id"]?.string
             if !state.identified { try checkIdentity(state.runId, name: run.files[file]) }
             state.identified = true
             if let at = Self.milliseconds(value["timestamp"]) { run.startedMs = min(run.startedMs ?? at, at) }
-        case "testRunFinished":
+        case .testRunFinished:
             state.finished = true
             run.success = run.success && (value["success"]?.bool ?? false)
             if let at = Self.milliseconds(value["timestamp"]) { run.finishedMs = max(run.finishedMs ?? at, at) }

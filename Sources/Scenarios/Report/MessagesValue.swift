@@ -5,7 +5,7 @@ import AutomationSupport
 protocol JSONReading {
     associatedtype Elements: Sequence where Elements.Element == Self
     /// The member named `key`, if this is an object that has one.
-    subscript(key: String) -> Self? { get }
+    subscript(key: MessagesKey) -> Self? { get }
     var string: String? { get }
     /// A string's UTF-8 bytes.
     var utf8: [UInt8]? { get }
@@ -21,10 +21,11 @@ protocol JSONReading {
 
 extension JSONReading {
     /// The elements of the member named `key`: none when there is no such member or it is not an array.
-    func list(_ key: String) -> Elements { self[key]?.elements ?? Self.noElements }
+    func list(_ key: MessagesKey) -> Elements { self[key]?.elements ?? Self.noElements }
 }
 
 extension JSONNode: JSONReading {
+    subscript(key: MessagesKey) -> JSONNode? { self[key.string] }
     var isObject: Bool { members != nil }
     var utf8: [UInt8]? { string.map { Array($0.utf8) } }
     static var noElements: [JSONNode] { [] }
@@ -36,9 +37,9 @@ extension JSONNode: JSONReading {
 final class MessagesValues {
     struct Entry {
         enum Kind: UInt8 { case null, no, yes, int, double, string, escaped, object, array }
-        /// Where the member's name lies in the bytes (`keyCount` 0 for an element or the line's value).
+        /// Where the member's name lies in the bytes, and its tag (count 0 for an element or the line's value).
         var key: Int
-        var keyCount: Int32
+        var tag: MessagesLine.KeyTag
         var kind: Kind
         /// How many entries its value takes, itself included: the next member or element is `size` further on.
         var size: Int32
@@ -57,9 +58,16 @@ final class MessagesValues {
         entries = .allocate(capacity: capacity)
     }
 
-    deinit { entries.deallocate() }
+    deinit {
+        entries.deallocate()
+        names.deallocate()
+        frames.deallocate()
+    }
 
-    func removeAll() { count = 0 }
+    func removeAll() {
+        count = 0
+        nameCount = 0
+    }
 
     /// Appends `entry` and says where it is.
     func append(_ entry: Entry) -> Int {
@@ -74,6 +82,31 @@ final class MessagesValues {
         count += 1
         return count - 1
     }
+
+    /// The member names of the objects open (where each lies, and its tag), for ``MessagesLine`` to refuse a name
+    /// given twice: a stack, reused line after line as the entries are.
+    private(set) var names: UnsafeMutablePointer<(start: Int, tag: MessagesLine.KeyTag)> = .allocate(capacity: 64)
+    private(set) var nameCount = 0
+    private var nameCapacity = 64
+
+    func pushName(_ start: Int, _ tag: MessagesLine.KeyTag) {
+        if nameCount == nameCapacity {
+            let grown = UnsafeMutablePointer<(start: Int, tag: MessagesLine.KeyTag)>.allocate(capacity: nameCapacity * 2)
+            grown.moveInitialize(from: names, count: nameCount)
+            names.deallocate()
+            names = grown
+            nameCapacity *= 2
+        }
+        (names + nameCount).initialize(to: (start, tag))
+        nameCount += 1
+    }
+
+    /// What ``MessagesLine``'s skip has open at each depth: an object (where its names start among ``names``), or
+    /// an array (-1). No deeper than ``JSONParser`` goes.
+    let frames = UnsafeMutablePointer<Int>.allocate(capacity: JSONParser.maxDepth + 1)
+
+    /// Forgets the names pushed since there were `count`.
+    func popNames(to count: Int) { nameCount = count }
 
     /// Closes the object or array at `at`: its size is everything appended since, and it holds `members`.
     func close(_ at: Int, members: Int) {
@@ -91,25 +124,15 @@ struct MessagesValue: JSONReading {
 
     private var entry: MessagesValues.Entry { entries[at] }
 
-    subscript(key: String) -> MessagesValue? {
+    subscript(key: MessagesKey) -> MessagesValue? {
         guard entry.kind == .object else { return nil }
-        var key = key
-        return key.withUTF8 { name -> MessagesValue? in
-            var child = at + 1
-            for _ in 0..<Int(entry.count) {
-                let member = entries[child]
-                if Int(member.keyCount) == name.count, Self.same(bytes + member.key, name) {
-                    return MessagesValue(entries: entries, bytes: bytes, at: child)
-                }
-                child += Int(member.size)
-            }
-            return nil
+        var child = at + 1
+        for _ in 0..<Int(entry.count) {
+            let member = entries[child]
+            if key.matches(bytes + member.key, count: member.tag.count) { return MessagesValue(entries: entries, bytes: bytes, at: child) }
+            child += Int(member.size)
         }
-    }
-
-    private static func same(_ start: UnsafePointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        for offset in 0..<name.count where start[offset] != name[offset] { return false }
-        return true
+        return nil
     }
 
     private var content: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes + entry.payload, count: Int(entry.count)) }
@@ -132,7 +155,7 @@ struct MessagesValue: JSONReading {
     }
 
     private var decoded: [UInt8] {
-        MessagesLine.decoded(
+        MessagesString.decoded(
             UnsafeBufferPointer(start: bytes, count: entry.payload + Int(entry.count)), entry.payload..<entry.payload + Int(entry.count))
     }
 

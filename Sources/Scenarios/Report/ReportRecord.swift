@@ -91,7 +91,7 @@ package enum ReportRecord {
             let duration = node["duration"]?.elements.map({ Array($0) }), duration.count == 2, let seconds = duration[0].int,
             let attoseconds = duration[1].int
         else { return nil }
-        let strings = { (key: String) in node[key]?.elements?.compactMap(\.string) ?? [] }
+        let strings = { (key: MessagesKey) in node[key]?.elements?.compactMap(\.string) ?? [] }
         let pickle = Pickle(
             uri: uri, featureName: node["feature"]?.string ?? "", ruleName: nil, name: node["name"]?.string ?? "", line: line,
             scenarioLine: line, tags: strings("tags"), steps: [])
@@ -112,7 +112,7 @@ package enum ReportRecord {
             attempt["earlierAttempts"] == nil ? Self.result(attempt)?.result : nil
         }
         if let reach = node["coverage"] {
-            let names = { (key: String) in reach[key]?.elements?.compactMap(\.string) ?? [] }
+            let names = { (key: MessagesKey) in reach[key]?.elements?.compactMap(\.string) ?? [] }
             result.coverage = ScenarioReach(files: names("files"), functions: names("functions"))
         }
         return (index, result)

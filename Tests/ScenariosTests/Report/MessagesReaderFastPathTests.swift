@@ -173,4 +173,74 @@ import Testing
         }
         #expect(fastReads >= written.count + 8)
     }
+
+    /// The word scan (``MessagesString``) on every path of the reader: each of ``MessagesStringTests/pieces`` after 0
+    /// to 8 bytes (every offset in a word) in the values read (names, a step's text, a message, an attachment's body),
+    /// in a step start (skipped), in a member name, in the file's last line with no line feed after it (its string in
+    /// the buffer's last word), and that file cut in its last 12 bytes: the fast path reads what a whole parse reads,
+    /// or refuses it with the same message.
+    @Test func aHostileStringAtEveryOffsetReadsAsAWholeParse() throws {
+        let file = Array(HTMLReportTests.retried(hostile: "HOSTILE").utf8)
+        let marker = Array("HOSTILE".utf8)
+        let finished = Array(#"{"testRunFinished":{"success":true,"timestamp":{"seconds":12,"nanos":0}}}"#.utf8)
+        var compared = 0
+        for piece in MessagesStringTests.pieces {
+            for before in 0...8 {
+                let content = Array(repeating: UInt8(ascii: "a"), count: before) + piece
+                let values = Self.replacing(marker, with: content, in: file)
+                let started = Array(#"{"testStepStarted":{"testCaseStartedId":"a0","x":""#.utf8) + content + Array(#""}}"#.utf8)
+                let named = Array(#"{"testStepStarted":{"testCaseStartedId":"a0",""#.utf8) + content + Array(#"":[]}}"#.utf8)
+                let skipped = Self.replacing(finished, with: started + [0x0A] + named + [0x0A] + finished, in: file)
+                let ending: [UInt8] = Array(finished.dropLast(2)) + Array(#","x":""#.utf8) + content + Array(#""}}"#.utf8)
+                let last: [UInt8] = Array(Self.replacing(finished, with: ending, in: file).dropLast())
+                for bytes in [values, skipped, last] + (1...12).map({ Array(last.dropLast($0)) }) {
+                    try Self.compareWithWholeParse(bytes)
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == MessagesStringTests.pieces.count * 9 * 15)
+    }
+
+    static func replacing(_ marker: [UInt8], with content: [UInt8], in bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        var at = 0
+        while at < bytes.count {
+            if bytes[at...].starts(with: marker) {
+                result += content
+                at += marker.count
+            } else {
+                result.append(bytes[at])
+                at += 1
+            }
+        }
+        return result
+    }
+
+    /// Reads `bytes` as they are and with every line behind a byte order mark (read by the whole parse only): the
+    /// same reports, or the same refusal (for a line that is not JSON, the whole parse's message for that line).
+    static func compareWithWholeParse(_ bytes: [UInt8]) throws {
+        let shown = String(decoding: bytes.suffix(60), as: UTF8.self).debugDescription
+        var slow: [UInt8] = []
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if !line.isEmpty { slow += [0xEF, 0xBB, 0xBF] }
+            slow += line + [0x0A]
+        }
+        if bytes.last != 0x0A { slow.removeLast() }
+        let fast: ReportRun
+        do { fast = try MessagesReader.read([("f.ndjson", bytes)]) } catch {
+            let lineNumber = try #require(Int(error.description.split(separator: ":")[1]))
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let place = MessagesReader.Place(file: "f.ndjson", line: lineNumber)
+            do {
+                _ = try MessagesReader.parse(lines[lineNumber - 1], at: place, last: lineNumber == lines.count)
+                #expect(throws: (any Error).self, "the whole parse read \(shown)") { try MessagesReader.read([("f.ndjson", slow)]) }
+            } catch let whole { #expect(error.description == whole.description, "\(shown)") }
+            return
+        }
+        let whole = try MessagesReader.read([("f.ndjson", slow)])
+        #expect(
+            [HTMLReport.render(fast), RunReports.junit(fast, strict: false), RunReports.json(fast)]
+                == [HTMLReport.render(whole), RunReports.junit(whole, strict: false), RunReports.json(whole)], "\(shown)")
+    }
 }

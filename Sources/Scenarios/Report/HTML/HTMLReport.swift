@@ -68,14 +68,16 @@ package enum HTMLReport {
         page.quoted(scenario.name)
         page.raw(",\"t\":")
         page.quoted(scenario.tags)
-        page.raw(",\"s\":\"" + (failsTheRun ? "failed" : statuses.last ?? "unknown") + "\"")
+        page.raw(",\"s\":\"")
+        page.raw(failsTheRun ? "failed" : statuses.last ?? "unknown")
+        page.raw("\"")
         if flaky { page.raw(",\"flaky\":true") }
         page.raw(",\"d\":")
         page.number(scenario.attempts.last.map(milliseconds) ?? 0)
         page.raw(",\"a\":[")
         for (offset, attempt) in scenario.attempts.enumerated() {
             if offset > 0 { page.raw(",") }
-            self.attempt(attempt, &page)
+            self.attempt(attempt, status: statuses[offset], &page)
         }
         page.raw("]}")
     }
@@ -93,17 +95,25 @@ package enum HTMLReport {
         return attempt.result.map { Int($0.result.duration.seconds * 1000) } ?? stepNanos / 1_000_000
     }
 
-    /// One attempt as JSON.
-    private static func attempt(_ attempt: ReportRun.Attempt, _ page: inout PageData) {
+    /// One attempt as JSON (`status`: ``status(_:)`` of it). Written piece by piece: an interpolated String per
+    /// attempt and step cost more than the bytes it held.
+    private static func attempt(_ attempt: ReportRun.Attempt, status: String, _ page: inout PageData) {
         let recorded = attempt.result?.result
-        page.raw("{\"n\":\(attempt.number),\"s\":\"\(status(attempt))\",\"d\":\(milliseconds(attempt))")
+        page.raw("{\"n\":")
+        page.number(attempt.number)
+        page.raw(",\"s\":\"")
+        page.raw(status)
+        page.raw("\",\"d\":")
+        page.number(milliseconds(attempt))
         if attempt.willBeRetried { page.raw(",\"retried\":true") }
         if !attempt.finished { page.raw(",\"unfinished\":true") }
         page.raw(",\"steps\":[")
         for (offset, step) in attempt.steps.enumerated() {
             page.raw(offset > 0 ? ",[" : "[")
             page.quoted(step.text)
-            page.raw(",\"" + step.status + "\",")
+            page.raw(",\"")
+            page.raw(step.status)
+            page.raw("\",")
             page.number(step.nanos / 1_000_000)
             if let message = step.message {
                 page.raw(",")
@@ -138,7 +148,9 @@ package enum HTMLReport {
 
     /// `,"name":"text"`.
     private static func member(_ name: String, _ text: String, _ page: inout PageData) {
-        page.raw(",\"" + name + "\":")
+        page.raw(",\"")
+        page.raw(name)
+        page.raw("\":")
         page.quoted(text)
     }
 }

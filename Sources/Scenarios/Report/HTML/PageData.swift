@@ -9,7 +9,23 @@ struct PageData {
     /// Text that needs no escaping: the page's markup, names of members, numbers.
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    mutating func number(_ value: Int) { raw(String(value)) }
+    /// `value` in decimal, its digits written in place (no String made).
+    mutating func number(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        var count = 1
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        rest = value.magnitude
+        for at in stride(from: start + count - 1, through: start, by: -1) {
+            bytes[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+    }
 
     /// `text` as a JSON string safe inside `<script>`; longer than `cap` bytes, cut (at a character) and said so.
     mutating func quoted(_ text: String, cap: Int = HTMLReport.textCap) {
@@ -19,6 +35,16 @@ struct PageData {
             var start = 0
             var index = 0
             while index < utf8.count {
+                // Eight bytes at a time up to the first that may need an escape.
+                if utf8.count - index >= 8 {
+                    let found = Self.mayNeedEscape(
+                        UInt64(littleEndian: UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)))
+                    if found == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += found.trailingZeroBitCount >> 3
+                }
                 let byte = utf8[index]
                 let escape: String
                 var length = 1
@@ -64,6 +90,23 @@ struct PageData {
             quoted(text)
         }
         bytes.append(UInt8(ascii: "]"))
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    /// The bytes of `word` (its first byte the lowest) that may need an escape: `"`, `\`, `<`, `>`, `&`, a control
+    /// byte, DEL, or a byte of 0x80 and above (U+0080–U+009F, U+2028 and U+2029 start with one). The high bit of the
+    /// first is set and no bit below it (as ``MessagesString/special(_:)``: each test is exact up to its first hit).
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> UInt64 {
+        let control = word &- ones &* 0x20
+        let quote = (word ^ ones &* 0x22) &- ones
+        let backslash = (word ^ ones &* 0x5C) &- ones
+        let less = (word ^ ones &* 0x3C) &- ones
+        let greater = (word ^ ones &* 0x3E) &- ones
+        let ampersand = (word ^ ones &* 0x26) &- ones
+        let delete = (word ^ ones &* 0x7F) &- ones
+        return ((control | quote | backslash | less | greater | ampersand | delete) & ~word | word) & (ones &* 0x80)
     }
 
     private static func unicode(_ value: UInt32) -> String {
