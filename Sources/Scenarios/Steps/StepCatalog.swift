@@ -182,7 +182,11 @@ package enum StepCatalog {
                 throw StepFailure("cannot press \(captures[0]): \(error) (did the program exit?)")
             }
         },
-        StepDefinition("I close the input", example: "When I close the input") { run, _, _ in
+        StepDefinition(closeInputSource, example: "When I close the input") { run, _, _ in
+            // Refused at load too: a terminal's input stays open while its screen is read (close would end nothing).
+            if run.terminal != nil {
+                throw StepFailure(terminalCloseInput(since: "Given the program runs in a terminal"), kind: .error)
+            }
             try run.requireProcess().closeStandardInput()
         },
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in
