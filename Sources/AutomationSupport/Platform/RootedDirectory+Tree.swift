@@ -122,6 +122,8 @@ extension RootedDirectory {
         var budget: Int?
         var entries = 0
         var skipped: [String] = []
+        /// The entry limit was reached with `skipOthers`: noted once, nothing more copied.
+        var stopped = false
     }
 
     private func copyLevel(from source: RootedDirectory, relative: String, depth: Int, rules: CopyRules, state: inout CopyState)
@@ -133,7 +135,14 @@ extension RootedDirectory {
             if let deadline = rules.deadline, ContinuousClock.now >= deadline {
                 throw Error("stopped at its deadline after \(state.entries - 1) entries")
             }
-            if state.entries > Self.entryLimit { throw Error("\(source.path): more than \(Self.entryLimit) entries; not copied") }
+            if state.entries > Self.entryLimit {
+                // A limit of the copy, not a write failure: noted as the size cap is when the caller leaves things out.
+                guard rules.skipOthers else { throw Error("\(source.path): more than \(Self.entryLimit) entries; not copied") }
+                state.skipped.append(
+                    "\(relative.isEmpty ? "." : relative): more than \(Self.entryLimit) entries in the copy; the rest not copied")
+                state.stopped = true
+                return
+            }
             let shown = relative.isEmpty ? entry.name : relative + "/" + entry.name
             func leaveOut(_ why: String) throws(Error) {
                 guard rules.skipOthers else { throw Error("\(source.path)/\(entry.name): \(why)") }
@@ -147,10 +156,15 @@ extension RootedDirectory {
             guard fstatat(source.descriptor, entry.bytes, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             switch Kind(info.st_mode) {
             case .directory:
+                if depth + 1 >= Self.depthLimit {
+                    try leaveOut("deeper than \(Self.depthLimit) directories, not copied")
+                    continue
+                }
                 if kind(ofEntry: entry.name) != .directory, kind(ofEntry: entry.name) != nil { remove(entry: entry.bytes) }
                 let from = try source.directory(entry.name, create: false)
                 let to = try directory(entry.name)
                 try to.copyLevel(from: from, relative: shown, depth: depth + 1, rules: rules, state: &state)
+                if state.stopped { return }
             case .file:
                 let size = Int(info.st_size)
                 if let budget = state.budget, size > budget {
