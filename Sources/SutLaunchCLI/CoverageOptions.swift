@@ -26,7 +26,8 @@ package struct CoverageOptions: Sendable {
         topic: "coverage")
 
     /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`): digits, then optionally `.` and digits;
-    /// `80%`, `-1`, `101`, `NaN`, `1e1`, `.5`, `5.`, empty are refused.
+    /// `80%`, `-1`, `101`, `NaN`, `1e1`, `.5`, `5.`, empty are refused, and digits a Double would round
+    /// (`80.000000000000000000001`).
     mutating func setThreshold(_ value: String, spelling: String, index: Int) throws(UsageError) {
         let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let plain = parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
@@ -34,6 +35,12 @@ package struct CoverageOptions: Sendable {
             throw UsageError(
                 .invalidNumber(
                     spelling, problem: "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80, not 80%)", index: index))
+        }
+        // Compared with the measured percentage as a Double: digits a Double would round are refused, never rounded
+        // (80.000000000000000000001 would read as 80 and pass a run at 80.0 %).
+        if let problem = BoundedNumber.roundingProblem(value, reads: number) {
+            throw UsageError(
+                .invalidNumber(spelling, problem: "'\(value.prefix(40))': \(problem); write at most 15 significant digits", index: index))
         }
         threshold = number
         spellings["threshold"] = spelling
