@@ -126,23 +126,28 @@ extension RootedDirectory {
         var stopped = false
     }
 
+    /// Counts one more entry; throws at the deadline, and at the entry limit unless the caller leaves things out
+    /// (then it is noted, as the size cap is: a limit of the copy, not a write failure) and the copy stops (true).
+    private static func stops(at source: RootedDirectory, _ relative: String, _ rules: CopyRules, _ state: inout CopyState) throws(Error)
+        -> Bool
+    {
+        state.entries += 1
+        if let deadline = rules.deadline, ContinuousClock.now >= deadline {
+            throw Error("stopped at its deadline after \(state.entries - 1) entries")
+        }
+        guard state.entries > entryLimit else { return false }
+        guard rules.skipOthers else { throw Error("\(source.path): more than \(entryLimit) entries; not copied") }
+        state.skipped.append("\(relative.isEmpty ? "." : relative): more than \(entryLimit) entries in the copy; the rest not copied")
+        state.stopped = true
+        return true
+    }
+
     private func copyLevel(from source: RootedDirectory, relative: String, depth: Int, rules: CopyRules, state: inout CopyState)
         throws(Error)
     {
         if depth >= Self.depthLimit { throw Error("\(source.path): deeper than \(Self.depthLimit) directories; not copied") }
         for entry in source.entries() {
-            state.entries += 1
-            if let deadline = rules.deadline, ContinuousClock.now >= deadline {
-                throw Error("stopped at its deadline after \(state.entries - 1) entries")
-            }
-            if state.entries > Self.entryLimit {
-                // A limit of the copy, not a write failure: noted as the size cap is when the caller leaves things out.
-                guard rules.skipOthers else { throw Error("\(source.path): more than \(Self.entryLimit) entries; not copied") }
-                state.skipped.append(
-                    "\(relative.isEmpty ? "." : relative): more than \(Self.entryLimit) entries in the copy; the rest not copied")
-                state.stopped = true
-                return
-            }
+            if try Self.stops(at: source, relative, rules, &state) { return }
             let shown = relative.isEmpty ? entry.name : relative + "/" + entry.name
             func leaveOut(_ why: String) throws(Error) {
                 guard rules.skipOthers else { throw Error("\(source.path)/\(entry.name): \(why)") }
