@@ -4,23 +4,9 @@
 /// empty error output) or fail on output it could not see: a load error naming both lines.
 extension ScenarioLint {
     static func terminalStderrProblems(_ pickles: [Pickle]) -> [String] {
-        var problems: [String] = []
-        var reported: Set<String> = []
-        for pickle in pickles {
-            var terminalLine: Int?
-            for step in pickle.steps {
-                guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
-                if definition.source.hasPrefix("the program runs in a terminal") {
-                    terminalLine = terminalLine ?? step.line
-                    continue
-                }
-                guard let terminalLine, StepCatalog.readsStderr(definition, captures),
-                    reported.insert("\(pickle.uri):\(step.line)").inserted
-                else { continue }
-                problems.append("\(pickle.uri):\(step.line): " + StepCatalog.terminalStderr(since: "line \(terminalLine)"))
-            }
+        afterTerminal(pickles) { definition, captures, terminalLine in
+            StepCatalog.readsStderr(definition, captures) ? StepCatalog.terminalStderr(since: "line \(terminalLine)") : nil
         }
-        return problems
     }
 }
 

@@ -4,20 +4,28 @@
 /// a load error naming both lines and that step.
 extension ScenarioLint {
     static func terminalInputProblems(_ pickles: [Pickle]) -> [String] {
+        afterTerminal(pickles) { definition, _, terminalLine in
+            definition.source == StepCatalog.closeInputSource ? StepCatalog.terminalCloseInput(since: "line \(terminalLine)") : nil
+        }
+    }
+
+    /// `file:line: problem`, once per line, for each step after `Given the program runs in a terminal` (at
+    /// `terminalLine`) that `problem` refuses.
+    static func afterTerminal(_ pickles: [Pickle], _ problem: (StepDefinition, [String], Int) -> String?) -> [String] {
         var problems: [String] = []
         var reported: Set<String> = []
         for pickle in pickles {
             var terminalLine: Int?
             for step in pickle.steps {
-                guard let (definition, _) = StepCatalog.find(step.text) else { continue }
+                guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
                 if definition.source.hasPrefix("the program runs in a terminal") {
                     terminalLine = terminalLine ?? step.line
                     continue
                 }
-                guard let terminalLine, definition.source == StepCatalog.closeInputSource,
+                guard let terminalLine, let refused = problem(definition, captures, terminalLine),
                     reported.insert("\(pickle.uri):\(step.line)").inserted
                 else { continue }
-                problems.append("\(pickle.uri):\(step.line): " + StepCatalog.terminalCloseInput(since: "line \(terminalLine)"))
+                problems.append("\(pickle.uri):\(step.line): " + refused)
             }
         }
         return problems
