@@ -102,6 +102,7 @@ import Testing
             Feature: names
               Scenario: \(nfd) fails
                 When I run "false"
+                Then the exit code is 0
               Scenario: other
                 When I run "true"
             """, "n.feature", in: directory)
@@ -124,7 +125,7 @@ import Testing
                   | 1 |
             """, "o.feature", in: directory)
         let unfilled = try CLI.run(["test", outline])
-        #expect(unfilled.status == 2, "\(unfilled.stdout)\(unfilled.stderr)")
+        #expect(unfilled.status == 3, "\(unfilled.stdout)\(unfilled.stderr)")
         #expect(unfilled.stderr.contains("names no column of the Examples"), "\(unfilled.stderr)")
         #expect(unfilled.stderr.contains("another Unicode normalization"), "\(unfilled.stderr)")
     }
