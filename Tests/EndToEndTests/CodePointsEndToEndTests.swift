@@ -51,14 +51,20 @@ import Testing
                       {"n": "\(nfc)"}
                       \"\"\"
                   Scenario: nfc route misses an nfd request
-                    Given the route "GET /p/\(nfc)" answers 200 with: matched
+                    Given the route "GET /p/\(nfc)" answers 200 with:
+                      \"\"\"
+                      matched
+                      \"\"\"
                     Given unexpected requests are allowed
                     When I run "curl -s -w ' %{http_code}' ${SUT_MOCK_SERVER_URL}/p/cafe%CC%81"
                     Then I see "404"
                     And the server received 0 requests to "GET /p/\(nfc)"
                     And the server received 1 request to "GET /p/\(nfd)"
                   Scenario: nfd route matches an nfd request
-                    Given the route "GET /p/\(nfd)" answers 200 with: matched
+                    Given the route "GET /p/\(nfd)" answers 200 with:
+                      \"\"\"
+                      matched
+                      \"\"\"
                     When I run "curl -s -w ' %{http_code}' ${SUT_MOCK_SERVER_URL}/p/cafe%CC%81"
                     Then I see "matched 200"
                     And the server received 1 request to "GET /p/\(nfd)"
