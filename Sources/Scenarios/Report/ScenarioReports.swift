@@ -206,7 +206,9 @@ package final class ScenarioReports: Sendable {
                 if let environment = state.github { GitHubOutput.report(all, environment: environment) } else { GitHubOutput.end() }
             }
             // Interrupted before any scenario started: the error says so (the HTML shows the run's error, not orphans).
-            let before = all.first.flatMap { $0.pickle.line == 0 && $0.pickle.featureName == "sut-launch" ? $0.message : nil }
+            let before = all.first.flatMap {
+                state.console != nil && $0.pickle.line == 0 && $0.pickle.featureName == "sut-launch" ? $0.message : nil
+            }
             return Self.render(
                 all, state: state, seconds: seconds, exitCode: exitCode, error: error ?? (results == nil ? before : nil) ?? interruption)
         }
