@@ -26,11 +26,18 @@ package struct CoverageOptions: Sendable {
         topic: "coverage")
 
     /// `--coverage-threshold`: a plain decimal from 0 to 100 (`80`, `72.5`) as every option's number is written
-    /// (``BoundedNumber/writtenDecimal(_:in:)``); `80%`, `-1`, `-0`, `080`, `101`, `NaN`, `1e1`, `.5`, `5.`, empty are refused.
+    /// (``BoundedNumber/writtenDecimal(_:in:)``); `80%`, `-1`, `-0`, `080`, `101`, `NaN`, `1e1`, `.5`, `5.`, empty are
+    /// refused, and digits a Double would round (`80.000000000000000000001`).
     mutating func setThreshold(_ value: String, spelling: String, index: Int) throws(UsageError) {
         guard let number = BoundedNumber.writtenDecimal(value, in: 0...100) else {
             let problem = "'\(value.prefix(40))' is not a percentage from 0 to 100 (write 80 or 72.5: no sign, no leading zero, no %)"
             throw UsageError(.invalidNumber(spelling, problem: problem, index: index))
+        }
+        // Compared with the measured percentage as a Double: digits a Double would round are refused, never rounded
+        // (80.000000000000000000001 would read as 80 and pass a run at 80.0 %).
+        if let problem = BoundedNumber.roundingProblem(value, reads: number) {
+            throw UsageError(
+                .invalidNumber(spelling, problem: "'\(value.prefix(40))': \(problem); write at most 15 significant digits", index: index))
         }
         threshold = number
         spellings["threshold"] = spelling

@@ -122,6 +122,24 @@ extension RootedDirectory {
         var budget: Int?
         var entries = 0
         var skipped: [String] = []
+        /// The entry limit was reached with `skipOthers`: noted once, nothing more copied.
+        var stopped = false
+    }
+
+    /// Counts one more entry; throws at the deadline, and at the entry limit unless the caller leaves things out
+    /// (then it is noted, as the size cap is: a limit of the copy, not a write failure) and the copy stops (true).
+    private static func stops(at source: RootedDirectory, _ relative: String, _ rules: CopyRules, _ state: inout CopyState) throws(Error)
+        -> Bool
+    {
+        state.entries += 1
+        if let deadline = rules.deadline, ContinuousClock.now >= deadline {
+            throw Error("stopped at its deadline after \(state.entries - 1) entries")
+        }
+        guard state.entries > entryLimit else { return false }
+        guard rules.skipOthers else { throw Error("\(source.path): more than \(entryLimit) entries; not copied") }
+        state.skipped.append("\(relative.isEmpty ? "." : relative): more than \(entryLimit) entries in the copy; the rest not copied")
+        state.stopped = true
+        return true
     }
 
     private func copyLevel(from source: RootedDirectory, relative: String, depth: Int, rules: CopyRules, state: inout CopyState)
@@ -129,11 +147,7 @@ extension RootedDirectory {
     {
         if depth >= Self.depthLimit { throw Error("\(source.path): deeper than \(Self.depthLimit) directories; not copied") }
         for entry in source.entries() {
-            state.entries += 1
-            if let deadline = rules.deadline, ContinuousClock.now >= deadline {
-                throw Error("stopped at its deadline after \(state.entries - 1) entries")
-            }
-            if state.entries > Self.entryLimit { throw Error("\(source.path): more than \(Self.entryLimit) entries; not copied") }
+            if try Self.stops(at: source, relative, rules, &state) { return }
             let shown = relative.isEmpty ? entry.name : relative + "/" + entry.name
             func leaveOut(_ why: String) throws(Error) {
                 guard rules.skipOthers else { throw Error("\(source.path)/\(entry.name): \(why)") }
@@ -147,10 +161,15 @@ extension RootedDirectory {
             guard fstatat(source.descriptor, entry.bytes, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             switch Kind(info.st_mode) {
             case .directory:
+                if depth + 1 >= Self.depthLimit {
+                    try leaveOut("deeper than \(Self.depthLimit) directories, not copied")
+                    continue
+                }
                 if kind(ofEntry: entry.name) != .directory, kind(ofEntry: entry.name) != nil { remove(entry: entry.bytes) }
                 let from = try source.directory(entry.name, create: false)
                 let to = try directory(entry.name)
                 try to.copyLevel(from: from, relative: shown, depth: depth + 1, rules: rules, state: &state)
+                if state.stopped { return }
             case .file:
                 let size = Int(info.st_size)
                 if let budget = state.budget, size > budget {

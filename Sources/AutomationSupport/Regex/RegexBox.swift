@@ -19,13 +19,29 @@ package final class RegexBox: Sendable {
     /// When the whole text matches, the range of each capturing group in it (nil for a group that took no part),
     /// chosen as Java's and Swift's engines choose (leftmost-first: greedy rounds and first alternatives win).
     package func groups(whole text: String) -> [Range<String.Index>?]? {
-        let scalars = text.unicodeScalars
-        let array = Array(scalars)
-        let answer = regex.groups(in: array, whole: true)
-        guard case .matched(let ranges) = answer else {
-            _ = decide(answer == .noMatch ? false : nil, text)
+        switch groups(whole: text, budget: 100_000_000) {
+        case .matched(let ranges): return ranges
+        case .noMatch: return nil
+        case .gaveUp:
+            _ = decide(nil, text)
             return nil
         }
+    }
+
+    /// What ``groups(whole:budget:)`` found.
+    package enum Groups {
+        case matched([Range<String.Index>?])
+        case noMatch
+        /// `budget` units of work (a unit per capture slot carried a scalar further) were spent before an answer.
+        case gaveUp
+    }
+
+    /// ``groups(whole:)`` with the caller's work budget, saying when it was spent rather than warning.
+    package func groups(whole text: String, budget: Int) -> Groups {
+        let scalars = text.unicodeScalars
+        let array = Array(scalars)
+        let answer = regex.groups(in: array, whole: true, budget: budget)
+        guard case .matched(let ranges) = answer else { return answer == .noMatch ? .noMatch : .gaveUp }
         // Offsets grow left to right: walk the scalars once, not once per group.
         var offsets = Set<Int>()
         for range in ranges.compactMap({ $0 }) {
@@ -40,11 +56,13 @@ package final class RegexBox: Sendable {
             if offset < array.count { index = scalars.index(after: index) }
             if indices.count == offsets.count { break }
         }
-        return ranges.map { range in
-            guard let range, let low = indices[range.lowerBound], let high = indices[range.upperBound] else { return nil }
-            return low..<high
-        }
+        return .matched(
+            ranges.map { range in
+                guard let range, let low = indices[range.lowerBound], let high = indices[range.upperBound] else { return nil }
+                return low..<high
+            })
     }
+
     /// Whole-string match, as Java's `matches()` (WireMock's semantics).
     package func matchesWhole(_ text: String) -> Bool { decide(regex.matches(text, whole: true), text) }
     /// True only when the engine answered that the whole text does not match (WireMock's `doesNotMatch`). A match

@@ -77,7 +77,8 @@ struct Router: Sendable {
             result += decoded.filter { !seen.contains($0) }
         }
         for pattern in index.patterns
-        where (pattern.includesQuery ? input.request.originTarget : input.request.path).hasPrefix(pattern.prefix) {
+        // Bytes, not Characters: `hasPrefix` compares canonically and "/cafe" is no prefix of "/cafe\u{301}x" there.
+        where (pattern.includesQuery ? input.request.originTarget : input.request.path).utf8.starts(with: pattern.prefix.utf8) {
             result.append(pattern.index)
         }
         result += index.anyURL

@@ -69,9 +69,9 @@ extension Stub {
                 guard index < input.segments.count else { return nil }
                 // Native routes hold decoded literals and compare the request's decoded segments.
                 if wireMockRequest == nil && input.isEncoded {
-                    guard input.decodedSegments[index] == text else { return nil }
+                    guard input.decodedSegments[index].sameScalars(text) else { return nil }
                 } else {
-                    guard input.segments[index] == text else { return nil }
+                    guard input.segments[index].sameScalars(text) else { return nil }
                 }
             case .parameter(let name):
                 guard index < input.segments.count, !input.segments[index].isEmpty else { return nil }
@@ -91,7 +91,7 @@ extension Stub {
 
     func urlMatches(_ input: MatchInput, budget: inout Int) -> Bool {
         switch url {
-        case .exactURL(let expected): return input.request.originTarget == expected
+        case .exactURL(let expected): return input.request.originTarget.sameScalars(expected)
         case .template: return pathParameterValues(input) != nil
         case .pattern(let regex, _, let includesQuery):
             return regex.matchesWhole(includesQuery ? input.request.originTarget : input.request.path, budget: &budget) == true

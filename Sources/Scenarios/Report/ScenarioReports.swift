@@ -206,7 +206,12 @@ package final class ScenarioReports: Sendable {
                 }
                 if let environment = state.github { GitHubOutput.report(all, environment: environment) } else { GitHubOutput.end() }
             }
-            return Self.render(all, state: state, seconds: seconds, exitCode: exitCode, error: error ?? interruption)
+            // Interrupted before any scenario started: the error says so (the HTML shows the run's error, not orphans).
+            let before = all.first.flatMap {
+                state.console != nil && $0.pickle.line == 0 && $0.pickle.featureName == "sut-launch" ? $0.message : nil
+            }
+            return Self.render(
+                all, state: state, seconds: seconds, exitCode: exitCode, error: error ?? (results == nil ? before : nil) ?? interruption)
         }
     }
 
@@ -228,13 +233,28 @@ package final class ScenarioReports: Sendable {
             return [result]
         }
         let finished = Dictionary(state.finished.map { ($0.pickle, $0) }, uniquingKeysWith: { first, _ in first })
-        return state.selected.map { pickle in
-            if let result = finished[pickle] { return result }
-            if let progress = state.running[pickle] { return progress.interruptedResult(interruption) }
-            var result = ScenarioResult.notRun(pickle)
-            result.message = "not run: \(interruption)"
-            return result
-        }
+        // Before any scenario started (the BeforeAll hooks running): one error entry saying so, as a load gets, or the
+        // JUnit would hold only skipped tests (green with skips) for a run that exited 143 having tested nothing.
+        let before = state.finished.isEmpty && state.running.isEmpty ? [Self.interruptedBeforeScenarios(state, interruption)] : []
+        return before
+            + state.selected.map { pickle in
+                if let result = finished[pickle] { return result }
+                if let progress = state.running[pickle] { return progress.interruptedResult(interruption) }
+                var result = ScenarioResult.notRun(pickle)
+                result.message = "not run: \(interruption)"
+                return result
+            }
+    }
+
+    /// The error entry of a run interrupted before its first scenario started, naming the BeforeAll hooks.
+    private static func interruptedBeforeScenarios(_ state: State, _ interruption: String) -> ScenarioResult {
+        let hooks = state.hooks.filter { $0.kind == .beforeAll }.map(\.source)
+        let phase = hooks.isEmpty ? "" : ", while the BeforeAll hooks ran (\(hooks.prefix(5).joined(separator: ", ")))"
+        var result = ScenarioResult.loadError(
+            ["\(interruption) before any scenario started\(phase): no scenario ran"],
+            name: hooks.isEmpty ? "start the run" : "BeforeAll hooks")
+        result.failedStep = hooks.first ?? ""
+        return result
     }
 
     /// Writes each report asked for; returns `exitCode`, or 74 when one could not be written. Every report is

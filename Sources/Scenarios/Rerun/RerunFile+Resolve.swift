@@ -8,14 +8,16 @@ extension RerunFile {
     package static func resolve(
         _ entries: [Entry], in pickles: [Pickle], file: String, uniqueNames: Bool = false
     ) throws(Problem) -> Set<String> {
-        var byFile: [String: [Pickle]] = [:]
-        for pickle in pickles { byFile[FileSystem.realPath(pickle.uri) ?? pickle.uri, default: []].append(pickle) }
+        // Paths and names by code points: a file name in NFD is another file than its NFC spelling, and a quarantine
+        // entry names "the scenario's exact name" (Swift's == would take a canonically equivalent one).
+        var byFile: [ScalarKey: [Pickle]] = [:]
+        for pickle in pickles { byFile[ScalarKey(FileSystem.realPath(pickle.uri) ?? pickle.uri), default: []].append(pickle) }
         var locations: Set<String> = []
         for entry in entries {
             switch entry {
             case .location(let path, let line, let at):
                 let shown = path.prefix(200).escapingControlCharacters()
-                guard let candidates = byFile[FileSystem.realPath(path) ?? path] else {
+                guard let candidates = byFile[ScalarKey(FileSystem.realPath(path) ?? path)] else {
                     throw Problem(file, at, "\(shown) is not one of the feature files of this run; name its directory or file")
                 }
                 let matched = candidates.filter { $0.line == line || $0.scenarioLine == line }
@@ -24,13 +26,14 @@ extension RerunFile {
                 }
                 for pickle in matched { locations.insert(pickle.location) }
             case .name(let feature, let scenario, let at):
-                let matched = pickles.filter { $0.name == scenario && (feature.isEmpty || $0.featureName == feature) }
+                let matched = pickles.filter { $0.name.sameScalars(scenario) && (feature.isEmpty || $0.featureName.sameScalars(feature)) }
                 guard !matched.isEmpty else {
                     guard !feature.isEmpty else {
                         throw Problem(
                             file, at,
-                            "no scenario of this run is named \"\(scenario.prefix(120).escapingControlCharacters())\"; write a scenario's exact "
-                                + "name or FILE.feature:LINE")
+                            "no scenario of this run is named \"\(scenario.prefix(120).escapingControlCharacters())\""
+                                + "\(scenario.normalizationNote(among: pickles.lazy.map(\.name))); write a scenario's exact name or FILE.feature:LINE"
+                        )
                     }
                     throw Problem(
                         file, at,

@@ -33,19 +33,20 @@ enum OutlineLint {
         var reported: Set<String> = []
         for examples in scenario.examples where examples.table != nil {
             rows += examples.rows.count
-            let header = Set(examples.header)
+            let header = Set(examples.header.map(ScalarKey.init)) // code points, as OutlineTemplate fills them
             warnings += twiceNamedColumns(examples, file: file)
-            var used: Set<String> = []
+            var used: Set<ScalarKey> = []
             func scan(_ text: String, line: Int, strict: Bool) {
                 for name in placeholders(text) {
-                    if header.contains(name) {
-                        used.insert(name)
+                    if header.contains(ScalarKey(name)) {
+                        used.insert(ScalarKey(name))
                         continue
                     }
                     guard reported.insert("\(line) \(name)").inserted else { continue }
                     let message =
                         "\(file):\(line): <\(name.prefix(60).escapingControlCharacters())> names no column of the Examples at line "
-                        + "\(examples.line) (\(examples.header.map { String($0.prefix(30)) }.joined(separator: ", "))); "
+                        + "\(examples.line) (\(examples.header.map { String($0.prefix(30)) }.joined(separator: ", ")))"
+                        + "\(name.normalizationNote(among: examples.header)); "
                         + (strict
                             ? "it would stay as written (as in Cucumber); fix the name, or put text meant with its brackets in a column's value"
                             : "it stays as written (as in Cucumber)")
@@ -54,7 +55,9 @@ enum OutlineLint {
             }
             scan(scenario.name, line: scenario.line, strict: false)
             // A value may hold a later column's placeholder (Cucumber fills column after column): that column is used.
-            for row in examples.rows { for cell in row.cells { used.formUnion(placeholders(cell).filter(header.contains)) } }
+            for row in examples.rows {
+                for cell in row.cells { used.formUnion(placeholders(cell).map(ScalarKey.init).filter(header.contains)) }
+            }
             for step in scenario.steps {
                 scan(step.text, line: step.line, strict: true)
                 if let table = step.dataTable {
@@ -68,7 +71,7 @@ enum OutlineLint {
                     if let mediaType = docString.mediaType { scan(mediaType, line: docString.line, strict: false) }
                 }
             }
-            let unused = examples.header.filter { !used.contains($0) && !$0.isEmpty }
+            let unused = examples.header.filter { !used.contains(ScalarKey($0)) && !$0.isEmpty }
             if !unused.isEmpty {
                 warnings.append(
                     "\(file):\(examples.table?.line ?? examples.line): column\(unused.count == 1 ? "" : "s") "
@@ -91,10 +94,10 @@ enum OutlineLint {
 
     /// A column named twice: the first fills its `<name>`, the second's values are never used (as in Cucumber).
     private static func twiceNamedColumns(_ examples: GherkinDocument.Examples, file: String) -> [String] {
-        var seen: Set<String> = []
-        var reported: Set<String> = []
+        var seen: Set<ScalarKey> = []
+        var reported: Set<ScalarKey> = []
         return examples.header.compactMap { name in
-            guard !seen.insert(name).inserted, reported.insert(name).inserted else { return nil }
+            guard !seen.insert(ScalarKey(name)).inserted, reported.insert(ScalarKey(name)).inserted else { return nil }
             return "\(file):\(examples.table?.line ?? examples.line): column \"\(name.prefix(30).escapingControlCharacters())\" of "
                 + "\(examples.keyword) \"\(examples.name.prefix(40).escapingControlCharacters())\" is named twice: the first fills "
                 + "<\(name.prefix(30).escapingControlCharacters())>, the second's values are never used (as in Cucumber); rename or remove it"

@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// A Scenario Outline cut into literals and `<placeholder>`s once, for its Examples' header; each row fills it in
 /// one pass. A placeholder named twice in the header takes the first column's value, as in Cucumber. A placeholder
 /// is `<`, a name without `<` or `>`, then `>`.
@@ -9,7 +11,8 @@
 struct OutlineTemplate {
     let name: Text
     let header: [String]
-    let columns: [Substring: Int]
+    /// Keyed by code points: a header `<café>` in NFC fills no `<café>` written in NFD (Cucumber's compiler neither).
+    let columns: [ScalarKey: Int]
     /// A header name with `<` or `>`: only column-by-column filling finds its placeholders.
     let oddHeader: Bool
     /// The most bytes a text may reach when values fill placeholders of other values.
@@ -17,8 +20,8 @@ struct OutlineTemplate {
     let steps: [(step: GherkinDocument.Step, text: Text, mediaType: Text?, content: Text?, table: [[Text]]?)]
 
     init(_ scenario: GherkinDocument.Scenario, header: [String]) {
-        var columns: [Substring: Int] = [:]
-        for (index, name) in header.enumerated() where columns[Substring(name)] == nil { columns[Substring(name)] = index }
+        var columns: [ScalarKey: Int] = [:]
+        for (index, name) in header.enumerated() where columns[ScalarKey(name)] == nil { columns[ScalarKey(name)] = index }
         self.header = header
         self.columns = columns
         oddHeader = header.contains { $0.contains("<") || $0.contains(">") }
@@ -56,13 +59,13 @@ struct OutlineTemplate {
             let placeholder = "<" + column + ">"
             let value = index < values.count ? values[index] : ""
             // Sized before it is built: one column may multiply the text by its value's length.
-            let count = filled.ranges(of: placeholder).count
+            let count = filled.scalarOffsets(of: placeholder).count
             guard count > 0 else { continue }
             if filled.utf8.count + count * (value.utf8.count - placeholder.utf8.count) > Self.growthLimit {
                 tooLarge = true
                 return String(decoding: filled.utf8.prefix(64), as: UTF8.self)
             }
-            filled = filled.replacing(placeholder, with: value)
+            filled = filled.replacingScalars(of: placeholder, with: value)
         }
         return filled
     }
@@ -71,7 +74,7 @@ struct OutlineTemplate {
     private func holdsPlaceholder(_ text: String) -> Bool {
         var found = false
         OutlinePlaceholders.scan(text) { _, name in
-            found = columns[name] != nil
+            found = columns[ScalarKey(String(name))] != nil
             return !found
         }
         return found
@@ -88,12 +91,12 @@ struct OutlineTemplate {
         /// The text as written.
         let source: String
 
-        init(_ text: String, _ columns: [Substring: Int]) {
+        init(_ text: String, _ columns: [ScalarKey: Int]) {
             source = text
             var pieces: [Piece] = []
             var literalStart = text.startIndex
             OutlinePlaceholders.scan(text) { span, name in
-                if let column = columns[name] {
+                if let column = columns[ScalarKey(String(name))] {
                     if literalStart < span.lowerBound { pieces.append(.literal(text[literalStart..<span.lowerBound])) }
                     pieces.append(.column(column))
                     literalStart = span.upperBound

@@ -76,7 +76,7 @@ public struct Pickle: Sendable, Hashable {
     }
 
     private static func unique(_ tags: [String]) -> [String] {
-        var seen: Set<String> = []
-        return tags.filter { seen.insert($0).inserted }
+        var seen: Set<ScalarKey> = [] // code points: `@café` in NFC and in NFD are two tags, as in Cucumber
+        return tags.filter { seen.insert(ScalarKey($0)).inserted }
     }
 }

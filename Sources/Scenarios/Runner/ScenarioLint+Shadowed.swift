@@ -11,7 +11,22 @@ extension ScenarioLint {
         var reported: Set<String> = []
         for pickle in pickles {
             for step in pickle.steps where step.text.utf8.count <= StepCatalog.maxStepBytes {
-                let matching = userSteps.filter { $0.match(step.text) != nil }
+                // Each match has a work budget (many `{}` against a long step): one spent is a load error naming it.
+                var matching: [UserStep] = []
+                var spent: UserStep?
+                for userStep in userSteps {
+                    switch userStep.regex.groups(whole: step.text, budget: UserStep.matchBudget) {
+                    case .matched: matching.append(userStep)
+                    case .gaveUp: spent = spent ?? userStep
+                    case .noMatch: break
+                    }
+                }
+                if let spent {
+                    if reported.insert("\(pickle.uri):\(step.line)").inserted {
+                        problems.append("\(pickle.uri):\(step.line): " + spent.budgetProblem(step.text))
+                    }
+                    continue
+                }
                 guard let first = matching.first else { continue }
                 let other: String
                 if let (builtIn, _) = StepCatalog.find(step.text) {

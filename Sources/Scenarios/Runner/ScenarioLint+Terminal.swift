@@ -6,26 +6,22 @@ import AutomationSupport
 /// empty error output) or fail on output it could not see: a load error naming both lines.
 extension ScenarioLint {
     static func terminalStderrProblems(_ pickles: [Pickle]) -> [String] {
+        afterTerminal(pickles) { definition, captures, terminalLine in
+            StepCatalog.readsStderr(definition, captures) ? StepCatalog.terminalStderr(since: "line \(terminalLine)") : nil
+        }
+    }
+
+    /// `When I press KEY` before `Given the program runs in a terminal`: a key pressed on a pipe is a byte written,
+    /// not what a terminal does with it (Ctrl-C signals the group only on a terminal), so the step would pass having
+    /// sent nothing the program sees as a key.
+    static func pressWithoutTerminalProblems(_ pickles: [Pickle]) -> [String] {
         var problems: [String] = []
-        var reported: Set<String> = []
         for pickle in pickles {
-            var terminalLine: Int?
             for step in pickle.steps {
                 guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
-                if definition.source.hasPrefix("the program runs in a terminal") {
-                    terminalLine = terminalLine ?? step.line
-                    continue
-                }
-                // A key pressed on a pipe is a byte written, not what a terminal does with it (Ctrl-C signals the
-                // group only on a terminal): the step would pass having sent nothing the program sees as a key.
-                if terminalLine == nil, definition.source.hasPrefix("I press "), reported.insert("\(pickle.uri):\(step.line)").inserted {
-                    problems.append("\(pickle.uri):\(step.line): " + StepCatalog.pressNeedsTerminal(captures.first ?? ""))
-                    continue
-                }
-                guard let terminalLine, StepCatalog.readsStderr(definition, captures),
-                    reported.insert("\(pickle.uri):\(step.line)").inserted
-                else { continue }
-                problems.append("\(pickle.uri):\(step.line): " + StepCatalog.terminalStderr(since: "line \(terminalLine)"))
+                if definition.source.hasPrefix("the program runs in a terminal") { break }
+                guard definition.source.hasPrefix("I press ") else { continue }
+                problems.append("\(pickle.uri):\(step.line): " + StepCatalog.pressNeedsTerminal(captures.first ?? ""))
             }
         }
         return problems

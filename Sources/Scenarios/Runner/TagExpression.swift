@@ -1,3 +1,4 @@
+import AutomationSupport
 package import ProcessEngine
 
 /// A boolean tag filter: `@smoke and not (@slow or @flaky)`. Precedence: not > and > or.
@@ -10,7 +11,7 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
     /// Whether a scenario with these tags is selected.
     package func matches(_ tags: [String]) -> Bool {
         switch self {
-        case .tag(let name): tags.contains(name)
+        case .tag(let name): tags.containsScalars(name) // code points, as Cucumber's library: NFC @café is not NFD
         case .not(let inner): !inner.matches(tags)
         case .and(let left, let right): left.matches(tags) && right.matches(tags)
         case .or(let left, let right): left.matches(tags) || right.matches(tags)

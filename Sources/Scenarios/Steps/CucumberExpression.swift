@@ -17,11 +17,14 @@ package struct CucumberExpression: Sendable {
     package enum Parameter: String, Sendable {
         case int, float, word, string, anonymous
 
+        /// The reference's regular expressions, with its Python classes: `\d` any Unicode digit, `\s` any Unicode
+        /// space (``ReferenceClasses``).
         var pattern: String {
-            switch self {
-            case .int: #"(?:-?\d+)|(?:\d+)"#
-            case .float: #"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[E][+-]?\d+)?"#
-            case .word: #"[^\s]+"#
+            let digit = ReferenceClasses.digitClass
+            return switch self {
+            case .int: "(?:-?\(digit)+)|(?:\(digit)+)"
+            case .float: "[-+]?(?:\(digit)+(?:\\.\(digit)+)?|\\.\(digit)+)(?:[E][+-]?\(digit)+)?"
+            case .word: ReferenceClasses.notSpaceClass + "+"
             case .string: #""(?:[^"\\]*(?:\\.[^"\\]*)*)"|'(?:[^'\\]*(?:\\.[^'\\]*)*)'"#
             case .anonymous: ".*"
             }
@@ -141,6 +144,8 @@ package struct CucumberExpression: Sendable {
     /// backslashes before quotes inside it, as in Cucumber.
     package func values(_ captured: [Substring]) -> [String] {
         zip(parameters, captured).map { parameter, text in
+            // A number in other digits (`٣`, `５`) arrives as the reference's int()/float() reads it: 3, 5.
+            if parameter == .int || parameter == .float { return ReferenceClasses.asciiDigits(text) }
             guard parameter == .string, text.count >= 2 else { return String(text) }
             return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(
                 of: "\\'", with: "'")

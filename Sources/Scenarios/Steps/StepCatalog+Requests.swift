@@ -39,7 +39,7 @@ extension StepCatalog {
             check: { RouteTarget.problem($0[1]) }
         ) { run, captures, _ in
             try awaitRequest(run, captures[0], captures[1], "had header \(captures[2]): \(captures[3])") {
-                $0.headers.values(captures[2]).contains(captures[3])
+                $0.headers.values(captures[2]).containsScalars(captures[3]) // code points: NFD is not NFC
             }
         },
         StepDefinition(
@@ -49,7 +49,7 @@ extension StepCatalog {
             check: { RouteTarget.problem($0[1]) }
         ) { run, captures, _ in
             try awaitRequest(run, captures[0], captures[1], "had query \(captures[2])=\(captures[3])") {
-                $0.queryValues(captures[2]).contains(captures[3])
+                $0.queryItems.contains { $0.name.sameScalars(captures[2]) && $0.value.sameScalars(captures[3]) }
             }
         },
         StepDefinition(

@@ -18,7 +18,7 @@ package enum StepCatalog {
         // Suites repeat their step texts, and loading asks of each step several times (lint, snapshots, undefined
         // steps): each text is matched once. Remembered up to 64 MiB of text, so an outline of 100,000 rows (each its
         // own text) is matched once per row, not three times past a count limit.
-        if let known = found.withLock({ $0.texts[text] }) { return known.map { (all[$0.index], $0.captures) } }
+        if let known = found.withLock({ $0.texts[ScalarKey(text)] }) { return known.map { (all[$0.index], $0.captures) } }
         var result: (index: Int, captures: [String])?
         for (index, definition) in all.enumerated() {
             if let captures = definition.match(text) {
@@ -30,11 +30,13 @@ package enum StepCatalog {
             let cost = text.utf8.count + 64
             guard memo.bytes + cost <= 64 << 20 else { return }
             memo.bytes += cost
-            memo.texts[text] = .some(result)
+            memo.texts[ScalarKey(text)] = .some(result)
         }
         return result.map { (all[$0.index], $0.captures) }
     }
-    private static let found = Locked<(texts: [String: (index: Int, captures: [String])?], bytes: Int)>(([:], 0))
+    /// Keyed by code points: two step texts that differ only in Unicode normalization are two steps (a String key
+    /// handed one the other's captures, so an NFD expectation checked the NFC value of an earlier scenario).
+    private static let found = Locked<(texts: [ScalarKey: (index: Int, captures: [String])?], bytes: Int)>(([:], 0))
 
     /// The catalog entries closest to an undefined step's text (quoted values do not count).
     static func closest(to text: String, count: Int = 3) -> [String] {
@@ -183,7 +185,11 @@ package enum StepCatalog {
                 throw StepFailure("cannot press \(captures[0]): \(error) (did the program exit?)")
             }
         },
-        StepDefinition("I close the input", example: "When I close the input") { run, _, _ in
+        StepDefinition(closeInputSource, example: "When I close the input") { run, _, _ in
+            // Refused at load too: a terminal's input stays open while its screen is read (close would end nothing).
+            if run.terminal != nil {
+                throw StepFailure(terminalCloseInput(since: "Given the program runs in a terminal"), kind: .error)
+            }
             try run.requireProcess().closeStandardInput()
         },
         StepDefinition("I send the control message \(quoted)", example: "When I send the control message \"refresh\"") { run, captures, _ in

@@ -26,10 +26,30 @@ package struct UserStep: @unchecked Sendable {
     /// The step file's directory: a relative `run[0]` with a `/` is found from there.
     let directory: String
 
-    /// The captured values when `text` is this step.
+    /// The captured values when `text` is this step (nil as well when the match spent ``matchBudget``: the load
+    /// refuses such a step by name through ``budgetProblem(_:)``, so a run never gets there).
     package func match(_ text: String) -> [String]? {
-        guard let groups = regex.groups(whole: text) else { return nil }
+        guard case .matched(let groups) = regex.groups(whole: text, budget: Self.matchBudget) else { return nil }
         return expression.values(groups.map { $0.map { Substring(text.unicodeScalars[$0]) } ?? "" })
+    }
+
+    /// Whether `text` matches, or could not be told within ``matchBudget`` (not "undefined": the budget is the problem).
+    package func mayMatch(_ text: String) -> Bool {
+        if case .noMatch = regex.groups(whole: text, budget: Self.matchBudget) { return false }
+        return true
+    }
+
+    /// The most work one step text may cost against one pattern: a unit per capture slot carried one scalar further
+    /// (HOSTILE class 6, "many `{}`": a 16 KB step against `{} {} … zz` with 40 `{}` took 12 s, and a step line may be
+    /// 1 MiB). Ordinary steps spend thousands; 8 million is about a second of a slow machine's time.
+    package static let matchBudget = 8_000_000
+
+    /// Why matching `text` against this step could not be decided within ``matchBudget`` (said at load by
+    /// ``ScenarioLint/ambiguousSteps(_:userSteps:)``, which tries every step against every pattern).
+    package func budgetProblem(_ text: String) -> String {
+        return "matching this \(text.utf8.count)-byte step against step \"\(CucumberExpression.abbreviated(pattern))\" (\(source)) "
+            + "takes more than the work budget of one step match (\(Self.matchBudget) units; \(expression.parameters.count) "
+            + "parameters, each tried at every position); shorten the step, or give the pattern fewer {} and more literal words"
     }
 
     /// Compiles `pattern`; the problem, when it is not a Cucumber Expression, names the column.

@@ -56,6 +56,22 @@ import Testing
             ["expression": "a {string} b", "texts": [#"a "x \" y" b"#, "a 'it''s' b", "a \"\" b", "a 'x' b"]],
             ["expression": "a {float}", "texts": ["a .5", "a 1e5", "a 1E5", "a -1.5", "a +1", "a 1.", "a 1.50"]],
             ["expression": "a {int}", "texts": ["a +3", "a -0", "a 007", "a 1.0"]],
+            // Unicode text (attack r6b finding 12): Python's \d is any decimal digit, its \s any Unicode space.
+            [
+                "expression": "the count is {int}",
+                "texts": [
+                    "the count is \u{663}", "the count is \u{FF15}", "the count is -\u{663}\u{664}", "the count is \u{1D7D8}",
+                    "the count is \u{B2}", "the count is \u{2167}",
+                ],
+            ],
+            ["expression": "a {float}", "texts": ["a \u{663}.\u{665}", "a \u{FF15}E\u{FF12}", "a \u{966}"]],
+            [
+                "expression": "the word is {word}",
+                "texts": [
+                    "the word is a\u{A0}b", "the word is a\u{2003}b", "the word is a\u{1C}b", "the word is a\u{85}b",
+                    "the word is caf\u{E9}", "the word is a\u{200B}b", "the word is a\u{3000}b",
+                ],
+            ],
         ]
         for _ in 0..<400 {
             let expression = (0..<Int.random(in: 1...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()

@@ -43,7 +43,7 @@ enum HTMLPage {
 enum HTMLStyle {
     static let css = """
         :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#fff;--panel:#f6f8fa;--passed:#1a7f37;--failed:#cf222e;--error:#9a3412;
-        --undefined:#8250df;--notRun:#59636e;--unknown:#59636e;--flaky:#9a6700}
+        --undefined:#8250df;--notRun:#59636e;--unknown:#59636e;--flaky:#9a6700;--quarantined:#9a6700}
         *{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
         header,nav,main,#more{margin:0 auto;max-width:1200px;padding:8px 16px}h1{font-size:20px;margin:8px 0}
         #facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 8px}#facts dt{color:var(--muted)}#facts dd{margin:0;word-break:break-all}
@@ -59,7 +59,7 @@ enum HTMLStyle {
         .s-failed{border-left-color:var(--failed)!important}.s-failed .st{color:var(--failed)}
         .s-error{border-left-color:var(--error)!important}.s-error .st{color:var(--error)}
         .s-undefined{border-left-color:var(--undefined)!important}.s-undefined .st{color:var(--undefined)}
-        .s-notRun .st,.s-unknown .st{color:var(--notRun)}.flaky{color:var(--flaky);font-weight:600}
+        .s-notRun .st,.s-unknown .st{color:var(--notRun)}.s-quarantined .st{color:var(--quarantined)}.flaky{color:var(--flaky);font-weight:600}
         .body{padding:4px 12px 12px;border-top:1px solid var(--line)}h3{font-size:14px;margin:12px 0 4px}
         table.steps{border-collapse:collapse;width:100%}table.steps td{padding:2px 6px;vertical-align:top;border-bottom:1px solid var(--panel)}
         td.k-PASSED{color:var(--passed)}td.k-FAILED{color:var(--failed);font-weight:600}td.k-UNDEFINED{color:var(--undefined);font-weight:600}

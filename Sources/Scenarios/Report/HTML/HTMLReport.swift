@@ -68,10 +68,16 @@ package enum HTMLReport {
         page.quoted(scenario.name)
         page.raw(",\"t\":")
         page.quoted(scenario.tags)
+        // A quarantined scenario whose outcome did not decide the run (`@quarantine`, `--quarantine`): its own status,
+        // counted and filtered apart, as the console's ◌, JUnit's <skipped> and JSON's "quarantined" say (r6b-3).
+        let recorded = scenario.attempts.last?.result?.result
+        let quarantined = recorded?.quarantined == true
+        let excused = quarantined && recorded?.failsTheRun == false && statuses.last != "passed" && statuses.last != "notRun"
         page.raw(",\"s\":\"")
-        page.raw(failsTheRun ? "failed" : statuses.last ?? "unknown")
+        page.raw(failsTheRun ? "failed" : excused ? "quarantined" : statuses.last ?? "unknown")
         page.raw("\"")
         if flaky { page.raw(",\"flaky\":true") }
+        if quarantined { page.raw(",\"q\":true") }
         page.raw(",\"d\":")
         page.number(scenario.attempts.last.map(milliseconds) ?? 0)
         page.raw(",\"a\":[")

@@ -5,7 +5,7 @@ enum HTMLScript {
     static let js = #"""
         (function(){'use strict';
         var D=JSON.parse(document.getElementById('data').textContent),R=D.run,S=D.scenarios;
-        var ORDER={failed:0,error:1,undefined:2,unknown:3,notRun:5,passed:6},LABEL={failed:'failed',error:'error',undefined:'undefined',unknown:'unknown',notRun:'not run',passed:'passed'};
+        var ORDER={failed:0,error:1,undefined:2,unknown:3,quarantined:4,notRun:5,passed:6},LABEL={failed:'failed',error:'error',undefined:'undefined',unknown:'unknown',quarantined:'quarantined',notRun:'not run',passed:'passed'};
         var CHUNK=200,OPEN_FAILURES=50;
         function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=String(text);return e}
         function add(p){for(var i=1;i<arguments.length;i++){if(arguments[i])p.appendChild(arguments[i])}return p}
@@ -16,8 +16,8 @@ enum HTMLScript {
         var counts={};S.forEach(function(s){counts[s.s]=(counts[s.s]||0)+1});
         var state={status:null,tag:'',q:''},shown=[],rendered=0,list=document.getElementById('list'),more=document.getElementById('more');
         // The header: verdict, facts, counts (buttons that filter).
-        var bad=S.length-(counts.passed||0)-(counts.notRun||0);
-        document.getElementById('verdict').textContent=(R.incomplete?'INCOMPLETE run ('+R.incomplete+'): ':'')+S.length+' scenario'+(S.length==1?'':'s')+', '+(!S.length?'no scenario ran':bad?bad+' not passed':'all passed')+', exit code '+R.exitCode;
+        var bad=S.length-(counts.passed||0)-(counts.notRun||0)-(counts.quarantined||0);
+        document.getElementById('verdict').textContent=(R.incomplete?'INCOMPLETE run ('+R.incomplete+'): ':'')+S.length+' scenario'+(S.length==1?'':'s')+', '+(!S.length?'no scenario ran':bad?bad+' not passed':'all passed')+(counts.quarantined?', '+counts.quarantined+' quarantined (failed, not failing the run)':'')+', exit code '+R.exitCode;
         var facts=document.getElementById('facts');
         function fact(k,v){add(facts,el('dt',null,k),el('dd',null,v))}
         fact('Duration',ms(Math.round(R.seconds*1000)));fact('Shards merged',R.shards);
@@ -54,7 +54,7 @@ enum HTMLScript {
         function body(d,s){if(d.dataset.done)return;d.dataset.done='1';var b=el('div','body');for(var i=s.a.length-1;i>=0;i--)b.appendChild(attempt(s.a[i],s));d.appendChild(b)}
         function card(s,open){var d=el('details','sc s-'+s.s);d.id=s.id;var sum=el('summary');
           var a=el('a','loc',s.id);a.href=href(s.id);a.addEventListener('click',function(e){e.stopPropagation()});
-          add(sum,el('span','st',LABEL[s.s]||s.s),s.flaky?el('span','flaky','flaky'):null,el('span','name',s.n),el('span','feat',s.f),a,el('span','dur',ms(s.d)),s.a.length>1?el('span','flaky',s.a.length+' attempts'):null);
+          add(sum,el('span','st',LABEL[s.s]||s.s),s.flaky?el('span','flaky','flaky'):null,s.q?el('span','flaky','quarantined'):null,el('span','name',s.n),el('span','feat',s.f),a,el('span','dur',ms(s.d)),s.a.length>1?el('span','flaky',s.a.length+' attempts'):null);
           var tg=el('span','tags');s.t.forEach(function(t){tg.appendChild(el('span','tag',t))});sum.appendChild(tg);d.appendChild(sum);
           d.addEventListener('toggle',function(){if(d.open)body(d,s)});if(open){d.open=true;body(d,s)}return d}
         var opened=0;
