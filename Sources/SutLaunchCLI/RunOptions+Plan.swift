@@ -25,14 +25,7 @@ extension RunOptions {
             featureFlags: fileFlags.featureFlags.merging(featureFlags.values) { _, commandLine in commandLine },
             automationFlags: fileFlags.automationFlags.merging(automationFlags.values) { _, commandLine in commandLine },
             entryPoint: entryPoint, flagsIn: flagsIn, flagsFileGiven: flagsFile != nil)
-        for stub in stubs where !FileSystem.exists(stub.path) {
-            throw UsageError(.noSuchStub(stub.spelling, path: stub.path, index: stub.index))
-        }
-        // A FIFO or device where a stub file is expected is an unusable file named by an option (exit 2), as for
-        // --env-file and --flags-file, not invalid content (exit 3).
-        for stub in stubs {
-            if let kind = FileSystem.specialKind(stub.path) { throw UsageError(.cannotRead(stub.spelling, path: stub.path, reason: kind)) }
-        }
+        try checkStubFiles()
         // The program must talk to the server this run starts: a mockServerURL of the user's (a stale flags file,
         // a report's flags reused) silently sent it elsewhere while the run's checks watched an idle server.
         if !stubs.isEmpty, flags.automationFlags[WireFormat.mockServerURLKey] != nil {
@@ -92,6 +85,18 @@ extension RunOptions {
             workingDirectory: workingDirectory, timeout: timeout == .zero ? nil : timeout,
             killGrace: killGrace ?? .seconds(5), backend: launcher ?? .spawn)
         return RunPlan(launch: launch, server: server, settings: RunSettings(reportPath: reportPath, quiet: quiet, coverage: coveragePlan))
+    }
+
+    /// Every `--stub` names something readable: a missing one is exit 2, and a FIFO or device where a stub file is
+    /// expected is an unusable file named by an option (exit 2), as for --env-file and --flags-file, not invalid
+    /// content (exit 3).
+    private func checkStubFiles() throws(UsageError) {
+        for stub in stubs where !FileSystem.exists(stub.path) {
+            throw UsageError(.noSuchStub(stub.spelling, path: stub.path, index: stub.index))
+        }
+        for stub in stubs {
+            if let kind = FileSystem.specialKind(stub.path) { throw UsageError(.cannotRead(stub.spelling, path: stub.path, reason: kind)) }
+        }
     }
 
     /// A variable interception sets for the program (`HTTPS_PROXY`, `http_proxy`…; a `NO_PROXY` of the user's is filtered).

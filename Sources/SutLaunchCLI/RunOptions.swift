@@ -153,7 +153,9 @@ package struct RunOptions {
         case .cwd:
             // `-C ''` named no directory: exit 125 "cannot use working directory : no such directory" did not say
             // which option, nor that the value was empty.
-            guard !value.isEmpty else { throw UsageError("\(option.origin) names no directory; give one, or leave -C out to run here") }
+            guard !value.isEmpty else {
+                throw UsageError("\(option.spelling) (argument \(option.index)) names no directory; give one, or leave it out to run here")
+            }
             workingDirectory = value
         case .timeout: timeout = try NumericOptions.duration(option)
         case .killGrace: killGrace = try NumericOptions.duration(option)

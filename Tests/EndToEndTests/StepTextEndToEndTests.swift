@@ -227,7 +227,8 @@ import Testing
     /// could never use and a missing name are usage errors, and an empty PROGRAM names no program; an empty value
     /// elsewhere is an empty argument.
     @Test(arguments: [
-        (["-D", "A=1", "-D", "A=2"], "-D A is given twice: -D A=1 (argument "), (["-D", "1A=x"], "'1A' is not a name"),
+        (["-D", "A=1", "-D", "A=2"], "-D A is given twice: -D A=… (argument 1) and -D A=… (argument 3)"),
+        (["-D", "1A=x"], "'1A' is not a name"),
         (["-D", "=x"], "no name before ="), (["-D", "PROGRAM="], "PROGRAM= names no program"),
     ])
     func aDefineIsCheckedAsAFlagIs(defines: [String], message: String) throws {
