@@ -101,6 +101,25 @@ enum CLI {
         return UInt16(bigEndian: address.sin_port)
     }
 
+    /// A port on 127.0.0.1 that refuses connections and that no other test can take while `holder` stays open: bound,
+    /// never listening. (A `freePort()` left closed may be handed to another test's server a moment later, whose
+    /// control messages a client still polling it would then take.)
+    static func closedPort() throws -> (port: UInt16, holder: Int32) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0 }
+        }
+        guard bound else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return (UInt16(bigEndian: address.sin_port), fd)
+    }
+
     /// A TCP socket to 127.0.0.1:`port`: connected, or (`listening`) bound and listening; nil when that fails.
     static func loopbackSocket(_ port: UInt16, listening: Bool = false) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -116,7 +116,10 @@ import Testing
     /// A library that cannot reach its channel says so once on stderr (it failed in silence); an https:// endpoint
     /// it cannot speak to is named at once.
     @Test func anUnreachableChannelIsSaidOnceOnStderr() throws {
-        let port = try CLI.freePort()
+        // Held closed for the whole test: a free port could go to another test's server, whose messages this
+        // listener would then take (SUTApplicationTests waited 300 s for a message stolen so).
+        let (port, holder) = try CLI.closedPort()
+        defer { close(holder) }
         let closed = try CLI.output(
             of: Self.unset + [
                 "SUT_UNDER_TEST=1", "SUT_CONTROL_URL=http://127.0.0.1:\(port)", "timeout", "-s", "KILL", "3", "sh", "-c",
