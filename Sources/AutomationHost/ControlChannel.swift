@@ -30,6 +30,9 @@ public struct ControlChannel: Sendable {
     public let host: String
     /// The endpoint's port.
     public let port: UInt16
+    /// The server's channel (`?channel=` of `SUT_CONTROL_URL`), named in every request: a server that is not the one
+    /// this program was started for refuses it (410) instead of handing it another run's messages. nil: none named.
+    public let channel: String?
 
     /// The bridge's control endpoint (``AutomationBridge/controlURL``); nil when there is none, or when it is not a
     /// plain `http://` URL with a numeric host and a port (said once on stderr: the channel speaks no TLS).
@@ -45,8 +48,21 @@ public struct ControlChannel: Sendable {
         }
         // `http://[::1]:PORT` (`--host ::1`): the address without its brackets.
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let named = (url.query ?? "").split(separator: "&").filter { $0.hasPrefix("channel=") }.map { $0.dropFirst("channel=".count) }
+        guard named.count <= 1, named.allSatisfy(Self.isChannel) else {
+            HostStandardError.writeOnce(
+                key: "control-url",
+                "ControlChannel: cannot use \(Self.shown(text)): ?channel= must be given once, as 1 to 64 hex digits "
+                    + "(as sut-launch sets SUT_CONTROL_URL); messages from the test will not arrive\n")
+            return nil
+        }
         self.host = host
         self.port = value
+        self.channel = named.first.map(String.init)
+    }
+
+    private static func isChannel(_ text: Substring) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     private static func shown(_ text: String) -> String {
@@ -54,17 +70,21 @@ public struct ControlChannel: Sendable {
         return clean.count > 100 ? String(clean.prefix(100)) + "…" : clean
     }
 
-    /// An endpoint given directly (tests of the channel itself).
-    public init(host: String, port: UInt16) {
+    /// An endpoint given directly (tests of the channel itself), naming `channel` when given.
+    public init(host: String, port: UInt16, channel: String? = nil) {
         self.host = host
         self.port = port
+        self.channel = channel
     }
+
+    /// `&channel=ID` when the endpoint named one, else nothing.
+    private var channelQuery: String { channel.map { "&channel=\($0)" } ?? "" }
 
     /// Waits up to `timeoutMs` for the next message. nil when none came or the endpoint cannot be reached.
     /// The server waits at most 120,000 ms per request: a longer `timeoutMs` waits that long.
     public func receive(timeoutMs: Int = 25_000) -> ControlMessage? {
         let wait = min(max(timeoutMs, 0), 120_000)
-        let answer = exchange("GET", "/__sut/control?timeoutMs=\(wait)", timeoutMs: wait + 5_000)
+        let answer = exchange("GET", "/__sut/control?timeoutMs=\(wait)\(channelQuery)", timeoutMs: wait + 5_000)
         guard let answer, answer.status == 200 else {
             // 204: no message in time. Anything else means no message will ever arrive: say so once, never in silence.
             if answer?.status != 204 { reportUnreachable(answer) }
@@ -81,7 +101,7 @@ public struct ControlChannel: Sendable {
     @discardableResult
     public func acknowledge(_ message: ControlMessage, reply: String = "") -> Bool {
         guard let id = message.id else { return false }
-        return exchange("POST", "/__sut/control/ack?id=\(id)", body: reply, timeoutMs: 5_000)?.status == 204
+        return exchange("POST", "/__sut/control/ack?id=\(id)\(channelQuery)", body: reply, timeoutMs: 5_000)?.status == 204
     }
 
     /// One line on stderr, once per process: the endpoint could not be reached or refused the program.

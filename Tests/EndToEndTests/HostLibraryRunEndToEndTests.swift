@@ -132,6 +132,28 @@ import Testing
         #expect(https.contains("no control channel"), "\(https)")
     }
 
+    /// A program left running by an earlier run keeps polling its old port: when a later run's server is given that
+    /// port, the leftover names its old channel and takes none of the new run's messages (the suite's own flake: a
+    /// leftover took another test's "refresh", and that test waited 300 s). The run's program gets "quit" and ends.
+    @Test func aLeftoverProgramOnAReusedPortTakesNoneOfTheRunsMessages() throws {
+        let directory = try CLI.temporaryDirectory()
+        let stub = try CLI.write(#"{"routes":[]}"#, "empty.json", in: directory)
+        let script = #"""
+            case "$SUT_CONTROL_URL" in "$SUT_MOCK_SERVER_URL/__sut/control?channel="*) ;; *) echo "bad url $SUT_CONTROL_URL"; exit 9 ;; esac
+            SUT_CONTROL_URL="${SUT_CONTROL_URL%channel=*}channel=0123456789abcdef0123456789abcdef" \
+                timeout -s KILL 6 "$0" listen > leftover.txt 2>&1 &
+            sleep 1
+            curl -s -o /dev/null -H 'Content-Type: application/octet-stream' --data-binary quit "$SUT_MOCK_SERVER_URL/__sut/control"
+            exec "$0" listen
+            """#
+        let run = try CLI.run(["-q", "--timeout", "30", "--stub", stub, "sh", "-c", script, CLI.myApp], cwd: directory)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("control: quit"), "\(run.stdout)")
+        let leftover = try String(contentsOf: directory.appendingPathComponent("leftover.txt"), encoding: .utf8)
+        #expect(leftover.contains("ControlChannel: cannot reach the control channel") && leftover.contains("410"), "\(leftover)")
+        #expect(!leftover.contains("control: quit"), "\(leftover)")
+    }
+
     static func hasIPv6Loopback() -> Bool {
         (try? CLI.output(of: ["python3", "-c", "import socket; s=socket.socket(socket.AF_INET6); s.bind(('::1',0)); print('ok')"]))
             == "ok\n"

@@ -33,8 +33,10 @@ import Testing
         let stub = try CLI.write(#"{"routes":[]}"#, "empty.json", in: directory)
         let served = try CLI.run(["-q", "--port", "0", "--stub", stub, CLI.argvDump], environment: environment)
         let env = try Dump(served.stdout).env
-        #expect(env["SUT_CONTROL_URL"] == nil && env["SUT_MOCK_SERVER_CA"] == nil && env["SUT_MOCK_PROXY_URL"] == nil)
+        #expect(env["SUT_MOCK_SERVER_CA"] == nil && env["SUT_MOCK_PROXY_URL"] == nil)
         #expect(env["SUT_MOCK_SERVER_URL"]?.hasPrefix("http://127.0.0.1:") == true)
+        // The run's own channel on its own server, never the inherited one.
+        #expect(env["SUT_CONTROL_URL"]?.hasPrefix("\(env["SUT_MOCK_SERVER_URL"] ?? "-")/__sut/control?channel=") == true)
         #expect(env["SUT_AUTOMATION"]?.contains("simulateUserAlreadyLoggedIn") == false)
     }
 

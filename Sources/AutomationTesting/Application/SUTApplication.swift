@@ -114,9 +114,7 @@ public final class SUTApplication: Sendable {
             controlEndpoint = try MockServerRun.start(ServerPlan(stubs: StubSet(), port: 0, options: options)).get()
             state.withLock { $0.controlEndpoint = controlEndpoint }
         }
-        if let url = server?.url ?? controlEndpoint?.url {
-            variables.append((WireFormat.controlURLVariable, ServerEnvironment.controlURL(url)))
-        }
+        if let url = (server ?? controlEndpoint)?.controlURL { variables.append((WireFormat.controlURLVariable, url)) }
         variables += try coverageSession()?.environment() ?? []
         let flags = LaunchFlags(featureFlags: featureFlags, automationFlags: automationFlags, entryPoint: entryPoint, flagsIn: flagsIn)
         var terminalSize: TerminalSize?

@@ -11,6 +11,8 @@ import AutomationSupport
 /// - `POST /__sut/control/ack?id=N` acknowledges message N with the body as the reply: 204; 404 for an id never
 ///   sent; 409 for a message not delivered yet, already acknowledged, or withdrawn (its sender was told 504: a
 ///   message whose sender gave up is never delivered after). Bodies that are not UTF-8 are refused (400).
+/// - Every request may name the channel (`&channel=ID`, as the program's `SUT_CONTROL_URL` gives it): one naming
+///   another server's channel is refused (410) and takes nothing: a program left from an earlier run on this port.
 enum ControlEndpoint {
     /// The longest a control request waits (`timeoutMs`, `waitForAckMs`).
     static let waitRange = 0...120_000
@@ -18,15 +20,18 @@ enum ControlEndpoint {
     static func respond(to request: HTTPRequest, queue: ControlQueue) -> MockResponse {
         do {
             if request.path == "/__sut/control/ack" {
-                try refuseUnknownQuery(request, allowed: ["id"])
+                try refuseUnknownQuery(request, allowed: ["id", "channel"])
+                try checkChannel(request, queue: queue)
                 return try acknowledge(request, queue: queue)
             }
             switch request.method {
             case "POST":
-                try refuseUnknownQuery(request, allowed: ["waitForAckMs"])
+                try refuseUnknownQuery(request, allowed: ["waitForAckMs", "channel"])
+                try checkChannel(request, queue: queue)
                 return try send(request, queue: queue)
             case "GET":
-                try refuseUnknownQuery(request, allowed: ["timeoutMs"])
+                try refuseUnknownQuery(request, allowed: ["timeoutMs", "channel"])
+                try checkChannel(request, queue: queue)
                 return try receive(request, queue: queue)
             default: return .text("use GET (receive) or POST (send)\n", status: 405)
             }
@@ -100,6 +105,18 @@ enum ControlEndpoint {
                 "Content-Type": "text/plain; charset=utf-8",
             ],
             body: Array((text + "\n").utf8))
+    }
+
+    /// Refuses a request naming a channel other than this server's (`?channel=`, once at most): 410, nothing taken.
+    private static func checkChannel(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) {
+        let named = request.queryValues("channel")
+        guard !named.isEmpty else { return }
+        guard named.count == 1 else { throw EndpointRefusal(.text("?channel= is given \(named.count) times; give it once\n", status: 400)) }
+        guard named[0] != queue.channel else { return }
+        throw EndpointRefusal(
+            .text(
+                "control channel \(named[0].prefix(64).escapingControlCharacters()) is not this server's: the program was started "
+                    + "for another run (a server that has ended); nothing is delivered to it here\n", status: 410))
     }
 
     /// Refuses a query parameter the endpoint does not read (a misspelt `waitForAck=` would otherwise be a 202 that

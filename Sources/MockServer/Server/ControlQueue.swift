@@ -32,7 +32,19 @@ package final class ControlQueue: @unchecked Sendable {
     private var queueBytes = 0
     private var ackBytes = 0
 
-    package init() {}
+    /// This queue's name on the wire (32 hex digits, drawn at start): the program's `SUT_CONTROL_URL` carries it as
+    /// `?channel=`, and a receive or acknowledgement naming another channel is refused. A program left running by an
+    /// earlier run keeps polling its port; when a later server is given that port, it would otherwise take that
+    /// run's messages (seen in the project's own suite: a test waited 300 s for a "refresh" a leftover had taken).
+    package let channel: String
+
+    package init() {
+        var random = SystemRandomNumberGenerator()
+        channel = (0..<2).map { _ in
+            let text = String(random.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }.joined()
+    }
 
     /// Queues a message: its id, or why it was not queued (the queue is full, the message too large).
     package func enqueue(_ message: String) -> Result<Int, ControlQueueError> {

@@ -1,5 +1,13 @@
 /// The test's side of the control channel: messages for the program under test and its acknowledgements.
 extension MockServer {
+    /// The program's control endpoint, `SUT_CONTROL_URL`: this server's host and port in plain HTTP (the Host library
+    /// speaks no TLS; under HTTPS the same port answers the control channel in plain HTTP to local peers), with this
+    /// server's channel (`?channel=`), so a program left from an earlier run on a reused port takes nothing here.
+    package var controlURL: String {
+        let base = baseURL.hasPrefix("https://") ? "http://" + baseURL.dropFirst("https://".count) : baseURL
+        return base + "/__sut/control?channel=" + parts.control.channel
+    }
+
     /// Queues a message for the program under test; it receives it from `GET /__sut/control` (long poll).
     /// - Returns: the message's id (for ``waitForControlAcknowledgement(of:timeout:)``), or nil when it was not
     ///   queued: over 1 MiB, or 10,000 messages (64 MiB) already wait unread.

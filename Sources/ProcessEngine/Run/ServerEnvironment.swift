@@ -17,21 +17,15 @@ package struct ServerEnvironment: Sendable {
     /// Nothing: no server, or a plain one.
     package static let none = ServerEnvironment()
 
-    /// The control channel's URL for a server at `baseURL`: the same for plain HTTP; for HTTPS the same host and
-    /// port spoken to in plain HTTP, which the server answers for the control channel only and from peers
-    /// on this machine only: the Host library speaks no TLS (r6a-12: it sent plain HTTP to the `https://` URL, and nothing arrived).
-    package static func controlURL(_ baseURL: String) -> String {
-        baseURL.hasPrefix("https://") ? "http://" + baseURL.dropFirst("https://".count) : baseURL
-    }
-
     package init() {}
 
     /// The variables of `server` and its trust files (either may be nil).
     package init(server: MockServer?, trust: TrustFiles?) {
         variables = trust?.environment ?? [:]
-        if let server, server.baseURL.hasPrefix("https://") {
-            variables[WireFormat.controlURLVariable] = Self.controlURL(server.baseURL)
-        }
+        // Always the server's own channel (``MockServer/controlURL``): plain HTTP also under HTTPS (r6a-12: the Host
+        // library sent plain HTTP to the `https://` URL, and nothing arrived), and named, so a program left from an
+        // earlier run whose port this server was given takes none of this run's messages.
+        if let server { variables[WireFormat.controlURLVariable] = server.controlURL }
         guard let server, let proxy = server.proxyURL else { return }
         for name in Self.proxyVariables { variables[name] = proxy }
         variables[Self.proxyURLVariable] = proxy

@@ -157,4 +157,46 @@ import Testing
         #expect(test.server.waitForControlAcknowledgement(of: sent.last!, timeout: .zero) == large)
         #expect(test.server.waitForControlAcknowledgement(of: sent[0], timeout: .zero) == nil)
     }
+
+    /// A program left running by an earlier run polls its old port; when this server is given that port, the leftover
+    /// names its old channel and takes nothing (the suite's own flake: a leftover took another test's "refresh").
+    @Test func aRequestNamingAnotherServersChannelTakesNothing() throws {
+        let test = try TestServer(#"{"routes": []}"#)
+        defer { test.stop() }
+        let url = test.server.controlURL
+        #expect(url.hasPrefix("\(test.url)/__sut/control?channel="))
+        let own = String(url.split(separator: "=").last ?? "")
+        #expect(own.count == 32 && own.allSatisfy(\.isHexDigit))
+        let other = try TestServer(#"{"routes": []}"#)
+        defer { other.stop() }
+        #expect(other.server.controlURL.split(separator: "=").last != own[...]) // every server draws its own
+        let sent = try run(
+            "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "--data-binary", "refresh", "\(test.url)/__sut/control"])
+        #expect(sent.stdout == "202")
+
+        let stale = String(repeating: "0", count: 32)
+        let leftover = try run("curl", ["-s", "-i", "-H", octets, "\(test.url)/__sut/control?timeoutMs=0&channel=\(stale)"])
+        #expect(leftover.stdout.hasPrefix("HTTP/1.1 410"), "\(leftover.stdout)")
+        #expect(leftover.stdout.contains("control channel \(stale) is not this server's"))
+        let twice = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "\(url)&channel=\(own)"])
+        #expect(twice.stdout == "400")
+        let staleAck = try run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "--data-binary", "x",
+                "\(test.url)/__sut/control/ack?id=1&channel=\(stale)",
+            ])
+        #expect(staleAck.stdout == "410")
+
+        // The message is still there for the program this server was started for.
+        let received = try run("curl", ["-s", "-i", "-H", octets, "\(url)&timeoutMs=5000"])
+        #expect(received.stdout.hasPrefix("HTTP/1.1 200") && received.stdout.hasSuffix("\r\n\r\nrefresh"), "\(received.stdout)")
+        let acked = try run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", octets, "--data-binary", "ok",
+                "\(test.url)/__sut/control/ack?id=1&channel=\(own)",
+            ])
+        #expect(acked.stdout == "204")
+    }
 }
