@@ -188,6 +188,8 @@ int csystem_atomic_load(const int *value) { return __atomic_load_n(value, __ATOM
 
 void csystem_atomic_store(int *value, int newValue) { __atomic_store_n(value, newValue, __ATOMIC_RELEASE); }
 
+void csystem_atomic_store_word(unsigned long *value, unsigned long newValue) { __atomic_store_n(value, newValue, __ATOMIC_RELEASE); }
+
 long csystem_memmem(const void *haystack, unsigned long haystackLength, const void *needle, unsigned long needleLength) {
     const void *found = memmem(haystack, haystackLength, needle, needleLength);
     return found ? (long)((const char *)found - (const char *)haystack) : -1;

@@ -122,5 +122,5 @@ enum Layout {
     static let objectType = 0, objectNodes = 8, objectBool = 16, objectNumber = 24, objectString = 32
     static let setCount = 0, setNodes = 8
     static let errorMessage = 8
-    static let contextOpLimit = 352
+    static let contextOpLimit = 352, contextOpCount = 360
 }

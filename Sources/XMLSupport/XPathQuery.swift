@@ -51,9 +51,20 @@ package struct XPathQuery: Sendable {
         library.freeCompiled(compiled)
     }
 
+    /// The CPU one evaluation may use when its caller gives no limit.
+    package static let defaultCPULimitNanoseconds = 1_000_000_000
+
     /// The expression's value over `text`. - Throws: ``XMLError`` when `text` is not XML, the expression fails on it
     /// (an unbound prefix), or a budget is spent.
     package func evaluate(_ text: String) throws(XMLError) -> Result {
+        var used = 0
+        return try evaluate(text, cpuLimitNanoseconds: Self.defaultCPULimitNanoseconds, cpuUsed: &used)
+    }
+
+    /// The expression's value over `text`, its evaluation stopped once it has used `cpuLimitNanoseconds` of CPU
+    /// (``XPathWatchdog``: libxml2's operation limit alone let one request spend 16 s); the CPU it used is added to
+    /// `cpuUsed`, for the caller's budget. - Throws: ``XMLError`` as ``evaluate(_:)``, and when stopped at the limit.
+    package func evaluate(_ text: String, cpuLimitNanoseconds: Int, cpuUsed: inout Int) throws(XMLError) -> Result {
         let library = try LibXML2.shared.get()
         let document = try XMLDocument(text, library: library)
         if namespaces.isEmpty { document.stripNamespaces() }
@@ -63,8 +74,21 @@ package struct XPathQuery: Sendable {
         try register(library, context)
         guard let compiled = library.compile(context, source) else { throw XMLError("invalid XPath expression \"\(source)\"") }
         defer { library.freeCompiled(compiled) }
-        guard let object = library.evaluate(compiled, context) else {
-            throw XMLError("XPath \"\(source)\" failed: \(library.lastMessage() ?? "libxml2 gave no value")")
+        guard let watch = XPathWatchdog.shared.begin(context, limitNanoseconds: max(0, cpuLimitNanoseconds)) else {
+            throw XMLError("XPath \"\(source)\" was not evaluated: its CPU time cannot be watched here")
+        }
+        let evaluated = library.evaluate(compiled, context)
+        let (used, stopped) = XPathWatchdog.shared.end(watch)
+        cpuUsed += used
+        if stopped {
+            if let evaluated { library.freeObject(evaluated) }
+            throw XMLError("XPath \"\(source)\" stopped after \(used / 1_000_000) ms of CPU, its limit", stoppedAtLimit: true)
+        }
+        guard let object = evaluated else {
+            // libxml2 sets opCount to opLimit when it stops there: a budget spent, not an expression that fails.
+            let limited = context.load(fromByteOffset: Layout.contextOpCount, as: UInt.self) >= UInt(Self.operationLimit)
+            throw XMLError(
+                "XPath \"\(source)\" failed: \(library.lastMessage() ?? "libxml2 gave no value")", stoppedAtLimit: limited)
         }
         defer { library.freeObject(object) }
         switch object.load(fromByteOffset: Layout.objectType, as: Int32.self) {

@@ -113,4 +113,26 @@ import XMLSupport
             for await agreed in group { #expect(agreed) }
         }
     }
+
+    /// r7a-F2: libxml2's operation limit does not count the merging of node-sets, which is quadratic: this expression
+    /// over 33 KB spent 4 s of CPU within it (66 KB: 16 s). The evaluation is stopped at its CPU limit, says so, and
+    /// gives the CPU it used; an ordinary evaluation under the same limit is not stopped.
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func anEvaluationIsStoppedAtItsCPULimit() throws {
+        let query = try XPathQuery("//a[count(//*//*//*//*) > 1]")
+        let body = "<r>" + String(repeating: "<a><b/></a>", count: 3_000) + "</r>"
+        var used = 0
+        let limit = 20_000_000 // 20 ms: the whole evaluation needs seconds
+        do {
+            _ = try query.evaluate(body, cpuLimitNanoseconds: limit, cpuUsed: &used)
+            Issue.record("an evaluation of seconds ran to its end under a 20 ms limit")
+        } catch {
+            #expect(error.stoppedAtLimit, "\(error)")
+            #expect(error.message.contains("stopped after") && error.message.contains("of CPU, its limit"), "\(error)")
+        }
+        #expect(used >= limit)
+        var small = 0
+        #expect(try XPathQuery("count(//a)").evaluate(body, cpuLimitNanoseconds: 1_000_000_000, cpuUsed: &small) == .number(3_000))
+        #expect(small > 0)
+    }
 }

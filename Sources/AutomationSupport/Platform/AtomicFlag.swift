@@ -14,3 +14,8 @@ package final class AtomicFlag: @unchecked Sendable {
         set { csystem_atomic_store(storage, newValue ? 1 : 0) }
     }
 }
+
+/// Writes `value` atomically (release) into the word at `pointer`, which another thread reads (a C library's field).
+package func atomicStoreWord(_ pointer: UnsafeMutableRawPointer, _ value: UInt) {
+    csystem_atomic_store_word(pointer.assumingMemoryBound(to: UInt.self), value)
+}

@@ -41,6 +41,9 @@ long csystem_memmem(const void *haystack, unsigned long haystackLength, const vo
 /// An int read and written atomically (acquire / release), for a flag one thread polls while another sets it.
 int csystem_atomic_load(const int *value);
 void csystem_atomic_store(int *value, int newValue);
+/// A word written atomically (release) into memory another thread reads: what XPathWatchdog lowers libxml2's
+/// operation limit with while an evaluation runs.
+void csystem_atomic_store_word(unsigned long *value, unsigned long newValue);
 
 /// Opens a pseudo-terminal pair: returns the controller side (read-write, close-on-exec, not our controlling
 /// terminal) with the window size set, and writes the path of the other side into `name` (`size` bytes).

@@ -27,6 +27,10 @@ package enum MatchBudget {
     /// Text parsed as JSON into a tree, charged before the parse (a release build parses 12-14 MB in 0.1-0.4 s: ~30 ns a
     /// byte at worst, a node every two bytes), once per request for the body.
     @inline(__always) static func parsingJSON(_ bytes: Int) -> Int { bytes + 1 }
+    /// CPU time measured (an XPath evaluation, timed by its watchdog): 40 ns a unit, the budget's ~2 s for 50,000,000.
+    @inline(__always) static func cpu(nanoseconds: Int) -> Int { nanoseconds / 40 + 1 }
+    /// The CPU time `units` of budget buy (the limit an evaluation is stopped at), at most 10 s.
+    @inline(__always) static func cpuNanoseconds(_ units: Int) -> Int { min(max(units, 0), 250_000_000) * 40 }
 
     /// The answer when matching spent the request's budget: which stubs were tried and what to do.
     static func exhausted(_ request: HTTPRequest, _ budget: Int, tried: Int, of total: Int) -> String {

@@ -129,7 +129,13 @@ extension ValueMatcher {
     /// whose text, or printed element, it matches); a boolean, number or string result never matches, as there.
     static func xPathMatches(_ query: XPathQuery, _ matcher: ValueMatcher?, _ value: String, budget: inout Int) -> Bool {
         budget -= MatchBudget.parsingXML(value.utf8.count)
-        guard budget >= 0, case .nodes(let nodes)? = try? query.evaluate(value) else { return false }
+        guard budget >= 0 else { return false }
+        // The evaluation may use the CPU the budget has left, and is charged what it used: past it, the budget is spent.
+        var used = 0
+        let result = try? query.evaluate(
+            value, cpuLimitNanoseconds: MatchBudget.cpuNanoseconds(budget), cpuUsed: &used)
+        budget -= MatchBudget.cpu(nanoseconds: used)
+        guard budget >= 0, case .nodes(let nodes)? = result else { return false }
         guard let matcher else { return !nodes.isEmpty }
         return nodes.contains { budget >= 0 && matcher.matches($0.text, budget: &budget) }
     }

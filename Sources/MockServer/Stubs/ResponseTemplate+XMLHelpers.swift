@@ -14,12 +14,19 @@ extension ResponseTemplate.Renderer {
             (helper == "soapXPath" ? "/Envelope/Body/" : "") + (try text(arguments.count > 1 ? arguments[1] : .null, at: helper))
         try charge((body.utf8.count + expression.utf8.count) * ResponseTemplate.xmlParseCost, at: helper)
         let result: XPathQuery.Result
+        // The evaluation may use the CPU the work budget has left (15 ns a unit: 64 Mi units is about a second), and
+        // is charged what it used; stopped there, the budget is spent.
+        var used = 0
         do {
-            result = try XPathQuery(expression).evaluate(body)
+            result = try XPathQuery(expression).evaluate(
+                body, cpuLimitNanoseconds: remainingWork * ResponseTemplate.cpuNanosecondsPerUnit, cpuUsed: &used)
         } catch {
+            if error.stoppedAtLimit { throw .budget(ResponseTemplate.workBudget, at: helper) }
+            try charge(used / ResponseTemplate.cpuNanosecondsPerUnit, at: helper)
             if (try? XML.parse(body)) == nil { return .string("[ERROR: \(body) is not valid XML]") }
             return .string("[ERROR: \(expression) is not a valid XPath expression]")
         }
+        try charge(used / ResponseTemplate.cpuNanosecondsPerUnit, at: helper)
         guard case .nodes(let nodes) = result else { return .string("[ERROR: \(expression) is not a valid XPath expression]") }
         let first = nodes.first?.text ?? ""
         try charge(first.utf8.count * ResponseTemplate.printCost, at: helper)

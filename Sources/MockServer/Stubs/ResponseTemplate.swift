@@ -146,6 +146,8 @@ package struct ResponseTemplate: Sendable {
     /// release build (a unit 3-8 ns: 0.2 to 0.5 s for the worst shapes of scripts/bench-template.sh), 5 to 70 times
     /// that in a debug build.
     static let maxWork = 64 << 20
+    /// CPU time measured (an XPath evaluation) converted to work: 15 ns a unit, the work budget about a second.
+    static let cpuNanosecondsPerUnit = 15
     static let jsonNodeCost = 48
     /// Units per byte parsed as JSON.
     static let parseCost = 4

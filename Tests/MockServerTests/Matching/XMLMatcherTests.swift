@@ -80,4 +80,30 @@ import XMLSupport
         #expect(
             Mappings.problem(#"{"url": "/"}, "response": {"body": "{{xPath request.body}}", "transformers": ["response-template"]"#) != nil)
     }
+
+    /// r7a-F2: an expression whose work libxml2's operation limit does not count (node-sets merged per node) spends the
+    /// request's budget, not minutes: the answer is the 500 naming the budget, as for every matcher; the `xPath` helper
+    /// ends in the template's work budget, not "not a valid XPath expression" after the time was spent.
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func anXPathOverItsCPUSpendsTheBudget() throws {
+        let body = Array(("<r>" + String(repeating: "<a><b/></a>", count: 3_000) + "</r>").utf8)
+        var options = MockServer.Options()
+        options.matchBudget = 1_000_000 // 40 ms of CPU
+        let matcher = MockServer(
+            stubs: try StubLoader.parse(
+                Mappings.file(#"{"method": "POST", "bodyPatterns": [{"matchesXPath": "//a[count(//*//*//*//*) > 1]"}]}"#),
+                file: "mapping.json"), host: "127.0.0.1", options: options)
+        let answer = Mappings.ask(matcher, method: "POST", "/", body: body)
+        #expect(!answer.matched)
+        #expect(answer.text.contains("spent its work budget of 1000000 units"), "\(answer.text.prefix(300))")
+
+        let template = MockServer(
+            stubs: try StubLoader.parse(
+                #"{"request": {"method": "POST"}, "response": {"body": "{{xPath request.body '//a[count(//*//*//*//*) > 1]'}}", "#
+                    + #""transformers": ["response-template"]}}"#, file: "mapping.json"))
+        let rendered = template.handle(HTTPRequest(method: "POST", target: "/", headers: HTTPHeaders([]), body: body))
+        let text = String(decoding: rendered.body, as: UTF8.self)
+        #expect(rendered.status == 500 && text.contains("work (64 Mi units"), "\(rendered.status) \(text.prefix(300))")
+        #expect(!text.contains("is not a valid XPath expression"))
+    }
 }
