@@ -75,13 +75,17 @@ import Testing
     }
 
     /// A reader that sleeps 2 s and then reads everything, and one that reads 4 KiB every 50 ms (slower than the 250 ms
-    /// sut-launch waits for the pipes' end after the program exits): both get every byte, and the run ends 0.
-    @Test(arguments: ["sleep-then-read", "read-slowly"])
-    func aSlowReaderGetsEveryByte(_ reader: String) throws {
+    /// sut-launch waits for the pipes' end after the program exits), also from a program that enlarged its pipe to
+    /// 1 MiB (F_SETPIPE_SZ) and so exits with all of it unread (that wait stopped reading it: the reader got 64 KiB):
+    /// every byte arrives, and the run ends 0.
+    @Test(arguments: [("sleep-then-read", false), ("read-slowly", false), ("read-slowly", true)])
+    func aSlowReaderGetsEveryByte(_ reader: String, enlargedPipe: Bool) throws {
+        let enlarge = "import fcntl; fcntl.fcntl(1, 1031, 1 << 20)\n" // F_SETPIPE_SZ
+        let program = (enlargedPipe ? enlarge : "") + "import sys; sys.stdout.buffer.write(bytes(300000) + b'end\\n')"
         let script = """
             import subprocess, sys, time
-            sut, reader = sys.argv[1], sys.argv[2]
-            process = subprocess.Popen([sut, '-q', 'sh', '-c', 'head -c 300000 /dev/zero; echo end'],
+            sut, reader, program = sys.argv[1], sys.argv[2], sys.argv[3]
+            process = subprocess.Popen([sut, '-q', 'python3', '-c', program],
                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
             got = b''
             if reader == 'sleep-then-read':
@@ -101,7 +105,7 @@ import Testing
                 status = 'hung'
             print('status', status, 'bytes', len(got), 'end', got.endswith(b'end\\n'))
             """
-        let output = try CLI.output(of: ["python3", "-c", script, CLI.sutLaunch, reader])
+        let output = try CLI.output(of: ["python3", "-c", script, CLI.sutLaunch, reader, program])
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "status 0 bytes 300004 end True", "\(output)")
     }
 }
