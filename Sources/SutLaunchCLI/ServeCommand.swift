@@ -122,6 +122,7 @@ package enum ServeCommand {
         switch bytes.withUnsafeBytes({ StandardStreams.write($0, to: 1) }) {
         case .written: return nil
         case .readerGone: return "its reader went away"
+        case .stalled: return "its reader did not read"
         case .failed(let error): return StandardStreams.failure ?? "errno \(error)"
         }
     }

@@ -48,7 +48,8 @@ int process_termination_signal(int received) {
     return original != 0 ? original : received;
 }
 
-static void forward_handler(int signal) {
+// `fromTerminal`: the terminal sent it to the program's group already (the sentinel passed it on): not sent again.
+static void forward(int signal, int fromTerminal) {
     int saved = errno;
     signal = process_termination_signal(signal);
     int count = atomic_fetch_add(&forward_received, 1) + 1;
@@ -59,12 +60,25 @@ static void forward_handler(int signal) {
         atomic_store(&forward_first_at, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
     }
     int group = atomic_load(&forward_group);
-    if (group > 0) {
+    if (group > 0 && !(fromTerminal && count == 1)) {
         kill(-group, count == 1 ? signal : SIGKILL);
         // A stopped program (SIGSTOP, SIGTSTP) cannot run its handler: continue it, as GNU timeout does.
         if (count == 1) kill(-group, SIGCONT);
     }
     errno = saved;
+}
+
+static void forward_handler(int signal) { forward(signal, 0); }
+
+static int relayed_by_sentinel(const siginfo_t *info) {
+    int sentinel = process_terminal_sentinel();
+    return info != NULL && sentinel > 0 && info->si_code == SI_QUEUE && info->si_pid == sentinel &&
+           info->si_value.sival_int == PROCESS_TERMINAL_RELAY;
+}
+
+static void forward_action(int signal, siginfo_t *info, void *context) {
+    (void)context;
+    forward(signal, relayed_by_sentinel(info));
 }
 
 /// A crash signal: from another process (SI_USER, SI_QUEUE, SI_TKILL with a foreign pid) it is a request to
@@ -132,6 +146,7 @@ static void stop_handler(int signal) {
 
 static void continue_handler(int signal) {
     int saved = errno;
+    process_terminal_hand_back_if_foreground(); // `fg` after Ctrl-Z: the program reads the terminal again
     int group = atomic_load(&forward_group);
     if (group > 0) kill(-group, signal);
     errno = saved;
@@ -140,15 +155,16 @@ static void continue_handler(int signal) {
 void process_forward_install(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = forward_handler;
+    action.sa_sigaction = forward_action;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
+    action.sa_flags = SA_RESTART | SA_SIGINFO;
     sigset_t set;
     process_termination_set(&set);
     for (int signal = 1; signal < NSIG; signal++) {
         if (sigismember(&set, signal) == 1) sigaction(signal, &action, NULL);
     }
     atomic_store(&forward_installed, 1);
+    action.sa_flags = SA_RESTART;
     action.sa_handler = stop_handler;
     int stops[] = {SIGTSTP, SIGTTIN, SIGTTOU};
     for (int index = 0; index < 3; index++) sigaction(stops[index], &action, NULL);
@@ -168,6 +184,7 @@ void process_forward_attach(int pgid) {
     }
 }
 
+int process_forward_is_installed(void) { return atomic_load(&forward_installed); }
 int process_forward_first(void) { return atomic_load(&forward_first_signal); }
 int process_forward_count(void) { return atomic_load(&forward_received); }
 long long process_forward_first_at(void) { return atomic_load(&forward_first_at); }

@@ -18,6 +18,8 @@ package enum StandardStreams {
         case readerGone
         /// Any other error (errno): the bytes are lost.
         case failed(Int32)
+        /// Past the deadline of a stop (``limitWrites(within:)``) the reader took no more: this many bytes were not written.
+        case stalled(Int)
     }
 
     private static let firstFailure = Locked<String?>(nil)
@@ -67,7 +69,8 @@ package enum StandardStreams {
         if outcome == .readerGone { ownLinesLost.withLock { if $0 == nil { $0 = fd } } }
     }
 
-    /// Writes all of `bytes` to `fd` (1 or 2), waiting while a non-blocking descriptor is full.
+    /// Writes all of `bytes` to `fd` (1 or 2), waiting while a non-blocking descriptor is full; past the deadline of a
+    /// stop (``limitWrites(within:)``), giving up when the reader takes no more.
     package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Outcome {
         if bytes.count > 0, closedAtStart.current.contains(fd) {
             let name = fd == 1 ? "standard output" : "standard error"
@@ -79,8 +82,13 @@ package enum StandardStreams {
             }
             return .failed(EBADF)
         }
+        return whileWriting { writeAll(bytes, to: fd) }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Outcome {
         var offset = 0
         while offset < bytes.count {
+            if stalledPastDeadline(fd) { return .stalled(bytes.count - offset) }
             #if canImport(Glibc)
             let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             #else

@@ -129,8 +129,9 @@ package final class LaunchedProcess: Sendable {
 
     /// After the program exited: stops what it left running in its group (SIGTERM, SIGKILL after `grace`), then
     /// what left the group but carries the launch's token (``Descendants/stop(token:grace:)``), and waits for its
-    /// output pipes to close, so no child outlives the run and no output is lost.
-    package func finish(grace: Duration) {
+    /// output pipes to close, so no child outlives the run and no output is lost. `stopAsked` returns, once a stop
+    /// was asked meanwhile (a signal), how long our writes may still wait for our reader (``OutputPump/finish(within:stopAsked:)``).
+    package func finish(grace: Duration, stopAsked: @Sendable () -> Duration? = { nil }) {
         let alreadyFinished = state.withLock { state -> Bool in
             defer { state.finished = true }
             return state.finished
@@ -152,7 +153,7 @@ package final class LaunchedProcess: Sendable {
             state.withLock { $0.sweptDescendants = swept }
         }
         closeStandardInput()
-        pump.finish(within: .milliseconds(250))
+        pump.finish(within: .milliseconds(250), stopAsked: stopAsked)
         Reaper.release(pid)
     }
 

@@ -7,6 +7,8 @@ import Dispatch
 final class OutputPump: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let stopRequested = Locked(false)
+    /// Time the pump's thread spent in writes to our stdout/stderr (waiting for our reader).
+    private let waitingForReader = ReaderWait()
     /// The write end of the pipe that wakes the reader; -1 once closed.
     private let wakeWrite: Locked<Int32>
 
@@ -26,22 +28,29 @@ final class OutputPump: Sendable {
         wakeWrite = Locked(wake.write)
         let stopRequested = self.stopRequested
         let done = self.done
+        let waitingForReader = self.waitingForReader
         startThread {
             var loop = PumpLoop(
                 open: pipes, wakeRead: wake.read, watch: exitWatch, recorder: recorder, forward: forward,
-                stopRequested: stopRequested, done: done)
+                stopRequested: stopRequested, done: done, waitingForReader: waitingForReader)
             loop.run()
         }
     }
 
     /// Waits until both pipes reached end of file, at most `timeout`; then stops reading either way
-    /// (a background grandchild may hold a pipe open forever).
-    func finish(within timeout: Duration) {
-        if done.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+    /// (a background grandchild may hold a pipe open forever). Time spent waiting for our own reader to take the
+    /// output does not count: a slow reader gets every byte. `stopAsked` (a signal came) gives our writes the
+    /// deadline it returns (``StandardStreams/limitWrites(within:)``), so a reader that never reads cannot hold this.
+    func finish(within timeout: Duration, stopAsked: @Sendable () -> Duration? = { nil }) {
+        let start = ContinuousClock.now
+        var stopping = false
+        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if let allowance = stopAsked() { StandardStreams.limitWrites(within: allowance) }
+            guard !stopping, ContinuousClock.now - start - waitingForReader.total >= timeout else { continue }
+            stopping = true
             stopRequested.withLock { $0 = true }
             var byte: UInt8 = 1
             _ = Descriptor.writeWithoutSIGPIPE(wakeWrite.current, &byte, 1)
-            done.wait()
         }
         closeWake()
     }
@@ -66,14 +75,18 @@ private struct PumpLoop {
     let recorder: OutputRecorder
     /// false once our stream could not take a write
     var forwarding: (stdout: Bool, stderr: Bool)
+    /// Our fds (1, 2) whose reader stalled past a stop's deadline: what is read for them from then on is counted.
+    var stalled: Set<Int32> = []
     let stopRequested: Locked<Bool>
     let done: DispatchSemaphore
+    let waitingForReader: ReaderWait
     var pipesDone = false
 
     init(
         open: [(StandardStream, Int32)], wakeRead: Int32, watch: OutputPump.ExitWatch?, recorder: OutputRecorder, forward: Bool,
-        stopRequested: Locked<Bool>, done: DispatchSemaphore
+        stopRequested: Locked<Bool>, done: DispatchSemaphore, waitingForReader: ReaderWait
     ) {
+        self.waitingForReader = waitingForReader
         self.open = open
         self.wakeRead = wakeRead
         self.watch = watch
@@ -122,14 +135,25 @@ private struct PumpLoop {
         guard count > 0 else { return count < 0 && Errno.current.isRetry }
         let chunk = UnsafeBufferPointer(start: buffer, count: count)
         recorder.record(chunk, from: stream)
-        guard stream == .stdout ? forwarding.stdout : forwarding.stderr else { return true }
-        switch StandardStreams.write(UnsafeRawBufferPointer(chunk), to: stream == .stdout ? 1 : 2) {
+        let target: Int32 = stream == .stdout ? 1 : 2
+        guard stream == .stdout ? forwarding.stdout : forwarding.stderr else {
+            if stalled.contains(target) { StandardStreams.countNotWritten(count, to: target) }
+            return true
+        }
+        switch waitingForReader.timing({ StandardStreams.write(UnsafeRawBufferPointer(chunk), to: target) }) {
         case .written: return true
+        case .stalled(let left):
+            // A stop was asked and our reader did not read before its deadline (`| (sleep 1000)`): keep reading (the
+            // program is not held on its pipe, its exit is seen), count what is not passed on (``Runner`` says it).
+            StandardStreams.countNotWritten(left, to: target)
+            stalled.insert(target)
+            if stream == .stdout { forwarding.stdout = false } else { forwarding.stderr = false }
+            return true
         case .readerGone:
             // Our reader went away (`sut-launch prog | head`): stop reading, so the program
             // sees its stdout closed (EPIPE/SIGPIPE) as if it were piped to head directly. This chunk was not
             // delivered: the run ends with 141 even when the program writes no more (``Runner``).
-            StandardStreams.markUndelivered(stream == .stdout ? 1 : 2)
+            StandardStreams.markUndelivered(target)
             return false
         case .failed:
             // Our output cannot be written (`> /dev/full`): not the program's doing. Keep
@@ -163,5 +187,31 @@ private struct PumpLoop {
         watch = nil
         Descriptor.close(current.fd)
         current.onExit()
+    }
+}
+
+/// The time a pump's thread spends in writes to our stdout and stderr, a write in progress included.
+final class ReaderWait: Sendable {
+    private struct State {
+        var done: Duration = .zero
+        var since: ContinuousClock.Instant?
+    }
+    private let state = Locked(State())
+
+    /// The time spent so far.
+    var total: Duration { state.withLock { $0.done + ($0.since.map { ContinuousClock.now - $0 } ?? .zero) } }
+
+    /// Runs the write `body`, counting its time.
+    func timing<R>(_ body: () -> R) -> R {
+        let began = ContinuousClock.now
+        state.withLock { $0.since = began }
+        defer {
+            let ended = ContinuousClock.now
+            state.withLock {
+                $0.since = nil
+                $0.done += ended - began
+            }
+        }
+        return body()
     }
 }

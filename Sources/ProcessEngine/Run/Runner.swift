@@ -57,6 +57,7 @@ package enum Runner {
             finishCoverage(coverage, quiet: plan.settings.quiet, signals: signals, &outcome)
         }
         noteUndeliveredOutput(&outcome)
+        noteStalledOutput(&outcome)
         noteLostOutput(&outcome)
         writeReport(&outcome, plan.settings)
         return outcome
@@ -74,6 +75,18 @@ package enum Runner {
         outcome.exitCode = code
         outcome.report.exitCode = code
         outcome.report.error = [outcome.report.error, text].compactMap { $0 }.joined(separator: "; ")
+    }
+
+    /// A stop came while our reader held stdout or stderr without reading (`sut-launch prog | (sleep 1000)`): what was
+    /// not written by the deadline is said, here and in the report; the exit code stays the stop's (124, 130, 143).
+    private static func noteStalledOutput(_ outcome: inout RunOutcome) {
+        for (fd, name) in [(Int32(1), "stdout"), (2, "stderr")] {
+            let count = StandardStreams.bytesNotWritten(to: fd)
+            guard count > 0 else { continue }
+            let text = "\(count) bytes of the program's output were not written: \(name) was not being read"
+            Console.error(text)
+            outcome.report.error = [outcome.report.error, text].compactMap { $0 }.joined(separator: "; ")
+        }
     }
 
     /// The server (or its trust files) could not be set up: exit 125, nothing launched, the report written.
@@ -139,9 +152,11 @@ package enum Runner {
         var status = signals.map { $0.waitForExit(of: process, timeout: plan.timeout) } ?? process.waitForExit(timeout: plan.timeout)
         if status == nil {
             timedOut = true
+            // A reader of ours that never reads cannot hold the stop: our writes end within the grace.
+            StandardStreams.limitWrites(within: plan.killGrace)
             status = process.stop(signal: SignalNumber.terminate, grace: plan.killGrace)
         }
-        process.finish(grace: plan.killGrace)
+        process.finish(grace: plan.killGrace) { signals?.writeAllowance }
         // What left the group (setpgid, setsid) and outlived its parent is ours now, when the command line made this
         // process a subreaper (``Descendants/adopt()``; a library caller's other children are not ours to stop).
         Descendants.stopAll(grace: plan.killGrace)

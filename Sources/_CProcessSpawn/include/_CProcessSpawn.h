@@ -81,7 +81,32 @@ void process_forward_attach(int pgid);
 /// The first forwarded signal received (0: none yet), how many were received, and when the first came
 /// (CLOCK_MONOTONIC, nanoseconds).
 int process_forward_first(void);
+/// 1 once process_forward_install ran.
+int process_forward_is_installed(void);
 int process_forward_count(void);
 long long process_forward_first_at(void);
+
+// MARK: The terminal's sentinel (terminal_sentinel.c)
+
+/// The sigqueue value that marks a signal the terminal sent the program's group, passed on by the sentinel.
+#define PROCESS_TERMINAL_RELAY 0x53555454
+
+/// Forks the sentinel into process group `pgid` (the program's, about to be given the terminal): the terminal's
+/// SIGINT, SIGQUIT and SIGTSTP reach it with the program, and it passes each on to this process (sigqueue, value
+/// PROCESS_TERMINAL_RELAY); it ignores every other signal but SIGKILL and holds no descriptor. Returns its pid or -1.
+int process_terminal_sentinel_start(int pgid);
+
+/// Kills the sentinel (SIGKILL) and reaps it; nothing when none runs.
+void process_terminal_sentinel_stop(void);
+
+/// The sentinel's pid while it runs, else 0.
+int process_terminal_sentinel(void);
+
+/// The group the terminal is handed to (0: none): after a stop (Ctrl-Z) and `fg`, SIGCONT gives it back to it.
+void process_terminal_handed(int pgid);
+
+/// When a group was handed the terminal and this process is in the foreground again (`fg`), hands it back to that
+/// group. Async-signal-safe (tcgetpgrp, tcsetpgrp).
+void process_terminal_hand_back_if_foreground(void);
 
 #endif

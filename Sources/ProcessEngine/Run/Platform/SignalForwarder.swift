@@ -71,6 +71,17 @@ package final class SignalForwarder: Sendable {
         return signal == 0 ? nil : signal
     }
 
+    /// Once a signal came, how long our writes to stdout and stderr may still wait for their reader: what is left of
+    /// the grace since the first, nothing after a second (``StandardStreams/limitWrites(within:)``); nil before any.
+    package var writeAllowance: Duration? {
+        let firstAt = process_forward_first_at()
+        guard firstAt != 0 else { return nil }
+        if process_forward_count() > 1 { return .zero }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return grace - .nanoseconds(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - firstAt)
+    }
+
     /// Waits for the program to exit, at most `timeout` (nil: no limit), and sends its group SIGKILL once the
     /// grace period has passed since the first forwarded signal. Nil when the timeout passed first.
     package func waitForExit(of process: LaunchedProcess, timeout: Duration?) -> ProcessStatus? {
@@ -82,6 +93,8 @@ package final class SignalForwarder: Sendable {
             if let end { slice = min(slice, max(end - .now, .zero)) }
             if let status = process.waitForExit(timeout: slice) { return status }
             if let end, ContinuousClock.now >= end { return nil }
+            // Our writes to a reader that never reads (the output thread sees the exit only between them) end in time.
+            if let allowance = writeAllowance { StandardStreams.limitWrites(within: allowance) }
             let firstAt = process_forward_first_at()
             if !killed, firstAt != 0 {
                 var now = timespec()
