@@ -155,11 +155,11 @@ package enum ReportCommand {
                 Console.warnIfDisplaced(option.spec.long, path)
             }
         }
+        // Counted as test's console counts (a quarantined failure is quarantined, not failed).
         let results = run.results
-        let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
         Console.line(
-            "report: \(results.count) scenario\(results.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
-                + "\(counts[.failed] ?? 0) failed, \(counts[.error] ?? 0) errors, \(counts[.notRun] ?? 0) not run")
+            "report: \(results.count) scenario\(results.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s"): "
+                + ScenarioConsole.counts(results))
         return code
     }
 }
