@@ -150,15 +150,7 @@ import Testing
     @Test func reportsSummaryCountsAQuarantinedFailureAsTestDoes() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write(
-            """
-            Feature: q
-              Scenario: passes
-                When I run "true"
-              Scenario: quarantined fails
-                When I run "false"
-                Then the exit code is 0
-            """, "q.feature", in: directory)
+        let feature = try CLI.write(RunnerR6bEndToEndTests.quarantinedFailure, "q.feature", in: directory)
         let list = try CLI.write("q.feature:4\n", "quar.txt", in: directory)
         let messages = directory.appendingPathComponent("m.ndjson").path
         let result = try CLI.run(["test", "--quarantine", list, "--messages", messages, feature], cwd: directory)
