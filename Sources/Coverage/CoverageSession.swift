@@ -81,6 +81,18 @@ package final class CoverageSession: Sendable {
     /// The reports an earlier run wrote; removed when a run starts, so none is left looking like this run's.
     static let outputs = ["lcov.info", "coverage.xml", "summary.txt", "merged.profdata"]
 
+    /// Removes the reports an earlier run left in DIR (``outputs``), when DIR is a directory and no run holds it: what
+    /// `test` does before its feature files load, as its other reports get their placeholders, so a run killed while a
+    /// large suite loads leaves none of them looking like its own. What it cannot do is left to
+    /// ``init(directory:tools:runner:)``, which opens DIR for the run and says why it could not.
+    package static func removeEarlierReports(in directory: String) {
+        guard let root = try? RootedDirectory(directory, create: false),
+            let fd = ProfileFiles.lock((FileSystem.realPath(directory) ?? directory) + "/.lock"), fd >= 0
+        else { return }
+        defer { ProfileFiles.unlock(fd) }
+        for entry in root.entries() where outputs.contains(entry.name) { root.remove(entry: entry.bytes) }
+    }
+
     private static func clear(_ root: RootedDirectory) throws(RootedDirectory.Error) {
         for entry in root.entries() where outputs.contains(entry.name) || entry.name.hasPrefix(".work-") {
             root.remove(entry: entry.bytes)

@@ -80,6 +80,12 @@ package struct CoverageOptions: Sendable {
         }
     }
 
+    /// Removes the reports an earlier run left in DIR (``CoverageSession/removeEarlierReports(in:)``), before the feature
+    /// files load: a run killed while loading leaves none of them looking current.
+    func removeEarlierReports() {
+        if let directory { CoverageSession.removeEarlierReports(in: directory) }
+    }
+
     /// The coverage of the run: the tools found and DIR opened (made when missing), before anything launches.
     /// - Throws: ``UsageError`` naming the missing tool or the directory's problem (exit 2).
     func plan(environment: [String: String]) throws(UsageError) -> CoveragePlan? {

@@ -58,6 +58,10 @@ package enum ReportCommand {
         try OutputFiles.check(parsed, outputs: outputs, inputs: parsed.positionals.map { ($0, "the Messages file \($0)") })
         var paths: [ReportOption: String] = [:]
         for option in outputs { if let given = parsed.last(option) { paths[option] = try OutputFiles.path(given) } }
+        // Its summary and errors go to stderr: a report there (`--junit j.xml 2>j.xml`) would lose them, or they it. Its
+        // stdout carries nothing but --help: `report --junit /dev/stdout m.ndjson | xmllint -` stays allowed.
+        let named = outputs.compactMap { option in paths[option].map { (path: $0, origin: "\(option.spec.long) \($0)") } }
+        try OutputFiles.checkConsole(named, streams: ["stderr"], hint: "--junit /dev/fd/3 3>&2 2>console.txt")
         guard !parsed.positionals.isEmpty else {
             throw UsageError(.needsOperands("report needs Messages files: sut-launch report --html report.html shard-*.ndjson"))
         }
@@ -151,11 +155,11 @@ package enum ReportCommand {
                 Console.warnIfDisplaced(option.spec.long, path)
             }
         }
+        // Counted as test's console counts (a quarantined failure is quarantined, not failed).
         let results = run.results
-        let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
         Console.line(
-            "report: \(results.count) scenario\(results.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s"): \(counts[.passed] ?? 0) passed, "
-                + "\(counts[.failed] ?? 0) failed, \(counts[.error] ?? 0) errors, \(counts[.notRun] ?? 0) not run")
+            "report: \(results.count) scenario\(results.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s"): "
+                + ScenarioConsole.counts(results))
         return code
     }
 }

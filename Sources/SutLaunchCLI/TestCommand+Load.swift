@@ -37,6 +37,9 @@ extension TestCommand {
         // `--rerun-failed` is read before its file can be replaced by `--write-rerun`'s placeholder (which keeps its list).
         let rerun = options.rerunFailed.flatMap { FileSystem.read($0.path) }
         if let code = holdOutputs(options, environment: environment, reports: reports, rerun: rerun) { return .finished(code) }
+        // --coverage DIR's reports of an earlier run go now too, not once the suite has loaded (--list and --dry-run
+        // launch nothing and leave DIR as it is).
+        if !options.list && !options.dryRun { options.coverage.removeEarlierReports() }
         var (pickles, problems, sources) = ScenarioLint.loadWithSources(files)
         // What only the parsed scenarios say (an outline's value in a fixture's path): checked again, before anything runs.
         try checkOutputs(options, files: files, steps: TestReadFiles.namedSteps(pickles), stepFiles, environment)

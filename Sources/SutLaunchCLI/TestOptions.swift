@@ -140,8 +140,8 @@ package struct TestOptions {
             } else {
                 scenario.shard = try NumericOptions.shard(option)
             }
-        case .shardTimings: shardTimings = NamedPath(path: value, spelling: option.spelling)
-        case .steps: stepFiles.append(NamedPath(path: value, spelling: option.spelling))
+        case .shardTimings: shardTimings = try Self.named(option)
+        case .steps: stepFiles.append(try Self.named(option))
         case .define: break // all of them at once, before the others
         case .flagsIn: scenario.flagsIn = try ChoiceOptions.channel(option)
         case .https: https.enabled = true
@@ -171,7 +171,7 @@ package struct TestOptions {
             }
             runId = value
         case .updateSnapshots: updateSnapshots = true
-        case .artifacts: artifacts = NamedPath(path: value, spelling: option.spelling)
+        case .artifacts: artifacts = try Self.named(option)
         case .list: list = true
         case .name:
             do { _ = try RegexBox(value) } catch { throw UsageError(.invalidPattern(option.spelling, value: value, problem: "\(error)")) }
@@ -179,8 +179,8 @@ package struct TestOptions {
         case .failFast: scenario.failFast = true
         case .retries: scenario.retries = try NumericOptions.integer(option, in: ScenarioRunner.retryLimit)
         case .failOnFlaky: scenario.failOnFlaky = true
-        case .quarantine: quarantineFile = NamedPath(path: value, spelling: option.spelling)
-        case .rerunFailed: rerunFailed = NamedPath(path: value, spelling: option.spelling)
+        case .quarantine: quarantineFile = try Self.named(option)
+        case .rerunFailed: rerunFailed = try Self.named(option)
         case .writeRerun: rerunPath = try OutputFiles.path(option)
         case .redact:
             do { scenario.redactions.append(try Redaction(value, source: option.spelling)) } catch {
@@ -196,5 +196,12 @@ package struct TestOptions {
         case .llvmProfdata: try coverage.setProfdata(value, spelling: option.spelling, index: option.index)
         case .help: break // answered before the options are applied
         }
+    }
+
+    /// A file or directory an option names; an empty name is a usage error naming the option (`--artifacts ''` was
+    /// taken), as `-C ''` is.
+    private static func named(_ option: ParsedOption<TestOption>) throws(UsageError) -> NamedPath {
+        guard let value = option.value, !value.isEmpty else { throw UsageError(.emptyName(option.spelling, index: option.index)) }
+        return NamedPath(path: value, spelling: option.spelling)
     }
 }

@@ -31,7 +31,7 @@ enum TestReadFiles {
             outputs.append((summary, "GITHUB_STEP_SUMMARY \(summary)"))
         }
         guard !outputs.isEmpty else { return }
-        try checkStandardOutput(outputs)
+        try checkConsole(outputs)
         let named = commandLine(options)
         for output in outputs {
             // `--write-rerun` may name the `--rerun-failed` file: it is read before the run and written after it.
@@ -65,10 +65,12 @@ enum TestReadFiles {
         }
     }
 
-    /// A report on the file or pipe the console writes to (`--messages /dev/stdout` with stdout a pipe): its lines and
-    /// the report's would interleave and neither could be read back. `/dev/null` for both is fine.
-    static func checkStandardOutput(_ outputs: [(path: String, origin: String)]) throws(UsageError) {
+    /// A report on the file or pipe the console writes to (`--messages /dev/stdout` with stdout a pipe, `--junit j.xml
+    /// 2>j.xml`): its lines and the report's would interleave, or the report's rename drop the console's, and neither
+    /// could be read back. `/dev/null` for both is fine.
+    static func checkConsole(_ outputs: [(path: String, origin: String)]) throws(UsageError) {
         try OutputFiles.checkConsole(outputs, streams: ["stdout"], hint: "--messages /dev/fd/3 3>&1 1>&2")
+        try OutputFiles.checkConsole(outputs, streams: ["stderr"], hint: "--junit /dev/fd/3 3>&2 2>console.txt")
     }
 
     /// The output options in effect, each with how it was named.

@@ -152,20 +152,22 @@ import Testing
         #expect(undefined.stderr.contains("undefined step"), "\(undefined.stderr)")
     }
 
+    /// Two scenarios, the second (line 4) failing: with it quarantined the run passes.
+    static let quarantinedFailure = """
+        Feature: q
+          Scenario: passes
+            When I run "true"
+          Scenario: quarantined fails
+            When I run "false"
+            Then the exit code is 0
+        """
+
     /// A quarantined failure was a plain red failure on the page under "exit code 0": it has its own status, count and
     /// badge, from `test --html` and from `report` on the Messages alike.
     @Test func aQuarantinedFailureIsShownApartInTheHTMLReport() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feature = try CLI.write(
-            """
-            Feature: q
-              Scenario: passes
-                When I run "true"
-              Scenario: quarantined fails
-                When I run "false"
-                Then the exit code is 0
-            """, "q3.feature", in: directory)
+        let feature = try CLI.write(Self.quarantinedFailure, "q3.feature", in: directory)
         let list = try CLI.write("q3.feature:4\n", "quar.txt", in: directory)
         let html = directory.appendingPathComponent("r3.html").path
         let messages = directory.appendingPathComponent("m.ndjson").path

@@ -216,6 +216,17 @@ package final class LaunchedProcess: Sendable {
         }
     }
 
+    /// Whether the program's pseudo-terminal reads lines now (canonical mode), where a line past
+    /// ``terminalLineLimit`` is cut; nil when it was not launched on a terminal or its input is closed.
+    package var terminalReadsLines: Bool? {
+        var reads: Bool?
+        try? withStandardInput { fd throws(Errno) in reads = PseudoTerminal.readsLines(fd) }
+        return reads
+    }
+
+    /// The longest line a terminal in canonical mode takes whole (4095 bytes on Linux).
+    package static var terminalLineLimit: Int { PseudoTerminal.lineLimit }
+
     /// Closes the program's stdin pipe: it reads end of file. (On a terminal it closes only the test's
     /// keyboard; type Ctrl-D, byte 4, for end of file there.) A write in progress on another thread finishes
     /// first; the descriptor is closed when it returns.

@@ -89,7 +89,8 @@ extension CucumberMessages {
         lines += ordered.map { at, _, envelope in envelope.text(timestamp(at)) }
         lines.append(
             ReportRecord.attachment(ReportRecord.json(run, orphans: orphans), fileName: ReportRecord.runFile, testRunStartedId: run.id))
-        testRunFinished(success: run.exitCode == 0, atMs: finishedAtMs)
+        // A run that launched nothing (`--dry-run`, `--list`) is no success, as its other reports say (exit 5).
+        testRunFinished(success: run.exitCode == 0 && !(results.isEmpty && run.launchedNothing), atMs: finishedAtMs)
     }
 
     /// - Returns: the run's id (`id`, else a new one), which its BeforeAll/AfterAll hooks' envelopes name.

@@ -149,11 +149,19 @@ package final class ScenarioConsole: Sendable {
     }
 
     package func summary(_ results: [ScenarioResult], seconds: Double, skipped: Int) {
+        var line = "\(results.count) scenario\(results.count == 1 ? "" : "s"): " + Self.counts(results)
+        if skipped > 0 { line += " (\(skipped) not selected)" }
+        line += " in \(Runner.format(.milliseconds(Int(seconds * 1000))))\n"
+        write(line)
+    }
+
+    /// `1 passed, 1 failed, 1 quarantined (1 of them failed)`: the summary's counts, which `report` prints too.
+    package static func counts(_ results: [ScenarioResult]) -> String {
         // A flaky pass under --fail-on-flaky failed the run: counted failed, as every report counts it.
         let passed = results.filter { $0.shownStatus == .passed }.count
         let failed = results.filter { $0.shownStatus == .failed && $0.failsTheRun }.count
         let errors = results.filter { $0.status == .error }.count
-        var line = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
+        var line = "\(passed) passed"
         if failed > 0 { line += ", \(failed) failed" }
         if errors > 0 { line += ", \(errors) could not run" }
         let flaky = results.filter(\.flaky).count
@@ -163,9 +171,7 @@ package final class ScenarioConsole: Sendable {
         if quarantined > 0 { line += ", \(quarantined) quarantined (\(quarantinedFailed) of them failed)" }
         let notRun = results.filter { $0.status == .notRun }.count
         if notRun > 0 { line += ", \(notRun) not run" }
-        if skipped > 0 { line += " (\(skipped) not selected)" }
-        line += " in \(Runner.format(.milliseconds(Int(seconds * 1000))))\n"
-        write(line)
+        return line
     }
 
     private func write(_ text: String) { Console.out(text) }

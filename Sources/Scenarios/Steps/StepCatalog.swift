@@ -162,6 +162,8 @@ package enum StepCatalog {
         },
         StepDefinition("I type \(quoted)", example: "When I type \"ada\"") { run, captures, _ in
             let process = try run.requireProcess()
+            try requireTerminalReader(run, process, "cannot type into the program")
+            try requireLinesFit(run, process, captures[0])
             let budget = run.waitBudget()
             do {
                 try process.writeToStandardInput(Array((captures[0] + "\n").utf8), timeout: budget.limit)
@@ -179,8 +181,10 @@ package enum StepCatalog {
                 throw StepFailure("unknown key \"\(captures[0])\"; keys: \(TerminalKey.names)", kind: .error)
             }
             guard run.terminal != nil else { throw StepFailure(pressNeedsTerminal(captures[0]), kind: .error) }
+            let process = try run.requireProcess()
+            try requireTerminalReader(run, process, "cannot press \(captures[0].prefix(30).escapingControlCharacters())")
             do {
-                try run.requireProcess().writeToStandardInput(key.bytes, timeout: run.waitLimit)
+                try process.writeToStandardInput(key.bytes, timeout: run.waitLimit)
             } catch {
                 throw StepFailure("cannot press \(captures[0]): \(error) (did the program exit?)")
             }

@@ -31,6 +31,22 @@ struct PseudoTerminal {
         return PseudoTerminal(controller: controller, keyboard: keyboard, path: path)
     }
 
+    /// The longest line a terminal in canonical mode takes (its line discipline drops the rest of a longer one, the
+    /// line break still ending it): 4095 bytes on Linux (N_TTY_BUF_SIZE less one), MAX_CANON elsewhere.
+    #if canImport(Glibc)
+    static let lineLimit = 4095
+    #else
+    static let lineLimit = Int(MAX_CANON) - 1
+    #endif
+
+    /// Whether the terminal `fd` belongs to reads lines (canonical mode, ICANON: what the program set with stty or
+    /// tcsetattr); nil when `fd` is no terminal.
+    static func readsLines(_ fd: Int32) -> Bool? {
+        var attributes = termios()
+        guard tcgetattr(fd, &attributes) == 0 else { return nil }
+        return attributes.c_lflag & tcflag_t(ICANON) != 0
+    }
+
     /// Sets the window size of the terminal `fd` belongs to (the program in it gets SIGWINCH).
     /// - Throws: EBADF when `fd` is not a terminal, or the ioctl's error.
     static func setWindowSize(_ fd: Int32, _ size: TerminalSize) throws(Errno) {
