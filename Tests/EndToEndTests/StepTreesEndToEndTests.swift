@@ -92,14 +92,17 @@ import Testing
             Feature: U
               Scenario: header
                 Given the stubs "nat.json"
+                And unexpected requests are allowed
                 When I run "curl -s -o /dev/null -H 'A: b' -d '{\"k\":1}' ${SUT_MOCK_SERVER_URL}/r?n=nan"
                 Then the server received a request to "POST /r" with header "A" "b"
               Scenario: query
                 Given the stubs "nat.json"
+                And unexpected requests are allowed
                 When I run "curl -s -o /dev/null -H 'A: b' -d '{\"k\":1}' ${SUT_MOCK_SERVER_URL}/r?n=nan"
                 Then the server received a request to "POST /r" with query "n" "nan"
               Scenario: body
                 Given the stubs "nat.json"
+                And unexpected requests are allowed
                 When I run "curl -s -o /dev/null -H 'A: b' -d '{\"k\":1}' ${SUT_MOCK_SERVER_URL}/r?n=nan"
                 Then the server received a request to "POST /r" with JSON body:
                   """
@@ -107,6 +110,7 @@ import Testing
                   """
               Scenario: answered
                 Given the stubs "nat.json"
+                And unexpected requests are allowed
                 When I run "curl -s -o /dev/null -H 'A: b' -d '{\"k\":1}' ${SUT_MOCK_SERVER_URL}/r?n=3"
                 Then the server received a request to "POST /r" with header "A" "b"
                 And the server received a request to "POST /r" with query "n" "3"
