@@ -45,11 +45,12 @@ enum TestReadFiles {
             environment: environment)
         // A report not there yet, inside a directory a step reads whole (`Given the files from "d"`, `Given the stubs
         // "d"`): the scenario (or the next run's) would copy or load it as one of its files.
+        // An output over a file there is said as such first ("would overwrite").
+        try check(outputs, found: found)
         let trees = found.filter { $0.origin.hasPrefix(stepNamed) && FileSystem.isDirectory($0.path) }
         try OutputFiles.checkOutsideTrees(
             outputs, trees: trees.map { ("\($0.path)", "the directory \($0.path), \($0.origin)") },
             reads: "the scenarios copy or load")
-        try check(outputs, found: found)
     }
 
     /// How ``found(featurePaths:defines:featureFiles:steps:environment:)`` names what a step reads.
