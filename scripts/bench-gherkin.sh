@@ -4,13 +4,18 @@
 #   1. sut-launch test --list       (parse, compile pickles, select, print them; runs nothing)
 #   2. behave --dry-run             (PyPI behave, the reference in the same run: parses and walks every scenario)
 # Target (issue 14): sut-launch well under a second.
+# Then a step file of PATTERNS patterns (default 3,000; `the account N has {int} items`) and a feature of 1,000 steps
+# that use them: sut-launch test --list --steps (load, index, clash and ambiguity checks) beside behave --dry-run with
+# the same definitions (its `parse` matcher), CPU seconds of each. Target: under a second (it took 19 s in a debug
+# build when every step tried every pattern and every pair of patterns was compared).
 #
 # Usage: scripts/bench-gherkin.sh      (needs behave: pip install behave; and hyperfine)
-#   FILES=200 scripts/bench-gherkin.sh
+#   FILES=200 PATTERNS=400 scripts/bench-gherkin.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FILES="${FILES:-1000}"
+PATTERNS="${PATTERNS:-3000}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 command -v hyperfine >/dev/null || { echo "bench-gherkin: hyperfine not found; install it with: apt-get install -y hyperfine" >&2; exit 2; }
@@ -68,4 +73,32 @@ ours, behave = results["sut-launch"]["median"], results["behave"]["median"]
 ok = "PASS" if ours < 1.0 else "FAIL"
 print(f"{sys.argv[2]} feature files, {sys.argv[3]} scenarios: sut-launch test --list {ours * 1000:.0f} ms "
       f"(target well under 1 s: {ok}); behave --dry-run {behave * 1000:.0f} ms ({behave / ours:.1f} x sut-launch)")
+PY
+
+python3 - "$WORK/patterns" "$PATTERNS" <<'PY'
+import json, os, sys
+directory, count = sys.argv[1], int(sys.argv[2])
+os.makedirs(os.path.join(directory, "steps"))
+json.dump([{"step": "the account %d has {int} items" % i, "run": ["true"]} for i in range(count)],
+          open(os.path.join(directory, "accounts.steps.json"), "w"))
+with open(os.path.join(directory, "steps", "steps.py"), "w") as f:
+    f.write("from behave import given\n")
+    for i in range(count):
+        f.write("@given('the account %d has {n:d} items')\ndef step_%d(context, n): pass\n" % (i, i))
+with open(os.path.join(directory, "accounts.feature"), "w") as f:
+    f.write("Feature: Accounts\n")
+    for s in range(100):
+        f.write("  Scenario: s%d\n" % s)
+        for k in range(10):
+            f.write("    Given the account %d has %d items\n" % ((s * 10 + k) * 7 % count, k))
+PY
+cpu() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{ print $1 + $2 }'; }
+ours=$(cpu "$SUT" test --list "$WORK/patterns/accounts.feature")
+reference=$(cd "$WORK/patterns" && cpu behave --dry-run --no-summary --format null --no-capture accounts.feature)
+python3 - "$PATTERNS" "$ours" "$reference" <<'PY'
+import sys
+patterns, ours, behave = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+ok = "PASS" if ours < 1.0 else "FAIL"
+print(f"a step file of {patterns} patterns, 1,000 steps: sut-launch test --list {ours:.2f} s CPU (target under 1 s: {ok}); "
+      f"behave --dry-run with the same definitions {behave:.2f} s CPU")
 PY

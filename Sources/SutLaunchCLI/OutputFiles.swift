@@ -34,14 +34,18 @@ enum OutputFiles {
 
     /// Outputs inside a directory the run reads whole or records into (`trees`: path and how it was named): the next
     /// run would load the report as one of its files. A usage error naming both.
-    static func checkOutsideTrees(_ outputs: [(path: String, origin: String)], trees: [(path: String, origin: String)]) throws(UsageError) {
+    /// `reads` says what the run does with the trees' files, for the message.
+    static func checkOutsideTrees(
+        _ outputs: [(path: String, origin: String)], trees: [(path: String, origin: String)],
+        reads: String = "the run reads or writes (mappings/, __files/)"
+    ) throws(UsageError) {
         for tree in trees {
             guard let root = FileSystem.resolvedPath(tree.path) else { continue }
             for output in outputs {
                 guard let path = FileSystem.resolvedPath(output.path), path == root || FileSystem.isBelow(path, root) else { continue }
                 throw UsageError(
-                    "\(output.origin.escapingControlCharacters()) is inside \(tree.origin.escapingControlCharacters()), whose files the run "
-                        + "reads or writes (mappings/, __files/): the next run would load the report as one of them; write it elsewhere")
+                    "\(output.origin.escapingControlCharacters()) is inside \(tree.origin.escapingControlCharacters()), whose files "
+                        + "\(reads): the next run would load the report as one of them; write it elsewhere")
             }
         }
     }

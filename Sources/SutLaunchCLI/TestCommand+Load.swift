@@ -7,14 +7,16 @@ import Scenarios
 /// large suite that takes seconds (a 20,000-row outline, 3.5 s), and a run killed in that window left the previous
 /// run's reports whole and green.
 extension TestCommand {
-    /// The step files' steps, hooks and redactions, with what loading them found wrong.
+    /// The step files' entries (read, their patterns not yet compiled), with what reading them, their hooks and
+    /// redactions found wrong.
     struct StepFiles {
-        var steps: [UserStep]
+        var entries: [UserSteps.Entry]
         var problems: [String]
         var commands: [(path: String, origin: String)]
     }
 
-    /// Reads what the options name: `--shard-timings`, the step files, then (placeholders written) the feature files;
+    /// Reads what the options name: `--shard-timings`, the step files' entries, then (placeholders written) the step
+    /// files' patterns (compiled and compared: seconds for thousands) and the feature files;
     /// `--artifacts` is made last, once no input can be in it. A feature or step problem ends the run here (exit 3, in
     /// every report).
     static func load(_ options: TestOptions, environment: [String: String], reports: ScenarioReports) throws -> Stage<Suite> {
@@ -23,7 +25,7 @@ extension TestCommand {
         // `x.feature:3 ./x.feature:9`: the lines of every spelling select in the one file kept.
         scenario.lines = Dictionary(
             scenario.lines.map { (firstSpelling[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { $0.union($1) })
-        let stepFiles = try loadStepFiles(options, featureFiles: files, environment: environment, into: &scenario)
+        let stepFiles = try readStepFiles(options, featureFiles: files, environment: environment, into: &scenario)
         // An output on a file the run reads is refused before anything is written, and writes no report (not even
         // --report): here from the paths and the feature files' text, before they are parsed.
         try checkOutputs(options, files: files, steps: TestReadFiles.namedSteps(inTextOf: files), stepFiles, environment)
@@ -40,6 +42,7 @@ extension TestCommand {
         // --coverage DIR's reports of an earlier run go now too, not once the suite has loaded (--list and --dry-run
         // launch nothing and leave DIR as it is).
         if !options.list && !options.dryRun { options.coverage.removeEarlierReports() }
+        let (userSteps, stepProblems) = UserSteps.compile(stepFiles.entries)
         var (pickles, problems, sources) = ScenarioLint.loadWithSources(files)
         // What only the parsed scenarios say (an outline's value in a fixture's path): checked again, before anything runs.
         try checkOutputs(options, files: files, steps: TestReadFiles.namedSteps(pickles), stepFiles, environment)
@@ -50,12 +53,12 @@ extension TestCommand {
             reports.configureMessages(
                 path: options.messagesPath, envelopes: ScenarioLint.messages(sources), startedAtMs: WallClock.milliseconds())
         }
-        problems += stepFiles.problems
+        problems += stepProblems + stepFiles.problems
         reports.setHooks(scenario.hooks)
         problems += StepVariables.problems(pickles, defines: scenario.defines, environment: environment)
-        problems += ScenarioLint.ambiguousSteps(pickles, userSteps: stepFiles.steps)
-        scenario.userSteps = stepFiles.steps
-        reports.setUserSteps(stepFiles.steps)
+        problems += ScenarioLint.ambiguousSteps(pickles, userSteps: userSteps)
+        scenario.userSteps = userSteps
+        reports.setUserSteps(userSteps)
         if !problems.isEmpty {
             for problem in problems { Console.error(problem) }
             return .finished(
@@ -69,9 +72,10 @@ extension TestCommand {
         return .next(Suite(pickles: pickles, scenario: scenario))
     }
 
-    /// The step files found beside the feature files and named by `--steps`, loaded (they are small): their steps,
-    /// hooks and redactions set in `scenario`, and the scripts they run (inputs an output may not name).
-    static func loadStepFiles(
+    /// The step files found beside the feature files and named by `--steps`, read: their entries (patterns compiled
+    /// later, once the placeholders are written), hooks and redactions set in `scenario`, and the scripts they run
+    /// (inputs an output may not name).
+    static func readStepFiles(
         _ options: TestOptions, featureFiles files: [String], environment: [String: String], into scenario: inout ScenarioOptions
     ) throws(UsageError) -> StepFiles {
         for file in options.stepFiles where !FileSystem.isRegularFile(file.path) {
@@ -81,7 +85,8 @@ extension TestCommand {
         let stepFiles = UserSteps.files(near: files) + options.stepFiles.map(\.path)
         var seenStepFiles: Set<String> = []
         let uniqueStepFiles = stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted }
-        var (userSteps, problems) = UserSteps.load(uniqueStepFiles)
+        let entries = UserSteps.read(uniqueStepFiles)
+        var problems: [String] = []
         let (fileRedactions, redactionProblems) = UserSteps.redactions(uniqueStepFiles)
         problems += redactionProblems
         scenario.redactions += fileRedactions
@@ -89,8 +94,8 @@ extension TestCommand {
         problems += hookProblems
         scenario.hooks += fileHooks
         let commands = TestReadFiles.commands(
-            steps: userSteps, hooks: scenario.hooks, defines: scenario.defines, environment: environment)
-        return StepFiles(steps: userSteps, problems: problems, commands: commands)
+            steps: entries, hooks: scenario.hooks, defines: scenario.defines, environment: environment)
+        return StepFiles(entries: entries, problems: problems, commands: commands)
     }
 
     /// Refuses an output over an input (a feature, step, stub or fixture file, a script a step runs) and an

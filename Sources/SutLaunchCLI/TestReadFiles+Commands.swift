@@ -78,13 +78,14 @@ extension TestReadFiles {
     }
 
     /// The files the step files' steps and hooks run or name, each with where it is named.
-    static func commands(steps: [UserStep], hooks: [Hook], defines: [String: String], environment: [String: String]) -> [(
+    static func commands(steps: [UserSteps.Entry], hooks: [Hook], defines: [String: String], environment: [String: String]) -> [(
         path: String, origin: String
     )] {
         let variable: (String) -> String? = { defines[$0] ?? environment[$0] }
         var commands: [(path: String, origin: String)] = []
-        for step in steps {
-            commands += step.namedFiles(variable: variable).map { ($0, "\($0), run by the step at \(step.source)") }
+        for case .step(_, let run, let source, let directory) in steps {
+            let named = UserSteps.namedFiles(run, directory: directory, variable: variable)
+            commands += named.map { ($0, "\($0), run by the step at \(source)") }
         }
         for hook in hooks {
             commands += hook.namedFiles(variable: variable).map { ($0, "\($0), run by the \(hook.title)") }

@@ -40,12 +40,21 @@ enum TestReadFiles {
                 throw UsageError(.wouldOverwrite(output: output.origin, input: input.origin))
             }
         }
-        try check(
-            outputs,
-            found: found(
-                featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, steps: steps,
-                environment: environment))
+        let found = found(
+            featurePaths: options.featurePaths, defines: options.scenario.defines, featureFiles: featureFiles, steps: steps,
+            environment: environment)
+        // A report not there yet, inside a directory a step reads whole (`Given the files from "d"`, `Given the stubs
+        // "d"`): the scenario (or the next run's) would copy or load it as one of its files.
+        // An output over a file there is said as such first ("would overwrite").
+        try check(outputs, found: found)
+        let trees = found.filter { $0.origin.hasPrefix(stepNamed) && FileSystem.isDirectory($0.path) }
+        try OutputFiles.checkOutsideTrees(
+            outputs, trees: trees.map { ("\($0.path)", "the directory \($0.path), \($0.origin)") },
+            reads: "the scenarios copy or load")
     }
+
+    /// How ``found(featurePaths:defines:featureFiles:steps:environment:)`` names what a step reads.
+    static let stepNamed = "named at "
 
     /// Refuses an output that exists and is one of the files found under `found` (walked, links not followed): what
     /// `test` and `check` share, so an output of either never lands on a step, stub, fixture or feature file.
@@ -122,7 +131,7 @@ enum TestReadFiles {
             if needsSlash && !expanded.contains("/") { continue }
             let path =
                 expanded.hasPrefix("/") || written.hasPrefix("${") ? expanded : FileSystem.directory(of: step.uri) + "/" + expanded
-            found.append((path, "named at \(step.uri):\(step.line)", false))
+            found.append((path, "\(stepNamed)\(step.uri):\(step.line)", false))
         }
         return found
     }

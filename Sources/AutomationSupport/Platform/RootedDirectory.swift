@@ -199,6 +199,25 @@ package final class RootedDirectory: Sendable {
         return parent.kind(ofEntry: name)
     }
 
+    /// What `relative` is, or nil when it or a directory on its way is missing; a directory on the way that is a link
+    /// (dangling, a loop or not), a file or unreadable is thrown by name: whether `relative` exists cannot be told
+    /// without following it, so a `does not exist` never passes on it (``kind(of:)`` says nil there).
+    package func existingKind(of relative: String) throws(Error) -> Kind? {
+        let components = try Self.components(relative)
+        guard let name = components.last else { throw Error("a file needs a name") }
+        var current = self
+        for component in components.dropLast() {
+            let fd = openat(current.descriptor, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else {
+                let code = errno
+                if code == ENOENT && current.kind(ofEntry: component) == nil { return nil }
+                throw current.refusal(component, shown: relative, code: code)
+            }
+            current = RootedDirectory(path: current.path + "/" + component, descriptor: fd)
+        }
+        return current.kind(ofEntry: name)
+    }
+
     /// What `relative` is when it is there and not a regular file ("a FIFO", "a symbolic link (…)"), as the
     /// content steps say it; nil for a regular file or nothing there.
     package func notAFileDescription(of relative: String) -> String? {

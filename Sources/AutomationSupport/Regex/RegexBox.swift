@@ -38,9 +38,15 @@ package final class RegexBox: Sendable {
 
     /// ``groups(whole:)`` with the caller's work budget, saying when it was spent rather than warning.
     package func groups(whole text: String, budget: Int) -> Groups {
+        var spent = 0
+        return groups(whole: text, budget: budget, spent: &spent)
+    }
+
+    /// ``groups(whole:budget:)``, telling the caller the work it did (`spent`), for a budget over many matches.
+    package func groups(whole text: String, budget: Int, spent: inout Int) -> Groups {
         let scalars = text.unicodeScalars
         let array = Array(scalars)
-        let answer = regex.groups(in: array, whole: true, budget: budget)
+        let answer = regex.groups(in: array, from: 0, whole: true, budget: budget, spent: &spent)
         guard case .matched(let ranges) = answer else { return answer == .noMatch ? .noMatch : .gaveUp }
         // Offsets grow left to right: walk the scalars once, not once per group.
         var offsets = Set<Int>()

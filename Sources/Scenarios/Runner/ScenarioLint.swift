@@ -104,9 +104,9 @@ package enum ScenarioLint {
     /// (numbers out of their range, paths out of the scenario's directory, snapshot names, signal names,
     /// unterminated quotes), once per line. `ScenarioRunner.runOne` asks again, for callers that skip loading.
     /// Whether `step` is defined: a step over ``StepCatalog/maxStepBytes`` is neither (``stepProblems(_:)`` names it).
-    static func isUndefined(_ step: GherkinDocument.Step, userSteps: [UserStep]) -> Bool {
+    static func isUndefined(_ step: GherkinDocument.Step, userSteps: UserStepIndex) -> Bool {
         step.text.utf8.count <= StepCatalog.maxStepBytes && StepCatalog.find(step.text) == nil
-            && !userSteps.contains { $0.mayMatch(step.text) } // one past its budget is named by ambiguousSteps
+            && !userSteps.mayMatch(step.text) // one past its budget is named by ambiguousSteps
     }
 
     static func stepProblems(_ pickles: [Pickle]) -> [String] {
@@ -217,9 +217,10 @@ package enum ScenarioLint {
         var reported: Set<String> = []
         // What to say of one undefined text is worked out once: a file repeats its steps.
         var advice: [String: String] = [:]
+        let index = UserStepIndex(userSteps)
         for pickle in pickles {
             for step in pickle.steps
-            where isUndefined(step, userSteps: userSteps) && reported.insert("\(pickle.uri):\(step.line)").inserted {
+            where isUndefined(step, userSteps: index) && reported.insert("\(pickle.uri):\(step.line)").inserted {
                 let said = "\(step.keyword)\(step.text)"
                 if advice[said] == nil {
                     let closest = StepCatalog.closest(to: said, count: 1).first?.split(separator: "\n").first.map(String.init) ?? ""

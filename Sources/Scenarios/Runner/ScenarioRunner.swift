@@ -38,7 +38,9 @@ public struct ScenarioOptions: Sendable {
     /// `--fail-fast`: start no scenario after the first one that did not pass.
     public var failFast = false
     /// Steps from `*.steps.json` files and `--steps`.
-    package var userSteps: [UserStep] = []
+    package var userSteps: [UserStep] = [] { didSet { stepIndex = UserStepIndex(userSteps) } }
+    /// ``userSteps`` by their patterns' literal heads: a step text tries only the patterns that may match it.
+    package private(set) var stepIndex = UserStepIndex()
     /// `--shard-timings FILE`: measured seconds by scenario (`feature: name`), to balance shards by time.
     public var shardTimings: [String: Double]?
     /// The caller's environment (for `${NAME}` and the program's environment).
@@ -304,7 +306,7 @@ package enum ScenarioRunner {
     /// What keeps the scenario from starting: an undefined step (every step must be defined before anything
     /// starts), or what `check` and `test` refuse at load.
     static func preflight(_ pickle: Pickle, options: ScenarioOptions) -> Failure? {
-        for step in pickle.steps where ScenarioLint.isUndefined(step, userSteps: options.userSteps) {
+        for step in pickle.steps where ScenarioLint.isUndefined(step, userSteps: options.stepIndex) {
             let closest = StepCatalog.closest(to: "\(step.keyword)\(step.text)").map { "    " + $0.split(separator: "\n").first! }.joined(
                 separator: "\n")
             return (
@@ -360,11 +362,11 @@ package enum ScenarioRunner {
                     // Every built-in step's values are expanded here, in one place (StepValue), never by the step.
                     let (values, expanded) = try run.expandedValues(definition, captures, step)
                     try definition.run(run, values, expanded)
-                } else if let userStep = options.userSteps.first(where: { $0.match(step.text) != nil }) {
+                } else if let (userStep, values) = options.stepIndex.first(matching: step.text) {
                     if let code = userStep.code {
-                        try code(StepContext(run: run, step: step), userStep.match(step.text) ?? [])
+                        try code(StepContext(run: run, step: step), values)
                     } else {
-                        try run.runUserStep(userStep, values: userStep.match(step.text) ?? [], step: step)
+                        try run.runUserStep(userStep, values: values, step: step)
                     }
                 }
                 trail.append("✓ \(label)" + (run.stepNote.map { " (\($0))" } ?? ""))

@@ -65,6 +65,9 @@ package struct CucumberExpression: Sendable {
     /// A text the expression matches (first alternatives, optional text included, a sample value per parameter):
     /// two steps clash when one matches the other's sample.
     package let sample: String
+    /// The literal text every match begins with: the pattern up to its first parameter, optional text or alternation
+    /// (an alternation's word left out whole). A text that does not start with it cannot match (``UserStepIndex``).
+    package let head: String
 
     /// The longest pattern accepted (a step file is text anyone can write; its patterns also appear in messages).
     package static let maxLength = 1_000
@@ -79,15 +82,19 @@ package struct CucumberExpression: Sendable {
         var sample = ""
         var parameters: [Parameter] = []
         var segment: [Node] = []
+        var head = ""
+        var headEnded = false
         func flush() throws(Problem) {
             defer { segment = [] }
             guard segment.contains(where: { if case .slash = $0 { true } else { false } }) else {
                 for node in segment {
                     pattern += node.pattern
                     sample += node.sample
+                    if case .text(let text, _) = node, !headEnded { head += text } else { headEnded = true }
                 }
                 return
             }
+            headEnded = true
             // An alternation: the words between whitespace or parameters, split at each `/`.
             var alternatives: [[Node]] = [[]]
             var slashColumns: [Int] = []
@@ -113,12 +120,14 @@ package struct CucumberExpression: Sendable {
         }
         for node in nodes {
             switch node {
-            case .space:
+            case .space(let text, _):
                 try flush()
                 pattern += node.pattern
                 sample += node.sample
+                if !headEnded { head += text }
             case .parameter(let name, let column):
                 try flush()
+                headEnded = true
                 guard let parameter = Parameter.named(name) else {
                     throw Problem(column: column, message: "no parameter type {\(name)}; there are {int}, {float}, {word}, {string} and {}")
                 }
@@ -133,6 +142,7 @@ package struct CucumberExpression: Sendable {
         self.pattern = pattern
         self.parameters = parameters
         self.sample = sample
+        self.head = head
     }
 
     /// `pattern` for a message: a long one is cut after 80 characters.

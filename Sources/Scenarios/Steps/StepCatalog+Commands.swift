@@ -110,7 +110,12 @@ extension StepCatalog {
             let name = captures[0]
             if let problem = ScenarioRun.pathProblem(name) { throw StepFailure(problem, kind: .error) }
             let work = try run.work()
-            let kind = work.kind(of: name)
+            // A link on the way (`lk/f`, dangling, a loop or not) is not followed: whether the file is there cannot be
+            // told, and neither `exists` nor `does not exist` passes on it.
+            let kind: RootedDirectory.Kind?
+            do { kind = try work.existingKind(of: name) } catch {
+                throw StepFailure("cannot tell whether \(name) \(captures[1] == "exists" ? "exists" : "does not exist"): \(error)")
+            }
             // Only a regular file is a file: `exists` fails on a directory (a step that names one checks a file
             // nobody wrote), a link (dangling or not: sut-launch reads no file through a link), a FIFO or a device,
             // and `does not exist` does too (something is there), as the content steps refuse them.

@@ -122,18 +122,22 @@ extension StepCatalog {
         _ run: ScenarioRun, _ method: String, _ path: String, _ what: String, json: JSONNode? = nil,
         _ holds: @escaping (HTTPRequest) -> Bool
     ) throws(StepFailure) {
-        var matching = try requests(run, method, path)
+        // A request whose answer could not be made (a template refused, a file unreadable) is no call, as the count
+        // steps say: it never satisfies a detail step either.
+        var matching = try requests(run, method, path).filter { !$0.notAnswered }
         let open = try run.watchRequests { () throws(StepFailure) -> Bool in
-            matching = try requests(run, method, path)
+            matching = try requests(run, method, path).filter { !$0.notAnswered }
             return matching.contains { holds($0.request) }
         }
         guard !matching.contains(where: { holds($0.request) }) else { return }
         let when = open ? " within \(run.waitDescription) (the program was still running)" : ""
-        guard let json else { throw StepFailure("no \(method) \(path) request \(what)\(when)\(received(run))") }
+        let unanswered = (try requests(run, method, path)).count { $0.notAnswered && holds($0.request) }
+        let failed = unanswered > 0 ? " answered (\(unanswered) that had it could not be answered)" : ""
+        guard let json else { throw StepFailure("no \(method) \(path) request\(failed) \(what)\(when)\(received(run))") }
         // A body past what the journal keeps cannot say it did not include the JSON: never "no request had it".
         try cutBodies(matching, "\(method) \(path)", expected: json)
         let shown = matching.map { "  " + $0.request.bodyText }.joined(separator: "\n")
-        throw StepFailure("no \(method) \(path) request \(what)\(when); bodies received:\n\(shown.isEmpty ? "  (none)" : shown)")
+        throw StepFailure("no \(method) \(path) request\(failed) \(what)\(when); bodies received:\n\(shown.isEmpty ? "  (none)" : shown)")
     }
 
     private static func requests(_ run: ScenarioRun, _ method: String, _ path: String) throws(StepFailure) -> [JournalEntry] {

@@ -12,7 +12,7 @@ extension UserSteps {
     /// The files `run` names, `${NAME}` expanded with `variable`: `run[0]` when it holds a `/` (found from
     /// `directory`), and each argument that is an absolute path to an existing file (a script given to `sh`).
     /// Words holding `{n}` (a step's values) are known only as the step runs and are left out.
-    static func namedFiles(_ run: [String], directory: String, variable: (String) -> String?) -> [String] {
+    package static func namedFiles(_ run: [String], directory: String, variable: (String) -> String?) -> [String] {
         var files: [String] = []
         for (index, word) in run.enumerated() where StepVariables.unknownValues(in: word, count: 0).isEmpty {
             let expanded = StepVariables.substitute(word) { variable($0) ?? "" }

@@ -52,6 +52,25 @@ package struct UserStep: @unchecked Sendable {
             + "parameters, each tried at every position); shorten the step, or give the pattern fewer {} and more literal words"
     }
 
+    /// The step file this step comes from (``source`` without its line).
+    package var file: String {
+        guard let colon = source.lastIndex(of: ":") else { return source }
+        return String(source[..<colon])
+    }
+
+    /// The most work matching all the steps of a run against the patterns of one step file may cost, in the units of
+    /// ``matchBudget``: thousands of patterns each within their own budget still took minutes in all (every step
+    /// tried against every pattern that could match it). About 16 s of a slow machine's time; a suite of 100,000 steps
+    /// on ordinary patterns spends under a hundred million.
+    package static let fileBudget = 128_000_000
+
+    /// Why the steps of a run could not be matched against `file`'s patterns within ``fileBudget``.
+    package static func fileBudgetProblem(_ file: String, patterns: Int, budget: Int = fileBudget) -> String {
+        "\(file): matching the run's steps against this step file's \(patterns) pattern\(patterns == 1 ? "" : "s") takes more than the "
+            + "work budget of one step file (\(budget) units in all); give the patterns more literal words before their first {…}, "
+            + "( or /, so that each step tries fewer of them, or use fewer patterns"
+    }
+
     /// Compiles `pattern`; the problem, when it is not a Cucumber Expression, names the column.
     package init(pattern: String, run: [String], source: String, directory: String) throws(CucumberExpression.Problem) {
         let expression = try CucumberExpression(pattern)
@@ -76,70 +95,92 @@ package enum UserSteps {
         }
     }
 
+    /// An entry of a step file as read, its pattern not compiled yet (``compile(_:)``), or what is wrong with it.
+    package enum Entry: Sendable {
+        case step(pattern: String, run: [String], source: String, directory: String)
+        case problem(String)
+    }
+
     /// Loads step files; duplicates, and clashes with the built-in catalog, are problems naming both places.
     package static func load(_ paths: [String]) -> (steps: [UserStep], problems: [String]) {
-        var steps: [UserStep] = []
-        var problems: [String] = []
+        compile(read(paths))
+    }
+
+    /// The step files' entries, read and checked for shape, in order (cheap: no pattern is compiled or compared).
+    package static func read(_ paths: [String]) -> [Entry] {
+        var entries: [Entry] = []
         for path in paths {
             guard let bytes = FileSystem.read(path) else {
-                problems.append("\(path): cannot read the step file (\(FileSystem.unreadable(path)))")
+                entries.append(.problem("\(path): cannot read the step file (\(FileSystem.unreadable(path)))"))
                 continue
             }
             // JSON is UTF-8 (RFC 8259): a bad byte would otherwise become U+FFFD and match a step nobody wrote.
             if let problem = UTF8Position.problem(path, bytes, what: "step file") {
-                problems.append(problem)
+                entries.append(.problem(problem))
                 continue
             }
             let root: JSONNode
             do { root = try JSONParser.parse(bytes) } catch {
-                problems.append("\(path):\(error)")
+                entries.append(.problem("\(path):\(error)"))
                 continue
             }
             // A file may hold only redactions or hooks (``UserSteps/redactions(_:)``): no steps, then.
-            let entries = root.elements ?? root["steps"]?.elements ?? (root["redactions"] != nil || root["hooks"] != nil ? [] : nil)
-            guard let entries else {
-                problems.append("\(path):\(root.position): expected [ { \"step\": \"…\", \"run\": [\"command\", …] } ]")
+            let elements = root.elements ?? root["steps"]?.elements ?? (root["redactions"] != nil || root["hooks"] != nil ? [] : nil)
+            guard let elements else {
+                entries.append(.problem("\(path):\(root.position): expected [ { \"step\": \"…\", \"run\": [\"command\", …] } ]"))
                 continue
             }
-            for entry in entries {
-                let source = "\(path):\(entry.position.line)"
-                guard let pattern = entry["step"]?.string, !pattern.isEmpty,
-                    let run = entry["run"]?.elements?.compactMap(\.string), !run.isEmpty, run.count == entry["run"]?.elements?.count
-                else {
-                    problems.append("\(source): a step needs \"step\": \"text with {string}\" and \"run\": [\"command\", \"{1}\"]")
-                    continue
-                }
-                let unknownKeys = (entry.members ?? []).map(\.key).filter { $0 != "step" && $0 != "run" }
-                if let key = unknownKeys.first {
-                    problems.append("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
-                    continue
-                }
-                if let problem = StepCatalog.nulProblem(inWords: run) {
-                    problems.append("\(source): \(problem)")
-                    continue
-                }
-                let step: UserStep
-                do {
-                    step = try UserStep(pattern: pattern, run: run, source: source, directory: FileSystem.directory(of: path))
-                } catch {
-                    problems.append("\(source): step \"\(CucumberExpression.abbreviated(pattern))\", \(error)")
-                    continue
-                }
-                let count = step.expression.parameters.count
-                if let unknown = run.flatMap({ StepVariables.unknownValues(in: $0, count: count) }).first {
-                    let values = count == 0 ? "no values" : count == 1 ? "one value, {1}" : "\(count) values, {1} to {\(count)}"
-                    problems.append(
-                        "\(source): \"run\" names \(unknown), but step \"\(CucumberExpression.abbreviated(pattern))\" has \(values)")
-                    continue
-                }
-                if let problem = clash(step, among: steps) {
-                    problems.append(problem)
-                    continue
-                }
-                steps.append(step)
-            }
+            entries += elements.map { entry(of: $0, in: path) }
         }
-        return (steps, problems)
+        return entries
+    }
+
+    private static func entry(of entry: JSONNode, in path: String) -> Entry {
+        let source = "\(path):\(entry.position.line)"
+        guard let pattern = entry["step"]?.string, !pattern.isEmpty,
+            let run = entry["run"]?.elements?.compactMap(\.string), !run.isEmpty, run.count == entry["run"]?.elements?.count
+        else {
+            return .problem("\(source): a step needs \"step\": \"text with {string}\" and \"run\": [\"command\", \"{1}\"]")
+        }
+        let unknownKeys = (entry.members ?? []).map(\.key).filter { $0 != "step" && $0 != "run" }
+        if let key = unknownKeys.first {
+            return .problem("\(source): unknown key \"\(key)\"\(Suggestion.didYouMean(key, among: ["step", "run"]))")
+        }
+        if let problem = StepCatalog.nulProblem(inWords: run) { return .problem("\(source): \(problem)") }
+        return .step(pattern: pattern, run: run, source: source, directory: FileSystem.directory(of: path))
+    }
+
+    /// The entries' patterns compiled and compared (each with those of the same literal head, ``UserStepIndex``);
+    /// problems in the entries' order.
+    package static func compile(_ entries: [Entry]) -> (steps: [UserStep], problems: [String]) {
+        var index = UserStepIndex()
+        var problems: [String] = []
+        for entry in entries {
+            guard case .step(let pattern, let run, let source, let directory) = entry else {
+                if case .problem(let problem) = entry { problems.append(problem) }
+                continue
+            }
+            let step: UserStep
+            do {
+                step = try UserStep(pattern: pattern, run: run, source: source, directory: directory)
+            } catch {
+                problems.append("\(source): step \"\(CucumberExpression.abbreviated(pattern))\", \(error)")
+                continue
+            }
+            let count = step.expression.parameters.count
+            if let unknown = run.flatMap({ StepVariables.unknownValues(in: $0, count: count) }).first {
+                let values = count == 0 ? "no values" : count == 1 ? "one value, {1}" : "\(count) values, {1} to {\(count)}"
+                problems.append(
+                    "\(source): \"run\" names \(unknown), but step \"\(CucumberExpression.abbreviated(pattern))\" has \(values)")
+                continue
+            }
+            if let problem = clash(step, among: index.related(toHead: step.expression.head)) {
+                problems.append(problem)
+                continue
+            }
+            index.append(step)
+        }
+        return (index.steps, problems)
     }
 
     /// Why `step` cannot join `steps`: it clashes with one of them or with a built-in step (naming both places).
@@ -154,11 +195,16 @@ package enum UserSteps {
         if let (builtIn, _) = StepCatalog.find(sample) {
             return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
         }
-        if let builtIn = StepCatalog.all.first(where: { step.match(withoutKeyword($0.example)) != nil }) {
+        // A built-in example can only match when it starts with the pattern's literal head.
+        let head = step.expression.head.utf8
+        if let builtIn = zip(StepCatalog.all, builtInTexts).first(where: { $1.utf8.starts(with: head) && step.match($1) != nil })?.0 {
             return "\(source): step \"\(pattern)\" clashes with the built-in step \"\(builtIn.example.split(separator: "\n").first ?? "")\""
         }
         return nil
     }
+
+    /// Each built-in step's example without its keyword, worked out once (per pattern, it was most of a load's time).
+    private static let builtInTexts = StepCatalog.all.map { withoutKeyword($0.example) }
 
     static func withoutKeyword(_ example: String) -> String {
         let line = String(example.split(separator: "\n").first ?? "")
