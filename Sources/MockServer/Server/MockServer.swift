@@ -148,6 +148,7 @@ public final class MockServer: Sendable {
 
     /// Stops listening and closes every connection.
     public func stop() {
+        parts.control.endRun()
         parts.journal.webhooks.stopAccepting()
         server.stop()
         proxy?.stop()
