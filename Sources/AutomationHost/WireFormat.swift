@@ -163,10 +163,12 @@ public enum WireFormat {
     /// wire positions:
     /// - `SUT_UNDER_TEST=1` with `SUT_EPHEMERAL` or `SUT_AUTOMATION` (sut-launch's `--flags-in env` or `both`): under
     ///   test, flags from the environment only; argv[1...] is left out only when it is exactly the block those
-    ///   flags make (`both`), else argv is the program's own, exactly as written (even an argv[1] `UI_TEST_MODE`);
-    /// - else argv[1] is `UI_TEST_MODE` (sut-launch's `--flags-in args`, the seed toolkit's layout): under test;
-    ///   argv[2] may be `EPHEMERAL_{json}`, then the next may be `AUTOMATION_{json}`, in that order; what follows is
-    ///   the program's own; a kind the block does not carry is read from the environment;
+    ///   flags make (`both`) and carries a flag, else argv is the program's own, exactly as written (even an argv[1]
+    ///   `UI_TEST_MODE`: sut-launch sends `both` with no flags as `args`);
+    /// - else argv[1] is `UI_TEST_MODE` (sut-launch's `--flags-in args`, the seed toolkit's layout, whose marker alone
+    ///   means test mode with no flags): under test; argv[2] may be `EPHEMERAL_{json}`, then the next may be
+    ///   `AUTOMATION_{json}`, in that order; what follows is the program's own; a kind the block does not carry is read
+    ///   from the environment;
     /// - else `SUT_UNDER_TEST=1` alone: under test, no flags, argv exactly as written;
     /// - otherwise not under test: no flags at all (neither argv nor `SUT_EPHEMERAL`/`SUT_AUTOMATION` is read) and
     ///   argv exactly as written. An argument of the user's own that starts with `AUTOMATION_` (a wrapper script, a
@@ -195,7 +197,10 @@ public enum WireFormat {
             for (prefix, name) in [(ephemeralPrefix, ephemeralVariable), (automationPrefix, automationVariable)] {
                 if let text = environment[name], text != "{}" { block.append(prefix + text) }
             }
-            if argv.count > block.count, Array(argv[1...block.count]) == block { remaining = [argv[0]] + argv[(block.count + 1)...] }
+            // A lone `UI_TEST_MODE` is the program's own: sut-launch sends `both` with no flags as `args` (no variables).
+            if block.count > 1, argv.count > block.count, Array(argv[1...block.count]) == block {
+                remaining = [argv[0]] + argv[(block.count + 1)...]
+            }
         } else if argv.count > 1, argv[1] == testModeArgument {
             // sut-launch's --flags-in args (it always sends UI_TEST_MODE first), or another launcher of this wire.
             received.isUnderTest = true

@@ -8,10 +8,14 @@ package enum EarlyReport: Sendable, Hashable {
     case run(path: String, program: String)
     /// `test`'s JSON report: no scenario ran.
     case test(path: String)
+    /// Each `--report` given, when it was given more than once (a usage error that must not leave them all unwritten).
+    indirect case each([EarlyReport])
 
     /// Writes the report of a command that ended with `exitCode` because of `error`.
     func write(exitCode: Int32, error: String) {
         switch self {
+        case .each(let reports):
+            for report in reports { report.write(exitCode: exitCode, error: error) }
         case .run(let path, let program):
             if !RunReport(notLaunched: program, exitCode: exitCode, error: error).write(to: path) {
                 Console.error("--report \(path): cannot write the report")
@@ -31,7 +35,24 @@ package enum EarlyReport: Sendable, Hashable {
         switch report {
         // A path that is not UTF-8 would be written under its U+FFFD name, another file than the one asked for.
         case .run(let path, _), .test(let path): return OutputFile.problem(path) == nil && OriginalBytes.of(path) == nil ? report : nil
+        case .each: return report
         }
+    }
+
+    /// The reports an early failure writes: each `option` given, checked (`outputsHold`) as if it were the only one.
+    /// `--report a.json --report b.json` is a usage error naming both, and each report asked for still says so: none
+    /// is left unwritten in silence.
+    static func given<Option>(
+        _ parsed: ParsedArguments<Option>, _ option: Option, make: (String) -> Self, outputsHold: (ParsedArguments<Option>) -> Bool
+    ) -> Self? {
+        var reports: [Self] = []
+        for given in parsed.values(option) {
+            guard let path = given.value else { continue }
+            var alone = parsed
+            alone.options.removeAll { $0.option == option && $0.index != given.index }
+            if let report = checked(make(path), outputsHold: outputsHold(alone)), !reports.contains(report) { reports.append(report) }
+        }
+        return reports.count > 1 ? .each(reports) : reports.first
     }
 }
 

@@ -29,7 +29,9 @@ extension RunOptions {
         // The program must talk to the server this run starts: a mockServerURL of the user's (a stale flags file,
         // a report's flags reused) silently sent it elsewhere while the run's checks watched an idle server.
         if !stubs.isEmpty, flags.automationFlags[WireFormat.mockServerURLKey] != nil {
-            throw UsageError(.mockServerURLOverride(key: WireFormat.mockServerURLKey, origin: mockServerURLOrigin ?? "--flags-file"))
+            throw UsageError(
+                .mockServerURLOverride(
+                    key: WireFormat.mockServerURLKey, origin: mockServerURLOrigin ?? "--flags-file \(fileFlags.mockServerURLOrigin ?? "")"))
         }
         if journalPath != nil && stubs.isEmpty && recording.recordFrom == nil && recording.proxyUnmatched == nil {
             throw UsageError(.journalNeedsStub)

@@ -77,11 +77,11 @@ package struct RunOptions {
         }
     }
 
-    /// The report a failed parse writes: the last `--report` read, when the outputs read so far hold.
+    /// The reports a failed parse writes: each `--report` read, when the outputs read so far hold.
     static func earlyReport(_ parsed: ParsedArguments<RunOption>) -> EarlyReport? {
-        guard let path = parsed.last(.report)?.value else { return nil }
-        let outputsHold = (try? checkOutputs(parsed)) != nil
-        return EarlyReport.checked(.run(path: path, program: parsed.positionals.first ?? ""), outputsHold: outputsHold)
+        EarlyReport.given(parsed, .report, make: { .run(path: $0, program: parsed.positionals.first ?? "") }) {
+            (try? checkOutputs($0)) != nil
+        }
     }
 
     /// `--report` and `--journal` once each, on files of their own: not each other, not the program, not a file

@@ -82,10 +82,9 @@ package struct TestOptions {
         }
     }
 
-    /// The report a failed parse writes: the last `--report` read, when the outputs read so far hold.
+    /// The reports a failed parse writes: each `--report` read, when the outputs read so far hold.
     static func earlyReport(_ parsed: ParsedArguments<TestOption>) -> EarlyReport? {
-        guard let path = parsed.last(.report)?.value else { return nil }
-        return EarlyReport.checked(.test(path: path), outputsHold: (try? checkOutputs(parsed)) != nil)
+        EarlyReport.given(parsed, .report, make: { .test(path: $0) }) { (try? checkOutputs($0)) != nil }
     }
 
     /// `--junit`, `--report`, `--messages` and `--html` once each, on files of their own: not each other, not a feature or

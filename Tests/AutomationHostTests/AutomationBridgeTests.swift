@@ -83,4 +83,21 @@ extension AutomationBridge {
         }
         #expect(error?.description == "unknown entry point \"serch\"; known entry points: search")
     }
+
+    /// A lone argv[1] `UI_TEST_MODE` that no wire-format launch sent is the program's own argument: run by hand, or
+    /// under test with no flags (`SUT_EPHEMERAL={}`), it stays in `arguments` (both lost it). sut-launch's own lone
+    /// marker (`--flags-in args`, and `both` with no flags, which travels as `args`) comes with `SUT_UNDER_TEST=1` alone.
+    @Test func aLoneTestModeArgumentStaysUnlessTheWireSentIt() {
+        // The seed toolkit's marker alone (no SUT_ variables) is test mode with no flags, as that toolkit sends it.
+        let seedAlone = AutomationBridge(arguments: ["app", "UI_TEST_MODE"], environment: [:])
+        #expect(seedAlone.arguments == ["app"] && seedAlone.isUnderTest)
+        let empty = ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": "{}", "SUT_AUTOMATION": "{}"]
+        let noFlags = AutomationBridge(arguments: ["app", "UI_TEST_MODE", "x"], environment: empty)
+        #expect(noFlags.arguments == ["app", "UI_TEST_MODE", "x"] && noFlags.isUnderTest)
+        let wire = AutomationBridge(arguments: ["app", "UI_TEST_MODE", "x"], environment: ["SUT_UNDER_TEST": "1"])
+        #expect(wire.arguments == ["app", "x"] && wire.isUnderTest)
+        // The seed toolkit's layout (no SUT_ variables) carries flags after the marker: still the wire.
+        let seed = AutomationBridge(arguments: ["app", "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"], environment: [:])
+        #expect(seed.arguments == ["app", "x"] && seed.ephemeralConfiguration.int("a") == 1)
+    }
 }

@@ -137,6 +137,8 @@ import Testing
         #expect(none.env["SUT_EPHEMERAL"] == "{}" && none.env["SUT_AUTOMATION"] == "{}" && none.env["SUT_UNDER_TEST"] == "1")
         let forced = try Dump(try CLI.run(["--flags-in", "both", CLI.argvDump]).stdout)
         #expect(forced.argv == [CLI.argvDump, "UI_TEST_MODE"])
+        // With no flag of either kind, both travels as args does: {} beside a lone marker would read as the program's own.
+        #expect(forced.env["SUT_EPHEMERAL"] == nil && forced.env["SUT_AUTOMATION"] == nil && forced.env["SUT_UNDER_TEST"] == "1")
         let shell = try CLI.run(["sh", "-c", "echo hi"])
         #expect(shell.status == 0 && shell.stdout == "hi\n")
     }
@@ -199,5 +201,35 @@ import Testing
         #expect(json["stdoutBytes"] as? Int == result.stdoutBytes)
         #expect((json["durationMs"] as? Double ?? -1) >= 0)
         #expect(!(String(decoding: try Data(contentsOf: report), as: UTF8.self).contains("secret-value")))
+    }
+
+    /// M7: a flags file's `mockServerURL` beside `--stub` was refused naming only `--flags-file`: now its file:line:column.
+    @Test func aFlagsFilesMockServerURLBesideAStubIsNamedByLine() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let flags = try CLI.write(
+            "{\n  \"automationFlags\": {\n    \"mockServerURL\": \"http://elsewhere:1\"\n  }\n}\n", "f.json", in: directory)
+        let stubs = try CLI.write(#"{"routes":[]}"#, "s.json", in: directory)
+        let result = try CLI.run(["--port", "0", "--stub", stubs, "--flags-file", flags, "true"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("(--flags-file \(flags):3:5) would send the program away"), "\(result.stderr)")
+    }
+
+    /// M4: the report's argv[0] was the program as given with either launcher, while Foundation.Process sends the
+    /// resolved path there: the report now says what each launcher sent, and `program` is the program as given in both.
+    @Test func theReportsArgvIsWhatEachLauncherSent() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let program = directory.appendingPathComponent("dump").path
+        try FileManager.default.copyItem(atPath: CLI.argvDump, toPath: program)
+        for launcher in ["spawn", "foundation"] {
+            let report = directory.appendingPathComponent("\(launcher).json")
+            let result = try CLI.run(["--launcher", launcher, "--report", report.path, "./dump", "x"], cwd: directory)
+            let sent = try Dump(result.stdout).argv
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+            #expect(json["argv"] as? [String] == sent, "\(launcher): \(sent)")
+            #expect(json["program"] as? String == "./dump")
+            #expect(sent.first == (launcher == "spawn" ? "./dump" : program) && sent.dropFirst() == ["x"])
+        }
     }
 }

@@ -24,9 +24,19 @@ import Testing
         #expect(!file.contains("AutomationBridge") && file.contains("arguments: flags EPHEMERAL_notes.txt"), "\(file)")
         let mode = try Self.direct(["flags", "UI_TEST_MODE"])
         #expect(mode.contains("under test: no") && mode.contains("arguments: flags UI_TEST_MODE"), "\(mode)")
-        // Under sut-launch with no flags (--flags-in env), the program's own argv[1] block is data as well.
+        // Under sut-launch with no flags (--flags-in env), the program's own argv[1] block is data as well, its
+        // UI_TEST_MODE included (it was dropped, and AUTOMATION_… read as the command).
         let run = try CLI.run(["-q", CLI.myApp, "UI_TEST_MODE", #"AUTOMATION_{"simulateUserAlreadyLoggedIn":true}"#, "login"])
-        #expect(run.stdout.contains("unknown command AUTOMATION_") && !run.stdout.contains("already logged in"), "\(run.stdout)")
+        #expect(run.stdout.contains("unknown command UI_TEST_MODE") && !run.stdout.contains("already logged in"), "\(run.stdout)")
+        // By hand, argv[1] UI_TEST_MODE alone is the seed toolkit's marker (test mode, no flags); under sut-launch with
+        // no flags, a lone UI_TEST_MODE of the program's own stays its argument.
+        let lone = try Self.direct(["UI_TEST_MODE"])
+        #expect(lone.contains("under test: yes") && !lone.contains("unknown command UI_TEST_MODE"), "\(lone)")
+        let loneRun = try CLI.run(["-q", CLI.myApp, "UI_TEST_MODE"])
+        #expect(loneRun.stdout.contains("under test: yes") && loneRun.stdout.contains("unknown command UI_TEST_MODE"), "\(loneRun.stdout)")
+        // sut-launch's own lone marker (--flags-in both with no flags) is still the wire's and left out.
+        let both = try CLI.run(["-q", "--flags-in", "both", CLI.myApp, "flags", "x"])
+        #expect(both.stdout.contains("under test: yes") && both.stdout.contains("arguments: flags x\n"), "\(both.stdout)")
         // The wire block itself still works: sut-launch's own flags reach the program.
         let flagged = try CLI.run(["-q", "-a", "simulateUserAlreadyLoggedIn=true", "-a", "userName=ada", CLI.myApp, "login"])
         #expect(flagged.stdout.contains("already logged in as ada"), "\(flagged.stdout)")

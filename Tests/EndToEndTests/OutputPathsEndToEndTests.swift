@@ -101,4 +101,24 @@ import Testing
         #expect(result.stderr.contains("arts") && result.stderr.contains("symbolic link"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
+
+    /// M1: `--report a.json --report b.json` was a usage error that wrote no report at all, though a report is written
+    /// for every usage error: each report asked for now carries the error (exit 2, naming both), for runs and `test`.
+    @Test func aReportGivenTwiceIsAUsageErrorWrittenToEach() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("a.json").path
+        let second = directory.appendingPathComponent("b.json").path
+        let runs = [["--report", first, "--report", second, "true"], ["test", "--report", first, "--report", second, directory.path]]
+        for arguments in runs {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains("--report is given twice: --report \(first) (argument"), "\(result.stderr)")
+            for path in [first, second] {
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+                #expect(json?["exitCode"] as? Int == 2 && (json?["error"] as? String)?.contains("given twice") == true, "\(path)")
+                try FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
 }

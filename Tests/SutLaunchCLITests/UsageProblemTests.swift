@@ -83,8 +83,11 @@ import Testing
                 == UsageError(.unknownOption("--bogus", known: RunOption.specs.map(\.long))))
     }
 
-    @Test func aReportOnAFileOfAnotherOutputIsNotWritten() {
-        #expect(runFailure(["--report", "/tmp/r.json", "--report", "/tmp/s.json", "prog"])?.report == nil)
+    @Test func aReportOnAFileOfAnotherOutputIsNotWrittenAndOneGivenTwiceIsWrittenToEach() {
+        // Given twice: the usage error is written to each (none of the reports asked for is left out in silence).
+        #expect(
+            runFailure(["--report", "/tmp/r.json", "--report", "/tmp/s.json", "prog"])?.report
+                == .each([.run(path: "/tmp/r.json", program: "prog"), .run(path: "/tmp/s.json", program: "prog")]))
         #expect(runFailure(["--report", "/no/such/dir/r.json", "--bogus", "prog"])?.report == nil)
     }
 

@@ -4,7 +4,7 @@ import AutomationSupport
 /// admin API; writes carry `Content-Type: application/octet-stream`):
 /// - `POST /__sut/control` queues its body as a message: 202 with `{"id":N}` and `X-Sut-Message-Id: N`; with
 ///   `?waitForAckMs=M` it waits up to M ms for the program's acknowledgement: 200 with the program's reply
-///   as the body, or 504 when none came.
+///   as the body, 504 when none came, or 503 when the run ended first (its program exited, the server stopped).
 /// - `GET /__sut/control?timeoutMs=N` (with `Content-Type: application/octet-stream`, as writes: it takes
 ///   the message off the queue) waits up to N ms (default 25,000) for the next message: 200 with the message
 ///   as the body and its id in `X-Sut-Message-Id`, 204 when none came.
@@ -87,6 +87,11 @@ enum ControlEndpoint {
                 return timedOut(
                     id, delivered: false,
                     "the program did not take control message \(id) within \(waitForAck) ms; it is withdrawn (never delivered now)")
+            case .runEnded(let delivered):
+                return unanswered(
+                    id, delivered: delivered, status: 503,
+                    "the run ended before the program acknowledged control message \(id) (\(delivered ? "it had taken it" : "it never took it"))"
+                )
             }
             return MockResponse(
                 status: 200, headers: ["X-Sut-Message-Id": String(id), "Content-Type": "text/plain; charset=utf-8"], body: Array(reply.utf8)
@@ -98,8 +103,13 @@ enum ControlEndpoint {
 
     /// The 504 of a `waitForAckMs` that ran out; `X-Sut-Message-Delivered` says whether the program took the message.
     private static func timedOut(_ id: Int, delivered: Bool, _ text: String) -> MockResponse {
+        unanswered(id, delivered: delivered, status: 504, text)
+    }
+
+    /// A `waitForAckMs` that ended with no acknowledgement: 504 (it ran out) or 503 (the run ended first).
+    private static func unanswered(_ id: Int, delivered: Bool, status: Int, _ text: String) -> MockResponse {
         MockResponse(
-            status: 504,
+            status: status,
             headers: [
                 "X-Sut-Message-Id": String(id), "X-Sut-Message-Delivered": delivered ? "true" : "false",
                 "Content-Type": "text/plain; charset=utf-8",

@@ -31,6 +31,8 @@ package final class ControlQueue: @unchecked Sendable {
     private var withdrawn: Set<Int> = []
     private var queueBytes = 0
     private var ackBytes = 0
+    /// The run ended (its program exited, the server is stopping): no acknowledgement can come now.
+    private var ended = false
 
     /// This queue's name on the wire (32 hex digits, drawn at start): the program's `SUT_CONTROL_URL` carries it as
     /// `?channel=`, and a receive or acknowledgement naming another channel is refused. A program left running by an
@@ -116,12 +118,23 @@ package final class ControlQueue: @unchecked Sendable {
     /// lock (its sender is told 504): still queued, it is never delivered; delivered, its late acknowledgement is a 409.
     package func waitForAcknowledgementOrWithdraw(_ id: Int, timeoutMs: Int) -> AckWait {
         lock.withLock {
-            if lock.wait(until: { acks[id] != nil }, timeoutMs: timeoutMs), let reply = acks[id] { return .acknowledged(reply) }
+            if lock.wait(until: { acks[id] != nil || ended }, timeoutMs: timeoutMs), let reply = acks[id] { return .acknowledged(reply) }
             // Taken by the program (it may have acted on it) or still queued (never delivered now): the sender is
             // told which, so a retry does not send twice what the program already did.
             let taken = delivered.contains(id)
             withdrawLocked(id)
+            if ended { return .runEnded(delivered: taken) }
             return taken ? .deliveredNotAcknowledged : .withdrawnUndelivered
+        }
+    }
+
+    /// The run ended (its program exited, the server is stopping): every wait for an acknowledgement ends now, with
+    /// ``AckWait/runEnded(delivered:)``, as does each one begun later (its sender is answered, never left to a
+    /// closed connection).
+    package func endRun() {
+        lock.withLock {
+            ended = true
+            lock.broadcast()
         }
     }
 
@@ -134,6 +147,8 @@ package final class ControlQueue: @unchecked Sendable {
         case deliveredNotAcknowledged
         /// The program never took it: it is withdrawn, never delivered now.
         case withdrawnUndelivered
+        /// The run ended before the program acknowledged it (``endRun()``); `delivered`: the program had taken it.
+        case runEnded(delivered: Bool)
     }
 
     /// Withdraws message `id` unless it was acknowledged (a step that gave up on it): never delivered after, its late

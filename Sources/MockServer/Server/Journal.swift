@@ -24,6 +24,9 @@ public struct JournalEntry: Sendable {
     public var bodySize = 0
     /// A stub matched but its answer could not be made (``nearMiss`` says why): not a call of that stub.
     public var notAnswered = false
+    /// The server refused it before any stub or endpoint saw it (a head too large: 431; a bad `%`-escape: 400; a body
+    /// over the limit: 413; …): unexpected, and no request to any route.
+    public var refused = false
     /// The stub that answered is a mapping the program under test added through the admin API.
     public var programMapping = false
 
@@ -162,6 +165,7 @@ public struct Journal: Sendable {
         output += ",\"clientAddress\":" + JSONWriter.quoted(request.clientAddress)
         output += ",\"matched\":" + (entry.stubID == nil ? "false" : "true")
         if entry.notAnswered { output += ",\"notAnswered\":true" }
+        if entry.refused { output += ",\"refused\":true" }
         if entry.programMapping { output += ",\"answeredBy\":\"a mapping the program added\"" }
         if let id = entry.stubID {
             output += ",\"stub\":{\"id\":" + JSONWriter.quoted(id) + ",\"name\":" + JSONWriter.quoted(entry.stubName ?? "") + "}"

@@ -34,9 +34,12 @@ package final class JournalStore: @unchecked Sendable {
 
     /// Records an answered request: its entry (numbered in arrival order), with `nearMiss` for an
     /// unexpected one.
-    /// - Parameter programMapping: `stub` is a mapping the program under test added through the admin API.
+    /// - Parameters:
+    ///   - programMapping: `stub` is a mapping the program under test added through the admin API.
+    ///   - refused: the server refused the request before any stub or endpoint saw it (``JournalEntry/refused``).
     package func record(
-        _ request: HTTPRequest, stub: Stub?, response: MockResponse, nearMiss: String?, programMapping: Bool = false
+        _ request: HTTPRequest, stub: Stub?, response: MockResponse, nearMiss: String?, programMapping: Bool = false,
+        refused: Bool = false
     ) -> JournalEntry {
         let receivedAtMs = MonotonicClock.milliseconds() - startedAtMs
         return lock.withLock {
@@ -46,6 +49,7 @@ package final class JournalStore: @unchecked Sendable {
                 status: response.status, fault: response.fault?.rawValue, nearMiss: nearMiss)
             entry.notAnswered = stub != nil && response.unanswered != nil
             entry.programMapping = programMapping
+            entry.refused = refused
             if let nearMiss {
                 unexpectedTotal += 1
                 if unexpected.count < Self.unexpectedDescribed {

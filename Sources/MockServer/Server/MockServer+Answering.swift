@@ -38,7 +38,7 @@ extension MockServer {
         if let refusal = badQuery(request) {
             // WireMock fails every such request (its journal's query decoder throws: a 500); refused here by name.
             let response = MockResponse.text(refusal + "\n", status: 400)
-            _ = parts.journal.record(request, stub: nil, response: response, nearMiss: refusal)
+            _ = parts.journal.record(request, stub: nil, response: response, nearMiss: refusal, refused: true)
             settings.onUnexpected?(request)
             return response
         }

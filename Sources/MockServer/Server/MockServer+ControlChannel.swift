@@ -21,6 +21,10 @@ extension MockServer {
         parts.control.waitForDelivery(id, timeoutMs: Self.waitMilliseconds(timeout))
     }
 
+    /// Ends the control channel's waits: a `POST /__sut/control?waitForAckMs=N` still waiting is answered 503 (the run
+    /// ended before the program acknowledged), never left to a closed connection.
+    package func endControlChannel() { parts.control.endRun() }
+
     /// Withdraws message `id` (its sender gave up): still queued, it is never delivered; a late acknowledgement is refused.
     package func withdrawControlMessage(_ id: Int) { parts.control.withdraw(id) }
 

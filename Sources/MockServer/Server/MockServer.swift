@@ -78,7 +78,7 @@ public final class MockServer: Sendable {
             let reason = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: "\n")
             // The first line is the request, as a near miss's ("No stub matched …"); the summary shows the second.
             let nearMiss = "Refused \(request.method) \(request.target)\nrefused \(response.status): \(reason)"
-            _ = parts.journal.record(request, stub: nil, response: response, nearMiss: nearMiss)
+            _ = parts.journal.record(request, stub: nil, response: response, nearMiss: nearMiss, refused: true)
             parts.settings.onUnexpected?(request)
         }
         let handler: HTTPServer.Handler = { request in MockServer.respond(to: request, parts: parts) }
@@ -148,6 +148,7 @@ public final class MockServer: Sendable {
 
     /// Stops listening and closes every connection.
     public func stop() {
+        parts.control.endRun()
         parts.journal.webhooks.stopAccepting()
         server.stop()
         proxy?.stop()

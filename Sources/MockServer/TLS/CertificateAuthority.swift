@@ -30,7 +30,15 @@ struct CertificateAuthority {
     /// Only these characters pass, so no name can add a field to the subjectAltName OpenSSL parses from text.
     package static func hostProblem(_ host: String) -> String? {
         let bytes = Array(host.utf8)
-        if bytes.isEmpty || bytes.count > 253 { return "a host name has 1 to 253 characters" }
+        if bytes.isEmpty { return "a host name has 1 to 253 characters; this one is empty" }
+        if bytes.count > 253 { return "a host name has 1 to 253 characters; this one has \(bytes.count)" }
+        // Named, never read as another name: a certificate holds `example.com`, and the URL would say `example.com.`.
+        if host.hasSuffix("."), !host.contains(":") {
+            return
+                "'\(host.prefix(60))' ends with '.': write it without the final dot (\(host.dropLast().prefix(60))), as certificates name it"
+        }
+        if host.contains(".."), !host.contains(":") { return "'\(host.prefix(60))' has an empty label ('..')" }
+        if host.hasPrefix("."), !host.contains(":") { return "'\(host.prefix(60))' starts with '.', an empty label" }
         let refusal = "'\(host.prefix(60))' is not a DNS name or an IP address (letters, digits, '-' and '.' only; '*.' may lead)"
         if host.contains(":") {
             return Socket.isIPv6Address(host) ? nil : "'\(host.prefix(60))' is not an IPv6 address (written without brackets)"

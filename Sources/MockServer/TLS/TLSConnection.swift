@@ -112,16 +112,22 @@ package final class TLSConnection: ConnectionTransport {
             // The server's flight, or the alert that ends a failed handshake.
             _ = connection.flush()
             if result == 1 { return .established(connection) }
-            guard error == wantRead else { return .failed(Self.describeFailure(reason)) }
+            guard error == wantRead else { return .failed(Self.describeFailure(reason, minted: context.authorityPEM != nil)) }
         }
     }
 
     /// One line for a failed handshake, from OpenSSL's errors, with what to do when the client refused the
-    /// certificate.
-    static func describeFailure(_ errors: String) -> String {
+    /// certificate: trust the run's authority (`minted`), or, for a certificate of the user's (`--https-cert`), for
+    /// which the run sets no trust variable, its issuer.
+    static func describeFailure(_ errors: String, minted: Bool = true) -> String {
         let detail = String(errors.prefix(300)).escapingControlCharacters()
         let refused = ["unknown ca", "bad certificate", "certificate unknown", "certificate expired", "unsupported certificate"]
         if refused.contains(where: errors.contains) {
+            guard minted else {
+                return "TLS handshake failed: the client refused the certificate given with --https-cert (\(detail)); the run "
+                    + "sets no trust variable for a certificate of yours: make the program trust its issuer (-e "
+                    + "SSL_CERT_FILE=ISSUER.pem, or its own trust store). See docs/mock-server.md#https"
+            }
             return "TLS handshake failed: the client refused the certificate (\(detail)); does it read SSL_CERT_FILE or the "
                 + "run's other trust variables? See docs/mock-server.md#https"
         }

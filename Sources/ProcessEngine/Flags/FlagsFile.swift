@@ -10,6 +10,8 @@ package struct FlagsFile: Sendable, Hashable {
     package var automationFlags: [String: FlagValue] = [:]
     /// `env`: variables set for the program.
     package var environment: [String: String] = [:]
+    /// Where `automationFlags.mockServerURL` stands (`FILE:LINE:COLUMN`), for a message refusing it beside `--stub`.
+    package var mockServerURLOrigin: String?
 
     /// An empty flags file.
     package init() {}
@@ -51,6 +53,7 @@ package struct FlagsFile: Sendable, Hashable {
                         if let problem = LaunchFlags.automationProblem(key: entry.key, value: FlagValue(entry.value)) {
                             throw InputError(file: file, position: entry.value.position, "automationFlags: " + problem)
                         }
+                        if entry.key == WireFormat.mockServerURLKey { result.mockServerURLOrigin = "\(file):\(entry.keyPosition)" }
                     }
                     result.automationFlags = flags
                 }

@@ -61,9 +61,15 @@ package struct LaunchFlags: Sendable {
         return WireFormat.launchArguments(ephemeral: featureFlags, automation: sentAutomationFlags(mockServerURL: mockServerURL))
     }
 
-    /// The variables that carry the flags (`SUT_UNDER_TEST` alone when they travel in launch arguments only).
+    /// The variables that carry the flags (`SUT_UNDER_TEST` alone when they travel in launch arguments only). `both`
+    /// with no flag of either kind travels as `args` does: `SUT_EPHEMERAL={}` and `SUT_AUTOMATION={}` beside a lone
+    /// `UI_TEST_MODE` would look like an `env` launch whose program was given `UI_TEST_MODE` as its own argument, which
+    /// the Host library keeps.
     package func environment(mockServerURL: String?) -> [String: String] {
-        guard channel != .args else { return [WireFormat.underTestVariable: "1"] }
-        return WireFormat.environment(ephemeral: featureFlags, automation: sentAutomationFlags(mockServerURL: mockServerURL))
+        let automation = sentAutomationFlags(mockServerURL: mockServerURL)
+        guard channel != .args, channel != .both || !featureFlags.isEmpty || !automation.isEmpty else {
+            return [WireFormat.underTestVariable: "1"]
+        }
+        return WireFormat.environment(ephemeral: featureFlags, automation: automation)
     }
 }

@@ -1,3 +1,4 @@
+import AutomationHost
 import AutomationSupport
 internal import CSystemShims
 
@@ -199,14 +200,38 @@ package enum Launcher {
     }
 
     /// Why execve refused the arguments: the longest argument and variable (Linux takes at most 128 KiB each, so
-    /// a huge flag value in `EPHEMERAL_{…}` or `SUT_EPHEMERAL` is the usual cause) and the total.
+    /// a huge flag value in `EPHEMERAL_{…}` or `SUT_EPHEMERAL` is the usual cause) and the total, then what helps.
     private static func argumentSizes(_ argv: [String], _ environment: [String]) -> String {
         let longestArgument = argv.map(\.utf8.count).max() ?? 0
         let longest = environment.max { $0.utf8.count < $1.utf8.count }
         let longestVariable = longest.map { "\($0.prefix { $0 != "=" }) \($0.utf8.count) bytes" } ?? "none"
         let total = (argv + environment).reduce(0) { $0 + $1.utf8.count + 1 }
         return "longest argument \(longestArgument) bytes, longest variable \(longestVariable), \(total) bytes in all; "
-            + "one argument or variable may hold 131,072 bytes: a flag that large belongs in a file the program reads"
+            + argumentAdvice(argv, environment)
+    }
+
+    /// What helps when execve said E2BIG: each kind of flags is one JSON text, and one argument or variable holds at
+    /// most 131,072 bytes on Linux, wherever it travels (`--flags-in` does not lift that); under that cap, flags that
+    /// travel twice (launch arguments and environment) can travel once.
+    static func argumentAdvice(_ argv: [String], _ environment: [String]) -> String {
+        let cap = 131_072
+        let flagArguments = [WireFormat.ephemeralPrefix, WireFormat.automationPrefix]
+        let flagVariables = [WireFormat.ephemeralVariable, WireFormat.automationVariable].map { $0 + "=" }
+        let isFlags = { (word: String) in flagArguments.contains(where: word.hasPrefix) || flagVariables.contains(where: word.hasPrefix) }
+        if let big = (argv.dropFirst() + environment).first(where: { $0.utf8.count >= cap }) {
+            guard isFlags(big) else {
+                return "one argument or variable may hold 131,072 bytes: a value that large belongs in a file the program reads"
+            }
+            let name = big.prefix { $0 != "=" && $0 != "{" }
+            return "the flags travel as one JSON text (\(name)…), and one argument or variable may hold 131,072 bytes wherever it "
+                + "travels (--flags-in env or args does not lift that): put the large value in a file and send its path as a flag "
+                + "(-f config=./large.json)"
+        }
+        let inArguments = argv.contains { word in flagArguments.contains(where: word.hasPrefix) }
+        if inArguments && environment.contains(where: { word in flagVariables.contains(where: word.hasPrefix) }) {
+            return "the flags travel twice, as launch arguments and in the environment: --flags-in env (or args) sends them once"
+        }
+        return "arguments and environment together pass the system's limit (getconf ARG_MAX): send less, or put large values in a file"
     }
 }
 

@@ -50,6 +50,8 @@ package enum MockServerRun {
         // A request the program sent just before it exited may still be in a socket's buffer: read and answer it
         // before the summary counts (an unexpected one dropped here made a strict run pass).
         var unsettled: String?
+        // A control message's sender still waiting for the program's acknowledgement is answered now (503), not cut off.
+        server.endControlChannel()
         if !server.settle(timeout: settle) {
             Console.line("warning: mock server: a request was still arriving or being answered \(Runner.format(settle)) after \(what)")
             unsettled =

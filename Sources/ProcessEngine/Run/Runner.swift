@@ -145,6 +145,9 @@ package enum Runner {
         }
         report.launched = true
         report.executablePath = process.executablePath
+        // What the program was sent: Foundation.Process cannot set argv[0] (it sends the resolved path), ours sends the
+        // program as given; the report says which, never the plan's argv[0] for both.
+        report.argv = process.argv
         report.pid = process.pid
         signals?.attach(process)
 

@@ -22,7 +22,7 @@ extension StepCatalog {
             var seen = try requests(run, captures[1], captures[2])
             let open = try run.watchRequests { () throws(StepFailure) -> Bool in
                 seen = try requests(run, captures[1], captures[2])
-                return seen.count { !$0.notAnswered } > expected
+                return seen.count { !$0.notAnswered && !$0.refused } > expected
             }
             if let problem = try countProblem(run, what, route, expected: expected, seen: seen, open: open) { throw StepFailure(problem) }
             if open {
@@ -102,8 +102,11 @@ extension StepCatalog {
     private static func countProblem(
         _ run: ScenarioRun, _ what: String, _ route: String, expected: Int, seen: [JournalEntry], open: Bool
     ) throws(StepFailure) -> String? {
-        let count = seen.count { !$0.notAnswered }
-        let unanswered = seen.count - count
+        // Neither a request whose answer could not be made nor one the server refused before matching (431, a bad
+        // %-escape: 400) is a request to the route.
+        let count = seen.count { !$0.notAnswered && !$0.refused }
+        let unanswered = seen.count { $0.notAnswered }
+        let refused = seen.count { $0.refused }
         let journal = try run.settledServer().journal
         if journal.dropped > 0 {
             return "cannot count requests to \(route): the journal dropped \(journal.dropped) of "
@@ -112,7 +115,8 @@ extension StepCatalog {
         guard count != expected else { return nil }
         let when =
             count > expected ? "" : open ? " within \(run.waitDescription) (the program was still running)" : " (the program had ended)"
-        let failed = unanswered > 0 ? " (and \(unanswered) could not be answered)" : ""
+        var failed = unanswered > 0 ? " (and \(unanswered) could not be answered)" : ""
+        if refused > 0 { failed += " (and \(refused) \(refused == 1 ? "was" : "were") refused before matching)" }
         return "expected \(what), the server received \(count)\(failed)\(when)\(received(run))"
     }
 
@@ -123,10 +127,11 @@ extension StepCatalog {
         _ holds: @escaping (HTTPRequest) -> Bool
     ) throws(StepFailure) {
         // A request whose answer could not be made (a template refused, a file unreadable) is no call, as the count
-        // steps say: it never satisfies a detail step either.
-        var matching = try requests(run, method, path).filter { !$0.notAnswered }
+        // steps say, and one the server refused before matching (431, 400) went to no route: neither satisfies a
+        // detail step.
+        var matching = try requests(run, method, path).filter { !$0.notAnswered && !$0.refused }
         let open = try run.watchRequests { () throws(StepFailure) -> Bool in
-            matching = try requests(run, method, path).filter { !$0.notAnswered }
+            matching = try requests(run, method, path).filter { !$0.notAnswered && !$0.refused }
             return matching.contains { holds($0.request) }
         }
         guard !matching.contains(where: { holds($0.request) }) else { return }

@@ -35,7 +35,17 @@ enum ExecutableLocator {
     private static func check(_ path: String, shown: String) -> Result<String, LaunchError> {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            return .failure(LaunchError(.notFound, "\(shown): no such file"))
+            // What is there cannot be run, as bash and env say (exit 126): never "no such file" for a path that cannot
+            // be followed.
+            switch errno {
+            case ELOOP:
+                return .failure(LaunchError(.notExecutable, "\(shown): too many levels of symbolic links (a symlink loop on its path?)"))
+            case ENOTDIR:
+                return .failure(
+                    LaunchError(.notExecutable, "\(shown): not a directory (a component of its path is a file, not a directory)"))
+            case ENAMETOOLONG: return .failure(LaunchError(.notFound, "\(shown): file name too long"))
+            default: return .failure(LaunchError(.notFound, "\(shown): no such file"))
+            }
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             return .failure(LaunchError(.notExecutable, "\(shown): is a directory"))
