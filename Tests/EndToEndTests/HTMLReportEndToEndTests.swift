@@ -278,7 +278,8 @@ import Testing
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let page = directory.appendingPathComponent("e.html").path
         let (dom, log) = try Self.openInBrowser(
-            page + "#e.feature:2", directory: directory, screenshot: try Self.artifactDirectory().appendingPathComponent("arguments.png").path)
+            page + "#e.feature:2", directory: directory,
+            screenshot: try Self.artifactDirectory().appendingPathComponent("arguments.png").path)
         #expect(dom.contains("<pre class=\"arg\">DOCMARK2 &lt;b&gt;x&lt;/b&gt;</pre>"), "\(dom.prefix(3000))")
         #expect(dom.contains("<pre class=\"arg\">| greeting | TABLEMARK |</pre>"), "\(dom.prefix(3000))")
         #expect(!dom.contains("<b>x</b>"))

@@ -32,13 +32,19 @@ import Testing
             let result = try CLI.run([command, feature])
             #expect(result.status == 3, "\(command): \(result.stdout)\(result.stderr)")
             #expect(
-                result.stderr.contains("t.feature:5: a data table under the step \"Then I see \"hello\"\" (line 4), which takes no doc string or data table"),
+                result.stderr.contains(
+                    "t.feature:5: a data table under the step \"Then I see \"hello\"\" (line 4), which takes no doc string or data table"),
                 "\(result.stderr)")
-            #expect(result.stderr.contains("t.feature:7: a doc string under the step \"And the exit code is 0\" (line 6)"), "\(result.stderr)")
             #expect(
-                result.stderr.contains("t.feature:11: a data table under the step \"And the output is:\" (line 10), which takes a doc string"),
+                result.stderr.contains("t.feature:7: a doc string under the step \"And the exit code is 0\" (line 6)"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "t.feature:11: a data table under the step \"And the output is:\" (line 10), which takes a doc string"),
                 "\(result.stderr)")
-            #expect(result.stderr.contains("t.feature:13: a doc string under the step \"Given the feature flags:\" (line 12), which takes a data table"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "t.feature:13: a doc string under the step \"Given the feature flags:\" (line 12), which takes a data table"),
+                "\(result.stderr)")
             #expect(!result.stdout.contains("passed"), "\(result.stdout)")
         }
         // The steps that take one still load; a route's body is optional.
@@ -153,7 +159,8 @@ import Testing
         let ok = "  Scenario: ok\n    When I run \"true\"\n    Then the exit code is 0\n"
         let bad = "  Scenario: bad\n    When I run \"false\"\n    Then the exit code is 0\n"
         _ = try CLI.write("Feature: F\n" + ok + "\n" + bad, "f.feature", in: directory)
-        let first = try CLI.run(["test", "--junit", "j.xml", "--messages", "m.ndjson", "--write-rerun", "rr.txt", "f.feature"], cwd: directory)
+        let first = try CLI.run(
+            ["test", "--junit", "j.xml", "--messages", "m.ndjson", "--write-rerun", "rr.txt", "f.feature"], cwd: directory)
         #expect(first.status == 1, "\(first.stdout)\(first.stderr)")
         let same = try CLI.run(["test", "--rerun-failed", "j.xml", "f.feature"], cwd: directory)
         #expect(same.status == 1 && same.stdout.contains("F: bad"), "\(same.stdout)\(same.stderr)")
@@ -161,7 +168,9 @@ import Testing
         for file in ["j.xml", "m.ndjson"] {
             let result = try CLI.run(["test", "--rerun-failed", file, "f.feature"], cwd: directory)
             #expect(result.status == 2, "\(file): \(result.stdout)\(result.stderr)")
-            #expect(result.stderr.contains("f.feature:6: this file says \"bad\" failed there, but the scenario at line 6 is now \"ok\""), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("f.feature:6: this file says \"bad\" failed there, but the scenario at line 6 is now \"ok\""),
+                "\(result.stderr)")
             #expect(result.stderr.contains(file), "\(result.stderr)")
         }
         let plain = try CLI.run(["test", "--rerun-failed", "rr.txt", "f.feature"], cwd: directory)

@@ -257,7 +257,8 @@ package struct MessagesReader {
                     file: file))
         }
         let attempt = ReportRun.Attempt(
-            number: min(max(value["attempt"]?.int ?? 0, 0), 1 << 20), steps: testCase.steps.map { ReportRun.Step(text: $0.text, argument: $0.argument) })
+            number: min(max(value["attempt"]?.int ?? 0, 0), 1 << 20),
+            steps: testCase.steps.map { ReportRun.Step(text: $0.text, argument: $0.argument) })
         state.started[id] = (index, run.scenarios[index].attempts.count, caseId)
         run.scenarios[index].attempts.append(attempt)
     }

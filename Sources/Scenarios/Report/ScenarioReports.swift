@@ -276,13 +276,18 @@ package final class ScenarioReports: Sendable {
         func current() -> (bytes: [UInt8], run: ReportRun)? {
             if let built, built.failures == failures.count { return (built.bytes, built.run) }
             let said = ([error].compactMap { $0 } + failures).joined(separator: "; ")
-            guard let made = messages(all, state: state, seconds: seconds, exitCode: code, error: said.isEmpty ? nil : said) else { return nil }
+            guard let made = messages(all, state: state, seconds: seconds, exitCode: code, error: said.isEmpty ? nil : said) else {
+                return nil
+            }
             built = (failures.count, made.bytes, made.run)
             return made
         }
         let outputs: [(option: String, path: String?, what: String, render: (ReportRun, [UInt8]) -> [UInt8])] = [
             ("--messages", state.messages?.path, "the messages", { $1 }),
-            (state.junitName, state.junitPath, "the JUnit report", { run, _ in Array(RunReports.junit(run, strict: state.junitStrict).utf8) }),
+            (
+                state.junitName, state.junitPath, "the JUnit report",
+                { run, _ in Array(RunReports.junit(run, strict: state.junitStrict).utf8) }
+            ),
             ("--html", state.htmlPath, "the HTML report", { run, _ in HTMLReport.renderBytes(run) }),
             ("--report", state.reportPath, "the report", { run, _ in Array(RunReports.json(run).utf8) }),
         ]

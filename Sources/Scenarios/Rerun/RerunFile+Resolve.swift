@@ -26,8 +26,10 @@ extension RerunFile {
                 }
                 // A JUnit or Messages file names the scenario that failed: one that now starts at its line under another
                 // name (the scenarios were moved) is not it (plain rerun.txt has lines only, as Cucumber's).
-                // (JUnit drops terminal sequences from names: compared so too.)
-                if let name, !matched.contains(where: { $0.name.sameScalars(name) || $0.name.strippingTerminalSequences().sameScalars(name) }) {
+                // JUnit names an outline's row with its label, the Messages as Cucumber's pickle (``Pickle/specName``);
+                // JUnit drops terminal sequences from names.
+                let names = { (pickle: Pickle) in [pickle.name, pickle.specName, pickle.name.strippingTerminalSequences()] }
+                if let name, !matched.contains(where: { names($0).contains { $0.sameScalars(name) } }) {
                     throw Problem(
                         file, at,
                         "\(shown):\(line): this file says \"\(name.prefix(120).escapingControlCharacters())\" failed there, but the scenario at"

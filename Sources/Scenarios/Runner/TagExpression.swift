@@ -60,7 +60,8 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
             } else if character == "\t" {
                 // Cucumber's tokenizer splits on the space alone and takes a TAB as an operand of its own (`@a<TAB>and @b`:
                 // "Expected operator after @a"); such an operand is no @tag here, so every TAB is refused.
-                throw UsageError("--tags \"\(text.escapingControlCharacters())\": a TAB; separate tags and operators with spaces, as Cucumber does")
+                throw UsageError(
+                    "--tags \"\(text.escapingControlCharacters())\": a TAB; separate tags and operators with spaces, as Cucumber does")
             } else if character == "(" || character == ")" || character == " " {
                 endWord()
                 if character == "(" { tokens.append(.open) }

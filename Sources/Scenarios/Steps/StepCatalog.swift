@@ -104,7 +104,8 @@ package enum StepCatalog {
         ) { run, captures, step in
             try setFlag(run, "automation flag", captures[0], captures[1], line: step.line)
         },
-        StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |", argument: .table) { run, _, step in
+        StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |", argument: .table) {
+            run, _, step in
             for (key, value, line) in try table(step) { try setFlag(run, "automation flag", key, value, line: line) }
         },
         StepDefinition(
