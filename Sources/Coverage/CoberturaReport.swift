@@ -84,8 +84,8 @@ package enum CoberturaReport {
     /// The path below `<source>/</source>`.
     static func relative(_ path: String) -> String { path.hasPrefix("/") ? String(path.dropFirst()) : path }
 
-    /// Text safe in an XML 1.0 attribute: markup escaped, control characters XML forbids (and CR, LF, TAB,
-    /// which attribute normalisation would turn into spaces) written as U+FFFD.
+    /// Text safe in an XML 1.0 attribute: markup escaped, TAB, LF and CR as character references (attribute
+    /// normalisation would turn them, raw, into spaces), the other control characters XML forbids as U+FFFD.
     static func escape(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -95,6 +95,9 @@ package enum CoberturaReport {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
+            case "\t": result += "&#9;"
+            case "\n": result += "&#10;"
+            case "\r": result += "&#13;"
             default:
                 let value = scalar.value
                 result.unicodeScalars.append(value < 0x20 || value == 0xFFFE || value == 0xFFFF ? "\u{FFFD}" : scalar)

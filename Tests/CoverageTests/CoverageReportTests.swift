@@ -42,6 +42,18 @@ import Testing
         #expect(xml.contains("lines-covered=\"1\" lines-valid=\"1\""))
     }
 
+    /// A TAB, LF or CR in a name was written as U+FFFD: a path with a line break read as one that does not exist.
+    /// They are character references, which attribute normalisation keeps.
+    @Test func coberturaKeepsTabsAndLineBreaksInNamesAsCharacterReferences() {
+        #expect(CoberturaReport.escape("a\nb\tc\rd\u{1}") == "a&#10;b&#9;c&#13;d\u{FFFD}")
+        let records = LCOVRecords("SF:/src/b\tc.swift\nDA:1,1\nend_of_record\n")
+        let one = CoverageCount(count: 1, covered: 1)
+        let summary = CoverageTotals(lines: one, functions: one, regions: one)
+        let xml = CoberturaReport.render(
+            records, files: [CoverageFile(filename: records.files[0].path, summary: summary)], totals: summary, timestamp: 0)
+        #expect(xml.contains("filename=\"src/b&#9;c.swift\""), "\(xml)")
+    }
+
     @Test func ratesAreOneWhenThereIsNothingToCover() {
         #expect(CoberturaReport.rate(0, 0) == "1")
         #expect(CoberturaReport.rate(1, 3) == "0.3333")

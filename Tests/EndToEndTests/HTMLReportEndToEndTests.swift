@@ -253,4 +253,36 @@ import Testing
         #expect(dom.contains("Attempt 1: failed (retried)") && dom.contains("Attempt 2: passed") && dom.contains("first try broke"))
         #expect(!log.contains(":CONSOLE"), "\(log)")
     }
+
+    /// The page showed step texts only: a failing `Then the output is:` without its expected text, a table nowhere,
+    /// and the search could not find either. Each doc string and table is under its step (as text: markup stays text).
+    @Test(.enabled(if: browser != nil, "needs chromium (scripts/install-test-deps.sh installs it)"))
+    func chromiumShowsStepsDocStringsAndTables() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(
+            """
+            Feature: D
+              Scenario: s
+                Given the feature flags:
+                  | greeting | TABLEMARK |
+                Given a file "a.txt" with:
+                  \"\"\"
+                  DOCMARK2 <b>x</b>
+                  \"\"\"
+                When I run "false"
+                Then the exit code is 0
+
+            """, "e.feature", in: directory)
+        let result = try CLI.run(["test", "--html", "e.html", "e.feature"], cwd: directory)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let page = directory.appendingPathComponent("e.html").path
+        let (dom, log) = try Self.openInBrowser(
+            page + "#e.feature:2", directory: directory,
+            screenshot: try Self.artifactDirectory().appendingPathComponent("arguments.png").path)
+        #expect(dom.contains("<pre class=\"arg\">DOCMARK2 &lt;b&gt;x&lt;/b&gt;</pre>"), "\(dom.prefix(3000))")
+        #expect(dom.contains("<pre class=\"arg\">| greeting | TABLEMARK |</pre>"), "\(dom.prefix(3000))")
+        #expect(!dom.contains("<b>x</b>"))
+        #expect(!log.contains(":CONSOLE"), "\(log)")
+    }
 }

@@ -95,11 +95,10 @@ import Testing
         let hostile: [(String, String)] = [
             ("GITHUB_RUN_ID", "12\nSET-LINE"), ("CI_PIPELINE_ID", "9\u{1B}]0;owned\u{07}"),
             ("BUILDKITE_BUILD_ID", String(repeating: "b", count: 10_240)),
-            ("CIRCLE_WORKFLOW_ID", "w\u{9B}31m"), ("BUILD_TAG", "tag\r"), ("GITHUB_RUN_ATTEMPT", "1\u{202E}"),
+            ("CIRCLE_WORKFLOW_ID", "w\u{9B}31m"), ("BUILD_TAG", "tag\r"),
         ]
         for (variable, value) in hostile {
-            var extra = [variable: value]
-            if variable == "GITHUB_RUN_ATTEMPT" { extra["GITHUB_RUN_ID"] = "12" }
+            let extra = [variable: value]
             let result = try CLI.run(
                 ["test", "--messages", "m.ndjson", "--junit", "j.xml", "--html", "h.html", feature], environment: Self.environment(extra),
                 cwd: directory)

@@ -9,7 +9,7 @@ extension JUnitReport {
     /// The elements between `<testcase>` and its `<system-out>`, in the schema's order.
     static func outcome(_ result: ScenarioResult) -> String {
         if result.status == .notRun {
-            return "      <skipped message=\"\(escape(result.message ?? "not run"))\"/>\n"
+            return "      <skipped message=\"\(escape(result.message ?? "not run", inAttribute: true))\"/>\n"
         }
         if result.quarantined, !result.failsTheRun {
             let how = result.status == .passed ? (result.flaky ? "passed on a retry" : "passed") : "failed: " + firstLine(result.message)
@@ -69,9 +69,9 @@ extension JUnitReport {
         return body
     }
 
-    /// An attribute value: newlines kept as `&#10;` (a parser would fold them into spaces).
+    /// An attribute value: TAB, LF and CR kept as character references (a parser would fold them into spaces).
     private static func attribute(_ text: String) -> String {
-        escape(cap(text)).replacingOccurrences(of: "\n", with: "&#10;")
+        escape(cap(text), inAttribute: true)
     }
 
     private static func firstLine(_ text: String?) -> String {

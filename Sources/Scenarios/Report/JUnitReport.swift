@@ -29,14 +29,14 @@ package enum JUnitReport {
             let suiteTime = cases.reduce(0) { $0 + $1.duration.seconds }
             let skipped = cases.filter { $0.status == .notRun || ($0.quarantined && !$0.failsTheRun) }.count
             xml +=
-                "  <testsuite name=\"\(escape(feature))\" tests=\"\(cases.count)\" failures=\"\(cases.filter(isFailure).count)\""
+                "  <testsuite name=\"\(escape(feature, inAttribute: true))\" tests=\"\(cases.count)\" failures=\"\(cases.filter(isFailure).count)\""
             xml +=
                 " errors=\"\(cases.filter { $0.failsTheRun && $0.status == .error }.count)\" skipped=\"\(skipped)\" time=\"\(seconds(suiteTime))\">\n"
             for result in cases {
                 let pickle = result.pickle
-                let location = strict ? "" : " file=\"\(escape(pickle.uri))\" line=\"\(pickle.line)\""
+                let location = strict ? "" : " file=\"\(escape(pickle.uri, inAttribute: true))\" line=\"\(pickle.line)\""
                 xml +=
-                    "    <testcase classname=\"\(escape(feature))\" name=\"\(escape(pickle.name))\"\(location) time=\"\(seconds(result.duration.seconds))\">\n"
+                    "    <testcase classname=\"\(escape(feature, inAttribute: true))\" name=\"\(escape(pickle.name, inAttribute: true))\"\(location) time=\"\(seconds(result.duration.seconds))\">\n"
                 xml += outcome(result)
                 xml += "      <system-out>\(escape(cap(systemOut(result))))</system-out>\n"
                 xml += "    </testcase>\n"
@@ -71,7 +71,9 @@ package enum JUnitReport {
     /// XML-escapes text after dropping every terminal escape sequence with its payload (SGR colours, OSC titles and
     /// hyperlinks, their C1 forms) and every C0/C1 control character but TAB, LF and CR
     /// (``Swift/String/strippingTerminalSequences()``); also the non-characters XML 1.0 forbids.
-    static func escape(_ text: String) -> String {
+    /// In an attribute (`inAttribute`), TAB, LF and CR are character references: XML's attribute-value normalisation
+    /// turns them, written raw, into spaces (a feature path `a\nb.feature` read as `a b.feature`).
+    static func escape(_ text: String, inAttribute: Bool = false) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.strippingTerminalSequences().unicodeScalars {
@@ -80,6 +82,9 @@ package enum JUnitReport {
             case "<": output += "&lt;"
             case ">": output += "&gt;"
             case "\"": output += "&quot;"
+            case "\t" where inAttribute: output += "&#9;"
+            case "\n" where inAttribute: output += "&#10;"
+            case "\r" where inAttribute: output += "&#13;"
             case "\u{FFFE}", "\u{FFFF}": continue
             default: output.unicodeScalars.append(scalar)
             }

@@ -44,7 +44,13 @@ final class MessagesFields: Sendable {
         ]),
         "pickle": MessagesFields([
             "id": nil, "uri": nil, "name": nil, "location": MessagesFields(["line": nil]), "tags": MessagesFields(["name": nil]),
-            "steps": MessagesFields(["id": nil, "text": nil, "astNodeIds": nil]),
+            "steps": MessagesFields([
+                "id": nil, "text": nil, "astNodeIds": nil,
+                "argument": MessagesFields([
+                    "docString": MessagesFields(["content": nil]),
+                    "dataTable": MessagesFields(["rows": MessagesFields(["cells": MessagesFields(["value": nil])])]),
+                ]),
+            ]),
         ]),
         "hook": MessagesFields(["id": nil, "name": nil]),
         "meta": MessagesFields(["protocolVersion": nil]),

@@ -21,7 +21,9 @@ package struct MessagesReader {
         var keywords: [String: String] = [:] // AST step id → keyword
         var pickles: [String: (uri: String, line: Int, name: String, tags: [String], steps: [String: String])] = [:]
         var hooks: [String: String] = [:]
-        var cases: [String: (pickle: String, steps: [(id: String, text: String)])] = [:]
+        var cases: [String: (pickle: String, steps: [(id: String, text: String, argument: String?)])] = [:]
+        /// Pickle step id → its doc string or data table as written (`| a | b |` rows), for the HTML page.
+        var arguments: [String: String] = [:]
         var started: [String: (scenario: Int, attempt: Int, testCase: String)] = [:]
         var scenarioByPickle: [String: Int] = [:]
         var finished = false
@@ -159,6 +161,7 @@ package struct MessagesReader {
                 guard let stepId = step["id"]?.string else { continue }
                 let keyword = step["astNodeIds"]?.elements?.first(where: { _ in true })?.string.flatMap { state.keywords[$0] } ?? ""
                 steps[stepId] = keyword + (step["text"]?.string ?? "")
+                if let argument = step["argument"], let text = Self.argumentText(argument) { state.arguments[stepId] = text }
             }
             let line = value["location"]?["line"]?.int ?? 0
             let tags = value["tags"]?.elements?.compactMap { $0["name"]?.string } ?? []
@@ -220,10 +223,11 @@ package struct MessagesReader {
             throw Problem(description: "\(place): a testCase whose pickle is not in the file before it")
         }
         guard state.cases[id] == nil else { throw Problem(description: "\(place): a second testCase with id \(id.prefix(80))") }
-        let steps = value.list("testSteps").compactMap { step -> (id: String, text: String)? in
+        let steps = value.list("testSteps").compactMap { step -> (id: String, text: String, argument: String?)? in
             guard let stepId = step["id"]?.string else { return nil }
-            if let hook = step["hookId"]?.string { return (stepId, state.hooks[hook] ?? "hook") }
-            return (stepId, step["pickleStepId"]?.string.flatMap { pickle.steps[$0] } ?? "")
+            if let hook = step["hookId"]?.string { return (stepId, state.hooks[hook] ?? "hook", nil) }
+            let pickleStep = step["pickleStepId"]?.string
+            return (stepId, pickleStep.flatMap { pickle.steps[$0] } ?? "", pickleStep.flatMap { state.arguments[$0] })
         }
         state.cases[id] = (pickleId, steps)
     }
@@ -253,7 +257,8 @@ package struct MessagesReader {
                     file: file))
         }
         let attempt = ReportRun.Attempt(
-            number: min(max(value["attempt"]?.int ?? 0, 0), 1 << 20), steps: testCase.steps.map { ReportRun.Step(text: $0.text) })
+            number: min(max(value["attempt"]?.int ?? 0, 0), 1 << 20),
+            steps: testCase.steps.map { ReportRun.Step(text: $0.text, argument: $0.argument) })
         state.started[id] = (index, run.scenarios[index].attempts.count, caseId)
         run.scenarios[index].attempts.append(attempt)
     }

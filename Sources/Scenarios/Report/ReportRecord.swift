@@ -182,7 +182,7 @@ package enum ReportRecord {
 }
 
 /// What identifies a run, so `sut-launch report` merges the shards of one run and refuses files of different runs:
-/// `--run-id ID`, else the CI's own (GitHub Actions `GITHUB_RUN_ID`-`GITHUB_RUN_ATTEMPT`, GitLab `CI_PIPELINE_ID`,
+/// `--run-id ID`, else the CI's own (GitHub Actions `GITHUB_RUN_ID`, GitLab `CI_PIPELINE_ID`,
 /// Buildkite `BUILDKITE_BUILD_ID`, CircleCI `CIRCLE_WORKFLOW_ID`, Jenkins `BUILD_TAG`), else a random id (a run
 /// on its own). Every shard of a CI run sees the same variables, so they agree without being told. An id, given or
 /// read from a CI variable, is 1 to ``limit`` bytes of printable text (``problem(_:)``): it lands in the Messages, the
@@ -216,18 +216,11 @@ package enum RunIdentity {
         if let option, !option.isEmpty { return option }
         for (name, variable) in ci {
             guard let value = environment[variable], !value.isEmpty else { continue }
-            var parts = [(variable, value)]
-            if name == "github", let attempt = environment["GITHUB_RUN_ATTEMPT"], !attempt.isEmpty {
-                parts.append(("GITHUB_RUN_ATTEMPT", attempt))
-            }
-            for (variable, value) in parts {
-                if let problem = problem(value) {
-                    throw UsageError(
-                        "the CI variable \(variable) cannot identify the run: \(problem); pass --run-id ID (the same on every shard)")
-                }
-            }
-            let id = name + ":" + parts.map(\.1).joined(separator: "-")
-            if let problem = problem(id) {
+            // Not GITHUB_RUN_ATTEMPT: "Re-run failed jobs" re-runs the failed shards as attempt 2 beside attempt 1's
+            // passed ones, and the merge job of attempt 2 reads both; with the attempt in the id they were two runs,
+            // each missing a shard, and a suite that had all passed could never merge green.
+            let id = name + ":" + value
+            if let problem = problem(value) ?? problem(id) {
                 throw UsageError(
                     "the CI variable \(variable) cannot identify the run: \(problem); pass --run-id ID (the same on every shard)")
             }

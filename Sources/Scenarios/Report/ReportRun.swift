@@ -7,6 +7,8 @@ package struct ReportRun: Sendable {
     /// A test step as it ended (`UNKNOWN` when the file ends before it did).
     package struct Step: Sendable {
         package var text: String
+        /// Its doc string, or its data table as `| a | b |` rows (``MessagesReader``); shown under it in the HTML.
+        package var argument: String?
         package var status = "UNKNOWN"
         package var nanos = 0
         package var message: String?

@@ -259,10 +259,58 @@ package final class ScenarioReports: Sendable {
 
     /// Writes each report asked for; returns `exitCode`, or 74 when one could not be written. Every report is
     /// rendered from the run's Messages (``RunReports``): what `sut-launch report` writes from the Messages file.
+    /// The rerun file and the Messages go first and the JSON report last: a report rendered after one that could not be
+    /// written says exit 74 and names it (a JSON report said 0 beside `--messages /dev/full`, exit 74).
     private static func render(_ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?) -> Int32 {
         if state.junitPath == nil, state.reportPath == nil, state.messages?.path == nil, state.htmlPath == nil, state.rerunPath == nil {
             return exitCode
         }
+        var code = exitCode
+        var failures: [String] = []
+        if let problem = writeRerun(all, state: state) { // it does not depend on the record: first, so the reports can say it
+            code = ExitCode.ioError
+            failures.append(problem)
+        }
+        var built: (failures: Int, bytes: [UInt8], run: ReportRun)?
+        // The run's Messages and what is read back from them, rebuilt once an output failed (its record says 74).
+        func current() -> (bytes: [UInt8], run: ReportRun)? {
+            if let built, built.failures == failures.count { return (built.bytes, built.run) }
+            let said = ([error].compactMap { $0 } + failures).joined(separator: "; ")
+            guard let made = messages(all, state: state, seconds: seconds, exitCode: code, error: said.isEmpty ? nil : said) else {
+                return nil
+            }
+            built = (failures.count, made.bytes, made.run)
+            return made
+        }
+        let outputs: [(option: String, path: String?, what: String, render: (ReportRun, [UInt8]) -> [UInt8])] = [
+            ("--messages", state.messages?.path, "the messages", { $1 }),
+            (
+                state.junitName, state.junitPath, "the JUnit report",
+                { run, _ in Array(RunReports.junit(run, strict: state.junitStrict).utf8) }
+            ),
+            ("--html", state.htmlPath, "the HTML report", { run, _ in HTMLReport.renderBytes(run) }),
+            ("--report", state.reportPath, "the report", { run, _ in Array(RunReports.json(run).utf8) }),
+        ]
+        for output in outputs {
+            guard let path = output.path else { continue }
+            guard let made = current() else { return ExitCode.ioError }
+            if let problem = OutputFile.write(output.render(made.run, made.bytes), to: path) {
+                let failure = "\(output.option) \(path): cannot write \(output.what): \(problem)"
+                Console.error("\(failure) (exit \(ExitCode.ioError))")
+                code = ExitCode.ioError
+                failures.append(failure)
+            } else {
+                Console.warnIfDisplaced(output.option, path)
+            }
+        }
+        return code
+    }
+
+    /// The run's Messages with its record (exit code, error), and the run read back from them; nil (said) when they
+    /// cannot be read back.
+    private static func messages(
+        _ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?
+    ) -> (bytes: [UInt8], run: ReportRun)? {
         var record = state.run
         record.seconds = seconds
         record.exitCode = exitCode
@@ -276,45 +324,29 @@ package final class ScenarioReports: Sendable {
             all, startedAtMs: state.messages?.startedAtMs ?? state.startedAtMs, finishedAtMs: WallClock.milliseconds(), run: record,
             userSteps: userSteps)
         let bytes = Array((messages.lines.joined(separator: "\n") + "\n").utf8)
-        let run: ReportRun
         // The run's own envelopes, in memory: no line limit (a feature file or message a report tool would refuse
         // must not cost this run its JUnit, JSON and HTML).
-        do { run = try MessagesReader.read([("the run", bytes)], lineLimit: .max) } catch {
+        do { return (bytes, try MessagesReader.read([("the run", bytes)], lineLimit: .max)) } catch {
             Console.error("cannot read back the run's own Messages: \(error) (exit \(ExitCode.ioError))")
-            return ExitCode.ioError
+            return nil
         }
-        var code = exitCode
-        let outputs: [(option: String, path: String?, what: String, render: () -> [UInt8])] = [
-            ("--junit", state.junitPath, "the JUnit report", { Array(RunReports.junit(run, strict: state.junitStrict).utf8) }),
-            ("--report", state.reportPath, "the report", { Array(RunReports.json(run).utf8) }),
-            ("--messages", state.messages?.path, "the messages", { bytes }),
-            ("--html", state.htmlPath, "the HTML report", { HTMLReport.renderBytes(run) }),
-        ]
-        for output in outputs {
-            guard let path = output.path else { continue }
-            let option = output.option == "--junit" ? state.junitName : output.option
-            if let problem = OutputFile.write(output.render(), to: path) {
-                Console.error("\(option) \(path): cannot write \(output.what): \(problem) (exit \(ExitCode.ioError))")
-                code = ExitCode.ioError
-            } else {
-                Console.warnIfDisplaced(option, path)
+    }
+
+    /// Writes `--write-rerun`'s file, if asked for: the problem (said on stderr), or nil.
+    private static func writeRerun(_ all: [ScenarioResult], state: State) -> String? {
+        guard let path = state.rerunPath else { return nil }
+        switch RerunFile.render(all) {
+        case .success(let text):
+            if let problem = OutputFile.write(Array(text.utf8), to: path) {
+                Console.error("--write-rerun \(path): cannot write the rerun file: \(problem) (exit \(ExitCode.ioError))")
+                return "--write-rerun \(path): cannot write the rerun file: \(problem)"
             }
+            Console.warnIfDisplaced("--write-rerun", path)
+            return nil
+        case .failure(let problem):
+            Console.error("--write-rerun \(path): \(problem) (exit \(ExitCode.ioError))")
+            return "--write-rerun \(path): \(problem)"
         }
-        if let path = state.rerunPath {
-            switch RerunFile.render(all) {
-            case .success(let text):
-                if let problem = OutputFile.write(Array(text.utf8), to: path) {
-                    Console.error("--write-rerun \(path): cannot write the rerun file: \(problem) (exit \(ExitCode.ioError))")
-                    code = ExitCode.ioError
-                } else {
-                    Console.warnIfDisplaced("--write-rerun", path)
-                }
-            case .failure(let problem):
-                Console.error("--write-rerun \(path): \(problem) (exit \(ExitCode.ioError))")
-                code = ExitCode.ioError
-            }
-        }
-        return code
     }
 }
 

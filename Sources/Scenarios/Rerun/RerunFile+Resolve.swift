@@ -15,7 +15,7 @@ extension RerunFile {
         var locations: Set<String> = []
         for entry in entries {
             switch entry {
-            case .location(let path, let line, let at):
+            case .location(let path, let line, let at, let name):
                 let shown = path.prefix(200).escapingControlCharacters()
                 guard let candidates = byFile[ScalarKey(FileSystem.realPath(path) ?? path)] else {
                     throw Problem(file, at, "\(shown) is not one of the feature files of this run; name its directory or file")
@@ -23,6 +23,18 @@ extension RerunFile {
                 let matched = candidates.filter { $0.line == line || $0.scenarioLine == line }
                 guard !matched.isEmpty else {
                     throw Problem(file, at, "\(shown):\(line): no scenario or Examples row starts at line \(line) of \(shown)")
+                }
+                // A JUnit or Messages file names the scenario that failed: one that now starts at its line under another
+                // name (the scenarios were moved) is not it (plain rerun.txt has lines only, as Cucumber's).
+                // JUnit names an outline's row with its label, the Messages as Cucumber's pickle (``Pickle/specName``);
+                // JUnit drops terminal sequences from names.
+                let names = { (pickle: Pickle) in [pickle.name, pickle.specName, pickle.name.strippingTerminalSequences()] }
+                if let name, !matched.contains(where: { names($0).contains { $0.sameScalars(name) } }) {
+                    throw Problem(
+                        file, at,
+                        "\(shown):\(line): this file says \"\(name.prefix(120).escapingControlCharacters())\" failed there, but the scenario at"
+                            + " line \(line) is now \"\(matched[0].name.prefix(120).escapingControlCharacters())\"; the feature file changed since:"
+                            + " run it whole, or write the file again")
                 }
                 for pickle in matched { locations.insert(pickle.location) }
             case .name(let feature, let scenario, let at):
@@ -74,7 +86,7 @@ extension RerunFile {
             if trimmed.contains(".feature:") {
                 // As a rerun file's line: `path:line`, or Cucumber's `path:line:line`.
                 do {
-                    for case .location(let path, let number, _) in try rerunLines(Array(trimmed.utf8), file: file) {
+                    for case .location(let path, let number, _, _) in try rerunLines(Array(trimmed.utf8), file: file) {
                         entries.append(.location(path: path, line: number, at: index + 1))
                     }
                 } catch {

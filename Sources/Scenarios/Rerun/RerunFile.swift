@@ -17,8 +17,9 @@ package enum RerunFile {
 
     /// A scenario an earlier run said did not pass.
     package enum Entry: Equatable, Sendable {
-        /// `path:line`, as the file spells the path, and the line of the file that says so.
-        case location(path: String, line: Int, at: Int)
+        /// `path:line`, as the file spells the path, and the line of the file that says so; `name`: the scenario's
+        /// name when the file gives it (JUnit, Messages), checked against the scenario now at that line.
+        case location(path: String, line: Int, at: Int, name: String? = nil)
         /// A feature and scenario name (JUnit without file/line attributes).
         case name(feature: String, scenario: String, at: Int)
     }

@@ -117,7 +117,7 @@ enum RerunJUnit {
             guard let value = BoundedNumber.integer(number, in: NumericLimits.featureLine) else {
                 throw RerunFile.Problem(file, line, "line=\"\(number.prefix(30).escapingControlCharacters())\" is not a line number")
             }
-            return .location(path: path, line: value, at: line)
+            return .location(path: path, line: value, at: line, name: attributes["name"])
         }
         guard let name = attributes["name"] else { throw RerunFile.Problem(file, line, "a <testcase> without a name") }
         return .name(feature: attributes["classname"] ?? "", scenario: name, at: line)

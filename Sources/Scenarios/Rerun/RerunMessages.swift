@@ -15,7 +15,7 @@ enum RerunMessages {
     private static let failing: Set<String> = ["FAILED", "UNDEFINED", "AMBIGUOUS", "PENDING", "UNKNOWN"]
 
     private struct Run {
-        var pickles: [String: (uri: String, line: Int, at: Int)] = [:]
+        var pickles: [String: (uri: String, line: Int, at: Int, name: String?)] = [:]
         var pickleOrder: [String] = []
         var testCases: [String: String] = [:]
         /// Per test case, its steps' ids: a step of a last attempt without a result is not a pass (``MessagesVerdict``).
@@ -73,7 +73,7 @@ enum RerunMessages {
         var entries: [RerunFile.Entry] = []
         for pickleId in run.pickleOrder where failedPickles.contains(pickleId) {
             guard let pickle = run.pickles[pickleId] else { continue }
-            entries.append(.location(path: pickle.uri, line: pickle.line, at: pickle.at))
+            entries.append(.location(path: pickle.uri, line: pickle.line, at: pickle.at, name: pickle.name))
             guard entries.count <= RerunFile.entryLimit else {
                 throw RerunFile.Problem(file, pickle.at, "more than \(RerunFile.entryLimit) failed scenarios")
             }
@@ -98,7 +98,7 @@ enum RerunMessages {
                     file, line, "a pickle without an id, a uri or a location.line from 1 to \(NumericLimits.featureLine.upperBound)")
             }
             if run.pickles[id] == nil { run.pickleOrder.append(id) }
-            run.pickles[id] = (uri, number, line)
+            run.pickles[id] = (uri, number, line, pickle["name"]?.string)
         } else if let testCase = node["testCase"] {
             guard let id = testCase["id"]?.string, let pickleId = testCase["pickleId"]?.string, run.pickles[pickleId] != nil else {
                 throw RerunFile.Problem(file, line, "a testCase without an id or a pickleId naming an earlier pickle")

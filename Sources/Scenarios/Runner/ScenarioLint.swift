@@ -136,8 +136,9 @@ package enum ScenarioLint {
                 }
                 guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
                 if let problem = definition.check(captures) { add("\(pickle.uri):\(step.line): \(problem)") }
+                if let problem = argumentProblem(definition, step, uri: pickle.uri) { add(problem) }
                 if definition.docString == .expectedJSON, let text = step.docString?.content, let node = try? JSONParser.parse(text),
-                    let problem = StepCatalog.vacuousJSONProblem(node)
+                    let problem = StepCatalog.vacuousJSONProblem(node) ?? StepCatalog.inexactJSONProblem(text)
                 {
                     add("\(pickle.uri):\(step.line): \(problem)")
                 }

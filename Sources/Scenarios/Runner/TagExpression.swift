@@ -57,7 +57,12 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
                 escaped = false
             } else if character == "\\" {
                 escaped = true
-            } else if character == "(" || character == ")" || character == " " || character == "\t" {
+            } else if character == "\t" {
+                // Cucumber's tokenizer splits on the space alone and takes a TAB as an operand of its own (`@a<TAB>and @b`:
+                // "Expected operator after @a"); such an operand is no @tag here, so every TAB is refused.
+                throw UsageError(
+                    "--tags \"\(text.escapingControlCharacters())\": a TAB; separate tags and operators with spaces, as Cucumber does")
+            } else if character == "(" || character == ")" || character == " " {
                 endWord()
                 if character == "(" { tokens.append(.open) }
                 if character == ")" { tokens.append(.close) }

@@ -13,7 +13,7 @@ extension StepCatalog {
     static let commands: [StepDefinition] = [
         StepDefinition(
             "a file \(quoted) with:", example: "Given a file \"input.txt\" with:\n  \"\"\"\n  b\n  a\n  \"\"\"",
-            docString: .raw, check: { pathProblem($0[0]) }
+            docString: .raw, argument: .docString, check: { pathProblem($0[0]) }
         ) { run, captures, step in
             guard let content = step.docString?.content else {
                 throw StepFailure("this step needs a doc string with the file's content", kind: .error)
@@ -74,7 +74,7 @@ extension StepCatalog {
         },
         StepDefinition(
             "the (output|error output) is:", example: "Then the output is:\n  \"\"\"\n  a\n  [..]\n  ...\n  \"\"\"",
-            docString: .expectedPattern
+            docString: .expectedPattern, argument: .docString
         ) {
             run, captures, step in
             guard let expected = step.docString?.content else {
@@ -146,7 +146,7 @@ extension StepCatalog {
         },
         StepDefinition(
             "the file \(quoted) is:", example: "Then the file \"out.txt\" is:\n  \"\"\"\n  a\n  b\n  \"\"\"", docString: .expectedPattern,
-            check: { pathProblem($0[0]) }
+            argument: .docString, check: { pathProblem($0[0]) }
         ) { run, captures, step in
             guard let expected = step.docString?.content else {
                 throw StepFailure("this step needs a doc string with the expected content", kind: .error)

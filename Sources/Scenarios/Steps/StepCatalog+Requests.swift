@@ -55,7 +55,7 @@ extension StepCatalog {
         StepDefinition(
             "the server received a request to \"([A-Z]+) (\\S+)\" with JSON body:",
             example: "Then the server received a request to \"POST /login\" with JSON body:\n  \"\"\"\n  { \"user\": \"ada\" }\n  \"\"\"",
-            values: [1: .expected], docString: .expectedJSON,
+            values: [1: .expected], docString: .expectedJSON, argument: .docString,
             check: { RouteTarget.problem($0[1]) }
         ) { run, captures, step in
             guard let text = step.docString?.content else { throw StepFailure("this step needs a doc string with the JSON", kind: .error) }
@@ -63,9 +63,11 @@ extension StepCatalog {
             do { expected = try JSONParser.parse(text) } catch {
                 throw StepFailure("the expected body is not JSON: \(error)", kind: .error)
             }
-            if let problem = vacuousJSONProblem(expected) { throw StepFailure(problem, kind: .error) }
+            if let problem = vacuousJSONProblem(expected) ?? inexactJSONProblem(text) { throw StepFailure(problem, kind: .error) }
+            // Numbers compare as Doubles: a body number a Double would round is not read (as the stubs' matchers do),
+            // so 18446744073709551614 never includes an expected 18446744073709551615.
             try awaitRequest(run, captures[0], captures[1], "had a JSON body including \(JSONWriter.write(expected))", json: expected) {
-                (try? JSONParser.parse($0.body)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
+                (try? JSONParser.parse($0.body, exactDecimals: true)).map { RequestMatching.jsonIncludes(expected, $0) } ?? false
             }
         },
         StepDefinition("the server received no unexpected requests", example: "Then the server received no unexpected requests") {
@@ -95,6 +97,18 @@ extension StepCatalog {
         return "the expected JSON body \(JSONWriter.write(expected).prefix(80)) names no value: an empty object or array is included in "
             + "any (the body is matched as a subset), so this step could never fail on what was sent; name a member with its value, "
             + "like { \"user\": \"ada\" }"
+    }
+
+    /// Why a JSON body step's expected `text` cannot be compared exactly: a number with more digits than a Double keeps
+    /// (`18446744073709551615` read as 1.8446744073709552e19 equalled …614). Refused, at load too, as the stubs' matchers
+    /// refuse such a number in a request; nil for any other text.
+    static func inexactJSONProblem(_ text: String) -> String? {
+        guard (try? JSONParser.parse(text)) != nil else { return nil }
+        do { _ = try JSONParser.parse(request: text) } catch {
+            return "the expected JSON body cannot be compared exactly: \(error.message); numbers are compared as doubles, so this one"
+                + " would equal its neighbours: leave it out of the expected body (a body holding such a number matches no expected body)"
+        }
+        return nil
     }
 
     /// Why a count does not hold: past or short of `expected` (short while a program ran: that watch was cut at the

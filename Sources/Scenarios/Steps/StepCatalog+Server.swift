@@ -20,6 +20,7 @@ extension StepCatalog {
         StepDefinition(
             "the route \"([A-Z]+) (\\S+)\" answers \(StepNumbers.capture)(?: with( JSON)?:)?",
             example: "Given the route \"GET /message\" answers 200 with:\n  \"\"\"\n  Hello world\n  \"\"\"", docString: .jsonWhen(3),
+            argument: .optionalDocString,
             check: { StepNumbers.problem($0[2], "the status", in: StepNumbers.status) ?? RouteTarget.problem($0[1], forRoute: true) }
         ) { run, captures, step in
             let isJSON = !captures[3].isEmpty

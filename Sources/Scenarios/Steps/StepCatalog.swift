@@ -96,7 +96,7 @@ package enum StepCatalog {
             run, captures, step in
             try setFlag(run, "feature flag", captures[0], captures[1], line: step.line)
         },
-        StepDefinition("the feature flags:", example: "Given the feature flags:\n  | greeting | hi |") { run, _, step in
+        StepDefinition("the feature flags:", example: "Given the feature flags:\n  | greeting | hi |", argument: .table) { run, _, step in
             for (key, value, line) in try table(step) { try setFlag(run, "feature flag", key, value, line: line) }
         },
         StepDefinition(
@@ -104,7 +104,8 @@ package enum StepCatalog {
         ) { run, captures, step in
             try setFlag(run, "automation flag", captures[0], captures[1], line: step.line)
         },
-        StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |") { run, _, step in
+        StepDefinition("the automation flags:", example: "Given the automation flags:\n  | userName | ada |", argument: .table) {
+            run, _, step in
             for (key, value, line) in try table(step) { try setFlag(run, "automation flag", key, value, line: line) }
         },
         StepDefinition(

@@ -19,12 +19,14 @@ package struct StepDefinition: @unchecked Sendable {
     let values: [Int: StepValue]
     /// How the step's doc string is expanded (its table's cells are always ``StepValue/text``).
     let docString: StepValue
+    /// What the step takes under its line; anything else there is a load error (``ScenarioLint/argumentProblem(_:_:uri:)``).
+    let argument: Argument
     /// Throws ``StepFailure`` (any other error counts as a failure with its text).
     let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
 
     init(
         _ pattern: String, example: String, durationCaptures: [Int] = [], values: [Int: StepValue] = [:], docString: StepValue = .text,
-        check: @escaping @Sendable ([String]) -> String? = { _ in nil },
+        argument: Argument = .none, check: @escaping @Sendable ([String]) -> String? = { _ in nil },
         _ run: @escaping (ScenarioRun, [String], GherkinDocument.Step) throws -> Void
     ) {
         // Patterns are fixed strings in this file; a bad one is a programming error caught by the catalog test.
@@ -36,7 +38,21 @@ package struct StepDefinition: @unchecked Sendable {
         self.check = check
         self.values = values
         self.docString = docString
+        self.argument = argument
         self.run = run
+    }
+
+    /// What a step takes under its line. Cucumber refuses an argument its step definition does not take (an arity
+    /// mismatch); a table or doc string the step never reads would let `Then I see "a"` over `| b |` pass unread.
+    package enum Argument: Sendable, Equatable {
+        /// Neither a doc string nor a data table.
+        case none
+        /// A doc string (without one, the step fails when it runs).
+        case docString
+        /// A doc string or nothing (`Given the route "GET /" answers 200`).
+        case optionalDocString
+        /// A data table (without one, the step fails when it runs).
+        case table
     }
 
     /// The leading characters of a pattern that match only themselves; stops before anything a quantifier,

@@ -71,6 +71,8 @@ import Testing
             expressions.append(
                 tokens.joined(separator: " ").replacingOccurrences(of: Bool.random(using: &random) ? "( " : "\u{1}", with: "("))
         }
+        // Cucumber splits on the space alone and takes a TAB as an operand of its own: `@a<TAB>and @b` is refused.
+        expressions += ["@a\tand @b", "@a\tb", "@a and\t@b", "(@a\t)", "@a\t", "not\t@a", "@a\\ b"]
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("tags-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: input) }
         try JSONSerialization.data(withJSONObject: ["expressions": expressions, "tagSets": tagSets]).write(to: input)

@@ -124,6 +124,12 @@ package enum HTMLReport {
             if let message = step.message {
                 page.raw(",")
                 page.quoted(message)
+            } else if step.argument != nil {
+                page.raw(",null")
+            }
+            if let argument = step.argument { // its doc string or table, cut at textCap as every text
+                page.raw(",")
+                page.quoted(argument)
             }
             page.raw("]")
         }

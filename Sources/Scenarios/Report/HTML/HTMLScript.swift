@@ -11,7 +11,7 @@ enum HTMLScript {
         function add(p){for(var i=1;i<arguments.length;i++){if(arguments[i])p.appendChild(arguments[i])}return p}
         function ms(n){return n>=1000?(n/1000).toFixed(2)+' s':n+' ms'}
         function href(id){return '#'+encodeURIComponent(id).replace(/%3A/gi,':').replace(/%2F/gi,'/')}
-        S.forEach(function(s,i){s.i=i;var a=s.a[s.a.length-1]||{};s.text=(s.n+'\n'+s.f+'\n'+s.id+'\n'+s.t.join(' ')+'\n'+s.a.map(function(a){return (a.steps||[]).map(function(x){return x[0]+'\n'+(x[3]||'')}).join('\n')+'\n'+(a.m||'')+'\n'+(a.out||'')+'\n'+(a.req||[]).join('\n')}).join('\n')).toLowerCase()});
+        S.forEach(function(s,i){s.i=i;var a=s.a[s.a.length-1]||{};s.text=(s.n+'\n'+s.f+'\n'+s.id+'\n'+s.t.join(' ')+'\n'+s.a.map(function(a){return (a.steps||[]).map(function(x){return x[0]+'\n'+(x[3]||'')+'\n'+(x[4]||'')}).join('\n')+'\n'+(a.m||'')+'\n'+(a.out||'')+'\n'+(a.req||[]).join('\n')}).join('\n')).toLowerCase()});
         var sorted=S.slice().sort(function(x,y){return (ORDER[x.s]==null?4:ORDER[x.s])-(ORDER[y.s]==null?4:ORDER[y.s])||x.i-y.i});
         var counts={};S.forEach(function(s){counts[s.s]=(counts[s.s]||0)+1});
         var state={status:null,tag:'',q:''},shown=[],rendered=0,list=document.getElementById('list'),more=document.getElementById('more');
@@ -44,6 +44,7 @@ enum HTMLScript {
           if(s.a.length>1)add(box,el('h3',null,'Attempt '+(a.n+1)+': '+(LABEL[a.s]||a.s)+(a.retried?' (retried)':'')));
           if(a.unfinished)add(box,el('p','warn','This attempt did not finish (the run was cut short).'));
           var t=el('table','steps');(a.steps||[]).forEach(function(x){var tr=el('tr');add(tr,el('td','k-'+x[1],x[1].toLowerCase()),el('td',null,x[0]),el('td','ms',ms(x[2])));t.appendChild(tr);
+            if(x[4]){var tr3=el('tr'),td3=el('td');td3.colSpan=3;add(td3,el('pre','arg',x[4]));add(t,add(tr3,td3))}
             if(x[3]&&x[3]!==a.m){var tr2=el('tr'),td=el('td');td.colSpan=3;td.appendChild(diff(x[3]));add(t,add(tr2,td))}});add(box,el('h3',null,'Steps'),t);
           if(a.m){add(box,el('h3',null,'Why it failed'+(a.fs?': '+a.fs:'')),diff(a.m))}
           if(a.req){var ul=el('ul','journal');a.req.forEach(function(r){var li=el('li',/near miss/i.test(r)?'near':null,r);ul.appendChild(li)});add(box,el('h3',null,'Mock server journal: requests no route matched (near misses)'),ul)}
