@@ -4,7 +4,7 @@ import Testing
 /// WireMock's own Python client (PyPI `wiremock`) drives real WireMock (the 2.35 standalone jar that ships in
 /// that wheel, on Java) and `sut-launch serve` through the same session (WireMock/client_script.py): mappings
 /// added, read back, updated and removed (by id and by metadata), priorities, scenarios, templating, request
-/// counts, finds, the journal, unmatched requests and near misses; which mapping answers each of 163 requests
+/// counts, finds, the journal, unmatched requests and near misses; which mapping answers each of 173 requests
 /// (URL, header, query, cookie, JSON and JSONPath matchers); which answers each of 1,000 requests to the date,
 /// credential, binary, `anything` and multipart matchers, and which of those mappings both refuse
 /// (WireMock/matchers_script.py); and the answers of 48 templates over the helpers (math, dates parsed, shifted and
@@ -54,7 +54,7 @@ import Testing
         }
 
         // The client's admin session, the templating table (one mapping per template, the same request), then
-        // request matching (the same mappings, the same 163 requests: which mapping answers each), then the date,
+        // request matching (the same mappings, the same 173 requests: which mapping answers each), then the date,
         // credential, binary and multipart matchers in groups, then the helpers.
         for (script, minimum) in [(Self.script, 25), (Self.templates, 50), (Self.matching, 130), (Self.matchers, 1000), (Self.helpers, 48)]
         {

@@ -93,4 +93,28 @@ import Testing
         let result = try CLI.run(["check", file])
         #expect(result.status == 3 && result.stderr.contains("m.json:1:") && result.stderr.contains(message), "\(result.stderr)")
     }
+
+    /// `"method": "get"` answered GET, where WireMock 2.35 compares the method exactly and never answers it; and
+    /// `$['a','c']` loaded, then never matched (r7a F7, F4). Now the method is exact and `check` notes it, and the
+    /// several-name bracket is refused by name.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func aLowerCaseMethodIsComparedExactlyAndCheckNotesIt() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try CLI.write(
+            #"{"request": {"urlPath": "/lm", "method": "get"}, "response": {"body": "lower"}}"#, "mappings/m.json", in: directory)
+        let checked = try CLI.run(["check", file])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(
+            (checked.stdout + checked.stderr).contains(#"m.json:1:42: "method": "get" is compared exactly, as WireMock does"#),
+            "\(checked.stdout)\(checked.stderr)")
+        _ = try ServerTrustEndToEndTests.serving([file]) { url, _ throws in
+            #expect(try ServerTrustEndToEndTests.curl(["\(url)/lm"]).hasSuffix(" 404"))
+        }
+        let union = try CLI.write(
+            #"{"request": {"urlPath": "/u", "bodyPatterns": [{"matchesJsonPath": "$['a','c']"}]}, "response": {}}"#, "u/m.json",
+            in: directory)
+        let refused = try CLI.run(["check", union])
+        #expect(refused.status == 3 && refused.stderr.contains("names several members"), "\(refused.stderr)")
+    }
 }

@@ -119,8 +119,10 @@ package struct RequestHead: Sendable {
             guard let close = rest.utf8.firstIndex(of: UInt8(ascii: "]")) else { return "the Host header's IPv6 address is not closed" }
             rest = rest[rest.utf8.index(after: close)...]
             guard rest.isEmpty || rest.utf8.first == UInt8(ascii: ":") else { return "the Host header has text after its IPv6 address" }
-        } else if let colon = rest.utf8.lastIndex(of: UInt8(ascii: ":")) {
+        } else if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
             rest = rest[colon...]
+            // `localhost:18080:1` is no authority (a name holds no `:`; an IPv6 address is bracketed).
+            if rest.utf8.dropFirst().contains(UInt8(ascii: ":")) { return "the Host header has more than one ':' (host[:port])" }
         } else {
             return nil
         }

@@ -166,7 +166,7 @@ enum MultipartBody {
         return parameter("name", in: disposition).map { text(javaTrimmed(Array($0.utf8)[...])) }
     }
 
-    /// The first parameter called `wanted` (ASCII lower case) in `type; name=value; other="quoted; value"`, names
+    /// The last parameter called `wanted` (ASCII lower case) in `type; name=value; other="quoted; value"`, names
     /// compared as FileUpload's ParameterParser lower-cases them (it also splits at commas in a Content-Type). Read on
     /// the bytes (quotes, separators and trimmed bytes are ASCII) and without a dictionary of every parameter.
     static func parameter(_ wanted: String, in header: String) -> String? {
@@ -175,6 +175,7 @@ enum MultipartBody {
             var inQuotes = false
             var start = 0
             var first = true
+            var found: String? // the last one given wins, as in Commons FileUpload's ParameterParser (a map)
             for index in 0...bytes.count {
                 if index < bytes.count {
                     if bytes[index] == 0x22 { inQuotes.toggle() }
@@ -192,9 +193,9 @@ enum MultipartBody {
                 if value.count >= 2, bytes[value.lowerBound] == 0x22, bytes[value.upperBound - 1] == 0x22 {
                     value = (value.lowerBound + 1)..<(value.upperBound - 1)
                 }
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
+                found = String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
             }
-            return nil
+            return found
         }
     }
 

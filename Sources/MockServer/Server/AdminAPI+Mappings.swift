@@ -48,7 +48,9 @@ extension AdminAPI {
             } catch {
                 return .text("\(error)\n", status: 422)
             }
-            let matches: @Sendable (Stub) -> Bool = { stub in stub.wireMockMetadata.map { matcher.matches($0) } ?? false }
+            // A mapping without metadata is matched as the text `null`, as WireMock 2.35 writes it (`doesNotContain`,
+            // `matches ".*"` and `equalTo "null"` hold for it).
+            let matches: @Sendable (Stub) -> Bool = { stub in matcher.matches(stub.wireMockMetadata ?? "null") }
             if route.hasSuffix("remove-by-metadata") {
                 registry.replace(where: matches, with: nil)
                 return .json(text: "{}")

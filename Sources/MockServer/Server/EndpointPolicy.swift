@@ -69,6 +69,10 @@ struct EndpointPolicy: Sendable {
             }
         }
         if request.method != "GET" && request.method != "HEAD" && request.method != "OPTIONS" {
+            // Two types: which one a reader takes is not what another may take (as for Host and Origin).
+            if request.headers.values("Content-Type").count > 1 {
+                return .text("\(name) does not answer a write with more than one Content-Type header\n", status: 400)
+            }
             let type = Self.mediaType(of: request)
             if (!request.body.isEmpty || type != nil) && type != writeContentType {
                 return .text(

@@ -146,6 +146,9 @@ extension ResponseTemplate {
                 switch value {
                 case .list(let values): items = values.map { (nil, $0) }
                 case .multi(let values): items = values.map { (nil, .string($0)) }
+                case .requestPath(let path):
+                    try charge(path.utf8.count, at: "#each")
+                    items = path.split(separator: "/").map { (nil, .string(String($0))) }
                 case .json(let node) where node.elements != nil: items = node.elements!.map { (nil, .json($0)) }
                 case .json(let node) where node.members != nil: items = node.members!.map { ($0.key, .json($0.value)) }
                 case .map(let entries): items = entries.map { ($0.key, $0.value) }
@@ -247,11 +250,14 @@ extension ResponseTemplate {
                 let standard = (request.scheme == "https" && request.port == 443) || (request.scheme == "http" && request.port == 80)
                 return .string("\(request.scheme)://\(host)\(standard ? "" : ":\(request.port)")")
             case "body": return .string(try body())
-            case "path" where path.count == 1: return .requestPath(request.path)
+            // The whole path, and `pathSegments` alone, print as the path and iterate as its segments (as WireMock's).
+            case "path" where path.count == 1, "pathSegments" where path.count == 1: return .requestPath(request.path)
             case "path", "pathSegments":
                 // `request.path.[n]` is the n-th segment (WireMock 2.x), `request.path.NAME` a path parameter (3.x).
                 if position(key) != nil { return try member(key, of: .requestPath(request.path)) }
                 return field == "path" ? request.pathParameter(key).map(Value.string) ?? .null : .null
+            case "query" where path.count == 1: return try queryMap()
+            case "headers" where path.count == 1: return try headerMap()
             case "query":
                 try charge(ResponseTemplate.lookupCost, at: "request.query")
                 if context.queryItems == nil {
@@ -323,5 +329,46 @@ extension ResponseTemplate {
             default: return .null
             }
         }
+    }
+}
+
+extension ResponseTemplate.Renderer {
+    /// `request.query` as a whole: each parameter's name (in the order first sent) to all its values, as WireMock's
+    /// map of them (`{{#each request.query}}{{@key}}={{this}}{{/each}}`, `{{size request.query}}`).
+    mutating func queryMap() throws(RenderError) -> Value {
+        try charge(ResponseTemplate.lookupCost, at: "request.query")
+        if context.queryItems == nil {
+            try charge(request.target.utf8.count, at: "request.query")
+            context.queryItems = request.queryItems
+        }
+        let items = context.queryItems ?? []
+        try charge(items.count * 4, at: "request.query")
+        return .map(Self.grouped(items.map { ($0.name, $0.value) }) { $0 })
+    }
+
+    /// `request.headers` as a whole: each field name (spelt as first sent; names compared ignoring case) to its
+    /// values, in the order the request sent them (WireMock's order is its hash map's).
+    mutating func headerMap() throws(RenderError) -> Value {
+        let entries = request.headers.entries
+        try charge(ResponseTemplate.lookupCost + entries.count * 8, at: "request.headers")
+        return .map(Self.grouped(entries.map { ($0.name, $0.value) }) { $0.lowercased() })
+    }
+
+    private static func grouped(
+        _ pairs: [(String, String)], key: (String) -> String
+    ) -> [(key: String, value: ResponseTemplate.Value)] {
+        var names: [String] = []
+        var values: [[String]] = []
+        var positions: [String: Int] = [:]
+        for (name, value) in pairs {
+            if let at = positions[key(name)] {
+                values[at].append(value)
+            } else {
+                positions[key(name)] = names.count
+                names.append(name)
+                values.append([value])
+            }
+        }
+        return zip(names, values).map { (key: $0, value: .multi($1)) }
     }
 }

@@ -122,10 +122,10 @@ extension ResponseTemplate.Renderer {
         var groups: [String] = []
         var start = 0
         while start <= scalars.count {
-            let steps = remainingWork / ResponseTemplate.regexStepCost
+            let steps = remainingWork / ResponseTemplate.regexGroupStepCost
             var budget = steps
             let found = regex.find(in: scalars, from: start, budget: &budget)
-            try charge((steps - max(budget, 0)) * ResponseTemplate.regexStepCost, at: "regexExtract")
+            try charge((steps - max(budget, 0)) * ResponseTemplate.regexGroupStepCost, at: "regexExtract")
             guard case .match(let ranges) = found else {
                 if found == .gaveUp { throw .budget(ResponseTemplate.workBudget, at: "regexExtract") }
                 break

@@ -169,6 +169,11 @@ package struct ResponseTemplate: Sendable {
     static let valueCost = 64
     /// Units per step of the regular expression engine (a thread at a position): one is dearer than a byte copied.
     static let regexStepCost = 8
+    /// Units per step of the engine that records groups (`regexExtract`): a step copies capture slots, up to 47 ns
+    /// in a release build (`[0-9]*z` over 1,000 digits that never match: 188 µs for 4,004 steps), where the loop
+    /// of scripts/bench-template.sh spends ~3 ns a unit; charged as the plain step, one answer took 2.5 times the
+    /// loop's CPU (r7a F5).
+    static let regexGroupStepCost = 16
     /// Units a date helper costs besides its text: calendar fields, a zone's offset, a pattern walked.
     static let dateCost = 512
     /// Units each step (a node rendered, a loop turn) costs besides the helpers it calls: a scope pushed, text

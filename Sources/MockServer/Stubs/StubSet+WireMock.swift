@@ -45,6 +45,7 @@ extension StubSet {
             for mapping in list {
                 do {
                     set.append(try wireMockMapping(mapping, file: file, filesDirectory: filesDirectory))
+                    set.notices += methodNotice(mapping, file: file)
                 } catch {
                     guard let skip else { throw error }
                     skip(error) // --lenient-stubs: one line for this mapping, the others load
@@ -52,8 +53,19 @@ extension StubSet {
             }
         } else {
             set.append(try wireMockMapping(root, file: file, filesDirectory: filesDirectory))
+            set.notices += methodNotice(root, file: file)
         }
         return set
+    }
+
+    /// A method with a lower-case letter (`"get"`) matches only requests that send it so, which WireMock's server
+    /// never answers (501): such a mapping is loaded, and never answers in WireMock either.
+    static func methodNotice(_ mapping: JSONNode, file: String) -> [String] {
+        guard let node = mapping["request"]?["method"], let method = node.string, method.contains(where: \.isLowercase) else { return [] }
+        return [
+            "\(file):\(node.position.line):\(node.position.column): \"method\": \"\(method)\" is compared exactly, as WireMock does, and matches no "
+                + "\(method.uppercased()) request; write \"\(method.uppercased())\""
+        ]
     }
 
     /// One WireMock mapping as a stub (public for the admin API, which adds mappings at run time).
@@ -64,7 +76,8 @@ extension StubSet {
             throw StubError(file: file, position: node.position, "a mapping needs \"request\"")
         }
         try request.checkKeys(wireMockRequestKeys, unsupported: wireMockUnsupportedRequestKeys)
-        let method = (try request.string("method") ?? "ANY").uppercased()
+        // Compared exactly, as WireMock 2.35 does: its `"get"` never answers GET (StubSet.methodNotice says so).
+        let method = try request.string("method") ?? "ANY"
 
         let url = try urlMatcher(request)
         let name = try mapping.string("name") ?? "\(method) \(url.description)"

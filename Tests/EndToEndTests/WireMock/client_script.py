@@ -145,3 +145,22 @@ show("journal after reset", Requests.get_all_received_requests().meta.total)
 Mappings.delete_all_mappings()
 show("mappings after delete all", Mappings.retrieve_all_mappings().meta.total)
 show("unmatched after delete all", call("GET", "/hello")["status"])
+
+# Find and remove by metadata when some mappings have none (WireMock matches those as the text `null`).
+J = {"Content-Type": "application/json"}
+for url, metadata in [("/m1", {"tags": ["smoke"]}), ("/m2", {"tags": ["other"]}), ("/m3", None), ("/m4", {})]:
+    mapping = {"request": {"url": url}, "response": {"status": 200}}
+    if metadata is not None:
+        mapping["metadata"] = metadata
+    call("POST", "/__admin/mappings", json.dumps(mapping), J)
+
+
+def urls(answer):
+    return sorted(m["request"]["url"] for m in json.loads(answer["body"])["mappings"])
+
+
+for pattern in [{"doesNotContain": "smoke"}, {"matches": ".*"}, {"anything": "x"}, {"absent": True}, {"equalTo": "null"},
+                {"contains": "n"}, {"equalToJson": "null"}, {"equalToJson": {}}, {"matchesJsonPath": "$.tags"}]:
+    show("find by metadata " + json.dumps(pattern), urls(call("POST", "/__admin/mappings/find-by-metadata", json.dumps(pattern), J)))
+call("POST", "/__admin/mappings/remove-by-metadata", json.dumps({"doesNotContain": "smoke"}), J)
+show("after remove by metadata without metadata", urls(call("GET", "/__admin/mappings")))

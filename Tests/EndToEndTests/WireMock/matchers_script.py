@@ -212,6 +212,13 @@ group("multipart", {"documented": DOCUMENTED, "all": ALL, "binary": BINARY_PART}
     ("POST", "/binary", multipart([form("bin", bytes([0, 0xFF, 0x0D, 0x0A])),
                                    b'Content-Disposition: form-data; name="t"\r\nX-Folded: one\r\n\ttwo\r\n\r\ntext']), MP),
     ("POST", "/binary", multipart([form("bin", bytes([0, 0xFF]))]), MP),
+    # A parameter given twice: the last wins, as in Commons FileUpload (boundary, and a part's name).
+    # (boundary=XyZ; boundary=other: WireMock 500, finding no --other; we answer no match: not compared.)
+    ("POST", "/upload", multipart([info]), {"Content-Type": "multipart/form-data; boundary=other; boundary=XyZ"}),
+    ("POST", "/upload", multipart([b'Content-Disposition: form-data; name="info"; name="x"\r\nContent-Type: application/json; charset=utf-8'
+                                   b'\r\n\r\n{}']), MP),
+    ("POST", "/upload", multipart([b'Content-Disposition: form-data; name="x"; name="info"\r\nContent-Type: application/json; charset=utf-8'
+                                   b'\r\n\r\n{}']), MP),
 ])
 
 # XML: equalToXml (XMLUnit's similar comparison, placeholders, exemptions) and matchesXPath (alone, with a matcher,

@@ -52,6 +52,8 @@ mapping("low", {"method": "GET", "urlPath": "/prio"}, priority=5)
 mapping("high", {"method": "GET", "urlPath": "/prio"}, priority=1)
 mapping("first", {"method": "GET", "urlPath": "/recent"})
 mapping("second", {"method": "GET", "urlPath": "/recent"})
+# A method is compared exactly: "get" never answers GET in WireMock 2.35 (its server refuses a lower-case "get" with 501).
+mapping("lower-get", {"method": "get", "urlPath": "/lower-method"})
 mapping("catch-all", {"method": "GET", "urlPattern": "/catch/.*"}, priority=10)
 mapping("catch-specific", {"method": "GET", "urlPath": "/catch/this"}, priority=9)
 
@@ -65,6 +67,9 @@ JSON_PATH = {
                   '{"items": [{"p": 0, "n": "a"}]}', '{"items": []}']),
     "jp-absent": ({"expression": "$.name", "absent": True}, ['{}', '{"name": null}', '{"name": []}', '{"name": "x"}', 'not json', '{"name": {}}']),
     "jp-contains": ({"expression": "$.name", "contains": "ad"}, ['{"name": "ada"}', '{"name": ["xad"]}', '{"name": {"ad": 1}}', '{"name": 1}']),
+    # A definite path that finds an array: any element counts, null too (WireMock 2.35 matches [null]).
+    "jp-nulls": ("$.h", ['{"h": [null]}', '{"h": [null, null]}', '{"h": []}', '{"h": [[]]}', '{"h": [{}]}', '{"h": {"k": null}}']),
+    "jp-nulls-in": ("$.h[0]", ['{"h": [null]}', '{"h": [[null]]}', '{"h": [[]]}']),
     "jp-wild": ("$.a[*]", ['{"a": [null]}', '{"a": []}', '{"a": [1]}', '{"a": {}}', '{"a": {"k": 1}}']),
     "jp-number": ({"expression": "$.n", "equalTo": "1"}, ['{"n": 1}', '{"n": 1.0}', '{"n": "1"}', '{"n": true}', '{"n": [1]}']),
     "jp-double": ({"expression": "$.n", "equalTo": "1.0E7"}, ['{"n": 1e7}', '{"n": 10000000.0}', '{"n": 10000000}']),
@@ -148,7 +153,7 @@ requests = [
     ("GET", "/logic-or", None, {"X-L": "y"}), ("GET", "/logic-or", None, {"X-L": "z"}), ("GET", "/logic-or", None, {}),
     ("GET", "/prio", None, {}), ("GET", "/recent", None, {}),
     ("GET", "/catch/this", None, {}), ("GET", "/catch/that", None, {}), ("GET", "/catch/", None, {}),
-    ("HEAD", "/path/only", None, {}), ("GET", "/nothing/here", None, {}),
+    ("GET", "/lower-method", None, {}), ("HEAD", "/path/only", None, {}), ("GET", "/nothing/here", None, {}),
     ("POST", "/uni-eq", "cafe\u0301".encode(), {}), ("POST", "/uni-eq", "caf\u00e9".encode(), {}),
     ("POST", "/uni-ct", "e\u0301".encode(), {}), ("POST", "/uni-ct", "\u00e9".encode(), {}),
     ("GET", "/uni-q?q=e%CC%81", None, {}), ("GET", "/uni-q?q=%C3%A9", None, {}),

@@ -58,6 +58,18 @@ TEMPLATES = [
     "{{size request.path}} {{size request.query.tag}}",
     "{{#eq request.query.name.[0] 'Ada'}}first is ada{{else}}no{{/eq}}",
     "{{#if request.query.missing}}y{{else if request.query.name}}second{{/if}}",
+    # The request's query, headers and path as collections (each, with, if, size, printed whole).
+    "{{#each request.query}}{{@key}}={{this}};{{/each}}",
+    "[{{size request.query}}] [{{size request.headers}}] [{{size request.pathSegments}}]",
+    "{{#with request.query}}{{name}}/{{tag}}{{/with}}",
+    "{{#if request.query}}y{{else}}n{{/if}} {{#if request.pathSegments}}p{{/if}} {{#if request.headers}}h{{/if}}",
+    "{{#each request.pathSegments}}{{this}};{{/each}}",
+    "{{#each request.path}}{{@index}}{{this}};{{/each}}",
+    "{{request.query}} {{{request.query}}}",
+    "{{request.pathSegments}}",
+    "{{#each request.query as |v k|}}{{k}}:{{v}},{{/each}}",
+    "{{#with request.headers}}{{X-Trace}}{{/with}}",
+    "{{#each request.query}}{{#each this}}<{{this}}>{{/each}}{{size this}}{{/each}}",
 ]
 
 REQUEST_BODY = json.dumps({"user": {"name": "Ada", "age": 36}, "items": [{"name": "tea", "price": 3}, {"name": "milk", "price": 1.5}]})

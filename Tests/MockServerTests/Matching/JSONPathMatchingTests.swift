@@ -24,8 +24,13 @@ import Testing
 
     /// Found by a hostile review: `$..*` was read as a key named "*" (Jayway: every descendant), so it matched
     /// almost nothing and its `absent` form matched bodies full of values.
-    @Test func everyDescendantIsRefusedByName() {
+    @Test func everyDescendantIsRefusedByName() throws {
         #expect { try JSONPath("$..*") } throws: { "\($0)".contains("every descendant") }
+        // Several names in one bracket were read as one name holding quotes, which never matched (r7a F4).
+        for path in ["$['a','c']", "$[\"a\", \"c\"]", "$.x['a' , 'c']"] {
+            #expect { try JSONPath(path) } throws: { "\($0)".contains("names several members; match each with its own ['name']") }
+        }
+        #expect(try JSONPath("$['a,c']").steps.count == 1)
     }
 
     /// Found in a real mapping set (stackrox/stackrox-mcp, RealSets): Jayway's `=~ /regex/` filters were refused at
@@ -118,6 +123,8 @@ import Testing
         for (body, found) in [
             (#"{"name": 0}"#, true), (#"{"name": ""}"#, true), (#"{"name": false}"#, true), (#"{"name": null}"#, false),
             (#"{"name": {}}"#, false), (#"{"name": []}"#, false), ("{}", false), ("not json", false),
+            // A definite path that finds an array of nulls finds something (WireMock 2.35 matches; r7a F4).
+            (#"{"name": [null]}"#, true), (#"{"name": [null, null]}"#, true), (#"{"name": [[]]}"#, true),
         ] {
             #expect(try matches("$.name", nil, body) == found, "\(body)")
         }

@@ -159,6 +159,9 @@ private let routes = """
         ),
         // RFC 9112 §3.2: more than one Host field is 400 (one for the policy, one for the router to read).
         ("GET /message HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", "HTTP/1.1 400 Bad Request", "more than one Host"),
+        // RFC 9110 §7.2: host [":" port]; `localhost:18080:1` was read as localhost (r7a F8).
+        ("GET /message HTTP/1.1\r\nHost: localhost:18080:1\r\n\r\n", "HTTP/1.1 400 Bad Request", "more than one ':'"),
+        ("GET /message HTTP/1.1\r\nHost: ::1\r\n\r\n", "HTTP/1.1 400 Bad Request", "more than one ':'"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "HTTP/1.1 501 Not Implemented", "gzip"),
         ("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "HTTP/1.1 400 Bad Request", "invalid chunk size"),
         // Found by fuzzing: a signed size once reached a range with its negative value and stopped the server.

@@ -88,6 +88,10 @@ import Testing
         // Another origin on this machine (a page served by a dev server on another port) is cross-site too.
         ("Origin: http://127.0.0.1:9\r\n", "application/json", "403"),
         ("Sec-Fetch-Site: cross-site\r\n", "application/json", "403"),
+        // A Host that is no authority, and two types (the first was read): 400, as other malformed heads (r7a F8).
+        ("Host: localhost:18080:1\r\n", "application/json", "400"),
+        ("Host: 127.0.0.1\r\nContent-Type: text/plain\r\n", "application/json", "400"),
+        ("Host: 127.0.0.1\r\nContent-Type: application/json\r\n", "text/plain", "400"),
     ])
     func theAdminAPIRefusesCrossSiteWrites(header: String, contentType: String, expected: String) throws {
         let server = try TestServer(#"{ "routes": [] }"#)
