@@ -106,10 +106,13 @@ func listen() {
         exit(2)
     }
     say("listening for control messages")
-    // Long polls of 10 s each, for five minutes in all: a test that is slow to send (a busy machine, a test
-    // runner whose threads are all busy) still reaches the program; a test that fails stops it sooner.
-    let deadline = Date().addingTimeInterval(300)
-    while Date() < deadline {
+    // Long polls of 10 s each, for an hour at most, and only while the process that started it lives: a test whose
+    // task waits behind a busy runner still reaches the program (the suite's own: a Swift Testing continuation resumed
+    // behind hundreds of queued tests on a 2-CPU runner only after 370 s, when a five-minute cap had ended the
+    // program), and a test process that is gone leaves no poller behind.
+    let deadline = Date().addingTimeInterval(3_600)
+    let parent = getppid()
+    while Date() < deadline && getppid() == parent {
         let asked = Date()
         guard let message = channel.receive(timeoutMs: 10_000) else {
             if Date().timeIntervalSince(asked) < 1 { usleep(100_000) } // the endpoint is not there: do not spin
@@ -137,7 +140,7 @@ func listen() {
         channel.acknowledge(message, reply: reply)
         if message.text == "quit" { exit(0) }
     }
-    say("no control message within 300 s")
+    say(getppid() == parent ? "no control message within an hour" : "the process that started this one has ended")
     exit(1)
 }
 
