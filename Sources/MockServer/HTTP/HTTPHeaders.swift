@@ -21,6 +21,18 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return nil
     }
 
+    /// The first value of the named field and whether another follows: a matcher of one value needs no array
+    /// of them when the field comes once (an array per lookup was a tenth of a header matcher's work; callgrind).
+    package func first(_ name: String) -> (value: String?, repeated: Bool) {
+        let ascii = asciiNames && name.isASCII
+        var found: String?
+        for entry in entries where Self.same(entry.name, name, ascii: ascii) {
+            if found != nil { return (found, true) }
+            found = entry.value
+        }
+        return (found, false)
+    }
+
     /// Every value of the named field, in order.
     public func values(_ name: String) -> [String] {
         let ascii = asciiNames && name.isASCII

@@ -66,7 +66,9 @@ enum MultipartBody {
             }
             if fieldName(headers) != nil {
                 let section = body[index..<headerEnd.start]
-                let bad = String(validating: section, as: UTF8.self) == nil ? firstInvalidUTF8(section) : nil
+                // ASCII (the usual part) is valid UTF-8 without decoding it.
+                let ascii = !section.contains { $0 >= 0x80 }
+                let bad = ascii || String(validating: section, as: UTF8.self) != nil ? nil : firstInvalidUTF8(section)
                 parts.append(Part(headers: headers, body: Array(body[headerEnd.bodyStart..<end]), notUTF8: bad))
             }
             index = end + delimiter.count
@@ -102,41 +104,39 @@ enum MultipartBody {
         bytes.withUnsafeBufferPointer { buffer in
             var entries: [(name: String, value: String)] = []
             entries.reserveCapacity(2)
-            // The logical line so far (start, end), joined with its continuation lines only when there are some.
+            // The logical line so far, and its bytes joined with its continuation lines only when it has some. Plain
+            // locals, no nested functions capturing them (those cost a context per part; callgrind).
             var pending: Range<Int>?
             var joined: [UInt8]?
-            func flush() {
-                if let joined {
-                    joined.withUnsafeBufferPointer { add(entries: &entries, $0, 0..<$0.count) }
-                } else if let pending {
-                    add(entries: &entries, buffer, pending)
-                }
-            }
-            func take(_ line: Range<Int>) {
-                if let first = line.first.map({ buffer[$0] }), first == 0x20 || first == 0x09, let current = pending {
+            var start = 0
+            while start <= buffer.count {
+                var end = start
+                while end + 1 < buffer.count && !(buffer[end] == 0x0D && buffer[end + 1] == 0x0A) { end += 1 }
+                if end + 1 >= buffer.count { end = buffer.count }
+                if start < end, buffer[start] == 0x20 || buffer[start] == 0x09, let current = pending {
                     if joined == nil { joined = Array(buffer[current]) }
                     joined?.append(0x20)
-                    joined?.append(contentsOf: buffer[trimmed(buffer, line.lowerBound, line.upperBound)])
-                } else if !line.isEmpty {
-                    flush()
-                    pending = line
+                    joined?.append(contentsOf: buffer[trimmed(buffer, start, end)])
+                } else if start < end {
+                    add(entries: &entries, buffer, pending, joined)
+                    pending = start..<end
                     joined = nil
                 }
+                start = end + 2
             }
-            var start = 0
-            var index = 0
-            while index + 1 < buffer.count {
-                if buffer[index] == 0x0D && buffer[index + 1] == 0x0A {
-                    take(start..<index)
-                    index += 2
-                    start = index
-                } else {
-                    index += 1
-                }
-            }
-            take(start..<buffer.count)
-            flush()
+            add(entries: &entries, buffer, pending, joined)
             return HTTPHeaders(entries)
+        }
+    }
+
+    /// The logical line `pending` (or its `joined` bytes) as a field, when there is one.
+    private static func add(
+        entries: inout [(name: String, value: String)], _ buffer: UnsafeBufferPointer<UInt8>, _ pending: Range<Int>?, _ joined: [UInt8]?
+    ) {
+        if let joined {
+            joined.withUnsafeBufferPointer { add(entries: &entries, $0, 0..<$0.count) }
+        } else if let pending {
+            add(entries: &entries, buffer, pending)
         }
     }
 

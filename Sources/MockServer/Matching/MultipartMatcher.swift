@@ -28,7 +28,7 @@ struct MultipartMatcher: Sendable {
 
     func matches(part: MultipartBody.Part, budget: inout Int) -> Bool {
         guard part.notUTF8 == nil else { return false } // headers read with U+FFFD match nothing (the near miss says why)
-        for (name, matcher) in headers where !matcher.matches(values: part.headers.values(name), budget: &budget) { return false }
+        for (name, matcher) in headers where !matcher.matches(field: name, in: part.headers, budget: &budget) { return false }
         guard !bodyPatterns.isEmpty else { return true }
         budget -= MatchBudget.decoding(part.body.count)
         guard budget >= 0 else { return false }

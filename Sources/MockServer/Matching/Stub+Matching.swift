@@ -197,9 +197,9 @@ extension Stub {
             }
         }
         for (name, matcher) in headers {
-            let values = input.request.headers.values(name)
-            if !matcher.matches(values: values, budget: &budget) {
+            if !matcher.matches(field: name, in: input.request.headers, budget: &budget) {
                 guard budget >= 0 else { return false }
+                let values = input.request.headers.values(name)
                 let secret = Journal.secretHeaders.contains(name.lowercased())
                 let mismatch = Mismatch(
                     field: "header \(name)", expected: matcher.description, actual: shown(values, secret: secret), weight: 1)

@@ -21,6 +21,17 @@ extension ValueMatcher {
         }
     }
 
+    /// ``matches(values:budget:)`` for the values of the field `name` in `headers`, looked up without an array of them
+    /// when the field comes at most once (the usual request) and the matcher takes one value.
+    func matches(field name: String, in headers: HTTPHeaders, budget: inout Int) -> Bool {
+        switch self {
+        case .hasExactly, .includes: return matches(values: headers.values(name), budget: &budget)
+        default:
+            let (value, repeated) = headers.first(name)
+            return repeated ? matches(values: headers.values(name), budget: &budget) : matches(value, budget: &budget)
+        }
+    }
+
     private func nearestMatches(_ values: [String], _ budget: inout Int) -> Bool {
         switch self {
         case .date, .and, .or: return Self.bestMatch(values) { wireMockResult($0, budget: &budget) }

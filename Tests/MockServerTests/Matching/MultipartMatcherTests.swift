@@ -43,6 +43,35 @@ import Testing
         #expect(!Mappings.ask(server, method: "POST", "/upload", body: Self.body([info])).matched)
     }
 
+    /// FileUpload's header lines: a line starting with a space or tab continues the one before (joined by a space), a
+    /// line without `:` is skipped, names and values trimmed; a part's header may be repeated.
+    @Test func partHeaderLinesAreReadAsFileUploadReadsThem() throws {
+        let parsed = MultipartBody.parse(
+            contentType: "multipart/form-data; boundary=XyZ",
+            body: Self.body([
+                (
+                    [
+                        " stray", "Content-Disposition: form-data;", "\t name=\"doc\"", "no colon here", "X-A:  1 ", "x-a:2", "X-B: b",
+                        "  c ",
+                    ], "{}"
+                )
+            ]))
+        guard case .parts(let parts) = parsed, let part = parts.first else {
+            Issue.record("not parsed: \(parsed)")
+            return
+        }
+        #expect(parts.count == 1)
+        // " stray" (nothing to continue) and "no colon here" have no `:`: skipped.
+        #expect(
+            part.headers.entries.map { "\($0.name)|\($0.value)" } == [
+                "Content-Disposition|form-data; name=\"doc\"", "X-A|1", "x-a|2", "X-B|b c",
+            ])
+        #expect(MultipartBody.fieldName(part.headers) == "doc")
+        #expect(part.headers.first("x-A") == ("1", true))
+        #expect(part.headers.first("X-B") == ("b c", false))
+        #expect(part.headers.first("X-C") == (nil, false))
+    }
+
     @Test func allNeedsEveryPartAndPartsWithoutAFormDataNameAreSkipped() throws {
         let server = try Mappings.server(
             #"{"urlPath": "/upload", "multipartPatterns": [{"matchingType": "ALL", "headers": {"Content-Type": {"equalTo": "text/plain"}}}]}"#
