@@ -155,11 +155,13 @@ struct RegexCaptureClosures: Sendable {
                 next[count] = target
                 let base = count * slotCount
                 count += 1
-                if from >= 0 {
-                    let source = from * slotCount
-                    for slot in 0..<slotCount { nextSlots[base + slot] = currentSlots[source + slot] }
-                } else {
-                    for slot in 0..<slotCount { nextSlots[base + slot] = -1 }
+                if slotCount > 0, let slots = nextSlots.baseAddress, let source = currentSlots.baseAddress {
+                    // One copy per thread, not a subscript per slot (a debug build checks and calls for each).
+                    if from >= 0 {
+                        (slots + base).update(from: source + from * slotCount, count: slotCount)
+                    } else {
+                        (slots + base).update(repeating: -1, count: slotCount)
+                    }
                 }
                 for index in Int(saveStarts[entry])..<Int(saveStarts[entry + 1]) { nextSlots[base + Int(saves[index])] = position }
             }
