@@ -8,63 +8,19 @@
 /// thread and a table walk per thread that moves. Patterns with assertions (`^`, `$`, `\b`: their closure depends on
 /// where they stand) and those whose closures would be large keep the general path.
 struct RegexClosures: Sendable {
-    enum Op: UInt8 {
-        case scalar, scalarFolded, set, any, anyButLineTerminator, match
-    }
-
-    /// Per state: what it does with a character (only states that read input or match are ever threads).
-    private let ops: [Op]
-    /// Per state: the scalar it wants (`scalar`), or its class's index (`set`).
-    private let values: [UInt32]
-    private let sets: [ScalarSet]
-    /// Per class: its members below 128, two words of bits.
-    private let asciiBits: [(UInt64, UInt64)]
+    private let flat: RegexFlatProgram
     /// The closure of state `s` is `targets[starts[s]..<starts[s + 1]]` (empty for a state no thread moves to).
     private let starts: [Int32]
     private let targets: [Int32]
-    let matchState: Int
 
     /// Closures in all may hold this many states per instruction before the general path is kept instead.
     static let maxClosureRatio = 32
 
     /// nil when the program has assertions, or its closures would be too large.
     init?(_ program: [LinearRegex.Instruction]) {
-        var ops: [Op] = []
-        var values: [UInt32] = []
-        var sets: [ScalarSet] = []
-        var bits: [(UInt64, UInt64)] = []
-        var matchState = -1
-        ops.reserveCapacity(program.count)
-        values.reserveCapacity(program.count)
-        for (pc, instruction) in program.enumerated() {
-            switch instruction {
-            case .scalar(let scalar, let caseInsensitive):
-                ops.append(caseInsensitive ? .scalarFolded : .scalar)
-                values.append(scalar.value)
-            case .set(let set):
-                ops.append(.set)
-                values.append(UInt32(sets.count))
-                sets.append(set)
-                var low: UInt64 = 0
-                var high: UInt64 = 0
-                for code in 0..<128 where set.contains(Unicode.Scalar(UInt8(code))) {
-                    if code < 64 { low |= 1 << UInt64(code) } else { high |= 1 << UInt64(code - 64) }
-                }
-                bits.append((low, high))
-            case .any(let dotAll):
-                ops.append(dotAll ? .any : .anyButLineTerminator)
-                values.append(0)
-            case .match:
-                ops.append(.match)
-                values.append(0)
-                matchState = pc
-            case .assert: return nil
-            case .split, .jump, .save:
-                ops.append(.match) // never a thread: its closure holds the states it leads to
-                values.append(0)
-            }
+        guard !program.contains(where: { if case .assert = $0 { true } else { false } }), let flat = RegexFlatProgram(program) else {
+            return nil
         }
-        guard matchState >= 0 else { return nil }
         // Closures are needed for the start and for the state after each one that reads input.
         var starts = [Int32](repeating: 0, count: program.count + 2)
         var targets: [Int32] = []
@@ -73,7 +29,7 @@ struct RegexClosures: Sendable {
         let limit = Self.maxClosureRatio * program.count + 1024
         for state in 0...program.count {
             starts[state] = Int32(targets.count)
-            let needed = state == 0 || (state > 0 && Self.reads(program[state - 1]))
+            let needed = state == 0 || (state > 0 && RegexFlatProgram.reads(program[state - 1]))
             if needed && state < program.count {
                 stack.append(state)
                 while let pc = stack.popLast() {
@@ -92,36 +48,24 @@ struct RegexClosures: Sendable {
             }
         }
         starts[program.count + 1] = Int32(targets.count)
-        (self.ops, self.values, self.sets, self.asciiBits) = (ops, values, sets, bits)
-        (self.starts, self.targets, self.matchState) = (starts, targets, matchState)
-    }
-
-    private static func reads(_ instruction: LinearRegex.Instruction) -> Bool {
-        switch instruction {
-        case .scalar, .set, .any: true
-        default: false
-        }
+        (self.flat, self.starts, self.targets) = (flat, starts, targets)
     }
 
     /// ``LinearRegex/matches(_:whole:budget:spent:)`` on this program: the same answers; `spent` counts a step per
     /// live thread per position, as there.
     func matches(_ input: [Unicode.Scalar], whole: Bool, anchoredAtStart: Bool, budget: Int, spent: inout Int) -> Bool? {
-        let count = ops.count
+        let count = flat.ops.count
         return input.withUnsafeBufferPointer { text -> Bool? in
-            ops.withUnsafeBufferPointer { ops in
-                values.withUnsafeBufferPointer { values in
-                    starts.withUnsafeBufferPointer { starts in
-                        targets.withUnsafeBufferPointer { targets in
-                            // One allocation per match (a program may have 20,000 states: not on a connection's stack).
-                            var memory = [Int](repeating: 0, count: 3 * count + 3)
-                            return memory.withUnsafeMutableBufferPointer { memory -> Bool? in
-                                let tables = Tables(
-                                    ops: ops, values: values, starts: starts, targets: targets, sets: sets, asciiBits: asciiBits,
-                                    matchState: matchState)
-                                return tables.run(
-                                    text, whole: whole, anchoredAtStart: anchoredAtStart, budget: budget, spent: &spent, memory: memory,
-                                    states: count)
-                            }
+            flat.withReader { reader in
+                starts.withUnsafeBufferPointer { starts in
+                    targets.withUnsafeBufferPointer { targets in
+                        // One allocation per match (a program may have 20,000 states: not on a connection's stack).
+                        var memory = [Int](repeating: 0, count: 3 * count + 3)
+                        return memory.withUnsafeMutableBufferPointer { memory -> Bool? in
+                            let tables = Tables(reader: reader, starts: starts, targets: targets, matchState: flat.matchState)
+                            return tables.run(
+                                text, whole: whole, anchoredAtStart: anchoredAtStart, budget: budget, spent: &spent, memory: memory,
+                                states: count)
                         }
                     }
                 }
@@ -131,31 +75,10 @@ struct RegexClosures: Sendable {
 
     /// The tables borrowed for one match.
     private struct Tables {
-        let ops: UnsafeBufferPointer<Op>
-        let values: UnsafeBufferPointer<UInt32>
+        let reader: RegexReader
         let starts: UnsafeBufferPointer<Int32>
         let targets: UnsafeBufferPointer<Int32>
-        let sets: [ScalarSet]
-        let asciiBits: [(UInt64, UInt64)]
         let matchState: Int
-
-        @inline(__always)
-        func reads(_ state: Int, _ scalar: Unicode.Scalar) -> Bool {
-            switch ops[state] {
-            case .scalar: return values[state] == scalar.value
-            case .scalarFolded:
-                let wanted = Unicode.Scalar(values[state])!
-                return wanted == scalar || RegexCase.fold(wanted) == RegexCase.fold(scalar)
-            case .set:
-                let code = scalar.value
-                guard code < 128 else { return sets[Int(values[state])].contains(scalar) }
-                let words = asciiBits[Int(values[state])]
-                return code < 64 ? words.0 & (1 << UInt64(code)) != 0 : words.1 & (1 << UInt64(code - 64)) != 0
-            case .any: return true
-            case .anyButLineTerminator: return !RegexCase.isLineTerminator(scalar)
-            case .match: return false
-            }
-        }
 
         func run(
             _ text: UnsafeBufferPointer<Unicode.Scalar>, whole: Bool, anchoredAtStart: Bool, budget: Int, spent: inout Int,
@@ -194,7 +117,7 @@ struct RegexClosures: Sendable {
                 nextCount = 0
                 for index in 0..<currentCount {
                     let state = current[index]
-                    if reads(state, scalar) { add(state + 1, mark: nextStamp, into: next, count: &nextCount) }
+                    if reader.reads(state, scalar) { add(state + 1, mark: nextStamp, into: next, count: &nextCount) }
                 }
                 if !whole && !anchoredAtStart { add(0, mark: nextStamp, into: next, count: &nextCount) }
                 swap(&current, &next)

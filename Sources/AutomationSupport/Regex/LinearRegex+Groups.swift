@@ -26,6 +26,17 @@ extension LinearRegex {
     func groups(
         in input: [Unicode.Scalar], from start: Int, whole: Bool, budget: Int, spent: inout Int, deadline: ContinuousClock.Instant? = nil
     ) -> GroupsAnswer {
+        if let captureClosures {
+            return captureClosures.groups(in: input, from: start, whole: whole, budget: budget, spent: &spent, deadline: deadline)
+        }
+        return generalGroups(in: input, from: start, whole: whole, budget: budget, spent: &spent, deadline: deadline)
+    }
+
+    /// The Pike VM that walks each closure at every position (assertions such as `\b` need it); `spent` counts every
+    /// state alive at a position, those that read input and those that lead to them, and a unit per slot carried.
+    func generalGroups(
+        in input: [Unicode.Scalar], from start: Int, whole: Bool, budget: Int, spent: inout Int, deadline: ContinuousClock.Instant? = nil
+    ) -> GroupsAnswer {
         let slotCount = 2 * groupCount
         var current = GroupThreads(capacity: program.count, slotCount: slotCount)
         var next = GroupThreads(capacity: program.count, slotCount: slotCount)

@@ -45,6 +45,9 @@ struct LinearRegex: Sendable {
     let anchoredAtStart: Bool
     /// The program's closures, for the yes/no matcher's fast path (nil: the general path; +Closures.swift).
     let closures: RegexClosures?
+    /// The program's closures with the slots each path saves, for the capture matcher's fast path (nil: the general
+    /// path, or a yes/no matcher; +CaptureClosures.swift).
+    let captureClosures: RegexCaptureClosures?
 
     /// - Parameter groups: record what capturing groups match (``groups(in:whole:budget:)``); a yes/no
     ///   matcher leaves that work out.
@@ -66,6 +69,7 @@ struct LinearRegex: Sendable {
             anchoredAtStart = false
         }
         closures = RegexClosures(program)
+        captureClosures = groups ? RegexCaptureClosures(program, slotCount: 2 * groupCount) : nil
     }
 
     /// Steps one yes/no match may take (threads × input positions): a 1 MB body against a pattern of 25 states,

@@ -16,6 +16,10 @@ package final class RegexBox: Sendable {
     /// Capturing groups the pattern records (0 unless compiled with `groups: true`).
     package var groupCount: Int { regex.groupCount }
 
+    /// Whether its groups are found on closures computed when it compiled (``RegexCaptureClosures``), not by the
+    /// general Pike VM: true for patterns with no assertion but `^ $ \A \z \Z`, compiled with `groups: true`.
+    package var capturesTakeTheFastPath: Bool { regex.captureClosures != nil }
+
     /// When the whole text matches, the range of each capturing group in it (nil for a group that took no part),
     /// chosen as Java's and Swift's engines choose (leftmost-first: greedy rounds and first alternatives win).
     package func groups(whole text: String) -> [Range<String.Index>?]? {
