@@ -90,8 +90,10 @@ import XMLSupport
             ])
         try check("<a><?pi x  y?></a>", ["<a><?pi x y?></a>": false])
         try check("<a><b><?pi x?></b></a>", ["<a><b><?pi x?></b></a>": true])
+        #expect(try XMLComparison("<a><b><?pi x?></b></a>", placeholders: nil, exempted: []).similarToItself)
         for unmatchable in ["<a><b>hi</b><?pi x?></a>", "<?pi x?><a><b>hi</b></a>", "<a><b>h<?pi x?>i</b></a>", "<a><b>hi</b>t</a>"] {
             try check(unmatchable, [unmatchable: false])
+            #expect(try !XMLComparison(unmatchable, placeholders: nil, exempted: []).similarToItself)
         }
         try check("<a><?pi x?></a>", ["<a><?pi y?></a>": true, "<a><?qi x?></a>": false], exempted: ["PROCESSING_INSTRUCTION_DATA"])
         try check("<a><?pi x?></a>", ["<a><?qi x?></a>": true, "<a><?pi y?></a>": false], exempted: ["PROCESSING_INSTRUCTION_TARGET"])
