@@ -52,15 +52,29 @@ final class XMLDocument {
             switch child {
             case .element(_, let pointer): element.children.append(.element(try self.element(pointer)))
             case .text(let text): element.children.append(.text(text))
+            case .instruction(let target, let data): element.children.append(.instruction(target: target, data: data))
             }
         }
         return element
     }
 
-    /// A child of ``shallow(_:)``: an element by name, not yet read, or a text (adjacent text and CDATA as one).
+    /// A child of ``shallow(_:)``: an element by name, not yet read, a text (adjacent text and CDATA as one), or a
+    /// processing instruction.
     enum ShallowChild {
         case element(String, LibXML2.Pointer)
         case text(String)
+        case instruction(target: String, data: String)
+    }
+
+    /// Whether a processing instruction stands before or after the root element (`<?xml …?>` is a declaration, not
+    /// one; comments and a DOCTYPE are not counted).
+    var hasInstructionOutsideRoot: Bool {
+        var child = pointer.load(fromByteOffset: Layout.nodeChildren, as: LibXML2.Pointer?.self)
+        while let current = child {
+            if current.load(fromByteOffset: Layout.nodeType, as: Int32.self) == 7 { return true }
+            child = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
+        }
+        return false
     }
 
     /// The element `node` points to without its subtree (its children as names and pointers), so a comparison reads
@@ -106,7 +120,14 @@ final class XMLDocument {
                 let text = Self.text(current, Layout.nodeContent)
                 try charge(text.utf8.count + 16)
                 pending = (pending ?? "") + text
-            default: break // comments, processing instructions
+            case 7:
+                let target = Self.text(current, Layout.nodeName)
+                let data = Self.text(current, Layout.nodeContent)
+                try charge(target.utf8.count + data.utf8.count + 16)
+                if let text = pending { children.append(.text(text)) }
+                pending = nil
+                children.append(.instruction(target: target, data: data))
+            default: break // comments (the text on either side of one stays one text)
             }
             child = current.load(fromByteOffset: Layout.nodeNext, as: LibXML2.Pointer?.self)
         }

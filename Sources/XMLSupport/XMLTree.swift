@@ -1,6 +1,6 @@
 /// An element of a parsed document, as the XML matchers and helpers see it: its local name, namespace URI,
-/// attributes and children (elements and text; adjacent text and CDATA are one text, comments and processing
-/// instructions are left out).
+/// attributes and children (elements, text and processing instructions; adjacent text and CDATA are one text,
+/// comments are left out).
 package struct XMLElement: Sendable, Equatable {
     package var name: String
     package var namespace: String?
@@ -39,6 +39,8 @@ package struct XMLNamespace: Sendable, Equatable {
 package indirect enum XMLChild: Sendable, Equatable {
     case element(XMLElement)
     case text(String)
+    /// `<?target data?>`: data as written after the white space that follows the target.
+    case instruction(target: String, data: String)
 }
 
 extension XMLElement {
@@ -48,13 +50,15 @@ extension XMLElement {
             switch $0 {
             case .element(let element): element.stringValue
             case .text(let text): text
+            case .instruction: ""
             }
         }.joined()
     }
 
     /// The element as WireMock 2.35 prints a node (Java's Transformer, indented by 2, no declaration): an element
     /// holding text alone on one line, one with child elements a line per child, text in mixed content trimmed on a
-    /// line of its own; a final newline.
+    /// line of its own, a processing instruction on a line of its own as written (`<?pi d ?>`, `<?pi?>`); a final
+    /// newline.
     package var rendered: String {
         var out = ""
         render(into: &out, depth: 0)
@@ -86,6 +90,7 @@ extension XMLElement {
             switch child {
             case .element(let element): element.render(into: &out, depth: depth + 1)
             case .text(let text): out += indent + "  " + Self.escape(text.trimmingXMLSpace, quote: false) + "\n"
+            case .instruction(let target, let data): out += indent + "  <?" + target + (data.isEmpty ? "" : " " + data) + "?>\n"
             }
         }
         out += indent + "</" + name + ">\n"

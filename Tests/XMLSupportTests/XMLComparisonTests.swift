@@ -67,4 +67,56 @@ import XMLSupport
         #expect(throws: XMLError.self) { try XMLComparison("<r/>", placeholders: nil, exempted: ["ATTR_VALEU"]) }
         #expect(throws: XMLError.self) { try XMLComparison("<r>", placeholders: nil, exempted: []) }
     }
+
+    /// Finding r7a-F9: processing instructions were dropped, so `<a><b>hi</b><?pi x?></a>` matched `<a><b>hi</b></a>`.
+    /// WireMock 2.35.1's answers (its jar): a PI is a child like any other (count, kind, target, data trimmed), and
+    /// WireMock's node matcher sorts each list by local name, which fails (no match) on a list of two or more nodes
+    /// holding a PI or a text: such a document matches nothing, not even itself. Before or after the root the same.
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func processingInstructionsCountAsInWireMock() throws {
+        try check(
+            "<a><b>hi</b></a>",
+            [
+                "<a><b>hi</b></a>": true, "<a><b>hi</b><?pi x?></a>": false, "<?pi x?><a><b>hi</b></a>": false,
+                "<a><b>h<?pi x?>i</b></a>": false, "<a><?pi?><b>hi</b></a>": false, "<a><b>hi</b></a><?pi x?>": false,
+                "<a><b>hi<?pi x?></b></a>": false, "<?xml-stylesheet href='s.xsl'?><a><b>hi</b></a>": false,
+                "<?xml version='1.0'?><a><b>hi</b></a>": true, "<!DOCTYPE a><a><b>hi</b></a>": true, "<!-- c --><a><b>hi</b></a>": true,
+            ])
+        try check(
+            "<a><?pi x?></a>",
+            [
+                "<a><?pi x?></a>": true, "<a><?pi y?></a>": false, "<a><?qi x?></a>": false, "<a>x</a>": false, "<a/>": false,
+                "<a><?pi x ?></a>": true, "<a>  <!--c--><?pi x?>  </a>": true, "<a><?pi x?><?pi x?></a>": false,
+            ])
+        try check("<a><?pi x  y?></a>", ["<a><?pi x y?></a>": false])
+        try check("<a><b><?pi x?></b></a>", ["<a><b><?pi x?></b></a>": true])
+        #expect(try XMLComparison("<a><b><?pi x?></b></a>", placeholders: nil, exempted: []).similarToItself)
+        for unmatchable in ["<a><b>hi</b><?pi x?></a>", "<?pi x?><a><b>hi</b></a>", "<a><b>h<?pi x?>i</b></a>", "<a><b>hi</b>t</a>"] {
+            try check(unmatchable, [unmatchable: false])
+            #expect(try !XMLComparison(unmatchable, placeholders: nil, exempted: []).similarToItself)
+        }
+        try check("<a><?pi x?></a>", ["<a><?pi y?></a>": true, "<a><?qi x?></a>": false], exempted: ["PROCESSING_INSTRUCTION_DATA"])
+        try check("<a><?pi x?></a>", ["<a><?qi x?></a>": true, "<a><?pi y?></a>": false], exempted: ["PROCESSING_INSTRUCTION_TARGET"])
+        try check("<a>t</a>", ["<a><?pi t?></a>": true], exempted: ["CHILD_LOOKUP"])
+        try check("<a><?pi t?></a>", ["<a>t</a>": false], exempted: ["NODE_TYPE"])
+        try check("<a/>", ["<a><?pi x?></a>": true], exempted: ["CHILD_NODELIST_LENGTH"])
+        try check("<a><b>hi</b></a>", ["<a><b>hi</b><?pi x?></a>": false], exempted: ["CHILD_NODELIST_LENGTH", "CHILD_LOOKUP"])
+        let ignore = ("\\$\\{", "\\}")
+        try check(
+            "<a><?pi ${xmlunit.ignore}?></a>", ["<a><?pi zzz?></a>": false, "<a><?pi ${xmlunit.ignore}?></a>": true], placeholders: ignore)
+        try check(
+            "<a>${xmlunit.ignore}</a>", ["<a><?pi z?></a>": true, "<a><b/></a>": true, "<a>t<?pi z?></a>": false], placeholders: ignore)
+    }
+
+    /// WireMock's node matcher sorts children by local name and pairs them in that order (not by name): with a
+    /// comparison exempted, `b` pairs with `c` (jar: `<r><b/><a/></r>` matches `<r><a/><c/></r>` without
+    /// ELEMENT_TAG_NAME); an extra child in the body is only a count difference.
+    @Test(.enabled(if: available, "needs libxml2.so.2 (Debian package libxml2)"))
+    func childrenPairInTheOrderOfTheirNames() throws {
+        try check("<r><b/><a/></r>", ["<r><a/><c/></r>": true, "<r><c/><a/></r>": true], exempted: ["ELEMENT_TAG_NAME"])
+        try check("<r><c/></r>", ["<r><b/><c/></r>": false], exempted: ["CHILD_NODELIST_LENGTH"])
+        try check("<r><b/></r>", ["<r><b/><c/></r>": true], exempted: ["CHILD_NODELIST_LENGTH"])
+        try check("<r><b/><c/></r>", ["<r><c/></r>": false], exempted: ["CHILD_NODELIST_LENGTH", "CHILD_LOOKUP"])
+        try check("<r><b/></r>", ["<r><c/></r>": false], exempted: ["CHILD_LOOKUP"])
+    }
 }

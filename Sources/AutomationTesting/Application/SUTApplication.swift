@@ -387,9 +387,7 @@ public final class SUTApplication: Sendable {
         process.finish(grace: grace)
     }
 
-    deinit {
-        let (endpoint, trust) = state.withLock { ($0.controlEndpoint, $0.trust) }
-        endpoint?.stop()
-        trust?.remove()
-    }
+    /// The last reference going away stops a program still running, as ``terminate(grace:)`` with its default grace
+    /// would, without waiting here (``releaseStops(_:)``).
+    deinit { Self.releaseStops(state) }
 }

@@ -157,6 +157,23 @@ package final class LaunchedProcess: Sendable {
         Reaper.release(pid)
     }
 
+    /// Stops the program without waiting in the caller (for a handle let go while its program may run, as
+    /// `SUTApplication`'s deinit, on any thread): SIGTERM (and SIGCONT) to its group at once when it still runs; then,
+    /// on a thread of its own, SIGKILL to the group after `grace` and ``finish(grace:)`` (what it left running, its
+    /// pipes, reaping), then `then`. When ``finish(grace:)`` already ran, only `then` runs, here.
+    package func stopWithoutWaiting(grace: Duration, then: @escaping @Sendable () -> Void) {
+        guard !state.withLock({ $0.finished }) else { return then() }
+        if status == nil {
+            signalGroup(ProcessGroup.terminate)
+            signalGroup(ProcessGroup.proceed)
+        }
+        startThread {
+            if self.waitForExit(timeout: grace) == nil { self.signalGroup(ProcessGroup.kill) }
+            self.finish(grace: grace)
+            then()
+        }
+    }
+
     /// Writes bytes to the program's stdin (launched with `.pipe`).
     /// - Throws: ``Errno`` when stdin is not a pipe or the program closed it.
     package func writeToStandardInput(_ bytes: [UInt8]) throws(Errno) {

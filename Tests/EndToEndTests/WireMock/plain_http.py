@@ -4,7 +4,13 @@ import urllib.parse
 
 
 def call(base, method, path, body=None, headers=None):
-    """Returns (status, body as text)."""
+    """Returns (status, body as text). A text body goes as http.client sends it (Latin-1), or as UTF-8 where Latin-1
+    cannot hold it (a byte order mark): http.client would raise, and the script stop there."""
+    if isinstance(body, str):
+        try:
+            body.encode("latin-1")
+        except UnicodeEncodeError:
+            body = body.encode("utf-8")
     parsed = urllib.parse.urlparse(base)
     connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10)
     connection.request(method, path, body=body, headers=headers or {})
