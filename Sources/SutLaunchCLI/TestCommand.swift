@@ -88,10 +88,10 @@ package enum TestCommand {
         if options.messagesPath != nil || options.htmlPath != nil { // a signal while the files load still writes it
             reports.configureMessages(path: options.messagesPath, envelopes: CucumberMessages(), startedAtMs: WallClock.milliseconds())
         }
-        if options.github {
-            GitHubOutput.begin()
-            reports.configureGitHub(environment: environment)
-        }
+        // Under GitHub Actions the console is inside a stop-commands block with or without --format github: the runner
+        // trims a line's leading spaces before `::`, so a program's indented output lines would be workflow commands.
+        if options.github || GitHubOutput.isActions(environment) { GitHubOutput.begin() }
+        if options.github { reports.configureGitHub(environment: environment) }
         defer { GitHubOutput.end() } // on every way out; report() ends it before the annotations
         let suite: Suite
         do {

@@ -37,6 +37,10 @@ package struct JSONNode: Sendable, Hashable {
 
     package var value: Value
     package var position: SourcePosition
+    /// For a ``Value/double(_:)`` read from a literal the Double does not hold (`18446744073709551615`, `1e-400`,
+    /// `0.30000000000000001`): the literal as written, which ``JSONWriter`` writes back instead of the rounded Double
+    /// (a stub's `jsonBody` is served as written, as WireMock serves it). Nil for every other value.
+    package var literal: String?
 
     package init(_ value: Value, at position: SourcePosition = SourcePosition(line: 1, column: 1)) {
         self.value = value

@@ -59,7 +59,11 @@ extension JSONParser {
         // 1e-400 is refused as 1e400 is (a flag must not arrive as 0 when something else was written), and so is any
         // decimal a Double would round.
         if exactDecimals, let problem = DecimalLiteral.roundingProblem(text, reads: number) { throw error(problem + asText, at: start) }
-        return JSONNode(.double(number), at: start)
+        var node = JSONNode(.double(number), at: start)
+        // Elsewhere the literal is kept beside its Double when the Double would round it, so a document written back
+        // (a stub's jsonBody, a route's JSON, a template's toJson) carries the number written, never 1.8446744073709552e+19.
+        if text != number.description, DecimalLiteral.roundingProblem(text, reads: number) != nil { node.literal = text }
+        return node
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

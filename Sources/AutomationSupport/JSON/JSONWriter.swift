@@ -78,7 +78,7 @@ package enum JSONWriter {
         case .null: output.append("null")
         case .bool(let flag): output.append(flag ? "true" : "false")
         case .int(let number): output.append(String(number))
-        case .double(let number): output.append(self.number(number))
+        case .double(let number): output.append(node.literal ?? self.number(number))
         case .string(let text): appendString(text, to: &output)
         case .array(let elements):
             output.append("[")

@@ -90,7 +90,7 @@ extension ResponseTemplate.Renderer {
         case .null: return .null
         case .bool(let flag): return .bool(flag)
         case .int(let number): return .integer(number)
-        case .double(let number): return .real(number)
+        case .double(let number): return node.literal == nil ? .real(number) : .json(node) // a BigInteger's text stays exact
         case .string(let text): return .string(text)
         case .array(let elements):
             var values: [Value] = []

@@ -174,7 +174,8 @@ extension ResponseTemplate.Renderer {
                 }
             }
             text += pretty ? " ]" : "]"
-        case .double(let number): text += JavaNumberText.double(number) // as Java writes a Double: 3.0, 1.0E7
+        // As Java writes a Double (3.0, 1.0E7); a literal no Double holds as written (BigInteger in Jackson) as written.
+        case .double(let number): text += node.literal ?? JavaNumberText.double(number)
         default: text += JSONWriter.write(node)
         }
         return text.utf8.count <= limit
@@ -250,7 +251,7 @@ extension ResponseTemplate {
         case .method(let text), .requestPath(let text): return text
         case .date(let date): return date.text
         case .json(let node):
-            if case .double(let number) = node.value { return JavaNumberText.double(number) }
+            if case .double(let number) = node.value { return node.literal ?? JavaNumberText.double(number) }
             return node.string ?? JSONWriter.write(node)
         }
     }

@@ -6,7 +6,7 @@ import ProcessEngine
 ///
 /// The runner reads every line of a step's output as a possible workflow command (`::name …::data` after leading
 /// spaces, `##[name …]data` anywhere in a line). So with `--format github` nothing sut-launch prints but its own
-/// commands may be one: ``begin()`` prints `::stop-commands::TOKEN` (a random, per-run token the program cannot
+/// commands may be one (and so whenever `GITHUB_ACTIONS=true`, without annotations): ``begin()`` prints `::stop-commands::TOKEN` (a random, per-run token the program cannot
 /// guess) before anything else, sut-launch's own stderr lines go to stdout meanwhile so they are inside the block
 /// in order, and ``report(_:environment:)`` ends it with `::TOKEN::` before the annotations, whose data and
 /// properties are escaped as GitHub documents (`%`, CR, LF; also `:` and `,` in properties), per Unicode scalar
@@ -14,6 +14,10 @@ import ProcessEngine
 package enum GitHubOutput {
     /// The token of the block now open, if any.
     private static let openToken = Locked<String?>(nil)
+
+    /// Whether the run is a GitHub Actions step (`GITHUB_ACTIONS=true`): its console is then inside the block
+    /// whatever `--format` says (annotations and the step summary are `--format github`'s alone).
+    package static func isActions(_ environment: [String: String]) -> Bool { environment["GITHUB_ACTIONS"] == "true" }
 
     /// Opens the block: from here on, workflow commands in what sut-launch prints (scenario names, step text, the
     /// program's output quoted in a failure) are plain text to the runner.

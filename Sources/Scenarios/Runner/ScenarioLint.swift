@@ -136,12 +136,8 @@ package enum ScenarioLint {
                 }
                 guard let (definition, captures) = StepCatalog.find(step.text) else { continue }
                 if let problem = definition.check(captures) { add("\(pickle.uri):\(step.line): \(problem)") }
-                if let problem = argumentProblem(definition, step, uri: pickle.uri) { add(problem) }
-                if definition.docString == .expectedJSON, let text = step.docString?.content, let node = try? JSONParser.parse(text),
-                    let problem = StepCatalog.vacuousJSONProblem(node) ?? StepCatalog.inexactJSONProblem(text)
-                {
-                    add("\(pickle.uri):\(step.line): \(problem)")
-                }
+                if let problem = argumentProblem(definition, step, captures: captures, uri: pickle.uri) { add(problem) }
+                for problem in jsonDocStringProblems(definition, captures, step) { add("\(pickle.uri):\(step.line): \(problem)") }
                 if definition.docString == .expectedPattern, let text = step.docString?.content,
                     OutputPattern.matchesAnything(Array(text.utf8))
                 {
@@ -162,43 +158,52 @@ package enum ScenarioLint {
 
     /// Snapshot names more than one pickle of a file uses (two scenarios, or the rows of an outline whose name has
     /// no placeholder), or one scenario uses twice: under `--update-snapshots` the last writer wins and the other fails on the next run. A name
-    /// with `${…}` is left to run time (a variable may differ per scenario).
+    /// with `${…}` is left to run time (a variable may differ per scenario). Names are one when they differ only by
+    /// Unicode normalisation or by case (`Out` and `out`): one file on macOS's and Windows' case-insensitive disks.
     static func snapshotCollisions(_ pickles: [Pickle]) -> [String] {
-        var first: [String: (pickle: Pickle, stepLine: Int)] = [:]
+        var first: [String: (pickle: Pickle, stepLine: Int, name: String)] = [:]
         var reported: Set<String> = []
         var problems: [String] = []
         for pickle in pickles {
-            var names: [String: Int] = [:]
+            var names: [String: (line: Int, name: String)] = [:]
             for step in pickle.steps {
                 guard let (definition, captures) = StepCatalog.find(step.text), definition.source.contains("matches the snapshot"),
                     let name = captures.last, !name.contains("${")
                 else { continue }
+                let key = Snapshots.fileSystemKey(name)
                 // Twice in one scenario: the second write replaces the first under --update-snapshots.
-                if let line = names[name] {
+                if let (line, other) = names[key] {
                     if line != step.line, reported.insert("\u{1}\(pickle.uri):\(line):\(step.line)").inserted {
                         problems.append(
-                            "\(pickle.uri):\(step.line): the snapshot \"\(name)\" is used twice in one scenario, at lines \(line) and \(step.line): the"
+                            "\(pickle.uri):\(step.line): the snapshot \(described(other, name)) used twice in one scenario, at lines \(line) and \(step.line): the"
                                 + " second would replace the first under --update-snapshots and the first fail on the next run; give each its own name"
                         )
                     }
                     continue
                 }
-                names[name] = step.line
-                guard let earlier = first[name] else {
-                    first[name] = (pickle, step.line)
+                names[key] = (step.line, name)
+                guard let earlier = first[key] else {
+                    first[key] = (pickle, step.line, name)
                     continue
                 }
-                guard reported.insert(name).inserted else { continue }
+                guard reported.insert(key).inserted else { continue }
                 func place(_ pickle: Pickle, _ line: Int) -> String {
                     "\(pickle.uri):\(line) (\(pickle.line == pickle.scenarioLine ? "scenario" : "Examples row") at line \(pickle.line))"
                 }
                 problems.append(
-                    "\(pickle.uri):\(step.line): the snapshot \"\(name)\" is used by more than one scenario, \(place(earlier.pickle, earlier.stepLine))"
+                    "\(pickle.uri):\(step.line): the snapshot \(described(earlier.name, name)) used by more than one scenario, \(place(earlier.pickle, earlier.stepLine))"
                         + " and \(place(pickle, step.line)): the last to update it would win and the other fail; give each its own name"
                         + " (in a Scenario Outline, a placeholder that differs per row, like \"\(name)-<v>\")")
             }
         }
         return problems
+    }
+
+    /// `"out" is` for one name (or two that differ only by normalisation), `"Out" (as "out", which differs only by
+    /// case: …) is` for two that differ by case.
+    private static func described(_ first: String, _ second: String) -> String {
+        guard first != second else { return "\"\(first)\" is" }
+        return "\"\(first)\" (as \"\(second)\", which differs only by case: one file on macOS's and Windows' case-insensitive disks) is"
     }
 
     /// Why a feature file that parses gives no scenario, for `check`.

@@ -30,7 +30,7 @@ extension ScenarioRun {
         do {
             started = try start(plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: hook.title)
         } catch {
-            return StepFailure("\(hook.title) could not start \(argv[0]): \(error.message)")
+            return StepFailure("\(hook.title) could not start \(argv[0].escapingControlCharacters()): \(error.message)")
         }
         started.closeStandardInput()
         guard let exit = Self.waitForHook(started, timeout: hook.timeout) else {
@@ -48,7 +48,9 @@ extension ScenarioRun {
         }
         started.finish(grace: options.killGrace)
         guard exit == .exited(0) else {
-            return StepFailure("\(hook.title) failed: \(argv.joined(separator: " ")) \(exit)\n" + started.output.tailReport(lines: 20))
+            return StepFailure(
+                "\(hook.title) failed: \(argv.joined(separator: " ").escapingControlCharacters()) \(exit)\n"
+                    + started.output.tailReport(lines: 20))
         }
         return nil
     }

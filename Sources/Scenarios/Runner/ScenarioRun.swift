@@ -147,9 +147,12 @@ final class ScenarioRun {
         StepVariables.substitute(text) { variable($0) ?? "" }
     }
 
-    /// A JSON doc string with `${NAME}` substituted inside its strings (``StepVariables/substituteInJSON(_:_:)``).
+    /// A JSON doc string with `${NAME}` substituted, as text in its strings and as a JSON value where it stands as one
+    /// (``StepVariables/substituteInJSON(_:_:)``).
     func expandJSON(_ text: String) throws(StepFailure) -> String {
-        do { return try StepVariables.substituteInJSON(text) { variable($0) ?? "" } } catch {
+        do { return try StepVariables.substituteInJSON(text) { variable($0) ?? "" } } catch let error as StepVariables.JSONValueError {
+            throw StepFailure(error.description, kind: .error)
+        } catch {
             throw StepFailure("the doc string is not JSON: \(error)", kind: .error)
         }
     }
@@ -247,7 +250,7 @@ final class ScenarioRun {
     }
 
     /// Runs a step defined in a step file: its command with the step's values, a doc string (text) or a
-    /// table (JSON rows) on stdin. Exit 0 passes. It does not become what the `Then` steps look at.
+    /// table (JSON rows) on stdin, or both as `{"docString": text, "dataTable": rows}`. Exit 0 passes. It does not become what the `Then` steps look at.
     func runUserStep(_ userStep: UserStep, values: [String], step: GherkinDocument.Step) throws(StepFailure) {
         // The values' own ${NAME}s first; then {n} and ${NAME} in each word in one pass (a value holding {2}
         // or ${X} stays as it is).
@@ -258,13 +261,18 @@ final class ScenarioRun {
         let process = try start(
             plan(program: argv[0], arguments: Array(argv.dropFirst()), standardInput: .pipe), label: "step \(step.text)")
         self.process = subject
-        // Its doc string and table are values like its captures (`${NAME}` is checked at load in them too).
+        // Its doc string and table are values like its captures (`${NAME}` is checked at load in them too). A step
+        // given both (Gherkin allows it) gets both, as one JSON object: never one of them dropped in silence.
+        let text = step.docString.map { expand($0.content) }
+        let rows = step.dataTable.map {
+            "[" + $0.rows.map { "[" + $0.map { JSONWriter.quoted(expand($0)) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+        }
         var input = ""
-        if let content = step.docString?.content { input = expand(content) + "\n" }
-        if let table = step.dataTable {
-            input =
-                "[" + table.rows.map { "[" + $0.map { JSONWriter.quoted(expand($0)) }.joined(separator: ",") + "]" }.joined(separator: ",")
-                + "]\n"
+        switch (text, rows) {
+        case (let text?, let rows?): input = "{\"docString\":\(JSONWriter.quoted(text)),\"dataTable\":\(rows)}\n"
+        case (let text?, nil): input = text + "\n"
+        case (nil, let rows?): input = rows + "\n"
+        case (nil, nil): break
         }
         if !input.isEmpty {
             let budget = waitBudget()

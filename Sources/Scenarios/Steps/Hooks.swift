@@ -89,8 +89,9 @@ package struct Hook: @unchecked Sendable {
         }
     }
 
-    /// `Before hook (steps.json:4)`, as messages name it.
-    package var title: String { "\(kind.rawValue) hook (\(source))" }
+    /// `Before hook (steps.json:4)`, as messages name it; a control character in the step file's path escaped (`\n`,
+    /// `\u{1B}`), as in every line of sut-launch's own: a line break in a file name must not forge console lines.
+    package var title: String { "\(kind.rawValue) hook (\(source.escapingControlCharacters()))" }
 
     /// The hooks of `kind` for a scenario tagged `tags` (all for BeforeAll/AfterAll), in the order they run.
     package static func ordered(_ hooks: [Hook], _ kind: Kind, tags: [String] = []) -> [Hook] {

@@ -20,6 +20,10 @@ package enum Snapshots {
         return nil
     }
 
+    /// The name as a case-insensitive disk (macOS, Windows) sees it: canonically equivalent names (NFC, NFD) are
+    /// already one String; case is folded as full case folding does (`Out`, `out`, `OUT` and `Straße`, `STRASSE`).
+    static func fileSystemKey(_ name: String) -> String { name.uppercased().lowercased() }
+
     package static func path(named name: String, featureFile: String) -> String {
         FileSystem.directory(of: featureFile) + "/" + relativePath(named: name, featureFile: featureFile)
     }
@@ -32,10 +36,10 @@ package enum Snapshots {
 
     static func compare(_ actual: [UInt8], named name: String, run: ScenarioRun) throws(StepFailure) {
         if let problem = nameProblem(name) { throw StepFailure(problem, kind: .error) }
-        guard run.snapshotNames.insert(name).inserted else {
+        guard run.snapshotNames.insert(fileSystemKey(name)).inserted else {
             throw StepFailure(
-                "the snapshot \"\(name)\" was already compared in this scenario: a second use would replace the first under "
-                    + "--update-snapshots; give each its own name", kind: .error)
+                "the snapshot \"\(name)\" (or one that differs from it only by case) was already compared in this scenario: a second use "
+                    + "would replace the first under --update-snapshots; give each its own name", kind: .error)
         }
         let hint = "sut-launch test --update-snapshots \(run.pickle.uri)"
         // Written and compared portably ([CWD], [HOME], [TMP], [MOCK], [VERSION], the user's redactions); a snapshot

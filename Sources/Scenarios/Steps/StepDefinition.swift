@@ -19,7 +19,7 @@ package struct StepDefinition: @unchecked Sendable {
     let values: [Int: StepValue]
     /// How the step's doc string is expanded (its table's cells are always ``StepValue/text``).
     let docString: StepValue
-    /// What the step takes under its line; anything else there is a load error (``ScenarioLint/argumentProblem(_:_:uri:)``).
+    /// What the step takes under its line; anything else there is a load error (``ScenarioLint/argumentProblem(_:_:captures:uri:)``).
     let argument: Argument
     /// Throws ``StepFailure`` (any other error counts as a failure with its text).
     let run: (ScenarioRun, [String], GherkinDocument.Step) throws -> Void

@@ -65,26 +65,6 @@ package enum StepVariables {
         return output + rest
     }
 
-    /// JSON `text` with `${NAME}` substituted inside its strings (keys and values) only, so a value holding `"` or
-    /// `}` stays inside its string and cannot change the document's shape.
-    /// - Throws: the parser's error when `text` is not JSON (the parser bounds its depth, so the walk is bounded).
-    package static func substituteInJSON(_ text: String, _ value: (String) -> String) throws -> String {
-        guard text.contains("${") else { return text }
-        func walk(_ node: JSONNode) -> JSONNode {
-            var node = node
-            switch node.value {
-            case .string(let string): node.value = .string(substitute(string, value))
-            case .array(let elements): node.value = .array(elements.map(walk))
-            case .object(let members):
-                node.value = .object(
-                    members.map { JSONNode.Member(key: substitute($0.key, value), keyPosition: $0.keyPosition, value: walk($0.value)) })
-            case .null, .bool, .int, .double: break
-            }
-            return node
-        }
-        return JSONWriter.write(walk(try JSONParser.parse(text)))
-    }
-
     /// The `{n}`s in a step file's `run` word that name no value (`{0}`, `{3}` of two, `{99999999999999999999}`).
     static func unknownValues(in word: String, count: Int) -> [String] {
         var unknown: [String] = []

@@ -10,7 +10,7 @@ package import AutomationSupport
 /// `{int}`, `{float}`, `{word}`, `{}`, optional text `cucumber(s)`, alternatives `belly/stomach`; the rest is
 /// literal. `{1}`, `{2}`… in `run` are the values. The command
 /// runs in the scenario's directory with its environment; a doc string arrives on stdin as text, a table as
-/// JSON rows. Exit 0 passes; anything else fails the step with the command's output.
+/// JSON rows (both: one object, `{"docString": …, "dataTable": …}`). Exit 0 passes; anything else fails the step with the command's output.
 package struct UserStep: @unchecked Sendable {
     let pattern: String
     let expression: CucumberExpression

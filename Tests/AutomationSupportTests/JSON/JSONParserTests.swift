@@ -23,6 +23,17 @@ import Testing
         #expect(try JSONParser.parse(text).value == expected)
     }
 
+    /// A number no Double holds is written back as written (a stub's jsonBody as WireMock sends it, R8B-11); one a
+    /// Double holds is written as before, and integers within 64 bits exactly.
+    @Test(arguments: [
+        ("18446744073709551615", "18446744073709551615"), ("-98765432109876543210", "-98765432109876543210"), ("1e-400", "1e-400"),
+        ("0.30000000000000001", "0.30000000000000001"), ("9007199254740993", "9007199254740993"), ("1.50", "1.5"), ("1e2", "100"),
+        ("0.1", "0.1"), ("[1.5e300, 12345678901234567890.5]", "[1.5e+300,12345678901234567890.5]"),
+    ])
+    func numbersNoDoubleHoldsAreWrittenAsWritten(text: String, written: String) throws {
+        #expect(JSONWriter.write(try JSONParser.parse(text)) == written)
+    }
+
     @Test(arguments: [
         ("{\"a\":1,}", "1:8: trailing comma before '}'"),
         ("[1,]", "1:4: trailing comma before ']'"),

@@ -76,4 +76,19 @@ import Testing
         #expect(regex.matchesWhole("v 1.2+[x]"))
         #expect(!regex.matchesWhole("v 1x22x"))
     }
+
+    /// `${NAME}` in a JSON doc string (R8B-6): inside a string, text (a quote stays inside it); standing as a value,
+    /// its value read as one JSON value (never a member added); a value that is no JSON value is refused naming it.
+    @Test func aValueStandingAsAJSONValueIsReadAsOne() throws {
+        let values = ["N": "42", "L": "[1, {\"b\": null}]", "Q": "x\", \"y\": \"z", "S": "${N}", "BAD": "5, \"c\": 1"]
+        func substituted(_ text: String) throws -> String { try StepVariables.substituteInJSON(text) { values[$0] ?? "" } }
+        #expect(
+            try substituted(#"{"a": ${N}, "l": ${L}, "q": "${Q}", "n": "${N}"}"#)
+                == #"{"a":42,"l":[1,{"b":null}],"q":"x\", \"y\": \"z","n":"42"}"#)
+        #expect(try substituted("[\n  ${N},\n  \"${S}\", ${L}\n]") == #"[42,"${N}",[1,{"b":null}]]"#)
+        #expect(throws: StepVariables.JSONValueError.self) { try substituted(#"{"a": ${BAD}}"#) }
+        #expect(StepVariables.jsonDocumentProblem(#"{"a": ${N}}"#) == nil)
+        #expect(StepVariables.jsonDocumentProblem(#"{"h": 1, "h": 2}"#)?.hasPrefix("the doc string is not JSON: 1:") == true)
+        #expect(StepVariables.jsonDocumentProblem(#"{"a": ${N} ${N}}"#) != nil)
+    }
 }
