@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var clientAddress: String
     /// `http`, or `https` when it came over TLS (the HTTPS server, or an intercepted host's tunnel).
     public var scheme: String
+    /// The client end of the connection it came on (nil when no connection carried it: ``MockServer/handle(_:)``).
+    package var peer: Peer?
 
     /// A request; `path` and `rawQuery` are split from `target`.
     public init(

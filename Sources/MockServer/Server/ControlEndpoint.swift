@@ -153,9 +153,13 @@ enum ControlEndpoint {
     /// `GET /__sut/control[?timeoutMs=N]`.
     private static func receive(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
         let timeout = try request.boundedQueryInteger("timeoutMs", in: waitRange, bareDigits: true) ?? 25_000
-        guard let message = queue.next(timeoutMs: timeout) else { return MockResponse(status: 204) }
-        return MockResponse(
+        let peer = request.peer
+        guard let message = queue.take(timeoutMs: timeout, peerGone: { peer?.hasGone ?? false }) else { return MockResponse(status: 204) }
+        var response = MockResponse(
             status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],
             body: Array(message.text.utf8))
+        // Delivered once written to a live client; else back to the queue for the next poller.
+        response.handOver = HandOver { queue.handedOver(message, written: $0) }
+        return response
     }
 }

@@ -11,6 +11,10 @@ extension MockServer {
             response.afterAnswer = nil
             after.run()
         }
+        if let handOver = response.handOver {
+            response.handOver = nil
+            handOver.written(true)
+        }
         return response
     }
 
