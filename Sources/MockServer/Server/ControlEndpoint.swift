@@ -72,7 +72,7 @@ enum ControlEndpoint {
         case .success(let queued): id = queued
         case .failure(let problem):
             if case .tooLarge = problem { return .text("\(problem)\n", status: 413) }
-            return .text("\(problem)\n", status: 503)
+            return .unanswered("\(problem)", status: 503) // not queued: a refusal (a strict run fails on it)
         }
         if let waitForAck {
             let reply: String
