@@ -49,7 +49,8 @@ enum ControlEndpoint {
         // An id is written as the endpoint wrote it: `01` was taken for message 1, where `1.0` and `0x1` are refused.
         guard request.queryValues("id") == [String(id)] else {
             return .text(
-                "?id=\(request.queryValues("id").first?.prefix(40) ?? ""): write the id as X-Sut-Message-Id gave it (\(id))\n", status: 400)
+                "?id=\(request.queryValues("id").first?.prefix(40).escapingControlCharacters() ?? ""): write the id as X-Sut-Message-Id gave it (\(id))\n",
+                status: 400)
         }
         let reply = try text(of: request, what: "the reply")
         switch queue.acknowledge(id, reply: reply) {
