@@ -107,6 +107,30 @@ package struct Socket: Sendable, Hashable {
         }
     }
 
+    /// True when the peer closed its side (FIN), reset the connection or it failed: nothing written now reaches a
+    /// reader. Never waits. A peer that only shut its writing side looks gone too: the kernel cannot tell them apart.
+    package var peerHasGone: Bool {
+        #if canImport(Glibc)
+        // POLLRDHUP (0x2000, Linux): the peer's FIN, seen even behind bytes not read yet. Swift's Glibc module is built
+        // without _GNU_SOURCE and does not name it.
+        let peerClosed: Int16 = 0x2000
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN) | peerClosed, revents: 0)
+        while true {
+            let result = poll(&pfd, 1, 0)
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { return result < 0 }
+            return pfd.revents & (peerClosed | Int16(POLLHUP) | Int16(POLLERR) | Int16(POLLNVAL)) != 0
+        }
+        #else
+        var byte: UInt8 = 0
+        while true {
+            let result = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if result < 0 && errno == EINTR { continue }
+            return result == 0 || (result < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        }
+        #endif
+    }
+
     /// Reads what is available into `buffer` (appending), through `scratch`. Returns bytes read; 0 at end of
     /// stream; -1 on error. With `wait: false` it returns -2 at once when nothing is there yet.
     package func receive(into buffer: inout [UInt8], scratch: inout [UInt8], wait: Bool = true) -> Int {

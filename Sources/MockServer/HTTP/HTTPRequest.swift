@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var clientAddress: String
     /// `http`, or `https` when it came over TLS (the HTTPS server, or an intercepted host's tunnel).
     public var scheme: String
+    /// The client end of the connection it came on (nil when no connection carried it: ``MockServer/handle(_:)``).
+    package var peer: Peer?
 
     /// A request; `path` and `rawQuery` are split from `target`.
     public init(
@@ -176,9 +178,16 @@ public struct HTTPRequest: Sendable, Hashable {
     /// A cookie's value.
     public func cookie(_ name: String) -> String? { cookies[name] }
 
-    /// Cookies from the Cookie headers.
+    /// Cookies from the Cookie headers (a name sent twice: its last value).
     public var cookies: [String: String] {
         var result: [String: String] = [:]
+        for (name, value) in cookieList { result[name] = value }
+        return result
+    }
+
+    /// Cookies from the Cookie headers, each name with its value, in the order sent (a name may come twice).
+    package var cookieList: [(name: String, value: String)] {
+        var result: [(name: String, value: String)] = []
         for header in headers.values("Cookie") {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " }
@@ -186,7 +195,7 @@ public struct HTTPRequest: Sendable, Hashable {
                     // RFC 6265's quoted form: `s="1"` is the value 1, as Jetty (WireMock) reads it.
                     var value = trimmed[trimmed.index(after: equals)...]
                     if value.utf8.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
-                    result[String(trimmed[..<equals])] = String(value)
+                    result.append((String(trimmed[..<equals]), String(value)))
                 }
             }
         }

@@ -16,7 +16,7 @@ extension AdminAPI {
             if let text = request.query("since") {
                 guard let parsed = WallClock.milliseconds(iso8601: text) else {
                     return .text(
-                        "?since: '\(text.prefix(60))' is not a date-time like 2026-01-01T00:00:00Z (RFC 3339: years 0000 to 9999, offsets to ±18:00)\n",
+                        "?since: '\(text.prefix(60).escapingControlCharacters())' is not a date-time like 2026-01-01T00:00:00Z (RFC 3339: years 0000 to 9999, offsets to ±18:00)\n",
                         status: 400)
                 }
                 since = parsed

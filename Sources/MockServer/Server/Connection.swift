@@ -241,6 +241,7 @@ package struct Connection<Transport: ConnectionTransport> {
             method: head.method, target: head.target, version: head.version,
             headers: head.headers, body: body, clientAddress: clientAddress, scheme: scheme)
         request.codedBody = sent
+        request.peer = Peer(socket.tcpSocket)
         let response = handler(request)
         let keepAlive = head.keepAlive && !isStopped()
         let written = write(response, head, keepAlive: keepAlive, &io)
@@ -271,6 +272,13 @@ package struct Connection<Transport: ConnectionTransport> {
         ResponseWriter.append(
             response, to: &io.output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
             http10: head.version == "HTTP/1.0")
+        if let handOver = response.handOver {
+            // A control message: delivered only once written (a client gone takes nothing; the queue keeps it).
+            let sent = socket.send(io.output)
+            io.output.removeAll(keepingCapacity: true)
+            handOver.written(sent)
+            return sent && keepAlive
+        }
         if !keepAlive {
             socket.send(io.output)
             return false

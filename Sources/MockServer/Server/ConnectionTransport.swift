@@ -1,4 +1,4 @@
-import AutomationSupport
+package import AutomationSupport
 
 /// What a ``Connection`` reads requests from and writes answers to: a plain ``Socket``, or a ``TLSConnection``
 /// that offers the same operations over an established TLS session, so the HTTP code is the same for both.
@@ -15,10 +15,14 @@ package protocol ConnectionTransport {
     func setSendTimeout(milliseconds: Int)
     /// Makes the coming close a reset (RST), for the `connection-reset` fault.
     func resetOnClose()
+    /// The TCP socket underneath (the one a ``Peer`` watches).
+    var tcpSocket: Socket { get }
 }
 
 extension ConnectionTransport {
     func receive(into buffer: inout [UInt8], scratch: inout [UInt8]) -> Int { receive(into: &buffer, scratch: &scratch, wait: true) }
 }
 
-extension Socket: ConnectionTransport {}
+extension Socket: ConnectionTransport {
+    package var tcpSocket: Socket { self }
+}

@@ -49,7 +49,8 @@ enum ControlEndpoint {
         // An id is written as the endpoint wrote it: `01` was taken for message 1, where `1.0` and `0x1` are refused.
         guard request.queryValues("id") == [String(id)] else {
             return .text(
-                "?id=\(request.queryValues("id").first?.prefix(40) ?? ""): write the id as X-Sut-Message-Id gave it (\(id))\n", status: 400)
+                "?id=\(request.queryValues("id").first?.prefix(40).escapingControlCharacters() ?? ""): write the id as X-Sut-Message-Id gave it (\(id))\n",
+                status: 400)
         }
         let reply = try text(of: request, what: "the reply")
         switch queue.acknowledge(id, reply: reply) {
@@ -72,7 +73,7 @@ enum ControlEndpoint {
         case .success(let queued): id = queued
         case .failure(let problem):
             if case .tooLarge = problem { return .text("\(problem)\n", status: 413) }
-            return .text("\(problem)\n", status: 503)
+            return .unanswered("\(problem)", status: 503) // not queued: a refusal (a strict run fails on it)
         }
         if let waitForAck {
             let reply: String
@@ -153,9 +154,13 @@ enum ControlEndpoint {
     /// `GET /__sut/control[?timeoutMs=N]`.
     private static func receive(_ request: HTTPRequest, queue: ControlQueue) throws(EndpointRefusal) -> MockResponse {
         let timeout = try request.boundedQueryInteger("timeoutMs", in: waitRange, bareDigits: true) ?? 25_000
-        guard let message = queue.next(timeoutMs: timeout) else { return MockResponse(status: 204) }
-        return MockResponse(
+        let peer = request.peer
+        guard let message = queue.take(timeoutMs: timeout, peerGone: { peer?.hasGone ?? false }) else { return MockResponse(status: 204) }
+        var response = MockResponse(
             status: 200, headers: ["X-Sut-Message-Id": String(message.id), "Content-Type": "text/plain; charset=utf-8"],
             body: Array(message.text.utf8))
+        // Delivered once written to a live client; else back to the queue for the next poller.
+        response.handOver = HandOver { queue.handedOver(message, written: $0) }
+        return response
     }
 }

@@ -20,8 +20,11 @@ package final class ControlQueue: @unchecked Sendable {
     /// Messages for the program, oldest first, with their ids.
     private var messages: [(id: Int, text: String)] = []
     private var lastId = 0
-    /// The id of the last message the program took (messages are taken in order).
-    private var lastTakenId = 0
+    /// Messages taken off the queue for a poller and being written to its connection: delivered once written, back at
+    /// the head of the queue when the write failed (R8a-A2: a poller whose client was gone "took" the message, lost).
+    private var inFlight: Set<Int> = []
+    /// Polls waiting for a message now.
+    private var waitingPolls = 0
     /// Replies of acknowledged messages by id (the latest ``ackLimit``).
     private var acks: [Int: String] = [:]
     /// Messages the program took and has not acknowledged: only these can be acknowledged (R4a-4: an unread
@@ -63,22 +66,55 @@ package final class ControlQueue: @unchecked Sendable {
         }
     }
 
-    /// Waits up to `timeoutMs` for a message and takes it.
+    /// Waits up to `timeoutMs` for a message and takes it (delivered at once: no connection writes it).
     package func next(timeoutMs: Int) -> (id: Int, text: String)? {
+        guard let message = take(timeoutMs: timeoutMs, peerGone: { false }) else { return nil }
+        handedOver(message, written: true)
+        return message
+    }
+
+    /// Waits up to `timeoutMs` for a message and takes it for a poller, which then writes it and tells
+    /// ``handedOver(_:written:)``. Nil when none came, or when the poller's client is gone (`peerGone`, asked before a
+    /// message is taken and whenever the wait wakes): a poll whose client closed or was killed takes nothing.
+    package func take(timeoutMs: Int, peerGone: () -> Bool) -> (id: Int, text: String)? {
         lock.withLock {
-            guard lock.wait(until: { !messages.isEmpty }, timeoutMs: timeoutMs) else { return nil }
+            waitingPolls += 1
+            defer { waitingPolls -= 1 }
+            guard lock.wait(until: { !messages.isEmpty || peerGone() }, timeoutMs: timeoutMs), !peerGone() else { return nil }
             let message = messages.removeFirst()
-            lastTakenId = message.id
-            delivered.insert(message.id)
+            inFlight.insert(message.id)
             queueBytes -= message.text.utf8.count
-            lock.broadcast()
             return message
         }
     }
 
-    /// Waits up to `timeoutMs` until the program took message `id` (`GET /__sut/control` answered it).
+    /// How many polls wait for a message now (tests wait for a poller to be there before its client goes).
+    package var pollsWaiting: Int { lock.withLock { waitingPolls } }
+
+    /// Ends the hand-over of a message ``take(timeoutMs:peerGone:)`` gave: written, it is delivered (the program has
+    /// it; it can acknowledge it); not written (the client went away), it goes back to the queue in its place, for the
+    /// next poller. Nothing when it was acknowledged or withdrawn meanwhile.
+    package func handedOver(_ message: (id: Int, text: String), written: Bool) {
+        lock.withLock {
+            guard inFlight.remove(message.id) != nil else { return }
+            if written {
+                delivered.insert(message.id)
+            } else {
+                messages.insert(message, at: messages.firstIndex { $0.id > message.id } ?? messages.count)
+                queueBytes += message.text.utf8.count
+            }
+            lock.broadcast()
+        }
+    }
+
+    /// Waits up to `timeoutMs` until the program took message `id` (`GET /__sut/control` wrote it to a live client).
     package func waitForDelivery(_ id: Int, timeoutMs: Int) -> Bool {
-        lock.withLock { lock.wait(until: { lastTakenId >= id }, timeoutMs: timeoutMs) }
+        lock.withLock { lock.wait(until: { isDeliveredLocked(id) }, timeoutMs: timeoutMs) }
+    }
+
+    /// Sent, written to the program, not withdrawn (acknowledged or not).
+    private func isDeliveredLocked(_ id: Int) -> Bool {
+        id > 0 && id <= lastId && !inFlight.contains(id) && !withdrawn.contains(id) && !messages.contains { $0.id == id }
     }
 
     /// Why an acknowledgement was not recorded.
@@ -93,7 +129,10 @@ package final class ControlQueue: @unchecked Sendable {
         lock.withLock {
             guard id > 0, id <= lastId else { return .neverSent }
             if withdrawn.contains(id) { return .withdrawn }
-            guard delivered.remove(id) != nil else { return id <= lastTakenId || acks[id] != nil ? .alreadyAcknowledged : .notDelivered }
+            // In flight: the program read it before its poll's write returned here; it has it.
+            guard delivered.remove(id) != nil || inFlight.remove(id) != nil else {
+                return messages.contains { $0.id == id } ? .notDelivered : .alreadyAcknowledged
+            }
             ackBytes += reply.utf8.count
             acks[id] = reply
             while acks.count > 1 && (acks.count > Self.ackLimit || ackBytes > Self.ackByteLimit),
@@ -119,9 +158,12 @@ package final class ControlQueue: @unchecked Sendable {
     package func waitForAcknowledgementOrWithdraw(_ id: Int, timeoutMs: Int) -> AckWait {
         lock.withLock {
             if lock.wait(until: { acks[id] != nil || ended }, timeoutMs: timeoutMs), let reply = acks[id] { return .acknowledged(reply) }
+            // Being written to a poller: whether it arrives is known in a moment (the write's end).
+            if inFlight.contains(id) { _ = lock.wait(until: { !inFlight.contains(id) }, timeoutMs: 1_000) }
+            if let reply = acks[id] { return .acknowledged(reply) }
             // Taken by the program (it may have acted on it) or still queued (never delivered now): the sender is
             // told which, so a retry does not send twice what the program already did.
-            let taken = delivered.contains(id)
+            let taken = delivered.contains(id) || inFlight.contains(id)
             withdrawLocked(id)
             if ended { return .runEnded(delivered: taken) }
             return taken ? .deliveredNotAcknowledged : .withdrawnUndelivered
@@ -162,6 +204,7 @@ package final class ControlQueue: @unchecked Sendable {
             queueBytes -= messages.remove(at: index).text.utf8.count
         }
         delivered.remove(id)
+        inFlight.remove(id)
         withdrawn.insert(id)
     }
 }

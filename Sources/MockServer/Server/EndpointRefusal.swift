@@ -21,7 +21,8 @@ extension HTTPRequest {
             // is a 400); the admin API reads numbers as WireMock does.
             return try bareDigits ? BoundedNumber.requireWritten(text, in: range) : BoundedNumber.requireInteger(text, in: range)
         } catch {
-            throw EndpointRefusal(.text("?\(name): \(error)\n", status: 400))
+            // The value as the client wrote it, control characters escaped (R8a-A6: NUL, ESC, CR LF were echoed raw).
+            throw EndpointRefusal(.text("?\(name): \(error)".escapingControlCharacters() + "\n", status: 400))
         }
     }
 }

@@ -11,6 +11,10 @@ extension MockServer {
             response.afterAnswer = nil
             after.run()
         }
+        if let handOver = response.handOver {
+            response.handOver = nil
+            handOver.written(true)
+        }
         return response
     }
 
@@ -26,7 +30,9 @@ extension MockServer {
                 case .admin: AdminAPI.respond(to: request, parts: parts)
                 case .control: ControlEndpoint.respond(to: request, queue: parts.control)
                 }
-            return response.unanswered == nil ? response : refusedCall(request, response, parts: parts)
+            // Every refusal (4xx, or an answer marked unanswered: a full control queue) is a call that did not happen.
+            return response.unanswered == nil && !(400..<500).contains(response.status)
+                ? response : refusedCall(request, response, parts: parts)
         }
         if parts.proxy.loop.isOurs(request.headers) {
             // Forwarded by this server and back: answering by a stub or forwarding again would hide the loop.
@@ -107,9 +113,10 @@ extension MockServer {
             .escapingControlCharacters()
     }
 
-    /// An admin API or control channel call the server refused (a foreign Host or Origin, an unknown endpoint): what the
-    /// program asked of the server did not happen, so it is journaled as unexpected (a strict run fails on it), as a
-    /// refused `/__admin/shutdown` is.
+    /// An admin API or control channel call the server refused (a foreign Host or Origin, an unknown endpoint, a bad
+    /// parameter, a message too large or not UTF-8, a method the endpoint does not serve, another run's channel, an
+    /// acknowledgement of nothing; R8a-A3: only some of these counted): what the program asked of the server did not
+    /// happen, so it is journaled as unexpected (a strict run fails on it), as a refused `/__admin/shutdown` is.
     private static func refusedCall(_ request: HTTPRequest, _ response: MockResponse, parts: Parts) -> MockResponse {
         let reason = String(decoding: response.body.prefix(600), as: UTF8.self).trimmingCharacters(in: "\n")
         let nearMiss =

@@ -12,7 +12,7 @@ extension ResponseTemplate {
         var outputBytes = 0
         var bodyText: String?
         var queryItems: [(name: String, value: String)]?
-        var cookies: [String: String]?
+        var cookies: [(name: String, value: String)]?
         /// The last few texts `jsonPath` parsed (the body, and what it reads in turn), most recent last.
         var parsed: [(text: String, node: JSONNode?)] = []
 
@@ -258,6 +258,7 @@ extension ResponseTemplate {
                 return field == "path" ? request.pathParameter(key).map(Value.string) ?? .null : .null
             case "query" where path.count == 1: return try queryMap()
             case "headers" where path.count == 1: return try headerMap()
+            case "cookies" where path.count == 1: return try cookieMap()
             case "query":
                 try charge(ResponseTemplate.lookupCost, at: "request.query")
                 if context.queryItems == nil {
@@ -273,11 +274,9 @@ extension ResponseTemplate {
                 let values = request.headers.values(key)
                 return values.isEmpty ? .null : try index(.multi(values), rest)
             case "cookies":
-                if context.cookies == nil {
-                    try charge(request.headers.values("Cookie").reduce(0) { $0 + $1.utf8.count }, at: "request.cookies")
-                    context.cookies = request.cookies
-                }
-                return try index(context.cookies?[key].map { Value.multi([$0]) } ?? .null, rest)
+                // A name sent twice is both its values, the first printed (as WireMock's).
+                let values = try cookies().filter { $0.name == key }.map(\.value)
+                return values.isEmpty ? .null : try index(.multi(values), rest)
             default: return .null
             }
         }
@@ -352,6 +351,27 @@ extension ResponseTemplate.Renderer {
         let entries = request.headers.entries
         try charge(ResponseTemplate.lookupCost + entries.count * 8, at: "request.headers")
         return .map(Self.grouped(entries.map { ($0.name, $0.value) }) { $0.lowercased() })
+    }
+
+    /// `request.cookies` as a whole: each cookie's name (in the order first sent) to its values, as WireMock's map
+    /// (`{{#each request.cookies}}{{@key}}={{this}}{{/each}}`, `{{size request.cookies}}`; R8a-A8: it was empty).
+    mutating func cookieMap() throws(RenderError) -> Value {
+        let pairs = try cookies()
+        try charge(pairs.count * 4, at: "request.cookies")
+        return .map(Self.grouped(pairs.map { ($0.name, $0.value) }) { $0 })
+    }
+
+    /// The request's cookies in the order sent, read once per answer (and only if a template reads them).
+    mutating func cookies() throws(RenderError) -> [(name: String, value: String)] {
+        try charge(ResponseTemplate.lookupCost, at: "request.cookies")
+        if let cookies = context.cookies {
+            try charge(cookies.count, at: "request.cookies")
+            return cookies
+        }
+        try charge(request.headers.values("Cookie").reduce(0) { $0 + $1.utf8.count }, at: "request.cookies")
+        let cookies = request.cookieList
+        context.cookies = cookies
+        return cookies
     }
 
     private static func grouped(

@@ -102,11 +102,37 @@ extension ValueMatcher {
             do { expected = try JSONParser.parse(Array(embedded.utf8), refusingLoneSurrogates: true) } catch {
                 throw reader.error("equalToJson", "\(what): equalToJson holds a string that is not JSON: \(error.message)")
             }
+            // A number a Double would blur (R8a-A12): compared as its neighbour, a request with another number matched.
+            do { _ = try JSONParser.parse(Array(embedded.utf8), exactDecimals: true) } catch {
+                throw reader.error("equalToJson", "\(what): equalToJson: \(error.message)\(inexactAdvice)")
+            }
         }
         if let problem = JSONPlaceholder.problem(in: expected) { throw reader.error("equalToJson", "\(what): equalToJson: \(problem)") }
+        // The object form's literals are read already: a whole number at or past 2^63 may have been any of its neighbours.
+        if reader["equalToJson"]?.string == nil, let big = beyondIntegers(expected) {
+            throw StubError(
+                file: reader.file, position: big.position,
+                "\(what): equalToJson: the number here is an integer past 64 bits, read as the double \(big.value): compared so, "
+                    + "every request number rounding to that double would equal it\(inexactAdvice)")
+        }
         return .equalToJSON(
             expected, ignoreArrayOrder: try reader.bool("ignoreArrayOrder") ?? false,
             ignoreExtraElements: try reader.bool("ignoreExtraElements") ?? false)
+    }
+
+    private static let inexactAdvice =
+        " (WireMock compares it exactly): leave it out of equalToJson, or match it with matchesJsonPath, whose filter compares it exactly"
+
+    /// The first whole number of `expected` at or past 2^63 in magnitude: read from an integer literal past 64 bits (a
+    /// Double then; the parser keeps every other integer exact), or from one like `1e20`, which cannot be told apart
+    /// once read: `100000000000000000001` was read as 1e20 and matched a request's `100000000000000000000`.
+    private static func beyondIntegers(_ expected: JSONNode) -> (position: SourcePosition, value: Double)? {
+        switch expected.value {
+        case .object(let members): return members.lazy.compactMap { beyondIntegers($0.value) }.first
+        case .array(let elements): return elements.lazy.compactMap { beyondIntegers($0) }.first
+        case .double(let number) where number.rounded() == number && abs(number) >= 0x1p63: return (expected.position, number)
+        default: return nil
+        }
     }
 
     private static func matchesJSONPath(_ reader: ObjectReader) throws(StubError) -> ValueMatcher {

@@ -189,6 +189,8 @@ package final class TLSConnection: ConnectionTransport {
 
     package func setSendTimeout(milliseconds: Int) { socket.setSendTimeout(milliseconds: milliseconds) }
 
+    package var tcpSocket: Socket { socket }
+
     package func resetOnClose() {
         resetRequested = true
         socket.resetOnClose()

@@ -70,6 +70,10 @@ TEMPLATES = [
     "{{#each request.query as |v k|}}{{k}}:{{v}},{{/each}}",
     "{{#with request.headers}}{{X-Trace}}{{/with}}",
     "{{#each request.query}}{{#each this}}<{{this}}>{{/each}}{{size this}}{{/each}}",
+    # The cookies as a collection, a name sent twice first (r8a A8).
+    "[{{request.cookies.session}}] [{{request.cookies.session.[1]}}] [{{size request.cookies}}] [{{size request.cookies.session}}]",
+    "{{#each request.cookies}}{{@key}}={{this}};{{/each}} {{#if request.cookies}}y{{else}}n{{/if}}",
+    "{{#with request.cookies}}{{b}}{{/with}} {{request.cookies}} {{#each request.cookies.session}}<{{this}}>{{/each}}",
 ]
 
 REQUEST_BODY = json.dumps({"user": {"name": "Ada", "age": 36}, "items": [{"name": "tea", "price": 3}, {"name": "milk", "price": 1.5}]})
@@ -88,5 +92,5 @@ for index, template in enumerate(TEMPLATES):
         print(json.dumps({"template": template, "created": status, "answer": answer[:200]}))
 for index, template in enumerate(TEMPLATES):
     status, body = call("POST", f"/t/{index}/orders/7?name=Ada&tag=a&tag=b&html=%3Cb%3E%26%22'%3D",
-                        REQUEST_BODY, {"Content-Type": "application/json", "X-Trace": "abc-123", "Cookie": "session=s3cr3t"})
+                        REQUEST_BODY, {"Content-Type": "application/json", "X-Trace": "abc-123", "Cookie": "session=s3cr3t; b=2; session=other"})
     print(json.dumps({"template": template, "status": status, "body": body}, sort_keys=True))

@@ -88,4 +88,18 @@ import Testing
         let text = String(decoding: answer.body, as: UTF8.self)
         #expect(answer.status == 500 && text.contains("step (2,000,000 nodes and loop turns) budget"), "\(answer.status) \(text)")
     }
+
+    /// R8a-A8: `request.cookies` as a whole was empty (#each, #with, #if, size) and a cookie sent twice printed its last
+    /// value. Now a map of each name to its values, the first printed, as the WireMock 2.35.1 jar renders
+    /// `Cookie: a=1; b=2; a=3` (`[1][a=1;b=2;][2][3][yes][2]`).
+    @Test func cookiesAreACollectionAndARepeatedCookiePrintsItsFirstValue() throws {
+        let template = try ResponseTemplate(
+            "[{{request.cookies.a}}][{{#each request.cookies}}{{@key}}={{this}};{{/each}}][{{size request.cookies}}]"
+                + "[{{request.cookies.a.[1]}}][{{#if request.cookies}}yes{{else}}no{{/if}}][{{#with request.cookies}}{{b}}{{/with}}]"
+                + "[{{#each request.cookies.a}}{{this}},{{/each}}][{{size request.cookies.a}}]")
+        let request = HTTPRequest(method: "GET", target: "/t", headers: ["Cookie": "a=1; b=2; a=3"])
+        #expect(try template.render(request) == "[1][a=1;b=2;][2][3][yes][2][1,3,][2]")
+        let none = try ResponseTemplate("[{{#each request.cookies}}x{{/each}}][{{size request.cookies}}]")
+        #expect(try none.render(HTTPRequest(method: "GET", target: "/t")) == "[][0]")
+    }
 }
