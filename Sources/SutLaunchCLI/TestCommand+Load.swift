@@ -55,7 +55,9 @@ extension TestCommand {
         var (pickles, problems, sources) = parsed ?? ScenarioLint.loadWithSources(files)
         // Checked again on the parsed scenarios, before anything runs (a safety net: what the text left unknown was
         // parsed and checked before the placeholders).
-        if parsed == nil { try checkOutputs(options, files: files, steps: parsedSteps(pickles, options, environment), stepFiles, environment) }
+        if parsed == nil {
+            try checkOutputs(options, files: files, steps: parsedSteps(pickles, options, environment), stepFiles, environment)
+        }
         // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
         // on every way out after loading, so a run that fails early still leaves its file. Built only when asked
         // for: for 1,000 files it is most of what `test --list` costs (1.05 s instead of 0.3 s).

@@ -123,7 +123,10 @@ import Testing
     @Test(arguments: [
         ("Feature: x\n  @slow\n  Background:\n    Given a\n  Scenario: s\n    Given b", 3),
         ("Feature: x\n  Rule: R\n    @slow\n    Background:\n      Given a\n    Scenario: s\n      Given b", 4),
-        ("Feature: x\n  Background:\n    Given a\n  @x\n  Rule: R\n    @y\n    Background:\n      Given a\n    Scenario: s\n      Given b", 7),
+        (
+            "Feature: x\n  Background:\n    Given a\n  @x\n  Rule: R\n    @y\n    Background:\n      Given a\n    Scenario: s\n      Given b",
+            7
+        ),
     ])
     func aTaggedBackgroundIsRefusedInARuleAsInAFeature(text: String, line: Int) {
         #expect {
