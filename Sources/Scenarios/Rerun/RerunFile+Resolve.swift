@@ -25,11 +25,9 @@ extension RerunFile {
                 if let identity {
                     let same = candidates.filter(identity.matches)
                     guard !same.isEmpty else {
-                        throw Problem(
-                            file, at,
-                            "\(shown):\(line): this file says \"\(identity.name.prefix(120).escapingControlCharacters())\"\(identity.row) failed "
-                                + "there, but no scenario of \(shown) now has its name, Examples values and steps; the feature file "
-                                + "changed since: run it whole, or write the file again")
+                        throw changed(
+                            file, at, "\(shown):\(line)", said: identity.name, row: identity.row,
+                            now: "no scenario of \(shown) now has its name, Examples values and steps")
                     }
                     for pickle in same { locations.insert(pickle.location) }
                     continue
@@ -44,11 +42,9 @@ extension RerunFile {
                 // JUnit drops terminal sequences from names.
                 let names = { (pickle: Pickle) in [pickle.name, pickle.specName, pickle.name.strippingTerminalSequences()] }
                 if let name, !matched.contains(where: { names($0).contains { $0.sameScalars(name) } }) {
-                    throw Problem(
-                        file, at,
-                        "\(shown):\(line): this file says \"\(name.prefix(120).escapingControlCharacters())\" failed there, but the scenario at"
-                            + " line \(line) is now \"\(matched[0].name.prefix(120).escapingControlCharacters())\"; the feature file changed since:"
-                            + " run it whole, or write the file again")
+                    throw changed(
+                        file, at, "\(shown):\(line)", said: name, row: "",
+                        now: "the scenario at line \(line) is now \"\(matched[0].name.prefix(120).escapingControlCharacters())\"")
                 }
                 for pickle in matched { locations.insert(pickle.location) }
                 // JUnit records a name and a line only: when other scenarios of the file have that name, the line cannot
@@ -78,6 +74,14 @@ extension RerunFile {
             }
         }
         return locations
+    }
+
+    /// `FILE:LINE: this file says "NAME" failed there, but NOW; the feature file changed since: …`.
+    private static func changed(_ file: String, _ at: Int, _ place: String, said name: String, row: String, now: String) -> Problem {
+        Problem(
+            file, at,
+            "\(place): this file says \"\(name.prefix(120).escapingControlCharacters())\"\(row) failed there, but \(now); the feature file "
+                + "changed since: run it whole, or write the file again")
     }
 
     /// Why a name that several scenarios have (not only one outline's rows) cannot be an entry, or nil.
