@@ -3,13 +3,9 @@ import Testing
 
 /// The runner's findings of attack r8b, each replayed against the built binary: `--rerun-failed` identity (1), a
 /// Background `<placeholder>` in an absence check (4), and the R7B-3 leftover (the JSON report's `failed` counted
-/// quarantined failures that the console and `report` do not).
+/// quarantined failures that the console and `report` do not), and R7B-6 (what a dry run's exit code and reports say).
 @Suite struct RunnerR8bEndToEndTests {
-    static func bash(_ script: String) throws -> String {
-        let directory = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        return try CLI.output(of: ["bash", "-c", script, "bash", CLI.sutLaunch], in: directory)
-    }
+    static func bash(_ script: String) throws -> String { try OutlineInputsEndToEndTests.bash(script) }
 
     /// Outline rows reordered, a row inserted above the failed one, two same-named scenarios swapped: the rerun ran
     /// the passing scenario now at the recorded line and exited 0. From Messages the failed pickle is found by name,
