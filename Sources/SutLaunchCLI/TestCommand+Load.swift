@@ -34,6 +34,7 @@ extension TestCommand {
         // are parsed first, and every output checked against what the scenarios read before anything is written.
         var parsed: (pickles: [Pickle], problems: [String], sources: [ScenarioLint.Source])?
         if TestReadFiles.needsParsedSteps(files, textSteps: textSteps, defines: options.scenario.defines) {
+            reports.holdUntilChecked() // a signal while they parse writes nothing over what may be an input
             let loaded = ScenarioLint.loadWithSources(files)
             try checkOutputs(options, files: files, steps: parsedSteps(loaded.pickles, options, environment), stepFiles, environment)
             parsed = loaded

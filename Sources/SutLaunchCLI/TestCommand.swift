@@ -55,7 +55,6 @@ package enum TestCommand {
             Console.error(SutLaunchCommand.execCompanion(for: SutLaunchCommand.xmlMatchers, arguments: ["test"] + arguments))
         }
         let reports = ScenarioReports()
-        reports.holdUntilChecked() // nothing written before the outputs are checked against the inputs (a signal meanwhile)
         Interruption.exitOnSignal { received in
             guard reports.interrupt() else { reports.awaitTheRunsOwnEnd() }
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
