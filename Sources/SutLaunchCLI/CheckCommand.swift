@@ -117,7 +117,8 @@ package enum CheckCommand {
         let featureFiles = ((try? TestCommand.featureFiles(directories)) ?? []) + operands.filter { $0.hasSuffix(".feature") }
         let pickles = ScenarioLint.loadWithSources(featureFiles, printingWarnings: false).pickles
         var found = TestReadFiles.found(
-            featurePaths: operands, defines: defines, featureFiles: featureFiles, steps: TestReadFiles.namedSteps(pickles),
+            featurePaths: operands, defines: defines, featureFiles: featureFiles,
+            steps: TestReadFiles.namedSteps(pickles, defines: defines, environment: environment),
             environment: environment)
         // check's directory operands are stub roots too: every file under them is read.
         found += directories.map { ($0, "under the directory \($0)", false) }

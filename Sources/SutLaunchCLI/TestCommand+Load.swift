@@ -28,7 +28,17 @@ extension TestCommand {
         let stepFiles = try readStepFiles(options, featureFiles: files, environment: environment, into: &scenario)
         // An output on a file the run reads is refused before anything is written, and writes no report (not even
         // --report): here from the paths and the feature files' text, before they are parsed.
-        try checkOutputs(options, files: files, steps: TestReadFiles.namedSteps(inTextOf: files), stepFiles, environment)
+        let textSteps = TestReadFiles.namedSteps(inTextOf: files)
+        try checkOutputs(options, files: files, steps: textSteps, stepFiles, environment)
+        // A path filled from an outline's row or a step-set `${NAME}` is known only once the files are parsed: then they
+        // are parsed first, and every output checked against what the scenarios read before anything is written.
+        var parsed: (pickles: [Pickle], problems: [String], sources: [ScenarioLint.Source])?
+        if TestReadFiles.needsParsedSteps(files, textSteps: textSteps, defines: options.scenario.defines) {
+            reports.holdUntilChecked() // a signal while they parse writes nothing over what may be an input
+            let loaded = ScenarioLint.loadWithSources(files)
+            try checkOutputs(options, files: files, steps: parsedSteps(loaded.pickles, options, environment), stepFiles, environment)
+            parsed = loaded
+        }
         // -D PROGRAM is the program of every scenario that names none: one that cannot start is a usage error now,
         // not a "could not run" in each scenario.
         if let program = options.scenario.defines["PROGRAM"], !options.list,
@@ -43,9 +53,12 @@ extension TestCommand {
         // launch nothing and leave DIR as it is).
         if !options.list && !options.dryRun { options.coverage.removeEarlierReports() }
         let (userSteps, stepProblems) = UserSteps.compile(stepFiles.entries)
-        var (pickles, problems, sources) = ScenarioLint.loadWithSources(files)
-        // What only the parsed scenarios say (an outline's value in a fixture's path): checked again, before anything runs.
-        try checkOutputs(options, files: files, steps: TestReadFiles.namedSteps(pickles), stepFiles, environment)
+        var (pickles, problems, sources) = parsed ?? ScenarioLint.loadWithSources(files)
+        // Checked again on the parsed scenarios, before anything runs (a safety net: what the text left unknown was
+        // parsed and checked before the placeholders).
+        if parsed == nil {
+            try checkOutputs(options, files: files, steps: parsedSteps(pickles, options, environment), stepFiles, environment)
+        }
         // --messages: every file's document and pickles (or parse error) now, the results as the run ends; written
         // on every way out after loading, so a run that fails early still leaves its file. Built only when asked
         // for: for 1,000 files it is most of what `test --list` costs (1.05 s instead of 0.3 s).
@@ -70,6 +83,11 @@ extension TestCommand {
         // --list and --dry-run launch nothing: DIR is left as it is (no directory made, no old profile removed).
         if !options.list && !options.dryRun { scenario.coverage = try options.coverage.plan(environment: environment)?.session }
         return .next(Suite(pickles: pickles, scenario: scenario))
+    }
+
+    /// The steps of `pickles` that may name an input, with the variables their scenario's steps set.
+    static func parsedSteps(_ pickles: [Pickle], _ options: TestOptions, _ environment: [String: String]) -> [TestReadFiles.NamedStep] {
+        TestReadFiles.namedSteps(pickles, defines: options.scenario.defines, environment: environment)
     }
 
     /// The step files found beside the feature files and named by `--steps`, read: their entries (patterns compiled

@@ -36,7 +36,7 @@ extension TestCommand {
         else { return nil }
         var locations: [String] = []
         for entry in entries {
-            guard case .location(let path, let line, _, _) = entry, !path.hasPrefix("#"),
+            guard case .location(let path, let line, _, _, _) = entry, !path.hasPrefix("#"),
                 !path.contains(where: { $0 == "\n" || $0 == "\r" })
             else { return nil }
             locations.append("\(path):\(line)")

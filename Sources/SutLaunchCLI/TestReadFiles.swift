@@ -51,6 +51,12 @@ enum TestReadFiles {
         try OutputFiles.checkOutsideTrees(
             outputs, trees: trees.map { ("\($0.path)", "the directory \($0.path), \($0.origin)") },
             reads: "the scenarios copy or load")
+        // A new name under `__snapshots__/` beside a feature file is a snapshot a step may read (or --update-snapshots
+        // write): refused before its placeholder is written, as any file there.
+        let snapshots = Set(featureFiles.map { FileSystem.directory(of: $0) + "/__snapshots__" }).sorted()
+        try OutputFiles.checkOutsideTrees(
+            outputs, trees: snapshots.filter(FileSystem.isDirectory).map { ($0, "the snapshot directory \($0)") },
+            reads: "the snapshot steps read")
     }
 
     /// How ``found(featurePaths:defines:featureFiles:steps:environment:)`` names what a step reads.
@@ -125,9 +131,15 @@ enum TestReadFiles {
         for step in named {
             guard let (prefix, needsSlash) = steps.first(where: { step.text.hasPrefix($0.0 + "\"") }) else { continue }
             let written = String(step.text.dropFirst(prefix.count + 1).prefix { $0 != "\"" })
-            // `${HOME}`, `${TMPDIR}`…: the scenario's own directories, made fresh when it runs (no output is there).
-            if StepVariables.names(in: written).contains(where: StepVariables.isolated.contains) { continue }
-            let expanded = StepVariables.substitute(written) { defines[$0] ?? environment[$0] ?? "" }
+            // `${HOME}`, `${TMPDIR}`, `${SUT_MOCK_SERVER_CA}`…: the scenario's own, made fresh when it runs (no output is
+            // there), unless a `--define` or an earlier step of the scenario set the name.
+            let names = StepVariables.names(in: written)
+            if names.contains(where: step.runOwned.contains)
+                || names.contains(where: { StepVariables.runOwned.contains($0) && defines[$0] == nil && step.variables[$0] == nil })
+            {
+                continue
+            }
+            let expanded = StepVariables.substitute(written) { defines[$0] ?? step.variables[$0] ?? environment[$0] ?? "" }
             if needsSlash && !expanded.contains("/") { continue }
             let path =
                 expanded.hasPrefix("/") || written.hasPrefix("${") ? expanded : FileSystem.directory(of: step.uri) + "/" + expanded

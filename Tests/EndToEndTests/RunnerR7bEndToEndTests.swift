@@ -151,8 +151,9 @@ import Testing
     }
 
     /// `--rerun-failed j.xml|m.ndjson` after the scenarios were reordered ran "ok", now at the line where "bad" failed,
-    /// and passed. The JUnit and the Messages name the scenario: another name at that line is exit 2 naming both;
-    /// a plain rerun file has lines only and still selects by line, as Cucumber's.
+    /// and passed. The JUnit names the scenario: another name at that line is exit 2 naming both. The Messages identify
+    /// it (name, row values, steps: r8b R8B-1): "bad" is rerun where it now is, and fails again. A plain rerun file has
+    /// lines only and still selects by line, as Cucumber's.
     @Test func aRerunByJUnitOrMessagesRefusesAnotherScenarioAtTheRecordedLine() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -165,14 +166,14 @@ import Testing
         let same = try CLI.run(["test", "--rerun-failed", "j.xml", "f.feature"], cwd: directory)
         #expect(same.status == 1 && same.stdout.contains("F: bad"), "\(same.stdout)\(same.stderr)")
         _ = try CLI.write("Feature: F\n" + bad + "\n" + ok, "f.feature", in: directory)
-        for file in ["j.xml", "m.ndjson"] {
-            let result = try CLI.run(["test", "--rerun-failed", file, "f.feature"], cwd: directory)
-            #expect(result.status == 2, "\(file): \(result.stdout)\(result.stderr)")
-            #expect(
-                result.stderr.contains("f.feature:6: this file says \"bad\" failed there, but the scenario at line 6 is now \"ok\""),
-                "\(result.stderr)")
-            #expect(result.stderr.contains(file), "\(result.stderr)")
-        }
+        let result = try CLI.run(["test", "--rerun-failed", "j.xml", "f.feature"], cwd: directory)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stderr.contains("f.feature:6: this file says \"bad\" failed there, but the scenario at line 6 is now \"ok\""),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("j.xml"), "\(result.stderr)")
+        let moved = try CLI.run(["test", "--rerun-failed", "m.ndjson", "f.feature"], cwd: directory)
+        #expect(moved.status == 1 && moved.stdout.contains("F: bad") && !moved.stdout.contains("F: ok"), "\(moved.stdout)\(moved.stderr)")
         let plain = try CLI.run(["test", "--rerun-failed", "rr.txt", "f.feature"], cwd: directory)
         #expect(plain.status == 0 && plain.stdout.contains("F: ok"), "\(plain.stdout)\(plain.stderr)")
     }

@@ -265,6 +265,8 @@ package enum GherkinParser {
                     guard rule.background == nil, rule.scenarios.isEmpty else {
                         throw error("Background must come before the first Scenario, once")
                     }
+                    // As at Feature level (and as the reference refuses it): the tags would move to the first Scenario.
+                    if !pendingTags.isEmpty { throw error("a Background cannot have tags") }
                     rule.background = try background(name, keyword: keyword)
                     backgroundType = rule.background?.steps.last?.pickleType ?? backgroundType
                 } else if let scenario = try scenarioIfPresent(line) {

@@ -102,13 +102,13 @@ package enum ScenarioJSONReport {
     package static func render(
         _ results: [ScenarioResult], totalSeconds: Double, exitCode: Int32, error: String? = nil, coverage: String? = nil
     ) -> String {
-        let counts = Dictionary(grouping: results, by: \.shownStatus).mapValues(\.count)
+        // The console's and `report`'s counts (a quarantined failure is quarantined, not failed): one function.
+        let counts = ScenarioCounts(results)
         var json = "{\"exitCode\":\(exitCode),"
         if let error { json += "\"error\":" + JSONWriter.quoted(error) + "," }
-        json +=
-            "\"scenarios\":\(results.count),\"passed\":\(counts[.passed] ?? 0),\"failed\":\(counts[.failed] ?? 0),\"errors\":\(counts[.error] ?? 0)"
-        json += ",\"notRun\":\(counts[.notRun] ?? 0),\"flaky\":\(results.filter(\.flaky).count)"
-        json += ",\"quarantined\":\(results.filter(\.quarantined).count)"
+        json += "\"scenarios\":\(results.count),\"passed\":\(counts.passed),\"failed\":\(counts.failed),\"errors\":\(counts.errors)"
+        json += ",\"notRun\":\(counts.notRun),\"flaky\":\(counts.flaky)"
+        json += ",\"quarantined\":\(counts.quarantined),\"quarantinedFailed\":\(counts.quarantinedFailed)"
         json += ",\"durationMs\":\(Int(totalSeconds * 1000)),\"results\":["
         json += results.map { result in
             var item = "{\"feature\":" + JSONWriter.quoted(result.pickle.featureName) + ",\"name\":" + JSONWriter.quoted(result.pickle.name)

@@ -157,20 +157,13 @@ package final class ScenarioConsole: Sendable {
 
     /// `1 passed, 1 failed, 1 quarantined (1 of them failed)`: the summary's counts, which `report` prints too.
     package static func counts(_ results: [ScenarioResult]) -> String {
-        // A flaky pass under --fail-on-flaky failed the run: counted failed, as every report counts it.
-        let passed = results.filter { $0.shownStatus == .passed }.count
-        let failed = results.filter { $0.shownStatus == .failed && $0.failsTheRun }.count
-        let errors = results.filter { $0.status == .error }.count
-        var line = "\(passed) passed"
-        if failed > 0 { line += ", \(failed) failed" }
-        if errors > 0 { line += ", \(errors) could not run" }
-        let flaky = results.filter(\.flaky).count
-        if flaky > 0 { line += ", \(flaky) flaky" }
-        let quarantined = results.filter(\.quarantined).count
-        let quarantinedFailed = results.filter { $0.quarantined && $0.status == .failed }.count
-        if quarantined > 0 { line += ", \(quarantined) quarantined (\(quarantinedFailed) of them failed)" }
-        let notRun = results.filter { $0.status == .notRun }.count
-        if notRun > 0 { line += ", \(notRun) not run" }
+        let counts = ScenarioCounts(results) // as the JSON report counts them
+        var line = "\(counts.passed) passed"
+        if counts.failed > 0 { line += ", \(counts.failed) failed" }
+        if counts.errors > 0 { line += ", \(counts.errors) could not run" }
+        if counts.flaky > 0 { line += ", \(counts.flaky) flaky" }
+        if counts.quarantined > 0 { line += ", \(counts.quarantined) quarantined (\(counts.quarantinedFailed) of them failed)" }
+        if counts.notRun > 0 { line += ", \(counts.notRun) not run" }
         return line
     }
 

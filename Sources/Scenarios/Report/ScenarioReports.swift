@@ -40,6 +40,8 @@ package final class ScenarioReports: Sendable {
         /// Scenarios whose steps had all run when the signal came: their own results are still taken.
         var settling: Set<Pickle> = []
         var written = false
+        /// Set by ``holdUntilChecked()`` until ``placehold(keeping:)``: the outputs are not yet known to name no input.
+        var unchecked = false
         /// `--coverage`'s summary for the JSON report, once measured.
         var coverage: String?
         /// Set by ``interrupt()``: results that come in later (scenarios we stopped) are ignored.
@@ -90,13 +92,21 @@ package final class ScenarioReports: Sendable {
     /// - Parameter keeping: the locations of the `--rerun-failed` file `--write-rerun` names too, kept in its placeholder.
     package func placehold(keeping: [String]? = nil) -> String? {
         let outputs = state.withLock { state -> [(option: String, path: String?, format: ReportPlaceholder.Format)] in
-            [
+            state.unchecked = false
+            return [
                 (state.junitName, state.junitPath, .junit), ("--report", state.reportPath, .json),
                 ("--messages", state.messages?.path, .messages), ("--html", state.htmlPath, .html),
                 ("--write-rerun", state.rerunPath, keeping.map { .rerunKeeping($0) } ?? .rerun),
             ]
         }
         return ReportPlaceholder.write(outputs.compactMap { output in output.path.map { (output.option, $0, output.format) } })
+    }
+
+    /// Until the placeholders are written, an interruption writes no report: its paths are not yet checked against the
+    /// files the run reads (the feature files may still be parsing for an outline's paths), and a report over one of
+    /// them would destroy it. The run then ends 128+N saying so, its earlier files untouched.
+    package func holdUntilChecked() {
+        state.withLock { $0.unchecked = true }
     }
 
     /// Under `--shard`: what the partition was computed from, for `report`'s check that the shards agree.
@@ -193,6 +203,10 @@ package final class ScenarioReports: Sendable {
         return state.withLock { state -> Int32 in
             guard !state.written else { return exitCode }
             state.written = true
+            if state.unchecked {
+                Console.line("no report written: the run ended before its outputs were checked against the files it reads")
+                return exitCode
+            }
             var all = results ?? state.finished
             let seconds = (ContinuousClock.now - started).seconds
             if results == nil, let interruption {

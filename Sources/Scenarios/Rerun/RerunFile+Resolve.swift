@@ -15,10 +15,22 @@ extension RerunFile {
         var locations: Set<String> = []
         for entry in entries {
             switch entry {
-            case .location(let path, let line, let at, let name):
+            case .location(let path, let line, let at, let name, let identity):
                 let shown = path.prefix(200).escapingControlCharacters()
                 guard let candidates = byFile[ScalarKey(FileSystem.realPath(path) ?? path)] else {
                     throw Problem(file, at, "\(shown) is not one of the feature files of this run; name its directory or file")
+                }
+                // Messages: the pickle that failed, by its name, Examples values and steps, wherever it now is in its
+                // file (rows reordered or inserted above it, same-named scenarios swapped); every one that is it.
+                if let identity {
+                    let same = candidates.filter(identity.matches)
+                    guard !same.isEmpty else {
+                        throw changed(
+                            file, at, "\(shown):\(line)", said: identity.name, row: identity.row,
+                            now: "no scenario of \(shown) now has its name, Examples values and steps")
+                    }
+                    for pickle in same { locations.insert(pickle.location) }
+                    continue
                 }
                 let matched = candidates.filter { $0.line == line || $0.scenarioLine == line }
                 guard !matched.isEmpty else {
@@ -30,13 +42,18 @@ extension RerunFile {
                 // JUnit drops terminal sequences from names.
                 let names = { (pickle: Pickle) in [pickle.name, pickle.specName, pickle.name.strippingTerminalSequences()] }
                 if let name, !matched.contains(where: { names($0).contains { $0.sameScalars(name) } }) {
-                    throw Problem(
-                        file, at,
-                        "\(shown):\(line): this file says \"\(name.prefix(120).escapingControlCharacters())\" failed there, but the scenario at"
-                            + " line \(line) is now \"\(matched[0].name.prefix(120).escapingControlCharacters())\"; the feature file changed since:"
-                            + " run it whole, or write the file again")
+                    throw changed(
+                        file, at, "\(shown):\(line)", said: name, row: "",
+                        now: "the scenario at line \(line) is now \"\(matched[0].name.prefix(120).escapingControlCharacters())\"")
                 }
                 for pickle in matched { locations.insert(pickle.location) }
+                // JUnit records a name and a line only: when other scenarios of the file have that name, the line cannot
+                // tell which one failed (two swapped, one moved): every one of them is rerun, never fewer than failed.
+                if let name {
+                    for pickle in candidates where names(pickle).contains(where: { $0.sameScalars(name) }) {
+                        locations.insert(pickle.location)
+                    }
+                }
             case .name(let feature, let scenario, let at):
                 let matched = pickles.filter { $0.name.sameScalars(scenario) && (feature.isEmpty || $0.featureName.sameScalars(feature)) }
                 guard !matched.isEmpty else {
@@ -57,6 +74,14 @@ extension RerunFile {
             }
         }
         return locations
+    }
+
+    /// `FILE:LINE: this file says "NAME" failed there, but NOW; the feature file changed since: …`.
+    private static func changed(_ file: String, _ at: Int, _ place: String, said name: String, row: String, now: String) -> Problem {
+        Problem(
+            file, at,
+            "\(place): this file says \"\(name.prefix(120).escapingControlCharacters())\"\(row) failed there, but \(now); the feature file "
+                + "changed since: run it whole, or write the file again")
     }
 
     /// Why a name that several scenarios have (not only one outline's rows) cannot be an entry, or nil.
@@ -86,7 +111,7 @@ extension RerunFile {
             if trimmed.contains(".feature:") {
                 // As a rerun file's line: `path:line`, or Cucumber's `path:line:line`.
                 do {
-                    for case .location(let path, let number, _, _) in try rerunLines(Array(trimmed.utf8), file: file) {
+                    for case .location(let path, let number, _, _, _) in try rerunLines(Array(trimmed.utf8), file: file) {
                         entries.append(.location(path: path, line: number, at: index + 1))
                     }
                 } catch {

@@ -19,9 +19,48 @@ package enum RerunFile {
     package enum Entry: Equatable, Sendable {
         /// `path:line`, as the file spells the path, and the line of the file that says so; `name`: the scenario's
         /// name when the file gives it (JUnit, Messages), checked against the scenario now at that line.
-        case location(path: String, line: Int, at: Int, name: String? = nil)
+        /// `identity` (Messages): the failed pickle as its file records it, which a scenario must be to be rerun for it.
+        case location(path: String, line: Int, at: Int, name: String? = nil, identity: Identity? = nil)
         /// A feature and scenario name (JUnit without file/line attributes).
         case name(feature: String, scenario: String, at: Int)
+    }
+
+    /// What a Messages file records of a failed pickle that survives edits around it: its name, its Examples row's
+    /// cell values, and its steps (text, doc string, table cells). Rows reordered or inserted above it, or two
+    /// scenarios of one name swapped, leave another scenario at its line: this finds the one that failed.
+    package struct Identity: Equatable, Sendable {
+        var name: String
+        var cells: [String]?
+        var steps: [String]
+
+        /// Whether `pickle` is the recorded one (code points compared, as names are everywhere else).
+        func matches(_ pickle: Pickle) -> Bool {
+            pickle.specName.sameScalars(name) && Self.same(pickle.rowCells ?? [], cells ?? [])
+                && (pickle.rowCells == nil) == (cells == nil) && Self.same(Self.steps(of: pickle), steps)
+        }
+
+        /// A pickle's steps as an identity compares them: the text, then a doc string's content, then a table's cells.
+        static func steps(of pickle: Pickle) -> [String] {
+            pickle.steps.map { step in
+                stepIdentity(step.text, doc: step.docString?.content, cells: step.dataTable?.rows)
+            }
+        }
+
+        static func stepIdentity(_ text: String, doc: String?, cells: [[String]]?) -> String {
+            var identity = text
+            if let doc { identity += "\u{0}doc\u{0}" + doc }
+            if let cells { identity += "\u{0}table\u{0}" + cells.map { $0.joined(separator: "\u{1}") }.joined(separator: "\u{2}") }
+            return identity
+        }
+
+        /// ` (a | b)`: the row's values as a message shows them, or nothing for a plain scenario.
+        var row: String {
+            cells.map { " (" + $0.map { $0.prefix(40).escapingControlCharacters() }.joined(separator: " | ") + ")" } ?? ""
+        }
+
+        private static func same(_ a: [String], _ b: [String]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { $0.sameScalars($1) }
+        }
     }
 
     /// Why a file cannot be read as a list of failed scenarios: `FILE:LINE: what`.

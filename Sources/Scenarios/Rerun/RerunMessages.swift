@@ -15,7 +15,9 @@ enum RerunMessages {
     private static let failing: Set<String> = ["FAILED", "UNDEFINED", "AMBIGUOUS", "PENDING", "UNKNOWN"]
 
     private struct Run {
-        var pickles: [String: (uri: String, line: Int, at: Int, name: String?)] = [:]
+        var pickles: [String: (uri: String, line: Int, at: Int, name: String?, identity: RerunFile.Identity?)] = [:]
+        /// The Examples rows of the Gherkin documents: id → cell values (a pickle's row is its second astNodeId).
+        var rows: [String: [String]] = [:]
         var pickleOrder: [String] = []
         var testCases: [String: String] = [:]
         /// Per test case, its steps' ids: a step of a last attempt without a result is not a pass (``MessagesVerdict``).
@@ -73,7 +75,7 @@ enum RerunMessages {
         var entries: [RerunFile.Entry] = []
         for pickleId in run.pickleOrder where failedPickles.contains(pickleId) {
             guard let pickle = run.pickles[pickleId] else { continue }
-            entries.append(.location(path: pickle.uri, line: pickle.line, at: pickle.at, name: pickle.name))
+            entries.append(.location(path: pickle.uri, line: pickle.line, at: pickle.at, name: pickle.name, identity: pickle.identity))
             guard entries.count <= RerunFile.entryLimit else {
                 throw RerunFile.Problem(file, pickle.at, "more than \(RerunFile.entryLimit) failed scenarios")
             }
@@ -88,6 +90,40 @@ enum RerunMessages {
         return MessagesVerdict.status((run.caseSteps[caseId] ?? []).map { results[$0] }) != "passed"
     }
 
+    /// The pickle as its identity (``RerunFile/Identity``): name, its row's cells (a row id no document holds: none),
+    /// its steps; nil without a name or steps.
+    private static func identity(_ pickle: JSONNode, rows: [String: [String]]) -> RerunFile.Identity? {
+        guard let name = pickle["name"]?.string, let steps = pickle["steps"]?.elements else { return nil }
+        let astIds = (pickle["astNodeIds"]?.elements ?? []).compactMap(\.string)
+        let cells = astIds.count > 1 ? rows[astIds[1]] : nil
+        let texts = steps.map { (step: JSONNode) -> String in
+            let argument: JSONNode? = step["argument"]
+            let doc: String? = argument?["docString"]?["content"]?.string
+            var cells: [[String]]?
+            if let rows = argument?["dataTable"]?["rows"]?.elements {
+                cells = rows.map { (row: JSONNode) -> [String] in
+                    (row["cells"]?.elements ?? []).map { (cell: JSONNode) -> String in cell["value"]?.string ?? "" }
+                }
+            }
+            return RerunFile.Identity.stepIdentity(step["text"]?.string ?? "", doc: doc, cells: cells)
+        }
+        return RerunFile.Identity(name: name, cells: cells, steps: texts)
+    }
+
+    /// Every table row (an object with an `id` and `cells`) under a Gherkin document, by id.
+    private static func collectRows(_ node: JSONNode, into rows: inout [String: [String]]) {
+        switch node.value {
+        case .object(let members):
+            if let id = node["id"]?.string, let cells = node["cells"]?.elements {
+                rows[id] = cells.map { $0["value"]?.string ?? "" }
+            }
+            for member in members { collectRows(member.value, into: &rows) }
+        case .array(let elements):
+            for element in elements { collectRows(element, into: &rows) }
+        default: break
+        }
+    }
+
     /// Takes what one envelope says about pickles, test cases, attempts and their steps' results.
     private static func read(_ node: JSONNode, into run: inout Run, at line: Int, file: String) throws(RerunFile.Problem) {
         if let pickle = node["pickle"] {
@@ -98,7 +134,9 @@ enum RerunMessages {
                     file, line, "a pickle without an id, a uri or a location.line from 1 to \(NumericLimits.featureLine.upperBound)")
             }
             if run.pickles[id] == nil { run.pickleOrder.append(id) }
-            run.pickles[id] = (uri, number, line, pickle["name"]?.string)
+            run.pickles[id] = (uri, number, line, pickle["name"]?.string, identity(pickle, rows: run.rows))
+        } else if let document = node["gherkinDocument"] {
+            collectRows(document, into: &run.rows)
         } else if let testCase = node["testCase"] {
             guard let id = testCase["id"]?.string, let pickleId = testCase["pickleId"]?.string, run.pickles[pickleId] != nil else {
                 throw RerunFile.Problem(file, line, "a testCase without an id or a pickleId naming an earlier pickle")

@@ -22,7 +22,43 @@ enum OutlineLint {
         for scenario in feature.scenarios + feature.rules.flatMap(\.scenarios) where !scenario.examples.isEmpty {
             check(scenario, uri: document.uri, problems: &problems, warnings: &warnings)
         }
+        let everyScenario = feature.scenarios + feature.rules.flatMap(\.scenarios)
+        problems += background(feature.background, outlines: everyScenario, uri: document.uri)
+        for rule in feature.rules { problems += background(rule.background, outlines: rule.scenarios, uri: document.uri) }
         return (problems, warnings)
+    }
+
+    /// A `<name>` in a Background step (text or table cell) that names a column of an outline it runs before: Cucumber
+    /// never fills a Background, so `Then I do not see "<kind>: disk"` would look for the brackets and pass. An error
+    /// naming the line (fail closed), as for a placeholder naming no column; the step belongs in the outline.
+    private static func background(
+        _ background: GherkinDocument.Background?, outlines: [GherkinDocument.Scenario], uri: String
+    ) -> [String] {
+        guard let background else { return [] }
+        var problems: [String] = []
+        for step in background.steps {
+            var texts = [(step.text, step.line)]
+            if let table = step.dataTable {
+                for (index, row) in table.rows.enumerated() {
+                    let line = index < table.rowPositions.count ? table.rowPositions[index].line : table.line
+                    texts += row.map { ($0, line) }
+                }
+            }
+            var reported: Set<String> = []
+            for (text, line) in texts {
+                for name in placeholders(text) where reported.insert(name).inserted {
+                    let key = ScalarKey(name)
+                    guard let outline = outlines.first(where: { $0.examples.contains { $0.header.map(ScalarKey.init).contains(key) } })
+                    else { continue }
+                    problems.append(
+                        "\(uri.escapingControlCharacters()):\(line): <\(name.prefix(60).escapingControlCharacters())> in a Background step "
+                            + "is never filled (Cucumber fills only the outline's own steps), though the outline at line \(outline.line) "
+                            + "has a column \"\(name.prefix(30).escapingControlCharacters())\": the step would use the text with its "
+                            + "brackets; move the step into the outline, or put text meant with its brackets in a --define")
+                }
+            }
+        }
+        return problems
     }
 
     private static func check(

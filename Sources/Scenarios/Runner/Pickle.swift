@@ -23,6 +23,9 @@ public struct Pickle: Sendable, Hashable {
     /// Why the pickle cannot be built as Cucumber builds it (an outline row whose values fill one another's
     /// placeholders past ``OutlineTemplate/growthLimit``): a load error naming the row.
     package var problem: String?
+    /// An outline row's cell values (nil for a plain scenario): with ``specName`` and the steps, what tells one row
+    /// from another when rows move (``RerunFile/Identity``).
+    package var rowCells: [String]?
 
     /// `login.feature:12`.
     public var location: String { "\(uri):\(line)" }
@@ -59,6 +62,7 @@ public struct Pickle: Sendable, Hashable {
                         name: name == scenario.name ? "\(name) (\(label))" : name, line: row.line, scenarioLine: scenario.line,
                         tags: unique(baseTags + examples.tags.map(\.name)), steps: background + steps)
                     pickle.specName = name
+                    pickle.rowCells = row.cells
                     if tooLarge {
                         pickle.problem =
                             "\(document.uri):\(row.line): this Examples row's values fill placeholders in one another (Cucumber fills column after"

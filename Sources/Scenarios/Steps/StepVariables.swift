@@ -105,6 +105,15 @@ package enum StepVariables {
         return problems
     }
 
+    /// The name and the value (escapes read, `${…}` not yet replaced) a step `the environment variable "NAME" is "…"`
+    /// sets, or nil for another step: what an output check needs to know where a later `${NAME}` path points.
+    package static func environmentStep(_ text: String) -> (name: String, value: String)? {
+        guard let name = environmentStepName(text) else { return nil }
+        let quoted = text.unicodeScalars.dropFirst("the environment variable \"".unicodeScalars.count + name.unicodeScalars.count)
+            .dropFirst("\" is \"".unicodeScalars.count).dropLast()
+        return (StepText.unescape(name), StepText.unescape(String(String.UnicodeScalarView(quoted))))
+    }
+
     /// The name a step `the environment variable "NAME" is "…"` sets, or nil for another step: read in one pass
     /// (a regular expression built for each step made loading 100,000 Examples rows take minutes).
     static func environmentStepName(_ text: String) -> String? {

@@ -118,6 +118,24 @@ import Testing
         }
     }
 
+    /// r8b R8B-5: a tag over a Rule's Background was moved onto the rule's first Scenario (selecting or excluding it);
+    /// gherkin-official refuses the file, as this parser did at Feature level already: the same error, both levels.
+    @Test(arguments: [
+        ("Feature: x\n  @slow\n  Background:\n    Given a\n  Scenario: s\n    Given b", 3),
+        ("Feature: x\n  Rule: R\n    @slow\n    Background:\n      Given a\n    Scenario: s\n      Given b", 4),
+        (
+            "Feature: x\n  Background:\n    Given a\n  @x\n  Rule: R\n    @y\n    Background:\n      Given a\n    Scenario: s\n      Given b",
+            7
+        ),
+    ])
+    func aTaggedBackgroundIsRefusedInARuleAsInAFeature(text: String, line: Int) {
+        #expect {
+            try GherkinParser.parse(text, uri: "f.feature")
+        } throws: { error in
+            (error as? GherkinError)?.description == "f.feature:\(line): a Background cannot have tags"
+        }
+    }
+
     @Test func anEmptyFileHasNoScenarios() throws {
         #expect(Pickle.compile(try GherkinParser.parse("# nothing\n", uri: "e.feature")).isEmpty)
     }
