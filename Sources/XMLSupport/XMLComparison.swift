@@ -54,13 +54,13 @@ package struct XMLComparison: Sendable {
 
     /// Nil when the body `text` is similar; else why not: not XML, different, or the XML work budget spent (the
     /// body's elements are read only as far as the comparison goes, each counted), or the parse and comparison used
-    /// `cpuLimitNanoseconds` of CPU (the matching budget left: stopped there; the caller charges the CPU used).
-    package func evaluate(_ text: String, cpuLimitNanoseconds: Int = XPathQuery.defaultCPULimitNanoseconds) -> String? {
+    /// `cpuLimitNanoseconds` of CPU when given (the matching budget left: stopped there; the caller charges the CPU used).
+    package func evaluate(_ text: String, cpuLimitNanoseconds: Int? = nil) -> String? {
         do {
             let clock = ThreadCPUClock.current()
             let library = try LibXML2.shared.get()
             let document = try XMLDocument(text, library: library)
-            if let clock { document.cpuLimit = (clock, cpuLimitNanoseconds) }
+            if let clock, let cpuLimitNanoseconds { document.cpuLimit = (clock, cpuLimitNanoseconds) }
             guard let root = document.root else { return "XML without a root element" }
             return try similar(expected, root, document) ? nil : "not similar"
         } catch {

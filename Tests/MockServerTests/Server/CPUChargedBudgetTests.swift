@@ -72,7 +72,7 @@ import XMLSupport
         let server = try budgeted(mappings, budget: 5_000_000)
         defer { server.stop() }
         let objects = (0..<2_000).map { _ in #"{"a":"\#(String(repeating: "v", count: 50))","b":[1,2,{"a":"q"}]}"# }
-        let answer = try post(server.port, "/jp", Array(#"{"x":["# + objects.joined(separator: ",") + "]}").utf8)
+        let answer = try post(server.port, "/jp", Array((#"{"x":["# + objects.joined(separator: ",") + "]}").utf8))
         #expect(answer.hasPrefix("HTTP/1.1 500 "), "\(answer.prefix(300))")
         #expect(answer.contains("spent its work budget of 5000000 units after trying"), "\(answer.prefix(400))")
     }
