@@ -65,11 +65,10 @@ package struct XPathQuery: Sendable {
 
     /// The expression's value over `text`, stopped once the parse, the evaluation and the reading of the nodes found
     /// have used `cpuLimitNanoseconds` of CPU (``XPathWatchdog`` for libxml2's evaluation: its operation limit alone
-    /// let one request spend 16 s; ``XMLDocument/cpuLimit`` for the nodes read); all the CPU it used is added to
-    /// `cpuUsed`, for the caller's budget. - Throws: ``XMLError`` as ``evaluate(_:)``, and when stopped at the limit.
+    /// let one request spend 16 s; ``XMLDocument/cpuLimit`` for the nodes read); the CPU the evaluation used is added
+    /// to `cpuUsed`, for the caller's budget (request matching charges the whole call's CPU: ``MatchBudget``). - Throws: ``XMLError`` as ``evaluate(_:)``, and when stopped at the limit.
     package func evaluate(_ text: String, cpuLimitNanoseconds: Int, cpuUsed: inout Int) throws(XMLError) -> Result {
         let clock = ThreadCPUClock.current()
-        defer { cpuUsed += clock?.elapsedNanoseconds ?? 0 }
         let library = try LibXML2.shared.get()
         let document = try XMLDocument(text, library: library)
         if let clock { document.cpuLimit = (clock, cpuLimitNanoseconds) }
@@ -86,6 +85,7 @@ package struct XPathQuery: Sendable {
         }
         let evaluated = library.evaluate(compiled, context)
         let (used, stopped) = XPathWatchdog.shared.end(watch)
+        cpuUsed += used
         if stopped {
             if let evaluated { library.freeObject(evaluated) }
             throw XMLError("XPath \"\(source)\" stopped after \(used / 1_000_000) ms of CPU, its limit", stoppedAtLimit: true)
