@@ -72,11 +72,14 @@ package struct XMLComparison: Sendable {
     }
 
     /// Nil when the body `text` is similar; else why not: not XML, different, or the XML work budget spent (the
-    /// body's elements are read only as far as the comparison goes, each counted).
-    package func evaluate(_ text: String) -> String? {
+    /// body's elements are read only as far as the comparison goes, each counted), or the parse and comparison used
+    /// `cpuLimitNanoseconds` of CPU when given (the matching budget left: stopped there; the caller charges the CPU used).
+    package func evaluate(_ text: String, cpuLimitNanoseconds: Int? = nil) -> String? {
         do {
+            let clock = ThreadCPUClock.current()
             let library = try LibXML2.shared.get()
             let document = try XMLDocument(text, library: library)
+            if let clock, let cpuLimitNanoseconds { document.cpuLimit = (clock, cpuLimitNanoseconds) }
             guard let root = document.root else { return "XML without a root element" }
             if expectedInstructionOutsideRoot || document.hasInstructionOutsideRoot {
                 return "a processing instruction outside the root element (WireMock 2.35.1 matches no such document)"
@@ -152,6 +155,7 @@ package struct XMLComparison: Sendable {
         var used = [Bool](repeating: false, count: actual.count)
         var (last, pairs) = (-1, 0)
         for child in expectedOrder.map({ expected[$0] }) {
+            try document.charge(1)
             // Lists of more than one node hold elements only: the next one pairs, and once all are paired none does.
             let free = { (index: Int) in !used[index] && child.kind == actual[actualOrder[index]].kind }
             let next = pairs == actual.count ? nil : (last + 1..<actual.count).first(where: free) ?? (0..<max(last, 0)).first(where: free)

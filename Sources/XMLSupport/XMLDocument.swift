@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// A document parsed by libxml2 for one evaluation (each evaluation parses its own: libxml2's documents are not
 /// shared between threads), freed when it goes.
 final class XMLDocument {
@@ -5,6 +7,11 @@ final class XMLDocument {
     let pointer: LibXML2.Pointer
     /// Units of work spent converting nodes (``XMLDocument/maxWork``).
     var work = 0
+    /// The CPU time the caller's budget has left, from the clock taken before the parse: converting and comparing
+    /// nodes stops past it (checked every ``cpuCheckUnits`` units), as the XPath watchdog stops an evaluation. Node
+    /// printing got 64 Mi units per stub and request, outside the request's budget: 6 stubs on one URL cost 12.6 s.
+    var cpuLimit: (clock: ThreadCPUClock, nanoseconds: Int)?
+    private var nextCPUCheck = 0
 
     /// The body sizes parsed: the server's body limit.
     static let maxBytes = 16 << 20
@@ -159,7 +166,16 @@ final class XMLDocument {
     func charge(_ units: Int) throws(XMLError) {
         work += units
         if work > Self.maxWork { throw XMLError("the XML work budget (64 Mi units) is spent") }
+        guard work >= nextCPUCheck, let cpuLimit else { return }
+        nextCPUCheck = work + Self.cpuCheckUnits
+        let used = cpuLimit.clock.elapsedNanoseconds
+        if used > cpuLimit.nanoseconds {
+            throw XMLError("the XML work stopped after \(used / 1_000_000) ms of CPU: the matching budget is spent", stoppedAtLimit: true)
+        }
     }
+
+    /// Units of work between two readings of the CPU clock (a reading is a system call: ~0.3 us).
+    static let cpuCheckUnits = 16 << 10
 
     private static func text(_ node: LibXML2.Pointer, _ offset: Int) -> String {
         node.load(fromByteOffset: offset, as: LibXML2.Text?.self).map { String(cString: $0) } ?? ""

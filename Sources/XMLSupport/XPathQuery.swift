@@ -1,3 +1,5 @@
+import AutomationSupport
+
 /// An XPath 1.0 expression (libxml2's), checked when the mapping loads and compiled again for each evaluation.
 package struct XPathQuery: Sendable {
     package let source: String
@@ -61,12 +63,15 @@ package struct XPathQuery: Sendable {
         return try evaluate(text, cpuLimitNanoseconds: Self.defaultCPULimitNanoseconds, cpuUsed: &used)
     }
 
-    /// The expression's value over `text`, its evaluation stopped once it has used `cpuLimitNanoseconds` of CPU
-    /// (``XPathWatchdog``: libxml2's operation limit alone let one request spend 16 s); the CPU it used is added to
-    /// `cpuUsed`, for the caller's budget. - Throws: ``XMLError`` as ``evaluate(_:)``, and when stopped at the limit.
+    /// The expression's value over `text`, stopped once the parse, the evaluation and the reading of the nodes found
+    /// have used `cpuLimitNanoseconds` of CPU (``XPathWatchdog`` for libxml2's evaluation: its operation limit alone
+    /// let one request spend 16 s; ``XMLDocument/cpuLimit`` for the nodes read); the CPU the evaluation used is added
+    /// to `cpuUsed`, for the caller's budget (request matching charges the whole call's CPU: ``MatchBudget``). - Throws: ``XMLError`` as ``evaluate(_:)``, and when stopped at the limit.
     package func evaluate(_ text: String, cpuLimitNanoseconds: Int, cpuUsed: inout Int) throws(XMLError) -> Result {
+        let clock = ThreadCPUClock.current()
         let library = try LibXML2.shared.get()
         let document = try XMLDocument(text, library: library)
+        if let clock { document.cpuLimit = (clock, cpuLimitNanoseconds) }
         if namespaces.isEmpty { document.stripNamespaces() }
         guard let context = library.newContext(document.pointer) else { throw XMLError("libxml2 could not make an XPath context") }
         defer { library.freeContext(context) }
@@ -74,7 +79,8 @@ package struct XPathQuery: Sendable {
         try register(library, context)
         guard let compiled = library.compile(context, source) else { throw XMLError("invalid XPath expression \"\(source)\"") }
         defer { library.freeCompiled(compiled) }
-        guard let watch = XPathWatchdog.shared.begin(context, limitNanoseconds: max(0, cpuLimitNanoseconds)) else {
+        let spent = clock?.elapsedNanoseconds ?? 0
+        guard let watch = XPathWatchdog.shared.begin(context, limitNanoseconds: max(0, cpuLimitNanoseconds - spent)) else {
             throw XMLError("XPath \"\(source)\" was not evaluated: its CPU time cannot be watched here")
         }
         let evaluated = library.evaluate(compiled, context)

@@ -228,9 +228,14 @@ struct JSONPath: Sendable {
         return matches(document, matcher, budget: &budget)
     }
 
-    /// Its evaluation takes at most ``matchBudget`` units from the request's `budget`; when the request's budget is what
-    /// runs out, `budget` ends below zero (the request stops), else the path alone was too costly: no match.
+    /// Its evaluation counts at most ``matchBudget`` units; the request's `budget` is charged those, or the CPU the
+    /// evaluation and its sub-matcher used when that is more (``MatchBudget/chargingCPU(_:_:)``). When the request's
+    /// budget is what runs out, `budget` ends below zero (the request stops), else the path alone was too costly: no match.
     func matches(_ document: JSONNode?, _ matcher: ValueMatcher?, budget: inout Int) -> Bool {
+        MatchBudget.chargingCPU(&budget) { budget in counted(document, matcher, budget: &budget) }
+    }
+
+    private func counted(_ document: JSONNode?, _ matcher: ValueMatcher?, budget: inout Int) -> Bool {
         let allowed = min(max(budget, 0), Self.matchBudget)
         var left = allowed
         let evaluated = document.map { evaluate($0, budget: &left) } ?? []

@@ -102,10 +102,7 @@ extension ValueMatcher {
             return (outcome == .match, outcome == .overBudget ? JSONComparison.overBudgetNote : nil)
         case .equalToXML(let comparison):
             guard let text = text() else { return (false, nil) }
-            budget -= MatchBudget.parsingXML(text.utf8.count)
-            guard budget >= 0 else { return (false, nil) }
-            let reason = comparison.evaluate(text)
-            return (reason == nil, reason.flatMap { $0.contains("budget") ? $0 : nil })
+            return Self.xmlSimilar(comparison, text, budget: &budget)
         case .matchesJSONPath(let path, let matcher):
             guard text() != nil else { return (false, nil) }
             let document = json(&budget)

@@ -174,6 +174,10 @@ package struct ResponseTemplate: Sendable {
     /// of scripts/bench-template.sh spends ~3 ns a unit; charged as the plain step, one answer took 2.5 times the
     /// loop's CPU (r7a F5).
     static let regexGroupStepCost = 16
+    /// CPU nanoseconds per unit `regexExtract` is charged at least (its CPU measured, ``ThreadCPUClock``): twice the
+    /// ~3 ns a unit of the loop in scripts/bench-template.sh, so no `regexExtract` answer costs more than about twice
+    /// the loop's CPU (the doc allows the dearest shape 2.5 times).
+    static let regexCPUNanosecondsPerUnit = 6
     /// Units a date helper costs besides its text: calendar fields, a zone's offset, a pattern walked.
     static let dateCost = 512
     /// Units each step (a node rendered, a loop turn) costs besides the helpers it calls: a scope pushed, text
