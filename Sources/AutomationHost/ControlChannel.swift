@@ -261,9 +261,16 @@ public enum ControlCommand: Sendable, Hashable {
 
     /// A first word that is a built-in's in another spelling (`entrypoint`, `FLAG`, `flagset`, `flag` alone or with
     /// another second word): refused, naming the commands, rather than answered `ok` as an ordinary message.
-    private static func nearMiss(_ word: String, shown: String) -> String? {
+    private static func nearMiss(_ firstWord: String, shown: String) -> String? {
+        // A byte order mark before the word, or a space other than U+0020 after it (NBSP, U+3000 from a web page or a
+        // document): `flag<NBSP>set k=1` and `<BOM>entryPoint a` were acknowledged `ok` with nothing done.
+        let word = String(firstWord.drop { $0 == "\u{FEFF}" }.prefix { !$0.isWhitespace })
         let folded = word.lowercased().filter { $0 != "-" && $0 != "_" }
         let spelt = "write entryPoint NAME, flag set KEY=VALUE, flag set KEY:=JSON or flag clear KEY, spelt so"
+        if word != firstWord, ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) {
+            return "'\(shown)': not a built-in command as written (a byte order mark, or a space other than U+0020 between "
+                + "the words); \(spelt)"
+        }
         if word == "flag" { return "'\(shown)': not a flag command; \(spelt)" }
         guard ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) else { return nil }
         return "'\(shown)': not a built-in command as written; \(spelt)"
