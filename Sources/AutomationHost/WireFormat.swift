@@ -26,6 +26,9 @@ public enum WireFormat {
     public static let mockServerURLVariable = "SUT_MOCK_SERVER_URL"
     /// Environment variable that carries the control channel's base URL (``ControlChannel``).
     public static let controlURLVariable = "SUT_CONTROL_URL"
+    /// Environment variable set to `env` when the flags travel in the environment only (`--flags-in env`) while argv
+    /// carries none: the program's own argv[1…] is then its own even when it equals the block `both` would make.
+    public static let flagsInVariable = "SUT_FLAGS_IN"
     /// Automation flag that carries the mock server's base URL.
     public static let mockServerURLKey = "mockServerURL"
     /// Automation flag that names the entry point.
@@ -199,7 +202,9 @@ public enum WireFormat {
                 if let text = environment[name], text != "{}" { block.append(prefix + text) }
             }
             // A lone `UI_TEST_MODE` is the program's own: sut-launch sends `both` with no flags as `args` (no variables).
-            if block.count > 1, argv.count > block.count, Array(argv[1...block.count]) == block {
+            // Under `--flags-in env` (SUT_FLAGS_IN=env) argv is the program's own, whatever it holds (R8C-13: its own
+            // `UI_TEST_MODE EPHEMERAL_{"a":1}`, equal to the flags' block, was dropped from `arguments`).
+            if environment[flagsInVariable] != "env", block.count > 1, argv.count > block.count, Array(argv[1...block.count]) == block {
                 remaining = [argv[0]] + argv[(block.count + 1)...]
             }
             if let text = environment[ephemeralVariable] {
