@@ -253,9 +253,16 @@ package enum Runner {
     }
 
     /// Our stdout or stderr could not take a write (`> /dev/full`; EPIPE is a reader that left, not this): output
-    /// was lost, so the run fails with exit 74 naming it, whatever the program did (its status stays in the report).
+    /// was lost: a run that would end 0 fails with exit 74 naming it (the program's status stays in the report); any
+    /// other code (the program's failure, 124, 128+N) stays, and the loss is named beside it.
     private static func noteLostOutput(_ outcome: inout RunOutcome) {
-        guard let failure = StandardStreams.failure, StandardStreams.lostOutputOverrides(outcome.exitCode) else { return }
+        guard let failure = StandardStreams.failure else { return }
+        guard StandardStreams.lostOutputOverrides(outcome.exitCode) else {
+            // The program's own failure, the timeout or the stop keeps its code; the loss is still named.
+            Console.error("\(failure) (the exit code stays \(outcome.exitCode))")
+            outcome.report.error = [outcome.report.error, failure].compactMap { $0 }.joined(separator: "; ")
+            return
+        }
         Console.error("\(failure) (exit \(ExitCode.ioError))")
         outcome.exitCode = ExitCode.ioError
         outcome.report.exitCode = ExitCode.ioError
