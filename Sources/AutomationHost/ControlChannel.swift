@@ -34,20 +34,35 @@ public struct ControlChannel: Sendable {
     /// this program was started for refuses it (410) instead of handing it another run's messages. nil: none named.
     public let channel: String?
 
-    /// The bridge's control endpoint (``AutomationBridge/controlURL``); nil when there is none, or when it is not a
-    /// plain `http://` URL with a numeric host and a port (said once on stderr: the channel speaks no TLS).
+    /// The bridge's control endpoint (`SUT_CONTROL_URL`, else the mock server's URL); nil when there is none, or when
+    /// it is not a plain `http://` URL with a numeric host (IPv4 or IPv6) and a port 1-65535 (said once on stderr: the
+    /// channel speaks no TLS and resolves no names).
     public init?(_ bridge: AutomationBridge) {
-        guard let url = bridge.controlURL else { return nil }
-        let text = url.absoluteString
-        guard url.scheme?.lowercased() == "http", var host = url.host, let port = url.port, let value = UInt16(exactly: port) else {
+        let given =
+            bridge.environment[WireFormat.controlURLVariable]
+            ?? bridge.automationConfiguration.string(WireFormat.mockServerURLKey) ?? bridge.environment[WireFormat.mockServerURLVariable]
+        guard let text = given else { return nil }
+        let url = URL(string: text)
+        guard let url, url.scheme?.lowercased() == "http", var host = url.host, let port = url.port, let value = UInt16(exactly: port),
+            value > 0
+        else {
             HostStandardError.writeOnce(
                 key: "control-url",
-                "ControlChannel: cannot use \(Self.shown(text)): the control channel speaks plain HTTP to http://HOST:PORT "
+                "ControlChannel: cannot use \(Self.shown(text)): the control channel speaks plain HTTP to http://ADDRESS:PORT "
                     + "(sut-launch sets SUT_CONTROL_URL so, also for --https); messages from the test will not arrive\n")
             return nil
         }
         // `http://[::1]:PORT` (`--host ::1`): the address without its brackets.
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        // A port written `+1` or `01` is not the one sut-launch wrote: it is refused with the rest.
+        let written = text.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        guard LoopbackSocket.isNumericAddress(host), written.count >= 3, written[2].hasSuffix(":\(value)") else {
+            HostStandardError.writeOnce(
+                key: "control-url",
+                "ControlChannel: cannot use \(Self.shown(text)): the host must be a numeric address (127.0.0.1, ::1), never a "
+                    + "name, and the port a number 1-65535 as sut-launch writes them; messages from the test will not arrive\n")
+            return nil
+        }
         let named = (url.query ?? "").split(separator: "&").filter { $0.hasPrefix("channel=") }.map { $0.dropFirst("channel=".count) }
         guard named.count <= 1, named.allSatisfy(Self.isChannel) else {
             HostStandardError.writeOnce(
@@ -65,8 +80,9 @@ public struct ControlChannel: Sendable {
         (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
+    /// Text from outside as shown in a line: control characters escaped, at most 100 characters.
     private static func shown(_ text: String) -> String {
-        let clean = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let clean = HostEscaping.escaped(text)
         return clean.count > 100 ? String(clean.prefix(100)) + "…" : clean
     }
 
@@ -85,9 +101,19 @@ public struct ControlChannel: Sendable {
     public func receive(timeoutMs: Int = 25_000) -> ControlMessage? {
         let wait = min(max(timeoutMs, 0), 120_000)
         let answer = exchange("GET", "/__sut/control?timeoutMs=\(wait)\(channelQuery)", timeoutMs: wait + 5_000)
-        guard let answer, answer.status == 200 else {
+        if case .failure(let refusal)? = answer {
+            // Never acted on, never acknowledged: the test's send sees no acknowledgement. One line per reason (a proxy
+            // that answers every poll so is said once, not ten times a second).
+            HostStandardError.writeOnce(
+                key: "control-refused " + refusal.reason,
+                "ControlChannel: refused an answer from the control channel at \(endpoint) (\(refusal.reason)); "
+                    + "the message in it, if any, was not taken and is not acknowledged\n")
+            return nil
+        }
+        guard case .success(let answer)? = answer, answer.status == 200 else {
             // 204: no message in time. Anything else means no message will ever arrive: say so once, never in silence.
-            if answer?.status != 204 { reportUnreachable(answer) }
+            if case .success(let other)? = answer, other.status == 204 { return nil }
+            if case .success(let other)? = answer { reportUnreachable(other) } else { reportUnreachable(nil) }
             return nil
         }
         return ControlMessage(id: answer.messageId, text: answer.body)
@@ -101,12 +127,13 @@ public struct ControlChannel: Sendable {
     @discardableResult
     public func acknowledge(_ message: ControlMessage, reply: String = "") -> Bool {
         guard let id = message.id else { return false }
-        return exchange("POST", "/__sut/control/ack?id=\(id)\(channelQuery)", body: reply, timeoutMs: 5_000)?.status == 204
+        guard case .success(let answer)? = exchange("POST", "/__sut/control/ack?id=\(id)\(channelQuery)", body: reply, timeoutMs: 5_000)
+        else { return false }
+        return answer.status == 204
     }
 
     /// One line on stderr, once per process: the endpoint could not be reached or refused the program.
-    private func reportUnreachable(_ answer: (status: Int, messageId: Int?, body: String)?) {
-        let endpoint = host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    private func reportUnreachable(_ answer: ControlResponse?) {
         let reason =
             answer.map { "it answered \($0.status): \(Self.shown(String($0.body.prefix { $0 != "\n" })))" }
             ?? "no answer (nothing listens there, or the connection failed)"
@@ -115,11 +142,14 @@ public struct ControlChannel: Sendable {
             "ControlChannel: cannot reach the control channel at \(endpoint) (\(reason)); messages from the test will not arrive\n")
     }
 
+    /// The endpoint as a URL without its path, for lines on stderr.
+    private var endpoint: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
+
     /// A minimal blocking HTTP/1.1 exchange (the Host library keeps to FoundationEssentials: no URLSession);
     /// the socket calls are `LoopbackSocket`'s.
-    private func exchange(_ method: String, _ target: String, body: String = "", timeoutMs: Int) -> (
-        status: Int, messageId: Int?, body: String
-    )? {
+    private func exchange(_ method: String, _ target: String, body: String = "", timeoutMs: Int) -> Result<
+        ControlResponse, ControlResponse.Refusal
+    >? {
         let payload = Array(body.utf8)
         // The endpoint takes writes typed application/octet-stream only (a type a web page cannot send without a
         // CORS preflight); IPv6 hosts go in brackets.
@@ -128,19 +158,12 @@ public struct ControlChannel: Sendable {
             Array(
                 ("\(method) \(target) HTTP/1.1\r\nHost: \(hostField)\r\nContent-Type: application/octet-stream\r\n"
                     + "Content-Length: \(payload.count)\r\nConnection: close\r\n\r\n").utf8) + payload
-        // A message is at most the server's 16 MiB body limit.
-        guard
-            let response = LoopbackSocket.exchange(
-                host: host == "localhost" ? "127.0.0.1" : host, port: port, request: request, timeoutMs: timeoutMs, limit: 64 << 20)
+        // A message is at most the server's 16 MiB body limit; an answer cut at the read limit is refused as cut short.
+        guard let response = LoopbackSocket.exchange(host: host, port: port, request: request, timeoutMs: timeoutMs, limit: 64 << 20)
         else { return nil }
-        let text = String(decoding: response, as: UTF8.self)
-        guard let headEnd = text.firstRange(of: "\r\n\r\n"), let status = Int(text.dropFirst(9).prefix(3)) else { return nil }
-        var messageId: Int?
-        for line in text[..<headEnd.lowerBound].split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "x-sut-message-id" else { continue }
-            messageId = Int(line[line.index(after: colon)...].filter { $0 != " " && $0 != "\t" })
-        }
-        return (status, messageId, String(text[headEnd.upperBound...]))
+        // Nothing at all (the connection closed at once): not reached, as before; anything else is read strictly.
+        if response.isEmpty { return nil }
+        return ControlResponse.parse(response)
     }
 }
 
@@ -238,9 +261,16 @@ public enum ControlCommand: Sendable, Hashable {
 
     /// A first word that is a built-in's in another spelling (`entrypoint`, `FLAG`, `flagset`, `flag` alone or with
     /// another second word): refused, naming the commands, rather than answered `ok` as an ordinary message.
-    private static func nearMiss(_ word: String, shown: String) -> String? {
+    private static func nearMiss(_ firstWord: String, shown: String) -> String? {
+        // A byte order mark before the word, or a space other than U+0020 after it (NBSP, U+3000 from a web page or a
+        // document): `flag<NBSP>set k=1` and `<BOM>entryPoint a` were acknowledged `ok` with nothing done.
+        let word = String(firstWord.drop { $0 == "\u{FEFF}" }.prefix { !$0.isWhitespace })
         let folded = word.lowercased().filter { $0 != "-" && $0 != "_" }
         let spelt = "write entryPoint NAME, flag set KEY=VALUE, flag set KEY:=JSON or flag clear KEY, spelt so"
+        if word != firstWord, ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) {
+            return "'\(shown)': not a built-in command as written (a byte order mark, or a space other than U+0020 between "
+                + "the words); \(spelt)"
+        }
         if word == "flag" { return "'\(shown)': not a flag command; \(spelt)" }
         guard ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) else { return nil }
         return "'\(shown)': not a built-in command as written; \(spelt)"

@@ -26,6 +26,9 @@ public enum WireFormat {
     public static let mockServerURLVariable = "SUT_MOCK_SERVER_URL"
     /// Environment variable that carries the control channel's base URL (``ControlChannel``).
     public static let controlURLVariable = "SUT_CONTROL_URL"
+    /// Environment variable set to `env` when the flags travel in the environment only (`--flags-in env`) while argv
+    /// carries none: the program's own argv[1…] is then its own even when it equals the block `both` would make.
+    public static let flagsInVariable = "SUT_FLAGS_IN"
     /// Automation flag that carries the mock server's base URL.
     public static let mockServerURLKey = "mockServerURL"
     /// Automation flag that names the entry point.
@@ -167,8 +170,9 @@ public enum WireFormat {
     ///   `UI_TEST_MODE`: sut-launch sends `both` with no flags as `args`);
     /// - else argv[1] is `UI_TEST_MODE` (sut-launch's `--flags-in args`, the seed toolkit's layout, whose marker alone
     ///   means test mode with no flags): under test; argv[2] may be `EPHEMERAL_{json}`, then the next may be
-    ///   `AUTOMATION_{json}`, in that order; what follows is the program's own; a kind the block does not carry is read
-    ///   from the environment;
+    ///   `AUTOMATION_{json}`, in that order; what follows is the program's own; the environment's SUT_EPHEMERAL and
+    ///   SUT_AUTOMATION are not read (without `SUT_UNDER_TEST=1` the launcher did not set them: a value a shell or CI job
+    ///   left exported is not this launch's);
     /// - else `SUT_UNDER_TEST=1` alone: under test, no flags, argv exactly as written;
     /// - otherwise not under test: no flags at all (neither argv nor `SUT_EPHEMERAL`/`SUT_AUTOMATION` is read) and
     ///   argv exactly as written. An argument of the user's own that starts with `AUTOMATION_` (a wrapper script, a
@@ -198,8 +202,20 @@ public enum WireFormat {
                 if let text = environment[name], text != "{}" { block.append(prefix + text) }
             }
             // A lone `UI_TEST_MODE` is the program's own: sut-launch sends `both` with no flags as `args` (no variables).
-            if block.count > 1, argv.count > block.count, Array(argv[1...block.count]) == block {
+            // Under `--flags-in env` (SUT_FLAGS_IN=env) argv is the program's own, whatever it holds (R8C-13: its own
+            // `UI_TEST_MODE EPHEMERAL_{"a":1}`, equal to the flags' block, was dropped from `arguments`).
+            if environment[flagsInVariable] != "env", block.count > 1, argv.count > block.count, Array(argv[1...block.count]) == block {
                 remaining = [argv[0]] + argv[(block.count + 1)...]
+            }
+            if let text = environment[ephemeralVariable] {
+                ephemeralText = (
+                    notUTF8.variables.contains(ephemeralVariable) ? notText : text, "environment variable \(ephemeralVariable)"
+                )
+            }
+            if let text = environment[automationVariable] {
+                automationText = (
+                    notUTF8.variables.contains(automationVariable) ? notText : text, "environment variable \(automationVariable)"
+                )
             }
         } else if argv.count > 1, argv[1] == testModeArgument {
             // sut-launch's --flags-in args (it always sends UI_TEST_MODE first), or another launcher of this wire.
@@ -218,14 +234,14 @@ public enum WireFormat {
         // Not under test at all: no flags from anywhere, argv exactly as written.
         if underSutLaunch { received.isUnderTest = true }
         received.arguments = remaining
-        guard received.isUnderTest else { return received }
-        if ephemeralText == nil, let text = environment[ephemeralVariable] {
-            ephemeralText = (notUTF8.variables.contains(ephemeralVariable) ? notText : text, "environment variable \(ephemeralVariable)")
-        }
-        if automationText == nil, let text = environment[automationVariable] {
-            automationText = (notUTF8.variables.contains(automationVariable) ? notText : text, "environment variable \(automationVariable)")
-        }
+        return decodeFlags(ephemeralText, automationText, into: received)
+    }
 
+    /// `received` with the flags of the marshalled texts found (each with its source), or their problems.
+    private static func decodeFlags(_ ephemeralText: (String, String)?, _ automationText: (String, String)?, into received: Received)
+        -> Received
+    {
+        var received = received
         if let (text, source) = ephemeralText {
             switch decodeObject(text, source: source) {
             case .success(let flags): received.ephemeral = flags

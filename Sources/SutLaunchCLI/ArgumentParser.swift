@@ -36,6 +36,15 @@ package enum ArgumentParser {
                 }
             } catch {
                 if firstMistake == nil { firstMistake = error }
+                // An unknown `--name` followed by a word and more (`--timout 5s --report r.json prog`): the word is most
+                // likely its value, not the program. Read on past it, so a `--report`/`--junit` later on the line still
+                // gets the usage error (it was left unwritten, an earlier run's passing report standing as this run's).
+                // A last word (`--bogus prog`) stays the program the report names.
+                if token.hasPrefix("--"), !token.contains("="), Option.named(token) == nil, index + 1 < arguments.count,
+                    !arguments[index].hasPrefix("-")
+                {
+                    index += 1
+                }
                 continue
             }
             if stopAtPositional {

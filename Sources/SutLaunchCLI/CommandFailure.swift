@@ -8,6 +8,8 @@ package enum EarlyReport: Sendable, Hashable {
     case run(path: String, program: String)
     /// `test`'s JSON report: no scenario ran.
     case test(path: String)
+    /// `test`'s JUnit report: one error entry saying why no scenario ran (an earlier run's passing JUnit must not stay).
+    case junit(path: String)
     /// Each `--report` given, when it was given more than once (a usage error that must not leave them all unwritten).
     indirect case each([EarlyReport])
 
@@ -25,6 +27,10 @@ package enum EarlyReport: Sendable, Hashable {
             if let problem = OutputFile.write(Array(json.utf8), to: path) {
                 Console.error("--report \(path): cannot write the report: \(problem)")
             }
+        case .junit(let path):
+            let reports = ScenarioReports()
+            reports.configure(junit: path, report: nil)
+            reports.write([ScenarioResult.loadError([error], name: "read the command line")], exitCode: exitCode, error: error)
         }
     }
 
@@ -34,7 +40,8 @@ package enum EarlyReport: Sendable, Hashable {
         guard let report, outputsHold else { return nil }
         switch report {
         // A path that is not UTF-8 would be written under its U+FFFD name, another file than the one asked for.
-        case .run(let path, _), .test(let path): return OutputFile.problem(path) == nil && OriginalBytes.of(path) == nil ? report : nil
+        case .run(let path, _), .test(let path), .junit(let path):
+            return OutputFile.problem(path) == nil && OriginalBytes.of(path) == nil ? report : nil
         case .each: return report
         }
     }

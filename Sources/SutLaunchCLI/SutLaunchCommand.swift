@@ -117,7 +117,13 @@ package enum SutLaunchCommand {
             let report = EarlyReport.checked(options.reportPath.map { .run(path: $0, program: options.program) }, outputsHold: true)
             let plan: RunPlan
             do {
-                plan = try options.plan(environment: environment)
+                // Ctrl-C or SIGTERM while the stubs load: 128+N at once, nothing launched, the report saying so.
+                plan = try Interruption.whileLoading({ try options.plan(environment: environment) }) { signal in
+                    let message = "interrupted by \(signalName(signal)) while the run was loading: nothing was launched"
+                    Console.error(message)
+                    report?.write(exitCode: ExitCode.signaled(signal), error: message)
+                    return nil
+                }
             } catch {
                 if StubLoader.xmlNeedsDynamicExecutable { return runCompanion(for: xmlMatchers, arguments: arguments, report: report) }
                 throw CommandFailure(error, report: report)

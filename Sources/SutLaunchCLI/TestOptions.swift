@@ -58,7 +58,12 @@ package struct TestOptions {
     }
 
     /// The report a failure before any scenario ran writes.
-    var earlyReport: EarlyReport? { EarlyReport.checked(reportPath.map { .test(path: $0) }, outputsHold: true) }
+    var earlyReport: EarlyReport? {
+        let reports = [reportPath.map { EarlyReport.test(path: $0) }, junitPath.map { .junit(path: $0) }].compactMap {
+            EarlyReport.checked($0, outputsHold: true)
+        }
+        return reports.count > 1 ? .each(reports) : reports.first
+    }
 
     /// Parses `test`'s arguments (after `test`); reads no file.
     /// - Throws: ``CommandFailure`` carrying the ``UsageError`` and the `--report` it may still write.
@@ -84,7 +89,12 @@ package struct TestOptions {
 
     /// The reports a failed parse writes: each `--report` read, when the outputs read so far hold.
     static func earlyReport(_ parsed: ParsedArguments<TestOption>) -> EarlyReport? {
-        EarlyReport.given(parsed, .report, make: { .test(path: $0) }) { (try? checkOutputs($0)) != nil }
+        // The JSON report and the JUnit: a usage error leaves neither an earlier run's passing file.
+        let reports = [
+            EarlyReport.given(parsed, .report, make: { .test(path: $0) }) { (try? checkOutputs($0)) != nil },
+            EarlyReport.given(parsed, .junit, make: { .junit(path: $0) }) { (try? checkOutputs($0)) != nil },
+        ].compactMap { $0 }
+        return reports.count > 1 ? .each(reports) : reports.first
     }
 
     /// `--junit`, `--report`, `--messages` and `--html` once each, on files of their own: not each other, not a feature or

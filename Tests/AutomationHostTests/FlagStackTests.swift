@@ -73,6 +73,20 @@ import Testing
         #expect(ControlCommand(command.text) == command)
     }
 
+    /// R8C-7: a command with a BOM before it or a Unicode space (NBSP, U+3000) after its first word was answered `ok`
+    /// as an ordinary message, with nothing done; an ordinary message that only starts alike stays one.
+    @Test(arguments: [
+        "flag\u{A0}set greeting=nbsp", "\u{FEFF}flag set greeting=bom", "entryPoint\u{A0}search", "flag\u{3000}set greeting=x",
+        "\u{FEFF}entryPoint a", "flag\u{2003}clear k",
+    ])
+    func aCommandWithAByteOrderMarkOrAnotherSpaceIsAProblem(text: String) {
+        #expect(ControlCommand(text) == nil)
+        let problem = ControlCommand.problem(text)
+        #expect(problem?.contains("a space other than U+0020") == true, "\(String(describing: problem))")
+        #expect(ControlCommand.problem("flagship\u{A0}ahoy") == nil)
+        #expect(ControlCommand.problem("\u{FEFF}hello") == nil)
+    }
+
     @Test func stringsThatWouldReadAsOtherTypesTravelAsJSON() {
         for value: FlagValue in ["true", "42", "two words", "a=b", ""] {
             let command = ControlCommand.setFlag("k", value)

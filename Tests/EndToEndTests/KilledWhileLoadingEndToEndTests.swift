@@ -70,6 +70,24 @@ import Testing
         #expect(output == "first 0\nkilled 137\nr.json:1\nj.json:1\nserve killed 137\n1\n", "\(output)")
     }
 
+    /// R8C-11: SIGTERM while the stubs loaded waited, blocked, until loading ended (8-17 s), and then the program was
+    /// launched anyway (`launched: true`). The run now ends 143 at once, nothing launched, the report saying why. The
+    /// stubs end in a bad route, so a signal not acted on until the end would give exit 3.
+    @Test func aSignalWhileTheStubsLoadEndsTheRunBeforeAnyLaunch() throws {
+        let (output, _) = try Self.bash(
+            #"""
+            python3 -c "
+            import json; r=[{'method':'GET','path':'/a%d'%i,'status':200} for i in range(30000)]; r.append({'method':'GET'})
+            json.dump({'routes':r}, open('slow.json','w'))"
+            "$1" -q --stub slow.json --report r.json sh -c 'echo > LAUNCHED' >/dev/null 2>err & P=$!
+            for _ in $(seq 200); do grep -q 'did not finish' r.json 2>/dev/null && break; sleep 0.1; done
+            kill -TERM $P; wait $P; echo "status $?"
+            grep -c '"exitCode" : 143' r.json; grep -c 'interrupted by SIGTERM while the run was loading: nothing was launched' r.json err
+            ls LAUNCHED 2>/dev/null | wc -l
+            """#)
+        #expect(output == "status 143\n1\nr.json:1\nerr:1\n0\n", "\(output)")
+    }
+
     /// An output named by a step's fixture directory is refused from the feature's text, before any placeholder:
     /// the fixture is left as it was (the placeholders now come before the parse, and must not land there).
     @Test func anOutputInAFixtureIsRefusedBeforeAnyPlaceholder() throws {

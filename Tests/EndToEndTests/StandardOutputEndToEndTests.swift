@@ -43,6 +43,28 @@ import Testing
         #expect((json["error"] as? String)?.contains("cannot write to standard output: No space left on device") == true)
     }
 
+    /// R8C-9: on a full device a failing program (3), a timeout (124) and a crash (139) all became 74, where a stdout
+    /// closed at start keeps them. One rule now: lost output turns only a 0 into 74; the loss is named on stderr and in
+    /// the report beside the code kept.
+    @Test func lostOutputKeepsAFailingProgramsTimeoutsAndSignalsCodes() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("r.json").path
+        let cases: [([String], Int32)] = [
+            (["sh", "-c", "echo hello; exit 3"], 3), (["-t", "1s", "sh", "-c", "echo hello; exec sleep 30"], 124),
+            (["sh", "-c", "echo hello; kill -SEGV $$"], 139),
+        ]
+        for (arguments, expected) in cases {
+            let result = try Self.runIntoFullDevice(["--report", report] + arguments)
+            #expect(result.status == expected, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(result.stderr)")
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+            #expect(json["exitCode"] as? Int == Int(expected), "\(arguments): \(json)")
+            #expect((json["error"] as? String)?.contains("cannot write to standard output") == true, "\(arguments): \(json)")
+        }
+    }
+
     @Test func sutLaunchsOwnOutputLostIsExit74() throws {
         #expect(try Self.runIntoFullDevice(["--help"]).status == 74)
         #expect(try Self.runIntoFullDevice(["--version"]).status == 74)

@@ -77,6 +77,8 @@ import Testing
         #expect(runFailure(["--report", "/tmp/r.json", "--timeout", "soon", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
         #expect(runFailure(["--no-such-option", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
         #expect(runFailure(["-Z", "--report", "/tmp/r.json"])?.report == .run(path: "/tmp/r.json", program: ""))
+        // R8C-5: the word after an unknown option is its value when more follows, and the options are read on.
+        #expect(runFailure(["--timout", "5s", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
         // The first mistake is the one reported, whatever comes after it.
         #expect(
             runFailure(["--bogus", "--timeout", "soon", "prog"])?.underlying as? UsageError

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The bridge's one line on stderr about a malformed marshalled value or a mistyped flag.
+/// The Host library's lines on stderr: a malformed marshalled value, a mistyped flag, an unusable control channel.
 enum HostStandardError {
     nonisolated(unsafe) private static var written = Set<String>()
     nonisolated(unsafe) private static var lock = pthread_mutex_t()
@@ -19,8 +19,11 @@ enum HostStandardError {
         if first { write(text) }
     }
 
+    /// Writes `text` as one line: control characters from outside (a marshalled value, an endpoint) escaped, so an
+    /// ESC or a CR in them cannot set the terminal's title or forge a line; the final line break is the line's end.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        var bytes = Array((HostEscaping.escaped(line) + "\n").utf8)
         #if canImport(Glibc)
         _ = Glibc.write(2, &bytes, bytes.count)
         #else

@@ -49,6 +49,14 @@ enum LoopbackSocket {
         return response
     }
 
+    /// True when `host` is a numeric IPv4 (`127.0.0.1`, four parts) or IPv6 (`::1`) address: the channel resolves no
+    /// names (`localhost` may be ::1 first, or another machine's by /etc/hosts).
+    static func isNumericAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
     /// Connects `fd` to an IPv4 (`127.0.0.1`) or IPv6 (`::1`, `--host ::1`) address; false when it is neither or
     /// the connection fails.
     private static func connect(_ fd: Int32, host: String, port: UInt16, family: Int32) -> Bool {

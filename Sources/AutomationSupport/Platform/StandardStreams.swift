@@ -26,13 +26,10 @@ package enum StandardStreams {
     /// Fds 1 and 2 found closed at start (`>&-`), now on /dev/null: what is written to them is lost.
     private static let closedAtStart = Locked<Set<Int32>>([])
 
-    /// The first failure was a write to a descriptor closed at start: it turns only a 0 into 74 (a closed stdout is a
-    /// choice of the caller's, and a failing program's own status is worth more to it than "output lost").
-    private static let closedFirst = Locked(false)
-    package static var failureIsClosedDescriptor: Bool { closedFirst.current }
-
-    /// Whether lost output makes `code` 74: always for a failed write, only a 0 for a descriptor closed at start.
-    package static func lostOutputOverrides(_ code: Int32) -> Bool { failure != nil && (code == 0 || !failureIsClosedDescriptor) }
+    /// Whether lost output makes `code` 74: only a 0, whichever way it was lost (a descriptor closed at start, a full
+    /// device): a failing program's own status, a timeout's 124 or a stop's 128+N is worth more to the caller than
+    /// "output lost", which the line and the report still say (R8C-9: `> /dev/full` turned 124 and 139 into 74).
+    package static func lostOutputOverrides(_ code: Int32) -> Bool { failure != nil && code == 0 }
 
     /// Records that `fd` (1 or 2) was closed when the process started: its first write is output lost (exit 74).
     package static func markClosedAtStart(_ fd: Int32) { closedAtStart.withLock { _ = $0.insert(fd) } }
@@ -75,10 +72,7 @@ package enum StandardStreams {
         if bytes.count > 0, closedAtStart.current.contains(fd) {
             let name = fd == 1 ? "standard output" : "standard error"
             firstFailure.withLock {
-                if $0 == nil {
-                    $0 = "cannot write to \(name): it was closed when sut-launch started (the output is lost)"
-                    closedFirst.withLock { $0 = true }
-                }
+                if $0 == nil { $0 = "cannot write to \(name): it was closed when sut-launch started (the output is lost)" }
             }
             return .failed(EBADF)
         }

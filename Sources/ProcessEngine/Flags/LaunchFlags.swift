@@ -70,6 +70,10 @@ package struct LaunchFlags: Sendable {
         guard channel != .args, channel != .both || !featureFlags.isEmpty || !automation.isEmpty else {
             return [WireFormat.underTestVariable: "1"]
         }
-        return WireFormat.environment(ephemeral: featureFlags, automation: automation)
+        var variables = WireFormat.environment(ephemeral: featureFlags, automation: automation)
+        // Flags in the environment only, argv the program's own: said, so the Host library never takes an argv[1…] of
+        // the program's that equals the block `both` would make for the block (and drops it from `arguments`).
+        if channel == .env, !featureFlags.isEmpty || !automation.isEmpty { variables[WireFormat.flagsInVariable] = "env" }
+        return variables
     }
 }

@@ -1,3 +1,6 @@
+import AutomationSupport
+import Dispatch
+
 /// SIGINT, SIGTERM or SIGHUP while no program runs under a ``SignalForwarder`` (parsing feature files,
 /// between scenarios): a thread waits for the signal, runs the caller's clean-up, then exits 128+N as
 /// shells do. Signals must be blocked in this process already.
@@ -11,5 +14,38 @@ package enum Interruption {
             let code = cleanUp(received) ?? ExitCode.signaled(received)
             StandardDescriptors.exitProcess(code)
         }
+    }
+
+    /// Runs `body` (loading what a run needs: stubs, files) while a thread waits for SIGINT, SIGTERM or SIGHUP: one
+    /// that comes meanwhile runs `cleanUp` (write the reports: nothing launched) and exits 128+N at once, instead of
+    /// the signal waiting, blocked, until loading ends and then reaching a program launched anyway (R8C-11). A
+    /// signal that comes once `body` returned is left pending for the ``SignalForwarder`` created next.
+    package static func whileLoading<Value>(
+        _ body: () throws -> Value, cleanUp: @escaping @Sendable (Int32) -> Int32? = { _ in nil }
+    ) rethrows -> Value {
+        let state = Locked(false) // true once loading ended
+        let finished = DispatchSemaphore(value: 0)
+        startThread {
+            defer { finished.signal() }
+            while true {
+                // A deadline-bound wait, so the thread sees the end of loading within 50 ms.
+                let received = SignalForwarder.waitForTerminationSignal(timeoutMs: 50)
+                let ended = state.withLock { ended -> Bool in ended }
+                if let received {
+                    if ended {
+                        SignalForwarder.raise(received) // pending again, for the forwarder
+                        return
+                    }
+                    let code = cleanUp(received) ?? ExitCode.signaled(received)
+                    StandardDescriptors.exitProcess(code)
+                }
+                if ended { return }
+            }
+        }
+        defer {
+            state.withLock { $0 = true }
+            finished.wait()
+        }
+        return try body()
     }
 }

@@ -82,6 +82,9 @@ package struct LaunchPlan: Sendable {
         }
         result.merge(serverEnvironment.variables) { _, server in server }
         for (key, value) in environment { result[key] = value }
+        // The run's control channel wins over a `-e`/`--env-file`/flags-file SUT_CONTROL_URL, as every SUT_* the run
+        // sets does (R8C-2: the user's replaced it, and the program polled an endpoint no message was sent to).
+        if let control = serverEnvironment.variables[WireFormat.controlURLVariable] { result[WireFormat.controlURLVariable] = control }
         // Interception's proxy variables are the point of it: one of the user's (an empty https_proxy, another
         // proxy) would send the program around the mock server, half of them ours and half theirs.
         if !serverEnvironment.intercepted.isEmpty {

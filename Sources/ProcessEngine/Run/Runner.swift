@@ -45,6 +45,12 @@ package enum Runner {
             }
         }
         defer { trust?.remove() }
+        // A signal that came while the server started: the program is not launched (it may have side effects the
+        // user stopped the run to prevent), the run ends 128+N.
+        if let signal = signals?.receivedSignal {
+            server?.stop()
+            return interruptedBeforeLaunch(plan, signal)
+        }
         var outcome = launchAndWait(
             plan.launch, mockServerURL: server?.baseURL, serverEnvironment: ServerEnvironment(server: server, trust: trust),
             quiet: plan.settings.quiet,
@@ -96,6 +102,19 @@ package enum Runner {
         report.exitCode = exitCode
         Console.error(error.message + (exitCode == ExitCode.ioError ? " (exit \(exitCode)); nothing was launched" : ""))
         var outcome = RunOutcome(exitCode: exitCode, report: report)
+        writeReport(&outcome, plan.settings)
+        return outcome
+    }
+
+    /// The outcome of a run a signal ended before its program was launched: 128+N, the report saying so.
+    private static func interruptedBeforeLaunch(_ plan: RunPlan, _ signal: Int32) -> RunOutcome {
+        var report = RunReport(plan: plan.launch, request: plan.launch.request(mockServerURL: nil), mockServerURL: nil)
+        let code = ExitCode.signaled(signal)
+        report.error = "interrupted by \(signalName(signal)) before the program was launched: nothing was launched"
+        report.exitCode = code
+        report.interruptedBy = signalName(signal)
+        Console.error(report.error ?? "")
+        var outcome = RunOutcome(exitCode: code, report: report)
         writeReport(&outcome, plan.settings)
         return outcome
     }
@@ -234,9 +253,16 @@ package enum Runner {
     }
 
     /// Our stdout or stderr could not take a write (`> /dev/full`; EPIPE is a reader that left, not this): output
-    /// was lost, so the run fails with exit 74 naming it, whatever the program did (its status stays in the report).
+    /// was lost: a run that would end 0 fails with exit 74 naming it (the program's status stays in the report); any
+    /// other code (the program's failure, 124, 128+N) stays, and the loss is named beside it.
     private static func noteLostOutput(_ outcome: inout RunOutcome) {
-        guard let failure = StandardStreams.failure, StandardStreams.lostOutputOverrides(outcome.exitCode) else { return }
+        guard let failure = StandardStreams.failure else { return }
+        guard StandardStreams.lostOutputOverrides(outcome.exitCode) else {
+            // The program's own failure, the timeout or the stop keeps its code; the loss is still named.
+            Console.error("\(failure) (the exit code stays \(outcome.exitCode))")
+            outcome.report.error = [outcome.report.error, failure].compactMap { $0 }.joined(separator: "; ")
+            return
+        }
         Console.error("\(failure) (exit \(ExitCode.ioError))")
         outcome.exitCode = ExitCode.ioError
         outcome.report.exitCode = ExitCode.ioError

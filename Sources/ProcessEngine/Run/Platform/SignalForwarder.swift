@@ -36,6 +36,17 @@ package final class SignalForwarder: Sendable {
         return process_termination_signal(received)
     }
 
+    /// Waits up to `timeoutMs` for a signal that ends a run (blocked); nil when none came.
+    package static func waitForTerminationSignal(timeoutMs: Int) -> Int32? {
+        var set = forwardedSet
+        var timeout = timespec(tv_sec: timeoutMs / 1000, tv_nsec: (timeoutMs % 1000) * 1_000_000)
+        let received = sigtimedwait(&set, nil, &timeout)
+        return received > 0 ? process_termination_signal(received) : nil
+    }
+
+    /// Sends this process `signal` again (blocked in every thread, it stays pending for the next that takes it).
+    package static func raise(_ signal: Int32) { kill(getpid(), signal) }
+
     /// Sends this process SIGTERM (what ``waitForTerminationSignal()`` waits for).
     package static func raiseTermination() { kill(getpid(), SIGTERM) }
 
