@@ -71,13 +71,18 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("launched").path))
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        // The launcher's --report given twice: each gets the usage error's report (a report asked for is never
-        // silently missing), and nothing else is written.
-        let reports = message.hasPrefix("--report is given twice") ? ["a.json", "b.json"] : []
+        // The launcher's --report and test's --junit given twice: each gets the usage error's report (a report asked
+        // for is never silently missing, nor an older one left in its place), and nothing else is written.
+        let reports =
+            message.hasPrefix("--report is given twice")
+            ? ["a.json", "b.json"] : message.hasPrefix("--junit is given twice") ? ["a.xml", "b.xml"] : []
         #expect(left == (reports + ["f.feature", "link.json", "prog.sh", "s.json", "sub"]).sorted(), "something was written: \(left)")
         for report in reports {
             let text = try String(contentsOf: directory.appendingPathComponent(report), encoding: .utf8)
-            #expect(text.contains("given twice") && (text.contains("\"exitCode\" : 2") || text.contains("\"exitCode\":2")), "\(text)")
+            let failed =
+                report.hasSuffix(".xml")
+                ? text.contains("<testsuite") : text.contains("\"exitCode\" : 2") || text.contains("\"exitCode\":2")
+            #expect(text.contains("given twice") && failed, "\(text)")
         }
         #expect(try String(contentsOf: directory.appendingPathComponent("prog.sh"), encoding: .utf8) == "#!/bin/sh\ntouch launched\n")
     }

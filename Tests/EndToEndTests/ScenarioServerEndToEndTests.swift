@@ -45,13 +45,16 @@ struct ScenarioServerEndToEndTests {
               Scenario: not JSON
                 Given the route "GET /b" answers 200 with JSON:
                   \"\"\"
-                  { "a": ${X} }
+                  { "a": ${X}, }
                   \"\"\"
                 When I run "true"
             """
         let path = try CLI.write(feature, "bad.feature", in: directory)
         let result = try CLI.run(["test", "-D", "X=1", path])
-        #expect(result.status != 0 && result.stdout.contains("the doc string is not JSON"), "\(result.stdout)")
+        // Checked when the file loads (r8b R8B-6): exit 3, nothing run.
+        #expect(
+            result.status == 3 && (result.stdout + result.stderr).contains("the doc string is not JSON"), "\(result.stdout)\(result.stderr)"
+        )
     }
 
     /// `${SUT_MOCK_SERVER_URL}` in a scenario with no route was empty: curl fetched `/x` from nowhere and the scenario
