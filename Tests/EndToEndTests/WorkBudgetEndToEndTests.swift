@@ -23,9 +23,10 @@ struct WorkBudgetEndToEndTests {
 
         """#
 
-    /// Six XPath stubs printing every node of a 250-deep 1 MB body: one budget for the request, then the 500.
+    /// Twelve XPath stubs printing every node of a 250-deep 1 MB body: one budget for the request, then the 500.
+    /// (Six, as in the finding, cost about the budget itself in this build: some runs answered the 404 after 2.1 s.)
     @Test func xPathSubMatchersOnOneURLStopAtTheRequestsBudget() throws {
-        let mappings = (1...6).map {
+        let mappings = (1...12).map {
             #"{"request": {"method": "POST", "url": "/xpp", "bodyPatterns": [{"matchesXPath": {"expression": "//*", "equalTo": "nomatch\#($0)"}}]}, "response": {"status": 200, "body": "XP"}}"#
         }
         let client =
