@@ -191,7 +191,10 @@ import Testing
             kill(process.processIdentifier, SIGTERM)
         }
         #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
-        #expect(!result.stdout.contains("SIGTERM") && !result.stderr.contains("SIGTERM"), "\(result.stdout)\(result.stderr)")
+        // The second signal is not reported as what ended the run (the leftover-process line may name the SIGTERM
+        // the run's own cleanup sends: a plain CI run saw it and failed here).
+        let said = result.stdout + result.stderr
+        #expect(!said.contains("interrupted by SIGTERM") && !said.contains("by SIGTERM;"), "\(said)")
         let reports = try Self.reports(in: directory)
         #expect(reports.json["exitCode"] as? Int == 130)
         #expect(ReportTrustEndToEndTests.caseStatuses(reports.envelopes)["only"] == ["PASSED", "PASSED", "PASSED", "FAILED", "SKIPPED"])
