@@ -27,6 +27,11 @@ package enum MatchBudget {
     /// Text parsed as JSON into a tree, charged before the parse (a release build parses 12-14 MB in 0.1-0.4 s: ~30 ns a
     /// byte at worst, a node every two bytes), once per request for the body.
     @inline(__always) static func parsingJSON(_ bytes: Int) -> Int { bytes + 1 }
+    /// A value printed as JSON for a matcher to read (a String built: ~10 ns a byte).
+    @inline(__always) static func printing(_ bytes: Int) -> Int { bytes >> 2 + 1 }
+    /// Bodies up to this size are charged their counted units only, not timed (``chargingCPU(_:_:)``): the two reads of
+    /// the thread's CPU clock cost more than the work on them, which the units bound (printing included).
+    static let untimedBytes = 4096
     /// CPU time measured (an XPath evaluation, timed by its watchdog): 40 ns a unit, the budget's ~2 s for 50,000,000.
     @inline(__always) static func cpu(nanoseconds: Int) -> Int { nanoseconds / 40 + 1 }
     /// The CPU time `units` of budget buy (the limit an evaluation is stopped at), at most 10 s.

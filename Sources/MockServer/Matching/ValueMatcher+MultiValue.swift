@@ -107,7 +107,7 @@ extension ValueMatcher {
             guard text() != nil else { return (false, nil) }
             let document = json(&budget)
             guard budget >= 0 else { return (false, nil) }
-            return (path.matches(document, matcher, budget: &budget), nil)
+            return (path.matches(document, matcher, sourceBytes: body.count, budget: &budget), nil)
         default:
             return (matches(body: body, text: text(), budget: &budget), nil)
         }

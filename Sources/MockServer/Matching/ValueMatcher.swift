@@ -86,7 +86,7 @@ indirect enum ValueMatcher: Sendable {
         case .matchesJSONPath(let path, let valueMatcher):
             budget -= MatchBudget.parsingJSON(bytes)
             guard budget >= 0 else { return false }
-            return path.matches(try? JSONParser.parse(request: value), valueMatcher, budget: &budget)
+            return path.matches(try? JSONParser.parse(request: value), valueMatcher, sourceBytes: bytes, budget: &budget)
         case .binaryEqualTo(let expected):
             budget -= MatchBudget.scanning(min(bytes, expected.count))
             return value.utf8.elementsEqual(expected)

@@ -76,4 +76,20 @@ import XMLSupport
         #expect(answer.hasPrefix("HTTP/1.1 500 "), "\(answer.prefix(300))")
         #expect(answer.contains("spent its work budget of 5000000 units after trying"), "\(answer.prefix(400))")
     }
+
+    /// A document of at most `MatchBudget.untimedBytes` is not timed (two reads of the thread's CPU clock cost more than
+    /// such a path), so its units must bound its cost: `$..a` over 60 nested objects prints each one for `contains`,
+    /// most of the document 60 times, and that printing is charged (it was not: a few hundred units for ~100 KB printed).
+    @Test func aSmallDocumentsPrintedValuesAreCharged() throws {
+        var text = #"{"a":"end"}"#
+        for _ in 0..<60 { text = #"{"pad":"\#(String(repeating: "p", count: 40))","a":\#(text)}"# }
+        #expect(text.utf8.count <= MatchBudget.untimedBytes)
+        let document = try JSONParser.parse(text)
+        let path = try JSONPath("$..a")
+        var printed = 0
+        for node in path.evaluate(document) where node.members != nil { printed += JSONWriter.write(node).utf8.count }
+        var budget = 10_000_000
+        #expect(!path.matches(document, .contains("zzz", caseInsensitive: false), sourceBytes: text.utf8.count, budget: &budget))
+        #expect(10_000_000 - budget >= printed / 4, "charged \(10_000_000 - budget) units for \(printed) bytes printed")
+    }
 }
