@@ -37,7 +37,7 @@ final class MatchInput {
     lazy var multipart: MultipartBody.Parsed = MultipartBody.parse(contentType: request.headers["Content-Type"], body: request.body)
     /// The path's segments percent-decoded (native routes compare these), and whether any differs.
     lazy var decodedSegments: [String] = segments.map { PercentEncoding.decode($0, plusAsSpace: false) }
-    lazy var isEncoded: Bool = request.path.utf8.contains(UInt8(ascii: "%"))
+    lazy var isEncoded: Bool = ByteSearch.contains(request.path, "%") // memchr: UTF8View.contains took ~30 instructions a byte
     lazy var decodedPath: String = "/" + decodedSegments.joined(separator: "/")
     /// The request's matching work left (``MatchBudget``): every stub tried, then the near miss, take from it.
     var budget = MatchBudget.perRequest
