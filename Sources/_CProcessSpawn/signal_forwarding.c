@@ -21,6 +21,14 @@ static const int terminating[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIG
 };
 #define TERMINATING_COUNT (int)(sizeof terminating / sizeof terminating[0])
 
+// Signals that stay ignored when the caller left them ignored (POSIX: `nohup` ignores SIGHUP, a non-interactive shell's
+// `cmd &` SIGINT and SIGQUIT; both stay ignored in what they run): no handler of ours, and the program inherits
+// SIG_IGN, as it would without sut-launch. Every other ignored signal is reset (SIGCHLD ignored loses exit statuses;
+// SIGTERM ignored would make the run unstoppable, threat model "Inherited process state").
+static const int kept_when_ignored[] = {SIGHUP, SIGINT, SIGQUIT};
+#define KEPT_COUNT (int)(sizeof kept_when_ignored / sizeof kept_when_ignored[0])
+static _Atomic unsigned long kept_ignored; // bit N: signal N was ignored on entry and stays so
+
 // Signals a real fault raises in the faulting thread, and that `kill` can send as well.
 static const int crashing[] = {SIGABRT, SIGSEGV, SIGBUS, SIGTRAP, SIGILL, SIGFPE, SIGSYS};
 #define CRASHING_COUNT (int)(sizeof crashing / sizeof crashing[0])
@@ -40,6 +48,15 @@ void process_termination_set(void *untyped) {
 #if defined(SIGRTMIN) && defined(SIGRTMAX)
     for (int signal = SIGRTMIN; signal <= SIGRTMAX; signal++) sigaddset(set, signal);
 #endif
+    // Kept ignored: never blocked (a blocked signal is queued even when ignored, and sigwait would take it), never
+    // handled, never waited for.
+    for (int index = 0; index < KEPT_COUNT; index++) {
+        if (process_signal_kept_ignored(kept_when_ignored[index])) sigdelset(set, kept_when_ignored[index]);
+    }
+}
+
+int process_signal_kept_ignored(int signal) {
+    return signal > 0 && signal < 64 && (atomic_load(&kept_ignored) & (1UL << signal)) != 0;
 }
 
 int process_termination_signal(int received) {
@@ -195,6 +212,12 @@ int process_reset_inherited_signals(void) {
         if (signal == SIGKILL || signal == SIGSTOP) continue;
         struct sigaction old;
         if (sigaction(signal, NULL, &old) != 0 || old.sa_handler != SIG_IGN) continue;
+        int kept = 0;
+        for (int index = 0; index < KEPT_COUNT; index++) kept |= kept_when_ignored[index] == signal;
+        if (kept) {
+            atomic_fetch_or(&kept_ignored, 1UL << signal);
+            continue;
+        }
         struct sigaction standard;
         memset(&standard, 0, sizeof standard);
         standard.sa_handler = SIG_DFL;

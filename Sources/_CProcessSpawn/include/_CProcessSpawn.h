@@ -50,8 +50,14 @@ int process_spawn(const char *path, char *const *argv, char *const *envp, const 
 
 /// The signals that end a run as SIGTERM does: SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
 /// SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT and the real-time signals: every signal whose
-/// default action ends a process and that only comes from outside it.
+/// default action ends a process and that only comes from outside it; but not one the caller left ignored that
+/// stays ignored (process_signal_kept_ignored).
 void process_termination_set(void *set); // a sigset_t *
+
+/// 1 when `signal` (SIGHUP, SIGINT or SIGQUIT) was ignored on entry (`nohup`, a non-interactive shell's `cmd &`)
+/// and stays ignored, as POSIX shells keep it: no handler of ours, and every program launched inherits SIG_IGN.
+/// Set by process_reset_inherited_signals; a read of one atomic word (the spawn child calls it).
+int process_signal_kept_ignored(int signal);
 
 /// A signal taken from the termination set, or SIGTERM standing for a crash signal (SIGABRT, SIGSEGV, SIGBUS,
 /// SIGTRAP, SIGILL, SIGFPE, SIGSYS) another process sent before the forwarding handlers were installed: the
@@ -71,8 +77,9 @@ void process_catch_external_crash_signals(void);
 void process_forward_install(void);
 
 /// What a process inherits and keeps across exec, reset: every signal 1-31 its parent set to SIG_IGN (SIGCHLD
-/// ignored makes the kernel reap children itself, so waitpid loses their status) back to SIG_DFL, and an empty
-/// signal mask. Handlers are left alone (the Swift runtime's crash handlers). Returns how many were reset.
+/// ignored makes the kernel reap children itself, so waitpid loses their status) back to SIG_DFL, but SIGHUP,
+/// SIGINT and SIGQUIT, which stay ignored (process_signal_kept_ignored); and an empty signal mask. Handlers are left
+/// alone (the Swift runtime's crash handlers). Returns how many were reset.
 int process_reset_inherited_signals(void);
 
 /// The process group signals are forwarded to from now on; a signal received before is sent to it now.

@@ -12,7 +12,7 @@ import Darwin
 /// receives to the program's whole process group, then SIGKILL after the grace period; a second signal kills
 /// at once. The run then ends as for SIGTERM: report written, exit 128+N. A real fault still crashes.
 /// SIGTSTP, SIGTTIN and SIGTTOU stop the program's group and sut-launch, as a shell stops a job; SIGCONT
-/// continues both.
+/// continues both. SIGHUP, SIGINT and SIGQUIT that the caller left ignored (`nohup`) stay ignored (``ProcessStart``).
 ///
 /// The forwarding is a signal handler (`_CProcessSpawn`'s `process_forward_*`), not a thread: a run starts one
 /// thread fewer. ``waitForExit(of:timeout:)`` enforces the grace period from the waiting thread.
