@@ -87,10 +87,14 @@ static void forward(int signal, int fromTerminal) {
 
 static void forward_handler(int signal) { forward(signal, 0); }
 
+// The terminal sent it to the program's group already: relayed by the sentinel while it sits there. Relayed from
+// another group (the program gave the terminal to a job of its own), the program's group is sent it as without a
+// terminal.
 static int relayed_by_sentinel(const siginfo_t *info) {
     int sentinel = process_terminal_sentinel();
     return info != NULL && sentinel > 0 && info->si_code == SI_QUEUE && info->si_pid == sentinel &&
-           info->si_value.sival_int == PROCESS_TERMINAL_RELAY;
+           info->si_value.sival_int == PROCESS_TERMINAL_RELAY &&
+           process_terminal_sentinel_group() == atomic_load(&forward_group);
 }
 
 static void forward_action(int signal, siginfo_t *info, void *context) {
@@ -151,8 +155,9 @@ void process_catch_external_crash_signals(void) {
     }
 }
 
-// Job control: a stop request stops the program's group with sut-launch, as a shell stops a whole job; SIGCONT
-// continues both.
+// Job control: a stop request sent to sut-launch (`kill -TSTP`; the terminal's Ctrl-Z goes to the program's group,
+// and process_terminal_follow stops sut-launch once the program stopped) stops the program's group with sut-launch,
+// as a shell stops a whole job; SIGCONT continues both.
 static void stop_handler(int signal) {
     int saved = errno;
     int group = atomic_load(&forward_group);

@@ -99,7 +99,7 @@ long long process_forward_first_at(void);
 #define PROCESS_TERMINAL_RELAY 0x53555454
 
 /// Forks the sentinel into process group `pgid` (the program's, about to be given the terminal): the terminal's
-/// SIGINT, SIGQUIT and SIGTSTP reach it with the program, and it passes each on to this process (sigqueue, value
+/// SIGINT and SIGQUIT reach it with the program, and it passes each on to this process (sigqueue, value
 /// PROCESS_TERMINAL_RELAY); it ignores every other signal but SIGKILL and holds no descriptor. Returns its pid or -1.
 int process_terminal_sentinel_start(int pgid);
 
@@ -108,6 +108,16 @@ void process_terminal_sentinel_stop(void);
 
 /// The sentinel's pid while it runs, else 0.
 int process_terminal_sentinel(void);
+
+/// The process group the sentinel sits in: the program's, or the one the program gave the terminal to.
+int process_terminal_sentinel_group(void);
+
+/// While the terminal is handed to the program (else nothing, 0): moves the sentinel into the terminal's
+/// foreground group when the program gave it to another group of the session (a job it runs, as a shell does), so
+/// the terminal's Ctrl-C still reaches it; and when the program `program` has stopped (WSTOPPED, reported once),
+/// stops this process with SIGSTOP, as a shell's job stops, and returns the program's stop signal. Called every
+/// few tens of milliseconds by the thread that waits for the program.
+int process_terminal_follow(int program);
 
 /// The group the terminal is handed to (0: none): after a stop (Ctrl-Z) and `fg`, SIGCONT gives it back to it.
 void process_terminal_handed(int pgid);

@@ -104,6 +104,9 @@ package final class SignalForwarder: Sendable {
             if let end { slice = min(slice, max(end - .now, .zero)) }
             if let status = process.waitForExit(timeout: slice) { return status }
             if let end, ContinuousClock.now >= end { return nil }
+            // With the terminal handed to the program: the sentinel follows the terminal's foreground group, and a
+            // program that stopped (Ctrl-Z; vim stopping itself) stops sut-launch too, until `fg` (TerminalHandoff).
+            _ = process_terminal_follow(process.pid)
             // Our writes to a reader that never reads (the output thread sees the exit only between them) end in time.
             if let allowance = writeAllowance { StandardStreams.limitWrites(within: allowance) }
             let firstAt = process_forward_first_at()
