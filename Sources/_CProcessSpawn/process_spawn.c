@@ -14,7 +14,8 @@
 // 2. Calls. No malloc, no lock, no stdio: a lock another thread held at the clone is never released in the
 //    child, and an allocation would share a heap with threads that do not know the child exists. Only system-call
 //    wrappers that are async-signal-safe: the spawn child setsid, setpgid, getpid, sigprocmask, open, dup2,
-//    fcntl, chdir, close, execve, _exit and syscall(2) (rt_sigaction, close_range); the reaper syscall(2) until
+//    fcntl, chdir, close, execve, _exit and syscall(2) (rt_sigaction, close_range), and it reads one atomic word
+//    (process_signal_kept_ignored); the reaper syscall(2) until
 //    end of file, then kill and clock_nanosleep. No inline assembly: libc makes every call.
 // 3. errno and thread-local storage. A CLONE_VM child made without CLONE_SETTLS keeps the thread pointer of the
 //    thread that cloned it, so the per-thread state glibc's wrappers use (errno on failure; the cancellation word
@@ -35,7 +36,8 @@
 // 4. Signals. Handlers are copied at the clone (no CLONE_SIGHAND) and would run on shared memory with a borrowed
 //    thread pointer. So every signal is blocked across each clone: the spawner blocks all (with the raw mask call:
 //    pthread_sigmask leaves glibc's two internal signals open), the child resets every disposition to SIG_DFL
-//    (ignored ones would survive execve) and only then empties its mask; the reaper's starter thread starts with
+//    (ignored ones would survive execve; those the caller left ignored and sut-launch keeps so, to SIG_IGN) and
+//    only then empties its mask; the reaper's starter thread starts with
 //    all blocked and the reaper blocks them all for good (it ends on end of file, never on a signal).
 // 5. Descriptors. Neither shares the descriptor table (no CLONE_FILES): each has a copy made at the clone. The
 //    spawn child puts the asked-for ones on 0-2 (or opens the terminal there) and closes every other one before
@@ -268,10 +270,15 @@ static int spawn_child(void *context) {
         if (atomic_load(&reaper_fired)) { error = ECANCELED; goto failed; } // the launcher is dying
     }
     // Default dispositions for every signal, glibc's two internal ones too (its sigaction refuses those): the
-    // kernel's struct sigaction for SIG_DFL, no flags, no mask is all zeros in every architecture's layout.
+    // kernel's struct sigaction for SIG_DFL, no flags, no mask is all zeros in every architecture's layout. But a
+    // signal the caller left ignored that sut-launch keeps ignored (SIGHUP under nohup: signal_forwarding.c) is
+    // SIG_IGN, as without sut-launch: the handler comes first in the kernel's struct on every architecture whose
+    // signal set is 64 bits (asm-generic, x86).
     long none[4] = {0, 0, 0, 0};
+    long ignore[4] = {(long)SIG_IGN, 0, 0, 0};
     for (int signal = 1; signal <= 64; signal++) {
-        if (signal != SIGKILL && signal != SIGSTOP) syscall(SYS_rt_sigaction, signal, none, NULL, sizeof(kernel_sigset));
+        if (signal == SIGKILL || signal == SIGSTOP) continue;
+        syscall(SYS_rt_sigaction, signal, process_signal_kept_ignored(signal) ? ignore : none, NULL, sizeof(kernel_sigset));
     }
     if (arguments->terminal) {
         int fd = open(arguments->terminal, O_RDWR); // becomes the controlling terminal of the new session

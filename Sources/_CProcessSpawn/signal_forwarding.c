@@ -21,6 +21,14 @@ static const int terminating[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIG
 };
 #define TERMINATING_COUNT (int)(sizeof terminating / sizeof terminating[0])
 
+// Signals that stay ignored when the caller left them ignored (POSIX: `nohup` ignores SIGHUP, a non-interactive shell's
+// `cmd &` SIGINT and SIGQUIT; both stay ignored in what they run): no handler of ours, and the program inherits
+// SIG_IGN, as it would without sut-launch. Every other ignored signal is reset (SIGCHLD ignored loses exit statuses;
+// SIGTERM ignored would make the run unstoppable, threat model "Inherited process state").
+static const int kept_when_ignored[] = {SIGHUP, SIGINT, SIGQUIT};
+#define KEPT_COUNT (int)(sizeof kept_when_ignored / sizeof kept_when_ignored[0])
+static _Atomic unsigned long kept_ignored; // bit N: signal N was ignored on entry and stays so
+
 // Signals a real fault raises in the faulting thread, and that `kill` can send as well.
 static const int crashing[] = {SIGABRT, SIGSEGV, SIGBUS, SIGTRAP, SIGILL, SIGFPE, SIGSYS};
 #define CRASHING_COUNT (int)(sizeof crashing / sizeof crashing[0])
@@ -40,6 +48,15 @@ void process_termination_set(void *untyped) {
 #if defined(SIGRTMIN) && defined(SIGRTMAX)
     for (int signal = SIGRTMIN; signal <= SIGRTMAX; signal++) sigaddset(set, signal);
 #endif
+    // Kept ignored: never blocked (a blocked signal is queued even when ignored, and sigwait would take it), never
+    // handled, never waited for.
+    for (int index = 0; index < KEPT_COUNT; index++) {
+        if (process_signal_kept_ignored(kept_when_ignored[index])) sigdelset(set, kept_when_ignored[index]);
+    }
+}
+
+int process_signal_kept_ignored(int signal) {
+    return signal > 0 && signal < 64 && (atomic_load(&kept_ignored) & (1UL << signal)) != 0;
 }
 
 int process_termination_signal(int received) {
@@ -70,10 +87,14 @@ static void forward(int signal, int fromTerminal) {
 
 static void forward_handler(int signal) { forward(signal, 0); }
 
+// The terminal sent it to the program's group already: relayed by the sentinel while it sits there. Relayed from
+// another group (the program gave the terminal to a job of its own), the program's group is sent it as without a
+// terminal.
 static int relayed_by_sentinel(const siginfo_t *info) {
     int sentinel = process_terminal_sentinel();
     return info != NULL && sentinel > 0 && info->si_code == SI_QUEUE && info->si_pid == sentinel &&
-           info->si_value.sival_int == PROCESS_TERMINAL_RELAY;
+           info->si_value.sival_int == PROCESS_TERMINAL_RELAY &&
+           process_terminal_sentinel_group() == atomic_load(&forward_group);
 }
 
 static void forward_action(int signal, siginfo_t *info, void *context) {
@@ -134,8 +155,9 @@ void process_catch_external_crash_signals(void) {
     }
 }
 
-// Job control: a stop request stops the program's group with sut-launch, as a shell stops a whole job; SIGCONT
-// continues both.
+// Job control: a stop request sent to sut-launch (`kill -TSTP`; the terminal's Ctrl-Z goes to the program's group,
+// and process_terminal_follow stops sut-launch once the program stopped) stops the program's group with sut-launch,
+// as a shell stops a whole job; SIGCONT continues both.
 static void stop_handler(int signal) {
     int saved = errno;
     int group = atomic_load(&forward_group);
@@ -195,6 +217,12 @@ int process_reset_inherited_signals(void) {
         if (signal == SIGKILL || signal == SIGSTOP) continue;
         struct sigaction old;
         if (sigaction(signal, NULL, &old) != 0 || old.sa_handler != SIG_IGN) continue;
+        int kept = 0;
+        for (int index = 0; index < KEPT_COUNT; index++) kept |= kept_when_ignored[index] == signal;
+        if (kept) {
+            atomic_fetch_or(&kept_ignored, 1UL << signal);
+            continue;
+        }
         struct sigaction standard;
         memset(&standard, 0, sizeof standard);
         standard.sa_handler = SIG_DFL;

@@ -5,13 +5,22 @@ import Testing
 /// never changes what sut-launch reports (issue 24, "false green"). Each test starts the built binary from
 /// python3, which sets that state between fork and exec, as a CI shell or agent would.
 @Suite struct InheritedStateEndToEndTests {
-    /// What the parent does before exec: signals to ignore and to block, fds to close, RLIMIT_NOFILE, umask.
+    /// What the parent does before exec: signals to ignore and to block, fds to close, RLIMIT_NOFILE, umask; and
+    /// signals it sends once the program has created a file (`send`).
     struct Inherited: Encodable {
         var ignore: [String] = []
         var block: [String] = []
         var close: [Int] = []
         var nofile: Int?
         var umask: Int?
+        var send: Sending?
+    }
+
+    /// Once the file `when` exists (30 s at most), `signals` go to sut-launch, then the file `then` is created.
+    struct Sending: Encodable {
+        var when: String
+        var signals: [String]
+        var then: String
     }
 
     struct Outcome: Decodable {
@@ -36,6 +45,12 @@ import Testing
             p = subprocess.Popen(argv, preexec_fn=pre, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             if after >= 0:
                 time.sleep(after); p.send_signal(signal.SIGTERM)
+            send = cfg.get("send")
+            if send:
+                end = time.monotonic() + 30
+                while not os.path.exists(send["when"]) and time.monotonic() < end: time.sleep(0.01)
+                for name in send["signals"]: p.send_signal(getattr(signal, name))
+                open(send["then"], "w").close()
             out, err = p.communicate(timeout=60)
             print(json.dumps({"status": p.returncode if p.returncode >= 0 else 128 - p.returncode,
                               "stdout": out.decode(errors="replace"), "stderr": err.decode(errors="replace")}))
@@ -102,9 +117,40 @@ import Testing
         }
         #expect(masks["SigBlk"] == 0, "\(result.stdout)")
         // Signals 32 and 33 belong to the C library; SIGPIPE (bit 12) is sut-launch's own, which Foundation.Process
-        // passes on (the known issue in LauncherSafetyEndToEndTests).
+        // passes on (the known issue in LauncherSafetyEndToEndTests). SIGHUP, SIGINT and SIGQUIT (bits 0-2) stay
+        // ignored, as without sut-launch (the test below); SIGTERM and SIGUSR1 do not.
         let allowed: UInt64 = launcher == "foundation" ? (1 << 12) | (1 << 31) | (1 << 32) : 0
-        #expect(masks["SigIgn"].map { $0 & ~allowed } == 0, "\(result.stdout)")
+        #expect(masks["SigIgn"].map { $0 & ~allowed } == 0b111, "\(result.stdout)")
+    }
+
+    /// R8C-6: `nohup sut-launch …` left SIGHUP ignored, and a script's `sut-launch … &` SIGINT and SIGQUIT: sut-launch
+    /// installed its handlers anyway, so a hangup (or `kill -INT`) interrupted the run (129, 130) where `nohup prog`
+    /// finishes. They stay ignored, by sut-launch and by the program, as POSIX shells keep them.
+    @Test(arguments: ["spawn", "foundation"])
+    func signalsTheCallerLeftIgnoredStayIgnored(launcher: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let started = directory.appendingPathComponent("started").path
+        let go = directory.appendingPathComponent("go").path
+        let program = "touch \(started); while [ ! -e \(go) ]; do sleep 0.05; done; grep ^SigIgn /proc/self/status; echo finished"
+        let sending = Sending(when: started, signals: ["SIGHUP", "SIGINT", "SIGQUIT"], then: go)
+        let result = try Self.run(
+            ["--launcher", launcher, "--report", "r.json", "sh", "-c", program],
+            inherited: Inherited(ignore: ["SIGHUP", "SIGINT", "SIGQUIT"], send: sending), in: directory)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasSuffix("finished\n"), "\(result)")
+        let ignored = result.stdout.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
+            .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
+        #expect(ignored.map { $0 & 0b111 } == 0b111, "\(result)") // the program inherits SIG_IGN, as under nohup alone
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+        #expect(report?["exitCode"] as? Int == 0 && report?["interruptedBy"] as? String == nil, "\(String(describing: report))")
+        // Not ignored by the caller, the same hangup interrupts the run.
+        try? FileManager.default.removeItem(atPath: started)
+        try? FileManager.default.removeItem(atPath: go)
+        let hungUp = try Self.run(
+            ["--launcher", launcher, "sh", "-c", program],
+            inherited: Inherited(send: Sending(when: started, signals: ["SIGHUP"], then: go)), in: directory)
+        #expect(hungUp.status == 129, "\(hungUp)")
     }
 
     @Test func sigtermStillStopsTheRunWhenTheParentIgnoredAndBlockedIt() throws {

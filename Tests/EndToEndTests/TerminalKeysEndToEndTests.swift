@@ -23,10 +23,18 @@ import Testing
 
     /// Runs sut-launch with `arguments` on a terminal; `keys` is a Python list of steps: bytes to type, or a float
     /// (seconds to wait), or "stop?" (wait until sut-launch is stopped, print "stopped", continue it as `fg`
-    /// would). Returns what the terminal showed and the status line.
+    /// would), or "follow?" (wait, 10 s at most, until sut-launch's sentinel sits in the process group the program
+    /// printed as `job PGID`, and print "followed" if it does). Returns what the terminal showed and the status line.
     static func onTerminal(_ arguments: [String], keys: String) throws -> String {
         let script = """
-            import os, pty, select, signal, sys, time
+            import os, pty, re, select, signal, sys, time
+            def sentinels():
+                for entry in os.listdir('/proc'):
+                    try:
+                        with open(f'/proc/{entry}/stat') as file:
+                            yield file.read().split(' ', 1)[1]
+                    except (OSError, IndexError):
+                        pass
             pid, fd = pty.fork()
             if pid == 0:
                 os.execv(sys.argv[1], ['sut-launch'] + sys.argv[2:])
@@ -52,6 +60,15 @@ import Testing
             for key in \(keys):
                 if isinstance(key, float):
                     read(key)
+                elif key == 'follow?':
+                    job = re.search(rb'job ([0-9]+)', shown)
+                    until = min(deadline, time.monotonic() + 10)
+                    while job and time.monotonic() < until and not any(
+                            stat.startswith('(sut-terminal) ') and stat.split()[3] == job.group(1).decode()
+                            for stat in sentinels()):
+                        read(0.02)
+                    if job and time.monotonic() < until:
+                        print('followed')
                 elif key == 'stop?':
                     while time.monotonic() < deadline:
                         got, status = os.waitpid(pid, os.WUNTRACED | os.WNOHANG)

@@ -50,8 +50,14 @@ int process_spawn(const char *path, char *const *argv, char *const *envp, const 
 
 /// The signals that end a run as SIGTERM does: SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
 /// SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT and the real-time signals: every signal whose
-/// default action ends a process and that only comes from outside it.
+/// default action ends a process and that only comes from outside it; but not one the caller left ignored that
+/// stays ignored (process_signal_kept_ignored).
 void process_termination_set(void *set); // a sigset_t *
+
+/// 1 when `signal` (SIGHUP, SIGINT or SIGQUIT) was ignored on entry (`nohup`, a non-interactive shell's `cmd &`)
+/// and stays ignored, as POSIX shells keep it: no handler of ours, and every program launched inherits SIG_IGN.
+/// Set by process_reset_inherited_signals; a read of one atomic word (the spawn child calls it).
+int process_signal_kept_ignored(int signal);
 
 /// A signal taken from the termination set, or SIGTERM standing for a crash signal (SIGABRT, SIGSEGV, SIGBUS,
 /// SIGTRAP, SIGILL, SIGFPE, SIGSYS) another process sent before the forwarding handlers were installed: the
@@ -71,8 +77,9 @@ void process_catch_external_crash_signals(void);
 void process_forward_install(void);
 
 /// What a process inherits and keeps across exec, reset: every signal 1-31 its parent set to SIG_IGN (SIGCHLD
-/// ignored makes the kernel reap children itself, so waitpid loses their status) back to SIG_DFL, and an empty
-/// signal mask. Handlers are left alone (the Swift runtime's crash handlers). Returns how many were reset.
+/// ignored makes the kernel reap children itself, so waitpid loses their status) back to SIG_DFL, but SIGHUP,
+/// SIGINT and SIGQUIT, which stay ignored (process_signal_kept_ignored); and an empty signal mask. Handlers are left
+/// alone (the Swift runtime's crash handlers). Returns how many were reset.
 int process_reset_inherited_signals(void);
 
 /// The process group signals are forwarded to from now on; a signal received before is sent to it now.
@@ -92,7 +99,7 @@ long long process_forward_first_at(void);
 #define PROCESS_TERMINAL_RELAY 0x53555454
 
 /// Forks the sentinel into process group `pgid` (the program's, about to be given the terminal): the terminal's
-/// SIGINT, SIGQUIT and SIGTSTP reach it with the program, and it passes each on to this process (sigqueue, value
+/// SIGINT and SIGQUIT reach it with the program, and it passes each on to this process (sigqueue, value
 /// PROCESS_TERMINAL_RELAY); it ignores every other signal but SIGKILL and holds no descriptor. Returns its pid or -1.
 int process_terminal_sentinel_start(int pgid);
 
@@ -101,6 +108,16 @@ void process_terminal_sentinel_stop(void);
 
 /// The sentinel's pid while it runs, else 0.
 int process_terminal_sentinel(void);
+
+/// The process group the sentinel sits in: the program's, or the one the program gave the terminal to.
+int process_terminal_sentinel_group(void);
+
+/// While the terminal is handed to the program (else nothing, 0): moves the sentinel into the terminal's
+/// foreground group when the program gave it to another group of the session (a job it runs, as a shell does), so
+/// the terminal's Ctrl-C still reaches it; and when the program `program` has stopped (WSTOPPED, reported once),
+/// stops this process with SIGSTOP, as a shell's job stops, and returns the program's stop signal. Called every
+/// few tens of milliseconds by the thread that waits for the program.
+int process_terminal_follow(int program);
 
 /// The group the terminal is handed to (0: none): after a stop (Ctrl-Z) and `fg`, SIGCONT gives it back to it.
 void process_terminal_handed(int pgid);

@@ -1,6 +1,7 @@
 // posix_spawn: the spawn on macOS. Built and run on Linux too, by PosixSpawnTests, as the reference our own spawn
 // is held against; the lines under `canImport(Darwin)` are not built or run by this repository's CI.
 internal import CSystemShims
+internal import _CProcessSpawn
 
 #if canImport(Glibc)
 import Glibc
@@ -57,6 +58,8 @@ extension Spawn {
         sigfillset(&allSignals)
         sigdelset(&allSignals, SIGKILL)
         sigdelset(&allSignals, SIGSTOP)
+        // SIGHUP under nohup stays ignored, as without sut-launch (``ProcessStart``); this process never handles it.
+        for signal in Int32(1)..<32 where process_signal_kept_ignored(signal) == 1 { sigdelset(&allSignals, signal) }
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)

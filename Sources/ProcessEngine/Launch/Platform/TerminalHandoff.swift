@@ -10,9 +10,12 @@ import Darwin
 /// is not stopped by SIGTTIN in its own process group; gives it back afterwards.
 ///
 /// The terminal's Ctrl-C, Ctrl-\ and Ctrl-Z then go to the program's group only. Where signals are forwarded
-/// (``SignalForwarder``, the run form), a sentinel process in that group passes them on to sut-launch (`_CProcessSpawn`'s
-/// terminal_sentinel.c): Ctrl-C makes the run interrupted (130, a second one kills), Ctrl-Z stops sut-launch with the
-/// program, and `fg` gives the program the terminal back.
+/// (``SignalForwarder``, the run form), a sentinel process in that group passes Ctrl-C and Ctrl-\ on to sut-launch
+/// (`_CProcessSpawn`'s terminal_sentinel.c): Ctrl-C makes the run interrupted (130, a second one kills). When the program
+/// gives the terminal to a group of its own (a job, as a shell does), the sentinel follows it there within 50 ms.
+/// Ctrl-Z reaches the program alone: when it stops (or stops itself, as vim does), sut-launch stops with it, as a
+/// shell's job; `fg` continues both and gives the program the terminal back (``SignalForwarder/waitForExit(of:timeout:)``
+/// calls `process_terminal_follow`).
 struct TerminalHandoff: Sendable {
     let ourGroup: pid_t
 

@@ -5,9 +5,11 @@ internal import _CProcessSpawn
 ///
 /// - Signals the parent set to ignore go back to their default: with SIGCHLD ignored (`trap '' CHLD` in a CI
 ///   shell) the kernel reaps the program itself and its exit status is lost (`sut-launch false` exited 0);
-///   SIGINT, SIGTERM, SIGHUP (and every signal that ends a run) then get sut-launch's own handling
-///   (``SignalForwarder``), and SIGPIPE is ignored
-///   by design (a closed stdout must not kill sut-launch before it writes its report).
+///   SIGTERM (and every signal that ends a run) then gets sut-launch's own handling (``SignalForwarder``), and
+///   SIGPIPE is ignored by design (a closed stdout must not kill sut-launch before it writes its report).
+///   SIGHUP, SIGINT and SIGQUIT left ignored stay ignored, as POSIX shells keep them (`nohup sut-launch …`
+///   survives a hangup, `sut-launch … &` in a script a `kill -INT`): no handler, and the program inherits SIG_IGN
+///   as it would without sut-launch (`process_signal_kept_ignored`; R8C-6).
 /// - The signal mask starts empty, then the forwarded signals are blocked as ``SignalForwarder`` expects.
 /// - Closed fds 0, 1, 2 are opened on /dev/null (``StandardDescriptors/openClosedOnes()``).
 ///

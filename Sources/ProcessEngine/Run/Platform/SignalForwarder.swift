@@ -12,7 +12,7 @@ import Darwin
 /// receives to the program's whole process group, then SIGKILL after the grace period; a second signal kills
 /// at once. The run then ends as for SIGTERM: report written, exit 128+N. A real fault still crashes.
 /// SIGTSTP, SIGTTIN and SIGTTOU stop the program's group and sut-launch, as a shell stops a job; SIGCONT
-/// continues both.
+/// continues both. SIGHUP, SIGINT and SIGQUIT that the caller left ignored (`nohup`) stay ignored (``ProcessStart``).
 ///
 /// The forwarding is a signal handler (`_CProcessSpawn`'s `process_forward_*`), not a thread: a run starts one
 /// thread fewer. ``waitForExit(of:timeout:)`` enforces the grace period from the waiting thread.
@@ -104,6 +104,9 @@ package final class SignalForwarder: Sendable {
             if let end { slice = min(slice, max(end - .now, .zero)) }
             if let status = process.waitForExit(timeout: slice) { return status }
             if let end, ContinuousClock.now >= end { return nil }
+            // With the terminal handed to the program: the sentinel follows the terminal's foreground group, and a
+            // program that stopped (Ctrl-Z; vim stopping itself) stops sut-launch too, until `fg` (TerminalHandoff).
+            _ = process_terminal_follow(process.pid)
             // Our writes to a reader that never reads (the output thread sees the exit only between them) end in time.
             if let allowance = writeAllowance { StandardStreams.limitWrites(within: allowance) }
             let firstAt = process_forward_first_at()
