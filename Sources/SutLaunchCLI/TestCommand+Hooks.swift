@@ -68,7 +68,7 @@ extension TestCommand {
         Console.error(String(parts[0]))
         guard parts.count > 1, !parts[1].isEmpty else { return }
         let tail = parts[1].split(separator: "\n").map { "  " + $0.escapingControlCharacters() + "\n" }.joined()
-        StandardStreams.error(tail)
+        Console.details(tail)
     }
 
     /// On a signal: the running scenarios' After hooks get their deadline (they run as the scenarios stop), then

@@ -112,7 +112,7 @@ package final class RegexBox: Sendable {
             return !warned
         }) {
             StandardStreams.error(
-                "sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget of \(LinearRegex.defaultBudget) steps; neither a match nor a mismatch (the matcher does not hold)\n"
+                "sut-launch: warning: /\(source.escapingControlCharacters())/ gave up on a \(text.utf8.count)-byte input after its step budget of \(LinearRegex.defaultBudget) steps; neither a match nor a mismatch (the matcher does not hold)\n"
             )
         }
         return false
