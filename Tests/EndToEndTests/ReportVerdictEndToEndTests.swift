@@ -49,6 +49,26 @@ import Testing
         try Self.expectIncomplete(directory, json: "c.json", junit: "c.xml", html: "c.html", saying: "no testRunFinished")
     }
 
+    /// R9B-4: a `--dry-run` (or `--list`) shard merged with a real one under `--allow-missing-shards` was exit 1 with no
+    /// reason in any report (JUnit green, JSON without `error`), its scenarios in none. Every report now says the
+    /// file launched nothing, so its scenarios did not run.
+    @Test(arguments: ["--dry-run", "--list"])
+    func aShardThatLaunchedNothingIsInEveryReport(option: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(Self.fourScenarios, "f.feature", in: directory)
+        let first = try CLI.run(["test", "-q", "--run-id", "R", "--shard", "1/2", "--messages", "s1.ndjson", "f.feature"], cwd: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let dry = try CLI.run(["test", option, "--run-id", "R", "--shard", "2/2", "--messages", "s2.ndjson", "f.feature"], cwd: directory)
+        #expect(dry.status == 0, "\(dry.stdout)\(dry.stderr)")
+        let merged = try CLI.run(
+            ["report", "--allow-missing-shards", "--json", "m.json", "--junit", "m.xml", "--html", "m.html", "s1.ndjson", "s2.ndjson"],
+            cwd: directory)
+        #expect(merged.status == 1, "\(merged.stderr)")
+        try Self.expectIncomplete(
+            directory, json: "m.json", junit: "m.xml", html: "m.html", saying: "s2.ndjson was written by test --dry-run or --list")
+    }
+
     static func expectIncomplete(_ directory: URL, json: String, junit: String, html: String, saying reason: String) throws {
         let report = try JSONSerialization.jsonObject(with: Data(try Self.text(directory, json).utf8)) as? [String: Any] ?? [:]
         #expect(report["exitCode"] as? Int == 1, "\(report)")

@@ -235,6 +235,14 @@ package struct ReportRun: Sendable {
             reasons.append("not run: \(scenario.location) has no test case started in \(files[scenario.file])")
         }
         if missing.count > 20 { reasons.append("not run: \(missing.count - 20) more scenarios with no test case started") }
+        // Beside files of runs that launched: a file of `--dry-run` or `--list` stands for scenarios that did not run.
+        if records.contains(where: { !$0.run.launchedNothing }) {
+            for record in records where record.run.launchedNothing {
+                reasons.append(
+                    "incomplete: \(files[record.file]) was written by test --dry-run or --list, which launch nothing: its scenarios did not run"
+                )
+            }
+        }
         return reasons
     }
 
