@@ -81,13 +81,8 @@ import Testing
         let messages = try String(contentsOf: directory.appendingPathComponent("m.ndjson"), encoding: .utf8)
         let junit = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
         // The run exits 143: no report reads green.
-        #expect(!junit.contains("errors=\"0\"") || junit.contains("failures=\"1\""), "\(junit)")
-        guard kind == "AfterAll" else {
-            #expect(
-                junit.contains("after every scenario&apos;s steps had run") || junit.contains("after every scenario's steps had run"),
-                "\(junit)")
-            return
-        }
+        #expect(junit.contains("<error"), "\(junit)")
+        guard kind == "AfterAll" else { return }
         #expect(messages.contains("testRunHookFinished"), "\(messages)")
         #expect(junit.contains("errors=\"1\"") && junit.contains("while the AfterAll hooks ran (./hooks.steps.json:1)"), "\(junit)")
         #expect(result.stderr.contains("interrupted by SIGTERM while the AfterAll hooks ran"), "\(result.stderr)")
