@@ -23,8 +23,6 @@ package struct MessagesReader {
         var hooks: [String: String] = [:]
         /// testRunHookStarted id → its hook's id.
         var runHooks: [String: String] = [:]
-        /// The testRunHookStarted ids a testRunHookFinished names.
-        var finishedRunHooks: Set<String> = []
         var cases: [String: (pickle: String, steps: [(id: String, text: String, argument: String?)])] = [:]
         /// Pickle step id → its doc string or data table as written (`| a | b |` rows), for the HTML page.
         var arguments: [String: String] = [:]
@@ -91,10 +89,6 @@ package struct MessagesReader {
             }
         }
         if !state.finished { run.incomplete.append(name) }
-        for (started, hook) in state.runHooks.sorted(by: { $0.key < $1.key }) where !state.finishedRunHooks.contains(started) {
-            run.runHookFailures.append(
-                (file, "\(name): \(state.hooks[hook] ?? "a hook") around the run (BeforeAll or AfterAll) never finished"))
-        }
         // A test case the file announced but never started did not run: the run cannot have passed.
         let started = Set(state.started.values.map(\.testCase))
         let unstarted = state.cases.keys.filter { !started.contains($0) }.count
@@ -203,7 +197,6 @@ package struct MessagesReader {
         case .testRunHookStarted:
             if let id = value["id"]?.string { state.runHooks[id] = value["hookId"]?.string ?? "" }
         case .testRunHookFinished:
-            if let started = value["testRunHookStartedId"]?.string { state.finishedRunHooks.insert(started) }
             let status = value["result"]?["status"]?.string ?? "UNKNOWN"
             guard status != "PASSED", status != "SKIPPED" else { break }
             let hook = value["testRunHookStartedId"]?.string.flatMap { state.runHooks[$0] }.flatMap { state.hooks[$0] } ?? "a hook"
