@@ -145,6 +145,10 @@ enum ShardEnvironment {
                 if let problem = OutputFile.problem(xml) {
                     throw UsageError("\(auto.spelling) auto: cannot write JUnit to XML_OUTPUT_FILE \(xml): \(problem)")
                 }
+                // An output option naming the same file: one report would silently replace the other, as for two options.
+                for other in TestReadFiles.outputs(options) where FileSystem.sameFile(other.path, xml) {
+                    throw UsageError(.sameFile(first: other.origin, second: "XML_OUTPUT_FILE \(xml)"))
+                }
                 OutputFile.pin(xml)
                 options.junitPath = xml
                 options.junitFromEnvironment = true

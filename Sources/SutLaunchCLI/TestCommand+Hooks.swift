@@ -7,8 +7,9 @@ import Scenarios
 extension TestCommand {
     /// The options of the suite once loaded, for the signal's handler (AfterAll on Ctrl-C).
     static let loadedSuite = Locked<ScenarioOptions?>(nil)
-    /// AfterAll ran (at the end or on a signal): never twice.
-    static let afterAllRan = Locked(false)
+    /// The AfterAll phase (at the end or on a signal, never twice): nil before it starts, `false` while its hooks run,
+    /// `true` once they ended, with the results of the hooks that failed.
+    static let afterAllPhase = Locked<(ended: Bool, failures: [ScenarioResult])?>(nil)
 
     /// BeforeAll hooks: nil when they passed; else every selected scenario, reported as not able to run.
     static func beforeAll(_ selected: [Pickle], options: ScenarioOptions) -> [ScenarioResult]? {
@@ -36,13 +37,13 @@ extension TestCommand {
     /// AfterAll hooks with the run's status, once; each failure is printed and reported as a result that fails the run.
     static func afterAll(options: ScenarioOptions, status: String) -> [ScenarioResult] {
         guard
-            afterAllRan.withLock({ ran in
-                defer { ran = true }
-                return !ran
+            afterAllPhase.withLock({ phase in
+                defer { phase = phase ?? (false, []) }
+                return phase == nil
             })
         else { return [] }
         defer { sweepLeftovers(grace: options.killGrace) }
-        return ScenarioRunner.runTestRunHooks(.afterAll, options: options, status: status).map { failure in
+        let failures = ScenarioRunner.runTestRunHooks(.afterAll, options: options, status: status).map { failure in
             printFailure(failure)
             var result = ScenarioResult.loadError([failure])
             result.pickle.name = "AfterAll hooks"
@@ -56,6 +57,8 @@ extension TestCommand {
             }
             return result
         }
+        afterAllPhase.withLock { $0 = (true, failures) }
+        return failures
     }
 
     /// A BeforeAll/AfterAll failure: its first line as an error, the program's output tail below it as lines (not
@@ -65,31 +68,52 @@ extension TestCommand {
         Console.error(String(parts[0]))
         guard parts.count > 1, !parts[1].isEmpty else { return }
         let tail = parts[1].split(separator: "\n").map { "  " + $0.escapingControlCharacters() + "\n" }.joined()
-        StandardStreams.error(tail)
+        Console.details(tail)
     }
 
     /// On a signal: the running scenarios' After hooks get their deadline (they run as the scenarios stop), then
-    /// AfterAll runs, before the reports are written.
+    /// AfterAll runs, before the reports are written; an AfterAll phase the signal found running is let finish.
     /// Each phase is capped: the After hooks together get at most 60 s, then AfterAll at most 60 s; a hook still
     /// running at its phase's cap is stopped (SIGKILL to its process group, even one that ignores SIGTERM). A
     /// second signal cuts every hook at once, so the reports are written now.
-    static func hooksOnSignal() {
+    /// - Returns: the AfterAll phase's entries for the reports: each failed hook, and, when the signal came while the
+    ///   AfterAll hooks ran, one error entry saying so (every scenario had ended; the run still did not end as itself).
+    static func hooksOnSignal(_ received: Int32) -> [ScenarioResult] {
         ScenarioRunner.interrupting.withLock { $0 = true }
         defer { sweepLeftovers(grace: .seconds(1)) }
-        guard let options = loadedSuite.current, !options.hooks.isEmpty else { return }
+        guard let options = loadedSuite.current, !options.hooks.isEmpty else { return [] }
+        let during = afterAllPhase.current.map { !$0.ended } == true
         startThread {
             let again = SignalForwarder.waitForTerminationSignal()
             Console.line("\(signalName(again)) again: stopping the hooks now and writing the reports")
             ScenarioRunner.cutHooksNow()
         }
         let afterHooks = options.hooks.filter { $0.kind == .after }.map(\.timeout)
-        if let longest = afterHooks.max() {
+        if let longest = afterHooks.max(), !during {
             let cap = ContinuousClock.now + min(longest * afterHooks.count + .seconds(2), hookPhaseCap)
             ScenarioRunner.cutHooks(at: cap)
             ScenarioRunner.awaitIdle(deadline: cap + .seconds(10)) // the killed hooks' scenarios end and report
         }
-        ScenarioRunner.cutHooks(at: .now + hookPhaseCap)
-        _ = afterAll(options: options, status: "interrupted")
+        let cap = ContinuousClock.now + hookPhaseCap
+        ScenarioRunner.cutHooks(at: cap)
+        var failures = afterAll(options: options, status: "interrupted")
+        if afterAllPhase.current?.ended != true {
+            // The run's own end is running AfterAll: its hooks finish (or are stopped at the cap), then count here.
+            while afterAllPhase.current?.ended != true, ContinuousClock.now < cap + .seconds(10) { MonotonicClock.sleep(milliseconds: 20) }
+        }
+        failures = afterAllPhase.current?.failures ?? failures
+        let hooks = Hook.ordered(options.hooks, .afterAll).map(\.source)
+        guard during, !hooks.isEmpty else { return failures }
+        var entry = ScenarioResult.loadError(
+            [
+                "interrupted by \(signalName(received)) while the AfterAll hooks ran (\(hooks.prefix(5).joined(separator: ", "))): "
+                    + "every scenario had ended; "
+                    + (failures.isEmpty
+                        ? "the hooks ran to their end" : "\(failures.count) AfterAll hook\(failures.count == 1 ? "" : "s") failed")
+            ], name: "AfterAll hooks")
+        entry.failedStep = hooks.first ?? ""
+        printFailure(entry.message ?? "")
+        return failures + [entry]
     }
 
     /// Stops every process the run started that is still running once the run is over (the subreaper's children:

@@ -60,7 +60,7 @@ package enum TestCommand {
             Console.line("interrupted by \(signalName(received)); stopping the scenarios' programs")
             ScenarioRunner.interrupting.withLock { $0 = true }
             ScenarioRunner.stopAll(grace: .seconds(1))
-            hooksOnSignal()
+            reports.addRunEntries(hooksOnSignal(received))
             reports.write(exitCode: ExitCode.signaled(received), interruption: "interrupted by \(signalName(received))")
             return nil
         }
@@ -160,6 +160,7 @@ package enum TestCommand {
         if let refused = beforeAll(selected, options: suite.scenario) {
             for result in refused { reports.scenarioFinished(result) }
             let ran = refused + afterAll(options: suite.scenario, status: "failed")
+            reports.blockIfInterrupted()
             console.close()
             console.summary(ran, seconds: (ContinuousClock.now - started).seconds, skipped: notSelected)
             return ran
@@ -175,6 +176,7 @@ package enum TestCommand {
             report: reports.scenarioFinished)
         reports.blockIfInterrupted() // one summary: the interruption's
         ran += afterAll(options: suite.scenario, status: ran.allSatisfy { !$0.failsTheRun } ? "passed" : "failed")
+        reports.blockIfInterrupted() // a signal while AfterAll ran: its handler waited for the hooks, and reports
         for result in ran where result.pickle.name == "AfterAll hooks" { reports.scenarioFinished(result) }
         let total = (ContinuousClock.now - started).seconds
         console.close()

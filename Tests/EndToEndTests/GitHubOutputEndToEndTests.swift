@@ -158,4 +158,25 @@ import Testing
         let commands = try Self.commands(in: result.stdout)
         #expect(commands.count == 2 && commands[1].name == commands[0].data.lowercased(), "\(result.stdout)")
     }
+
+    /// R9B-8: under GitHub Actions a failing BeforeAll or AfterAll hook's output tail went to stderr raw (`  ::error::…`),
+    /// outside the stop-commands block; it is on stdout inside it, as every other line of the run.
+    @Test(arguments: ["BeforeAll", "AfterAll"])
+    func aRunHooksOutputTailStaysInsideTheBlock(kind: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(
+            """
+            {"hooks": [{"hook": "\(kind)", "run": ["sh", "-c", "echo ::error::HOOK; echo ::add-mask::m >&2; exit 1"]}]}
+            """, "h.steps.json", in: directory)
+        _ = try CLI.write("Feature: G\n  Scenario: s\n    When I run \"true\"\n", "g.feature", in: directory)
+        let result = try CLI.run(
+            ["test", "g.feature"], environment: CLI.localEnvironment.merging(["GITHUB_ACTIONS": "true"]) { $1 }, cwd: directory)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stderr.contains("::"), "\(result.stderr)")
+        let commands = try Self.commands(in: result.stdout)
+        // Only the block's own two commands: the hook's lines are inside it.
+        #expect(commands.count == 2, "\(result.stdout)")
+        #expect(result.stdout.contains("::error::HOOK") && result.stdout.contains("::add-mask::m"), "\(result.stdout)")
+    }
 }

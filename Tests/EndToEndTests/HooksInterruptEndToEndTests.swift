@@ -58,4 +58,33 @@ import Testing
             kill(-pid, SIGKILL)
         }
     }
+
+    /// R9B-1: one signal while a teardown hook runs lets it finish (After and AfterAll alike), and an interruption of the
+    /// AfterAll phase is in every report (JUnit had `failures="0" errors="0"`, Messages no `testRunHook...`): the hook
+    /// was killed at once, its run missing from every report.
+    @Test(arguments: ["After", "AfterAll"])
+    func oneSignalWhileATeardownHookRunsLetsItFinishAndTheReportsSaySo(kind: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (started, done) = (directory.appendingPathComponent("started"), directory.appendingPathComponent("done"))
+        let status = kind == "After" ? "$SCENARIO_STATUS" : "$SUT_RUN_STATUS"
+        _ = try CLI.write(
+            """
+            {"hooks": [{"hook": "\(kind)", "run": ["sh", "-c", "echo > \(started.path); sleep 2; echo \(status) > \(done.path)"]}]}
+            """, "hooks.steps.json", in: directory)
+        _ = try CLI.write("Feature: f\n  Scenario: a\n    When I run \"true\"\n", "f.feature", in: directory)
+        let result = try InterruptedReportsEndToEndTests.interrupt(["f.feature"], in: directory, markers: [started], signal: SIGTERM)
+        #expect(result.status == 143, "\(result.stdout)\(result.stderr)")
+        let said = try? String(contentsOf: done, encoding: .utf8)
+        // It started before the signal, as the scenario (or the run) had passed.
+        #expect(said == "passed\n", "the hook was cut: \(result.stdout)\(result.stderr)")
+        let messages = try String(contentsOf: directory.appendingPathComponent("m.ndjson"), encoding: .utf8)
+        let junit = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
+        // The run exits 143: no report reads green.
+        #expect(junit.contains("<error"), "\(junit)")
+        guard kind == "AfterAll" else { return }
+        #expect(messages.contains("testRunHookFinished"), "\(messages)")
+        #expect(junit.contains("errors=\"1\"") && junit.contains("while the AfterAll hooks ran (./hooks.steps.json:1)"), "\(junit)")
+        #expect(result.stderr.contains("interrupted by SIGTERM while the AfterAll hooks ran"), "\(result.stderr)")
+    }
 }

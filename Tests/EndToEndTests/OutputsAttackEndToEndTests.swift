@@ -164,4 +164,34 @@ import Testing
         #expect(ended, "the run blocked on the FIFO")
         #expect(result.status == 74 && result.stderr.contains("is a FIFO nobody reads"), "\(result.status) \(result.stderr)")
     }
+
+    /// R9B-6: a named FIFO whose reader waits before the run (`mkfifo p; gzip < p & sut-launch test --junit p`) never got
+    /// the report: the check before the run opened and closed it, the reader saw end-of-file and left, and the run
+    /// ended 74. The check holds it open until the report is written; `test` and `report` alike.
+    @Test func aReportFIFOWhoseReaderWaitsGetsTheReport() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("j.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        _ = try CLI.write("Feature: P\n  Scenario: a\n    When I run \"true\"\n", "p.feature", in: directory)
+        let first = try CLI.run(["test", "-q", "--messages", "m.ndjson", "p.feature"], cwd: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        for (index, arguments) in [["test", "-q", "--junit", "j.fifo", "p.feature"], ["report", "--junit", "j.fifo", "m.ndjson"]]
+            .enumerated()
+        {
+            let got = directory.appendingPathComponent("got\(index).xml").path
+            let reader = Process()
+            reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+            reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo, got]
+            try reader.run()
+            // The reader is waiting in open() once the shell made its output file.
+            #expect(CLI.eventually(30) { FileManager.default.fileExists(atPath: got) })
+            let result = try CLI.run(arguments, cwd: directory)
+            #expect(result.status == 0, "\(arguments): \(result.stdout)\(result.stderr)")
+            let ended = CLI.eventually(30) { !reader.isRunning }
+            if !ended { reader.terminate() }
+            let text = (try? String(contentsOfFile: got, encoding: .utf8)) ?? ""
+            #expect(text.contains("<testsuites"), "\(arguments): the reader got \(text.debugDescription)")
+        }
+    }
 }

@@ -49,6 +49,53 @@ import Testing
         try Self.expectIncomplete(directory, json: "c.json", junit: "c.xml", html: "c.html", saying: "no testRunFinished")
     }
 
+    /// R9B-4: a `--dry-run` (or `--list`) shard merged with a real one under `--allow-missing-shards` was exit 1 with no
+    /// reason in any report (JUnit green, JSON without `error`), its scenarios in none. Every report now says the
+    /// file launched nothing, so its scenarios did not run.
+    @Test(arguments: ["--dry-run", "--list"])
+    func aShardThatLaunchedNothingIsInEveryReport(option: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(Self.fourScenarios, "f.feature", in: directory)
+        let first = try CLI.run(["test", "-q", "--run-id", "R", "--shard", "1/2", "--messages", "s1.ndjson", "f.feature"], cwd: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let dry = try CLI.run(["test", option, "--run-id", "R", "--shard", "2/2", "--messages", "s2.ndjson", "f.feature"], cwd: directory)
+        #expect(dry.status == 0, "\(dry.stdout)\(dry.stderr)")
+        let merged = try CLI.run(
+            ["report", "--allow-missing-shards", "--json", "m.json", "--junit", "m.xml", "--html", "m.html", "s1.ndjson", "s2.ndjson"],
+            cwd: directory)
+        #expect(merged.status == 1, "\(merged.stderr)")
+        try Self.expectIncomplete(
+            directory, json: "m.json", junit: "m.xml", html: "m.html", saying: "s2.ndjson was written by test --dry-run or --list")
+    }
+
+    /// R9B-9: `report` ignored a FAILED `testRunHookFinished` (a BeforeAll/AfterAll hook, as another Cucumber tool writes
+    /// it): the run rendered green, and exit 0 when `testRunFinished` said success. The hook's failure is an error
+    /// entry in every report, and the exit is 1.
+    @Test(arguments: [false, true])
+    func aFailedRunHookInAnotherToolsFileIsNeverGreen(success: Bool) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(#"{ "steps": [], "hooks": [ { "hook": "AfterAll", "run": ["true"] } ] }"#, "h.steps.json", in: directory)
+        _ = try CLI.write("Feature: I\n  Scenario: a\n    When I run \"true\"\n", "i.feature", in: directory)
+        let first = try CLI.run(["test", "-q", "--messages", "m.ndjson", "i.feature"], cwd: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let lines = try Self.text(directory, "m.ndjson").split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("\"testRunHookFinished\"") && $0.contains("\"PASSED\"") })
+        // As another tool writes it: no sut-launch records; the hook FAILED.
+        let foreign = lines.filter { !$0.contains("sut-launch-result.json") && !$0.contains("sut-launch-run.json") }.map { line in
+            line.contains("\"testRunHookFinished\"")
+                ? line.replacingOccurrences(of: "\"status\":\"PASSED\"", with: "\"status\":\"FAILED\",\"message\":\"boom\"")
+                : line.replacingOccurrences(of: "\"success\":true", with: "\"success\":\(success)")
+        }
+        try (foreign.joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("f.ndjson"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["report", "--json", "r.json", "--junit", "j.xml", "f.ndjson"], cwd: directory)
+        #expect(result.status == 1, "\(result.stderr)")
+        let xml = try Self.text(directory, "j.xml")
+        #expect(xml.contains("name=\"run hooks\"") && xml.contains("<error") && xml.contains("ended FAILED: boom"), "\(xml)")
+    }
+
     static func expectIncomplete(_ directory: URL, json: String, junit: String, html: String, saying reason: String) throws {
         let report = try JSONSerialization.jsonObject(with: Data(try Self.text(directory, json).utf8)) as? [String: Any] ?? [:]
         #expect(report["exitCode"] as? Int == 1, "\(report)")

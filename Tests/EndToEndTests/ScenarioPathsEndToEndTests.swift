@@ -66,6 +66,40 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
+    /// R9B-2: a value the feature sets itself (`Given the environment variable`) at the start of an input path is the
+    /// feature's, relative to its directory (it was taken from the current directory); a `-D` value stays the
+    /// current directory's, and a missing directory's message names the base it used (it claimed the feature file's).
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl"))
+    func aValueTheFeatureSetsIsRelativeToTheFeatureAndTheMessageNamesTheBase() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, cwd) = try Self.layout(in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: set here
+              Scenario: fixture and stubs through a variable the feature sets
+                Given the environment variable "FX" is "fixture"
+                And the environment variable "S" is "stubs.json"
+                And the files from "${FX}"
+                And the stubs "${S}"
+                When I run "cat note.txt"
+                Then I see "beside the feature"
+                When I run "sh -c 'curl -s $SUT_MOCK_SERVER_URL/where > got.txt'"
+                Then the file "got.txt" contains "beside the feature"
+
+            """, "features/sub/set.feature", in: directory)
+        let result = try CLI.run(["test", feature], cwd: cwd)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let missing = try CLI.write(
+            "Feature: m\n  Scenario: s\n    Given the files from \"${FX}\"\n", "features/sub/missing.feature", in: directory)
+        let refused = try CLI.run(["test", "-D", "FX=nowhere", missing], cwd: cwd)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(
+            refused.stdout.contains(
+                "nowhere: no such directory (a path that starts with ${FX} is its value, relative to the current directory "),
+            "\(refused.stdout)")
+    }
+
     @Test func theStepListStatesBothPathRules() throws {
         let help = try CLI.run(["help", "steps"])
         #expect(help.status == 0)

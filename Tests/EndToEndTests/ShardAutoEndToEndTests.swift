@@ -71,6 +71,20 @@ import Testing
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
     }
 
+    /// R9B-5: XML_OUTPUT_FILE is an output like the options: one of them naming the same file is refused (exit 2,
+    /// naming both), as two options are; it was written over (`--messages` became JUnit, Bazel's test.xml JSON), exit 0.
+    @Test(arguments: ["--messages", "--report", "--html", "--write-rerun"])
+    func anOutputOptionNamingXMLOutputFileIsRefused(option: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feature = try Self.suite(1, in: directory)
+        let xml = directory.appendingPathComponent("t.out").path
+        let environment = Self.base.merging(["TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "1", "XML_OUTPUT_FILE": xml]) { $1 }
+        let result = try CLI.run(["test", "--shard", "auto", option, "./t.out", feature], environment: environment, cwd: directory)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("\(option) ./t.out and XML_OUTPUT_FILE \(xml) name the same file"), "\(result.stderr)")
+    }
+
     /// Hostile values (classes 1 and 2): each is a usage error (exit 2) naming the variable, nothing run, nothing
     /// guessed; control characters in a value are escaped in the message (class 4).
     @Test(arguments: [

@@ -112,4 +112,35 @@ import Testing
         let run = try CLI.run(["test", "m4.feature"], cwd: directory)
         #expect(run.status == 0 && run.stdout.contains("✓ T: s Z"), "\(run.stdout)\(run.stderr)")
     }
+
+    /// R9B-3: two scenarios reaching one snapshot through `${NAME}` (`-D A=out -D B=out`, or `Out` and `out`): under
+    /// `--update-snapshots` one file was written for both (exit 0) and every later run failed. The second scenario's
+    /// step fails (could not run), naming the first; nothing is written over the first's snapshot.
+    @Test(arguments: [("out", "out"), ("Out", "out")])
+    func aSnapshotTwoScenariosReachThroughDefinesIsRefused(first: String, second: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(
+            """
+            Feature: S
+              Scenario: a
+                When I run "echo one"
+                Then the output matches the snapshot "${A}"
+              Scenario: b
+                When I run "echo two"
+                Then the output matches the snapshot "${B}"
+
+            """, "c.feature", in: directory)
+        let result = try CLI.run(
+            ["test", "--update-snapshots", "-D", "A=\(first)", "-D", "B=\(second)", "c.feature"], environment: CLI.localEnvironment,
+            cwd: directory)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "the snapshot \"\(second)\" (or one that differs from it only by case) is compared by another scenario of this run too, c.feature:2"
+            ),
+            "\(result.stdout)")
+        let written = try String(contentsOf: directory.appendingPathComponent("__snapshots__/c.feature/\(first).txt"), encoding: .utf8)
+        #expect(written == "one\n")
+    }
 }

@@ -98,6 +98,7 @@ package enum OutputFile {
     /// Writes `bytes` to `path` whole or not at all (see the type's summary); the reason when it cannot.
     /// The directory pinned for it at start (``pin(_:)``) is written through, whatever its path names now.
     package static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644) -> String? {
+        defer { releaseFIFO(path) } // after the report's own descriptor: the reader sees the end once both are closed
         if let entry = pinned.withLock({ $0[path] }) {
             let directory = entry.directory
             // Looked at in the directory opened at the start: a link planted on the path since then is not followed.
@@ -200,6 +201,20 @@ package enum OutputFile {
             return errno == ELOOP
                 ? "\(path) is a symbolic link; not written through" : "cannot open \(path): \(RootedDirectory.reason(errno))"
         }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO {
+            // A FIFO with its reader: the check (nothing to append) holds it open, so the reader does not see the end
+            // before the summary; the append writes, then lets it go.
+            if bytes.isEmpty {
+                heldFIFOs.withLock { held in
+                    if held[path] == nil { held[path] = fd } else { close(fd) }
+                }
+                return nil
+            }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            defer { releaseFIFO(path) }
+            return writeAndClose(bytes, fd, shown: path)
+        }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return writeAndClose(bytes, fd, shown: path)
     }
@@ -221,8 +236,20 @@ package enum OutputFile {
                 ? "\(path) is a FIFO with no reader (start the reader first, or name a file)"
                 : "cannot open \(path): \(RootedDirectory.reason(errno))"
         }
-        close(fd)
+        // Held open until the report is written: a reader waiting since before the run would see end-of-file now.
+        heldFIFOs.withLock { held in
+            if held[path] == nil { held[path] = fd } else { close(fd) }
+        }
         return nil
+    }
+
+    /// FIFOs ``fifoProblem(_:)`` found with a reader, each held open for writing (never written through) from the check
+    /// until its report is written, or the process ends: `mkfifo p; gzip < p & sut-launch test --junit p` works.
+    private static let heldFIFOs = Locked<[String: Int32]>([:])
+
+    /// Closes the descriptor held on the FIFO at `path`, once its report was written (or could not be).
+    private static func releaseFIFO(_ path: String) {
+        if let fd = heldFIFOs.withLock({ $0.removeValue(forKey: path) }) { close(fd) }
     }
 
     /// Touches `path` as Bazel's `TEST_SHARD_STATUS_FILE` protocol asks: created when missing, its time set

@@ -53,7 +53,10 @@ struct RegexClosures: Sendable {
 
     /// ``LinearRegex/matches(_:whole:budget:spent:)`` on this program: the same answers; `spent` counts a step per
     /// live thread per position, as there.
-    func matches(_ input: [Unicode.Scalar], whole: Bool, anchoredAtStart: Bool, budget: Int, spent: inout Int) -> Bool? {
+    func matches(
+        _ input: [Unicode.Scalar], whole: Bool, anchoredAtStart: Bool, budget: Int, spent: inout Int,
+        deadline: ContinuousClock.Instant? = nil
+    ) -> Bool? {
         let count = flat.ops.count
         return input.withUnsafeBufferPointer { text -> Bool? in
             flat.withReader { reader in
@@ -65,7 +68,7 @@ struct RegexClosures: Sendable {
                             let tables = Tables(reader: reader, starts: starts, targets: targets, matchState: flat.matchState)
                             return tables.run(
                                 text, whole: whole, anchoredAtStart: anchoredAtStart, budget: budget, spent: &spent, memory: memory,
-                                states: count)
+                                states: count, deadline: deadline)
                         }
                     }
                 }
@@ -82,7 +85,7 @@ struct RegexClosures: Sendable {
 
         func run(
             _ text: UnsafeBufferPointer<Unicode.Scalar>, whole: Bool, anchoredAtStart: Bool, budget: Int, spent: inout Int,
-            memory: UnsafeMutableBufferPointer<Int>, states: Int
+            memory: UnsafeMutableBufferPointer<Int>, states: Int, deadline: ContinuousClock.Instant?
         ) -> Bool? {
             // Two thread lists and, per state, the position + 1 of the list it was last put in (0: none).
             var current = UnsafeMutableBufferPointer(rebasing: memory[0..<(states + 1)])
@@ -112,6 +115,7 @@ struct RegexClosures: Sendable {
                 if position == text.count { return false }
                 steps += currentCount
                 if steps > budget { return nil }
+                if let deadline, position & 1023 == 1023, ContinuousClock.now >= deadline { return nil }
                 let scalar = text[position]
                 let nextStamp = position + 2
                 nextCount = 0

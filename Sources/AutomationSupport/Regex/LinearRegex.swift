@@ -90,16 +90,22 @@ struct LinearRegex: Sendable {
     }
 
     /// The same, telling the caller the steps it took (`spent`), for work that answers to a budget of its own.
-    func matches(_ input: [Unicode.Scalar], whole: Bool, budget: Int, spent: inout Int) -> Bool? {
+    /// - Parameter deadline: when set, the match also gives up (nil) once it has passed (looked at every 1,024 positions).
+    func matches(
+        _ input: [Unicode.Scalar], whole: Bool, budget: Int, spent: inout Int, deadline: ContinuousClock.Instant? = nil
+    ) -> Bool? {
         if let closures {
-            return closures.matches(input, whole: whole, anchoredAtStart: anchoredAtStart, budget: budget, spent: &spent)
+            return closures.matches(
+                input, whole: whole, anchoredAtStart: anchoredAtStart, budget: budget, spent: &spent, deadline: deadline)
         }
-        return generalMatches(input, whole: whole, budget: budget, spent: &spent)
+        return generalMatches(input, whole: whole, budget: budget, spent: &spent, deadline: deadline)
     }
 
     /// The Pike VM that follows splits and jumps at every position (assertions need it); `spent` counts every state
     /// alive at a position, those that read input and those that lead to them.
-    func generalMatches(_ input: [Unicode.Scalar], whole: Bool, budget: Int, spent: inout Int) -> Bool? {
+    func generalMatches(
+        _ input: [Unicode.Scalar], whole: Bool, budget: Int, spent: inout Int, deadline: ContinuousClock.Instant? = nil
+    ) -> Bool? {
         let count = program.count
         var current = ThreadList(capacity: count)
         var next = ThreadList(capacity: count)
@@ -119,6 +125,7 @@ struct LinearRegex: Sendable {
             if position == input.count { break }
             steps += current.count
             if steps > budget { return nil }
+            if let deadline, position & 1023 == 1023, ContinuousClock.now >= deadline { return nil }
             let scalar = input[position]
             next.clear()
             for pc in current.members {

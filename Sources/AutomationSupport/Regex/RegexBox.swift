@@ -91,14 +91,23 @@ package final class RegexBox: Sendable {
     /// Somewhere in `bytes` read as UTF-8 (a byte that is not UTF-8 reads as U+FFFD, as `String(decoding:)`
     /// does), without building a String.
     package func matchesPart(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        matchesPart(utf8: bytes, deadline: nil) ?? decide(nil, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// ``matchesPart(utf8:)`` that answers nil, without a warning, when the step budget was spent or `deadline` passed
+    /// first: the caller says which.
+    package func matchesPart(utf8 bytes: UnsafeBufferPointer<UInt8>, deadline: ContinuousClock.Instant?) -> Bool? {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(bytes.count)
         _ = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: false) {
             scalars.append(Unicode.Scalar($0) ?? "\u{FFFD}")
         }
-        let answer = regex.matches(scalars, whole: false)
-        return answer ?? decide(nil, String(decoding: bytes, as: UTF8.self))
+        var spent = 0
+        return regex.matches(scalars, whole: false, budget: LinearRegex.defaultBudget, spent: &spent, deadline: deadline)
     }
+
+    /// Steps one match may take before it gives up (``matchesPart(utf8:deadline:)`` answers nil).
+    package static var stepBudget: Int { LinearRegex.defaultBudget }
 
     /// UTF-8 of the text every match contains (empty: none): input without it cannot match.
     package let requiredLiteral: [UInt8]
@@ -112,7 +121,7 @@ package final class RegexBox: Sendable {
             return !warned
         }) {
             StandardStreams.error(
-                "sut-launch: warning: /\(source)/ gave up on a \(text.utf8.count)-byte input after its step budget of \(LinearRegex.defaultBudget) steps; neither a match nor a mismatch (the matcher does not hold)\n"
+                "sut-launch: warning: /\(source.escapingControlCharacters())/ gave up on a \(text.utf8.count)-byte input after its step budget of \(LinearRegex.defaultBudget) steps; neither a match nor a mismatch (the matcher does not hold)\n"
             )
         }
         return false

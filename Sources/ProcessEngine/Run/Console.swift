@@ -25,6 +25,11 @@ package enum Console {
         if let moved = OutputFile.displaced(path) { line(("warning: \(option) \(path): " + moved).escapingControlCharacters()) }
     }
 
+    /// Writes `text` (lines the caller composed and escaped: a program's output tail under an error) where
+    /// ``line(_:)`` writes: under GitHub Actions inside the stop-commands block on stdout, so no line of it can be a
+    /// workflow command.
+    package static func details(_ text: String) { write(text) }
+
     private static func write(_ text: String) {
         if linesToStandardOutput.current { StandardStreams.out(text) } else { StandardStreams.error(text) }
     }

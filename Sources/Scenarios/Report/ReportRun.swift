@@ -65,6 +65,8 @@ package struct ReportRun: Sendable {
     /// What the caller found wrong with the set of files (a shard missing or given twice, shards that split the suite
     /// differently): the run cannot have passed, and every report says so (exit code, error, JUnit, HTML).
     package var problems: [String] = []
+    /// BeforeAll/AfterAll hooks whose `testRunHookFinished` did not say PASSED (or SKIPPED), by file.
+    package var runHookFailures: [(file: Int, message: String)] = []
     /// Every file's `testRunFinished` said success.
     package var success = true
     /// The run identities found (`testRunStarted.id`).
@@ -108,6 +110,14 @@ package struct ReportRun: Sendable {
                         ScenarioResult.loadError(
                             broken.map { $0.message.hasPrefix($0.uri) ? $0.message : "\($0.uri):\($0.line): \($0.message)" })
                     ))
+            }
+            // A BeforeAll/AfterAll hook the file says did not pass (another tool's file has no record of it as a result):
+            // never a green run, whatever the file's testRunFinished says.
+            let hooks = runHookFailures.filter { $0.file == file }.map(\.message)
+            if !hooks.isEmpty, !indexed.contains(where: { $0.result.failsTheRun }) {
+                var entry = ScenarioResult.loadError(hooks, name: "run hooks")
+                entry.failedStep = "testRunHookFinished"
+                indexed.append((Int.max, entry))
             }
             return indexed.sorted { $0.index < $1.index }.map(\.result)
         }
@@ -235,6 +245,14 @@ package struct ReportRun: Sendable {
             reasons.append("not run: \(scenario.location) has no test case started in \(files[scenario.file])")
         }
         if missing.count > 20 { reasons.append("not run: \(missing.count - 20) more scenarios with no test case started") }
+        // Beside files of runs that launched: a file of `--dry-run` or `--list` stands for scenarios that did not run.
+        if records.contains(where: { !$0.run.launchedNothing }) {
+            for record in records where record.run.launchedNothing {
+                reasons.append(
+                    "incomplete: \(files[record.file]) was written by test --dry-run or --list, which launch nothing: its scenarios did not run"
+                )
+            }
+        }
         return reasons
     }
 

@@ -46,6 +46,8 @@ package final class ScenarioReports: Sendable {
         var coverage: String?
         /// Set by ``interrupt()``: results that come in later (scenarios we stopped) are ignored.
         var interrupted = false
+        /// An interruption's entries for the run itself, after the scenarios: its AfterAll hooks' (``addRunEntries(_:)``).
+        var runEntries: [ScenarioResult] = []
     }
     private let state = Locked(State())
     private let started = ContinuousClock.now
@@ -163,6 +165,12 @@ package final class ScenarioReports: Sendable {
         }
     }
 
+    /// Entries an interruption's reports carry after the scenarios: the AfterAll hooks that failed, or an AfterAll
+    /// phase the signal cut into (every scenario ended, the run did not).
+    package func addRunEntries(_ entries: [ScenarioResult]) {
+        state.withLock { $0.runEntries += entries }
+    }
+
     /// Waits for the exit when a signal interrupted the run: its handler prints the summary and writes the reports.
     package func blockIfInterrupted() {
         if state.withLock({ $0.interrupted }) { DispatchSemaphore(value: 0).wait() }
@@ -250,14 +258,24 @@ package final class ScenarioReports: Sendable {
         // Before any scenario started (the BeforeAll hooks running): one error entry saying so, as a load gets, or the
         // JUnit would hold only skipped tests (green with skips) for a run that exited 143 having tested nothing.
         let before = state.finished.isEmpty && state.running.isEmpty ? [Self.interruptedBeforeScenarios(state, interruption)] : []
-        return before
+        var all =
+            before
             + state.selected.map { pickle in
                 if let result = finished[pickle] { return result }
                 if let progress = state.running[pickle] { return progress.interruptedResult(interruption) }
                 var result = ScenarioResult.notRun(pickle)
                 result.message = "not run: \(interruption)"
                 return result
-            }
+            } + state.runEntries
+        // Every scenario ended as itself (the signal came as they were torn down): the run still did not end by itself,
+        // and no report of a run that exits 128+N reads green.
+        if !all.contains(where: \.failsTheRun) {
+            all.append(
+                ScenarioResult.loadError(
+                    ["\(interruption) after every scenario's steps had run, while the run was ending: it did not end by itself"],
+                    name: "interrupted run"))
+        }
+        return all
     }
 
     /// The error entry of a run interrupted before its first scenario started, naming the BeforeAll hooks.
@@ -361,37 +379,5 @@ package final class ScenarioReports: Sendable {
             Console.error("--write-rerun \(path): \(problem) (exit \(ExitCode.ioError))")
             return "--write-rerun \(path): \(problem)"
         }
-    }
-}
-
-/// JUnit and the JSON report of a run read from its Messages (``ReportRun``).
-package enum RunReports {
-    /// A run that is not whole (``ReportRun/incompleteness``: a shard missing, a file cut short...) gets one `<error>`
-    /// entry saying why, so a JUnit reader (GitLab, Jenkins) never shows it green with the exit code 1.
-    package static func junit(_ run: ReportRun, strict: Bool) -> String {
-        var results = run.results
-        let reasons = run.incompleteness
-        if !reasons.isEmpty {
-            results.append(runEntry("incomplete run", failedStep: "the run is not whole", message: reasons.joined(separator: "\n")))
-        } else if let nothingRan = run.nothingRan {
-            // An empty suite is no pass: a JUnit reader would show zero tests, green, for a run that exits 5.
-            results.append(
-                runEntry("no scenario ran", failedStep: "no scenario ran", message: "\(nothingRan) (exit \(ExitCode.noScenarios))"))
-        }
-        return JUnitReport.render(results, totalSeconds: run.seconds, strict: strict)
-    }
-
-    /// One `<error>` entry that stands for the run itself.
-    private static func runEntry(_ name: String, failedStep: String, message: String) -> ScenarioResult {
-        let pickle = Pickle(uri: "", featureName: "sut-launch", name: name, line: 0, tags: [], steps: [])
-        var entry = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
-        entry.failedStep = failedStep
-        entry.message = message
-        return entry
-    }
-
-    package static func json(_ run: ReportRun) -> String {
-        ScenarioJSONReport.render(
-            run.results, totalSeconds: run.seconds, exitCode: run.exitCode, error: run.error, coverage: run.records.first?.run.coverage)
     }
 }

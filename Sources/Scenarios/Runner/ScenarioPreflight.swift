@@ -18,8 +18,10 @@ package enum ScenarioPreflight {
         var problems: [String] = []
         var seen: Set<String> = []
         var stubs: [String: String?] = [:] // a stub file read once however many scenarios name it
-        let value: (String) -> String? = { defines[$0] ?? environment[$0] }
         for pickle in pickles {
+            // A name the scenario sets (`Given the environment variable`) has the value its step gives, known as it runs.
+            let set = Set(pickle.steps.compactMap { quoted($0.text, after: "the environment variable ") })
+            let value: (String) -> String? = { defines[$0] ?? (set.contains($0) ? nil : environment[$0]) }
             var program = defines["PROGRAM"]
             // A scenario that sets its own PATH finds its commands there: they are left to the run.
             let setsPath = pickle.steps.contains { $0.text.hasPrefix("the environment variable \"PATH\"") }

@@ -32,6 +32,11 @@ extension ScenarioRun {
         } catch {
             return StepFailure("\(hook.title) could not start \(argv[0].escapingControlCharacters()): \(error.message)")
         }
+        if hook.kind == .after || hook.kind == .afterAll {
+            // Teardown a signal must not cut: not among the programs an interruption stops at once; the hook's own
+            // deadline, brought forward to its phase's cap (or now, by a second signal), stops it.
+            _ = ScenarioRunner.live.withLock { $0.removeValue(forKey: started.pid) }
+        }
         started.closeStandardInput()
         guard let exit = Self.waitForHook(started, timeout: hook.timeout) else {
             if ScenarioRunner.hooksTimeIsUp {

@@ -199,12 +199,27 @@ final class ScenarioRun {
     }
 
     /// A path a step names as an input (stubs, a fixture tree, the program): relative to the feature file's
-    /// directory, wherever sut-launch runs from. A path that starts with `${NAME}` is the value as given (a
-    /// `--define` or environment value is relative to the current directory, as every option is).
+    /// directory, wherever sut-launch runs from. A path that starts with a `--define` or environment value (`${NAME}`)
+    /// is that value as given, relative to the current directory, as every option is; a value the feature itself set
+    /// (`Given the environment variable`) is the feature's, relative to its directory.
     func featurePath(_ path: String) -> String {
         let expanded = expand(path)
-        if expanded.hasPrefix("/") || path.hasPrefix("${") { return expanded }
+        if expanded.hasPrefix("/") || leadingOutsideValue(path) != nil { return expanded }
         return FileSystem.joined(featureDirectory, expanded)
+    }
+
+    /// The name of the `--define` or environment value `path` starts with (`${NAME}`), or nil.
+    func leadingOutsideValue(_ path: String) -> String? {
+        guard path.hasPrefix("${"), let name = StepVariables.names(in: path).first, path.hasPrefix("${\(name)}") else { return nil }
+        return options.defines[name] != nil || !environment.contains(where: { $0.key == name }) ? name : nil
+    }
+
+    /// What `featurePath(path)` was relative to, for a message: "relative to the feature file", or the value's and the
+    /// current directory.
+    func pathBase(_ path: String) -> String {
+        guard let name = leadingOutsideValue(path) else { return "relative to the feature file" }
+        let current = FileManager.default.currentDirectoryPath
+        return "a path that starts with ${\(name)} is its value, relative to the current directory \(current)"
     }
 
     /// The program `Given the program` names: a name without `/` is looked up in PATH, as a shell does; a

@@ -65,6 +65,8 @@ public struct ScenarioOptions: Sendable {
     package var redactions: [Redaction] = []
     /// Before/After/BeforeAll/AfterAll hooks from step files and `StepLibrary`, in definition order.
     package var hooks: [Hook] = []
+    /// The snapshot files the run's scenarios compare, so two scenarios reaching one through `${NAME}` fail (set by ``ScenarioRunner/run(_:options:started:report:)``).
+    package var snapshotClaims: SnapshotClaims?
 
     /// The defaults: one job, all scenarios, 2 s steps, 60 s scenarios.
     public init() {}
@@ -205,6 +207,11 @@ package enum ScenarioRunner {
         let reportLock = Locked(())
         let done = DispatchSemaphore(value: 0)
         let workers = max(1, min(options.jobs, pickles.count))
+        let options = {
+            var options = options
+            options.snapshotClaims = options.snapshotClaims ?? SnapshotClaims()
+            return options
+        }()
         for _ in 0..<workers {
             startThread {
                 while true {

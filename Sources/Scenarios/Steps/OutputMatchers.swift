@@ -33,20 +33,31 @@ package struct TextMatcher: OutputMatcher {
 /// Lines are tested where they lie in each chunk (only a line that spans chunks is copied), and when the
 /// pattern has a required literal (``RegexBox/requiredLiteral``) memmem finds the lines that hold it: the
 /// others cannot match and are never decoded.
+/// Each line has the pattern's step budget; all of them together have `deadline` (the step's): matching stops there
+/// (``stoppedAtDeadline``, and the matcher answers at once so the watch ends), whatever the lines left.
 package struct LineMatcher: OutputMatcher {
     static let maxLine = 1 << 20
     private let regex: RegexBox
     private let literal: [UInt8]
+    private let deadline: ContinuousClock.Instant?
     /// The line begun in earlier chunks.
     private var line: [UInt8] = []
     private var overlong = false
     private(set) var longLines = 0
+    /// Lines on which the pattern spent its step budget: neither a match nor a mismatch.
+    private(set) var undecidedLines = 0
+    /// Lines given to the pattern so far.
+    private var tested = 0
+    /// Set when `deadline` passed while lines were being tested: no answer (the step fails naming its deadline).
+    package private(set) var stoppedAtDeadline = false
     /// The line that matched (without its line ending), once one did.
     package private(set) var matchedLine: String?
 
-    package init(_ regex: RegexBox) {
+    /// - Parameter deadline: when the matching of every line together stops (nil: never).
+    package init(_ regex: RegexBox, deadline: ContinuousClock.Instant? = nil) {
         self.regex = regex
         literal = regex.requiredLiteral
+        self.deadline = deadline
     }
 
     package mutating func feed(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -118,15 +129,37 @@ package struct LineMatcher: OutputMatcher {
         }
         if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
         if !literal.isEmpty, ByteSearch.firstRange(of: literal, in: bytes) == nil { return false }
-        guard regex.matchesPart(utf8: bytes) else { return false }
+        if stoppedAtDeadline { return true }
+        tested &+= 1
+        if let deadline, tested & 63 == 0, ContinuousClock.now >= deadline { // many short lines: the clock now and then
+            stoppedAtDeadline = true
+            return true
+        }
+        guard let answer = regex.matchesPart(utf8: bytes, deadline: deadline) else {
+            if let deadline, ContinuousClock.now >= deadline {
+                stoppedAtDeadline = true
+                return true // no answer: the watch ends, and the step says the deadline stopped the matching
+            }
+            undecidedLines += 1
+            return false
+        }
+        guard answer else { return false }
         matchedLine = String(decoding: bytes, as: UTF8.self)
         return true
     }
 
-    /// For a failure message: lines that were too long to test, if any.
+    /// For a failure message: lines that were too long to test, or that the pattern could not decide, if any.
     package var note: String {
-        longLines == 0
-            ? "" : " (\(longLines) line\(longLines == 1 ? " was" : "s were") longer than \(ByteSize.text(Self.maxLine)) and not tested)"
+        var notes: [String] = []
+        if longLines > 0 {
+            notes.append("\(longLines) line\(longLines == 1 ? " was" : "s were") longer than \(ByteSize.text(Self.maxLine)) and not tested")
+        }
+        if undecidedLines > 0 {
+            notes.append(
+                "on \(undecidedLines) line\(undecidedLines == 1 ? "" : "s") the pattern spent its budget of "
+                    + "\(RegexBox.stepBudget) steps with neither a match nor a mismatch; make it simpler")
+        }
+        return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
     }
 }
 

@@ -41,6 +41,11 @@ package enum Snapshots {
                 "the snapshot \"\(name)\" (or one that differs from it only by case) was already compared in this scenario: a second use "
                     + "would replace the first under --update-snapshots; give each its own name", kind: .error)
         }
+        if let other = run.options.snapshotClaims?.claim(fileSystemKey(name), of: run.pickle.uri, by: run.pickle) {
+            throw StepFailure(
+                "the snapshot \"\(name)\" (or one that differs from it only by case) is compared by another scenario of this run too, "
+                    + "\(other.location): the last to update it would win and the other fail; give each its own name", kind: .error)
+        }
         let hint = "sut-launch test --update-snapshots \(run.pickle.uri)"
         // Written and compared portably ([CWD], [HOME], [TMP], [MOCK], [VERSION], the user's redactions); a snapshot
         // that matches the output as it is still passes.
@@ -111,5 +116,23 @@ package enum Snapshots {
         guard let stored else { return "no snapshot \"\(name)\" yet (\(path)); \(hint)" }
         let difference = OutputPattern.mismatch(expected: stored, actual: actual) ?? ""
         return "the snapshot \"\(name)\" (\(path)) differs:\n\(difference)\n\(hint)"
+    }
+}
+
+/// The snapshot files one run's scenarios compare, by feature file and name as a case-insensitive disk sees it: the
+/// load refuses a literal name two scenarios share; a name reached through `${NAME}` is known only as it runs.
+package final class SnapshotClaims: Sendable {
+    private let claims = Locked<[String: Pickle]>([:])
+
+    package init() {}
+
+    /// Claims `key` of `featureFile` for `pickle` (its retries included); the scenario that claimed it first, when another did.
+    func claim(_ key: String, of featureFile: String, by pickle: Pickle) -> Pickle? {
+        claims.withLock { claims in
+            let slot = featureFile + "\u{0}" + key
+            if let first = claims[slot], first != pickle { return first }
+            claims[slot] = pickle
+            return nil
+        }
     }
 }

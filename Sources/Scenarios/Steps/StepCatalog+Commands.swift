@@ -32,7 +32,7 @@ extension StepCatalog {
             try run.refuseEmptyExpansion(captures[0], "fixture directory")
             let source = run.featurePath(captures[0])
             guard FileSystem.isDirectory(source) else {
-                throw StepFailure("\(source): no such directory (paths are relative to the feature file)", kind: .error)
+                throw StepFailure("\(source): no such directory (\(run.pathBase(captures[0])))", kind: .error)
             }
             do {
                 // Links that stay inside the copy are kept; a link out of it fails the step (never copied, never followed).

@@ -51,10 +51,15 @@ extension StepCatalog {
             if let problem = regexProblem(source) { throw StepFailure(problem, kind: .error) } // checked at load too
             do { regex = try RegexBox(source) } catch { throw StepFailure("invalid \(error)", kind: .error) }
             let stream: StandardStream = captures[1].isEmpty ? .stdout : .stderr
-            var matcher = LineMatcher(regex)
             let budget = run.waitBudget()
+            // The matching answers to the step's deadline too: a pattern slow on long lines stops there, not lines later.
+            var matcher = LineMatcher(regex, deadline: .now + budget.limit)
             switch try run.watch(stream, timeout: budget.limit, &matcher) {
-            case .matched: return
+            case .matched:
+                guard matcher.stoppedAtDeadline else { return }
+                throw StepFailure(
+                    "expected a line of \(stream.rawValue) matching /\(source)/: the pattern was still working on the output at "
+                        + "\(budget.cut ?? run.stepLimitName(budget.limit)); make it simpler\(matcher.note)")
             case .cut(let why): throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: none before the cap: \(why)")
             case .ended, .timedOut:
                 throw StepFailure("expected a line of \(stream.rawValue) matching /\(source)/: \(notSeen(run, budget))\(matcher.note)")

@@ -76,8 +76,9 @@ package enum StepCatalog {
         PATHS IN STEPS:
           Inputs a step names are relative to the feature file's directory, wherever sut-launch runs from:
             Given the program "./client.py" (a name without / is looked up in PATH), Given the stubs "stubs.json",
-            Given the files from "fixtures/project". A path that starts with ${NAME} is the value as given
-            (a --define or environment value is relative to the current directory, as options are).
+            Given the files from "fixtures/project". A path that starts with a --define or environment value
+            (${NAME}) is that value, relative to the current directory as options are; a value the feature
+            sets (Given the environment variable) stays relative to the feature file.
           Files the scenario writes and reads are relative to the scenario's directory, where its programs run:
             Given a file "data/x" with:, When I run "./x" (its arguments too), the program's arguments,
             Then the file "out.txt" exists / contains / is: / matches the snapshot; they may not leave it (.., /).

@@ -45,7 +45,8 @@ package enum StepText {
             (\\... is the line ..., \\\\x is \\x): --update-snapshots writes the program's lines so.
           Then I see a line matching "…" takes a regular expression (the subset stubs use); one it cannot use,
             or one that matches empty text (x*, a|), is an error when the file loads (check, test, --dry-run exit 3).
-            A ${NAME} in it is literal text.
+            A ${NAME} in it is literal text. Matching stops at the step's deadline (its timeout, within, the
+            scenario's): a pattern still working on long lines then fails the step, naming the pattern.
 
         """
 }
