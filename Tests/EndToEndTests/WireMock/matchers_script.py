@@ -158,7 +158,8 @@ group("equalTo empty over several values", {
 }, [("GET", path, None, {}) for path in [
     "/qe?a=&a=1", "/qe?a=1&a=", "/qe?a=&a=", "/qe?a", "/qe?a=", "/qci?a=&a=1", "/qci?a=&a=", "/qand?a=&a=1", "/qand?a=&a=",
     "/qor?a=&a=1", "/qor?a=&a=zz", "/qor?a=&a=", "/qx?a=x&a=", "/qx?a=&a=x"]] + [
-    ("GET", "/ce", None, {"Cookie": "c=; c=1"}), ("GET", "/ce", None, {"Cookie": "c=; c="}), ("GET", "/ce", None, {"Cookie": "c="})])
+    ("GET", "/ce", None, {"Cookie": "c=; c=1"}), ("GET", "/ce", None, {"Cookie": "c=1; c="}), ("GET", "/ce", None, {"Cookie": "c=; c="}),
+    ("GET", "/ce", None, {"Cookie": "c="})])
 
 
 def basic(credentials):

@@ -56,6 +56,14 @@ import Testing
         #expect(ask("a=", "b=", "c=&c=zz"))
         #expect(!ask("a=", header: ["", "1"]))
         #expect(ask("a=", header: ["", ""]))
+        // A cookie sent twice is both its values, the nearest deciding (it was the last value alone).
+        let cookies = try Mappings.server(#"{"urlPath": "/c", "cookies": {"c": {"equalTo": ""}, "s": {"equalTo": "a"}}}"#)
+        func cookie(_ header: String) -> Bool { Mappings.ask(cookies, "/c", headers: [("Cookie", header)]).matched }
+        #expect(cookie("c=; s=a"))
+        #expect(!cookie("c=1; c=; s=a"))
+        #expect(!cookie("c=; c=1; s=a"))
+        #expect(cookie("c=; c=; s=a"))
+        #expect(cookie("c=; s=a; s=b") && cookie("c=; s=b; s=a"))
     }
 
     @Test func nearMissesListEveryValueAndEveryMatcher() throws {
