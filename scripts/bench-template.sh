@@ -93,6 +93,9 @@ SHAPES = [
     ("math in loop", nest("{{math @index '*' 3}}"), "x"),
     ("math on big quoted literals in loop", nest("{{math '123456789012345678' '+' '123456789012345678'}}"), "x"),
     ("randomValue 10000 in loop", nest("{{randomValue length=10000 type='ALPHANUMERIC'}}"), "x"),
+    # r9a B1: generated text that is not printed (17 times the loop's CPU in a debug build), and urlEncode of 1,200 bytes.
+    ("size of randomValue 1000 in loop", "{{#each (range 1 100000)}}{{size (randomValue length=1000)}}{{/each}}", "x"),
+    ("size of urlEncode 1200 bytes in loop", "{{#each (range 1 20000)}}{{size (urlEncode request.body)}}{{/each}}", "a b/\u00e9" * 200),
     # r7a F5: the regex engine's steps on generated text that does not match (23 s of CPU in a debug build).
     ("regexExtract on randomValue 1000 in loop", "{{#each (range 1 100000)}}{{regexExtract (randomValue length=1000) '(a|b|c)*z'}}{{/each}}", "x"),
     ("regexExtract [0-9]*z on NUMERIC randomValue", "{{#each (range 1 100000)}}{{regexExtract (randomValue length=1000 type='NUMERIC') '[0-9]*z'}}{{/each}}", "x"),

@@ -72,4 +72,26 @@ struct WorkBudgetEndToEndTests {
         // release by scripts/bench-template.sh; a regex no longer charged by its CPU runs an order of magnitude over.
         #expect(r1[1] <= 10 * r0[1] + 1_000, "regexExtract used \(r1[1]) ms of CPU, the loop \(r0[1]) ms")
     }
+
+    /// r9a B1: `randomValue` and a text helper over long text are charged at least their CPU, so they spend the budget
+    /// at about the loop's CPU; `randomValue length=1000` in a loop cost 17 times the loop, `urlEncode` of 1,200 bytes 5.
+    @Test func randomValueAndTextHelpersCostAboutWhatTheLoopCosts() throws {
+        let shapes = [
+            ("/r0", "{{#each (range 1 100000)}}{{#each (range 1 1000)}}x{{/each}}{{/each}}"),
+            ("/r2", "{{#each (range 1 100000)}}{{size (randomValue length=1000)}}{{/each}}"),
+            ("/r3", "{{#each (range 1 20000)}}{{size (urlEncode request.body)}}{{/each}}"),
+        ]
+        let mappings = shapes.map { path, body in
+            #"{"request": {"urlPath": "\#(path)"}, "response": {"status": 200, "body": "\#(body)", "transformers": ["response-template"]}}"#
+        }
+        let client =
+            Self.helpers
+            + #"print(json.dumps({"r0": timed("GET", "/r0"), "r2": timed("GET", "/r2"), "r3": timed("POST", "/r3", ("a b/\u00e9" * 200).encode())}))"#
+        let result = try run(#"{"mappings": ["# + mappings.joined(separator: ",") + "]}", client)
+        let (r0, r2, r3) = (try #require(result["r0"]), try #require(result["r2"]), try #require(result["r3"]))
+        #expect(r0[0] == 500 && r2[0] == 500 && r3[0] == 500, "\(r0) \(r2) \(r3)")
+        // As above, a bound against a runaway (17 and 5 times before), not the release-build figure.
+        #expect(r2[1] <= 3 * r0[1] + 1_000, "randomValue used \(r2[1]) ms of CPU, the loop \(r0[1]) ms")
+        #expect(r3[1] <= 3 * r0[1] + 1_000, "urlEncode used \(r3[1]) ms of CPU, the loop \(r0[1]) ms")
+    }
 }

@@ -19,7 +19,8 @@ final class MatchInput {
     let request: HTTPRequest
     let segments: [Substring]
     lazy var query: [(name: String, value: String)] = request.queryItems
-    lazy var cookies: [String: String] = request.cookies
+    /// Each cookie name's values in the order sent (a name sent twice has both, matched as WireMock matches them).
+    lazy var cookies: [String: [String]] = request.cookieList.reduce(into: [:]) { $0[$1.name, default: []].append($1.value) }
     lazy var bodyText: String = request.bodyText
     /// The body as JSON, parsed once for every JSON body pattern of every stub (`.some(nil)`: not JSON).
     private var parsedBody: JSONNode??
@@ -211,11 +212,11 @@ extension Stub {
         if let basicAuth, let mismatch = basicAuth.mismatch(input.request) {
             guard found.add(mismatch) else { return false }
         }
-        for (name, matcher) in cookies where !matcher.matches(input.cookies[name], budget: &budget) {
+        // A cookie sent twice: the value nearest the matcher decides, as WireMock's (r9a B6: `c=1; c=` against `equalTo ''`).
+        for (name, matcher) in cookies where !matcher.matches(values: input.cookies[name] ?? [], budget: &budget) {
             guard budget >= 0 else { return false }
             let mismatch = Mismatch(
-                field: "cookie \(name)", expected: matcher.description, actual: shown(input.cookies[name].map { [$0] } ?? [], secret: true),
-                weight: 1)
+                field: "cookie \(name)", expected: matcher.description, actual: shown(input.cookies[name] ?? [], secret: true), weight: 1)
             guard found.add(mismatch) else { return false }
         }
         return true

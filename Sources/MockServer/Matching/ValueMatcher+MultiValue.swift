@@ -35,6 +35,7 @@ extension ValueMatcher {
     private func nearestMatches(_ values: [String], _ budget: inout Int) -> Bool {
         switch self {
         case .date, .and, .or: return Self.bestMatch(values) { wireMockResult($0, budget: &budget) }
+        case .equalTo(let expected, _) where expected.isEmpty: return Self.bestMatch(values) { wireMockResult($0, budget: &budget) }
         default:
             // Distance 0 for a match and 1 otherwise: the nearest value matches when any does (the first that does).
             for value in values where matches(value, budget: &budget) { return true }
@@ -45,15 +46,20 @@ extension ValueMatcher {
     /// WireMock's `getBestMatch`: of several values, the one with the least distance decides (the first of equals).
     /// A match is at distance 0 for every matcher but the date matchers, whose distance is the years between the
     /// dates, matching or not: so of `2019-…` and `2021-…` against `after 2020-01-01`, WireMock keeps the first, which
-    /// does not match, and so does sut-launch.
+    /// does not match, and so does sut-launch. And but `equalTo ''` against an empty value: its normalised Levenshtein
+    /// distance is 0/0, NaN, which Java orders after every number, so of `?a=&a=1` WireMock keeps `1` and the match
+    /// fails (r9a B6); only values all empty match it.
     static func bestMatch<Values: Sequence>(_ values: Values, _ result: (Values.Element) -> (matched: Bool, distance: Double)) -> Bool {
         var best: (matched: Bool, distance: Double)?
         for value in values {
             let result = result(value)
-            if best == nil || result.distance < best!.distance { best = result }
+            if best == nil || javaLess(result.distance, best!.distance) { best = result }
         }
         return best?.matched ?? false
     }
+
+    /// `Double.compare(a, b) < 0`: NaN after every number and equal to itself.
+    static func javaLess(_ a: Double, _ b: Double) -> Bool { a.isNaN ? false : (b.isNaN || a < b) }
 
     /// One value's WireMock `MatchResult`: whether it matches, and its distance (0 for a match and 1 otherwise, but for
     /// the date matchers; `and` averages its operands' distances, `or` keeps the least).
@@ -65,7 +71,10 @@ extension ValueMatcher {
             return (results.allSatisfy(\.matched), results.reduce(0) { $0 + $1.distance } / Double(results.count))
         case .or(let any) where !any.isEmpty:
             let results = any.map { $0.wireMockResult(value, budget: &budget) }
-            return (results.contains(where: \.matched), results.map(\.distance).min()!)
+            return (results.contains(where: \.matched), results.map(\.distance).min(by: Self.javaLess)!)
+        case .equalTo(let expected, _) where expected.isEmpty:
+            // Levenshtein over the longer length: 0/0 for an empty value, 1 for any other.
+            return (value?.isEmpty == true, value?.isEmpty == true ? .nan : 1)
         default:
             let matched = matches(value, budget: &budget)
             return (matched, matched ? 0 : 1)

@@ -1,7 +1,8 @@
 import AutomationSupport
 
 /// WireMock's near-miss queries: `POST /__admin/near-misses/request` (the stubs nearest a request, which need
-/// not have been sent) and `POST /__admin/near-misses/request-pattern` (the logged requests nearest a pattern).
+/// not have been sent), `GET /__admin/requests/unmatched/near-misses` (the stubs nearest each unmatched request, as
+/// the stubs are now) and `POST /__admin/near-misses/request-pattern` (the logged requests nearest a pattern).
 /// Up to three each, nearest first, `distance` between 0 (a match) and 1.
 extension AdminAPI {
     static let nearMissLimit = 3
@@ -18,27 +19,35 @@ extension AdminAPI {
                 target: JSONNode.member("url", in: members)?.string ?? "/",
                 headers: headers(JSONNode.member("headers", in: members)),
                 body: Array((JSONNode.member("body", in: members)?.string ?? "").utf8))
-            let input = MatchInput(probe)
             let (stubs, counts, scenarios) = parts.stubs.snapshot()
             var budget = parts.settings.options.matchBudget
-            var measured: [(Int, Double)] = []
-            for (index, stub) in stubs.enumerated() {
-                let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
-                let mismatches = stub.evaluate(input, scenarioState: scenarioState, collectAll: true, budget: &budget)
-                if budget < 0 {
-                    return budgetSpent(route, parts.settings.options.matchBudget, searched: index + 1, of: stubs.count, items: "stubs")
-                }
-                measured.append((index, distance(mismatches)))
+            let nearest = nearestStubs(MatchInput(probe), stubs, scenarios, budget: &budget)
+            if let spent = nearest.spentAt {
+                return budgetSpent(route, parts.settings.options.matchBudget, searched: spent, of: stubs.count, items: "stubs")
             }
-            let ranked = measured.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)
             let entry = JournalEntry(sequence: 0, receivedAtMs: 0, request: probe, status: 0)
             return .json(
                 text: "{\"nearMisses\":["
-                    + ranked.map { index, distance in
-                        "{\"request\":" + loggedRequest(entry, secrets: secrets)
-                            + ",\"stubMapping\":" + mappingJSON(stubs[index], calls: index < counts.count ? counts[index] : 0)
-                            + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
-                    }.joined(separator: ",") + "]}")
+                    + nearest.ranked.map { stubNearMiss(entry, stubs[$0.0], calls: $0.0 < counts.count ? counts[$0.0] : 0, $0.1, secrets) }
+                    .joined(separator: ",") + "]}")
+        case "GET /__admin/requests/unmatched/near-misses":
+            // As WireMock's: every unmatched request, most recent first, with the (up to three) stubs nearest it now;
+            // one with no stub near it (none loaded) adds nothing. One budget for the call.
+            let (stubs, counts, scenarios) = parts.stubs.snapshot()
+            let unmatched = Array(parts.journal.entries.filter(\.isUnexpected).reversed())
+            var budget = parts.settings.options.matchBudget
+            var found: [String] = []
+            for (searched, entry) in unmatched.enumerated() {
+                let nearest = nearestStubs(MatchInput(entry.request), stubs, scenarios, budget: &budget)
+                if nearest.spentAt != nil {
+                    return budgetSpent(
+                        route, parts.settings.options.matchBudget, searched: searched + 1, of: unmatched.count, items: "unmatched requests")
+                }
+                found += nearest.ranked.map {
+                    stubNearMiss(entry, stubs[$0.0], calls: $0.0 < counts.count ? counts[$0.0] : 0, $0.1, secrets)
+                }
+            }
+            return .json(text: "{\"nearMisses\":[" + found.joined(separator: ",") + "]}")
         case "POST /__admin/near-misses/request-pattern":
             let probe: Stub
             do { probe = try requestPattern(request.body, source: route) } catch {
@@ -64,6 +73,27 @@ extension AdminAPI {
         default:
             return nil
         }
+    }
+
+    /// The stubs nearest `input` (their indexes and distances), nearest first, at most ``nearMissLimit``; `spentAt`
+    /// is how many stubs were tried when `budget` ran out (then `ranked` is empty).
+    private static func nearestStubs(_ input: MatchInput, _ stubs: [Stub], _ scenarios: [String: String], budget: inout Int)
+        -> (ranked: [(Int, Double)], spentAt: Int?)
+    {
+        var measured: [(Int, Double)] = []
+        for (index, stub) in stubs.enumerated() {
+            let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
+            let mismatches = stub.evaluate(input, scenarioState: scenarioState, collectAll: true, budget: &budget)
+            if budget < 0 { return ([], index + 1) }
+            measured.append((index, distance(mismatches)))
+        }
+        return (Array(measured.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)), nil)
+    }
+
+    /// One near miss of a request and a stub, in WireMock's shape: `request`, `stubMapping`, `matchResult`.
+    private static func stubNearMiss(_ entry: JournalEntry, _ stub: Stub, calls: Int, _ distance: Double, _ secrets: Bool) -> String {
+        "{\"request\":" + loggedRequest(entry, secrets: secrets) + ",\"stubMapping\":" + mappingJSON(stub, calls: calls)
+            + ",\"matchResult\":{\"distance\":" + JSONWriter.number(distance) + "}}"
     }
 
     /// The mismatches' weight mapped into 0…1 (0: every field matched).

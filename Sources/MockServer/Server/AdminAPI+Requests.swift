@@ -3,7 +3,7 @@ import AutomationSupport
 /// The request journal through the admin API in WireMock 2.x/3.x's JSON shape, so WireMock's own client
 /// libraries can read it and verify calls: `GET /__admin/requests` (`limit`, `since`), `GET …/requests/{id}`,
 /// `POST …/requests/count` and `…/find` with a request pattern, `GET …/requests/unmatched` and
-/// `…/unmatched/near-misses`. (`--journal FILE` keeps sut-launch's own format.)
+/// `…/unmatched/near-misses` (+NearMisses.swift). (`--journal FILE` keeps sut-launch's own format.)
 extension AdminAPI {
     /// Answers the request-journal endpoints; nil when `route` is not one of them.
     static func requests(_ route: String, _ request: HTTPRequest, journal: JournalStore, budget allowed: Int) -> MockResponse? {
@@ -29,16 +29,8 @@ extension AdminAPI {
                 text: "{\"requests\":[" + entries.map { serveEvent($0, secrets: secrets) }.joined(separator: ",")
                     + "],\"meta\":{\"total\":\(total)},\"requestJournalDisabled\":false}")
         case "GET /__admin/requests/unmatched":
-            let entries = journal.entries.filter(\.isUnexpected)
+            let entries = journal.entries.filter(\.isUnexpected).reversed() // most recent first, as WireMock
             return .json(text: "{\"requests\":[" + entries.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
-        case "GET /__admin/requests/unmatched/near-misses":
-            let entries = journal.entries.filter(\.isUnexpected)
-            return .json(
-                text: "{\"nearMisses\":["
-                    + entries.map { entry in
-                        "{\"request\":" + loggedRequest(entry, secrets: secrets) + ",\"explanation\":"
-                            + JSONWriter.quoted(entry.nearMiss ?? "") + "}"
-                    }.joined(separator: ",") + "]}")
         case "POST /__admin/requests/count", "POST /__admin/requests/find":
             let probe: Stub
             do { probe = try requestPattern(request.body, source: route) } catch {

@@ -82,8 +82,9 @@ enum ControlEndpoint {
             case .deliveredNotAcknowledged:
                 return timedOut(
                     id, delivered: true,
-                    "the program took control message \(id) but did not acknowledge it within \(waitForAck) ms: it may have acted on it "
-                        + "(do not resend blindly); its late acknowledgement will be refused (409)")
+                    "control message \(id) was written to the program's poll but not acknowledged within \(waitForAck) ms: the program may "
+                        + "have read and acted on it, or stalled or died before reading it (do not resend blindly); its late acknowledgement "
+                        + "will be refused (409)")
             case .withdrawnUndelivered:
                 return timedOut(
                     id, delivered: false,
@@ -91,7 +92,7 @@ enum ControlEndpoint {
             case .runEnded(let delivered):
                 return unanswered(
                     id, delivered: delivered, status: 503,
-                    "the run ended before the program acknowledged control message \(id) (\(delivered ? "it had taken it" : "it never took it"))"
+                    "the run ended before the program acknowledged control message \(id) (\(delivered ? "it had been written to the program's poll" : "it never took it"))"
                 )
             }
             return MockResponse(

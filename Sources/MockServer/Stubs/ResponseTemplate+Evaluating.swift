@@ -250,11 +250,12 @@ extension ResponseTemplate {
                 let standard = (request.scheme == "https" && request.port == 443) || (request.scheme == "http" && request.port == 80)
                 return .string("\(request.scheme)://\(host)\(standard ? "" : ":\(request.port)")")
             case "body": return .string(try body())
-            // The whole path, and `pathSegments` alone, print as the path and iterate as its segments (as WireMock's).
-            case "path" where path.count == 1, "pathSegments" where path.count == 1: return .requestPath(request.path)
+            // The whole path, and `pathSegments` alone, print as the path and iterate as its segments (as WireMock's):
+            // percent-decoded as Java's `URI.getPath()` decodes it (`%2F` splits a segment; bad UTF-8 is U+FFFD).
+            case "path" where path.count == 1, "pathSegments" where path.count == 1: return try requestPath()
             case "path", "pathSegments":
                 // `request.path.[n]` is the n-th segment (WireMock 2.x), `request.path.NAME` a path parameter (3.x).
-                if position(key) != nil { return try member(key, of: .requestPath(request.path)) }
+                if position(key) != nil { return try member(key, of: requestPath()) }
                 return field == "path" ? request.pathParameter(key).map(Value.string) ?? .null : .null
             case "query" where path.count == 1: return try queryMap()
             case "headers" where path.count == 1: return try headerMap()

@@ -10,7 +10,17 @@ extension ResponseTemplate.Renderer {
     /// the same checks the parser applies to literals (ResponseTemplate+Checks.swift). The groups live in files
     /// of their own: +StringHelpers, +NumberHelpers, +DateHelpers, +JSONHelpers.
     mutating func call(_ helper: String, _ arguments: [Value], _ options: [String: Value]) throws(RenderError) -> Value {
-        if let value = try stringHelper(helper, arguments, options) { return value }
+        // A text helper over long text is charged at least its CPU: counted by the byte, `urlEncode` of 1,200 bytes
+        // cost 5 times the loop's CPU for its units in a debug build (r9a B1); short texts are not timed (two reads of
+        // the thread's CPU clock cost more than their work, which the call's units bound).
+        if case .string(let text)? = arguments.first, text.utf8.count >= ResponseTemplate.timedTextBytes {
+            let helped = try chargingCPU(at: helper) { (renderer: inout Self) throws(RenderError) -> Value? in
+                try renderer.stringHelper(helper, arguments, options)
+            }
+            if let helped { return helped }
+        } else if let value = try stringHelper(helper, arguments, options) {
+            return value
+        }
         if let value = try numberHelper(helper, arguments, options) { return value }
         if let value = try dateHelper(helper, arguments, options) { return value }
         if let value = try jsonHelper(helper, arguments, options) { return value }
@@ -22,6 +32,24 @@ extension ResponseTemplate.Renderer {
         case "systemValue": return .string(try systemValue(options))
         default: return try condition(helper, arguments)
         }
+    }
+
+    /// Runs `work` for `helper`, then charges at least its CPU at ``ResponseTemplate/regexCPUNanosecondsPerUnit`` (what
+    /// it counted is subtracted): for work whose counted units under-state some shapes (`regexExtract`'s engine,
+    /// `randomValue`, text helpers over long text; r8a A5, r9a B1).
+    mutating func chargingCPU<Result>(at helper: String, _ work: (inout Self) throws(RenderError) -> Result) throws(RenderError) -> Result {
+        guard let clock = ThreadCPUClock.current() else { return try work(&self) }
+        let before = context.work
+        let result = try work(&self)
+        let byCPU = clock.elapsedNanoseconds / ResponseTemplate.regexCPUNanosecondsPerUnit
+        try charge(max(0, byCPU - (context.work - before)), at: helper)
+        return result
+    }
+
+    /// The request path as WireMock's `UrlPath` holds it: decoded (`/users/John%20Doe` is `/users/John Doe`).
+    mutating func requestPath() throws(RenderError) -> Value {
+        try charge(request.path.utf8.count, at: "request.path")
+        return .requestPath(request.decodedPath)
     }
 
     /// A block helper's value, given its rendered block (`{{#base64}}…{{/base64}}`).

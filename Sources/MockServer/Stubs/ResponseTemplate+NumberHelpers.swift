@@ -152,7 +152,13 @@ extension ResponseTemplate.Renderer {
     }
 
     /// `randomValue length=36 type='ALPHANUMERIC' uppercase=false`: as WireMock, lower case unless `uppercase`.
+    /// Charged at least its CPU, as `regexExtract` is (r9a B1: a loop of `randomValue length=1000` cost 17 times the
+    /// loop's CPU for its units, each character drawn through generic code and the text cased afterwards).
     private mutating func randomValue(_ options: [String: Value]) throws(RenderError) -> String {
+        try chargingCPU(at: "randomValue") { (renderer: inout Self) throws(RenderError) in try renderer.randomValueCounted(options) }
+    }
+
+    private mutating func randomValueCounted(_ options: [String: Value]) throws(RenderError) -> String {
         let type = try options["type"].map { value throws(RenderError) in try text(value, at: "randomValue") } ?? "ALPHANUMERIC"
         try ResponseTemplate.checkRandomType(type)
         let uppercase = options["uppercase"].map(Self.isTruthy) ?? false
@@ -161,7 +167,8 @@ extension ResponseTemplate.Renderer {
         var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
         if type == "UUID" {
             try charge(36 * 4, at: "randomValue")
-            var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let (high, low) = (generator.next(), generator.next())
+            var bytes = (0..<16).map { UInt8(truncatingIfNeeded: ($0 < 8 ? high : low) >> (UInt64($0 % 8) * 8)) }
             bytes[6] = bytes[6] & 0x0F | 0x40 // version 4
             bytes[8] = bytes[8] & 0x3F | 0x80 // the IETF variant
             let hex = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
@@ -175,7 +182,33 @@ extension ResponseTemplate.Renderer {
         let length =
             try options["length"].map { value throws(RenderError) in try ResponseTemplate.randomLength(text(value, at: "randomValue")) }
             ?? 36
-        try charge(length, at: "randomValue")
+        try charge(length * ResponseTemplate.randomCharacterCost, at: "randomValue")
+        return Self.randomText(length, ResponseTemplate.randomAlphabet(type, uppercase: uppercase), &generator)
+    }
+
+    /// `length` characters drawn from `alphabet` (already cased: WireMock cases the whole text, ASCII only, so the
+    /// same letters drawn the same number of times), two from each 64-bit draw, into the bytes in one pass.
+    private static func randomText(_ length: Int, _ alphabet: [UInt8], _ generator: inout SplitMix64) -> String {
+        let count = UInt64(alphabet.count)
+        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            alphabet.withUnsafeBufferPointer { letters in
+                var index = 0
+                while index < length {
+                    let draw = generator.next()
+                    buffer[index] = letters[Int(truncatingIfNeeded: ((draw & 0xFFFF_FFFF) &* count) >> 32)]
+                    if index + 1 < length { buffer[index + 1] = letters[Int(truncatingIfNeeded: ((draw >> 32) &* count) >> 32)] }
+                    index += 2
+                }
+            }
+            initialized = length
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension ResponseTemplate {
+    /// The characters `randomValue type=…` draws from, in the case it prints them (`uppercase=true` or lower).
+    static func randomAlphabet(_ type: String, uppercase: Bool) -> [UInt8] {
         let alphabet: [UInt8]
         switch type {
         case "NUMERIC": alphabet = Array("0123456789".utf8)
@@ -184,9 +217,8 @@ extension ResponseTemplate.Renderer {
         case "ALPHANUMERIC_AND_SYMBOLS": alphabet = Array(33...125) // RandomStringUtils.random(n, 33, 126, false, false)
         default: alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
         }
-        let random = String(
-            decoding: (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }, as: UTF8.self)
-        return uppercase ? random.uppercased() : random.lowercased()
+        let (from, to): (ClosedRange<UInt8>, UInt8) = uppercase ? (0x61...0x7A, 0x41) : (0x41...0x5A, 0x61)
+        return alphabet.map { from.contains($0) ? $0 - from.lowerBound + to : $0 }
     }
 }
 

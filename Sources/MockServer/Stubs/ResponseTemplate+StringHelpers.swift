@@ -111,14 +111,9 @@ extension ResponseTemplate.Renderer {
         // Its counted units (the text, the engine's steps, the groups) under-state some shapes: `(a|b|c)*z` over 1,000
         // generated characters that never match cost 6-9 times the loop's CPU for its units (r8a A5, after r7a F5
         // raised the step charge). So it is charged at least its CPU at ``regexCPUNanosecondsPerUnit``.
-        let clock = ThreadCPUClock.current()
-        let before = context.work
-        let value = try regexExtractCounted(arguments, options)
-        if let clock {
-            let byCPU = clock.elapsedNanoseconds / ResponseTemplate.regexCPUNanosecondsPerUnit
-            try charge(max(0, byCPU - (context.work - before)), at: "regexExtract")
+        try chargingCPU(at: "regexExtract") { (renderer: inout Self) throws(RenderError) in
+            try renderer.regexExtractCounted(arguments, options)
         }
-        return value
     }
 
     private mutating func regexExtractCounted(_ arguments: [Value], _ options: [String: Value]) throws(RenderError) -> Value {

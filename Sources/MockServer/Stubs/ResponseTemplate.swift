@@ -174,7 +174,8 @@ package struct ResponseTemplate: Sendable {
     /// of scripts/bench-template.sh spends ~3 ns a unit; charged as the plain step, one answer took 2.5 times the
     /// loop's CPU (r7a F5).
     static let regexGroupStepCost = 16
-    /// CPU nanoseconds per unit `regexExtract` is charged at least (its CPU measured, ``ThreadCPUClock``): twice the
+    /// CPU nanoseconds per unit `regexExtract`, `randomValue` and text helpers over long text are charged at least
+    /// (their CPU measured, ``ThreadCPUClock``, ``Renderer/chargingCPU(at:_:)``): twice the
     /// ~3 ns a unit of the loop in scripts/bench-template.sh, so no `regexExtract` answer costs more than about twice
     /// the loop's CPU (the doc allows the dearest shape 2.5 times).
     static let regexCPUNanosecondsPerUnit = 6
@@ -188,6 +189,11 @@ package struct ResponseTemplate: Sendable {
     static let callCost = 96
     /// Units a draw from the system's random source costs (a getrandom call: `randomInt`, `pickRandom`, a UUID).
     static let randomCost = 128
+    /// Units per character `randomValue` draws (half a 64-bit draw and a byte stored: ~2 ns in a release build); it is
+    /// charged at least its CPU besides, at ``regexCPUNanosecondsPerUnit``.
+    static let randomCharacterCost = 2
+    /// Text from this many bytes up is timed when a text helper reads it (``Renderer/chargingCPU(at:_:)``).
+    static let timedTextBytes = 64
     /// Units per byte of XML libxml2 parses for `xPath` and `soapXPath` (a tree built: ~120 ns a byte of small
     /// elements).
     static let xmlParseCost = 12

@@ -87,6 +87,13 @@ unmatched = Requests.get_unmatched_requests()
 show("unmatched", sorted(request.url for request in unmatched.requests))
 near = Requests.get_unmatched_requests_near_misses()
 show("near misses exist", len(near.near_misses) > 0)
+# WireMock's shape, against the stubs as they are now (r9a B3): the stubs nearest each unmatched request, newest first.
+show("unmatched newest first", [request.url for request in unmatched.requests])
+raw_near = json.loads(exchange(base, "GET", "/__admin/requests/unmatched/near-misses")[1])["nearMisses"]
+show("near misses name a stub and a distance",
+     sorted({(n["request"]["url"], "url" in json.dumps(n.get("stubMapping", {}).get("request", {})),
+              isinstance(n.get("matchResult", {}).get("distance"), (int, float))) for n in raw_near}))
+show("near misses newest first", list(dict.fromkeys(n["request"]["url"] for n in raw_near)))
 
 # Scenarios: a state machine the client drives and resets.
 Mappings.create_mapping(Mapping(

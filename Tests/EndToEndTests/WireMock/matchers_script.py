@@ -146,6 +146,22 @@ group("dates elsewhere", {
 ])
 
 
+# `equalTo ''` of several values: WireMock keeps the value of least distance, and an empty one's is 0/0, NaN, which sorts
+# last: `?a=&a=1` keeps `1` and fails; values all empty match (r9a B6).
+group("equalTo empty over several values", {
+    "qe": {"method": "GET", "urlPath": "/qe", "queryParameters": {"a": {"equalTo": ""}}},
+    "qci": {"method": "GET", "urlPath": "/qci", "queryParameters": {"a": {"equalTo": "", "caseInsensitive": True}}},
+    "qand": {"method": "GET", "urlPath": "/qand", "queryParameters": {"a": {"and": [{"equalTo": ""}, {"matches": ".*"}]}}},
+    "qor": {"method": "GET", "urlPath": "/qor", "queryParameters": {"a": {"or": [{"equalTo": ""}, {"equalTo": "zz"}]}}},
+    "qx": {"method": "GET", "urlPath": "/qx", "queryParameters": {"a": {"equalTo": "x"}}},
+    "ce": {"method": "GET", "urlPath": "/ce", "cookies": {"c": {"equalTo": ""}}},
+}, [("GET", path, None, {}) for path in [
+    "/qe?a=&a=1", "/qe?a=1&a=", "/qe?a=&a=", "/qe?a", "/qe?a=", "/qci?a=&a=1", "/qci?a=&a=", "/qand?a=&a=1", "/qand?a=&a=",
+    "/qor?a=&a=1", "/qor?a=&a=zz", "/qor?a=&a=", "/qx?a=x&a=", "/qx?a=&a=x"]] + [
+    ("GET", "/ce", None, {"Cookie": "c=; c=1"}), ("GET", "/ce", None, {"Cookie": "c=1; c="}), ("GET", "/ce", None, {"Cookie": "c=; c="}),
+    ("GET", "/ce", None, {"Cookie": "c="})])
+
+
 def basic(credentials):
     return "Basic " + base64.b64encode(credentials.encode()).decode()
 

@@ -94,3 +94,12 @@ for index, template in enumerate(TEMPLATES):
     status, body = call("POST", f"/t/{index}/orders/7?name=Ada&tag=a&tag=b&html=%3Cb%3E%26%22'%3D",
                         REQUEST_BODY, {"Content-Type": "application/json", "X-Trace": "abc-123", "Cookie": "session=s3cr3t; b=2; session=other"})
     print(json.dumps({"template": template, "status": status, "body": body}, sort_keys=True))
+
+# The path as WireMock's UrlPath holds it: percent-decoded, `%2F` splitting a segment (r9a B2).
+PATH_TEMPLATE = "[{{request.path}}][{{request.pathSegments.[1]}}][{{#each request.pathSegments}}<{{this}}>{{/each}}][{{size request.path}}]"
+call("POST", "/__admin/mappings", json.dumps({"request": {"urlPathPattern": "/enc/.*"}, "response": {
+    "status": 200, "body": PATH_TEMPLATE, "transformers": ["response-template"]}}), {"Content-Type": "application/json"})
+for path in ["/enc/caf%C3%A9", "/enc/a%20b", "/enc/a%2Fb", "/enc/a%3Fb", "/enc/%25zz", "/enc/%2e%2e", "/enc/%C3", "/enc/%FF%FE",
+             "/enc/a+b", "/enc/%2F%2F/x", "/enc/a//b", "/enc/John%20Doe/%E2%82%AC"]:
+    status, body = call("GET", path)
+    print(json.dumps({"path": path, "status": status, "body": body}, sort_keys=True))

@@ -34,6 +34,38 @@ import Testing
         #expect(!Mappings.ask(present, "/p").matched)
     }
 
+    /// r9a B6: WireMock keeps the value of least distance, and `equalTo ''` against an empty value is 0/0, NaN, which
+    /// Java sorts after every number: of `?a=&a=1` it keeps `1`, and the match fails (each observed on WireMock 2.35.1).
+    @Test func equalToEmptyOverSeveralValuesHoldsOnlyWhenEveryValueIsEmpty() throws {
+        let server = try Mappings.server(
+            #"""
+            {"urlPath": "/q", "queryParameters": {"a": {"equalTo": ""}, "b": {"and": [{"equalTo": ""}, {"matches": ".*"}]},
+             "c": {"or": [{"equalTo": ""}, {"equalTo": "zz"}]}}, "headers": {"X-A": {"equalTo": "", "caseInsensitive": true}}}
+            """#)
+        func ask(_ a: String, _ b: String = "b=", _ c: String = "c=", header: [String] = [""]) -> Bool {
+            Mappings.ask(server, "/q?" + [a, b, c].joined(separator: "&"), headers: header.map { ("X-A", $0) }).matched
+        }
+        #expect(ask("a="))
+        #expect(ask("a"))
+        #expect(ask("a=&a="))
+        #expect(!ask("a=&a=1"))
+        #expect(!ask("a=1&a="))
+        #expect(!ask("a=", "b=&b=1"))
+        #expect(ask("a=", "b=&b="))
+        #expect(ask("a=", "b=", "c=&c=1")) // or: 1.0 (NaN sorts last) for both: the first, the empty one, is kept
+        #expect(ask("a=", "b=", "c=&c=zz"))
+        #expect(!ask("a=", header: ["", "1"]))
+        #expect(ask("a=", header: ["", ""]))
+        // A cookie sent twice is both its values, the nearest deciding (it was the last value alone).
+        let cookies = try Mappings.server(#"{"urlPath": "/c", "cookies": {"c": {"equalTo": ""}, "s": {"equalTo": "a"}}}"#)
+        func cookie(_ header: String) -> Bool { Mappings.ask(cookies, "/c", headers: [("Cookie", header)]).matched }
+        #expect(cookie("c=; s=a"))
+        #expect(!cookie("c=1; c=; s=a"))
+        #expect(!cookie("c=; c=1; s=a"))
+        #expect(cookie("c=; c=; s=a"))
+        #expect(cookie("c=; s=a; s=b") && cookie("c=; s=b; s=a"))
+    }
+
     @Test func nearMissesListEveryValueAndEveryMatcher() throws {
         let server = try Mappings.server(
             #"{"urlPath": "/m", "headers": {"X-Tag": {"hasExactly": [{"equalTo": "red"}, {"contains": "blu"}]}}}"#)
