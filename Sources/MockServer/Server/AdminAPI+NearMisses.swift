@@ -23,6 +23,7 @@ extension AdminAPI {
             var budget = parts.settings.options.matchBudget
             var measured: [(Int, Double)] = []
             for (index, stub) in stubs.enumerated() {
+                if let gone = clientGone(request, route, searched: index, of: stubs.count, items: "stubs") { return gone }
                 let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
                 let mismatches = stub.evaluate(input, scenarioState: scenarioState, collectAll: true, budget: &budget)
                 if budget < 0 {
@@ -49,6 +50,7 @@ extension AdminAPI {
             var budget = parts.settings.options.matchBudget
             var measured: [(JournalEntry, Double)] = []
             for (searched, entry) in entries.enumerated() {
+                if let gone = clientGone(request, route, searched: searched, of: entries.count) { return gone }
                 let mismatches = probe.evaluate(MatchInput(entry.request), scenarioState: nil, collectAll: true, budget: &budget)
                 if budget < 0 { return budgetSpent(route, parts.settings.options.matchBudget, searched: searched + 1, of: entries.count) }
                 measured.append((entry, distance(mismatches)))
