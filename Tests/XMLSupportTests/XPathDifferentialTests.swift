@@ -53,12 +53,19 @@ import XMLSupport
             return "nodes "
                 + nodes.map { node in
                     if case .element(let element) = node { return element.stringValue }
-                    return node.text
+                    return Self.stringValue(node.text)
                 }.description
         case .boolean(let value): return "boolean \(value)"
         case .number(let value): return "number " + number(value)
         case .string(let value): return "string " + value.debugDescription
         }
+    }
+
+    /// XPath's string value of a node found: a CDATA section, comment or processing instruction is read as WireMock
+    /// gives it (`[#cdata-section: v]`, `[#comment: v]`, `[target: v]`), here its value, as lxml gives it.
+    private static func stringValue(_ text: String) -> String {
+        guard text.hasPrefix("["), text.hasSuffix("]"), let colon = text.range(of: ": ") else { return text }
+        return String(text[colon.upperBound..<text.index(before: text.endIndex)])
     }
 
     private static func number(_ value: Double) -> String {
