@@ -133,6 +133,10 @@ package struct XPathQuery: Sendable {
             switch node.load(fromByteOffset: Layout.nodeType, as: Int32.self) {
             case 1: found.append(.element(try document.element(node, keepingCDATA: true)))
             case 9, 13: if let root = document.root { found.append(.element(try document.element(root, keepingCDATA: true))) }
+            case 3 where Self.followsText(node), 4 where Self.followsText(node):
+                // Java's XPath reads a run of adjacent text and CDATA as one text node, found as the run's first node:
+                // `//a/text()` over `<a>x<![CDATA[y]]></a>` is `x` alone in WireMock, never `y` nor `xy`.
+                continue
             case 4, 7, 8:
                 // Java's DOM node printed by its toString: `[name: value]` (WireMock's XmlNode prints only elements,
                 // documents, attributes and texts its own way).
@@ -148,6 +152,13 @@ package struct XPathQuery: Sendable {
             }
         }
         return found
+    }
+
+    /// Whether `node` (a text or CDATA section) comes right after another.
+    private static func followsText(_ node: LibXML2.Pointer) -> Bool {
+        guard let previous = node.load(fromByteOffset: Layout.nodePrevious, as: LibXML2.Pointer?.self) else { return false }
+        let kind = previous.load(fromByteOffset: Layout.nodeType, as: Int32.self)
+        return kind == 3 || kind == 4
     }
 
     private func register(_ library: LibXML2, _ context: LibXML2.Pointer) throws(XMLError) {
