@@ -117,7 +117,7 @@ struct LibXML2: @unchecked Sendable {
 /// (measured with offsetof against 2.9.14's headers; the fields before `opLimit` are unchanged through 2.14's).
 enum Layout {
     static let nodeType = 8, nodeName = 16, nodeChildren = 24, nodeNext = 48, nodeNamespace = 72, nodeContent = 80
-    static let nodePrivate = 0, nodeAttributes = 88, nodeDeclarations = 96
+    static let nodePrivate = 0, nodePrevious = 56, nodeAttributes = 88, nodeDeclarations = 96
     static let namespaceNext = 0, namespaceHref = 16, namespacePrefix = 24
     static let objectType = 0, objectNodes = 8, objectBool = 16, objectNumber = 24, objectString = 32
     static let setCount = 0, setNodes = 8

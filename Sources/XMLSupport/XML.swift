@@ -1,7 +1,7 @@
 import AutomationSupport
 
-/// The XML engine: the system's libxml2, loaded on first use. Every entry point parses its own document, so
-/// connection threads evaluate concurrently.
+/// The XML engine: the system's libxml2, loaded on first use. A document is used only on the thread that parsed it
+/// (a request's body, once for all its matchers: ``XMLBody``), so connection threads evaluate concurrently.
 package enum XML {
     /// Why XML matchers and helpers cannot work in this process (no libxml2, a static executable), or nil when they
     /// can. Asking loads libxml2 (once).

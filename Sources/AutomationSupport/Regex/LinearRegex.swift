@@ -51,9 +51,10 @@ struct LinearRegex: Sendable {
 
     /// - Parameter groups: record what capturing groups match (``groups(in:whole:budget:)``); a yes/no
     ///   matcher leaves that work out.
-    init(_ source: String, groups: Bool = false) throws(Error) {
+    /// - Parameter dotAll: `.` matches line terminators too, as with `(?s)` (Java's `DOTALL`).
+    init(_ source: String, groups: Bool = false, dotAll: Bool = false) throws(Error) {
         var parser = RegexParser(Array(source.unicodeScalars))
-        let tree = try parser.parse()
+        let tree = try parser.parse(dotAll: dotAll)
         var compiler = RegexCompiler()
         compiler.recordsGroups = groups
         try compiler.emit(tree, depth: 0)

@@ -6,10 +6,12 @@ package final class RegexBox: Sendable {
 
     /// - Parameter groups: record what capturing groups match, for ``groups(whole:)`` (a yes/no matcher
     ///   leaves that work out).
+    /// - Parameter dotAll: `.` matches line terminators too, as with `(?s)`: WireMock compiles every `matches` and
+    ///   `doesNotMatch` pattern with Java's `DOTALL`.
     /// - Throws: ``LinearRegex/Error`` naming the position and what is not supported.
-    package init(_ source: String, groups: Bool = false) throws {
+    package init(_ source: String, groups: Bool = false, dotAll: Bool = false) throws {
         self.source = source
-        self.regex = try LinearRegex(source, groups: groups)
+        self.regex = try LinearRegex(source, groups: groups, dotAll: dotAll)
         self.requiredLiteral = Array(regex.requiredLiteral.utf8)
     }
 

@@ -1,4 +1,5 @@
 import AutomationSupport
+import XMLSupport
 
 /// A reason a request did not match a stub, for near-miss messages.
 struct Mismatch: Sendable {
@@ -34,6 +35,9 @@ final class MatchInput {
         parsedBody = .some(node)
         return node
     }
+    /// The body as XML, parsed on first use for every XML body pattern of every stub (``XMLBody``: one parse, charged
+    /// once, to the matcher that made it).
+    lazy var bodyXML = XMLBody(bodyText)
     /// The body's parts, split once for every multipart pattern that looks (WireMock's multipart parsing).
     lazy var multipart: MultipartBody.Parsed = MultipartBody.parse(contentType: request.headers["Content-Type"], body: request.body)
     /// The path's segments percent-decoded (native routes compare these), and whether any differs.
@@ -227,7 +231,8 @@ extension Stub {
         let request = input.request
         for matcher in body {
             let (matched, note) = matcher.explained(
-                body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: input.bodyJSON(budget:), budget: &budget)
+                body: request.body, text: request.body.isEmpty ? nil : input.bodyText, json: input.bodyJSON(budget:),
+                xml: input.bodyXML, budget: &budget)
             if matched { continue }
             guard budget >= 0 else { return false }
             // The first 120 characters, and whether there are more, without counting the body's characters: a count

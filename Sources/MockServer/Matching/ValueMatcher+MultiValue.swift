@@ -99,9 +99,10 @@ extension ValueMatcher {
 
     /// The same, with why a matcher with a work budget of its own did not match when that budget stopped it (for the
     /// near miss). The request's budget is charged too (``MatchBudget``).
-    func explained(body: [UInt8], text: @autoclosure () -> String?, json: (inout Int) -> JSONNode?, budget: inout Int) -> (
-        matched: Bool, note: String?
-    ) {
+    /// `xml` is the body parsed once for every XML matcher of the request (nil: each parses the text itself).
+    func explained(
+        body: [UInt8], text: @autoclosure () -> String?, json: (inout Int) -> JSONNode?, xml: XMLBody? = nil, budget: inout Int
+    ) -> (matched: Bool, note: String?) {
         switch self {
         case .equalToJSON(let expected, let ignoreArrayOrder, let ignoreExtraElements):
             guard text() != nil, let actual = json(&budget) else { return (false, nil) }
@@ -111,7 +112,10 @@ extension ValueMatcher {
             return (outcome == .match, outcome == .overBudget ? JSONComparison.overBudgetNote : nil)
         case .equalToXML(let comparison):
             guard let text = text() else { return (false, nil) }
-            return Self.xmlSimilar(comparison, text, budget: &budget)
+            return Self.xmlSimilar(comparison, xml ?? XMLBody(text), budget: &budget)
+        case .matchesXPath(let query, let matcher):
+            guard let text = text() else { return (false, nil) }
+            return (Self.xPathMatches(query, matcher, xml ?? XMLBody(text), budget: &budget), nil)
         case .matchesJSONPath(let path, let matcher):
             guard text() != nil else { return (false, nil) }
             let document = json(&budget)

@@ -90,7 +90,7 @@ indirect enum ValueMatcher: Sendable {
         case .binaryEqualTo(let expected):
             budget -= MatchBudget.scanning(min(bytes, expected.count))
             return value.utf8.elementsEqual(expected)
-        case .equalToXML(let comparison): return Self.xmlSimilar(comparison, value, budget: &budget).matched
+        case .equalToXML(let comparison): return Self.xmlSimilar(comparison, XMLBody(value), budget: &budget).matched
         case .matchesXPath(let query, let valueMatcher): return Self.xPathMatches(query, valueMatcher, value, budget: &budget)
         default: return false
         }
@@ -126,17 +126,19 @@ extension ValueMatcher {
     /// WireMock's `matchesXPath`: a body that is XML and an expression that selects a node (with a matcher, a node
     /// whose text, or printed element, it matches); a boolean, number or string result never matches, as there.
     static func xPathMatches(_ query: XPathQuery, _ matcher: ValueMatcher?, _ value: String, budget: inout Int) -> Bool {
-        // A body the budget left cannot pay to parse spends it; else the parse, the evaluation and the reading of the
-        // nodes may use the CPU the budget has left, and the whole (printing and sub-matcher too) is charged what it
-        // used: past it, the budget is spent and no further stub is tried.
-        let parsing = MatchBudget.parsingXML(value.utf8.count)
-        guard budget >= parsing else {
-            budget -= parsing
-            return false
-        }
+        xPathMatches(query, matcher, XMLBody(value), budget: &budget)
+    }
+
+    /// The same over a body parsed once for every XML matcher of the request (``MatchInput/bodyXML``).
+    static func xPathMatches(_ query: XPathQuery, _ matcher: ValueMatcher?, _ body: XMLBody, budget: inout Int) -> Bool {
+        // A body the budget left cannot pay to parse spends it; else the parse (by the first matcher that reads the
+        // body: the others find it parsed), the evaluation and the reading of the nodes may use the CPU the budget
+        // has left, and the whole (printing and sub-matcher too) is charged what it used: past it, the budget is
+        // spent and no further stub is tried.
+        guard canParse(body, budget: &budget) else { return false }
         return MatchBudget.chargingCPU(&budget) { budget in
             var used = 0
-            let result = try? query.evaluate(value, cpuLimitNanoseconds: MatchBudget.cpuNanoseconds(budget), cpuUsed: &used)
+            let result = try? query.evaluate(body, cpuLimitNanoseconds: MatchBudget.cpuNanoseconds(budget), cpuUsed: &used)
             budget -= MatchBudget.cpu(nanoseconds: used)
             guard budget >= 0, case .nodes(let nodes)? = result else { return false }
             guard let matcher else { return !nodes.isEmpty }
@@ -147,16 +149,24 @@ extension ValueMatcher {
     /// WireMock's `equalToXml`: whether `value` is similar, and why not when a budget stopped the comparison. The parse
     /// and comparison may use the CPU the request's budget has left and are charged what they used (each stub got
     /// 64 Mi units of its own: 4 stubs on a 5.8 MB body cost 45 s of CPU, a plain 404).
-    static func xmlSimilar(_ comparison: XMLComparison, _ value: String, budget: inout Int) -> (matched: Bool, note: String?) {
-        let parsing = MatchBudget.parsingXML(value.utf8.count)
-        guard budget >= parsing else {
-            budget -= parsing
-            return (false, nil)
-        }
+    static func xmlSimilar(_ comparison: XMLComparison, _ body: XMLBody, budget: inout Int) -> (matched: Bool, note: String?) {
+        guard canParse(body, budget: &budget) else { return (false, nil) }
         return MatchBudget.chargingCPU(&budget) { budget in
-            let reason = comparison.evaluate(value, cpuLimitNanoseconds: MatchBudget.cpuNanoseconds(budget))
+            let reason = comparison.evaluate(body, cpuLimitNanoseconds: MatchBudget.cpuNanoseconds(budget))
             return (reason == nil, reason.flatMap { $0.contains("budget") ? $0 : nil })
         }
+    }
+
+    /// Whether the budget can pay for `body`'s parse when it is not parsed yet (false: the budget is spent by its
+    /// cost, ``MatchBudget/parsingXML(_:)``).
+    private static func canParse(_ body: XMLBody, budget: inout Int) -> Bool {
+        guard !body.isParsed else { return true }
+        let parsing = MatchBudget.parsingXML(body.text.utf8.count)
+        guard budget >= parsing else {
+            budget -= parsing
+            return false
+        }
+        return true
     }
 }
 

@@ -21,7 +21,10 @@ extension AdminAPI {
                 body: Array((JSONNode.member("body", in: members)?.string ?? "").utf8))
             let (stubs, counts, scenarios) = parts.stubs.snapshot()
             var budget = parts.settings.options.matchBudget
-            let nearest = nearestStubs(MatchInput(probe), stubs, scenarios, budget: &budget)
+            let nearest = nearestStubs(MatchInput(probe), stubs, scenarios, budget: &budget) { index in
+                clientGone(request, route, searched: index, of: stubs.count, items: "stubs")
+            }
+            if let stopped = nearest.stopped { return stopped }
             if let spent = nearest.spentAt {
                 return budgetSpent(route, parts.settings.options.matchBudget, searched: spent, of: stubs.count, items: "stubs")
             }
@@ -38,7 +41,10 @@ extension AdminAPI {
             var budget = parts.settings.options.matchBudget
             var found: [String] = []
             for (searched, entry) in unmatched.enumerated() {
-                let nearest = nearestStubs(MatchInput(entry.request), stubs, scenarios, budget: &budget)
+                let nearest = nearestStubs(MatchInput(entry.request), stubs, scenarios, budget: &budget) { _ in
+                    clientGone(request, route, searched: searched, of: unmatched.count, items: "unmatched requests")
+                }
+                if let stopped = nearest.stopped { return stopped }
                 if nearest.spentAt != nil {
                     return budgetSpent(
                         route, parts.settings.options.matchBudget, searched: searched + 1, of: unmatched.count, items: "unmatched requests")
@@ -58,6 +64,7 @@ extension AdminAPI {
             var budget = parts.settings.options.matchBudget
             var measured: [(JournalEntry, Double)] = []
             for (searched, entry) in entries.enumerated() {
+                if let gone = clientGone(request, route, searched: searched, of: entries.count) { return gone }
                 let mismatches = probe.evaluate(MatchInput(entry.request), scenarioState: nil, collectAll: true, budget: &budget)
                 if budget < 0 { return budgetSpent(route, parts.settings.options.matchBudget, searched: searched + 1, of: entries.count) }
                 measured.append((entry, distance(mismatches)))
@@ -76,18 +83,20 @@ extension AdminAPI {
     }
 
     /// The stubs nearest `input` (their indexes and distances), nearest first, at most ``nearMissLimit``; `spentAt`
-    /// is how many stubs were tried when `budget` ran out (then `ranked` is empty).
-    private static func nearestStubs(_ input: MatchInput, _ stubs: [Stub], _ scenarios: [String: String], budget: inout Int)
-        -> (ranked: [(Int, Double)], spentAt: Int?)
-    {
+    /// is how many stubs were tried when `budget` ran out (then `ranked` is empty); `stopped` is `stop`'s answer when,
+    /// asked before each stub, it gave one (the admin client has gone).
+    private static func nearestStubs(
+        _ input: MatchInput, _ stubs: [Stub], _ scenarios: [String: String], budget: inout Int, stop: (Int) -> MockResponse?
+    ) -> (ranked: [(Int, Double)], spentAt: Int?, stopped: MockResponse?) {
         var measured: [(Int, Double)] = []
         for (index, stub) in stubs.enumerated() {
+            if let answer = stop(index) { return ([], nil, answer) }
             let scenarioState = stub.scenario.map { scenarios[$0.name] ?? ScenarioStates.started }
             let mismatches = stub.evaluate(input, scenarioState: scenarioState, collectAll: true, budget: &budget)
-            if budget < 0 { return ([], index + 1) }
+            if budget < 0 { return ([], index + 1, nil) }
             measured.append((index, distance(mismatches)))
         }
-        return (Array(measured.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)), nil)
+        return (Array(measured.sorted { $0.1 < $1.1 }.prefix(nearMissLimit)), nil, nil)
     }
 
     /// One near miss of a request and a stub, in WireMock's shape: `request`, `stubMapping`, `matchResult`.

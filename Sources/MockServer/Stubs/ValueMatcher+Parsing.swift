@@ -68,7 +68,9 @@ extension ValueMatcher {
         }
         func regex() throws(StubError) -> RegexBox {
             let source = try text()
-            do { return try RegexBox(source) } catch {
+            // WireMock compiles `matches` and `doesNotMatch` with Java's DOTALL: `.*` spans a body's line breaks and
+            // the newline a printed XML element ends with.
+            do { return try RegexBox(source, dotAll: true) } catch {
                 throw reader.error(name, "\(what): invalid regular expression \"\(source)\": \(error)")
             }
         }

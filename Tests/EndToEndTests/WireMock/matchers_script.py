@@ -283,6 +283,42 @@ XML_BODIES = [
 group("xml", {name: {"method": "POST", "urlPath": "/xml/" + name, **request} for name, request in XML_MAPPINGS.items()},
       [("POST", "/xml/" + name, body, {"Content-Type": "application/xml"}) for name in XML_MAPPINGS for body in XML_BODIES])
 
+# r8b A10 and A11, each mapping asked only with its own bodies: an element's default namespace, one attribute namespace
+# under two prefixes, `xml:` attributes, mixed content (equalToXml); a CDATA section as a node of its own, a comment or
+# processing instruction found, and `matches` over a printed element (matchesXPath).
+XML_PAIRS = {
+    "ns-default": ({"equalToXml": '<a xmlns="urn:x"><b/></a>'},
+                   ['<a xmlns="urn:x"><b xmlns=""/></a>', '<a xmlns="urn:x"><b/></a>', '<x:a xmlns:x="urn:x"><x:b/></x:a>',
+                    '<a xmlns="urn:y"><b/></a>', '<a xmlns="urn:x" xmlns:x="urn:y"><x:b/></a>', '<a xmlns="urn:x"><c xmlns=""/><b/></a>']),
+    "ns-none": ({"equalToXml": '<a><b xmlns=""/></a>'}, ['<a><b/></a>', '<a><b xmlns="urn:x"/></a>']),
+    "ns-child": ({"equalToXml": '<a><b xmlns="urn:x"/></a>'}, ['<a><b/></a>', '<a><b xmlns="urn:x"/></a>']),
+    "ns-prefix": ({"equalToXml": '<p:a xmlns:p="urn:x"/>'}, ['<q:a xmlns:q="urn:y"/>', '<a xmlns="urn:x"/>', '<a/>']),
+    "attr-prefix": ({"equalToXml": '<a xmlns:p="urn:x" p:k="1"/>'},
+                    ['<a xmlns:q="urn:x" q:k="1"/>', '<a xmlns:p="urn:x" p:k="1"/>', '<a xmlns:p="urn:y" p:k="1"/>', '<a k="1"/>']),
+    "attr-plain": ({"equalToXml": '<a k="1"/>'}, ['<a xmlns:p="urn:x" p:k="1"/>', '<a k="1"/>']),
+    "space": ({"equalToXml": '<a xml:space="preserve"> x </a>'},
+              ['<a xml:space="preserve">x</a>', '<a xml:space="preserve"> x </a>', '<a> x </a>']),
+    "space-body": ({"equalToXml": '<r><a>x</a></r>'}, ['<r><a xml:lang="en">x</a></r>', '<r><a>x</a></r>']),
+    "mixed": ({"equalToXml": '<a><b/>text</a>'}, ['<a>text<b/></a>', '<a><b/>text</a>']),
+    "mixed-text-first": ({"equalToXml": '<a>t<b/>u</a>'}, ['<a>t<b/>u</a>']),
+    "cdata-joined": ({"matchesXPath": {"expression": "//a/text()", "equalTo": "xy"}}, ['<a>x<![CDATA[y]]></a>', '<a>xy</a>']),
+    "cdata-node": ({"matchesXPath": {"expression": "//a/text()", "equalTo": "[#cdata-section: y]"}},
+                   ['<a><![CDATA[y]]></a>', '<a>x<![CDATA[y]]></a>', '<a>y</a>']),
+    "cdata-first": ({"matchesXPath": {"expression": "//a/text()", "equalTo": "x"}}, ['<a>x<![CDATA[y]]></a>']),
+    "cdata-printed": ({"matchesXPath": {"expression": "//a", "equalTo": "<a>x<![CDATA[y]]></a>\n"}},
+                      ['<a>x<![CDATA[y]]></a>', '<a>xy</a>']),
+    "cdata-glued": ({"matchesXPath": {"expression": "//a", "equalTo": "<a>\n  <b/><![CDATA[y]]></a>\n"}},
+                    ['<a><b/><![CDATA[y]]></a>', '<a><b/>y</a>']),
+    "printed-matches": ({"matchesXPath": {"expression": "//a", "matches": ".*&amp;.*"}}, ['<a>x&amp;y</a>', '<a>xy</a>']),
+    "printed-dotall": ({"matchesXPath": {"expression": "//a", "matches": "<a>.*"}}, ['<a>x&amp;y</a>', '<b><a/></b>']),
+    "printed-end": ({"matchesXPath": {"expression": "//a", "matches": ".*</a>"}}, ['<a>x&amp;y</a>']),
+    "comment-node": ({"matchesXPath": {"expression": "//comment()", "equalTo": "[#comment:  c ]"}}, ['<a><!-- c --></a>']),
+    "pi-node": ({"matchesXPath": {"expression": "//processing-instruction()", "equalTo": "[pi: d e ]"}}, ['<a><?pi  d e ?></a>']),
+}
+group("xml r8b", {name: {"method": "POST", "urlPath": "/xml8/" + name, "bodyPatterns": [pattern]}
+                  for name, (pattern, _) in XML_PAIRS.items()},
+      [("POST", "/xml8/" + name, body, {"Content-Type": "application/xml"}) for name, (_, bodies) in XML_PAIRS.items() for body in bodies])
+
 # What WireMock refuses and sut-launch refuses too (the status codes agree: 422).
 group("refused by both", {
     "bad-unit": {"headers": {"X": {"before": "now +3 day"}}},
