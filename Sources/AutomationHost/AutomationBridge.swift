@@ -66,15 +66,30 @@ public final class AutomationBridge: Sendable {
     /// True when argv contains exactly this argument.
     public func launchArgumentsContain(_ argument: String) -> Bool { launchArguments.contains(argument) }
 
-    /// The mock server's base URL (`AUTOMATION.mockServerURL`, else `SUT_MOCK_SERVER_URL`), if one runs.
-    public var mockServerURL: URL? {
-        let text = automationConfiguration.string(WireFormat.mockServerURLKey) ?? environment[WireFormat.mockServerURLVariable]
-        return text.flatMap { URL(string: $0) }
+    /// The mock server's base URL (`AUTOMATION.mockServerURL`, else `SUT_MOCK_SERVER_URL`), if one runs; nil when not
+    /// under test. `SUT_MOCK_SERVER_URL` counts only when the launcher set the environment (`SUT_UNDER_TEST=1`): one left
+    /// exported by a shell or CI job must not send a program's requests elsewhere.
+    public var mockServerURL: URL? { mockServerURLText.flatMap { URL(string: $0) } }
+
+    /// Where ``ControlChannel`` talks to the test: `SUT_CONTROL_URL`, else the mock server's URL; nil when neither is set
+    /// or the program is not under test. `SUT_CONTROL_URL` counts only when the launcher set the environment
+    /// (`SUT_UNDER_TEST=1`).
+    public var controlURL: URL? { controlURLText.flatMap { URL(string: $0) } }
+
+    /// The text of ``mockServerURL``: the flags' `mockServerURL`, else the launcher's environment's.
+    var mockServerURLText: String? {
+        guard isUnderTest else { return nil }
+        return automationConfiguration.string(WireFormat.mockServerURLKey) ?? launcherEnvironment[WireFormat.mockServerURLVariable]
     }
 
-    /// Where ``ControlChannel`` talks to the test: `SUT_CONTROL_URL`, else the mock server's URL; nil when neither is set.
-    public var controlURL: URL? {
-        environment[WireFormat.controlURLVariable].flatMap { URL(string: $0) } ?? mockServerURL
+    /// The text of ``controlURL``.
+    var controlURLText: String? { launcherEnvironment[WireFormat.controlURLVariable] ?? mockServerURLText }
+
+    /// The environment's `SUT_*` endpoints are the launcher's only when it set `SUT_UNDER_TEST=1`; otherwise (not under
+    /// test, or the seed layout's `UI_TEST_MODE` alone) none is read (R9C-2: a program run by hand polled an exported
+    /// SUT_CONTROL_URL and applied `flag set` from it).
+    private var launcherEnvironment: [String: String] {
+        environment[WireFormat.underTestVariable] == "1" ? environment : [:]
     }
 
     /// The entry point a test selected with `--entry-point NAME`, if any.

@@ -8,7 +8,8 @@ import Foundation
 /// program receives, and may acknowledge with a reply the test waits for.
 ///
 /// The endpoint is `SUT_CONTROL_URL` (SUTApplication always sets it: the mock server's URL, or a loopback
-/// endpoint of its own when no mock server runs), else the mock server's URL.
+/// endpoint of its own when no mock server runs), else the mock server's URL; the environment's only with the
+/// launcher's `SUT_UNDER_TEST=1`.
 ///
 /// ```swift
 /// let channel = ControlChannel(AutomationBridge.shared)
@@ -34,14 +35,22 @@ public struct ControlChannel: Sendable {
     /// this program was started for refuses it (410) instead of handing it another run's messages. nil: none named.
     public let channel: String?
 
-    /// The bridge's control endpoint (`SUT_CONTROL_URL`, else the mock server's URL); nil when there is none, or when
+    /// The bridge's control endpoint (``AutomationBridge/controlURL``: `SUT_CONTROL_URL`, else the mock server's URL, read
+    /// only under test and from the environment only with `SUT_UNDER_TEST=1`); nil when there is none, or when
     /// it is not a plain `http://` URL with a numeric host (IPv4 or IPv6) and a port 1-65535 (said once on stderr: the
     /// channel speaks no TLS and resolves no names).
     public init?(_ bridge: AutomationBridge) {
-        let given =
-            bridge.environment[WireFormat.controlURLVariable]
-            ?? bridge.automationConfiguration.string(WireFormat.mockServerURLKey) ?? bridge.environment[WireFormat.mockServerURLVariable]
-        guard let text = given else { return nil }
+        guard let text = bridge.controlURLText else {
+            // Without SUT_UNDER_TEST=1 an endpoint left exported by a shell or CI job is not this launch's (R9C-2).
+            if let left = [WireFormat.controlURLVariable, WireFormat.mockServerURLVariable].first(where: { bridge.environment[$0] != nil })
+            {
+                HostStandardError.writeOnce(
+                    key: "control-url",
+                    "ControlChannel: ignoring \(left): the launcher did not set SUT_UNDER_TEST=1, so it is not this launch's; "
+                        + "messages from the test will not arrive\n")
+            }
+            return nil
+        }
         let url = URL(string: text)
         guard let url, url.scheme?.lowercased() == "http", var host = url.host, let port = url.port, let value = UInt16(exactly: port),
             value > 0
@@ -219,9 +228,31 @@ public enum ControlCommand: Sendable, Hashable {
     }
 
     /// A key is one word: no space or other white space (`flag clear k extra`, `flag set  k=x`, `flag set k =x` were
-    /// taken as keys with spaces, answered as if done, with nothing done).
+    /// taken as keys with spaces, answered as if done, with nothing done), and no invisible character (a key with a
+    /// ZERO WIDTH SPACE set another flag than the one shown).
     static func isOneWord(_ key: Substring) -> Bool {
-        !key.isEmpty && !key.contains(where: \.isWhitespace)
+        !key.isEmpty && !key.contains(where: \.isWhitespace) && !key.unicodeScalars.contains(where: isInvisible)
+    }
+
+    /// A format character or another default-ignorable one (U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER, U+00AD SOFT
+    /// HYPHEN, U+200E LEFT-TO-RIGHT MARK, a byte order mark): common in copied text, invisible where it is shown.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint
+    }
+
+    /// `text` as a problem line shows it: control characters escaped (`\u{1B}`, as the library's lines show them) and
+    /// invisible ones too (`\u{200B}`), at most 80 characters.
+    private static func shown(_ text: String) -> String {
+        let cut = text.count > 80 ? String(text.prefix(60)) + "…" : text
+        var result = ""
+        for scalar in HostEscaping.escaped(cut).unicodeScalars {
+            if isInvisible(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Why `text` is not a built-in command although it is written as one (`flag set k:={"a":`, `flag set =x`,
@@ -231,7 +262,7 @@ public enum ControlCommand: Sendable, Hashable {
     public static func problem(_ text: String) -> String? {
         guard ControlCommand(text) == nil else { return nil }
         let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
-        let shown = text.count > 80 ? String(text.prefix(60)) + "…" : text
+        let shown = shown(text)
         let other =
             words.joined(separator: " ") == text
             ? "'\(shown)': not a flag assignment" : "'\(shown)': one space between the words, none before or after them"
@@ -245,13 +276,13 @@ public enum ControlCommand: Sendable, Hashable {
             let value = String(words[2][words[2].index(after: equals)...])
             if words[2][..<equals] == ":" { return "'\(shown)': the key is empty; write flag set KEY:=JSON" }
             if !isOneWord(words[2][..<equals]) || text.hasPrefix("flag set  ") {
-                return "'\(shown)': a KEY is one word (no spaces); write flag set KEY=VALUE or flag set KEY:=JSON"
+                return "'\(shown)': a KEY is one word (no spaces, no invisible characters); write flag set KEY=VALUE or flag set KEY:=JSON"
             }
             guard words[2][..<equals].last == ":" else {
                 return FlagValue.inferredProblem(key: String(words[2][..<equals]), text: value) ?? other
             }
             if case .failure(let failure) = StrictJSON.parse(value) {
-                let excerpt = value.count > 40 ? String(value.prefix(40)) + "…" : value
+                let excerpt = HostEscaping.escaped(value.count > 40 ? String(value.prefix(40)) + "…" : value)
                 return "'\(shown)': the value after := is not a JSON value (\(excerpt)): \(failure.message)"
             }
             return other
@@ -262,14 +293,17 @@ public enum ControlCommand: Sendable, Hashable {
     /// A first word that is a built-in's in another spelling (`entrypoint`, `FLAG`, `flagset`, `flag` alone or with
     /// another second word): refused, naming the commands, rather than answered `ok` as an ordinary message.
     private static func nearMiss(_ firstWord: String, shown: String) -> String? {
-        // A byte order mark before the word, or a space other than U+0020 after it (NBSP, U+3000 from a web page or a
-        // document): `flag<NBSP>set k=1` and `<BOM>entryPoint a` were acknowledged `ok` with nothing done.
-        let word = String(firstWord.drop { $0 == "\u{FEFF}" }.prefix { !$0.isWhitespace })
+        // A byte order mark or another invisible character in the word (R9C-5: U+200B, U+2060, U+00AD, U+200E before or
+        // inside it), or a space other than U+0020 after it (NBSP, U+3000 from a web page or a document):
+        // `flag<NBSP>set k=1`, `<BOM>entryPoint a` and `<ZWSP>flag set k=1` were acknowledged `ok` with nothing done.
+        var visible = ""
+        visible.unicodeScalars.append(contentsOf: firstWord.unicodeScalars.filter { !isInvisible($0) })
+        let word = String(visible.prefix { !$0.isWhitespace })
         let folded = word.lowercased().filter { $0 != "-" && $0 != "_" }
         let spelt = "write entryPoint NAME, flag set KEY=VALUE, flag set KEY:=JSON or flag clear KEY, spelt so"
         if word != firstWord, ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) {
-            return "'\(shown)': not a built-in command as written (a byte order mark, or a space other than U+0020 between "
-                + "the words); \(spelt)"
+            return "'\(shown)': not a built-in command as written (an invisible character such as a byte order mark or "
+                + "U+200B, or a space other than U+0020 between the words); \(spelt)"
         }
         if word == "flag" { return "'\(shown)': not a flag command; \(spelt)" }
         guard ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) else { return nil }

@@ -36,13 +36,12 @@ package enum ArgumentParser {
                 }
             } catch {
                 if firstMistake == nil { firstMistake = error }
-                // An unknown `--name` followed by a word and more (`--timout 5s --report r.json prog`): the word is most
-                // likely its value, not the program. Read on past it, so a `--report`/`--junit` later on the line still
-                // gets the usage error (it was left unwritten, an earlier run's passing report standing as this run's).
-                // A last word (`--bogus prog`) stays the program the report names.
-                if token.hasPrefix("--"), !token.contains("="), Option.named(token) == nil, index + 1 < arguments.count,
-                    !arguments[index].hasPrefix("-")
-                {
+                // An unknown `--name`, `-Z` (`-F a=1`, `-qZ`, a typo of `-f`) or `-timeout` followed by a word and more
+                // (`--timout 5s --report r.json prog`): the word is most likely its value, not the program. Read on past
+                // it, so a `--report`/`--junit` later on the line still gets the usage error (it was left unwritten, an
+                // earlier run's passing report standing as this run's; R8C-5, R9C-3 for the short forms). A last word
+                // (`--bogus prog`) stays the program the report names.
+                if mayTakeTheNextWord(token, Option.self), index + 1 < arguments.count, !arguments[index].hasPrefix("-") {
                     index += 1
                 }
                 continue
@@ -56,6 +55,16 @@ package enum ArgumentParser {
         if let firstMistake { throw firstMistake }
         try checkRepeats(result.options)
         try refuseNotUTF8(result.options)
+    }
+
+    /// True when `token`, refused, may have been meant with the next word as its value: an unknown `--name`, a bundle
+    /// of short letters (refused only for an unknown letter, which may take a value), a known long option written with
+    /// one dash that takes a value. A token with `=` carries its value itself.
+    private static func mayTakeTheNextWord<Option: CommandOption>(_ token: String, _: Option.Type) -> Bool {
+        guard !token.contains("=") else { return false }
+        if token.hasPrefix("--") { return Option.named(token) == nil }
+        if let option = Option.named("-" + token) { return option.spec.valueName != nil }
+        return true
     }
 
     /// Options whose value may hold bytes that are not UTF-8: `--env` passes them on as they are; `--flag` and

@@ -12,6 +12,9 @@ package enum EarlyReport: Sendable, Hashable {
     case junit(path: String)
     /// Each `--report` given, when it was given more than once (a usage error that must not leave them all unwritten).
     indirect case each([EarlyReport])
+    /// An output that does not carry the error (the run's `--journal`, `test`'s `--messages` and `--html`): its
+    /// placeholder ("did not finish"), so an earlier run's file does not stay whole under its name (R9C-4).
+    case placeholder(option: String, path: String)
 
     /// Writes the report of a command that ended with `exitCode` because of `error`.
     func write(exitCode: Int32, error: String) {
@@ -31,7 +34,16 @@ package enum EarlyReport: Sendable, Hashable {
             let reports = ScenarioReports()
             reports.configure(junit: path, report: nil)
             reports.write([ScenarioResult.loadError([error], name: "read the command line")], exitCode: exitCode, error: error)
+        case .placeholder(let option, let path):
+            let format: ReportPlaceholder.Format = option == "--messages" ? .messages : option == "--html" ? .html : .json
+            if let problem = ReportPlaceholder.write([(option, path, format)]) { Console.error(problem) }
         }
+    }
+
+    /// The reports given, as one: nil for none, `.each` for several.
+    static func all(_ reports: [Self?]) -> Self? {
+        let given = reports.compactMap { $0 }
+        return given.count > 1 ? .each(given) : given.first
     }
 
     /// The report an early failure may write: `--report` given once, on a file of its own and in a directory
@@ -40,7 +52,7 @@ package enum EarlyReport: Sendable, Hashable {
         guard let report, outputsHold else { return nil }
         switch report {
         // A path that is not UTF-8 would be written under its U+FFFD name, another file than the one asked for.
-        case .run(let path, _), .test(let path), .junit(let path):
+        case .run(let path, _), .test(let path), .junit(let path), .placeholder(_, let path):
             return OutputFile.problem(path) == nil && OriginalBytes.of(path) == nil ? report : nil
         case .each: return report
         }

@@ -52,15 +52,23 @@ enum OutputFiles {
 
     /// A report on the file or pipe the console writes to (`--report /dev/stdout` with stdout a pipe, `--report out.txt
     /// > out.txt`): the report and the console's lines would mix, or the report's rename would drop the console's.
-    /// `/dev/null` for both is fine.
-    static func checkConsole(_ outputs: [(path: String, origin: String)], streams: [String], hint: String) throws(UsageError) {
+    /// `/dev/null` for both is fine. The remedy names the option refused, and is one that passes: another file when the
+    /// console is a file (R9C-6: `/dev/fd/3 3>report.json` was advised, and fd 3 on a file is a link, refused), else the
+    /// report on the console's pipe and the console moved away.
+    static func checkConsole(_ outputs: [(path: String, origin: String)], streams: [String]) throws(UsageError) {
         let null = FileSystem.identity("/dev/null")
         for stream in streams {
             guard let console = FileSystem.identity("/dev/\(stream)"), console != null else { continue }
             for output in outputs where FileSystem.identity(output.path) == console {
+                let option = output.origin.prefix { $0 != " " && $0 != "=" }
+                let remedy =
+                    FileSystem.isRegularFile("/dev/\(stream)")
+                    ? "write it to another file than the console's \(stream) (\(option) report-file), or send the console elsewhere"
+                    : "write it to a file, or move the console away: \(option) /dev/fd/3 "
+                        + (stream == "stdout" ? "3>&1 1>&2" : "3>&2 2>console.txt")
                 throw UsageError(
                     "\(output.origin.escapingControlCharacters()) is where the console writes (\(stream)): its lines would mix with the "
-                        + "report; write the report to a file, or move the console away: \(hint)")
+                        + "report; \(remedy)")
             }
         }
     }

@@ -61,7 +61,7 @@ package enum ReportCommand {
         // Its summary and errors go to stderr: a report there (`--junit j.xml 2>j.xml`) would lose them, or they it. Its
         // stdout carries nothing but --help: `report --junit /dev/stdout m.ndjson | xmllint -` stays allowed.
         let named = outputs.compactMap { option in paths[option].map { (path: $0, origin: "\(option.spec.long) \($0)") } }
-        try OutputFiles.checkConsole(named, streams: ["stderr"], hint: "--junit /dev/fd/3 3>&2 2>console.txt")
+        try OutputFiles.checkConsole(named, streams: ["stderr"])
         guard !parsed.positionals.isEmpty else {
             throw UsageError(.needsOperands("report needs Messages files: sut-launch report --html report.html shard-*.ndjson"))
         }

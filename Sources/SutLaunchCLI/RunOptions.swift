@@ -77,11 +77,23 @@ package struct RunOptions {
         }
     }
 
-    /// The reports a failed parse writes: each `--report` read, when the outputs read so far hold.
+    /// The reports a failed parse writes: each `--report` read, and each `--journal` its placeholder, when the outputs
+    /// read so far hold.
     static func earlyReport(_ parsed: ParsedArguments<RunOption>) -> EarlyReport? {
-        EarlyReport.given(parsed, .report, make: { .run(path: $0, program: parsed.positionals.first ?? "") }) {
-            (try? checkOutputs($0)) != nil
-        }
+        EarlyReport.all([
+            EarlyReport.given(parsed, .report, make: { .run(path: $0, program: parsed.positionals.first ?? "") }) {
+                (try? checkOutputs($0)) != nil
+            },
+            EarlyReport.given(parsed, .journal, make: { .placeholder(option: "--journal", path: $0) }) { (try? checkOutputs($0)) != nil },
+        ])
+    }
+
+    /// The reports a failure after the parse writes: the `--report`, and the `--journal`'s placeholder.
+    var earlyReport: EarlyReport? {
+        EarlyReport.all(
+            [reportPath.map { .run(path: $0, program: program) }, journalPath.map { .placeholder(option: "--journal", path: $0) }].map {
+                EarlyReport.checked($0, outputsHold: true)
+            })
     }
 
     /// `--report` and `--journal` once each, on files of their own: not each other, not the program, not a file
@@ -99,7 +111,7 @@ package struct RunOptions {
         }
         try OutputFiles.checkOutsideTrees(outputs, trees: trees)
         // The launcher writes the program's output to both of its own streams.
-        try OutputFiles.checkConsole(outputs, streams: ["stdout", "stderr"], hint: "--report /dev/fd/3 3>report.json")
+        try OutputFiles.checkConsole(outputs, streams: ["stdout", "stderr"])
     }
 
     init(_ parsed: ParsedArguments<RunOption>) throws(UsageError) {

@@ -14,7 +14,7 @@ package enum ServeCommand {
     /// Runs the server; returns the exit code. Signals must be blocked in this process already.
     /// - Parameter recordingRequired: a recording that records nothing fails (`record`: the client never came).
     package static func run(_ arguments: [String], recordingRequired: Bool = false) throws -> Int32 {
-        var options = try ServeOptions.parse(arguments)
+        var options = try ServeOptions.parseForCommand(arguments)
         if options.help {
             Console.out(help)
             return 0
@@ -32,14 +32,15 @@ package enum ServeCommand {
         // reported next; a port that cannot be had is reported by the start below, which tries it again.
         var listener = try? Socket.listen(host: options.host, port: options.port) // nil: taken
         defer { listener?.close() }
-        // No stub files: an empty server, driven through its admin API (as WireMock clients do).
-        try checkStubPaths(options.stubPaths)
         // An earlier serve's journal does not stay under its name while this one loads and serves (a serve killed
-        // now leaves "did not finish"): written before the stubs load, which for a large set takes seconds.
+        // now leaves "did not finish"): written before the stubs load, which for a large set takes seconds, and before
+        // a stub path is refused (R9C-4: a usage error left the earlier journal whole).
         if let path = options.journalPath, let problem = ReportPlaceholder.write([("--journal", path, .json)]) {
             Console.error("\(problem) (exit \(ExitCode.ioError)); the server was not started")
             return ExitCode.ioError
         }
+        // No stub files: an empty server, driven through its admin API (as WireMock clients do).
+        try checkStubPaths(options.stubPaths)
         // A static executable cannot load libxml2: stubs with XML matchers run in the companion (the listener closes).
         guard let stubs = try stubs(options) else {
             listener?.close()

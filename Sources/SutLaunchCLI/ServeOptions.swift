@@ -99,7 +99,7 @@ package struct ServeOptions {
             options.help = true
             return options
         }
-        try OutputFiles.check(parsed, outputs: [.journal], inputs: parsed.positionals.map { ($0, "the stub file \($0)") })
+        try checkOutputs(parsed)
         options.stubPaths = parsed.positionals
         options.server.journalLimit = 10_000
         for option in parsed.options { try options.apply(option) }
@@ -116,6 +116,29 @@ package struct ServeOptions {
         try options.recording.checkInto(spelling: "--root-dir")
         options.recording.apply(to: &options.server)
         return options
+    }
+
+    /// `--journal` once, on a file of its own (not a stub file).
+    static func checkOutputs(_ parsed: ParsedArguments<ServeOption>) throws(UsageError) {
+        try OutputFiles.check(parsed, outputs: [.journal], inputs: parsed.positionals.map { ($0, "the stub file \($0)") })
+    }
+
+    /// ``parse(_:)`` for the command: a usage error carries what it writes (``earlyReport(_:)``).
+    static func parseForCommand(_ arguments: [String]) throws(CommandFailure) -> ServeOptions {
+        do {
+            return try parse(arguments)
+        } catch {
+            throw CommandFailure(error, report: earlyReport(arguments))
+        }
+    }
+
+    /// What a usage error writes: the `--journal`'s placeholder (R9C-4: an earlier serve's journal stayed whole under
+    /// its name), read from `arguments` as far as they can be read.
+    static func earlyReport(_ arguments: [String]) -> EarlyReport? {
+        guard let (translated, _) = try? WireMockCommandLine.translate(arguments) else { return nil }
+        var parsed = ParsedArguments<ServeOption>()
+        try? ArgumentParser.parse(translated, into: &parsed, stopAtPositional: false)
+        return EarlyReport.given(parsed, .journal, make: { .placeholder(option: "--journal", path: $0) }) { (try? checkOutputs($0)) != nil }
     }
 
     /// What `serve` says and sets for the whole process before it starts: one line per notice, and the keys

@@ -114,7 +114,7 @@ package enum SutLaunchCommand {
             Console.out("sut-launch \(SutLaunch.version)\n")
             return 0
         case .run(let options):
-            let report = EarlyReport.checked(options.reportPath.map { .run(path: $0, program: options.program) }, outputsHold: true)
+            let report = options.earlyReport
             let plan: RunPlan
             do {
                 // Ctrl-C or SIGTERM while the stubs load: 128+N at once, nothing launched, the report saying so.

@@ -59,10 +59,13 @@ package struct TestOptions {
 
     /// The report a failure before any scenario ran writes.
     var earlyReport: EarlyReport? {
-        let reports = [reportPath.map { EarlyReport.test(path: $0) }, junitPath.map { .junit(path: $0) }].compactMap {
-            EarlyReport.checked($0, outputsHold: true)
+        let placeholders = [("--messages", messagesPath), ("--html", htmlPath)].map { given in
+            given.1.map { EarlyReport.placeholder(option: given.0, path: $0) }
         }
-        return reports.count > 1 ? .each(reports) : reports.first
+        return EarlyReport.all(
+            ([reportPath.map { EarlyReport.test(path: $0) }, junitPath.map { .junit(path: $0) }] + placeholders).map {
+                EarlyReport.checked($0, outputsHold: true)
+            })
     }
 
     /// Parses `test`'s arguments (after `test`); reads no file.
@@ -89,12 +92,14 @@ package struct TestOptions {
 
     /// The reports a failed parse writes: each `--report` read, when the outputs read so far hold.
     static func earlyReport(_ parsed: ParsedArguments<TestOption>) -> EarlyReport? {
-        // The JSON report and the JUnit: a usage error leaves neither an earlier run's passing file.
-        let reports = [
+        // The JSON report and the JUnit: a usage error leaves neither an earlier run's passing file; the Messages and the
+        // HTML report get their placeholders.
+        EarlyReport.all([
             EarlyReport.given(parsed, .report, make: { .test(path: $0) }) { (try? checkOutputs($0)) != nil },
             EarlyReport.given(parsed, .junit, make: { .junit(path: $0) }) { (try? checkOutputs($0)) != nil },
-        ].compactMap { $0 }
-        return reports.count > 1 ? .each(reports) : reports.first
+            EarlyReport.given(parsed, .messages, make: { .placeholder(option: "--messages", path: $0) }) { (try? checkOutputs($0)) != nil },
+            EarlyReport.given(parsed, .html, make: { .placeholder(option: "--html", path: $0) }) { (try? checkOutputs($0)) != nil },
+        ])
     }
 
     /// `--junit`, `--report`, `--messages` and `--html` once each, on files of their own: not each other, not a feature or

@@ -59,9 +59,12 @@ extension AutomationBridge {
         let subject = bridge([:], ["mockServerURL": "http://127.0.0.1:8080", "entryPoint": "search"])
         #expect(subject.mockServerURL?.absoluteString == "http://127.0.0.1:8080")
         #expect(subject.entryPoint == "search")
-        let fromEnvironment = AutomationBridge(arguments: ["app"], environment: ["SUT_MOCK_SERVER_URL": "http://127.0.0.1:9"])
+        let fromEnvironment = AutomationBridge(
+            arguments: ["app"], environment: ["SUT_UNDER_TEST": "1", "SUT_MOCK_SERVER_URL": "http://127.0.0.1:9"])
         #expect(fromEnvironment.mockServerURL?.port == 9)
-        #expect(!fromEnvironment.isUnderTest)
+        // Not under test (R9C-2): a URL left in the environment is not read.
+        let left = AutomationBridge(arguments: ["app"], environment: ["SUT_MOCK_SERVER_URL": "http://127.0.0.1:9"])
+        #expect(!left.isUnderTest && left.mockServerURL == nil)
     }
 
     @Test func malformedInputIsRecordedNotFatal() {
@@ -99,5 +102,21 @@ extension AutomationBridge {
         // The seed toolkit's layout (no SUT_ variables) carries flags after the marker: still the wire.
         let seed = AutomationBridge(arguments: ["app", "UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"], environment: [:])
         #expect(seed.arguments == ["app", "x"] && seed.ephemeralConfiguration.int("a") == 1)
+    }
+
+    /// R9C-2: the environment's endpoints (`SUT_CONTROL_URL`, `SUT_MOCK_SERVER_URL`) are read only with the launcher's
+    /// `SUT_UNDER_TEST=1`: not by a program run by hand, nor in the seed layout, where argv's `mockServerURL` counts alone.
+    @Test func endpointsLeftInTheEnvironmentAreReadOnlyWithTheLaunchersMark() {
+        let left = ["SUT_CONTROL_URL": "http://127.0.0.1:9/", "SUT_MOCK_SERVER_URL": "http://127.0.0.1:8"]
+        let byHand = AutomationBridge(arguments: ["/bin/app", "listen"], environment: left)
+        #expect(byHand.mockServerURL == nil && byHand.controlURL == nil && ControlChannel(byHand) == nil)
+        let seed = AutomationBridge(arguments: ["/bin/app", "UI_TEST_MODE", "listen"], environment: left)
+        #expect(seed.isUnderTest && seed.mockServerURL == nil && seed.controlURL == nil && ControlChannel(seed) == nil)
+        let seedURL = AutomationBridge(
+            arguments: ["/bin/app"] + WireFormat.launchArguments(ephemeral: [:], automation: ["mockServerURL": "http://127.0.0.1:7"]),
+            environment: left)
+        #expect(seedURL.mockServerURL?.absoluteString == "http://127.0.0.1:7" && ControlChannel(seedURL)?.port == 7)
+        let marked = AutomationBridge(arguments: ["/bin/app"], environment: left.merging(["SUT_UNDER_TEST": "1"]) { a, _ in a })
+        #expect(marked.mockServerURL?.absoluteString == "http://127.0.0.1:8" && ControlChannel(marked)?.port == 9)
     }
 }

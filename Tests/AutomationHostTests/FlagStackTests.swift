@@ -87,6 +87,22 @@ import Testing
         #expect(ControlCommand.problem("\u{FEFF}hello") == nil)
     }
 
+    /// R9C-5: other invisible characters (Unicode Cf, default-ignorable) before or inside the first word, or in a key,
+    /// were an ordinary message (`ok`, nothing done) or another key; each is a problem naming it.
+    @Test(arguments: [
+        "\u{200B}flag set greeting=zwsp", "\u{2060}flag set greeting=wj", "\u{AD}flag set greeting=shy", "flag\u{200B} set k=1",
+        "\u{200E}flag set greeting=lrm", "\u{200B}entryPoint search", "flag set gree\u{200B}ting=x", "flag clear k\u{2060}",
+    ])
+    func aCommandWithAnInvisibleCharacterIsAProblem(text: String) {
+        #expect(ControlCommand(text) == nil)
+        let problem = ControlCommand.problem(text)
+        #expect(
+            problem?.contains("\\u{") == true
+                && problem?.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) == false,
+            "\(String(describing: problem))")
+        #expect(ControlCommand.problem("\u{200B}hello") == nil)
+    }
+
     @Test func stringsThatWouldReadAsOtherTypesTravelAsJSON() {
         for value: FlagValue in ["true", "42", "two words", "a=b", ""] {
             let command = ControlCommand.setFlag("k", value)

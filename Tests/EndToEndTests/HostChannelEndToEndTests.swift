@@ -27,16 +27,19 @@ import Testing
         """#
 
     /// MyAppCLI `listen` for 3 s against the server above answering `first`; its output and the requests it sent.
-    private static func listen(answeringFirst first: String) throws -> (output: String, requests: String) {
+    /// `launch` are the words before MyAppCLI's own (`$P` the server's port).
+    private static func listen(
+        answeringFirst first: String, launch: String = #"SUT_UNDER_TEST=1 SUT_CONTROL_URL="http://127.0.0.1:$P/""#,
+        arguments: String = "listen"
+    ) throws -> (output: String, requests: String) {
         let directory = try CLI.temporaryDirectory()
         try server.write(to: directory.appendingPathComponent("server.py"), atomically: true, encoding: .utf8)
         let hex = Array(first.utf8).map { String(format: "%02x", $0) }.joined()
         let script = #"""
             python3 server.py "$1" & i=0
             while [ ! -f port ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-            SUT_UNDER_TEST=1 SUT_CONTROL_URL="http://127.0.0.1:$(cat port)/" timeout -s KILL 3 "$0" listen </dev/null 2>&1
-            wait
-            """#
+            P=$(cat port)
+            """# + "\n\(launch) timeout -s KILL 3 \"$0\" \(arguments) </dev/null 2>&1\nwait\n"
         let output = try CLI.output(of: HostLibraryRunEndToEndTests.unset + ["sh", "-c", script, CLI.myApp, hex], in: directory)
         let requests = (try? String(contentsOf: directory.appendingPathComponent("requests"), encoding: .utf8)) ?? ""
         return (output, requests)
@@ -61,6 +64,24 @@ import Testing
         #expect(!chunked.output.contains("\u{1B}"), "\(chunked)")
         #expect(!chunked.output.contains("control: "), "\(chunked)")
         #expect(!chunked.requests.contains("/ack"), "\(chunked)")
+    }
+
+    /// R9C-2: a program run by hand (no SUT_UNDER_TEST), or in the seed layout, opened the control channel from an
+    /// exported SUT_CONTROL_URL or SUT_MOCK_SERVER_URL and applied `flag set greeting=pwn` from it (and acknowledged).
+    /// The environment's endpoints count only with the launcher's SUT_UNDER_TEST=1: no request, one line.
+    @Test func anEndpointLeftInTheEnvironmentIsNotReadWithoutTheLaunchersMark() throws {
+        let message = "HTTP/1.1 200 OK\r\nX-Sut-Message-Id: 1\r\nContent-Length: 21\r\n\r\nflag set greeting=pwn"
+        for (launch, arguments) in [
+            (#"SUT_CONTROL_URL="http://127.0.0.1:$P/""#, "listen"), (#"SUT_MOCK_SERVER_URL="http://127.0.0.1:$P""#, "listen"),
+            (#"SUT_CONTROL_URL="http://127.0.0.1:$P/""#, "UI_TEST_MODE listen"),
+        ] {
+            let run = try Self.listen(answeringFirst: message, launch: launch, arguments: arguments)
+            #expect(!run.output.contains("greeting is now") && run.requests.isEmpty, "\(launch) \(arguments): \(run)")
+            #expect(run.output.contains("ControlChannel: ignoring SUT_"), "\(launch) \(arguments): \(run)")
+        }
+        // The launcher's mark still opens it (the test above this one speaks to it the same way).
+        let marked = try Self.listen(answeringFirst: message)
+        #expect(marked.output.contains("greeting is now pwn"), "\(marked)")
     }
 
     /// R8C-4, R8C-10: `localhost` (a name: ::1 first on some machines, anything by /etc/hosts), ports `-1`, `+1`, `01`

@@ -50,6 +50,25 @@ import Testing
         for reply in replies { #expect(!reply.contains("{\"v\":") && !reply.contains("DecodingError"), "\(reply)") }
     }
 
+    /// R9C-5: a ZERO WIDTH SPACE, WORD JOINER, SOFT HYPHEN or LRM before or inside the command word was acknowledged
+    /// `ok` with nothing done (the greeting unchanged); each is refused by name now, the invisible character shown
+    /// (`\u{200B}`), and a control character of the message is shown escaped in the reply, never raw.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func aCommandWithAnInvisibleCharacterIsRefusedByName() throws {
+        let bodies = [
+            "\u{200B}flag set greeting=zwsp", "\u{2060}flag set greeting=wj", "\u{AD}flag set greeting=shy",
+            "flag\u{200B} set greeting=zw2", "\u{200E}flag set greeting=lrm", "\u{200B}entryPoint search",
+            "flag set gree\u{200B}ting=x", "entryPoint a b\u{1B}[2J", "flag set greeting:=\"ciao\"", "quit",
+        ]
+        let replies = try Self.replies(to: bodies)
+        try #require(replies.count == bodies.count)
+        for reply in replies.prefix(8) { #expect(reply.hasPrefix("error: '") && !reply.contains("\u{1B}"), "\(reply)") }
+        #expect(replies[0].contains(#"\u{200B}flag set"#) && replies[0].contains("invisible character"), "\(replies[0])")
+        #expect(replies[6].contains("no invisible characters"), "\(replies[6])")
+        #expect(replies[7].contains(#"\u{1B}[2J"#), "\(replies[7])")
+        #expect(replies[8] == "ciao", "\(replies[8])")
+    }
+
     /// C13: the numbers `-f` refuses are refused by `flag set` with the same words (one implementation,
     /// `DecimalLiteral`), and `entryPoint  a` (two spaces) is refused as `flag set  k=1` is.
     @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))

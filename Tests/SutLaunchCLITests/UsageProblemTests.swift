@@ -79,6 +79,10 @@ import Testing
         #expect(runFailure(["-Z", "--report", "/tmp/r.json"])?.report == .run(path: "/tmp/r.json", program: ""))
         // R8C-5: the word after an unknown option is its value when more follows, and the options are read on.
         #expect(runFailure(["--timout", "5s", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
+        // R9C-3: so is the word after an unknown short option (`-F a=1`, a typo of `-f`), alone or in a bundle.
+        for short in ["-F", "-qZ", "-Zq"] {
+            #expect(runFailure([short, "a=1", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
+        }
         // The first mistake is the one reported, whatever comes after it.
         #expect(
             runFailure(["--bogus", "--timeout", "soon", "prog"])?.underlying as? UsageError

@@ -70,7 +70,7 @@ package struct LaunchPlan: Sendable {
 
     /// The program's complete environment: the base less every inherited `SUT_*` variable (``ownedPrefix``), the
     /// server's variables (an HTTPS server's trust files), the variables set (a `--env SSL_CERT_FILE=…` of the user's
-    /// wins over ours), the mock server's URL (kept off any proxy), then the flags.
+    /// wins over ours), the mock server's URL (kept off any proxy), then the flags (``flagVariables``: the run's alone).
     package func launchEnvironment(mockServerURL: String?, serverEnvironment: ServerEnvironment = .none) -> [String: String] {
         var result: [String: String] = [:]
         if clearEnvironment {
@@ -100,9 +100,19 @@ package struct LaunchPlan: Sendable {
             result["NO_PROXY"] = exclusions
             result["no_proxy"] = exclusions
         }
+        // The flag variables say where this run placed the flags: the run's alone (R9C-1: a `-e SUT_FLAGS_IN=env` under
+        // `both`, or a `-e SUT_AUTOMATION` under `args`, made the Host library read the run's argv block as the
+        // program's own arguments). Those the run does not set for its placement are removed, never passed on.
+        for name in Self.flagVariables { result[name] = nil }
         result.merge(flags.environment(mockServerURL: mockServerURL)) { _, flag in flag }
         return result
     }
+
+    /// The variables that carry the flags and their placement: set by the run alone, whatever `-e`, `--env-file` or a
+    /// flags file's `env` gave.
+    package static let flagVariables = [
+        WireFormat.underTestVariable, WireFormat.ephemeralVariable, WireFormat.automationVariable, WireFormat.flagsInVariable,
+    ]
 
     /// The prefix of the variables a run owns: the caller's are never passed on (`-e` and `--env-file` may set them).
     package static let ownedPrefix = "SUT_"
