@@ -91,7 +91,9 @@ package enum CheckCommand {
             let stepFiles = UserSteps.files(near: features)
             let (userSteps, loadProblems) = UserSteps.load(stepFiles)
             // Hooks and redactions are refused by check as test refuses them (exit 3), never passed here and failed there.
-            let stepProblems = loadProblems + UserSteps.hooks(stepFiles).problems + UserSteps.redactions(stepFiles).problems
+            let stepProblems =
+                UserSteps.unlistedDirectories(near: features) + loadProblems + UserSteps.hooks(stepFiles).problems
+                + UserSteps.redactions(stepFiles).problems
             for problem in stepProblems { Console.error(problem) }
             if !stepProblems.isEmpty { failed = true }
             // A refused step file fails every feature beside it: no "ok" for them (exit 3 with ok printed read as a pass).

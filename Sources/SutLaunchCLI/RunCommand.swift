@@ -56,7 +56,7 @@ package enum RunCommand {
 
     /// Why a WireMock root whose `mappings/` gave no mapping is refused (runs, `check`).
     package static let emptyRootMessage =
-        "nothing loaded: its mappings/ gives no mapping (no .json file, or only {\"mappings\": []}); add a mapping there"
+        "nothing loaded: it gives no mapping (a mappings/ with no .json file, or only {\"mappings\": []}); add a mapping there"
 
     /// Reads a UTF-8 text file (at most `FileSystem.readLimit` bytes).
     /// Reads `path` as UTF-8 text; bytes that are not UTF-8 are refused at their line and column (``InputError``,

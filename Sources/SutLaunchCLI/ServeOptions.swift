@@ -199,10 +199,19 @@ extension ServeOptions {
             }
             if FileSystem.isDirectory(root + "/mappings") {
                 if !stubPaths.contains(root) { stubPaths.append(root) }
+            } else if let what = Self.notADirectory(root + "/mappings") {
+                throw UsageError(
+                    "--root-dir \(root.escapingControlCharacters()): its mappings is \(what), not a directory; make it the directory of mapping files, or remove it"
+                )
             } else {
                 notices.append(
                     "--root-dir \(root.escapingControlCharacters()) has no mappings/: it adds no mappings (WireMock starts empty too)")
             }
+        } else if stubPaths.isEmpty, let what = Self.notADirectory("mappings") {
+            // WireMock's default root is `.`: a `mappings` there that cannot be read is never a silently empty server.
+            throw UsageError(
+                "./mappings is \(what), not a directory: serve reads it as WireMock's default root; make it the directory of mapping files, remove it, or name stubs"
+            )
         } else if stubPaths.isEmpty, FileSystem.isDirectory("mappings") {
             notices.append("no stubs given: loading ./mappings, as WireMock does with its default --root-dir .")
             stubPaths = ["."]
@@ -210,5 +219,16 @@ extension ServeOptions {
         }
         // The recordings API persists into WireMock's root, as WireMock does (`--record-mappings` set it already).
         if server.recordingRoot == nil { server.recordingRoot = rootDirectory }
+    }
+
+    /// What `path` is when something is there that is not a directory ("a dangling link", "a file", "a FIFO, not a
+    /// file") or cannot be looked at ("unreadable (permission denied)"); nil for a directory or nothing at all.
+    private static func notADirectory(_ path: String) -> String? {
+        if FileSystem.isDirectory(path) { return nil }
+        if let failure = FileSystem.statFailure(path) { return "unreadable (\(failure))" }
+        if FileSystem.isSymbolicLink(path) && !FileSystem.exists(path) { return "a dangling link" }
+        guard FileSystem.exists(path) else { return nil }
+        guard let kind = FileSystem.specialKind(path) else { return "a file" }
+        return kind.hasSuffix(", not a file") ? String(kind.dropLast(", not a file".count)) : kind
     }
 }

@@ -104,7 +104,7 @@ extension TestCommand {
         var seenStepFiles: Set<String> = []
         let uniqueStepFiles = stepFiles.filter { seenStepFiles.insert(FileSystem.realPath($0) ?? $0).inserted }
         let entries = UserSteps.read(uniqueStepFiles)
-        var problems: [String] = []
+        var problems = UserSteps.unlistedDirectories(near: files)
         let (fileRedactions, redactionProblems) = UserSteps.redactions(uniqueStepFiles)
         problems += redactionProblems
         scenario.redactions += fileRedactions

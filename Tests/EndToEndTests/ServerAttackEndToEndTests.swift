@@ -116,4 +116,29 @@ import Testing
         }
         #expect(!served.stderr.contains("error"), "\(served)")
     }
+
+    /// R9D-8: `{"mappings": []}` named as a file (`check FILE`, `--stub FILE`) was `ok: 0 routes` and an empty server,
+    /// where the same content in a root's `mappings/` fails. It fails the same way now, also as the only file of a stub
+    /// directory; beside a file that gives stubs it is a note. A native `{"routes": []}` says what it is: no route.
+    @Test func aMappingsFileThatGivesNoMappingFailsAsAnEmptyRootDoes() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = try CLI.write(#"{"mappings": []}"#, "e.json", in: directory)
+        for path in [empty, directory.path] {
+            let check = try CLI.run(["check", path])
+            #expect(check.status == 3 && check.stderr.contains("nothing loaded") && !check.stdout.contains("ok:"), "\(check)")
+            let run = try CLI.run(["--strict", "--port", "0", "--stub", path, "true"])
+            #expect(run.status == 3 && run.stderr.contains("e.json: nothing loaded"), "\(run)")
+        }
+        _ = try CLI.write(#"{"routes": [{"path": "/a", "body": "a"}]}"#, "r.json", in: directory)
+        let both = try CLI.run(["check", directory.path])
+        #expect(both.status == 0 && both.stdout.contains("no mappings in it") && both.stdout.contains("ok:"), "\(both)")
+        let native = try CLI.write(#"{"routes": [], "unexpected": "fail"}"#, "n.json", in: directory)
+        let nothingExpected = try CLI.run(["check", native])
+        #expect(nothingExpected.status == 0 && nothingExpected.stdout.contains("0 routes"), "\(nothingExpected)")
+        let served = try ServerTrustEndToEndTests.serving([empty]) { url, _ throws in
+            #expect(try ServerTrustEndToEndTests.curl(["\(url)/__admin/health"]).hasSuffix(" 200"))
+        }
+        #expect(!served.stderr.contains("error"), "\(served)")
+    }
 }

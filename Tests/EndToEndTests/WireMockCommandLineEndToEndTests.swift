@@ -167,6 +167,33 @@ struct WireMockCommandLineEndToEndTests {
         #expect(file.status == 2 && file.stderr.contains("not a directory"), "\(file.stderr)")
     }
 
+    /// R9D-12: a `mappings` that is a dangling link, a file or a FIFO was passed over as "no mappings/" (in the working
+    /// directory without a word) and serve started empty. It is a usage error (exit 2) naming what it is, before the
+    /// server starts (a serve that started anyway is stopped after 20 s and fails the test).
+    @Test func serveRefusesAMappingsThatIsNotADirectory() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("r")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let mappings = root.appendingPathComponent("mappings")
+        let kinds: [(String, () throws -> Void)] = [
+            ("a dangling link", { try FileManager.default.createSymbolicLink(atPath: mappings.path, withDestinationPath: "/nonexistent") }),
+            ("a file", { _ = try CLI.write("", "mappings", in: root) }),
+            ("a FIFO", { _ = try CLI.output(of: ["mkfifo", mappings.path]) }),
+        ]
+        for (kind, make) in kinds {
+            try? FileManager.default.removeItem(at: mappings)
+            try make()
+            for (arguments, cwd) in [(["--root-dir", root.path], directory), ([], root)] {
+                let serve = try CLI.run(["serve", "--port", "0"] + arguments, cwd: cwd) { process, _ in
+                    #expect(CLI.eventually(20) { !process.isRunning }, "\(kind): serve started")
+                    if process.isRunning { process.terminate() }
+                }
+                #expect(serve.status == 2 && serve.stderr.contains("mappings is \(kind)"), "\(kind) \(arguments): \(serve)")
+            }
+        }
+    }
+
     /// `check` on a mappings directory whose files all sit in subdirectories (one holding a link back up) checks
     /// them, as serve loads them; it used to say there was nothing there.
     @Test func checkReadsAMappingsDirectoryAsServeDoes() throws {

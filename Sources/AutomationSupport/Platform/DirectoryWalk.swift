@@ -41,9 +41,15 @@ package enum DirectoryWalk {
         var entries = 0
         var files: [String] = []
         func walk(_ directory: String, depth: Int) throws(Error) {
-            guard let identity = identity(directory), visited.insert(identity).inserted else { return }
+            guard let identity = identity(directory) else { throw unreadable(directory, FileSystem.statFailure(directory)) }
+            guard visited.insert(identity).inserted else { return }
             if depth > depthLimit { throw Error(description: "\(directory): deeper than \(depthLimit) directories below \(root)") }
-            let (names, notUTF8) = FileSystem.listing(directory)
+            // A directory that cannot be listed (no read permission) fails the walk by name: never a silently shorter tree.
+            let (names, notUTF8): ([String], [String: [UInt8]])
+            switch FileSystem.entries(directory) {
+            case .success(let listing): (names, notUTF8) = listing
+            case .failure(let failure): throw unreadable(directory, failure)
+            }
             for name in names {
                 entries += 1
                 if entries > entryLimit { throw Error(description: "\(root): more than \(entryLimit) entries; name a smaller directory") }
@@ -58,11 +64,20 @@ package enum DirectoryWalk {
                     try walk(path, depth: depth + 1)
                 } else if include(name) { // a dangling link or FIFO is named, and its read fails later: never skipped silently
                     files.append(path)
+                } else if let failure = FileSystem.statFailure(path) {
+                    // Listed but not looked at (its directory is not searchable): it may be a directory of files.
+                    throw unreadable(path, failure)
                 }
             }
         }
         try walk(root, depth: 0)
         return files
+    }
+
+    private static func unreadable(_ path: String, _ failure: FileSystem.ListingError?) -> Error {
+        Error(
+            description: "\(path.escapingControlCharacters()): cannot read it (\(failure?.description ?? "it is gone")); "
+                + "make it and its directory readable (chmod u+rx) or move it out of the tree")
     }
 
     private struct Identity: Hashable {

@@ -129,19 +129,46 @@ package enum FileSystem {
 
     /// The names in `path`, sorted, and the raw bytes of those that are not UTF-8 by the name they read as (each byte
     /// UTF-8 cannot read shown as U+FFFD): such a name cannot be opened by its String, so a caller says why.
+    /// Empty when the directory cannot be listed: a walk that must not skip a directory silently uses
+    /// ``entries(_:)``, which says why.
     package static func listing(_ path: String) -> (names: [String], notUTF8: [String: [UInt8]]) {
-        guard let directory = opendir(path) else { return ([], [:]) }
+        (try? entries(path).get()) ?? ([], [:])
+    }
+
+    /// The same as ``listing(_:)``, or why the directory could not be listed ("permission denied", the system's
+    /// reason): a directory opened but not read to its end fails too, never a shorter list.
+    package static func entries(_ path: String) -> Result<(names: [String], notUTF8: [String: [UInt8]]), ListingError> {
+        guard let directory = opendir(path) else { return .failure(ListingError(errno: errno)) }
         defer { closedir(directory) }
         var names: [String] = []
         var notUTF8: [String: [UInt8]] = [:]
-        while let entry = readdir(directory) {
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { return .failure(ListingError(errno: errno)) }
+                break
+            }
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             let name = String(decoding: bytes, as: UTF8.self)
             guard name != "." && name != ".." else { continue }
             names.append(name)
             if Array(name.utf8) != bytes { notUTF8[name] = bytes }
         }
-        return (names.sorted(), notUTF8)
+        return .success((names.sorted(), notUTF8))
+    }
+
+    /// Why a directory could not be listed, or an entry could not be looked at: the system's reason, lower case.
+    package struct ListingError: Error, Sendable, CustomStringConvertible {
+        package let description: String
+        init(errno code: Int32) { description = String(cString: strerror(code)).lowercased() }
+    }
+
+    /// Why the entry at `path` cannot be looked at (stat fails for another reason than "nothing there", such as a
+    /// directory that may be listed but not searched); nil when it can, or when it is gone or a dangling link.
+    package static func statFailure(_ path: String) -> ListingError? {
+        var info = stat()
+        guard stat(path, &info) != 0, errno != ENOENT else { return nil }
+        return ListingError(errno: errno)
     }
 
     /// `name` resolved inside `root`, or why it may not be: a body file is relative, has no `..`, and its

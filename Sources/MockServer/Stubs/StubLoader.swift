@@ -25,10 +25,16 @@ public enum StubLoader {
                 return try wireMockMappings(path, root: FileSystem.directory(of: path), skip: skip)
             }
             var set = StubSet()
-            let names = FileSystem.list(path)
+            let names: [String]
+            switch FileSystem.entries(path) {
+            case .success(let listing): names = listing.names
+            case .failure(let failure): throw StubError(file: path, "cannot list this directory (\(failure)); make it readable (chmod u+r)")
+            }
             let jsonFiles = names.filter { $0.hasSuffix(".json") }
             if jsonFiles.isEmpty { throw StubError(file: path, "no .json stub files in this directory (and no mappings/ directory)") }
             for name in jsonFiles { set.merge(try lenient(path + "/" + name, wireMockFiles: nil, skip: skip)) }
+            // A `{"mappings": []}` beside files that give stubs is one empty file (named in its note), not an empty directory.
+            if !set.stubs.isEmpty { set.emptyRoots.removeAll() }
             for name in names where !name.hasSuffix(".json") && name != "__files" {
                 let entry = path + "/" + name
                 let why =
@@ -136,7 +142,13 @@ public enum StubLoader {
             if wireMockFiles == nil, directory.hasSuffix("/mappings") || directory == "mappings" {
                 files = FileSystem.directory(of: directory) + "/__files"
             }
-            return try StubSet.wireMock(root, file: file, filesDirectory: files, skip: skip)
+            var set = try StubSet.wireMock(root, file: file, filesDirectory: files, skip: skip)
+            // `{"mappings": []}` named itself (not one file of a root's walk) is an empty root: refused where asked for.
+            if wireMockFiles == nil, root["mappings"] != nil, set.stubs.isEmpty {
+                set.emptyRoots.append(file)
+                set.notices.append("\(file.escapingControlCharacters()): no mappings in it: nothing loaded from it")
+            }
+            return set
         }
         if root["routes"] != nil || root.elements != nil { return try StubSet.native(root, file: file, directory: directory) }
         guard let members = root.members else {

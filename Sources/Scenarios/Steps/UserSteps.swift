@@ -95,6 +95,16 @@ package enum UserSteps {
         }
     }
 
+    /// A problem for each directory of the feature files that cannot be listed: its step files cannot be found, and
+    /// their steps, hooks and redactions are never left out in silence.
+    package static func unlistedDirectories(near featureFiles: [String]) -> [String] {
+        Set(featureFiles.map(FileSystem.directory(of:))).sorted().compactMap { directory in
+            guard case .failure(let failure) = FileSystem.entries(directory) else { return nil }
+            return "\(directory.escapingControlCharacters()): cannot list the directory of the feature files (\(failure)), "
+                + "so its step files (*.steps.json) cannot be found; make it readable (chmod u+r)"
+        }
+    }
+
     /// An entry of a step file as read, its pattern not compiled yet (``compile(_:)``), or what is wrong with it.
     package enum Entry: Sendable {
         case step(pattern: String, run: [String], source: String, directory: String)
