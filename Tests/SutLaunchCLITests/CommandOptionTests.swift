@@ -162,6 +162,14 @@ import Testing
                 ["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r"],
                 { $0.recording.isRecording && $0.server.recordingRoot == "r" }
             )
+        case .keepSecrets:
+            (["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r", "--keep-secrets"], { $0.recording.keepSecrets })
+        case .captureHeader:
+            (
+                ["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r", "--capture-header", "X-A"],
+                { $0.recording.capturedHeaders == ["X-A"] }
+            )
+        case .recordInsecure: (["--proxy-all", "https://h", "--record-insecure"], { $0.recording.insecure })
         case .bindAddress: (["--bind-address", "::1"], { $0.host == "::1" })
         // MockServer.Options is not imported here: the journal limit it sets is checked end to end.
         case .maxRequestJournalEntries: (["--max-request-journal-entries", "7"], { _ in true })
