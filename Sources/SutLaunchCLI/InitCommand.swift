@@ -38,7 +38,7 @@ package enum InitCommand {
     }
 
     /// Runs `init` with the arguments after it; returns the exit code.
-    package static func run(_ arguments: [String]) throws -> Int32 {
+    package static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
         var parsed = ParsedArguments<InitOption>()
         try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
         if parsed.has(.help) {
@@ -54,8 +54,25 @@ package enum InitCommand {
         if program.isEmpty || program.escapingControlCharacters() != program || program.contains("${") || program.contains("\u{FFFD}") {
             throw UsageError(.initBadProgram(program))
         }
+        // The starter passes as written only when its program starts: the launcher's own check (exit 127 or 126 in
+        // every scenario of the starter otherwise), here, naming why, before anything is written.
+        if let problem = ProgramCheck.problem(program, path: environment["PATH"]) {
+            throw UsageError(
+                .initFailed(
+                    "--program \(problem.escapingControlCharacters()): the starter would fail as written; build it first, or name one that runs"
+                ))
+        }
         try checkDirectory(directory)
         let files = starterFiles(program: programFromFeatures(program, directory: directory), features: ciFeatures(directory))
+        // Made one component at a time, a DIR past PATH_MAX is written, but `test` and `check` of the `next:` line
+        // cannot open it (they said "no such feature file"): refused before anything is written.
+        let longest = files.map { directory.utf8.count + 1 + $0.path.utf8.count }.max() ?? 0
+        if longest >= UsageProblem.pathLimit {
+            throw UsageError(
+                .initFailed(
+                    "DIR is \(directory.utf8.count) bytes, and its starter's paths would be up to \(longest): more than the \(UsageProblem.pathLimit - 1) the system opens, so test and check could not read them; choose a shorter DIR"
+                ))
+        }
         // DIR is the user's (made when missing); below it nothing is followed: a name taken by anything, a
         // dangling link included, is never written over or through.
         let root: RootedDirectory

@@ -61,7 +61,8 @@ package struct RecordingOptions: Sendable {
     }
 
     /// The combinations: one backend; a recording needs its root and a root needs a recording; the rest needs one.
-    func check() throws(UsageError) {
+    /// - Parameter serve: name `serve`'s (WireMock's) spellings in the hints, `--proxy-all URL --record-mappings`.
+    func check(serve: Bool = false) throws(UsageError) {
         if recordFrom != nil && proxyUnmatched != nil {
             throw UsageError(
                 .recordingOptionNeeds("--record-from", needs: "already forwards what no stub matches: leave --proxy-unmatched out"))
@@ -81,11 +82,14 @@ package struct RecordingOptions: Sendable {
         }
         let recordingOnly = [(keepSecrets, "--keep-secrets"), (!capturedHeaders.isEmpty, "--capture-header")]
         if !isRecording, let (_, name) = recordingOnly.first(where: { $0.0 }) {
-            throw UsageError(.recordingOptionNeeds(name, needs: "is for a recording: add --record-from URL --into DIR"))
+            let add = serve ? "--proxy-all URL --record-mappings" : "--record-from URL --into DIR"
+            throw UsageError(.recordingOptionNeeds(name, needs: "is for a recording: add \(add)"))
         }
         if insecure && recordFrom == nil && proxyUnmatched == nil {
             throw UsageError(
-                .recordingOptionNeeds("--record-insecure", needs: "is for an https backend: add --record-from URL or --proxy-unmatched URL")
+                .recordingOptionNeeds(
+                    "--record-insecure",
+                    needs: "is for an https backend: add " + (serve ? "--proxy-all URL" : "--record-from URL or --proxy-unmatched URL"))
             )
         }
     }
@@ -115,7 +119,14 @@ package struct RecordingOptions: Sendable {
                 .recordingOptionNeeds(
                     spelling, needs: "is empty: name the directory the recording is written to, like \(spelling) recordings"))
         }
-        do { _ = try RootedDirectory(into, create: true) } catch {
+        do {
+            let root = try RootedDirectory(into, create: true)
+            // The recording writes below these two: a link (or a file) there would refuse every file only at the stop,
+            // after the whole session, so it is refused now, as DIR itself is.
+            for place in ["mappings", "__files"] where root.kind(of: place) != nil {
+                _ = try root.directory(place, create: false)
+            }
+        } catch {
             throw UsageError(.cannotWrite(spelling, path: into, problem: "\(error)", index: nil))
         }
     }

@@ -6,15 +6,15 @@ package import ProcessEngine
 package enum ServeOption: CommandOption {
     case port, host, https, httpsHost, httpsCertificate, httpsKey, intercept, strict, lenientStubs, globalResponseTemplating, journal,
         journalLimit
-    case journalSecrets, noAdmin, permittedSystemKeys, quiet, rootDir, bindAddress, maxRequestJournalEntries, proxyAll, recordMappings, help
+    case journalSecrets, noAdmin, permittedSystemKeys, quiet, rootDir, bindAddress, maxRequestJournalEntries, proxyAll, recordMappings
+    case keepSecrets, captureHeader, recordInsecure, help
 
     package var repeats: Bool {
         switch self {
-        case .httpsHost, .intercept: true
+        case .httpsHost, .intercept, .captureHeader: true
         case .port, .host, .https, .httpsCertificate, .httpsKey, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit,
             .journalSecrets, .noAdmin, .permittedSystemKeys, .quiet, .rootDir, .bindAddress, .maxRequestJournalEntries, .proxyAll,
-            .recordMappings,
-            .help:
+            .recordMappings, .keepSecrets, .recordInsecure, .help:
             false
         }
     }
@@ -60,6 +60,9 @@ package enum ServeOption: CommandOption {
         case .proxyAll: OptionSpec("--proxy-all", value: "URL", help: "WireMock's: forward what no mapping matches to URL")
         case .recordMappings:
             OptionSpec("--record-mappings", help: "WireMock's: record what --proxy-all forwards into the root (--root-dir, default .)")
+        case .keepSecrets: RecordingOptions.keepSecretsSpec
+        case .captureHeader: RecordingOptions.captureHeaderSpec
+        case .recordInsecure: RecordingOptions.insecureSpec
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }
@@ -110,7 +113,7 @@ package struct ServeOptions {
             throw UsageError(
                 .recordingOptionNeeds("--record-mappings", needs: "records what --proxy-all URL forwards: add --proxy-all URL"))
         }
-        try options.recording.check()
+        try options.recording.check(serve: true)
         try options.recording.refuseOwnAddress(
             host: options.host, port: options.port, spelling: options.recording.proxyUnmatched.map { _ in "--proxy-all" })
         try options.recording.checkInto(spelling: "--root-dir")
@@ -180,6 +183,9 @@ package struct ServeOptions {
         case .maxRequestJournalEntries: server.journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)
         case .proxyAll: try recording.setBackend(option.value ?? "", option: option.spelling, index: option.index, recording: false)
         case .recordMappings: recording.recordMissing = true
+        case .keepSecrets: recording.keepSecrets = true
+        case .captureHeader: try recording.addCapturedHeader(option.value ?? "", spelling: option.spelling)
+        case .recordInsecure: recording.insecure = true
         case .help: help = true
         }
     }

@@ -21,6 +21,9 @@ package enum ShellIntegration {
 
     /// Runs `completions bash|zsh|fish`; returns the exit code.
     package static func run(_ arguments: [String]) throws -> Int32 {
+        if let shell = arguments.first, ["bash", "zsh", "fish"].contains(shell) {
+            try SutLaunchCommand.refuseExtra(arguments.dropFirst(), after: "completions \(shell)")
+        }
         switch arguments.first {
         case "bash": Console.out(bash())
         case "zsh":
@@ -28,7 +31,12 @@ package enum ShellIntegration {
                 "#compdef sut-launch\n# zsh: the bash completion through bashcompinit.\nautoload -U +X bashcompinit && bashcompinit\n"
                     + bash())
         case "fish": Console.out(fish())
-        default: throw UsageError(.needsOperands("completions needs a shell: sut-launch completions bash|zsh|fish"))
+        case let shell?:
+            throw UsageError(
+                .needsOperands(
+                    "completions: '\(shell.prefix(80).escapingControlCharacters())' is not a shell sut-launch writes completions for: bash, zsh or fish"
+                ))
+        case nil: throw UsageError(.needsOperands("completions needs a shell: sut-launch completions bash|zsh|fish"))
         }
         return 0
     }
@@ -57,12 +65,13 @@ package enum ShellIntegration {
             script +=
                 "        \(name)) if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\")); else COMPREPLY=(); \(fileGlob); fi ;;\n"
         }
-        script += "        help) COMPREPLY=($(compgen -W \"serve check test init\" -- \"$cur\")) ;;\n"
+        let topics = HelpTopic.allCases.map(\.rawValue).filter { $0 != "help" }.joined(separator: " ")
+        script += "        help) COMPREPLY=($(compgen -W \"\(topics)\" -- \"$cur\")) ;;\n"
         script += "        completions) COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\")) ;;\n"
         let runWords = RunOption.specs.flatMap { [$0.long] + ($0.short.map { [$0] } ?? []) }.joined(separator: " ")
         script += "        *) if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"\(runWords)\" -- \"$cur\"));\n"
         script +=
-            "           elif [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"serve check test init help completions\" -- \"$cur\") $(compgen -c -- \"$cur\"));\n"
+            "           elif [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"\(Subcommand.allCases.map(\.rawValue).joined(separator: " "))\" -- \"$cur\") $(compgen -c -- \"$cur\"));\n"
         script += "           else COMPREPLY=($(compgen -c -- \"$cur\") $(compgen -f -- \"$cur\")); fi ;;\n"
         script += "    esac\n}\ncomplete -F _sut_launch sut-launch\n"
         return script
@@ -70,7 +79,7 @@ package enum ShellIntegration {
 
     static func fish() -> String {
         var script = "# fish completion for sut-launch (generated: sut-launch completions fish)\n"
-        script += "complete -c sut-launch -n '__fish_use_subcommand' -a 'serve check test init help completions'\n"
+        script += "complete -c sut-launch -n '__fish_use_subcommand' -a '\(Subcommand.allCases.map(\.rawValue).joined(separator: " "))'\n"
         for (name, options, files) in commands {
             let condition = name.isEmpty ? "__fish_use_subcommand" : "__fish_seen_subcommand_from \(name)"
             for option in options {

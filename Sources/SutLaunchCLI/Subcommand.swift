@@ -5,7 +5,7 @@ package enum Subcommand: String, CaseIterable, Sendable {
 
 /// The topics of `sut-launch help TOPIC`.
 package enum HelpTopic: String, CaseIterable, Sendable {
-    case serve, check, test, report, `init`, steps, record, coverage, admin, help
+    case serve, check, test, report, `init`, steps, record, coverage, admin, completions, manpage, help
 
     /// The text `sut-launch help TOPIC` prints.
     var text: String {
@@ -19,7 +19,9 @@ package enum HelpTopic: String, CaseIterable, Sendable {
         case .record: HelpText.record
         case .coverage: HelpText.coverage
         case .admin: HelpText.admin
-        case .help: "USAGE:\n  sut-launch help [serve|check|test|report|init|steps|record|coverage|admin]\n"
+        case .completions: "USAGE:\n  sut-launch completions bash|zsh|fish\n\nPrints the completion script for that shell.\n"
+        case .manpage: "USAGE:\n  sut-launch manpage\n\nPrints the man page (roff), generated from the option tables.\n"
+        case .help: "USAGE:\n  sut-launch help [\(Self.allCases.map(\.rawValue).filter { $0 != "help" }.joined(separator: "|"))]\n"
         }
     }
 }

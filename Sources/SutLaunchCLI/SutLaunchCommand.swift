@@ -95,9 +95,10 @@ package enum SutLaunchCommand {
             // Ctrl-C or SIGTERM while a large run is read: 128+N at once (outputs are renamed into place, never half-written).
             Interruption.exitOnSignal()
             return try ReportCommand.run(arguments)
-        case .`init`: return try InitCommand.run(arguments)
+        case .`init`: return try InitCommand.run(arguments, environment: environment)
         case .completions: return try ShellIntegration.run(arguments)
         case .manpage:
+            try refuseExtra(arguments[...], after: "manpage")
             Console.out(ShellIntegration.manPage())
             return 0
         case .help: return try help(arguments)
@@ -162,9 +163,21 @@ package enum SutLaunchCommand {
             Console.out(HelpText.main)
             return 0
         }
-        guard let topic = HelpTopic(rawValue: word) else { throw UsageError(.noHelpTopic(word, subcommands: subcommands)) }
+        guard let topic = HelpTopic(rawValue: word) else {
+            throw UsageError(.noHelpTopic(word, subcommands: HelpTopic.allCases.map(\.rawValue)))
+        }
+        try refuseExtra(arguments.dropFirst(), after: "help \(word)")
         Console.out(topic.text)
         return 0
+    }
+
+    /// Words after a command that takes no more are a usage error naming the first (they were ignored in silence).
+    static func refuseExtra(_ extra: ArraySlice<String>, after command: String) throws(UsageError) {
+        guard let first = extra.first else { return }
+        throw UsageError(
+            .needsOperands(
+                "sut-launch \(command) takes nothing more; '\(first.prefix(80).escapingControlCharacters())' is one word too many: leave it out"
+            ))
     }
 
     /// A first word that is not a subcommand but looks like a misspelt one is a usage error: launching

@@ -107,7 +107,11 @@ package enum UsageProblem: Sendable, Hashable {
         case .wouldOverwrite(let output, let input): "\(output) would overwrite \(input); write it elsewhere"
         case .cannotRead(let spelling, let path, let reason): "\(spelling) \(path): cannot read the file (\(reason))"
         case .noSuchStub(let spelling, let path, let index): "\(spelling) \(path): no such file or directory" + Self.argument(index)
-        case .noSuchPath(let path, let kind): "\(path): no such \(kind)"
+        case .noSuchPath(let path, let kind):
+            // Over PATH_MAX open(2) says ENAMETOOLONG: the path may well exist (init makes one component at a time).
+            path.utf8.count >= Self.pathLimit
+                ? "\(path.prefix(120))…: the path is \(path.utf8.count) bytes, more than the \(Self.pathLimit - 1) the system opens; give a shorter path to it (from a directory nearer to it)"
+                : "\(path): no such \(kind)"
         case .unreadablePath(let path, let reason): "\(path): \(reason)"
         case .unreadableStepFile(let spelling, let path, let reason): "\(spelling) \(path): \(reason)"
         case .notShardTimings(let spelling, let path):
@@ -131,7 +135,7 @@ package enum UsageProblem: Sendable, Hashable {
         case .subcommandCase(let word, let lowered):
             "unknown subcommand '\(word)'; subcommands are lower case: 'sut-launch \(lowered)'" + Self.escape(word)
         case .noHelpTopic(let topic, let subcommands):
-            "no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: serve, check, test, init, steps"))"
+            "no help topic '\(topic)'\(Suggestion.didYouMean(topic, among: subcommands, quote: "'", otherwise: "; topics: \(subcommands.joined(separator: ", "))"))"
         case .needsOperands(let usage): usage
         case .mockServerURLOverride(let key, let origin):
             "automation flag \"\(key)\" (\(origin)) would send the program away from the mock server this run starts; "
@@ -162,6 +166,9 @@ package enum UsageProblem: Sendable, Hashable {
         default: message
         }
     }
+
+    /// Linux's PATH_MAX: the longest path open(2) takes is one byte less (with its NUL).
+    static let pathLimit = 4096
 
     private static func argument(_ index: Int?) -> String { index.map { " (argument \($0))" } ?? "" }
     private static func escape(_ word: String) -> String { "; to launch a program named \(word), write: sut-launch -- \(word)" }

@@ -55,6 +55,9 @@ enum WireMockCommandLine {
         "--timeout": (true, "answers are not cut short; clients set their own timeouts"),
     ]
 
+    /// The ignored options WireMock reads every value of (jopt-simple's `valuesOf`); any other it refuses twice.
+    static let repeatable: Set<String> = ["--trust-proxy-target"]
+
     /// `arguments` with WireMock's options made `serve`'s, and one notice per option that has no effect here. An
     /// ignored option that takes a value takes the next argument as WireMock does (`--https-port 8443`), and its
     /// notice says which: it is not read as a stub file.
@@ -82,8 +85,14 @@ enum WireMockCommandLine {
                     value = arguments[index]
                     index += 1
                 }
+                // An empty value is none (`--container-threads=`), as for every other option.
+                if ignored.takesValue && value?.isEmpty != false { throw UsageError(.missingValue(name, placeholder: "VALUE")) }
                 let shown = ignored.takesValue ? value.map { [String($0.prefix(80)).escapingControlCharacters()] } ?? [] : []
                 if let at = ignoredGiven.firstIndex(where: { $0.name == name }) {
+                    // Given twice, a value option is refused as WireMock's parser refuses it: the last never silently wins.
+                    if let first = ignoredGiven[at].values.first, let second = shown.first, !repeatable.contains(name) {
+                        throw UsageError(.givenTwice(name, first: "\(name) \(first)", second: "\(name) \(second)"))
+                    }
                     ignoredGiven[at].values += shown
                 } else {
                     ignoredGiven.append((name, shown))

@@ -153,6 +153,38 @@ struct HTTPSEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
+    /// R9D-3: a chain block that does not parse ended OpenSSL's reading, and it and every certificate after it were
+    /// dropped in silence (the client needing the intermediate failed its handshake); a 17th certificate was cut the
+    /// same way. Both are exit 3 naming the file, for a run and for `serve`, before anything launches.
+    @Test(.enabled(if: CLI.hasCommand("openssl"))) func aChainThatDoesNotReadWholeIsRefusedByName() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.output(
+            of: [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=own.test",
+            ], in: directory)
+        let certificate = try String(contentsOf: directory.appendingPathComponent("cert.pem"), encoding: .utf8)
+        let broken = "-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END CERTIFICATE-----\n"
+        let key = directory.appendingPathComponent("key.pem").path
+        let marker = directory.appendingPathComponent("ran").path
+        for (name, text, said) in [
+            ("chain.pem", certificate + broken + certificate, "holds 3 PEM certificates, of which only the first 1 could be read"),
+            ("long.pem", String(repeating: certificate, count: 17), "more than 16 certificates"),
+        ] {
+            let file = try CLI.write(text, name, in: directory)
+            for arguments in [
+                ["--https", "--https-cert", file, "--https-key", key, "-p", "0", "touch", marker],
+                ["serve", "--https", "--https-cert", file, "--https-key", key, "-p", "0"],
+            ] {
+                let result = try CLI.run(arguments)
+                #expect(result.status == 3, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains(name) && result.stderr.contains(said), "\(result.stderr)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
     /// Hostile review (second round): `--https-host` values OpenSSL refused only when minting (127.1, 1234,
     /// 999.1.1.1, 1:2) were exit 125 naming localhost; 01.02.03.04 was read as 1.2.3.4. They are usage errors now,
     /// naming the value; so is a 101st name.

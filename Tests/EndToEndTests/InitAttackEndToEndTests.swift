@@ -95,4 +95,37 @@ import Testing
         #expect(through.status == 2 && through.stderr.contains("lk (a symbolic link"), "\(through.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
     }
+
+    /// R9D-15: a `--program` that cannot start (missing, not executable, a directory, not in PATH) was taken, and the
+    /// starter then failed as written (127 or 126 in every launch): a usage error naming why, nothing written.
+    @Test func aProgramThatCannotStartIsRefusedBeforeAnythingIsWritten() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("adir"), withIntermediateDirectories: true)
+        _ = try CLI.write("not a program\n", "plain.txt", in: directory)
+        for (program, said) in [
+            ("./does-not-exist", "no such file"), ("./plain.txt", "not executable"), ("adir", "command not found"),
+            ("./adir", "is a directory"), ("sh -c", "command not found"),
+        ] {
+            let result = try CLI.run(["init", "--program", program, "s"], cwd: directory)
+            #expect(result.status == 2 && result.stderr.contains(said), "\(program): \(result.stderr)")
+            #expect(result.stderr.contains("the starter would fail as written"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("s").path))
+        }
+    }
+
+    /// R9D-16: a DIR past PATH_MAX was made (one component at a time) and its `next:` command then said "no such
+    /// feature file": init refuses it, and `test`/`check` of such a path name its length, not a missing file.
+    @Test func aDirectoryTooLongToOpenIsRefusedAndNamedByItsLength() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let deep = Array(repeating: String(repeating: "d", count: 200), count: 25).joined(separator: "/")
+        let made = try CLI.run(["init", deep], cwd: directory)
+        #expect(made.status == 2 && made.stderr.contains("choose a shorter DIR"), "\(made.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(String(repeating: "d", count: 200)).path))
+        for command in ["test", "check"] {
+            let result = try CLI.run([command, deep + "/features"], cwd: directory)
+            #expect(result.status == 2 && result.stderr.contains("5033 bytes, more than the 4095"), "\(result.stderr)")
+        }
+    }
 }

@@ -75,11 +75,11 @@ struct MockInputsEndToEndTests {
         let root = directory.appendingPathComponent("rec")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("outside"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            atPath: root.appendingPathComponent("__files").path, withDestinationPath: directory.appendingPathComponent("outside").path)
+        // Planted by the program during the run: a link there before the start is refused up front (exit 2).
         let recorded = try CLI.run([
             "--port", "0", "--record-from", backend.url, "--into", root.path, "sh", "-c",
-            #"curl -s -o /dev/null "$SUT_MOCK_SERVER_URL/bin""#,
+            #"ln -s "$1" "$2" && curl -s -o /dev/null "$SUT_MOCK_SERVER_URL/bin""#, "sh",
+            directory.appendingPathComponent("outside").path, root.appendingPathComponent("__files").path,
         ])
         #expect(recorded.status == 4 && recorded.stderr.contains("is a symbolic link"), "\(recorded.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(".sut-recording-in-progress").path))

@@ -29,6 +29,26 @@ import Testing
         }
     }
 
+    /// R9D-7: a backend port with a sign or leading zeros was read when short (`+8080` as 8080, `00080` as 80) and
+    /// refused as "must be 1-65535" when longer (18911 is in range); other spellings of the own address (`127.1`, `0`,
+    /// `2130706433`, `[::ffff:127.0.0.1]`) passed the start check. One number rule, and every spelling is refused.
+    @Test func aBackendPortIsOneNumberAndEverySpellingOfTheOwnAddressIsRefused() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("rec").path
+        for (port, said) in [("+8080", "digits only"), ("00080", "leading zero"), ("018911", "leading zero"), ("-1", "digits only")] {
+            let result = try CLI.run(["record", "--port", "0", "--target", "http://127.0.0.1:\(port)", "--into", root])
+            #expect(result.status == 2 && result.stderr.contains(said), "\(port): \(result.stderr)")
+        }
+        let port = String(try CLI.freePort())
+        for host in ["127.1", "0", "2130706433", "0x7f.0.0.1", "[::ffff:127.0.0.1]", "[::]"] {
+            let result = try CLI.run(["record", "--port", port, "--target", "http://\(host):\(port)", "--into", root])
+            #expect(result.status == 2, "\(host): \(result.stderr)")
+            #expect(result.stderr.contains("is the mock server's own address (--port \(port))"), "\(host): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: root))
+    }
+
     /// A loop through another proxy (a `serve --proxy-all` that forwards back to the recording run): the request comes
     /// back with the run's own `Via` token, is answered 508, and the run fails with nothing recorded (exit 4).
     @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl as the program (apt-get install curl)"))

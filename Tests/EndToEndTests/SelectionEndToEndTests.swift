@@ -149,6 +149,30 @@ import Testing
         }
         #expect(text.contains("--fail-fast") && text.contains("--flags-in args|env|both"))
     }
+
+    /// R9D-6: a word after `help TOPIC`, `completions SHELL` or `manpage` was ignored (exit 0); `help completions`
+    /// suggested the word itself; `completions tcsh` said a shell was needed; the topic list left out four topics.
+    @Test func extraWordsAreRefusedAndEveryTopicIsNamed() throws {
+        for arguments in [
+            ["help", "serve", "extra"], ["help", "serve", "--bogus"], ["completions", "bash", "extra"], ["completions", "zsh", "--bogus"],
+            ["manpage", "extra"],
+        ] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("'\(arguments.last!)' is one word too many"), "\(result.stderr)")
+        }
+        for topic in ["completions", "manpage", "record", "report", "coverage", "admin"] {
+            let result = try CLI.run(["help", topic])
+            #expect(result.status == 0 && result.stdout.contains("USAGE"), "\(topic): \(result.stderr)")
+        }
+        let tcsh = try CLI.run(["completions", "tcsh"])
+        #expect(tcsh.status == 2 && tcsh.stderr.contains("'tcsh' is not a shell"), "\(tcsh.stderr)")
+        let bogus = try CLI.run(["help", "bogus"])
+        #expect(bogus.status == 2, "\(bogus.stderr)")
+        for topic in ["record", "report", "coverage", "admin", "completions", "manpage"] {
+            #expect(bogus.stderr.contains(topic), "\(bogus.stderr)")
+        }
+    }
 }
 
 @Suite struct ProgressEndToEndTests {

@@ -162,6 +162,14 @@ import Testing
                 ["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r"],
                 { $0.recording.isRecording && $0.server.recordingRoot == "r" }
             )
+        case .keepSecrets:
+            (["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r", "--keep-secrets"], { $0.recording.keepSecrets })
+        case .captureHeader:
+            (
+                ["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r", "--capture-header", "X-A"],
+                { $0.recording.capturedHeaders == ["X-A"] }
+            )
+        case .recordInsecure: (["--proxy-all", "https://h", "--record-insecure"], { $0.recording.insecure })
         case .bindAddress: (["--bind-address", "::1"], { $0.host == "::1" })
         // MockServer.Options is not imported here: the journal limit it sets is checked end to end.
         case .maxRequestJournalEntries: (["--max-request-journal-entries", "7"], { _ in true })
@@ -210,13 +218,17 @@ import Testing
             ),
             (["--https-port"], "option '--https-port' needs a value"),
             (["--https-port", "--port", "0"], "option '--https-port' needs a value"),
+            // R9D-10: a no-effect option's second value (or an empty one) was taken in silence.
+            (["--https-port", "F.json", "--https-port=9"], "--https-port is given twice: --https-port F.json and --https-port 9"),
+            (["--container-threads="], "option '--container-threads' needs a value"),
         ] {
             #expect(throws: UsageError.self) { try ServeOptions.parse(arguments) }
             do { _ = try ServeOptions.parse(arguments) } catch { #expect(error.message.contains(subject), "\(error.message)") }
         }
-        let options = try ServeOptions.parse(["--https-port", "F.json", "--https-port=9"])
+        let options = try ServeOptions.parse(["--https-port", "F.json", "--trust-proxy-target", "a", "--trust-proxy-target=b"])
         #expect(options.stubPaths.isEmpty)
-        #expect(options.notices.count == 1 && options.notices[0].hasSuffix("(its value F.json, 9 is taken with it, as WireMock takes it)"))
+        #expect(options.notices.count == 2 && options.notices[0].hasSuffix("(its value F.json is taken with it, as WireMock takes it)"))
+        #expect(options.notices[1].hasSuffix("(its value a, b is taken with it, as WireMock takes it)"), "\(options.notices)")
     }
 
     /// Each name of every `check`, `serve` and `init` option reaches its case.

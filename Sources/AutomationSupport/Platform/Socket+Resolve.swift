@@ -41,4 +41,32 @@ extension Socket {
         guard !addresses.isEmpty else { throw Error(call: "resolve \(host.prefix(100)): no IPv4 or IPv6 address", code: 0) }
         return addresses
     }
+
+    /// The address a numeric `host` connects to (inet_ntop's form), for every spelling the resolver reads as a number:
+    /// `127.1`, `2130706433`, `0x7f.0.0.1`, `0`, `::ffff:127.0.0.1`; nil for a name. The unspecified addresses are
+    /// given as the loopback ones a connection to them reaches (`0.0.0.0` as 127.0.0.1, `::` as ::1).
+    package static func numericAddress(_ host: String) -> String? {
+        guard !host.isEmpty, !host.utf8.contains(0) else { return nil }
+        var v4 = in_addr()
+        if host.utf8.allSatisfy({ $0 > 0x20 }), inet_aton(host, &v4) != 0 { return text(of: v4) }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            withUnsafeMutableBytes(of: &v4) { $0.copyBytes(from: bytes[12..<16]) }
+            return text(of: v4)
+        }
+        if bytes.allSatisfy({ $0 == 0 }) { return "::1" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        _ = inet_ntop(AF_INET6, &v6, &text, socklen_t(text.count))
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func text(of address: in_addr) -> String {
+        if address.s_addr == 0 { return "127.0.0.1" }
+        var raw = address
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN) + 1)
+        _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

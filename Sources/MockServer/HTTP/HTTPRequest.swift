@@ -109,7 +109,9 @@ public struct HTTPRequest: Sendable, Hashable {
             host = authority[..<colon]
             portText = authority[authority.index(after: colon)...]
         }
-        let port = portText.count <= 5 ? Int(portText).flatMap { (1...65_535).contains($0) ? $0 : nil } : nil
+        // port = *DIGIT (RFC 3986 §3.2.3): Int() alone took a sign (`:+80`).
+        let digits = portText.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        let port = digits && portText.count <= 5 ? Int(portText).flatMap { (1...65_535).contains($0) ? $0 : nil } : nil
         return (host.lowercased(), port)
     }
 

@@ -83,8 +83,9 @@ struct AnswerReader {
 
     /// The status line and fields; the error is the reason.
     static func parseHead(_ bytes: ArraySlice<UInt8>) -> Result<UpstreamAnswer, UpstreamFailure> {
-        // Latin-1 field values are legal on the wire; read byte for byte as ISO-8859-1 would keep them, shown as UTF-8.
-        let text = String(decoding: bytes, as: UTF8.self)
+        // obs-text (a Latin-1 byte) is legal on the wire, but read as UTF-8 it became U+FFFD, relayed and recorded as
+        // such: a head that is not UTF-8 is refused by name, as a request's is (400), never changed.
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(notUTF8(bytes)) }
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
         let statusLine = lines.popFirst() ?? ""
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
@@ -107,6 +108,23 @@ struct AnswerReader {
             headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces())
         }
         return .success(UpstreamAnswer(status: status, reason: parts.count > 2 ? String(parts[2]) : "", headers: headers, body: []))
+    }
+
+    /// The 502 for a head holding bytes that are not UTF-8, naming the line (its header name) and the first such byte.
+    static func notUTF8(_ bytes: ArraySlice<UInt8>) -> UpstreamFailure {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        where String(validating: line, as: UTF8.self) == nil {
+            let name = line.firstIndex(of: UInt8(ascii: ":")).map { String(decoding: line[..<$0], as: UTF8.self) }
+            let byte = line.first { $0 >= 0x80 } ?? 0
+            let hex = String(byte, radix: 16, uppercase: true)
+            let place = name.map { "the value of header \(HTTPField.quoted($0))" } ?? "its status line"
+            return UpstreamFailure(
+                status: 502,
+                reason:
+                    "sent \(place) with byte 0x\(hex), which is not UTF-8 (obs-text); sut-launch relays and records a head as UTF-8 text and will not change it to U+FFFD"
+            )
+        }
+        return UpstreamFailure(status: 502, reason: "sent a head that is not UTF-8")
     }
 
     private mutating func readBody(_ headers: HTTPHeaders, deadline: Double) -> Result<[UInt8], UpstreamFailure> {

@@ -58,8 +58,13 @@ package struct UpstreamTarget: Sendable, Hashable, CustomStringConvertible {
     {
         guard wellFormed else { throw refuse("after ] only :PORT may follow") }
         guard let text else { return fallback }
-        guard !text.isEmpty, text.count <= 5, text.allSatisfy(\.isASCII), let value = Int(text), (1...65_535).contains(value) else {
-            throw refuse("the port must be 1-65535")
+        // One number rule: digits only, no sign, no leading zero (`+8080` and `00080` were read as 8080 and 80).
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw refuse("the port is digits only (no sign): 1-65535")
+        }
+        guard text.first != "0" else { throw refuse("the port \(text.prefix(20)) has a leading zero; write it without: 1-65535") }
+        guard text.count <= 5, let value = Int(text), (1...65_535).contains(value) else {
+            throw refuse("the port \(text.prefix(20)) is not 1-65535")
         }
         return UInt16(value)
     }
@@ -78,6 +83,8 @@ package struct UpstreamTarget: Sendable, Hashable, CustomStringConvertible {
     /// loop. Port 0 (not yet chosen) is never this target's.
     package func isServer(listeningOn listenHost: String, port: UInt16) -> Bool {
         guard port != 0, self.port == port else { return false }
+        // Every numeric spelling of an address is the address (`127.1`, `0`, `2130706433`, `[::ffff:127.0.0.1]`).
+        let host = Socket.numericAddress(self.host) ?? self.host
         let everywhere = ["0.0.0.0", "::", ""].contains(listenHost)
         let loopback = ["localhost", "127.0.0.1", "::1", "0:0:0:0:0:0:0:1"].contains(host) || host.hasSuffix(".localhost")
         if host == listenHost.lowercased() || (loopback && (everywhere || ["localhost", "127.0.0.1", "::1"].contains(listenHost))) {

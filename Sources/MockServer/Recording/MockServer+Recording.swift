@@ -55,30 +55,14 @@ extension MockServer {
         }
         if let root = parts.settings.options.recordingRoot {
             result.root = root
-            var marked: RootedDirectory?
             do {
                 let directory = try RootedDirectory(root, create: true)
-                let writer = parts.proxy.loop.token
                 try directory.write([], to: RecordingLedger.inProgressMarker)
-                marked = directory
-                for mapping in result.mappings {
-                    let bytes = Array(JSONWriter.pretty(mapping.json).utf8)
-                    if let conflict = RecordingLedger.conflict(root: root, path: mapping.path, bytes: bytes, writer: writer) {
-                        result.problems.append(conflict)
-                        continue
-                    }
-                    if let file = mapping.bodyFile {
-                        try directory.write(file.bytes, to: file.path)
-                        result.written.append(file.path)
-                    }
-                    try directory.write(bytes, to: mapping.path)
-                    result.written.append(mapping.path)
-                }
+                write(&result, into: directory, root: root, writer: parts.proxy.loop.token)
                 directory.remove(entry: Array(RecordingLedger.inProgressMarker.utf8CString))
             } catch {
-                result.problems.append("cannot write the recording into \(root): \(error)")
                 // Refused before its first file: nothing was cut short, and the root loads as it was.
-                if result.written.isEmpty { marked?.remove(entry: Array(RecordingLedger.inProgressMarker.utf8CString)) }
+                result.problems.append("cannot write the recording into \(root): \(error)")
             }
         }
         var stubs = StubSet()
@@ -92,6 +76,30 @@ extension MockServer {
             }
         }
         parts.stubs.add(stubs.stubs)
+    }
+}
+
+extension MockServer {
+    /// Writes each mapping (and its body file); one that cannot be written is named and the others are still written,
+    /// so one taken name never costs the rest of the session.
+    fileprivate static func write(_ result: inout RecordingResult, into directory: RootedDirectory, root: String, writer: String) {
+        for mapping in result.mappings {
+            let bytes = Array(JSONWriter.pretty(mapping.json).utf8)
+            if let conflict = RecordingLedger.conflict(root: root, path: mapping.path, bytes: bytes, writer: writer) {
+                result.problems.append(conflict)
+                continue
+            }
+            do {
+                if let file = mapping.bodyFile {
+                    try directory.write(file.bytes, to: file.path)
+                    result.written.append(file.path)
+                }
+                try directory.write(bytes, to: mapping.path)
+                result.written.append(mapping.path)
+            } catch {
+                result.problems.append("\(mapping.path) was not written into \(root): \(error)")
+            }
+        }
     }
 }
 

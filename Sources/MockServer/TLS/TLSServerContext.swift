@@ -87,8 +87,19 @@ package final class TLSServerContext: @unchecked Sendable {
     /// (PEM, unencrypted: an encrypted key is refused, never prompted for).
     package static func loaded(certificatePEM: [UInt8], keyPEM: [UInt8]) throws(TLSError) -> TLSServerContext {
         let library = try library()
-        var certificates = try PEMReader(library: library, bytes: certificatePEM).certificates()
+        var certificates = try PEMReader(library: library, bytes: certificatePEM).certificates(limit: PEMReader.chainLimit + 1)
         guard !certificates.isEmpty else { throw .failed("no PEM certificate (-----BEGIN CERTIFICATE-----) found") }
+        // A block OpenSSL cannot read ends its reading, and a chain past the limit was cut: either way the chain served
+        // would silently lack certificates the file holds, and a client needing them fails its handshake.
+        let written = TLSClientContext.occurrences(of: Array("-----BEGIN CERTIFICATE-----".utf8), in: certificatePEM)
+        if certificates.count > PEMReader.chainLimit || certificates.count < written {
+            for certificate in certificates { library.x509Free(certificate) }
+            throw .failed(
+                certificates.count > PEMReader.chainLimit
+                    ? "the file holds more than \(PEMReader.chainLimit) certificates (the certificate, then its chain); give at most \(PEMReader.chainLimit)"
+                    : "the file holds \(written) PEM certificates, of which only the first \(certificates.count) could be read: certificate \(certificates.count + 1) is not a valid PEM certificate; fix or remove it"
+            )
+        }
         guard let key = try PEMReader(library: library, bytes: keyPEM).privateKey() else {
             for certificate in certificates { library.x509Free(certificate) }
             throw .failed("no unencrypted PEM private key found (an encrypted key is not supported: decrypt it first)")

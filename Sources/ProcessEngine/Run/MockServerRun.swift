@@ -68,6 +68,13 @@ package enum MockServerRun {
         if let (record, result) = recording {
             summary.recordingProblems = RecordingReport.report(
                 result, record, quiet: quiet, forwardFailures: summary.upstreamFailures.count)
+            // A forward still waiting for its backend is in no recording and no count: a loss, as one dropped at the
+            // log's limits is (it passed with a warning).
+            if unsettled != nil {
+                summary.recordingProblems.append(
+                    "a request was still arriving or being forwarded \(Runner.format(settle)) after \(what): it is not in the recording; stop once the client has its answers"
+                )
+            }
         }
         var journalFailed = false
         let secrets = plan.options.journalSecrets

@@ -75,6 +75,8 @@ import Testing
         ("truncated", 502, "closed the connection before the end of its body"),
         ("badLength", 502, "invalid Content-Length"),
         ("bareLineFeeds", 502, "answered with lines that end in a bare LF: the lines of an HTTP answer must end in CRLF"),
+        // R9D-13: a Latin-1 byte in a value was relayed and recorded as U+FFFD.
+        ("latinValue", 502, #"sent the value of header "X-Latin" with byte 0xE9, which is not UTF-8"#),
     ])
     func aFailingBackendGivesAGatewayErrorAndFailsTheRun(behaviour: String, status: Int, reason: String) throws {
         let backend = try MisbehavingBackend(behaviour)
@@ -154,6 +156,8 @@ final class MisbehavingBackend: @unchecked Sendable {
                     _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n".utf8))
                 case "truncated": _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort".utf8))
                 case "badLength": _ = client.send(Array("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n".utf8))
+                case "latinValue":
+                    _ = client.send(Array("HTTP/1.1 200 OK\r\nX-Latin: caf".utf8) + [0xE9] + Array("\r\nContent-Length: 2\r\n\r\nhi".utf8))
                 case "bareLineFeeds": _ = client.send(Array("HTTP/1.1 200 OK\nContent-Length: 2\n\nok".utf8))
                 case "escapeInReason": _ = client.send(Array("HTTP/1.1 200 O\u{1B}[31mK\r\nContent-Length: 2\r\n\r\nok".utf8))
                 default: usleep(3_000_000) // silent
