@@ -145,7 +145,10 @@ extension CoverageSession {
         _ paths: [String], name: String, tools: ProfileTools, work: (directory: RootedDirectory, name: String),
         into outcome: inout CoverageOutcome
     ) throws(CoverageError) -> String {
-        do { try work.directory.write(Array(paths.joined(separator: "\n").utf8), to: name + ".inputs") } catch {
+        // The list's lines are `[WEIGHT,]FILE`: a comma anywhere in a path (`/builds/ws,1/cov`) read as a weight and the
+        // merge failed; with the weight written (1, the default) the rest of the line is the path, commas and all.
+        let list = paths.map { "1," + $0 }.joined(separator: "\n")
+        do { try work.directory.write(Array(list.utf8), to: name + ".inputs") } catch {
             throw CoverageError("cannot write in \(directory): \(error)")
         }
         let base = absolute + "/" + work.name + "/" + name
