@@ -104,19 +104,19 @@ extension CoverageSession {
         let tools = ProfileTools(tools: tools, runner: runner)
         let profdata = try merge(profiles.map(\.path), name: "merged", tools: tools, work: work, into: &outcome)
         var dropped: [String] = []
-        var summary = try tools.export(
+        let summary = try tools.export(
             profdata: profdata, binaries: binaries, arguments: ["-format=text", "-summary-only"], dropped: &dropped)
-        var (totals, files) = try ProfileTools.summary(summary)
-        // lcov has no escaping: a source file whose name breaks a line would forge records. Left out, and named.
+        let (totals, files) = try ProfileTools.summary(summary)
+        // lcov has no escaping: a source file whose name breaks a line would forge records. Its record is left out of
+        // lcov.info (and so of coverage.xml's classes), and named; its lines were measured and stay in every total and
+        // the threshold (leaving them out turned 1.9 % into 100 %).
         let broken = files.map(\.filename).filter(Visible.breaksLines)
         if !broken.isEmpty {
+            let one = broken.count == 1
             outcome.notes.append(
-                "coverage: \(broken.count) source file\(broken.count == 1 ? "" : "s") left out: \(broken.count == 1 ? "its name holds" : "their names hold")"
-                    + " a line break, which lcov.info cannot hold: " + broken.prefix(10).joined(separator: ", "))
-            summary = try tools.export(
-                profdata: profdata, binaries: binaries.filter { !dropped.contains($0) },
-                arguments: ["-format=text", "-summary-only", ProfileTools.ignoreBrokenNames], dropped: &dropped)
-            (totals, files) = try ProfileTools.summary(summary)
+                "coverage: \(broken.count) source file\(one ? "" : "s") \(one ? "has" : "have") no record in lcov.info:"
+                    + " \(one ? "its name holds" : "their names hold") a line break, which lcov cannot hold (\(one ? "its" : "their")"
+                    + " lines count in the totals and summary.txt): " + broken.prefix(10).joined(separator: ", "))
         }
         let used = binaries.filter { !dropped.contains($0) }
         let lcov = try tools.export(
@@ -145,7 +145,10 @@ extension CoverageSession {
         _ paths: [String], name: String, tools: ProfileTools, work: (directory: RootedDirectory, name: String),
         into outcome: inout CoverageOutcome
     ) throws(CoverageError) -> String {
-        do { try work.directory.write(Array(paths.joined(separator: "\n").utf8), to: name + ".inputs") } catch {
+        // The list's lines are `[WEIGHT,]FILE`: a comma anywhere in a path (`/builds/ws,1/cov`) read as a weight and the
+        // merge failed; with the weight written (1, the default) the rest of the line is the path, commas and all.
+        let list = paths.map { "1," + $0 }.joined(separator: "\n")
+        do { try work.directory.write(Array(list.utf8), to: name + ".inputs") } catch {
             throw CoverageError("cannot write in \(directory): \(error)")
         }
         let base = absolute + "/" + work.name + "/" + name

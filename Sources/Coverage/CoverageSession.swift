@@ -38,23 +38,17 @@ package final class CoverageSession: Sendable {
     /// an earlier run left: the `.profraw` files in `raw/`, Go's data files in `go/` (``isGoData(_:)``), the reports and stale `.work-*` directories.
     /// - Throws: when DIR cannot be made or used (a file, a link below it), or another run holds it.
     package init(directory: String, tools: CoverageTools, runner: any CoverageToolRunning) throws(CoverageError) {
-        // LLVM_PROFILE_FILE reads %p, %m, %h, %t… anywhere in it, with no escape: a % in DIR would scatter profiles.
-        if directory.contains("%") || (FileSystem.realPath(directory) ?? "").contains("%") {
-            throw CoverageError(
-                "--coverage \(Visible.text(directory)): the path holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory"
-            )
-        }
-        // llvm-profdata reads its inputs one per line: a line break in DIR would split every path.
-        if directory.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw CoverageError(
-                "--coverage \(Visible.text(directory)): the path holds a control character (a line break); choose another directory")
-        }
+        // The variables hold DIR's absolute path: a relative DIR is checked with the working directory's path in front
+        // (`ws%p/` would have sent the profiles to `ws<pid>/`, outside DIR), before anything is made; then as resolved.
+        try Self.checkSpelling(directory, path: FileSystem.absolute(directory))
+        if let resolved = FileSystem.realPath(directory) { try Self.checkSpelling(directory, path: resolved) }
         do {
             root = try RootedDirectory(directory, create: true)
         } catch {
             throw CoverageError("--coverage \(Visible.text(directory)): \(error)")
         }
         absolute = FileSystem.realPath(directory) ?? directory
+        try Self.checkSpelling(directory, path: absolute)
         guard let fd = ProfileFiles.lock(absolute + "/.lock") else {
             throw CoverageError(
                 "--coverage \(Visible.text(directory)): cannot open \(Visible.text(directory))/.lock (a link or not writable)")
@@ -77,6 +71,22 @@ package final class CoverageSession: Sendable {
     }
 
     deinit { ProfileFiles.unlock(lock) }
+
+    /// `path`, DIR as the launches' variables and the tools' input list hold it, may hold no `%` (LLVM_PROFILE_FILE
+    /// reads %p, %m, %h, %t… anywhere in it, with no escape: profiles would be scattered outside DIR) and no control
+    /// character (llvm-profdata reads its inputs one per line: a line break would split every path).
+    static func checkSpelling(_ directory: String, path: String) throws(CoverageError) {
+        let shown = Visible.text(directory)
+        let whose = path == directory ? "the path" : "its absolute path \(Visible.text(path))"
+        if path.contains("%") {
+            throw CoverageError(
+                "--coverage \(shown): \(whose) holds %, which LLVM_PROFILE_FILE reads as a pattern; choose another directory")
+        }
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw CoverageError(
+                "--coverage \(shown): \(whose) holds a control character (a line break); choose another directory")
+        }
+    }
 
     /// The reports an earlier run wrote; removed when a run starts, so none is left looking like this run's.
     static let outputs = ["lcov.info", "coverage.xml", "summary.txt", "merged.profdata"]

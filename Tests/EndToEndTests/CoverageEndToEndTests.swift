@@ -165,6 +165,32 @@ import Testing
         #expect(blocked.status == 2 && !blocked.stdout.contains("launched"), "\(blocked.stderr)")
     }
 
+    /// R9D-18: the check read DIR as written; a relative DIR under a working directory whose path holds `%` went into
+    /// LLVM_PROFILE_FILE absolute, and LLVM made `ws<pid>/cov/raw/…` beside the working directory, outside DIR.
+    @Test func aPercentSignInTheWorkingDirectorysPathIsRefusedBeforeLaunch() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let here = directory.appendingPathComponent("ws%p")
+        try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+        let result = try CLI.run(["--coverage", "cov", "/bin/echo", "launched"], cwd: here)
+        #expect(result.status == 2 && !result.stdout.contains("launched"), "\(result.stderr)")
+        #expect(result.stderr.contains("its absolute path \(here.path)/cov holds %"), "\(result.stderr)")
+        let beside = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(beside == ["ws%p"], "nothing made outside: \(beside)")
+    }
+
+    /// R9D-11: llvm-profdata's input list reads `WEIGHT,FILE`: a comma in DIR's path failed every coverage run (exit 6).
+    @Test(.enabled(if: ready, "needs swiftc"))
+    func aCommaInTheDirectorysPathIsPartOfTheName() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coverage = directory.path + "/ws,1/cov,2"
+        let result = try CLI.run(["--coverage", coverage, Self.program!, "login"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("coverage: lines ") && !result.stderr.contains("weight"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: coverage + "/lcov.info"))
+    }
+
     @Test func aThresholdWithoutCoverageIsAUsageError() throws {
         let result = try CLI.run(["--coverage-threshold", "80", "/bin/true"])
         #expect(result.status == 2)

@@ -80,10 +80,16 @@ extension FileSystem {
     /// `-C DIR` was given `SSL_CERT_FILE=tmp/…` that named nothing), else `/tmp`.
     package static func temporaryDirectory(_ environment: [String: String]) -> String {
         guard let value = environment["TMPDIR"], !value.isEmpty else { return "/tmp" }
-        if value.hasPrefix("/") { return value }
+        return absolute(value)
+    }
+
+    /// `path` made absolute without resolving anything: a relative one is put after the working directory (as
+    /// `getcwd` spells it); unchanged when it is absolute or the working directory cannot be read.
+    package static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return value }
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
         let here = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (here == "/" ? "" : here) + "/" + value
+        return (here == "/" ? "" : here) + "/" + path
     }
 }
