@@ -140,8 +140,11 @@ enum TestReadFiles {
             }
             let expanded = StepVariables.substitute(written) { defines[$0] ?? step.variables[$0] ?? environment[$0] ?? "" }
             if needsSlash && !expanded.contains("/") { continue }
-            let path =
-                expanded.hasPrefix("/") || written.hasPrefix("${") ? expanded : FileSystem.directory(of: step.uri) + "/" + expanded
+            // As the run reads it (ScenarioRun.featurePath): a path led by a `--define` or environment value is that value,
+            // relative to the current directory; one led by a value the scenario set is the feature's (R9B-2).
+            let leading = names.first.flatMap { written.hasPrefix("${\($0)}") ? $0 : nil }
+            let outside = leading.map { defines[$0] != nil || step.variables[$0] == nil } ?? false
+            let path = expanded.hasPrefix("/") || outside ? expanded : FileSystem.directory(of: step.uri) + "/" + expanded
             found.append((path, "\(stepNamed)\(step.uri):\(step.line)", false))
         }
         return found

@@ -168,13 +168,14 @@ struct HTTPSEndToEndTests {
         let broken = "-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END CERTIFICATE-----\n"
         let key = directory.appendingPathComponent("key.pem").path
         let marker = directory.appendingPathComponent("ran").path
+        let stub = try CLI.write(#"{"routes": [{"path": "/", "status": 200}]}"#, "s.json", in: directory)
         for (name, text, said) in [
             ("chain.pem", certificate + broken + certificate, "holds 3 PEM certificates, of which only the first 1 could be read"),
             ("long.pem", String(repeating: certificate, count: 17), "more than 16 certificates"),
         ] {
             let file = try CLI.write(text, name, in: directory)
             for arguments in [
-                ["--https", "--https-cert", file, "--https-key", key, "-p", "0", "touch", marker],
+                ["--https", "--https-cert", file, "--https-key", key, "-p", "0", "--stub", stub, "touch", marker],
                 ["serve", "--https", "--https-cert", file, "--https-key", key, "-p", "0"],
             ] {
                 let result = try CLI.run(arguments)

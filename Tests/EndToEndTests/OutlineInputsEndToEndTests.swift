@@ -35,7 +35,7 @@ import Testing
     @Test func reportsOverAnOutlineNamedStubOrProgramAreRefusedBeforeWriting() throws {
         let output = try Self.bash(
             #"""
-            mkdir -p feat lib; echo '{"mappings":[]}' > lib/stubs.json; printf '#!/bin/sh\necho app\n' > lib/app; chmod +x lib/app
+            mkdir -p feat lib; echo '{"routes":[]}' > lib/stubs.json; printf '#!/bin/sh\necho app\n' > lib/app; chmod +x lib/app
             printf 'Feature: A\n  Scenario Outline: s\n    Given the stubs "../lib/<s>"\n    Given the program "../lib/<p>"\n    When I launch the program with "x"\n    Then I see "app"\n    Examples:\n      | s | p |\n      | stubs.json | app |\n' > feat/b.feature
             "$1" test feat/b.feature >/dev/null 2>&1; echo "base $?"
             for o in --junit --report --messages --html --write-rerun; do
@@ -49,7 +49,7 @@ import Testing
             """#)
         let refused = ["--junit", "--report", "--messages", "--html", "--write-rerun"].map { "\($0) 2\n\($0) 2\n" }.joined()
         #expect(
-            output == "base 0\n" + refused + "list 2\ndry 2\nbazel 2\n1\n{\"mappings\":[]}\necho app\nafter 0\n", "\(output)")
+            output == "base 0\n" + refused + "list 2\ndry 2\nbazel 2\n1\n{\"routes\":[]}\necho app\nafter 0\n", "\(output)")
     }
 
     /// A report in an outline-named fixture directory, or a new name under `__snapshots__/`: refused, nothing planted.
@@ -76,16 +76,16 @@ import Testing
     @Test func aPathFromAStepSetVariableIsCheckedAtLoad() throws {
         let output = try Self.bash(
             #"""
-            mkdir -p feat data lib; echo hi > data/a.txt; echo '{"mappings":[]}' > lib/stubs.json; echo "user data" > data/lcov.info
-            printf 'Feature: E\n  Scenario: s\n    Given the environment variable "FX" is "data"\n    Given the files from "${FX}"\n    When I run "ls"\n    Then I do not see "j.xml"\n' > feat/a.feature
-            printf 'Feature: E\n  Scenario: s\n    Given the environment variable "S" is "lib/stubs.json"\n    Given the stubs "${S}"\n    When I run "true"\n' > feat/b.feature
-            printf 'Feature: A\n  Scenario: s\n    Given the environment variable "D" is "data"\n    Given the environment variable "E" is "${D}"\n    Given the files from "${E}"\n    When I run "ls"\n    Then I see "lcov.info"\n' > feat/c.feature
+            mkdir -p feat data lib; echo hi > data/a.txt; echo '{"routes":[]}' > lib/stubs.json; echo "user data" > data/lcov.info
+            printf 'Feature: E\n  Scenario: s\n    Given the environment variable "FX" is "../data"\n    Given the files from "${FX}"\n    When I run "ls"\n    Then I do not see "j.xml"\n' > feat/a.feature
+            printf 'Feature: E\n  Scenario: s\n    Given the environment variable "S" is "../lib/stubs.json"\n    Given the stubs "${S}"\n    When I run "true"\n' > feat/b.feature
+            printf 'Feature: A\n  Scenario: s\n    Given the environment variable "D" is "../data"\n    Given the environment variable "E" is "${D}"\n    Given the files from "${E}"\n    When I run "ls"\n    Then I see "lcov.info"\n' > feat/c.feature
             "$1" test --junit data/j.xml feat/a.feature 2>err; echo "fixture $?"; grep -c 'named at feat/a.feature:4' err; ls data | tr '\n' ' '; echo
             "$1" test --report lib/stubs.json feat/b.feature 2>/dev/null; echo "stubs $?"; cat lib/stubs.json
             "$1" test --coverage data feat/c.feature 2>/dev/null; echo "coverage $?"; ls -A data | tr '\n' ' '; echo
             "$1" test feat >/dev/null 2>&1; echo "after $?"
             """#)
         #expect(
-            output == "fixture 2\n1\na.txt lcov.info \nstubs 2\n{\"mappings\":[]}\ncoverage 2\na.txt lcov.info \nafter 0\n", "\(output)")
+            output == "fixture 2\n1\na.txt lcov.info \nstubs 2\n{\"routes\":[]}\ncoverage 2\na.txt lcov.info \nafter 0\n", "\(output)")
     }
 }

@@ -76,7 +76,16 @@ import Testing
         let reports =
             message.hasPrefix("--report is given twice")
             ? ["a.json", "b.json"] : message.hasPrefix("--junit is given twice") ? ["a.xml", "b.xml"] : []
-        #expect(left == (reports + ["f.feature", "link.json", "prog.sh", "s.json", "sub"]).sorted(), "something was written: \(left)")
+        // A journal given twice: each is replaced by the placeholder of a run that did not finish (R9C-4: no earlier
+        // run's journal stays whole).
+        let journals = message.hasPrefix("--journal is given twice") ? ["a.json", "b.json"] : []
+        #expect(
+            left == (reports + journals + ["f.feature", "link.json", "prog.sh", "s.json", "sub"]).sorted(), "something was written: \(left)"
+        )
+        for journal in journals {
+            let text = try String(contentsOf: directory.appendingPathComponent(journal), encoding: .utf8)
+            #expect(text.contains(#""finished":false"#) && text.contains("did not finish"), "\(text)")
+        }
         for report in reports {
             let text = try String(contentsOf: directory.appendingPathComponent(report), encoding: .utf8)
             let failed =

@@ -15,7 +15,7 @@ import Testing
         let port = try CLI.freePort()
         let root = directory.appendingPathComponent("rec").path
         var recorded: CLI.Result?
-        _ = try CLI.run(["serve", "-q", "--port", String(backendPort), "--stub", stub]) { backend, _ in
+        _ = try CLI.run(["serve", "-q", "--port", String(backendPort), stub]) { backend, _ in
             defer { kill(backend.processIdentifier, SIGKILL) }
             try #require(CLI.eventually(20) { CLI.loopbackSocket(backendPort).map { close($0) } != nil })
             recorded = try CLI.run([

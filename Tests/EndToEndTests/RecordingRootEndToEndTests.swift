@@ -45,7 +45,7 @@ import Testing
             return try CLI.run(["--port", "0", "--record-from", "http://127.0.0.1:\(backendPort)", "--into", root, "sh", "-c", calls])
         }
         var results: [CLI.Result] = []
-        _ = try CLI.run(["serve", "-q", "--port", String(backendPort), "--stub", stub]) { process, _ in
+        _ = try CLI.run(["serve", "-q", "--port", String(backendPort), stub]) { process, _ in
             defer { kill(process.processIdentifier, SIGKILL) }
             _ = CLI.eventually(20) { CLI.loopbackSocket(backendPort).map { close($0) } != nil }
             results.append(try record(first, ["/a"]))

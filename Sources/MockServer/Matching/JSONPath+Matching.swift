@@ -64,7 +64,9 @@ extension JSONPath {
         }
         // WireMock keeps the value nearest the matcher (the least distance; see ValueMatcher.bestMatch).
         return ValueMatcher.bestMatch(candidates) { node in
-            switch node.value {
+            // Once the request's budget is spent the rest are not read (the request stops; the answer is no match).
+            guard budget >= 0 else { return (matched: false, distance: .infinity) }
+            return switch node.value {
             case .null: (matched: false, distance: 1)
             case .string(let text): matcher.wireMockResult(text, budget: &budget)
             case .double(let number): matcher.wireMockResult(Self.javaText(number), budget: &budget)

@@ -92,4 +92,17 @@ import XMLSupport
         #expect(!path.matches(document, .contains("zzz", caseInsensitive: false), sourceBytes: text.utf8.count, budget: &budget))
         #expect(10_000_000 - budget >= printed / 4, "charged \(10_000_000 - budget) units for \(printed) bytes printed")
     }
+
+    /// r9a B7: a date sub-matcher read each value a JSONPath found uncharged, so one evaluation finding 50,000 dates
+    /// read them all past the request's budget (7-8 s of CPU in a debug build before the 500). Each read is charged, and
+    /// once the budget is spent the rest are not read. Untimed here (`sourceBytes` 0), so the units alone must stop it.
+    @Test func dateSubMatchersOverManyFoundValuesSpendTheBudget() throws {
+        let text = #"{"x":["# + Array(repeating: #"{"d":"2021-06-14T12:13:14Z"}"#, count: 50_000).joined(separator: ",") + "]}"
+        let document = try JSONParser.parse(text)
+        let path = try JSONPath("$..d")
+        let matcher = try Mappings.matcher(#"{"after": "2030-01-01T00:00:00Z"}"#)
+        var budget = 600_000
+        #expect(!path.matches(document, matcher, sourceBytes: 0, budget: &budget))
+        #expect(budget < 0, "50,000 dates read for \(600_000 - budget) units")
+    }
 }
