@@ -45,25 +45,9 @@ enum RecordCommand {
         recording.into = into
         // Its host and port, to refuse our own address (parsing reads no file), with record's own spellings in every
         // message; the recording options (`--keep-secrets`…) are left out there: alone they ask for a recording.
-        let serve = try ServeOptions.parse(Self.withoutRecordingOptions(rest))
+        let serve = try ServeOptions.parse(RecordingOptions.withoutRecordingOnly(rest))
         try recording.refuseOwnAddress(host: serve.host, port: serve.port, spelling: "--target")
         try recording.checkInto()
         return try ServeCommand.run(["--proxy-all", target, "--record-mappings", "--root-dir", into] + rest, recordingRequired: true)
-    }
-
-    /// `arguments` without `--keep-secrets`, `--record-insecure` and `--capture-header NAME`.
-    private static func withoutRecordingOptions(_ arguments: [String]) -> [String] {
-        var kept: [String] = []
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--keep-secrets", "--record-insecure": index += 1
-            case "--capture-header": index += 2
-            default:
-                kept.append(arguments[index])
-                index += 1
-            }
-        }
-        return kept
     }
 }

@@ -34,6 +34,27 @@ package struct RecordingOptions: Sendable {
     static let insecureSpec = OptionSpec(
         "--record-insecure", help: "do not verify an https backend's certificate (SNI is still sent)", topic: "record")
 
+    /// The options only a recording takes (`serve` refuses them without one).
+    static let recordingOnlySpecs = [keepSecretsSpec, insecureSpec, captureHeaderSpec]
+
+    /// `arguments` without the options only a recording takes, and their values in either spelling
+    /// (`--capture-header NAME`, `--capture-header=NAME`): what `record` hands `serve`'s parser to read its own address.
+    static func withoutRecordingOnly(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.prefix { $0 != "=" }
+            if let spec = recordingOnlySpecs.first(where: { $0.long == name }), spec.takesValue || name == argument {
+                index += spec.takesValue && name == argument ? 2 : 1
+            } else {
+                kept.append(argument)
+                index += 1
+            }
+        }
+        return kept
+    }
+
     mutating func setBackend(_ value: String, option: String, index: Int, recording: Bool) throws(UsageError) {
         let target: UpstreamTarget
         do { target = try UpstreamTarget(value) } catch {

@@ -2,10 +2,13 @@ import Foundation
 import Testing
 
 /// `record` refused `--keep-secrets`, `--capture-header` and `--record-insecure` (R9D-14), while its recordings said
-/// "record with --keep-secrets to keep it" and an https backend with its own CA could not be recorded by it at all.
+/// "record with --keep-secrets to keep it" and an https backend with its own CA could not be recorded by it at all; then
+/// it refused `--capture-header=NAME`, the spelling with `=` that every other option takes.
 @Suite struct RecordOptionsEndToEndTests {
-    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
-    func recordTakesTheRecordingOptionsItsNotesName() throws {
+    @Test(
+        .enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"),
+        arguments: [["--capture-header", "X-Tenant"], ["--capture-header=X-Tenant"]])
+    func recordTakesTheRecordingOptionsItsNotesName(captureHeader: [String]) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stub = try CLI.write(
@@ -18,10 +21,12 @@ import Testing
         _ = try CLI.run(["serve", "-q", "--port", String(backendPort), stub]) { backend, _ in
             defer { kill(backend.processIdentifier, SIGKILL) }
             try #require(CLI.eventually(20) { CLI.loopbackSocket(backendPort).map { close($0) } != nil })
-            recorded = try CLI.run([
-                "record", "--port", String(port), "--target", "http://127.0.0.1:\(backendPort)", "--into", root,
-                "--keep-secrets", "--capture-header", "X-Tenant", "--record-insecure",
-            ]) { process, _ in
+            recorded = try CLI.run(
+                [
+                    "record", "--port", String(port), "--target", "http://127.0.0.1:\(backendPort)", "--into", root,
+                    "--keep-secrets", "--record-insecure",
+                ] + captureHeader
+            ) { process, _ in
                 defer { kill(process.processIdentifier, SIGTERM) }
                 try #require(CLI.eventually(20) { CLI.loopbackSocket(port).map { close($0) } != nil })
                 _ = try CLI.output(of: ["curl", "-s", "-H", "X-Tenant: t1", "http://127.0.0.1:\(port)/login"])

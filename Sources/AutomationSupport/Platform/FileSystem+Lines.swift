@@ -27,9 +27,41 @@ extension FileSystem {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= readLimit else { return .unreadable }
-        var result: [UInt8] = []
         var lines = 1
         var lineLength = 0
+        // Each line end in what was just read (memchr): the line it ends must fit; the tail starts the next one.
+        func tooLong(_ raw: UnsafeRawBufferPointer) -> Bool {
+            var offset = 0
+            while offset < raw.count, let found = memchr(raw.baseAddress! + offset, 0x0A, raw.count - offset) {
+                let end = raw.baseAddress!.distance(to: UnsafeRawPointer(found))
+                if lineLength + end - offset > lineLimit { return true }
+                lines += 1
+                lineLength = 0
+                offset = end + 1
+            }
+            lineLength += raw.count - offset
+            return lineLength > lineLimit
+        }
+        // Read straight into an array of the file's size (one more byte: a file that grew is seen growing), block by
+        // block: no copy, no doubling (a 60 MiB Messages file read into a growing array touched twice its pages).
+        // A huge line still ends the read at the limit: the pages past it are never touched.
+        var failure: LineLimitedRead?
+        var result = [UInt8](unsafeUninitializedCapacity: Int(info.st_size) + 1) { buffer, initialized in
+            while initialized < buffer.count {
+                let count = systemRead(fd, buffer.baseAddress! + initialized, min(lineReadBlock, buffer.count - initialized))
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { failure = .unreadable }
+                if count <= 0 { return }
+                if tooLong(UnsafeRawBufferPointer(start: buffer.baseAddress! + initialized, count: count)) {
+                    failure = .lineTooLong(line: lines)
+                    return
+                }
+                initialized += count
+            }
+        }
+        if let failure { return failure }
+        if result.count <= Int(info.st_size) { return .bytes(result) }
+        // The file grew while it was read: the rest block by block.
         var block = [UInt8](repeating: 0, count: lineReadBlock)
         while true {
             let count = block.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
@@ -39,20 +71,7 @@ extension FileSystem {
             }
             if count == 0 { return .bytes(result) }
             if result.count + count > readLimit { return .unreadable }
-            // Each line end in the block (memchr): the line it ends must fit; the block's tail starts the next one.
-            let tooLong = block.withUnsafeBytes { raw -> Bool in
-                var offset = 0
-                while offset < count, let found = memchr(raw.baseAddress! + offset, 0x0A, count - offset) {
-                    let end = raw.baseAddress!.distance(to: UnsafeRawPointer(found))
-                    if lineLength + end - offset > lineLimit { return true }
-                    lines += 1
-                    lineLength = 0
-                    offset = end + 1
-                }
-                lineLength += count - offset
-                return lineLength > lineLimit
-            }
-            if tooLong { return .lineTooLong(line: lines) }
+            if block.withUnsafeBytes({ tooLong(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }) { return .lineTooLong(line: lines) }
             result.append(contentsOf: block[0..<count])
         }
     }

@@ -80,46 +80,67 @@ package struct ReportRun: Sendable {
 
     /// The results the files read make (``results``).
     func collectResults() -> [ScenarioResult] {
-        files.indices.flatMap { file -> [ScenarioResult] in
-            var indexed = records.filter { $0.file == file }.flatMap(\.orphans)
-            var next = 1 << 40
-            for scenario in scenarios where scenario.file == file {
-                guard let last = scenario.attempts.last else { continue }
-                if let recorded = last.result {
-                    indexed.append((recorded.index, Self.checked(recorded.result, scenario, scenario.attempts)))
-                } else {
-                    // Another tool's Messages: the attempts before the last (Cucumber's retries) are its earlier ones,
-                    // oldest first, so a flaky scenario stays flaky in JUnit and JSON.
-                    var result = Self.derived(scenario, last)
-                    result.earlierAttempts = scenario.attempts.dropLast().map { Self.derived(scenario, $0) }
-                    indexed.append((next, result))
-                    next += 1
-                }
-            }
-            for scenario in missing where scenario.file == file {
-                indexed.append((next, Self.missingResult(scenario, in: files[file])))
+        // One file (most runs): its results as they are, no second copy of 20,000 results.
+        files.count == 1 ? collectResults(file: 0) : files.indices.flatMap { collectResults(file: $0) }
+    }
+
+    /// One file's results, in the order its run had them.
+    private func collectResults(file: Int) -> [ScenarioResult] {
+        var indexed = IndexedResults()
+        for record in records where record.file == file { for orphan in record.orphans { indexed.append(orphan.index, orphan.result) } }
+        var next = 1 << 40
+        for scenario in scenarios where scenario.file == file {
+            guard let last = scenario.attempts.last else { continue }
+            if let recorded = last.result {
+                indexed.append(recorded.index, Self.checked(recorded.result, scenario, scenario.attempts))
+            } else {
+                // Another tool's Messages: the attempts before the last (Cucumber's retries) are its earlier ones,
+                // oldest first, so a flaky scenario stays flaky in JUnit and JSON.
+                var result = Self.derived(scenario, last)
+                result.earlierAttempts = scenario.attempts.dropLast().map { Self.derived(scenario, $0) }
+                indexed.append(next, result)
                 next += 1
             }
-            // A feature file that did not parse, which the file's own run did not report as a load error: as `test` shows it.
-            let loadErrors = records.filter { $0.file == file }.flatMap(\.orphans).filter { $0.result.pickle.name == Self.loadErrorName }
-            let broken = parseErrors.filter { $0.file == file }
-            if !broken.isEmpty, loadErrors.isEmpty {
-                indexed.append(
-                    (
-                        -1,
-                        ScenarioResult.loadError(
-                            broken.map { $0.message.hasPrefix($0.uri) ? $0.message : "\($0.uri):\($0.line): \($0.message)" })
-                    ))
-            }
-            // A BeforeAll/AfterAll hook the file says did not pass (another tool's file has no record of it as a result):
-            // never a green run, whatever the file's testRunFinished says.
-            let hooks = runHookFailures.filter { $0.file == file }.map(\.message)
-            if !hooks.isEmpty, !indexed.contains(where: { $0.result.failsTheRun }) {
-                var entry = ScenarioResult.loadError(hooks, name: "run hooks")
-                entry.failedStep = "testRunHookFinished"
-                indexed.append((Int.max, entry))
-            }
-            return indexed.sorted { $0.index < $1.index }.map(\.result)
+        }
+        for scenario in missing where scenario.file == file {
+            indexed.append(next, Self.missingResult(scenario, in: files[file]))
+            next += 1
+        }
+        // A feature file that did not parse, which the file's own run did not report as a load error: as `test` shows it.
+        let loadErrors = records.filter { $0.file == file }.flatMap(\.orphans).filter { $0.result.pickle.name == Self.loadErrorName }
+        let broken = parseErrors.filter { $0.file == file }
+        if !broken.isEmpty, loadErrors.isEmpty {
+            indexed.append(
+                -1,
+                ScenarioResult.loadError(
+                    broken.map { $0.message.hasPrefix($0.uri) ? $0.message : "\($0.uri):\($0.line): \($0.message)" }))
+        }
+        // A BeforeAll/AfterAll hook the file says did not pass (another tool's file has no record of it as a result):
+        // never a green run, whatever the file's testRunFinished says.
+        let hooks = runHookFailures.filter { $0.file == file }.map(\.message)
+        if !hooks.isEmpty, !indexed.results.contains(where: \.failsTheRun) {
+            var entry = ScenarioResult.loadError(hooks, name: "run hooks")
+            entry.failedStep = "testRunHookFinished"
+            indexed.append(Int.max, entry)
+        }
+        return indexed.inOrder()
+    }
+
+    /// Results with the numbers that order them: kept apart, so results already in order (a sut-launch file's) are
+    /// returned as they are, and others are moved once, never copied per comparison.
+    private struct IndexedResults {
+        var indexes: [Int] = []
+        var results: [ScenarioResult] = []
+
+        mutating func append(_ index: Int, _ result: ScenarioResult) {
+            indexes.append(index)
+            results.append(result)
+        }
+
+        /// The results by number (a stable sort: equal numbers keep their order).
+        func inOrder() -> [ScenarioResult] {
+            if zip(indexes, indexes.dropFirst()).allSatisfy({ $0 <= $1 }) { return results }
+            return indexes.indices.sorted { (indexes[$0], $0) < (indexes[$1], $1) }.map { results[$0] }
         }
     }
 
