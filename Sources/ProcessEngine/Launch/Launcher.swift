@@ -55,6 +55,11 @@ package enum Launcher {
         var request = request
         request.environment = Descendants.tagged(request.environment, token: token)
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        // Bytes that are not UTF-8 pass as given, or the launch is refused by name: never other bytes, never U+FFFD.
+        if let problem = OriginalBytes.problem(argv: argv, environment: environment, foundation: request.backend == .foundation) {
+            plumbing.ourSide.forEach { Descriptor.close($0) }
+            throw LaunchError(.cannotLaunch, problem)
+        }
         let started = ContinuousClock.now
         Reaper.start() // running before the first program is
         let spawned: Spawned

@@ -17,8 +17,8 @@ extension Spawn {
     ) -> Result<(pid: pid_t, guarded: Bool), Errno> {
         var pid: pid_t = 0
         var registered: Int32 = 0
-        let status = withCStrings(argv) { argvPointers in
-            withCStrings(environment) { environmentPointers in
+        let status = withCStrings(argv, originals: OriginalBytes.arguments(argv)) { argvPointers in
+            withCStrings(environment, originals: OriginalBytes.entries(environment)) { environmentPointers in
                 descriptors.withUnsafeBufferPointer { fds in
                     process_spawn(
                         path, argvPointers, environmentPointers, workingDirectory, fds.baseAddress, Int32(fds.count),

@@ -77,8 +77,8 @@ extension Spawn {
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
         var pid: pid_t = 0
-        let status = withCStrings(argv) { argvPointers in
-            withCStrings(environment) { environmentPointers in
+        let status = withCStrings(argv, originals: OriginalBytes.arguments(argv)) { argvPointers in
+            withCStrings(environment, originals: OriginalBytes.entries(environment)) { environmentPointers in
                 posix_spawn(&pid, path, &actions, &attributes, argvPointers, environmentPointers)
             }
         }

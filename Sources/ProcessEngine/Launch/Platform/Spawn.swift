@@ -46,10 +46,11 @@ enum Spawn {
 
     /// A NULL-terminated array of C strings for `strings`, in one allocation (the environment is ~40 strings on
     /// every launch's path: one strdup and free each cost more than the copy).
-    /// A string that is the repaired text of bytes sut-launch received (argv, `environ`) is written as those bytes
-    /// (``OriginalBytes``): the program gets what it was given, not U+FFFD.
-    static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        let originals = strings.map(OriginalBytes.of)
+    /// A string with `originals` at its index is written as those bytes (the bytes sut-launch received, where they
+    /// are not UTF-8: ``OriginalBytes``): the program gets what it was given, not U+FFFD.
+    static func withCStrings<R>(
+        _ strings: [String], originals: [[UInt8]?], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R
+    ) -> R {
         var bytes = 0
         for (index, string) in strings.enumerated() { bytes += (originals[index]?.count ?? string.utf8.count) + 1 }
         let pointers = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)

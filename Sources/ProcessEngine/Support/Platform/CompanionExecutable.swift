@@ -18,7 +18,7 @@ package enum CompanionExecutable {
     package static func exec(_ path: String, arguments: [String]) -> Errno {
         let argv = [String(path.split(separator: "/").last ?? Substring(path))] + arguments
         StandardDescriptors.handClosedOnesAcrossExec()
-        return Spawn.withCStrings(argv) { pointers in
+        return Spawn.withCStrings(argv, originals: OriginalBytes.arguments(argv)) { pointers in
             execv(path, pointers) // execv keeps `environ`
             return Errno(errno)
         }
