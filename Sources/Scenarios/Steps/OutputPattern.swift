@@ -1,5 +1,11 @@
 import AutomationSupport
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Expected output as trycmd writes it: a line may hold `[..]` (any text on that line), and a line that is
 /// just `...` matches any number of lines; a `\` before such a line makes it literal (``escapedLiteral(_:)``). One trailing newline is ignored on both sides. Compared as bytes:
 /// the expected text's UTF-8 against what was written (no Unicode normalization; invalid UTF-8 in the actual
@@ -15,9 +21,25 @@ package enum OutputPattern {
     package static func mismatch(expected: [UInt8], actual: [UInt8]) -> String? {
         let wanted = lines(expected)
         let got = lines(actual)
-        if matches(wanted[...], got[...]) { return nil }
-        return UnifiedDiff.render(expected: wanted, actual: got)
+        let patterns = wanted.map(LinePattern.init)
+        switch matches(patterns, got[...]) {
+        case .some(true): return nil
+        case .some(false): return UnifiedDiff.render(expected: wanted, patterns: patterns, actual: got)
+        case nil:
+            return "the comparison stopped: the expected text's `...` lines against \(got.count) lines of output take more than "
+                + "\(comparisonLimit) line comparisons; write fewer `...` lines or compare a part of the output"
+        }
     }
+
+    /// Whether `actual` matches `expected`, without the diff ``mismatch(expected:actual:)`` renders when it does not (a
+    /// comparison that stopped at its limit is no match).
+    package static func agrees(expected: [UInt8], actual: [UInt8]) -> Bool {
+        matches(lines(expected).map(LinePattern.init), lines(actual)[...]) == true
+    }
+
+    /// The most line comparisons one ``matches(_:_:)`` makes: its `...` lines try every place, which a hostile output
+    /// could make quadratic (tens of millions of comparisons take well under a second).
+    static let comparisonLimit = 20_000_000
 
     /// True when every line of `expected` is `...`: it matches any output (the empty one included), so a step
     /// comparing with it could never fail.
@@ -35,50 +57,103 @@ package enum OutputPattern {
         if text.last == newline { text = text.dropLast() }
         if text.isEmpty { return [] }
         // A CR before LF stays in its line: CRLF output is not LF output (a Windows-ism regression must fail).
-        return text.split(separator: newline, omittingEmptySubsequences: false)
+        // Split at each LF found by memchr (the generic split walked 16 MiB byte by byte through a closure).
+        var result: [Line] = []
+        text.withUnsafeBytes { raw in
+            var start = 0
+            while let hit = memchr(raw.baseAddress! + start, Int32(newline), raw.count - start) {
+                let end = raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                result.append(text[(text.startIndex + start)..<(text.startIndex + end)])
+                start = end + 1
+            }
+            result.append(text[(text.startIndex + start)...])
+        }
+        return result
     }
 
     private static let newline = UInt8(ascii: "\n")
-    private static let ellipsis = Array("...".utf8)[...], wildcard = Array("[..]".utf8)
+    fileprivate static let ellipsis = Array("...".utf8)[...], wildcard = Array("[..]".utf8)
 
-    /// Line by line; `...` tries every number of lines (iteratively, no recursion on the input). Linear in the
-    /// lines for a pattern without `...`: only the places the pattern so far can reach are tried.
-    static func matches(_ pattern: ArraySlice<Line>, _ lines: ArraySlice<Line>) -> Bool {
-        // reachable: ascending, the j for which the pattern so far can consume exactly the first j lines.
-        var reachable = [0]
-        for item in pattern {
-            guard let first = reachable.first else { return false }
-            if item.elementsEqual(ellipsis) {
-                reachable = Array(first...lines.count)
-            } else {
-                reachable = reachable.compactMap { j in
-                    j < lines.count && lineMatches(item, lines[lines.startIndex + j]) ? j + 1 : nil
-                }
-            }
+    /// Line by line, `...` matching any number of lines: each run of lines between `...` is placed at its first
+    /// place after the run before it (as a glob's `*` is matched: the first place never loses a match a later place
+    /// would find), the first run at the start and the last at the end unless a `...` stands there. Nil: the
+    /// comparisons passed ``comparisonLimit`` (no answer, never a guess).
+    static func matches(_ pattern: [LinePattern], _ lines: ArraySlice<Line>) -> Bool? {
+        let runs = pattern.split(omittingEmptySubsequences: false, whereSeparator: \.isEllipsis)
+        let base = lines.startIndex
+        func placed(_ run: ArraySlice<LinePattern>, at start: Int) -> Bool {
+            zip(run, lines[(base + start)...]).allSatisfy { $0.matches($1) }
         }
-        return reachable.last == lines.count
+        guard runs.count > 1 else { return pattern.count == lines.count && placed(pattern[...], at: 0) }
+        let first = runs.first!
+        let last = runs.last!
+        guard first.count + last.count <= lines.count, placed(first, at: 0), placed(last, at: lines.count - last.count) else {
+            return false
+        }
+        var position = first.count
+        let end = lines.count - last.count
+        var comparisons = 0
+        for run in runs.dropFirst().dropLast() where !run.isEmpty {
+            var found = false
+            while position + run.count <= end {
+                comparisons += run.count
+                if comparisons > comparisonLimit { return nil }
+                if placed(run, at: position) {
+                    found = true
+                    break
+                }
+                position += 1
+            }
+            guard found else { return false }
+            position += run.count
+        }
+        return true
     }
 
     /// A line with `[..]` wildcards against one actual line, byte for byte.
-    static func lineMatches(_ pattern: Line, _ line: Line) -> Bool {
-        if let literal = escapedLiteral(pattern) { return literal.elementsEqual(line) }
-        guard let first = find(wildcard, in: pattern) else { return pattern.elementsEqual(line) }
-        var pieces: [Line] = [pattern[..<first]]
-        var rest = pattern[(first + wildcard.count)...]
-        while let next = find(wildcard, in: rest) {
-            pieces.append(rest[..<next])
-            rest = rest[(next + wildcard.count)...]
+    static func lineMatches(_ pattern: Line, _ line: Line) -> Bool { LinePattern(pattern).matches(line) }
+
+    /// One expected line, read once: its bytes, or the pieces between its `[..]` wildcards (a `\`-escaped line is
+    /// its literal text), compared with lines without a copy.
+    struct LinePattern {
+        /// One piece: the line's bytes; more: the text around each `[..]`, in order.
+        let pieces: [Line]
+        /// The line is `...`: any number of lines.
+        let isEllipsis: Bool
+
+        init(_ pattern: Line) {
+            if let literal = escapedLiteral(pattern) {
+                pieces = [literal]
+                isEllipsis = false
+                return
+            }
+            isEllipsis = pattern.elementsEqual(ellipsis)
+            var pieces: [Line] = []
+            var rest = pattern
+            while let next = find(wildcard[...], in: rest) {
+                pieces.append(rest[..<next])
+                rest = rest[(next + wildcard.count)...]
+            }
+            pieces.append(rest)
+            self.pieces = pieces
         }
-        pieces.append(rest)
-        var remaining = line
-        guard remaining.starts(with: pieces[0]) else { return false }
-        remaining = remaining.dropFirst(pieces[0].count)
-        for (offset, piece) in pieces.enumerated().dropFirst() {
-            if offset == pieces.count - 1 { return remaining.count >= piece.count && remaining.suffix(piece.count).elementsEqual(piece) }
-            guard let found = find(Array(piece), in: remaining) else { return false }
-            remaining = remaining[(found + piece.count)...]
+
+        func matches(_ line: Line) -> Bool {
+            guard pieces.count > 1 else { return same(pieces[0], line) }
+            guard line.count >= pieces.reduce(0, { $0 + $1.count }), same(pieces[0], line.prefix(pieces[0].count)) else { return false }
+            var remaining = line.dropFirst(pieces[0].count)
+            for piece in pieces.dropFirst().dropLast() {
+                guard let found = find(piece, in: remaining) else { return false }
+                remaining = remaining[(found + piece.count)...]
+            }
+            let last = pieces.last!
+            return remaining.count >= last.count && same(last, remaining.suffix(last.count))
         }
-        return true
+
+        private func same(_ a: Line, _ b: Line) -> Bool {
+            a.count == b.count
+                && a.withUnsafeBytes { x in b.withUnsafeBytes { y in a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
+        }
     }
 
     private static let backslash = UInt8(ascii: "\\")
@@ -94,7 +169,7 @@ package enum OutputPattern {
 
     /// Whether a line would be read as a pattern: `...`, or a line holding `[..]`.
     private static func isSyntax(_ line: Line) -> Bool {
-        line.elementsEqual(ellipsis) || find(wildcard, in: line) != nil
+        line.elementsEqual(ellipsis) || find(wildcard[...], in: line) != nil
     }
 
     /// `bytes` written so that it reads back as exactly that text (a snapshot `--update-snapshots` writes): each
@@ -110,91 +185,21 @@ package enum OutputPattern {
         return output
     }
 
-    /// Where `needle` first occurs in `haystack` (an index of `haystack`), or nil.
-    private static func find(_ needle: [UInt8], in haystack: Line) -> Int? {
+    /// Where `needle` first occurs in `haystack` (an index of `haystack`), or nil: no copy of either.
+    fileprivate static func find(_ needle: Line, in haystack: Line) -> Int? {
         if needle.isEmpty { return haystack.startIndex }
-        return ByteSearch.firstRange(of: needle, in: Array(haystack)).map { haystack.startIndex + $0 }
-    }
-}
-
-/// A unified diff of two line lists (longest common subsequence; large inputs fall back to the first
-/// differing region so a diff never costs more than a few million steps). Lines are shown decoded as UTF-8.
-enum UnifiedDiff {
-    static func render(expected bytes: [OutputPattern.Line], actual actualBytes: [OutputPattern.Line], context: Int = 3) -> String {
-        let expected = bytes.map(shown)
-        let actual = actualBytes.map(shown)
-        let same = { (i: Int, j: Int) in OutputPattern.lineMatches(bytes[i], actualBytes[j]) }
-        var prefix = 0
-        while prefix < expected.count, prefix < actual.count, same(prefix, prefix) { prefix += 1 }
-        var suffix = 0
-        while suffix < expected.count - prefix, suffix < actual.count - prefix,
-            same(expected.count - 1 - suffix, actual.count - 1 - suffix)
-        { suffix += 1 }
-        let a = Array(expected[prefix..<(expected.count - suffix)])
-        let b = Array(actual[prefix..<(actual.count - suffix)])
-        let matchesAt = { (i: Int, j: Int) in same(prefix + i, prefix + j) }
-        var body: [String] = []
-        if a.count * b.count <= 4_000_000 {
-            var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-            for i in stride(from: a.count - 1, through: 0, by: -1) {
-                for j in stride(from: b.count - 1, through: 0, by: -1) {
-                    table[i][j] = matchesAt(i, j) ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+        guard needle.count <= haystack.count else { return nil }
+        return needle.withUnsafeBytes { n in
+            haystack.withUnsafeBytes { h -> Int? in
+                // Each place the needle's first byte is (memchr), compared whole there (memcmp).
+                var offset = 0
+                while offset + n.count <= h.count, let hit = memchr(h.baseAddress! + offset, Int32(n[0]), h.count - n.count + 1 - offset) {
+                    let at = h.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(h.baseAddress! + at, n.baseAddress!, n.count) == 0 { return haystack.startIndex + at }
+                    offset = at + 1
                 }
+                return nil
             }
-            var i = 0
-            var j = 0
-            while i < a.count || j < b.count {
-                if i < a.count, j < b.count, matchesAt(i, j) {
-                    body.append(" " + b[j])
-                    i += 1
-                    j += 1
-                } else if i < a.count, j == b.count || table[i + 1][j] >= table[i][j + 1] {
-                    body.append("-" + a[i])
-                    i += 1 // what was expected first, then what came, as diff -u does
-                } else {
-                    body.append("+" + b[j])
-                    j += 1
-                }
-            }
-        } else {
-            body = a.prefix(20).map { "-" + $0 } + b.prefix(20).map { "+" + $0 } + ["(large output: the first 20 differing lines of each)"]
         }
-        // Lines that look the same and differ in bytes (another Unicode normalization, invalid UTF-8) say so.
-        let removed = Set(body.filter { $0.hasPrefix("-") }.map { $0.dropFirst() })
-        if body.contains(where: { $0.hasPrefix("+") && removed.contains($0.dropFirst()) }) {
-            body.append(
-                "(lines that look alike differ in their bytes: compared byte for byte, no Unicode normalization; invalid UTF-8 shows as \u{FFFD})"
-            )
-        }
-        let before = expected[max(0, prefix - context)..<prefix].map { " " + $0 }
-        let after = expected[(expected.count - suffix)..<min(expected.count, expected.count - suffix + context)].map { " " + $0 }
-        let header =
-            "--- expected\n+++ actual\n@@ -\(max(1, prefix - context + 1)),\(expected.count) +\(max(1, prefix - context + 1)),\(actual.count) @@"
-        return capped(([header] + before + body + after).joined(separator: "\n"))
-    }
-
-    /// The most bytes of one line a diff shows, and of a whole diff: a failure message stays readable and every
-    /// report can hold it (the rest is counted, never dropped silently).
-    static let lineLimit = 4096, diffLimit = 256 << 10
-
-    /// A line as the diff shows it: decoded as UTF-8, cut at ``lineLimit`` bytes with how many more it has.
-    /// A CR is shown as `\r`: CRLF and LF lines would otherwise look the same in the diff.
-    static func shown(_ line: OutputPattern.Line) -> String {
-        func text(_ bytes: ArraySlice<UInt8>) -> String {
-            bytes.split(separator: UInt8(ascii: "\r"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-                .joined(separator: "\\r")
-        }
-        guard line.count > lineLimit else { return text(line[...]) }
-        return text(line.prefix(lineLimit)) + "… \(line.count - lineLimit) more bytes on this line"
-    }
-
-    /// The diff cut at ``diffLimit`` bytes (at a line's end when one is near), with how many more it has.
-    static func capped(_ diff: String) -> String {
-        let bytes = Array(diff.utf8)
-        guard bytes.count > diffLimit else { return diff }
-        var end = diffLimit
-        while end > diffLimit / 2, bytes[end - 1] != UInt8(ascii: "\n") { end -= 1 }
-        if end == diffLimit / 2 { end = diffLimit }
-        return String(decoding: bytes[..<end], as: UTF8.self) + "… \(bytes.count - end) more bytes of diff"
     }
 }

@@ -99,8 +99,8 @@ package enum Snapshots {
             return "the snapshot \(path) holds only `...` lines, which match any output, so it checks nothing; "
                 + "to write what the program prints: \(updateCommand)"
         }
-        if !vacuous, let stored, OutputPattern.mismatch(expected: stored, actual: actual) == nil { return nil }
-        if !vacuous, let stored, let raw, OutputPattern.mismatch(expected: stored, actual: raw) == nil { return nil }
+        if !vacuous, let stored, OutputPattern.agrees(expected: stored, actual: actual) { return nil }
+        if !vacuous, let stored, let raw, OutputPattern.agrees(expected: stored, actual: raw) { return nil }
         if asked && !inCI {
             // Escaped: a line `...` or `[..]` the program printed is compared as text next time, never as a wildcard.
             let escaped = OutputPattern.escaped(actual)
