@@ -76,11 +76,7 @@ import Testing
     func aFailedRunHookInAnotherToolsFileIsNeverGreen(success: Bool, finished: Bool) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.write(#"{ "steps": [], "hooks": [ { "hook": "AfterAll", "run": ["true"] } ] }"#, "h.steps.json", in: directory)
-        _ = try CLI.write("Feature: I\n  Scenario: a\n    When I run \"true\"\n", "i.feature", in: directory)
-        let first = try CLI.run(["test", "-q", "--messages", "m.ndjson", "i.feature"], cwd: directory)
-        #expect(first.status == 0, "\(first.stderr)")
-        let lines = try Self.text(directory, "m.ndjson").split(separator: "\n").map(String.init)
+        let lines = try Self.runWithAnAfterAllHook(in: directory)
         #expect(lines.contains { $0.contains("\"testRunHookFinished\"") && $0.contains("\"PASSED\"") })
         // As another tool writes it: no sut-launch records; the hook FAILED.
         let foreign = lines.filter {
@@ -107,11 +103,7 @@ import Testing
     @Test func aRunHookThatNeverFinishedOrNamesNothingIsNeverGreen() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.write(#"{ "steps": [], "hooks": [ { "hook": "AfterAll", "run": ["true"] } ] }"#, "h.steps.json", in: directory)
-        _ = try CLI.write("Feature: I\n  Scenario: a\n    When I run \"true\"\n", "i.feature", in: directory)
-        let first = try CLI.run(["test", "-q", "--messages", "m.ndjson", "i.feature"], cwd: directory)
-        #expect(first.status == 0, "\(first.stderr)")
-        let lines = try Self.text(directory, "m.ndjson").split(separator: "\n").map(String.init)
+        let lines = try Self.runWithAnAfterAllHook(in: directory)
         func report(_ lines: [String], _ name: String) throws -> CLI.Result {
             try (lines.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
             return try CLI.run(["report", "--json", name + ".json", "--junit", name + ".xml", name], cwd: directory)
@@ -132,6 +124,15 @@ import Testing
             #expect(result.stderr.contains("dangling.ndjson:"), "\(result.stderr)")
             #expect(result.stderr.contains("a \(envelope) whose"), "\(result.stderr)")
         }
+    }
+
+    /// A passing run of one scenario with a passing AfterAll hook, its Messages written to `m.ndjson`: their lines.
+    static func runWithAnAfterAllHook(in directory: URL) throws -> [String] {
+        _ = try CLI.write(#"{ "steps": [], "hooks": [ { "hook": "AfterAll", "run": ["true"] } ] }"#, "h.steps.json", in: directory)
+        _ = try CLI.write("Feature: I\n  Scenario: a\n    When I run \"true\"\n", "i.feature", in: directory)
+        let first = try CLI.run(["test", "-q", "--messages", "m.ndjson", "i.feature"], cwd: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        return try Self.text(directory, "m.ndjson").split(separator: "\n").map(String.init)
     }
 
     static func expectIncomplete(_ directory: URL, json: String, junit: String, html: String, saying reason: String) throws {

@@ -99,13 +99,12 @@ import Testing
     @Test(.enabled(if: canDropPrivileges, "needs setpriv when run as root"))
     func theOutputCheckNeverSkipsAFixtureDirectoryItCannotList() throws {
         try Self.tree { directory in
+            // Writable by the unprivileged user (the report's directory must be), with a report of an earlier run in it.
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
+            let feature = "Feature: f\n  Scenario: s\n    Given the files from \"fixture\"\n    When I run \"true\"\n"
+            try Self.file(feature, directory.appendingPathComponent("f.feature"))
             let fixture = directory.appendingPathComponent("fixture")
             try Self.make(fixture.appendingPathComponent("locked"))
-            try Self.file("x\n", fixture.appendingPathComponent("a.txt"))
-            try Self.file(
-                "Feature: f\n  Scenario: s\n    Given the files from \"fixture\"\n    When I run \"true\"\n",
-                directory.appendingPathComponent("f.feature"))
             let junit = directory.appendingPathComponent("j.xml")
             try Self.file("KEEP\n", junit)
             try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: junit.path)
