@@ -122,6 +122,15 @@ extension CoverageSession {
         let lcov = try tools.export(
             profdata: profdata, binaries: used, arguments: ["-format=lcov", ProfileTools.ignoreBrokenNames], dropped: &dropped)
         outcome.notes += droppedBinaries(dropped) + foreignProfiles(profiles, tools: tools)
+        // A name that is not UTF-8 stays as its bytes in lcov.info only: the text reports show another name (R9D-5).
+        let garbled = LCOVRecords.namesNotUTF8(lcov).map(Visible.text)
+        if !garbled.isEmpty {
+            let one = garbled.count == 1
+            outcome.notes.append(
+                "coverage: \(garbled.count) source file name\(one ? " is" : "s are") not UTF-8: lcov.info keeps \(one ? "its" : "their")"
+                    + " bytes, coverage.xml and summary.txt show each byte UTF-8 cannot read as U+FFFD: "
+                    + garbled.prefix(10).joined(separator: ", "))
+        }
         let records = LCOVRecords(String(decoding: lcov, as: UTF8.self))
         let xml = CoberturaReport.render(records, files: files, totals: totals, timestamp: Int(WallClock.milliseconds() / 1000))
         var result = outcome

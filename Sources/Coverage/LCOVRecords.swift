@@ -56,6 +56,17 @@ package struct LCOVRecords: Sendable {
         }
     }
 
+    /// The source files of an lcov tracefile whose names are not UTF-8 (lcov.info keeps their bytes; read as text, as
+    /// coverage.xml and summary.txt are written, each byte UTF-8 cannot read is U+FFFD, a name no file has), each as
+    /// that text, in file order.
+    package static func namesNotUTF8(_ tracefile: [UInt8]) -> [String] {
+        tracefile.split(separator: 10).compactMap { line in
+            guard line.starts(with: Array("SF:".utf8)) else { return nil }
+            let name = line.dropFirst(3).last == 13 ? line.dropFirst(3).dropLast() : line.dropFirst(3)
+            return String(validating: name, as: UTF8.self) == nil ? String(decoding: name, as: UTF8.self) : nil
+        }
+    }
+
     /// A decimal count; past `Int.max` it is `Int.max`, anything else 0.
     static func count(_ text: Substring) -> Int {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return 0 }

@@ -115,9 +115,17 @@ package enum TestCommand {
 
     /// The scenarios to run. `--dry-run` and `--list` end the run here, as does an empty selection unless it passes.
     static func select(_ suite: Suite, options: TestOptions, reports: ScenarioReports) -> Stage<[Pickle]> {
-        let selected = ScenarioRunner.select(suite.pickles, options: suite.scenario)
-        reports.setPartition(ScenarioRunner.partition(suite.pickles, options: suite.scenario))
-        if selected.isEmpty, let empty = emptySelection(suite.pickles, options: suite.scenario, allowEmpty: options.allowEmpty) {
+        // --name reads the names once, all within one time limit; the selections below take what it named.
+        let named: [Pickle]
+        do { named = try ScenarioRunner.named(suite.pickles, options: suite.scenario) } catch {
+            Console.error(error.description)
+            return .finished(reports.write([], exitCode: ExitCode.usage, error: error.description))
+        }
+        var unnamed = suite.scenario
+        unnamed.namePattern = nil
+        let selected = ScenarioRunner.select(named, options: unnamed)
+        reports.setPartition(ScenarioRunner.partition(named, options: unnamed))
+        if selected.isEmpty, let empty = emptySelection(named, options: suite.scenario, allowEmpty: options.allowEmpty) {
             Console.error(empty)
             return .finished(reports.write([], exitCode: ExitCode.noScenarios, error: empty))
         }
@@ -212,9 +220,11 @@ package enum TestCommand {
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard
     /// left empty because there are more shards than scenarios (said on stderr).
+    /// `pickles` are those `--name` matched (``ScenarioRunner/named(_:options:)``): its pattern is not read again.
     static func emptySelection(_ pickles: [Pickle], options: ScenarioOptions, allowEmpty: Bool) -> String? {
         var unsharded = options
         unsharded.shard = nil
+        unsharded.namePattern = nil
         let tagged = ScenarioRunner.select(pickles, options: unsharded).count
         if let shard = options.shard, tagged > 0 {
             Console.line(

@@ -72,7 +72,7 @@ enum TestReadFiles {
         var budget = walkLimit
         for input in found {
             var files: [String] = []
-            walk(input.path, into: &files, budget: &budget, only: input.only)
+            try walk(input.path, into: &files, budget: &budget, only: input.only, origin: input.origin)
             for file in files {
                 guard let id = identity(file), let (output, _) = existing.first(where: { $0.1 == id }) else { continue }
                 throw UsageError(.wouldOverwrite(output: output.origin, input: "\(file) (\(input.origin))"))
@@ -140,10 +140,11 @@ enum TestReadFiles {
             }
             let expanded = StepVariables.substitute(written) { defines[$0] ?? step.variables[$0] ?? environment[$0] ?? "" }
             if needsSlash && !expanded.contains("/") { continue }
-            // As the run reads it (ScenarioRun.featurePath): a path led by a `--define` or environment value is that value,
-            // relative to the current directory; one led by a value the scenario set is the feature's (R9B-2).
-            let leading = names.first.flatMap { written.hasPrefix("${\($0)}") ? $0 : nil }
-            let outside = leading.map { defines[$0] != nil || step.variables[$0] == nil } ?? false
+            // As the run reads it (ScenarioRun.featurePath), by the same rule: a path led by a `--define` or environment
+            // value is that value, relative to the current directory; one led by a value the scenario set is the feature's.
+            let outside =
+                StepVariables.leadingOutsideValue(
+                    written, defined: { defines[$0] != nil }, setByScenario: { step.variables[$0] != nil }) != nil
             let path = expanded.hasPrefix("/") || outside ? expanded : FileSystem.directory(of: step.uri) + "/" + expanded
             found.append((path, "\(stepNamed)\(step.uri):\(step.line)", false))
         }
@@ -151,21 +152,55 @@ enum TestReadFiles {
     }
 
     /// Files under `path` (or `path` itself), links not followed into directories, at most `budget` entries in all.
+    /// - Throws: a directory below that cannot be listed, or an entry that cannot be looked at (its directory is not
+    ///   searchable): an output there could not be told apart from the run's files, so it is never skipped (R9D-2's
+    ///   rule, which the feature walk and stub loading follow).
     private static func walk(
-        _ path: String, into files: inout [String], budget: inout Int, only: Bool, inSnapshots: Bool = false, depth: Int = 0
-    ) {
-        guard budget > 0, depth < 64, FileSystem.exists(path) || FileSystem.isSymbolicLink(path) else { return }
+        _ path: String, into files: inout [String], budget: inout Int, only: Bool, origin: String, inSnapshots: Bool = false,
+        depth: Int = 0
+    ) throws(UsageError) {
+        guard budget > 0, depth < 64 else { return }
+        guard FileSystem.exists(path) || FileSystem.isSymbolicLink(path) else {
+            // Gone, or below a file, is nothing there; a directory on the way that may not be searched is not.
+            if let failure = FileSystem.statFailure(path), !belowAFile(path) {
+                throw unreadable(path, failure.description, origin: origin)
+            }
+            return
+        }
         budget -= 1
         guard FileSystem.isDirectory(path), !FileSystem.isSymbolicLink(path) else {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             if !only || inSnapshots || name.hasSuffix(".feature") || name.hasSuffix(".steps.json") { files.append(path) }
             return
         }
-        for name in FileSystem.list(path) {
-            walk(
-                path + "/" + name, into: &files, budget: &budget, only: only, inSnapshots: inSnapshots || name == "__snapshots__",
-                depth: depth + 1)
+        let names: [String]
+        switch FileSystem.entries(path) {
+        case .success(let listing): names = listing.names
+        case .failure(let failure): throw unreadable(path, failure.description, origin: origin)
         }
+        for name in names {
+            try walk(
+                path + "/" + name, into: &files, budget: &budget, only: only, origin: origin,
+                inSnapshots: inSnapshots || name == "__snapshots__", depth: depth + 1)
+        }
+    }
+
+    /// Whether the nearest ancestor of `path` that can be looked at is not a directory (stat says ENOTDIR).
+    private static func belowAFile(_ path: String) -> Bool {
+        var ancestor = FileSystem.directory(of: path)
+        while ancestor != "/" && ancestor != "." {
+            if FileSystem.exists(ancestor) { return !FileSystem.isDirectory(ancestor) }
+            ancestor = FileSystem.directory(of: ancestor)
+        }
+        return false
+    }
+
+    private static func unreadable(_ path: String, _ reason: String, origin: String) -> UsageError {
+        UsageError(
+            .unreadablePath(
+                path,
+                reason: "cannot read it (\(reason)), so no output of the run can be told apart from the files under it (\(origin)); "
+                    + "make it and its directory readable (chmod u+rx) or move it out of the tree"))
     }
 
     private static func identity(_ path: String) -> [UInt64]? { FileSystem.identity(path) }

@@ -108,6 +108,16 @@ import Testing
         #expect(records.files.count == 1 && records.files[0].lines.count == 1)
     }
 
+    /// R9D-5: a source file named with bytes that are not UTF-8 keeps them in lcov.info, but coverage.xml and
+    /// summary.txt show U+FFFD: such names are found (to be said in a note), valid ones (U+FFFD itself included) are not.
+    @Test func namesThatAreNotUTF8AreFound() {
+        let tracefile: [UInt8] =
+            Array("SF:/s/ok.c\nDA:1,1\nend_of_record\nSF:/s/ff".utf8) + [0xFF] + Array("x.c\r\nDA:1,0\nend_of_record\n".utf8)
+            + Array("SF:/s/real\u{FFFD}.c\nend_of_record\nSF:/s/over".utf8) + [0xC0, 0xAF] + Array(".c\n".utf8)
+        #expect(LCOVRecords.namesNotUTF8(tracefile) == ["/s/ff\u{FFFD}x.c", "/s/over\u{FFFD}\u{FFFD}.c"])
+        #expect(LCOVRecords.namesNotUTF8(Array("SF:/s/a.c\nend_of_record\n".utf8)).isEmpty)
+    }
+
     @Test func controlCharactersInNamesAreShownEscaped() {
         #expect(Visible.text("a\n::error::x\u{1B}]0;T\u{07}") == "a\\u{A}::error::x\\u{1B}]0;T\\u{7}")
         #expect(Visible.breaksLines("a\u{2028}b") && !Visible.breaksLines("a\tb"))

@@ -69,6 +69,28 @@ import Testing
         #expect(summary.contains("u\\u{A}ncovered.swift"), "\(summary)")
     }
 
+    /// R9D-5's second half: a source file whose name is not UTF-8 (`ff\xffx.c`) was U+FFFD in coverage.xml and
+    /// summary.txt (a name no file has; lcov.info keeps the byte) without a word. A note says so, naming it as they show it.
+    @Test(.enabled(if: CLI.hasCommand("clang") && ready, "needs clang and the toolchain's llvm-cov"))
+    func aSourceNameThatIsNotUTF8IsSaidInANote() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let build = try CLI.output(
+            of: [
+                "sh", "-c",
+                #"cd "$0" && printf 'int f(void){return 1;}\n' > "$(printf 'ff\377x.c')" && printf 'int f(void);\nint main(void){return f()-1;}\n' > main.c && clang -fprofile-instr-generate -fcoverage-mapping main.c ff*x.c -o app && echo built"#,
+                directory.path,
+            ])
+        try #require(build.contains("built"), "clang could not build an instrumented program: \(build)")
+        let cov = directory.path + "/cov"
+        let result = try CLI.run(["--coverage", cov, directory.path + "/app"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("coverage: 1 source file name is not UTF-8"), "\(result.stderr)")
+        #expect(result.stderr.contains("ff\u{FFFD}x.c"), "\(result.stderr)")
+        let lcov = try Data(contentsOf: URL(fileURLWithPath: cov + "/lcov.info"))
+        #expect(lcov.range(of: Data([0x66, 0x66, 0xFF, 0x78])) != nil, "lcov.info keeps the byte")
+    }
+
     /// A launch stopped at its timeout is named in a note (Console.line): its path must not start a line.
     @Test func aProgramPathWithALineBreakPrintsNoWorkflowCommand() throws {
         let directory = try CLI.temporaryDirectory()

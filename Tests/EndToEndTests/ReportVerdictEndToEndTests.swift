@@ -72,18 +72,17 @@ import Testing
     /// R9B-9: `report` ignored a FAILED `testRunHookFinished` (a BeforeAll/AfterAll hook, as another Cucumber tool writes
     /// it): the run rendered green, and exit 0 when `testRunFinished` said success. The hook's failure is an error
     /// entry in every report, and the exit is 1.
-    @Test(arguments: [false, true])
-    func aFailedRunHookInAnotherToolsFileIsNeverGreen(success: Bool) throws {
+    @Test(arguments: [(false, true), (true, true), (true, false)])
+    func aFailedRunHookInAnotherToolsFileIsNeverGreen(success: Bool, finished: Bool) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.write(#"{ "steps": [], "hooks": [ { "hook": "AfterAll", "run": ["true"] } ] }"#, "h.steps.json", in: directory)
-        _ = try CLI.write("Feature: I\n  Scenario: a\n    When I run \"true\"\n", "i.feature", in: directory)
-        let first = try CLI.run(["test", "-q", "--messages", "m.ndjson", "i.feature"], cwd: directory)
-        #expect(first.status == 0, "\(first.stderr)")
-        let lines = try Self.text(directory, "m.ndjson").split(separator: "\n").map(String.init)
+        let lines = try Self.runWithAnAfterAllHook(in: directory)
         #expect(lines.contains { $0.contains("\"testRunHookFinished\"") && $0.contains("\"PASSED\"") })
         // As another tool writes it: no sut-launch records; the hook FAILED.
-        let foreign = lines.filter { !$0.contains("sut-launch-result.json") && !$0.contains("sut-launch-run.json") }.map { line in
+        let foreign = lines.filter {
+            !$0.contains("sut-launch-result.json") && !$0.contains("sut-launch-run.json")
+                && (finished || !$0.contains("\"testRunHookFinished\""))
+        }.map { line in
             line.contains("\"testRunHookFinished\"")
                 ? line.replacingOccurrences(of: "\"status\":\"PASSED\"", with: "\"status\":\"FAILED\",\"message\":\"boom\"")
                 : line.replacingOccurrences(of: "\"success\":true", with: "\"success\":\(success)")
@@ -93,7 +92,47 @@ import Testing
         let result = try CLI.run(["report", "--json", "r.json", "--junit", "j.xml", "f.ndjson"], cwd: directory)
         #expect(result.status == 1, "\(result.stderr)")
         let xml = try Self.text(directory, "j.xml")
-        #expect(xml.contains("name=\"run hooks\"") && xml.contains("<error") && xml.contains("ended FAILED: boom"), "\(xml)")
+        #expect(xml.contains("name=\"run hooks\"") && xml.contains("<error"), "\(xml)")
+        #expect(xml.contains(finished ? "ended FAILED: boom" : "never finished"), "\(xml)")
+    }
+
+    /// R10B-2 (and round 9's leftover): a run hook whose `testRunHookStarted` has no `testRunHookFinished` (a run killed
+    /// mid-hook, a file a tool cut) rendered green, exit 0, in sut-launch's own file as in another tool's; a finish
+    /// naming a started id the file does not hold, or a start naming an unknown hook, was read as nothing. The first is
+    /// a `run hooks` error entry (exit 1); the dangling ones are refused as any dangling id (exit 3), naming the line.
+    @Test func aRunHookThatNeverFinishedOrNamesNothingIsNeverGreen() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try Self.runWithAnAfterAllHook(in: directory)
+        func report(_ lines: [String], _ name: String) throws -> CLI.Result {
+            try (lines.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            return try CLI.run(["report", "--json", name + ".json", "--junit", name + ".xml", name], cwd: directory)
+        }
+        let unfinished = try report(lines.filter { !$0.contains("\"testRunHookFinished\"") }, "own.ndjson")
+        #expect(unfinished.status == 1, "\(unfinished.stdout)\(unfinished.stderr)")
+        let xml = try Self.text(directory, "own.ndjson.xml")
+        #expect(xml.contains("name=\"run hooks\"") && xml.contains("<error") && xml.contains("started and never finished"), "\(xml)")
+        for (edited, envelope) in [
+            (lines.map { $0.replacing(/"testRunHookStartedId":"[^"]*"/, with: #""testRunHookStartedId":"9999""#) }, "testRunHookFinished"),
+            (
+                lines.map { $0.contains("\"testRunHookStarted\"") ? $0.replacing(/"hookId":"[^"]*"/, with: #""hookId":"777""#) : $0 },
+                "testRunHookStarted"
+            ),
+        ] {
+            let result = try report(edited, "dangling.ndjson")
+            #expect(result.status == 3, "\(envelope): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("dangling.ndjson:"), "\(result.stderr)")
+            #expect(result.stderr.contains("a \(envelope) whose"), "\(result.stderr)")
+        }
+    }
+
+    /// A passing run of one scenario with a passing AfterAll hook, its Messages written to `m.ndjson`: their lines.
+    static func runWithAnAfterAllHook(in directory: URL) throws -> [String] {
+        _ = try CLI.write(#"{ "steps": [], "hooks": [ { "hook": "AfterAll", "run": ["true"] } ] }"#, "h.steps.json", in: directory)
+        _ = try CLI.write("Feature: I\n  Scenario: a\n    When I run \"true\"\n", "i.feature", in: directory)
+        let first = try CLI.run(["test", "-q", "--messages", "m.ndjson", "i.feature"], cwd: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        return try Self.text(directory, "m.ndjson").split(separator: "\n").map(String.init)
     }
 
     static func expectIncomplete(_ directory: URL, json: String, junit: String, html: String, saying reason: String) throws {

@@ -235,6 +235,31 @@ import Testing
         #expect(try CLI.run(["test", "--shard", "1/2", "--shard-timings", feature, feature]).status == 2)
     }
 
+    /// R10B-11 (and round 9's leftover): `--name` had a step budget per name and nothing over them all: `(a{1,50})+$`
+    /// over 200 names of 200 characters took 33 s for `--list`, five names of 100,000 characters minutes, then selected
+    /// nothing. All the names share 10 s: past it, a usage error (exit 2) naming `--name` and where it stopped, nothing run.
+    @Test(arguments: [(200, 200), (3, 40_000)])
+    func aSlowNamePatternOverManyLongNamesStopsAtItsTimeLimit(scenarios count: Int, length: Int) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = String(repeating: "a", count: length)
+        let scenarios = (1...count).map { "  Scenario: \(name) \($0)\n    When I run \"true\"\n" }.joined()
+        let feature = try CLI.write("Feature: N\n" + scenarios, "n.feature", in: directory)
+        let started = Date()
+        let result = try CLI.run(["test", "--list", "--name", "(a{1,50})+$", "--report", "r.json", feature], cwd: directory)
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        let stopped = ["did not decide within 10.0 seconds", "spent its step budget of 25000000 steps on one name"]
+        #expect(stopped.contains { result.stderr.contains("--name: the pattern \($0)") }, "\(result.stderr)")
+        #expect(result.stderr.contains("n.feature:"), "\(result.stderr)")
+        #expect(took < 40, "took \(took)s")
+        let report = try String(contentsOf: directory.appendingPathComponent("r.json"), encoding: .utf8)
+        #expect(report.contains("\"exitCode\" : 2") || report.contains("\"exitCode\":2"), "\(report.prefix(300))")
+        // A pattern that decides at once still selects.
+        let quick = try CLI.run(["test", "--list", "--name", " 3$", feature], cwd: directory)
+        #expect(quick.status == 0 && quick.stdout.contains(" 3"), "\(quick.stdout.suffix(200))\(quick.stderr)")
+    }
+
     /// Hostile review: a repeated option silently kept its last value (`--tags @x --tags @cli` dropped @x and ran
     /// two scenarios; `--shard 1/2 --shard 2/2` ran one shard; `--timeout 1s --timeout 0` ran with none). Now
     /// `--tags` twice must both hold (Cucumber's and), `--name` twice selects either, and any other value option

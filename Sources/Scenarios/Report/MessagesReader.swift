@@ -21,8 +21,7 @@ package struct MessagesReader {
         var keywords: [String: String] = [:] // AST step id → keyword
         var pickles: [String: (uri: String, line: Int, name: String, tags: [String], steps: [String: String])] = [:]
         var hooks: [String: String] = [:]
-        /// testRunHookStarted id → its hook's id.
-        var runHooks: [String: String] = [:]
+        var runHooks = MessagesRunHooks()
         var cases: [String: (pickle: String, steps: [(id: String, text: String, argument: String?)])] = [:]
         /// Pickle step id → its doc string or data table as written (`| a | b |` rows), for the HTML page.
         var arguments: [String: String] = [:]
@@ -89,6 +88,7 @@ package struct MessagesReader {
             }
         }
         if !state.finished { run.incomplete.append(name) }
+        for unfinished in state.runHooks.unfinished(hooks: state.hooks, file: name) { run.runHookFailures.append((file, unfinished)) }
         // A test case the file announced but never started did not run: the run cannot have passed.
         let started = Set(state.started.values.map(\.testCase))
         let unstarted = state.cases.keys.filter { !started.contains($0) }.count
@@ -194,15 +194,9 @@ package struct MessagesReader {
             if !state.identified { try checkIdentity(state.runId, name: run.files[file]) }
             state.identified = true
             if let at = Self.milliseconds(value["timestamp"]) { run.startedMs = min(run.startedMs ?? at, at) }
-        case .testRunHookStarted:
-            if let id = value["id"]?.string { state.runHooks[id] = value["hookId"]?.string ?? "" }
+        case .testRunHookStarted: try state.runHooks.start(value, hooks: state.hooks, at: place)
         case .testRunHookFinished:
-            let status = value["result"]?["status"]?.string ?? "UNKNOWN"
-            guard status != "PASSED", status != "SKIPPED" else { break }
-            let hook = value["testRunHookStartedId"]?.string.flatMap { state.runHooks[$0] }.flatMap { state.hooks[$0] } ?? "a hook"
-            let message = value["result"]?["message"]?.string.map { ": " + String($0.prefix(2000)) } ?? ""
-            run.runHookFailures.append(
-                (file, "\(place): \(hook) around the run (BeforeAll or AfterAll) ended \(status.prefix(40))\(message)"))
+            if let failure = try state.runHooks.finish(value, hooks: state.hooks, at: place) { run.runHookFailures.append((file, failure)) }
         case .testRunFinished:
             state.finished = true
             run.success = run.success && (value["success"]?.bool ?? false)

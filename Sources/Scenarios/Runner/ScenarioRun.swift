@@ -208,10 +208,11 @@ final class ScenarioRun {
         return FileSystem.joined(featureDirectory, expanded)
     }
 
-    /// The name of the `--define` or environment value `path` starts with (`${NAME}`), or nil.
+    /// The name of the `--define` or environment value `path` starts with (`${NAME}`), or nil
+    /// (``StepVariables/leadingOutsideValue(_:defined:setByScenario:)``).
     func leadingOutsideValue(_ path: String) -> String? {
-        guard path.hasPrefix("${"), let name = StepVariables.names(in: path).first, path.hasPrefix("${\(name)}") else { return nil }
-        return options.defines[name] != nil || !environment.contains(where: { $0.key == name }) ? name : nil
+        StepVariables.leadingOutsideValue(
+            path, defined: { options.defines[$0] != nil }, setByScenario: { name in environment.contains { $0.key == name } })
     }
 
     /// What `featurePath(path)` was relative to, for a message: "relative to the feature file", or the value's and the

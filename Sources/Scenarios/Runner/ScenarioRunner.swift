@@ -160,36 +160,6 @@ package enum ScenarioRunner {
         for files in trust { files.remove() }
     }
 
-    /// Selects the pickles to run: tags first, then the shard (a stable share of the sorted list).
-    package static func select(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
-        let selected = filtered(pickles, options: options)
-        guard let shard = options.shard else { return selected }
-        return Sharding.share(selected.sorted(by: Sharding.precedes), shard: shard, timings: options.shardTimings)
-    }
-
-    /// Under `--shard`: what this shard's partition was computed from (``Sharding/partition(_:count:timings:)``).
-    package static func partition(_ pickles: [Pickle], options: ScenarioOptions) -> String? {
-        guard let shard = options.shard else { return nil }
-        let sorted = filtered(pickles, options: options).sorted(by: Sharding.precedes)
-        return Sharding.partition(sorted, count: shard.count, timings: options.shardTimings)
-    }
-
-    /// The pickles the tags, `--rerun-failed`, `--name` and `FILE:LINE` select, before any shard is cut.
-    static func filtered(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
-        var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
-        if let rerun = options.rerunLocations { selected = selected.filter { rerun.contains($0.location) } }
-        if let pattern = options.namePattern, let regex = try? RegexBox(pattern) {
-            selected = selected.filter { regex.matchesPart($0.name) }
-        }
-        if !options.lines.isEmpty {
-            selected = selected.filter { pickle in
-                guard let lines = options.lines[pickle.uri] else { return true } // a file named without a line
-                return lines.contains(pickle.line) || lines.contains(pickle.scenarioLine)
-            }
-        }
-        return selected
-    }
-
     /// How a report names a scenario: `feature: name` (JUnit classname and name, the JSON report's fields).
     static func timingKey(_ pickle: Pickle) -> String { "\(pickle.featureName): \(pickle.name)" }
 

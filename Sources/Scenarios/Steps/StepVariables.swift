@@ -40,6 +40,20 @@ package enum StepVariables {
         return names
     }
 
+    /// The name of the value from outside the feature that leads `path` (`${NAME}` at its start, from a `--define` or
+    /// the caller's environment), or nil. Such a path is that value as given, relative to the current directory, as
+    /// every option is; one led by a value the scenario set (`Given the environment variable`, which a `--define` of
+    /// the name overrides) is the feature's, relative to its directory. The one rule for where a step's input is read
+    /// (`ScenarioRun.featurePath`) and for which files `test` keeps its outputs off (`TestReadFiles`): two copies of it
+    /// drifted apart once, and a report could be planted in a fixture.
+    /// - Parameters:
+    ///   - defined: whether a `--define` gives the name.
+    ///   - setByScenario: whether an earlier step of the scenario set it.
+    package static func leadingOutsideValue(_ path: String, defined: (String) -> Bool, setByScenario: (String) -> Bool) -> String? {
+        guard path.hasPrefix("${"), let name = names(in: path).first, path.hasPrefix("${\(name)}") else { return nil }
+        return defined(name) || !setByScenario(name) ? name : nil
+    }
+
     /// `text` with each `${NAME}` replaced by `value(NAME)` and each `{n}` (1-based) by `values[n - 1]`, left to
     /// right in one pass: what was put in is never read again.
     package static func substitute(_ text: String, values: [String] = [], _ value: (String) -> String) -> String {
