@@ -85,6 +85,7 @@ extension TestCommand {
         let during = afterAllPhase.current.map { !$0.ended } == true
         startThread {
             let again = SignalForwarder.waitForTerminationSignal()
+            StandardStreams.limitWrites(within: .zero) // nothing more for a reader that never reads
             Console.line("\(signalName(again)) again: stopping the hooks now and writing the reports")
             ScenarioRunner.cutHooksNow()
         }

@@ -129,7 +129,6 @@ package enum OutputFile {
             // A device or FIFO (checked by problem): written in place, never created or replaced.
             let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { return "cannot open \(path): \(RootedDirectory.reason(errno))" }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) // not blocked at open by a FIFO without reader; then whole writes
             return writeAndClose(bytes, fd, shown: path)
         }
         do {
@@ -187,7 +186,6 @@ package enum OutputFile {
             close(fd)
             return "\(shown) is a symbolic link; reports are not written through links (name the file it points to)"
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return writeAndClose(bytes, fd, shown: shown)
     }
 
@@ -211,19 +209,25 @@ package enum OutputFile {
                 }
                 return nil
             }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             defer { releaseFIFO(path) }
             return writeAndClose(bytes, fd, shown: path)
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return writeAndClose(bytes, fd, shown: path)
     }
 
-    /// Writes all of `bytes` to `fd` and closes it; the reason when either fails.
+    /// Writes all of `bytes` to `fd` (opened non-blocking: a pipe, FIFO or device waits for its reader only until a stop's
+    /// deadline, ``StandardStreams/writeUntilStopped(_:to:)``) and closes it; the reason when either fails.
     private static func writeAndClose(_ bytes: [UInt8], _ fd: Int32, shown: String) -> String? {
-        let failure = RootedDirectory.writeAll(bytes, to: fd)
+        let outcome = StandardStreams.writeUntilStopped(bytes, to: fd)
         let closed = close(fd) == 0
-        return failure == 0 && closed ? nil : "cannot write \(shown): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
+        switch outcome {
+        case .written: return closed ? nil : "cannot write \(shown): \(RootedDirectory.reason(EIO))"
+        case .readerGone: return "cannot write \(shown): its reader went away (\(RootedDirectory.reason(EPIPE)))"
+        case .failed(let error): return "cannot write \(shown): \(RootedDirectory.reason(error))"
+        case .stalled(let left):
+            return "cannot write \(shown): its reader took nothing more after the stop was asked, within the grace; abandoned with "
+                + "\(left) of \(bytes.count) bytes not written"
+        }
     }
 
     /// A FIFO nobody reads yet cannot take a report: found before anything launches, never a wait at the end.

@@ -81,6 +81,7 @@ package enum StandardStreams {
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Outcome {
         var offset = 0
+        if bytes.count > 0 { watchWhileBlocked(fd) }
         while offset < bytes.count {
             if stalledPastDeadline(fd) { return .stalled(bytes.count - offset) }
             #if canImport(Glibc)
@@ -94,8 +95,9 @@ package enum StandardStreams {
             }
             let error = errno
             switch error {
-            case EINTR: continue
+            case EINTR: noticeStop()
             case EAGAIN, EWOULDBLOCK:
+                noticeStop()
                 var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&ready, 1, 100)
             case EPIPE: return .readerGone
