@@ -145,7 +145,7 @@ public struct ControlChannel: Sendable {
     private func reportUnreachable(_ answer: ControlResponse?) {
         let reason =
             answer.map { "it answered \($0.status): \(Self.shown(String($0.body.prefix { $0 != "\n" })))" }
-            ?? "no answer (nothing listens there, or the connection failed)"
+            ?? "no answer (nothing listens there, the connection was not accepted within \(LoopbackSocket.connectLimitMs / 1000) s, or it failed)"
         HostStandardError.writeOnce(
             key: "control-unreachable",
             "ControlChannel: cannot reach the control channel at \(endpoint) (\(reason)); messages from the test will not arrive\n")
