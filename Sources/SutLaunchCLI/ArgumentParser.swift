@@ -110,20 +110,8 @@ package enum ArgumentParser {
         }
         if let inlineValue { return ParsedOption(option: option, value: inlineValue, index: position, spelling: name) }
         guard index < arguments.count else { throw UsageError(.missingValue(name, placeholder: placeholder)) }
-        try refuseOptionAsValue(arguments[index], after: name, placeholder: placeholder, Option.self)
         index += 1
         return ParsedOption(option: option, value: arguments[index - 1], index: position, spelling: name)
-    }
-
-    /// An option given without its value, followed by one of the command's own long options (`-t --report r.json prog`,
-    /// `--cwd --journal j.json`): getopt takes that word as the value, and the `--report` after it was never read, so a
-    /// usage error left the previous run's report whole under its name (R10C-1). The word is read as the option it is,
-    /// and the value is missing; `-t=--report` (`--timeout=--report`) still gives such a word as a value.
-    private static func refuseOptionAsValue<Option: CommandOption>(
-        _ word: String, after spelling: String, placeholder: String, _: Option.Type
-    ) throws(UsageError) {
-        guard word.hasPrefix("--"), word.count > 2, Option.named(String(word.prefix { $0 != "=" })) != nil else { return }
-        throw UsageError(.valueIsAnOption(spelling, placeholder: placeholder, word: String(word.prefix { $0 != "=" })))
     }
 
     /// Short options bundle as getopt's do: `-qf k=v` is `-q -f k=v`, `-qfk=v` is `-q -f k=v`.
@@ -142,7 +130,6 @@ package enum ArgumentParser {
                 var value = String(letters)
                 if value.isEmpty {
                     guard index < arguments.count else { throw UsageError(.missingValue(short, placeholder: placeholder)) }
-                    try refuseOptionAsValue(arguments[index], after: short, placeholder: placeholder, Option.self)
                     value = arguments[index]
                     index += 1
                 } else if value.hasPrefix("=") {

@@ -10,7 +10,6 @@ package enum UsageProblem: Sendable, Hashable {
     case unknownShortOption(String, hint: String)
     case takesNoValue(String)
     case missingValue(String, placeholder: String)
-    case valueIsAnOption(String, placeholder: String, word: String)
     // Values.
     case notOneOf(String, value: String, choices: [String], index: Int?)
     case invalidNumber(String, problem: String, index: Int)
@@ -75,9 +74,6 @@ package enum UsageProblem: Sendable, Hashable {
         case .unknownShortOption(let short, let hint): "unknown option '\(short)'\(hint)"
         case .takesNoValue(let spelling): "option '\(spelling)' takes no value; write '\(spelling)' alone"
         case .missingValue(let spelling, let placeholder): "option '\(spelling)' needs a value: \(spelling) \(placeholder)"
-        case .valueIsAnOption(let spelling, let placeholder, let word):
-            "option '\(spelling)' needs a value: \(spelling) \(placeholder) ('\(word.prefix(80).escapingControlCharacters())' after it is an "
-                + "option of its own, read as one; to give it as the value, write \(spelling)=\(word.prefix(80).escapingControlCharacters()))"
         case .notOneOf(let spelling, let value, let choices, let index):
             "\(spelling) '\(value)' is not one of \(choices.joined(separator: ", "))" + Self.argument(index)
         case .invalidNumber(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)

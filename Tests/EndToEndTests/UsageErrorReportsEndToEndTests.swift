@@ -25,23 +25,6 @@ import Testing
         }
     }
 
-    /// R10C-1: an option missing its value took the `--report` (`--journal`) after it as its value (`-t --report r.json
-    /// prog`: "-t '--report' is not a duration"), so the report was never read: exit 2, the earlier run's passing
-    /// report left whole. The word is read as the option it is, and the report gets the usage error.
-    @Test func anOptionMissingItsValueDoesNotSwallowTheReportAfterIt() throws {
-        let directory = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let report = directory.appendingPathComponent("r.json").path
-        for option in ["-t", "--timeout", "-f", "--flag", "-a", "-e", "--env", "--kill-grace", "--flags-in", "--cwd", "--env-file"] {
-            let passed = try CLI.run(["-q", "--report", report, "true"])
-            #expect(passed.status == 0, "\(passed.stderr)")
-            let result = try CLI.run([option, "--report", report, "sh", "-c", "exit 1"])
-            #expect(result.status == 2 && result.stderr.contains("option '\(option)' needs a value"), "\(option): \(result.stderr)")
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
-            #expect(json?["exitCode"] as? Int == 2 && json?["launched"] as? Bool == false, "\(option): \(String(describing: json))")
-        }
-    }
-
     /// R8C-5: `test --bogus --junit j.xml` rewrote `--report` but left an earlier run's passing JUnit
     /// (`tests="0" failures="0" errors="0"`) for a CI publisher to show. The JUnit now holds the usage error.
     @Test func aUsageErrorOfTestRewritesTheJUnitToo() throws {

@@ -83,18 +83,6 @@ import Testing
         for short in ["-F", "-qZ", "-Zq"] {
             #expect(runFailure([short, "a=1", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
         }
-        // R10C-1: an option missing its value does not take the `--report` after it as that value (getopt would).
-        for option in ["-t", "--timeout", "-f", "-e", "--cwd", "--kill-grace", "--env-file"] {
-            let failure = runFailure([option, "--report", "/tmp/r.json", "prog"])
-            #expect(failure?.report == .run(path: "/tmp/r.json", program: "prog"), "\(option)")
-            #expect(
-                (failure?.underlying as? UsageError)?.message.hasPrefix("option '\(option)' needs a value") == true,
-                "\(option): \(String(describing: failure?.underlying))")
-        }
-        #expect(runFailure(["-t", "--journal=/tmp/j.json", "prog"])?.report == .placeholder(option: "--journal", path: "/tmp/j.json"))
-        // Written as one word, such a value is still the option's (`--cwd=--report`: a directory of that name).
-        #expect((try? RunOptions.parse(["--cwd=--report", "prog"])) != nil)
-        #expect((try? RunOptions.parse(["-C=--report", "prog"])) != nil)
         // The first mistake is the one reported, whatever comes after it.
         #expect(
             runFailure(["--bogus", "--timeout", "soon", "prog"])?.underlying as? UsageError
