@@ -119,38 +119,4 @@ extension StandardStreams {
             usleep(20_000)
         }
     }
-
-    /// Writes all of `bytes` to `fd`, a pipe, FIFO or device a report goes to (opened non-blocking by the caller):
-    /// waits for its reader as long as it takes until a stop is asked, then until the stop's deadline
-    /// (``limitWrites(within:)``, ``noticeStop()``); a reader that took nothing more by then gives ``Outcome/stalled(_:)``.
-    package static func writeUntilStopped(_ bytes: [UInt8], to fd: Int32) -> Outcome {
-        whileWriting {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { raw -> Int in
-                    #if canImport(Glibc)
-                    Glibc.write(fd, raw.baseAddress, raw.count)
-                    #else
-                    Darwin.write(fd, raw.baseAddress, raw.count)
-                    #endif
-                }
-                if written >= 0 {
-                    offset += written
-                    continue
-                }
-                let error = errno
-                switch error {
-                case EINTR, EAGAIN, EWOULDBLOCK:
-                    noticeStop()
-                    if stalledPastDeadline(fd) { return .stalled(bytes.count - offset) }
-                    // Slices of 100 ms: a stop recorded by a signal handler is seen this often.
-                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, 100)
-                case EPIPE: return .readerGone
-                default: return .failed(error)
-                }
-            }
-            return .written
-        }
-    }
 }
