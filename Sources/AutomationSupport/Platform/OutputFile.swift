@@ -66,10 +66,10 @@ package enum OutputFile {
                 if !isDevice(path) {
                     return "\(path) is a symbolic link; reports are not written through links (name the file it points to)"
                 }
-                if let problem = fifoProblem(path) { return problem }
+                if let problem = fifoProblem(path) ?? deviceProblem(path) { return problem }
                 return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
             case .other:
-                if let problem = fifoProblem(path) { return problem }
+                if let problem = fifoProblem(path) ?? deviceProblem(path) { return problem }
                 return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
             case .file: if access(path, W_OK) != 0 { return "\(path) is not writable" }
             }
@@ -244,6 +244,17 @@ package enum OutputFile {
         heldFIFOs.withLock { held in
             if held[path] == nil { held[path] = fd } else { close(fd) }
         }
+        return nil
+    }
+
+    /// A character device that cannot be opened for writing (`/dev/tty` with no controlling terminal: ENXIO) is found
+    /// before anything launches, by opening it as the report's write will (R10C-14: the program ran, then exit 74).
+    private static func deviceProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { return nil }
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return "cannot open \(path): \(RootedDirectory.reason(errno))" }
+        close(fd)
         return nil
     }
 
