@@ -145,7 +145,7 @@ public struct ControlChannel: Sendable {
     private func reportUnreachable(_ answer: ControlResponse?) {
         let reason =
             answer.map { "it answered \($0.status): \(Self.shown(String($0.body.prefix { $0 != "\n" })))" }
-            ?? "no answer (nothing listens there, or the connection failed)"
+            ?? "no answer (nothing listens there, the connection was not accepted within \(LoopbackSocket.connectLimitMs / 1000) s, or it failed)"
         HostStandardError.writeOnce(
             key: "control-unreachable",
             "ControlChannel: cannot reach the control channel at \(endpoint) (\(reason)); messages from the test will not arrive\n")
@@ -236,8 +236,10 @@ public enum ControlCommand: Sendable, Hashable {
 
     /// A format character or another default-ignorable one (U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER, U+00AD SOFT
     /// HYPHEN, U+200E LEFT-TO-RIGHT MARK, a byte order mark): common in copied text, invisible where it is shown.
+    /// A C0 control or DEL (R10C-15: `flag\0 set k=1` was an ordinary message, `flag clear k\0` another key) counts too.
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint
+        let category = scalar.properties.generalCategory
+        return category == .format || category == .control || scalar.properties.isDefaultIgnorableCodePoint
     }
 
     /// `text` as a problem line shows it: control characters escaped (`\u{1B}`, as the library's lines show them) and
@@ -298,16 +300,63 @@ public enum ControlCommand: Sendable, Hashable {
         // `flag<NBSP>set k=1`, `<BOM>entryPoint a` and `<ZWSP>flag set k=1` were acknowledged `ok` with nothing done.
         var visible = ""
         visible.unicodeScalars.append(contentsOf: firstWord.unicodeScalars.filter { !isInvisible($0) })
-        let word = String(visible.prefix { !$0.isWhitespace })
+        let plain = visible.prefix { !$0.isWhitespace }
+        // R10C-3: a compatibility form (the ligature U+FB02 in `ﬂag`, fullwidth `ｆｌａｇ`) or a combining mark (`flag` +
+        // U+0301) is the command word to a reader too: folded as NFKC folds it, the marks dropped.
+        let word = Self.compatibilityFolded(String(plain))
         let folded = word.lowercased().filter { $0 != "-" && $0 != "_" }
         let spelt = "write entryPoint NAME, flag set KEY=VALUE, flag set KEY:=JSON or flag clear KEY, spelt so"
-        if word != firstWord, ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) {
+        let commandWords = ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"]
+        if word != String(plain), commandWords.contains(folded) {
+            let odd = plain.unicodeScalars.filter { $0.value > 0x7F }.prefix(3).map {
+                "U+" + String($0.value, radix: 16, uppercase: true) + ($0.properties.name.map { " " + $0 } ?? "")
+            }
+            return "'\(shown)': not a built-in command as written (\(odd.joined(separator: ", ")) in the command word, where the "
+                + "command has plain letters); \(spelt)"
+        }
+        if word != firstWord, commandWords.contains(folded) {
             return "'\(shown)': not a built-in command as written (an invisible character such as a byte order mark or "
                 + "U+200B, or a space other than U+0020 between the words); \(spelt)"
         }
         if word == "flag" { return "'\(shown)': not a flag command; \(spelt)" }
         guard ["entrypoint", "flag", "flags", "flagset", "flagclear", "setflag", "clearflag"].contains(folded) else { return nil }
         return "'\(shown)': not a built-in command as written; \(spelt)"
+    }
+
+    /// `word` as its compatibility form reads: fullwidth letters (U+FF01-U+FF5E) as ASCII, the Latin ligatures U+FB00-U+FB06
+    /// as their letters, mathematical and circled letters as plain ones, combining marks dropped. Only to tell a near
+    /// miss of a command word; no text is changed by it.
+    static func compatibilityFolded(_ word: String) -> String {
+        let ligatures: [UInt32: String] = [
+            0xFB00: "ff", 0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl", 0xFB05: "st", 0xFB06: "st",
+        ]
+        var result = ""
+        for scalar in word.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: continue
+            default: break
+            }
+            if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {
+                result.unicodeScalars.append(ascii)
+            } else if let letters = ligatures[scalar.value] {
+                result += letters
+            } else if scalar.value > 0x7F, let letter = plainLetter(scalar) {
+                result += letter
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The plain letter a mathematical, circled or parenthesized letter is (`MATHEMATICAL BOLD SMALL F`: f), by its
+    /// Unicode name; nil for any other scalar.
+    private static func plainLetter(_ scalar: Unicode.Scalar) -> String? {
+        guard let name = scalar.properties.name,
+            name.hasPrefix("MATHEMATICAL ") || name.hasPrefix("CIRCLED LATIN ") || name.hasPrefix("PARENTHESIZED LATIN "),
+            let last = name.split(separator: " ").last, last.count == 1, last.first?.isLetter == true
+        else { return nil }
+        return name.contains(" SMALL ") ? last.lowercased() : String(last)
     }
 
     /// The message text that carries the command.

@@ -16,13 +16,16 @@ package enum EarlyReport: Sendable, Hashable {
     /// placeholder ("did not finish"), so an earlier run's file does not stay whole under its name (R9C-4).
     case placeholder(option: String, path: String)
 
-    /// Writes the report of a command that ended with `exitCode` because of `error`.
-    func write(exitCode: Int32, error: String) {
+    /// Writes the report of a command that ended with `exitCode` because of `error`; `interruptedBy` names the signal
+    /// that ended it (the run's report says so in whatever phase it came: R9C-9).
+    func write(exitCode: Int32, error: String, interruptedBy: String? = nil) {
         switch self {
         case .each(let reports):
-            for report in reports { report.write(exitCode: exitCode, error: error) }
+            for report in reports { report.write(exitCode: exitCode, error: error, interruptedBy: interruptedBy) }
         case .run(let path, let program):
-            if !RunReport(notLaunched: program, exitCode: exitCode, error: error).write(to: path) {
+            var report = RunReport(notLaunched: program, exitCode: exitCode, error: error)
+            report.interruptedBy = interruptedBy
+            if !report.write(to: path) {
                 Console.error("--report \(path): cannot write the report")
             }
         case .test(let path):

@@ -85,6 +85,8 @@ package enum ServeCommand {
         // POST /__admin/shutdown ends serve as Ctrl-C does: the journal is written, the summary decides the code.
         server.onShutdown { SignalForwarder.raiseTermination() }
         _ = SignalForwarder.waitForTerminationSignal()
+        // The journal and the summary, to a reader that never reads, get the launcher's default kill grace, then give up.
+        StandardStreams.limitWrites(within: .seconds(5))
         server.stopSendingWebhooks() // stopping begins: a webhook calling this server cannot keep it alive
         let (summary, journalFailed) = MockServerRun.finish(
             server, plan, quiet: quiet, settle: .milliseconds(500), webhooks: .milliseconds(400), after: "the stop")

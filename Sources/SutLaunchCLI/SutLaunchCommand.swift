@@ -119,10 +119,13 @@ package enum SutLaunchCommand {
             let plan: RunPlan
             do {
                 // Ctrl-C or SIGTERM while the stubs load: 128+N at once, nothing launched, the report saying so.
-                plan = try Interruption.whileLoading({ try options.plan(environment: environment) }) { signal in
+                plan = try Interruption.whileLoading(
+                    { try options.plan(environment: environment) }, grace: options.killGrace ?? .seconds(5)
+                ) {
+                    signal in
                     let message = "interrupted by \(signalName(signal)) while the run was loading: nothing was launched"
                     Console.error(message)
-                    report?.write(exitCode: ExitCode.signaled(signal), error: message)
+                    report?.write(exitCode: ExitCode.signaled(signal), error: message, interruptedBy: signalName(signal))
                     return nil
                 }
             } catch {

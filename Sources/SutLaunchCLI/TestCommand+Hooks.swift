@@ -85,6 +85,7 @@ extension TestCommand {
         let during = afterAllPhase.current.map { !$0.ended } == true
         startThread {
             let again = SignalForwarder.waitForTerminationSignal()
+            StandardStreams.limitWrites(within: .zero) // nothing more for a reader that never reads
             Console.line("\(signalName(again)) again: stopping the hooks now and writing the reports")
             ScenarioRunner.cutHooksNow()
         }
@@ -119,7 +120,8 @@ extension TestCommand {
     /// Stops every process the run started that is still running once the run is over (the subreaper's children:
     /// what left its program's group and dropped its launch's token, `env -i`), and says so: nothing of the run outlives it.
     static func sweepLeftovers(grace: Duration) {
-        let stopped = Descendants.stopAll(grace: grace)
+        let (stopped, left) = Descendants.stopAll(grace: grace)
+        if left > 0 { Console.error(Runner.stillRunning(left)) }
         guard stopped > 0 else { return }
         Console.line(
             "\(stopped) process\(stopped == 1 ? "" : "es") the run started \(stopped == 1 ? "was" : "were") still running at its end, "

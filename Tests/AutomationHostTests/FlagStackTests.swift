@@ -92,15 +92,34 @@ import Testing
     @Test(arguments: [
         "\u{200B}flag set greeting=zwsp", "\u{2060}flag set greeting=wj", "\u{AD}flag set greeting=shy", "flag\u{200B} set k=1",
         "\u{200E}flag set greeting=lrm", "\u{200B}entryPoint search", "flag set gree\u{200B}ting=x", "flag clear k\u{2060}",
+        // R10C-15: C0 controls and DEL alike.
+        "flag\u{0} set greeting=y", "\u{0}flag set greeting=y", "flag\u{1} set greeting=y", "fl\u{7F}ag set greeting=y",
+        "entryPoint\u{0} search", "flag clear greeting\u{0}", "flag clear greeting\u{7F}", "flag set greeting\u{0}=z",
     ])
     func aCommandWithAnInvisibleCharacterIsAProblem(text: String) {
         #expect(ControlCommand(text) == nil)
         let problem = ControlCommand.problem(text)
+        // Shown escaped (`\u{200B}`; NUL as `\0`), never raw.
         #expect(
-            problem?.contains("\\u{") == true
-                && problem?.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) == false,
+            (problem?.contains("\\u{") == true || problem?.contains("\\0") == true)
+                && problem?.unicodeScalars.contains(where: {
+                    [Unicode.GeneralCategory.format, .control].contains($0.properties.generalCategory)
+                }) == false,
             "\(String(describing: problem))")
         #expect(ControlCommand.problem("\u{200B}hello") == nil)
+    }
+
+    /// R10C-3: compatibility forms of the command word (the ligature `ﬂ`, fullwidth letters, a combining mark, a
+    /// mathematical letter) were an ordinary message, acknowledged `ok` with nothing done; each is a problem naming it.
+    @Test(arguments: [
+        "\u{FB02}ag set greeting=lig", "\u{FF46}\u{FF4C}\u{FF41}\u{FF47} set greeting=fw", "flag\u{301} set greeting=comb",
+        "entry\u{FF30}oint search", "\u{1D41F}lag set k=1", "\u{24D5}lag clear k",
+    ])
+    func aCommandWordInACompatibilityFormIsAProblem(text: String) {
+        #expect(ControlCommand(text) == nil)
+        let problem = ControlCommand.problem(text)
+        #expect(problem?.contains("not a built-in command as written (U+") == true, "\(String(describing: problem))")
+        #expect(ControlCommand.problem("\u{FB01}sh and chips") == nil) // a ligature in another word is an ordinary message
     }
 
     @Test func stringsThatWouldReadAsOtherTypesTravelAsJSON() {

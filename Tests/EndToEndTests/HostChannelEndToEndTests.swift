@@ -151,4 +151,37 @@ import Testing
         let both = try CLI.run(["-q", "--flags-in", "both", "-f", "a=1", CLI.myApp, "flags"])
         #expect(both.stdout.contains("arguments: flags\n") && both.stdout.contains(#"feature flags: {"a":1}"#), "\(both.stdout)")
     }
+
+    /// R9C-8: against an endpoint whose accept queue is full (an overloaded or stopped server: its SYNs are dropped),
+    /// the library's blocking connect waited for the kernel's retries, ~133 s, with no line, and
+    /// `receive(timeoutMs: 10_000)` did not return. The connection now has its own deadline (5 s): the "cannot reach"
+    /// line comes well before the 25 s this run is given.
+    @Test func anEndpointThatNeverAcceptsIsSaidWithinTheDeadline() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let blackhole = """
+            import os, socket, time
+            s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(0); port = s.getsockname()[1]
+            held = []
+            for _ in range(3):
+                c = socket.socket(); c.setblocking(False)
+                try: c.connect(('127.0.0.1', port))
+                except BlockingIOError: pass
+                held.append(c)
+            open('port.tmp', 'w').write(str(port)); os.rename('port.tmp', 'port')
+            time.sleep(40)
+            """
+        try blackhole.write(to: directory.appendingPathComponent("blackhole.py"), atomically: true, encoding: .utf8)
+        let script = #"""
+            python3 blackhole.py & B=$!; i=0
+            while [ ! -f port ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+            SUT_UNDER_TEST=1 SUT_CONTROL_URL="http://127.0.0.1:$(cat port)/" timeout -s KILL 25 "$0" listen </dev/null 2>&1
+            kill $B
+            """#
+        let output = try CLI.output(of: HostLibraryRunEndToEndTests.unset + ["sh", "-c", script, CLI.myApp], in: directory)
+        #expect(output.contains("ControlChannel: cannot reach the control channel at http://127.0.0.1:"), "\(output)")
+        #expect(output.contains("the connection was not accepted within 5 s"), "\(output)")
+        let said = output.components(separatedBy: "ControlChannel: cannot reach").count - 1
+        #expect(said == 1, "said once: \(output)")
+    }
 }

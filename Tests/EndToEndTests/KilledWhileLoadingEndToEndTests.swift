@@ -83,9 +83,10 @@ import Testing
             for _ in $(seq 200); do grep -q 'did not finish' r.json 2>/dev/null && break; sleep 0.1; done
             kill -TERM $P; wait $P; echo "status $?"
             grep -c '"exitCode" : 143' r.json; grep -c 'interrupted by SIGTERM while the run was loading: nothing was launched' r.json err
-            ls LAUNCHED 2>/dev/null | wc -l
+            ls LAUNCHED 2>/dev/null | wc -l; grep -c '"interruptedBy" : "SIGTERM"' r.json
             """#)
-        #expect(output == "status 143\n1\nr.json:1\nerr:1\n0\n", "\(output)")
+        // R9C-9: `interruptedBy` was absent here (a signal a moment later, before the launch, had it).
+        #expect(output == "status 143\n1\nr.json:1\nerr:1\n0\n1\n", "\(output)")
     }
 
     /// An output named by a step's fixture directory is refused from the feature's text, before any placeholder:

@@ -47,20 +47,24 @@ import Testing
     }
 
     /// R4a-18: `${VAR}` and `$VAR` outside single quotes are refused at their line (dotenv tools expand them);
-    /// single quotes and `\$` keep a `$` as written, and a `$` that starts no name is text.
+    /// single quotes keep a `$` as written, and a `$` that starts no name is text.
     @Test func dollarReferencesInEnvFilesAreRefusedUnlessQuotedLiterally() throws {
         let output = try Self.bash(
             #"""
             printf 'A=${HOME}\n' > a.env; "$1" -q --env-file a.env true; echo "status $?"
             printf 'X=1\nB="${HOME}/x"\n' > b.env; "$1" -q --env-file b.env true; echo "status $?"
             printf 'C=$HOME\n' > c.env; "$1" -q --env-file c.env true; echo "status $?"
-            printf "D='\${HOME}'\nE=\"\\\\\$HOME\"\nF=a\$ \$5 \$\n" > d.env; "$1" -q --env-file d.env sh -c 'echo "[$D|$E|$F]"'; echo "status $?"
+            printf "D='\${HOME}'\nF=a\$ \$5 \$\n" > d.env; "$1" -q --env-file d.env sh -c 'echo "[$D|$F]"'; echo "status $?"
+            printf 'E="\\$HOME"\n' > e.env; "$1" -q --env-file e.env true; echo "status $?"
             """#)
         #expect(output.contains("a.env:1: the value of A holds a $ reference"), "\(output)")
         #expect(output.contains("b.env:2: the value of B holds a $ reference"))
         #expect(output.contains("c.env:1: the value of C"))
-        #expect(output.contains("[${HOME}|$HOME|a$ $5 $]"), "\(output)")
-        #expect(output.split(separator: "\n").filter { $0.hasPrefix("status") } == ["status 3", "status 3", "status 3", "status 0"])
+        #expect(output.contains("[${HOME}|a$ $5 $]"), "\(output)")
+        // R10C-5: `"\$HOME"` is a backslash and a $ to python-dotenv: refused as two values, not read as `$HOME`.
+        #expect(output.contains("e.env:1: the double-quoted value of E holds \\$"), "\(output)")
+        #expect(
+            output.split(separator: "\n").filter { $0.hasPrefix("status") } == ["status 3", "status 3", "status 3", "status 0", "status 3"])
     }
 
     /// R4a-12: `entryPoint` and `mockServerURL` must be non-empty strings, on the command line and in a flags file.

@@ -153,4 +153,36 @@ import Testing
         #expect(pid > 0 && !isAlive(pid), "\(launcher): the setsid descendant \(pid) outlived the run")
         #expect(Date().timeIntervalSince(started) < 30) // the descendant loops forever: only a sweep ends the run
     }
+
+    /// R10C-2: a descendant in a session of its own that answers each SIGTERM with a successor (forked into a new
+    /// session, then exits) outlived the sweep: each round's SIGTERM made the next one, its SIGKILL hit nobody, and
+    /// the run ended 0 in silence with one left under init. From the third round on the sweep sends SIGKILL at once.
+    @Test(arguments: ["spawn", "foundation"]) func aDescendantThatRespawnsOnEachSIGTERMDoesNotOutliveTheRun(_ launcher: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        let respawn = try CLI.write(
+            """
+            import os, signal, sys, time
+            pids = sys.argv[1]
+            def become():
+                signal.signal(signal.SIGTERM, on_term)
+                with open(pids, 'a') as f: f.write('%d\\n' % os.getpid())
+                while True: time.sleep(0.05)
+            def on_term(*_):
+                if os.fork() == 0:
+                    os.setsid()
+                    if os.fork() == 0: become()
+                    os._exit(0)
+                os._exit(0)
+            if os.fork() == 0:
+                os.setsid(); become()
+            while not os.path.exists(pids): time.sleep(0.01)
+            os._exit(0)
+            """, "respawn.py", in: directory)
+        let pidFile = directory.appendingPathComponent("pids").path
+        let result = try CLI.run(["--launcher", launcher, "--kill-grace", "1s", "python3", respawn, pidFile])
+        let pids = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+        defer { for pid in pids where pid > 0 { kill(pid, SIGKILL) } }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!pids.isEmpty && pids.allSatisfy { !isAlive($0) }, "\(launcher): \(pids.filter(isAlive)) of \(pids) outlived the run")
+    }
 }

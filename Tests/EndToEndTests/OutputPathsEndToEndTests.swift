@@ -124,4 +124,15 @@ import Testing
             }
         }
     }
+
+    /// R10C-14: `--report /dev/tty` with no controlling terminal was found only when the report was written, after the
+    /// program had run (its side effects done), exit 74. The device is opened when the outputs are checked: exit 2,
+    /// nothing launched.
+    @Test func aDeviceThatCannotBeOpenedIsRefusedBeforeTheLaunch() throws {
+        let output = try CLI.output(of: [
+            "setsid", "sh", "-c", #""$0" -q --report /dev/tty sh -c 'echo LAUNCHED' </dev/null 2>&1; echo "status $?""#, CLI.sutLaunch,
+        ])
+        #expect(output.contains("status 2") && !output.contains("LAUNCHED"), "\(output)")
+        #expect(output.contains("/dev/tty") && output.contains("no such device or address"), "\(output)")
+    }
 }

@@ -108,4 +108,68 @@ import Testing
         let output = try CLI.output(of: ["python3", "-c", script, CLI.sutLaunch, reader, program])
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == "status 0 bytes 300004 end True", "\(output)")
     }
+
+    /// Runs `sut-launch ARGUMENTS` (`$3` in them: fd 3) with fd 3 a pipe held open and never read, its stdout and stderr
+    /// files; once the pipe is full (FIONREAD: the report's write waits), sends `signals` one after another (a
+    /// tenth of a second apart); returns "status N" or "hung", then stderr.
+    static func reportOnAStalledPipe(_ arguments: [String], signals: [Int32], files: [String: String] = [:]) throws -> (
+        status: String, stderr: String
+    ) {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let script = """
+            import fcntl, os, signal, struct, subprocess, sys, termios, time
+            sut, signals = sys.argv[1], [int(s) for s in sys.argv[2].split(',') if s]
+            os.dup2(os.open('/dev/null', os.O_RDONLY), 3)  # fd 3 taken: the pipe's ends are above it
+            held, write = os.pipe()  # held open, never read
+            os.dup2(write, 3, inheritable=True)
+            process = subprocess.Popen([sut] + sys.argv[3:], stdin=subprocess.DEVNULL, stdout=open('out', 'wb'),
+                                       stderr=open('err', 'wb'), pass_fds=(3,))
+            os.close(3); os.close(write)
+            end = time.time() + 30
+            while time.time() < end and process.poll() is None:
+                waiting = struct.unpack('i', fcntl.ioctl(held, termios.FIONREAD, b'\\0\\0\\0\\0'))[0]
+                if waiting >= 65536: break
+                time.sleep(0.05)
+            for s in signals:
+                process.send_signal(s); time.sleep(0.1)
+            try:
+                print('status', process.wait(timeout=30))
+            except subprocess.TimeoutExpired:
+                process.kill(); process.wait(); print('hung')
+            """
+        let output = try CLI.output(
+            of: ["python3", "-c", script, CLI.sutLaunch, signals.map(String.init).joined(separator: ",")] + arguments, in: directory)
+        let stderr = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+        return (output.trimmingCharacters(in: .whitespacesAndNewlines), stderr)
+    }
+
+    /// 3,000 variables: a report over the 64 KiB a pipe holds.
+    static let manyVariables = (1...3000).map { "VARIABLE_NUMBER_WITH_A_LONG_NAME_\($0)=1\n" }.joined()
+
+    /// R9C-7: a report written to a pipe whose reader never reads blocked sut-launch in write(2) forever, after the
+    /// program had ended: SIGTERM, Ctrl-C and Ctrl-C again changed nothing, only SIGKILL ended it. The report's write
+    /// now gets the kill grace once a signal came (none after a second Ctrl-C), then is abandoned, said on stderr,
+    /// exit 74 (a report that cannot be written).
+    @Test(arguments: [[SIGTERM], [SIGINT, SIGINT]])
+    func aReportOnAPipeNobodyReadsGivesUpOnceAStopIsAsked(_ signals: [Int32]) throws {
+        let run = try Self.reportOnAStalledPipe(
+            ["-q", "--kill-grace", "1s", "--report", "/dev/fd/3", "--env-file", "many.env", "true"], signals: signals,
+            files: ["many.env": Self.manyVariables])
+        #expect(run.status == "status 74", "\(run.stderr)")
+        #expect(
+            run.stderr.contains("--report /dev/fd/3: cannot write the report: cannot write /dev/fd/3: its reader took nothing more"),
+            "\(run.stderr)")
+    }
+
+    /// R9C-7 for `test`, which shares the writer: its JUnit on a pipe nobody reads (a scenario name of 100 KB) is
+    /// abandoned once SIGTERM came, within the grace, and the run ends.
+    @Test func aTestReportOnAPipeNobodyReadsGivesUpOnceAStopIsAsked() throws {
+        let feature = "Feature: F\n  Scenario: s " + String(repeating: "x", count: 100_000) + "\n    When I run \"true\"\n"
+        let run = try Self.reportOnAStalledPipe(
+            ["test", "-q", "--junit", "/dev/fd/3", "f.feature"], signals: [SIGTERM], files: ["f.feature": feature])
+        #expect(run.status.hasPrefix("status ") && run.status != "status 0", "\(run.status) \(run.stderr)")
+        #expect(run.stderr.contains("its reader took nothing more"), "\(run.stderr)")
+    }
 }

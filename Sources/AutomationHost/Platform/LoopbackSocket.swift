@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// One request and its whole answer over a TCP connection to an IPv4 or IPv6 address, blocking, within one deadline:
-/// the socket calls of ``ControlChannel``.
+/// One request and its whole answer over a TCP connection to an IPv4 or IPv6 address, within one deadline (the
+/// connection, each write and each read): the socket calls of ``ControlChannel``.
 private let systemConnect = connect
 
 enum LoopbackSocket {
@@ -27,8 +27,11 @@ enum LoopbackSocket {
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        guard connect(fd, host: host, port: port, family: family) else { return nil }
+        // One deadline for the whole exchange, the connection included: an endpoint that drops SYNs (an accept queue
+        // full, a stopped server) held `receive(timeoutMs: 10_000)` ~133 s in a blocking connect (R9C-8).
         let deadline = monotonicMilliseconds() + max(0, timeoutMs)
+        guard connect(fd, host: host, port: port, family: family, within: min(deadline, monotonicMilliseconds() + connectLimitMs))
+        else { return nil }
         var offset = 0
         while offset < request.count {
             guard setTimeout(fd, SO_SNDTIMEO, until: deadline) else { return nil }
@@ -57,8 +60,34 @@ enum LoopbackSocket {
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
-    /// Connects `fd` to an IPv4 (`127.0.0.1`) or IPv6 (`::1`, `--host ::1`) address; false when it is neither or
-    /// the connection fails.
+    /// The longest a connection may take to be accepted: on this machine it takes microseconds, or is refused at once.
+    static let connectLimitMs = 5_000
+
+    /// Connects `fd` to `host` without blocking past `deadline` (monotonic milliseconds): a non-blocking connect, then
+    /// poll for its end; `fd` is blocking again after. False when the address is not numeric, the connection failed
+    /// or the deadline passed first.
+    private static func connect(_ fd: Int32, host: String, port: UInt16, family: Int32, within deadline: Int) -> Bool {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        errno = 0
+        if connect(fd, host: host, port: port, family: family) { return true }
+        guard errno == EINPROGRESS || errno == EINTR else { return false }
+        while true {
+            let left = deadline - monotonicMilliseconds()
+            guard left > 0 else { return false }
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let count = poll(&ready, 1, Int32(clamping: left))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 && failure == 0
+        }
+    }
+
+    /// Starts connecting `fd` to an IPv4 (`127.0.0.1`) or IPv6 (`::1`, `--host ::1`) address; false (errno says why,
+    /// EINPROGRESS for a non-blocking socket still connecting) when it is neither or the connection did not complete.
     private static func connect(_ fd: Int32, host: String, port: UInt16, family: Int32) -> Bool {
         if family == AF_INET6 {
             var address = sockaddr_in6()

@@ -66,10 +66,10 @@ package enum OutputFile {
                 if !isDevice(path) {
                     return "\(path) is a symbolic link; reports are not written through links (name the file it points to)"
                 }
-                if let problem = fifoProblem(path) { return problem }
+                if let problem = fifoProblem(path) ?? deviceProblem(path) { return problem }
                 return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
             case .other:
-                if let problem = fifoProblem(path) { return problem }
+                if let problem = fifoProblem(path) ?? deviceProblem(path) { return problem }
                 return access(path, W_OK) == 0 ? nil : "\(path) is not writable"
             case .file: if access(path, W_OK) != 0 { return "\(path) is not writable" }
             }
@@ -129,7 +129,6 @@ package enum OutputFile {
             // A device or FIFO (checked by problem): written in place, never created or replaced.
             let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { return "cannot open \(path): \(RootedDirectory.reason(errno))" }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) // not blocked at open by a FIFO without reader; then whole writes
             return writeAndClose(bytes, fd, shown: path)
         }
         do {
@@ -187,7 +186,6 @@ package enum OutputFile {
             close(fd)
             return "\(shown) is a symbolic link; reports are not written through links (name the file it points to)"
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return writeAndClose(bytes, fd, shown: shown)
     }
 
@@ -211,19 +209,25 @@ package enum OutputFile {
                 }
                 return nil
             }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             defer { releaseFIFO(path) }
             return writeAndClose(bytes, fd, shown: path)
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return writeAndClose(bytes, fd, shown: path)
     }
 
-    /// Writes all of `bytes` to `fd` and closes it; the reason when either fails.
+    /// Writes all of `bytes` to `fd` (opened non-blocking: a pipe, FIFO or device waits for its reader only until a stop's
+    /// deadline, ``StandardStreams/writeUntilStopped(_:to:)``) and closes it; the reason when either fails.
     private static func writeAndClose(_ bytes: [UInt8], _ fd: Int32, shown: String) -> String? {
-        let failure = RootedDirectory.writeAll(bytes, to: fd)
+        let outcome = StandardStreams.writeUntilStopped(bytes, to: fd)
         let closed = close(fd) == 0
-        return failure == 0 && closed ? nil : "cannot write \(shown): \(RootedDirectory.reason(failure == 0 ? EIO : failure))"
+        switch outcome {
+        case .written: return closed ? nil : "cannot write \(shown): \(RootedDirectory.reason(EIO))"
+        case .readerGone: return "cannot write \(shown): its reader went away (\(RootedDirectory.reason(EPIPE)))"
+        case .failed(let error): return "cannot write \(shown): \(RootedDirectory.reason(error))"
+        case .stalled(let left):
+            return "cannot write \(shown): its reader took nothing more after the stop was asked, within the grace; abandoned with "
+                + "\(left) of \(bytes.count) bytes not written"
+        }
     }
 
     /// A FIFO nobody reads yet cannot take a report: found before anything launches, never a wait at the end.
@@ -240,6 +244,17 @@ package enum OutputFile {
         heldFIFOs.withLock { held in
             if held[path] == nil { held[path] = fd } else { close(fd) }
         }
+        return nil
+    }
+
+    /// A character device that cannot be opened for writing (`/dev/tty` with no controlling terminal: ENXIO) is found
+    /// before anything launches, by opening it as the report's write will (R10C-14: the program ran, then exit 74).
+    private static func deviceProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { return nil }
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return "cannot open \(path): \(RootedDirectory.reason(errno))" }
+        close(fd)
         return nil
     }
 

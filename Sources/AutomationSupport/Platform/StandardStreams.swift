@@ -79,8 +79,18 @@ package enum StandardStreams {
         return whileWriting { writeAll(bytes, to: fd) }
     }
 
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Outcome {
+    /// Writes all of `bytes` to `fd`, a pipe, FIFO or device a report goes to (opened non-blocking by the caller), as
+    /// writes to stdout and stderr go: waiting for its reader as long as it takes until a stop is asked, then until the
+    /// stop's deadline (``limitWrites(within:)``, ``noticeStop()``); a reader that took nothing more by then gives
+    /// ``Outcome/stalled(_:)`` (R9C-7). A failure is the caller's to name: it is not the output lost of ``failure``.
+    package static func writeUntilStopped(_ bytes: [UInt8], to fd: Int32) -> Outcome {
+        bytes.withUnsafeBytes { raw in whileWriting { writeAll(raw, to: fd, standard: false) } }
+    }
+
+    /// `standard`: `fd` is 1 or 2, whose failure is the command's output lost (``failure``).
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, standard: Bool = true) -> Outcome {
         var offset = 0
+        if bytes.count > 0 { watchWhileBlocked(fd) }
         while offset < bytes.count {
             if stalledPastDeadline(fd) { return .stalled(bytes.count - offset) }
             #if canImport(Glibc)
@@ -94,12 +104,14 @@ package enum StandardStreams {
             }
             let error = errno
             switch error {
-            case EINTR: continue
+            case EINTR: noticeStop()
             case EAGAIN, EWOULDBLOCK:
+                noticeStop()
                 var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&ready, 1, 100)
             case EPIPE: return .readerGone
             default:
+                guard standard else { return .failed(error) }
                 let name = fd == 1 ? "standard output" : fd == 2 ? "standard error" : "descriptor \(fd)"
                 let reason = String(cString: strerror(error))
                 firstFailure.withLock { if $0 == nil { $0 = "cannot write to \(name): \(reason)" } }

@@ -2,13 +2,14 @@ import AutomationSupport
 import MockServer
 
 /// Reads dotenv files: `KEY=value` lines, `export KEY=value`, `#` comments, blank lines, single quotes
-/// (literal), double quotes (with \n, \t, \", \\, \$ escapes, may span lines), unquoted values trimmed and cut
+/// (literal), double quotes (with \n, \t, \r, \", \\ escapes, may span lines), unquoted values trimmed and cut
 /// at ` #`. Lines end at LF, CRLF or CR; a leading byte order mark is dropped.
 ///
 /// What other dotenv readers disagree on is refused at its line, never read one way in silence: a variable given
 /// twice (in one file or across the files of a run; the last one would win unseen), and `${NAME}` or `$NAME` outside
 /// single quotes (docker compose and python-dotenv expand them, others do not), and `$$` there likewise (compose reads
-/// it as one `$`): single quotes keep a `$` as written.
+/// it as one `$`): single quotes keep a `$` as written; in double quotes `\$`, `\'`, `\a`, `\b`, `\f`, `\v` (python-dotenv
+/// reads them otherwise), and an unquoted value with white space other than a space or tab at either end.
 package struct DotEnv {
     /// The variables read so far, in order.
     package private(set) var variables: [(key: String, value: String)] = []
@@ -74,6 +75,7 @@ package struct DotEnv {
                 if let comment = text.firstRange(of: " #") ?? text.firstRange(of: "\t#") { text = String(text[..<comment.lowerBound]) }
                 value = text.trimmingCharacters(in: " \t")
                 try refuseReference(in: Substring(value), file: file, line: lineNumber, key: key)
+                try refuseOuterSpace(value, file: file, line: lineNumber, key: key)
             }
             if let problem = EnvironmentVariable.problem(name: key, value: value) {
                 throw InputError(file: file, line: lineNumber, problem)
@@ -105,7 +107,11 @@ package struct DotEnv {
                     case "r": decoded.append("\r")
                     case "\"": decoded.append("\"")
                     case "\\": decoded.append("\\")
-                    case "$": decoded.append("$")
+                    // R10C-5: python-dotenv reads `\$` as a backslash and a `$` (then expands `${…}`), and `\'`, `\a`, `\b`,
+                    // `\f`, `\v` as `'` and control characters, which sut-launch kept as written: the same file gave two
+                    // values in silence. Refused, as `$$` is.
+                    case let other? where ["$", "'", "a", "b", "f", "v"].contains(other):
+                        throw InputError(file: file, line: line, escapeProblem(key, other))
                     case let other?:
                         decoded.append("\\")
                         decoded.append(other)
@@ -159,13 +165,35 @@ package struct DotEnv {
         (twoDollars
             ? "the value of \(key) holds $$, which docker compose reads as one $ and python-dotenv as two: "
             : "the value of \(key) holds a $ reference, which docker compose and python-dotenv expand and sut-launch does not: ")
-            + "put the value in single quotes to keep it as written, write \\$ in double quotes, or give the value with -e"
+            + "put the value in single quotes to keep it as written, or give the value with -e"
+    }
+
+    /// A backslash escape in double quotes that python-dotenv reads otherwise than sut-launch (`\$`, `\'`, `\a`…).
+    private static func escapeProblem(_ key: String, _ escaped: Character) -> String {
+        let python = escaped == "$" ? "a backslash and a $ (and expands a ${…} after it)" : escaped == "'" ? "a '" : "a control character"
+        return "the double-quoted value of \(key) holds \\\(escaped), which python-dotenv reads as \(python) and sut-launch does "
+            + "not: the same file would give two values; put the value in single quotes to keep it as written, or give it with -e"
+    }
+
+    /// An unquoted value that starts or ends with white space other than a space or tab (U+2028, NBSP): python-dotenv
+    /// strips it, sut-launch kept it (R10C-5).
+    private static func refuseOuterSpace(_ value: String, file: String, line: Int, key: String) throws(InputError) {
+        guard let odd = [value.first, value.last].compactMap({ $0 }).first(where: \.isWhitespace) else { return }
+        let code = odd.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+        throw InputError(
+            file: file, line: line,
+            "the unquoted value of \(key) starts or ends with white space \(code), which python-dotenv strips and sut-launch "
+                + "would keep: put the value in quotes (the quotes keep it), or leave the space out")
     }
 
     private static func checkTrailing(_ rest: Substring, file: String, line: Int, key: String) throws(InputError) {
         let trimmed = rest.drop { $0 == " " || $0 == "\t" }
         if !trimmed.isEmpty && !trimmed.hasPrefix("#") {
-            throw InputError(file: file, line: line, "unexpected text after the quoted value of \(key): '\(trimmed)'")
+            // R10C-6: the text is not quoted: it is part of a value, which may be a secret.
+            throw InputError(
+                file: file, line: line,
+                "unexpected text after the quoted value of \(key) (\(trimmed.count) characters, not shown: a value may be a secret): "
+                    + "put the whole value in the quotes, and a # before a comment")
         }
     }
 

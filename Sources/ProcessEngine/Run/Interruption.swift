@@ -5,12 +5,17 @@ import Dispatch
 /// between scenarios): a thread waits for the signal, runs the caller's clean-up, then exits 128+N as
 /// shells do. Signals must be blocked in this process already.
 package enum Interruption {
-    /// Starts the waiting thread.
-    /// - Parameter cleanUp: runs before the exit (stop programs, write reports); returns the exit code to
+    /// Starts the waiting thread. Once the signal came, writes to stdout, stderr and to reports on a pipe or device
+    /// that wait for a reader get `grace`, then give up (``StandardStreams/limitWrites(within:)``): a reader that never
+    /// reads cannot hold the clean-up, nor the run's own end it waits for (R9C-7).
+    /// - Parameters:
+    ///   - grace: how long writes may still wait for their reader once the signal came.
+    ///   - cleanUp: runs before the exit (stop programs, write reports); returns the exit code to
     ///   use instead of 128+N, or nil to keep it.
-    package static func exitOnSignal(_ cleanUp: @escaping @Sendable (Int32) -> Int32? = { _ in nil }) {
+    package static func exitOnSignal(grace: Duration = .seconds(5), _ cleanUp: @escaping @Sendable (Int32) -> Int32? = { _ in nil }) {
         startThread {
             let received = SignalForwarder.waitForTerminationSignal()
+            StandardStreams.limitWrites(within: grace)
             let code = cleanUp(received) ?? ExitCode.signaled(received)
             StandardDescriptors.exitProcess(code)
         }
@@ -21,7 +26,7 @@ package enum Interruption {
     /// the signal waiting, blocked, until loading ends and then reaching a program launched anyway (R8C-11). A
     /// signal that comes once `body` returned is left pending for the ``SignalForwarder`` created next.
     package static func whileLoading<Value>(
-        _ body: () throws -> Value, cleanUp: @escaping @Sendable (Int32) -> Int32? = { _ in nil }
+        _ body: () throws -> Value, grace: Duration = .seconds(5), cleanUp: @escaping @Sendable (Int32) -> Int32? = { _ in nil }
     ) rethrows -> Value {
         let state = Locked(false) // true once loading ended
         let finished = DispatchSemaphore(value: 0)
@@ -36,6 +41,7 @@ package enum Interruption {
                         SignalForwarder.raise(received) // pending again, for the forwarder
                         return
                     }
+                    StandardStreams.limitWrites(within: grace) // the report written now, to a reader that never reads
                     let code = cleanUp(received) ?? ExitCode.signaled(received)
                     StandardDescriptors.exitProcess(code)
                 }

@@ -181,8 +181,12 @@ package enum Runner {
         process.finish(grace: plan.killGrace) { signals?.writeAllowance }
         // What left the group (setpgid, setsid) and outlived its parent is ours now, when the command line made this
         // process a subreaper (``Descendants/adopt()``; a library caller's other children are not ours to stop).
-        Descendants.stopAll(grace: plan.killGrace)
+        let left = Descendants.stopAll(grace: plan.killGrace).left
         let final = status!
+        if left > 0 {
+            Console.error(stillRunning(left))
+            report.error = [report.error, stillRunning(left)].compactMap { $0 }.joined(separator: "; ")
+        }
 
         report.durationMs = process.duration.seconds * 1000
         report.stdoutBytes = process.output.byteCount(.stdout)
@@ -279,4 +283,11 @@ package enum Runner {
     }
 
     package static func format(_ duration: Duration) -> String { DurationParser.format(duration) }
+
+    /// The line for `count` processes of the run that the sweep at its end could not stop in its time.
+    package static func stillRunning(_ count: Int) -> String {
+        "\(count) process\(count == 1 ? "" : "es") the run started \(count == 1 ? "is" : "are") still running after the sweep "
+            + "at its end (SIGTERM, SIGKILL, repeated for twice the kill grace plus 2 s); find \(count == 1 ? "it" : "them") by "
+            + "\(Descendants.variable) in /proc/PID/environ"
+    }
 }

@@ -86,7 +86,11 @@ import Testing
         ("OK=1\n1BAD=2", ".env:2: '1BAD' is not a valid variable name (letters, digits, _; not starting with a digit)"),
         ("Q='open", ".env:1: unterminated single quote in the value of Q"),
         ("Q=\"open\nstill", ".env:1: unterminated double quote in the value of Q"),
-        ("Q=\"x\" y", ".env:1: unexpected text after the quoted value of Q: 'y'"),
+        // R10C-6: the text after the quotes is part of a value, which may be a secret: counted, never shown.
+        (
+            "Q=\"hunter2\"s3cr3tTail",
+            ".env:1: unexpected text after the quoted value of Q (10 characters, not shown: a value may be a secret): put the whole value in the quotes, and a # before a comment"
+        ),
     ])
     func errorsNameFileAndLine(text: String, message: String) {
         #expect {
@@ -94,6 +98,29 @@ import Testing
         } throws: { error in
             (error as? InputError)?.description == message
         }
+    }
+}
+
+/// R10C-5: escapes python-dotenv reads otherwise than sut-launch (`"\${HOME}"` is a backslash and the expanded HOME
+/// there; `\'` a quote; `\a \b \f \v` control characters), and an unquoted value with U+2028 or NBSP at an end (python
+/// strips it), passed one of the two values in silence; each is exit 3 at its line now, never quoting the value.
+@Suite struct DotEnvDisagreementTests {
+    @Test(arguments: [
+        "TOKEN=\"\\${HOME}\"", "TOKEN=\"a\\$\\$b\"", "TOKEN=\"a\\'b\"", "TOKEN=\"a\\ab\"", "TOKEN=\"a\\bb\"", "TOKEN=\"a\\fb\"",
+        "TOKEN=\"a\\vb\"", "TOKEN=\u{2028}s3cr3t", "TOKEN=s3cr3t\u{A0}",
+    ])
+    func whatPythonDotenvReadsOtherwiseIsRefusedAtItsLine(text: String) {
+        #expect {
+            try DotEnv.parse("A=1\n" + text, file: ".env")
+        } throws: { error in
+            let description = (error as? InputError)?.description ?? ""
+            return description.hasPrefix(".env:2: ") && description.contains("TOKEN") && !description.contains("s3cr3t")
+        }
+    }
+
+    @Test func escapesBothReadAlikeStillWork() throws {
+        let values = try DotEnv.parse(#"A="x\ny\t\"\\z\d""# + "\nB='${HOME} a$$b'\nC= plain ", file: ".env")
+        #expect(values.map(\.value) == ["x\ny\t\"\\z\\d", "${HOME} a$$b", "plain"])
     }
 }
 

@@ -41,7 +41,8 @@ extension Descendants {
     }
 
     /// Stops every live process that carries `token` (but this one): SIGTERM and SIGCONT (to its group too when it
-    /// leads one), SIGKILL after `grace`; again for what that frees, within `grace` twice plus 2 s. Where this
+    /// leads one), SIGKILL after `grace`; again for what that frees, within `grace` twice plus 2 s, SIGKILL at once from
+    /// round ``roundsWithTERM`` + 1 on (what appears that late answered a SIGTERM with a successor). Where this
     /// process is a subreaper (``adopt()``) such a process is its child by now (its parent ended), so only the
     /// children are read; elsewhere (a Swift test's process) every process this user can read. Returns how many
     /// processes it stopped; 0 where there is no `/proc` (macOS).
@@ -50,10 +51,17 @@ extension Descendants {
         #if os(Linux)
         let deadline = ContinuousClock.now + grace * 2 + .seconds(2)
         var stopped = Set<Int32>()
+        var round = 0
         while ContinuousClock.now < deadline {
             let found = carrying(token)
             if found.isEmpty { break }
             stopped.formUnion(found)
+            round += 1
+            if round > roundsWithTERM { // late: a successor made on SIGTERM gets none (R10C-2)
+                signal(found, SIGKILL)
+                waitWhileAlive(found, until: min(deadline, ContinuousClock.now + .seconds(1)))
+                continue
+            }
             signal(found, SIGTERM)
             signal(found, SIGCONT)
             waitWhileAlive(found, until: min(deadline, ContinuousClock.now + grace))

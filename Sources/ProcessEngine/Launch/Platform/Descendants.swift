@@ -31,17 +31,26 @@ package enum Descendants {
 
     /// Stops every child of this process but the reaper (nothing unless ``adopt()`` was called): SIGTERM and SIGCONT
     /// (to its group when it leads one), SIGKILL after `grace`, then reaps it; again for the orphans that stopping them
-    /// made ours, within `grace` twice plus 2 s. Returns how many processes it stopped.
+    /// made ours, within `grace` twice plus 2 s. From round ``roundsWithTERM`` + 1 on, what is found gets SIGKILL at
+    /// once: a process that answers each SIGTERM with a successor in a new session outlived the sweep (R10C-2).
+    /// Returns how many processes it stopped, and how many were still running when its time was up.
     @discardableResult
-    package static func stopAll(grace: Duration) -> Int {
+    package static func stopAll(grace: Duration) -> (stopped: Int, left: Int) {
         #if os(Linux)
-        guard adopted.current else { return 0 }
+        guard adopted.current else { return (0, 0) }
         let deadline = ContinuousClock.now + grace * 2 + .seconds(2)
         var stopped = 0
+        var round = 0
         while ContinuousClock.now < deadline {
             let children = liveChildren()
-            if children.isEmpty { break }
+            if children.isEmpty { return (stopped, 0) }
             stopped += children.count
+            round += 1
+            if round > roundsWithTERM {
+                signal(children, SIGKILL)
+                waitWhileAny(children, until: min(deadline, ContinuousClock.now + .seconds(1)))
+                continue
+            }
             signal(children, SIGTERM)
             signal(children, SIGCONT)
             waitWhileAny(children, until: min(deadline, ContinuousClock.now + grace))
@@ -49,11 +58,15 @@ package enum Descendants {
             signal(left, SIGKILL)
             waitWhileAny(left, until: min(deadline, ContinuousClock.now + .seconds(1)))
         }
-        return stopped
+        return (stopped, liveChildren().count)
         #else
-        return 0
+        return (0, 0)
         #endif
     }
+
+    /// The rounds of a sweep that send SIGTERM first: the orphans of what the first round stopped get one too (a
+    /// daemon's workers may clean up); what appears after that is late, and gets SIGKILL at once.
+    static let roundsWithTERM = 2
 
     #if os(Linux)
     /// This process's children but the reaper, zombies reaped on the way.

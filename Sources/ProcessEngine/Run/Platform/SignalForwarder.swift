@@ -69,6 +69,9 @@ package final class SignalForwarder: Sendable {
     package init(grace: Duration) {
         self.grace = grace
         process_forward_install()
+        // A signal after the program ended (while the report or journal is written to a reader that never reads) gives
+        // those writes the grace too: the handler only records it, the writers look (R9C-7).
+        StandardStreams.watchForStop { [self] in writeAllowance }
     }
 
     /// The process that receives forwarded signals. A signal that came before it started is sent now.
