@@ -92,6 +92,11 @@ package struct HTTPSOptions: Sendable {
         if let certificate, let key {
             plan.certificate = try Self.read(certificate, readFile)
             plan.key = try Self.read(key, readFile)
+            for (file, read) in [(certificate, plan.certificate), (key, plan.key)] {
+                if let bytes = read?.bytes, let stray = PEMLayout.strayLine(in: bytes) {
+                    throw InputError(file: file.path, line: stray.line, "\(file.spelling): \(PEMLayout.refusal(stray))")
+                }
+            }
             if let problem = plan.contentProblem {
                 throw InputError(file: certificate.path, "\(certificate.spelling) with \(key.spelling) \(key.path): \(problem)")
             }

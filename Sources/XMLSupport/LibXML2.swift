@@ -29,6 +29,13 @@ struct LibXML2: @unchecked Sendable {
     let freeObject: @convention(c) (Pointer?) -> Void
     let nodeString: @convention(c) (Pointer?) -> UnsafeMutablePointer<CChar>?
     let setStructuredErrors: @convention(c) (Pointer?, ErrorHandler?) -> Void
+    /// `xmlSetGenericErrorFunc`: the handler of the lines libxml2 prints without an error record (`XPath operation
+    /// limit exceeded`, `xmlXPathRunEval: last is less than zero`). Its C type is variadic; the no-op given reads none
+    /// of the arguments, which the C calling conventions allow.
+    let setGenericErrors: @convention(c) (Pointer?, ErrorHandler?) -> Void
+    /// The same two for threads whose libxml2 state is made later (`xmlThrDefSet…`), set once at load.
+    let setDefaultStructuredErrors: @convention(c) (Pointer?, ErrorHandler?) -> Void
+    let setDefaultGenericErrors: @convention(c) (Pointer?, ErrorHandler?) -> Void
     let lastError: @convention(c) () -> Pointer?
     let resetLastError: @convention(c) () -> Void
     let freeFunction: FreeFunction
@@ -52,6 +59,8 @@ struct LibXML2: @unchecked Sendable {
         do {
             let loaded = try LibXML2(library)
             loaded.initParser() // once, before any thread parses
+            loaded.setDefaultStructuredErrors(nil, { _, _ in })
+            loaded.setDefaultGenericErrors(nil, { _, _ in })
             return .success(loaded)
         } catch {
             return .failure(error)
@@ -88,13 +97,19 @@ struct LibXML2: @unchecked Sendable {
         freeObject = try f("xmlXPathFreeObject")
         nodeString = try f("xmlXPathCastNodeToString")
         setStructuredErrors = try f("xmlSetStructuredErrorFunc")
+        setGenericErrors = try f("xmlSetGenericErrorFunc")
+        setDefaultStructuredErrors = try f("xmlThrDefSetStructuredErrorFunc")
+        setDefaultGenericErrors = try f("xmlThrDefSetGenericErrorFunc")
         lastError = try f("xmlGetLastError")
         resetLastError = try f("xmlResetLastError")
     }
 
-    /// Silences libxml2's error printing on this thread (its handlers are per thread) and forgets the last error.
+    /// Silences libxml2's error printing on this thread (its handlers are per thread) and forgets the last error:
+    /// nothing libxml2 says reaches stderr (r9a B12: an XPath stopped at its budget printed three bare lines of its
+    /// own through the generic handler); what it says is read back (``lastMessage()``) into the tool's own lines.
     func quiet() {
         setStructuredErrors(nil, { _, _ in })
+        setGenericErrors(nil, { _, _ in })
         resetLastError()
     }
 

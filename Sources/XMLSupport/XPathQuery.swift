@@ -85,6 +85,7 @@ package struct XPathQuery: Sendable {
         let clock = ThreadCPUClock.current()
         let document = try body.document()
         let library = document.library
+        library.quiet() // this thread's, which may not be the one that parsed the body
         document.begin(clock, cpuLimitNanoseconds: cpuLimitNanoseconds)
         if namespaces.isEmpty { document.stripNamespaces() } else { document.restoreNamespaces() }
         guard let context = library.newContext(document.pointer) else { throw XMLError("libxml2 could not make an XPath context") }

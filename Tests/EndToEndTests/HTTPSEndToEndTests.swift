@@ -159,12 +159,7 @@ struct HTTPSEndToEndTests {
     @Test(.enabled(if: CLI.hasCommand("openssl"))) func aChainThatDoesNotReadWholeIsRefusedByName() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.output(
-            of: [
-                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-                "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=own.test",
-            ], in: directory)
-        let certificate = try String(contentsOf: directory.appendingPathComponent("cert.pem"), encoding: .utf8)
+        let certificate = try HTTPSCertificateFilesEndToEndTests.ownCertificate(in: directory).certificate
         let broken = "-----BEGIN CERTIFICATE-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END CERTIFICATE-----\n"
         let key = directory.appendingPathComponent("key.pem").path
         let marker = directory.appendingPathComponent("ran").path

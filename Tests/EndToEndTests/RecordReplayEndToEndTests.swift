@@ -150,6 +150,36 @@ struct RecordReplayEndToEndTests {
         #expect(kept.contains("v") && !kept.contains("2222"), "the first recording was replaced: \(kept)")
     }
 
+    /// r9a B13, B14: a multipart body was recorded as `equalTo` with the boundary curl draws for each request (the
+    /// replay of the same command 404ed), and a JSON body with an integer past 64 bits as an `equalToJson` the loader
+    /// refuses (the recording failed, its root did not load). Both are recorded as patterns that load and replay.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl as the program (apt-get install curl)"))
+    func multipartAndWideIntegerBodiesRecordPatternsThatLoadAndReplay() throws {
+        let files = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: files) }
+        let backend = try Backend(files: files)
+        defer { backend.stop() }
+        let program = #"""
+            set -e
+            curl -sS -o /dev/null -w '%{http_code}\n' -F f=v -F g=@/dev/null "$SUT_MOCK_SERVER_URL/form"
+            curl -sS -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/json' -d '{"id":100000000000000000001}' "$SUT_MOCK_SERVER_URL/big"
+            """#
+        let recording = files.appendingPathComponent("rec").path
+        let recorded = try CLI.run(["--port", "0", "--record-from", backend.url, "--into", recording, "--", "sh", "-c", program])
+        #expect(recorded.status == 0 && recorded.stdout == "201\n201\n", "\(recorded.stdout)\(recorded.stderr)")
+        let mappings = try FileManager.default.contentsOfDirectory(atPath: recording + "/mappings")
+        let texts = try mappings.map { try String(contentsOfFile: recording + "/mappings/" + $0, encoding: .utf8) }
+        #expect(
+            texts.contains { $0.contains(#""anything" : "anything""#) } && !texts.contains { $0.contains(#""equalTo" : "---"#) }, "\(texts)"
+        )
+        #expect(texts.contains { $0.contains(#""equalTo" : "{\"id\":100000000000000000001}""#) }, "\(texts)")
+        let checked = try CLI.run(["check", recording])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        backend.stop()
+        let replayed = try CLI.run(["--port", "0", "--stub", recording, "--strict", "--", "sh", "-c", program])
+        #expect(replayed.status == 0 && replayed.stdout == "201\n201\n", "\(replayed.stdout)\(replayed.stderr)")
+    }
+
     @Test func anUnreachableBackendFailsTheRunNamingIt() throws {
         let recording = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: recording) }

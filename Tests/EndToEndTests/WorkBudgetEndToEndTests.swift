@@ -42,6 +42,25 @@ struct WorkBudgetEndToEndTests {
         #expect(xpath[1] < 6_000, "the request used \(xpath[1]) ms of CPU")
     }
 
+    /// r9a B12: an XPath stopped at its operation limit (`//*` over 2,100,000 elements, evaluated by libxml2's
+    /// streaming walk) printed three bare lines of libxml2's own to serve's stderr (`XPath operation limit exceeded`,
+    /// `xmlXPathRunEval: last is less than zero`, `xmlXPathCompiledEval: No result on the stack.`). Only the tool's
+    /// own lines reach stderr now; the request is the 500 naming the budget.
+    @Test func anXPathStoppedAtItsBudgetPrintsNoLineOfLibxml2() throws {
+        let mappings =
+            #"{"mappings": [{"request": {"method": "POST", "url": "/xpp", "bodyPatterns": [{"matchesXPath": "//*"}]}, "response": {"status": 200}}]}"#
+        let client =
+            TemplateTrustEndToEndTests.pythonClient + Self.helpers + #"""
+                many = ("<a>" + "<b/>" * 2100000 + "</a>").encode()
+                print(json.dumps({"xpath": timed("POST", "/xpp", many)}))
+                """#
+        let (output, alive, serve) = try TemplateTrustEndToEndTests.serve(mappings, client: client)
+        #expect(alive, "serve died")
+        #expect(output.contains(#"{"xpath": [500, "#), "\(output)")
+        let foreign = serve.stderr.split(separator: "\n").filter { !$0.hasPrefix("sut-launch") && !$0.hasPrefix(" ") }
+        #expect(foreign.isEmpty, "lines on serve's stderr that are not the tool's: \(foreign)")
+    }
+
     /// An admin count with an XPath sub-matcher over 40 journal entries of 64 KB, 250 deep: one budget for the call.
     @Test func anAdminCountWithAnXPathSubMatcherStopsAtItsBudget() throws {
         let client =

@@ -22,18 +22,32 @@ extension RecordedMappings {
         return .members(members)
     }
 
+    /// The body as a pattern that loads: a multipart body (its boundary drawn anew by the client for every request)
+    /// as `anything` under `auto`, as WireMock 2.35 records form data (r9a B13: `equalTo` with the boundary never
+    /// matched the same client's next request); an `equalToJson` the loader would refuse (an integer past 64 bits,
+    /// r9a B14; text that is not JSON under `matcher: equalToJson`) as `equalTo` of the text, so a recording always
+    /// loads.
     private static func bodyPattern(_ request: HTTPRequest, _ spec: RecordSpec) -> JSONNode {
+        if spec.bodyMatcher == "auto", isMultipart(request.headers["Content-Type"]) { return .members([("anything", .text("anything"))]) }
         guard let text = String(validating: request.body, as: UTF8.self) else {
             return .members([("binaryEqualTo", .text(Base64Text.encode(request.body)))])
         }
         let isJSON = (try? JSONParser.parse(request.body)).map { $0.members != nil || $0.elements != nil } ?? false
         if spec.bodyMatcher == "equalToJson" || (spec.bodyMatcher == "auto" && isJSON) {
-            return .members([
+            let pattern = JSONNode.members([
                 ("equalToJson", .text(text)), ("ignoreArrayOrder", .flag(spec.ignoreArrayOrder)),
                 ("ignoreExtraElements", .flag(spec.ignoreExtraElements)),
             ])
+            if (try? ValueMatcher.parse(pattern, file: "recording", what: "body pattern", place: .body)) != nil { return pattern }
         }
         return .members([("equalTo", .text(text))] + (spec.caseInsensitiveBody ? [("caseInsensitive", .flag(true))] : []))
+    }
+
+    /// Whether a `Content-Type` names a multipart body (`multipart/form-data; boundary=…`, `multipart/mixed`…).
+    static func isMultipart(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mime = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return mime.trimmingSpaces().lowercased().hasPrefix("multipart/")
     }
 
     static func isSecret(_ name: String, _ spec: RecordSpec) -> Bool {

@@ -23,12 +23,12 @@ extension MockServer {
         let settings = parts.settings
         if let policy = EndpointPolicy.guarding(request.path, admin: settings.options.admin) {
             if let refusal = policy.refusal(of: request, serverHost: settings.host, serverPort: { settings.listeningPort }) {
-                return refusedCall(request, refusal, parts: parts)
+                return refusedCall(request, refusal.visibleRefusal(), parts: parts)
             }
             let response: MockResponse =
                 switch policy.endpoint {
-                case .admin: AdminAPI.respond(to: request, parts: parts)
-                case .control: ControlEndpoint.respond(to: request, queue: parts.control)
+                case .admin: AdminAPI.respond(to: request, parts: parts).visibleRefusal()
+                case .control: ControlEndpoint.respond(to: request, queue: parts.control).visibleRefusal()
                 }
             // Every refusal (4xx, or an answer marked unanswered: a full control queue) is a call that did not happen.
             return response.unanswered == nil && !(400..<500).contains(response.status)
@@ -178,5 +178,23 @@ extension MockServer {
             return .unanswered("cannot serve \(name): \(FileSystem.unreadable(real))", status: 500)
         }
         return MockResponse(status: 200, headers: ["Content-Type": ContentType.forPath(real)], body: bytes)
+    }
+}
+
+extension MockResponse {
+    /// A refusal's text (a 4xx or 5xx `text/plain` answer of the admin API or the control channel) with every control
+    /// character it echoes made visible (`\n`, `\u{1B}`), as the console, reports and `check` print them; its final
+    /// line break is kept. r9a B11: a 422 echoed a posted pattern's raw LF and ESC, so a `curl` in a CI step printed
+    /// a `::warning::` line or cleared the screen. Any other answer is returned as it is.
+    func visibleRefusal() -> MockResponse {
+        guard status >= 400, headers["Content-Type"]?.lowercased().hasPrefix("text/plain") == true,
+            let text = String(validating: body, as: UTF8.self)
+        else { return self }
+        let ended = text.hasSuffix("\n")
+        let visible = (ended ? text.dropLast() : Substring(text)).escapingControlCharacters() + (ended ? "\n" : "")
+        guard visible.utf8.count != body.count else { return self }
+        var copy = self
+        copy.body = Array(visible.utf8)
+        return copy
     }
 }

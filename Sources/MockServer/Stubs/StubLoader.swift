@@ -129,7 +129,11 @@ public enum StubLoader {
         _ bytes: [UInt8], file: String, directory: String, wireMockFiles: String?,
         skip: ((StubError) -> Void)? = nil
     ) throws(StubError) -> StubSet {
-        if let stubs = nativeParsedWhereBuilt(bytes, file: file, directory: directory) { return stubs }
+        // A bare array in `mappings/` is refused below (the fast path would load `[]` as no route).
+        let bareArray = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
+        if !(bareArray && wireMockFiles != nil), let stubs = nativeParsedWhereBuilt(bytes, file: file, directory: directory) {
+            return stubs
+        }
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes, refusingLoneSurrogates: true)
@@ -149,6 +153,14 @@ public enum StubLoader {
                 set.notices.append("\(file.escapingControlCharacters()): no mappings in it: nothing loaded from it")
             }
             return set
+        }
+        if root.elements != nil, wireMockFiles != nil {
+            // r9d: a bare array in `mappings/` loaded as native routes; WireMock 2.35 refuses the file (an array is no
+            // StubMapping), so the root would not load there.
+            throw StubError(
+                file: file, position: root.position,
+                "a JSON array is not a mapping file (WireMock refuses it too: an array is not a stub mapping); in mappings/ write one "
+                    + "mapping {\"request\": …, \"response\": …} or {\"mappings\": [...]}")
         }
         if root["routes"] != nil || root.elements != nil { return try StubSet.native(root, file: file, directory: directory) }
         guard let members = root.members else {

@@ -86,6 +86,11 @@ package final class TLSServerContext: @unchecked Sendable {
     /// A context serving the user's certificate (PEM: the certificate, then any chain certificates) and its key
     /// (PEM, unencrypted: an encrypted key is refused, never prompted for).
     package static func loaded(certificatePEM: [UInt8], keyPEM: [UInt8]) throws(TLSError) -> TLSServerContext {
+        for (what, bytes) in [("certificate", certificatePEM), ("key", keyPEM)] {
+            if let stray = PEMLayout.strayLine(in: bytes) {
+                throw .failed("the \(what) file, line \(stray.line): \(PEMLayout.refusal(stray))")
+            }
+        }
         let library = try library()
         var certificates = try PEMReader(library: library, bytes: certificatePEM).certificates(limit: PEMReader.chainLimit + 1)
         guard !certificates.isEmpty else { throw .failed("no PEM certificate (-----BEGIN CERTIFICATE-----) found") }

@@ -109,6 +109,30 @@ import Testing
         #expect(counted.hasSuffix("{\"count\":300}"), "\(counted.suffix(200))")
     }
 
+    /// r9a B10: the metadata searches gave each mapping a budget of its own (12 s of CPU for one call over 120
+    /// mappings, under the registry's lock). One budget per call, as the journal searches: a 500 naming it, and a
+    /// `remove-by-metadata` that stops removes nothing.
+    @Test(arguments: ["/__admin/mappings/find-by-metadata", "/__admin/mappings/remove-by-metadata"])
+    func aMetadataSearchHasABudgetOfItsOwn(endpoint: String) throws {
+        let note = String(repeating: "a", count: 64 << 10)
+        let mappings = (0..<40).map { index in
+            #"{ "request": { "url": "/m\#(index)" }, "response": { "body": "m" }, "metadata": { "note": "\#(note)" } }"#
+        }
+        let server = try budgeted(#"{ "mappings": ["# + mappings.joined(separator: ",") + "] }")
+        defer { server.stop() }
+        let json = "Content-Type: application/json\r\n"
+        let heavy = Array(#"{ "matches": "\#(Self.heavyPattern)" }"#.utf8)
+        let answer = try request(server.port, "POST", endpoint, body: heavy, headers: json)
+        #expect(statusLine(answer) == "HTTP/1.1 500 Internal Server Error", "\(answer.prefix(300))")
+        #expect(answer.contains("\(endpoint) spent its work budget of 2000000 units after"), "\(answer.prefix(400))")
+        #expect(answer.contains("of 40 mappings"), "\(answer.prefix(400))")
+        #expect(server.server.parts.stubs.stubs { _ in true }.count == 40)
+        // A cheap pattern over the same mappings reads every one.
+        let cheap = Array(#"{ "contains": "aaa" }"#.utf8)
+        let found = try request(server.port, "POST", "/__admin/mappings/find-by-metadata", body: cheap, headers: json)
+        #expect(found.hasSuffix("\"meta\":{\"total\":40}}"), "\(found.suffix(200))")
+    }
+
     /// A JSON body is parsed once for every JSON matcher, and that parse is charged before it is made (a byte a unit):
     /// a body whose parse the budget cannot pay for is a 500 naming the budget, not a parse of any size for free.
     @Test func aJSONBodyIsChargedItsParseBeforeItIsParsed() throws {

@@ -57,6 +57,26 @@ import Testing
         do { _ = try StubLoader.load(root.path) } catch { #expect(error.description.contains("mappings/a/b/bad.json:1:"), "\(error)") }
     }
 
+    /// r9d: a bare array in `mappings/` loaded as native routes (`[]` as nothing, in silence); WireMock 2.35 refuses
+    /// the file ("Cannot deserialize … StubMappingCollection from Array value"). Named itself, a native array loads.
+    @Test(arguments: ["[]", #"[ { "request": { "url": "/a" }, "response": { "status": 200 } } ]"#])
+    func aBareArrayInMappingsIsRefusedAsWireMockRefusesIt(text: String) throws {
+        let root = try root(["mappings/top.json": Self.mapping("/top", "top"), "mappings/sub/list.json": text])
+        defer { try? FileManager.default.removeItem(at: root) }
+        do {
+            _ = try StubLoader.load(root.path)
+            Issue.record("a bare array in mappings/ loaded")
+        } catch {
+            #expect(error.description.contains("mappings/sub/list.json:1:1: a JSON array is not a mapping file"), "\(error)")
+        }
+        var skipped: [StubError] = []
+        let lenient = try StubLoader.load(root.path) { skipped.append($0) }
+        #expect(lenient.stubs.map(\.name) == ["GET /top"] && skipped.count == 1)
+        let native = root.appendingPathComponent("native.json")
+        try Data(#"[ { "method": "GET", "path": "/n", "body": "n" } ]"#.utf8).write(to: native)
+        #expect(try StubLoader.load(native.path).stubs.count == 1)
+    }
+
     /// Fourth hostile review: `{"mappings": []}` loaded as a silent empty server; `root/mappings/` (the docs' own
     /// form) broke on its slash and `root/mappings` skipped its subdirectories; a non-UTF-8 name was "no such file".
     @Test func emptyMappingsSlashesAndNamesThatAreNotUTF8AreSaid() throws {
