@@ -23,11 +23,18 @@ extension JSONPath {
     /// request's budget is what runs out, `budget` ends below zero (the request stops), else the path alone was too
     /// costly: no match.
     func matches(_ document: JSONNode?, _ matcher: ValueMatcher?, sourceBytes: Int, budget: inout Int) -> Bool {
-        guard sourceBytes > MatchBudget.untimedBytes else { return counted(document, matcher, budget: &budget) }
-        return MatchBudget.chargingCPU(&budget) { budget in counted(document, matcher, budget: &budget) }
+        guard sourceBytes > MatchBudget.untimedBytes else {
+            var untimed: MatchBudget.CPUFloor?
+            return counted(document, matcher, budget: &budget, floor: &untimed)
+        }
+        return MatchBudget.chargingCPU(&budget) { budget in
+            var floor: MatchBudget.CPUFloor? = MatchBudget.CPUFloor(units: budget)
+            return counted(document, matcher, budget: &budget, floor: &floor)
+        }
     }
 
-    private func counted(_ document: JSONNode?, _ matcher: ValueMatcher?, budget: inout Int) -> Bool {
+    /// The evaluation, `floor` (for a timed document) stopping the sub-matcher's reads once their CPU spends the budget.
+    private func counted(_ document: JSONNode?, _ matcher: ValueMatcher?, budget: inout Int, floor: inout MatchBudget.CPUFloor?) -> Bool {
         let allowed = min(max(budget, 0), Self.matchBudget)
         var left = allowed
         let evaluated = document.map { evaluate($0, budget: &left) } ?? []
@@ -64,7 +71,9 @@ extension JSONPath {
         }
         // WireMock keeps the value nearest the matcher (the least distance; see ValueMatcher.bestMatch).
         return ValueMatcher.bestMatch(candidates) { node in
-            // Once the request's budget is spent the rest are not read (the request stops; the answer is no match).
+            // Once the request's budget is spent, by units or by CPU, the rest are not read (the request stops; the
+            // answer is no match).
+            floor?.check(&budget)
             guard budget >= 0 else { return (matched: false, distance: .infinity) }
             return switch node.value {
             case .null: (matched: false, distance: 1)

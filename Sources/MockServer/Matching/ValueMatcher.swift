@@ -142,7 +142,12 @@ extension ValueMatcher {
             budget -= MatchBudget.cpu(nanoseconds: used)
             guard budget >= 0, case .nodes(let nodes)? = result else { return false }
             guard let matcher else { return !nodes.isEmpty }
-            return nodes.contains { budget >= 0 && matcher.matches($0.text, budget: &budget) }
+            // The nodes' reads stop once their CPU spends the budget too (MatchBudget.CPUFloor).
+            var floor = MatchBudget.CPUFloor(units: budget)
+            return nodes.contains { node in
+                floor.check(&budget)
+                return budget >= 0 && matcher.matches(node.text, budget: &budget)
+            }
         }
     }
 

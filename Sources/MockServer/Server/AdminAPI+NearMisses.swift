@@ -36,6 +36,7 @@ extension AdminAPI {
         case "GET /__admin/requests/unmatched/near-misses":
             // As WireMock's: every unmatched request, most recent first, with the (up to three) stubs nearest it now;
             // one with no stub near it (none loaded) adds nothing. One budget for the call.
+            if let partial = droppedRefusal(route, parts.journal, unexpectedOnly: true) { return partial }
             let (stubs, counts, scenarios) = parts.stubs.snapshot()
             let unmatched = Array(parts.journal.entries.filter(\.isUnexpected).reversed())
             var budget = parts.settings.options.matchBudget

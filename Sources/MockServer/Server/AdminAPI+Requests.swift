@@ -25,10 +25,15 @@ extension AdminAPI {
             if let since { entries = entries.filter { $0.loggedAtMs > since } }
             let total = entries.count
             if let limit { entries = Array(entries.prefix(limit)) }
-            return .json(
+            var answer = MockResponse.json(
                 text: "{\"requests\":[" + entries.map { serveEvent($0, secrets: secrets) }.joined(separator: ",")
                     + "],\"meta\":{\"total\":\(total)},\"requestJournalDisabled\":false}")
+            // A listing of what the journal kept (WireMock's shape has no place for more): the header says what it dropped.
+            let dropped = journal.droppedFromAdminView()
+            if dropped.dropped > 0 { answer.headers.add("Sut-Launch-Journal-Dropped", "\(dropped.dropped) of \(dropped.received)") }
+            return answer
         case "GET /__admin/requests/unmatched":
+            if let partial = droppedRefusal(route, journal, unexpectedOnly: true) { return partial }
             let entries = journal.entries.filter(\.isUnexpected).reversed() // most recent first, as WireMock
             return .json(text: "{\"requests\":[" + entries.map { loggedRequest($0, secrets: secrets) }.joined(separator: ",") + "]}")
         case "POST /__admin/requests/count", "POST /__admin/requests/find":
@@ -36,6 +41,7 @@ extension AdminAPI {
             do { probe = try requestPattern(request.body, source: route) } catch {
                 return .text("not a request pattern: \(error)\n", status: 422)
             }
+            if let partial = droppedRefusal(route, journal, unexpectedOnly: false) { return partial }
             let entries = journal.entries
             if let cut = truncatedBody(probe, entries) { return cut }
             var budget = allowed
@@ -151,6 +157,21 @@ extension AdminAPI {
         return .text(
             "request \(cut.sequence) (\(cut.request.method) \(cut.request.target.prefix(200))) had a body of \(cut.bodySize) bytes and the journal kept the first \(Journal.maxBodyBytes): a body pattern cannot be judged over it; search without bodyPatterns/multipartPatterns"
                 .escapingControlCharacters() + "\n",
+            status: 422)
+    }
+}
+
+extension AdminAPI {
+    /// A 422 when the journal dropped requests the search would have to see (any for a count or find; an unexpected one
+    /// for the unmatched list): an answer over the rest would be partial, and a request that was made counted 0
+    /// (r10a C6). nil when the search can be answered whole.
+    static func droppedRefusal(_ route: String, _ journal: JournalStore, unexpectedOnly: Bool) -> MockResponse? {
+        let (dropped, received, unexpected) = journal.droppedFromAdminView()
+        guard dropped > 0, !unexpectedOnly || unexpected else { return nil }
+        return .text(
+            "sut-launch: \(route) cannot be answered whole: the journal dropped the oldest \(dropped) of the \(received) requests "
+                + "received since its last reset (it keeps at most \(journal.boundsText)); raise --journal-limit, send less, "
+                + "or reset the journal (DELETE /__admin/requests) before the requests you verify\n",
             status: 422)
     }
 }

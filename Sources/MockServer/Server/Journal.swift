@@ -52,6 +52,8 @@ public struct Journal: Sendable {
     package let byteBudget: Int
     /// Entries dropped to stay within the limits.
     public private(set) var dropped = 0
+    /// The sequence number of the latest unexpected entry dropped (0: none).
+    package private(set) var lastDroppedUnexpected = 0
     private var storage: [JournalEntry] = []
     private var head = 0
     private var bytes = 0
@@ -74,6 +76,7 @@ public struct Journal: Sendable {
         bytes += Self.cost(entry)
         while storage.count - head > 1 && (storage.count - head > limit || bytes > byteBudget) {
             bytes -= Self.cost(storage[head])
+            if storage[head].isUnexpected { lastDroppedUnexpected = storage[head].sequence }
             head += 1
             dropped += 1
         }
@@ -94,12 +97,15 @@ public struct Journal: Sendable {
         head = 0
         bytes = 0
         dropped = 0
+        lastDroppedUnexpected = 0
     }
 
     /// Entries in arrival order.
     public var ordered: [JournalEntry] { Array(storage[head...]) }
     /// Entries kept now.
     public var count: Int { storage.count - head }
+    /// The sequence number of the oldest entry kept (nil: none).
+    package var firstSequence: Int? { head < storage.count ? storage[head].sequence : nil }
 
     /// The journal as JSON: `{"total": N, "dropped": D, "requests": [...]}`.
     /// - Parameter secrets: keep the values of `Authorization`, `Cookie` and `Proxy-Authorization`

@@ -72,6 +72,22 @@ package final class JournalStore: @unchecked Sendable {
         }
     }
 
+    /// What the journal dropped of the requests the admin API shows (those received since its last reset): how many,
+    /// of how many received, and whether an unexpected one was among them. A search over the rest is no answer about
+    /// them (r10a C6: a request the program made was counted 0 once 32 MiB of later uploads had pushed it out).
+    package func droppedFromAdminView() -> (dropped: Int, received: Int, unexpected: Bool) {
+        lock.withLock {
+            let dropped = journal.firstSequence.map { max(0, $0 - 1 - clearedThrough) } ?? 0
+            return (dropped, sequence - clearedThrough, journal.lastDroppedUnexpected > clearedThrough)
+        }
+    }
+
+    /// Journal bounds, for messages: `10000 entries and 32 MiB`.
+    package var boundsText: String {
+        let (limit, bytes) = lock.withLock { (journal.limit, journal.byteBudget) }
+        return "\(limit) entries and \(bytes >> 20) MiB of bodies and headers"
+    }
+
     /// Requests received in all, the unexpected ones (described, and their total), and entries dropped.
     package func totals() -> (requests: Int, unexpected: [ServerSummary.UnexpectedRequest], unexpectedTotal: Int, dropped: Int) {
         lock.withLock { (sequence, unexpected, unexpectedTotal, journal.dropped) }

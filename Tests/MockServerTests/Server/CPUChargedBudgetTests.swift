@@ -105,4 +105,22 @@ import XMLSupport
         #expect(!path.matches(document, matcher, sourceBytes: 0, budget: &budget))
         #expect(budget < 0, "50,000 dates read for \(600_000 - budget) units")
     }
+
+    /// r10a C1: the reads were charged, but a date read of a value that is no date costs far more than its units
+    /// (`$..a` with `before: now` over 120,000 such values: 7 s of CPU, and the CPU was charged only after the whole
+    /// scan). The reads now stop once their CPU spends the budget: here 0.4 s of CPU, which their units never reach.
+    @Test func aDateSubMatchersReadsStopAtTheCPUTheBudgetBuys() throws {
+        let objects = (0..<60_000).map { _ in #"{"a":"\#(String(repeating: "v", count: 50))","b":[1,2,{"a":"q"}]}"# }
+        let text = #"{"x":["# + objects.joined(separator: ",") + "]}"
+        let document = try JSONParser.parse(text)
+        let path = try JSONPath("$..a")
+        let matcher = try Mappings.matcher(#"{"before": "now"}"#)
+        let units = 10_000_000
+        var budget = units
+        let clock = try #require(ThreadCPUClock.current())
+        #expect(!path.matches(document, matcher, sourceBytes: text.utf8.count, budget: &budget))
+        let used = clock.elapsedNanoseconds
+        #expect(budget < 0, "120,000 values read for \(units - budget) units")
+        #expect(used < 3 * MatchBudget.cpuNanoseconds(units), "\(used / 1_000_000) ms of CPU for a budget of \(units) units")
+    }
 }
