@@ -2,7 +2,9 @@ import DecimalLiterals
 
 /// One JSON value read with the rules `sut-launch -f KEY:=JSON` and flags files apply (R4a-9): exactly one value
 /// (nothing after it but spaces), no duplicate key, whole numbers within 64 bits, decimals within a Double, strings
-/// with no lone surrogate, at most 128 levels deep. The Host library imports nothing of ours but the leaf
+/// with no lone surrogate, arrays and objects nested at most 128 deep (a scalar adds no level, as sut-launch's `:=`
+/// check and its flags-file reader count: a scalar inside the 128th array was refused here, and the whole kind of
+/// flags with it, after sut-launch had accepted it; R10C-4). The Host library imports nothing of ours but the leaf
 /// `DecimalLiterals` (whose number rule this reader and the CLI's both call), so it has its own reader; Foundation's JSONDecoder took the last of two keys, a 65-bit integer as a rounded Double, and the
 /// control channel's `flag set k:=JSON` pasted into `{"v":…}` accepted text that is not one JSON value.
 enum StrictJSON {
@@ -38,8 +40,8 @@ enum StrictJSON {
             while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
         }
 
+        /// `depth`: the arrays and objects around the value.
         mutating func value(depth: Int) throws(Failure) -> FlagValue {
-            guard depth < StrictJSON.maxDepth else { throw failure("nested more than \(StrictJSON.maxDepth) levels deep") }
             guard position < bytes.count else { throw failure("the value is missing") }
             switch bytes[position] {
             case UInt8(ascii: "{"): return try object(depth: depth)
@@ -61,7 +63,12 @@ enum StrictJSON {
             return value
         }
 
+        func enter(_ depth: Int) throws(Failure) {
+            guard depth < StrictJSON.maxDepth else { throw failure("nested more than \(StrictJSON.maxDepth) levels deep") }
+        }
+
         mutating func object(depth: Int) throws(Failure) -> FlagValue {
+            try enter(depth)
             position += 1
             var members: [String: FlagValue] = [:]
             skipSpaces()
@@ -95,6 +102,7 @@ enum StrictJSON {
         }
 
         mutating func array(depth: Int) throws(Failure) -> FlagValue {
+            try enter(depth)
             position += 1
             var elements: [FlagValue] = []
             skipSpaces()

@@ -110,6 +110,7 @@ package enum ArgumentParser {
         }
         if let inlineValue { return ParsedOption(option: option, value: inlineValue, index: position, spelling: name) }
         guard index < arguments.count else { throw UsageError(.missingValue(name, placeholder: placeholder)) }
+        try refuseOptionAsValue(arguments[index], after: name, placeholder: placeholder, Option.self)
         index += 1
         return ParsedOption(option: option, value: arguments[index - 1], index: position, spelling: name)
     }
@@ -130,6 +131,7 @@ package enum ArgumentParser {
                 var value = String(letters)
                 if value.isEmpty {
                     guard index < arguments.count else { throw UsageError(.missingValue(short, placeholder: placeholder)) }
+                    try refuseOptionAsValue(arguments[index], after: short, placeholder: placeholder, Option.self)
                     value = arguments[index]
                     index += 1
                 } else if value.hasPrefix("=") {
@@ -142,6 +144,17 @@ package enum ArgumentParser {
             found.append(ParsedOption(option: option, value: nil, index: position, spelling: short))
         }
         return found
+    }
+
+    /// An option missing its value takes the next word, getopt-style; when that word is one of the command's own long
+    /// options (`-t --report r.json prog`), the value was forgotten: taking it hid the `--report` and left the previous
+    /// run's report whole under its name (R10C-1). Refused as a missing value and not taken, so the reading goes on with
+    /// that option. A value that really is such a word is written joined: `--cwd=--report`, `-t=--x`.
+    private static func refuseOptionAsValue<Option: CommandOption>(
+        _ word: String, after spelling: String, placeholder: String, _: Option.Type
+    ) throws(UsageError) {
+        guard word.hasPrefix("--"), Option.named(String(word.prefix { $0 != "=" })) != nil else { return }
+        throw UsageError(.optionAsValue(spelling, placeholder: placeholder, next: word))
     }
 
     /// `-t` means `--timeout` (the run form's); `test` has no short form for `--tags`.

@@ -83,7 +83,7 @@ enum OutputFiles {
     /// report is written there at the end, whatever links appear on its path meanwhile.
     static func path<Option>(_ option: ParsedOption<Option>) throws(UsageError) -> String {
         let value = option.value ?? ""
-        if let problem = OutputFile.problem(value) {
+        if let problem = OutputFile.problem(value) ?? StandardDescriptorPath.closedDescriptorProblem(value) {
             throw UsageError(.cannotWrite(option.spelling, path: value, problem: problem, index: option.index))
         }
         OutputFile.pin(value)

@@ -10,6 +10,7 @@ package enum UsageProblem: Sendable, Hashable {
     case unknownShortOption(String, hint: String)
     case takesNoValue(String)
     case missingValue(String, placeholder: String)
+    case optionAsValue(String, placeholder: String, next: String)
     // Values.
     case notOneOf(String, value: String, choices: [String], index: Int?)
     case invalidNumber(String, problem: String, index: Int)
@@ -74,6 +75,9 @@ package enum UsageProblem: Sendable, Hashable {
         case .unknownShortOption(let short, let hint): "unknown option '\(short)'\(hint)"
         case .takesNoValue(let spelling): "option '\(spelling)' takes no value; write '\(spelling)' alone"
         case .missingValue(let spelling, let placeholder): "option '\(spelling)' needs a value: \(spelling) \(placeholder)"
+        case .optionAsValue(let spelling, let placeholder, let next):
+            "option '\(spelling)' needs a value, and the next word '\(next.prefix { $0 != "=" })' is an option: \(spelling) \(placeholder) "
+                + "(write \(spelling)=\(next.prefix { $0 != "=" }) if that word is the value)"
         case .notOneOf(let spelling, let value, let choices, let index):
             "\(spelling) '\(value)' is not one of \(choices.joined(separator: ", "))" + Self.argument(index)
         case .invalidNumber(let spelling, let problem, let index): "\(spelling) \(problem)" + Self.argument(index)

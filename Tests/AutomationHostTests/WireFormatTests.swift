@@ -43,6 +43,23 @@ import Testing
         #expect(roundTrip([:]).ephemeral.isEmpty)
     }
 
+    /// R10C-4: arrays and objects are counted, not the scalar inside them, as sut-launch counts them: a block whose value
+    /// holds 127 containers around a scalar (128 with the block) is read; one container more is refused.
+    @Test func depthCountsContainersNotTheScalarInside() throws {
+        func block(_ depth: Int, _ inner: String) -> String {
+            #"{"a":1,"k":"# + String(repeating: "[", count: depth) + inner + String(repeating: "]", count: depth) + "}"
+        }
+        for inner in ["1", "\"s\"", "null", ""] {
+            let read = WireFormat.decodeObject(block(127, inner), source: "test")
+            #expect((try? read.get())?["a"] == 1, "\(inner): \(read)")
+            guard case .failure(let problem) = WireFormat.decodeObject(block(128, inner), source: "test") else {
+                Issue.record("128 containers around \(inner) were read")
+                continue
+            }
+            #expect(problem.message.contains("nested more than 128 levels deep"), "\(problem)")
+        }
+    }
+
     @Test func anEmptyObjectInsideRoundTrips() {
         let received = roundTrip(["empty": [:], "emptyArray": []])
         #expect(received.ephemeral == ["empty": .object([:]), "emptyArray": .array([])])

@@ -57,6 +57,33 @@ import Testing
         }
     }
 
+    /// R10C-4: a value 127 deep with a scalar in its innermost array or object was accepted by the CLI, and the Host
+    /// library (which counted the scalar as a level) dropped the whole kind: `a=1` lost, `-a` state not set.
+    @Test func aFlagWithAScalarAtTheDeepestLevelTheCLIAcceptsReachesTheProgram() throws {
+        let arrays = String(repeating: "[", count: 127) + "1" + String(repeating: "]", count: 127)
+        let objects = String(repeating: #"{"a":"#, count: 127) + "1" + String(repeating: "}", count: 127)
+        for (value, start) in [(arrays, #""k":[[[["#), (objects, #""k":{"a":{"a":"#)] {
+            for channel in ["args", "env", "both"] {
+                let run = try CLI.run(["-q", "--flags-in", channel, "-f", "a=1", "-f", "k:=\(value)", CLI.myApp, "flags"])
+                #expect(run.status == 0 && !run.stderr.contains("AutomationBridge"), "\(channel): \(run.stderr)")
+                #expect(run.stdout.contains(#"feature flags: {"a":1,"# + start), "\(channel): \(run.stdout.prefix(200))")
+            }
+        }
+        let login = try CLI.run(["-q", "-a", "k:=\(objects)", "-a", "simulateUserAlreadyLoggedIn=true", CLI.myApp, "login"])
+        #expect(login.status == 0 && login.stdout.contains("already logged in"), "\(login.stdout) \(login.stderr)")
+        let deeper = "[" + arrays + "]"
+        let refused = try CLI.run(["-q", "-f", "k:=\(deeper)", CLI.myApp, "flags"])
+        #expect(refused.status == 2 && refused.stderr.contains("nesting deeper than 127 levels"), "\(refused.stderr)")
+        // A flags file's value (two levels below the file's top) at its 126, a scalar inside, arrives as well.
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inFile = String(repeating: "[", count: 126) + "1" + String(repeating: "]", count: 126)
+        let file = try CLI.write(#"{"featureFlags": {"a": 1, "k": "# + inFile + "}}", "flags.json", in: directory)
+        let fromFile = try CLI.run(["-q", "--flags-in", "args", "--flags-file", file, CLI.myApp, "flags"])
+        #expect(fromFile.status == 0 && !fromFile.stderr.contains("AutomationBridge"), "\(fromFile.stderr)")
+        #expect(fromFile.stdout.contains(#"feature flags: {"a":1,"k":[[["#), "\(fromFile.stdout.prefix(200))")
+    }
+
     /// Sends `bodies` in order to MyAppCLI `listen` run with `options`, through `url` (the run's server as the test
     /// reaches it, `PORT` replaced); returns the replies and the run's stderr.
     static func replies(to bodies: [String], options: [String], url: String) throws -> (replies: [String], stderr: String) {

@@ -17,6 +17,33 @@ import Testing
         #expect(status == "74\n", "\(launcher)")
     }
 
+    /// R10C-13: `--report /dev/stdout` (`/dev/stderr`, `/dev/fd/1`, `--journal /dev/stdout`) with that
+    /// descriptor closed at start wrote into the /dev/null put there: exit 0, the report nowhere. Now a usage error
+    /// before anything launches; `/dev/null` itself is still fine.
+    @Test(arguments: ["spawn", "foundation"])
+    func aReportOnADescriptorClosedAtStartIsRefused(launcher: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
+        let cases = [
+            ("--report", "/dev/stdout", ">&-"), ("--report", "/dev/fd/1", ">&-"), ("--report", "/proc/self/fd/1", ">&-"),
+            ("--journal", "/dev/stdout", ">&-"), ("--report", "/dev/stderr", "2>&-"),
+        ]
+        for (option, path, closed) in cases {
+            let ran = directory.appendingPathComponent("ran").path
+            let script = "\"$0\" --launcher \"$1\" -q --port 0 --stub \"$2\" \(option) \(path) touch \"$3\" 2>\"$3.err\" \(closed); echo $?"
+            let status = try CLI.output(of: ["sh", "-c", script, CLI.sutLaunch, launcher, stubs, ran])
+            #expect(status == "2\n", "\(option) \(path) \(closed): \(status)")
+            #expect(!FileManager.default.fileExists(atPath: ran), "\(option) \(path): the program ran")
+            let error = (try? String(contentsOfFile: ran + ".err", encoding: .utf8)) ?? ""
+            #expect(closed == "2>&-" || error.contains("was closed when sut-launch started"), "\(error)")
+        }
+        let null = try CLI.output(of: [
+            "sh", "-c", "\"$0\" --launcher \"$1\" -q --report /dev/null true >&-; echo $?", CLI.sutLaunch, launcher,
+        ])
+        #expect(null == "0\n", "\(null)")
+    }
+
     /// The program swaps the outputs' directory for a link to another: the journal and the report still land in the
     /// directory checked at start, nothing outside.
     @Test func aDirectorySwappedForALinkDuringTheRunDoesNotMoveTheOutputs() throws {

@@ -25,6 +25,30 @@ import Testing
         }
     }
 
+    /// R10C-1: an option missing its value took the `--report`/`--journal` after it as that value (`-t --report r.json`):
+    /// exit 2 with the earlier run's passing report, or its journal, left whole. Both launchers.
+    @Test func anOptionMissingItsValueDoesNotSwallowTheReportAfterIt() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("r.json").path
+        let options = ["-t", "--timeout", "-f", "--flag", "-a", "-e", "--env", "--kill-grace", "--flags-in", "--env-file", "--cwd"]
+        for (launcher, option) in options.map({ ([String](), $0) }) + [(["--launcher", "foundation"], "-t")] {
+            let passed = try CLI.run(["-q", "--report", report, "true"])
+            #expect(passed.status == 0, "\(passed.stderr)")
+            let result = try CLI.run(launcher + [option, "--report", report, "sh", "-c", "exit 1"])
+            #expect(result.status == 2 && result.stderr.contains("the next word '--report' is an option"), "\(option): \(result.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            #expect(json?["exitCode"] as? Int == 2 && json?["launched"] as? Bool == false, "\(option): \(String(describing: json))")
+        }
+        let stub = try CLI.write(#"{"routes":[{"path":"/x","body":"hi"}]}"#, "st.json", in: directory)
+        let journal = directory.appendingPathComponent("j.json").path
+        try #"{"total":1,"dropped":0,"requests":[{"sequence":1,"url":"/x"}]}"#.write(toFile: journal, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["-q", "--port", "0", "--stub", stub, "-t", "--journal", journal, "true"])
+        #expect(result.status == 2, "\(result.stderr)")
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        #expect(!text.contains(#""sequence":1"#), "\(text)")
+    }
+
     /// R8C-5: `test --bogus --junit j.xml` rewrote `--report` but left an earlier run's passing JUnit
     /// (`tests="0" failures="0" errors="0"`) for a CI publisher to show. The JUnit now holds the usage error.
     @Test func aUsageErrorOfTestRewritesTheJUnitToo() throws {

@@ -83,6 +83,15 @@ import Testing
         for short in ["-F", "-qZ", "-Zq"] {
             #expect(runFailure([short, "a=1", "--report", "/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
         }
+        // R10C-1: an option missing its value took the `--report` after it as that value.
+        for option in ["-t", "--timeout", "-f", "--cwd", "-e", "--flags-in", "-qt", "--env-file"] {
+            let failure = runFailure([option, "--report", "/tmp/r.json", "prog"])
+            #expect(failure?.report == .run(path: "/tmp/r.json", program: "prog"), "\(option)")
+            #expect("\(failure?.underlying ?? UsageError(""))".contains("the next word '--report' is an option"), "\(option)")
+        }
+        #expect(runFailure(["-t", "--report=/tmp/r.json", "prog"])?.report == .run(path: "/tmp/r.json", program: "prog"))
+        // Joined, such a word is still a value (a directory named --report).
+        #expect(runFailure(["--cwd=--report", "--bogus", "prog"])?.report == nil)
         // The first mistake is the one reported, whatever comes after it.
         #expect(
             runFailure(["--bogus", "--timeout", "soon", "prog"])?.underlying as? UsageError
