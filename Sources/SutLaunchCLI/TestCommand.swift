@@ -68,9 +68,9 @@ package enum TestCommand {
             Console.out(help)
             return 0
         }
+        try ShardEnvironment.apply(&options, environment: environment)
         let runId: String
         do {
-            try ShardEnvironment.apply(&options, environment: environment)
             runId = try RunIdentity.resolve(options.runId, environment: environment)
         } catch {
             throw CommandFailure(error, report: options.earlyReport)
