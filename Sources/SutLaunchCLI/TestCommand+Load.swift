@@ -79,7 +79,6 @@ extension TestCommand {
                     [ScenarioResult.loadError(problems)], exitCode: ExitCode.invalidInput, error: problems.joined(separator: "\n")))
         }
         try readRerunAndQuarantine(options, rerun: rerun, pickles: pickles, into: &scenario)
-        try matchNames(pickles, into: &scenario)
         try makeArtifacts(options, into: &scenario)
         // --list and --dry-run launch nothing: DIR is left as it is (no directory made, no old profile removed).
         if !options.list && !options.dryRun { scenario.coverage = try options.coverage.plan(environment: environment)?.session }

@@ -37,22 +37,6 @@ extension TestCommand {
         }
     }
 
-    /// `--name`: the scenarios it selects, matched once within the run's budget (``ScenarioRunner/nameBudget``).
-    /// - Throws: ``UsageError`` naming the pattern when it spent the budget before every name was read (R10B-11).
-    static func matchNames(_ pickles: [Pickle], into scenario: inout ScenarioOptions) throws(UsageError) {
-        guard let pattern = scenario.namePattern else { return }
-        let (matched, read) = ScenarioRunner.namesMatching(pickles, pattern: pattern)
-        guard let matched else {
-            let longest = pickles.map(\.name.unicodeScalars.count).max() ?? 0
-            throw UsageError(
-                .needsOperands(
-                    "--name \(pattern.prefix(200).escapingControlCharacters()): matching it spent its budget of "
-                        + "\(ScenarioRunner.nameBudget) regex steps after \(read) of \(pickles.count) scenario names (the longest "
-                        + "\(longest) characters); write a pattern that does less work per character, or select by --tags or FILE:LINE"))
-        }
-        scenario.nameMatches = matched
-    }
-
     private static func read(_ file: TestOptions.NamedPath) throws(UsageError) -> [UInt8] {
         guard let bytes = FileSystem.read(file.path) else {
             throw UsageError(.cannotRead(file.spelling, path: file.path, reason: FileSystem.unreadable(file.path)))

@@ -33,8 +33,6 @@ public struct ScenarioOptions: Sendable {
     public var updateSnapshots = false
     /// `--name REGEX`: scenarios whose name matches somewhere.
     public var namePattern: String?
-    /// The locations of the scenarios `namePattern` matches, found once within the run's budget (``ScenarioRunner/namesMatching(_:pattern:budget:)``).
-    package var nameMatches: Set<String>?
     /// `file.feature:LINE` arguments: per file, the lines that select (a scenario's, or an Examples row's).
     public var lines: [String: Set<Int>] = [:]
     /// `--fail-fast`: start no scenario after the first one that did not pass.
@@ -180,9 +178,8 @@ package enum ScenarioRunner {
     static func filtered(_ pickles: [Pickle], options: ScenarioOptions) -> [Pickle] {
         var selected = pickles.filter { options.tags?.matches($0.tags) ?? true }
         if let rerun = options.rerunLocations { selected = selected.filter { rerun.contains($0.location) } }
-        if let pattern = options.namePattern {
-            let names = options.nameMatches ?? namesMatching(selected, pattern: pattern, budget: .max).matched ?? []
-            selected = selected.filter { names.contains($0.location) }
+        if let pattern = options.namePattern, let regex = try? RegexBox(pattern) {
+            selected = selected.filter { regex.matchesPart($0.name) }
         }
         if !options.lines.isEmpty {
             selected = selected.filter { pickle in
@@ -386,5 +383,18 @@ package enum ScenarioRunner {
             }
         }
         return (trail, stepDurations)
+    }
+}
+
+extension ScenarioResult {
+    /// The JUnit/JSON entry for feature files that did not load.
+    /// - Parameter name: the entry's name; another than the default names a problem of no file (`file` then "").
+    package static func loadError(_ problems: [String], name: String = "load feature files") -> ScenarioResult {
+        let file = name != "load feature files" ? "" : problems.first.map { String($0.prefix { $0 != ":" }) } ?? ""
+        let pickle = Pickle(uri: file, featureName: "sut-launch", name: name, line: 0, tags: [], steps: [])
+        var result = ScenarioResult(pickle: pickle, status: .error, duration: .zero, trail: [], outputTail: "", unexpectedRequests: [])
+        result.failedStep = file
+        result.message = problems.joined(separator: "\n")
+        return result
     }
 }
