@@ -66,7 +66,7 @@ package enum InitCommand {
         let files = starterFiles(program: programFromFeatures(program, directory: directory), features: ciFeatures(directory))
         // Made one component at a time, a DIR past PATH_MAX is written, but `test` and `check` of the `next:` line
         // cannot open it (they said "no such feature file"): refused before anything is written.
-        let longest = files.map { directory.utf8.count + 1 + $0.path.utf8.count }.max() ?? 0
+        let longest = openedPaths(files).map { $0.hasPrefix("/") ? $0.utf8.count : directory.utf8.count + 1 + $0.utf8.count }.max() ?? 0
         if longest >= UsageProblem.pathLimit {
             throw UsageError(
                 .initFailed(
@@ -168,6 +168,23 @@ package enum InitCommand {
             if (try? FileManager.default.destinationOfSymbolicLink(atPath: prefix)) != nil { return true }
         }
         return false
+    }
+
+    /// The paths the starter's run opens, relative to DIR unless absolute: its files, and the paths its features name
+    /// (`Given the stubs "../stubs/example.json"` is opened as `features/../stubs/example.json`, unresolved: R10B-7, a
+    /// DIR that fit its files still failed as written).
+    static func openedPaths(_ files: [(path: String, text: String)]) -> [String] {
+        var paths = files.map(\.path)
+        for file in files where file.path.hasSuffix(".feature") {
+            let folder = file.path.split(separator: "/").dropLast().joined(separator: "/")
+            for line in file.text.split(separator: "\n").map(String.init) {
+                guard let start = ["the stubs \"", "the program \""].lazy.compactMap({ line.firstRange(of: $0) }).first else { continue }
+                let named = String(line[start.upperBound...].prefix { $0 != "\"" })
+                guard named.contains("/") else { continue } // a program found on PATH
+                paths.append(named.hasPrefix("/") || folder.isEmpty ? named : folder + "/" + named)
+            }
+        }
+        return paths
     }
 
     /// The features' path the CI files run from the repository's root (taken as here): nil when it cannot be

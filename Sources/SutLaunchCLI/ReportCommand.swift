@@ -117,8 +117,13 @@ package enum ReportCommand {
                     "report: \(problem); rendering what the files hold (exit 1; --allow-missing-shards if a partial merge is intended)")
             }
         }
+        // Shards of other checkouts: no partial merge makes them one run.
+        let otherTexts = ShardCompleteness.otherTexts(run)
+        for problem in otherTexts {
+            Console.error("report: \(problem); rendering what the files hold (exit 1)")
+        }
         // One verdict, computed once: the problems are the run's, so JUnit, JSON and HTML say what the exit code says.
-        if !partial { run.problems = shardProblems }
+        run.problems = (partial ? [] : shardProblems) + otherTexts
         return write(run, files: files, paths: paths, strict: parsed.has(.junitStrict))
     }
 

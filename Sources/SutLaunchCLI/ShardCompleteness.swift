@@ -1,3 +1,4 @@
+import AutomationSupport
 import Scenarios
 
 /// Whether Messages given to `sut-launch report` hold every shard of their run: each file's run record keeps the
@@ -24,7 +25,14 @@ enum ShardCompleteness {
                 partitions[record.run.id, default: []].append((shard, partition, record.run.selected?.count))
             }
         }
+        // Each line names its run by the id its files hold, escaped here: the lines reach JUnit and HTML, not only the
+        // console, and an id read back from a file may hold a line break or a bidi override (R10B-4).
         return order.compactMap { id in problem(id, byRun[id] ?? []) } + order.compactMap { partitionProblem($0, partitions[$0] ?? []) }
+    }
+
+    /// `run ID: `, the id escaped and cut as a message shows it.
+    private static func runNamed(_ id: String) -> String {
+        "run " + String(id.prefix(200)).escapingControlCharacters() + ": "
     }
 
     /// Shards of one run must have split one suite one way: each records what its partition was computed from
@@ -37,7 +45,7 @@ enum ShardCompleteness {
             let shown = shards.sorted { $0.shard.index < $1.shard.index }.prefix(10).map {
                 "shard \($0.shard.index)/\($0.shard.count) split \($0.partition.split(separator: ":").first ?? "?") scenarios as \($0.partition.split(separator: ":").last ?? "?")"
             }
-            return "run \(id): its shards split different suites (\(shown.joined(separator: ", "))): some scenarios ran on no shard "
+            return runNamed(id) + "its shards split different suites (\(shown.joined(separator: ", "))): some scenarios ran on no shard "
                 + "or on two; give every shard the same features, tags and --shard-timings file"
         }
         guard let partition = distinct.first, let count = shards.first?.shard.count,
@@ -46,13 +54,33 @@ enum ShardCompleteness {
         var seen = Set<Int>()
         let selected = shards.filter { seen.insert($0.shard.index).inserted }.compactMap(\.selected)
         guard selected.count == count, selected.reduce(0, +) != total else { return nil }
-        return "run \(id): its shards selected \(selected.reduce(0, +)) scenarios of the \(total) they split: some ran on no shard"
+        return runNamed(id) + "its shards selected \(selected.reduce(0, +)) scenarios of the \(total) they split: some ran on no shard"
+    }
+
+    /// Files that ran another text of a feature file than an earlier one (R10B-3: a shard of another checkout, same
+    /// scenario lines, passed the partition check and was merged as the first's text): one line per pair of files and
+    /// feature file, naming the shards (else the files) and a scenario that differs. Never green, whatever the flags.
+    static func otherTexts(_ run: ReportRun) -> [String] {
+        var seen = Set<String>()
+        var problems: [String] = []
+        for other in run.otherTexts where seen.insert("\(other.file) \(other.earlier) \(other.uri)").inserted {
+            problems.append(
+                "\(named(run, other.file)) ran another text of \(other.uri.prefix(300).escapingControlCharacters()) than \(named(run, other.earlier)) (its scenario at line "
+                    + "\(other.line) differs): the files ran different checkouts; run every shard on one commit")
+        }
+        return problems
+    }
+
+    /// A file as its shard (`shard 2/2 (s2.ndjson)`), or by name.
+    private static func named(_ run: ReportRun, _ file: Int) -> String {
+        let found = run.records.first { $0.file == file }.flatMap { Self.shard(of: $0.run) }
+        return (found.map { "shard \($0.index)/\($0.count) " } ?? "") + "(\(run.files[file].escapingControlCharacters()))"
     }
 
     private static func problem(_ id: String, _ shards: [(shard: Shard, file: String)]) -> String? {
         let counts = Set(shards.map(\.shard.count))
         guard counts.count == 1, let count = counts.first else {
-            return "run \(id): its files say different shard counts (\(counts.sorted().map { "/\($0)" }.joined(separator: ", ")))"
+            return runNamed(id) + "its files say different shard counts (\(counts.sorted().map { "/\($0)" }.joined(separator: ", ")))"
         }
         var parts: [String] = []
         let given = Dictionary(grouping: shards, by: \.shard.index)
@@ -63,7 +91,7 @@ enum ShardCompleteness {
         for (index, files) in given.sorted(by: { $0.key < $1.key }) where files.count > 1 {
             parts.append("shard \(index)/\(count) given \(files.count) times (\(files.map(\.file).joined(separator: ", ")))")
         }
-        return parts.isEmpty ? nil : "run \(id): " + parts.joined(separator: "; ")
+        return parts.isEmpty ? nil : runNamed(id) + parts.joined(separator: "; ")
     }
 
     /// The shard a run record says it ran: its `shard` field; in files written before it, the `--shard` option

@@ -124,36 +124,58 @@ enum ShardEnvironment {
 
     /// Resolves `--shard auto` into `options` and says on stderr what it used. Under Bazel it also touches
     /// `TEST_SHARD_STATUS_FILE` (this runner shards) and, without `--junit`, writes JUnit to `XML_OUTPUT_FILE`.
-    /// - Throws: ``UsageError`` when the environment names no shard, a bad one, or files that cannot be written.
-    static func apply(_ options: inout TestOptions, environment: [String: String]) throws(UsageError) {
+    /// - Throws: ``CommandFailure`` when the environment names no shard, a bad one, or files that cannot be written,
+    ///   with the early reports to write; none when `XML_OUTPUT_FILE` is an output option's file (R10B-1: its
+    ///   placeholder replaced the file, as two options on one file never do).
+    static func apply(_ options: inout TestOptions, environment: [String: String]) throws(CommandFailure) {
         guard let auto = options.autoShard else { return }
-        let found = try resolve(total: auto.total, spelling: auto.spelling, environment: environment)
+        let found: Found
+        do {
+            found = try resolve(total: auto.total, spelling: auto.spelling, environment: environment)
+        } catch {
+            throw CommandFailure(error, report: options.earlyReport)
+        }
+        do {
+            try applyBazel(&options, found: found, spelling: auto.spelling, environment: environment)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(error, report: options.earlyReport)
+        }
+    }
+
+    /// What `--shard auto` does with what it found: the shard and, under Bazel, the status file and `XML_OUTPUT_FILE`.
+    private static func applyBazel(_ options: inout TestOptions, found: Found, spelling: String, environment: [String: String])
+        throws
+    {
         options.scenario.shard = (found.index, found.count)
-        var said = "\(auto.spelling) auto: shard \(found.index)/\(found.count) from \(found.ci) (\(found.variables))"
-        if found.isBazel {
-            if let status = environment["TEST_SHARD_STATUS_FILE"], !status.isEmpty {
-                if let problem = OutputFile.touch(status) {
-                    throw UsageError("\(auto.spelling) auto: cannot touch TEST_SHARD_STATUS_FILE \(status): \(problem)")
-                }
+        var said = "\(spelling) auto: shard \(found.index)/\(found.count) from \(found.ci) (\(found.variables))"
+        let xml = found.isBazel && options.junitPath == nil ? environment["XML_OUTPUT_FILE"] : nil
+        if let xml, !xml.isEmpty {
+            // An output option naming the same file: one report would silently replace the other, as for two options.
+            // Refused with no report, as two options are: the placeholders would replace that file (R10B-1).
+            for other in TestReadFiles.outputs(options) where FileSystem.sameFile(other.path, xml) {
+                throw CommandFailure(UsageError(.sameFile(first: other.origin, second: "XML_OUTPUT_FILE \(xml)")), report: nil)
             }
-            if options.junitPath == nil, let xml = environment["XML_OUTPUT_FILE"], xml.isEmpty {
-                // Bazel always names a file: an empty value would have the run write no JUnit without a word.
-                throw UsageError(
-                    "\(auto.spelling) auto: XML_OUTPUT_FILE is set and empty, so no JUnit would be written; unset it, or pass --junit FILE")
+        }
+        if found.isBazel, let status = environment["TEST_SHARD_STATUS_FILE"], !status.isEmpty,
+            let problem = OutputFile.touch(status)
+        {
+            throw UsageError("\(spelling) auto: cannot touch TEST_SHARD_STATUS_FILE \(status): \(problem)")
+        }
+        if let xml, xml.isEmpty {
+            // Bazel always names a file: an empty value would have the run write no JUnit without a word.
+            throw UsageError(
+                "\(spelling) auto: XML_OUTPUT_FILE is set and empty, so no JUnit would be written; unset it, or pass --junit FILE")
+        }
+        if let xml, !xml.isEmpty {
+            if let problem = OutputFile.problem(xml) {
+                throw UsageError("\(spelling) auto: cannot write JUnit to XML_OUTPUT_FILE \(xml): \(problem)")
             }
-            if options.junitPath == nil, let xml = environment["XML_OUTPUT_FILE"], !xml.isEmpty {
-                if let problem = OutputFile.problem(xml) {
-                    throw UsageError("\(auto.spelling) auto: cannot write JUnit to XML_OUTPUT_FILE \(xml): \(problem)")
-                }
-                // An output option naming the same file: one report would silently replace the other, as for two options.
-                for other in TestReadFiles.outputs(options) where FileSystem.sameFile(other.path, xml) {
-                    throw UsageError(.sameFile(first: other.origin, second: "XML_OUTPUT_FILE \(xml)"))
-                }
-                OutputFile.pin(xml)
-                options.junitPath = xml
-                options.junitFromEnvironment = true
-                said += "; JUnit to XML_OUTPUT_FILE"
-            }
+            OutputFile.pin(xml)
+            options.junitPath = xml
+            options.junitFromEnvironment = true
+            said += "; JUnit to XML_OUTPUT_FILE"
         }
         Console.line(said)
     }

@@ -68,9 +68,9 @@ package enum TestCommand {
             Console.out(help)
             return 0
         }
+        try ShardEnvironment.apply(&options, environment: environment)
         let runId: String
         do {
-            try ShardEnvironment.apply(&options, environment: environment)
             runId = try RunIdentity.resolve(options.runId, environment: environment)
         } catch {
             throw CommandFailure(error, report: options.earlyReport)
@@ -204,7 +204,7 @@ package enum TestCommand {
         }
         let results = ran + notRun
         // A step summary that could not be appended is an output missing: never exit 0 (exit 74, as for a report).
-        let summaryMissing = options.github && GitHubOutput.report(results, environment: environment) != nil
+        let summaryMissing = options.github ? GitHubOutput.report(results, environment: environment) : nil
         // --fail-on-flaky: a flaky pass (not quarantined) fails the run; every report says so.
         let flaky = results.filter(\.flakyFailsTheRun).count
         if flaky > 0 {
@@ -215,7 +215,12 @@ package enum TestCommand {
             reports: reports)
         // So is an artefact file --artifacts could not write (each said on stderr as it failed, and in its scenario).
         let artefactsMissing = ScenarioArtifacts.anyNotWritten
-        return reports.write(measured, exitCode: summaryMissing || artefactsMissing ? ExitCode.ioError : code)
+        // The summary is said in every report, as a report that could not be written is (R10B-10: JSON and HTML said 74
+        // with no reason).
+        let missing = summaryMissing.map {
+            ["GITHUB_STEP_SUMMARY \(environment["GITHUB_STEP_SUMMARY"] ?? ""): cannot append the summary: \($0)"]
+        }
+        return reports.write(measured, exitCode: artefactsMissing ? ExitCode.ioError : code, missing: missing ?? [])
     }
 
     /// Why an empty selection fails the run (exit 5), or nil when it passes: `--allow-empty`, or a shard

@@ -128,16 +128,30 @@ package struct TestOptions {
             if let bytes = OriginalBytes.of(argument) {
                 throw UsageError(.notUTF8Path("the feature path", shown: OriginalBytes.shown(bytes), index: nil))
             }
-            if let colon = argument.lastIndex(of: ":"),
-                let line = BoundedNumber.integer(argument[argument.index(after: colon)...], in: NumericOptions.featureLine)
-            {
-                let path = String(argument[..<colon])
-                featurePaths.append(path)
-                scenario.lines[path, default: []].insert(line)
-            } else {
-                featurePaths.append(argument)
-            }
+            let (path, lines) = try Self.location(argument)
+            featurePaths.append(path)
+            for line in lines { scenario.lines[path, default: []].insert(line) }
         }
+    }
+
+    /// A feature operand: `FILE`, `FILE:LINE`, or Cucumber's `FILE:LINE:LINE…`, the form a rerun file holds (R10B-8: it
+    /// was "no such feature file"). Each line is bare digits as every number of the command line (`:02` was taken as 2).
+    /// - Throws: ``UsageError`` for a trailing `:DIGITS` that is no line number, naming the operand.
+    static func location(_ argument: String) throws(UsageError) -> (path: String, lines: [Int]) {
+        var path = Substring(argument)
+        var lines: [Int] = []
+        while let colon = path.lastIndex(of: ":") {
+            let digits = path[path.index(after: colon)...]
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { break }
+            guard let line = BoundedNumber.written(digits, in: NumericOptions.featureLine) else {
+                throw UsageError(
+                    "the feature path \(argument.prefix(300).escapingControlCharacters()): '\(digits.prefix(20))' is not a line from 1 to "
+                        + "\(NumericOptions.featureLine.upperBound) (bare digits, no leading zero); write FILE.feature:LINE[:LINE…]")
+            }
+            lines.insert(line, at: 0)
+            path = path[..<colon]
+        }
+        return (String(path), lines)
     }
 
     /// Records one option; the `switch` names every case, so a new option cannot be forgotten here.

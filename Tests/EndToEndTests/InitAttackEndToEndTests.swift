@@ -128,4 +128,23 @@ import Testing
             #expect(result.status == 2 && result.stderr.contains("5033 bytes, more than the 4095"), "\(result.stderr)")
         }
     }
+
+    /// R10B-7: the length check counted the files init writes, not the path its feature opens for its stubs
+    /// (`DIR/features/../stubs/example.json`, 6 bytes longer): a DIR of 4,065 to 4,070 bytes was accepted, and the
+    /// starter failed as written (check exit 3, "file name too long"). The longest DIR accepted now passes `check`.
+    @Test func theLongestDirectoryAcceptedMakesAStarterThatPasses() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let of = { (length: Int) -> String in
+            var path = String(Array(repeating: String(repeating: "d", count: 200) + "/", count: 25).joined().prefix(length))
+            if path.hasSuffix("/") { path = String(path.dropLast()) + "d" }
+            return path
+        }
+        let refused = try CLI.run(["init", of(4065)], cwd: directory)
+        #expect(refused.status == 2 && refused.stderr.contains("choose a shorter DIR"), "\(refused.stderr)")
+        let accepted = try CLI.run(["init", of(4064)], cwd: directory)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        let checked = try CLI.run(["check", of(4064) + "/features"], cwd: directory)
+        #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+    }
 }

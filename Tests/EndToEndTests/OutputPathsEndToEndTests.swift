@@ -135,4 +135,21 @@ import Testing
         #expect(output.contains("status 2") && !output.contains("LAUNCHED"), "\(output)")
         #expect(output.contains("/dev/tty") && output.contains("no such device or address"), "\(output)")
     }
+
+    /// R10B-9: a feature or scenario named `.env loading` made a hidden directory under `--artifacts`, which `ls` and a
+    /// CI's upload (upload-artifact skips hidden files by default) leave out.
+    @Test func artefactsOfADotNamedFeatureAreNotHidden() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(
+            "Feature: .env loading\n  Scenario: .hidden scenario\n    When I run \"false\"\n    Then the exit code is 0\n", "f/x.feature",
+            in: directory)
+        let result = try CLI.run(["test", "--artifacts", "art", "f"], cwd: directory)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let art = directory.appendingPathComponent("art")
+        let features = try FileManager.default.contentsOfDirectory(atPath: art.path)
+        #expect(features.count == 1 && features.allSatisfy { $0.hasPrefix("_env loading-") }, "\(features)")
+        let scenarios = try FileManager.default.contentsOfDirectory(atPath: art.appendingPathComponent(features[0]).path)
+        #expect(scenarios.count == 1 && scenarios.allSatisfy { $0.hasPrefix("_hidden scenario line 2-") }, "\(scenarios)")
+    }
 }

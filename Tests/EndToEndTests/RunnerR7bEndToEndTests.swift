@@ -131,6 +131,36 @@ import Testing
         }
     }
 
+    /// R10B-10: the JUnit written after a report that failed stayed green with no entry, and a step summary that could not
+    /// be appended at the end left the JSON report and the HTML saying 74 with no reason. Each is said in every report.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func anOutputThatFailedAtTheEndIsNamedInJUnitAndTheSummaryInEveryReport() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write("Feature: P\n  Scenario: p\n    When I run \"true\"\n", "p.feature", in: directory)
+        let messages = try CLI.run(["test", "--messages", "/dev/full", "--junit", "j.xml", "p.feature"], cwd: directory)
+        #expect(messages.status == 74, "\(messages.stderr)")
+        let junit = try String(contentsOf: directory.appendingPathComponent("j.xml"), encoding: .utf8)
+        #expect(junit.contains("name=\"write the run&apos;s outputs\"") || junit.contains("name=\"write the run's outputs\""), "\(junit)")
+        #expect(junit.contains("--messages /dev/full: cannot write"), "\(junit)")
+        var environment = CLI.localEnvironment
+        environment["GITHUB_STEP_SUMMARY"] = "/dev/full"
+        let summary = try CLI.run(
+            ["test", "--format", "github", "--report", "r.json", "--html", "h.html", "--junit", "s.xml", "p.feature"],
+            environment: environment,
+            cwd: directory)
+        #expect(summary.status == 74, "\(summary.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+        #expect(report?["exitCode"] as? Int == 74, "\(String(describing: report))")
+        #expect(
+            (report?["error"] as? String)?.contains("GITHUB_STEP_SUMMARY /dev/full: cannot append the summary") == true,
+            "\(String(describing: report))")
+        let page = try String(contentsOf: directory.appendingPathComponent("h.html"), encoding: .utf8)
+        #expect(page.contains("GITHUB_STEP_SUMMARY /dev/full"), "the HTML does not name the summary")
+        let steps = try String(contentsOf: directory.appendingPathComponent("s.xml"), encoding: .utf8)
+        #expect(steps.contains("GITHUB_STEP_SUMMARY /dev/full: cannot append the summary"), "\(steps)")
+    }
+
     /// A feature path with a line break was written raw in JUnit's `file` attribute, which every XML reader turns
     /// into a space (`f/a b.feature`, a file that does not exist). TAB, LF and CR are character references there.
     @Test func aLineBreakInAFeaturePathSurvivesJUnitsAttributes() throws {

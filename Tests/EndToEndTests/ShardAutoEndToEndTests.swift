@@ -73,16 +73,25 @@ import Testing
 
     /// R9B-5: XML_OUTPUT_FILE is an output like the options: one of them naming the same file is refused (exit 2,
     /// naming both), as two options are; it was written over (`--messages` became JUnit, Bazel's test.xml JSON), exit 0.
+    /// R10B-1: and refused before any placeholder, as two options are: the file and every other output kept their bytes
+    /// (they were left "the run did not finish").
     @Test(arguments: ["--messages", "--report", "--html", "--write-rerun"])
     func anOutputOptionNamingXMLOutputFileIsRefused(option: String) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let feature = try Self.suite(1, in: directory)
         let xml = directory.appendingPathComponent("t.out").path
+        let other = directory.appendingPathComponent("other.out").path
+        try "PRECIOUS".write(toFile: xml, atomically: true, encoding: .utf8)
+        try "P2".write(toFile: other, atomically: true, encoding: .utf8)
+        let otherOption = option == "--messages" ? "--html" : "--messages"
         let environment = Self.base.merging(["TEST_SHARD_INDEX": "0", "TEST_TOTAL_SHARDS": "1", "XML_OUTPUT_FILE": xml]) { $1 }
-        let result = try CLI.run(["test", "--shard", "auto", option, "./t.out", feature], environment: environment, cwd: directory)
+        let result = try CLI.run(
+            ["test", "--shard", "auto", option, "./t.out", otherOption, other, feature], environment: environment, cwd: directory)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("\(option) ./t.out and XML_OUTPUT_FILE \(xml) name the same file"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: xml, encoding: .utf8) == "PRECIOUS")
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "P2")
     }
 
     /// Hostile values (classes 1 and 2): each is a usage error (exit 2) naming the variable, nothing run, nothing

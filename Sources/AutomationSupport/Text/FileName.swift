@@ -22,13 +22,16 @@ package enum FileName {
         return cut(clean(text), toBytes: byteLimit - suffix.utf8.count) + suffix
     }
 
-    /// Separators, `:` and control characters (C0, DEL, C1, line and paragraph separators) become `_`.
+    /// Separators, `:` and control characters (C0, DEL, C1, line and paragraph separators) become `_`, and so does a
+    /// leading `.`: a hidden name is left out of `ls` and of the CI's upload of the directory (R10B-9: upload-artifact
+    /// skips hidden files by default).
     private static func clean(_ text: String) -> String {
         var cleaned = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             let unsafe =
                 scalar == "/" || scalar == "\\" || scalar == ":" || scalar.value < 0x20 || scalar.value == 0x7F
                 || (0x80...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+                || (scalar == "." && cleaned.isEmpty)
             cleaned.append(unsafe ? "_" : scalar)
         }
         return String(cleaned)

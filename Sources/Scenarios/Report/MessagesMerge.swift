@@ -17,7 +17,9 @@ package enum MessagesMerge {
     private struct Merger {
         var lines: [String] = []
         var ids: [String: String] = [:]
-        var seen: [String: String] = [:] // a document, pickle or definition's key → its first id
+        var seen: [String: String] = [:] // a document, pickle or definition's key → its first id (a source: its text)
+        /// The feature files the shard being read ran another text of than an earlier shard.
+        var otherText: Set<String> = []
         var runId: String?
         var success = true
         var finished: JSONNode?
@@ -34,6 +36,7 @@ package enum MessagesMerge {
             // Numbered by the shards before it (a merged file counts all of its own): no id twice in a merge of merges.
             prefix = shards == 0 ? "" : "shard\(shards + 1)-"
             ids = [:]
+            otherText = []
             var largest = -1
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
                 guard let node = try? JSONParser.parse(Array(line)), let member = node.members?.first else { continue }
@@ -62,8 +65,19 @@ package enum MessagesMerge {
                     finished = value
                 }
                 return -1
-            case "source", "gherkinDocument":
-                guard seen.updateValue("", forKey: key + ":" + (value["uri"]?.string ?? "")) == nil else { return -1 }
+            case "source":
+                // Another text of a feature file (a shard of another checkout): kept with its document beside the first's.
+                let uri = value["uri"]?.string ?? ""
+                let data = value["data"]?.string ?? ""
+                if let first = seen["source:" + uri] {
+                    guard first != data else { return -1 }
+                    otherText.insert(uri)
+                } else {
+                    seen["source:" + uri] = data
+                }
+            case "gherkinDocument":
+                let uri = value["uri"]?.string ?? ""
+                guard otherText.contains(uri) || seen.updateValue("", forKey: key + ":" + uri) == nil else { return -1 }
             case "pickle", "stepDefinition", "hook":
                 if deduplicated(key, value) { return -1 }
             case "attachment" where value["fileName"]?.string == ReportRecord.mergeFile:
@@ -78,18 +92,22 @@ package enum MessagesMerge {
             return index
         }
 
-        /// A pickle (same place) or definition (same pattern or name) seen in an earlier shard: its ids map to the first's.
+        /// A pickle (same place, same text) or definition (same pattern or name) seen in an earlier shard: its ids map to
+        /// the first's. A pickle of another text at the same place (a shard of another checkout, which `report` names) is
+        /// kept as its own: its test steps mapped onto the first's steps by position named steps no pickle held (R10B-3).
         mutating func deduplicated(_ key: String, _ value: JSONNode) -> Bool {
             guard let id = value["id"]?.string else { return false }
             let identity =
                 key == "pickle"
                 ? "\(value["uri"]?.string ?? ""):\(value["location"]?["line"]?.int ?? 0)"
                 : JSONWriter.write(value["pattern"] ?? value["name"] ?? JSONNode(.null)) + (value["type"]?.string ?? "")
-            guard let first = seen[key + ":" + identity] else {
+            guard let first = seen[key + ":" + identity], key != "pickle" || seen["text:" + first] == Self.text(of: value) else {
+                guard seen[key + ":" + identity] == nil else { return false }
                 seen[key + ":" + identity] = prefix + id
                 if key == "pickle" {
                     seen["steps:" + prefix + id] = (value["steps"]?.elements ?? []).compactMap { $0["id"]?.string }.map { prefix + $0 }
                         .joined(separator: "\n")
+                    seen["text:" + prefix + id] = Self.text(of: value)
                 }
                 return false
             }
@@ -99,6 +117,15 @@ package enum MessagesMerge {
                 if let stepId = step["id"]?.string { ids[stepId] = firstSteps[position] }
             }
             return true
+        }
+
+        /// A pickle's text without its ids: name, tags, and each step's text and argument.
+        static func text(of pickle: JSONNode) -> String {
+            let steps = (pickle["steps"]?.elements ?? []).map { step in
+                JSONNode(.array([step["text"] ?? JSONNode(.null), step["argument"] ?? JSONNode(.null)]))
+            }
+            let tags = (pickle["tags"]?.elements ?? []).map { $0["name"] ?? JSONNode(.null) }
+            return JSONWriter.write(JSONNode(.array([pickle["name"] ?? JSONNode(.null), JSONNode(.array(tags)), JSONNode(.array(steps))])))
         }
 
         func rename(_ node: JSONNode) -> JSONNode {

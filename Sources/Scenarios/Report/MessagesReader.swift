@@ -16,7 +16,7 @@ package struct MessagesReader {
     package static let lineLimit = 64 << 20
 
     /// What one file defines, by id.
-    private struct FileState {
+    struct FileState {
         var features: [String: String] = [:] // uri → feature name
         var keywords: [String: String] = [:] // AST step id → keyword
         var pickles: [String: (uri: String, line: Int, name: String, tags: [String], steps: [String: String])] = [:]
@@ -35,6 +35,8 @@ package struct MessagesReader {
 
     private(set) var run = ReportRun()
     private var byLocation: [String: Int] = [:] // "uri:line" → file, for a shard given twice
+    /// "uri:line" → the first file's pickle there, as a hash of its text: another file's other text is another checkout.
+    private var pickleTexts: [String: (file: Int, text: Int)] = [:]
     private let mergeAny: Bool
     /// Where ``resultRecord(_:at:)`` keeps what it reads of a record (reused, record after record).
     private let recordValues = MessagesValues()
@@ -159,15 +161,24 @@ package struct MessagesReader {
             // A second envelope with an id already read would replace the first: a scenario silently gone.
             guard state.pickles[id] == nil else { throw Problem(description: "\(place): a second pickle with id \(id.prefix(80))") }
             var steps: [String: String] = [:]
+            var text = Hasher()
             for step in value.list("steps") {
+                var argument: String?
+                if let node = step["argument"] { argument = Self.argumentText(node) }
+                text.combine(step["text"]?.string)
+                text.combine(argument)
                 guard let stepId = step["id"]?.string else { continue }
                 let keyword = step["astNodeIds"]?.elements?.first(where: { _ in true })?.string.flatMap { state.keywords[$0] } ?? ""
                 steps[stepId] = keyword + (step["text"]?.string ?? "")
-                if let argument = step["argument"], let text = Self.argumentText(argument) { state.arguments[stepId] = text }
+                if let argument { state.arguments[stepId] = argument }
             }
             let line = value["location"]?["line"]?.int ?? 0
             let tags = value["tags"]?.elements?.compactMap { $0["name"]?.string } ?? []
-            state.pickles[id] = (uri, line, value["name"]?.string ?? "", tags, steps)
+            let name = value["name"]?.string ?? ""
+            state.pickles[id] = (uri, line, name, tags, steps)
+            text.combine(name)
+            text.combine(tags)
+            noteText(text.finalize(), uri: uri, line: line, file: file)
         case .meta:
             guard value.isObject else { throw Problem(description: "\(place): meta is not an object: not Cucumber Messages?") }
         case .parseError:
@@ -205,36 +216,15 @@ package struct MessagesReader {
         }
     }
 
-    private func document<Value: JSONReading>(_ value: Value, _ state: inout FileState) {
-        guard let uri = value["uri"]?.string, let feature = value["feature"] else { return }
-        state.features[uri] = feature["name"]?.string ?? ""
-        func steps(_ node: Value?) {
-            for step in node?.list("steps") ?? Value.noElements {
-                if let id = step["id"]?.string { state.keywords[id] = step["keyword"]?.string ?? "" }
-            }
+    /// Notes a pickle's text at its place: one that differs from an earlier file's there is another checkout's.
+    private mutating func noteText(_ text: Int, uri: String, line: Int, file: Int) {
+        guard !mergeAny else { return }
+        let location = "\(uri):\(line)"
+        guard let first = pickleTexts[location] else {
+            pickleTexts[location] = (file, text)
+            return
         }
-        for child in feature.list("children") {
-            steps(child["background"])
-            steps(child["scenario"])
-            for inner in child["rule"]?.list("children") ?? Value.noElements {
-                steps(inner["background"])
-                steps(inner["scenario"])
-            }
-        }
-    }
-
-    private func testCase(_ value: some JSONReading, _ state: inout FileState, at place: Place) throws(Problem) {
-        guard let id = value["id"]?.string, let pickleId = value["pickleId"]?.string, let pickle = state.pickles[pickleId] else {
-            throw Problem(description: "\(place): a testCase whose pickle is not in the file before it")
-        }
-        guard state.cases[id] == nil else { throw Problem(description: "\(place): a second testCase with id \(id.prefix(80))") }
-        let steps = value.list("testSteps").compactMap { step -> (id: String, text: String, argument: String?)? in
-            guard let stepId = step["id"]?.string else { return nil }
-            if let hook = step["hookId"]?.string { return (stepId, state.hooks[hook] ?? "hook", nil) }
-            let pickleStep = step["pickleStepId"]?.string
-            return (stepId, pickleStep.flatMap { pickle.steps[$0] } ?? "", pickleStep.flatMap { state.arguments[$0] })
-        }
-        state.cases[id] = (pickleId, steps)
+        if first.file != file, first.text != text { run.otherTexts.append((file, first.file, uri, line)) }
     }
 
     private mutating func testCaseStarted(_ value: some JSONReading, _ state: inout FileState, file: Int, at place: Place) throws(Problem) {

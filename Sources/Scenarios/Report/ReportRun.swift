@@ -60,6 +60,9 @@ package struct ReportRun: Sendable {
     package var missing: [Scenario] = []
     /// Files of an older sut-launch (no `selected`) whose results' numbers have gaps, and how many are missing.
     package var gaps: [(file: String, count: Int)] = []
+    /// A pickle whose text (name, tags, steps) differs from the one an earlier file holds at its place: shards that ran
+    /// other checkouts (R10B-3); the later file, the earlier one, and the place. Not read under `--merge-any`.
+    package var otherTexts: [(file: Int, earlier: Int, uri: String, line: Int)] = []
     /// Feature files that did not parse (`parseError`): file index, uri, line, message.
     package var parseErrors: [(file: Int, uri: String, line: Int, message: String)] = []
     /// What the caller found wrong with the set of files (a shard missing or given twice, shards that split the suite

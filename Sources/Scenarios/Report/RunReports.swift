@@ -4,8 +4,15 @@ import ProcessEngine
 package enum RunReports {
     /// A run that is not whole (``ReportRun/incompleteness``: a shard missing, a file cut short...) gets one `<error>`
     /// entry saying why, so a JUnit reader (GitLab, Jenkins) never shows it green with the exit code 1.
-    package static func junit(_ run: ReportRun, strict: Bool) -> String {
+    /// - Parameter missing: outputs of the run that could not be written (R10B-10: a JUnit written after one said nothing).
+    package static func junit(_ run: ReportRun, strict: Bool, missing: [String] = []) -> String {
         var results = run.results
+        if !missing.isEmpty {
+            results.append(
+                runEntry(
+                    "write the run's outputs", failedStep: "write the run's outputs",
+                    message: missing.joined(separator: "\n") + " (exit \(ExitCode.ioError))"))
+        }
         let reasons = run.incompleteness
         if !reasons.isEmpty {
             results.append(runEntry("incomplete run", failedStep: "the run is not whole", message: reasons.joined(separator: "\n")))

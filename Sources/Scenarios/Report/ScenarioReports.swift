@@ -200,9 +200,13 @@ package final class ScenarioReports: Sendable {
     ///   - results: the results to write; nil: those finished so far, plus the running ones as ``interrupt()``
     ///     found them, saying `interruption`, and those not started as not run.
     ///   - exitCode: the run's exit code so far.
+    ///   - missing: outputs the run could not write before its reports (`GITHUB_STEP_SUMMARY`), each a one-line problem:
+    ///     the reports say each, as one they could not write (R10B-10), and the exit code is 74.
     /// - Returns: the exit code, 74 when a report could not be written.
     @discardableResult
-    package func write(_ results: [ScenarioResult]? = nil, exitCode: Int32, error: String? = nil, interruption: String? = nil) -> Int32 {
+    package func write(
+        _ results: [ScenarioResult]? = nil, exitCode: Int32, error: String? = nil, interruption: String? = nil, missing: [String] = []
+    ) -> Int32 {
         if interruption == nil && state.withLock({ $0.interrupted }) {
             // A signal arrived: its handler writes the reports and exits 128+N. Do not race it to exit().
             DispatchSemaphore(value: 0).wait()
@@ -233,7 +237,8 @@ package final class ScenarioReports: Sendable {
                 state.console != nil && $0.pickle.line == 0 && $0.pickle.featureName == "sut-launch" ? $0.message : nil
             }
             return Self.render(
-                all, state: state, seconds: seconds, exitCode: exitCode, error: error ?? (results == nil ? before : nil) ?? interruption)
+                all, state: state, seconds: seconds, exitCode: missing.isEmpty ? exitCode : ExitCode.ioError,
+                error: error ?? (results == nil ? before : nil) ?? interruption, missing: missing)
         }
     }
 
@@ -293,12 +298,14 @@ package final class ScenarioReports: Sendable {
     /// rendered from the run's Messages (``RunReports``): what `sut-launch report` writes from the Messages file.
     /// The rerun file and the Messages go first and the JSON report last: a report rendered after one that could not be
     /// written says exit 74 and names it (a JSON report said 0 beside `--messages /dev/full`, exit 74).
-    private static func render(_ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?) -> Int32 {
+    private static func render(
+        _ all: [ScenarioResult], state: State, seconds: Double, exitCode: Int32, error: String?, missing: [String] = []
+    ) -> Int32 {
         if state.junitPath == nil, state.reportPath == nil, state.messages?.path == nil, state.htmlPath == nil, state.rerunPath == nil {
             return exitCode
         }
         var code = exitCode
-        var failures: [String] = []
+        var failures = missing
         if let problem = writeRerun(all, state: state) { // it does not depend on the record: first, so the reports can say it
             code = ExitCode.ioError
             failures.append(problem)
@@ -318,7 +325,8 @@ package final class ScenarioReports: Sendable {
             ("--messages", state.messages?.path, "the messages", { $1 }),
             (
                 state.junitName, state.junitPath, "the JUnit report",
-                { run, _ in Array(RunReports.junit(run, strict: state.junitStrict).utf8) }
+                // JUnit has no run-level error: an output missing is an error entry, as one missing at the start is.
+                { run, _ in Array(RunReports.junit(run, strict: state.junitStrict, missing: failures).utf8) }
             ),
             ("--html", state.htmlPath, "the HTML report", { run, _ in HTMLReport.renderBytes(run) }),
             ("--report", state.reportPath, "the report", { run, _ in Array(RunReports.json(run).utf8) }),

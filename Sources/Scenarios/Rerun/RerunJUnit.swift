@@ -10,26 +10,44 @@ enum RerunJUnit {
     /// The test cases holding `<failure`, `<error` or `<rerunFailure`/`<rerunError` (a flaky pass holds only
     /// `<flakyFailure>`; a skipped or quarantined one `<skipped>`), each by `file`/`line` when it has them, else by
     /// `classname` (the feature) and `name`.
+    ///
+    /// The run's own entries (``runEntryNames``: `AfterAll hooks`, `load feature files`…) are no scenario and name no
+    /// feature file: never an entry. A run that failed only in an AfterAll hook has no failed scenario: every scenario
+    /// that ran is, as its rerun file lists them (R10B-5: the hook's entry was taken for a feature file, exit 2).
     static func entries(_ bytes: [UInt8], file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
         let text = try RerunFile.text(bytes, file: file)
         var scan = Scan(bytes: Array(text.utf8), file: file)
         var entries: [RerunFile.Entry] = []
-        var current: (attributes: [String: String], at: Int, failed: Bool)?
+        var ran: [(attributes: [String: String], at: Int)] = []
+        var hooksFailed = false
+        var current: (attributes: [String: String], at: Int, failed: Bool, message: String?)?
         while let tag = try scan.nextTag() {
             switch tag.name {
             case "testcase":
                 let (attributes, selfClosing) = try attributesOf(
                     scan.bytes, tag: tag.range, file: file, line: tag.line, element: "testcase")
-                if !selfClosing { current = (attributes, tag.line, false) }
-            case "failure", "error", "rerunFailure", "rerunError": current?.failed = true
+                if !selfClosing {
+                    current = (attributes, tag.line, false, nil)
+                } else if !isRunEntry(attributes) {
+                    ran.append((attributes, tag.line))
+                }
+            case "failure", "error", "rerunFailure", "rerunError":
+                if current?.failed == false {
+                    current?.message = try attributesOf(scan.bytes, tag: tag.range, file: file, line: tag.line, element: tag.name).0[
+                        "message"]
+                }
+                current?.failed = true
             // A scenario the run never started (--fail-fast, an interruption) failed the run: the run's rerun file names
             // it, and so does its JUnit (`<skipped message="not run: …"/>`); a quarantined skip does not.
             case "skipped":
                 let (attributes, _) = try attributesOf(scan.bytes, tag: tag.range, file: file, line: tag.line, element: "skipped")
                 if attributes["message"]?.hasPrefix("not run") == true { current?.failed = true }
             case "/testcase":
-                if let done = current, done.failed {
-                    entries.append(try entry(done.attributes, at: done.at, file: file))
+                if let done = current, isRunEntry(done.attributes) {
+                    hooksFailed = hooksFailed || (done.failed && isHookFailure(done.attributes, message: done.message))
+                } else if let done = current {
+                    ran.append((done.attributes, done.at))
+                    if done.failed { entries.append(try entry(done.attributes, at: done.at, file: file)) }
                     guard entries.count <= RerunFile.entryLimit else {
                         throw RerunFile.Problem(file, tag.line, "more than \(RerunFile.entryLimit) failed test cases")
                     }
@@ -38,7 +56,33 @@ enum RerunJUnit {
             default: break
             }
         }
-        return entries
+        guard entries.isEmpty, hooksFailed else { return entries }
+        guard ran.count <= RerunFile.entryLimit else {
+            throw RerunFile.Problem(file, ran[RerunFile.entryLimit].at, "more than \(RerunFile.entryLimit) test cases to rerun")
+        }
+        return try ran.map { testCase throws(RerunFile.Problem) in try entry(testCase.attributes, at: testCase.at, file: file) }
+    }
+
+    /// The names `test` and `report` give their entries for the run itself, under the classname `sut-launch`.
+    static let runEntryNames: Set<String> = [
+        "load feature files", "read the command line", "write the run's outputs", "start the run", "interrupted run",
+        "BeforeAll hooks", "AfterAll hooks", "run hooks",
+    ]
+
+    /// An entry for the run, not a scenario: `sut-launch`'s classname, one of its names, and no feature file.
+    private static func isRunEntry(_ attributes: [String: String]) -> Bool {
+        attributes["classname"] == "sut-launch" && runEntryNames.contains(attributes["name"] ?? "")
+            && attributes["file"]?.hasSuffix(".feature") != true
+    }
+
+    /// A run entry that says a BeforeAll/AfterAll hook failed: a hook's own (`AfterAll hooks`, not the one an
+    /// interruption adds, which the rerun file does not count either) or `report`'s `run hooks`.
+    private static func isHookFailure(_ attributes: [String: String], message: String?) -> Bool {
+        switch attributes["name"] {
+        case "run hooks": true
+        case "AfterAll hooks": message?.hasPrefix("interrupted by ") != true
+        default: false
+        }
     }
 
     /// The element name after `<` (with a leading `/` or `!`).

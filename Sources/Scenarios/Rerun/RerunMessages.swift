@@ -33,6 +33,11 @@ enum RerunMessages {
         /// Per test case, its last finished attempt that will not be retried.
         var lastAttempt: [String: String] = [:]
         var runFinished = false
+        /// BeforeAll/AfterAll hooks started (`testRunHookStarted` ids) and those that finished PASSED or SKIPPED.
+        var runHooksStarted: Set<String> = []
+        var runHooksPassed: Set<String> = []
+        /// A run hook finished with another status (FAILED, UNKNOWN…).
+        var runHookFailed = false
     }
 
     static func entries(_ bytes: [UInt8], file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
@@ -61,7 +66,9 @@ enum RerunMessages {
         return try failed(run, file: file)
     }
 
-    /// The failed scenarios, in pickle order.
+    /// The failed scenarios, in pickle order. A run that failed only in a BeforeAll/AfterAll hook (one that did not
+    /// finish PASSED or SKIPPED, or never finished) has no failed scenario: every scenario that ran, as its rerun file
+    /// lists them, so the rerun reproduces the run rather than running nothing (R10B-5).
     private static func failed(_ run: Run, file: String) throws(RerunFile.Problem) -> [RerunFile.Entry] {
         var failedPickles: Set<String> = []
         for (caseId, attempt) in run.lastAttempt
@@ -71,6 +78,9 @@ enum RerunMessages {
             || run.flakyFailures.contains(attempt)
         {
             if let pickleId = run.testCases[caseId] { failedPickles.insert(pickleId) }
+        }
+        if failedPickles.isEmpty, run.runHookFailed || !run.runHooksStarted.subtracting(run.runHooksPassed).isEmpty {
+            failedPickles = Set(run.lastAttempt.keys.compactMap { run.testCases[$0] })
         }
         var entries: [RerunFile.Entry] = []
         for pickleId in run.pickleOrder where failedPickles.contains(pickleId) {
@@ -175,6 +185,15 @@ enum RerunMessages {
             }
             run.finished.insert(attempt)
             if finished["willBeRetried"]?.bool != true { run.lastAttempt[started.caseId] = attempt }
+        } else if let started = node["testRunHookStarted"] {
+            if let id = started["id"]?.string { run.runHooksStarted.insert(id) }
+        } else if let finished = node["testRunHookFinished"] {
+            let status = finished["result"]?["status"]?.string
+            if let id = finished["testRunHookStartedId"]?.string, status == "PASSED" || status == "SKIPPED" {
+                run.runHooksPassed.insert(id)
+            } else {
+                run.runHookFailed = true
+            }
         } else if node["testRunFinished"] != nil {
             run.runFinished = true
         }

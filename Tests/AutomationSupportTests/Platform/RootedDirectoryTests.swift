@@ -104,4 +104,12 @@ import Testing
         }
         #expect(FileName.component("Login", key: "a.feature") != FileName.component("login", key: "b.feature"))
     }
+
+    /// R10B-9: a name starting with `.` made a hidden directory, which `ls` and a CI's upload (upload-artifact skips
+    /// hidden files by default) leave out; only the leading dot is replaced.
+    @Test func aLeadingDotIsReplacedSoNoNameIsHidden() {
+        #expect(FileName.component(".hidden scenario line 2") == "_hidden scenario line 2-" + FileName.hash(".hidden scenario line 2"))
+        #expect(FileName.component(".env loading", key: "f/x.feature") == "_env loading-" + FileName.hash("f/x.feature"))
+        #expect(FileName.component("a.b line 3") == "a.b line 3")
+    }
 }

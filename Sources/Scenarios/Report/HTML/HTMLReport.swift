@@ -34,7 +34,7 @@ package enum HTMLReport {
         let commandLines = run.records.map(\.run.commandLine).filter { !$0.isEmpty }
         page.raw("{\"shards\":\(run.shards),\"seconds\":" + JSONWriter.number((run.seconds * 1000).rounded() / 1000))
         page.raw(",\"exitCode\":\(run.exitCode),\"runIds\":")
-        page.quoted(run.runIds)
+        page.quoted(run.runIds.map { $0.escapingControlCharacters() }) // read back from files: shown escaped, as on the console
         page.raw(",\"commandLines\":")
         page.quoted(unique(commandLines))
         if let error = run.error {
