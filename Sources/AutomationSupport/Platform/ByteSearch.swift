@@ -27,7 +27,8 @@ package enum ByteSearch {
         needle.withUnsafeBufferPointer { firstRange(of: $0, in: haystack, from: start) }
     }
 
-    private static func firstRange(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int = 0)
+    /// Where `needle` first occurs in `haystack` at or after `start`, or nil (both borrowed: no copy).
+    package static func firstRange(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int = 0)
         -> Int?
     {
         if needle.isEmpty { return start <= haystack.count ? start : nil }
@@ -54,5 +55,12 @@ package enum ByteSearch {
             let found = memchr(base + start, Int32(byte), end - start)
         else { return nil }
         return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+    }
+
+    /// Whether two byte runs are the same bytes (memcmp).
+    package static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true } // both empty
+        return memcmp(x, y, a.count) == 0
     }
 }

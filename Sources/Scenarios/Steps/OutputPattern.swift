@@ -1,11 +1,5 @@
 import AutomationSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Expected output as trycmd writes it: a line may hold `[..]` (any text on that line), and a line that is
 /// just `...` matches any number of lines; a `\` before such a line makes it literal (``escapedLiteral(_:)``). One trailing newline is ignored on both sides. Compared as bytes:
 /// the expected text's UTF-8 against what was written (no Unicode normalization; invalid UTF-8 in the actual
@@ -59,10 +53,9 @@ package enum OutputPattern {
         // A CR before LF stays in its line: CRLF output is not LF output (a Windows-ism regression must fail).
         // Split at each LF found by memchr (the generic split walked 16 MiB byte by byte through a closure).
         var result: [Line] = []
-        text.withUnsafeBytes { raw in
+        text.withUnsafeBufferPointer { raw in
             var start = 0
-            while let hit = memchr(raw.baseAddress! + start, Int32(newline), raw.count - start) {
-                let end = raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
+            while let end = ByteSearch.firstIndex(of: newline, in: raw, from: start) {
                 result.append(text[(text.startIndex + start)..<(text.startIndex + end)])
                 start = end + 1
             }
@@ -151,8 +144,7 @@ package enum OutputPattern {
         }
 
         private func same(_ a: Line, _ b: Line) -> Bool {
-            a.count == b.count
-                && a.withUnsafeBytes { x in b.withUnsafeBytes { y in a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
+            a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in ByteSearch.equal(x, y) } }
         }
     }
 
@@ -189,17 +181,8 @@ package enum OutputPattern {
     fileprivate static func find(_ needle: Line, in haystack: Line) -> Int? {
         if needle.isEmpty { return haystack.startIndex }
         guard needle.count <= haystack.count else { return nil }
-        return needle.withUnsafeBytes { n in
-            haystack.withUnsafeBytes { h -> Int? in
-                // Each place the needle's first byte is (memchr), compared whole there (memcmp).
-                var offset = 0
-                while offset + n.count <= h.count, let hit = memchr(h.baseAddress! + offset, Int32(n[0]), h.count - n.count + 1 - offset) {
-                    let at = h.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(h.baseAddress! + at, n.baseAddress!, n.count) == 0 { return haystack.startIndex + at }
-                    offset = at + 1
-                }
-                return nil
-            }
+        return needle.withUnsafeBufferPointer { n in
+            haystack.withUnsafeBufferPointer { h in ByteSearch.firstRange(of: n, in: h).map { haystack.startIndex + $0 } }
         }
     }
 }
