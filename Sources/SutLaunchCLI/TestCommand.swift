@@ -125,7 +125,7 @@ package enum TestCommand {
         unnamed.namePattern = nil
         let selected = ScenarioRunner.select(named, options: unnamed)
         reports.setPartition(ScenarioRunner.partition(named, options: unnamed))
-        if selected.isEmpty, let empty = emptySelection(named, options: suite.scenario, allowEmpty: options.allowEmpty) {
+        if selected.isEmpty, let empty = emptySelection(suite.pickles, options: suite.scenario, allowEmpty: options.allowEmpty) {
             Console.error(empty)
             return .finished(reports.write([], exitCode: ExitCode.noScenarios, error: empty))
         }

@@ -56,7 +56,7 @@ import Testing
         }
         let runs: [(String, [String])] = [
             ("y2", ["--shard", "1/2", "sh --shard 1"]), ("y5", ["--shard", "1/2", "--name", "s| --shard 1/1", "ctl"]),
-            ("y6", ["--shard=1/2", "--name", "--shard=1/1|s", "ctl"]),
+            ("y6", ["--shard=1/2", "--name=--shard=1/1|s", "ctl"]),
         ]
         for (id, arguments) in runs {
             let ran = try CLI.run(["test", "-q", "--run-id", id, "--messages", "\(id).ndjson"] + arguments, cwd: directory)

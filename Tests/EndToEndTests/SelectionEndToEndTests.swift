@@ -238,7 +238,8 @@ import Testing
     /// R10B-11 (and round 9's leftover): `--name` had a step budget per name and nothing over them all: `(a{1,50})+$`
     /// over 200 names of 200 characters took 33 s for `--list`, five names of 100,000 characters minutes, then selected
     /// nothing. All the names share 10 s: past it, a usage error (exit 2) naming `--name` and where it stopped, nothing run.
-    @Test(arguments: [(200, 200), (3, 40_000)])
+    /// (1,000 names of 400: far more than 10 s of matching on any machine, so the limit, not the speed, decides.)
+    @Test(arguments: [(1000, 400), (3, 40_000)])
     func aSlowNamePatternOverManyLongNamesStopsAtItsTimeLimit(scenarios count: Int, length: Int) throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -252,7 +253,7 @@ import Testing
         let stopped = ["did not decide within 10.0 seconds", "spent its step budget of 25000000 steps on one name"]
         #expect(stopped.contains { result.stderr.contains("--name: the pattern \($0)") }, "\(result.stderr)")
         #expect(result.stderr.contains("n.feature:"), "\(result.stderr)")
-        #expect(took < 40, "took \(took)s")
+        #expect(took < 60, "took \(took)s")
         let report = try String(contentsOf: directory.appendingPathComponent("r.json"), encoding: .utf8)
         #expect(report.contains("\"exitCode\" : 2") || report.contains("\"exitCode\":2"), "\(report.prefix(300))")
         // A pattern that decides at once still selects.
