@@ -53,7 +53,8 @@ import Testing
     }
 
     /// C3: `$$` outside single quotes is refused at its line (docker compose reads one `$`, python-dotenv two);
-    /// single quotes and `\$\$` in double quotes keep the dollars as written.
+    /// single quotes keep the dollars as written (`"\$\$"` in double quotes, which python-dotenv reads as backslashes
+    /// and dollars, is refused since R10C-5).
     @Test func twoDollarsInAnEnvFileAreRefusedUnlessQuotedLiterally() throws {
         let output = try LaunchInputsEndToEndTests.bash(
             #"""
@@ -61,14 +62,18 @@ import Testing
             printf 'X=1\nV="a$$b"\n' > b.env; "$1" -q --env-file b.env sh -c 'echo "[$V]"'; echo "status $?"
             cat > c.env <<'X'
             V='a$$b'
+            X
+            "$1" -q --env-file c.env sh -c 'echo "[$V]"'; echo "status $?"
+            cat > d.env <<'X'
             W="a\$\$b"
             X
-            "$1" -q --env-file c.env sh -c 'echo "[$V|$W]"'; echo "status $?"
+            "$1" -q --env-file d.env sh -c 'echo "[$W]"'; echo "status $?"
             """#)
         #expect(output.contains("a.env:1: the value of V holds $$, which docker compose reads as one $"), "\(output)")
         #expect(output.contains("b.env:2: the value of V holds $$"), "\(output)")
-        #expect(output.contains("[a$$b|a$$b]"), "\(output)")
-        #expect(output.split(separator: "\n").filter { $0.hasPrefix("status") } == ["status 3", "status 3", "status 0"], "\(output)")
+        #expect(output.contains("[a$$b]") && output.contains("d.env:1: the double-quoted value of W holds \\$"), "\(output)")
+        #expect(
+            output.split(separator: "\n").filter { $0.hasPrefix("status") } == ["status 3", "status 3", "status 0", "status 3"], "\(output)")
     }
 
     /// C17: a feature file whose name holds an OSC title and a clear-screen: `check`'s `ok:` line escapes them as
