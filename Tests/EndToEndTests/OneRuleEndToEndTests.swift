@@ -73,7 +73,8 @@ import Testing
         #expect(output.contains("b.env:2: the value of V holds $$"), "\(output)")
         #expect(output.contains("[a$$b]") && output.contains("d.env:1: the double-quoted value of W holds \\$"), "\(output)")
         #expect(
-            output.split(separator: "\n").filter { $0.hasPrefix("status") } == ["status 3", "status 3", "status 0", "status 3"], "\(output)")
+            output.split(separator: "\n").filter { $0.hasPrefix("status") } == ["status 3", "status 3", "status 0", "status 3"], "\(output)"
+        )
     }
 
     /// C17: a feature file whose name holds an OSC title and a clear-screen: `check`'s `ok:` line escapes them as
