@@ -53,7 +53,7 @@ extension Descendants {
         var stopped = Set<Int32>()
         var round = 0
         while ContinuousClock.now < deadline {
-            let found = carrying(token)
+            let found = settled { carrying(token) }
             if found.isEmpty { break }
             stopped.formUnion(found)
             round += 1

@@ -42,7 +42,7 @@ package enum Descendants {
         var stopped = 0
         var round = 0
         while ContinuousClock.now < deadline {
-            let children = liveChildren()
+            let children = settled(liveChildren)
             if children.isEmpty { return (stopped, 0) }
             stopped += children.count
             round += 1
@@ -69,6 +69,17 @@ package enum Descendants {
     static let roundsWithTERM = 2
 
     #if os(Linux)
+    /// What `scan` finds; when it finds nothing, what it finds 20 ms later. `/proc` is listed before each process in it
+    /// is read, so a process that forked a successor and ended in between reads as gone while its successor was not
+    /// listed yet: one empty scan right after a round's SIGTERM let the successor outlive the sweep. A second scan
+    /// lists what the first one's ended processes had started before they ended.
+    static func settled(_ scan: () -> [Int32]) -> [Int32] {
+        let found = scan()
+        guard found.isEmpty else { return found }
+        usleep(20_000)
+        return scan()
+    }
+
     /// This process's children but the reaper, zombies reaped on the way.
     private static func liveChildren() -> [Int32] {
         let me = getpid()
