@@ -103,9 +103,6 @@ package enum OutputPattern {
         return true
     }
 
-    /// A line with `[..]` wildcards against one actual line, byte for byte.
-    static func lineMatches(_ pattern: Line, _ line: Line) -> Bool { LinePattern(pattern).matches(line) }
-
     /// One expected line, read once: its bytes, or the pieces between its `[..]` wildcards (a `\`-escaped line is
     /// its literal text), compared with lines without a copy.
     struct LinePattern {

@@ -99,8 +99,12 @@ package enum Snapshots {
             return "the snapshot \(path) holds only `...` lines, which match any output, so it checks nothing; "
                 + "to write what the program prints: \(updateCommand)"
         }
-        if !vacuous, let stored, OutputPattern.agrees(expected: stored, actual: actual) { return nil }
-        if !vacuous, let stored, let raw, OutputPattern.agrees(expected: stored, actual: raw) { return nil }
+        var difference = "" // the diff of the comparison that failed, rendered by it (never compared twice)
+        if !vacuous, let stored {
+            guard let diff = OutputPattern.mismatch(expected: stored, actual: actual) else { return nil }
+            if let raw, OutputPattern.agrees(expected: stored, actual: raw) { return nil }
+            difference = diff
+        }
         if asked && !inCI {
             // Escaped: a line `...` or `[..]` the program printed is compared as text next time, never as a wildcard.
             let escaped = OutputPattern.escaped(actual)
@@ -114,7 +118,6 @@ package enum Snapshots {
             ? "snapshots are never written on a CI (\(ci ?? "CI") is set); update them on your machine"
             : "to accept what the run saw: \(updateCommand)"
         guard let stored else { return "no snapshot \"\(name)\" yet (\(path)); \(hint)" }
-        let difference = OutputPattern.mismatch(expected: stored, actual: actual) ?? ""
         return "the snapshot \"\(name)\" (\(path)) differs:\n\(difference)\n\(hint)"
     }
 }

@@ -15,7 +15,7 @@ import Testing
                 reachable = Array(first...lines.count)
             } else {
                 reachable = reachable.compactMap { j in
-                    j < lines.count && OutputPattern.lineMatches(Array(item.utf8)[...], Array(lines[j].utf8)[...]) ? j + 1 : nil
+                    j < lines.count && OutputPattern.LinePattern(Array(item.utf8)[...]).matches(Array(lines[j].utf8)[...]) ? j + 1 : nil
                 }
             }
         }
