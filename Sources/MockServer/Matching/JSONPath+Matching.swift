@@ -18,23 +18,18 @@ extension JSONPath {
 
     /// Its evaluation counts at most ``matchBudget`` units; the request's `budget` is charged those, or, for a document
     /// of more than ``MatchBudget/untimedBytes`` bytes (`sourceBytes`), the CPU the evaluation and its sub-matcher used
-    /// when that is more (``MatchBudget/chargingCPU(_:_:)``). A smaller document is charged its units only: reading the
+    /// when that is more (``MatchBudget/chargingCPU(_:timed:_:)``). A smaller document is charged its units only: reading the
     /// thread's CPU clock is two system calls (~1.3 µs each on a loaded VM), more than such a path costs. When the
     /// request's budget is what runs out, `budget` ends below zero (the request stops), else the path alone was too
     /// costly: no match.
     func matches(_ document: JSONNode?, _ matcher: ValueMatcher?, sourceBytes: Int, budget: inout Int) -> Bool {
-        guard sourceBytes > MatchBudget.untimedBytes else {
-            var untimed: MatchBudget.CPUFloor?
-            return counted(document, matcher, budget: &budget, floor: &untimed)
-        }
-        return MatchBudget.chargingCPU(&budget) { budget in
-            var floor: MatchBudget.CPUFloor? = MatchBudget.CPUFloor(units: budget)
-            return counted(document, matcher, budget: &budget, floor: &floor)
+        MatchBudget.chargingCPU(&budget, timed: sourceBytes > MatchBudget.untimedBytes) { budget, floor in
+            counted(document, matcher, budget: &budget, floor: &floor)
         }
     }
 
     /// The evaluation, `floor` (for a timed document) stopping the sub-matcher's reads once their CPU spends the budget.
-    private func counted(_ document: JSONNode?, _ matcher: ValueMatcher?, budget: inout Int, floor: inout MatchBudget.CPUFloor?) -> Bool {
+    private func counted(_ document: JSONNode?, _ matcher: ValueMatcher?, budget: inout Int, floor: inout MatchBudget.CPUFloor) -> Bool {
         let allowed = min(max(budget, 0), Self.matchBudget)
         var left = allowed
         let evaluated = document.map { evaluate($0, budget: &left) } ?? []
@@ -73,7 +68,7 @@ extension JSONPath {
         return ValueMatcher.bestMatch(candidates) { node in
             // Once the request's budget is spent, by units or by CPU, the rest are not read (the request stops; the
             // answer is no match).
-            floor?.check(&budget)
+            floor.check(&budget)
             guard budget >= 0 else { return (matched: false, distance: .infinity) }
             return switch node.value {
             case .null: (matched: false, distance: 1)

@@ -31,7 +31,7 @@ package enum MatchBudget {
     @inline(__always) static func readingDate(_ bytes: Int) -> Int { 25 + bytes >> 2 }
     /// A value printed as JSON for a matcher to read (a String built: ~10 ns a byte).
     @inline(__always) static func printing(_ bytes: Int) -> Int { bytes >> 2 + 1 }
-    /// Bodies up to this size are charged their counted units only, not timed (``chargingCPU(_:_:)``): the two reads of
+    /// Bodies up to this size are charged their counted units only, not timed (``chargingCPU(_:timed:_:)``): the two reads of
     /// the thread's CPU clock cost more than the work on them, which the units bound (printing included).
     static let untimedBytes = 4096
     /// CPU time measured (an XPath evaluation, timed by its watchdog): 40 ns a unit, the budget's ~2 s for 50,000,000.
@@ -39,35 +39,37 @@ package enum MatchBudget {
     /// The CPU time `units` of budget buy (the limit an evaluation is stopped at), at most 10 s.
     @inline(__always) static func cpuNanoseconds(_ units: Int) -> Int { min(max(units, 0), 250_000_000) * 40 }
 
-    /// Runs `work` on `budget`, then charges at least the CPU time it used (``cpu(nanoseconds:)``), for work whose
-    /// counted units under-state its cost: XML parsed, compared and printed, a JSONPath scan and its sub-matcher
-    /// (`$..a` with `contains` on a 5 MB body was charged a tenth of its cost: 60 stubs, 19.7 s of CPU). So every
-    /// stub tried draws on the request's one budget at its real cost, and the request stops at about 2 s of CPU.
-    static func chargingCPU<Result>(_ budget: inout Int, _ work: (inout Int) -> Result) -> Result {
-        guard let clock = ThreadCPUClock.current() else { return work(&budget) }
+    /// Runs `work` on `budget` and, when `timed`, charges at least the CPU time it used (``cpu(nanoseconds:)``), for
+    /// work whose counted units under-state its cost: XML parsed, compared and printed, a JSONPath scan and its
+    /// sub-matcher (`$..a` with `contains` on a 5 MB body was charged a tenth of its cost: 60 stubs, 19.7 s of CPU). So
+    /// every stub tried draws on the request's one budget at its real cost, and the request stops at about 2 s of CPU.
+    /// `work` gets the ``CPUFloor`` its loops check. Untimed (work on at most ``untimedBytes`` bytes, which its units
+    /// bound), the clock is never read and the floor never stops anything.
+    static func chargingCPU<Result>(_ budget: inout Int, timed: Bool = true, _ work: (inout Int, inout CPUFloor) -> Result) -> Result {
+        var floor = CPUFloor(clock: timed ? ThreadCPUClock.current() : nil, units: budget)
         let before = budget
-        let result = work(&budget)
-        budget = min(budget, before - cpu(nanoseconds: clock.elapsedNanoseconds))
+        let result = work(&budget, &floor)
+        if let clock = floor.clock { budget = min(budget, before - cpu(nanoseconds: clock.elapsedNanoseconds)) }
         return result
     }
 
-    /// A check, inside work that ``chargingCPU(_:_:)`` times, that the CPU used since it began has not bought more than
-    /// the budget then held: a loop over the values a path or expression found (a date sub-matcher reading each one)
-    /// stops once its CPU would spend the request's budget, not only once its counted units do (r9a B7, r10a C1: one
-    /// `$..a` with `before: now` read 120,000 values, 7 s of CPU, before the 500). The clock is read every 128th
-    /// check (a read is ~1.3 µs on a loaded VM).
+    /// A check, inside work that ``chargingCPU(_:timed:_:)`` times, that the CPU used since it began has not bought
+    /// more than the budget then held: a loop over the values a path or expression found (a date sub-matcher reading
+    /// each one) stops once its CPU would spend the request's budget, not only once its counted units do (r9a B7, r10a
+    /// C1: one `$..a` with `before: now` read 120,000 values, 7 s of CPU, before the 500). The clock is read every
+    /// 128th check (a read is ~1.3 µs on a loaded VM).
     struct CPUFloor {
-        private let clock: ThreadCPUClock?
+        fileprivate let clock: ThreadCPUClock?
         private let units: Int
         private var checks = 0
 
-        /// From now, against `units`, the budget the timed work may spend.
-        init(units: Int) {
-            clock = ThreadCPUClock.current()
+        /// From the clock's start, against `units`, the budget the timed work may spend (no clock: never stops).
+        fileprivate init(clock: ThreadCPUClock?, units: Int) {
+            self.clock = clock
             self.units = units
         }
 
-        /// Lowers `budget` below zero once the CPU used since ``init(units:)`` has bought more than its units.
+        /// Lowers `budget` below zero once the CPU used since the work began has bought more than its units.
         mutating func check(_ budget: inout Int) {
             checks &+= 1
             guard checks & 127 == 0, let clock else { return }

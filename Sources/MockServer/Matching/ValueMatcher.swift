@@ -136,14 +136,13 @@ extension ValueMatcher {
         // has left, and the whole (printing and sub-matcher too) is charged what it used: past it, the budget is
         // spent and no further stub is tried.
         guard canParse(body, budget: &budget) else { return false }
-        return MatchBudget.chargingCPU(&budget) { budget in
+        return MatchBudget.chargingCPU(&budget) { budget, floor in
             var used = 0
             let result = try? query.evaluate(body, cpuLimitNanoseconds: MatchBudget.cpuNanoseconds(budget), cpuUsed: &used)
             budget -= MatchBudget.cpu(nanoseconds: used)
             guard budget >= 0, case .nodes(let nodes)? = result else { return false }
             guard let matcher else { return !nodes.isEmpty }
             // The nodes' reads stop once their CPU spends the budget too (MatchBudget.CPUFloor).
-            var floor = MatchBudget.CPUFloor(units: budget)
             return nodes.contains { node in
                 floor.check(&budget)
                 return budget >= 0 && matcher.matches(node.text, budget: &budget)
@@ -156,7 +155,7 @@ extension ValueMatcher {
     /// 64 Mi units of its own: 4 stubs on a 5.8 MB body cost 45 s of CPU, a plain 404).
     static func xmlSimilar(_ comparison: XMLComparison, _ body: XMLBody, budget: inout Int) -> (matched: Bool, note: String?) {
         guard canParse(body, budget: &budget) else { return (false, nil) }
-        return MatchBudget.chargingCPU(&budget) { budget in
+        return MatchBudget.chargingCPU(&budget) { budget, _ in
             let reason = comparison.evaluate(body, cpuLimitNanoseconds: MatchBudget.cpuNanoseconds(budget))
             return (reason == nil, reason.flatMap { $0.contains("budget") ? $0 : nil })
         }
