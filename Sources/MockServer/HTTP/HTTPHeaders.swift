@@ -55,6 +55,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         asciiNames = ascii
     }
 
+    /// Sets each field in turn as ``set(_:_:)`` does (a name given again, in any case, replaces the one before), in
+    /// one pass: field by field, a response's thousands of headers cost their count squared.
+    package mutating func set(each fields: [(name: String, value: String)]) {
+        var last: [String: Int] = [:]
+        for (position, field) in fields.enumerated() { last[field.name.lowercased()] = position }
+        entries.removeAll { last[$0.name.lowercased()] != nil }
+        for (position, field) in fields.enumerated() where last[field.name.lowercased()] == position { add(field.name, field.value) }
+    }
+
     /// Replaces every field of that name with one.
     public mutating func set(_ name: String, _ value: String) {
         entries.removeAll { $0.name.equalsIgnoringCase(name) }

@@ -61,7 +61,7 @@ package struct ProxyRule: Sendable {
         var headers = HopByHop.removed(from: request.headers)
         let removed = Set(removedHeaders + ["host"])
         headers = HTTPHeaders(headers.entries.filter { !removed.contains($0.name.lowercased()) })
-        for (name, value) in additionalHeaders { headers.set(name, value) }
+        headers.set(each: additionalHeaders)
         return headers
     }
 

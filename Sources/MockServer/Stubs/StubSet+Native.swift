@@ -246,16 +246,15 @@ extension StubSet {
             response.headers.add("Content-Type", ContentType.forPath(path))
         }
         if let headers = try reader.object("responseHeaders") {
-            for key in headers.keys {
-                guard let value = headers[key] else { continue }
-                let text: String
-                switch value.value {
-                case .string(let string): text = string
-                case .int, .double, .bool: text = JSONWriter.write(value)
-                default: throw headers.typeError(key, value, "a string")
+            var fields: [(name: String, value: String)] = []
+            for member in headers.members {
+                switch member.value.value {
+                case .string(let string): fields.append((member.key, string))
+                case .int, .double, .bool: fields.append((member.key, JSONWriter.write(member.value)))
+                default: throw headers.typeError(member.key, member.value, "a string")
                 }
-                response.headers.set(key, text)
             }
+            response.headers.set(each: fields)
         }
         response.delayMs = try reader.int("delayMs", in: StubRanges.delayMs) ?? 0
         if let fault = try reader.string("fault") {

@@ -247,12 +247,9 @@ extension StubSet {
         var response = MockResponse(status: try reader.int("status", in: StubRanges.status) ?? 200)
         response.reason = try reader.string("statusMessage")
         if let headers = try reader.object("headers") {
-            for key in headers.keys {
-                guard let value = headers[key] else { continue }
-                if let values = value.elements {
-                    for element in values { response.headers.add(key, element.string ?? JSONWriter.write(element)) }
-                } else {
-                    response.headers.add(key, value.string ?? JSONWriter.write(value))
+            for member in headers.members {
+                for element in member.value.elements ?? [member.value] {
+                    response.headers.add(member.key, element.string ?? JSONWriter.write(element))
                 }
             }
         }
