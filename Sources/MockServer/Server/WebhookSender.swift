@@ -43,6 +43,8 @@ enum WebhookSender {
             do { url = try template.render(&context) } catch { return "its url: \(error)" }
         }
         let message = hook.templates.map { $0.apply(to: hook.message, for: request) } ?? hook.message
+        // Never sent with the error text as its body (r11 R11-8): a failure of the run, as a response's would be.
+        if let reason = message.unanswered { return "its body or headers: \(reason)" }
         let target = Webhook.target(url)
         if let problem = target.problem { return "\(url.prefix(120).escapingControlCharacters()): \(problem)" }
         if let name = message.headers.entries.lazy.map(\.name).first(where: { Webhook.headerNameProblem($0) != nil }) {

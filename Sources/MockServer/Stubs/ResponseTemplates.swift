@@ -3,12 +3,14 @@ import AutomationSupport
 /// The templates of one response: its body and header values, compiled at load.
 struct ResponseTemplates: Sendable {
     var body: ResponseTemplate?
-    var headers: [(name: String, template: ResponseTemplate)] = []
+    /// Each templated header value's template, by the value's text: every field holding it is rendered in its place
+    /// (two values of one name each rendered: setting by name kept only the last).
+    var headers: [String: ResponseTemplate] = [:]
 
     init(_ response: MockResponse) throws(ResponseTemplate.Error) {
         if let text = String(validating: response.body, as: UTF8.self), text.contains("{{") { body = try ResponseTemplate(text) }
-        for header in response.headers.entries where header.value.contains("{{") {
-            headers.append((header.name, try ResponseTemplate(header.value)))
+        for header in response.headers.entries where header.value.contains("{{") && headers[header.value] == nil {
+            headers[header.value] = try ResponseTemplate(header.value)
         }
     }
 
@@ -19,8 +21,13 @@ struct ResponseTemplates: Sendable {
         var response = response
         do throws(ResponseTemplate.RenderError) {
             if let body { response.body = Array(try body.render(&context).utf8) }
-            for (name, template) in headers {
-                response.headers.set(name, Self.fieldValue(try template.render(&context)))
+            if !headers.isEmpty {
+                var fields = response.headers.entries
+                for index in fields.indices {
+                    guard let template = headers[fields[index].value] else { continue }
+                    fields[index].value = Self.fieldValue(try template.render(&context))
+                }
+                response.headers = HTTPHeaders(fields)
             }
             return response
         } catch {

@@ -134,6 +134,43 @@ import Testing
         #expect(server.server.summary.failures.first?.contains("no space, line break") == true, "\(server.server.summary.failures)")
     }
 
+    /// r11 R11-8: a webhook whose body or header template failed (a helper refusing a value, the budget) was sent with
+    /// the error's text as its body, and the run passed: it is a failure naming the reason, and nothing is sent.
+    @Test(arguments: [
+        #""body": "{{parseJson originalRequest.body}}""#,
+        #""headers": { "X-D": "{{parseJson originalRequest.body}}" }, "body": "b""#,
+        #""body": "{{randomInt lower=originalRequest.headers.Host upper=1}}""#,
+    ])
+    func aWebhookWhoseTemplateFailsIsAFailureNotSent(parameters: String) throws {
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action =
+            #"[ { "name": "webhook", "parameters": { "method": "POST", "url": "http://127.0.0.1:\#(callee.port)/callback", \#(parameters) } } ]"#
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        #expect(try post(server, body: "{not json").hasSuffix("accepted"))
+        #expect(server.server.settle(timeout: .seconds(10)) && server.server.waitForWebhooks())
+        #expect(callee.server.journal.count == 0, "\(callee.server.journal.ordered.map(\.request.bodyText))")
+        let failures = server.server.summary.failures
+        #expect(failures.count == 1 && failures[0].contains("its body or headers: template: {{"), "\(failures)")
+    }
+
+    /// Two templated values of one header are each rendered in their place (setting by name kept the last alone).
+    @Test func everyTemplatedValueOfAHeaderIsRendered() throws {
+        let callee = try TestServer(Self.callee)
+        defer { callee.stop() }
+        let action = """
+            [ { "name": "webhook", "parameters": { "method": "POST", "url": "http://127.0.0.1:\(callee.port)/callback",
+                "headers": { "X-T": ["{{originalRequest.method}}", "plain", "u={{originalRequest.url}}"] }, "body": "b" } } ]
+            """
+        let server = try TestServer(Self.caller(action))
+        defer { server.stop() }
+        _ = try post(server)
+        #expect(server.server.settle(timeout: .seconds(10)) && server.server.waitForWebhooks())
+        let received = try #require(callee.server.journal.ordered.first?.request)
+        #expect(received.headers.values("X-T") == ["POST", "plain", "u=/order"], "\(received.headers.entries)")
+    }
+
     /// Fourth hostile review: the webhook left before the answer (12 ms after the request, the answer 1.8 s later).
     @Test func theWebhookLeavesAfterTheAnswer() throws {
         let callee = try TestServer(Self.callee)
