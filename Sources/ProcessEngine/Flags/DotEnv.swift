@@ -39,6 +39,14 @@ package struct DotEnv {
         return reader.variables
     }
 
+    /// What an error quotes of a line that is not `KEY=value`: its leading name, the rest counted but never shown (the
+    /// YAML habit `API_TOKEN: s3cr3t` put the secret in CI logs and the report, r11 R11-3).
+    static func shownStart(_ text: Substring) -> String {
+        let name = text.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-") }
+        let rest = text.count - name.count
+        return rest == 0 ? "'\(name)'" : "'\(name)' and \(rest) more character\(rest == 1 ? "" : "s") (not shown: a value may be a secret)"
+    }
+
     private static func entries(_ text: String, file: String) throws(InputError) -> [(String, String, Int)] {
         var result: [(String, String, Int)] = []
         // LF, CRLF or a lone CR end a line (python-dotenv reads with universal newlines); a BOM is not text.
@@ -52,12 +60,13 @@ package struct DotEnv {
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("export ") || line.hasPrefix("export\t") { line = line.dropFirst(7).drop { $0 == " " || $0 == "\t" } }
             guard let equals = line.firstIndex(of: "=") else {
-                throw InputError(file: file, line: lineNumber, "expected KEY=value, found '\(line)'")
+                throw InputError(file: file, line: lineNumber, "expected KEY=value, found \(shownStart(line))")
             }
             let key = line[..<equals].trimmingCharacters(in: " \t")
             guard EnvironmentVariable.isValidName(key) else {
                 throw InputError(
-                    file: file, line: lineNumber, "'\(key)' is not a valid variable name (letters, digits, _; not starting with a digit)")
+                    file: file, line: lineNumber,
+                    "\(shownStart(Substring(key))) is not a valid variable name (letters, digits, _; not starting with a digit)")
             }
             var rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             let value: String

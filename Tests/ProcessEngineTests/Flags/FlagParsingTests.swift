@@ -84,6 +84,19 @@ import Testing
     @Test(arguments: [
         ("JUSTAKEY", ".env:1: expected KEY=value, found 'JUSTAKEY'"),
         ("OK=1\n1BAD=2", ".env:2: '1BAD' is not a valid variable name (letters, digits, _; not starting with a digit)"),
+        // r11 R11-3: a line that is not KEY=value shows its leading name, the rest counted (the YAML habit held a secret).
+        (
+            "API_TOKEN: s3cr3tValue",
+            ".env:1: expected KEY=value, found 'API_TOKEN' and 13 more characters (not shown: a value may be a secret)"
+        ),
+        (
+            "export API_TOKEN s3cr3t",
+            ".env:1: expected KEY=value, found 'API_TOKEN' and 7 more characters (not shown: a value may be a secret)"
+        ),
+        (
+            "API_TOKEN: s3cr3t=x",
+            ".env:1: 'API_TOKEN' and 8 more characters (not shown: a value may be a secret) is not a valid variable name (letters, digits, _; not starting with a digit)"
+        ),
         ("Q='open", ".env:1: unterminated single quote in the value of Q"),
         ("Q=\"open\nstill", ".env:1: unterminated double quote in the value of Q"),
         // R10C-6: the text after the quotes is part of a value, which may be a secret: counted, never shown.

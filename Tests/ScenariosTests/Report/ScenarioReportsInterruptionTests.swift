@@ -42,6 +42,27 @@ import Testing
         #expect(results.dropFirst().allSatisfy { $0["message"] as? String == "not run: interrupted by SIGINT" })
     }
 
+    /// r11 R11-1: a signal between two scenarios (the first passed, none running) left passed and not-run entries only:
+    /// JUnit said `failures="0" errors="0"` with the rest skipped, green to its readers, for a run that exited 143. One
+    /// error entry says how many did not run, in JUnit and the JSON report alike.
+    @Test func aSignalBetweenTwoScenariosIsAnErrorEntryNamingWhatDidNotRun() throws {
+        let first = Self.pickle("a", line: 1)
+        let (reports, path) = try Self.reports([first, Self.pickle("b", line: 10), Self.pickle("c", line: 20)])
+        let junit = path + ".xml"
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        reports.configure(junit: junit, report: path)
+        #expect(reports.scenarioStarted(ScenarioProgress(first)))
+        reports.scenarioFinished(
+            ScenarioResult(pickle: first, status: .passed, duration: .seconds(1), trail: [], outputTail: "", unexpectedRequests: []))
+        #expect(reports.interrupt())
+        #expect(reports.write(exitCode: 143, interruption: "interrupted by SIGTERM") == 143)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuites name="sut-launch" tests="4" failures="0" errors="1""#), "\(xml)")
+        let results = try Self.results(path)
+        #expect(results.map { $0["status"] as? String } == ["passed", "notRun", "notRun", "error"], "\(results)")
+        #expect(results.last?["message"] as? String == "interrupted by SIGTERM between two scenarios: 2 scenarios not run", "\(results)")
+    }
+
     /// Before anything was selected (the files loading): one error entry saying so, never zero scenarios.
     @Test func aSignalWhileTheFilesLoadIsOneErrorEntry() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString).json").path
