@@ -121,9 +121,21 @@ package struct ServeOptions {
         return options
     }
 
-    /// `--journal` once, on a file of its own (not a stub file).
+    /// `--journal` once, on a file of its own: not a stub file, the HTTPS certificate or key, nor inside a stub directory
+    /// or WireMock root's `mappings/` and `__files/` (`--root-dir`, the default root `.`, `record --into`): its placeholder
+    /// replaced a mapping, a body file or the private key before they were read (r11 R11-7), as the launcher refuses.
     static func checkOutputs(_ parsed: ParsedArguments<ServeOption>) throws(UsageError) {
-        try OutputFiles.check(parsed, outputs: [.journal], inputs: parsed.positionals.map { ($0, "the stub file \($0)") })
+        let inputs = parsed.positionals.map { ($0, "the stub file \($0)") } + OutputFiles.inputs(parsed, [.httpsCertificate, .httpsKey])
+        try OutputFiles.check(parsed, outputs: [.journal], inputs: inputs)
+        let outputs = parsed.values(.journal).compactMap { option in option.value.map { ($0, option.origin) } }
+        var trees = parsed.positionals.filter(FileSystem.isDirectory).map { ($0, "the stub directory \($0)") }
+        let given = parsed.last(.rootDir)?.value
+        if let root = given ?? (parsed.positionals.isEmpty ? "." : nil) {
+            for part in ["mappings", "__files"] {
+                trees.append((root + "/" + part, given == nil ? "WireMock's default root's \(part)/" : "--root-dir \(root)'s \(part)/"))
+            }
+        }
+        try OutputFiles.checkOutsideTrees(outputs, trees: trees)
     }
 
     /// ``parse(_:)`` for the command: a usage error carries what it writes (``earlyReport(_:)``).

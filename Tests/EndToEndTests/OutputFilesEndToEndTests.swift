@@ -96,6 +96,44 @@ import Testing
         #expect(try String(contentsOf: directory.appendingPathComponent("prog.sh"), encoding: .utf8) == "#!/bin/sh\ntouch launched\n")
     }
 
+    /// r11 R11-7: `serve`'s and `record`'s `--journal` inside a stub directory or a WireMock root's `mappings/` or
+    /// `__files/`, or on the HTTPS key, was replaced by its placeholder before the input was read (the key was lost): a
+    /// usage error, as the launcher's, every input left as it was.
+    @Test(arguments: [
+        (["serve", "--port", "0", "--journal", "root2/mappings/r.json", "root2"], "inside the stub directory root2"),
+        (["serve", "--port", "0", "--root-dir", "root2", "--journal", "root2/mappings/r.json"], "inside --root-dir root2's mappings/"),
+        (["serve", "--port", "0", "--journal", "root2/__files/b.txt", "root2"], "inside the stub directory root2"),
+        (["serve", "--port", "0", "--root-dir", "root2", "--journal", "root2/__files/b.txt"], "inside --root-dir root2's __files/"),
+        (["serve", "--port", "0", "--journal", "mappings/m.json"], "inside WireMock's default root's mappings/"),
+        (
+            ["record", "--target", "http://127.0.0.1:9", "--into", "root2", "--journal", "root2/mappings/r.json"],
+            "inside --root-dir root2's mappings/"
+        ),
+        (
+            ["serve", "--port", "0", "--https", "--https-cert", "c.pem", "--https-key", "k.pem", "--journal", "k.pem"],
+            "would overwrite --https-key k.pem"
+        ),
+    ])
+    func aServersJournalNeverReplacesWhatItReads(arguments: [String], message: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mapping = #"{"request": {"url": "/r"}, "response": {"status": 200, "body": "root"}}"#
+        let files = [
+            "root2/mappings/r.json": mapping, "root2/__files/b.txt": "BODY", "mappings/m.json": mapping, "c.pem": "cert", "k.pem": "key",
+        ]
+        for (path, text) in files {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let result = try CLI.run(arguments, cwd: directory)
+        #expect(result.status == 2 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        for (path, text) in files {
+            #expect(
+                try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8) == text, "\(arguments): \(path) changed")
+        }
+    }
+
     @Test func outputsOfTheirOwnStillWork() throws {
         let directory = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: directory) }
