@@ -28,6 +28,8 @@ import Testing
         let cases = [
             ("--report", "/dev/stdout", ">&-"), ("--report", "/dev/fd/1", ">&-"), ("--report", "/proc/self/fd/1", ">&-"),
             ("--journal", "/dev/stdout", ">&-"), ("--report", "/dev/stderr", "2>&-"),
+            // fd 0 likewise (it held the /dev/null put there: exit 0, the report nowhere).
+            ("--report", "/dev/stdin", "<&-"), ("--journal", "/dev/fd/0", "<&-"),
         ]
         for (option, path, closed) in cases {
             let ran = directory.appendingPathComponent("ran").path
@@ -42,6 +44,13 @@ import Testing
             "sh", "-c", "\"$0\" --launcher \"$1\" -q --report /dev/null true >&-; echo $?", CLI.sutLaunch, launcher,
         ])
         #expect(null == "0\n", "\(null)")
+        // A closed stdin: the program reads the /dev/null put there, never a file sut-launch opened since (a stub, the
+        // journal's directory, a report's placeholder).
+        let script =
+            "\"$0\" --launcher \"$1\" -q --port 0 --stub \"$2\" --journal \"$3/j.json\" --report \"$3/r.json\" "
+            + "sh -c 'readlink /proc/$$/fd/0' <&-"
+        let stdin = try CLI.output(of: ["sh", "-c", script, CLI.sutLaunch, launcher, stubs, directory.path])
+        #expect(stdin == "/dev/null\n", "\(stdin)")
     }
 
     /// The program swaps the outputs' directory for a link to another: the journal and the report still land in the
