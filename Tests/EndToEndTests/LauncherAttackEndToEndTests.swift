@@ -53,6 +53,28 @@ import Testing
         #expect(stdin == "/dev/null\n", "\(stdin)")
     }
 
+    /// R10C-11: sut-launch's own lines continued the program's unterminated last line (`partialsut-launch: error: …
+    /// timed out`, `::warning::xsut-launch: mock server: …`), so a search for `^sut-launch: error:` missed the verdict.
+    /// Now a newline comes first, on the same stream or on stdout and stderr led to one pipe; none is added otherwise.
+    @Test(arguments: ["spawn", "foundation"])
+    func ownLinesStartOnALineOfTheirOwn(launcher: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
+        let timedOut = try CLI.run(["--launcher", launcher, "-t", "300ms", "sh", "-c", "printf partial >&2; sleep 5"])
+        #expect(timedOut.status == 124 && timedOut.stderr.hasPrefix("partial\nsut-launch: error: sh timed out"), "\(timedOut.stderr)")
+        let summary = try CLI.run(["--launcher", launcher, "--port", "0", "--stub", stubs, "sh", "-c", "printf ::warning::x >&2"])
+        #expect(summary.stderr.hasPrefix("::warning::x\nsut-launch: mock server: 0 requests, 0 unexpected\n"), "\(summary.stderr)")
+        // A line the program ended, or one on the other stream (another file): nothing added.
+        let ended = try CLI.run(["--launcher", launcher, "-t", "300ms", "sh", "-c", "printf 'partial\\n' >&2; printf out; sleep 5"])
+        #expect(ended.stderr.hasPrefix("partial\nsut-launch: error: sh timed out") && ended.stdout == "out", "\(ended.stderr)")
+        // stdout and stderr on one pipe: the program's stdout line is closed before sut-launch's stderr line.
+        let shared = try CLI.output(of: [
+            "sh", "-c", "\"$0\" --launcher \"$1\" -t 300ms sh -c 'printf partial; sleep 5' 2>&1", CLI.sutLaunch, launcher,
+        ])
+        #expect(shared.hasPrefix("partial\nsut-launch: error: sh timed out"), "\(shared)")
+    }
+
     /// The program swaps the outputs' directory for a link to another: the journal and the report still land in the
     /// directory checked at start, nothing outside.
     @Test func aDirectorySwappedForALinkDuringTheRunDoesNotMoveTheOutputs() throws {

@@ -63,7 +63,9 @@ package enum StandardStreams {
     package static var ownLinesUndeliveredTo: Int32? { ownLinesLost.current }
 
     private static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
+        // A line of ours after the program's unterminated last line on the same stream, file or terminal starts on a
+        // line of its own (R10C-11: `partialsut-launch: error: … timed out`, missed by a search for `^sut-launch:`).
+        var bytes = Array((!text.isEmpty && closeProgramLine(on: fd) ? "\n" + text : text).utf8)
         let outcome = bytes.withUnsafeMutableBytes { write(UnsafeRawBufferPointer($0), to: fd) }
         if outcome == .readerGone { ownLinesLost.withLock { if $0 == nil { $0 = fd } } }
     }
