@@ -116,6 +116,25 @@ public enum WireFormat {
         return arguments
     }
 
+    /// The launch arguments for a reader of argv by position (no flag variables: `--flags-in args`), before the
+    /// program's own `first` argument. A kind with no flags is left out, but a slot left open after the block would
+    /// take the program's own `first` argument when it starts with `EPHEMERAL_` or `AUTOMATION_` (``decode(arguments:environment:)``
+    /// reads what stands there as flags): then both kinds are sent, `{}` for an empty one, and `first` stays the
+    /// program's own (R10C-12: `AUTOMATION_{"simulateUserAlreadyLoggedIn":true}` of its own logged it in).
+    /// - Parameters:
+    ///   - ephemeral: the feature flags.
+    ///   - automation: the automation flags.
+    ///   - first: the program's own first argument, nil when it has none.
+    /// - Returns: `UI_TEST_MODE` and the blocks.
+    public static func positionalArguments(
+        ephemeral: [String: FlagValue], automation: [String: FlagValue], before first: String?
+    ) -> [String] {
+        guard let first, first.hasPrefix(ephemeralPrefix) || first.hasPrefix(automationPrefix) else {
+            return launchArguments(ephemeral: ephemeral, automation: automation)
+        }
+        return [testModeArgument, ephemeralPrefix + encode(ephemeral), automationPrefix + encode(automation)]
+    }
+
     /// The environment variables that carry the flags: both kinds always, `{}` for a kind with no flags,
     /// so a program can tell "no flags" from "not launched by sut-launch".
     public static func environment(ephemeral: [String: FlagValue], automation: [String: FlagValue]) -> [String: String] {

@@ -48,7 +48,7 @@ package enum HelpText {
               sut-launch serve|record|check|test|init|completions|manpage ...   help SUBCOMMAND; help steps|record|coverage|admin
 
             Flags travel as PROGRAM UI_TEST_MODE EPHEMERAL_{json} AUTOMATION_{json} ARGS... when any is given
-            (argv untouched otherwise) and always as SUT_EPHEMERAL, SUT_AUTOMATION and SUT_UNDER_TEST=1.
+            (argv untouched otherwise), as SUT_EPHEMERAL, SUT_AUTOMATION ({} if none; not for --flags-in args).
 
             OPTIONS:
 

@@ -73,6 +73,27 @@ enum OutputFiles {
         }
     }
 
+    /// The existing regular files the program's own arguments name, as inputs for ``check(_:outputs:inputs:)``: an
+    /// interpreter's script or a data file (`--report prog.sh sh prog.sh`, `--report d.json python3 x.py d.json`) was
+    /// replaced by the report's placeholder before the program read it (R10C-7). An argument is read as a path as it
+    /// is, and, after its first `=`, as the value of `--in=d.json` or `if=d.json`; a relative one both from here and
+    /// from `--cwd`'s directory, where the program will read it.
+    static func programArgumentFiles(_ arguments: [String], directory: String?) -> [(path: String, origin: String)] {
+        var files: [(path: String, origin: String)] = []
+        for (index, argument) in arguments.enumerated() {
+            var names = [argument]
+            if let equals = argument.firstIndex(of: "=") { names.append(String(argument[argument.index(after: equals)...])) }
+            for name in names where !name.isEmpty {
+                var paths = [name]
+                if let directory, !name.hasPrefix("/") { paths.append(directory + "/" + name) }
+                for path in paths where FileSystem.isRegularFile(path) {
+                    files.append((path, "the program's argument \(index + 1) (\(argument))"))
+                }
+            }
+        }
+        return files
+    }
+
     /// The files a list of options names, as inputs for ``check(_:outputs:inputs:)``.
     static func inputs<Option>(_ parsed: ParsedArguments<Option>, _ options: [Option]) -> [(path: String, origin: String)] {
         parsed.options.filter { options.contains($0.option) && $0.value != nil }.map { ($0.value!, $0.origin) }

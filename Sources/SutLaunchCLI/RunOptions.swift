@@ -97,10 +97,13 @@ package struct RunOptions {
     }
 
     /// `--report` and `--journal` once each, on files of their own: not each other, not the program, not a file
-    /// the run reads.
+    /// the run reads, not a file the program's arguments name.
     static func checkOutputs(_ parsed: ParsedArguments<RunOption>) throws(UsageError) {
         var inputs = OutputFiles.inputs(parsed, [.stub, .envFile, .flagsFile, .httpsCertificate, .httpsKey])
         if let program = parsed.positionals.first, program.contains("/") { inputs.append((program, "the program \(program)")) }
+        if parsed.has(.report) || parsed.has(.journal) {
+            inputs += OutputFiles.programArgumentFiles(Array(parsed.positionals.dropFirst()), directory: parsed.last(.cwd)?.value)
+        }
         try OutputFiles.check(parsed, outputs: [.report, .journal], inputs: inputs)
         // A directory the run reads whole (a --stub root: mappings/ and __files/) or writes a recording into (--into):
         // a report inside it becomes a mapping or a body of the next run.

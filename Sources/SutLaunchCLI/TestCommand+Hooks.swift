@@ -86,7 +86,10 @@ extension TestCommand {
         startThread {
             let again = SignalForwarder.waitForTerminationSignal()
             StandardStreams.limitWrites(within: .zero) // nothing more for a reader that never reads
-            Console.line("\(signalName(again)) again: stopping the hooks now and writing the reports")
+            // Any second stop signal, whatever the first (SIGINT after SIGTERM); one the caller left ignored (a script's
+            // `cmd &` ignores SIGINT) never arrives, as for the program.
+            let which = again == received ? "\(signalName(again)) again" : "\(signalName(again)) after \(signalName(received))"
+            Console.line("\(which): stopping the hooks now and writing the reports")
             ScenarioRunner.cutHooksNow()
         }
         let afterHooks = options.hooks.filter { $0.kind == .after }.map(\.timeout)

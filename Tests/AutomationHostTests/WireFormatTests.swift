@@ -23,6 +23,25 @@ import Testing
         #expect(received.isUnderTest)
     }
 
+    /// R10C-12: read by position, a program's own first argument `EPHEMERAL_…`/`AUTOMATION_…` stood in a slot an empty
+    /// kind left open and became flags. Whatever kinds are empty, it now stays the program's own.
+    @Test func aProgramsOwnFirstArgumentNeverFillsAnOpenSlot() {
+        let kinds: [[String: FlagValue]] = [[:], ["a": 1]]
+        for ephemeral in kinds {
+            for automation in kinds {
+                for own in [#"EPHEMERAL_{"x":true}"#, #"AUTOMATION_{"x":true}"#, "EPHEMERAL_", "plain"] {
+                    let block = WireFormat.positionalArguments(ephemeral: ephemeral, automation: automation, before: own)
+                    let received = WireFormat.decode(
+                        arguments: ["/bin/prog"] + block + [own, "more"], environment: ["SUT_UNDER_TEST": "1"])
+                    #expect(received.problems.isEmpty && received.arguments == ["/bin/prog", own, "more"], "\(block) \(own)")
+                    #expect(received.ephemeral == ephemeral && received.automation == automation, "\(block) \(own)")
+                }
+            }
+        }
+        #expect(WireFormat.positionalArguments(ephemeral: [:], automation: [:], before: "plain") == ["UI_TEST_MODE"])
+        #expect(WireFormat.positionalArguments(ephemeral: [:], automation: [:], before: nil) == ["UI_TEST_MODE"])
+    }
+
     @Test(arguments: [
         "ünïcödé ✓ 日本語 🚀", "say \"hi\" and 'bye'", "a=b=c", "line1\nline2\r\nline3", "back\\slash", "tab\tand\u{0}nul",
         "{\"looks\":\"like json\"}", "EPHEMERAL_{}", "", "/path/with/slashes", "\u{7F}\u{1F}",

@@ -34,4 +34,60 @@ import Testing
         #expect(flags.status == 0 && flags.stdout.contains("arguments: flags\n"), "\(flags.stdout)\(flags.stderr)")
         #expect(flags.stdout.contains(#"feature flags: {"a":1}"#) && !flags.stdout.contains("\"x\""), "\(flags.stdout)")
     }
+
+    /// R10C-12: where flags travel in argv alone (`--flags-in args`, `both` with no flag), a kind with no flags left its
+    /// slot open: the program's own first argument `AUTOMATION_{…}`/`EPHEMERAL_{…}` was read as flags (logged in, check
+    /// skipped) while the report said none were sent. Both kinds are now sent then, `{}` for an empty one. Both launchers.
+    @Test func aProgramsOwnFirstArgumentIsNeverReadAsFlags() throws {
+        let login = #"AUTOMATION_{"simulateUserAlreadyLoggedIn":true}"#
+        let check = #"EPHEMERAL_{"skipPreActiveCheck":true}"#
+        let cases: [([String], String)] = [
+            (["--flags-in", "args", "-f", "a=1"], login), (["--flags-in", "args"], login), (["--flags-in", "args"], check),
+            (["--flags-in", "both"], login), (["--flags-in", "both"], check), (["--flags-in", "args", "-a", "userName=ada"], check),
+            (["--launcher", "foundation", "--flags-in", "args", "-f", "a=1"], login),
+        ]
+        for (options, own) in cases {
+            let run = try CLI.run(["-q"] + options + [CLI.myApp, own, "login"])
+            #expect(run.stdout.contains("unknown command \(own.prefix(12))"), "\(options) \(own): \(run.stdout)\(run.stderr)")
+            #expect(!run.stdout.contains("already logged in") && !run.stdout.contains("pre-active check: skipped"), "\(run.stdout)")
+        }
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("r.json").path
+        let own = try CLI.run(["-q", "--report", report, "--flags-in", "args", "-f", "a=1", CLI.myApp, login, "x"])
+        #expect(own.stdout.contains("unknown command AUTOMATION_"), "\(own.stdout)")
+        let sent = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        #expect((sent?["argv"] as? [String])?.dropFirst().first { $0.hasPrefix("AUTOMATION_") } == "AUTOMATION_{}", "\(sent ?? [:])")
+        #expect((sent?["automationFlags"] as? [String: Any])?.isEmpty == true, "\(sent ?? [:])")
+        #expect((sent?["featureFlags"] as? [String: Any])?["a"] as? Int == 1, "\(sent ?? [:])")
+        // Any other first argument: the block as before, a kind with no flags left out.
+        let dump = try Dump(try CLI.run(["-q", "--flags-in", "args", "-f", "a=1", CLI.argvDump, "EPHEMERAL"]).stdout)
+        #expect(Array(dump.argv.dropFirst()) == ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "EPHEMERAL"], "\(dump.argv)")
+    }
+
+    /// R10C-10: what a run with no flag sends, and what the report's `flagsIn` says: the environment with `{}` for each
+    /// kind (argv as written), and `--flags-in both` with no flag travels as `args` (`SUT_UNDER_TEST=1` alone), as the
+    /// report now says (it said `both`).
+    @Test func aRunWithNoFlagSendsEmptyObjectsAndTheReportSaysWhere() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("r.json").path
+        let expected: [([String], [String], [String: String], String)] = [
+            ([], ["x"], ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": "{}", "SUT_AUTOMATION": "{}"], "env"),
+            (["--flags-in", "both"], ["UI_TEST_MODE", "x"], ["SUT_UNDER_TEST": "1"], "args"),
+            (["--flags-in", "args"], ["UI_TEST_MODE", "x"], ["SUT_UNDER_TEST": "1"], "args"),
+            (["--flags-in", "env"], ["x"], ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": "{}", "SUT_AUTOMATION": "{}"], "env"),
+            (
+                ["--flags-in", "both", "-f", "a=1"], ["UI_TEST_MODE", #"EPHEMERAL_{"a":1}"#, "x"],
+                ["SUT_UNDER_TEST": "1", "SUT_EPHEMERAL": #"{"a":1}"#, "SUT_AUTOMATION": "{}"], "both"
+            ),
+        ]
+        for (options, argv, variables, flagsIn) in expected {
+            let dump = try Dump(try CLI.run(["-q", "--report", report] + options + [CLI.argvDump, "x"]).stdout)
+            #expect(Array(dump.argv.dropFirst()) == argv, "\(options): \(dump.argv)")
+            #expect(dump.env.filter { $0.key.hasPrefix("SUT_") && $0.key != "SUT_LAUNCH_ID" } == variables, "\(options): \(dump.env)")
+            let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            #expect(written?["flagsIn"] as? String == flagsIn, "\(options): \(written ?? [:])")
+        }
+    }
 }

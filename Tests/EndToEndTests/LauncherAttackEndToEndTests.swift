@@ -28,6 +28,8 @@ import Testing
         let cases = [
             ("--report", "/dev/stdout", ">&-"), ("--report", "/dev/fd/1", ">&-"), ("--report", "/proc/self/fd/1", ">&-"),
             ("--journal", "/dev/stdout", ">&-"), ("--report", "/dev/stderr", "2>&-"),
+            // fd 0 likewise (it held the /dev/null put there: exit 0, the report nowhere).
+            ("--report", "/dev/stdin", "<&-"), ("--journal", "/dev/fd/0", "<&-"),
         ]
         for (option, path, closed) in cases {
             let ran = directory.appendingPathComponent("ran").path
@@ -42,6 +44,35 @@ import Testing
             "sh", "-c", "\"$0\" --launcher \"$1\" -q --report /dev/null true >&-; echo $?", CLI.sutLaunch, launcher,
         ])
         #expect(null == "0\n", "\(null)")
+        // A closed stdin: the program reads the /dev/null put there, never a file sut-launch opened since (a stub, the
+        // journal's directory, a report's placeholder).
+        let script =
+            "\"$0\" --launcher \"$1\" -q --port 0 --stub \"$2\" --journal \"$3/j.json\" --report \"$3/r.json\" "
+            + "sh -c 'readlink /proc/$$/fd/0' <&-"
+        let stdin = try CLI.output(of: ["sh", "-c", script, CLI.sutLaunch, launcher, stubs, directory.path])
+        #expect(stdin == "/dev/null\n", "\(stdin)")
+    }
+
+    /// R10C-11: sut-launch's own lines continued the program's unterminated last line (`partialsut-launch: error: …
+    /// timed out`, `::warning::xsut-launch: mock server: …`), so a search for `^sut-launch: error:` missed the verdict.
+    /// Now a newline comes first, on the same stream or on stdout and stderr led to one pipe; none is added otherwise.
+    @Test(arguments: ["spawn", "foundation"])
+    func ownLinesStartOnALineOfTheirOwn(launcher: String) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stubs = try CLI.write(Self.stubs, "ok.json", in: directory)
+        let timedOut = try CLI.run(["--launcher", launcher, "-t", "300ms", "sh", "-c", "printf partial >&2; sleep 5"])
+        #expect(timedOut.status == 124 && timedOut.stderr.hasPrefix("partial\nsut-launch: error: sh timed out"), "\(timedOut.stderr)")
+        let summary = try CLI.run(["--launcher", launcher, "--port", "0", "--stub", stubs, "sh", "-c", "printf ::warning::x >&2"])
+        #expect(summary.stderr.hasPrefix("::warning::x\nsut-launch: mock server: 0 requests, 0 unexpected\n"), "\(summary.stderr)")
+        // A line the program ended, or one on the other stream (another file): nothing added.
+        let ended = try CLI.run(["--launcher", launcher, "-t", "300ms", "sh", "-c", "printf 'partial\\n' >&2; printf out; sleep 5"])
+        #expect(ended.stderr.hasPrefix("partial\nsut-launch: error: sh timed out") && ended.stdout == "out", "\(ended.stderr)")
+        // stdout and stderr on one pipe: the program's stdout line is closed before sut-launch's stderr line.
+        let shared = try CLI.output(of: [
+            "sh", "-c", "\"$0\" --launcher \"$1\" -t 300ms sh -c 'printf partial; sleep 5' 2>&1", CLI.sutLaunch, launcher,
+        ])
+        #expect(shared.hasPrefix("partial\nsut-launch: error: sh timed out"), "\(shared)")
     }
 
     /// The program swaps the outputs' directory for a link to another: the journal and the report still land in the

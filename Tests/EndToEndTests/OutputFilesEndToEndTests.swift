@@ -40,6 +40,21 @@ import Testing
             "--journal is given twice: --journal a.json (argument 1) and --journal b.json (argument 3); keep one"
         ),
         (["--report", "prog.sh", "./prog.sh"], "--report prog.sh (argument 1) would overwrite the program ./prog.sh"),
+        // R10C-7: a file the program's own arguments name (an interpreter's script, a data file) was replaced by the
+        // report's placeholder before the program read it.
+        (["--report", "prog.sh", "sh", "prog.sh"], "--report prog.sh (argument 1) would overwrite the program's argument 1 (prog.sh)"),
+        (
+            ["--report", "s.json", "sh", "./prog.sh", "--in=s.json"],
+            "--report s.json (argument 1) would overwrite the program's argument 2 (--in=s.json)"
+        ),
+        (
+            ["--journal", "f.feature", "--stub", "s.json", "sh", "./prog.sh", "f.feature"],
+            "--journal f.feature (argument 1) would overwrite the program's argument 2 (f.feature)"
+        ),
+        (
+            ["--cwd", "sub", "--report", "s.json", "sh", "../prog.sh", "../s.json"],
+            "--report s.json (argument 3) would overwrite the program's argument 2 (../s.json)"
+        ),
         (
             ["--report", "s.json", "--stub", "s.json", "./prog.sh"],
             "--report s.json (argument 1) would overwrite --stub s.json (argument 3)"

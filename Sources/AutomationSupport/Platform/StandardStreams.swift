@@ -23,7 +23,8 @@ package enum StandardStreams {
     }
 
     private static let firstFailure = Locked<String?>(nil)
-    /// Fds 1 and 2 found closed at start (`>&-`), now on /dev/null: what is written to them is lost.
+    /// Fds 0, 1 and 2 found closed at start (`<&-`, `>&-`), now on /dev/null: what is written to 1 and 2 is lost, and
+    /// an output path naming any of them would be written nowhere.
     private static let closedAtStart = Locked<Set<Int32>>([])
 
     /// Whether lost output makes `code` 74: only a 0, whichever way it was lost (a descriptor closed at start, a full
@@ -31,10 +32,11 @@ package enum StandardStreams {
     /// "output lost", which the line and the report still say (R8C-9: `> /dev/full` turned 124 and 139 into 74).
     package static func lostOutputOverrides(_ code: Int32) -> Bool { failure != nil && code == 0 }
 
-    /// Records that `fd` (1 or 2) was closed when the process started: its first write is output lost (exit 74).
+    /// Records that `fd` (0, 1 or 2) was closed when the process started: for 1 and 2, its first write is output lost
+    /// (exit 74).
     package static func markClosedAtStart(_ fd: Int32) { closedAtStart.withLock { _ = $0.insert(fd) } }
 
-    /// Fds 1 and 2 found closed at start, in order: handed to `sut-launch-foundation` across exec, which
+    /// Fds 0, 1 and 2 found closed at start, in order: handed to `sut-launch-foundation` across exec, which
     /// otherwise finds them open on the /dev/null put there and reports output lost as written.
     package static var descriptorsClosedAtStart: [Int32] { closedAtStart.current.sorted() }
 
@@ -61,7 +63,9 @@ package enum StandardStreams {
     package static var ownLinesUndeliveredTo: Int32? { ownLinesLost.current }
 
     private static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
+        // A line of ours after the program's unterminated last line on the same stream, file or terminal starts on a
+        // line of its own (R10C-11: `partialsut-launch: error: … timed out`, missed by a search for `^sut-launch:`).
+        var bytes = Array((!text.isEmpty && closeProgramLine(on: fd) ? "\n" + text : text).utf8)
         let outcome = bytes.withUnsafeMutableBytes { write(UnsafeRawBufferPointer($0), to: fd) }
         if outcome == .readerGone { ownLinesLost.withLock { if $0 == nil { $0 = fd } } }
     }

@@ -55,10 +55,24 @@ package struct LaunchFlags: Sendable {
         return flags
     }
 
-    /// The launch arguments that go before the program's own (none when flags travel in the environment only).
-    package func arguments(mockServerURL: String?) -> [String] {
+    /// The launch arguments that go before the program's own `programArguments` (none when flags travel in the
+    /// environment only). Where the Host library reads them by position (``sentChannel(mockServerURL:)`` is `args`), a
+    /// program's own first argument `EPHEMERAL_…`/`AUTOMATION_…` never stands in an open slot of the block
+    /// (``WireFormat/positionalArguments(ephemeral:automation:before:)``, R10C-12).
+    package func arguments(mockServerURL: String?, programArguments: [String] = []) -> [String] {
         guard channel != .env else { return [] }
-        return WireFormat.launchArguments(ephemeral: featureFlags, automation: sentAutomationFlags(mockServerURL: mockServerURL))
+        let automation = sentAutomationFlags(mockServerURL: mockServerURL)
+        guard sentChannel(mockServerURL: mockServerURL) == .args else {
+            return WireFormat.launchArguments(ephemeral: featureFlags, automation: automation)
+        }
+        return WireFormat.positionalArguments(ephemeral: featureFlags, automation: automation, before: programArguments.first)
+    }
+
+    /// Where the flags travel as sent: ``channel``, but `both` with no flag of either kind travels as `args` (no flag
+    /// variables, ``environment(mockServerURL:)``). The report's `flagsIn`.
+    package func sentChannel(mockServerURL: String?) -> WireFormat.Channel {
+        guard channel == .both, featureFlags.isEmpty, sentAutomationFlags(mockServerURL: mockServerURL).isEmpty else { return channel }
+        return .args
     }
 
     /// The variables that carry the flags (`SUT_UNDER_TEST` alone when they travel in launch arguments only). `both`
@@ -66,10 +80,8 @@ package struct LaunchFlags: Sendable {
     /// `UI_TEST_MODE` would look like an `env` launch whose program was given `UI_TEST_MODE` as its own argument, which
     /// the Host library keeps.
     package func environment(mockServerURL: String?) -> [String: String] {
+        guard sentChannel(mockServerURL: mockServerURL) != .args else { return [WireFormat.underTestVariable: "1"] }
         let automation = sentAutomationFlags(mockServerURL: mockServerURL)
-        guard channel != .args, channel != .both || !featureFlags.isEmpty || !automation.isEmpty else {
-            return [WireFormat.underTestVariable: "1"]
-        }
         var variables = WireFormat.environment(ephemeral: featureFlags, automation: automation)
         // Flags in the environment only, argv the program's own: said, so the Host library never takes an argv[1…] of
         // the program's that equals the block `both` would make for the block (and drops it from `arguments`).

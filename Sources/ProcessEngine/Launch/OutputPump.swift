@@ -140,7 +140,7 @@ private struct PumpLoop {
             if stalled.contains(target) { StandardStreams.countNotWritten(count, to: target) }
             return true
         }
-        switch waitingForReader.timing({ StandardStreams.write(UnsafeRawBufferPointer(chunk), to: target) }) {
+        switch waitingForReader.timing({ StandardStreams.passOn(UnsafeRawBufferPointer(chunk), to: target) }) {
         case .written: return true
         case .stalled(let left):
             // A stop was asked and our reader did not read before its deadline (`| (sleep 1000)`): keep reading (the

@@ -65,7 +65,7 @@ package struct LaunchPlan: Sendable {
 
     /// argv after argv[0], as the program receives it.
     package func launchArguments(mockServerURL: String?) -> [String] {
-        flags.arguments(mockServerURL: mockServerURL) + arguments
+        flags.arguments(mockServerURL: mockServerURL, programArguments: arguments) + arguments
     }
 
     /// The program's complete environment: the base less every inherited `SUT_*` variable (``ownedPrefix``), the

@@ -25,7 +25,7 @@ package struct RunReport: Codable, Sendable {
     package var featureFlags: [String: FlagValue]
     /// The automation flags sent, defaults included (`AUTOMATION_…` / `SUT_AUTOMATION`).
     package var automationFlags: [String: FlagValue]
-    /// Where the flags travelled: `args`, `env` or `both`.
+    /// Where the flags travelled: `args`, `env` or `both` (`both` with no flag of either kind travels as `args`).
     package var flagsIn: String
     /// The directory the program ran in; nil: sut-launch's own.
     package var workingDirectory: String?
@@ -64,7 +64,7 @@ package struct RunReport: Codable, Sendable {
         environmentKeys = request.environment.keys.sorted()
         featureFlags = plan.flags.featureFlags
         automationFlags = plan.flags.sentAutomationFlags(mockServerURL: mockServerURL)
-        flagsIn = plan.flags.channel.rawValue
+        flagsIn = plan.flags.sentChannel(mockServerURL: mockServerURL).rawValue
         workingDirectory = plan.workingDirectory
     }
 

@@ -15,8 +15,9 @@ enum StandardDescriptorPath {
     static func closedDescriptorProblem(_ path: String) -> String? {
         guard let fd = standardDescriptor(named: path), StandardStreams.descriptorsClosedAtStart.contains(fd) else { return nil }
         let name = ["standard input", "standard output", "standard error"][Int(fd)]
-        return "\(path) is \(name) (fd \(fd)), which was closed when sut-launch started, so the output would be lost; "
-            + "open it (\(fd)>out.json) or name a file"
+        // Standard input is no place for an output even when open: name a file.
+        let remedy = fd == 0 ? "name a file" : "open it (\(fd)>out.json) or name a file"
+        return "\(path) is \(name) (fd \(fd)), which was closed when sut-launch started, so the output would be lost; \(remedy)"
     }
 
     /// The descriptor 0, 1 or 2 that `path` names through the process's descriptor directory (`/dev/fd/N`,

@@ -11,18 +11,21 @@ package enum StandardDescriptors {
     /// Opens /dev/null on any of fds 0, 1, 2 that is closed, before anything else opens a descriptor.
     /// Otherwise the next pipe or socket would take that number, and a program started with stdin closed
     /// (`sut-launch cat <&-`) would read its own stdout pipe and hang. A closed stdout or stderr is recorded: what
-    /// sut-launch writes there is lost, and the command ends with exit 74 (``StandardStreams``).
+    /// sut-launch writes there is lost, and the command ends with exit 74 (``StandardStreams``); a closed stdin too, so
+    /// an output path naming it is refused (the program reads the /dev/null put there, never a file opened later).
     package static func openClosedOnes() {
         // Across the exec to sut-launch-foundation, fds closed at sut-launch's start arrive open on /dev/null:
         // the variable says which they were (and is removed, so the program never sees it).
         if let handed = getenv(closedVariable) {
-            for fd in String(cString: handed).split(separator: ",").compactMap({ Int32($0) }) where fd == 1 || fd == 2 {
+            for fd in String(cString: handed).split(separator: ",").compactMap({ Int32($0) }) where (0...2).contains(fd) {
                 StandardStreams.markClosedAtStart(fd)
             }
             unsetenv(closedVariable)
         }
         for target: Int32 in 0...2 where fcntl(target, F_GETFD) == -1 && errno == EBADF {
-            if target > 0 { StandardStreams.markClosedAtStart(target) }
+            // 0 too: nothing is written there, but an output naming it (`--report /dev/stdin <&-`) would go into the
+            // /dev/null put there, exit 0 and the report nowhere; it is refused as `/dev/stdout >&-` is (R10C-13).
+            StandardStreams.markClosedAtStart(target)
             let fd = open("/dev/null", O_RDWR)
             if fd >= 0 && fd != target {
                 dup2(fd, target)
