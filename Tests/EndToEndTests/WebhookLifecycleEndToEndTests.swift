@@ -93,4 +93,30 @@ import Testing
         #expect(result.status == status, "\(result.status) \(result.stderr.suffix(2000))")
         #expect(result.stderr.contains("still being sent when the server stopped"), "\(result.stderr.suffix(2000))")
     }
+    /// r11 R11-5: a scenario's server waited for its webhooks' whole delay at the end (15 s under `--scenario-timeout
+    /// 2s`), and the scenario passed. The wait ends at the scenario's deadline; what is still delayed is not sent, and
+    /// the scenario fails naming its timeout.
+    @Test(.enabled(if: CLI.hasCommand("curl"), "needs curl (apt-get install curl)"))
+    func aWebhookDelayedPastTheScenariosTimeoutFailsItInTime() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(
+            #"{"request":{"url":"/t"},"response":{"status":200,"body":"ok"},"postServeActions":[{"name":"webhook","parameters":{"method":"POST","url":"http://127.0.0.1:9/late","delay":{"type":"fixed","milliseconds":15000}}}]}"#,
+            "late.json", in: directory)
+        let feature = try CLI.write(
+            """
+            Feature: W
+              Scenario: late
+                Given the stubs "late.json"
+                When I run "sh -c 'curl -s $SUT_MOCK_SERVER_URL/t'"
+                Then I see "ok"
+            """, "w.feature", in: directory)
+        let started = Date()
+        let result = try CLI.run(["test", "--scenario-timeout", "2s", feature])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            (result.stdout + result.stderr).contains("webhooks were still in flight at the scenario's 2s timeout"),
+            "\(result.stdout)\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 12, "the wait outlasted the scenario's timeout")
+    }
 }

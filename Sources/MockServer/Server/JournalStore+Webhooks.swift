@@ -22,6 +22,12 @@ final class WebhookLog: @unchecked Sendable {
     private var windowStarts = 0
     /// Set once the server begins to stop: no webhook is reserved after it.
     private var stopping = false
+    /// Set when a wait for the webhooks in flight gave up (``waitWhilePending(timeoutMs:interrupted:)``): those still in
+    /// their delay are not sent (a scenario's server is gone by then; its callee may be the next scenario's).
+    private var abandoned = false
+
+    /// Whether the wait for the webhooks in flight gave up on them.
+    var isAbandoned: Bool { lock.withLock { abandoned } }
 
     /// Reserves slots for `count` webhooks whose delays are at most `delayMs`; returns how many may be sent and why
     /// the others may not (the server stopping, too many in flight, too many this second).
@@ -49,7 +55,7 @@ final class WebhookLog: @unchecked Sendable {
 
     /// Stops reserving, then waits until every webhook reserved has ended, or the deadline fixed now has passed: the
     /// last one's own deadline, or `timeoutMs` from now when that comes first, or until `interrupted` says so (a
-    /// signal: checked every 5 ms). False when some were still in flight.
+    /// signal: checked every 5 ms). False when some were still in flight: those still in their delay are not sent.
     func waitWhilePending(timeoutMs: Double? = nil, interrupted: () -> Bool = { false }) -> Bool {
         let deadline = lock.withLock {
             stopping = true
@@ -57,7 +63,10 @@ final class WebhookLog: @unchecked Sendable {
         }
         while true {
             if lock.withLock({ inFlight }) == 0 { return true }
-            if MonotonicClock.milliseconds() >= deadline || interrupted() { return false }
+            if MonotonicClock.milliseconds() >= deadline || interrupted() {
+                lock.withLock { abandoned = true }
+                return false
+            }
             MonotonicClock.sleep(milliseconds: 5)
         }
     }

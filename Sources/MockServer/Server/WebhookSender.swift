@@ -25,18 +25,23 @@ enum WebhookSender {
         let log = journal.webhooks
         for hook in hooks.prefix(ticket.allowed) {
             let started = startDetachedThread {
-                log.finished(failure: deliver(hook, request).map { "webhook \(hook.method) after \(stub): \($0)" })
+                log.finished(failure: deliver(hook, request, log: log).map { "webhook \(hook.method) after \(stub): \($0)" })
             }
             if !started { log.finished(failure: "webhook \(hook.method) after \(stub): no thread to send it") }
         }
     }
 
     /// Sends one webhook; nil when the callee answered, else why not.
-    private static func deliver(_ hook: Webhook, _ request: HTTPRequest) -> String? {
+    private static func deliver(_ hook: Webhook, _ request: HTTPRequest, log: WebhookLog) -> String? {
         if let delay = hook.delay {
             var random = SystemRandomNumberGenerator()
-            MonotonicClock.sleep(milliseconds: delay.sampleMs(using: &random))
+            let until = MonotonicClock.milliseconds() + Double(delay.sampleMs(using: &random))
+            // In slices: a wait that gave up on it (a scenario's deadline, a signal) ends the delay unsent.
+            while MonotonicClock.milliseconds() < until && !log.isAbandoned {
+                MonotonicClock.sleep(milliseconds: Int(min(50, max(1, until - MonotonicClock.milliseconds()))))
+            }
         }
+        if log.isAbandoned { return "not sent: its delay outlasted the wait for it (the run or scenario ended first)" }
         var url = hook.url
         var context = ResponseTemplate.RenderContext(request)
         if let template = hook.urlTemplate {
