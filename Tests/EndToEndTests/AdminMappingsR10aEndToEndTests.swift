@@ -114,7 +114,7 @@ import Testing
     }
 
     /// Runs `body` against `sut-launch serve` started empty on a free port, then stops the server.
-    private static func serving<T>(_ body: (String) throws -> T) throws -> T {
+    private static func serving<T>(_ body: @escaping (String) throws -> T) throws -> T {
         let directory = try CLI.temporaryDirectory() // no ./mappings: serve starts empty
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try CLI.freePort()
