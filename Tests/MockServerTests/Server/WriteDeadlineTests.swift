@@ -1,0 +1,42 @@
+import AutomationSupport
+import Foundation
+import Testing
+
+@testable import MockServer
+
+/// r10a C7: an answer had no write deadline. Each write had a 30 s send timeout of its own, so a client that sent a
+/// request and never read held its connection and a thread as long as each partial write took a few bytes (still open
+/// after 300 s), and a write that did time out left the connection idling 60 s more. Now the client may keep the
+/// server waiting ``ServerLimits/sendTimeoutMs`` in all for one answer, then the connection is closed. Real sockets;
+/// a client with a small receive buffer that never reads; the deadline set to 1 s.
+@Suite struct WriteDeadlineTests {
+    private func server(_ handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
+        var limits = ServerLimits()
+        limits.sendTimeoutMs = 1_000
+        let server = HTTPServer(limits: limits, handler: handler)
+        _ = try server.start(port: 0)
+        return server
+    }
+
+    /// Sends `target`, reads the answer's head, then reads nothing until the server has closed the connection (at most
+    /// 20 s); then everything left. The head, whether it closed, and the bytes after the head.
+    private func neverReading(_ server: HTTPServer, _ target: String) throws -> (head: String, closed: Bool, rest: Int) {
+        let client = try SlowClient(port: server.port)
+        defer { client.close() }
+        client.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let head = client.read(until: "\r\n\r\n")
+        let closedByServer = waitUntil(timeout: 20) { server.openConnections == 0 }
+        let (rest, closed) = client.readToEnd(timeout: 20)
+        return (head, closedByServer && closed, rest.count)
+    }
+
+    @Test func aClientThatNeverReadsALargeAnswerIsClosedAtTheWriteDeadline() throws {
+        let body = [UInt8](repeating: 0x78, count: 16 * 1024 * 1024)
+        let server = try server { _ in MockResponse(status: 200, body: body) }
+        defer { server.stop() }
+        let (head, closed, rest) = try neverReading(server, "/big")
+        #expect(head.hasPrefix("HTTP/1.1 200 OK"), "\(head)")
+        #expect(closed, "the server kept the connection of a client that does not read")
+        #expect(rest < body.count, "\(rest) bytes: the whole answer was written")
+    }
+}
