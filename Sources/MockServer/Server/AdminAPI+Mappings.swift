@@ -27,7 +27,7 @@ extension AdminAPI {
             } catch { return error.response }
             let all = registry.stubs { _ in true }
             let page = all.dropFirst(offset ?? 0).prefix(limit ?? all.count)
-            return .json(text: mappingsJSON(Array(page), total: all.count))
+            return mappingsAnswer(Array(page), total: all.count)
         case "POST /__admin/mappings":
             do {
                 let stubs = try parseMappings(request, parts: parts, list: false)
@@ -100,16 +100,18 @@ extension AdminAPI {
             if matcher.matches(entry.stub.wireMockMetadata ?? "null", budget: &budget) { found.append(entry) }
             if budget < 0 { return budgetSpent(route, allowed, searched: searched + 1, of: listed.count, items: "mappings") }
         }
-        guard route.hasSuffix("remove-by-metadata") else { return .json(text: mappingsJSON(found)) }
+        guard route.hasSuffix("remove-by-metadata") else { return mappingsAnswer(found) }
         let chosen = Set(found.map { ObjectIdentifier($0.stub) })
         parts.stubs.replace(where: { chosen.contains(ObjectIdentifier($0)) }, with: nil)
         return .json(text: "{}")
     }
 
-    /// Mappings with their call counts as WireMock lists them; `total`: of every mapping when `found` is one page.
-    static func mappingsJSON(_ found: [(stub: Stub, calls: Int)], total: Int? = nil) -> String {
-        "{\"mappings\":[" + found.map { mappingJSON($0.stub, calls: $0.calls) }.joined(separator: ",")
-            + "],\"meta\":{\"total\":\(total ?? found.count)}}"
+    /// Mappings with their call counts as WireMock lists them, written as they are made (``BodyStream``: each reader
+    /// held the whole list); `total`: of every mapping when `found` is one page.
+    static func mappingsAnswer(_ found: [(stub: Stub, calls: Int)], total: Int? = nil) -> MockResponse {
+        .streamedJSON(opening: "{\"mappings\":[", count: found.count, closing: "],\"meta\":{\"total\":\(total ?? found.count)}}") {
+            mappingJSON(found[$0].stub, calls: found[$0].calls)
+        }
     }
 
     /// One mapping as WireMock gives it back: id and uuid, name, request and response (as loaded; a native

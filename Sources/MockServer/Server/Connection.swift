@@ -269,6 +269,9 @@ package struct Connection<Transport: ConnectionTransport> {
                 response, to: &bytes, headRequest: head.method == "HEAD", keepAlive: keepAlive, http10: head.version == "HTTP/1.0")
             return sendDribbled(bytes, dribble) && keepAlive
         }
+        if let stream = response.stream, HTTPField.problem(in: response) == nil {
+            return sendStreamed(response, stream, head, keepAlive: keepAlive, pending: &io.output)
+        }
         ResponseWriter.append(
             response, to: &io.output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
             http10: head.version == "HTTP/1.0")

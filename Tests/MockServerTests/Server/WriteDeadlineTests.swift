@@ -39,4 +39,20 @@ import Testing
         #expect(closed, "the server kept the connection of a client that does not read")
         #expect(rest < body.count, "\(rest) bytes: the whole answer was written")
     }
+
+    @Test func aStreamedListingHasOneWriteDeadlineForAllItsPieces() throws {
+        let mock = MockServer(stubs: StubSet(), host: "127.0.0.1")
+        let upload = [UInt8](repeating: 0x79, count: 60_000)
+        for index in 0..<300 {
+            _ = mock.parts.journal.record(
+                HTTPRequest(method: "POST", target: "/j\(index)", body: upload), stub: nil, response: MockResponse(status: 404),
+                nearMiss: "none")
+        }
+        let server = try server { MockServer.respond(to: $0, parts: mock.parts) }
+        defer { server.stop() }
+        let (head, closed, rest) = try neverReading(server, "/__admin/requests")
+        #expect(head.contains("Transfer-Encoding: chunked"), "\(head)")
+        #expect(closed, "the server kept the connection of a client that does not read")
+        #expect(rest < 300 * 60_000, "\(rest) bytes: the whole listing was written")
+    }
 }
