@@ -112,11 +112,12 @@ import Testing
                     "\(url)/__admin/mappings/import",
                 ])
             #expect(imported.hasSuffix(" 200"), "\(imported)")
-            #expect(try curl(["\(url)/d1"]).hasSuffix(" 404"))
-            #expect(try curl(["\(url)/d2"]) == "second 200")
+            // Of two with one id the list's first is kept, as WireMock 2.35 imports (last mapping first; r10a C4).
+            #expect(try curl(["\(url)/d2"]).hasSuffix(" 404"))
+            #expect(try curl(["\(url)/d1"]) == "first 200")
             #expect(try curl(["\(url)/__admin/mappings"]).contains(#""total":1"#))
             #expect(try curl(Self.json + ["--data", mapping("/d3", "third"), "\(url)/__admin/mappings"]).hasSuffix(" 201"))
-            #expect(try curl(["\(url)/d2"]).hasSuffix(" 404"))
+            #expect(try curl(["\(url)/d1"]).hasSuffix(" 404"))
             #expect(try curl(["\(url)/__admin/mappings/\(id)"]).contains("/d3"))
             let ignored = #"{"mappings": [\#(mapping("/d4", "fourth"))], "importOptions": {"duplicatePolicy": "IGNORE"}}"#
             #expect(try curl(Self.json + ["--data", ignored, "\(url)/__admin/mappings/import"]).hasSuffix(" 200"))

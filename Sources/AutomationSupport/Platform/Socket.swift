@@ -146,24 +146,59 @@ package struct Socket: Sendable, Hashable {
         return count
     }
 
-    /// Writes all bytes; false when the peer went away. Never raises SIGPIPE.
+    /// Writes all bytes; false when the peer went away, or did not take them within the send timeout
+    /// (``setSendTimeout(milliseconds:)``; none set: no limit). Never raises SIGPIPE. The timeout bounds the whole call,
+    /// not each system call: a peer that takes a few bytes now and then cannot restart it (r10a C7: a client that never
+    /// read held a thread and its connection for minutes, each partial write winning 30 s more).
     @discardableResult
     package func send(_ bytes: [UInt8]) -> Bool {
+        var allowed = -2 // read from the socket the first time the peer is waited for
+        return send(bytes, waitingAtMost: &allowed)
+    }
+
+    /// Writes all bytes, waiting for the peer to take them at most `waitMs` milliseconds in all, less what this call
+    /// waited (an answer written in pieces passes the rest on); false when the peer went away or the time ran out.
+    /// `waitMs` -1: no limit; -2: the socket's send timeout.
+    package func send(_ bytes: [UInt8], waitingAtMost waitMs: inout Int) -> Bool {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let result = systemSend(fd, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
+                if result >= 0 {
+                    offset += result
+                    continue
                 }
-                offset += result
+                if errno == EINTR { continue }
+                guard errno == EAGAIN || errno == EWOULDBLOCK, waitWritable(waitingAtMost: &waitMs) else { return false }
             }
             return true
         }
     }
 
-    /// Sets the send timeout, so a client that never reads cannot hold a thread forever.
+    /// Waits until the socket takes bytes again, for at most `waitMs` (less what it waited; -1: no limit; -2: the
+    /// socket's send timeout, none set: no limit). False when the time ran out.
+    private func waitWritable(waitingAtMost waitMs: inout Int) -> Bool {
+        if waitMs == -2 { waitMs = sendTimeoutMs ?? -1 }
+        guard waitMs != 0 else { return false }
+        let started = MonotonicClock.milliseconds()
+        var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var result: Int32
+        repeat { result = poll(&pfd, 1, waitMs < 0 ? -1 : Int32(clamping: waitMs)) } while result < 0 && errno == EINTR
+        if waitMs > 0 { waitMs = max(0, waitMs - Int((MonotonicClock.milliseconds() - started).rounded(.up))) }
+        return result > 0
+    }
+
+    /// The send timeout set on the socket (SO_SNDTIMEO), in milliseconds; nil when none is set.
+    private var sendTimeoutMs: Int? {
+        var value = timeval()
+        var length = socklen_t(MemoryLayout<timeval>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, &length) == 0 else { return nil }
+        let milliseconds = Int(value.tv_sec) * 1000 + Int(value.tv_usec) / 1000
+        return milliseconds > 0 ? milliseconds : nil
+    }
+
+    /// Sets the send timeout, so a client that never reads cannot hold a thread forever: ``send(_:)`` fails once the
+    /// peer has not taken its bytes for this long in all.
     package func setSendTimeout(milliseconds: Int) {
         var value = timeval(tv_sec: milliseconds / 1000, tv_usec: .init((milliseconds % 1000) * 1000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
@@ -273,9 +308,10 @@ private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
 
 private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL))
+    // Never blocks: a full socket is waited for with poll(2) against the call's whole deadline (``Socket/send(_:)``).
+    Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
     #else
-    Darwin.send(fd, pointer, count, 0) // SO_NOSIGPIPE is set on accept
+    Darwin.send(fd, pointer, count, MSG_DONTWAIT) // SO_NOSIGPIPE is set on accept
     #endif
 }
 

@@ -40,6 +40,8 @@ public struct MockResponse: Sendable, Hashable {
     package var dribble: Dribble?
     /// Work to do once the answer is written (a mapping's webhooks); nil: none.
     package var afterAnswer: AfterAnswer?
+    /// The body, made while it is written (large admin listings); `body` is empty then. nil: `body` is the body.
+    package var stream: BodyStream?
     /// Told whether the answer reached its connection (a control message counts as delivered only then); nil: none.
     package var handOver: HandOver?
     /// Why this is not the answer the chosen stub defines (its template could not be rendered for this request, a

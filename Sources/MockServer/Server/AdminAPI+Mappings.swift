@@ -18,11 +18,21 @@ extension AdminAPI {
         let path = String(route.drop { $0 != " " }.dropFirst())
         switch route {
         case "GET /__admin/mappings":
-            return .json(text: mappingsJSON(registry.stubs { _ in true }))
+            // WireMock's paging: `offset` mappings skipped, at most `limit` given; `meta.total` counts them all.
+            let limit: Int?
+            let offset: Int?
+            do {
+                limit = try request.boundedQueryInteger("limit", in: StubRanges.journalLimit)
+                offset = try request.boundedQueryInteger("offset", in: StubRanges.journalLimit)
+            } catch { return error.response }
+            let all = registry.stubs { _ in true }
+            let page = all.dropFirst(offset ?? 0).prefix(limit ?? all.count)
+            return mappingsAnswer(Array(page), total: all.count)
         case "POST /__admin/mappings":
             do {
                 let stubs = try parseMappings(request, parts: parts, list: false)
-                // An id names one mapping: a mapping posted with an id in use replaces that one.
+                // An id names one mapping: a mapping posted with an id in use replaces that one, and is the newest
+                // (WireMock adds it: among equal mappings it answers; WireMock also lists the old one, sut-launch not).
                 registry.replace(where: { $0.isNamed(stubs[0].id) }, with: stubs[0])
                 return .json(text: mappingJSON(stubs[0], calls: 0), status: 201)
             } catch { return error.response }
@@ -58,7 +68,8 @@ extension AdminAPI {
                 do {
                     let stubs = try parseMappings(request, parts: parts, list: false)
                     stubs[0].id = stub.adminID
-                    registry.replace(where: { $0 === stub }, with: stubs[0])
+                    // An edit keeps the mapping's place among equals, as WireMock's does (a POST makes it the newest).
+                    guard registry.edit(stub, to: stubs[0]) else { return .text("no mapping \(id)\n", status: 404) }
                     return .json(text: mappingJSON(stubs[0], calls: 0))
                 } catch { return error.response }
             default: return .text("use GET, PUT or DELETE on a mapping\n", status: 405)
@@ -89,16 +100,18 @@ extension AdminAPI {
             if matcher.matches(entry.stub.wireMockMetadata ?? "null", budget: &budget) { found.append(entry) }
             if budget < 0 { return budgetSpent(route, allowed, searched: searched + 1, of: listed.count, items: "mappings") }
         }
-        guard route.hasSuffix("remove-by-metadata") else { return .json(text: mappingsJSON(found)) }
+        guard route.hasSuffix("remove-by-metadata") else { return mappingsAnswer(found) }
         let chosen = Set(found.map { ObjectIdentifier($0.stub) })
         parts.stubs.replace(where: { chosen.contains(ObjectIdentifier($0)) }, with: nil)
         return .json(text: "{}")
     }
 
-    /// Mappings with their call counts as WireMock lists them.
-    static func mappingsJSON(_ found: [(stub: Stub, calls: Int)]) -> String {
-        "{\"mappings\":[" + found.map { mappingJSON($0.stub, calls: $0.calls) }.joined(separator: ",")
-            + "],\"meta\":{\"total\":\(found.count)}}"
+    /// Mappings with their call counts as WireMock lists them, written as they are made (``BodyStream``: each reader
+    /// held the whole list); `total`: of every mapping when `found` is one page.
+    static func mappingsAnswer(_ found: [(stub: Stub, calls: Int)], total: Int? = nil) -> MockResponse {
+        .streamedJSON(opening: "{\"mappings\":[", count: found.count, closing: "],\"meta\":{\"total\":\(total ?? found.count)}}") {
+            mappingJSON(found[$0].stub, calls: found[$0].calls)
+        }
     }
 
     /// One mapping as WireMock gives it back: id and uuid, name, request and response (as loaded; a native

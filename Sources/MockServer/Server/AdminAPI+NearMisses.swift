@@ -40,7 +40,7 @@ extension AdminAPI {
             let (stubs, counts, scenarios) = parts.stubs.snapshot()
             let unmatched = Array(parts.journal.entries.filter(\.isUnexpected).reversed())
             var budget = parts.settings.options.matchBudget
-            var found: [String] = []
+            var found: [(entry: JournalEntry, stub: Int, distance: Double)] = []
             for (searched, entry) in unmatched.enumerated() {
                 let nearest = nearestStubs(MatchInput(entry.request), stubs, scenarios, budget: &budget) { _ in
                     clientGone(request, route, searched: searched, of: unmatched.count, items: "unmatched requests")
@@ -50,11 +50,13 @@ extension AdminAPI {
                     return budgetSpent(
                         route, parts.settings.options.matchBudget, searched: searched + 1, of: unmatched.count, items: "unmatched requests")
                 }
-                found += nearest.ranked.map {
-                    stubNearMiss(entry, stubs[$0.0], calls: $0.0 < counts.count ? counts[$0.0] : 0, $0.1, secrets)
-                }
+                found += nearest.ranked.map { (entry, $0.0, $0.1) }
             }
-            return .json(text: "{\"nearMisses\":[" + found.joined(separator: ",") + "]}")
+            // Written as it is made: each near miss holds its request, up to three times each unmatched one (r10a C3).
+            return .streamedJSON(opening: "{\"nearMisses\":[", count: found.count, closing: "]}") { [found] in
+                let (entry, stub, distance) = found[$0]
+                return stubNearMiss(entry, stubs[stub], calls: stub < counts.count ? counts[stub] : 0, distance, secrets)
+            }
         case "POST /__admin/near-misses/request-pattern":
             let probe: Stub
             do { probe = try requestPattern(request.body, source: route) } catch {

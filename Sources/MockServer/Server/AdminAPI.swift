@@ -20,7 +20,7 @@ import Foundation
 /// | `GET /__admin/requests` | the journal; `GET /__admin/requests/unmatched` the unexpected ones |
 /// | `DELETE /__admin/requests` | clears the journal |
 /// | `GET /__admin/scenarios`, `POST /__admin/scenarios/reset` | scenario states |
-/// | `PUT /__admin/scenarios/{name}/state` | sets a scenario's state (`{"state": "x"}`; no body: back to `Started`) |
+/// | `PUT /__admin/scenarios/{name}/state` | sets a scenario's state to one of its own (`{"state": "x"}`; no body: back to `Started`) |
 /// | `POST /__admin/reset` | journal, call counts, scenarios and added stubs back to the start, as the admin API shows them (`expect` and `--journal` keep the whole run) |
 /// | `POST /__admin/near-misses/request`, `…/request-pattern` | the stubs nearest a request, the requests nearest a pattern |
 /// | `POST /__admin/settings` | `{"fixedDelay": ms}` delays every stub's answer (0 ends it); other settings are refused (422) |
@@ -87,26 +87,40 @@ enum AdminAPI {
         }
     }
 
-    /// `PUT /__admin/scenarios/{name}/state`.
+    /// `PUT /__admin/scenarios/{name}/state`: `{"state": S}` with S one of the scenario's states (no body: back to
+    /// `Started`); as WireMock 2.35, a state no stub of the scenario has, a missing state and any other key are
+    /// refused (422) and the scenario stays where it was.
     private static func setScenarioState(_ route: String, _ request: HTTPRequest, stubs: StubRegistry) -> MockResponse? {
         guard route.hasPrefix("PUT /__admin/scenarios/"), route.hasSuffix("/state") else { return nil }
         let encoded = route.dropFirst("PUT /__admin/scenarios/".count).dropLast("/state".count)
         let name = PercentEncoding.decode(encoded, plusAsSpace: false)
-        var newState = "Started"
+        var newState: String? = ScenarioStates.started
         if !request.body.isEmpty {
             guard let body = try? JSONParser.parse(Array(request.bodyText.utf8), refusingLoneSurrogates: true), let members = body.members
             else {
-                return .text("the body is a JSON object like {\"state\": \"Started\"}\n", status: 400)
+                return .text("the body is a JSON object like {\"state\": \"Started\"}\n", status: 422)
             }
-            if let given = JSONNode.member("state", in: members) {
-                guard let text = given.string else { return .text("\"state\" must be a string\n", status: 400) }
+            if let other = members.first(where: { $0.key != "state" }) {
+                return .text(
+                    "unknown key \"\(other.key.prefix(80).escapingControlCharacters())\": the body is {\"state\": \"...\"}\n", status: 422)
+            }
+            newState = nil
+            if let given = JSONNode.member("state", in: members), !(given.value == .null) {
+                guard let text = given.string else { return .text("\"state\" must be a string\n", status: 422) }
                 newState = text
             }
         }
-        guard stubs.setScenario(name, state: newState) else {
+        let title: String
+        switch stubs.setScenario(name, state: newState) {
+        case .set: return .json(text: "{}")
+        case .noScenario:
             return .json(text: "{\"errors\":[{\"title\":" + JSONWriter.quoted("Scenario \(name) does not exist") + "}]}", status: 404)
+        case .unsupported(let possible):
+            title =
+                "Scenario \(name) does not support state \(newState ?? "null") (its states: \(possible.joined(separator: ", ")); "
+                + "give one a mapping requires or sets)"
         }
-        return .json(text: "{}")
+        return .json(text: "{\"errors\":[{\"title\":" + JSONWriter.quoted(title) + "}]}", status: 422)
     }
 
     /// WireMock's global settings: `fixedDelay` (at most 60 s) is what sut-launch has; anything else is refused by

@@ -269,6 +269,9 @@ package struct Connection<Transport: ConnectionTransport> {
                 response, to: &bytes, headRequest: head.method == "HEAD", keepAlive: keepAlive, http10: head.version == "HTTP/1.0")
             return sendDribbled(bytes, dribble) && keepAlive
         }
+        if let stream = response.stream, HTTPField.problem(in: response) == nil {
+            return sendStreamed(response, stream, head, keepAlive: keepAlive, pending: &io.output)
+        }
         ResponseWriter.append(
             response, to: &io.output, headRequest: head.method == "HEAD", keepAlive: keepAlive,
             http10: head.version == "HTTP/1.0")
@@ -286,7 +289,7 @@ package struct Connection<Transport: ConnectionTransport> {
         // Pipelined requests already here are answered before writing, in one batch; an answer with work after it
         // goes out first.
         if response.afterAnswer != nil || Self.findHeadEnd(io.input, from: io.start) == nil || io.output.count > 256 * 1024 {
-            flush(&io.output)
+            return flush(&io.output) // not taken within the write deadline (or the client went): the connection ends
         }
         return true
     }
@@ -368,10 +371,12 @@ package struct Connection<Transport: ConnectionTransport> {
         )
     }
 
-    private func flush(_ output: inout [UInt8]) {
-        guard !output.isEmpty else { return }
-        socket.send(output)
-        output.removeAll(keepingCapacity: true)
+    /// Sends what is pending; false when the client went away or did not take it within the write deadline.
+    @discardableResult
+    func flush(_ output: inout [UInt8]) -> Bool {
+        guard !output.isEmpty else { return true }
+        defer { output.removeAll(keepingCapacity: true) }
+        return socket.send(output)
     }
 
     /// Answers a request refused while its head was read: counted as it could be read.

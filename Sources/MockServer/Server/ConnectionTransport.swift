@@ -9,9 +9,12 @@ package protocol ConnectionTransport {
     /// stream; -1 on error; -2 when nothing is there yet (always possible with `wait: false`; after a
     /// `waitReadable` that said yes, only on TLS, whose record may not be complete).
     func receive(into buffer: inout [UInt8], scratch: inout [UInt8], wait: Bool) -> Int
-    /// Writes all bytes; false when the peer went away.
+    /// Writes all bytes; false when the peer went away, or did not take them within the send timeout (over the whole call).
     @discardableResult func send(_ bytes: [UInt8]) -> Bool
-    /// Bounds the time a write may block on a client that does not read.
+    /// Writes all bytes, waiting for the peer at most `waitMs` in all, less what it waited (an answer written in
+    /// pieces shares one allowance; -1: no limit; -2: the send timeout); false when the peer went away or time ran out.
+    func send(_ bytes: [UInt8], waitingAtMost waitMs: inout Int) -> Bool
+    /// Bounds the time a write may wait for a client that does not read (over each ``send(_:)`` call).
     func setSendTimeout(milliseconds: Int)
     /// Makes the coming close a reset (RST), for the `connection-reset` fault.
     func resetOnClose()

@@ -15,6 +15,10 @@ extension MockServer {
             response.handOver = nil
             handOver.written(true)
         }
+        if response.stream != nil { // made whole: the caller reads `body`
+            response.body = response.wholeBody
+            response.stream = nil
+        }
         return response
     }
 

@@ -20,7 +20,9 @@ package enum ResponseWriter {
         let reason = response.reason ?? HTTPStatus.reason(response.status)
         var head = (http10 ? "HTTP/1.0 " : "HTTP/1.1 ") + String(response.status) + " " + reason + "\r\n"
         let noBody = HTTPStatus.forbidsBody(response.status)
-        let chunked = response.chunked && !http10 && !noBody
+        // A body made while it is written (``BodyStream``) has no length to give: chunked, or to HTTP/1.0 up to the close.
+        let streamed = response.stream != nil
+        let chunked = (response.chunked || streamed) && !http10 && !noBody
         var hasContentType = false
         for (name, value) in response.headers {
             let lowered = name.lowercased()
@@ -32,10 +34,10 @@ package enum ResponseWriter {
         if !noBody {
             if chunked {
                 head += "Transfer-Encoding: chunked\r\n"
-            } else {
+            } else if !streamed {
                 head += "Content-Length: " + String(response.body.count) + "\r\n"
             }
-            if !hasContentType && !response.body.isEmpty { head += "Content-Type: application/octet-stream\r\n" }
+            if !hasContentType && (streamed || !response.body.isEmpty) { head += "Content-Type: application/octet-stream\r\n" }
         }
         if !keepAlive {
             head += "Connection: close\r\n"
@@ -44,7 +46,7 @@ package enum ResponseWriter {
         }
         head += "\r\n"
         output.append(contentsOf: head.utf8)
-        guard !headRequest, !noBody else { return }
+        guard !headRequest, !noBody, !streamed else { return } // a stream's body: the connection writes it as it is made
         if chunked {
             if !response.body.isEmpty {
                 output.append(contentsOf: String(response.body.count, radix: 16).utf8)

@@ -10,7 +10,8 @@ public struct ServerLimits: Sendable, Hashable {
     public var bodyTimeoutMs = 30_000
     /// An idle keep-alive connection is closed after this.
     public var idleTimeoutMs = 60_000
-    /// Time a write may block on a client that does not read.
+    /// The write deadline: how long the server waits, in all, for a client to take one answer's bytes (every piece of a
+    /// streamed one); then the connection closes.
     public var sendTimeoutMs = 30_000
     /// Open connections at once; more are answered 503 and closed.
     public var maxConnections = 1024

@@ -178,10 +178,13 @@ package final class StubRegistry: @unchecked Sendable {
         set { lock.withLock { loaded.unexpected = newValue } }
     }
 
-    /// Where mappings added through the admin API read their `bodyFileName`s: `__files` beside the first
-    /// file loaded, else `./__files`.
+    /// Where mappings added through the admin API read their `bodyFileName`s: the `__files` the first WireMock
+    /// mappings were loaded against (a root's `ROOT/__files`, as WireMock), else `__files` beside the first file
+    /// loaded, else `./__files`.
     package var filesDirectory: String {
-        lock.withLock { loaded.files.first.map { FileSystem.directory(of: $0) + "/__files" } } ?? "./__files"
+        lock.withLock {
+            loaded.bodyFileDirectories.first ?? loaded.files.first.map { FileSystem.directory(of: $0) + "/__files" }
+        } ?? "./__files"
     }
 }
 
@@ -273,7 +276,23 @@ extension StubRegistry {
         }
     }
 
-    /// Adds `stubs` in order as ``replace(where:with:)`` would one by one (a stub replaces the ones its id names, or with
+    /// Puts `stub` in `old`'s place, with its rank among equals (`PUT /__admin/mappings/{id}`, as WireMock edits a
+    /// mapping); `old`'s calls go (an `expect` on it is still checked). False when `old` is gone.
+    package func edit(_ old: Stub, to stub: Stub) -> Bool {
+        lock.withLock {
+            var stubs = router.stubs
+            guard let index = stubs.firstIndex(where: { $0 === old }) else { return false }
+            retire([index])
+            stub.order = old.order
+            stubs[index] = stub
+            router = Router(stubs)
+            counts[index] = 0
+            return true
+        }
+    }
+
+    /// Adds `stubs` as ``replace(where:with:)`` would one by one, last first as WireMock 2.35 imports (the list's
+    /// first mapping wins among equals, and of two with one id the first is kept) (a stub replaces the ones its id names, or with
     /// `keepExisting` is left out when its id is in use), with one router built at the end: an import of 2,000 mappings
     /// built 2,000 routers (69 s); now it costs what loading the same file does. Ids are looked up in a table.
     package func importStubs(_ stubs: [Stub], keepExisting: Bool) {
@@ -287,7 +306,7 @@ extension StubRegistry {
             }
             for (position, entry) in entries.enumerated() { index(entry!.stub, at: position) }
             var removed: [Int] = []
-            for stub in stubs {
+            for stub in stubs.reversed() {
                 let holders = (named[stub.id] ?? []).filter { entries[$0] != nil }
                 if keepExisting && !holders.isEmpty { continue }
                 for position in holders {
@@ -336,12 +355,24 @@ extension StubRegistry {
         }
     }
 
-    /// Sets scenario `name`'s state ("Started" forgets it); false when no stub names that scenario.
-    package func setScenario(_ name: String, state: String) -> Bool {
+    /// What ``setScenario(_:state:)`` did.
+    package enum ScenarioChange: Equatable {
+        case set
+        /// No stub names that scenario.
+        case noScenario
+        /// No stub of the scenario requires or sets that state (nil: no state given): unchanged, as WireMock 2.35
+        /// refuses it; `possible` are its states.
+        case unsupported(possible: [String])
+    }
+
+    /// Sets scenario `name`'s state ("Started" forgets it) when one of its stubs requires or sets it: a state none
+    /// has (a typo) would leave the scenario where no stub answers.
+    package func setScenario(_ name: String, state: String?) -> ScenarioChange {
         lock.withLock {
-            guard scenarioNames().contains(where: { $0.0 == name }) else { return false }
+            guard let possible = scenarioNames().first(where: { $0.0 == name })?.1 else { return .noScenario }
+            guard let state, possible.contains(state) else { return .unsupported(possible: possible) }
             scenarios[name] = state == ScenarioStates.started ? nil : state
-            return true
+            return .set
         }
     }
 

@@ -93,6 +93,8 @@ public enum StubLoader {
                 set.notices.append("\(shown): not loaded (a mapping file's name ends in .json)")
             }
         }
+        // The root's `__files` even when `mappings/` is empty (`serve` of a new root): admin-added mappings read there.
+        set.bodyFileDirectories = [files]
         if set.stubs.isEmpty {
             set.emptyRoots.append(root)
             set.notices.append(
@@ -147,6 +149,7 @@ public enum StubLoader {
                 files = FileSystem.directory(of: directory) + "/__files"
             }
             var set = try StubSet.wireMock(root, file: file, filesDirectory: files, skip: skip)
+            set.bodyFileDirectories = [files]
             // `{"mappings": []}` named itself (not one file of a root's walk) is an empty root: refused where asked for.
             if wireMockFiles == nil, root["mappings"] != nil, set.stubs.isEmpty {
                 set.emptyRoots.append(file)

@@ -83,7 +83,12 @@ extension StubSet {
         let name = try mapping.string("name") ?? "\(method) \(url.description)"
         let explicitID = try mappingID(mapping, "id")
         let uuid = try mappingID(mapping, "uuid")
-        let id = explicitID ?? uuid ?? StubSet.uuid(derivedFrom: "\(file):\(node.position)")
+        // Both given: the later key is the id, as WireMock reads them (both set its one id, in order).
+        let uuidLast =
+            node.members.map { members in
+                members.lastIndex { $0.key == "uuid" } ?? -1 > members.lastIndex { $0.key == "id" } ?? -1
+            } ?? false
+        let id = (uuidLast ? uuid ?? explicitID : explicitID ?? uuid) ?? StubSet.uuid(derivedFrom: "\(file):\(node.position)")
         let stub = Stub(
             id: id, name: name, source: "\(file):\(node.position.line)", method: method == "ANY" ? nil : method,
             url: url, responses: [])

@@ -19,6 +19,9 @@ public struct StubSet: Sendable {
     /// WireMock roots whose `mappings/` gave no mapping: a run or `check` that asked for them refuses this (exit 3,
     /// as an empty stub directory is); `serve` starts from them (to record into them).
     package internal(set) var emptyRoots: [String] = []
+    /// The `__files` directories WireMock mappings were loaded against, in order (a root's `ROOT/__files`): the
+    /// first is where mappings added through the admin API read their `bodyFileName`s, as WireMock's root.
+    package internal(set) var bodyFileDirectories: [String] = []
 
     /// No stubs: every request is unexpected.
     public init() {}
@@ -33,11 +36,13 @@ public struct StubSet: Sendable {
         files += other.files
         notices += other.notices
         emptyRoots += other.emptyRoots
+        bodyFileDirectories += other.bodyFileDirectories
     }
 
-    /// Appends one stub, numbering it after the ones present.
+    /// Appends one stub, numbering it after the ones present: after the last one's number, not the count (once a stub
+    /// was removed, the count repeated a number kept, and the new stub tied with an older one and lost to it).
     mutating func append(_ stub: Stub) {
-        stub.order = stubs.count + 1
+        stub.order = (stubs.last?.order ?? 0) + 1
         stubs.append(stub)
     }
 

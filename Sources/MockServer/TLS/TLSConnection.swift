@@ -173,6 +173,11 @@ package final class TLSConnection: ConnectionTransport {
 
     @discardableResult
     package func send(_ bytes: [UInt8]) -> Bool {
+        var allowed = -2 // the socket's send timeout, over the whole call
+        return send(bytes, waitingAtMost: &allowed)
+    }
+
+    package func send(_ bytes: [UInt8], waitingAtMost waitMs: inout Int) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + Self.writeChunk)
@@ -182,7 +187,7 @@ package final class TLSConnection: ConnectionTransport {
                 return false
             }
             offset += Int(written)
-            guard flush() else { return false }
+            guard flush(waitingAtMost: &waitMs) else { return false }
         }
         return true
     }
@@ -218,8 +223,14 @@ package final class TLSConnection: ConnectionTransport {
 
     /// Sends what OpenSSL has produced; false when the peer went away.
     func flush() -> Bool {
+        var allowed = -2
+        return flush(waitingAtMost: &allowed)
+    }
+
+    /// Sends the ciphertext waiting in the output BIO, within `waitMs` (``Socket/send(_:waitingAtMost:)``).
+    func flush(waitingAtMost waitMs: inout Int) -> Bool {
         guard library.bioPending(output) > 0 else { return true }
-        return socket.send(library.drain(output))
+        return socket.send(library.drain(output), waitingAtMost: &waitMs)
     }
 
     static func now() -> Int { Int(MonotonicClock.milliseconds()) }

@@ -41,12 +41,13 @@ import Testing
             #"{"mappings": [{"id": "\#(id)", "request": {"url": "/a"}, "response": {"body": "first"}}, {"id": "\#(id)", "request": {"url": "/a"}, "response": {"body": "second"}}, {"id": "\#(other)", "request": {"url": "/b"}, "response": {"body": "b"}}]}"#
         #expect(post(server, "/__admin/mappings/import", overwrite) == 200)
         #expect(server.parts.stubs.snapshot().stubs.count == 2)
-        #expect(body(server, "/a") == "second" && body(server, "/b") == "b")
+        // The list's first of two with one id is kept, as WireMock 2.35 imports (last mapping first; r10a C4).
+        #expect(body(server, "/a") == "first" && body(server, "/b") == "b")
         #expect(server.handle(HTTPRequest(method: "GET", target: "/old")).status == 404)
         let ignore =
             #"{"mappings": [{"id": "\#(id)", "request": {"url": "/a"}, "response": {"body": "third"}}, {"request": {"url": "/c"}, "response": {"body": "c"}}], "importOptions": {"duplicatePolicy": "IGNORE"}}"#
         #expect(post(server, "/__admin/mappings/import", ignore) == 200)
         #expect(server.parts.stubs.snapshot().stubs.count == 3)
-        #expect(body(server, "/a") == "second" && body(server, "/c") == "c")
+        #expect(body(server, "/a") == "first" && body(server, "/c") == "c")
     }
 }

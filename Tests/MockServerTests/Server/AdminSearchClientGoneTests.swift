@@ -42,7 +42,7 @@ import Glibc
             body: Array(pattern.utf8))
         request.peer = Peer(socket)
         let answer = try #require(AdminAPI.requests(route, request, journal: journal, budget: MatchBudget.perRequest))
-        return (answer.status, String(decoding: answer.body, as: UTF8.self))
+        return (answer.status, String(decoding: answer.wholeBody, as: UTF8.self))
     }
 
     @Test(

@@ -29,8 +29,10 @@ import Testing
         #expect(scenarios == ["cart": "full"])
         #expect(stubs.scenarioStates().map { "\($0.name) \($0.state) \($0.possible)" } == [#"cart full ["Started", "full"]"#])
 
-        #expect(stubs.setScenario("cart", state: "Started"))
-        #expect(!stubs.setScenario("no such scenario", state: "x"))
+        #expect(stubs.setScenario("cart", state: "fulll") == .unsupported(possible: ["Started", "full"]))
+        #expect(stubs.snapshot().scenarios == ["cart": "full"], "a state no stub has leaves the scenario as it was")
+        #expect(stubs.setScenario("cart", state: "Started") == .set)
+        #expect(stubs.setScenario("no such scenario", state: "x") == .noScenario)
         #expect(stubs.choose(input("GET", "/cart"))?.call == 2)
         stubs.resetScenarios()
         #expect(stubs.snapshot().scenarios.isEmpty)
