@@ -1,19 +1,24 @@
 import AutomationSupport
 
-/// A request body split into parts as WireMock 2.35 splits it (Apache Commons FileUpload): the boundary from the
-/// `Content-Type` (quoted or not), a preamble skipped up to the first `--boundary`, each part's header lines up to an
-/// empty line, its body up to CRLF `--boundary`, and the body ending at `--boundary--`. Parts without a form-data
-/// name (`Content-Disposition: form-data; name="…"`) are skipped, as FileUpload skips them.
+/// A request body split into parts as WireMock 2.35 splits it (Apache Commons FileUpload 1.4): the boundary from the
+/// `Content-Type` (``boundary(in:)``); before each part, whatever precedes the next `--boundary` is skipped (FileUpload
+/// reads every boundary as it reads the first); after it, CR LF or a lone LF starts a part, and `--`, the body's end or
+/// anything else ends the parts quietly (`--XyZx` after a part: the parts before it are the body's). A part's headers
+/// run to the first CR LF CR LF (found as FileUpload finds it: a CR before it hides it) and are read up to their first
+/// empty line; its body to CR LF `--boundary`. Parts without a form-data name (``fieldName(_:)``) are skipped; a part of
+/// type `multipart/mixed` holds parts of its own, kept under its name when they name a file (``namesFile(_:)``).
 ///
 /// Bounded: at most ``maxParts`` parts and ``maxHeaderBytes`` of headers per part (FileUpload's own limit);
 /// one pass over the body with memmem's two-way search, so its cost is linear in the body, whatever the boundary.
-/// Beyond a bound, or in a body that breaks the format, it is ``Parsed/malformed(_:)``: no multipart pattern matches
-/// it (WireMock answers 500 there).
+/// Beyond a bound, or where FileUpload throws (headers or a part not ended, a nested boundary of another length), it
+/// is ``Parsed/malformed(_:)``: no multipart pattern matches it (WireMock answers 500 there).
 enum MultipartBody {
     static let maxParts = 1000
     static let maxHeaderBytes = 10_240
 
     struct Part: Sendable {
+        /// The form-data name (a nested part's is the `multipart/mixed` part's).
+        var name: String
         var headers: HTTPHeaders
         var body: [UInt8]
         /// The first byte of the part's header section that is not UTF-8, and its offset there: the headers were read
@@ -33,45 +38,100 @@ enum MultipartBody {
         guard contentType.hasASCIIPrefixIgnoringCase("multipart/") else {
             return .malformed("its Content-Type does not start with multipart/")
         }
-        guard let boundaryText = parameter("boundary", in: contentType), !boundaryText.isEmpty else {
-            return .malformed("its Content-Type has no boundary")
+        let (token, problem) = boundary(in: contentType)
+        guard let token else { return .malformed(problem ?? "its Content-Type has no boundary") }
+        var reader = Reader(body: body, boundary: Array("--".utf8) + token)
+        return reader.parts()
+    }
+
+    /// FileUpload's MultipartStream over the whole body: where it is, and the boundary it looks for.
+    private struct Reader {
+        let body: [UInt8]
+        /// `--` and the boundary (a `multipart/mixed` part's own while its parts are read).
+        var boundary: [UInt8]
+        var position = 0
+
+        mutating func parts() -> Parsed {
+            let outer = boundary
+            var parts: [Part] = []
+            var seen = 0
+            var mixed: String? // the name of the multipart/mixed part whose parts are being read
+            while true {
+                guard nextPart() else {
+                    guard mixed != nil else { return .parts(parts) }
+                    (mixed, boundary) = (nil, outer)
+                    continue
+                }
+                seen += 1
+                guard seen <= maxParts else { return .malformed("it has more than \(maxParts) parts") }
+                guard let section = headerSection() else {
+                    return .malformed("a part's headers are longer than \(maxHeaderBytes) bytes or not ended by an empty line")
+                }
+                let headers = parseHeaders(body[section])
+                var name: String?
+                if let outerName = mixed {
+                    if namesFile(headers) { name = outerName }
+                } else if let fieldName = fieldName(headers) {
+                    if let type = headers["Content-Type"], type.hasASCIIPrefixIgnoringCase("multipart/mixed") {
+                        guard let inner = MultipartBody.boundary(in: type).bytes, inner.count + 2 == outer.count else {
+                            return .malformed("part \"\(fieldName.prefix(40))\" is multipart/mixed without a boundary of the body's length")
+                        }
+                        (mixed, boundary) = (fieldName, Array("--".utf8) + inner)
+                        continue
+                    }
+                    name = fieldName
+                }
+                guard let end = firstIndex(of: [0x0D, 0x0A] + boundary, in: body, from: position) else {
+                    return .malformed("a part is not closed by a boundary")
+                }
+                if let name { parts.append(part(name, headers, section, body: position..<end)) }
+                position = end
+            }
         }
-        let boundary = Array(("--" + boundaryText).utf8)
-        guard var index = firstIndex(of: boundary, in: body, from: 0) else {
-            return .malformed("no --\(boundaryText.prefix(70)) in the body")
+
+        /// A kept part, its header section checked for UTF-8.
+        private func part(_ name: String, _ headers: HTTPHeaders, _ section: Range<Int>, body range: Range<Int>) -> Part {
+            let bytes = body[section]
+            // ASCII (the usual part) is valid UTF-8 without decoding it.
+            let ascii = !bytes.contains { $0 >= 0x80 }
+            let bad = ascii || String(validating: bytes, as: UTF8.self) != nil ? nil : firstInvalidUTF8(bytes)
+            return Part(name: name, headers: headers, body: Array(body[range]), notUTF8: bad)
         }
-        index += boundary.count
-        var parts: [Part] = []
-        var seen = 0
-        let delimiter = Array("\r\n".utf8) + boundary
-        while true {
-            // After a boundary: "--" ends the body, and so does the body's end (WireMock 2.35 reads the parts before
-            // it); CRLF (or a lone LF, as FileUpload allows) starts a part.
-            if body[index...].starts(with: [0x2D, 0x2D]) || index >= body.count { return .parts(parts) }
-            if body[index...].starts(with: [0x0D, 0x0A]) {
-                index += 2
-            } else if index < body.count && body[index] == 0x0A {
+
+        /// FileUpload's `skipPreamble` (which it runs before every part): past the next `--boundary`, whether a part
+        /// follows (CR LF or LF), or not (`--`, the end, anything else).
+        private mutating func nextPart() -> Bool {
+            guard let found = firstIndex(of: boundary, in: body, from: position) else {
+                position = body.count
+                return false
+            }
+            position = found + boundary.count
+            guard position < body.count else { return false }
+            if body[position] == 0x0A {
+                position += 1
+                return true
+            }
+            guard position + 1 < body.count else {
+                position = body.count
+                return false
+            }
+            position += 2
+            return body[position - 2] == 0x0D && body[position - 1] == 0x0A
+        }
+
+        /// FileUpload's `readHeaders`: up to and including the first CR LF CR LF, matched byte by byte with the match
+        /// restarted (not rechecked) at a byte that breaks it; nil past ``maxHeaderBytes`` or at the body's end.
+        private mutating func headerSection() -> Range<Int>? {
+            let separator: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+            var matched = 0
+            var index = position
+            while matched < separator.count {
+                guard index < body.count, index - position < maxHeaderBytes else { return nil }
+                matched = body[index] == separator[matched] ? matched + 1 : 0
                 index += 1
-            } else {
-                return .malformed("unexpected characters follow a boundary")
             }
-            seen += 1
-            guard seen <= maxParts else { return .malformed("it has more than \(maxParts) parts") }
-            guard let headerEnd = headersEnd(body, from: index) else {
-                return .malformed("a part's headers are longer than \(maxHeaderBytes) bytes or not ended by an empty line")
-            }
-            let headers = parseHeaders(body[index..<headerEnd.start])
-            guard let end = firstIndex(of: delimiter, in: body, from: headerEnd.bodyStart) else {
-                return .malformed("a part is not closed by a boundary")
-            }
-            if fieldName(headers) != nil {
-                let section = body[index..<headerEnd.start]
-                // ASCII (the usual part) is valid UTF-8 without decoding it.
-                let ascii = !section.contains { $0 >= 0x80 }
-                let bad = ascii || String(validating: section, as: UTF8.self) != nil ? nil : firstInvalidUTF8(section)
-                parts.append(Part(headers: headers, body: Array(body[headerEnd.bodyStart..<end]), notUTF8: bad))
-            }
-            index = end + delimiter.count
+            defer { position = index }
+            return position..<index
         }
     }
 
@@ -88,55 +148,54 @@ enum MultipartBody {
         return nil
     }
 
-    /// Where a part's header section ends (CRLF CRLF; a part may start with CRLF: no headers), within the limit.
-    private static func headersEnd(_ body: [UInt8], from start: Int) -> (start: Int, bodyStart: Int)? {
-        if body[start...].starts(with: [0x0D, 0x0A]) { return (start, start + 2) }
-        let limit = min(body.count, start + maxHeaderBytes)
-        guard let end = firstIndex(of: [0x0D, 0x0A, 0x0D, 0x0A], in: body, from: start, within: limit) else { return nil }
-        return (end, end + 4)
-    }
-
-    /// Header lines as FileUpload reads them: lines starting with a space or tab continue the one before (joined by a
-    /// space), a line without `:` is skipped, names and values are trimmed of spaces and control characters. Split on
-    /// the bytes (CR LF, `:` and the trimmed bytes are ASCII, never inside a UTF-8 sequence): String's own split with
-    /// a "\r\n" separator, and a String per line, took a fifth of a multipart request's time.
+    /// Header lines as FileUpload reads them (`getParsedHeaders`): lines up to the first empty one, a line starting
+    /// with spaces or tabs continuing the one before (joined by a space, from its first other character), a line
+    /// without `:` skipped, names and values trimmed of spaces and control characters. A line ends at CR LF (a lone CR
+    /// is in the line). Split on the bytes (CR LF, `:` and the trimmed bytes are ASCII, never inside a UTF-8
+    /// sequence): String's own split with a "\r\n" separator, and a String per line, took a fifth of a multipart
+    /// request's time. `bytes` ends with CR LF CR LF (``Reader/headerSection()``).
     private static func parseHeaders(_ bytes: ArraySlice<UInt8>) -> HTTPHeaders {
         bytes.withUnsafeBufferPointer { buffer in
             var entries: [(name: String, value: String)] = []
             entries.reserveCapacity(2)
-            // The logical line so far, and its bytes joined with its continuation lines only when it has some. Plain
-            // locals, no nested functions capturing them (those cost a context per part; callgrind).
-            var pending: Range<Int>?
-            var joined: [UInt8]?
             var start = 0
-            while start <= buffer.count {
-                var end = start
-                while end + 1 < buffer.count && !(buffer[end] == 0x0D && buffer[end + 1] == 0x0A) { end += 1 }
-                if end + 1 >= buffer.count { end = buffer.count }
-                if start < end, buffer[start] == 0x20 || buffer[start] == 0x09, let current = pending {
-                    if joined == nil { joined = Array(buffer[current]) }
-                    joined?.append(0x20)
-                    joined?.append(contentsOf: buffer[trimmed(buffer, start, end)])
-                } else if start < end {
-                    add(entries: &entries, buffer, pending, joined)
-                    pending = start..<end
-                    joined = nil
-                }
+            while let end = lineEnd(buffer, from: start), end > start {
+                let line = start..<end
+                var joined: [UInt8]? // the line's bytes with its continuation lines, only when it has some
                 start = end + 2
+                while start < buffer.count {
+                    var text = start
+                    while text < buffer.count && (buffer[text] == 0x20 || buffer[text] == 0x09) { text += 1 }
+                    guard text > start, let continuationEnd = lineEnd(buffer, from: text) else { break }
+                    if joined == nil { joined = Array(buffer[line]) }
+                    joined?.append(0x20)
+                    joined?.append(contentsOf: buffer[text..<continuationEnd])
+                    start = continuationEnd + 2
+                }
+                add(entries: &entries, buffer, line, joined)
             }
-            add(entries: &entries, buffer, pending, joined)
             return HTTPHeaders(entries)
         }
     }
 
-    /// The logical line `pending` (or its `joined` bytes) as a field, when there is one.
+    /// Where the line from `start` ends: its CR LF's index (nil without one).
+    private static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var end = start
+        while end + 1 < buffer.count {
+            if buffer[end] == 0x0D && buffer[end + 1] == 0x0A { return end }
+            end += 1
+        }
+        return nil
+    }
+
+    /// The logical line `line` (or its `joined` bytes) as a field.
     private static func add(
-        entries: inout [(name: String, value: String)], _ buffer: UnsafeBufferPointer<UInt8>, _ pending: Range<Int>?, _ joined: [UInt8]?
+        entries: inout [(name: String, value: String)], _ buffer: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, _ joined: [UInt8]?
     ) {
         if let joined {
             joined.withUnsafeBufferPointer { add(entries: &entries, $0, 0..<$0.count) }
-        } else if let pending {
-            add(entries: &entries, buffer, pending)
+        } else {
+            add(entries: &entries, buffer, line)
         }
     }
 
@@ -158,71 +217,12 @@ enum MultipartBody {
         return bytes[first...last]
     }
 
-    private static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
-
-    /// The part's form-data name, which FileUpload requires of a part it keeps.
-    static func fieldName(_ headers: HTTPHeaders) -> String? {
-        guard let disposition = headers["Content-Disposition"], disposition.hasASCIIPrefixIgnoringCase("form-data") else { return nil }
-        return parameter("name", in: disposition).map { text(javaTrimmed(Array($0.utf8)[...])) }
-    }
-
-    /// The last parameter called `wanted` (ASCII lower case) in `type; name=value; other="quoted; value"`, names
-    /// compared as FileUpload's ParameterParser lower-cases them (it also splits at commas in a Content-Type). Read on
-    /// the bytes (quotes, separators and trimmed bytes are ASCII) and without a dictionary of every parameter.
-    static func parameter(_ wanted: String, in header: String) -> String? {
-        var header = header
-        return header.withUTF8 { bytes in
-            var inQuotes = false
-            var start = 0
-            var first = true
-            var found: String? // the last one given wins, as in Commons FileUpload's ParameterParser (a map)
-            for index in 0...bytes.count {
-                if index < bytes.count {
-                    if bytes[index] == 0x22 { inQuotes.toggle() }
-                    guard !inQuotes && (bytes[index] == 0x3B || bytes[index] == 0x2C) else { continue }
-                }
-                defer { start = index + 1 }
-                if first { // the value before the first separator: not a parameter
-                    first = false
-                    continue
-                }
-                var equals = start
-                while equals < index && bytes[equals] != 0x3D { equals += 1 }
-                guard equals < index, isName(bytes[trimmed(bytes, start, equals)], wanted) else { continue }
-                var value = trimmed(bytes, equals + 1, index)
-                if value.count >= 2, bytes[value.lowerBound] == 0x22, bytes[value.upperBound - 1] == 0x22 {
-                    value = (value.lowerBound + 1)..<(value.upperBound - 1)
-                }
-                found = String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
-            }
-            return found
-        }
-    }
-
     /// `javaTrimmed` on a range of a buffer.
     private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Range<Int> {
         var (start, end) = (start, end)
         while start < end && bytes[start] <= 0x20 { start += 1 }
         while end > start && bytes[end - 1] <= 0x20 { end -= 1 }
         return start..<end
-    }
-
-    /// Whether a parameter's name is `wanted` (ASCII lower case) once lower-cased: on the bytes while they are ASCII.
-    private static func isName(_ name: UnsafeBufferPointer<UInt8>.SubSequence, _ wanted: String) -> Bool {
-        var wanted = wanted
-        return wanted.withUTF8 { expected in
-            guard name.count == expected.count || name.contains(where: { $0 >= 0x80 }) else { return false }
-            var index = 0
-            for byte in name {
-                guard byte < 0x80, index < expected.count else {
-                    return String(decoding: name, as: UTF8.self).equalsIgnoringCase(String(decoding: expected, as: UTF8.self))
-                }
-                let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                guard lowered == expected[index] else { return false }
-                index += 1
-            }
-            return index == expected.count
-        }
     }
 
     /// The first index of `needle` in `haystack` at or after `start`, wholly before `end` (memmem's two-way

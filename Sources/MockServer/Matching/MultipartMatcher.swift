@@ -57,7 +57,7 @@ struct MultipartMatcher: Sendable {
         case .notMultipart: actual = "a body that is not multipart (Content-Type \(contentType.map { "\"\($0.prefix(80))\"" } ?? "absent"))"
         case .malformed(let reason): actual = "a multipart body WireMock cannot read: \(reason)"
         case .parts(let parts):
-            let failing = parts.filter { budget >= 0 && !matches(part: $0, budget: &budget) }.compactMap(Self.shown)
+            let failing = parts.filter { budget >= 0 && !matches(part: $0, budget: &budget) }.map(Self.shown)
             actual =
                 parts.isEmpty
                 ? "no parts with a form-data name"
@@ -68,8 +68,8 @@ struct MultipartMatcher: Sendable {
     }
 
     /// A part in a near miss: its form-data name, and why it matches nothing when its headers are not UTF-8.
-    private static func shown(_ part: MultipartBody.Part) -> String? {
-        guard let name = MultipartBody.fieldName(part.headers) else { return nil }
+    private static func shown(_ part: MultipartBody.Part) -> String {
+        let name = part.name
         guard let (offset, byte) = part.notUTF8 else { return "\"\(name.prefix(40))\"" }
         return "\"\(name.prefix(40))\" (its headers are not UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) at offset \(offset))"
     }

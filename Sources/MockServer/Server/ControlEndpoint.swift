@@ -134,7 +134,10 @@ enum ControlEndpoint {
     /// Refuses a query parameter the endpoint does not read (a misspelt `waitForAck=` would otherwise be a 202 that
     /// never waited): 400 naming it and what the endpoint reads.
     private static func refuseUnknownQuery(_ request: HTTPRequest, allowed: [String]) throws(EndpointRefusal) {
-        guard let unknown = request.queryItems.first(where: { !allowed.contains($0.name) }) else { return }
+        // An empty piece (`?&id=1`, a trailing `&`) names nothing.
+        guard let unknown = request.queryItems.first(where: { !allowed.contains($0.name) && !($0.name.isEmpty && $0.value.isEmpty) }) else {
+            return
+        }
         let near = allowed.first { $0.lowercased() == unknown.name.lowercased() || $0.lowercased().hasPrefix(unknown.name.lowercased()) }
         throw EndpointRefusal(
             .text(

@@ -70,8 +70,11 @@ extension MockServer {
             response = forward(request, by: rule, log: parts.proxy) // --proxy-unmatched or a recording: not unexpected
         } else {
             let (stubs, _, scenarios) = parts.stubs.snapshot()
-            nearMiss = NearMiss.explain(input, stubs: stubs, scenarios: scenarios, budget: settings.options.matchBudget)
-            response = .text(nearMiss! + "\n", status: 404)
+            let unreadable = unreadableQuery(request)
+            nearMiss =
+                (unreadable.map { $0 + "\n" } ?? "")
+                + NearMiss.explain(input, stubs: stubs, scenarios: scenarios, budget: settings.options.matchBudget)
+            response = .text(nearMiss! + "\n", status: unreadable == nil ? 404 : 400)
             settings.onUnexpected?(request)
         }
         var answer = response
@@ -137,6 +140,17 @@ extension MockServer {
         guard let query = request.rawQuery, let bad = PercentEncoding.badEscape(in: Substring(query)) else { return nil }
         return
             "sut-launch: the query of \(request.method) \(request.target.prefix(200)) holds \"\(bad)\", not a percent escape (% and two hex digits): encode % as %25"
+            .escapingControlCharacters()
+    }
+
+    /// Why an unmatched request's query is a 400, not a 404: WireMock's server (Jetty) reads the query strictly once
+    /// no mapping matched, and refuses escapes whose bytes are not UTF-8 (`%C0%AF`, `%ED%A0%80`; a sequence cut by the
+    /// end of a name or value, `%C3`, reads). A matched request reads them as Java does (U+FFFD), here too.
+    private static func unreadableQuery(_ request: HTTPRequest) -> String? {
+        guard let query = request.rawQuery, let piece = PercentEncoding.strictlyUnreadable(query) else { return nil }
+        return
+            "sut-launch: the query of \(request.method) \(request.target.prefix(200)) has \"\(piece)\", whose escapes are not UTF-8: "
+            + "WireMock answers 400 (Bad query encoding) when no mapping matches such a request; encode the text as UTF-8"
             .escapingControlCharacters()
     }
 

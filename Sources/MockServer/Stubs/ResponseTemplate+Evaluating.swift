@@ -13,8 +13,9 @@ extension ResponseTemplate {
         var bodyText: String?
         var queryItems: [(name: String, value: String)]?
         var cookies: [(name: String, value: String)]?
-        /// The last few texts `jsonPath` parsed (the body, and what it reads in turn), most recent last.
-        var parsed: [(text: String, node: JSONNode?)] = []
+        /// The last few texts parsed as JSON (the body, and what it reads in turn), most recent last: each document,
+        /// or why the text is not JSON here.
+        var parsed: [(text: String, result: Result<JSONNode, JSONParser.Error>)] = []
 
         package init(_ request: HTTPRequest) { self.request = request }
     }

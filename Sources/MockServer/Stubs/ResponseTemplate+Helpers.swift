@@ -190,14 +190,47 @@ extension ResponseTemplate.Renderer {
     }
 
     /// `text` parsed as JSON, once per answer for the last few texts (the body however many helpers read it);
-    /// nil when it is not JSON.
+    /// nil when it is not JSON. JSON WireMock reads but this parser does not (``unread(_:at:)``) is no answer.
     mutating func parsedJSON(_ text: String, at helper: String) throws(RenderError) -> JSONNode? {
-        for entry in context.parsed.reversed() where try isSame(entry.text, text) { return entry.node }
-        try charge(text.utf8.count * ResponseTemplate.parseCost, at: helper)
-        let document = try? JSONParser.parse(text)
-        if context.parsed.count == 4 { context.parsed.removeFirst() }
-        context.parsed.append((text, document))
-        return document
+        if case .success(let document) = try parse(text, at: helper) { return document }
+        return nil
+    }
+
+    /// The same, with why the text is not JSON.
+    mutating func parse(_ text: String, at helper: String) throws(RenderError) -> Result<JSONNode, JSONParser.Error> {
+        var result: Result<JSONNode, JSONParser.Error>?
+        for entry in context.parsed.reversed() where try isSame(entry.text, text) {
+            result = entry.result
+            break
+        }
+        if result == nil {
+            try charge(text.utf8.count * ResponseTemplate.parseCost, at: helper)
+            do { result = .success(try JSONParser.parse(text)) } catch { result = .failure(error) }
+            if context.parsed.count == 4 { context.parsed.removeFirst() }
+            context.parsed.append((text, result!))
+        }
+        if case .failure(let error) = result!, let refusal = Self.unread(error, at: helper) { throw refusal }
+        return result!
+    }
+
+    /// The answer for JSON that WireMock reads and this parser does not, or nil when WireMock does not read it either:
+    /// nested past ``JSONParser/maxDepth`` (a 500 naming the limit: the parse, the paths and the printing recurse once
+    /// per level on 1 MiB threads), or a key given twice (a 400: WireMock takes its last value; request JSON is read
+    /// strictly here, as the matchers read it). Never an empty value, which `{{#if}}` would read as false.
+    static func unread(_ error: JSONParser.Error, at helper: String) -> RenderError? {
+        if error.message.hasPrefix("nesting deeper than") {
+            return RenderError(
+                status: 500,
+                description: "template: {{\(helper)}}: the JSON nests deeper than \(JSONParser.maxDepth) levels (at \(error.position)), "
+                    + "sut-launch's limit: WireMock reads it, this answer is not made here; nest the JSON at most \(JSONParser.maxDepth) deep"
+            )
+        }
+        if error.message.hasPrefix("duplicate key") {
+            return .value(
+                "{{\(helper)}}: the JSON is not strict JSON (\(String(describing: error).prefix(120))): WireMock reads a repeated key's "
+                    + "last value; request JSON is read strictly here, as the matchers read it; send each key once")
+        }
+        return nil
     }
 
     /// Whether two texts are equal; the body compared with itself is found by its storage, not byte by byte.

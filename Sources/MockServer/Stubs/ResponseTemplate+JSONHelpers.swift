@@ -67,8 +67,14 @@ extension ResponseTemplate.Renderer {
         }
         var value = Value.map([])
         if compact != Array("{}".utf8) && !compact.isEmpty {
-            guard let node = try parsedJSON(trimmed, at: "parseJson") else {
-                throw .value("{{parseJson}}: '\(trimmed.prefix(60))' is not JSON (WireMock fails this answer too)")
+            let node: JSONNode
+            switch try parse(trimmed, at: "parseJson") {
+            case .success(let document): node = document
+            case .failure(let error):
+                // WireMock's Jackson also reads comments, single quotes, text after the value and numbers past a double.
+                throw .value(
+                    "{{parseJson}}: '\(trimmed.prefix(60))' is not JSON (\(String(describing: error).prefix(120))); WireMock fails "
+                        + "this answer too unless its reader's leniency takes the text (comments, single quotes, text after the value)")
             }
             let wantsList = trimmed.hasPrefix("[") && trimmed.hasSuffix("]")
             guard wantsList ? node.elements != nil : node.members != nil else {

@@ -237,6 +237,41 @@ group("multipart", {"documented": DOCUMENTED, "all": ALL, "binary": BINARY_PART}
                                    b'\r\n\r\n{}']), MP),
 ])
 
+# Commons FileUpload's reading, corner by corner (r9a B4, B5): every boundary is looked for as the first one is (text
+# after "--XyZ" that is not CR LF, LF or "--" ends the parts quietly), a part's headers end at the first CR LF CR LF
+# FileUpload finds (a CR before it hides it) and are read to their first empty line, parameters split at the first of
+# ';' and ',' a Content-Type holds (';' only in Content-Disposition), `name=""`, `name=` and a bare `name` are no name,
+# `name=" "` is one, and a multipart/mixed part's parts that name a file are parts under its name. Only bodies
+# FileUpload splits without throwing (a throw is WireMock's 500; no match here).
+FU = {f"fu-{name}": {"method": "POST", "urlPath": f"/fu-{name}", "multipartPatterns": [pattern]} for name, pattern in {
+    "v": {"bodyPatterns": [{"equalTo": "v"}]}, "w": {"bodyPatterns": [{"equalTo": "w"}]},
+    "inner": {"headers": {"Content-Disposition": {"contains": "attachment"}}, "bodyPatterns": [{"equalTo": "inner"}]},
+    "any": {"matchingType": "ANY"}}.items()}
+CD = b"Content-Disposition: form-data; name="
+FU_BODIES = [
+    (b"--XyZ\r\n" + CD + b'"f"\r\n\r\nv\r\n--XyZx\r\n' + CD + b'"g"\r\n\r\nw\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ  \r\n" + CD + b'"f"\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'"f"\r\n\r\nv\r\n--XyZ  \r\n' + CD + b'"g"\r\n\r\nw\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'""\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b"\r\n\r\nv\r\n--XyZ--\r\n", MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'" "\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'"a\\";b"\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'"a"; name\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b'--XyZ\r\nContent-Disposition: form-data, name="a"\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b'--XyZ\r\nContent-Disposition: form-data name="a"\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b'--XyZ\r\nContent-Disposition: FORM-DATA; NAME="a"\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n\r\nv\r\n--XyZ\r\n" + CD + b'"g"\r\n\r\nw\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'"f"\r\r\n\r\nv\r\n--XyZ\r\n' + CD + b'"g"\r\n\r\nw\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'"f"\r\n\r\nv\r\n--XyZ--\r\n', "multipart/form-data, boundary=XyZ; a=b"),
+    (b"--XyZ\r\n" + CD + b'"f"\r\n\r\nv\r\n--XyZ--\r\n', "multipart/form-data, boundary=XyZ"),
+    (b"--XyZ\r\n" + CD + b'"f"\r\n\r\nv\r\n--XyZ', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'\x01"a"\x01\r\n\r\nv\r\n--XyZ--\r\n', MP["Content-Type"]),
+    (b"--XyZ\r\n" + CD + b'"f"\r\nContent-Type: multipart/mixed; boundary=AbC\r\n\r\n--AbC\r\nContent-Disposition: attachment; '
+     b'filename="a.txt"\r\n\r\ninner\r\n--AbC\r\nContent-Disposition: attachment\r\n\r\nv\r\n--AbC--\r\n\r\n--XyZ\r\n' + CD
+     + b'"g"\r\n\r\nw\r\n--XyZ--\r\n', MP["Content-Type"]),
+]
+group("multipart as FileUpload splits it", FU, [("POST", "/" + name, body, {"Content-Type": ct}) for name in FU for body, ct in FU_BODIES])
+
 # XML: equalToXml (XMLUnit's similar comparison, placeholders, exemptions) and matchesXPath (alone, with a matcher,
 # with namespaces; namespaces stripped without them), each body sent to every mapping of the group.
 XML_MAPPINGS = {

@@ -103,3 +103,18 @@ for path in ["/enc/caf%C3%A9", "/enc/a%20b", "/enc/a%2Fb", "/enc/a%3Fb", "/enc/%
              "/enc/a+b", "/enc/%2F%2F/x", "/enc/a//b", "/enc/John%20Doe/%E2%82%AC"]:
     status, body = call("GET", path)
     print(json.dumps({"path": path, "status": status, "body": body}, sort_keys=True))
+
+# The query as WireMock reads it (r9a B9): split at every '&' (an empty piece is a parameter "" of value "", a '?'
+# with nothing after it none), escapes decoded by Java's URLDecoder (a malformed UTF-8 sequence one U+FFFD as Java
+# counts them: an encoded surrogate is one, a sequence cut by the end one); the path's escapes as Java's URI reads them.
+QUERY_TEMPLATE = "[{{#each request.query}}<{{@key}}={{this}}|{{size this}}>{{/each}}][{{size request.query}}]"
+call("POST", "/__admin/mappings", json.dumps({"request": {"urlPath": "/query"}, "response": {
+    "status": 200, "body": QUERY_TEMPLATE, "transformers": ["response-template"]}}), {"Content-Type": "application/json"})
+for query in ["&&a=1&&", "&", "", "a", "=x", "a=1&", "a=%ED%A0%80", "a=%ED%A0%80%ED%B0%80", "a=%E0%80%80", "a=%C0%AF",
+              "a=%F4%90%80%80", "a=%F0%80%80%80", "a=%F5%80%80%80", "a=%C3", "a=%E0%A0", "a=%E0%A0x", "a=%ED%A0", "a=%F0%90%80",
+              "a=%F0%90%80x", "a=%F0%90x", "a=%F0", "a=%C3%28", "a=%E2%82", "a=%E2%82%AC%80", "%C3=1", "a=%C3&b=1", "a=%C3+", "a=%F8%88%80%80%80"]:
+    status, body = call("GET", "/query?" + query)
+    print(json.dumps({"query": query, "status": status, "body": body}, sort_keys=True))
+for path in ["/enc/%ED%A0%80", "/enc/%E0%A0", "/enc/%F0%90%80x", "/enc/%E0%80%80"]:
+    status, body = call("GET", path)
+    print(json.dumps({"path": path, "status": status, "body": body}, sort_keys=True))

@@ -36,7 +36,9 @@ import Testing
         let info = Self.form("info", "{}", type: "application/json; charset=utf-8")
         #expect(ask(server, Self.body([Self.form("file", "bytes"), info])).matched)
         #expect(ask(server, Self.body([info]), type: "multipart/form-data; boundary=\"XyZ\"").matched)
-        #expect(ask(server, Self.body([info]), type: "multipart/mixed; charset=x, boundary=XyZ").matched)
+        // FileUpload splits parameters at the first of ';' and ',' only: here the boundary is in "charset" (WireMock: 500).
+        #expect(!ask(server, Self.body([info]), type: "multipart/mixed; charset=x, boundary=XyZ").matched)
+        #expect(ask(server, Self.body([info]), type: "multipart/mixed, boundary=XyZ").matched)
         #expect(!ask(server, Self.body([Self.form("info", "{}", type: "application/json")])).matched) // no charset
         #expect(!ask(server, Self.body([Self.form("info", "{\"a\": 1}", type: "application/json; charset=utf-8")])).matched)
         #expect(!ask(server, Self.body([info]), type: "application/json").matched)
@@ -98,10 +100,10 @@ import Testing
         #expect(ask(server, bytes).matched)
         // Attack 1, F12: a body that ends right after the closing boundary (no `--`, no CRLF) is read, as WireMock reads it.
         #expect(ask(server, Array(bytes.dropLast(2))).matched)
-        #expect(MultipartBody.parameter("name", in: "form-data; name=\"a;b\"; filename=x") == "a;b")
+        #expect(MultipartBody.parameters(of: "form-data; name=\"a;b\"; filename=x", separators: [";"])["name"] == "a;b")
         // Any case; of two, the last, as FileUpload's ParameterParser fills its map (WireMock: boundary=other; boundary=XyZ splits on XyZ).
-        #expect(MultipartBody.parameter("name", in: "form-data; NAME=first; name=second") == "second")
-        #expect(MultipartBody.parameter("name", in: "form-data; filename=x") == nil)
+        #expect(MultipartBody.parameters(of: "form-data; NAME=first; name=second", separators: [";"])["name"] == "second")
+        #expect(MultipartBody.parameters(of: "form-data; filename=x", separators: [";"])["name"] == nil)
     }
 
     @Test func nearMissesSayWhichPartsFailedOrWhyTheBodyIsNotRead() throws {
@@ -113,9 +115,12 @@ import Testing
             ), "\(parts.text)")
         #expect(
             ask(server, Self.body([]), type: "text/plain").text.contains(#"got a body that is not multipart (Content-Type "text/plain")"#))
-        #expect(ask(server, Array("--XyZ\r\n\r\nno end".utf8)).text.contains("WireMock cannot read: a part is not closed by a boundary"))
+        #expect(
+            ask(server, Array("--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end".utf8)).text.contains(
+                "WireMock cannot read: a part is not closed by a boundary"))
         #expect(ask(server, Array("--XyZ\r\n".utf8), type: "multipart/form-data").text.contains("its Content-Type has no boundary"))
-        #expect(ask(server, Array("--XyZ!".utf8)).text.contains("unexpected characters follow a boundary"))
+        // Characters after a boundary end the parts quietly, as in FileUpload (r9a B4).
+        #expect(ask(server, Array("--XyZ!".utf8)).text.contains("got no parts with a form-data name"))
         #expect(ask(server, Array("x".utf8), type: "text/plain; x=multipart/").text.contains("does not start with multipart/"))
     }
 
@@ -146,8 +151,9 @@ import Testing
         let dashes = Array(repeating: UInt8(ascii: "-"), count: 16 * 1024 * 1024)
         let start = Date()
         let answer = ask(server, dashes, type: "multipart/form-data; boundary=\(boundary)")
-        #expect(answer.text.contains("no --"))
-        let crafted = Array("--\(boundary)\r\n\r\n".utf8) + dashes
+        // No boundary at all: FileUpload finds no part (its preamble runs to the end), nor does this.
+        #expect(answer.text.contains("got no parts with a form-data name"))
+        let crafted = Array("--\(boundary)\r\nX: y\r\n\r\n".utf8) + dashes
         #expect(ask(server, crafted, type: "multipart/form-data; boundary=\(boundary)").text.contains("a part is not closed by a boundary"))
         #expect(Date().timeIntervalSince(start) < 5, "16 MiB searched for a 2,000-byte boundary took \(Date().timeIntervalSince(start)) s")
     }
