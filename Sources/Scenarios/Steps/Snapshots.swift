@@ -117,7 +117,7 @@ package enum Snapshots {
             inCI && asked
             ? "snapshots are never written on a CI (\(ci ?? "CI") is set); update them on your machine"
             : "to accept what the run saw: \(updateCommand)"
-        guard let stored else { return "no snapshot \"\(name)\" yet (\(path)); \(hint)" }
+        guard stored != nil else { return "no snapshot \"\(name)\" yet (\(path)); \(hint)" }
         return "the snapshot \"\(name)\" (\(path)) differs:\n\(difference)\n\(hint)"
     }
 }
