@@ -9,10 +9,13 @@ package enum HelpText {
         USAGE:
           sut-launch --record-from URL --into DIR [options] PROGRAM [ARGS...]
           sut-launch --proxy-unmatched URL [--record-missing --into DIR] --stub STUBS [options] PROGRAM [ARGS...]
+          sut-launch record --target URL --into DIR [serve options]
 
         Requests no stub matches go to the backend at URL; its answers reach the program and are written to DIR as
         a WireMock root (mappings/, __files/) that --stub DIR, serve DIR and WireMock load unchanged. A backend that
         fails answers the program 502/504 and fails the run (exit 4). Replay strictly: sut-launch --stub DIR --strict.
+        `record` is a recorder without a program (serve --proxy-all URL --record-mappings --root-dir DIR), until Ctrl-C;
+        it takes serve's options and --keep-secrets, --capture-header, --record-insecure below.
 
         OPTIONS:
 

@@ -24,6 +24,13 @@ package struct OptionSpec: Sendable {
     var takesValue: Bool { valueName != nil }
 
     /// The OPTIONS part of a help text: `  -f, --flag key=value` padded to a column, then the help line.
+    /// This option without its topic: listed in the help of a command that takes it, not only in its topic's.
+    var listedInEveryHelp: OptionSpec {
+        var spec = self
+        spec.topic = nil
+        return spec
+    }
+
     static func helpLines(_ options: [OptionSpec]) -> String {
         options.filter { $0.topic == nil }.map { option in
             var names = (option.short.map { "\($0), " } ?? "    ") + option.long

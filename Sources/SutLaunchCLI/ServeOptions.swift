@@ -60,9 +60,10 @@ package enum ServeOption: CommandOption {
         case .proxyAll: OptionSpec("--proxy-all", value: "URL", help: "WireMock's: forward what no mapping matches to URL")
         case .recordMappings:
             OptionSpec("--record-mappings", help: "WireMock's: record what --proxy-all forwards into the root (--root-dir, default .)")
-        case .keepSecrets: RecordingOptions.keepSecretsSpec
-        case .captureHeader: RecordingOptions.captureHeaderSpec
-        case .recordInsecure: RecordingOptions.insecureSpec
+        // Listed in serve's own help (they belong to `help record`'s topic elsewhere: R11-9 found them missing here).
+        case .keepSecrets: RecordingOptions.keepSecretsSpec.listedInEveryHelp
+        case .captureHeader: RecordingOptions.captureHeaderSpec.listedInEveryHelp
+        case .recordInsecure: RecordingOptions.insecureSpec.listedInEveryHelp
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }

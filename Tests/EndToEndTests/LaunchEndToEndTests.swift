@@ -228,6 +228,10 @@ import Testing
             #expect(lines <= 50, "\(arguments.joined(separator: " ")) prints \(lines) lines")
         }
         #expect(try CLI.run(["help", "steps"]).stdout.contains("When I run \"sort input.txt\""))
+        // r11 R11-9: `help record` names the `record` subcommand, `help serve` every option serve takes.
+        #expect(try CLI.run(["help", "record"]).stdout.contains("sut-launch record --target URL --into DIR"))
+        let serve = try CLI.run(["help", "serve"]).stdout
+        #expect(["--keep-secrets", "--capture-header", "--record-insecure"].allSatisfy(serve.contains), "\(serve)")
     }
 
     @Test(.enabled(if: CLI.hasCommand("python3"), "needs python3 for a pseudo-terminal (apt-get install python3)"))

@@ -160,6 +160,13 @@ extension MockServer {
     {
         let definition = chosen.stub.response(forCall: chosen.call)
         var response = definition.proxy.map { forward(request, by: $0, log: proxy) } ?? respond(request, input, chosen, definition)
+        if definition.proxy != nil {
+            // The mapping's own delay, dribble and headers apply to what the backend answered, as in WireMock (r11
+            // R11-13: a proxy mapping's `fixedDelayMilliseconds` made no slow backend, its `headers` were dropped).
+            response.delayMs = definition.response.delayMs
+            response.dribble = definition.response.dribble
+            if response.unanswered == nil { response.headers.set(each: definition.response.headers.entries) }
+        }
         if let delay = definition.delay {
             var random = SystemRandomNumberGenerator()
             response.delayMs = min(max(0, response.delayMs), StubRanges.delayMs.upperBound) + delay.sampleMs(using: &random)

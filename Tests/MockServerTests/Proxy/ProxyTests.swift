@@ -35,6 +35,22 @@ import Testing
         #expect(proxy.server.summary.failures.isEmpty)
     }
 
+    /// r11 R11-13: a proxy mapping's `fixedDelayMilliseconds`, `chunkedDribbleDelay` and `headers` were dropped (a
+    /// "slow backend" for a timeout test answered at once); WireMock 2.35 applies them to what the backend answered.
+    @Test func aProxyMappingsDelayDribbleAndHeadersApplyToTheBackendsAnswer() throws {
+        let backend = try TestServer(Self.backendStubs)
+        defer { backend.stop() }
+        let extra =
+            #", "fixedDelayMilliseconds": 1500, "chunkedDribbleDelay": {"numberOfChunks": 3, "totalDuration": 900}, "headers": {"X-Stub": "1", "content-type": "text/x"}"#
+        let proxy = try Self.proxy(to: backend.url + "/v1", extra: extra)
+        defer { proxy.stop() }
+        let answer = proxy.server.handle(HTTPRequest(method: "GET", target: "/api/users?page=2"))
+        #expect(answer.status == 200 && String(decoding: answer.body, as: UTF8.self) == #"{"users":[]}"#)
+        #expect(answer.delayMs == 1500 && answer.dribble != nil)
+        #expect(
+            answer.headers["X-Stub"] == "1" && answer.headers.values("Content-Type") == ["text/x"] && answer.headers["X-Backend"] == "real")
+    }
+
     @Test func addedAndRemovedHeadersAreAppliedAndTheBodyGoesAsIs() throws {
         let backend = try TestServer(Self.backendStubs)
         defer { backend.stop() }
