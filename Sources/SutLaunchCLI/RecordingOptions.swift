@@ -15,6 +15,8 @@ package struct RecordingOptions: Sendable {
     package var keepSecrets = false
     package var insecure = false
     package var capturedHeaders: [String] = []
+    /// Names a request to be forwarded may carry in `Host`/`Origin` besides this machine's (`--allow-host`).
+    package var allowedHosts: [String] = []
 
     package init() {}
 
@@ -33,6 +35,11 @@ package struct RecordingOptions: Sendable {
         "--capture-header", value: "NAME", help: "match recorded requests on this header too; repeatable", topic: "record")
     static let insecureSpec = OptionSpec(
         "--record-insecure", help: "do not verify an https backend's certificate (SNI is still sent)", topic: "record")
+
+    static let allowHostSpec = OptionSpec(
+        "--allow-host", value: "NAME",
+        help: "forward requests whose Host is NAME too (*.NAME: one label more); this machine's names always are; repeatable",
+        topic: "record")
 
     /// The options only a recording takes (`serve` refuses them without one).
     static let recordingOnlySpecs = [keepSecretsSpec, insecureSpec, captureHeaderSpec]
@@ -79,6 +86,26 @@ package struct RecordingOptions: Sendable {
             throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: "at most 64 headers"))
         }
         capturedHeaders.append(value)
+    }
+
+    /// A name requests reach the server by (`host.docker.internal`, `*.dev.test`): a DNS name or an address, no
+    /// scheme, port or path. Forwarding refuses any other name but this machine's (``ForwardingPolicy``, DNS rebinding).
+    mutating func addAllowedHost(_ value: String, spelling: String) throws(UsageError) {
+        let problem: String? =
+            value.contains("://")
+            ? "a URL: write the host alone, as host.docker.internal"
+            : value.contains("/")
+                ? "a path: write the host alone, as host.docker.internal"
+                : value.contains(":") && !Socket.isIPv6Address(value)
+                    ? "a port: write the host alone (any port of it is allowed)"
+                    : TLSServerContext.hostProblem(value)
+        if let problem {
+            throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: problem))
+        }
+        guard allowedHosts.count < 64 else {
+            throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: "at most 64 names"))
+        }
+        allowedHosts.append(value.lowercased())
     }
 
     /// The combinations: one backend; a recording needs its root and a root needs a recording; the rest needs one.
@@ -196,5 +223,6 @@ package struct RecordingOptions: Sendable {
         options.proxyUnmatched = proxyUnmatched.map(ProxyRule.init(target:))
         options.recordingRoot = into
         options.upstream.insecure = insecure
+        options.forwardingHosts += allowedHosts
     }
 }

@@ -2,14 +2,14 @@
 package enum RunOption: CommandOption {
     case flag, automation, flagsFile, flagsIn, entryPoint, env, envFile, clearEnv, cwd, timeout, killGrace, launcher
     case stub, strict, lenientStubs, globalResponseTemplating, port, host, https, httpsHost, httpsCertificate, httpsKey, intercept
-    case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
+    case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure, allowHost
     case journal, journalLimit, journalSecrets, noAdmin, adminWrites
     case report, quiet, help, version
     case coverage, coverageThreshold, llvmProfdata
 
     package var repeats: Bool {
         switch self {
-        case .flag, .automation, .env, .envFile, .stub, .httpsHost, .intercept, .captureHeader: true
+        case .flag, .automation, .env, .envFile, .stub, .httpsHost, .intercept, .captureHeader, .allowHost: true
         case .https, .httpsCertificate, .httpsKey, .flagsFile, .flagsIn, .entryPoint, .clearEnv, .cwd, .timeout, .killGrace, .launcher,
             .strict, .lenientStubs,
             .globalResponseTemplating, .port, .host, .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure,
@@ -71,6 +71,7 @@ package enum RunOption: CommandOption {
         case .recordMissing: RecordingOptions.recordMissingSpec
         case .keepSecrets: RecordingOptions.keepSecretsSpec
         case .captureHeader: RecordingOptions.captureHeaderSpec
+        case .allowHost: RecordingOptions.allowHostSpec
         case .recordInsecure: RecordingOptions.insecureSpec
         case .journal: OptionSpec("--journal", value: "FILE", help: "write every request the mock server received, as JSON")
         case .journalLimit:

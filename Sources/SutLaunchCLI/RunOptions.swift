@@ -192,6 +192,7 @@ package struct RunOptions {
         case .recordMissing: recording.recordMissing = true
         case .keepSecrets: recording.keepSecrets = true
         case .captureHeader: try recording.addCapturedHeader(value, spelling: option.spelling)
+        case .allowHost: try recording.addAllowedHost(value, spelling: option.spelling)
         case .recordInsecure: recording.insecure = true
         case .journal: journalPath = try OutputFiles.path(option)
         case .journalLimit: journalLimit = try NumericOptions.integer(option, in: NumericOptions.journalLimit)

@@ -7,11 +7,11 @@ package enum ServeOption: CommandOption {
     case port, host, https, httpsHost, httpsCertificate, httpsKey, intercept, strict, lenientStubs, globalResponseTemplating, journal,
         journalLimit
     case journalSecrets, noAdmin, permittedSystemKeys, quiet, rootDir, bindAddress, maxRequestJournalEntries, proxyAll, recordMappings
-    case keepSecrets, captureHeader, recordInsecure, help
+    case keepSecrets, captureHeader, recordInsecure, allowHost, help
 
     package var repeats: Bool {
         switch self {
-        case .httpsHost, .intercept, .captureHeader: true
+        case .httpsHost, .intercept, .captureHeader, .allowHost: true
         case .port, .host, .https, .httpsCertificate, .httpsKey, .strict, .lenientStubs, .globalResponseTemplating, .journal, .journalLimit,
             .journalSecrets, .noAdmin, .permittedSystemKeys, .quiet, .rootDir, .bindAddress, .maxRequestJournalEntries, .proxyAll,
             .recordMappings, .keepSecrets, .recordInsecure, .help:
@@ -64,6 +64,7 @@ package enum ServeOption: CommandOption {
         case .keepSecrets: RecordingOptions.keepSecretsSpec.listedInEveryHelp
         case .captureHeader: RecordingOptions.captureHeaderSpec.listedInEveryHelp
         case .recordInsecure: RecordingOptions.insecureSpec.listedInEveryHelp
+        case .allowHost: RecordingOptions.allowHostSpec.listedInEveryHelp
         case .help: OptionSpec("--help", short: "-h", help: "show this help")
         }
     }
@@ -198,6 +199,7 @@ package struct ServeOptions {
         case .recordMappings: recording.recordMissing = true
         case .keepSecrets: recording.keepSecrets = true
         case .captureHeader: try recording.addCapturedHeader(option.value ?? "", spelling: option.spelling)
+        case .allowHost: try recording.addAllowedHost(option.value ?? "", spelling: option.spelling)
         case .recordInsecure: recording.insecure = true
         case .help: help = true
         }

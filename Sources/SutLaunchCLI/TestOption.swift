@@ -3,14 +3,14 @@ package enum TestOption: CommandOption {
     case tags, jobs, shard, shardTimings, steps, define, flagsIn, https, httpsHost, intercept, stepTimeout, scenarioTimeout, junit,
         junitStrict, report
     case messages, html, runId, updateSnapshots, artifacts, list, name, failFast, dryRun, color, format, allowEmpty, quiet, help
-    case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure
+    case recordFrom, into, proxyUnmatched, recordMissing, keepSecrets, captureHeader, recordInsecure, allowHost
     case coverage, coverageThreshold, llvmProfdata
     case retries, failOnFlaky, quarantine, rerunFailed, writeRerun, redact, adminWrites
 
     /// `--tags` given twice: both hold (and), as Cucumber combines them; `--name` twice: either matches.
     package var repeats: Bool {
         switch self {
-        case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader, .redact: true
+        case .tags, .steps, .define, .name, .httpsHost, .intercept, .captureHeader, .redact, .allowHost: true
         case .jobs, .shard, .shardTimings, .flagsIn, .https, .stepTimeout, .scenarioTimeout, .junit, .junitStrict, .report, .messages,
             .html, .runId, .updateSnapshots, .artifacts, .list, .failFast, .dryRun, .color, .format, .allowEmpty, .quiet, .help,
             .recordFrom, .into, .proxyUnmatched, .recordMissing, .keepSecrets, .recordInsecure, .coverage, .coverageThreshold,
@@ -27,6 +27,7 @@ package enum TestOption: CommandOption {
         case .recordMissing: RecordingOptions.recordMissingSpec
         case .keepSecrets: RecordingOptions.keepSecretsSpec
         case .captureHeader: RecordingOptions.captureHeaderSpec
+        case .allowHost: RecordingOptions.allowHostSpec
         case .recordInsecure: RecordingOptions.insecureSpec
         case .coverage: CoverageOptions.directorySpec
         case .adminWrites: AdminWritesOption.spec
@@ -64,8 +65,7 @@ package enum TestOption: CommandOption {
             OptionSpec(
                 "--scenario-timeout", value: "DURATION", help: "how long a scenario may take (default 60s, 0: none; a @timeout= tag wins)")
         case .junit: OptionSpec("--junit", value: "FILE", help: "write JUnit XML")
-        case .junitStrict:
-            OptionSpec("--junit-strict", help: "JUnit without file/line attributes: valid against the strict Jenkins/Ant schema")
+        case .junitStrict: TestReportOptions.junitStrictSpec
         case .report: OptionSpec("--report", value: "FILE", help: "write a JSON report")
         case .html: TestReportOptions.htmlSpec
         case .runId: TestReportOptions.runIdSpec

@@ -120,6 +120,7 @@ package struct TestOptions {
         try recording.checkInto()
         try coverage.check()
         scenario.recording = recording.scenarioRecording
+        scenario.forwardingHosts = recording.allowedHosts
         // test takes names only, no certificate
         scenario.https = https.needsTLS ? HTTPSPlan(hosts: https.hosts, intercept: https.intercept, listensWithTLS: https.enabled) : nil
         guard !parsed.positionals.isEmpty else { throw UsageError(.needsOperands("test needs feature files: sut-launch test features/")) }
@@ -181,6 +182,7 @@ package struct TestOptions {
         case .recordMissing: recording.recordMissing = true
         case .keepSecrets: recording.keepSecrets = true
         case .captureHeader: try recording.addCapturedHeader(value, spelling: option.spelling)
+        case .allowHost: try recording.addAllowedHost(value, spelling: option.spelling)
         case .recordInsecure: recording.insecure = true
         case .adminWrites: scenario.adminWrites = AdminWritesOption.mode(named: try AdminWritesOption.mode(option))
         case .stepTimeout: scenario.stepTimeout = try NumericOptions.duration(option)

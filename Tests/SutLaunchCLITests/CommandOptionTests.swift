@@ -58,6 +58,7 @@ import Testing
         case .captureHeader:
             (["--record-from", "http://h", "--into", "d", "--capture-header", "Accept"], { $0.recording.capturedHeaders == ["Accept"] })
         case .recordInsecure: (["--record-from", "https://h", "--into", "d", "--record-insecure"], { $0.recording.insecure })
+        case .allowHost: (["--allow-host", "host.docker.internal"], { $0.recording.allowedHosts == ["host.docker.internal"] })
         case .journal: (["--journal", "j.json"], { $0.journalPath == "j.json" })
         case .journalLimit: (["--journal-limit", "5"], { $0.journalLimit == 5 })
         case .journalSecrets: (["--journal-secrets"], { $0.journalSecrets })
@@ -94,6 +95,7 @@ import Testing
                 ["--proxy-unmatched", "https://h", "--record-missing", "--into", "r", "--record-insecure"],
                 { $0.scenario.recording?.serverOptions.upstream.insecure == true && $0.scenario.recording?.plan != nil }
             )
+        case .allowHost: (["--allow-host", "*.dev.test"], { $0.scenario.forwardingHosts == ["*.dev.test"] })
         case .httpsHost:
             (["--https", "--https-host", "api.test", "--https-host", "::1"], { $0.scenario.https?.hosts == ["api.test", "::1"] })
         case .intercept:
@@ -170,6 +172,7 @@ import Testing
                 { $0.recording.capturedHeaders == ["X-A"] }
             )
         case .recordInsecure: (["--proxy-all", "https://h", "--record-insecure"], { $0.recording.insecure })
+        case .allowHost: (["--allow-host", "10.0.0.2"], { $0.recording.allowedHosts == ["10.0.0.2"] })
         case .bindAddress: (["--bind-address", "::1"], { $0.host == "::1" })
         // MockServer.Options is not imported here: the journal limit it sets is checked end to end.
         case .maxRequestJournalEntries: (["--max-request-journal-entries", "7"], { _ in true })

@@ -59,7 +59,7 @@ extension MockServer {
         let response: MockResponse
         var nearMiss: String?
         if let chosen {
-            response = answer(request, input, chosen, parts.proxy)
+            response = answer(request, input, chosen, parts)
             nearMiss = judged(request, chosen.stub, response, parts: parts)
         } else if let spent = input.exhausted {
             // Not decided: neither a stub's answer nor a 404 (nor a forward) would be true. Fails a strict run.
@@ -67,6 +67,9 @@ extension MockServer {
             response = .text(nearMiss! + "\n", status: 500)
             settings.onUnexpected?(request)
         } else if let rule = parts.proxy.fallback {
+            if let refusal = settings.forwarding.refusal(of: request) {
+                return refusedCall(request, .text(refusal + "\n", status: 403), parts: parts)
+            }
             response = forward(request, by: rule, log: parts.proxy) // --proxy-unmatched or a recording: not unexpected
         } else {
             let (stubs, _, scenarios) = parts.stubs.snapshot()
@@ -87,20 +90,21 @@ extension MockServer {
         let byProgram = chosen.map { $0.stub.cameFromAdminAPI && [.allow, .trust].contains(settings.options.adminWrites) } ?? false
         let entry = parts.journal.record(request, stub: chosen?.stub, response: response, nearMiss: nearMiss, programMapping: byProgram)
         if let stub = chosen?.stub, !stub.webhooks.isEmpty {
-            // Counted now (a run's end waits for it), sent once the answer is written.
-            let journal = parts.journal
-            let hooks = stub.webhooks
-            let ticket = journal.webhooks.reserve(hooks.count, delayMs: hooks.map(\.longestDelayMs).max() ?? 0)
-            let named = "\(stub.name) (\(stub.source))"
-            WebhookSender.refuse(hooks, stub: named, journal: journal, ticket: ticket)
-            if ticket.allowed > 0 {
-                answer.afterAnswer = AfterAnswer {
-                    WebhookSender.send(hooks, after: request, stub: named, journal: journal, ticket: ticket)
-                }
-            }
+            scheduleWebhooks(of: stub, after: request, journal: parts.journal, in: &answer)
         }
         observer?(entry)
         return answer
+    }
+
+    /// Counts the stub's webhooks now (a run's end waits for them) and sends them once `answer` is written.
+    private static func scheduleWebhooks(of stub: Stub, after request: HTTPRequest, journal: JournalStore, in answer: inout MockResponse) {
+        let hooks = stub.webhooks
+        let ticket = journal.webhooks.reserve(hooks.count, delayMs: hooks.map(\.longestDelayMs).max() ?? 0)
+        let named = "\(stub.name) (\(stub.source))"
+        WebhookSender.refuse(hooks, stub: named, journal: journal, ticket: ticket)
+        if ticket.allowed > 0 {
+            answer.afterAnswer = AfterAnswer { WebhookSender.send(hooks, after: request, stub: named, journal: journal, ticket: ticket) }
+        }
     }
 
     /// Why the answer `stub` gave is not a call the run expected, or nil when it is: it could not be made (then it is
@@ -155,11 +159,16 @@ extension MockServer {
     }
 
     /// The chosen stub's answer to its `call`th request: from its handler, its template, its files or as given.
-    private static func answer(_ request: HTTPRequest, _ input: MatchInput, _ chosen: StubRegistry.Choice, _ proxy: ProxyLog)
+    private static func answer(_ request: HTTPRequest, _ input: MatchInput, _ chosen: StubRegistry.Choice, _ parts: Parts)
         -> MockResponse
     {
         let definition = chosen.stub.response(forCall: chosen.call)
-        var response = definition.proxy.map { forward(request, by: $0, log: proxy) } ?? respond(request, input, chosen, definition)
+        var response =
+            definition.proxy.map { rule in
+                // Refused by the forwarding policy: no call the mapping could answer (a strict run fails on it).
+                parts.settings.forwarding.refusal(of: request).map { MockResponse.unanswered($0, status: 403) }
+                    ?? forward(request, by: rule, log: parts.proxy)
+            } ?? respond(request, input, chosen, definition)
         if definition.proxy != nil {
             // The mapping's own delay, dribble and headers apply to what the backend answered, as in WireMock (r11
             // R11-13: a proxy mapping's `fixedDelayMilliseconds` made no slow backend, its `headers` were dropped).

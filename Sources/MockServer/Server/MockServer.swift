@@ -41,6 +41,9 @@ public final class MockServer: Sendable {
         package var intercept: Interception?
         /// Forward every request no stub matches to this backend (`--proxy-unmatched`); nil: a 404 and a near miss.
         package var proxyUnmatched: ProxyRule?
+        /// Names besides this machine's that requests to be forwarded may carry in `Host` or `Origin` (`--allow-host`,
+        /// `--https-host`; `*.` and a name covers one label): ``ForwardingPolicy``.
+        package var forwardingHosts: [String] = []
         /// Deadlines, sizes and trust of every forward to a backend.
         package var upstream = UpstreamClient.Limits()
         /// Where a recording with `persist` writes its `mappings/` and `__files/` (`serve`'s root, `--into`); nil: the

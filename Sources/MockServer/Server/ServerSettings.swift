@@ -8,6 +8,8 @@ package final class ServerSettings: @unchecked Sendable {
     package let options: MockServer.Options
     /// The address the server listens on (the admin API also answers a `Host` naming it).
     package let host: String
+    /// Who may have requests forwarded to a real backend (``ForwardingPolicy``).
+    let forwarding: ForwardingPolicy
 
     private let lock = Lock()
     private var port: UInt16 = 0
@@ -19,6 +21,7 @@ package final class ServerSettings: @unchecked Sendable {
     package init(host: String, options: MockServer.Options) {
         self.host = host
         self.options = options
+        self.forwarding = ForwardingPolicy(serverHost: host, options: options)
     }
 
     /// The port it listens on, once started (an `Origin` must name it); 0 before.

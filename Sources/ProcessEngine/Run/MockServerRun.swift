@@ -18,6 +18,7 @@ package enum MockServerRun {
         var options = plan.options
         options.adminWrites = plan.adminWrites
         if let https = plan.https {
+            options.forwardingHosts += https.hosts // the program may reach the server by a certificate's name
             switch https.context() {
             case .success(let context):
                 if https.listensWithTLS { options.tls = context }

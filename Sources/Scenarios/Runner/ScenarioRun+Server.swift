@@ -12,8 +12,9 @@ extension ScenarioRun {
         if let server { return server }
         guard hasStubs || options.recording != nil else { return nil }
         let started: MockServer
-        var plan = ServerPlan(
-            stubs: stubs, port: 0, strict: strict, options: options.recording?.serverOptions ?? MockServer.Options(), https: https)
+        var serverOptions = options.recording?.serverOptions ?? MockServer.Options()
+        serverOptions.forwardingHosts = options.forwardingHosts
+        var plan = ServerPlan(stubs: stubs, port: 0, strict: strict, options: serverOptions, https: https)
         plan.record = options.recording?.plan
         plan.adminWrites = options.adminWrites
         switch MockServerRun.start(plan) {

@@ -51,6 +51,8 @@ public struct ScenarioOptions: Sendable {
     /// `test --record-from` / `--proxy-unmatched`: every scenario has a server that forwards (and records) what no
     /// stub matches; nil: none.
     package var recording: ScenarioRecording?
+    /// `--allow-host`: names besides this machine's that requests a scenario's server forwards may carry.
+    package var forwardingHosts: [String] = []
     /// `--admin-writes`: what the programs may change through each scenario's server's admin API (read-only by default).
     package var adminWrites = MockServer.AdminWrites.refuse
     /// `--retries N`: a scenario that failed runs again from scratch up to N more times (`@retries=N` overrides).
