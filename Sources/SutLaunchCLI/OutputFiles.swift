@@ -40,14 +40,47 @@ enum OutputFiles {
         reads: String = "the run reads or writes (mappings/, __files/)"
     ) throws(UsageError) {
         for tree in trees {
-            guard let root = FileSystem.resolvedPath(tree.path) else { continue }
+            // The tree itself and every place a link in it leads (a linked `mappings/`, a stub file that is a link): the
+            // loader follows them, so an output there replaces what it reads (r12 R12-2).
+            let roots = reachedPlaces(tree.path)
             for output in outputs {
-                guard let path = FileSystem.resolvedPath(output.path), path == root || FileSystem.isBelow(path, root) else { continue }
+                guard let path = FileSystem.resolvedPath(output.path),
+                    roots.contains(where: { path == $0 || FileSystem.isBelow(path, $0) })
+                else { continue }
                 throw UsageError(
                     "\(output.origin.escapingControlCharacters()) is inside \(tree.origin.escapingControlCharacters()), whose files "
                         + "\(reads): the next run would load the report as one of them; write it elsewhere")
             }
         }
+    }
+
+    /// Entries looked at when following the links under a tree, at most (a larger tree is checked this far).
+    static let linkWalkLimit = 200_000
+
+    /// `path` resolved, and the resolved targets of the links found under it (links to directories walked in turn,
+    /// each place once): every place whose files a walk that follows links reads.
+    static func reachedPlaces(_ path: String) -> [String] {
+        guard let root = FileSystem.resolvedPath(path) else { return [] }
+        var places = [root]
+        var seen: Set<String> = [root]
+        var pending = [(root, 0)]
+        var budget = linkWalkLimit
+        while let (directory, depth) = pending.popLast(), budget > 0, depth < 64 {
+            guard FileSystem.isDirectory(directory) else { continue }
+            for name in FileSystem.list(directory) {
+                budget -= 1
+                guard budget > 0 else { break }
+                let entry = directory + "/" + name
+                if FileSystem.isSymbolicLink(entry) {
+                    guard let target = FileSystem.resolvedPath(entry), seen.insert(target).inserted else { continue }
+                    places.append(target)
+                    pending.append((target, depth + 1))
+                } else if FileSystem.isDirectory(entry) {
+                    pending.append((entry, depth + 1))
+                }
+            }
+        }
+        return places
     }
 
     /// A report on the file or pipe the console writes to (`--report /dev/stdout` with stdout a pipe, `--report out.txt

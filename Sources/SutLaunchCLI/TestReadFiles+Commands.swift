@@ -63,8 +63,12 @@ extension TestReadFiles {
                     + "the run reads features and step files from: the next run would load what failed scenarios left there; "
                     + "give the artefacts a directory outside the features")
         }
-        for input in inputs {
-            guard let path = FileSystem.resolvedPath(input.path) else { continue }
+        // A directory input is every place its links lead too (a linked `mappings/`: r12 R12-2).
+        let places = inputs.flatMap { input in
+            FileSystem.isDirectory(input.path) ? OutputFiles.reachedPlaces(input.path).map { ($0, input) } : [(input.path, input)]
+        }
+        for (place, input) in places {
+            guard let path = FileSystem.resolvedPath(place) else { continue }
             let inside = FileSystem.isDirectory(path) && (dir == path || FileSystem.isBelow(dir, path))
             guard inside || FileSystem.isBelow(path, dir) else { continue }
             throw UsageError(

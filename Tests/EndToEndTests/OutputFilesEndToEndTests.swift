@@ -149,6 +149,45 @@ import Testing
         }
     }
 
+    /// r12 R12-2: a root whose `mappings/` or `__files/` is a link (followed, as documented), or a stub directory holding
+    /// a link to a stub file: an output on the file behind the link replaced the mapping or body (exit 0, the program
+    /// served the placeholder). Every command compares its outputs with the places links lead, and `--artifacts` too.
+    @Test(arguments: [
+        ["--port", "0", "--stub", "rf", "--report", "files/b.txt", "true"],
+        ["--port", "0", "--stub", "rf", "--journal", "files/b.txt", "true"],
+        ["--port", "0", "--stub", "root", "--journal", "other/r.json", "true"],
+        ["serve", "--port", "0", "--journal", "other/r.json", "root"],
+        ["--port", "0", "--stub", "sd", "--report", "real.json", "true"], ["test", "--junit", "other/r.json", "s.feature"],
+        ["test", "--artifacts", "other/art", "s.feature"],
+    ])
+    func anOutputWhereALinkInAStubRootLeadsIsRefused(arguments: [String]) throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = [
+            "other/r.json": #"{"request": {"url": "/r"}, "response": {"status": 200, "body": "root"}}"#, "files/b.txt": "BODY",
+            "rf/mappings/b.json": #"{"request": {"url": "/b"}, "response": {"status": 200, "bodyFileName": "b.txt"}}"#,
+            "real.json": #"{"routes": [{"method": "GET", "path": "/a", "status": 200}]}"#,
+            "s.feature": "Feature: F\n  Scenario: s\n    Given the stubs \"root\"\n    When I run \"false\"\n",
+        ]
+        for (path, text) in files {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        for (link, target) in [("rf/__files", "../files"), ("root/mappings", "../other"), ("sd/l.json", "../real.json")] {
+            let url = directory.appendingPathComponent(link)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: target)
+        }
+        let result = try CLI.run(arguments, cwd: directory)
+        #expect(result.status == 2 && result.stderr.contains("is inside"), "\(arguments): \(result.stderr)")
+        for (path, text) in files {
+            #expect(
+                try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8) == text, "\(arguments): \(path) changed")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("other/art").path))
+    }
+
     @Test func outputsOfTheirOwnStillWork() throws {
         let directory = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: directory) }
