@@ -70,6 +70,21 @@ import Testing
         #expect(client.read(timeout: 10).hasSuffix("0123456789"))
     }
 
+    /// r12 R12-3: the first piece went at once, so an answer took (n-1)/n of `totalDuration`, and a one-piece body none
+    /// of it; WireMock 2.35 pauses before every piece.
+    @Test(arguments: [(1, 400), (5, 500)])
+    func aDribbledAnswerTakesItsWholeDurationEvenInOnePiece(chunks: Int, totalMs: Int) throws {
+        let server = try TestServer(
+            Self.mapping(#""chunkedDribbleDelay": { "numberOfChunks": \#(chunks), "totalDuration": \#(totalMs) }"#))
+        defer { server.stop() }
+        let start = Date()
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        client.send("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(client.read(timeout: 10).hasSuffix("0123456789"))
+        #expect(Date().timeIntervalSince(start) >= Double(totalMs) / 1000 * 0.98)
+    }
+
     @Test func badDribblesAreRefused() {
         for dribble in [
             #"{ "numberOfChunks": 0, "totalDuration": 5 }"#, #"{ "numberOfChunks": 5 }"#, #"{ "numberOfChunks": 5, "totalDuration": -1 }"#,
