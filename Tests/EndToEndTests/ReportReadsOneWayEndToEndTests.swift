@@ -54,6 +54,30 @@ import Testing
         }
     }
 
+    /// r12 R12-4: a FAILED result for a step its test case does not list (another tool's file, a test case cut) was
+    /// dropped by `report` (exit 0, green JUnit) while `--rerun-failed` counted it: both refuse the file by name now.
+    @Test func aResultForAStepItsTestCaseDoesNotHoldIsRefusedByBoth() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (own, stripped) = try Self.messages(directory)
+        for (name, file) in [("own3.ndjson", own), ("g3.ndjson", stripped)] {
+            let second = Self.stepResults(file)[1]
+            let edited = file.indices.map { index in
+                index != second
+                    ? file[index]
+                    : ReportCompletenessEndToEndTests.edit(file[index], "testStepFinished") { finished in
+                        finished["testStepId"] = "not-a-step"
+                        finished["testStepResult"] = ["status": "FAILED", "message": "boom", "duration": ["seconds": 0, "nanos": 0]]
+                    }
+            }
+            try ReportCompletenessEndToEndTests.write(edited, name, in: directory)
+            let report = try CLI.run(["report", "--junit", "\(name).xml", name], cwd: directory)
+            #expect(report.status == 3 && report.stderr.contains("not a step of its testCase"), "\(name): \(report.stderr)")
+            let rerun = try CLI.run(["test", "--list", "--rerun-failed", name, "g.feature"], cwd: directory)
+            #expect(rerun.status != 0 && rerun.stderr.contains("not a step of its testCase"), "\(name): \(rerun.stderr)")
+        }
+    }
+
     @Test func aStepWithNoResultIsNotAPassInBoth() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -273,10 +273,18 @@ package struct MessagesReader {
                     "\(place): step status \"\(status.prefix(40))\" is not one of Cucumber's (\(Self.statuses.sorted().joined(separator: ", ")))"
             )
         }
-        guard let started = value["testCaseStartedId"]?.string, let (scenario, attempt, caseId) = state.started[started],
-            let stepId = value["testStepId"]?.string, let result = value["testStepResult"],
-            let position = state.cases[caseId]?.steps.firstIndex(where: { $0.id == stepId })
-        else { return }
+        guard let started = value["testCaseStartedId"]?.string, let (scenario, attempt, caseId) = state.started[started] else {
+            throw Problem(description: "\(place): a testStepFinished whose testCaseStarted is not in the file before it")
+        }
+        // A result for a step its test case does not hold was dropped: a FAILED one read green (r12 R12-4).
+        guard let stepId = value["testStepId"]?.string, let position = state.cases[caseId]?.steps.firstIndex(where: { $0.id == stepId })
+        else {
+            throw Problem(
+                description:
+                    "\(place): a testStepFinished whose testStepId \(Self.shown(value["testStepId"]?.string ?? "")) is not a step of its testCase \(Self.shown(caseId))"
+            )
+        }
+        guard let result = value["testStepResult"] else { return }
         var step = run.scenarios[scenario].attempts[attempt].steps[position]
         // A second result for one step: the worse stands (a FAILED then PASSED is failed), as --rerun-failed reads it.
         let first = step.reported

@@ -164,11 +164,13 @@ enum RerunMessages {
             else {
                 throw RerunFile.Problem(file, line, "a testStepFinished without a status or a testCaseStartedId naming an attempt")
             }
+            // A result for a step its test case does not hold: refused, as `report` refuses it (r12 R12-4).
+            guard let step = finished["testStepId"]?.string, let caseId = run.attempts[attempt]?.0,
+                run.caseSteps[caseId]?.contains(step) == true
+            else { throw RerunFile.Problem(file, line, "a testStepFinished whose testStepId is not a step of its testCase") }
             if failing.contains(status) { run.failedAttempts.insert(attempt) }
-            if let step = finished["testStepId"]?.string {
-                let earlier = run.stepResults[attempt]?[step]
-                run.stepResults[attempt, default: [:]][step] = earlier.map { MessagesVerdict.worse($0, status) } ?? status
-            }
+            let earlier = run.stepResults[attempt]?[step]
+            run.stepResults[attempt, default: [:]][step] = earlier.map { MessagesVerdict.worse($0, status) } ?? status
         } else if let attachment = node["attachment"], let attempt = attachment["testCaseStartedId"]?.string {
             switch attachment["mediaType"]?.string {
             case "application/vnd.sut-launch.quarantine": run.quarantinedAttempts.insert(attempt)
