@@ -159,7 +159,8 @@ extension MockServer {
         -> MockResponse
     {
         let definition = chosen.stub.response(forCall: chosen.call)
-        var response = definition.proxy.map { forward(request, by: $0, log: proxy) } ?? respond(request, input, chosen, definition)
+        var response =
+            definition.proxy.map { proxied(request, $0, input, chosen, definition, proxy) } ?? respond(request, input, chosen, definition)
         if definition.proxy != nil {
             // The mapping's own delay, dribble and headers apply to what the backend answered, as in WireMock (r11
             // R11-13: a proxy mapping's `fixedDelayMilliseconds` made no slow backend, its `headers` were dropped).
@@ -172,6 +173,20 @@ extension MockServer {
             response.delayMs = min(max(0, response.delayMs), StubRanges.delayMs.upperBound) + delay.sampleMs(using: &random)
         }
         return response
+    }
+
+    /// What the backend answers to `request` forwarded by `rule`, its templated values rendered first (``ProxyTemplates``):
+    /// a rendering that cannot be sent is answered here, never forwarded.
+    private static func proxied(
+        _ request: HTTPRequest, _ rule: ProxyRule, _ input: MatchInput, _ chosen: StubRegistry.Choice,
+        _ definition: ResponseDefinition, _ log: ProxyLog
+    ) -> MockResponse {
+        guard let templates = definition.template?.proxy else { return forward(request, by: rule, log: log) }
+        var model = request
+        model.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
+        var rendered = rule
+        if let refusal = templates.render(&rendered, for: model) { return refusal }
+        return forward(request, by: rendered, log: log)
     }
 
     /// The definition's answer as it is, before a random delay.
