@@ -49,20 +49,22 @@ package final class CoverageSession: Sendable {
         }
         absolute = FileSystem.realPath(directory) ?? directory
         try Self.checkSpelling(directory, path: absolute)
-        guard let fd = ProfileFiles.lock(absolute + "/.lock") else {
+        let fd: Int32
+        switch LockFile.take(absolute + "/.lock") {
+        case .taken(let taken): fd = taken
+        case .cannotOpen:
             throw CoverageError(
                 "--coverage \(Visible.text(directory)): cannot open \(Visible.text(directory))/.lock (a link or not writable)")
-        }
-        guard fd >= 0 else {
+        case .held(let pid):
             throw CoverageError(
-                "--coverage \(Visible.text(directory)): another sut-launch run is using this directory; wait for it or choose another directory"
+                "--coverage \(Visible.text(directory)): another sut-launch run is using this directory\(pid.map { " (pid \($0))" } ?? ""); wait for it or choose another directory"
             )
         }
         lock = fd
         do {
             try Self.clear(root)
         } catch {
-            ProfileFiles.unlock(fd)
+            LockFile.release(fd)
             throw CoverageError("--coverage \(Visible.text(directory)): \(error)")
         }
         self.directory = directory
@@ -70,7 +72,7 @@ package final class CoverageSession: Sendable {
         self.runner = runner
     }
 
-    deinit { ProfileFiles.unlock(lock) }
+    deinit { LockFile.release(lock) }
 
     /// `path`, DIR as the launches' variables and the tools' input list hold it, may hold no `%` (LLVM_PROFILE_FILE
     /// reads %p, %m, %h, %t… anywhere in it, with no escape: profiles would be scattered outside DIR) and no control
@@ -97,9 +99,9 @@ package final class CoverageSession: Sendable {
     /// ``init(directory:tools:runner:)``, which opens DIR for the run and says why it could not.
     package static func removeEarlierReports(in directory: String) {
         guard let root = try? RootedDirectory(directory, create: false),
-            let fd = ProfileFiles.lock((FileSystem.realPath(directory) ?? directory) + "/.lock"), fd >= 0
+            case .taken(let fd) = LockFile.take((FileSystem.realPath(directory) ?? directory) + "/.lock")
         else { return }
-        defer { ProfileFiles.unlock(fd) }
+        defer { LockFile.release(fd) }
         for entry in root.entries() where outputs.contains(entry.name) { root.remove(entry: entry.bytes) }
     }
 

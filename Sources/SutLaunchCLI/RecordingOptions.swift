@@ -218,6 +218,15 @@ package struct RecordingOptions: Sendable {
         return ScenarioRecording(serverOptions: options, plan: plan)
     }
 
+    /// Takes the recording root's lock for this run (``RecordingRootLock``) before anything is served: a second
+    /// recording into a root another run records into is a usage error naming that run's pid (r11 R11-10: both exited
+    /// 0, the later silently replacing the other's answers). Nothing when nothing is recorded.
+    /// - Parameter spelling: the option as the user typed it (`serve` says `--root-dir`).
+    func lockInto(spelling: String = "--into") throws(UsageError) {
+        guard isRecording, let into else { return }
+        if let refusal = RecordingRootLock.take(into) { throw UsageError("\(spelling) \(into.escapingControlCharacters()): \(refusal)") }
+    }
+
     /// The mock server's options with these applied.
     package func apply(to options: inout MockServer.Options) {
         options.proxyUnmatched = proxyUnmatched.map(ProxyRule.init(target:))

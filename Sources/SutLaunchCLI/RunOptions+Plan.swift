@@ -45,6 +45,7 @@ extension RunOptions {
         var server: ServerPlan?
         let forwards = recording.recordFrom != nil || recording.proxyUnmatched != nil
         if !stubs.isEmpty || forwards {
+            try recording.lockInto()
             var options = MockServer.Options()
             recording.apply(to: &options)
             if let journalLimit { options.journalLimit = journalLimit }

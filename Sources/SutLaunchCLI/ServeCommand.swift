@@ -11,6 +11,15 @@ package enum ServeCommand {
             + ServeOption.helpLines
     }
 
+    /// What comes before the listener, once the companion is not needed: the recording root's lock (one recording per
+    /// root at a time, taken before anything is served; the companion's `exec` drops it), WireMock's root, the notices.
+    private static func prepare(_ options: inout ServeOptions, recordingRequired: Bool) throws {
+        try options.recording.lockInto(spelling: recordingRequired ? "--into" : "--root-dir")
+        try options.placeWireMockRoot()
+        try options.announceAndPermit()
+        DescriptorLimit.raiseToHard() // as servers do: a low inherited `ulimit -n` would cap connections (no program here)
+    }
+
     /// Runs the server; returns the exit code. Signals must be blocked in this process already.
     /// - Parameter recordingRequired: a recording that records nothing fails (`record`: the client never came).
     package static func run(_ arguments: [String], recordingRequired: Bool = false) throws -> Int32 {
@@ -24,9 +33,7 @@ package enum ServeCommand {
         if let option = needsTLS, TLSServerContext.needsDynamicExecutable {
             return SutLaunchCommand.runCompanion(for: option, arguments: ["serve"] + arguments, report: nil)
         }
-        try options.placeWireMockRoot()
-        try options.announceAndPermit()
-        DescriptorLimit.raiseToHard() // as servers do: a low inherited `ulimit -n` would cap connections (no program here)
+        try prepare(&options, recordingRequired: recordingRequired)
         // Listening before the stubs load (thousands take milliseconds): a client that connects meanwhile waits
         // for its answer instead of retrying. A bad option was refused by the parse, a missing or bad stub file is
         // reported next; a port that cannot be had is reported by the start below, which tries it again.

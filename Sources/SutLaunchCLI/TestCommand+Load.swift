@@ -81,7 +81,10 @@ extension TestCommand {
         try readRerunAndQuarantine(options, rerun: rerun, pickles: pickles, into: &scenario)
         try makeArtifacts(options, into: &scenario)
         // --list and --dry-run launch nothing: DIR is left as it is (no directory made, no old profile removed).
-        if !options.list && !options.dryRun { scenario.coverage = try options.coverage.plan(environment: environment)?.session }
+        if !options.list && !options.dryRun {
+            try options.recording.lockInto() // one run per recording root: its scenarios' servers share the lock
+            scenario.coverage = try options.coverage.plan(environment: environment)?.session
+        }
         return .next(Suite(pickles: pickles, scenario: scenario))
     }
 

@@ -18,4 +18,19 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("DIFF") }, "\(output)")
         #expect(lines.last == "0 disagreements", "\(output)")
     }
+
+    /// r11 R11-6: a templated `proxyBaseUrl` (its path) and `additionalProxyRequestHeaders` value were forwarded as
+    /// written (`GET /{{request.query.x}}/q`); WireMock renders both, with the transformer named and with global templating.
+    @Test(.enabled(if: WireMockDifferentialTests.jar != nil, "needs java and the Python WireMock client: pip install wiremock"))
+    func templatedProxyValuesAreRenderedAsWireMockRendersThem() throws {
+        let work = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let script = CLI.packageRoot.appendingPathComponent("Tests/EndToEndTests/WireMock/proxy_templates_script.py").path
+        let output = try CLI.output(of: ["python3", script, WireMockDifferentialTests.jar!, CLI.sutLaunch, work.path])
+        let lines = output.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("ok ") }.count == 6, "\(output)")
+        #expect(lines.contains { $0.contains("/sub/q?x=sub X-Added=None") }, "\(output)")
+        #expect(lines.contains { $0.contains("/echo?v=hello X-Added=hello") }, "\(output)")
+        #expect(lines.last == "0 disagreements", "\(output)")
+    }
 }

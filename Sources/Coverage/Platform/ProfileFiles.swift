@@ -4,8 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The C calls coverage makes itself: a raw profile's size and first bytes (read without following a link), and
-/// the lock that keeps two runs out of one DIR.
+/// The C calls coverage makes itself: a raw profile's size and first bytes (read without following a link).
 enum ProfileFiles {
     /// A regular file's size and its first 8 bytes (fewer when shorter); nil when it is not a regular file or
     /// cannot be opened. Only the header is read, however large the file.
@@ -19,18 +18,4 @@ enum ProfileFiles {
         let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) }
         return (Int64(info.st_size), Array(bytes.prefix(max(count, 0))))
     }
-
-    /// Takes `DIR/.lock` (made when missing, never through a link): its descriptor, held until ``unlock(_:)``;
-    /// -1 when another run holds it, nil when it cannot be opened. Close-on-exec: launches do not inherit it.
-    static func lock(_ path: String) -> Int32? {
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            return -1
-        }
-        return fd
-    }
-
-    static func unlock(_ fd: Int32) { close(fd) }
 }

@@ -11,6 +11,8 @@ package struct ProxyRule: Sendable {
     package var removedHeaders: [String] = []
     /// A path prefix taken off before the target's path is appended (WireMock's `proxyUrlPrefixToRemove`).
     package var prefixToRemove: String?
+    /// `proxyBaseUrl` as written: a templated mapping renders it per request (``ProxyTemplates``).
+    var baseText = ""
 
     package init(target: UpstreamTarget) { self.target = target }
 
@@ -26,7 +28,12 @@ package struct ProxyRule: Sendable {
             return nil
         }
         var rule: ProxyRule
-        do { rule = ProxyRule(target: try UpstreamTarget(base)) } catch { throw response.error("proxyBaseUrl", "proxyBaseUrl: \(error)") }
+        do { rule = ProxyRule(target: try UpstreamTarget(base)) } catch {
+            // Rendered per request when templated, but the scheme, host and port are read here, as written.
+            let hint = base.contains("{{") ? "; a template may stand in its path only: the scheme, host and port are written out" : ""
+            throw response.error("proxyBaseUrl", "proxyBaseUrl: \(error)\(hint)")
+        }
+        rule.baseText = base
         if let added = try response.object("additionalProxyRequestHeaders") {
             for name in added.keys {
                 guard let value = try added.string(name) else { continue }

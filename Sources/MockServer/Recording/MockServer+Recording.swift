@@ -57,9 +57,14 @@ extension MockServer {
             result.root = root
             do {
                 let directory = try RootedDirectory(root, create: true)
-                try directory.write([], to: RecordingLedger.inProgressMarker)
-                write(&result, into: directory, root: root, writer: parts.proxy.loop.token)
-                directory.remove(entry: Array(RecordingLedger.inProgressMarker.utf8CString))
+                // A recording the admin API started takes the root's lock now (a run's was taken before it served).
+                if let refusal = RecordingRootLock.take(root) {
+                    result.problems.append("the recording was not written into \(root): \(refusal)")
+                } else {
+                    try RecordingRootLock.writing(root, in: directory) {
+                        write(&result, into: directory, root: root, writer: parts.proxy.loop.token)
+                    }
+                }
             } catch {
                 // Refused before its first file: nothing was cut short, and the root loads as it was.
                 result.problems.append("cannot write the recording into \(root): \(error)")

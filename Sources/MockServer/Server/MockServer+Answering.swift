@@ -164,11 +164,7 @@ extension MockServer {
     {
         let definition = chosen.stub.response(forCall: chosen.call)
         var response =
-            definition.proxy.map { rule in
-                // Refused by the forwarding policy: no call the mapping could answer (a strict run fails on it).
-                parts.settings.forwarding.refusal(of: request).map { MockResponse.unanswered($0, status: 403) }
-                    ?? forward(request, by: rule, log: parts.proxy)
-            } ?? respond(request, input, chosen, definition)
+            definition.proxy.map { proxied(request, $0, input, chosen, definition, parts) } ?? respond(request, input, chosen, definition)
         if definition.proxy != nil {
             // The mapping's own delay, dribble and headers apply to what the backend answered, as in WireMock (r11
             // R11-13: a proxy mapping's `fixedDelayMilliseconds` made no slow backend, its `headers` were dropped).
@@ -181,6 +177,23 @@ extension MockServer {
             response.delayMs = min(max(0, response.delayMs), StubRanges.delayMs.upperBound) + delay.sampleMs(using: &random)
         }
         return response
+    }
+
+    /// What the backend answers to `request` forwarded by `rule`, its templated values rendered first (``ProxyTemplates``):
+    /// a rendering that cannot be sent is answered here, never forwarded.
+    private static func proxied(
+        _ request: HTTPRequest, _ rule: ProxyRule, _ input: MatchInput, _ chosen: StubRegistry.Choice,
+        _ definition: ResponseDefinition, _ parts: Parts
+    ) -> MockResponse {
+        // Refused by the forwarding policy: no call the mapping could answer (a strict run fails on it).
+        if let refusal = parts.settings.forwarding.refusal(of: request) { return .unanswered(refusal, status: 403) }
+        let log = parts.proxy
+        guard let templates = definition.template?.proxy else { return forward(request, by: rule, log: log) }
+        var model = request
+        model.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
+        var rendered = rule
+        if let refusal = templates.render(&rendered, for: model) { return refusal }
+        return forward(request, by: rendered, log: log)
     }
 
     /// The definition's answer as it is, before a random delay.

@@ -6,8 +6,11 @@ struct ResponseTemplates: Sendable {
     /// Each templated header value's template, by the value's text: every field holding it is rendered in its place
     /// (two values of one name each rendered: setting by name kept only the last).
     var headers: [String: ResponseTemplate] = [:]
+    /// A proxying mapping's templated backend URL and added request headers.
+    var proxy: ProxyTemplates?
 
-    init(_ response: MockResponse) throws(ResponseTemplate.Error) {
+    init(_ response: MockResponse, proxy rule: ProxyRule? = nil) throws(ResponseTemplate.Error) {
+        if let rule { proxy = try ProxyTemplates(rule) }
         if let text = String(validating: response.body, as: UTF8.self), text.contains("{{") { body = try ResponseTemplate(text) }
         for header in response.headers.entries where header.value.contains("{{") && headers[header.value] == nil {
             headers[header.value] = try ResponseTemplate(header.value)

@@ -133,7 +133,7 @@ extension StubSet {
                 )
             }
             if !transformers.isEmpty {
-                do { definition.template = try ResponseTemplates(definition.response) } catch {
+                do { definition.template = try ResponseTemplates(definition.response, proxy: definition.proxy) } catch {
                     throw response!.error("transformers", "\(error)")
                 }
             }
@@ -310,7 +310,7 @@ extension Stub {
         guard wireMockResponse != nil else { return }
         for index in responses.indices where responses[index].template == nil && responses[index].handler == nil {
             do {
-                responses[index].template = try ResponseTemplates(responses[index].response)
+                responses[index].template = try ResponseTemplates(responses[index].response, proxy: responses[index].proxy)
             } catch {
                 throw StubError(file: source, "mapping \(name): \(error)")
             }

@@ -66,6 +66,36 @@ import Testing
         #expect(String(decoding: answer.body, as: UTF8.self) == "ping|yes|")
     }
 
+    /// r11 R11-6: a templated mapping's `proxyBaseUrl` and `additionalProxyRequestHeaders` values were forwarded as
+    /// written (`/{{request.query.version}}/users`); they are rendered per request, as WireMock 2.35 renders them, and
+    /// what they render to is checked first: a backend URL with a query, a header value with CR LF is a named 500, and
+    /// nothing reaches the backend.
+    @Test func templatedProxyValuesAreRenderedAndCheckedBeforeForwarding() throws {
+        let backend = try TestServer(Self.backendStubs)
+        defer { backend.stop() }
+        let extra = #", "additionalProxyRequestHeaders": { "X-Added": "{{request.headers.X-In}}" }, "transformers": ["response-template"]"#
+        let proxy = try Self.proxy(to: backend.url + "/{{request.query.version}}", extra: extra)
+        defer { proxy.stop() }
+        let answer = proxy.server.handle(HTTPRequest(method: "GET", target: "/api/users?version=v1&page=2", headers: ["X-In": "in"]))
+        #expect(answer.status == 404) // the backend's: it has no mapping for the extra query
+        let seen = try #require(backend.server.journal.ordered.first?.request)
+        #expect(seen.target == "/v1/users?version=v1&page=2" && seen.header("X-Added") == "in", "\(seen.target)")
+        for (target, added, said) in [
+            ("/api/u?version=a%3Fb", "in", "proxyBaseUrl rendered to"),
+            ("/api/u?version=v1", "a\r\nX-Evil: 1", "additionalProxyRequestHeaders \"X-Added\" rendered to"),
+        ] {
+            let refused = proxy.server.handle(HTTPRequest(method: "GET", target: target, headers: ["X-In": added]))
+            #expect(refused.status == 500 && String(decoding: refused.body, as: UTF8.self).contains(said), "\(target)")
+        }
+        #expect(backend.server.journal.ordered.count == 1, "nothing else was forwarded")
+        // The scheme, host and port are read at load, as written: a template there is refused by name.
+        #expect(throws: StubError.self) {
+            _ = try StubLoader.parse(
+                #"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "http://{{request.query.h}}", "transformers": ["response-template"]}}"#,
+                file: "m.json", directory: ".")
+        }
+    }
+
     @Test func anAbsoluteTargetCannotRedirectTheProxy() throws {
         let backend = try TestServer(Self.backendStubs)
         defer { backend.stop() }

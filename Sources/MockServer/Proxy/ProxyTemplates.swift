@@ -1,0 +1,51 @@
+import AutomationSupport
+
+/// A templated proxying mapping's `proxyBaseUrl` and `additionalProxyRequestHeaders` values, compiled at load and
+/// rendered per request with the request's model, as WireMock 2.35 renders them (r11 R11-6: they were forwarded as
+/// written, `GET /{{request.query.x}}/q`). What they render to is checked as at load (the backend URL as
+/// ``UpstreamTarget`` reads one, a header value for CR, LF, NUL…): a rendering that does not pass answers a named 500
+/// and nothing is forwarded.
+struct ProxyTemplates: Sendable {
+    var base: ResponseTemplate?
+    /// Each templated header value's template, by the value's text.
+    var headers: [String: ResponseTemplate] = [:]
+
+    /// Nil when none of the rule's values holds a template.
+    init?(_ rule: ProxyRule) throws(ResponseTemplate.Error) {
+        if rule.baseText.contains("{{") { base = try ResponseTemplate(rule.baseText) }
+        for header in rule.additionalHeaders where header.value.contains("{{") && headers[header.value] == nil {
+            headers[header.value] = try ResponseTemplate(header.value)
+        }
+        if base == nil && headers.isEmpty { return nil }
+    }
+
+    /// Renders `rule`'s templated values for `request` in place; the answer refusing the request instead (400 for a
+    /// request value a helper cannot use, 500 for a spent budget or a rendering that cannot be sent), nil when it may
+    /// be forwarded.
+    func render(_ rule: inout ProxyRule, for request: HTTPRequest) -> MockResponse? {
+        var context = ResponseTemplate.RenderContext(request)
+        do throws(ResponseTemplate.RenderError) {
+            if let base {
+                let text = try base.render(&context)
+                do { rule.target = try UpstreamTarget(text) } catch {
+                    return .unanswered("sut-launch did not forward this request: proxyBaseUrl rendered to \(error)", status: 500)
+                }
+            }
+            for index in rule.additionalHeaders.indices {
+                guard let template = headers[rule.additionalHeaders[index].value] else { continue }
+                let value = try template.render(&context)
+                guard HTTPField.isValidValue(value) else {
+                    let name = HTTPField.quoted(rule.additionalHeaders[index].name)
+                    return .unanswered(
+                        "sut-launch did not forward this request: additionalProxyRequestHeaders \(name) rendered to "
+                            + "\(HTTPField.quoted(value)): it \(HTTPField.badByte(in: value).replacingOccurrences(of: "response head", with: "request head"))",
+                        status: 500)
+                }
+                rule.additionalHeaders[index].value = value
+            }
+            return nil
+        } catch {
+            return .unanswered(error.description, status: error.status)
+        }
+    }
+}
