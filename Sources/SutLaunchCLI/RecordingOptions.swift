@@ -98,7 +98,7 @@ package struct RecordingOptions: Sendable {
                 ? "a path: write the host alone, as host.docker.internal"
                 : value.contains(":") && !Socket.isIPv6Address(value)
                     ? "a port: write the host alone (any port of it is allowed)"
-                    : TLSServerContext.hostProblem(value)
+                    : TLSServerContext.hostProblem(value.replacingOccurrences(of: "_", with: "-")) // `_`: a compose service name
         if let problem {
             throw UsageError(.invalidPattern(spelling, value: String(value.prefix(80)), problem: problem))
         }

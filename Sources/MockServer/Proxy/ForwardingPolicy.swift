@@ -9,10 +9,13 @@ import AutomationSupport
 ///   origin is an address is served by this server itself), the server's `--host`, this machine's name, an
 ///   `--https-host` or `--intercept` name, or a name given with `--allow-host` (a container reaching the host as
 ///   `host.docker.internal`). A DNS name an attacker's page rebound to 127.0.0.1 (`rebind.evil.example`) is refused;
-/// - `Origin`, when given, is a page on such a host (any port: a dev server on `localhost:3000` calling the mock);
-///   `null` (a sandboxed frame, a `file:` page) is refused;
-/// - `Sec-Fetch-Site`, when given, is not `cross-site` (browsers send it on every request, also the `no-cors` GETs
-///   that carry no `Origin`).
+/// - `Origin`, when given, is a page served by this machine under a name (any port: a dev server on `localhost:3000`
+///   calling the mock): a loopback name or address, `*.localhost`, the machine's name, the server's `--host`, or a
+///   name given as above. Any other address is another web site (r13 R13-1: a page at `http://203.0.113.9` was
+///   forwarded); `null` (a sandboxed frame, a `file:` page) is refused;
+/// - `Sec-Fetch-Site`, when given, is `same-origin`, `same-site` or `none` (browsers send it on every request, also
+///   the `no-cors` GETs that carry no `Origin`), unless the request's `Origin` is such a page: `localhost:3000` calling
+///   `127.0.0.1:PORT` is `cross-site` to the browser, yet one machine (r13 R13-4). Any other value is refused.
 ///
 /// A refusal is a 403 with its reason, counted as unexpected; nothing is forwarded or recorded.
 struct ForwardingPolicy: Sendable {
@@ -44,19 +47,27 @@ struct ForwardingPolicy: Sendable {
                 "sut-launch proxy: not forwarded: a request from a web page elsewhere (Origin: \(origin.prefix(200))); "
                 + "pages on this machine are forwarded, and names given with --allow-host"
         }
-        if let site = request.header("Sec-Fetch-Site"), site.lowercased() == "cross-site" {
-            return "sut-launch proxy: not forwarded: a cross-site request from a web page (Sec-Fetch-Site: cross-site)"
+        if let site = request.header("Sec-Fetch-Site"), !Self.sameSite.contains(site.lowercased()), request.header("Origin") == nil {
+            return
+                "sut-launch proxy: not forwarded: a cross-site request from a web page (Sec-Fetch-Site: \(site.prefix(40))); "
+                + "a page on this machine that sends its Origin is forwarded"
         }
         return nil
     }
 
-    /// A page's origin (`http://localhost:3000`) whose host is allowed; `null` and anything not `http(s)://host[:port]` is not.
+    /// The `Sec-Fetch-Site` values of a request that is no other site's.
+    static let sameSite: Set = ["same-origin", "same-site", "none"]
+
+    /// A page's origin (`http://localhost:3000`) on this machine by name or loopback address; an address that is not
+    /// loopback (another machine's page), `null` and anything not `http(s)://host[:port]` is not.
     private func isAllowedOrigin(_ origin: String) -> Bool {
         let lowered = origin.lowercased()
         guard let scheme = ["http://", "https://"].first(where: { lowered.hasPrefix($0) }) else { return false }
         let authority = lowered.dropFirst(scheme.count)
         guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return false }
-        return isAllowed(EndpointPolicy.hostName(String(authority)))
+        let name = Interception.normalized(EndpointPolicy.hostName(String(authority)))
+        if EndpointPolicy.isLocalName(name, serverHost: serverHost) { return true }
+        return !Socket.isIPv4Address(name) && !Socket.isIPv6Address(name) && isAllowed(name)
     }
 
     /// True for a name that is this machine or the server (see the type's rules).

@@ -49,12 +49,19 @@ import Testing
             [("Origin", "http://localhost:3000"), ("Sec-Fetch-Site", "same-site")],
             [("Origin", "https://127.0.0.1"), ("Sec-Fetch-Site", "same-origin")],
             [("Sec-Fetch-Site", "none")],
+            // r13 R13-4: localhost and 127.0.0.1 are two sites to a browser, one machine here.
+            [("Origin", "http://localhost:3000"), ("Sec-Fetch-Site", "cross-site")],
+            [("Origin", "http://[::1]:8080"), ("Sec-Fetch-Site", "cross-site")],
         ]
         for headers in local { #expect(policy.refusal(of: Self.request(headers)) == nil, "\(headers)") }
         let foreign: [[(String, String)]] = [
             [("Origin", "http://evil.example")], [("Origin", "null")], [("Origin", "http://localhost@evil.example")],
             [("Origin", "file://")], [("Sec-Fetch-Site", "cross-site")], [("Sec-Fetch-Site", "CROSS-SITE")],
             [("Host", "localhost"), ("Host", "evil.example")], [("Origin", "http://localhost"), ("Origin", "http://evil.example")],
+            // r13 R13-1: a page served from another machine's address is another web site, whatever the Host.
+            [("Origin", "http://203.0.113.9:8080")], [("Origin", "http://[2001:db8::1]")], [("Origin", "http://1.2.3.4")],
+            // r13 R13-6: a Sec-Fetch-Site that is not one of the three same-site values is refused, not read as one.
+            [("Sec-Fetch-Site", "cross-site, same-site")], [("Sec-Fetch-Site", "same-origin-ish")],
         ]
         for headers in foreign { #expect(policy.refusal(of: Self.request(headers)) != nil, "\(headers)") }
     }
