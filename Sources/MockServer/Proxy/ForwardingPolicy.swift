@@ -32,8 +32,11 @@ struct ForwardingPolicy: Sendable {
         self.intercept = options.intercept
     }
 
-    /// Why `request` is not forwarded (a 403 naming the header and the fix), or nil when it may be.
-    func refusal(of request: HTTPRequest) -> String? {
+    /// Why `request` is not forwarded (a 403 naming the header and the fix), or nil when it may be; the values it quotes
+    /// with their control characters made visible (an ESC in a Host retitled the terminal of a curl showing the 403).
+    func refusal(of request: HTTPRequest) -> String? { reason(request)?.escapingControlCharacters() }
+
+    private func reason(_ request: HTTPRequest) -> String? {
         for field in ["Host", "Origin", "Sec-Fetch-Site"] where request.headers.values(field).count > 1 {
             return "sut-launch proxy: not forwarded: the request has more than one \(field) header"
         }

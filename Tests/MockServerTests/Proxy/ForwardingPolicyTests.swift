@@ -33,6 +33,8 @@ import Testing
     func aNameAnAttackersDNSCouldRebindIsRefused(host: String) throws {
         let refusal = try #require(Self.policy().refusal(of: Self.request([("Host", host)])))
         #expect(refusal.contains("not forwarded") && refusal.contains("--allow-host"))
+        let escaped = try #require(Self.policy().refusal(of: Self.request([("Host", "ev\u{1B}]0;T\u{7}il.example")])))
+        #expect(!escaped.contains("\u{1B}") && !escaped.contains("\u{7}"), "\(escaped)")
     }
 
     @Test func namesGivenWithAllowHostAreForwardedAndAWildcardCoversOneLabel() {
