@@ -80,10 +80,6 @@ struct ForwardingPolicy: Sendable {
         if EndpointPolicy.isLocalName(name, serverHost: serverHost) || name.hasSuffix(".localhost") { return true }
         if Socket.isIPv4Address(name) || Socket.isIPv6Address(name) || name == Interception.normalized(HostName.current) { return true }
         if intercept?.covers(name) == true { return true }
-        return allowedHosts.contains { listed in
-            guard listed.hasPrefix("*.") else { return listed == name }
-            let suffix = listed.dropFirst(1)
-            return name.hasSuffix(suffix) && !name.dropLast(suffix.count).isEmpty && !name.dropLast(suffix.count).contains(".")
-        }
+        return allowedHosts.contains { Interception.name(name, isCoveredBy: $0) }
     }
 }

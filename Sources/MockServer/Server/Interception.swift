@@ -21,13 +21,16 @@ package struct Interception: Sendable {
     package func covers(_ host: String) -> Bool {
         let host = Self.normalized(host)
         guard !host.isEmpty else { return false }
-        return hosts.contains { listed in
-            guard listed.hasPrefix("*.") else { return listed == host }
-            let suffix = listed.dropFirst(1) // ".example.com"
-            guard host.hasSuffix(suffix) else { return false }
-            let label = host.dropLast(suffix.count)
-            return !label.isEmpty && !label.contains(".")
-        }
+        return hosts.contains { Self.name(host, isCoveredBy: $0) }
+    }
+
+    /// True when `host` (normalized) is `listed`, or `listed` is `*.` and a name and `host` is one label more.
+    static func name(_ host: String, isCoveredBy listed: String) -> Bool {
+        guard listed.hasPrefix("*.") else { return listed == host }
+        let suffix = listed.dropFirst(1) // ".example.com"
+        guard host.hasSuffix(suffix) else { return false }
+        let label = host.dropLast(suffix.count)
+        return !label.isEmpty && !label.contains(".")
     }
 
     /// Why `host` cannot be intercepted, or nil: it must be a name a certificate can hold (``TLSServerContext/hostProblem(_:)``:
