@@ -99,10 +99,15 @@ let package = Package(
     ]
 )
 
+// `.ci/run` sets SUT_LAUNCH_STRICT=1: every warning is an error there, in the one build `swift test` then reuses (passed
+// as `-Xswiftc` it would be a second build of everything). Never set for a package that depends on this one.
+let strict = Context.environment["SUT_LAUNCH_STRICT"] == "1"
+
 for target in package.targets where target.type != .system && !["CSystemShims", "_CProcessSpawn"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    if strict { settings.append(.unsafeFlags(["-warnings-as-errors"])) }
     target.swiftSettings = settings
 }

@@ -5,6 +5,9 @@ import Testing
 
 private let pythonIsInstalled = ["/usr/bin/python3", "/usr/local/bin/python3"].contains { FileManager.default.isExecutableFile(atPath: $0) }
 
+/// Where this process's reference streams are written (21 MB): removed when the test process exits.
+nonisolated(unsafe) private var referenceDirectory: String?
+
 /// The DEFLATE decoder against the zlib C library (Python's zlib module): what it writes at every level, strategy,
 /// window and wrapper decodes byte for byte, and on streams with bits flipped or bytes cut both agree on what
 /// decodes and to what. reference_streams.py writes the streams.
@@ -22,6 +25,8 @@ struct InflateTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("inflate-\(UUID().uuidString)")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("reference_streams.py")
         guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return nil }
+        referenceDirectory = directory.path
+        atexit { if let path = referenceDirectory { try? FileManager.default.removeItem(atPath: path) } }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, directory.path]
