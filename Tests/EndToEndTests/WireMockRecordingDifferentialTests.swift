@@ -31,6 +31,7 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("ok ") }.count == 6, "\(output)")
         #expect(lines.contains { $0.contains("/sub/q?x=sub X-Added=None") }, "\(output)")
         #expect(lines.contains { $0.contains("/echo?v=hello X-Added=hello") }, "\(output)")
+        #expect(lines.contains { $0.contains("(200, 'echo-hello', ['/echo?v=hello X-Added=hello'])") }, "\(output)")
         #expect(lines.last == "0 disagreements", "\(output)")
     }
 }

@@ -19,33 +19,30 @@ struct ProxyTemplates: Sendable {
         if base == nil && headers.isEmpty { return nil }
     }
 
-    /// Renders `rule`'s templated values for `request` in place; the answer refusing the request instead (400 for a
-    /// request value a helper cannot use, 500 for a spent budget or a rendering that cannot be sent), nil when it may
-    /// be forwarded.
-    func render(_ rule: inout ProxyRule, for request: HTTPRequest) -> MockResponse? {
-        var context = ResponseTemplate.RenderContext(request)
-        do throws(ResponseTemplate.RenderError) {
-            if let base {
-                let text = try base.render(&context)
-                do { rule.target = try UpstreamTarget(text) } catch {
-                    return .unanswered("sut-launch did not forward this request: proxyBaseUrl rendered to \(error)", status: 500)
-                }
+    /// Renders `rule`'s templated values in place, in `context`'s budget; the answer refusing the request instead (a
+    /// rendering that cannot be sent is a 500), nil when it may be forwarded. A request value a helper cannot use (400)
+    /// or a spent budget (500) is thrown.
+    func render(_ rule: inout ProxyRule, _ context: inout ResponseTemplate.RenderContext) throws(ResponseTemplate.RenderError)
+        -> MockResponse?
+    {
+        if let base {
+            let text = try base.render(&context)
+            do { rule.target = try UpstreamTarget(text) } catch {
+                return .unanswered("sut-launch did not forward this request: proxyBaseUrl rendered to \(error)", status: 500)
             }
-            for index in rule.additionalHeaders.indices {
-                guard let template = headers[rule.additionalHeaders[index].value] else { continue }
-                let value = try template.render(&context)
-                guard HTTPField.isValidValue(value) else {
-                    let name = HTTPField.quoted(rule.additionalHeaders[index].name)
-                    return .unanswered(
-                        "sut-launch did not forward this request: additionalProxyRequestHeaders \(name) rendered to "
-                            + "\(HTTPField.quoted(value)): it \(HTTPField.badByte(in: value).replacingOccurrences(of: "response head", with: "request head"))",
-                        status: 500)
-                }
-                rule.additionalHeaders[index].value = value
-            }
-            return nil
-        } catch {
-            return .unanswered(error.description, status: error.status)
         }
+        for index in rule.additionalHeaders.indices {
+            guard let template = headers[rule.additionalHeaders[index].value] else { continue }
+            let value = try template.render(&context)
+            guard HTTPField.isValidValue(value) else {
+                let name = HTTPField.quoted(rule.additionalHeaders[index].name)
+                return .unanswered(
+                    "sut-launch did not forward this request: additionalProxyRequestHeaders \(name) rendered to "
+                        + "\(HTTPField.quoted(value)): it \(HTTPField.badByte(in: value).replacingOccurrences(of: "response head", with: "request head"))",
+                    status: 500)
+            }
+            rule.additionalHeaders[index].value = value
+        }
+        return nil
     }
 }

@@ -170,7 +170,6 @@ extension MockServer {
             // R11-13: a proxy mapping's `fixedDelayMilliseconds` made no slow backend, its `headers` were dropped).
             response.delayMs = definition.response.delayMs
             response.dribble = definition.response.dribble
-            if response.unanswered == nil { response.headers.set(each: definition.response.headers.entries) }
         }
         if let delay = definition.delay {
             var random = SystemRandomNumberGenerator()
@@ -188,12 +187,31 @@ extension MockServer {
         // Refused by the forwarding policy: no call the mapping could answer (a strict run fails on it).
         if let refusal = parts.settings.forwarding.refusal(of: request) { return .unanswered(refusal, status: 403) }
         let log = parts.proxy
-        guard let templates = definition.template?.proxy else { return forward(request, by: rule, log: log) }
+        // The mapping's own headers go on what the backend answered (r11 R11-13), rendered when templated (r13 R13-2:
+        // `X-A: {{request.path}}` was sent as written); every template of the mapping in one budget, before forwarding.
+        guard let templates = definition.template else {
+            return withFields(definition.response.headers, on: forward(request, by: rule, log: log))
+        }
         var model = request
         model.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
+        var context = ResponseTemplate.RenderContext(model)
         var rendered = rule
-        if let refusal = templates.render(&rendered, for: model) { return refusal }
-        return forward(request, by: rendered, log: log)
+        let fields: HTTPHeaders
+        do throws(ResponseTemplate.RenderError) {
+            if let refusal = try templates.proxy?.render(&rendered, &context) { return refusal }
+            fields = try templates.rendered(definition.response.headers, &context)
+        } catch {
+            return .unanswered(error.description, status: error.status)
+        }
+        return withFields(fields, on: forward(request, by: rendered, log: log))
+    }
+
+    /// `response` with `fields` set on it, unless it is a refusal of ours.
+    private static func withFields(_ fields: HTTPHeaders, on response: MockResponse) -> MockResponse {
+        guard response.unanswered == nil, !fields.entries.isEmpty else { return response }
+        var response = response
+        response.headers.set(each: fields.entries)
+        return response
     }
 
     /// The definition's answer as it is, before a random delay.

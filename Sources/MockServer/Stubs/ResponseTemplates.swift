@@ -24,18 +24,24 @@ struct ResponseTemplates: Sendable {
         var response = response
         do throws(ResponseTemplate.RenderError) {
             if let body { response.body = Array(try body.render(&context).utf8) }
-            if !headers.isEmpty {
-                var fields = response.headers.entries
-                for index in fields.indices {
-                    guard let template = headers[fields[index].value] else { continue }
-                    fields[index].value = Self.fieldValue(try template.render(&context))
-                }
-                response.headers = HTTPHeaders(fields)
-            }
+            response.headers = try rendered(response.headers, &context)
             return response
         } catch {
             return .unanswered(error.description, status: error.status)
         }
+    }
+
+    /// `fields` with each templated value rendered in its place, in `context`'s budget.
+    func rendered(_ fields: HTTPHeaders, _ context: inout ResponseTemplate.RenderContext) throws(ResponseTemplate.RenderError)
+        -> HTTPHeaders
+    {
+        guard !headers.isEmpty else { return fields }
+        var entries = fields.entries
+        for index in entries.indices {
+            guard let template = headers[entries[index].value] else { continue }
+            entries[index].value = Self.fieldValue(try template.render(&context))
+        }
+        return HTTPHeaders(entries)
     }
 
     /// A rendered header value made fit for one header line: CR LF, CR, LF, NUL and the other control

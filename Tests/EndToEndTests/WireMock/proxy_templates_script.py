@@ -1,9 +1,11 @@
-"""Templated proxyBaseUrl and additionalProxyRequestHeaders, differential against WireMock 2.35 (r11 R11-6).
+"""Templated proxyBaseUrl, additionalProxyRequestHeaders and headers, differential against WireMock 2.35 (r11 R11-6,
+r13 R13-2).
 
-The same mappings (a templated header added to what is forwarded, a templated path in the backend URL) are served by
+The same mappings (a templated header added to what is forwarded, a templated path in the backend URL, a templated
+header of the mapping's own on what the backend answered) are served by
 WireMock and by sut-launch, with the `response-template` transformer named in the mappings and again with global
 templating; the same requests go through both, and the backend logs what arrived (the request-target and the added
-header). Prints one line per request, "DIFF" when the two servers forwarded differently, and exits 1 then.
+header); the answer's status and X-Mapped header are compared too. Prints one line per request, "DIFF" when the two servers forwarded differently, and exits 1 then.
 
 Usage: python3 proxy_templates_script.py JAR SUT_LAUNCH WORKDIR
 """
@@ -51,9 +53,9 @@ def request(port, path):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
     connection.request("GET", path)
     response = connection.getresponse()
-    data = response.read()
+    response.read()
     connection.close()
-    return response.status, data
+    return response.status, response.getheader("X-Mapped")
 
 
 def start(arguments, port):
@@ -80,7 +82,8 @@ for mode in ["local", "global"]:
     mappings = [
         {"request": {"urlPathPattern": "/p/.*"},
          "response": {"proxyBaseUrl": target, "proxyUrlPrefixToRemove": "/p",
-                      "additionalProxyRequestHeaders": {"X-Added": "{{request.query.v}}"}, **transformers}},
+                      "additionalProxyRequestHeaders": {"X-Added": "{{request.query.v}}"},
+                      "headers": {"X-Mapped": "{{request.path.[1]}}-{{request.query.v}}"}, **transformers}},
         {"request": {"urlPath": "/q"}, "response": {"proxyBaseUrl": target + "/{{request.query.x}}", **transformers}},
     ]
     root = os.path.join(work, mode)
@@ -98,8 +101,8 @@ for mode in ["local", "global"]:
         results[name] = []
         for path in REQUESTS:
             seen.clear()
-            status, _ = request(port, path)
-            results[name].append((status, list(seen)))
+            status, mapped = request(port, path)
+            results[name].append((status, mapped, list(seen)))
         os.killpg(server.pid, signal.SIGKILL)  # its own session: the JVM or sut-launch and nothing else
         server.wait()
     for index, path in enumerate(REQUESTS):
