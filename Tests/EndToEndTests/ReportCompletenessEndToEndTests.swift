@@ -123,13 +123,13 @@ import Testing
         // The unaltered merge: 10 passed, green.
         let whole = try CLI.run(["report", "--json", "g.json", "g1.ndjson", "g2.ndjson"], cwd: directory)
         #expect(whole.status == 0 && whole.stderr.contains("10 passed"), "\(whole.stdout)\(whole.stderr)")
-        // The attempt's testCaseFinished alone deleted: that scenario never finished, not run.
+        // The attempt's testCaseFinished alone deleted: that scenario never finished, an error (r13 R13-5).
         let open = envelopes.filter {
             !started.contains(($0["testCaseFinished"] as? [String: Any])?["testCaseStartedId"] as? String ?? "-")
         }
         try Self.write(open, "gO.ndjson", in: directory)
         let unfinished = try CLI.run(["report", "--json", "gO.json", "g1.ndjson", "gO.ndjson"], cwd: directory)
-        #expect(unfinished.status == 1 && unfinished.stderr.contains("1 not run"), "\(unfinished.stdout)\(unfinished.stderr)")
+        #expect(unfinished.status == 1 && unfinished.stderr.contains("1 could not run"), "\(unfinished.stdout)\(unfinished.stderr)")
     }
 
     /// One step's status edited in a passing shard (sut-launch's records untouched), or the record edited to say passed

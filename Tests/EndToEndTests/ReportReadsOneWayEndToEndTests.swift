@@ -28,7 +28,7 @@ import Testing
         report: Int32, rerun: Bool, rerunStatus: Int32
     ) {
         try ReportCompletenessEndToEndTests.write(envelopes, name, in: directory)
-        let report = try CLI.run(["report", "--json", "\(name).json", name], cwd: directory)
+        let report = try CLI.run(["report", "--json", "\(name).json", "--junit", "\(name).xml", name], cwd: directory)
         let rerun = try CLI.run(["test", "--list", "--rerun-failed", name, "g.feature"], cwd: directory)
         return (report.status, rerun.stdout.contains("g.feature:2"), rerun.status)
     }
@@ -93,7 +93,10 @@ import Testing
         #expect(report3 == 1 && rerun3, "report \(report3), rerun selects: \(rerun3)")
     }
 
-    @Test func anAttemptThatNeverFinishedIsNotPassed() throws {
+    /// r13 R13-5: an attempt without its `testCaseFinished` (a FAILED step in it or not) was "not run" to `report`, a
+    /// JUnit of no failure and no error, while `--rerun-failed` refused the file. One rule: an error in every report,
+    /// and a scenario to rerun.
+    @Test func anAttemptThatNeverFinishedIsAnErrorAndRerun() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (own, stripped) = try Self.messages(directory)
@@ -101,9 +104,11 @@ import Testing
             let unfinished = file.filter { $0["testCaseFinished"] == nil }
             let (report, rerun, rerunStatus) = try Self.verdicts(unfinished, name, in: directory)
             #expect(report == 1, "\(name): report exit \(report)")
-            #expect(!rerun && rerunStatus == 2, "\(name): --rerun-failed took the file (exit \(rerunStatus))")
+            #expect(rerun && rerunStatus == 0, "\(name): --rerun-failed did not select it (exit \(rerunStatus))")
             let json = try ReportGapsEndToEndTests.text(directory, "\(name).json")
-            #expect(json.contains("\"notRun\":1") || json.contains("never finished"), "\(json)")
+            #expect(json.contains("never finished") && !json.contains("\"notRun\":1"), "\(json)")
+            let junit = try ReportGapsEndToEndTests.text(directory, "\(name).xml")
+            #expect(junit.contains("<error") && !junit.contains("errors=\"0\"") && !junit.contains("<skipped"), "\(junit)")
         }
     }
 }

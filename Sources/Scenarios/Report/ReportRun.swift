@@ -175,11 +175,7 @@ package struct ReportRun: Sendable {
     private static func checked(_ recorded: ScenarioResult, _ scenario: Scenario, _ attempt: Attempt) -> ScenarioResult {
         guard recorded.status == .passed else { return recorded }
         var result = recorded
-        guard attempt.finished else {
-            result.status = .notRun
-            result.message = "not run: its testCaseFinished is missing (the attempt never finished)"
-            return result
-        }
+        guard attempt.finished else { return unfinished(result) }
         guard status(attempt.steps.map(\.status)) != "passed" else { return recorded } // (most: no result built)
         let derived = Self.derived(scenario, attempt)
         result.status = derived.status
@@ -188,17 +184,22 @@ package struct ReportRun: Sendable {
         return result
     }
 
+    /// An attempt without its `testCaseFinished`, whatever its steps say: an error (a JUnit `<error>`, never a skip), as
+    /// `--rerun-failed` reruns it (r13 R13-5: "not run" made a JUnit of no failure and no error while a step had FAILED).
+    private static func unfinished(_ result: ScenarioResult) -> ScenarioResult {
+        var result = result
+        result.status = .error
+        result.message = "error: its testCaseFinished is missing (the attempt never finished)"
+        return result
+    }
+
     /// A result read off the steps, for Messages another tool wrote (no sut-launch record). An attempt without its
-    /// `testCaseFinished` is not run, whatever its steps say (as ``MessagesVerdict`` has it; `--rerun-failed` refuses it).
+    /// `testCaseFinished` is an error, whatever its steps say (``unfinished(_:)``).
     static func derived(_ scenario: Scenario, _ attempt: Attempt) -> ScenarioResult {
         let pickle = Pickle(
             uri: scenario.uri, featureName: scenario.feature, ruleName: nil, name: scenario.name, line: scenario.line,
             scenarioLine: scenario.line, tags: scenario.tags, steps: [])
-        guard attempt.finished else {
-            var result = ScenarioResult.notRun(pickle)
-            result.message = "not run: its testCaseFinished is missing (the attempt never finished)"
-            return result
-        }
+        guard attempt.finished else { return unfinished(.notRun(pickle)) }
         let status = ReportRun.status(attempt.steps.map(\.status))
         let statusValue: ScenarioResult.Status =
             switch status {

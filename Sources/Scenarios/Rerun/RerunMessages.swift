@@ -6,9 +6,12 @@ import AutomationSupport
 /// quarantined, or it is marked a flaky pass that failed the run (`--fail-on-flaky`): the worse of steps and record,
 /// as `sut-launch report` reads the same file. Named by its pickle's `uri` and `location.line`.
 ///
+/// An attempt that never finished (no `testCaseFinished`) and no later attempt of its test case finished: rerun,
+/// whatever its steps or marks say (`report` counts it an error).
+///
 /// The file must be a whole run: it ends with `testRunFinished`, every pickle has a line number, every test case
-/// names a pickle of the file, every attempt a test case, and every attempt finishes. A file cut short or damaged
-/// could hide a failure (a false green), so it is refused, naming the line.
+/// names a pickle of the file, every attempt a test case. A file cut short or damaged could hide a failure (a false
+/// green), so it is refused, naming the line.
 enum RerunMessages {
     /// The longest envelope read (an attachment of a program's output is capped well below).
     static let lineLimit = 16 << 20
@@ -60,8 +63,10 @@ enum RerunMessages {
             throw RerunFile.Problem(
                 file, lastEnvelope, "no testRunFinished: the earlier run's Messages are cut short (killed, or truncated)")
         }
-        if let open = run.attempts.filter({ !run.finished.contains($0.key) }).min(by: { $0.value.at < $1.value.at }) {
-            throw RerunFile.Problem(file, open.value.at, "testCaseStarted \"\(open.key.prefix(40))\" never finished")
+        // r13 R13-5: such a file was refused here while `report` called the attempt not run; both now count it failed.
+        for (attempt, started) in run.attempts where !run.finished.contains(attempt) && run.lastAttempt[started.caseId] == nil {
+            run.lastAttempt[started.caseId] = attempt
+            run.flakyFailures.insert(attempt) // fails whatever marks it (quarantine too), as a flaky failure does
         }
         return try failed(run, file: file)
     }
