@@ -96,9 +96,18 @@ import Testing
                 Given the route "GET /health" answers 200
                 When I launch the program with "greet"
                 Then the program acknowledges the control message "refresh"
+
+              Scenario: a refusal is no acknowledgement
+                Given the route "GET /health" answers 200
+                When I launch the program with "listen"
+                Then I see "listening for control messages"
+                And the program acknowledges the control message "flag set =x"
             """, in: directory)
         let result = try test(["--step-timeout", "5s", path])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        // r12 R12-7: the library's refusal (`error: …`) passed the step that says the message was acted on.
+        #expect(result.stdout.contains(#"the program refused the control message "flag set =x": it replied "error: "#), "\(result.stdout)")
+        #expect(result.stdout.contains("0 passed"), "\(result.stdout)")
         #expect(result.stdout.contains(#"the program replied "ok" to the control message "ping", not "pong""#), "\(result.stdout)")
         #expect(result.stdout.contains(#"the program exited with code 0 before it took the control message "refresh""#), "\(result.stdout)")
     }

@@ -205,7 +205,13 @@ package enum StepCatalog {
             "the program acknowledges the control message \(quoted)",
             example: "When the program acknowledges the control message \"refresh\""
         ) { run, captures, _ in
-            _ = try acknowledgedReply(run, to: captures[0])
+            // A refusal (the host library's convention, `error: …`) is no sign it was acted on (r12 R12-7).
+            let reply = try acknowledgedReply(run, to: captures[0])
+            if reply.hasPrefix("error:") {
+                throw StepFailure(
+                    "the program refused the control message \"\(captures[0])\": it replied \"\(reply.prefix(300))\" (to expect a refusal, "
+                        + "write: Then the program replies \"…\" to the control message \"…\")")
+            }
         },
         StepDefinition(
             "the program replies \(quoted) to the control message \(quoted)",
