@@ -1,5 +1,6 @@
 import AutomationHost
 import AutomationSupport
+import Foundation
 import MockServer
 import ProcessEngine
 import Scenarios
@@ -7,9 +8,20 @@ import Testing
 
 @testable import SutLaunchCLI
 
+nonisolated(unsafe) private var recordingRoot: String?
+
 /// Every option of every command parses into its typed value: the samples below switch over each enum without
 /// `default`, so an option added without a sample here does not compile.
 @Suite struct CommandOptionTests {
+    /// The recording root the samples name: parsing makes it (`--into` is checked to be writable then), so not in the
+    /// working directory, the package's root; removed when the test process exits.
+    static let into: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sut-options-\(UUID().uuidString)").path
+        recordingRoot = path
+        atexit { if let path = recordingRoot { try? FileManager.default.removeItem(atPath: path) } }
+        return path
+    }()
+
     /// Arguments that give `option` (before the program), and what the parsed options must then hold.
     static func sample(_ option: RunOption) -> (arguments: [String], holds: (RunOptions) -> Bool) {
         switch option {
@@ -46,18 +58,21 @@ import Testing
             )
         case .recordFrom, .into:
             (
-                ["--record-from", "https://API.example.com/v1", "--into", "rec"],
-                { $0.recording.recordFrom?.host == "api.example.com" && $0.recording.into == "rec" }
+                ["--record-from", "https://API.example.com/v1", "--into", Self.into],
+                { $0.recording.recordFrom?.host == "api.example.com" && $0.recording.into == Self.into }
             )
         case .proxyUnmatched, .recordMissing:
             (
-                ["--proxy-unmatched", "http://127.0.0.1:9", "--record-missing", "--into", "rec"],
+                ["--proxy-unmatched", "http://127.0.0.1:9", "--record-missing", "--into", Self.into],
                 { $0.recording.proxyUnmatched?.port == 9 && $0.recording.recordMissing && $0.recording.recordedBackend?.port == 9 }
             )
-        case .keepSecrets: (["--record-from", "http://h", "--into", "d", "--keep-secrets"], { $0.recording.spec.keepSecrets })
+        case .keepSecrets: (["--record-from", "http://h", "--into", Self.into, "--keep-secrets"], { $0.recording.spec.keepSecrets })
         case .captureHeader:
-            (["--record-from", "http://h", "--into", "d", "--capture-header", "Accept"], { $0.recording.capturedHeaders == ["Accept"] })
-        case .recordInsecure: (["--record-from", "https://h", "--into", "d", "--record-insecure"], { $0.recording.insecure })
+            (
+                ["--record-from", "http://h", "--into", Self.into, "--capture-header", "Accept"],
+                { $0.recording.capturedHeaders == ["Accept"] }
+            )
+        case .recordInsecure: (["--record-from", "https://h", "--into", Self.into, "--record-insecure"], { $0.recording.insecure })
         case .allowHost: (["--allow-host", "host.docker.internal"], { $0.recording.allowedHosts == ["host.docker.internal"] })
         case .journal: (["--journal", "j.json"], { $0.journalPath == "j.json" })
         case .journalLimit: (["--journal-limit", "5"], { $0.journalLimit == 5 })
@@ -87,12 +102,12 @@ import Testing
         case .https: (["--https"], { $0.scenario.https?.hosts == [] })
         case .recordFrom, .into, .keepSecrets, .captureHeader:
             (
-                ["--record-from", "http://127.0.0.1:9", "--into", "rec", "--keep-secrets", "--capture-header", "Accept"],
-                { $0.scenario.recording?.plan?.spec.keepSecrets == true && $0.scenario.recording?.serverOptions.recordingRoot == "rec" }
+                ["--record-from", "http://127.0.0.1:9", "--into", Self.into, "--keep-secrets", "--capture-header", "Accept"],
+                { $0.scenario.recording?.plan?.spec.keepSecrets == true && $0.scenario.recording?.serverOptions.recordingRoot == Self.into }
             )
         case .proxyUnmatched, .recordMissing, .recordInsecure:
             (
-                ["--proxy-unmatched", "https://h", "--record-missing", "--into", "r", "--record-insecure"],
+                ["--proxy-unmatched", "https://h", "--record-missing", "--into", Self.into, "--record-insecure"],
                 { $0.scenario.recording?.serverOptions.upstream.insecure == true && $0.scenario.recording?.plan != nil }
             )
         case .allowHost: (["--allow-host", "*.dev.test"], { $0.scenario.forwardingHosts == ["*.dev.test"] })
@@ -161,14 +176,14 @@ import Testing
             (["--proxy-all", "http://127.0.0.1:9"], { $0.server.proxyUnmatched?.target.port == 9 && !$0.recording.isRecording })
         case .recordMappings:
             (
-                ["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r"],
-                { $0.recording.isRecording && $0.server.recordingRoot == "r" }
+                ["--proxy-all", "http://h", "--record-mappings", "--root-dir", Self.into],
+                { $0.recording.isRecording && $0.server.recordingRoot == Self.into }
             )
         case .keepSecrets:
-            (["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r", "--keep-secrets"], { $0.recording.keepSecrets })
+            (["--proxy-all", "http://h", "--record-mappings", "--root-dir", Self.into, "--keep-secrets"], { $0.recording.keepSecrets })
         case .captureHeader:
             (
-                ["--proxy-all", "http://h", "--record-mappings", "--root-dir", "r", "--capture-header", "X-A"],
+                ["--proxy-all", "http://h", "--record-mappings", "--root-dir", Self.into, "--capture-header", "X-A"],
                 { $0.recording.capturedHeaders == ["X-A"] }
             )
         case .recordInsecure: (["--proxy-all", "https://h", "--record-insecure"], { $0.recording.insecure })
