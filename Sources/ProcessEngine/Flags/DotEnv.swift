@@ -39,12 +39,18 @@ package struct DotEnv {
         return reader.variables
     }
 
-    /// What an error quotes of a line that is not `KEY=value`: its leading name, the rest counted but never shown (the
-    /// YAML habit `API_TOKEN: s3cr3t` put the secret in CI logs and the report, r11 R11-3).
-    static func shownStart(_ text: Substring) -> String {
+    /// What an error quotes of a line that is not `KEY=value`: a leading name only where a `:` or a blank follows it
+    /// (the YAML habit `API_TOKEN: s3cr3t`, r11 R11-3), the rest counted but never shown; a line with no such name (a
+    /// PEM body line, a value continued with `\`, r12 R12-1) is only counted: it may be a secret whole.
+    /// - Parameter isKey: `text` stands before an `=`: a name whole, shown when it is one word.
+    static func shownStart(_ text: Substring, isKey: Bool = false) -> String {
         let name = text.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-") }
         let rest = text.count - name.count
-        return rest == 0 ? "'\(name)'" : "'\(name)' and \(rest) more character\(rest == 1 ? "" : "s") (not shown: a value may be a secret)"
+        if isKey && rest == 0 { return "'\(name)'" }
+        guard !name.isEmpty, let next = text.dropFirst(name.count).first, next == ":" || next == " " || next == "\t" else {
+            return "a line of \(text.count) character\(text.count == 1 ? "" : "s") (not shown: it may be a secret)"
+        }
+        return "'\(name)' and \(rest) more character\(rest == 1 ? "" : "s") (not shown: a value may be a secret)"
     }
 
     private static func entries(_ text: String, file: String) throws(InputError) -> [(String, String, Int)] {
@@ -66,7 +72,8 @@ package struct DotEnv {
             guard EnvironmentVariable.isValidName(key) else {
                 throw InputError(
                     file: file, line: lineNumber,
-                    "\(shownStart(Substring(key))) is not a valid variable name (letters, digits, _; not starting with a digit)")
+                    "\(shownStart(Substring(key), isKey: true)) is not a valid variable name (letters, digits, _; not starting with a digit)"
+                )
             }
             var rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             let value: String

@@ -82,7 +82,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("JUSTAKEY", ".env:1: expected KEY=value, found 'JUSTAKEY'"),
+        // r12 R12-1: a line of one word (a PEM body line, a value continued with `\`) may be a secret whole: counted only.
+        ("JUSTAKEY", ".env:1: expected KEY=value, found a line of 8 characters (not shown: it may be a secret)"),
+        (
+            "A=1\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSj+Ag/s3cr3t",
+            ".env:2: expected KEY=value, found a line of 50 characters (not shown: it may be a secret)"
+        ),
         ("OK=1\n1BAD=2", ".env:2: '1BAD' is not a valid variable name (letters, digits, _; not starting with a digit)"),
         // r11 R11-3: a line that is not KEY=value shows its leading name, the rest counted (the YAML habit held a secret).
         (
