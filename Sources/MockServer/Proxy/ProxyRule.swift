@@ -28,10 +28,8 @@ package struct ProxyRule: Sendable {
             return nil
         }
         var rule: ProxyRule
-        do { rule = ProxyRule(target: try UpstreamTarget(base)) } catch {
-            // Rendered per request when templated, but the scheme, host and port are read here, as written.
-            let hint = base.contains("{{") ? "; a template may stand in its path only: the scheme, host and port are written out" : ""
-            throw response.error("proxyBaseUrl", "proxyBaseUrl: \(error)\(hint)")
+        do { rule = ProxyRule(target: try loadTarget(base)) } catch {
+            throw response.error("proxyBaseUrl", "proxyBaseUrl: \(error)")
         }
         rule.baseText = base
         if let added = try response.object("additionalProxyRequestHeaders") {
@@ -52,6 +50,36 @@ package struct ProxyRule: Sendable {
         }
         rule.prefixToRemove = try response.string("proxyUrlPrefixToRemove")
         return rule
+    }
+
+    /// `proxyBaseUrl` as read at load. A templated one is rendered per request, but its scheme, host and port are read
+    /// here, as written: a template may stand in its path only, and each `{{…}}` there is read as one word (r13 R13-3:
+    /// `{{lower request.path}}` was refused for its space).
+    static func loadTarget(_ base: String) throws(UpstreamTarget.Invalid) -> UpstreamTarget {
+        let bytes = Array(base.utf8)
+        guard let open = Self.find("{{", in: bytes, from: 0) else { return try UpstreamTarget(base) }
+        let afterScheme = Self.find("://", in: bytes, from: 0).map { $0 + 3 } ?? 0
+        let pathStart = bytes[afterScheme...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        guard open >= pathStart else {
+            let shown = "\"\(base.prefix(200).escapingControlCharacters())\""
+            throw UpstreamTarget.Invalid(
+                message: "\(shown): a template may stand in its path only: the scheme, host and port are written out")
+        }
+        var text = Array(bytes[..<pathStart])
+        var at = pathStart
+        while let start = Self.find("{{", in: bytes, from: at) {
+            text += bytes[at..<start] + [UInt8(ascii: "x")]
+            guard let end = Self.find("}}", in: bytes, from: start + 2) else {
+                at = bytes.endIndex
+                break
+            }
+            at = end + 2
+        }
+        return try UpstreamTarget(String(decoding: text + bytes[at...], as: UTF8.self))
+    }
+
+    private static func find(_ needle: String, in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { ByteSearch.firstRange(of: Array(needle.utf8), in: $0, from: start) }
     }
 
     /// The request-target sent upstream: the target's path, then the request's (its prefix removed), then its query.

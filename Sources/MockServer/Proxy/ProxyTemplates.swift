@@ -6,6 +6,9 @@ import AutomationSupport
 /// ``UpstreamTarget`` reads one, a header value for CR, LF, NUL…): a rendering that does not pass answers a named 500
 /// and nothing is forwarded.
 struct ProxyTemplates: Sendable {
+    /// The longest rendered backend URL or added header value: 16 KiB, as far as common servers read a request line or
+    /// a field (nginx's large buffers hold 8 KiB a line; Node's whole head is 16 KiB).
+    static let maxRenderedBytes = 16 * 1024
     var base: ResponseTemplate?
     /// Each templated header value's template, by the value's text.
     var headers: [String: ResponseTemplate] = [:]
@@ -27,6 +30,12 @@ struct ProxyTemplates: Sendable {
     {
         if let base {
             let text = try base.render(&context)
+            // r13 R13-8: a request value made a 3 MB URL, quoted whole in stderr, the report and the answer.
+            guard text.utf8.count <= Self.maxRenderedBytes else {
+                return .unanswered(
+                    "sut-launch did not forward this request: proxyBaseUrl rendered to \(text.utf8.count) bytes "
+                        + "(the limit is \(Self.maxRenderedBytes))", status: 500)
+            }
             do { rule.target = try UpstreamTarget(text) } catch {
                 return .unanswered("sut-launch did not forward this request: proxyBaseUrl rendered to \(error)", status: 500)
             }
@@ -34,6 +43,12 @@ struct ProxyTemplates: Sendable {
         for index in rule.additionalHeaders.indices {
             guard let template = headers[rule.additionalHeaders[index].value] else { continue }
             let value = try template.render(&context)
+            guard value.utf8.count <= Self.maxRenderedBytes else {
+                return .unanswered(
+                    "sut-launch did not forward this request: additionalProxyRequestHeaders "
+                        + "\(HTTPField.quoted(rule.additionalHeaders[index].name)) rendered to \(value.utf8.count) bytes "
+                        + "(the limit is \(Self.maxRenderedBytes))", status: 500)
+            }
             guard HTTPField.isValidValue(value) else {
                 let name = HTTPField.quoted(rule.additionalHeaders[index].name)
                 return .unanswered(

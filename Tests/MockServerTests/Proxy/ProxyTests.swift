@@ -95,6 +95,19 @@ import Testing
             #expect(refused.status == 500 && String(decoding: refused.body, as: UTF8.self).contains(said), "\(target)")
         }
         #expect(backend.server.journal.ordered.count == 2, "nothing else was forwarded")
+        // r13 R13-8: a rendering over 16 KiB is refused by its size, never quoted whole.
+        let huge = proxy.server.handle(HTTPRequest(method: "GET", target: "/api/u?version=" + String(repeating: "v", count: 20_000)))
+        let said = String(decoding: huge.body, as: UTF8.self)
+        #expect(
+            huge.status == 500 && said.contains("rendered to 20") && said.contains("the limit is 16384") && said.utf8.count < 400,
+            "\(said.prefix(300))")
+        #expect(backend.server.journal.ordered.count == 2, "nothing else was forwarded")
+        // r13 R13-3: a helper call in the path (a space between its words) loads, and renders.
+        let lowered = try Self.proxy(
+            to: backend.url + "/{{lower request.query.version}}", extra: #", "transformers": ["response-template"]"#)
+        defer { lowered.stop() }
+        _ = lowered.server.handle(HTTPRequest(method: "GET", target: "/api/users?version=V1"))
+        #expect(backend.server.journal.ordered.last?.request.target == "/v1/users?version=V1")
         // The scheme, host and port are read at load, as written: a template there is refused by name.
         #expect(throws: StubError.self) {
             _ = try StubLoader.parse(
