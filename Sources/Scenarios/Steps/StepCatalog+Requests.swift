@@ -121,17 +121,21 @@ extension StepCatalog {
         let count = seen.count { !$0.notAnswered && !$0.refused }
         let unanswered = seen.count { $0.notAnswered }
         let refused = seen.count { $0.refused }
-        let journal = try run.settledServer().journal
-        if journal.dropped > 0 {
-            return "cannot count requests to \(route): the journal dropped \(journal.dropped) of "
-                + "\(journal.count + journal.dropped) requests (it keeps at most \(journal.limit) entries and \(ByteSize.text(journal.byteBudget)))"
-        }
+        if let dropped = try droppedRequests(run) { return "cannot count requests to \(route): \(dropped)" }
         guard count != expected else { return nil }
         let when =
             count > expected ? "" : open ? " within \(run.waitDescription) (the program was still running)" : " (the program had ended)"
         var failed = unanswered > 0 ? " (and \(unanswered) could not be answered)" : ""
         if refused > 0 { failed += " (and \(refused) \(refused == 1 ? "was" : "were") refused before matching)" }
         return "expected \(what), the server received \(count)\(failed)\(when)\(received(run))"
+    }
+
+    /// What the journal dropped, when it dropped any: no step can then say a request did not come.
+    private static func droppedRequests(_ run: ScenarioRun) throws(StepFailure) -> String? {
+        let journal = try run.settledServer().journal
+        guard journal.dropped > 0 else { return nil }
+        return "the journal dropped \(journal.dropped) of \(journal.count + journal.dropped) requests (it keeps at most "
+            + "\(journal.limit) entries and \(ByteSize.text(journal.byteBudget)))"
     }
 
     /// Watches for a request to `method path` that `holds` (once seen it stays seen: no need to judge it again), over
@@ -152,6 +156,10 @@ extension StepCatalog {
         let when = open ? " within \(run.waitDescription) (the program was still running)" : ""
         let unanswered = (try requests(run, method, path)).count { $0.notAnswered && holds($0.request) }
         let failed = unanswered > 0 ? " answered (\(unanswered) that had it could not be answered)" : ""
+        // One that had it may be among those dropped: never "no request had it" then (r12 R12-9: "bodies received: (none)").
+        if let dropped = try droppedRequests(run) {
+            throw StepFailure("cannot tell whether a \(method) \(path) request \(what): \(dropped)")
+        }
         guard let json else { throw StepFailure("no \(method) \(path) request\(failed) \(what)\(when)\(received(run))") }
         // A body past what the journal keeps cannot say it did not include the JSON: never "no request had it".
         try cutBodies(matching, "\(method) \(path)", expected: json)
