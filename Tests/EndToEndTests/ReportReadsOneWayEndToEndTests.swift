@@ -3,7 +3,7 @@ import Testing
 
 /// `sut-launch report` and `test --rerun-failed` read one Messages file one way (the fifth attack): a step with two
 /// results is the worse of them in both, a step with no result is not a pass in both, and an attempt without
-/// `testCaseFinished` is never passed (report: not run; --rerun-failed refuses the file), with sut-launch's own
+/// `testCaseFinished` is never passed (an error in every report, the HTML page's too; rerun), with sut-launch's own
 /// records or without them (another Cucumber tool's file).
 @Suite struct ReportReadsOneWayEndToEndTests {
     typealias Envelope = [String: Any]
@@ -28,7 +28,8 @@ import Testing
         report: Int32, rerun: Bool, rerunStatus: Int32
     ) {
         try ReportCompletenessEndToEndTests.write(envelopes, name, in: directory)
-        let report = try CLI.run(["report", "--json", "\(name).json", "--junit", "\(name).xml", name], cwd: directory)
+        let report = try CLI.run(
+            ["report", "--json", "\(name).json", "--junit", "\(name).xml", "--html", "\(name).html", name], cwd: directory)
         let rerun = try CLI.run(["test", "--list", "--rerun-failed", name, "g.feature"], cwd: directory)
         return (report.status, rerun.stdout.contains("g.feature:2"), rerun.status)
     }
@@ -109,6 +110,46 @@ import Testing
             #expect(json.contains("never finished") && !json.contains("\"notRun\":1"), "\(json)")
             let junit = try ReportGapsEndToEndTests.text(directory, "\(name).xml")
             #expect(junit.contains("<error") && !junit.contains("errors=\"0\"") && !junit.contains("<skipped"), "\(junit)")
+            // r14 R14-5: the page took the record alone: "all passed" beside this error.
+            let page = try ReportGapsEndToEndTests.text(directory, "\(name).html")
+            #expect(page.contains(#""s":"error""#) && !page.contains(#""s":"passed""#), "\(name)")
         }
+    }
+
+    /// r14 R14-5, the wider shape: sut-launch's record saying passed over a FAILED step is failed on the page too, as in
+    /// JUnit and JSON (the page showed the record's "passed").
+    @Test func thePageShowsTheWorseOfRecordAndSteps() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var (own, _) = try Self.messages(directory)
+        let last = try #require(Self.stepResults(own).last)
+        own[last] = ReportCompletenessEndToEndTests.edit(own[last], "testStepFinished") { finished in
+            finished["testStepResult"] = ["status": "FAILED", "message": "boom", "duration": ["seconds": 0, "nanos": 1]]
+        }
+        let (report, rerun, _) = try Self.verdicts(own, "f7.ndjson", in: directory)
+        #expect(report == 1 && rerun)
+        let page = try ReportGapsEndToEndTests.text(directory, "f7.ndjson.html")
+        #expect(page.contains(#""s":"failed""#) && !page.contains(#""s":"passed""#))
+    }
+
+    /// r14 R14-4: a quarantined scenario whose attempt failed and never finished was a quarantined skip to `report`
+    /// (exit 0) while `--rerun-failed` reran it: a quarantine excuses a failure, not a run cut short.
+    @Test func aQuarantinedAttemptThatNeverFinishedIsAnErrorToo() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CLI.write(
+            "Feature: G\n  @quarantine\n  Scenario: q\n    When I run \"false\"\n    Then the exit code is 0\n", "g.feature", in: directory)
+        let ran = try CLI.run(["test", "-q", "--messages", "q.ndjson", "g.feature"], cwd: directory)
+        #expect(ran.status == 0, "a quarantined failure: \(ran.stderr)")
+        let unfinished = try ReportCompletenessEndToEndTests.envelopes(directory, "q.ndjson").filter { $0["testCaseFinished"] == nil }
+        try ReportCompletenessEndToEndTests.write(unfinished, "qu.ndjson", in: directory)
+        let report = try CLI.run(["report", "--junit", "qu.xml", "--html", "qu.html", "qu.ndjson"], cwd: directory)
+        #expect(report.status == 1, "\(report.stderr)")
+        let junit = try ReportGapsEndToEndTests.text(directory, "qu.xml")
+        #expect(junit.contains("<error") && !junit.contains("<skipped"), "\(junit)")
+        let page = try ReportGapsEndToEndTests.text(directory, "qu.html")
+        #expect(page.contains(#""s":"error""#) && !page.contains(#""s":"quarantined""#))
+        let rerun = try CLI.run(["test", "--list", "--rerun-failed", "qu.ndjson", "g.feature"], cwd: directory)
+        #expect(rerun.status == 0 && rerun.stdout.contains("g.feature:3"), "\(rerun.stdout)\(rerun.stderr)")
     }
 }

@@ -172,10 +172,12 @@ package struct ReportRun: Sendable {
         return result
     }
 
-    private static func checked(_ recorded: ScenarioResult, _ scenario: Scenario, _ attempt: Attempt) -> ScenarioResult {
+    /// One attempt's record checked against its steps (the HTML page shows each attempt by it).
+    static func checked(_ recorded: ScenarioResult, _ scenario: Scenario, _ attempt: Attempt) -> ScenarioResult {
+        // Before any record: a quarantine excuses a failure, not a run cut short (r14 R14-4).
+        guard attempt.finished else { return unfinished(recorded) }
         guard recorded.status == .passed else { return recorded }
         var result = recorded
-        guard attempt.finished else { return unfinished(result) }
         guard status(attempt.steps.map(\.status)) != "passed" else { return recorded } // (most: no result built)
         let derived = Self.derived(scenario, attempt)
         result.status = derived.status

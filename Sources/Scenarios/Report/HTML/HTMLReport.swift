@@ -56,7 +56,8 @@ package enum HTMLReport {
     }
 
     private static func scenario(_ scenario: ReportRun.Scenario, _ page: inout PageData) {
-        let statuses = scenario.attempts.map(status)
+        let results = scenario.attempts.map { checked($0, of: scenario) }
+        let statuses = zip(scenario.attempts, results).map { status($0, $1) }
         let flaky = statuses.count > 1 && statuses.last == "passed" && statuses.dropLast().contains { $0 != "passed" }
         // --fail-on-flaky: the flaky pass failed the run, and the page says so as every other report does.
         let failsTheRun = flaky && scenario.attempts.last?.result?.result.flakyFailsTheRun == true
@@ -70,9 +71,8 @@ package enum HTMLReport {
         page.quoted(scenario.tags)
         // A quarantined scenario whose outcome did not decide the run (`@quarantine`, `--quarantine`): its own status,
         // counted and filtered apart, as the console's ◌, JUnit's <skipped> and JSON's "quarantined" say (r6b-3).
-        let recorded = scenario.attempts.last?.result?.result
-        let quarantined = recorded?.quarantined == true
-        let excused = quarantined && recorded?.failsTheRun == false && statuses.last != "passed" && statuses.last != "notRun"
+        let quarantined = scenario.attempts.last?.result?.result.quarantined == true
+        let excused = quarantined && results.last?.failsTheRun == false && statuses.last != "passed" && statuses.last != "notRun"
         page.raw(",\"s\":\"")
         page.raw(failsTheRun ? "failed" : excused ? "quarantined" : statuses.last ?? "unknown")
         page.raw("\"")
@@ -88,11 +88,16 @@ package enum HTMLReport {
         page.raw("]}")
     }
 
-    /// An attempt's status: its record's, else its steps'.
-    private static func status(_ attempt: ReportRun.Attempt) -> String {
-        let stepStatuses = attempt.steps.map(\.status)
-        let status = attempt.result.map { $0.result.status.rawValue } ?? ReportRun.status(stepStatuses)
-        return status != "passed" && stepStatuses.contains("UNDEFINED") ? "undefined" : status
+    /// An attempt's result as JUnit and JSON have it: the worse of its record and its steps, an attempt that never
+    /// finished an error (r14 R14-5: the page took the record alone, and showed such attempts passed).
+    private static func checked(_ attempt: ReportRun.Attempt, of scenario: ReportRun.Scenario) -> ScenarioResult {
+        attempt.result.map { ReportRun.checked($0.result, scenario, attempt) } ?? ReportRun.derived(scenario, attempt)
+    }
+
+    /// An attempt's status on the page: its checked result's, `undefined` for one that did not pass over an undefined step.
+    private static func status(_ attempt: ReportRun.Attempt, _ result: ScenarioResult) -> String {
+        let status = result.status.rawValue
+        return status != "passed" && attempt.steps.contains(where: { $0.status == "UNDEFINED" }) ? "undefined" : status
     }
 
     /// An attempt's duration: its record's, else its steps' added.
