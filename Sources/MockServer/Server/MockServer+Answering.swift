@@ -190,7 +190,7 @@ extension MockServer {
         // The mapping's own headers go on what the backend answered (r11 R11-13), rendered when templated (r13 R13-2:
         // `X-A: {{request.path}}` was sent as written); every template of the mapping in one budget, before forwarding.
         guard let templates = definition.template else {
-            return withFields(definition.response.headers, on: forward(request, by: rule, log: log))
+            return withFields(definition.response.headers, on: relay(request, by: rule, log: log))
         }
         var model = request
         model.pathParameters = chosen.stub.pathParameterValues(input) ?? [:]
@@ -198,18 +198,25 @@ extension MockServer {
         var rendered = rule
         let fields: HTTPHeaders
         do throws(ResponseTemplate.RenderError) {
-            if let refusal = try templates.proxy?.render(&rendered, &context) { return refusal }
+            if let refusal = try templates.proxy?.render(&rendered, &context) {
+                // Not forwarded: a failure of the run, as a backend that cannot be reached is (r14 R14-2).
+                log.failed(
+                    "\(request.method) \(request.target.prefix(200).escapingControlCharacters()): "
+                        + (refusal.unanswered ?? "not forwarded").escapingControlCharacters())
+                return refusal
+            }
             fields = try templates.rendered(definition.response.headers, &context)
         } catch {
             return .unanswered(error.description, status: error.status)
         }
-        return withFields(fields, on: forward(request, by: rendered, log: log))
+        return withFields(fields, on: relay(request, by: rendered, log: log))
     }
 
-    /// `response` with `fields` set on it, unless it is a refusal of ours.
-    private static func withFields(_ fields: HTTPHeaders, on response: MockResponse) -> MockResponse {
-        guard response.unanswered == nil, !fields.entries.isEmpty else { return response }
-        var response = response
+    /// The backend's answer with the mapping's `fields` set on it; an answer of ours saying why there is none as it is
+    /// (r14 R14-3: a mapping's `Content-Encoding: gzip` made our plain-text 502 unreadable, WireMock adds none).
+    private static func withFields(_ fields: HTTPHeaders, on relayed: (response: MockResponse, relayed: Bool)) -> MockResponse {
+        guard relayed.relayed, !fields.entries.isEmpty else { return relayed.response }
+        var response = relayed.response
         response.headers.set(each: fields.entries)
         return response
     }

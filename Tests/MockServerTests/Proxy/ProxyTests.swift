@@ -102,6 +102,8 @@ import Testing
             huge.status == 500 && said.contains("rendered to 20") && said.contains("the limit is 16384") && said.utf8.count < 400,
             "\(said.prefix(300))")
         #expect(backend.server.journal.ordered.count == 2, "nothing else was forwarded")
+        // r14 R14-2: each request not forwarded is a failure of the run, as a backend that cannot be reached is.
+        #expect(proxy.server.summary.failures.count == 3, "\(proxy.server.summary.failures)")
         // r13 R13-3: a helper call in the path (a space between its words) loads, and renders.
         let lowered = try Self.proxy(
             to: backend.url + "/{{lower request.query.version}}", extra: #", "transformers": ["response-template"]"#)
@@ -114,6 +116,16 @@ import Testing
                 #"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "http://{{request.query.h}}", "transformers": ["response-template"]}}"#,
                 file: "m.json", directory: ".")
         }
+    }
+
+    /// r14 R14-3: the mapping's own headers go on what the backend answered, never on our answer saying there is none
+    /// (its `Content-Encoding: gzip` made the plain-text 502 unreadable; WireMock adds none).
+    @Test func aMappingsHeadersStayOffOurOwnGatewayError() throws {
+        let proxy = try Self.proxy(to: "http://127.0.0.1:9", extra: #", "headers": { "Content-Encoding": "gzip", "X-Mapped": "1" }"#)
+        defer { proxy.stop() }
+        let answer = proxy.server.handle(HTTPRequest(method: "GET", target: "/api/users"))
+        #expect(answer.status == 502 && answer.headers["Content-Encoding"] == nil && answer.headers["X-Mapped"] == nil, "\(answer.headers)")
+        #expect(String(decoding: answer.body, as: UTF8.self).hasPrefix("sut-launch proxy: "))
     }
 
     @Test func anAbsoluteTargetCannotRedirectTheProxy() throws {
