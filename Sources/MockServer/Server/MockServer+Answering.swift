@@ -217,7 +217,10 @@ extension MockServer {
     private static func withFields(_ fields: HTTPHeaders, on relayed: (response: MockResponse, relayed: Bool)) -> MockResponse {
         guard relayed.relayed, !fields.entries.isEmpty else { return relayed.response }
         var response = relayed.response
-        response.headers.set(each: fields.entries)
+        // Each name the mapping gives replaces the backend's fields of that name, with every value it gives (r14 R14-1:
+        // a list, `"Set-Cookie": ["a=1", "b=2"]`, or two spellings of one name, kept only the last, as plain mappings do not).
+        let names = Set(fields.entries.map { $0.name.lowercased() })
+        response.headers = HTTPHeaders(response.headers.entries.filter { !names.contains($0.name.lowercased()) } + fields.entries)
         return response
     }
 

@@ -47,7 +47,13 @@ package struct DotEnv {
         let name = text.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-") }
         let rest = text.count - name.count
         if isKey && rest == 0 { return "'\(name)'" }
-        guard !name.isEmpty, let next = text.dropFirst(name.count).first, next == ":" || next == " " || next == "\t" else {
+        // A name is what stands before a value: a word with nothing after it but blanks, a `:` or a comment may itself
+        // be the secret (r14 R14-6: `MIIE…s3cr3t ` with a trailing blank, `ghp_… # prod token` were shown whole).
+        let after = text.dropFirst(name.count)
+        let value = after.drop { $0 == ":" || $0 == " " || $0 == "\t" }
+        guard !name.isEmpty, let next = after.first, next == ":" || next == " " || next == "\t",
+            !value.allSatisfy({ $0.isWhitespace }), value.first != "#"
+        else {
             return "a line of \(text.count) character\(text.count == 1 ? "" : "s") (not shown: it may be a secret)"
         }
         return "'\(name)' and \(rest) more character\(rest == 1 ? "" : "s") (not shown: a value may be a secret)"

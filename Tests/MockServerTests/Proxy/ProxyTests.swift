@@ -128,6 +128,19 @@ import Testing
         #expect(String(decoding: answer.body, as: UTF8.self).hasPrefix("sut-launch proxy: "))
     }
 
+    /// r14 R14-1: a header the mapping gives as a list (or under two spellings) goes on the backend's answer with every
+    /// value, as on a plain mapping's answer and in WireMock (only the last was sent).
+    @Test func aMappingsListHeaderKeepsEveryValueOnTheBackendsAnswer() throws {
+        let backend = try TestServer(Self.backendStubs)
+        defer { backend.stop() }
+        let proxy = try Self.proxy(to: backend.url + "/v1", extra: #", "headers": { "Set-Cookie": ["a=1", "b=2"], "X-One": "1" }"#)
+        defer { proxy.stop() }
+        let answer = proxy.server.handle(HTTPRequest(method: "GET", target: "/api/users?page=2"))
+        #expect(answer.status == 200)
+        #expect(answer.headers.entries.filter { $0.name == "Set-Cookie" }.map(\.value) == ["a=1", "b=2"], "\(answer.headers)")
+        #expect(answer.headers["X-One"] == "1")
+    }
+
     @Test func anAbsoluteTargetCannotRedirectTheProxy() throws {
         let backend = try TestServer(Self.backendStubs)
         defer { backend.stop() }

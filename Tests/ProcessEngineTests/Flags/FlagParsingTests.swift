@@ -84,6 +84,10 @@ import Testing
     @Test(arguments: [
         // r12 R12-1: a line of one word (a PEM body line, a value continued with `\`) may be a secret whole: counted only.
         ("JUSTAKEY", ".env:1: expected KEY=value, found a line of 8 characters (not shown: it may be a secret)"),
+        // r14 R14-6: nothing but blanks, a `:` or a comment after the word: it may be the secret itself.
+        ("s3cr3tWord \t", ".env:1: expected KEY=value, found a line of 12 characters (not shown: it may be a secret)"),
+        ("s3cr3tWord:", ".env:1: expected KEY=value, found a line of 11 characters (not shown: it may be a secret)"),
+        ("ghp_s3cr3t # prod token", ".env:1: expected KEY=value, found a line of 23 characters (not shown: it may be a secret)"),
         (
             "A=1\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSj+Ag/s3cr3t",
             ".env:2: expected KEY=value, found a line of 50 characters (not shown: it may be a secret)"
