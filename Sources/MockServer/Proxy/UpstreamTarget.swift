@@ -35,7 +35,7 @@ package struct UpstreamTarget: Sendable, Hashable, CustomStringConvertible {
         guard !authority.contains("@") else { throw refuse("credentials in the URL are not sent; use a header") }
         var prefix = String(rest[authorityEnd...])
         while prefix.hasSuffix("/") { prefix.removeLast() }
-        pathPrefix = prefix
+        pathPrefix = try Self.path(prefix, refuse)
         let defaultPort: UInt16 = scheme == "https" ? 443 : 80
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { throw refuse("an IPv6 address needs its closing ]") }
@@ -51,6 +51,36 @@ package struct UpstreamTarget: Sendable, Hashable, CustomStringConvertible {
                 host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_") })
             else { throw refuse("the host must be a DNS name or an IP address") }
         }
+    }
+
+    /// The path as sent: RFC 3986 path characters and `%XX` escapes, each byte beyond ASCII `%XX`-escaped (as Java's
+    /// URI sends it); `\`, `{`, `|`, `^`, a `%` not before two hex digits are refused, as WireMock refuses them (r14 R14-7:
+    /// a templated path forwarded them raw, and a `\` is a `/` to some servers).
+    private static func path(_ text: String, _ refuse: (String) -> Invalid) throws(Invalid) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
+        let hex = Set("0123456789abcdefABCDEF".utf8)
+        let bytes = Array(text.utf8)
+        var sent: [UInt8] = []
+        sent.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, hex.contains(bytes[index + 1]), hex.contains(bytes[index + 2])
+                else { throw refuse("a % in the path must begin an escape of two hex digits (%2F)") }
+            } else if byte >= 0x80 {
+                sent += Array("%\(String(byte, radix: 16, uppercase: true))".utf8)
+                index += 1
+                continue
+            } else if !allowed.contains(byte) {
+                throw refuse(
+                    "\"\(Character(Unicode.Scalar(byte)))\" has no place in a URL path; escape it (%\(String(byte, radix: 16, uppercase: true)))"
+                )
+            }
+            sent.append(byte)
+            index += 1
+        }
+        return String(decoding: sent, as: UTF8.self)
     }
 
     private static func port(_ text: Substring?, _ wellFormed: Bool, _ fallback: UInt16, _ refuse: (String) -> Invalid)

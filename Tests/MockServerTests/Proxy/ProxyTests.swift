@@ -193,9 +193,12 @@ import Testing
         for bad in [
             "ftp://x", "http://", "http://user:pw@host", "http://h:0", "http://h:65536", "http://h/p?q=1", "http://[::1", "http://h h",
             "http://h\r\nX: y",
+            // r14 R14-7: what no URL path holds (WireMock: "Illegal character in path", "Malformed escape pair").
+            "http://h/a\\b", "http://h/a{b", "http://h/a|b", "http://h/a^b", "http://h/a%zz", "http://h/a%", "http://h/a%4",
         ] {
             #expect(throws: UpstreamTarget.Invalid.self, "\(bad)") { _ = try UpstreamTarget(bad) }
         }
+        #expect(try UpstreamTarget("http://h/caf\u{E9}/%2F").pathPrefix == "/caf%C3%A9/%2F", "beyond ASCII: escaped as Java sends it")
         let target = try UpstreamTarget("HTTPS://API.Example.com/v1/")
         #expect(target.scheme == "https" && target.host == "api.example.com" && target.port == 443 && target.pathPrefix == "/v1")
         #expect(try UpstreamTarget("http://[::1]:8080").authority == "[::1]:8080")
