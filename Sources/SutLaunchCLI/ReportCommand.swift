@@ -47,6 +47,16 @@ package enum ReportCommand {
         """ + ReportOption.helpLines
     }
 
+    /// A name that is not UTF-8 reads as its U+FFFD spelling: another file, maybe one that exists (r15b R15B-1: a
+    /// passing run's file was merged in place of the failing shard named). Refused as every path option refuses it.
+    private static func refuseNamesNotUTF8(_ paths: [String]) throws {
+        for path in paths {
+            if let bytes = OriginalBytes.of(path) {
+                throw UsageError(.notUTF8Path("the Messages file", shown: OriginalBytes.shown(bytes), index: nil))
+            }
+        }
+    }
+
     package static func run(_ arguments: [String]) throws -> Int32 {
         var parsed = ParsedArguments<ReportOption>()
         try ArgumentParser.parse(arguments, into: &parsed, stopAtPositional: false)
@@ -55,6 +65,7 @@ package enum ReportCommand {
             return 0
         }
         let outputs: [ReportOption] = [.html, .junit, .json, .messages]
+        try refuseNamesNotUTF8(parsed.positionals)
         try OutputFiles.check(parsed, outputs: outputs, inputs: parsed.positionals.map { ($0, "the Messages file \($0)") })
         var paths: [ReportOption: String] = [:]
         for option in outputs { if let given = parsed.last(option) { paths[option] = try OutputFiles.path(given) } }

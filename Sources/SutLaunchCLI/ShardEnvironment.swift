@@ -151,6 +151,13 @@ enum ShardEnvironment {
         options.scenario.shard = (found.index, found.count)
         var said = "\(spelling) auto: shard \(found.index)/\(found.count) from \(found.ci) (\(found.variables))"
         let xml = found.isBazel && options.junitPath == nil ? environment["XML_OUTPUT_FILE"] : nil
+        // Paths from the environment that are not UTF-8 read as their U+FFFD spelling: written there, the file Bazel
+        // named stayed empty (r15b R15B-1). Refused as the same names on the command line are.
+        for name in ["XML_OUTPUT_FILE", "TEST_SHARD_STATUS_FILE"] where found.isBazel {
+            if let value = environment[name], let bytes = OriginalBytes.of(value) {
+                throw UsageError(.notUTF8Path(name, shown: OriginalBytes.shown(bytes), index: nil))
+            }
+        }
         if let xml, !xml.isEmpty {
             // An output option naming the same file: one report would silently replace the other, as for two options.
             // Refused with no report, as two options are: the placeholders would replace that file (R10B-1).

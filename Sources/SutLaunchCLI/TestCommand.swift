@@ -69,6 +69,11 @@ package enum TestCommand {
             return 0
         }
         try ShardEnvironment.apply(&options, environment: environment)
+        // A summary path that is not UTF-8 would be appended to under its U+FFFD spelling (r15b R15B-1).
+        if options.github, let summary = environment["GITHUB_STEP_SUMMARY"], let bytes = OriginalBytes.of(summary) {
+            throw CommandFailure(
+                UsageError(.notUTF8Path("GITHUB_STEP_SUMMARY", shown: OriginalBytes.shown(bytes), index: nil)), report: options.earlyReport)
+        }
         let runId: String
         do {
             runId = try RunIdentity.resolve(options.runId, environment: environment)

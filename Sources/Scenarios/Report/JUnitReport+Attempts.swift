@@ -56,6 +56,9 @@ extension JUnitReport {
         result.failsTheRun && (result.status == .failed || result.flakyFailsTheRun)
     }
 
+    /// Counted in `failures` or `errors`: what a JUnit reader shows red.
+    static func isRed(_ result: ScenarioResult) -> Bool { isFailure(result) || (result.failsTheRun && result.status == .error) }
+
     private static func type(_ result: ScenarioResult) -> String {
         result.status == .error ? "ScenarioError" : result.timedOut ? "Timeout" : "AssertionFailure"
     }

@@ -66,7 +66,9 @@ final class MessagesFields: Sendable {
         "attachment": MessagesFields(["testCaseStartedId": nil, "fileName": nil, "mediaType": nil, "body": nil, "contentEncoding": nil]),
         "testCaseFinished": MessagesFields(["testCaseStartedId": nil, "willBeRetried": nil]),
         "testRunStarted": MessagesFields(["id": nil, "timestamp": timestamp]),
-        "testRunFinished": MessagesFields(["success": nil, "timestamp": timestamp]),
+        "testRunFinished": MessagesFields([
+            "success": nil, "timestamp": timestamp, "message": nil, "exception": MessagesFields(["type": nil, "message": nil]),
+        ]),
     ]
 
     /// Every envelope of ``MessagesReader/Envelope``: those no report reads are skipped, the rare ones the reader

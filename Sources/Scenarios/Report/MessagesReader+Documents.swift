@@ -43,6 +43,15 @@ extension MessagesReader {
             }
             steps.append((stepId, pickleStep.flatMap { pickle.steps[$0] } ?? "", pickleStep.flatMap { state.arguments[$0] }))
         }
+        // A pickle step with no test step: its result could not be read, and the scenario would pass on the steps left
+        // (r15b R15B-5: the failed step left out of its test case made a green report and nothing to rerun).
+        let covered = Set(value.list("testSteps").compactMap { $0["pickleStepId"]?.string })
+        if let left = pickle.steps.keys.filter({ !covered.contains($0) }).min() {
+            throw Problem(
+                description:
+                    "\(place): testCase \(Self.shown(id)) holds no test step for its pickle's step \(Self.shown(left)) "
+                    + "(\(Self.shown(pickle.steps[left] ?? ""))): a step left out cannot be reported")
+        }
         state.cases[id] = (pickleId, steps)
     }
 }

@@ -210,7 +210,11 @@ package struct MessagesReader {
             if let failure = try state.runHooks.finish(value, hooks: state.hooks, at: place) { run.runHookFailures.append((file, failure)) }
         case .testRunFinished:
             state.finished = true
-            run.success = run.success && (value["success"]?.bool ?? false)
+            let succeeded = value["success"]?.bool ?? false
+            run.success = run.success && succeeded
+            if !succeeded, run.finishMessages.count < 20, let said = Self.finishMessage(value) {
+                run.finishMessages.append("\(run.files[file].escapingControlCharacters()): the run says it failed: \(said)")
+            }
             if let at = Self.milliseconds(value["timestamp"]) { run.finishedMs = max(run.finishedMs ?? at, at) }
         default: break
         }
@@ -372,6 +376,17 @@ package struct MessagesReader {
 
     /// The longest duration or time read from a file, in seconds (ten years): larger numbers are clamped to it.
     static let maxSeconds = 10 * 366 * 86_400
+
+    /// A failed `testRunFinished`'s reason: its `message`, else its `exception`'s `type: message`; at most 500
+    /// characters, control characters escaped (it is shown on one line).
+    static func finishMessage(_ value: some JSONReading) -> String? {
+        var text = value["message"]?.string ?? ""
+        if text.isEmpty, let exception = value["exception"] {
+            text = [exception["type"]?.string ?? "", exception["message"]?.string ?? ""].filter { !$0.isEmpty }.joined(separator: ": ")
+        }
+        guard !text.isEmpty else { return nil }
+        return String(text.prefix(500)).escapingControlCharacters()
+    }
 
     /// A Messages timestamp (`{"seconds":…,"nanos":…}`) in milliseconds (a non-finite or negative one is nil).
     static func milliseconds(_ node: (some JSONReading)?) -> Double? {

@@ -72,6 +72,9 @@ package struct ReportRun: Sendable {
     package var runHookFailures: [(file: Int, message: String)] = []
     /// Every file's `testRunFinished` said success.
     package var success = true
+    /// What a `testRunFinished` that did not say success gave as the reason (its `message`, or its `exception`'s type
+    /// and message): another tool's word for a run-level error, shown by every report.
+    package var finishMessages: [String] = []
     /// The run identities found (`testRunStarted.id`).
     package var runIds: [String] = []
     package var startedMs: Double?
@@ -80,6 +83,35 @@ package struct ReportRun: Sendable {
     /// The run's results in the order `test` had them (file by file when merged): what JUnit and the JSON report show.
     /// Set once the files are read (``MessagesReader/account()``).
     package internal(set) var results: [ScenarioResult] = []
+
+    /// The results that stand for the run, not a scenario (feature files that did not load, BeforeAll/AfterAll hooks):
+    /// the page lists scenarios, and shows these above them.
+    package var runResults: [ScenarioResult] {
+        let listed = Set(scenarios.map(\.location) + missing.map(\.location))
+        return results.filter { result in result.failsTheRun && (result.pickle.line == 0 || !listed.contains(result.pickle.location)) }
+    }
+
+    /// Why the run failed, when no result says it failed (each may pass or not have run while the run exits non-zero):
+    /// coverage, the files' own word (``finishMessages``), scenarios that did not run. nil when the run passed or a
+    /// result that fails it is there to read. JUnit adds an error entry with it and the page shows it, so a run that
+    /// exits non-zero is never green in them (r15b: a run failing on coverage alone had a green JUnit and page).
+    package var unattributedFailure: String? {
+        let code = exitCode
+        guard code != 0, !results.contains(where: { $0.failsTheRun && $0.status != .notRun }) else { return nil }
+        var reasons = coverageErrors + finishMessages
+        let notRun = results.filter { $0.status == .notRun && $0.failsTheRun }.count
+        if notRun > 0 { reasons.append("\(notRun) scenario\(notRun == 1 ? "" : "s") did not run") }
+        if reasons.isEmpty { reasons.append("the run exited \(code)") }
+        return reasons.joined(separator: "\n")
+    }
+
+    /// `--coverage`'s errors in the files' run records (coverage not measured, or under its threshold: exit 6).
+    var coverageErrors: [String] {
+        records.compactMap { record in
+            guard let text = record.run.coverage, let node = try? JSONParser.parse(text) else { return nil }
+            return node["error"]?.string.map { "coverage: " + $0 }
+        }
+    }
 
     /// The results the files read make (``results``).
     func collectResults() -> [ScenarioResult] {
@@ -294,6 +326,7 @@ package struct ReportRun: Sendable {
         }
         reasons += whole.filter { $0.hasPrefix("not run: ") }
         if reasons.isEmpty, let nothingRan { reasons.append(nothingRan) }
+        for reason in coverageErrors + finishMessages where !reasons.contains(reason) { reasons.append(reason) }
         return reasons.isEmpty ? nil : reasons.joined(separator: "\n")
     }
 }

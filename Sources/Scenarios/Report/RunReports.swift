@@ -21,6 +21,11 @@ package enum RunReports {
             results.append(
                 runEntry("no scenario ran", failedStep: "no scenario ran", message: "\(nothingRan) (exit \(ExitCode.noScenarios))"))
         }
+        // A run that exits non-zero with no entry a JUnit reader shows red (coverage, the file's own word, scenarios
+        // that did not run): one error entry saying why.
+        if !results.contains(where: JUnitReport.isRed), let reason = run.unattributedFailure {
+            results.append(runEntry("run failed", failedStep: "the run's exit code", message: "\(reason) (exit \(run.exitCode))"))
+        }
         return JUnitReport.render(results, totalSeconds: run.seconds, strict: strict)
     }
 

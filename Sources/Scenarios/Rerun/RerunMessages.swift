@@ -19,6 +19,8 @@ enum RerunMessages {
 
     private struct Run {
         var pickles: [String: (uri: String, line: Int, at: Int, name: String?, identity: RerunFile.Identity?)] = [:]
+        /// Each pickle's step ids: a test case must hold a test step for each (``read(_:into:at:file:)``).
+        var pickleSteps: [String: [String]] = [:]
         /// The Examples rows of the Gherkin documents: id → cell values (a pickle's row is its second astNodeId).
         var rows: [String: [String]] = [:]
         var pickleOrder: [String] = []
@@ -150,11 +152,21 @@ enum RerunMessages {
             }
             if run.pickles[id] == nil { run.pickleOrder.append(id) }
             run.pickles[id] = (uri, number, line, pickle["name"]?.string, identity(pickle, rows: run.rows))
+            run.pickleSteps[id] = (pickle["steps"]?.elements ?? []).compactMap { $0["id"]?.string }
         } else if let document = node["gherkinDocument"] {
             collectRows(document, into: &run.rows)
         } else if let testCase = node["testCase"] {
             guard let id = testCase["id"]?.string, let pickleId = testCase["pickleId"]?.string, run.pickles[pickleId] != nil else {
                 throw RerunFile.Problem(file, line, "a testCase without an id or a pickleId naming an earlier pickle")
+            }
+            // A pickle step left out of its test case has no result to read: the scenario is not "passed" on the
+            // steps left (r15b R15B-5); refused as `report` refuses it.
+            let covered = Set((testCase["testSteps"]?.elements ?? []).compactMap { $0["pickleStepId"]?.string })
+            if let left = run.pickleSteps[pickleId]?.first(where: { !covered.contains($0) }) {
+                throw RerunFile.Problem(
+                    file, line,
+                    "testCase \(String(id.prefix(80)).escapingControlCharacters()) holds no test step for its pickle's step \(String(left.prefix(80)).escapingControlCharacters()): a step left out cannot be reported"
+                )
             }
             run.testCases[id] = pickleId
             run.caseSteps[id] = (testCase["testSteps"]?.elements ?? []).compactMap { $0["id"]?.string }

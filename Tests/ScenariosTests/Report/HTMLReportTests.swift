@@ -125,7 +125,8 @@ import Testing
         // A test case announced and never started did not run.
         let unstarted = Self.retried().replacingOccurrences(
             of: #"{"testCaseStarted":{"id":"a0""#,
-            with: #"{"testCase":{"id":"tc2","pickleId":"p1","testSteps":[]}}"# + "\n" + #"{"testCaseStarted":{"id":"a0""#)
+            with: #"{"testCase":{"id":"tc2","pickleId":"p1","testSteps":[{"id":"tc2s1","pickleStepId":"ps1"}]}}"# + "\n"
+                + #"{"testCaseStarted":{"id":"a0""#)
         let run = try Self.read(unstarted)
         #expect(run.exitCode == 1 && run.error?.contains("1 test case that never started") == true, "\(run.error ?? "")")
         #expect(try Self.read(Self.retried()).exitCode == 0)

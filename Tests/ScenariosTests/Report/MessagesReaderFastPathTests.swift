@@ -44,12 +44,16 @@ import Testing
         let pickleId = try #require(pickleIds.first)
         // A step of that pickle (a dangling pickleStepId is refused by name).
         let pickleLine = try #require(messages.lines.first { $0.hasPrefix(#"{"pickle":{"id":"\#(pickleId)""#) })
-        let stepId = try #require(pickleLine.firstMatch(of: #/"steps":\[\{[^}]*?"id":"([^"]+)"/#)?.output.1)
+        // Every step of it: a pickle step left out of its test case is refused (r15b R15B-5).
+        let pickleJSON = try #require(try JSONSerialization.jsonObject(with: Data(pickleLine.utf8)) as? [String: [String: Any]])
+        let stepIds = try #require(pickleJSON["pickle"]?["steps"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        let stepId = try #require(stepIds.first)
+        let otherSteps = stepIds.dropFirst().enumerated().map { #",{"id":"x\#($0.offset)","pickleStepId":"\#($0.element)"}"# }.joined()
         let extra = [
             #"{"hook":{"id":"h1","name":"Before \"db\"","sourceReference":{"uri":"hooks.sh"}}}"#,
             #"{"testRunHookStarted":{"id":"rh1","testRunStartedId":"rich:1","hookId":"h1","timestamp":{"seconds":1,"nanos":0}}}"#,
             #"{"testRunHookFinished":{"testRunHookStartedId":"rh1","result":{"status":"PASSED","duration":{"seconds":0,"nanos":1}},"timestamp":{"seconds":1,"nanos":2}}}"#,
-            #"{"testCase":{"id":"tch","pickleId":"\#(pickleId)","testSteps":[{"id":"hs","hookId":"h1"},{"id":"x","pickleStepId":"\#(stepId)","stepDefinitionIds":[],"stepMatchArgumentsLists":[{"stepMatchArguments":[]}]}]}}"#,
+            #"{"testCase":{"id":"tch","pickleId":"\#(pickleId)","testSteps":[{"id":"hs","hookId":"h1"},{"id":"x","pickleStepId":"\#(stepId)","stepDefinitionIds":[],"stepMatchArgumentsLists":[{"stepMatchArguments":[]}]}\#(otherSteps)]}}"#,
             #"{"testCaseStarted":{"id":"sh","testCaseId":"tch","attempt":2,"timestamp":{"seconds":1,"nanos":5e2}}}"#,
             #"{"testStepFinished":{"testCaseStartedId":"sh","testStepId":"hs","testStepResult":{"status":"FAILED","message":"h\u00e9\ud83d\ude00 \ud800 \/","duration":{"seconds":1.5,"nanos":-1}},"timestamp":{"seconds":1,"nanos":0}}}"#,
             #"{"attachment":{"testCaseStartedId":"sh","body":"aGVsbG8=","contentEncoding":"BASE64","mediaType":"image/png","fileName":"a.png"}}"#,

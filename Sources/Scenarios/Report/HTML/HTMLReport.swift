@@ -41,6 +41,14 @@ package enum HTMLReport {
             page.raw(",\"error\":")
             page.quoted(error)
         }
+        // What failed the run beside its scenarios (hooks, feature files that did not load), and a failure no result
+        // names (coverage, the file's own word): the verdict never reads "all passed" for them (r15b).
+        page.raw(",\"runErrors\":")
+        page.quoted(run.runResults.map { "\($0.pickle.name): \($0.message ?? $0.status.rawValue)" })
+        if let failure = run.unattributedFailure {
+            page.raw(",\"failure\":")
+            page.quoted(failure)
+        }
         // Why the run is not whole, for the verdict line (a file cut short, a shard missing...): one verdict everywhere.
         if let reason = run.incompleteness.first {
             let shown = run.incomplete.isEmpty ? reason : "cut short"

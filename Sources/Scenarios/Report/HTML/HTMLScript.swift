@@ -16,12 +16,16 @@ enum HTMLScript {
         var counts={};S.forEach(function(s){counts[s.s]=(counts[s.s]||0)+1});
         var state={status:null,tag:'',q:''},shown=[],rendered=0,list=document.getElementById('list'),more=document.getElementById('more');
         // The header: verdict, facts, counts (buttons that filter).
-        var bad=S.length-(counts.passed||0)-(counts.notRun||0)-(counts.quarantined||0);
-        document.getElementById('verdict').textContent=(R.incomplete?'INCOMPLETE run ('+R.incomplete+'): ':'')+S.length+' scenario'+(S.length==1?'':'s')+', '+(!S.length?'no scenario ran':bad?bad+' not passed':'all passed')+(counts.quarantined?', '+counts.quarantined+' quarantined (failed, not failing the run)':'')+', exit code '+R.exitCode;
+        // Never "all passed" for a run that failed: scenarios not run, run-level errors (hooks, feature files that did
+        // not load) and a failure no result names (coverage, the file's own word) are said (r15b).
+        var notRun=counts.notRun||0,bad=S.length-(counts.passed||0)-notRun-(counts.quarantined||0),runBad=R.runErrors.length,parts=[];
+        if(!S.length)parts.push('no scenario ran');if(bad)parts.push(bad+' not passed');if(notRun)parts.push(notRun+' not run');if(runBad)parts.push(runBad+' run-level error'+(runBad==1?'':'s'));
+        if(!parts.length)parts.push(R.exitCode?'all passed, but the run failed: '+(R.failure||'exit code '+R.exitCode):'all passed');
+        document.getElementById('verdict').textContent=(R.incomplete?'INCOMPLETE run ('+R.incomplete+'): ':'')+S.length+' scenario'+(S.length==1?'':'s')+', '+parts.join(', ')+(counts.quarantined?', '+counts.quarantined+' quarantined (failed, not failing the run)':'')+', exit code '+R.exitCode;
         var facts=document.getElementById('facts');
         function fact(k,v){add(facts,el('dt',null,k),el('dd',null,v))}
         fact('Duration',ms(Math.round(R.seconds*1000)));fact('Shards merged',R.shards);
-        R.commandLines.forEach(function(c){fact('Command',c)});if(R.runIds.length)fact('Run',R.runIds.join(', '));if(R.error)fact('Error',R.error);
+        R.commandLines.forEach(function(c){fact('Command',c)});if(R.runIds.length)fact('Run',R.runIds.join(', '));if(R.error)fact('Error',R.error);R.runErrors.forEach(function(e){fact('Run error',e)});
         var cbox=document.getElementById('counts');
         Object.keys(ORDER).sort(function(a,b){return ORDER[a]-ORDER[b]}).forEach(function(k){if(!counts[k])return;var b=el('button','c-'+k,LABEL[k]+': '+counts[k]);b.type='button';b.setAttribute('aria-pressed','false');b.dataset.status=k;
           b.addEventListener('click',function(){state.status=state.status===k?null:k;Array.prototype.forEach.call(cbox.children,function(c){c.setAttribute('aria-pressed',String(c.dataset.status===state.status))});apply()});cbox.appendChild(b)});
