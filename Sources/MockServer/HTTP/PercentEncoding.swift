@@ -26,10 +26,10 @@ package enum PercentEncoding {
     /// (``javaText(_:)``), so a parameter holds the characters it holds in WireMock.
     package static func decode(_ text: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String {
         guard text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(validating: text, as: UTF8.self) ?? javaText(Array(text))
+            return String(validUTF8: text) ?? javaText(Array(text))
         }
         let bytes = decodedBytes(text, plusAsSpace: plusAsSpace)
-        return String(validating: bytes, as: UTF8.self) ?? javaText(bytes)
+        return String(validUTF8: bytes) ?? javaText(bytes)
     }
 
     /// The bytes `%XX` escapes (and `+`, when it is a space) stand for; a `%` without two hex digits stays.

@@ -63,7 +63,7 @@ package struct RequestHead: Sendable {
         }
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { throw Error(400, "invalid character in the request target") }
         // Bytes that are not UTF-8 would be matched, journaled and forwarded as U+FFFD, which the client never sent.
-        guard var target = String(validating: parts[1], as: UTF8.self) else {
+        guard var target = String(validUTF8: parts[1]) else {
             throw Error(400, "the request target is not UTF-8; percent-encode its bytes (%FF)")
         }
         // A fragment is the client's (RFC 9110 §4.2.5: not sent); one sent anyway is dropped, as Jetty (WireMock) drops
@@ -87,7 +87,7 @@ package struct RequestHead: Sendable {
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
             while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
             guard !value.contains(0x00), !value.contains(0x0D) else { throw Error(400, "invalid character in a header value") }
-            guard let text = String(validating: value, as: UTF8.self) else {
+            guard let text = String(validUTF8: value) else {
                 throw Error(400, "header \(String(decoding: name, as: UTF8.self))'s value is not UTF-8")
             }
             headers.add(String(decoding: name, as: UTF8.self), text)

@@ -34,7 +34,7 @@ struct BasicAuthMatcher: Sendable {
             let scheme = parts.count == 2 && parts[0].count <= 20 && parts[0].allSatisfy { $0.isASCII && $0.isLetter } ? parts[0] : nil
             return scheme.map { "\"\($0)\" credentials" } ?? "credentials that are not Basic"
         }
-        guard let decoded = try? Base64Text.decodeExplained(String(parts[1])), let text = String(validating: decoded, as: UTF8.self),
+        guard let decoded = try? Base64Text.decodeExplained(String(parts[1])), let text = String(validUTF8: decoded),
             let colon = text.firstIndex(of: ":")
         else { return "Basic credentials that are not base64 of user:password" }
         let user = text[..<colon]

@@ -161,7 +161,7 @@ public struct Journal: Sendable {
         output += ",\"path\":" + JSONWriter.quoted(request.path)
         output += ",\"query\":" + groupedJSON(request.queryItems.map { ($0.name, $0.value) }, ignoringCase: false)
         output += ",\"headers\":" + headersJSON(request, secrets: secrets)
-        if let text = String(validating: request.body, as: UTF8.self) {
+        if let text = String(validUTF8: request.body) {
             output += ",\"body\":" + JSONWriter.quoted(text)
         } else {
             output += ",\"bodyBase64\":" + JSONWriter.quoted(Base64Text.encode(request.body))

@@ -263,7 +263,7 @@ extension MockResponse {
     /// a `::warning::` line or cleared the screen. Any other answer is returned as it is.
     func visibleRefusal() -> MockResponse {
         guard status >= 400, headers["Content-Type"]?.lowercased().hasPrefix("text/plain") == true,
-            let text = String(validating: body, as: UTF8.self)
+            let text = String(validUTF8: body)
         else { return self }
         let ended = text.hasSuffix("\n")
         let visible = (ended ? text.dropLast() : Substring(text)).escapingControlCharacters() + (ended ? "\n" : "")
