@@ -10,8 +10,6 @@
 #   3. sut-launch report --junit    (JUnit of the same run, through the same reader), and xmllint --noout on it
 #   4. first contentful paint of the page in headless Chromium (performance.getEntriesByType('paint'))
 #                                                                            target (issue 29): <= 2 s
-#      and filtering it there (status, tag, search: ms to the redrawn list; the longest task)
-#                                                                            target (issue 29): no freeze
 #   5. with BASE=an older sut-launch: report --html of both, alternately, 5 times each (the machine may be shared:
 #      the load average is printed, and the minimum is the figure to compare)
 # Usage: scripts/bench-html.sh        (needs python3; chromium and xmllint for 3 and 4)
@@ -136,27 +134,8 @@ BROWSER="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$BROWSER" ]; then echo "first paint: skipped (no chromium; scripts/install-test-deps.sh installs it)"; exit 0; fi
 # The page plus one inline script (its CSP allows inline scripts) that writes the paint timings into the DOM.
 { cat "$WORK/r.html"; echo "<script>addEventListener('load',function(){setTimeout(function(){var p=performance.getEntriesByType('paint').map(function(e){return e.name+'='+Math.round(e.startTime)}).join(' ');document.body.setAttribute('data-paint',p+' load='+Math.round(performance.now()))},500)})</script>"; } > "$WORK/timed.html"
-# Filtering, as a user does it: the status button "failed", a tag, then text typed in the search box. Each is timed
-# from the event to the list redrawn ('#shown' updated; for the search, less its 150 ms debounce); the longest task
-# the page ran (PerformanceObserver 'longtask') says whether it froze.
-{ cat "$WORK/r.html"; cat <<'JS'
-<script>addEventListener('load',function(){setTimeout(function(){
-var out=[],longest=0;try{new PerformanceObserver(function(l){l.getEntries().forEach(function(e){longest=Math.max(longest,e.duration)})}).observe({type:'longtask',buffered:true})}catch(x){}
-function t(name,act){var s=performance.now();act();out.push(name+'='+Math.round(performance.now()-s))}
-t('status',function(){document.querySelector('#counts [data-status=failed]').click()});
-t('clear',function(){document.querySelector('#counts [data-status=failed]').click()});
-var tag=document.getElementById('tag');t('tag',function(){tag.value=tag.options[tag.options.length-1].value;tag.dispatchEvent(new Event('change'))});
-tag.value='';tag.dispatchEvent(new Event('change'));
-var q=document.getElementById('search'),shown=document.getElementById('shown'),before=shown.textContent,s=performance.now();
-q.value='area7';q.dispatchEvent(new Event('input'));
-(function wait(){if(shown.textContent!==before||performance.now()-s>5000){out.push('search='+Math.max(0,Math.round(performance.now()-s-150)));setTimeout(function(){document.body.setAttribute('data-filter',out.join(' ')+' longest-task='+Math.round(longest))},100)}else setTimeout(wait,5)})()
-},500)})</script>
-JS
-} > "$WORK/filtered.html"
 printf '<!DOCTYPE html><title>empty</title><p>x</p>' > "$WORK/empty.html"
 dump() { timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" --virtual-time-budget=3000 --dump-dom "file://$1" 2>/dev/null; }
 paint=$(dump "$WORK/timed.html" | grep -o 'data-paint="[^"]*"' || true)
 echo "Chromium, $SCENARIOS-scenario page: ${paint:-no paint timing}   target: first-contentful-paint <= 2000 ms"
-filter=$(timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" --virtual-time-budget=10000 --dump-dom "file://$WORK/filtered.html" 2>/dev/null | grep -o 'data-filter="[^"]*"' || true)
-echo "Chromium, filtering the $SCENARIOS-scenario page (ms from the event to the list redrawn): ${filter:-no filter timing}   target: no freeze (each well under 1000 ms)"
 echo "Chromium, whole --dump-dom of the page: $(seconds timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" --dump-dom "file://$WORK/r.html") s (reference, an empty page: $(seconds timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" --dump-dom "file://$WORK/empty.html") s)"
