@@ -58,7 +58,6 @@ package struct UpstreamTarget: Sendable, Hashable, CustomStringConvertible {
     /// a templated path forwarded them raw, and a `\` is a `/` to some servers).
     private static func path(_ text: String, _ refuse: (String) -> Invalid) throws(Invalid) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
-        let hex = Set("0123456789abcdefABCDEF".utf8)
         let bytes = Array(text.utf8)
         var sent: [UInt8] = []
         sent.reserveCapacity(bytes.count)
@@ -66,7 +65,8 @@ package struct UpstreamTarget: Sendable, Hashable, CustomStringConvertible {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, hex.contains(bytes[index + 1]), hex.contains(bytes[index + 2])
+                guard index + 2 < bytes.count, FormEncoding.hexValue(bytes[index + 1]) != nil,
+                    FormEncoding.hexValue(bytes[index + 2]) != nil
                 else { throw refuse("a % in the path must begin an escape of two hex digits (%2F)") }
             } else if byte >= 0x80 {
                 sent += Array("%\(String(byte, radix: 16, uppercase: true))".utf8)
